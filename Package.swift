@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+//
+// MemoSync: an offline-first replication engine for notes.
+//
+// Build flags:
+// - MEMOSYNC_INTERNAL_CHECKS: every core type runs its full `checkInvariants()` at the end of
+//   each mutation. This voids the documented complexity (checks are O(n) per edit), so it is on
+//   only in debug builds, which is what `swift test` uses; release builds and benchmarks run
+//   without it.
+import PackageDescription
+
+let internalChecks: [SwiftSetting] = [
+    .define("MEMOSYNC_INTERNAL_CHECKS", .when(configuration: .debug)),
+]
+
+let package = Package(
+    name: "MemoSync",
+    products: [
+        .library(name: "MemoCRDT", targets: ["MemoCRDT"]),
+        .executable(name: "memo-bench", targets: ["memo-bench"]),
+    ],
+    targets: [
+        // The pure core: identities, clocks, the text CRDT and its codec. Standard library only.
+        .target(name: "MemoCRDT", swiftSettings: internalChecks),
+        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT"]),
+        // Shared by every test target: seeded random sources and the reference models.
+        .target(name: "TestSupport", dependencies: ["MemoCRDT"], path: "Tests/TestSupport"),
+        .testTarget(
+            name: "MemoCRDTTests",
+            dependencies: ["MemoCRDT", "TestSupport"],
+            swiftSettings: internalChecks
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

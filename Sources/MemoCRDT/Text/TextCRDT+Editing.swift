@@ -1,0 +1,320 @@
+// Local edits: insert, delete and replace by UTF-16 or Unicode scalar offsets, and conversion
+// between the two kinds of offset.
+
+extension TextCRDT {
+    // MARK: Offsets
+
+    /// The scalar offset of the UTF-16 offset `offsetUTF16`.
+    ///
+    /// - Throws: ``TextError/offsetOutOfBounds(offset:length:)`` outside `0...lengthUTF16`,
+    ///   ``TextError/offsetInsideSurrogatePair(offsetUTF16:)`` between the halves of a pair.
+    /// - Complexity: O(log r + s) where s is the length of one span (at most
+    ///   `Limits.spanLengthScalarsMax`); O(log r) when the span has no astral scalars.
+    public func scalarOffset(fromUTF16 offsetUTF16: Int) throws(TextError) -> Int {
+        let length = lengthUTF16
+        guard offsetUTF16 >= 0 && offsetUTF16 <= length else {
+            throw .offsetOutOfBounds(offset: offsetUTF16, length: length)
+        }
+        if offsetUTF16 == 0 { return 0 }
+        let (location, units, scalarsBefore) = locateVisibleUTF16(ordinal: offsetUTF16)
+        let span = spans[location.slot]
+        if span.lengthUTF16 == span.lengthScalars { return scalarsBefore + units }
+        guard let scalars = UTF8Scanning.scalars(content, from: Int(span.contentOffset), utf16: units) else {
+            throw .offsetInsideSurrogatePair(offsetUTF16: offsetUTF16)
+        }
+        return scalarsBefore + scalars
+    }
+
+    /// The UTF-16 offset of the scalar offset `offsetScalars`.
+    ///
+    /// - Throws: ``TextError/offsetOutOfBounds(offset:length:)`` outside `0...lengthScalars`.
+    /// - Complexity: O(log r + s), as ``scalarOffset(fromUTF16:)``.
+    public func utf16Offset(fromScalar offsetScalars: Int) throws(TextError) -> Int {
+        let length = lengthScalars
+        guard offsetScalars >= 0 && offsetScalars <= length else {
+            throw .offsetOutOfBounds(offset: offsetScalars, length: length)
+        }
+        if offsetScalars == 0 { return 0 }
+        let (location, offset) = locateVisibleScalar(ordinal: offsetScalars)
+        let span = spans[location.slot]
+        let before = countsBefore(location).utf16
+        if span.lengthUTF16 == span.lengthScalars { return before + offset + 1 }
+        return before + UTF8Scanning.advance(content, from: Int(span.contentOffset), scalars: offset + 1).utf16
+    }
+
+    // MARK: Inserting
+
+    /// Inserts `text` at the UTF-16 offset `offsetUTF16`.
+    ///
+    /// - Throws: ``TextError/offsetOutOfBounds(offset:length:)``,
+    ///   ``TextError/offsetInsideSurrogatePair(offsetUTF16:)``, or a limit error; the text is
+    ///   unchanged when it throws.
+    /// - Complexity: O(log r + m) for m inserted scalars.
+    public mutating func insert(_ text: String, atUTF16 offsetUTF16: Int) throws(TextError) {
+        let offsetScalars = try scalarOffset(fromUTF16: offsetUTF16)
+        try insertLocal(Array(text.utf8), atScalar: offsetScalars)
+    }
+
+    /// Inserts `text` at the Unicode scalar offset `offsetScalars`.
+    ///
+    /// - Throws: ``TextError/offsetOutOfBounds(offset:length:)`` or a limit error; the text is
+    ///   unchanged when it throws.
+    /// - Complexity: O(log r + m) for m inserted scalars.
+    public mutating func insert(_ text: String, atScalar offsetScalars: Int) throws(TextError) {
+        let length = lengthScalars
+        guard offsetScalars >= 0 && offsetScalars <= length else {
+            throw .offsetOutOfBounds(offset: offsetScalars, length: length)
+        }
+        try insertLocal(Array(text.utf8), atScalar: offsetScalars)
+    }
+
+    // MARK: Deleting
+
+    /// Deletes the text in the UTF-16 range `utf16Range`.
+    ///
+    /// - Throws: ``TextError/rangeOutOfBounds(lowerBound:upperBound:length:)``,
+    ///   ``TextError/offsetInsideSurrogatePair(offsetUTF16:)``, or a limit error; the text is
+    ///   unchanged when it throws.
+    /// - Complexity: O(log r + k) for k spans touched.
+    public mutating func delete(utf16Range: Range<Int>) throws(TextError) {
+        let scalarRange = try scalarRange(fromUTF16: utf16Range)
+        try deleteLocal(scalarRange)
+    }
+
+    /// Deletes the text in the Unicode scalar range `scalarRange`.
+    ///
+    /// - Throws: ``TextError/rangeOutOfBounds(lowerBound:upperBound:length:)`` or a limit error;
+    ///   the text is unchanged when it throws.
+    /// - Complexity: O(log r + k) for k spans touched.
+    public mutating func delete(scalarRange: Range<Int>) throws(TextError) {
+        try checkScalarRange(scalarRange)
+        try deleteLocal(scalarRange)
+    }
+
+    // MARK: Replacing
+
+    /// Replaces the text in the UTF-16 range `utf16Range` with `text`: a deletion then an
+    /// insertion at the same place.
+    ///
+    /// - Throws: as ``delete(utf16Range:)`` and ``insert(_:atUTF16:)``; nothing changes when it
+    ///   throws.
+    public mutating func replace(utf16Range: Range<Int>, with text: String) throws(TextError) {
+        let scalarRange = try scalarRange(fromUTF16: utf16Range)
+        try replaceLocal(scalarRange, with: Array(text.utf8))
+    }
+
+    /// Replaces the text in the Unicode scalar range `scalarRange` with `text`.
+    ///
+    /// - Throws: as ``delete(scalarRange:)`` and ``insert(_:atScalar:)``; nothing changes when
+    ///   it throws.
+    public mutating func replace(scalarRange: Range<Int>, with text: String) throws(TextError) {
+        try checkScalarRange(scalarRange)
+        try replaceLocal(scalarRange, with: Array(text.utf8))
+    }
+
+    // MARK: Implementation
+
+    private func checkScalarRange(_ range: Range<Int>) throws(TextError) {
+        let length = lengthScalars
+        guard range.lowerBound >= 0 && range.upperBound <= length else {
+            throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: length)
+        }
+    }
+
+    private func scalarRange(fromUTF16 range: Range<Int>) throws(TextError) -> Range<Int> {
+        let length = lengthUTF16
+        guard range.lowerBound >= 0 && range.upperBound <= length else {
+            throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: length)
+        }
+        let lower = try scalarOffset(fromUTF16: range.lowerBound)
+        let upper = range.isEmpty ? lower : try scalarOffset(fromUTF16: range.upperBound)
+        return lower..<upper
+    }
+
+    /// Checks that `scalars` more operations and `bytes` more content fit the limits.
+    private func checkCapacity(operations: Int, bytes: Int) throws(TextError) {
+        let next = Int(logs[localReplicaIndex].operationCount) + operations
+        guard next <= Int(Limits.operationsPerReplicaMax) else { throw .counterOverflow(replica: replica) }
+        guard content.count + bytes <= Limits.contentBytesMax else {
+            throw .contentTooLarge(bytes: content.count + bytes)
+        }
+    }
+
+    private mutating func replaceLocal(_ range: Range<Int>, with bytes: [UInt8]) throws(TextError) {
+        let inserted = UTF8Scanning.counts(of: bytes).scalars
+        try checkCapacity(operations: range.count + inserted, bytes: bytes.count)
+        try deleteLocal(range)
+        try insertLocal(bytes, atScalar: range.lowerBound)
+    }
+
+    /// Inserts valid UTF-8 `bytes` at a checked scalar offset as new local operations.
+    mutating func insertLocal(_ bytes: [UInt8], atScalar offsetScalars: Int) throws(TextError) {
+        if bytes.isEmpty { return }
+        let (scalars, _) = UTF8Scanning.counts(of: bytes)
+        try checkCapacity(operations: scalars, bytes: bytes.count)
+        let counter = logs[localReplicaIndex].operationCount
+        var originLeft = ItemRef.none
+        var originRight = ItemRef.none
+        var leaf: UInt32
+        var index: Int
+        if offsetScalars == 0 {
+            leaf = firstLeaf
+            index = 0
+            if let first = firstLocation { originRight = spans[first.slot].item(at: 0) }
+        } else {
+            let (location, offset) = locateVisibleScalar(ordinal: offsetScalars)
+            let span = spans[location.slot]
+            originLeft = span.item(at: UInt32(offset))
+            if UInt32(offset) + 1 < span.lengthScalars {
+                let second = splitSpan(at: location, offset: UInt32(offset) + 1)
+                originRight = spans[second.slot].item(at: 0)
+                leaf = second.leaf
+                index = second.index
+            } else {
+                if let next = self.location(after: location) { originRight = spans[next.slot].item(at: 0) }
+                leaf = location.leaf
+                index = location.index + 1
+            }
+        }
+        let lamportStart = lamport + 1
+        insertRun(
+            leaf: leaf, index: index, replica: localReplicaIndex, counter: counter,
+            lengthScalars: UInt32(scalars), originLeft: originLeft, originRight: originRight, content: bytes)
+        logs[localReplicaIndex].appendTimestamps(counter: counter, lamport: lamportStart)
+        logs[localReplicaIndex].operationCount = counter + UInt32(scalars)
+        lamport = lamportStart + UInt64(scalars) - 1
+        checkInvariantsIfEnabled()
+    }
+
+    /// Deletes a checked scalar range as new local operations, one per deleted scalar.
+    mutating func deleteLocal(_ range: Range<Int>) throws(TextError) {
+        if range.isEmpty { return }
+        try checkCapacity(operations: range.count, bytes: 0)
+        let startCounter = logs[localReplicaIndex].operationCount
+        var counter = startCounter
+        var remaining = UInt32(range.count)
+        var (location, offset) = locateVisibleScalar(ordinal: range.lowerBound + 1)
+        var spanOffset = UInt32(offset)
+        while remaining > 0 {
+            let span = spans[location.slot]
+            if span.isDeleted {
+                location = self.location(after: location)!
+                spanOffset = 0
+                continue
+            }
+            let taken = min(remaining, span.lengthScalars - spanOffset)
+            let deleted = markDeleted(at: location, offset: spanOffset, length: taken).location
+            logs[localReplicaIndex].appendDeletions(
+                DeletionRun(
+                    counter: counter, length: taken, targetReplica: span.replica,
+                    targetCounter: span.counter + spanOffset, isReversed: false))
+            counter += taken
+            remaining -= taken
+            if remaining > 0 {
+                location = self.location(after: deleted)!
+                spanOffset = 0
+            }
+        }
+        let lamportStart = lamport + 1
+        logs[localReplicaIndex].appendTimestamps(counter: startCounter, lamport: lamportStart)
+        logs[localReplicaIndex].operationCount = counter
+        lamport = lamportStart + UInt64(range.count) - 1
+        compactContentIfWorthwhile()
+        checkInvariantsIfEnabled()
+    }
+
+    /// Places a run of new items (content `nil` for items that arrive already deleted) at
+    /// `index` of `leaf`, extending the span before it when the run continues it. Chunks runs
+    /// longer than `Limits.spanLengthScalarsMax`. Does not touch the operation log.
+    mutating func insertRun(
+        leaf: UInt32, index: Int, replica: UInt32, counter: UInt32, lengthScalars: UInt32,
+        originLeft: ItemRef, originRight: ItemRef, content bytes: [UInt8]?
+    ) {
+        var leaf = leaf
+        var index = index
+        if index == 0, leaves[leaf].previous != noIndex {
+            // The same document position, at the end of the previous leaf, where the run may
+            // continue the span before it.
+            leaf = leaves[leaf].previous
+            index = leaves[leaf].slots.count
+        }
+        let isDeleted = bytes == nil
+        let source = bytes ?? []
+        var counter = counter
+        var remaining = lengthScalars
+        var originLeft = originLeft
+        var byteStart = 0
+
+        // Takes the next `scalars` items' bytes off the front of the run, appending them to the
+        // content buffer; returns their UTF-8 and UTF-16 lengths.
+        func take(_ scalars: UInt32) -> (utf8: UInt32, utf16: UInt32) {
+            if isDeleted { return (0, 0) }
+            let (byteCount, utf16) = UTF8Scanning.advance(source, from: byteStart, scalars: Int(scalars))
+            content.append(contentsOf: source[byteStart..<byteStart + byteCount])
+            byteStart += byteCount
+            return (UInt32(byteCount), UInt32(utf16))
+        }
+
+        if index > 0 {
+            let previousSlot = leaves[leaf].slots[index - 1]
+            let previous = spans[previousSlot]
+            let room = UInt32(Limits.spanLengthScalarsMax) - previous.lengthScalars
+            if previous.replica == replica && previous.end == counter && previous.lastItem == originLeft
+                && previous.originRight == originRight && previous.isDeleted == isDeleted
+                && (isDeleted || Int(previous.contentOffset + previous.lengthUTF8) == content.count) && room > 0
+            {
+                let scalars = min(room, remaining)
+                let (utf8, utf16) = take(scalars)
+                let before = spans[previousSlot].counts
+                extendSpan(previousSlot, by: scalars, utf16: utf16, utf8: utf8)
+                addCounts(spans[previousSlot].counts - before, toLeaf: leaf)
+                counter += scalars
+                remaining -= scalars
+                originLeft = ItemRef(replica: replica, counter: counter - 1)
+            }
+        }
+        while remaining > 0 {
+            let scalars = min(UInt32(Limits.spanLengthScalarsMax), remaining)
+            let offset = UInt32(content.count)
+            let (utf8, utf16) = take(scalars)
+            let slot = registerNewSpan(
+                Span(
+                    replica: replica, counter: counter, lengthScalars: scalars,
+                    lengthUTF16: utf16, lengthUTF8: utf8, contentOffset: isDeleted ? 0 : offset,
+                    originLeft: originLeft, originRight: originRight,
+                    leaf: leaf, nextInReplica: noIndex, isDeleted: isDeleted))
+            let placed = insertSlot(slot, leaf: leaf, index: index)
+            leaf = placed.leaf
+            index = placed.index + 1
+            counter += scalars
+            remaining -= scalars
+            originLeft = ItemRef(replica: replica, counter: counter - 1)
+        }
+        assert(byteStart == source.count)
+    }
+
+    /// Copies the live content into a fresh buffer when more than half of it is garbage.
+    mutating func compactContentIfWorthwhile() {
+        guard contentGarbageBytes > 64 * 1024 && contentGarbageBytes * 2 > content.count else { return }
+        compactContent()
+    }
+
+    /// Copies the content of visible spans, in document order, into a fresh buffer.
+    ///
+    /// - Complexity: O(n).
+    mutating func compactContent() {
+        var fresh: [UInt8] = []
+        fresh.reserveCapacity(content.count - contentGarbageBytes)
+        var leaf = firstLeaf
+        while leaf != noIndex {
+            for slot in leaves[leaf].slots where !spans[slot].isDeleted {
+                let start = Int(spans[slot].contentOffset)
+                spans[slot].contentOffset = UInt32(fresh.count)
+                fresh.append(contentsOf: content[start..<start + Int(spans[slot].lengthUTF8)])
+            }
+            leaf = leaves[leaf].next
+        }
+        content = fresh
+        contentGarbageBytes = 0
+    }
+}

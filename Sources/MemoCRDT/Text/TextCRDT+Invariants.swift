@@ -1,0 +1,175 @@
+/// A broken internal invariant: a bug in MemoSync, never the caller's fault.
+public struct InvariantViolation: Error, CustomStringConvertible, Sendable {
+    /// What is broken.
+    public var description: String
+
+    /// Creates a violation report.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Throws an `InvariantViolation` with `message` unless `condition` holds.
+@inline(__always)
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(InvariantViolation) {
+    if !condition { throw InvariantViolation(message()) }
+}
+
+extension TextCRDT {
+    /// Checks every internal invariant of the text's structures, in O(n).
+    ///
+    /// Debug builds (`MEMOSYNC_INTERNAL_CHECKS`) run this after every mutation of a small text
+    /// and periodically for large ones; tests call it directly.
+    ///
+    /// Checked: the B+tree's shape, parent links and counts; the leaf chain; every span's
+    /// lengths against its content; runs maximally merged within each leaf; each replica's spans
+    /// in counter order, matching its block index; counters dense (each one an item or a
+    /// deletion, none missing); every deletion's target deleted; the content garbage count.
+    ///
+    /// - Throws: ``InvariantViolation`` naming the first broken invariant.
+    public func checkInvariants() throws(InvariantViolation) {
+        // Tree shape and counts.
+        try require(nodes[root].parent == noIndex, "root has a parent")
+        var leafOrder: [UInt32] = []
+        var visitedNodes = 0
+        func visit(_ node: UInt32) throws(InvariantViolation) -> Counts {
+            visitedNodes += 1
+            let entries = nodes[node].entries
+            try require(!entries.isEmpty && entries.count <= TreeShape.nodeCapacity, "node \(node) has \(entries.count) entries")
+            var total = Counts()
+            for entry in entries {
+                let actual: Counts
+                if nodes[node].height == 1 {
+                    try require(leaves[entry.child].parent == node, "leaf \(entry.child) parent link")
+                    leafOrder.append(entry.child)
+                    actual = leaves[entry.child].slots.reduce(Counts()) { $0 + spans[$1].counts }
+                } else {
+                    try require(nodes[entry.child].parent == node, "node \(entry.child) parent link")
+                    try require(nodes[entry.child].height + 1 == nodes[node].height, "node \(entry.child) height")
+                    actual = try visit(entry.child)
+                }
+                try require(actual == entry.counts, "counts of child \(entry.child) of node \(node): \(entry.counts) != \(actual)")
+                total += actual
+            }
+            return total
+        }
+        let total = try visit(root)
+        try require(visitedNodes == nodes.count, "unreachable nodes")
+        try require(leafOrder.count == leaves.count, "unreachable leaves")
+        try require(leafOrder.first == firstLeaf, "first leaf")
+        var previous = noIndex
+        for leaf in leafOrder {
+            try require(leaves[leaf].previous == previous, "leaf \(leaf) previous link")
+            if previous != noIndex { try require(leaves[previous].next == leaf, "leaf \(previous) next link") }
+            previous = leaf
+        }
+        try require(leaves[previous].next == noIndex, "last leaf next link")
+
+        // Spans in document order.
+        var slotsInTree = 0
+        var visibleBytes = 0
+        for leaf in leafOrder {
+            let slots = leaves[leaf].slots
+            try require(slots.count <= TreeShape.leafCapacity, "leaf \(leaf) overfull")
+            try require(!slots.isEmpty || leaves.count == 1, "leaf \(leaf) empty")
+            for (index, slot) in slots.enumerated() {
+                let span = spans[slot]
+                slotsInTree += 1
+                try require(span.leaf == leaf, "span \(slot) leaf link")
+                try require(span.lengthScalars > 0 && Int(span.lengthScalars) <= Limits.spanLengthScalarsMax, "span \(slot) length")
+                try require(Int(span.replica) < logs.count, "span \(slot) replica")
+                try require(span.end <= logs[span.replica].operationCount, "span \(slot) beyond its replica's count")
+                if span.isDeleted {
+                    try require(span.lengthUTF16 == 0 && span.lengthUTF8 == 0 && span.contentOffset == 0, "deleted span \(slot) keeps lengths")
+                } else {
+                    let start = Int(span.contentOffset)
+                    let end = start + Int(span.lengthUTF8)
+                    try require(end <= content.count, "span \(slot) content out of the buffer")
+                    let (scalars, utf16) = UTF8Scanning.counts(of: content[start..<end])
+                    try require(scalars == Int(span.lengthScalars) && utf16 == Int(span.lengthUTF16), "span \(slot) lengths do not match its content")
+                    visibleBytes += Int(span.lengthUTF8)
+                }
+                if index + 1 < slots.count {
+                    try require(!canMerge(span, spans[slots[index + 1]]), "spans \(slot) and \(slots[index + 1]) not merged")
+                }
+            }
+        }
+        try require(total.items == leafOrder.reduce(0) { $0 + leaves[$1].slots.reduce(0) { $0 + Int(spans[$1].lengthScalars) } }, "item total")
+        try require(slotsInTree + freeSpanSlots.count == spans.count, "span slots leaked")
+        try require(content.count - visibleBytes == contentGarbageBytes, "content garbage count")
+
+        // Each replica: counter-order list, block index, dense counters, timestamps.
+        var slotsInLists = 0
+        for (replicaIndex, log) in logs.enumerated() {
+            var expectedBlocks: [UInt32] = []
+            var slot = log.firstSpan
+            var last = noIndex
+            var counter: UInt32 = 0
+            var deletionIndex = 0
+            while slot != noIndex {
+                let span = spans[slot]
+                slotsInLists += 1
+                try require(Int(span.replica) == replicaIndex, "span \(slot) on the wrong replica list")
+                try require(span.leaf != noIndex, "freed span \(slot) on a list")
+                // Counters before this span are deletions.
+                while counter < span.counter {
+                    try require(deletionIndex < log.deletionRuns.count && log.deletionRuns[deletionIndex].counter == counter, "replica \(replicaIndex) counter \(counter) missing")
+                    counter = log.deletionRuns[deletionIndex].end
+                    deletionIndex += 1
+                }
+                try require(counter == span.counter, "replica \(replicaIndex) counters overlap at \(span.counter)")
+                for block in Int(span.counter >> TreeShape.blockShift)...Int((span.end - 1) >> TreeShape.blockShift) {
+                    while expectedBlocks.count <= block { expectedBlocks.append(noIndex) }
+                    if expectedBlocks[block] == noIndex { expectedBlocks[block] = slot }
+                }
+                counter = span.end
+                last = slot
+                slot = span.nextInReplica
+            }
+            while deletionIndex < log.deletionRuns.count {
+                try require(log.deletionRuns[deletionIndex].counter == counter, "replica \(replicaIndex) deletion run at \(counter)")
+                counter = log.deletionRuns[deletionIndex].end
+                deletionIndex += 1
+            }
+            try require(counter == log.operationCount, "replica \(replicaIndex) holds \(counter) counters, count says \(log.operationCount)")
+            try require(last == log.lastSpan, "replica \(replicaIndex) last span")
+            try require(log.blockFirstSpan == expectedBlocks, "replica \(replicaIndex) block index")
+            try require(log.operationCount == 0 || log.lamportRuns.first?.counter == 0, "replica \(replicaIndex) timestamps start")
+            for pair in zip(log.lamportRuns, log.lamportRuns.dropFirst()) {
+                try require(pair.0.counter < pair.1.counter, "replica \(replicaIndex) timestamp runs order")
+            }
+            if log.operationCount > 0 {
+                try require(log.lamport(of: log.operationCount - 1) <= lamport, "replica \(replicaIndex) timestamps beyond the clock")
+            }
+            for run in log.deletionRuns {
+                try require(run.length > 0, "empty deletion run")
+                var target = run.targetCounter
+                while target < run.targetCounter + run.length {
+                    guard let (slot, offset) = lookup(ItemRef(replica: run.targetReplica, counter: target)) else {
+                        throw InvariantViolation("deletion target \(run.targetReplica).\(target) is not an item")
+                    }
+                    try require(spans[slot].isDeleted, "deletion target \(run.targetReplica).\(target) is visible")
+                    target += spans[slot].lengthScalars - offset
+                }
+            }
+        }
+        try require(slotsInLists == slotsInTree, "spans on replica lists \(slotsInLists) != spans in the tree \(slotsInTree)")
+        try require(replicaTable.ids.count == logs.count, "replica table")
+        try require(replicaTable.ids[localReplicaIndex] == replica, "local replica index")
+    }
+
+    /// Runs ``checkInvariants()`` under `MEMOSYNC_INTERNAL_CHECKS`: after every mutation while
+    /// the text is small, and after one mutation in 64 once it is large (the check is O(n)).
+    @inline(__always)
+    func checkInvariantsIfEnabled() {
+        #if MEMOSYNC_INTERNAL_CHECKS
+        if spans.count <= 2048 || logs[localReplicaIndex].operationCount % 64 == 0 {
+            do {
+                try checkInvariants()
+            } catch {
+                preconditionFailure("TextCRDT invariant violated: \(error)")
+            }
+        }
+        #endif
+    }
+}

@@ -1,0 +1,458 @@
+// Exchanging operations: extracting the changes since a version, applying a delta (in causal
+// order, holding back what cannot be applied yet), merging whole texts, and the FugueMax
+// integration that decides where a remote insertion goes.
+
+extension TextCRDT {
+    // MARK: Extracting changes
+
+    /// The operations this text holds that `version` does not include.
+    ///
+    /// Applying the result to a text whose version is `version` gives it every operation this text
+    /// has. Deletions are included exactly: every operation has an id, so the delta holds the
+    /// deletions made since `version` even when the text they deleted is older.
+    ///
+    /// - Complexity: O(k + r) for k runs in the result and r replicas.
+    public func changes(since version: VersionVector) -> TextDelta {
+        var runs: [TextDelta.Run] = []
+        let order = replicaTable.ids.indices.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        for index in order {
+            let replicaIndex = UInt32(index)
+            let log = logs[index]
+            let from = version[replicaTable.ids[index]]
+            guard from < log.operationCount else { continue }
+            appendChanges(of: replicaIndex, from: from, to: log.operationCount, into: &runs)
+        }
+        return TextDelta(runs: runs)
+    }
+
+    /// Appends the operations `from ..< to` of one replica, as maximal runs, to `runs`.
+    func appendChanges(of replicaIndex: UInt32, from: UInt32, to: UInt32, into runs: inout [TextDelta.Run]) {
+        let log = logs[replicaIndex]
+        let replicaID = replicaTable.ids[replicaIndex]
+        // The first span holding a counter at or after `from`.
+        var slot = log.firstSpan
+        let block = Int(from >> TreeShape.blockShift)
+        if block < log.blockFirstSpan.count, log.blockFirstSpan[block] != noIndex {
+            slot = log.blockFirstSpan[block]
+        } else if block < log.blockFirstSpan.count {
+            slot = noIndex
+            for later in block..<log.blockFirstSpan.count where log.blockFirstSpan[later] != noIndex {
+                slot = log.blockFirstSpan[later]
+                break
+            }
+        } else {
+            slot = noIndex
+        }
+        while slot != noIndex && spans[slot].end <= from { slot = spans[slot].nextInReplica }
+        var deletionIndex = log.deletionRuns.partitioningIndex { $0.end > from }
+        var counter = from
+        while counter < to {
+            let piece: TextDelta.Run
+            if slot != noIndex && spans[slot].counter <= counter {
+                let span = spans[slot]
+                let offset = counter - span.counter
+                var bytes: [UInt8]?
+                if !span.isDeleted {
+                    let start = Int(span.contentOffset)
+                    let skipped = UTF8Scanning.advance(content, from: start, scalars: Int(offset)).bytes
+                    bytes = Array(content[start + skipped..<start + Int(span.lengthUTF8)])
+                }
+                piece = TextDelta.Run(
+                    replica: replicaID, counter: counter, lamport: log.lamport(of: counter),
+                    length: span.end - counter,
+                    kind: .insertion(
+                        originLeft: operationID(span.originLeft(at: offset)),
+                        originRight: operationID(span.originRight), content: bytes))
+                slot = span.nextInReplica
+            } else {
+                let run = log.deletionRuns[deletionIndex]
+                precondition(run.counter <= counter && counter < run.end, "counters are dense")
+                let whole = TextDelta.Run(
+                    replica: replicaID, counter: run.counter, lamport: 0, length: run.length,
+                    kind: .deletion(
+                        target: OperationID(replica: replicaTable.ids[run.targetReplica], counter: run.targetCounter),
+                        isReversed: run.isReversed))
+                var cut = counter > run.counter ? whole.dropping(counter - run.counter) : whole
+                cut.lamport = log.lamport(of: counter)
+                piece = cut
+                deletionIndex += 1
+            }
+            counter = piece.end
+            appendSplittingAtTimestampJumps(piece, log: log, into: &runs)
+        }
+    }
+
+    /// Appends `piece`, cut where its operations' Lamport timestamps stop rising by one, merging
+    /// with the previous run where it continues it.
+    private func appendSplittingAtTimestampJumps(_ piece: TextDelta.Run, log: ReplicaLog, into runs: inout [TextDelta.Run]) {
+        var rest = piece
+        while true {
+            let next = log.lamportRuns.partitioningIndex { $0.counter > rest.counter }
+            var part = rest
+            if next < log.lamportRuns.count, log.lamportRuns[next].counter < rest.end {
+                part = rest.prefix(log.lamportRuns[next].counter - rest.counter)
+            }
+            if runs.isEmpty || !runs[runs.count - 1].append(part) { runs.append(part) }
+            if part.length == rest.length { return }
+            rest = rest.dropping(part.length)
+            rest.lamport = log.lamport(of: rest.counter)
+        }
+    }
+
+    func operationID(_ ref: ItemRef) -> OperationID? {
+        ref.isNone ? nil : OperationID(replica: replicaTable.ids[ref.replica], counter: ref.counter)
+    }
+
+    func itemRef(_ id: OperationID?) -> ItemRef? {
+        guard let id else { return ItemRef.none }
+        guard let replicaIndex = replicaTable.index(of: id.replica) else { return nil }
+        return ItemRef(replica: replicaIndex, counter: id.counter)
+    }
+
+    // MARK: Applying
+
+    /// Applies the operations of `delta` this text does not hold yet.
+    ///
+    /// Applying is idempotent (operations already held are skipped), commutative and associative
+    /// (texts that applied the same deltas in any order and grouping hold the same text). An
+    /// operation whose causal dependencies have not arrived is held back and applied, in order,
+    /// by the call that brings them.
+    ///
+    /// - Returns: what was applied, skipped and held back, and the visible changes as UTF-16
+    ///   edits in order.
+    /// - Throws: ``TextError/invalidDelta(reason:)`` when the delta contradicts what this text
+    ///   holds (an origin or deletion target that is itself a deletion), and
+    ///   ``TextError/tooManyPendingOperations(count:)``; the text is unchanged when it throws.
+    /// - Complexity: O(k log r) for k runs applied, when no concurrent insertions compete for
+    ///   the same place.
+    @discardableResult
+    public mutating func apply(_ delta: TextDelta) throws(TextError) -> TextApplyReport {
+        var report = TextApplyReport()
+        if delta.isEmpty && pending.isEmpty { return report }
+        try validate(delta)
+        var queue = pending + delta.runs
+        pending = []
+        queue.sort { ($0.lamport, $0.replica, $0.counter) < ($1.lamport, $1.replica, $1.counter) }
+        var progress = true
+        while progress && !queue.isEmpty {
+            progress = false
+            var blocked: [TextDelta.Run] = []
+            for run in queue {
+                switch applyRun(run, report: &report) {
+                case .done:
+                    progress = true
+                case let .partial(rest):
+                    progress = true
+                    blocked.append(rest)
+                case .blocked:
+                    blocked.append(run)
+                case .rejected:
+                    report.rejectedOperationCount += Int(run.length)
+                }
+            }
+            queue = blocked
+        }
+        pending = queue
+        report.pendingOperationCount = pendingOperationCount
+        if report.pendingOperationCount > Limits.pendingOperationsMax {
+            // Refusing here would lose operations already applied; the limit is checked before
+            // anything changes (in `validate`) and this cannot trigger.
+            assertionFailure("pending limit checked in validate")
+        }
+        compactContentIfWorthwhile()
+        checkInvariantsIfEnabled()
+        return report
+    }
+
+    /// Merges every operation of `other` into this text.
+    ///
+    /// Equivalent to `apply(other.changes(since: version))`, and O(1) when this text holds no
+    /// operations yet or already holds all of `other`'s.
+    public mutating func merge(_ other: TextCRDT) {
+        if operationCount == 0 && pending.isEmpty {
+            let ownReplica = replica
+            let ownLamport = lamport
+            self = other
+            replica = ownReplica
+            localReplicaIndex = internReplica(ownReplica)
+            lamport = max(lamport, ownLamport)
+            return
+        }
+        switch version.compare(other.version) {
+        case .equal, .after: return
+        case .before, .concurrent: break
+        }
+        do {
+            try apply(other.changes(since: version))
+        } catch {
+            // `other` is a valid text, so its changes are valid and causally complete on top of
+            // this version: nothing is held back and nothing contradicts.
+            preconditionFailure("merging a valid text failed: \(error)")
+        }
+    }
+
+    // MARK: Validation
+
+    /// Checks, before anything changes, that every id the delta refers to is an insertion
+    /// wherever its kind is already known (held here, held back, or in the delta itself).
+    private func validate(_ delta: TextDelta) throws(TextError) {
+        let total = pendingOperationCount + delta.operationCount
+        guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
+        // Counter ranges of deletions arriving now or held back, per replica.
+        var deletionRanges: [ReplicaID: [Range<UInt32>]] = [:]
+        for run in delta.runs + pending where !run.isInsertion {
+            deletionRanges[run.replica, default: []].append(run.counter..<run.end)
+        }
+        for key in deletionRanges.keys {
+            deletionRanges[key]!.sort { $0.lowerBound < $1.lowerBound }
+        }
+        for run in delta.runs {
+            for (replica, counters) in run.dependencies {
+                // Known here?
+                if let replicaIndex = replicaTable.index(of: replica) {
+                    let known = min(counters.upperBound, logs[replicaIndex].operationCount)
+                    var counter = counters.lowerBound
+                    while counter < known {
+                        guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
+                            throw .invalidDelta(reason: "operation \(replica).\(counter) is a deletion, not text")
+                        }
+                        counter += spans[slot].lengthScalars - offset
+                    }
+                }
+                // Known as a deletion arriving now or held back?
+                if let ranges = deletionRanges[replica] {
+                    let index = ranges.partitioningIndex { $0.upperBound > counters.lowerBound }
+                    if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
+                        throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
+                    }
+                }
+            }
+        }
+        guard UInt64(content.count) + delta.runs.reduce(0, { total, run in
+            if case let .insertion(_, _, bytes) = run.kind { return total + UInt64(bytes?.count ?? 0) }
+            return total
+        }) <= UInt64(Limits.contentBytesMax) else {
+            throw .contentTooLarge(bytes: content.count)
+        }
+        var newReplicas = 0
+        var previous: ReplicaID?
+        for run in delta.runs where run.replica != previous {
+            previous = run.replica
+            if replicaTable.index(of: run.replica) == nil { newReplicas += 1 }
+        }
+        guard replicaTable.ids.count + newReplicas <= Limits.replicasPerTextMax else { throw .tooManyReplicas }
+    }
+
+    // MARK: Applying one run
+
+    enum RunOutcome {
+        case done
+        case partial(rest: TextDelta.Run)
+        case blocked
+        case rejected
+    }
+
+    /// Where an id stands: held as an item, held as a deletion, or not arrived.
+    private enum Presence { case item, deletion, absent }
+
+    private func presence(_ id: OperationID) -> Presence {
+        guard let replicaIndex = replicaTable.index(of: id.replica),
+            id.counter < logs[replicaIndex].operationCount
+        else { return .absent }
+        return lookup(ItemRef(replica: replicaIndex, counter: id.counter)) == nil ? .deletion : .item
+    }
+
+    private mutating func applyRun(_ incoming: TextDelta.Run, report: inout TextApplyReport) -> RunOutcome {
+        let replicaIndex = internReplica(incoming.replica)
+        let held = logs[replicaIndex].operationCount
+        if incoming.end <= held {
+            report.duplicateOperationCount += Int(incoming.length)
+            return .done
+        }
+        if incoming.counter > held { return .blocked }
+        var run = incoming
+        if run.counter < held {
+            report.duplicateOperationCount += Int(held - run.counter)
+            run = run.dropping(held - run.counter)
+        }
+        switch run.kind {
+        case let .insertion(originLeftID, originRightID, bytes):
+            for origin in [originLeftID, originRightID].compactMap({ $0 }) {
+                switch presence(origin) {
+                case .item: break
+                case .absent: return .blocked
+                case .deletion: return .rejected
+                }
+            }
+            let originLeft = itemRef(originLeftID)!
+            let originRight = itemRef(originRightID)!
+            let destination = integrationDestination(
+                originLeft: originLeft, originRight: originRight,
+                newItem: OperationID(replica: run.replica, counter: run.counter))
+            var leaf: UInt32
+            var index: Int
+            if let (location, offset) = destination {
+                if offset > 0 {
+                    let second = splitSpan(at: location, offset: offset)
+                    (leaf, index) = (second.leaf, second.index)
+                } else {
+                    (leaf, index) = (location.leaf, location.index)
+                }
+            } else {
+                leaf = lastLeaf
+                index = leaves[leaf].slots.count
+            }
+            insertRun(
+                leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
+                originLeft: originLeft, originRight: originRight, content: bytes)
+            if let bytes {
+                let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
+                let location = location(ofSlot: placed.slot)
+                let before = countsBefore(location).utf16
+                    + (placed.offset == 0
+                        ? 0
+                        : UTF8Scanning.advance(content, from: Int(spans[placed.slot].contentOffset), scalars: Int(placed.offset)).utf16)
+                report.edits.append(TextEdit(rangeUTF16: before..<before, replacement: String(decoding: bytes, as: UTF8.self)))
+            }
+            recordApplied(run, replicaIndex: replicaIndex, report: &report)
+            return .done
+        case let .deletion(target, isReversed):
+            // Apply the longest prefix whose targets have all arrived.
+            var ready = run.length
+            guard let targetIndex = replicaTable.index(of: target.replica) else { return .blocked }
+            let targetsHeld = logs[targetIndex].operationCount
+            if isReversed {
+                if targetsHeld < target.counter + run.length { return .blocked }
+            } else {
+                if targetsHeld <= target.counter { return .blocked }
+                ready = min(run.length, targetsHeld - target.counter)
+            }
+            let part = ready == run.length ? run : run.prefix(ready)
+            guard case let .deletion(partTarget, _) = part.kind else { preconditionFailure() }
+            // Every target must be an item.
+            var counter = partTarget.counter
+            while counter < partTarget.counter + part.length {
+                guard let (slot, offset) = lookup(ItemRef(replica: targetIndex, counter: counter)) else {
+                    return .rejected
+                }
+                counter += spans[slot].lengthScalars - offset
+            }
+            deleteItems(replica: targetIndex, from: partTarget.counter, count: part.length, edits: &report.edits)
+            logs[replicaIndex].appendDeletions(
+                DeletionRun(
+                    counter: part.counter, length: part.length, targetReplica: targetIndex,
+                    targetCounter: partTarget.counter, isReversed: isReversed))
+            recordApplied(part, replicaIndex: replicaIndex, report: &report)
+            return ready == run.length ? .done : .partial(rest: run.dropping(ready))
+        }
+    }
+
+    private mutating func recordApplied(_ run: TextDelta.Run, replicaIndex: UInt32, report: inout TextApplyReport) {
+        logs[replicaIndex].appendTimestamps(counter: run.counter, lamport: run.lamport)
+        logs[replicaIndex].operationCount = run.end
+        lamport = max(lamport, run.lamport + UInt64(run.length) - 1)
+        report.appliedOperationCount += Int(run.length)
+    }
+
+    /// Marks the items `from ..< from + count` of one replica deleted, reporting visible changes.
+    private mutating func deleteItems(replica: UInt32, from: UInt32, count: UInt32, edits: inout [TextEdit]) {
+        var counter = from
+        let end = from + count
+        while counter < end {
+            let (slot, offset) = lookup(ItemRef(replica: replica, counter: counter))!
+            let span = spans[slot]
+            let taken = min(end - counter, span.lengthScalars - offset)
+            if !span.isDeleted {
+                let location = location(ofSlot: slot)
+                let start = Int(span.contentOffset)
+                let skip = UTF8Scanning.advance(content, from: start, scalars: Int(offset))
+                let width = UTF8Scanning.advance(content, from: start + skip.bytes, scalars: Int(taken)).utf16
+                let before = countsBefore(location).utf16 + skip.utf16
+                markDeleted(at: location, offset: offset, length: taken)
+                edits.append(TextEdit(rangeUTF16: before..<before + width, replacement: ""))
+            }
+            counter += taken
+        }
+    }
+
+    // MARK: FugueMax integration
+
+    /// Where a new item with the given origins goes: before the item at the returned span and
+    /// offset, or at the end of the text when nil.
+    ///
+    /// This is the list form of FugueMax. Starting right after `originLeft`, scan the items up
+    /// to `originRight`. An item whose own originLeft lies before ours ends the scan: everything
+    /// from there on belongs to an ancestor's later subtree. An item whose originLeft is ours is
+    /// a sibling: siblings are ordered by their originRight, the one reaching furthest right
+    /// first, and by replica id when both origins are equal. Items whose originLeft lies after
+    /// ours are inside a sibling's subtree and are skipped.
+    ///
+    /// The scan treats a span as one unit: items after a span's first have the item before them
+    /// as originLeft, so they are always inside the subtree being skipped.
+    func integrationDestination(
+        originLeft: ItemRef, originRight: ItemRef, newItem: OperationID
+    ) -> (location: SpanLocation, offset: UInt32)? {
+        var cursor: (location: SpanLocation, offset: UInt32)?
+        var leftIndex: Int?
+        if originLeft.isNone {
+            leftIndex = -1
+            cursor = firstLocation.map { ($0, 0) }
+        } else {
+            let (slot, offset) = lookup(originLeft)!
+            let location = location(ofSlot: slot)
+            if offset + 1 < spans[slot].lengthScalars {
+                cursor = (location, offset + 1)
+            } else {
+                cursor = self.location(after: location).map { ($0, 0) }
+            }
+        }
+        var rightIndex: Int?
+        var scanning = false
+        var destination = cursor
+        while let (location, offset) = cursor {
+            if !scanning { destination = cursor }
+            let span = spans[location.slot]
+            if span.item(at: offset) == originRight { break }
+            let otherLeft = span.originLeft(at: offset)
+            let leftOrder: Int
+            if otherLeft == originLeft {
+                leftOrder = 0
+            } else if offset > 0 {
+                leftOrder = 1  // The item before it, which this scan has passed.
+            } else {
+                if leftIndex == nil { leftIndex = itemIndex(of: originLeft) }
+                let otherIndex = otherLeft.isNone ? -1 : itemIndex(of: otherLeft)
+                leftOrder = otherIndex < leftIndex! ? -1 : 1
+            }
+            if leftOrder < 0 { break }
+            if leftOrder == 0 {
+                if span.originRight == originRight {
+                    let other = OperationID(replica: replicaTable.ids[span.replica], counter: span.counter + offset)
+                    if newItem < other { break }
+                    scanning = false
+                } else {
+                    if rightIndex == nil { rightIndex = originRight.isNone ? Int.max : itemIndex(of: originRight) }
+                    let otherRightIndex = span.originRight.isNone ? Int.max : itemIndex(of: span.originRight)
+                    scanning = otherRightIndex < rightIndex!
+                }
+            }
+            cursor = self.location(after: location).map { ($0, 0) }
+        }
+        if cursor == nil && !scanning { destination = nil }
+        return destination
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongsInSecondPartition`, assuming the array is
+    /// partitioned (all elements failing the predicate come first).
+    func partitioningIndex(where belongsInSecondPartition: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongsInSecondPartition(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,194 @@
+// Spans: finding the span that holds an id, creating, splitting and merging spans while keeping
+// the per-replica counter-order list and block index in step.
+
+extension TextCRDT {
+    /// The span slot holding item `ref` and the item's offset in it, or nil when `ref` is not an
+    /// item this text holds (unknown, or a deletion's id).
+    ///
+    /// - Complexity: O(1): at most `1 << TreeShape.blockShift` links are followed.
+    func lookup(_ ref: ItemRef) -> (slot: UInt32, offset: UInt32)? {
+        guard ref.replica < logs.count else { return nil }
+        let blocks = logs[ref.replica].blockFirstSpan
+        let block = Int(ref.counter >> TreeShape.blockShift)
+        guard block < blocks.count else { return nil }
+        var slot = blocks[block]
+        while slot != noIndex {
+            let span = spans[slot]
+            if ref.counter < span.counter { return nil }
+            if ref.counter < span.end { return (slot, ref.counter - span.counter) }
+            slot = span.nextInReplica
+        }
+        return nil
+    }
+
+    /// Whether `ref` is an item this text holds.
+    func holdsItem(_ ref: ItemRef) -> Bool { lookup(ref) != nil }
+
+    /// Number of items before `ref` in document order, tombstones included.
+    ///
+    /// - Complexity: O(log r).
+    func itemIndex(of ref: ItemRef) -> Int {
+        guard let (slot, offset) = lookup(ref) else { preconditionFailure("unknown item") }
+        return countsBefore(location(ofSlot: slot)).items + Int(offset)
+    }
+
+    // MARK: Creating spans
+
+    /// Allocates `span`, which must hold its replica's newest counters, and links it into the
+    /// replica's counter-order list and block index. Does not place it in a leaf.
+    mutating func registerNewSpan(_ span: Span) -> UInt32 {
+        let slot = allocateSpan(span)
+        let replica = span.replica
+        let last = logs[replica].lastSpan
+        if last == noIndex {
+            logs[replica].firstSpan = slot
+        } else {
+            precondition(spans[last].end <= span.counter, "new spans hold a replica's newest counters")
+            spans[last].nextInReplica = slot
+        }
+        logs[replica].lastSpan = slot
+        indexBlocks(of: slot, from: span.counter, to: span.end)
+        return slot
+    }
+
+    /// Points every block touched by counters `start ..< end` that has no span yet at `slot`.
+    private mutating func indexBlocks(of slot: UInt32, from start: UInt32, to end: UInt32) {
+        let replica = spans[slot].replica
+        let firstBlock = Int(start >> TreeShape.blockShift)
+        let lastBlock = Int((end - 1) >> TreeShape.blockShift)
+        while logs[replica].blockFirstSpan.count <= lastBlock {
+            logs[replica].blockFirstSpan.append(noIndex)
+        }
+        for block in firstBlock...lastBlock where logs[replica].blockFirstSpan[block] == noIndex {
+            logs[replica].blockFirstSpan[block] = slot
+        }
+    }
+
+    /// Appends `scalars` items to the span at `slot`, which must be its replica's newest span.
+    mutating func extendSpan(_ slot: UInt32, by scalars: UInt32, utf16: UInt32, utf8: UInt32) {
+        let oldEnd = spans[slot].end
+        spans[slot].lengthScalars += scalars
+        spans[slot].lengthUTF16 += utf16
+        spans[slot].lengthUTF8 += utf8
+        indexBlocks(of: slot, from: oldEnd, to: oldEnd + scalars)
+    }
+
+    // MARK: Splitting and merging
+
+    /// Splits the span at `location` after its first `offset` items; the rest becomes a new span
+    /// right after it in the same leaf (which may then split). Returns the new span's location.
+    @discardableResult
+    mutating func splitSpan(at location: SpanLocation, offset: UInt32) -> SpanLocation {
+        var first = spans[location.slot]
+        precondition(offset > 0 && offset < first.lengthScalars, "split inside the span")
+        var second = first
+        second.counter = first.counter + offset
+        second.lengthScalars = first.lengthScalars - offset
+        second.originLeft = first.item(at: offset - 1)
+        if !first.isDeleted {
+            let (bytes, utf16) = UTF8Scanning.advance(content, from: Int(first.contentOffset), scalars: Int(offset))
+            second.contentOffset = first.contentOffset + UInt32(bytes)
+            second.lengthUTF8 = first.lengthUTF8 - UInt32(bytes)
+            second.lengthUTF16 = first.lengthUTF16 - UInt32(utf16)
+            first.lengthUTF8 = UInt32(bytes)
+            first.lengthUTF16 = UInt32(utf16)
+        }
+        first.lengthScalars = offset
+        let newSlot = allocateSpan(second)
+        first.nextInReplica = newSlot
+        spans[location.slot] = first
+        let replica = first.replica
+        if logs[replica].lastSpan == location.slot { logs[replica].lastSpan = newSlot }
+        // Blocks past the first part's last counter that pointed at the span now start at the second.
+        let fromBlock = Int((first.end - 1) >> TreeShape.blockShift) + 1
+        let toBlock = Int((second.end - 1) >> TreeShape.blockShift)
+        if fromBlock <= toBlock {
+            for block in fromBlock...toBlock {
+                assert(logs[replica].blockFirstSpan[block] == location.slot)
+                logs[replica].blockFirstSpan[block] = newSlot
+            }
+        }
+        return insertSlot(newSlot, leaf: location.leaf, index: location.index + 1, countsChange: false)
+    }
+
+    /// Whether `right`, directly after `left` in document order, continues it as one run.
+    func canMerge(_ left: Span, _ right: Span) -> Bool {
+        left.replica == right.replica
+            && left.end == right.counter
+            && right.originLeft == left.lastItem
+            && right.originRight == left.originRight
+            && left.isDeleted == right.isDeleted
+            && (left.isDeleted || left.contentOffset + left.lengthUTF8 == right.contentOffset)
+            && Int(left.lengthScalars + right.lengthScalars) <= Limits.spanLengthScalarsMax
+    }
+
+    /// Merges the span after `location` in the same leaf into it, if they form one run.
+    /// Returns whether it merged.
+    @discardableResult
+    mutating func mergeWithNext(_ location: SpanLocation) -> Bool {
+        let slots = leaves[location.leaf].slots
+        guard location.index + 1 < slots.count else { return false }
+        let rightSlot = slots[location.index + 1]
+        let left = spans[location.slot]
+        let right = spans[rightSlot]
+        guard canMerge(left, right) else { return false }
+        assert(left.nextInReplica == rightSlot)
+        spans[location.slot].lengthScalars += right.lengthScalars
+        spans[location.slot].lengthUTF16 += right.lengthUTF16
+        spans[location.slot].lengthUTF8 += right.lengthUTF8
+        spans[location.slot].nextInReplica = right.nextInReplica
+        let replica = left.replica
+        if logs[replica].lastSpan == rightSlot { logs[replica].lastSpan = location.slot }
+        let fromBlock = Int((left.end - 1) >> TreeShape.blockShift) + 1
+        let toBlock = Int((right.end - 1) >> TreeShape.blockShift)
+        if fromBlock <= toBlock {
+            for block in fromBlock...toBlock {
+                assert(logs[replica].blockFirstSpan[block] == rightSlot)
+                logs[replica].blockFirstSpan[block] = location.slot
+            }
+        }
+        removeSlot(leaf: location.leaf, index: location.index + 1)
+        freeSpan(rightSlot)
+        return true
+    }
+
+    /// Merges the span at `location` with its neighbours in the same leaf where they form one
+    /// run. Returns the location of the span now holding the original's items.
+    @discardableResult
+    mutating func mergeWithNeighbours(_ location: SpanLocation) -> SpanLocation {
+        mergeWithNext(location)
+        if location.index > 0 {
+            let previous = SpanLocation(
+                leaf: location.leaf, index: location.index - 1, slot: leaves[location.leaf].slots[location.index - 1])
+            if mergeWithNext(previous) { return previous }
+        }
+        return location
+    }
+
+    // MARK: Deleting
+
+    /// Marks the `length` items starting at `offset` of the span at `location` deleted, splitting
+    /// it as needed, and merges the result with deleted neighbours. Returns the location of the
+    /// span holding the deleted items, and whether they were visible before.
+    @discardableResult
+    mutating func markDeleted(at location: SpanLocation, offset: UInt32, length: UInt32) -> (location: SpanLocation, wasVisible: Bool) {
+        var target = location
+        if spans[target.slot].isDeleted { return (target, false) }
+        if offset > 0 {
+            target = splitSpan(at: target, offset: offset)
+        }
+        if length < spans[target.slot].lengthScalars {
+            splitSpan(at: target, offset: length)
+            target = self.location(ofSlot: target.slot)
+        }
+        let before = spans[target.slot].counts
+        let span = spans[target.slot]
+        contentGarbageBytes += Int(span.lengthUTF8)
+        spans[target.slot].isDeleted = true
+        spans[target.slot].lengthUTF16 = 0
+        spans[target.slot].lengthUTF8 = 0
+        spans[target.slot].contentOffset = 0
+        addCounts(spans[target.slot].counts - before, toLeaf: target.leaf)
+        return (mergeWithNeighbours(target), true)
+    }
+}

@@ -1,0 +1,138 @@
+/// A collaborative plain text: a sequence CRDT using the FugueMax ordering rule.
+///
+/// Every replica holds its own `TextCRDT` and edits it locally, by UTF-16 offsets (what `NSRange`
+/// and UIKit use) or by Unicode scalar offsets. Replicas exchange their changes as ``TextDelta``
+/// values (or whole texts with ``merge(_:)``); once two replicas hold the same operations they
+/// hold the same text, whatever order the operations arrived in.
+///
+/// FugueMax (Weidner and Kleppmann, "The Art of the Fugue", 2023) is *maximally
+/// non-interleaving*: when two replicas type at the same place concurrently, forwards or
+/// backwards, their runs of text end up one after the other, never shuffled together.
+/// Concurrent insertions at the same place are ordered by replica id.
+///
+/// ```swift
+/// var alice = TextCRDT(replica: ReplicaID(1))
+/// try alice.insert("Hello world", atUTF16: 0)
+/// var bob = alice.fork(replica: ReplicaID(2))
+/// try alice.insert(",", atUTF16: 5)
+/// try bob.replace(utf16Range: 6..<11, with: "there")
+/// try alice.apply(bob.changes(since: alice.version))
+/// try bob.apply(alice.changes(since: bob.version))
+/// // alice.string == bob.string == "Hello, there"
+/// ```
+///
+/// `TextCRDT` is a value: copies are independent and copying is O(1) until one copy is changed.
+/// It is pure: no clock, no randomness, no I/O.
+///
+/// - Complexity: with n items (tombstones included) and r runs: a local edit, a remote insertion,
+///   and an offset conversion are O(log r) plus the length of the edit; reading ``string`` is O(n).
+public struct TextCRDT: Sendable {
+    /// The replica that local edits are attributed to.
+    public internal(set) var replica: ReplicaID
+
+    @usableFromInline var replicaTable = ReplicaTable()
+    @usableFromInline var logs: [ReplicaLog] = []
+    @usableFromInline var spans: [Span] = []
+    @usableFromInline var freeSpanSlots: [UInt32] = []
+    @usableFromInline var leaves: [Leaf] = []
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var root: UInt32 = 0
+    @usableFromInline var firstLeaf: UInt32 = 0
+    @usableFromInline var content: [UInt8] = []
+    /// Bytes of `content` no visible span refers to.
+    @usableFromInline var contentGarbageBytes: Int = 0
+    /// Operations received before their dependencies, in arrival order.
+    @usableFromInline var pending: [TextDelta.Run] = []
+    @usableFromInline var localReplicaIndex: UInt32 = 0
+
+    /// The highest Lamport timestamp of any operation this text holds. The next local operation
+    /// gets a higher one.
+    public internal(set) var lamport: UInt64 = 0
+
+    /// Creates an empty text whose local edits are attributed to `replica`.
+    public init(replica: ReplicaID) {
+        self.replica = replica
+        leaves = [Leaf(slots: [], parent: 0, next: noIndex, previous: noIndex)]
+        nodes = [Node(entries: [NodeEntry(child: 0, counts: Counts())], parent: noIndex, height: 1)]
+        root = 0
+        firstLeaf = 0
+        localReplicaIndex = replicaTable.intern(replica)
+        logs = [ReplicaLog()]
+        checkInvariantsIfEnabled()
+    }
+
+    /// The visible text.
+    ///
+    /// - Complexity: O(n) in the length of the text.
+    public var string: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(content.count - contentGarbageBytes)
+        var leaf = firstLeaf
+        while leaf != noIndex {
+            for slot in leaves[leaf].slots {
+                let span = spans[Int(slot)]
+                if !span.isDeleted {
+                    let start = Int(span.contentOffset)
+                    bytes.append(contentsOf: content[start..<start + Int(span.lengthUTF8)])
+                }
+            }
+            leaf = leaves[leaf].next
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The length of the visible text in UTF-16 code units.
+    public var lengthUTF16: Int { totalCounts.utf16 }
+
+    /// The length of the visible text in Unicode scalars.
+    public var lengthScalars: Int { totalCounts.scalars }
+
+    /// True when no visible text is left (there may still be deleted items).
+    public var isEmpty: Bool { totalCounts.scalars == 0 }
+
+    /// How many operations this text holds, from all replicas, deletions included.
+    public var operationCount: Int { logs.reduce(0) { $0 + Int($1.operationCount) } }
+
+    /// How many operations are held back until their causal dependencies arrive.
+    public var pendingOperationCount: Int { pending.reduce(0) { $0 + Int($1.length) } }
+
+    /// The operations this text holds: for each replica, how many of its operations.
+    ///
+    /// - Complexity: O(r log r) for r replicas.
+    public var version: VersionVector {
+        VersionVector(
+            entries: zip(replicaTable.ids, logs).map {
+                VersionVector.Entry(replica: $0.0, operationCount: $0.1.operationCount)
+            })
+    }
+
+    /// A copy of this text whose local edits are attributed to `replica`.
+    ///
+    /// `replica` must not be used by any other copy; a shared replica id would give two different
+    /// operations the same id.
+    public func fork(replica: ReplicaID) -> TextCRDT {
+        var copy = self
+        copy.replica = replica
+        copy.localReplicaIndex = copy.internReplica(replica)
+        return copy
+    }
+
+    /// Raises this text's Lamport clock to at least `timestamp`, so the next local operation is
+    /// ordered after it. A notebook uses this to keep one clock across many texts.
+    public mutating func observeLamport(_ timestamp: UInt64) {
+        lamport = max(lamport, timestamp)
+    }
+
+    @usableFromInline var totalCounts: Counts {
+        var total = Counts()
+        for entry in nodes[Int(root)].entries { total += entry.counts }
+        return total
+    }
+
+    @usableFromInline mutating func internReplica(_ id: ReplicaID) -> UInt32 {
+        if let index = replicaTable.index(of: id) { return index }
+        let index = replicaTable.intern(id)
+        logs.append(ReplicaLog())
+        return index
+    }
+}

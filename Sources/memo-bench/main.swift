@@ -1,0 +1,2 @@
+import MemoCRDT
+print("memo-bench")

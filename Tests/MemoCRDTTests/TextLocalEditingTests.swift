@@ -1,0 +1,52 @@
+import MemoCRDT
+import TestSupport
+import Testing
+
+@Suite struct TextLocalEditingTests {
+    @Test func insertDeleteReplaceBasics() throws {
+        var text = TextCRDT(replica: ReplicaID(1))
+        try text.insert("Hello world", atUTF16: 0)
+        #expect(text.string == "Hello world")
+        try text.insert(",", atUTF16: 5)
+        #expect(text.string == "Hello, world")
+        try text.delete(utf16Range: 0..<7)
+        #expect(text.string == "world")
+        try text.replace(utf16Range: 0..<1, with: "W")
+        #expect(text.string == "World")
+        #expect(text.lengthUTF16 == 5 && text.lengthScalars == 5)
+        try text.checkInvariants()
+    }
+
+    /// Random local edits against a plain array of scalars, checked after every edit.
+    @Test(arguments: testSeeds(20))
+    func randomEditsMatchPlainText(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        var text = TextCRDT(replica: ReplicaID(random.next()))
+        var model: [Unicode.Scalar] = []
+        for step in 0..<400 {
+            let length = model.count
+            if length == 0 || random.chance(0.6) {
+                let offset = random.int(in: 0...length)
+                let inserted = RandomText.scalars(random.int(in: 1...(random.chance(0.1) ? 40 : 4)), using: &random)
+                try text.insert(inserted.string, atScalar: offset)
+                model.insert(contentsOf: inserted, at: offset)
+            } else {
+                let lower = random.int(in: 0..<length)
+                let upper = min(length, lower + random.int(in: 1...8))
+                if random.chance(0.3) {
+                    let inserted = RandomText.scalars(random.int(in: 0...3), using: &random)
+                    try text.replace(scalarRange: lower..<upper, with: inserted.string)
+                    model.replaceSubrange(lower..<upper, with: inserted)
+                } else {
+                    try text.delete(scalarRange: lower..<upper)
+                    model.removeSubrange(lower..<upper)
+                }
+            }
+            #expect(text.string == model.string, "seed \(seed) step \(step)")
+            #expect(text.lengthScalars == model.count, "seed \(seed) step \(step)")
+            #expect(text.lengthUTF16 == model.string.utf16.count, "seed \(seed) step \(step)")
+            try text.checkInvariants()
+            if text.string != model.string { return }
+        }
+    }
+}

@@ -35,9 +35,10 @@ extension TextCRDT {
             throw .offsetOutOfBounds(offset: offsetScalars, length: length)
         }
         if offsetScalars == 0 { return 0 }
-        let (location, offset) = locateVisibleScalar(ordinal: offsetScalars)
+        let (location, offset, leafStart, _) = findVisibleScalar(ordinal: offsetScalars)
         let span = spans[location.slot]
-        let before = countsBefore(location).utf16
+        var before = leafStart.utf16
+        for index in 0..<location.index { before += spans[slot(in: location.leaf, at: index)].visibleUTF16 }
         if span.lengthUTF16 == span.lengthScalars { return before + offset + 1 }
         return before + UTF8Scanning.advance(content, from: Int(span.contentOffset), scalars: offset + 1).utf16
     }
@@ -52,7 +53,7 @@ extension TextCRDT {
     /// - Complexity: O(log r + m) for m inserted scalars.
     public mutating func insert(_ text: String, atUTF16 offsetUTF16: Int) throws(TextError) {
         let offsetScalars = try scalarOffset(fromUTF16: offsetUTF16)
-        try insertLocal(Array(text.utf8), atScalar: offsetScalars)
+        try withUTF8(of: text) { bytes in insertLocal(bytes, atScalar: offsetScalars) }.get()
     }
 
     /// Inserts `text` at the Unicode scalar offset `offsetScalars`.
@@ -65,7 +66,7 @@ extension TextCRDT {
         guard offsetScalars >= 0 && offsetScalars <= length else {
             throw .offsetOutOfBounds(offset: offsetScalars, length: length)
         }
-        try insertLocal(Array(text.utf8), atScalar: offsetScalars)
+        try withUTF8(of: text) { bytes in insertLocal(bytes, atScalar: offsetScalars) }.get()
     }
 
     // MARK: Deleting
@@ -100,7 +101,7 @@ extension TextCRDT {
     ///   throws.
     public mutating func replace(utf16Range: Range<Int>, with text: String) throws(TextError) {
         let scalarRange = try scalarRange(fromUTF16: utf16Range)
-        try replaceLocal(scalarRange, with: Array(text.utf8))
+        try withUTF8(of: text) { bytes in replaceLocal(scalarRange, with: bytes) }.get()
     }
 
     /// Replaces the text in the Unicode scalar range `scalarRange` with `text`.
@@ -109,7 +110,7 @@ extension TextCRDT {
     ///   it throws.
     public mutating func replace(scalarRange: Range<Int>, with text: String) throws(TextError) {
         try checkScalarRange(scalarRange)
-        try replaceLocal(scalarRange, with: Array(text.utf8))
+        try withUTF8(of: text) { bytes in replaceLocal(scalarRange, with: bytes) }.get()
     }
 
     // MARK: Implementation
@@ -140,19 +141,56 @@ extension TextCRDT {
         }
     }
 
-    private mutating func replaceLocal(_ range: Range<Int>, with bytes: [UInt8]) throws(TextError) {
+    private mutating func replaceLocal(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>) -> Result<Void, TextError> {
         let inserted = UTF8Scanning.counts(of: bytes).scalars
-        try checkCapacity(operations: range.count + inserted, bytes: bytes.count)
-        try deleteLocal(range)
-        try insertLocal(bytes, atScalar: range.lowerBound)
+        do {
+            try checkCapacity(operations: range.count + inserted, bytes: bytes.count)
+            try deleteLocal(range)
+        } catch {
+            return .failure(error)
+        }
+        return insertLocal(bytes, atScalar: range.lowerBound)
+    }
+
+    /// Calls `body` with the UTF-8 of `text`, without copying when the string is native.
+    private func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// Inserts valid UTF-8 `bytes` at a checked scalar offset as new local operations.
-    mutating func insertLocal(_ bytes: [UInt8], atScalar offsetScalars: Int) throws(TextError) {
-        if bytes.isEmpty { return }
+    mutating func insertLocal(_ bytes: UnsafeBufferPointer<UInt8>, atScalar offsetScalars: Int) -> Result<Void, TextError> {
+        if bytes.isEmpty { return .success(()) }
         let (scalars, _) = UTF8Scanning.counts(of: bytes)
-        try checkCapacity(operations: scalars, bytes: bytes.count)
+        do {
+            try checkCapacity(operations: scalars, bytes: bytes.count)
+        } catch {
+            return .failure(error)
+        }
         let counter = logs[localReplicaIndex].operationCount
+        let lamportStart = lamport + 1
+        if let cursor = typingCursor, cursor.offsetScalars == offsetScalars {
+            let span = spans[cursor.slot]
+            if span.replica == localReplicaIndex && span.end == counter && !span.isDeleted
+                && Int(span.contentOffset + span.lengthUTF8) == content.count
+                && Int(span.lengthScalars) + scalars <= Limits.spanLengthScalarsMax
+            {
+                // Continue typing: nothing has changed since this span's last item was typed,
+                // so the new items go right after it with the same originRight.
+                let before = span.counts
+                let (_, utf16) = UTF8Scanning.counts(of: bytes)
+                content.append(contentsOf: bytes)
+                extendSpan(cursor.slot, by: UInt32(scalars), utf16: UInt32(utf16), utf8: UInt32(bytes.count))
+                addCounts(spans[cursor.slot].counts - before, toLeaf: span.leaf)
+                logs[localReplicaIndex].appendTimestamps(counter: counter, lamport: lamportStart)
+                logs[localReplicaIndex].operationCount = counter + UInt32(scalars)
+                lamport = lamportStart + UInt64(scalars) - 1
+                typingCursor = (cursor.slot, offsetScalars + scalars)
+                checkInvariantsIfEnabled()
+                return .success(())
+            }
+        }
         var originLeft = ItemRef.none
         var originRight = ItemRef.none
         var leaf: UInt32
@@ -176,20 +214,22 @@ extension TextCRDT {
                 index = location.index + 1
             }
         }
-        let lamportStart = lamport + 1
-        insertRun(
+        let lastSlot = insertRun(
             leaf: leaf, index: index, replica: localReplicaIndex, counter: counter,
             lengthScalars: UInt32(scalars), originLeft: originLeft, originRight: originRight, content: bytes)
+        typingCursor = (lastSlot, offsetScalars + scalars)
         logs[localReplicaIndex].appendTimestamps(counter: counter, lamport: lamportStart)
         logs[localReplicaIndex].operationCount = counter + UInt32(scalars)
         lamport = lamportStart + UInt64(scalars) - 1
         checkInvariantsIfEnabled()
+        return .success(())
     }
 
     /// Deletes a checked scalar range as new local operations, one per deleted scalar.
     mutating func deleteLocal(_ range: Range<Int>) throws(TextError) {
         if range.isEmpty { return }
         try checkCapacity(operations: range.count, bytes: 0)
+        typingCursor = nil
         let startCounter = logs[localReplicaIndex].operationCount
         var counter = startCounter
         var remaining = UInt32(range.count)
@@ -225,38 +265,41 @@ extension TextCRDT {
 
     /// Places a run of new items (content `nil` for items that arrive already deleted) at
     /// `index` of `leaf`, extending the span before it when the run continues it. Chunks runs
-    /// longer than `Limits.spanLengthScalarsMax`. Does not touch the operation log.
+    /// longer than `Limits.spanLengthScalarsMax`. Does not touch the operation log. Returns the
+    /// slot of the span holding the run's last item.
+    @discardableResult
     mutating func insertRun(
         leaf: UInt32, index: Int, replica: UInt32, counter: UInt32, lengthScalars: UInt32,
-        originLeft: ItemRef, originRight: ItemRef, content bytes: [UInt8]?
-    ) {
+        originLeft: ItemRef, originRight: ItemRef, content bytes: UnsafeBufferPointer<UInt8>?
+    ) -> UInt32 {
         var leaf = leaf
         var index = index
-        if index == 0, leaves[leaf].previous != noIndex {
+        if index == 0, leafHeaders[leaf].previous != noIndex {
             // The same document position, at the end of the previous leaf, where the run may
             // continue the span before it.
-            leaf = leaves[leaf].previous
-            index = leaves[leaf].slots.count
+            leaf = leafHeaders[leaf].previous
+            index = slotCount(of: leaf)
         }
         let isDeleted = bytes == nil
-        let source = bytes ?? []
+        let source = bytes ?? UnsafeBufferPointer(start: nil, count: 0)
         var counter = counter
         var remaining = lengthScalars
         var originLeft = originLeft
         var byteStart = 0
+        var lastSlot = noIndex
 
         // Takes the next `scalars` items' bytes off the front of the run, appending them to the
         // content buffer; returns their UTF-8 and UTF-16 lengths.
         func take(_ scalars: UInt32) -> (utf8: UInt32, utf16: UInt32) {
             if isDeleted { return (0, 0) }
             let (byteCount, utf16) = UTF8Scanning.advance(source, from: byteStart, scalars: Int(scalars))
-            content.append(contentsOf: source[byteStart..<byteStart + byteCount])
+            content.append(contentsOf: UnsafeBufferPointer(rebasing: source[byteStart..<byteStart + byteCount]))
             byteStart += byteCount
             return (UInt32(byteCount), UInt32(utf16))
         }
 
         if index > 0 {
-            let previousSlot = leaves[leaf].slots[index - 1]
+            let previousSlot = slot(in: leaf, at: index - 1)
             let previous = spans[previousSlot]
             let room = UInt32(Limits.spanLengthScalarsMax) - previous.lengthScalars
             if previous.replica == replica && previous.end == counter && previous.lastItem == originLeft
@@ -271,6 +314,7 @@ extension TextCRDT {
                 counter += scalars
                 remaining -= scalars
                 originLeft = ItemRef(replica: replica, counter: counter - 1)
+                lastSlot = previousSlot
             }
         }
         while remaining > 0 {
@@ -284,6 +328,7 @@ extension TextCRDT {
                     originLeft: originLeft, originRight: originRight,
                     leaf: leaf, nextInReplica: noIndex, isDeleted: isDeleted))
             let placed = insertSlot(slot, leaf: leaf, index: index)
+            lastSlot = slot
             leaf = placed.leaf
             index = placed.index + 1
             counter += scalars
@@ -291,6 +336,7 @@ extension TextCRDT {
             originLeft = ItemRef(replica: replica, counter: counter - 1)
         }
         assert(byteStart == source.count)
+        return lastSlot
     }
 
     /// Copies the live content into a fresh buffer when more than half of it is garbage.
@@ -307,12 +353,12 @@ extension TextCRDT {
         fresh.reserveCapacity(content.count - contentGarbageBytes)
         var leaf = firstLeaf
         while leaf != noIndex {
-            for slot in leaves[leaf].slots where !spans[slot].isDeleted {
+            for slot in slots(of: leaf) where !spans[slot].isDeleted {
                 let start = Int(spans[slot].contentOffset)
                 spans[slot].contentOffset = UInt32(fresh.count)
                 fresh.append(contentsOf: content[start..<start + Int(spans[slot].lengthUTF8)])
             }
-            leaf = leaves[leaf].next
+            leaf = leafHeaders[leaf].next
         }
         content = fresh
         contentGarbageBytes = 0

@@ -29,23 +29,28 @@ extension TextCRDT {
     /// - Throws: ``InvariantViolation`` naming the first broken invariant.
     public func checkInvariants() throws(InvariantViolation) {
         // Tree shape and counts.
-        try require(nodes[root].parent == noIndex, "root has a parent")
+        try require(nodeHeaders[root].parent == noIndex, "root has a parent")
+        try require(leafSlots.count == leafHeaders.count * TreeShape.leafCapacity, "leaf slot storage")
+        try require(nodeEntries.count == nodeHeaders.count * TreeShape.nodeCapacity, "node entry storage")
         var leafOrder: [UInt32] = []
         var visitedNodes = 0
         func visit(_ node: UInt32) throws(InvariantViolation) -> Counts {
             visitedNodes += 1
-            let entries = nodes[node].entries
-            try require(!entries.isEmpty && entries.count <= TreeShape.nodeCapacity, "node \(node) has \(entries.count) entries")
+            let count = entryCount(of: node)
+            try require(count > 0 && count <= TreeShape.nodeCapacity, "node \(node) has \(count) entries")
             var total = Counts()
-            for entry in entries {
+            for index in 0..<count {
+                let entry = entry(of: node, at: index)
                 let actual: Counts
-                if nodes[node].height == 1 {
-                    try require(leaves[entry.child].parent == node, "leaf \(entry.child) parent link")
+                if nodeHeaders[node].height == 1 {
+                    try require(leafHeaders[entry.child].parent == node, "leaf \(entry.child) parent link")
+                    try require(Int(leafHeaders[entry.child].parentEntry) == index, "leaf \(entry.child) parent entry")
                     leafOrder.append(entry.child)
-                    actual = leaves[entry.child].slots.reduce(Counts()) { $0 + spans[$1].counts }
+                    actual = slots(of: entry.child).reduce(Counts()) { $0 + spans[$1].counts }
                 } else {
-                    try require(nodes[entry.child].parent == node, "node \(entry.child) parent link")
-                    try require(nodes[entry.child].height + 1 == nodes[node].height, "node \(entry.child) height")
+                    try require(nodeHeaders[entry.child].parent == node, "node \(entry.child) parent link")
+                    try require(Int(nodeHeaders[entry.child].parentEntry) == index, "node \(entry.child) parent entry")
+                    try require(nodeHeaders[entry.child].height + 1 == nodeHeaders[node].height, "node \(entry.child) height")
                     actual = try visit(entry.child)
                 }
                 try require(actual == entry.counts, "counts of child \(entry.child) of node \(node): \(entry.counts) != \(actual)")
@@ -54,24 +59,39 @@ extension TextCRDT {
             return total
         }
         let total = try visit(root)
-        try require(visitedNodes == nodes.count, "unreachable nodes")
-        try require(leafOrder.count == leaves.count, "unreachable leaves")
+        try require(total == totalCounts, "cached totals \(totalCounts) != \(total)")
+        if cursorLeaf != noIndex {
+            try require(countsBeforeUncached(leaf: cursorLeaf) == cursorLeafStart, "cursor leaf start")
+            let parent = leafHeaders[cursorLeaf].parent
+            try require(entry(of: parent, at: Int(leafHeaders[cursorLeaf].parentEntry)).counts == cursorLeafCounts, "cursor leaf counts")
+        }
+        if let cursor = typingCursor, !spans[cursor.slot].isDeleted, spans[cursor.slot].leaf != noIndex {
+            let location = location(ofSlot: cursor.slot)
+            let end = countsBefore(location).scalars + spans[cursor.slot].visibleScalars
+            try require(end == cursor.offsetScalars, "typing cursor offset \(cursor.offsetScalars) != \(end)")
+            if spans[cursor.slot].replica == localReplicaIndex && spans[cursor.slot].end == logs[localReplicaIndex].operationCount {
+                let next = self.location(after: location).map { spans[$0.slot].item(at: 0) } ?? .none
+                try require(next == spans[cursor.slot].originRight, "typing cursor span is not followed by its originRight")
+            }
+        }
+        try require(visitedNodes == nodeHeaders.count, "unreachable nodes")
+        try require(leafOrder.count == leafHeaders.count, "unreachable leaves")
         try require(leafOrder.first == firstLeaf, "first leaf")
         var previous = noIndex
         for leaf in leafOrder {
-            try require(leaves[leaf].previous == previous, "leaf \(leaf) previous link")
-            if previous != noIndex { try require(leaves[previous].next == leaf, "leaf \(previous) next link") }
+            try require(leafHeaders[leaf].previous == previous, "leaf \(leaf) previous link")
+            if previous != noIndex { try require(leafHeaders[previous].next == leaf, "leaf \(previous) next link") }
             previous = leaf
         }
-        try require(leaves[previous].next == noIndex, "last leaf next link")
+        try require(leafHeaders[previous].next == noIndex, "last leaf next link")
 
         // Spans in document order.
         var slotsInTree = 0
         var visibleBytes = 0
         for leaf in leafOrder {
-            let slots = leaves[leaf].slots
+            let slots = Array(slots(of: leaf))
             try require(slots.count <= TreeShape.leafCapacity, "leaf \(leaf) overfull")
-            try require(!slots.isEmpty || leaves.count == 1, "leaf \(leaf) empty")
+            try require(!slots.isEmpty || leafHeaders.count == 1, "leaf \(leaf) empty")
             for (index, slot) in slots.enumerated() {
                 let span = spans[slot]
                 slotsInTree += 1
@@ -94,7 +114,7 @@ extension TextCRDT {
                 }
             }
         }
-        try require(total.items == leafOrder.reduce(0) { $0 + leaves[$1].slots.reduce(0) { $0 + Int(spans[$1].lengthScalars) } }, "item total")
+        try require(total.items == leafOrder.reduce(0) { $0 + slots(of: $1).reduce(0) { $0 + Int(spans[$1].lengthScalars) } }, "item total")
         try require(slotsInTree + freeSpanSlots.count == spans.count, "span slots leaked")
         try require(content.count - visibleBytes == contentGarbageBytes, "content garbage count")
 

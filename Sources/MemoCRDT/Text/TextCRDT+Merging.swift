@@ -54,7 +54,7 @@ extension TextCRDT {
                 var bytes: [UInt8]?
                 if !span.isDeleted {
                     let start = Int(span.contentOffset)
-                    let skipped = UTF8Scanning.advance(content, from: start, scalars: Int(offset)).bytes
+                    let skipped = prefixLengths(of: span, scalars: offset).bytes
                     bytes = Array(content[start + skipped..<start + Int(span.lengthUTF8)])
                 }
                 piece = TextDelta.Run(
@@ -130,6 +130,7 @@ extension TextCRDT {
         var report = TextApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
         try validate(delta)
+        typingCursor = nil
         var queue = pending + delta.runs
         pending = []
         queue.sort { ($0.lamport, $0.replica, $0.counter) < ($1.lamport, $1.replica, $1.counter) }
@@ -173,6 +174,7 @@ extension TextCRDT {
             let ownReplica = replica
             let ownLamport = lamport
             self = other
+            typingCursor = nil
             replica = ownReplica
             localReplicaIndex = internReplica(ownReplica)
             lamport = max(lamport, ownLamport)
@@ -182,6 +184,7 @@ extension TextCRDT {
         case .equal, .after: return
         case .before, .concurrent: break
         }
+        typingCursor = nil
         do {
             try apply(other.changes(since: version))
         } catch {
@@ -300,18 +303,26 @@ extension TextCRDT {
                 }
             } else {
                 leaf = lastLeaf
-                index = leaves[leaf].slots.count
+                index = slotCount(of: leaf)
             }
-            insertRun(
-                leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
-                originLeft: originLeft, originRight: originRight, content: bytes)
+            if let bytes {
+                _ = bytes.withUnsafeBufferPointer { buffer in
+                    insertRun(
+                        leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
+                        originLeft: originLeft, originRight: originRight, content: buffer)
+                }
+            } else {
+                insertRun(
+                    leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
+                    originLeft: originLeft, originRight: originRight, content: nil)
+            }
             if let bytes {
                 let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
                 let location = location(ofSlot: placed.slot)
                 let before = countsBefore(location).utf16
                     + (placed.offset == 0
                         ? 0
-                        : UTF8Scanning.advance(content, from: Int(spans[placed.slot].contentOffset), scalars: Int(placed.offset)).utf16)
+                        : prefixLengths(of: spans[placed.slot], scalars: placed.offset).utf16)
                 report.edits.append(TextEdit(rangeUTF16: before..<before, replacement: String(decoding: bytes, as: UTF8.self)))
             }
             recordApplied(run, replicaIndex: replicaIndex, report: &report)
@@ -364,9 +375,8 @@ extension TextCRDT {
             let taken = min(end - counter, span.lengthScalars - offset)
             if !span.isDeleted {
                 let location = location(ofSlot: slot)
-                let start = Int(span.contentOffset)
-                let skip = UTF8Scanning.advance(content, from: start, scalars: Int(offset))
-                let width = UTF8Scanning.advance(content, from: start + skip.bytes, scalars: Int(taken)).utf16
+                let skip = prefixLengths(of: span, scalars: offset)
+                let width = prefixLengths(of: span, scalars: offset + taken).utf16 - skip.utf16
                 let before = countsBefore(location).utf16 + skip.utf16
                 markDeleted(at: location, offset: offset, length: taken)
                 edits.append(TextEdit(rangeUTF16: before..<before + width, replacement: ""))

@@ -32,6 +32,15 @@ extension TextCRDT {
         return countsBefore(location(ofSlot: slot)).items + Int(offset)
     }
 
+    /// UTF-8 and UTF-16 lengths of the first `scalars` items of a visible span.
+    ///
+    /// - Complexity: O(1) for ASCII spans, O(scalars) otherwise.
+    @inline(__always)
+    func prefixLengths(of span: Span, scalars: UInt32) -> (bytes: Int, utf16: Int) {
+        if span.lengthUTF8 == span.lengthScalars { return (Int(scalars), Int(scalars)) }
+        return UTF8Scanning.advance(content, from: Int(span.contentOffset), scalars: Int(scalars))
+    }
+
     // MARK: Creating spans
 
     /// Allocates `span`, which must hold its replica's newest counters, and links it into the
@@ -70,7 +79,10 @@ extension TextCRDT {
         spans[slot].lengthScalars += scalars
         spans[slot].lengthUTF16 += utf16
         spans[slot].lengthUTF8 += utf8
-        indexBlocks(of: slot, from: oldEnd, to: oldEnd + scalars)
+        // Only blocks the span did not reach before need an entry.
+        if (oldEnd - 1) >> TreeShape.blockShift != (oldEnd + scalars - 1) >> TreeShape.blockShift {
+            indexBlocks(of: slot, from: oldEnd, to: oldEnd + scalars)
+        }
     }
 
     // MARK: Splitting and merging
@@ -79,6 +91,12 @@ extension TextCRDT {
     /// right after it in the same leaf (which may then split). Returns the new span's location.
     @discardableResult
     mutating func splitSpan(at location: SpanLocation, offset: UInt32) -> SpanLocation {
+        var location = location
+        if slotCount(of: location.leaf) == TreeShape.leafCapacity {
+            // Split the leaf first: the span's counts must not move between leaves half-changed.
+            splitLeaf(location.leaf)
+            location = self.location(ofSlot: location.slot)
+        }
         var first = spans[location.slot]
         precondition(offset > 0 && offset < first.lengthScalars, "split inside the span")
         var second = first
@@ -86,7 +104,7 @@ extension TextCRDT {
         second.lengthScalars = first.lengthScalars - offset
         second.originLeft = first.item(at: offset - 1)
         if !first.isDeleted {
-            let (bytes, utf16) = UTF8Scanning.advance(content, from: Int(first.contentOffset), scalars: Int(offset))
+            let (bytes, utf16) = prefixLengths(of: first, scalars: offset)
             second.contentOffset = first.contentOffset + UInt32(bytes)
             second.lengthUTF8 = first.lengthUTF8 - UInt32(bytes)
             second.lengthUTF16 = first.lengthUTF16 - UInt32(utf16)
@@ -126,9 +144,8 @@ extension TextCRDT {
     /// Returns whether it merged.
     @discardableResult
     mutating func mergeWithNext(_ location: SpanLocation) -> Bool {
-        let slots = leaves[location.leaf].slots
-        guard location.index + 1 < slots.count else { return false }
-        let rightSlot = slots[location.index + 1]
+        guard location.index + 1 < slotCount(of: location.leaf) else { return false }
+        let rightSlot = slot(in: location.leaf, at: location.index + 1)
         let left = spans[location.slot]
         let right = spans[rightSlot]
         guard canMerge(left, right) else { return false }
@@ -159,7 +176,7 @@ extension TextCRDT {
         mergeWithNext(location)
         if location.index > 0 {
             let previous = SpanLocation(
-                leaf: location.leaf, index: location.index - 1, slot: leaves[location.leaf].slots[location.index - 1])
+                leaf: location.leaf, index: location.index - 1, slot: slot(in: location.leaf, at: location.index - 1))
             if mergeWithNext(previous) { return previous }
         }
         return location

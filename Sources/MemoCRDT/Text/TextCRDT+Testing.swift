@@ -9,14 +9,14 @@ extension TextCRDT {
         var result: [(id: OperationID, isDeleted: Bool)] = []
         var leaf = firstLeaf
         while leaf != noIndex {
-            for slot in leaves[leaf].slots {
+            for slot in slots(of: leaf) {
                 let span = spans[slot]
                 let replicaID = replicaTable.ids[span.replica]
                 for offset in 0..<span.lengthScalars {
                     result.append((OperationID(replica: replicaID, counter: span.counter + offset), span.isDeleted))
                 }
             }
-            leaf = leaves[leaf].next
+            leaf = leafHeaders[leaf].next
         }
         return result
     }
@@ -25,5 +25,5 @@ extension TextCRDT {
     package var spanCount: Int { spans.count - freeSpanSlots.count }
 
     /// Number of leaves and internal nodes of the tree.
-    package var treeNodeCounts: (leaves: Int, nodes: Int) { (leaves.count, nodes.count) }
+    package var treeNodeCounts: (leaves: Int, nodes: Int) { (leafHeaders.count, nodeHeaders.count) }
 }

@@ -1,6 +1,15 @@
 // The document-order B+tree: descending by offset, counting what lies before a leaf, inserting
-// span slots into leaves and splitting full leaves and nodes. Leaves never empty out (spans are
-// only ever merged into a neighbour in the same leaf), so there is no rebalancing on removal.
+// span slots into leaves and splitting full leaves and nodes.
+//
+// Layout: leaves and internal nodes live in flat arrays with a fixed-size region each, so the
+// whole tree is a handful of arrays (one uniqueness check per write, no pointer chasing):
+//
+//   leafSlots[leaf * leafCapacity ..< leaf * leafCapacity + leafHeaders[leaf].count]
+//   nodeEntries[node * nodeCapacity ..< node * nodeCapacity + nodeHeaders[node].count]
+//
+// Every leaf and node records its parent and its entry's index there (`parentEntry`), so walking
+// up to add counts or to sum what lies before needs no searching. Leaves never empty out (spans
+// are only merged into a neighbour in the same leaf), so there is no rebalancing on removal.
 
 extension Array {
     /// Element access by a 32-bit index, the width the text's internal links use.
@@ -20,22 +29,45 @@ struct SpanLocation: Equatable {
 }
 
 extension TextCRDT {
+    // MARK: Reading the layout
+
+    @inline(__always) func slotCount(of leaf: UInt32) -> Int { Int(leafHeaders[leaf].count) }
+
+    @inline(__always) func slot(in leaf: UInt32, at index: Int) -> UInt32 {
+        leafSlots[Int(leaf) * TreeShape.leafCapacity + index]
+    }
+
+    /// The slots of `leaf`, in document order.
+    func slots(of leaf: UInt32) -> ArraySlice<UInt32> {
+        let base = Int(leaf) * TreeShape.leafCapacity
+        return leafSlots[base..<base + slotCount(of: leaf)]
+    }
+
+    @inline(__always) func entryCount(of node: UInt32) -> Int { Int(nodeHeaders[node].count) }
+
+    @inline(__always) func entry(of node: UInt32, at index: Int) -> NodeEntry {
+        nodeEntries[Int(node) * TreeShape.nodeCapacity + index]
+    }
+
     // MARK: Positions
 
     /// Everything before `leaf` in document order, summed.
     ///
     /// - Complexity: O(log r).
     func countsBefore(leaf: UInt32) -> Counts {
+        if leaf == cursorLeaf { return cursorLeafStart }
+        return countsBeforeUncached(leaf: leaf)
+    }
+
+    func countsBeforeUncached(leaf: UInt32) -> Counts {
         var total = Counts()
-        var child = leaf
-        var parent = leaves[leaf].parent
+        var parent = leafHeaders[leaf].parent
+        var entryIndex = Int(leafHeaders[leaf].parentEntry)
         while parent != noIndex {
-            for entry in nodes[parent].entries {
-                if entry.child == child { break }
-                total += entry.counts
-            }
-            child = parent
-            parent = nodes[parent].parent
+            let base = Int(parent) * TreeShape.nodeCapacity
+            for index in 0..<entryIndex { total += nodeEntries[base + index].counts }
+            entryIndex = Int(nodeHeaders[parent].parentEntry)
+            parent = nodeHeaders[parent].parent
         }
         return total
     }
@@ -43,144 +75,153 @@ extension TextCRDT {
     /// Everything before the span at `location`, summed.
     func countsBefore(_ location: SpanLocation) -> Counts {
         var total = countsBefore(leaf: location.leaf)
-        let slots = leaves[location.leaf].slots
-        for index in 0..<location.index { total += spans[slots[index]].counts }
+        for index in 0..<location.index { total += spans[slot(in: location.leaf, at: index)].counts }
         return total
     }
 
     /// Adds `delta` to the counts of `leaf` and all its ancestors.
+    ///
+    /// - Complexity: O(log r).
     mutating func addCounts(_ delta: Counts, toLeaf leaf: UInt32) {
-        var child = leaf
-        var parent = leaves[leaf].parent
+        totalCounts += delta
+        if leaf == cursorLeaf {
+            cursorLeafCounts += delta
+        } else {
+            cursorLeaf = noIndex
+        }
+        var parent = leafHeaders[leaf].parent
+        var entryIndex = Int(leafHeaders[leaf].parentEntry)
         while parent != noIndex {
-            let index = entryIndex(of: child, in: parent)
-            nodes[parent].entries[index].counts += delta
-            child = parent
-            parent = nodes[parent].parent
+            nodeEntries[Int(parent) * TreeShape.nodeCapacity + entryIndex].counts += delta
+            entryIndex = Int(nodeHeaders[parent].parentEntry)
+            parent = nodeHeaders[parent].parent
         }
     }
 
-    func entryIndex(of child: UInt32, in node: UInt32) -> Int {
-        let entries = nodes[node].entries
-        for index in entries.indices where entries[index].child == child { return index }
-        preconditionFailure("child \(child) missing from node \(node)")
-    }
-
-    /// The index of `slot` in its leaf.
+    /// The location of `slot` in its leaf.
     func location(ofSlot slot: UInt32) -> SpanLocation {
         let leaf = spans[slot].leaf
-        let slots = leaves[leaf].slots
-        for index in slots.indices where slots[index] == slot {
+        let base = Int(leaf) * TreeShape.leafCapacity
+        for index in 0..<slotCount(of: leaf) where leafSlots[base + index] == slot {
             return SpanLocation(leaf: leaf, index: index, slot: slot)
         }
         preconditionFailure("span \(slot) missing from leaf \(leaf)")
     }
 
-    /// The span holding the `ordinal`-th visible scalar (1-based), and the scalar's offset in it.
+    /// The span holding the `ordinal`-th visible scalar (1-based) and the scalar's offset in it,
+    /// remembering the leaf as the cursor for the next edit.
     ///
     /// - Precondition: `1 <= ordinal <= lengthScalars`.
-    /// - Complexity: O(log r).
-    func locateVisibleScalar(ordinal: Int) -> (location: SpanLocation, offset: Int) {
-        var remaining = ordinal
-        var node = root
-        while true {
-            let entries = nodes[node].entries
-            var index = 0
-            while index < entries.count - 1 && remaining > entries[index].counts.scalars {
-                remaining -= entries[index].counts.scalars
-                index += 1
-            }
-            if nodes[node].height == 1 {
-                let leaf = entries[index].child
-                let slots = leaves[leaf].slots
-                for slotIndex in slots.indices {
-                    let visible = spans[slots[slotIndex]].visibleScalars
-                    if remaining <= visible {
-                        return (SpanLocation(leaf: leaf, index: slotIndex, slot: slots[slotIndex]), remaining - 1)
-                    }
-                    remaining -= visible
-                }
-                preconditionFailure("visible scalar \(ordinal) not found")
-            }
-            node = entries[index].child
-        }
+    /// - Complexity: O(log r); O(1) when the cursor leaf holds it.
+    mutating func locateVisibleScalar(ordinal: Int) -> (location: SpanLocation, offset: Int) {
+        let (location, offset, leafStart, leafCounts) = findVisibleScalar(ordinal: ordinal)
+        cursorLeaf = location.leaf
+        cursorLeafStart = leafStart
+        cursorLeafCounts = leafCounts
+        return (location, offset)
     }
 
-    /// The span holding the visible UTF-16 unit at `ordinal` (1-based), and how many UTF-16
-    /// units of the span come before and including it.
+    /// `locateVisibleScalar` without updating the cursor; also returns what lies before the
+    /// leaf and what the leaf holds.
+    func findVisibleScalar(ordinal: Int) -> (location: SpanLocation, offset: Int, leafStart: Counts, leafCounts: Counts) {
+        var remaining = ordinal
+        let leaf: UInt32
+        var leafStart = Counts()
+        var leafCounts = Counts()
+        if cursorLeaf != noIndex && ordinal > cursorLeafStart.scalars
+            && ordinal <= cursorLeafStart.scalars + cursorLeafCounts.scalars
+        {
+            leaf = cursorLeaf
+            leafStart = cursorLeafStart
+            leafCounts = cursorLeafCounts
+            remaining -= cursorLeafStart.scalars
+        } else {
+            var node = root
+            while true {
+                let base = Int(node) * TreeShape.nodeCapacity
+                let last = base + entryCount(of: node) - 1
+                var index = base
+                while index < last && remaining > nodeEntries[index].counts.scalars {
+                    remaining -= nodeEntries[index].counts.scalars
+                    leafStart += nodeEntries[index].counts
+                    index += 1
+                }
+                if nodeHeaders[node].height == 1 {
+                    leaf = nodeEntries[index].child
+                    leafCounts = nodeEntries[index].counts
+                    break
+                }
+                node = nodeEntries[index].child
+            }
+        }
+        let base = Int(leaf) * TreeShape.leafCapacity
+        for slotIndex in 0..<slotCount(of: leaf) {
+            let slot = leafSlots[base + slotIndex]
+            let visible = spans[slot].visibleScalars
+            if remaining <= visible {
+                return (SpanLocation(leaf: leaf, index: slotIndex, slot: slot), remaining - 1, leafStart, leafCounts)
+            }
+            remaining -= visible
+        }
+        preconditionFailure("visible scalar \(ordinal) not found")
+    }
+
+    /// The span holding the visible UTF-16 unit at `ordinal` (1-based), how many UTF-16 units of
+    /// the span come before and including it, and how many visible scalars lie before the span.
     func locateVisibleUTF16(ordinal: Int) -> (location: SpanLocation, unitsIntoSpan: Int, scalarsBefore: Int) {
         var remaining = ordinal
         var scalarsBefore = 0
         var node = root
+        var leaf: UInt32
         while true {
-            let entries = nodes[node].entries
-            var index = 0
-            while index < entries.count - 1 && remaining > entries[index].counts.utf16 {
-                remaining -= entries[index].counts.utf16
-                scalarsBefore += entries[index].counts.scalars
+            let base = Int(node) * TreeShape.nodeCapacity
+            let last = base + entryCount(of: node) - 1
+            var index = base
+            while index < last && remaining > nodeEntries[index].counts.utf16 {
+                remaining -= nodeEntries[index].counts.utf16
+                scalarsBefore += nodeEntries[index].counts.scalars
                 index += 1
             }
-            if nodes[node].height == 1 {
-                let leaf = entries[index].child
-                let slots = leaves[leaf].slots
-                for slotIndex in slots.indices {
-                    let span = spans[slots[slotIndex]]
-                    if remaining <= span.visibleUTF16 {
-                        return (SpanLocation(leaf: leaf, index: slotIndex, slot: slots[slotIndex]), remaining, scalarsBefore)
-                    }
-                    remaining -= span.visibleUTF16
-                    scalarsBefore += span.visibleScalars
-                }
-                preconditionFailure("visible UTF-16 unit \(ordinal) not found")
+            if nodeHeaders[node].height == 1 {
+                leaf = nodeEntries[index].child
+                break
             }
-            node = entries[index].child
+            node = nodeEntries[index].child
         }
+        for slotIndex in 0..<slotCount(of: leaf) {
+            let slot = slot(in: leaf, at: slotIndex)
+            let span = spans[slot]
+            if remaining <= span.visibleUTF16 {
+                return (SpanLocation(leaf: leaf, index: slotIndex, slot: slot), remaining, scalarsBefore)
+            }
+            remaining -= span.visibleUTF16
+            scalarsBefore += span.visibleScalars
+        }
+        preconditionFailure("visible UTF-16 unit \(ordinal) not found")
     }
 
     /// The first span in document order, if any.
     var firstLocation: SpanLocation? {
-        let slots = leaves[firstLeaf].slots
-        return slots.isEmpty ? nil : SpanLocation(leaf: firstLeaf, index: 0, slot: slots[0])
+        slotCount(of: firstLeaf) == 0 ? nil : SpanLocation(leaf: firstLeaf, index: 0, slot: slot(in: firstLeaf, at: 0))
     }
 
     /// The span after `location` in document order, if any.
     func location(after location: SpanLocation) -> SpanLocation? {
-        let slots = leaves[location.leaf].slots
-        if location.index + 1 < slots.count {
-            return SpanLocation(leaf: location.leaf, index: location.index + 1, slot: slots[location.index + 1])
-        }
-        var leaf = leaves[location.leaf].next
-        while leaf != noIndex {
-            if let first = leaves[leaf].slots.first {
-                return SpanLocation(leaf: leaf, index: 0, slot: first)
-            }
-            leaf = leaves[leaf].next
-        }
-        return nil
-    }
-
-    /// The span before `location` in document order, if any.
-    func location(before location: SpanLocation) -> SpanLocation? {
-        if location.index > 0 {
+        if location.index + 1 < slotCount(of: location.leaf) {
             return SpanLocation(
-                leaf: location.leaf, index: location.index - 1, slot: leaves[location.leaf].slots[location.index - 1])
+                leaf: location.leaf, index: location.index + 1, slot: slot(in: location.leaf, at: location.index + 1))
         }
-        var leaf = leaves[location.leaf].previous
-        while leaf != noIndex {
-            if let last = leaves[leaf].slots.last {
-                return SpanLocation(leaf: leaf, index: leaves[leaf].slots.count - 1, slot: last)
-            }
-            leaf = leaves[leaf].previous
-        }
-        return nil
+        let next = leafHeaders[location.leaf].next
+        if next == noIndex { return nil }
+        return SpanLocation(leaf: next, index: 0, slot: slot(in: next, at: 0))
     }
 
     /// The last leaf in document order.
     var lastLeaf: UInt32 {
         var node = root
         while true {
-            let child = nodes[node].entries[nodes[node].entries.count - 1].child
-            if nodes[node].height == 1 { return child }
+            let child = entry(of: node, at: entryCount(of: node) - 1).child
+            if nodeHeaders[node].height == 1 { return child }
             node = child
         }
     }
@@ -205,18 +246,32 @@ extension TextCRDT {
 
     // MARK: Insertion into leaves
 
-    /// Puts `slot` into `leaf` at `index` and adds its counts up the tree.
-    /// Returns where the slot ended up (a full leaf splits).
+    /// Puts `slot` into `leaf` at `index` (splitting a full leaf first) and, unless told not to,
+    /// adds its counts up the tree. Returns where the slot ended up.
     @discardableResult
     mutating func insertSlot(_ slot: UInt32, leaf: UInt32, index: Int, countsChange: Bool = true) -> SpanLocation {
+        var leaf = leaf
+        var index = index
+        if slotCount(of: leaf) == TreeShape.leafCapacity {
+            let half = TreeShape.leafCapacity / 2
+            let newLeaf = splitLeaf(leaf)
+            if index > half {
+                leaf = newLeaf
+                index -= half
+            }
+        }
+        let base = Int(leaf) * TreeShape.leafCapacity
+        let count = slotCount(of: leaf)
+        var position = base + count
+        while position > base + index {
+            leafSlots[position] = leafSlots[position - 1]
+            position -= 1
+        }
+        leafSlots[base + index] = slot
+        leafHeaders[leaf].count += 1
         spans[slot].leaf = leaf
-        leaves[leaf].slots.insert(slot, at: index)
         if countsChange {
             addCounts(spans[slot].counts, toLeaf: leaf)
-        }
-        if leaves[leaf].slots.count > TreeShape.leafCapacity {
-            splitLeaf(leaf)
-            return location(ofSlot: slot)
         }
         return SpanLocation(leaf: leaf, index: index, slot: slot)
     }
@@ -224,68 +279,120 @@ extension TextCRDT {
     /// Removes the slot at `index` of `leaf` without changing counts (used when merging spans,
     /// whose counts move to the neighbour). The leaf must keep at least one slot.
     mutating func removeSlot(leaf: UInt32, index: Int) {
-        precondition(leaves[leaf].slots.count > 1, "a leaf never empties")
-        leaves[leaf].slots.remove(at: index)
+        let count = slotCount(of: leaf)
+        precondition(count > 1, "a leaf never empties")
+        let base = Int(leaf) * TreeShape.leafCapacity
+        for position in (base + index)..<(base + count - 1) {
+            leafSlots[position] = leafSlots[position + 1]
+        }
+        leafHeaders[leaf].count -= 1
     }
 
-    private mutating func splitLeaf(_ leaf: UInt32) {
-        let slots = leaves[leaf].slots
-        let half = slots.count / 2
-        let moved = Array(slots[half...])
-        let newLeaf = UInt32(leaves.count)
-        let parent = leaves[leaf].parent
-        let next = leaves[leaf].next
-        leaves.append(Leaf(slots: moved, parent: parent, next: next, previous: leaf))
-        leaves[leaf].slots.removeSubrange(half...)
-        leaves[leaf].next = newLeaf
-        if next != noIndex { leaves[next].previous = newLeaf }
+    /// Moves the upper half of a full `leaf` into a new leaf right after it. Returns the new leaf.
+    @discardableResult
+    mutating func splitLeaf(_ leaf: UInt32) -> UInt32 {
+        cursorLeaf = noIndex
+        makeRoomForChild(ofLeaf: leaf)
+        let half = TreeShape.leafCapacity / 2
+        let newLeaf = UInt32(leafHeaders.count)
+        let parent = leafHeaders[leaf].parent
+        let next = leafHeaders[leaf].next
+        leafHeaders.append(
+            LeafHeader(count: UInt16(TreeShape.leafCapacity - half), parentEntry: 0, parent: parent, next: next, previous: leaf))
+        leafSlots.append(contentsOf: repeatElement(noIndex, count: TreeShape.leafCapacity))
+        let oldBase = Int(leaf) * TreeShape.leafCapacity
+        let newBase = Int(newLeaf) * TreeShape.leafCapacity
         var movedCounts = Counts()
-        for slot in moved {
+        for index in half..<TreeShape.leafCapacity {
+            let slot = leafSlots[oldBase + index]
+            leafSlots[newBase + index - half] = slot
             spans[slot].leaf = newLeaf
             movedCounts += spans[slot].counts
         }
-        let index = entryIndex(of: leaf, in: parent)
-        nodes[parent].entries[index].counts -= movedCounts
-        nodes[parent].entries.insert(NodeEntry(child: newLeaf, counts: movedCounts), at: index + 1)
-        if nodes[parent].entries.count > TreeShape.nodeCapacity {
-            splitNode(parent)
+        leafHeaders[leaf].count = UInt16(half)
+        leafHeaders[leaf].next = newLeaf
+        if next != noIndex { leafHeaders[next].previous = newLeaf }
+        insertEntry(
+            NodeEntry(child: newLeaf, counts: movedCounts), into: parent,
+            at: Int(leafHeaders[leaf].parentEntry) + 1, childIsLeaf: true)
+        nodeEntries[Int(parent) * TreeShape.nodeCapacity + Int(leafHeaders[leaf].parentEntry)].counts -= movedCounts
+        return newLeaf
+    }
+
+    /// Ensures the parent of `leaf` has room for one more entry.
+    private mutating func makeRoomForChild(ofLeaf leaf: UInt32) {
+        let parent = leafHeaders[leaf].parent
+        if entryCount(of: parent) == TreeShape.nodeCapacity { splitNode(parent) }
+    }
+
+    /// Inserts `entry` at `index` of `node`, which has room, fixing its children's links.
+    private mutating func insertEntry(_ entry: NodeEntry, into node: UInt32, at index: Int, childIsLeaf: Bool) {
+        let base = Int(node) * TreeShape.nodeCapacity
+        let count = entryCount(of: node)
+        precondition(count < TreeShape.nodeCapacity)
+        var position = count
+        while position > index {
+            nodeEntries[base + position] = nodeEntries[base + position - 1]
+            position -= 1
+        }
+        nodeEntries[base + index] = entry
+        nodeHeaders[node].count += 1
+        for position in index...count {
+            let child = nodeEntries[base + position].child
+            if childIsLeaf {
+                leafHeaders[child].parent = node
+                leafHeaders[child].parentEntry = UInt16(position)
+            } else {
+                nodeHeaders[child].parent = node
+                nodeHeaders[child].parentEntry = UInt16(position)
+            }
         }
     }
 
+    /// Moves the upper half of a full `node` into a new node right after it (growing a new root
+    /// above it if it is the root).
     private mutating func splitNode(_ node: UInt32) {
-        let entries = nodes[node].entries
-        let half = entries.count / 2
-        let moved = Array(entries[half...])
-        let newNode = UInt32(nodes.count)
-        let height = nodes[node].height
-        var parent = nodes[node].parent
-        if parent == noIndex {
+        cursorLeaf = noIndex
+        if nodeHeaders[node].parent == noIndex {
             // Grow a new root above `node`.
-            parent = UInt32(nodes.count + 1)
+            let newRoot = UInt32(nodeHeaders.count)
             var total = Counts()
-            for entry in entries { total += entry.counts }
-            nodes.append(Node(entries: moved, parent: parent, height: height))
-            nodes.append(Node(entries: [NodeEntry(child: node, counts: total)], parent: noIndex, height: height + 1))
-            nodes[node].parent = parent
-            root = parent
-        } else {
-            nodes.append(Node(entries: moved, parent: parent, height: height))
+            for index in 0..<entryCount(of: node) { total += entry(of: node, at: index).counts }
+            nodeHeaders.append(NodeHeader(count: 1, parentEntry: 0, height: nodeHeaders[node].height + 1, parent: noIndex))
+            nodeEntries.append(contentsOf: repeatElement(NodeEntry(child: noIndex, counts: Counts()), count: TreeShape.nodeCapacity))
+            nodeEntries[Int(newRoot) * TreeShape.nodeCapacity] = NodeEntry(child: node, counts: total)
+            nodeHeaders[node].parent = newRoot
+            nodeHeaders[node].parentEntry = 0
+            root = newRoot
+        } else if entryCount(of: nodeHeaders[node].parent) == TreeShape.nodeCapacity {
+            splitNode(nodeHeaders[node].parent)
         }
-        nodes[node].entries.removeSubrange(half...)
+        let parent = nodeHeaders[node].parent
+        let half = TreeShape.nodeCapacity / 2
+        let newNode = UInt32(nodeHeaders.count)
+        let height = nodeHeaders[node].height
+        nodeHeaders.append(NodeHeader(count: 0, parentEntry: 0, height: height, parent: parent))
+        nodeEntries.append(contentsOf: repeatElement(NodeEntry(child: noIndex, counts: Counts()), count: TreeShape.nodeCapacity))
+        let oldBase = Int(node) * TreeShape.nodeCapacity
+        let newBase = Int(newNode) * TreeShape.nodeCapacity
         var movedCounts = Counts()
-        for entry in moved {
-            movedCounts += entry.counts
+        for index in half..<TreeShape.nodeCapacity {
+            let moved = nodeEntries[oldBase + index]
+            nodeEntries[newBase + index - half] = moved
+            movedCounts += moved.counts
             if height == 1 {
-                leaves[entry.child].parent = newNode
+                leafHeaders[moved.child].parent = newNode
+                leafHeaders[moved.child].parentEntry = UInt16(index - half)
             } else {
-                nodes[entry.child].parent = newNode
+                nodeHeaders[moved.child].parent = newNode
+                nodeHeaders[moved.child].parentEntry = UInt16(index - half)
             }
         }
-        let index = entryIndex(of: node, in: parent)
-        nodes[parent].entries[index].counts -= movedCounts
-        nodes[parent].entries.insert(NodeEntry(child: newNode, counts: movedCounts), at: index + 1)
-        if nodes[parent].entries.count > TreeShape.nodeCapacity {
-            splitNode(parent)
-        }
+        nodeHeaders[newNode].count = UInt16(TreeShape.nodeCapacity - half)
+        nodeHeaders[node].count = UInt16(half)
+        insertEntry(
+            NodeEntry(child: newNode, counts: movedCounts), into: parent,
+            at: Int(nodeHeaders[node].parentEntry) + 1, childIsLeaf: false)
+        nodeEntries[Int(parent) * TreeShape.nodeCapacity + Int(nodeHeaders[node].parentEntry)].counts -= movedCounts
     }
 }

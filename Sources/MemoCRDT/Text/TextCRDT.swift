@@ -34,8 +34,10 @@ public struct TextCRDT: Sendable {
     @usableFromInline var logs: [ReplicaLog] = []
     @usableFromInline var spans: [Span] = []
     @usableFromInline var freeSpanSlots: [UInt32] = []
-    @usableFromInline var leaves: [Leaf] = []
-    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var leafHeaders: [LeafHeader] = []
+    @usableFromInline var leafSlots: [UInt32] = []
+    @usableFromInline var nodeHeaders: [NodeHeader] = []
+    @usableFromInline var nodeEntries: [NodeEntry] = []
     @usableFromInline var root: UInt32 = 0
     @usableFromInline var firstLeaf: UInt32 = 0
     @usableFromInline var content: [UInt8] = []
@@ -44,6 +46,18 @@ public struct TextCRDT: Sendable {
     /// Operations received before their dependencies, in arrival order.
     @usableFromInline var pending: [TextDelta.Run] = []
     @usableFromInline var localReplicaIndex: UInt32 = 0
+    /// Everything in the text, summed (the root's entries).
+    @usableFromInline var totalCounts = Counts()
+    /// The leaf the last edit touched, what lies before it, and what it holds: lets a run of
+    /// edits in one leaf skip the descent from the root. `noIndex` when not valid. Any count
+    /// change in another leaf, and any split, invalidates it.
+    @usableFromInline var cursorLeaf: UInt32 = noIndex
+    @usableFromInline var cursorLeafStart = Counts()
+    @usableFromInline var cursorLeafCounts = Counts()
+    /// Where the last local insertion ended: its span and the visible scalar offset after it.
+    /// Typing at that offset again extends the span without searching. Every other mutation
+    /// clears it.
+    @usableFromInline var typingCursor: (slot: UInt32, offsetScalars: Int)?
 
     /// The highest Lamport timestamp of any operation this text holds. The next local operation
     /// gets a higher one.
@@ -52,8 +66,11 @@ public struct TextCRDT: Sendable {
     /// Creates an empty text whose local edits are attributed to `replica`.
     public init(replica: ReplicaID) {
         self.replica = replica
-        leaves = [Leaf(slots: [], parent: 0, next: noIndex, previous: noIndex)]
-        nodes = [Node(entries: [NodeEntry(child: 0, counts: Counts())], parent: noIndex, height: 1)]
+        leafHeaders = [LeafHeader(count: 0, parentEntry: 0, parent: 0, next: noIndex, previous: noIndex)]
+        leafSlots = Array(repeating: noIndex, count: TreeShape.leafCapacity)
+        nodeHeaders = [NodeHeader(count: 1, parentEntry: 0, height: 1, parent: noIndex)]
+        nodeEntries = Array(repeating: NodeEntry(child: noIndex, counts: Counts()), count: TreeShape.nodeCapacity)
+        nodeEntries[0] = NodeEntry(child: 0, counts: Counts())
         root = 0
         firstLeaf = 0
         localReplicaIndex = replicaTable.intern(replica)
@@ -69,14 +86,14 @@ public struct TextCRDT: Sendable {
         bytes.reserveCapacity(content.count - contentGarbageBytes)
         var leaf = firstLeaf
         while leaf != noIndex {
-            for slot in leaves[leaf].slots {
+            for slot in slots(of: leaf) {
                 let span = spans[Int(slot)]
                 if !span.isDeleted {
                     let start = Int(span.contentOffset)
                     bytes.append(contentsOf: content[start..<start + Int(span.lengthUTF8)])
                 }
             }
-            leaf = leaves[leaf].next
+            leaf = leafHeaders[leaf].next
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -121,12 +138,6 @@ public struct TextCRDT: Sendable {
     /// ordered after it. A notebook uses this to keep one clock across many texts.
     public mutating func observeLamport(_ timestamp: UInt64) {
         lamport = max(lamport, timestamp)
-    }
-
-    @usableFromInline var totalCounts: Counts {
-        var total = Counts()
-        for entry in nodes[Int(root)].entries { total += entry.counts }
-        return total
     }
 
     @usableFromInline mutating func internReplica(_ id: ReplicaID) -> UInt32 {

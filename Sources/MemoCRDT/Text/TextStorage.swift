@@ -115,9 +115,12 @@ struct Span: Sendable {
     }
 }
 
+/// A leaf's bookkeeping; its slots are in `TextCRDT.leafSlots`.
 @usableFromInline
-struct Leaf: Sendable {
-    var slots: [UInt32]
+struct LeafHeader: Sendable {
+    var count: UInt16
+    /// This leaf's entry index in its parent node.
+    var parentEntry: UInt16
     var parent: UInt32
     var next: UInt32
     var previous: UInt32
@@ -129,12 +132,15 @@ struct NodeEntry: Sendable {
     var counts: Counts
 }
 
+/// An internal node's bookkeeping; its entries are in `TextCRDT.nodeEntries`.
 @usableFromInline
-struct Node: Sendable {
-    var entries: [NodeEntry]
-    var parent: UInt32
+struct NodeHeader: Sendable {
+    var count: UInt16
+    /// This node's entry index in its parent node.
+    var parentEntry: UInt16
     /// 1 when the children are leaves.
     var height: UInt8
+    var parent: UInt32
 }
 
 /// Timestamps of one replica's operations: from `counter` on, timestamps are `lamport + (c - counter)`

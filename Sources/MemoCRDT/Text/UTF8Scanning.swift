@@ -22,9 +22,10 @@ enum UTF8Scanning {
     }
 
     /// Byte offset and UTF-16 offset after the first `scalarCount` scalars of `bytes[start...]`.
-    static func advance(
-        _ bytes: [UInt8], from start: Int, scalars scalarCount: Int
-    ) -> (bytes: Int, utf16: Int) {
+    @inline(__always)
+    static func advance<C: RandomAccessCollection<UInt8>>(
+        _ bytes: C, from start: Int, scalars scalarCount: Int
+    ) -> (bytes: Int, utf16: Int) where C.Index == Int {
         var position = start
         var utf16 = 0
         for _ in 0..<scalarCount {
@@ -37,7 +38,9 @@ enum UTF8Scanning {
 
     /// Scalars covered by the first `units` UTF-16 units of `bytes[start...]`, or nil when
     /// `units` ends between the halves of a surrogate pair.
-    static func scalars(_ bytes: [UInt8], from start: Int, utf16 units: Int) -> Int? {
+    static func scalars<C: RandomAccessCollection<UInt8>>(
+        _ bytes: C, from start: Int, utf16 units: Int
+    ) -> Int? where C.Index == Int {
         var position = start
         var utf16 = 0
         var scalars = 0

@@ -1,2 +1,6 @@
-import MemoCRDT
-print("memo-bench")
+// memo-bench: replays editing traces on MemoCRDT's TextCRDT and reports timings, sizes and
+// memory as one JSON line per trace. Run `memo-bench --help` for usage.
+
+import Foundation
+
+exit(BenchRunner.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -14,14 +14,15 @@ extension TextCRDT {
     /// - Complexity: O(k + r) for k runs in the result and r replicas.
     public func changes(since version: VersionVector) -> TextDelta {
         var runs: [TextDelta.Run] = []
-        let order = replicaTable.ids.indices.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        let ids = replicaTable.ids
+        let order = ids.count == 1 ? [0] : ids.indices.sorted { ids[$0] < ids[$1] }
         for index in order {
-            let replicaIndex = UInt32(index)
-            let log = logs[index]
-            let from = version[replicaTable.ids[index]]
-            guard from < log.operationCount else { continue }
-            appendChanges(of: replicaIndex, from: from, to: log.operationCount, into: &runs)
+            let count = logs[index].operationCount
+            let from = version[ids[index]]
+            guard from < count else { continue }
+            appendChanges(of: UInt32(index), from: from, to: count, into: &runs)
         }
+        for index in runs.indices { runs[index] = canonicalOrigins(runs[index]) }
         return TextDelta(runs: runs)
     }
 
@@ -62,7 +63,7 @@ extension TextCRDT {
                     length: span.end - counter,
                     kind: .insertion(
                         originLeft: operationID(span.originLeft(at: offset)),
-                        originRight: operationID(span.originRight), content: bytes))
+                        originRight: rightOrigin(span.originRight), content: bytes))
                 slot = span.nextInReplica
             } else {
                 let run = log.deletionRuns[deletionIndex]
@@ -99,6 +100,23 @@ extension TextCRDT {
         }
     }
 
+    /// `run` with its originRight in canonical form: `.end`, the item after its originLeft in
+    /// the same run of ids (`.item`), the originLeft's own originRight (`.inherited`), or named.
+    func canonicalOrigins(_ run: TextDelta.Run) -> TextDelta.Run {
+        guard case let .insertion(originLeft?, .item(right), content) = run.kind else { return run }
+        if right.replica == originLeft.replica && right.counter == originLeft.counter &+ 1 { return run }
+        guard let leftRef = itemRef(originLeft), let (slot, _) = lookup(leftRef),
+            rightOrigin(spans[slot].originRight) == .item(right)
+        else { return run }
+        var result = run
+        result.kind = .insertion(originLeft: originLeft, originRight: .inherited, content: content)
+        return result
+    }
+
+    func rightOrigin(_ ref: ItemRef) -> TextDelta.RightOrigin {
+        ref.isNone ? .end : .item(OperationID(replica: replicaTable.ids[ref.replica], counter: ref.counter))
+    }
+
     func operationID(_ ref: ItemRef) -> OperationID? {
         ref.isNone ? nil : OperationID(replica: replicaTable.ids[ref.replica], counter: ref.counter)
     }
@@ -127,19 +145,34 @@ extension TextCRDT {
     ///   the same place.
     @discardableResult
     public mutating func apply(_ delta: TextDelta) throws(TextError) -> TextApplyReport {
+        try apply(delta, recordingEdits: false)
+    }
+
+    /// Applies `delta` as ``apply(_:)`` does and, when `recordingEdits` is true, reports every
+    /// visible change as a UTF-16 edit in the report's `edits` (what a text view needs to follow
+    /// along without reloading). Recording costs O(log r) more per run applied.
+    @discardableResult
+    public mutating func apply(_ delta: TextDelta, recordingEdits: Bool) throws(TextError) -> TextApplyReport {
         var report = TextApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
         try validate(delta)
         typingCursor = nil
-        var queue = pending + delta.runs
-        pending = []
-        queue.sort { ($0.lamport, $0.replica, $0.counter) < ($1.lamport, $1.replica, $1.counter) }
+        var queue: [TextDelta.Run]
+        if pending.isEmpty {
+            queue = delta.runs
+        } else {
+            queue = pending + delta.runs
+            pending = []
+        }
+        if queue.count > 1 {
+            queue.sort { ($0.lamport, $0.replica, $0.counter) < ($1.lamport, $1.replica, $1.counter) }
+        }
         var progress = true
         while progress && !queue.isEmpty {
             progress = false
             var blocked: [TextDelta.Run] = []
             for run in queue {
-                switch applyRun(run, report: &report) {
+                switch applyRun(run, recordingEdits: recordingEdits, report: &report) {
                 case .done:
                     progress = true
                 case let .partial(rest):
@@ -153,7 +186,7 @@ extension TextCRDT {
             }
             queue = blocked
         }
-        pending = queue
+        pending = Self.withoutOverlaps(queue)
         report.pendingOperationCount = pendingOperationCount
         if report.pendingOperationCount > Limits.pendingOperationsMax {
             // Refusing here would lose operations already applied; the limit is checked before
@@ -194,6 +227,23 @@ extension TextCRDT {
         }
     }
 
+    /// Held-back runs sorted by replica and counter, each operation once (a delta that arrives
+    /// twice before its dependencies must not be held twice).
+    static func withoutOverlaps(_ runs: [TextDelta.Run]) -> [TextDelta.Run] {
+        if runs.count < 2 { return runs }
+        let sorted = runs.sorted { ($0.replica, $0.counter, $1.length) < ($1.replica, $1.counter, $0.length) }
+        var result: [TextDelta.Run] = []
+        result.reserveCapacity(sorted.count)
+        for run in sorted {
+            guard let last = result.last, last.replica == run.replica, run.counter < last.end else {
+                result.append(run)
+                continue
+            }
+            if run.end > last.end { result.append(run.dropping(last.end - run.counter)) }
+        }
+        return result
+    }
+
     // MARK: Validation
 
     /// Checks, before anything changes, that every id the delta refers to is an insertion
@@ -201,47 +251,58 @@ extension TextCRDT {
     private func validate(_ delta: TextDelta) throws(TextError) {
         let total = pendingOperationCount + delta.operationCount
         guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
-        // Counter ranges of deletions arriving now or held back, per replica.
-        var deletionRanges: [ReplicaID: [Range<UInt32>]] = [:]
-        for run in delta.runs + pending where !run.isInsertion {
-            deletionRanges[run.replica, default: []].append(run.counter..<run.end)
+        // Counter ranges of deletions arriving now or held back, per replica (rarely needed:
+        // only consulted for ids this text does not hold yet).
+        var deletionRanges: [ReplicaID: [Range<UInt32>]]?
+        func arrivingDeletions() -> [ReplicaID: [Range<UInt32>]] {
+            if let deletionRanges { return deletionRanges }
+            var ranges: [ReplicaID: [Range<UInt32>]] = [:]
+            for run in delta.runs where !run.isInsertion { ranges[run.replica, default: []].append(run.counter..<run.end) }
+            for run in pending where !run.isInsertion { ranges[run.replica, default: []].append(run.counter..<run.end) }
+            for key in ranges.keys { ranges[key]!.sort { $0.lowerBound < $1.lowerBound } }
+            deletionRanges = ranges
+            return ranges
         }
-        for key in deletionRanges.keys {
-            deletionRanges[key]!.sort { $0.lowerBound < $1.lowerBound }
-        }
-        for run in delta.runs {
-            for (replica, counters) in run.dependencies {
-                // Known here?
-                if let replicaIndex = replicaTable.index(of: replica) {
-                    let known = min(counters.upperBound, logs[replicaIndex].operationCount)
-                    var counter = counters.lowerBound
-                    while counter < known {
-                        guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
-                            throw .invalidDelta(reason: "operation \(replica).\(counter) is a deletion, not text")
-                        }
-                        counter += spans[slot].lengthScalars - offset
+        func check(_ replica: ReplicaID, _ counters: Range<UInt32>) throws(TextError) {
+            var counter = counters.lowerBound
+            if let replicaIndex = replicaTable.index(of: replica) {
+                // The part held here must be text.
+                let known = min(counters.upperBound, logs[replicaIndex].operationCount)
+                while counter < known {
+                    guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
+                        throw .invalidDelta(reason: "operation \(replica).\(counter) is a deletion, not text")
                     }
+                    counter += spans[slot].lengthScalars - offset
                 }
-                // Known as a deletion arriving now or held back?
-                if let ranges = deletionRanges[replica] {
-                    let index = ranges.partitioningIndex { $0.upperBound > counters.lowerBound }
-                    if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
-                        throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
-                    }
+            }
+            guard counter < counters.upperBound else { return }
+            // The part not held here must not be a deletion arriving now or held back.
+            if let ranges = arrivingDeletions()[replica] {
+                let index = ranges.partitioningIndex { $0.upperBound > counter }
+                if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
+                    throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
                 }
             }
         }
-        guard UInt64(content.count) + delta.runs.reduce(0, { total, run in
-            if case let .insertion(_, _, bytes) = run.kind { return total + UInt64(bytes?.count ?? 0) }
-            return total
-        }) <= UInt64(Limits.contentBytesMax) else {
-            throw .contentTooLarge(bytes: content.count)
-        }
+        var contentBytes = 0
         var newReplicas = 0
-        var previous: ReplicaID?
-        for run in delta.runs where run.replica != previous {
-            previous = run.replica
-            if replicaTable.index(of: run.replica) == nil { newReplicas += 1 }
+        var previousReplica: ReplicaID?
+        for run in delta.runs {
+            if run.replica != previousReplica {
+                previousReplica = run.replica
+                if replicaTable.index(of: run.replica) == nil { newReplicas += 1 }
+            }
+            switch run.kind {
+            case let .insertion(originLeft, originRight, content):
+                if let originLeft { try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1) }
+                if case let .item(id) = originRight { try check(id.replica, id.counter..<id.counter + 1) }
+                contentBytes += content?.count ?? 0
+            case let .deletion(target, _):
+                try check(target.replica, target.counter..<target.counter + run.length)
+            }
+        }
+        guard content.count + contentBytes <= Limits.contentBytesMax else {
+            throw .contentTooLarge(bytes: content.count + contentBytes)
         }
         guard replicaTable.ids.count + newReplicas <= Limits.replicasPerTextMax else { throw .tooManyReplicas }
     }
@@ -265,7 +326,9 @@ extension TextCRDT {
         return lookup(ItemRef(replica: replicaIndex, counter: id.counter)) == nil ? .deletion : .item
     }
 
-    private mutating func applyRun(_ incoming: TextDelta.Run, report: inout TextApplyReport) -> RunOutcome {
+    private mutating func applyRun(
+        _ incoming: TextDelta.Run, recordingEdits: Bool, report: inout TextApplyReport
+    ) -> RunOutcome {
         let replicaIndex = internReplica(incoming.replica)
         let held = logs[replicaIndex].operationCount
         if incoming.end <= held {
@@ -279,16 +342,30 @@ extension TextCRDT {
             run = run.dropping(held - run.counter)
         }
         switch run.kind {
-        case let .insertion(originLeftID, originRightID, bytes):
-            for origin in [originLeftID, originRightID].compactMap({ $0 }) {
-                switch presence(origin) {
+        case let .insertion(originLeftID, originRightForm, bytes):
+            if let originLeftID {
+                switch presence(originLeftID) {
                 case .item: break
                 case .absent: return .blocked
                 case .deletion: return .rejected
                 }
             }
             let originLeft = itemRef(originLeftID)!
-            let originRight = itemRef(originRightID)!
+            let originRight: ItemRef
+            switch originRightForm {
+            case .end:
+                originRight = .none
+            case let .item(id):
+                switch presence(id) {
+                case .item: break
+                case .absent: return .blocked
+                case .deletion: return .rejected
+                }
+                originRight = itemRef(id)!
+            case .inherited:
+                guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .rejected }
+                originRight = spans[slot].originRight
+            }
             let destination = integrationDestination(
                 originLeft: originLeft, originRight: originRight,
                 newItem: OperationID(replica: run.replica, counter: run.counter))
@@ -316,7 +393,7 @@ extension TextCRDT {
                     leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
                     originLeft: originLeft, originRight: originRight, content: nil)
             }
-            if let bytes {
+            if recordingEdits, let bytes {
                 let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
                 let location = location(ofSlot: placed.slot)
                 let before = countsBefore(location).utf16
@@ -348,7 +425,9 @@ extension TextCRDT {
                 }
                 counter += spans[slot].lengthScalars - offset
             }
-            deleteItems(replica: targetIndex, from: partTarget.counter, count: part.length, edits: &report.edits)
+            deleteItems(
+                replica: targetIndex, from: partTarget.counter, count: part.length,
+                recordingEdits: recordingEdits, edits: &report.edits)
             logs[replicaIndex].appendDeletions(
                 DeletionRun(
                     counter: part.counter, length: part.length, targetReplica: targetIndex,
@@ -366,7 +445,9 @@ extension TextCRDT {
     }
 
     /// Marks the items `from ..< from + count` of one replica deleted, reporting visible changes.
-    private mutating func deleteItems(replica: UInt32, from: UInt32, count: UInt32, edits: inout [TextEdit]) {
+    private mutating func deleteItems(
+        replica: UInt32, from: UInt32, count: UInt32, recordingEdits: Bool, edits: inout [TextEdit]
+    ) {
         var counter = from
         let end = from + count
         while counter < end {
@@ -375,11 +456,13 @@ extension TextCRDT {
             let taken = min(end - counter, span.lengthScalars - offset)
             if !span.isDeleted {
                 let location = location(ofSlot: slot)
-                let skip = prefixLengths(of: span, scalars: offset)
-                let width = prefixLengths(of: span, scalars: offset + taken).utf16 - skip.utf16
-                let before = countsBefore(location).utf16 + skip.utf16
+                if recordingEdits {
+                    let skip = prefixLengths(of: span, scalars: offset)
+                    let width = prefixLengths(of: span, scalars: offset + taken).utf16 - skip.utf16
+                    let before = countsBefore(location).utf16 + skip.utf16
+                    edits.append(TextEdit(rangeUTF16: before..<before + width, replacement: ""))
+                }
                 markDeleted(at: location, offset: offset, length: taken)
-                edits.append(TextEdit(rangeUTF16: before..<before + width, replacement: ""))
             }
             counter += taken
         }

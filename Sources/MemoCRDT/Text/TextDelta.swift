@@ -10,17 +10,30 @@
 /// insertions travel as tombstones (their ids and origins only), next to the deletions that
 /// remove them.
 public struct TextDelta: Sendable, Equatable {
+    /// Where an insertion run's originRight is.
+    @usableFromInline
+    enum RightOrigin: Sendable, Equatable {
+        /// The end of the text.
+        case end
+        /// A named item.
+        case item(OperationID)
+        /// The same as the originRight of the run's originLeft item: typing more after a
+        /// character whose right neighbour has not changed. Resolved when applied; this is how a
+        /// keystroke's delta avoids naming a far-away item.
+        case inherited
+    }
+
     /// A run of consecutive operations by one replica.
     @usableFromInline
     struct Run: Sendable, Equatable {
         /// What the operations of a run do.
         @usableFromInline
         enum Kind: Sendable, Equatable {
-            /// Inserting `length` scalars. Item 0 goes between `originLeft` and `originRight`
-            /// (nil: the start or end of the text); item `i > 0` has item `i - 1` as its
-            /// originLeft and the same originRight. `content` is the scalars' UTF-8, or nil when
-            /// they were deleted by the time the delta was made.
-            case insertion(originLeft: OperationID?, originRight: OperationID?, content: [UInt8]?)
+            /// Inserting `length` scalars. Item 0 goes between `originLeft` (nil: the start of the
+            /// text) and `originRight`; item `i > 0` has item `i - 1` as its originLeft and the
+            /// same originRight. `content` is the scalars' UTF-8, or nil when they were deleted by
+            /// the time the delta was made.
+            case insertion(originLeft: OperationID?, originRight: RightOrigin, content: [UInt8]?)
             /// Deleting the items `target.counter ..< target.counter + length` of
             /// `target.replica`, one per operation, ascending (or descending if `isReversed`).
             case deletion(target: OperationID, isReversed: Bool)
@@ -92,7 +105,8 @@ public struct TextDelta: Sendable, Equatable {
             }
             switch (kind, next.kind) {
             case let (.insertion(originLeft, originRight, content), .insertion(nextLeft, nextRight, nextContent)):
-                guard nextLeft == OperationID(replica: replica, counter: end - 1), nextRight == originRight,
+                guard nextLeft == OperationID(replica: replica, counter: end - 1),
+                    nextRight == originRight || nextRight == .inherited,
                     (content == nil) == (nextContent == nil),
                     Int(length) + Int(next.length) <= Int(Limits.operationsPerReplicaMax)
                 else { return false }
@@ -119,16 +133,6 @@ public struct TextDelta: Sendable, Equatable {
             }
         }
 
-        /// The ids this run needs before it can be applied, besides its replica's earlier
-        /// operations: origins of an insertion, the target range of a deletion.
-        var dependencies: [(replica: ReplicaID, counters: Range<UInt32>)] {
-            switch kind {
-            case let .insertion(originLeft, originRight, _):
-                return [originLeft, originRight].compactMap { $0 }.map { ($0.replica, $0.counter..<$0.counter + 1) }
-            case let .deletion(target, _):
-                return [(target.replica, target.counter..<target.counter + length)]
-            }
-        }
     }
 
     /// Runs sorted by replica, then counter; runs of one replica do not overlap.

@@ -1,0 +1,190 @@
+// The command line: parsing arguments and running the `trace` and `all` commands.
+
+import Foundation
+
+/// A parsed `memo-bench` command line.
+enum BenchCommand: Equatable {
+    /// Print the usage text and exit successfully.
+    case help
+    /// Replay one trace file.
+    case trace(path: String, runs: Int)
+    /// Replay every `*.json` file of a directory, in name order.
+    case all(directory: String, runs: Int)
+
+    /// How many timed repetitions a measure gets when `--runs` is not given.
+    static let defaultRuns = 5
+
+    /// The usage text.
+    static let usage = """
+        usage: memo-bench trace PATH [--runs N]
+               memo-bench all DIR [--runs N]
+               memo-bench --help
+
+        Replays editing traces (see /work/shared/traces/README.md) on MemoCRDT's TextCRDT and on a
+        plain gap buffer, and prints one JSON object per trace on stdout.
+
+          trace PATH   replay one trace file
+          all DIR      replay every *.json trace in DIR, sorted by name
+          --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
+
+        Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not,
+        2 on a usage error or a trace that cannot be read or parsed.
+        """
+
+    /// Parses the arguments after the program name.
+    ///
+    /// - Throws: ``BenchFailure/usage(_:)`` for an unknown command or option, a missing or
+    ///   extra argument, or a `--runs` value that is not a positive integer.
+    static func parse(_ arguments: [String]) throws(BenchFailure) -> BenchCommand {
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) || arguments.first == "help" {
+            return .help
+        }
+        var runs = defaultRuns
+        var positional: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            var runsText: String?
+            if argument == "--runs" {
+                guard index + 1 < arguments.count else { throw .usage("--runs needs a value") }
+                runsText = arguments[index + 1]
+                index += 1
+            } else if argument.hasPrefix("--runs=") {
+                runsText = String(argument.dropFirst("--runs=".count))
+            } else if argument.hasPrefix("-") && argument != "-" {
+                throw .usage("unknown option \(argument)")
+            } else {
+                positional.append(argument)
+            }
+            if let runsText {
+                guard let value = Int(runsText), value >= 1, value <= 1_000 else {
+                    throw .usage("--runs needs an integer from 1 to 1000, not \"\(runsText)\"")
+                }
+                runs = value
+            }
+            index += 1
+        }
+        guard let command = positional.first else { throw .usage("missing command") }
+        switch command {
+        case "trace", "all":
+            guard positional.count == 2 else {
+                throw .usage(positional.count < 2 ? "\(command) needs a path" : "unexpected argument \(positional[2])")
+            }
+            return command == "trace"
+                ? .trace(path: positional[1], runs: runs) : .all(directory: positional[1], runs: runs)
+        default:
+            throw .usage("unknown command \"\(command)\"")
+        }
+    }
+}
+
+/// A failure that ends `memo-bench` with exit status 2 and a message on stderr.
+enum BenchFailure: Error, CustomStringConvertible {
+    /// The command line was wrong.
+    case usage(String)
+    /// A trace could not be loaded.
+    case trace(TraceLoadError)
+    /// The trace directory could not be listed, or holds no traces.
+    case directory(path: String, reason: String)
+
+    var description: String {
+        switch self {
+        case let .usage(message): "\(message)\n(run memo-bench --help for usage)"
+        case let .trace(error): error.description
+        case let .directory(path, reason): "cannot use trace directory \(path): \(reason)"
+        }
+    }
+}
+
+/// Runs a parsed command and writes its output.
+enum BenchRunner {
+    /// Exit status when every replay succeeded.
+    static let exitSuccess: Int32 = 0
+    /// Exit status when some replay did not reach `endContent` (or failed).
+    static let exitReplayFailed: Int32 = 1
+    /// Exit status for usage errors and unreadable or malformed traces.
+    static let exitUsageOrInput: Int32 = 2
+
+    /// Parses `arguments` (without the program name), runs the command, and returns the exit
+    /// status. Never traps on bad input.
+    static func main(arguments: [String]) -> Int32 {
+        let command: BenchCommand
+        do throws(BenchFailure) {
+            command = try BenchCommand.parse(arguments)
+        } catch {
+            writeError(error)
+            return exitUsageOrInput
+        }
+        switch command {
+        case .help:
+            writeOutput(BenchCommand.usage)
+            return exitSuccess
+        case let .trace(path, runs):
+            do throws(BenchFailure) {
+                return try runTrace(path: path, runs: runs) ? exitSuccess : exitReplayFailed
+            } catch {
+                writeError(error)
+                return exitUsageOrInput
+            }
+        case let .all(directory, runs):
+            return runAll(directory: directory, runs: runs)
+        }
+    }
+
+    /// Loads, replays and reports one trace; returns its `ok`.
+    private static func runTrace(path: String, runs: Int) throws(BenchFailure) -> Bool {
+        // Each trace's peak_rss_mib starts from here, not from the traces replayed before it.
+        Measure.releaseFreeHeapMemory()
+        Measure.resetPeakResident()
+        let trace: Trace
+        do throws(TraceLoadError) {
+            trace = try TraceLoader.load(path: path)
+        } catch {
+            throw .trace(error)
+        }
+        let report = TraceBenchmark.run(trace, runs: runs)
+        writeOutput(report.json)
+        if case .boolean(true)? = report["ok"] { return true }
+        return false
+    }
+
+    /// Runs every `*.json` trace of `directory` in name order. A trace that cannot be loaded is
+    /// reported on stderr and skipped; the status is 2 if that happened, else 1 if some replay
+    /// failed, else 0.
+    private static func runAll(directory: String, runs: Int) -> Int32 {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { $0.hasSuffix(".json") }
+                .sorted()
+        } catch {
+            writeError(BenchFailure.directory(path: directory, reason: error.localizedDescription))
+            return exitUsageOrInput
+        }
+        guard !names.isEmpty else {
+            writeError(BenchFailure.directory(path: directory, reason: "it holds no *.json trace"))
+            return exitUsageOrInput
+        }
+        var status = exitSuccess
+        for name in names {
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            do throws(BenchFailure) {
+                if try !runTrace(path: path, runs: runs) && status == exitSuccess { status = exitReplayFailed }
+            } catch {
+                writeError(error)
+                status = exitUsageOrInput
+            }
+        }
+        return status
+    }
+
+    /// Writes `line` and a newline to stdout, unbuffered, so results appear as they are made.
+    static func writeOutput(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes `memo-bench: <error>` to stderr.
+    static func writeError(_ error: some CustomStringConvertible) {
+        FileHandle.standardError.write(Data(("memo-bench: \(error)\n").utf8))
+    }
+}

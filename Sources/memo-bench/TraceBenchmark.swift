@@ -1,0 +1,188 @@
+// Benchmarking one parsed trace: correctness, timings, sizes and memory, as one result line.
+
+import MemoCRDT
+
+/// Runs the measurements for one trace and assembles its result line.
+enum TraceBenchmark {
+    /// Everything measured for one trace, before it is rendered. Nil means "not measured".
+    private struct Figures {
+        var errors: [String] = []
+        var isTextCorrect = false
+        var divergentTransaction: Int?
+        var applyMilliseconds: Double?
+        var baselineMilliseconds: Double?
+        var replayMilliseconds: Double?
+        var mergeMilliseconds: Double?
+        var finalScalars: Int?
+        var spanCount: Int?
+        var documentResidentMebibytes: Double?
+        var peakResidentMebibytes: Double?
+    }
+
+    /// Replays `trace` as its kind requires, timing `runs` repetitions of each measure, and
+    /// returns the result line. Replay failures are reported in the line (`ok` false, `error`),
+    /// never thrown.
+    static func run(_ trace: Trace, runs: Int) -> Report {
+        var figures = Figures()
+        // The document the size figures describe: the sequential replay's, or for a concurrent
+        // trace the merge of all agents' final documents.
+        let document: TextCRDT?
+        switch trace.kind {
+        case .sequential:
+            document = measureSequential(trace, runs: runs, into: &figures)
+        case .concurrent:
+            document = measureConcurrent(trace, runs: runs, into: &figures)
+        }
+        if let document {
+            figures.finalScalars = document.lengthScalars
+            figures.spanCount = document.spanCount
+        }
+        figures.peakResidentMebibytes = Measure.peakResidentMebibytes()
+
+        // The result line, in its stable key order. A new figure is one more `add`.
+        var report = Report()
+        report.add("trace", .string(trace.name))
+        report.add("kind", .string(trace.kind.rawValue))
+        report.add("patches", .integer(trace.patches.count))
+        report.add("txns", .integer(trace.transactions.count))
+        report.add("ok", .boolean(figures.isTextCorrect && figures.errors.isEmpty))
+        report.add("error", figures.errors.isEmpty ? nil : .string(figures.errors.joined(separator: "; ")))
+        // Only on a wrong text. Sequential: the first txn after which the CRDT's text differs from
+        // the baseline's. Concurrent: the first txn before which an agent, caught up to its
+        // parents' version, holds a text different from the one any agent held at that version.
+        report.add("diverged_at_txn", figures.divergentTransaction.map { .integer($0) })
+        report.add("apply_ms", figures.applyMilliseconds.map { .milliseconds($0) })
+        report.add("baseline_ms", figures.baselineMilliseconds.map { .milliseconds($0) })
+        if let apply = figures.applyMilliseconds, let baseline = figures.baselineMilliseconds {
+            report.add("ratio", .number(apply / baseline))
+        }
+        report.add("replay_ms", figures.replayMilliseconds.map { .milliseconds($0) })
+        report.add("merge_ms", figures.mergeMilliseconds.map { .milliseconds($0) })
+        report.add("final_scalars", figures.finalScalars.map { .integer($0) })
+        report.add("span_count", figures.spanCount.map { .integer($0) })
+        // Codec figures go here: encoded_bytes, encode_ms, decode_ms, keystroke_delta_bytes.
+        report.add("peak_rss_mib", figures.peakResidentMebibytes.map { .number($0) })
+        report.add("document_rss_mib", figures.documentResidentMebibytes.map { .number($0) })
+        return report
+    }
+
+    /// Sequential trace: builds one document (measuring its memory and checking its text), then
+    /// times the CRDT and baseline replays. Returns the document.
+    private static func measureSequential(_ trace: Trace, runs: Int, into figures: inout Figures) -> TextCRDT? {
+        let (built, mebibytes) = Measure.documentResidentMebibytes {
+            Result { () throws(ReplayError) in try Replay.onTextCRDT(trace) }
+        }
+        figures.documentResidentMebibytes = mebibytes
+        switch built {
+        case let .success(document):
+            figures.isTextCorrect = check(document.string, against: trace.endContent, "the final text", into: &figures)
+            measureSequentialForm(trace, runs: runs, into: &figures)
+            return document
+        case let .failure(error):
+            figures.errors.append(error.description)
+            return nil
+        }
+    }
+
+    /// Times `runs` sequential replays on the CRDT and on the baseline (only called once a
+    /// replay on the CRDT succeeded); checks the baseline's text, and on a wrong CRDT text looks
+    /// for the first transaction where it diverges.
+    private static func measureSequentialForm(_ trace: Trace, runs: Int, into figures: inout Figures) {
+        var isLinearReplayCorrect = false
+        do throws(ReplayError) {
+            let apply = try Measure.medianMilliseconds(runs: runs) { () throws(ReplayError) in
+                try Replay.onTextCRDT(trace)
+            }
+            figures.applyMilliseconds = apply.milliseconds
+            isLinearReplayCorrect = apply.firstResult.string == trace.endContent
+            if trace.kind == .concurrent {
+                // For a sequential trace this is the text already checked in measureSequential.
+                _ = check(
+                    apply.firstResult.string, against: trace.endContent, "the linearised replay's text",
+                    into: &figures)
+            }
+        } catch {
+            figures.errors.append(error.description)
+        }
+        var isBaselineCorrect = false
+        do throws(ReplayError) {
+            let baseline = try Measure.medianMilliseconds(runs: runs) { () throws(ReplayError) in
+                try Replay.onGapBuffer(trace)
+            }
+            figures.baselineMilliseconds = baseline.milliseconds
+            isBaselineCorrect = check(
+                baseline.firstResult.string, against: trace.endContent, "the baseline's text", into: &figures)
+        } catch {
+            figures.errors.append(error.description)
+        }
+        if !isLinearReplayCorrect && isBaselineCorrect && figures.divergentTransaction == nil {
+            figures.divergentTransaction = Replay.firstDivergentTransaction(trace)
+        }
+    }
+
+    /// Concurrent trace: builds the merged document (measuring its memory and checking its text),
+    /// then times the replay with merges and the final merge, and, when the trace also has a
+    /// sequential form, the sequential measures. Returns the merged document.
+    private static func measureConcurrent(_ trace: Trace, runs: Int, into figures: inout Figures) -> TextCRDT? {
+        let mergeReplica = ReplicaID(UInt64(trace.agentCount) + 1)
+        let (built, mebibytes) = Measure.documentResidentMebibytes {
+            Result { () throws(ReplayError) in
+                Replay.mergeAll(try Replay.concurrently(trace, verifyingVersions: true).documents, replica: mergeReplica)
+            }
+        }
+        figures.documentResidentMebibytes = mebibytes
+        let merged: TextCRDT
+        switch built {
+        case let .success(document):
+            merged = document
+        case let .failure(error):
+            figures.errors.append(error.description)
+            return nil
+        }
+        figures.isTextCorrect = check(merged.string, against: trace.endContent, "the merged text", into: &figures)
+        if !figures.isTextCorrect { figures.divergentTransaction = Replay.firstNonConvergentTransaction(trace) }
+        do throws(ReplayError) {
+            let replay = try Measure.medianMilliseconds(runs: runs) { () throws(ReplayError) in
+                try Replay.concurrently(trace)
+            }
+            figures.replayMilliseconds = replay.milliseconds
+            let merge = Measure.medianMilliseconds(runs: runs) {
+                Replay.mergeAll(replay.firstResult.documents, replica: mergeReplica)
+            }
+            figures.mergeMilliseconds = merge.milliseconds
+        } catch {
+            figures.errors.append(error.description)
+        }
+        if trace.hasSequentialForm { measureSequentialForm(trace, runs: runs, into: &figures) }
+        return merged
+    }
+
+    /// Compares a replay's text with `endContent`; on a mismatch, records an error naming the
+    /// first differing scalar offset with a short excerpt of both texts. Returns whether they match.
+    private static func check(
+        _ text: String, against expected: String, _ what: String, into figures: inout Figures
+    ) -> Bool {
+        if text == expected { return true }
+        let actualScalars = Array(text.unicodeScalars)
+        let expectedScalars = Array(expected.unicodeScalars)
+        var offset = 0
+        while offset < actualScalars.count && offset < expectedScalars.count
+            && actualScalars[offset] == expectedScalars[offset]
+        {
+            offset += 1
+        }
+        func excerpt(_ scalars: [Unicode.Scalar]) -> String {
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[offset..<min(scalars.count, offset + excerptScalars)])
+            return String(view)
+        }
+        figures.errors.append(
+            "\(what) (\(actualScalars.count) scalars) differs from endContent (\(expectedScalars.count) scalars) "
+                + "from scalar \(offset): \(ReportValue.quoted(excerpt(actualScalars))) instead of "
+                + "\(ReportValue.quoted(excerpt(expectedScalars)))")
+        return false
+    }
+
+    /// How many scalars of each text a mismatch message quotes.
+    private static let excerptScalars = 24
+}

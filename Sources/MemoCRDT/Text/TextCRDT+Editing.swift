@@ -191,6 +191,25 @@ extension TextCRDT {
                 return .success(())
             }
         }
+        let lastSlot = placeItems(
+            atScalar: offsetScalars, replica: localReplicaIndex, counter: counter,
+            lengthScalars: UInt32(scalars), content: .bytes(bytes))
+        typingCursor = (lastSlot, offsetScalars + scalars)
+        logs[localReplicaIndex].appendTimestamps(counter: counter, lamport: lamportStart)
+        logs[localReplicaIndex].operationCount = counter + UInt32(scalars)
+        lamport = lamportStart + UInt64(scalars) - 1
+        checkInvariantsIfEnabled()
+        return .success(())
+    }
+
+    /// Places new items of `replica` with counters `counter...` at visible scalar offset
+    /// `offsetScalars`, as a local insertion there would: originLeft the visible item before
+    /// the offset, originRight the item right after that one. Does not touch the operation log.
+    /// Returns the slot of the span holding the last new item.
+    @discardableResult
+    mutating func placeItems(
+        atScalar offsetScalars: Int, replica: UInt32, counter: UInt32, lengthScalars: UInt32, content: RunContent
+    ) -> UInt32 {
         var originLeft = ItemRef.none
         var originRight = ItemRef.none
         var leaf: UInt32
@@ -214,15 +233,9 @@ extension TextCRDT {
                 index = location.index + 1
             }
         }
-        let lastSlot = insertRun(
-            leaf: leaf, index: index, replica: localReplicaIndex, counter: counter,
-            lengthScalars: UInt32(scalars), originLeft: originLeft, originRight: originRight, content: bytes)
-        typingCursor = (lastSlot, offsetScalars + scalars)
-        logs[localReplicaIndex].appendTimestamps(counter: counter, lamport: lamportStart)
-        logs[localReplicaIndex].operationCount = counter + UInt32(scalars)
-        lamport = lamportStart + UInt64(scalars) - 1
-        checkInvariantsIfEnabled()
-        return .success(())
+        return insertRun(
+            leaf: leaf, index: index, replica: replica, counter: counter,
+            lengthScalars: lengthScalars, originLeft: originLeft, originRight: originRight, content: content)
     }
 
     /// Deletes a checked scalar range as new local operations, one per deleted scalar.
@@ -231,7 +244,23 @@ extension TextCRDT {
         try checkCapacity(operations: range.count, bytes: 0)
         typingCursor = nil
         let startCounter = logs[localReplicaIndex].operationCount
-        var counter = startCounter
+        deleteVisible(range, replica: localReplicaIndex, counter: startCounter, backward: false)
+        let lamportStart = lamport + 1
+        logs[localReplicaIndex].appendTimestamps(counter: startCounter, lamport: lamportStart)
+        logs[localReplicaIndex].operationCount = startCounter + UInt32(range.count)
+        lamport = lamportStart + UInt64(range.count) - 1
+        compactContentIfWorthwhile()
+        checkInvariantsIfEnabled()
+    }
+
+    /// Deletes the visible scalars in `range` as operations `counter...` of `replica`, recording
+    /// the deletion runs (not the timestamps or the count). Forward assigns the counters in
+    /// document order; backward assigns them from the end of the range (what holding backspace
+    /// produces).
+    mutating func deleteVisible(_ range: Range<Int>, replica: UInt32, counter: UInt32, backward: Bool) {
+        // Collect the visible pieces first: with `backward`, counters are assigned from the right,
+        // and deletion runs must be recorded in counter order.
+        var pieces: [(replica: UInt32, counter: UInt32, length: UInt32)] = []
         var remaining = UInt32(range.count)
         var (location, offset) = locateVisibleScalar(ordinal: range.lowerBound + 1)
         var spanOffset = UInt32(offset)
@@ -244,33 +273,31 @@ extension TextCRDT {
             }
             let taken = min(remaining, span.lengthScalars - spanOffset)
             let deleted = markDeleted(at: location, offset: spanOffset, length: taken).location
-            logs[localReplicaIndex].appendDeletions(
-                DeletionRun(
-                    counter: counter, length: taken, targetReplica: span.replica,
-                    targetCounter: span.counter + spanOffset, isReversed: false))
-            counter += taken
+            pieces.append((span.replica, span.counter + spanOffset, taken))
             remaining -= taken
             if remaining > 0 {
                 location = self.location(after: deleted)!
                 spanOffset = 0
             }
         }
-        let lamportStart = lamport + 1
-        logs[localReplicaIndex].appendTimestamps(counter: startCounter, lamport: lamportStart)
-        logs[localReplicaIndex].operationCount = counter
-        lamport = lamportStart + UInt64(range.count) - 1
-        compactContentIfWorthwhile()
-        checkInvariantsIfEnabled()
+        var next = counter
+        for piece in backward ? pieces.reversed() : pieces {
+            logs[replica].appendDeletions(
+                DeletionRun(
+                    counter: next, length: piece.length, targetReplica: piece.replica,
+                    targetCounter: piece.counter, isReversed: backward && piece.length > 1))
+            next += piece.length
+        }
     }
 
-    /// Places a run of new items (content `nil` for items that arrive already deleted) at
+    /// Places a run of new items at
     /// `index` of `leaf`, extending the span before it when the run continues it. Chunks runs
     /// longer than `Limits.spanLengthScalarsMax`. Does not touch the operation log. Returns the
     /// slot of the span holding the run's last item.
     @discardableResult
     mutating func insertRun(
         leaf: UInt32, index: Int, replica: UInt32, counter: UInt32, lengthScalars: UInt32,
-        originLeft: ItemRef, originRight: ItemRef, content bytes: UnsafeBufferPointer<UInt8>?
+        originLeft: ItemRef, originRight: ItemRef, content runContent: RunContent
     ) -> UInt32 {
         var leaf = leaf
         var index = index
@@ -280,8 +307,14 @@ extension TextCRDT {
             leaf = leafHeaders[leaf].previous
             index = slotCount(of: leaf)
         }
-        let isDeleted = bytes == nil
-        let source = bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+        var isDeleted = false
+        var isPlaceholder = false
+        var source = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        switch runContent {
+        case let .bytes(bytes): source = bytes
+        case .deleted: isDeleted = true
+        case .placeholder: isPlaceholder = true
+        }
         var counter = counter
         var remaining = lengthScalars
         var originLeft = originLeft
@@ -291,7 +324,7 @@ extension TextCRDT {
         // Takes the next `scalars` items' bytes off the front of the run, appending them to the
         // content buffer; returns their UTF-8 and UTF-16 lengths.
         func take(_ scalars: UInt32) -> (utf8: UInt32, utf16: UInt32) {
-            if isDeleted { return (0, 0) }
+            if isDeleted || isPlaceholder { return (0, 0) }
             let (byteCount, utf16) = UTF8Scanning.advance(source, from: byteStart, scalars: Int(scalars))
             content.append(contentsOf: UnsafeBufferPointer(rebasing: source[byteStart..<byteStart + byteCount]))
             byteStart += byteCount

@@ -27,7 +27,12 @@ extension TextCRDT {
     }
 
     /// Appends the operations `from ..< to` of one replica, as maximal runs, to `runs`.
-    func appendChanges(of replicaIndex: UInt32, from: UInt32, to: UInt32, into runs: inout [TextDelta.Run]) {
+    /// Without `includingContent`, insertion runs carry no content (and are not split where
+    /// deletion status changes): what the state encoder needs.
+    func appendChanges(
+        of replicaIndex: UInt32, from: UInt32, to: UInt32, includingContent: Bool = true,
+        into runs: inout [TextDelta.Run]
+    ) {
         let log = logs[replicaIndex]
         let replicaID = replicaTable.ids[replicaIndex]
         // The first span holding a counter at or after `from`.
@@ -53,7 +58,7 @@ extension TextCRDT {
                 let span = spans[slot]
                 let offset = counter - span.counter
                 var bytes: [UInt8]?
-                if !span.isDeleted {
+                if includingContent && !span.isDeleted {
                     let start = Int(span.contentOffset)
                     let skipped = prefixLengths(of: span, scalars: offset).bytes
                     bytes = Array(content[start + skipped..<start + Int(span.lengthUTF8)])
@@ -386,12 +391,12 @@ extension TextCRDT {
                 _ = bytes.withUnsafeBufferPointer { buffer in
                     insertRun(
                         leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
-                        originLeft: originLeft, originRight: originRight, content: buffer)
+                        originLeft: originLeft, originRight: originRight, content: .bytes(buffer))
                 }
             } else {
                 insertRun(
                     leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
-                    originLeft: originLeft, originRight: originRight, content: nil)
+                    originLeft: originLeft, originRight: originRight, content: .deleted)
             }
             if recordingEdits, let bytes {
                 let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!

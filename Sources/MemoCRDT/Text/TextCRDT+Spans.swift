@@ -38,6 +38,8 @@ extension TextCRDT {
     @inline(__always)
     func prefixLengths(of span: Span, scalars: UInt32) -> (bytes: Int, utf16: Int) {
         if span.lengthUTF8 == span.lengthScalars { return (Int(scalars), Int(scalars)) }
+        // A visible span without bytes is a placeholder being replayed (its content comes later).
+        if span.lengthUTF8 == 0 { return (0, 0) }
         return UTF8Scanning.advance(content, from: Int(span.contentOffset), scalars: Int(scalars))
     }
 

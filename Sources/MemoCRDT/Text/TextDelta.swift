@@ -71,7 +71,7 @@ public struct TextDelta: Sendable, Equatable {
             case let .deletion(target, isReversed):
                 var newTarget = target
                 if !isReversed { newTarget.counter += count }
-                result.kind = .deletion(target: newTarget, isReversed: isReversed)
+                result.kind = .deletion(target: newTarget, isReversed: isReversed && result.length > 1)
             }
             return result
         }
@@ -92,7 +92,7 @@ public struct TextDelta: Sendable, Equatable {
             case let .deletion(target, isReversed):
                 var newTarget = target
                 if isReversed { newTarget.counter += length - count }
-                result.kind = .deletion(target: newTarget, isReversed: isReversed)
+                result.kind = .deletion(target: newTarget, isReversed: isReversed && count > 1)
             }
             return result
         }

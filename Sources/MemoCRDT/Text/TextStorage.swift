@@ -204,8 +204,11 @@ struct ReplicaLog: Sendable {
         lamportRuns.append(LamportRun(counter: counter, lamport: lamport))
     }
 
-    /// Records deletions, extending the last run when they continue it.
+    /// Records deletions, extending the last run when they continue it. A single deletion is
+    /// always recorded as ascending, so equal histories give equal runs.
     mutating func appendDeletions(_ run: DeletionRun) {
+        var run = run
+        if run.length == 1 { run.isReversed = false }
         if var last = deletionRuns.last, last.end == run.counter, last.targetReplica == run.targetReplica {
             let forward = !run.isReversed || run.length == 1
             let backward = run.isReversed || run.length == 1
@@ -253,6 +256,17 @@ struct ReplicaTable: Sendable {
         indexByID[id] = index
         return index
     }
+}
+
+/// The content of a run of new items.
+enum RunContent {
+    /// The items' UTF-8.
+    case bytes(UnsafeBufferPointer<UInt8>)
+    /// The items arrive already deleted; their content is not known.
+    case deleted
+    /// Visible items whose content is filled in later (decoding replays the operation log
+    /// first and takes the content from the text section afterwards).
+    case placeholder
 }
 
 enum TreeShape {

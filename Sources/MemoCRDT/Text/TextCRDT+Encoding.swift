@@ -1,0 +1,471 @@
+// The text state encoding (FORMAT.md, "Text state"): the visible text in document order, the
+// replica table, each replica's operation count and Lamport runs, and the operation log in a
+// canonical causal order, each run in position form where that replays exactly, else id form.
+
+/// Header bits of an operation-log run in a text state: bit 0 deletion, bit 1 id form; for
+/// deletions bit 2 backward (position form) or reversed (id form). The length minus one follows
+/// in the higher bits: from bit 2 for insertions, bit 3 for deletions.
+enum StateRunHeader {
+    static let deletion: UInt64 = 1 << 0
+    static let idForm: UInt64 = 1 << 1
+    static let backward: UInt64 = 1 << 2
+    static let insertionLengthShift: UInt64 = 2
+    static let deletionLengthShift: UInt64 = 3
+}
+
+/// Reference modes of an id-form insertion's origins (FORMAT.md).
+enum OriginMode {
+    // originLeft
+    static let leftStart: UInt8 = 0
+    static let leftPrevious: UInt8 = 1
+    static let leftExplicit: UInt8 = 2
+    // originRight
+    static let rightEnd: UInt8 = 0
+    static let rightSuccessor: UInt8 = 1
+    static let rightInherited: UInt8 = 2
+    static let rightExplicit: UInt8 = 3
+}
+
+extension TextCRDT {
+    /// The current format version of a text state.
+    static let stateFormatVersion: UInt8 = 1
+
+    // MARK: Encoding
+
+    /// The whole text as bytes: every operation, so the result can merge with any replica.
+    ///
+    /// The visible text is kept; the content of deleted text is dropped (its ids, origins and
+    /// deletions are kept). Held-back operations are not part of the state. Two texts that hold
+    /// the same operations encode to the same bytes, whichever replica encodes them. The byte
+    /// layout is in FORMAT.md.
+    ///
+    /// - Complexity: O(n log n) for n runs: the encoder replays the log it writes to choose the
+    ///   compact form of each run.
+    public func encoded() -> [UInt8] {
+        // Replicas with operations, sorted by id: the table.
+        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
+        let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        let table = order.map { replicaTable.ids[$0] }
+        var tableIndex: [ReplicaID: UInt32] = [:]
+        for (index, id) in table.enumerated() { tableIndex[id] = UInt32(index) }
+
+        var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)
+        // Text, in document order.
+        var text: [UInt8] = []
+        text.reserveCapacity(content.count - contentGarbageBytes)
+        var leaf = firstLeaf
+        while leaf != noIndex {
+            for slot in slots(of: leaf) where !spans[slot].isDeleted {
+                let start = Int(spans[slot].contentOffset)
+                text.append(contentsOf: content[start..<start + Int(spans[slot].lengthUTF8)])
+            }
+            leaf = leafHeaders[leaf].next
+        }
+        body.lengthPrefixed(text)
+        // Replicas, counts, Lamport runs.
+        body.varint(table.count)
+        for id in table { body.uint64LittleEndian(id.rawValue) }
+        for index in order { body.varint(logs[index].operationCount) }
+        for index in order {
+            let runs = logs[index].lamportRuns
+            body.varint(runs.count)
+            var previousCounter: UInt32 = 0
+            var previousOffset: Int64 = 0
+            for run in runs {
+                body.varint(run.counter - previousCounter)
+                let offset = Int64(run.lamport) - Int64(run.counter)
+                body.signedVarint(offset - previousOffset)
+                previousCounter = run.counter
+                previousOffset = offset
+            }
+        }
+        // The operation log, in stretches of runs by one replica.
+        let log = causalOrder(order: order)
+        var replay = TextCRDT(
+            replaying: table, lamportRuns: order.map { logs[$0].lamportRuns },
+            localReplica: replica)
+        var stretches: [(replica: UInt32, runs: Int, bytes: ByteWriter)] = []
+        var cursors = [Int](repeating: 0, count: table.count)
+        var position = 0
+        while position < log.count {
+            let run = log[position]
+            position += 1
+            let replicaIndex = tableIndex[run.replica]!
+            func ref(_ id: OperationID) -> ItemRef { ItemRef(replica: tableIndex[id.replica]!, counter: id.counter) }
+            if stretches.last?.replica != replicaIndex { stretches.append((replicaIndex, 0, ByteWriter())) }
+            var fields = ByteWriter()
+            var header: UInt64
+            switch run.kind {
+            case let .insertion(originLeftID, originRightForm, _):
+                let originLeft = originLeftID.map(ref) ?? .none
+                var originRight = ItemRef.none
+                if case let .item(rightID) = originRightForm { originRight = ref(rightID) }
+                header = UInt64(run.length - 1) << StateRunHeader.insertionLengthShift
+                encodeInsertion(
+                    run: run, replicaIndex: replicaIndex, originLeft: originLeft, originRight: originRight,
+                    replay: &replay, cursors: &cursors, header: &header, fields: &fields)
+            case let .deletion(target, isReversed):
+                let targetRef = ref(target)
+                if let (offset, backward) = replay.positionForDeletion(
+                    targetReplica: targetRef.replica, targetCounter: targetRef.counter, length: run.length,
+                    isReversed: isReversed)
+                {
+                    replay.replayDeletion(replica: replicaIndex, length: run.length, atScalar: offset, backward: backward)
+                    // Deletions that continue this one at the same place (a range crossing spans,
+                    // held backspace) join it: one run, as the user made it.
+                    var start = offset
+                    var length = run.length
+                    var lamportEnd = run.lamport + UInt64(run.length)
+                    while position < log.count {
+                        let next = log[position]
+                        guard next.replica == run.replica, next.lamport == lamportEnd,
+                            case let .deletion(nextTarget, nextReversed) = next.kind
+                        else { break }
+                        let nextRef = ref(nextTarget)
+                        guard let (nextOffset, nextBackward) = replay.positionForDeletion(
+                            targetReplica: nextRef.replica, targetCounter: nextRef.counter, length: next.length,
+                            isReversed: nextReversed),
+                            nextBackward == backward,
+                            backward ? nextOffset + Int(next.length) == start : nextOffset == start
+                        else { break }
+                        replay.replayDeletion(replica: replicaIndex, length: next.length, atScalar: nextOffset, backward: backward)
+                        if backward { start = nextOffset }
+                        length += next.length
+                        lamportEnd += UInt64(next.length)
+                        position += 1
+                    }
+                    header = UInt64(length - 1) << StateRunHeader.deletionLengthShift | StateRunHeader.deletion
+                    if backward { header |= StateRunHeader.backward }
+                    fields.signedVarint(Int64(start - cursors[Int(replicaIndex)]))
+                    cursors[Int(replicaIndex)] = start
+                } else {
+                    header = UInt64(run.length - 1) << StateRunHeader.deletionLengthShift
+                        | StateRunHeader.deletion | StateRunHeader.idForm
+                    if isReversed { header |= StateRunHeader.backward }
+                    Self.writeReference(targetRef, from: replicaIndex, counter: run.counter, into: &fields)
+                    replay.replayDeletion(
+                        replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
+                        targetCounter: targetRef.counter, isReversed: isReversed)
+                }
+            }
+            stretches[stretches.count - 1].runs += 1
+            stretches[stretches.count - 1].bytes.varint(header)
+            stretches[stretches.count - 1].bytes.append(contentsOf: fields.bytes)
+        }
+        body.varint(stretches.count)
+        for stretch in stretches {
+            body.varint(stretch.replica)
+            body.varint(stretch.runs)
+            body.append(contentsOf: stretch.bytes.bytes)
+        }
+        #if MEMOSYNC_INTERNAL_CHECKS
+        // The log must replay to this very text.
+        let replayed = replay.itemsInDocumentOrder
+        let original = itemsInDocumentOrder
+        precondition(
+            replayed.count == original.count && zip(replayed, original).allSatisfy { $0.id == $1.id && $0.isDeleted == $1.isDeleted },
+            "text state encoder: the operation log does not replay to the text")
+        #endif
+        return BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersion, body: body.bytes)
+    }
+
+    private func encodeInsertion(
+        run: TextDelta.Run, replicaIndex: UInt32, originLeft: ItemRef, originRight: ItemRef,
+        replay: inout TextCRDT, cursors: inout [Int], header: inout UInt64, fields: inout ByteWriter
+    ) {
+        if let offset = replay.positionForInsertion(originLeft: originLeft, originRight: originRight) {
+            fields.signedVarint(Int64(offset - cursors[Int(replicaIndex)]))
+            cursors[Int(replicaIndex)] = offset + Int(run.length)
+            replay.replayInsertion(replica: replicaIndex, length: run.length, atScalar: offset)
+            return
+        }
+        header |= StateRunHeader.idForm
+        let counter = run.counter
+        var modes: UInt8
+        if originLeft.isNone {
+            modes = OriginMode.leftStart
+        } else if originLeft.replica == replicaIndex && originLeft.counter &+ 1 == counter {
+            modes = OriginMode.leftPrevious
+        } else {
+            modes = OriginMode.leftExplicit
+        }
+        var rightMode = OriginMode.rightExplicit
+        if originRight.isNone {
+            rightMode = OriginMode.rightEnd
+        } else if !originLeft.isNone && originRight.replica == originLeft.replica && originRight.counter == originLeft.counter &+ 1 {
+            rightMode = OriginMode.rightSuccessor
+        } else if !originLeft.isNone, let (slot, _) = replay.lookup(originLeft), replay.spans[slot].originRight == originRight {
+            rightMode = OriginMode.rightInherited
+        }
+        modes |= rightMode << 2
+        fields.byte(modes)
+        if modes & 3 == OriginMode.leftExplicit {
+            Self.writeReference(originLeft, from: replicaIndex, counter: counter, into: &fields)
+        }
+        if rightMode == OriginMode.rightExplicit {
+            Self.writeReference(originRight, from: replicaIndex, counter: counter, into: &fields)
+        }
+        replay.replayInsertion(replica: replicaIndex, length: run.length, originLeft: originLeft, originRight: originRight)
+    }
+
+    /// An id: its table index, then for the run's own replica the distance back from the run's
+    /// counter (zigzag), else the counter.
+    static func writeReference(_ ref: ItemRef, from replicaIndex: UInt32, counter: UInt32, into writer: inout ByteWriter) {
+        writer.varint(ref.replica)
+        if ref.replica == replicaIndex {
+            writer.signedVarint(Int64(counter) - Int64(ref.counter))
+        } else {
+            writer.varint(ref.counter)
+        }
+    }
+
+    static func readReference(
+        _ reader: inout ByteReader, from replicaIndex: UInt32, counter: UInt32, replicaCount: Int
+    ) throws(DecodingError) -> ItemRef {
+        let replica = try reader.count(max: replicaCount - 1, "replica index")
+        let target: Int64
+        if replica == Int(replicaIndex) {
+            target = Int64(counter) - (try reader.signedVarint())
+        } else {
+            target = Int64(try reader.uint32Varint("counter"))
+        }
+        guard target >= 0 && target < Int64(Limits.operationsPerReplicaMax) else {
+            throw .malformed("reference to counter \(target)")
+        }
+        return ItemRef(replica: UInt32(replica), counter: UInt32(target))
+    }
+
+    /// Every operation as runs (no content, explicit origins) in a canonical causal order: of
+    /// the runs whose dependencies are all listed already, the one with the smallest (Lamport
+    /// timestamp, replica id, counter) goes next; a deletion run whose targets are only partly
+    /// listed is split.
+    func causalOrder(order: [Int]) -> [TextDelta.Run] {
+        var perReplica: [[TextDelta.Run]] = []
+        var position: [ReplicaID: Int] = [:]
+        for (index, interned) in order.enumerated() {
+            var runs: [TextDelta.Run] = []
+            appendChanges(of: UInt32(interned), from: 0, to: logs[interned].operationCount, includingContent: false, into: &runs)
+            perReplica.append(runs)
+            position[replicaTable.ids[interned]] = index
+        }
+        var heads: [TextDelta.Run?] = perReplica.map { $0.first }
+        var nextIndex = [Int](repeating: 1, count: perReplica.count)
+        var listed = [UInt32](repeating: 0, count: perReplica.count)
+        func isListed(_ id: OperationID) -> Bool { listed[position[id.replica]!] > id.counter }
+        var result: [TextDelta.Run] = []
+        while true {
+            var best: (index: Int, length: UInt32)?
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
+                var ready: UInt32 = 0
+                switch head.kind {
+                case let .insertion(originLeft, originRight, _):
+                    let leftReady = originLeft.map(isListed) ?? true
+                    var rightReady = true
+                    if case let .item(id) = originRight { rightReady = isListed(id) }
+                    ready = leftReady && rightReady ? head.length : 0
+                case let .deletion(target, isReversed):
+                    let held = listed[position[target.replica]!]
+                    if isReversed {
+                        ready = held >= target.counter + head.length ? head.length : 0
+                    } else if held > target.counter {
+                        ready = min(head.length, held - target.counter)
+                    }
+                }
+                guard ready > 0 else { continue }
+                if let current = best {
+                    let a = heads[current.index]!
+                    if (head.lamport, head.replica, head.counter) < (a.lamport, a.replica, a.counter) {
+                        best = (index, ready)
+                    }
+                } else {
+                    best = (index, ready)
+                }
+            }
+            guard let (index, ready) = best else {
+                precondition(heads.allSatisfy { $0 == nil }, "a valid text's operations are causally closed")
+                return result
+            }
+            let head = heads[index]!
+            if ready == head.length {
+                result.append(head)
+                heads[index] = nextIndex[index] < perReplica[index].count ? perReplica[index][nextIndex[index]] : nil
+                nextIndex[index] += 1
+            } else {
+                result.append(head.prefix(ready))
+                heads[index] = head.dropping(ready)
+            }
+            listed[index] += ready
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a text state written by ``encoded()``; local edits of the result are attributed
+    /// to `replica`.
+    ///
+    /// Every byte is checked: the envelope and checksum, every count against the bytes left,
+    /// every reference against what the log has replayed so far. Whatever the input, the result
+    /// is a valid text or a `DecodingError`; memory use is bounded by a multiple of the input size.
+    ///
+    /// - Complexity: O(n log n) for n runs in the log.
+    public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let textRange = try reader.lengthPrefixedRange()
+        let text = Array(bytes[textRange])
+        guard UTF8Scanning.isValid(text) else { throw .malformed("the text section is not valid UTF-8") }
+
+        let replicaCount = try reader.count(max: min(Limits.replicasPerTextMax, reader.remaining / 8), "replica count")
+        var table: [ReplicaID] = []
+        table.reserveCapacity(replicaCount)
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = table.last, last >= id { throw .malformed("replica ids are not strictly ascending") }
+            table.append(id)
+        }
+        // A decoder safety limit: a state may not describe vastly more operations than its size
+        // (a tiny hostile input must not make the decoder allocate gigabytes).
+        let operationsMax = max(1 << 20, 256 * bytes.count)
+        var operationCounts: [UInt32] = []
+        var totalOperations = 0
+        for _ in 0..<replicaCount {
+            let count = try reader.uint32Varint("operation count")
+            guard count > 0, count <= Limits.operationsPerReplicaMax else { throw .malformed("operation count \(count)") }
+            totalOperations += Int(count)
+            guard totalOperations <= operationsMax else { throw .malformed("more operations than the decoder accepts for this size") }
+            operationCounts.append(count)
+        }
+        var lamportRuns: [[LamportRun]] = []
+        for replicaIndex in 0..<replicaCount {
+            let runCount = try reader.count(max: min(Int(operationCounts[replicaIndex]), reader.remaining / 2), "Lamport run count")
+            guard runCount > 0 else { throw .malformed("replica \(replicaIndex) has no Lamport runs") }
+            var runs: [LamportRun] = []
+            runs.reserveCapacity(runCount)
+            var counter: UInt32 = 0
+            var offset: Int64 = 0
+            for runIndex in 0..<runCount {
+                let step = try reader.uint32Varint("Lamport run counter")
+                guard (runIndex == 0 && step == 0) || (runIndex > 0 && step > 0) else { throw .malformed("Lamport run counters") }
+                guard UInt64(counter) + UInt64(step) < UInt64(operationCounts[replicaIndex]) else { throw .malformed("Lamport run past the operations") }
+                counter += step
+                let change = try reader.signedVarint()
+                guard runIndex == 0 || change != 0 else { throw .malformed("Lamport runs not minimal") }
+                let (next, overflow) = offset.addingReportingOverflow(change)
+                guard !overflow, next >= 1, next <= Int64(UInt32.max) << 16 else { throw .malformed("Lamport offset \(next)") }
+                offset = next
+                runs.append(LamportRun(counter: counter, lamport: UInt64(Int64(counter) + offset)))
+            }
+            lamportRuns.append(runs)
+        }
+        var decoded = TextCRDT(replaying: table, lamportRuns: lamportRuns, localReplica: replica)
+        let stretchCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "stretch count")
+        var cursors = [Int](repeating: 0, count: replicaCount)
+        var previousReplica = -1
+        for _ in 0..<stretchCount {
+            let replicaIndex = UInt32(try reader.count(max: replicaCount - 1, "replica index"))
+            guard Int(replicaIndex) != previousReplica else { throw .malformed("two stretches of one replica in a row") }
+            previousReplica = Int(replicaIndex)
+            let runCount = try reader.count(max: min(totalOperations, reader.remaining), "run count")
+            guard runCount > 0 else { throw .malformed("empty stretch") }
+            for _ in 0..<runCount {
+                try decoded.decodeStateRun(
+                    &reader, replicaIndex: replicaIndex, operationCounts: operationCounts, cursors: &cursors)
+            }
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        for index in 0..<replicaCount where decoded.logs[index].operationCount != operationCounts[index] {
+            throw .malformed("replica \(index) replayed \(decoded.logs[index].operationCount) of \(operationCounts[index]) operations")
+        }
+        try decoded.fillContent(from: text)
+        decoded.lamport = 0
+        for log in decoded.logs where log.operationCount > 0 {
+            decoded.lamport = max(decoded.lamport, log.lamport(of: log.operationCount - 1))
+        }
+        decoded.checkInvariantsIfEnabled()
+        self = decoded
+    }
+
+    /// Reads one run of a text state's operation log and replays it.
+    private mutating func decodeStateRun(
+        _ reader: inout ByteReader, replicaIndex: UInt32, operationCounts: [UInt32], cursors: inout [Int]
+    ) throws(DecodingError) {
+        let replicaCount = operationCounts.count
+        let header = try reader.varint()
+        let isDeletion = header & StateRunHeader.deletion != 0
+        let isIDForm = header & StateRunHeader.idForm != 0
+        let backward = isDeletion && header & StateRunHeader.backward != 0
+        let lengthMinusOne = header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)
+        let counter = logs[replicaIndex].operationCount
+        guard lengthMinusOne < UInt64(operationCounts[Int(replicaIndex)] - counter) else {
+            throw .malformed("run past replica \(replicaIndex)'s operation count")
+        }
+        let length = UInt32(lengthMinusOne) + 1
+        let visible = totalCounts.scalars
+        switch (isDeletion, isIDForm) {
+        case (false, false):
+            let offset = cursors[Int(replicaIndex)] + Int(try reader.signedVarint())
+            guard offset >= 0 && offset <= visible else { throw .malformed("insertion at \(offset) of \(visible)") }
+            replayInsertion(replica: replicaIndex, length: length, atScalar: offset)
+            cursors[Int(replicaIndex)] = offset + Int(length)
+        case (true, false):
+            let offset = cursors[Int(replicaIndex)] + Int(try reader.signedVarint())
+            guard offset >= 0 && offset + Int(length) <= visible else {
+                throw .malformed("deletion at \(offset) of \(visible)")
+            }
+            replayDeletion(replica: replicaIndex, length: length, atScalar: offset, backward: backward)
+            cursors[Int(replicaIndex)] = offset
+        case (false, true):
+            let modes = try reader.byte()
+            guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
+            let originLeft: ItemRef
+            switch modes & 3 {
+            case OriginMode.leftStart: originLeft = .none
+            case OriginMode.leftPrevious:
+                guard counter > 0 else { throw .malformed("no previous operation") }
+                originLeft = ItemRef(replica: replicaIndex, counter: counter - 1)
+            default:
+                originLeft = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
+            }
+            if !originLeft.isNone {
+                guard holdsItem(originLeft) else { throw .malformed("originLeft is not a replayed item") }
+            }
+            let originRight: ItemRef
+            switch modes >> 2 {
+            case OriginMode.rightEnd: originRight = .none
+            case OriginMode.rightSuccessor:
+                guard !originLeft.isNone else { throw .malformed("successor of the start") }
+                originRight = ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1)
+            case OriginMode.rightInherited:
+                guard let (slot, _) = lookup(originLeft) else { throw .malformed("inherited origin of the start") }
+                originRight = spans[slot].originRight
+            default:
+                originRight = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
+            }
+            if !originRight.isNone {
+                guard holdsItem(originRight) else { throw .malformed("originRight is not a replayed item") }
+            }
+            replayInsertion(replica: replicaIndex, length: length, originLeft: originLeft, originRight: originRight)
+        case (true, true):
+            let target = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
+            guard UInt64(target.counter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax),
+                holdsItems(replica: target.replica, counter: target.counter, length: length)
+            else { throw .malformed("deletion of items not replayed") }
+            replayDeletion(
+                replica: replicaIndex, length: length, targetReplica: target.replica,
+                targetCounter: target.counter, isReversed: backward)
+        }
+    }
+
+    /// The visible text of an encoded text state, without decoding the operations: checks the
+    /// envelope, checksum and UTF-8 of the text section only.
+    ///
+    /// - Complexity: O(b) for b bytes.
+    public static func decodeString(fromEncoded bytes: [UInt8]) throws(DecodingError) -> String {
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let textRange = try reader.lengthPrefixedRange()
+        guard UTF8Scanning.isValid(bytes[textRange]) else { throw .malformed("the text section is not valid UTF-8") }
+        return String(decoding: bytes[textRange], as: UTF8.self)
+    }
+}

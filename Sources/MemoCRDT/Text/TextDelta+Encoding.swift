@@ -1,0 +1,244 @@
+// The text delta encoding (FORMAT.md, "Text delta"): the replica table, then per replica a group
+// of runs with consecutive counters, then one column with the UTF-8 of every inserted run.
+
+/// Header bits of a delta run. Insertions: bit 0 clear, bits 1-2 originLeft mode, bits 3-4
+/// originRight mode, bit 5 tombstone (no content), bit 6 Lamport jump, length minus one from bit
+/// 7. Deletions: bit 0 set, bit 1 reversed, bit 2 Lamport jump, length minus one from bit 3.
+enum DeltaRunHeader {
+    static let deletion: UInt64 = 1 << 0
+    static let insertionTombstone: UInt64 = 1 << 5
+    static let insertionLamportJump: UInt64 = 1 << 6
+    static let insertionLengthShift: UInt64 = 7
+    static let deletionReversed: UInt64 = 1 << 1
+    static let deletionLamportJump: UInt64 = 1 << 2
+    static let deletionLengthShift: UInt64 = 3
+}
+
+extension TextDelta {
+    /// The current format version of a text delta.
+    static let formatVersion: UInt8 = 1
+
+    /// The delta as bytes (layout in FORMAT.md). Equal deltas encode to equal bytes.
+    ///
+    /// - Complexity: O(k + c) for k runs and c bytes of content.
+    public func encoded() -> [UInt8] {
+        // The table: replicas with runs, then replicas only referred to.
+        var groupReplicas: [ReplicaID] = []
+        for run in runs where groupReplicas.last != run.replica { groupReplicas.append(run.replica) }
+        let groupSet = Set(groupReplicas)
+        var extraSet = Set<ReplicaID>()
+        for run in runs {
+            switch run.kind {
+            case let .insertion(originLeft, originRight, _):
+                if let originLeft, !groupSet.contains(originLeft.replica) { extraSet.insert(originLeft.replica) }
+                if case let .item(id) = originRight, !groupSet.contains(id.replica) { extraSet.insert(id.replica) }
+            case let .deletion(target, _):
+                if !groupSet.contains(target.replica) { extraSet.insert(target.replica) }
+            }
+        }
+        let extras = extraSet.sorted()
+        let table = groupReplicas + extras
+        var tableIndex: [ReplicaID: Int] = [:]
+        for (index, id) in table.enumerated() { tableIndex[id] = index }
+
+        var body = ByteWriter()
+        body.varint(groupReplicas.count << 2 | min(extras.count, 3))
+        if extras.count >= 3 { body.varint(extras.count - 3) }
+        for id in table { body.uint64LittleEndian(id.rawValue) }
+        var contentColumn: [UInt8] = []
+        var runIndex = 0
+        for (groupIndex, replica) in groupReplicas.enumerated() {
+            var groupEnd = runIndex
+            while groupEnd < runs.count && runs[groupEnd].replica == replica { groupEnd += 1 }
+            let first = runs[runIndex]
+            body.varint(first.counter)
+            body.signedVarint(Int64(first.lamport) - Int64(first.counter))
+            body.varint(groupEnd - runIndex)
+            var expectedLamport = first.lamport
+            for run in runs[runIndex..<groupEnd] {
+                let jump = run.lamport != expectedLamport
+                func writeReference(_ id: OperationID, into writer: inout ByteWriter) {
+                    let index = tableIndex[id.replica]!
+                    writer.varint(index)
+                    if index == groupIndex {
+                        writer.signedVarint(Int64(run.counter) - Int64(id.counter))
+                    } else {
+                        writer.varint(id.counter)
+                    }
+                }
+                var fields = ByteWriter()
+                var header: UInt64
+                switch run.kind {
+                case let .insertion(originLeft, originRight, content):
+                    var leftMode = OriginMode.leftExplicit
+                    if originLeft == nil {
+                        leftMode = OriginMode.leftStart
+                    } else if originLeft == OperationID(replica: replica, counter: run.counter &- 1) {
+                        leftMode = OriginMode.leftPrevious
+                    }
+                    var rightMode = OriginMode.rightExplicit
+                    switch originRight {
+                    case .end: rightMode = OriginMode.rightEnd
+                    case .inherited: rightMode = OriginMode.rightInherited
+                    case let .item(id):
+                        if let originLeft, id.replica == originLeft.replica, id.counter == originLeft.counter &+ 1 {
+                            rightMode = OriginMode.rightSuccessor
+                        }
+                    }
+                    header = UInt64(run.length - 1) << DeltaRunHeader.insertionLengthShift
+                        | UInt64(leftMode) << 1 | UInt64(rightMode) << 3
+                    if content == nil { header |= DeltaRunHeader.insertionTombstone }
+                    if jump { header |= DeltaRunHeader.insertionLamportJump }
+                    if leftMode == OriginMode.leftExplicit { writeReference(originLeft!, into: &fields) }
+                    if rightMode == OriginMode.rightExplicit, case let .item(id) = originRight {
+                        writeReference(id, into: &fields)
+                    }
+                    if let content { contentColumn.append(contentsOf: content) }
+                case let .deletion(target, isReversed):
+                    header = UInt64(run.length - 1) << DeltaRunHeader.deletionLengthShift | DeltaRunHeader.deletion
+                    if isReversed { header |= DeltaRunHeader.deletionReversed }
+                    if jump { header |= DeltaRunHeader.deletionLamportJump }
+                    writeReference(target, into: &fields)
+                }
+                body.varint(header)
+                if jump { body.signedVarint(Int64(run.lamport) - Int64(expectedLamport)) }
+                body.append(contentsOf: fields.bytes)
+                expectedLamport = run.lamport + UInt64(run.length)
+            }
+            runIndex = groupEnd
+        }
+        body.append(contentsOf: contentColumn)
+        return BlobEnvelope.seal(kind: .textDelta, version: Self.formatVersion, body: body.bytes)
+    }
+
+    /// Decodes a delta written by ``encoded()``.
+    ///
+    /// - Throws: `DecodingError` for any input that is not such a delta (bad envelope or
+    ///   checksum, truncation, counts past the bytes left, references outside the table,
+    ///   content that is not UTF-8 or does not match the runs).
+    /// - Complexity: O(b) for b bytes.
+    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textDelta, versions: 1...Self.formatVersion)
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let tableHeader = try reader.count(max: reader.remaining * 4, "replica table header")
+        let groupCount = tableHeader >> 2
+        var extraCount = tableHeader & 3
+        if extraCount == 3 { extraCount += try reader.count(max: reader.remaining / 8, "extra replica count") }
+        let replicaCount = groupCount + extraCount
+        guard replicaCount <= reader.remaining / 8, replicaCount <= Limits.replicasPerTextMax else {
+            throw .malformed("replica table larger than the input")
+        }
+        var table: [ReplicaID] = []
+        for index in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if index != groupCount, let last = table.last, last >= id {
+                throw .malformed("replica ids are not strictly ascending")
+            }
+            table.append(id)
+        }
+        guard Set(table).count == table.count else { throw .malformed("a replica is listed twice") }
+        let operationsMax = max(1 << 20, 256 * bytes.count)
+        var totalOperations = 0
+        var decodedRuns: [Run] = []
+        // Content lengths are known only in scalars; bytes are matched after the runs.
+        var contentScalars: [(run: Int, scalars: UInt32)] = []
+        var referencedExtras = Set<Int>()
+        for groupIndex in 0..<groupCount {
+            let replica = table[groupIndex]
+            var counter = try reader.uint32Varint("first counter")
+            let lamportOffset = try reader.signedVarint()
+            var lamport = Int64(counter) + lamportOffset
+            let runCount = try reader.count(max: reader.remaining, "run count")
+            guard runCount > 0 else { throw .malformed("empty group") }
+            func readReference(_ reader: inout ByteReader) throws(DecodingError) -> OperationID {
+                let index = try reader.count(max: replicaCount - 1, "replica index")
+                if index >= groupCount { referencedExtras.insert(index) }
+                let target: Int64
+                if index == groupIndex {
+                    target = Int64(counter) - (try reader.signedVarint())
+                } else {
+                    target = Int64(try reader.uint32Varint("counter"))
+                }
+                guard target >= 0 && target < Int64(Limits.operationsPerReplicaMax) else {
+                    throw .malformed("reference to counter \(target)")
+                }
+                return OperationID(replica: table[index], counter: UInt32(target))
+            }
+            for _ in 0..<runCount {
+                let header = try reader.varint()
+                let isDeletion = header & DeltaRunHeader.deletion != 0
+                let jump = header & (isDeletion ? DeltaRunHeader.deletionLamportJump : DeltaRunHeader.insertionLamportJump) != 0
+                let lengthMinusOne = header >> (isDeletion ? DeltaRunHeader.deletionLengthShift : DeltaRunHeader.insertionLengthShift)
+                guard lengthMinusOne < UInt64(Limits.operationsPerReplicaMax) - UInt64(counter) else {
+                    throw .malformed("run past the largest counter")
+                }
+                let length = UInt32(lengthMinusOne) + 1
+                totalOperations += Int(length)
+                guard totalOperations <= operationsMax else { throw .malformed("more operations than the decoder accepts for this size") }
+                if jump {
+                    let change = try reader.signedVarint()
+                    guard change != 0 else { throw .malformed("empty Lamport jump") }
+                    lamport += change
+                }
+                guard lamport >= 1 && lamport < Int64(1) << 62 else { throw .malformed("Lamport timestamp \(lamport)") }
+                let kind: Run.Kind
+                if isDeletion {
+                    guard header & 0b10 == 0 || length > 1 else { throw .malformed("a single deletion marked reversed") }
+                    let target = try readReference(&reader)
+                    guard UInt64(target.counter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
+                        throw .malformed("deletion target past the largest counter")
+                    }
+                    kind = .deletion(target: target, isReversed: header & DeltaRunHeader.deletionReversed != 0)
+                } else {
+                    let leftMode = UInt8((header >> 1) & 3)
+                    let rightMode = UInt8((header >> 3) & 3)
+                    var originLeft: OperationID?
+                    switch leftMode {
+                    case OriginMode.leftStart: originLeft = nil
+                    case OriginMode.leftPrevious:
+                        guard counter > 0 else { throw .malformed("no previous operation") }
+                        originLeft = OperationID(replica: replica, counter: counter - 1)
+                    case OriginMode.leftExplicit: originLeft = try readReference(&reader)
+                    default: throw .malformed("originLeft mode \(leftMode)")
+                    }
+                    var originRight: RightOrigin
+                    switch rightMode {
+                    case OriginMode.rightEnd: originRight = .end
+                    case OriginMode.rightSuccessor:
+                        guard let originLeft, originLeft.counter < Limits.operationsPerReplicaMax else {
+                            throw .malformed("successor of the start")
+                        }
+                        originRight = .item(OperationID(replica: originLeft.replica, counter: originLeft.counter + 1))
+                    case OriginMode.rightInherited:
+                        guard originLeft != nil else { throw .malformed("inherited origin of the start") }
+                        originRight = .inherited
+                    default: originRight = .item(try readReference(&reader))
+                    }
+                    let hasContent = header & DeltaRunHeader.insertionTombstone == 0
+                    if hasContent { contentScalars.append((decodedRuns.count, length)) }
+                    kind = .insertion(originLeft: originLeft, originRight: originRight, content: hasContent ? [] : nil)
+                }
+                decodedRuns.append(Run(replica: replica, counter: counter, lamport: UInt64(lamport), length: length, kind: kind))
+                counter += length
+                lamport += Int64(length)
+            }
+        }
+        guard referencedExtras.count == extraCount else { throw .malformed("a listed replica is never referred to") }
+        // The content column: the rest of the body.
+        let column = try reader.range(count: reader.remaining)
+        guard UTF8Scanning.isValid(bytes[column]) else { throw .malformed("content is not valid UTF-8") }
+        var position = column.lowerBound
+        for (runIndex, scalars) in contentScalars {
+            let start = position
+            for _ in 0..<scalars {
+                guard position < column.upperBound else { throw .malformed("content shorter than the runs") }
+                position += UTF8Scanning.scalarLength(lead: bytes[position])
+            }
+            guard case let .insertion(originLeft, originRight, _) = decodedRuns[runIndex].kind else { preconditionFailure() }
+            decodedRuns[runIndex].kind = .insertion(
+                originLeft: originLeft, originRight: originRight, content: Array(bytes[start..<position]))
+        }
+        guard position == column.upperBound else { throw .malformed("content longer than the runs") }
+        self.init(runs: decodedRuns)
+    }
+}

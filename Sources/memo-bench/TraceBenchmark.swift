@@ -17,6 +17,25 @@ enum TraceBenchmark {
         var spanCount: Int?
         var documentResidentMebibytes: Double?
         var peakResidentMebibytes: Double?
+        var mergeFullMilliseconds: Double?
+        var codec: CodecFigures?
+    }
+
+    /// Encoding figures of the final document.
+    private struct CodecFigures {
+        var encodedBytes: Int
+        var encodeMilliseconds: Double
+        /// Bytes to a decoded `TextCRDT` (every operation replayed, ready to edit and merge).
+        var decodeMilliseconds: Double
+        /// Bytes to the readable text alone (`TextCRDT.decodeString(fromEncoded:)`).
+        var decodeTextMilliseconds: Double
+        /// Resident memory of one decoded document.
+        var decodedResidentMebibytes: Double?
+        /// One keystroke continuing a typed run, as an encoded delta.
+        var keystrokeDeltaBytes: Int
+        /// The first keystroke at a new place, as an encoded delta.
+        var firstKeystrokeDeltaBytes: Int
+        var roundTripsExactly: Bool
     }
 
     /// Replays `trace` as its kind requires, timing `runs` repetitions of each measure, and
@@ -36,6 +55,10 @@ enum TraceBenchmark {
         if let document {
             figures.finalScalars = document.lengthScalars
             figures.spanCount = document.spanCount
+            figures.codec = measureCodec(document, runs: runs)
+            if figures.codec?.roundTripsExactly == false {
+                figures.errors.append("the decoded document differs from the encoded one")
+            }
         }
         figures.peakResidentMebibytes = Measure.peakResidentMebibytes()
 
@@ -58,11 +81,20 @@ enum TraceBenchmark {
         }
         report.add("replay_ms", figures.replayMilliseconds.map { .milliseconds($0) })
         report.add("merge_ms", figures.mergeMilliseconds.map { .milliseconds($0) })
+        // Merging every agent's operations into a fresh document by applying their changes
+        // (merge_ms can take the fast path of adopting a document that holds everything).
+        report.add("merge_full_ms", figures.mergeFullMilliseconds.map { .milliseconds($0) })
         report.add("final_scalars", figures.finalScalars.map { .integer($0) })
         report.add("span_count", figures.spanCount.map { .integer($0) })
-        // Codec figures go here: encoded_bytes, encode_ms, decode_ms, keystroke_delta_bytes.
+        report.add("encoded_bytes", figures.codec.map { .integer($0.encodedBytes) })
+        report.add("encode_ms", figures.codec.map { .milliseconds($0.encodeMilliseconds) })
+        report.add("decode_ms", figures.codec.map { .milliseconds($0.decodeMilliseconds) })
+        report.add("decode_text_ms", figures.codec.map { .milliseconds($0.decodeTextMilliseconds) })
+        report.add("keystroke_delta_bytes", figures.codec.map { .integer($0.keystrokeDeltaBytes) })
+        report.add("first_keystroke_delta_bytes", figures.codec.map { .integer($0.firstKeystrokeDeltaBytes) })
         report.add("peak_rss_mib", figures.peakResidentMebibytes.map { .number($0) })
         report.add("document_rss_mib", figures.documentResidentMebibytes.map { .number($0) })
+        report.add("decoded_rss_mib", figures.codec?.decodedResidentMebibytes.map { .number($0) })
         return report
     }
 
@@ -150,11 +182,60 @@ enum TraceBenchmark {
                 Replay.mergeAll(replay.firstResult.documents, replica: mergeReplica)
             }
             figures.mergeMilliseconds = merge.milliseconds
+            let changes = replay.firstResult.documents.map { $0.changes(since: VersionVector()) }
+            do throws(TextError) {
+                let full = try Measure.medianMilliseconds(runs: runs) { () throws(TextError) in
+                    var fresh = TextCRDT(replica: mergeReplica)
+                    for delta in changes { try fresh.apply(delta) }
+                    return fresh
+                }
+                figures.mergeFullMilliseconds = full.milliseconds
+                if full.firstResult.string != trace.endContent { figures.errors.append("merge_full text differs") }
+            } catch {
+                figures.errors.append("merge_full: \(error)")
+            }
         } catch {
             figures.errors.append(error.description)
         }
         if trace.hasSequentialForm { measureSequentialForm(trace, runs: runs, into: &figures) }
         return merged
+    }
+
+    /// Encodes `document`, times encoding and both kinds of decoding, checks the round trip, and
+    /// measures the delta of one keystroke (typed by the document's own replica).
+    private static func measureCodec(_ document: TextCRDT, runs: Int) -> CodecFigures? {
+        let encode = Measure.medianMilliseconds(runs: runs) { document.encoded() }
+        let bytes = encode.firstResult
+        do throws(DecodingError) {
+            let decode = try Measure.medianMilliseconds(runs: runs) { () throws(DecodingError) in
+                try TextCRDT(decoding: bytes, replica: document.replica)
+            }
+            let decodeText = try Measure.medianMilliseconds(runs: runs) { () throws(DecodingError) in
+                try TextCRDT.decodeString(fromEncoded: bytes)
+            }
+            let (_, decodedMebibytes) = Measure.documentResidentMebibytes {
+                try? TextCRDT(decoding: bytes, replica: document.replica)
+            }
+            let decoded = decode.firstResult
+            let roundTrips = decoded.string == document.string && decoded.version == document.version
+                && decoded.encoded() == bytes && decodeText.firstResult == document.string
+            // Keystrokes in the middle of the text: a first one, then one continuing it.
+            var typing = document
+            let middle = typing.lengthScalars / 2
+            let start = typing.version
+            try? typing.insert("x", atScalar: middle)
+            let first = typing.changes(since: start).encoded().count
+            let continuing = typing.version
+            try? typing.insert("y", atScalar: middle + 1)
+            let second = typing.changes(since: continuing).encoded().count
+            return CodecFigures(
+                encodedBytes: bytes.count, encodeMilliseconds: encode.milliseconds,
+                decodeMilliseconds: decode.milliseconds, decodeTextMilliseconds: decodeText.milliseconds,
+                decodedResidentMebibytes: decodedMebibytes, keystrokeDeltaBytes: second,
+                firstKeystrokeDeltaBytes: first, roundTripsExactly: roundTrips)
+        } catch {
+            return nil
+        }
     }
 
     /// Compares a replay's text with `endContent`; on a mismatch, records an error naming the

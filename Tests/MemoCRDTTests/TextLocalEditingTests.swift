@@ -49,4 +49,39 @@ import Testing
             if text.string != model.string { return }
         }
     }
+
+    /// Typing then holding backspace (single-scalar deletions walking left), at random places,
+    /// in several planes: the text matches a plain array, a peer that receives the changes gets
+    /// the same items, and the encoding round-trips.
+    @Test(arguments: testSeeds(20, salt: 0xBAC5))
+    func heldBackspace(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        var text = TextCRDT(replica: ReplicaID(1))
+        var model: [Unicode.Scalar] = []
+        var peer = TextCRDT(replica: ReplicaID(2))
+        for round in 0..<40 {
+            var position = random.int(in: 0...model.count)
+            let typed = RandomText.scalars(random.int(in: 1...12), using: &random)
+            for scalar in typed {
+                try text.insert(String(scalar), atScalar: position)
+                model.insert(scalar, at: position)
+                position += 1
+            }
+            for _ in 0..<random.int(in: 0...(typed.count + 3)) where position > 0 {
+                try text.delete(scalarRange: position - 1..<position)
+                model.remove(at: position - 1)
+                position -= 1
+            }
+            #expect(text.string == model.string, "seed \(seed) round \(round)")
+            try text.checkInvariants()
+            if random.chance(0.3) {
+                try peer.apply(text.changes(since: peer.version))
+                try peer.checkInvariants()
+                #expect(peer.string == text.string, "seed \(seed) round \(round)")
+            }
+        }
+        let decoded = try TextCRDT(decoding: text.encoded(), replica: ReplicaID(3))
+        #expect(decoded.string == model.string, "seed \(seed)")
+        #expect(decoded.encoded() == text.encoded(), "seed \(seed)")
+    }
 }

@@ -214,6 +214,7 @@ extension TextCRDT {
         var originRight = ItemRef.none
         var leaf: UInt32
         var index: Int
+        var splitPieces: (left: UInt32, right: UInt32)?
         if offsetScalars == 0 {
             leaf = firstLeaf
             index = 0
@@ -227,15 +228,18 @@ extension TextCRDT {
                 originRight = spans[second.slot].item(at: 0)
                 leaf = second.leaf
                 index = second.index
+                splitPieces = (location.slot, second.slot)
             } else {
                 if let next = self.location(after: location) { originRight = spans[next.slot].item(at: 0) }
                 leaf = location.leaf
                 index = location.index + 1
             }
         }
-        return insertRun(
+        let lastSlot = insertRun(
             leaf: leaf, index: index, replica: replica, counter: counter,
             lengthScalars: lengthScalars, originLeft: originLeft, originRight: originRight, content: content)
+        if let splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
+        return lastSlot
     }
 
     /// Deletes a checked scalar range as new local operations, one per deleted scalar.
@@ -244,7 +248,9 @@ extension TextCRDT {
         try checkCapacity(operations: range.count, bytes: 0)
         typingCursor = nil
         let startCounter = logs[localReplicaIndex].operationCount
-        deleteVisible(range, replica: localReplicaIndex, counter: startCounter, backward: false)
+        if range.count != 1 || !backspaceOntoDeletedRun(atScalar: range.lowerBound, counter: startCounter) {
+            deleteVisible(range, replica: localReplicaIndex, counter: startCounter, backward: false)
+        }
         let lamportStart = lamport + 1
         logs[localReplicaIndex].appendTimestamps(counter: startCounter, lamport: lamportStart)
         logs[localReplicaIndex].operationCount = startCounter + UInt32(range.count)
@@ -253,14 +259,62 @@ extension TextCRDT {
         checkInvariantsIfEnabled()
     }
 
+    /// Deletes the single visible item at `offsetScalars` as local operation `counter` when it is
+    /// the item typed just before a deleted span of its own run (holding backspace over a typed
+    /// word): the deleted span grows back by one item and the visible one shrinks, with no split.
+    /// Returns false, changing nothing, when the case does not apply.
+    private mutating func backspaceOntoDeletedRun(atScalar offsetScalars: Int, counter: UInt32) -> Bool {
+        let (location, offset) = locateVisibleScalar(ordinal: offsetScalars + 1)
+        let visible = spans[location.slot]
+        guard UInt32(offset) + 1 == visible.lengthScalars, visible.lengthScalars > 1,
+            location.index + 1 < slotCount(of: location.leaf)
+        else { return false }
+        let deletedSlot = slot(in: location.leaf, at: location.index + 1)
+        let deleted = spans[deletedSlot]
+        guard deleted.isDeleted, deleted.replica == visible.replica, deleted.counter == visible.end,
+            deleted.originLeft == visible.lastItem, deleted.originRight == visible.originRight,
+            Int(deleted.lengthScalars) < Limits.spanLengthScalarsMax
+        else { return false }
+        // The last scalar's bytes: step back over continuation bytes.
+        let end = Int(visible.contentOffset + visible.lengthUTF8)
+        var start = end - 1
+        while content[start] & 0xC0 == 0x80 { start -= 1 }
+        let width = UInt32(end - start)
+        let before = visible.counts
+        spans[location.slot].lengthScalars -= 1
+        spans[location.slot].lengthUTF8 -= width
+        spans[location.slot].lengthUTF16 -= width == 4 ? 2 : 1
+        spans[deletedSlot].counter -= 1
+        spans[deletedSlot].lengthScalars += 1
+        spans[deletedSlot].originLeft = spans[location.slot].lastItem
+        if end == content.count {
+            content.removeLast(Int(width))
+        } else {
+            contentGarbageBytes += Int(width)
+        }
+        // The deleted span now starts one counter earlier: a block starting there is its.
+        let newStart = deleted.counter - 1
+        if newStart & ((1 << TreeShape.blockShift) - 1) == 0 {
+            logs[visible.replica].blockFirstSpan[Int(newStart >> TreeShape.blockShift)] = deletedSlot
+        }
+        // The item moves from the visible span to the deleted one: items do not change.
+        var change = spans[location.slot].counts - before
+        change.items = 0
+        addCounts(change, toLeaf: location.leaf)
+        logs[localReplicaIndex].appendDeletions(
+            DeletionRun(counter: counter, length: 1, targetReplica: visible.replica, targetCounter: newStart, isReversed: false))
+        return true
+    }
+
     /// Deletes the visible scalars in `range` as operations `counter...` of `replica`, recording
     /// the deletion runs (not the timestamps or the count). Forward assigns the counters in
     /// document order; backward assigns them from the end of the range (what holding backspace
     /// produces).
     mutating func deleteVisible(_ range: Range<Int>, replica: UInt32, counter: UInt32, backward: Bool) {
-        // Collect the visible pieces first: with `backward`, counters are assigned from the right,
-        // and deletion runs must be recorded in counter order.
+        // With `backward`, counters are assigned from the right and deletion runs must be
+        // recorded in counter order: collect the pieces first. Forward records as it goes.
         var pieces: [(replica: UInt32, counter: UInt32, length: UInt32)] = []
+        var next = counter
         var remaining = UInt32(range.count)
         var (location, offset) = locateVisibleScalar(ordinal: range.lowerBound + 1)
         var spanOffset = UInt32(offset)
@@ -272,16 +326,23 @@ extension TextCRDT {
                 continue
             }
             let taken = min(remaining, span.lengthScalars - spanOffset)
-            let deleted = markDeleted(at: location, offset: spanOffset, length: taken).location
-            pieces.append((span.replica, span.counter + spanOffset, taken))
+            let deleted = markDeleted(at: location, offset: spanOffset, length: taken)
+            if backward {
+                pieces.append((span.replica, span.counter + spanOffset, taken))
+            } else {
+                logs[replica].appendDeletions(
+                    DeletionRun(
+                        counter: next, length: taken, targetReplica: span.replica,
+                        targetCounter: span.counter + spanOffset, isReversed: false))
+                next += taken
+            }
             remaining -= taken
             if remaining > 0 {
-                location = self.location(after: deleted)!
+                location = self.location(after: self.location(ofSlot: deleted))!
                 spanOffset = 0
             }
         }
-        var next = counter
-        for piece in backward ? pieces.reversed() : pieces {
+        for piece in pieces.reversed() {
             logs[replica].appendDeletions(
                 DeletionRun(
                     counter: next, length: piece.length, targetReplica: piece.replica,

@@ -376,10 +376,12 @@ extension TextCRDT {
                 newItem: OperationID(replica: run.replica, counter: run.counter))
             var leaf: UInt32
             var index: Int
+            var splitPieces: (left: UInt32, right: UInt32)?
             if let (location, offset) = destination {
                 if offset > 0 {
                     let second = splitSpan(at: location, offset: offset)
                     (leaf, index) = (second.leaf, second.index)
+                    splitPieces = (location.slot, second.slot)
                 } else {
                     (leaf, index) = (location.leaf, location.index)
                 }
@@ -398,6 +400,7 @@ extension TextCRDT {
                     leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
                     originLeft: originLeft, originRight: originRight, content: .deleted)
             }
+            if let splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
             if recordingEdits, let bytes {
                 let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
                 let location = location(ofSlot: placed.slot)

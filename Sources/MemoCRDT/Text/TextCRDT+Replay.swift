@@ -107,10 +107,12 @@ extension TextCRDT {
         let destination = integrationDestination(originLeft: originLeft, originRight: originRight, newItem: newItem)
         var leaf: UInt32
         var index: Int
+        var splitPieces: (left: UInt32, right: UInt32)?
         if let (location, offset) = destination {
             if offset > 0 {
                 let second = splitSpan(at: location, offset: offset)
                 (leaf, index) = (second.leaf, second.index)
+                splitPieces = (location.slot, second.slot)
             } else {
                 (leaf, index) = (location.leaf, location.index)
             }
@@ -121,6 +123,7 @@ extension TextCRDT {
         insertRun(
             leaf: leaf, index: index, replica: replica, counter: counter, lengthScalars: length,
             originLeft: originLeft, originRight: originRight, content: .placeholder)
+        if let splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
         logs[replica].operationCount = counter + length
     }
 

@@ -184,20 +184,49 @@ extension TextCRDT {
         return location
     }
 
+    /// After a span was split around an edit (new items put in between, or a piece deleted),
+    /// merges the outer pieces with their outer neighbours where they now form one run: the left
+    /// piece into the span before it, the span after the right piece into it. Pieces of a run
+    /// that was cut at `Limits.spanLengthScalarsMax` can become mergeable once shortened. Never
+    /// merges across the edit itself.
+    ///
+    /// - Complexity: O(1) unless a merge is possible (the candidates come from the replica's
+    ///   counter-order list), then O(leaf size).
+    mutating func mergeOutward(left: UInt32?, right: UInt32?) {
+        if let right {
+            let next = spans[right].nextInReplica
+            if next != noIndex && spans[next].leaf == spans[right].leaf && canMerge(spans[right], spans[next]) {
+                mergeWithNext(location(ofSlot: right))
+            }
+        }
+        if let left, spans[left].counter > 0,
+            let (previous, _) = lookup(ItemRef(replica: spans[left].replica, counter: spans[left].counter - 1)),
+            spans[previous].leaf == spans[left].leaf && canMerge(spans[previous], spans[left])
+        {
+            let location = location(ofSlot: left)
+            if location.index > 0 && slot(in: location.leaf, at: location.index - 1) == previous {
+                mergeWithNext(SpanLocation(leaf: location.leaf, index: location.index - 1, slot: previous))
+            }
+        }
+    }
+
     // MARK: Deleting
 
     /// Marks the `length` items starting at `offset` of the span at `location` deleted, splitting
-    /// it as needed, and merges the result with deleted neighbours. Returns the location of the
-    /// span holding the deleted items, and whether they were visible before.
+    /// it as needed, and merges the result with deleted neighbours. Returns the slot of the span
+    /// now holding the deleted items.
     @discardableResult
-    mutating func markDeleted(at location: SpanLocation, offset: UInt32, length: UInt32) -> (location: SpanLocation, wasVisible: Bool) {
+    mutating func markDeleted(at location: SpanLocation, offset: UInt32, length: UInt32) -> UInt32 {
         var target = location
-        if spans[target.slot].isDeleted { return (target, false) }
+        if spans[target.slot].isDeleted { return target.slot }
+        var leftPiece: UInt32?
+        var rightPiece: UInt32?
         if offset > 0 {
+            leftPiece = target.slot
             target = splitSpan(at: target, offset: offset)
         }
         if length < spans[target.slot].lengthScalars {
-            splitSpan(at: target, offset: length)
+            rightPiece = splitSpan(at: target, offset: length).slot
             target = self.location(ofSlot: target.slot)
         }
         let before = spans[target.slot].counts
@@ -208,6 +237,8 @@ extension TextCRDT {
         spans[target.slot].lengthUTF8 = 0
         spans[target.slot].contentOffset = 0
         addCounts(spans[target.slot].counts - before, toLeaf: target.leaf)
-        return (mergeWithNeighbours(target), true)
+        let merged = mergeWithNeighbours(target).slot
+        mergeOutward(left: leftPiece, right: rightPiece)
+        return merged
     }
 }

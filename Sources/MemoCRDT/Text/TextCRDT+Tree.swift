@@ -15,7 +15,8 @@ extension Array {
     /// Element access by a 32-bit index, the width the text's internal links use.
     @inline(__always)
     subscript(_ index: UInt32) -> Element {
-        get { self[Int(index)] }
+        // Borrowed, not copied: reading one field of a log must not retain its arrays.
+        _read { yield self[Int(index)] }
         _modify { yield &self[Int(index)] }
     }
 }

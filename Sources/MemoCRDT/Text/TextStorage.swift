@@ -73,16 +73,14 @@ struct Counts: Equatable, Sendable {
 }
 
 /// A run of items typed by one replica in one go (see the top of this file).
+///
+/// 44 bytes: lengths are stored in 16 bits (a span holds at most `Limits.spanLengthScalarsMax`
+/// scalars, so at most 4 × that many UTF-8 bytes), keeping more spans in cache.
 @usableFromInline
 struct Span: Sendable {
     var replica: UInt32
     /// Counter of the first item; item `i` has counter `counter + i`.
     var counter: UInt32
-    var lengthScalars: UInt32
-    /// UTF-16 length of the content; 0 when deleted.
-    var lengthUTF16: UInt32
-    /// UTF-8 length of the content; 0 when deleted.
-    var lengthUTF8: UInt32
     /// Offset of the content in the text's content buffer; 0 when deleted.
     var contentOffset: UInt32
     /// The originLeft of the first item; later items' originLeft is the item before them.
@@ -93,7 +91,43 @@ struct Span: Sendable {
     var leaf: UInt32
     /// The next span of the same replica in counter order.
     var nextInReplica: UInt32
+    private var storedLengthScalars: UInt16
+    private var storedLengthUTF16: UInt16
+    private var storedLengthUTF8: UInt16
     var isDeleted: Bool
+
+    init(
+        replica: UInt32, counter: UInt32, lengthScalars: UInt32, lengthUTF16: UInt32, lengthUTF8: UInt32,
+        contentOffset: UInt32, originLeft: ItemRef, originRight: ItemRef, leaf: UInt32, nextInReplica: UInt32,
+        isDeleted: Bool
+    ) {
+        self.replica = replica
+        self.counter = counter
+        self.contentOffset = contentOffset
+        self.originLeft = originLeft
+        self.originRight = originRight
+        self.leaf = leaf
+        self.nextInReplica = nextInReplica
+        self.storedLengthScalars = UInt16(lengthScalars)
+        self.storedLengthUTF16 = UInt16(lengthUTF16)
+        self.storedLengthUTF8 = UInt16(lengthUTF8)
+        self.isDeleted = isDeleted
+    }
+
+    var lengthScalars: UInt32 {
+        get { UInt32(storedLengthScalars) }
+        set { storedLengthScalars = UInt16(newValue) }
+    }
+    /// UTF-16 length of the content; 0 when deleted.
+    var lengthUTF16: UInt32 {
+        get { UInt32(storedLengthUTF16) }
+        set { storedLengthUTF16 = UInt16(newValue) }
+    }
+    /// UTF-8 length of the content; 0 when deleted.
+    var lengthUTF8: UInt32 {
+        get { UInt32(storedLengthUTF8) }
+        set { storedLengthUTF8 = UInt16(newValue) }
+    }
 
     var end: UInt32 { counter + lengthScalars }
 

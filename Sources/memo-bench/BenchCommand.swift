@@ -14,17 +14,21 @@ enum BenchCommand: Equatable {
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
 
+    /// The traces `all` replays when no folder is given, relative to the package root.
+    static let defaultTraceDirectory = "Tests/Fixtures/traces"
+
     /// The usage text.
     static let usage = """
         usage: memo-bench trace PATH [--runs N]
-               memo-bench all DIR [--runs N]
+               memo-bench all [DIR] [--runs N]
                memo-bench --help
 
-        Replays editing traces (see /work/shared/traces/README.md) on MemoCRDT's TextCRDT and on a
-        plain gap buffer, and prints one JSON object per trace on stdout.
+        Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
+        and on a plain gap buffer, and prints one JSON object per trace on stdout.
 
           trace PATH   replay one trace file
-          all DIR      replay every *.json trace in DIR, sorted by name
+          all [DIR]    replay every *.json trace in DIR, sorted by name (default: the traces
+                       bundled with the tests, \(defaultTraceDirectory))
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not,
@@ -66,6 +70,8 @@ enum BenchCommand: Equatable {
         }
         guard let command = positional.first else { throw .usage("missing command") }
         switch command {
+        case "all" where positional.count == 1:
+            return .all(directory: defaultTraceDirectory, runs: runs)
         case "trace", "all":
             guard positional.count == 2 else {
                 throw .usage(positional.count < 2 ? "\(command) needs a path" : "unexpected argument \(positional[2])")

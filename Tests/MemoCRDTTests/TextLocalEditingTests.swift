@@ -84,4 +84,19 @@ import Testing
         #expect(decoded.string == model.string, "seed \(seed)")
         #expect(decoded.encoded() == text.encoded(), "seed \(seed)")
     }
+
+    /// The example in README.md, step by step.
+    @Test func readmeExample() throws {
+        var alice = TextCRDT(replica: ReplicaID(0xA11CE))
+        try alice.insert("Buy milk", atUTF16: 0)
+        var bob = alice.fork(replica: ReplicaID(0xB0B))
+        try alice.insert(" and eggs", atUTF16: 8)
+        try bob.replace(utf16Range: 4..<8, with: "oat milk")
+        let toBob = alice.changes(since: bob.version).encoded()
+        let toAlice = bob.changes(since: alice.version).encoded()
+        try bob.apply(TextDelta(decoding: toBob))
+        try alice.apply(TextDelta(decoding: toAlice))
+        #expect(alice.string == "Buy oat milk and eggs")
+        #expect(alice.string == bob.string)
+    }
 }

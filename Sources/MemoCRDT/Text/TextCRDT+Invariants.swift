@@ -179,11 +179,13 @@ extension TextCRDT {
     }
 
     /// Runs ``checkInvariants()`` under `MEMOSYNC_INTERNAL_CHECKS`: after every mutation while
-    /// the text is small, and after one mutation in 64 once it is large (the check is O(n)).
+    /// the text holds at most 2048 operations, then after one mutation in 1024 (the check is
+    /// O(n), so checking every edit of a large text would make debug builds quadratic).
     @inline(__always)
-    func checkInvariantsIfEnabled() {
+    mutating func checkInvariantsIfEnabled() {
         #if MEMOSYNC_INTERNAL_CHECKS
-        if spans.count <= 2048 || logs[localReplicaIndex].operationCount % 64 == 0 {
+        debugMutationCount &+= 1
+        if debugMutationCount % 1024 == 0 || operationCount <= 2048 {
             do {
                 try checkInvariants()
             } catch {

@@ -58,6 +58,10 @@ public struct TextCRDT: Sendable {
     /// Typing at that offset again extends the span without searching. Every other mutation
     /// clears it.
     @usableFromInline var typingCursor: (slot: UInt32, offsetScalars: Int)?
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// Mutations so far, to space out the O(n) invariant checks of debug builds.
+    var debugMutationCount = 0
+    #endif
 
     /// The highest Lamport timestamp of any operation this text holds. The next local operation
     /// gets a higher one.

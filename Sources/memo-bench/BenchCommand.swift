@@ -10,6 +10,8 @@ enum BenchCommand: Equatable {
     case trace(path: String, runs: Int)
     /// Replay every `*.json` file of a directory, in name order.
     case all(directory: String, runs: Int)
+    /// Build a synthetic notebook and measure loading, listing, searching and deltas.
+    case notebook(memos: Int, runs: Int)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -21,6 +23,7 @@ enum BenchCommand: Equatable {
     static let usage = """
         usage: memo-bench trace PATH [--runs N]
                memo-bench all [DIR] [--runs N]
+               memo-bench notebook [--memos N] [--runs N]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -29,6 +32,9 @@ enum BenchCommand: Equatable {
           trace PATH   replay one trace file
           all [DIR]    replay every *.json trace in DIR, sorted by name (default: the traces
                        bundled with the tests, \(defaultTraceDirectory))
+          notebook     build a notebook of N memos (default 10000) of about 2 KB, typed by three
+                       replicas in Korean, Japanese and Latin, and measure decoding, listing,
+                       searching and the delta of one edit
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not,
@@ -44,6 +50,7 @@ enum BenchCommand: Equatable {
             return .help
         }
         var runs = defaultRuns
+        var memos = 10_000
         var positional: [String] = []
         var index = 0
         while index < arguments.count {
@@ -55,6 +62,12 @@ enum BenchCommand: Equatable {
                 index += 1
             } else if argument.hasPrefix("--runs=") {
                 runsText = String(argument.dropFirst("--runs=".count))
+            } else if argument == "--memos" {
+                guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value >= 1, value <= 1_000_000 else {
+                    throw .usage("--memos needs an integer from 1 to 1000000")
+                }
+                memos = value
+                index += 1
             } else if argument.hasPrefix("-") && argument != "-" {
                 throw .usage("unknown option \(argument)")
             } else {
@@ -70,6 +83,9 @@ enum BenchCommand: Equatable {
         }
         guard let command = positional.first else { throw .usage("missing command") }
         switch command {
+        case "notebook":
+            guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+            return .notebook(memos: memos, runs: runs)
         case "all" where positional.count == 1:
             return .all(directory: defaultTraceDirectory, runs: runs)
         case "trace", "all":
@@ -134,6 +150,14 @@ enum BenchRunner {
             }
         case let .all(directory, runs):
             return runAll(directory: directory, runs: runs)
+        case let .notebook(memos, runs):
+            do {
+                writeOutput(try NotebookBenchmark.run(memoCount: memos, runs: runs).json)
+                return exitSuccess
+            } catch {
+                writeError("notebook benchmark failed: \(error)")
+                return exitReplayFailed
+            }
         }
     }
 

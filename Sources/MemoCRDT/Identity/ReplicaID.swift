@@ -25,7 +25,9 @@ public struct ReplicaID: RawRepresentable, Hashable, Comparable, Sendable, Custo
     ///
     /// Returns `nil` for anything else (wrong length, a non-hex character).
     public init?(hexString: some StringProtocol) {
-        guard hexString.utf8.count == 16, let value = UInt64(hexString, radix: 16) else { return nil }
+        guard hexString.utf8.count == 16, hexString.utf8.allSatisfy({ byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+        }), let value = UInt64(hexString, radix: 16) else { return nil }
         self.rawValue = value
     }
 

@@ -42,6 +42,11 @@ extension TextCRDT {
     /// - Complexity: O(n log n) for n runs: the encoder replays the log it writes to choose the
     ///   compact form of each run.
     public func encoded() -> [UInt8] {
+        BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersion, body: encodedBody())
+    }
+
+    /// The body of the text state encoding, without its envelope (a notebook embeds it).
+    func encodedBody() -> [UInt8] {
         // Replicas with operations, sorted by id: the table.
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
@@ -166,7 +171,7 @@ extension TextCRDT {
             replayed.count == original.count && zip(replayed, original).allSatisfy { $0.id == $1.id && $0.isDeleted == $1.isDeleted },
             "text state encoder: the operation log does not replay to the text")
         #endif
-        return BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersion, body: body.bytes)
+        return body.bytes
     }
 
     private func encodeInsertion(
@@ -311,6 +316,11 @@ extension TextCRDT {
     /// - Complexity: O(n log n) for n runs in the log.
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
         let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
+        try self.init(decodingBody: bytes, range: bodyRange, replica: replica)
+    }
+
+    /// Decodes a text state body (version 1) found at `range` of `bytes`.
+    init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let textRange = try reader.lengthPrefixedRange()
         let text = Array(bytes[textRange])
@@ -326,7 +336,7 @@ extension TextCRDT {
         }
         // A decoder safety limit: a state may not describe vastly more operations than its size
         // (a tiny hostile input must not make the decoder allocate gigabytes).
-        let operationsMax = max(1 << 20, 256 * bytes.count)
+        let operationsMax = max(1 << 20, 256 * bodyRange.count)
         var operationCounts: [UInt32] = []
         var totalOperations = 0
         for _ in 0..<replicaCount {
@@ -457,6 +467,90 @@ extension TextCRDT {
         }
     }
 
+    /// What a text state body says without replaying its operations: the range of the visible
+    /// text (not yet checked to be UTF-8: the caller does that), the version, the insertion
+    /// version, and the highest Lamport timestamp. Checks everything else it reads.
+    ///
+    /// - Complexity: O(t + r) for t bytes of text and r Lamport runs.
+    static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) -> (
+        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
+    ) {
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        // The caller validates the text (making a String of it validates it once).
+        let textRange = try reader.lengthPrefixedRange()
+        let replicaCount = try reader.count(max: min(Limits.replicasPerTextMax, reader.remaining / 8), "replica count")
+        var ids: [ReplicaID] = []
+        ids.reserveCapacity(replicaCount)
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = ids.last, last >= id { throw .malformed("replica ids are not strictly ascending") }
+            ids.append(id)
+        }
+        var entries: [VersionVector.Entry] = []
+        for id in ids {
+            let count = try reader.uint32Varint("operation count")
+            guard count > 0, count <= Limits.operationsPerReplicaMax else { throw .malformed("operation count \(count)") }
+            entries.append(VersionVector.Entry(replica: id, operationCount: count))
+        }
+        var lamport: UInt64 = 0
+        for entry in entries {
+            let runCount = try reader.count(max: min(Int(entry.operationCount), reader.remaining / 2), "Lamport run count")
+            guard runCount > 0 else { throw .malformed("no Lamport runs") }
+            var counter: UInt32 = 0
+            var offset: Int64 = 0
+            for _ in 0..<runCount {
+                let step = try reader.uint32Varint("Lamport run counter")
+                guard UInt64(counter) + UInt64(step) < UInt64(entry.operationCount) else { throw .malformed("Lamport run past the operations") }
+                counter += step
+                let (next, overflow) = offset.addingReportingOverflow(try reader.signedVarint())
+                guard !overflow, next >= 1, next <= Int64(UInt32.max) << 16 else { throw .malformed("Lamport offset") }
+                offset = next
+            }
+            lamport = max(lamport, UInt64(Int64(entry.operationCount - 1) + offset))
+        }
+        // The insertion version: walk the run headers of the log (no replay), skipping fields.
+        var counts = [UInt32](repeating: 0, count: entries.count)
+        var insertionEnds = [UInt32](repeating: 0, count: entries.count)
+        let stretchCount = try reader.count(max: reader.remaining / 2, "stretch count")
+        for _ in 0..<stretchCount {
+            let replica = try reader.count(max: entries.count - 1, "replica index")
+            let runCount = try reader.count(max: reader.remaining, "run count")
+            for _ in 0..<runCount {
+                let header = try reader.varint()
+                let isDeletion = header & StateRunHeader.deletion != 0
+                let lengthMinusOne = header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)
+                guard lengthMinusOne < UInt64(entries[replica].operationCount - counts[replica]) else {
+                    throw .malformed("run past the replica's operation count")
+                }
+                counts[replica] += UInt32(lengthMinusOne) + 1
+                if !isDeletion { insertionEnds[replica] = counts[replica] }
+                switch (isDeletion, header & StateRunHeader.idForm != 0) {
+                case (_, false):
+                    _ = try reader.signedVarint()
+                case (false, true):
+                    let modes = try reader.byte()
+                    if modes & 3 == OriginMode.leftExplicit { try skipReference(&reader, own: replica) }
+                    if modes >> 2 == OriginMode.rightExplicit { try skipReference(&reader, own: replica) }
+                case (true, true):
+                    try skipReference(&reader, own: replica)
+                }
+            }
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        for index in entries.indices where counts[index] != entries[index].operationCount {
+            throw .malformed("replica \(index) has \(counts[index]) operations in the log, \(entries[index].operationCount) counted")
+        }
+        let insertions = zip(entries, insertionEnds).compactMap { entry, end in
+            end == 0 ? nil : VersionVector.Entry(replica: entry.replica, operationCount: end)
+        }
+        return (textRange, VersionVector(entries: entries), VersionVector(entries: insertions), lamport)
+    }
+
+    private static func skipReference(_ reader: inout ByteReader, own: Int) throws(DecodingError) {
+        let replica = try reader.varint()
+        if replica == UInt64(own) { _ = try reader.signedVarint() } else { _ = try reader.varint() }
+    }
+
     /// The visible text of an encoded text state, without decoding the operations: checks the
     /// envelope, checksum and UTF-8 of the text section only.
     ///
@@ -465,7 +559,9 @@ extension TextCRDT {
         let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let textRange = try reader.lengthPrefixedRange()
-        guard UTF8Scanning.isValid(bytes[textRange]) else { throw .malformed("the text section is not valid UTF-8") }
-        return String(decoding: bytes[textRange], as: UTF8.self)
+        guard let text = String(validating: bytes[textRange], as: UTF8.self) else {
+            throw .malformed("the text section is not valid UTF-8")
+        }
+        return text
     }
 }

@@ -83,8 +83,10 @@ extension TextCRDT {
                 piece = cut
                 deletionIndex += 1
             }
-            counter = piece.end
-            appendSplittingAtTimestampJumps(piece, log: log, into: &runs)
+            // A range may end inside a span or a deletion run.
+            let clipped = piece.end > to ? piece.prefix(to - piece.counter) : piece
+            counter = clipped.end
+            appendSplittingAtTimestampJumps(clipped, log: log, into: &runs)
         }
     }
 
@@ -253,7 +255,7 @@ extension TextCRDT {
 
     /// Checks, before anything changes, that every id the delta refers to is an insertion
     /// wherever its kind is already known (held here, held back, or in the delta itself).
-    private func validate(_ delta: TextDelta) throws(TextError) {
+    func validate(_ delta: TextDelta) throws(TextError) {
         let total = pendingOperationCount + delta.operationCount
         guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
         // Counter ranges of deletions arriving now or held back, per replica (rarely needed:

@@ -127,6 +127,18 @@ public struct TextCRDT: Sendable {
             })
     }
 
+    /// For each replica, one past the counter of its last insertion: the operations up to there
+    /// include every character it ever inserted. (A version that includes this one has seen all
+    /// the text anyone typed; only deletions may be missing.)
+    ///
+    /// - Complexity: O(r log r) for r replicas.
+    public var insertionVersion: VersionVector {
+        VersionVector(
+            entries: zip(replicaTable.ids, logs).compactMap { id, log in
+                log.lastSpan == noIndex ? nil : VersionVector.Entry(replica: id, operationCount: spans[log.lastSpan].end)
+            })
+    }
+
     /// A copy of this text whose local edits are attributed to `replica`.
     ///
     /// `replica` must not be used by any other copy; a shared replica id would give two different

@@ -22,6 +22,11 @@ extension TextDelta {
     ///
     /// - Complexity: O(k + c) for k runs and c bytes of content.
     public func encoded() -> [UInt8] {
+        BlobEnvelope.seal(kind: .textDelta, version: Self.formatVersion, body: encodedBody())
+    }
+
+    /// The body of the delta encoding, without its envelope (a notebook delta embeds it).
+    func encodedBody() -> [UInt8] {
         // The table: replicas with runs, then replicas only referred to.
         var groupReplicas: [ReplicaID] = []
         for run in runs where groupReplicas.last != run.replica { groupReplicas.append(run.replica) }
@@ -108,7 +113,7 @@ extension TextDelta {
             runIndex = groupEnd
         }
         body.append(contentsOf: contentColumn)
-        return BlobEnvelope.seal(kind: .textDelta, version: Self.formatVersion, body: body.bytes)
+        return body.bytes
     }
 
     /// Decodes a delta written by ``encoded()``.
@@ -119,6 +124,11 @@ extension TextDelta {
     /// - Complexity: O(b) for b bytes.
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
         let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textDelta, versions: 1...Self.formatVersion)
+        try self.init(decodingBody: bytes, range: bodyRange)
+    }
+
+    /// Decodes a delta body (version 1) found at `range` of `bytes`.
+    init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let tableHeader = try reader.count(max: reader.remaining * 4, "replica table header")
         let groupCount = tableHeader >> 2
@@ -137,7 +147,7 @@ extension TextDelta {
             table.append(id)
         }
         guard Set(table).count == table.count else { throw .malformed("a replica is listed twice") }
-        let operationsMax = max(1 << 20, 256 * bytes.count)
+        let operationsMax = max(1 << 20, 256 * bodyRange.count)
         var totalOperations = 0
         var decodedRuns: [Run] = []
         // Content lengths are known only in scalars; bytes are matched after the runs.

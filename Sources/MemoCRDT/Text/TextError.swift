@@ -16,6 +16,8 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidDelta(reason: String)
     /// Too many operations are waiting for dependencies (`Limits.pendingOperationsMax`).
     case tooManyPendingOperations(count: Int)
+    /// An anchor or character id names a character this text does not hold.
+    case unknownAnchor
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
             "invalid delta: \(reason)"
         case let .tooManyPendingOperations(count):
             "\(count) operations are waiting for their dependencies, more than the limit"
+        case .unknownAnchor:
+            "the anchor's character is not in this text"
         }
     }
 }

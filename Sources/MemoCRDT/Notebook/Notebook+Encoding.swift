@@ -1,0 +1,360 @@
+// The notebook encodings (FORMAT.md, "Notebook state" and "Notebook delta").
+
+/// Kinds of a notebook run in an encoding.
+enum NotebookRunCode {
+    static let create: UInt8 = 0
+    static let text: UInt8 = 1
+    static let trash: UInt8 = 2
+    static let restore: UInt8 = 3
+    static let purge: UInt8 = 4
+}
+
+extension Notebook {
+    /// The current format version of a notebook state and of a notebook delta.
+    static let formatVersion: UInt8 = 1
+
+    // MARK: State
+
+    /// The whole notebook as bytes: every memo's text state and every notebook operation, enough
+    /// to merge with any replica. Two notebooks that hold the same operations encode to the same
+    /// bytes. Local state is not included: the replica id, undo history, held-back operations and
+    /// untaken events. The layout is in FORMAT.md.
+    ///
+    /// - Throws: ``NotebookError/corruptMemo(_:_:)`` only if a memo loaded lazily cannot be
+    ///   decoded (a memo still in its loaded form is written back unchanged).
+    /// - Complexity: O(n) for memos still in their loaded form, O(n log n) for edited ones.
+    public func encoded() -> [UInt8] {
+        let memoIDs = memos.ids.sorted()
+        var memoIndex: [MemoID: Int] = [:]
+        for (index, id) in memoIDs.enumerated() { memoIndex[id] = index }
+        let replicas = logs.keys.sorted()
+        var replicaIndex: [ReplicaID: Int] = [:]
+        for (index, id) in replicas.enumerated() { replicaIndex[id] = index }
+
+        var body = ByteWriter()
+        body.varint(memoIDs.count)
+        for id in memoIDs {
+            body.uint64LittleEndian(id.high)
+            body.uint64LittleEndian(id.low)
+            switch memos[existing: id].text {
+            case let .materialized(text): body.lengthPrefixed(text.encodedBody())
+            case let .encoded(textBody, _, _, _, _): body.lengthPrefixed(textBody)
+            }
+        }
+        body.varint(replicas.count)
+        for id in replicas { body.uint64LittleEndian(id.rawValue) }
+        for replicaID in replicas {
+            let log = logs[replicaID]!
+            body.varint(log.operationCount)
+            body.varint(log.runs.count)
+            var previousTimestamp: UInt64 = 0
+            for run in log.runs {
+                Self.writeRun(run, memoIndex: memoIndex[run.memo]!, replicaIndex: replicaIndex, previousTimestamp: &previousTimestamp, into: &body)
+            }
+        }
+        return BlobEnvelope.seal(kind: .notebookState, version: Self.formatVersion, body: body.bytes)
+    }
+
+    /// One run: kind, memo index, length and text counter (text runs), seen version (trash and
+    /// purge), timestamp as the increase over the previous run's.
+    static func writeRun(
+        _ run: NotebookRun, memoIndex: Int, replicaIndex: [ReplicaID: Int], previousTimestamp: inout UInt64,
+        into writer: inout ByteWriter
+    ) {
+        switch run.kind {
+        case .create: writer.byte(NotebookRunCode.create)
+        case .text: writer.byte(NotebookRunCode.text)
+        case .trash: writer.byte(NotebookRunCode.trash)
+        case .restore: writer.byte(NotebookRunCode.restore)
+        case .purge: writer.byte(NotebookRunCode.purge)
+        }
+        writer.varint(memoIndex)
+        switch run.kind {
+        case let .text(textCounter):
+            writer.varint(run.length)
+            writer.varint(textCounter)
+        case let .trash(seen), let .purge(seen):
+            writer.varint(seen.entries.count)
+            for entry in seen.entries {
+                writer.varint(replicaIndex[entry.replica]!)
+                writer.varint(entry.operationCount)
+            }
+        case .create, .restore:
+            break
+        }
+        writer.varint(run.timestamp.rawValue - previousTimestamp)
+        previousTimestamp = run.timestamp.rawValue
+    }
+
+    static func readRun(
+        _ reader: inout ByteReader, counter: UInt32, memos memoIDs: [MemoID], replicas: [ReplicaID],
+        previousTimestamp: inout UInt64
+    ) throws(DecodingError) -> NotebookRun {
+        let code = try reader.byte()
+        let memo = memoIDs[try reader.count(max: memoIDs.count - 1, "memo index")]
+        var length: UInt32 = 1
+        let kind: NotebookRunKind
+        func readSeen(_ reader: inout ByteReader) throws(DecodingError) -> VersionVector {
+            let count = try reader.count(max: min(replicas.count, reader.remaining / 2), "seen version size")
+            var entries: [VersionVector.Entry] = []
+            var previous = -1
+            for _ in 0..<count {
+                let index = try reader.count(max: replicas.count - 1, "replica index")
+                guard index > previous else { throw .malformed("seen version not in replica order") }
+                previous = index
+                let operations = try reader.uint32Varint("seen operation count")
+                guard operations > 0 else { throw .malformed("empty seen entry") }
+                entries.append(VersionVector.Entry(replica: replicas[index], operationCount: operations))
+            }
+            return VersionVector(entries: entries)
+        }
+        switch code {
+        case NotebookRunCode.create: kind = .create
+        case NotebookRunCode.text:
+            length = try reader.uint32Varint("run length")
+            guard length > 0 else { throw .malformed("empty text run") }
+            let textCounter = try reader.uint32Varint("text counter")
+            guard UInt64(textCounter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
+                throw .malformed("text counters past the limit")
+            }
+            kind = .text(textCounter: textCounter)
+        case NotebookRunCode.trash: kind = .trash(seen: try readSeen(&reader))
+        case NotebookRunCode.restore: kind = .restore
+        case NotebookRunCode.purge: kind = .purge(seen: try readSeen(&reader))
+        default: throw .malformed("run kind \(code)")
+        }
+        guard UInt64(counter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
+            throw .malformed("notebook counters past the limit")
+        }
+        let step = try reader.varint()
+        let (timestamp, overflow) = previousTimestamp.addingReportingOverflow(step)
+        guard !overflow else { throw .malformed("timestamp overflows") }
+        previousTimestamp = timestamp
+        return NotebookRun(counter: counter, length: length, memo: memo, kind: kind, timestamp: HybridTimestamp(rawValue: timestamp))
+    }
+
+    /// Decodes a notebook state written by ``encoded()``; local changes are attributed to
+    /// `replica`.
+    ///
+    /// Memos are ready to list and search at once; each memo's text operations are replayed when
+    /// it is first edited or merged (``prepareForEditing(_:)`` does it ahead of time).
+    ///
+    /// - Throws: `DecodingError` for any input that is not such a notebook.
+    /// - Complexity: O(b) for b bytes.
+    public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...Self.formatVersion)
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        var notebook = Notebook(replica: replica)
+        let memoCount = try reader.count(max: reader.remaining / 17, "memo count")
+        var memoIDs: [MemoID] = []
+        memoIDs.reserveCapacity(memoCount)
+        for _ in 0..<memoCount {
+            let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
+            if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
+            memoIDs.append(id)
+            let range = try reader.lengthPrefixedRange()
+            let textBody = Array(bytes[range])
+            let summary = try TextCRDT.summary(ofBody: textBody, range: 0..<textBody.count)
+            guard let string = String(validating: textBody[summary.text], as: UTF8.self) else {
+                throw .malformed("memo \(id): the text is not valid UTF-8")
+            }
+            notebook.lamport = max(notebook.lamport, summary.lamport)
+            notebook.memos[id] = MemoRecord(
+                id: id,
+                text: .encoded(
+                    body: textBody, string: string, version: summary.version, insertionVersion: summary.insertionVersion,
+                    lamport: summary.lamport),
+                createdAt: .zero, modifiedAt: .zero)
+        }
+        let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
+        var replicas: [ReplicaID] = []
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
+            replicas.append(id)
+        }
+        var created = Set<MemoID>()
+        var latest = HybridTimestamp.zero
+        for replicaID in replicas {
+            let operationCount = try reader.uint32Varint("operation count")
+            let runCount = try reader.count(max: min(Int(operationCount), reader.remaining / 3), "run count")
+            var log = NotebookLog()
+            var previousTimestamp: UInt64 = 0
+            for _ in 0..<runCount {
+                let run = try Self.readRun(
+                    &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas,
+                    previousTimestamp: &previousTimestamp)
+                if var last = log.runs.last, last.append(run) { throw .malformed("runs not maximally merged") }
+                log.append(run)
+                latest = max(latest, run.timestamp)
+                let memo = run.memo
+                switch run.kind {
+                case .create:
+                    let createdAt = notebook.memos[existing: memo].createdAt
+                    notebook.memos[existing: memo].createdAt = created.contains(memo) ? min(createdAt, run.timestamp) : run.timestamp
+                    created.insert(memo)
+                case .text:
+                    break
+                case let .trash(seen):
+                    notebook.memos[existing: memo].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                case .restore:
+                    notebook.memos[existing: memo].lifecycle.append(LifecycleRecord(kind: .restore, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                case let .purge(seen):
+                    notebook.memos[existing: memo].lifecycle.append(LifecycleRecord(kind: .purge(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                }
+                if notebook.memos[existing: memo].modifiedAt < run.timestamp { notebook.memos[existing: memo].modifiedAt = run.timestamp }
+            }
+            guard log.operationCount == operationCount else { throw .malformed("replica \(replicaID) runs do not add up to its count") }
+            notebook.logs[replicaID] = log
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        guard created.count == memoIDs.count else { throw .malformed("a memo was never created") }
+        notebook.clock.observe(latest, wallMilliseconds: 0)
+        for id in memoIDs {
+            notebook.memos[existing: id].refreshStatus()
+            notebook.memos[existing: id].refreshDerivedText()
+        }
+        do throws(InvariantViolation) {
+            try notebook.checkTextCoverage()
+        } catch {
+            throw .malformed(error.description)
+        }
+        self = notebook
+    }
+
+    /// Each memo's text runs, per replica, cover exactly the text operations the memo holds.
+    func checkTextCoverage() throws(InvariantViolation) {
+        var coverage: [MemoID: [ReplicaID: UInt32]] = [:]
+        for (replicaID, log) in logs {
+            for run in log.runs {
+                guard case let .text(textCounter) = run.kind else { continue }
+                let covered = coverage[run.memo, default: [:]][replicaID, default: 0]
+                try require(textCounter == covered, "memo \(run.memo): text runs of \(replicaID) skip counters")
+                coverage[run.memo, default: [:]][replicaID] = textCounter + run.length
+            }
+        }
+        for record in memos.records {
+            let id = record.id
+            let version = record.text.version
+            let covered = coverage[id] ?? [:]
+            try require(covered.count == version.entries.count, "memo \(id): text replicas differ from the runs")
+            for entry in version.entries {
+                try require(covered[entry.replica] == entry.operationCount, "memo \(id): text operations differ from the runs")
+            }
+        }
+    }
+}
+
+extension NotebookDelta {
+    // MARK: Delta
+
+    /// The delta as bytes (layout in FORMAT.md). Equal deltas encode to equal bytes.
+    public func encoded() -> [UInt8] {
+        var replicaSet = Set<ReplicaID>()
+        for replicaRun in runs {
+            replicaSet.insert(replicaRun.replica)
+            switch replicaRun.run.kind {
+            case let .trash(seen), let .purge(seen): for entry in seen.entries { replicaSet.insert(entry.replica) }
+            default: break
+            }
+        }
+        let replicas = replicaSet.sorted()
+        var replicaIndex: [ReplicaID: Int] = [:]
+        for (index, id) in replicas.enumerated() { replicaIndex[id] = index }
+        let memoIDs = memos
+        var memoIndex: [MemoID: Int] = [:]
+        for (index, id) in memoIDs.enumerated() { memoIndex[id] = index }
+
+        var body = ByteWriter()
+        body.varint(replicas.count)
+        for id in replicas { body.uint64LittleEndian(id.rawValue) }
+        body.varint(memoIDs.count)
+        for id in memoIDs {
+            body.uint64LittleEndian(id.high)
+            body.uint64LittleEndian(id.low)
+        }
+        var groups: [(replica: ReplicaID, runs: ArraySlice<ReplicaRun>)] = []
+        var start = 0
+        while start < runs.count {
+            var end = start
+            while end < runs.count && runs[end].replica == runs[start].replica { end += 1 }
+            groups.append((runs[start].replica, runs[start..<end]))
+            start = end
+        }
+        body.varint(groups.count)
+        for group in groups {
+            body.varint(replicaIndex[group.replica]!)
+            body.varint(group.runs.first!.run.counter)
+            body.varint(group.runs.count)
+            var previousTimestamp: UInt64 = 0
+            for replicaRun in group.runs {
+                Notebook.writeRun(
+                    replicaRun.run, memoIndex: memoIndex[replicaRun.run.memo]!, replicaIndex: replicaIndex,
+                    previousTimestamp: &previousTimestamp, into: &body)
+            }
+        }
+        body.varint(texts.count)
+        for (memo, delta) in texts {
+            body.varint(memoIndex[memo]!)
+            body.lengthPrefixed(delta.encodedBody())
+        }
+        return BlobEnvelope.seal(kind: .notebookDelta, version: Notebook.formatVersion, body: body.bytes)
+    }
+
+    /// Decodes a delta written by ``encoded()``.
+    ///
+    /// - Throws: `DecodingError` for any input that is not such a delta.
+    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookDelta, versions: 1...Notebook.formatVersion)
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
+        var replicas: [ReplicaID] = []
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
+            replicas.append(id)
+        }
+        let memoCount = try reader.count(max: reader.remaining / 16, "memo count")
+        var memoIDs: [MemoID] = []
+        for _ in 0..<memoCount {
+            let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
+            if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
+            memoIDs.append(id)
+        }
+        var runs: [ReplicaRun] = []
+        let groupCount = try reader.count(max: replicaCount, "group count")
+        var previousReplica = -1
+        for _ in 0..<groupCount {
+            let index = try reader.count(max: replicaCount - 1, "replica index")
+            guard index > previousReplica else { throw .malformed("groups not in replica order") }
+            previousReplica = index
+            var counter = try reader.uint32Varint("first counter")
+            let runCount = try reader.count(max: reader.remaining / 3, "run count")
+            guard runCount > 0 else { throw .malformed("empty group") }
+            var previousTimestamp: UInt64 = 0
+            var previousRun: NotebookRun?
+            for _ in 0..<runCount {
+                let run = try Notebook.readRun(
+                    &reader, counter: counter, memos: memoIDs, replicas: replicas, previousTimestamp: &previousTimestamp)
+                if var last = previousRun, last.append(run) { throw .malformed("runs not maximally merged") }
+                runs.append(ReplicaRun(replica: replicas[index], run: run))
+                counter = run.end
+                previousRun = run
+            }
+        }
+        let textCount = try reader.count(max: memoCount, "text count")
+        var texts: [(memo: MemoID, delta: TextDelta)] = []
+        var previousMemo = -1
+        for _ in 0..<textCount {
+            let index = try reader.count(max: memoCount - 1, "memo index")
+            guard index > previousMemo else { throw .malformed("texts not in memo order") }
+            previousMemo = index
+            let range = try reader.lengthPrefixedRange()
+            texts.append((memoIDs[index], try TextDelta(decodingBody: bytes, range: range)))
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        let touched = Set(runs.map(\.run.memo))
+        guard touched.count == memoIDs.count else { throw .malformed("a listed memo has no run") }
+        self.init(runs: runs, texts: texts)
+    }
+}

@@ -1,0 +1,264 @@
+// Exchanging notebook operations: the changes since a version, applying a delta in causal order
+// (holding back runs whose dependencies have not arrived), merging whole notebooks.
+
+/// What ``Notebook/apply(_:)`` did with a delta.
+public struct NotebookApplyReport: Sendable, Equatable {
+    /// Notebook operations applied now (including held-back ones whose dependencies arrived).
+    public var appliedOperationCount = 0
+    /// Operations the notebook already held.
+    public var duplicateOperationCount = 0
+    /// Operations held back for missing dependencies, after this call.
+    public var pendingOperationCount = 0
+    /// Memos that changed, in id order.
+    public var changedMemos: [MemoID] = []
+
+    /// An empty report.
+    public init() {}
+}
+
+extension Notebook {
+    // MARK: Changes
+
+    /// The operations this notebook holds that `version` lacks: notebook runs, and for each memo
+    /// they touch, exactly the text operations behind them.
+    ///
+    /// - Throws: ``NotebookError/corruptMemo(_:_:)`` when a memo's stored text cannot be decoded.
+    /// - Complexity: O(k) in the runs and text operations returned (plus decoding any memo still
+    ///   encoded).
+    public func changes(since version: VersionVector) throws(NotebookError) -> NotebookDelta {
+        var runs: [NotebookDelta.ReplicaRun] = []
+        var textRanges: [MemoID: [(replica: ReplicaID, counters: Range<UInt32>)]] = [:]
+        for replicaID in logs.keys.sorted() {
+            let log = logs[replicaID]!
+            let from = version[replicaID]
+            guard from < log.operationCount else { continue }
+            for var run in log.runs[log.firstRun(endingAfter: from)...] {
+                if run.counter < from { run = run.dropping(from - run.counter) }
+                runs.append(NotebookDelta.ReplicaRun(replica: replicaID, run: run))
+                if case let .text(textCounter) = run.kind {
+                    textRanges[run.memo, default: []].append((replicaID, textCounter..<textCounter + run.length))
+                }
+            }
+        }
+        var texts: [(memo: MemoID, delta: TextDelta)] = []
+        for memo in textRanges.keys.sorted() {
+            let text = try readableText(of: memos[memo]!)
+            texts.append((memo, text.changes(in: textRanges[memo]!)))
+        }
+        return NotebookDelta(runs: runs, texts: texts)
+    }
+
+    // MARK: Applying
+
+    /// Applies the operations of `delta` this notebook does not hold yet.
+    ///
+    /// Idempotent, commutative and associative, like the text CRDT: notebooks that applied the
+    /// same deltas in any order hold the same memos, texts and statuses. Runs whose dependencies
+    /// (the memo's creation, text operations they build on, what a trash saw) have not arrived are
+    /// held back and applied by the call that brings them. Events for the changes are queued for
+    /// ``takeEvents()``, marked remote.
+    ///
+    /// - Throws: ``NotebookError/invalidDelta(reason:)`` for a delta no correct replica could
+    ///   produce, ``NotebookError/corruptMemo(_:_:)``; nothing changes when it throws.
+    @discardableResult
+    public mutating func apply(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
+        var report = NotebookApplyReport()
+        if delta.isEmpty && pending.isEmpty { return report }
+        try validate(delta)
+        // Queue every run with the text operations it stands for.
+        for replicaRun in delta.runs {
+            var payload = TextDelta()
+            if case let .text(textCounter) = replicaRun.run.kind {
+                payload = delta.text(for: replicaRun.run.memo).restricted(
+                    to: replicaRun.replica, counters: textCounter..<textCounter + replicaRun.run.length)
+            }
+            pending[replicaRun.replica, default: []].append(PendingRun(run: replicaRun.run, text: payload))
+        }
+        var statusBefore: [MemoID: MemoStatus?] = [:]
+        var progress = true
+        while progress {
+            progress = false
+            for replicaID in pending.keys.sorted() {
+                let queue = pending[replicaID]!.sorted { $0.run.counter < $1.run.counter }
+                var index = 0
+                var held = log(of: replicaID).operationCount
+                while index < queue.count {
+                    var item = queue[index]
+                    if item.run.end <= held {
+                        report.duplicateOperationCount += Int(item.run.length)
+                        index += 1
+                        continue
+                    }
+                    if item.run.counter > held { break }
+                    if item.run.counter < held {
+                        let skip = held - item.run.counter
+                        report.duplicateOperationCount += Int(skip)
+                        item.run = item.run.dropping(skip)
+                        if case let .text(textCounter) = item.run.kind {
+                            item.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + item.run.length)
+                        }
+                    }
+                    if statusBefore[item.run.memo] == nil { statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
+                    guard try isReady(item) else { break }
+                    applyRemote(item, from: replicaID)
+                    report.appliedOperationCount += Int(item.run.length)
+                    held = item.run.end
+                    index += 1
+                    progress = true
+                }
+                let rest = Array(queue[index...])
+                pending[replicaID] = rest.isEmpty ? nil : rest
+            }
+        }
+        // Status changes, as events.
+        for (id, before) in statusBefore.sorted(by: { $0.key < $1.key }) {
+            guard var record = memos[id] else { continue }
+            record.refreshStatus()
+            memos[id] = record
+            let after = record.status
+            // A memo created by this delta starts active (its `.added` event said so).
+            let previous = before ?? .active
+            if previous != after {
+                switch after {
+                case .trashed: events.append(.trashed(id, origin: .remote))
+                case .purged: events.append(.purged(id, origin: .remote))
+                case .active: events.append(.restored(id, origin: .remote))
+                }
+            }
+            report.changedMemos.append(id)
+        }
+        report.pendingOperationCount = pendingOperationCount
+        checkInvariantsIfEnabled()
+        return report
+    }
+
+    /// Merges every operation of `other` into this notebook.
+    ///
+    /// - Throws: ``NotebookError/corruptMemo(_:_:)`` when a stored memo cannot be decoded.
+    public mutating func merge(_ other: Notebook) throws(NotebookError) {
+        switch version.compare(other.version) {
+        case .equal, .after: return
+        case .before, .concurrent: break
+        }
+        try apply(other.changes(since: version))
+    }
+
+    // MARK: Implementation
+
+    /// Whether a held run can be applied now.
+    private mutating func isReady(_ item: PendingRun) throws(NotebookError) -> Bool {
+        let id = item.run.memo
+        switch item.run.kind {
+        case .create:
+            return true
+        case .text:
+            guard memos[id] != nil else { return false }
+            return try materializedText(of: id).canApplyCompletely(item.text)
+        case let .trash(seen), let .purge(seen):
+            guard let record = memos[id] else { return false }
+            return seen.isIncluded(in: record.text.version)
+        case .restore:
+            return memos[id] != nil
+        }
+    }
+
+    /// Applies one ready run from another replica.
+    private mutating func applyRemote(_ item: PendingRun, from replicaID: ReplicaID) {
+        let run = item.run
+        let id = run.memo
+        clock.observe(run.timestamp, wallMilliseconds: 0)
+        logs[replicaID, default: NotebookLog()].append(run)
+        switch run.kind {
+        case .create:
+            if var record = memos[id] {
+                record.createdAt = min(record.createdAt, run.timestamp)
+                record.modifiedAt = max(record.modifiedAt, run.timestamp)
+                memos[id] = record
+            } else {
+                var record = MemoRecord(
+                    id: id, text: .materialized(TextCRDT(replica: replica)), createdAt: run.timestamp, modifiedAt: run.timestamp)
+                record.refreshDerivedText()
+                memos[id] = record
+                events.append(.added(id, origin: .remote))
+            }
+        case .text:
+            var record = memos[existing: id]
+            guard case .materialized(var text) = record.text else { preconditionFailure("materialized by isReady") }
+            // Drop both references to the text, so it is changed in place.
+            memos[existing: id].text = .placeholder
+            record.text = .placeholder
+            let result = try? text.apply(item.text, recordingEdits: true)
+            precondition(result != nil && text.pendingOperationCount == 0, "checked by isReady and validate")
+            lamport = max(lamport, text.lamport)
+            record.text = .materialized(text)
+            record.modifiedAt = max(record.modifiedAt, run.timestamp)
+            record.refreshDerivedText()
+            record.refreshStatus()
+            memos[id] = record
+            if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
+        case let .trash(seen):
+            appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)
+        case .restore:
+            appendRemoteLifecycle(.restore, run: run, replica: replicaID)
+        case let .purge(seen):
+            appendRemoteLifecycle(.purge(seen: seen), run: run, replica: replicaID)
+            undoHistories[id] = nil
+        }
+    }
+
+    private mutating func appendRemoteLifecycle(_ kind: LifecycleRecord.Kind, run: NotebookRun, replica replicaID: ReplicaID) {
+        var record = memos[run.memo]!
+        record.lifecycle.append(LifecycleRecord(kind: kind, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+        record.modifiedAt = max(record.modifiedAt, run.timestamp)
+        record.refreshStatus()
+        memos[run.memo] = record
+    }
+
+    /// Checks a delta before anything changes: runs in order and not overlapping per replica,
+    /// text runs matched by text operations, each memo's text operations consistent with its
+    /// text, and memos that will be touched decodable.
+    private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
+        var previous: NotebookDelta.ReplicaRun?
+        var textCounts: [MemoID: Int] = [:]
+        for replicaRun in delta.runs {
+            let run = replicaRun.run
+            guard run.length > 0 else { throw .invalidDelta(reason: "empty run") }
+            if let previous, previous.replica == replicaRun.replica {
+                guard previous.run.end <= run.counter else { throw .invalidDelta(reason: "overlapping runs") }
+            } else if let previous, previous.replica > replicaRun.replica {
+                throw .invalidDelta(reason: "runs out of order")
+            }
+            if case let .text(textCounter) = run.kind {
+                guard UInt64(textCounter) + UInt64(run.length) <= UInt64(Limits.operationsPerReplicaMax) else {
+                    throw .invalidDelta(reason: "text counters past the limit")
+                }
+                let covered = delta.text(for: run.memo).restricted(
+                    to: replicaRun.replica, counters: textCounter..<textCounter + run.length)
+                guard covered.operationCount == Int(run.length) else {
+                    throw .invalidDelta(reason: "a text run without its text operations")
+                }
+                textCounts[run.memo, default: 0] += Int(run.length)
+            } else {
+                guard run.length == 1 else { throw .invalidDelta(reason: "a lifecycle run of several operations") }
+            }
+            previous = replicaRun
+        }
+        for (memo, text) in delta.texts {
+            guard textCounts[memo] == text.operationCount else {
+                throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
+            }
+            if memos[memo] != nil {
+                let current = try materializedText(of: memo)
+                do throws(TextError) {
+                    try current.validate(text)
+                } catch {
+                    throw .text(memo, error)
+                }
+            }
+        }
+        // Memos touched by lifecycle runs must be readable too.
+        for replicaRun in delta.runs where memos[replicaRun.run.memo] != nil {
+            _ = try materializedText(of: replicaRun.run.memo)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+// Reading a notebook: single memos, the list and the trash, search, cursors, sharing.
+
+extension Notebook {
+    /// Newest `modifiedAt` first, ties by id.
+    static func listOrder(_ lhs: MemoSummary, _ rhs: MemoSummary) -> Bool {
+        lhs.modifiedAt != rhs.modifiedAt ? lhs.modifiedAt > rhs.modifiedAt : lhs.id < rhs.id
+    }
+
+    /// The memo with `id`, active or in the trash; nil when there is none or it was purged.
+    public func memo(_ id: MemoID) -> Memo? {
+        guard let record = memos[id], record.status != .purged else { return nil }
+        return Memo(id: id, text: record.text.string, createdAt: record.createdAt, modifiedAt: record.modifiedAt, status: record.status)
+    }
+
+    /// The memo's status, or nil when the notebook has never heard of it.
+    public func status(of id: MemoID) -> MemoStatus? { memos.contains(id) ? memos[existing: id].status : nil }
+
+    /// The active memos, newest `modifiedAt` first, ties broken by id.
+    ///
+    /// - Complexity: O(m log m) for m memos.
+    public func list() -> [MemoSummary] {
+        summaries { $0.status == .active }
+    }
+
+    /// The memos in the trash, newest `modifiedAt` first, ties broken by id.
+    public func trash() -> [MemoSummary] {
+        summaries { $0.status == .trashed }
+    }
+
+    /// Summaries of the memos `include` accepts, in list order. Sorts small keys, then builds the
+    /// summaries once.
+    func summaries(where include: (MemoRecord) -> Bool) -> [MemoSummary] {
+        var keys: [(modifiedAt: UInt64, high: UInt64, low: UInt64)] = []
+        keys.reserveCapacity(memos.count)
+        for record in memos.records where include(record) {
+            keys.append((record.modifiedAt.rawValue, record.id.high, record.id.low))
+        }
+        keys.sort { $0.modifiedAt != $1.modifiedAt ? $0.modifiedAt > $1.modifiedAt : ($0.high, $0.low) < ($1.high, $1.low) }
+        return keys.map { memos[existing: MemoID(high: $0.high, low: $0.low)].summary }
+    }
+
+    /// Every memo id the notebook knows, purged ones included, in id order.
+    public var memoIDs: [MemoID] { memos.ids.sorted() }
+
+    /// The number of active memos.
+    public var activeMemoCount: Int { memos.records.reduce(0) { $0 + ($1.status == .active ? 1 : 0) } }
+
+    /// The active memos whose title or body contains `query`, ignoring case, diacritics and
+    /// Unicode normalization form ("cafe" finds "Café"; Hangul typed as separate jamo finds
+    /// precomposed syllables), newest first. Reflects every change so far: a memo created a
+    /// moment ago is found, a trashed one is not. An empty query finds nothing.
+    ///
+    /// - Complexity: O(b) for b bytes of folded text across active memos.
+    public func search(_ query: String) -> [MemoSummary] {
+        let compiled = SearchQuery(query)
+        if compiled.isEmpty { return [] }
+        return summaries { $0.status == .active && compiled.matches(key: $0.currentSearchKey) }
+    }
+
+    /// Caches the search keys of memos edited since the last call, so searches stop folding their
+    /// text each time. A front end calls it when idle; searching is exact either way.
+    ///
+    /// - Complexity: O(b) for b bytes of text in the memos edited since.
+    public mutating func refreshSearchKeys() {
+        for id in memos.ids where memos[existing: id].searchKeyVersion != memos[existing: id].text.version {
+            memos[existing: id].refreshSearchKey()
+        }
+    }
+
+    // MARK: Cursors
+
+    /// A stable caret position in the memo at UTF-16 offset `offsetUTF16` (see ``TextAnchor``).
+    ///
+    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/text(_:_:)``.
+    public func anchor(in id: MemoID, atUTF16 offsetUTF16: Int) throws(NotebookError) -> TextAnchor {
+        guard let record = memos[id], record.status != .purged else { throw .memoNotFound(id) }
+        let text = try readableText(of: record)
+        do throws(TextError) {
+            return try text.anchor(atUTF16: offsetUTF16)
+        } catch {
+            throw .text(id, error)
+        }
+    }
+
+    /// Where `anchor`'s caret is now in the memo, as a UTF-16 offset.
+    ///
+    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/text(_:_:)``.
+    public func utf16Offset(of anchor: TextAnchor, in id: MemoID) throws(NotebookError) -> Int {
+        guard let record = memos[id], record.status != .purged else { throw .memoNotFound(id) }
+        let text = try readableText(of: record)
+        do throws(TextError) {
+            return try text.utf16Offset(of: anchor)
+        } catch {
+            throw .text(id, error)
+        }
+    }
+
+    /// Decodes the memo's stored operations now (loading decodes them only on first need), so
+    /// that cursors and edits on it are O(log n) from the start.
+    ///
+    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/corruptMemo(_:_:)``.
+    public mutating func prepareForEditing(_ id: MemoID) throws(NotebookError) {
+        _ = try materializedText(of: id)
+    }
+
+    // MARK: Sharing
+
+    /// Every active memo as a plain text file for export: a safe, unique file name (".txt") and
+    /// the memo's text, oldest first (by creation, then id, so names are stable).
+    public func exportFiles() -> [(fileName: String, text: String)] {
+        let active = memos.records.filter { $0.status == .active }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
+        let names = ExportNaming.fileNames(forTitles: active.map(\.title))
+        return zip(names, active).map { ($0, MemoText.plainText(of: $1.text.string)) }
+    }
+}

@@ -1,0 +1,165 @@
+// Undo and redo of this replica's own edits. Undoing an insertion deletes the characters it
+// inserted that are still there; undoing a deletion inserts the deleted text again where it was
+// (next to its deleted characters). Edits by other replicas are never touched, so undo works
+// while remote edits keep arriving. Typing and held backspace coalesce into one step.
+
+/// One undoable step: the characters it inserted and the text it deleted.
+@usableFromInline
+struct UndoStep: Sendable {
+    /// Consecutive characters by id.
+    struct Run: Sendable {
+        var first: OperationID
+        var count: Int
+    }
+
+    /// Deleted text and the id of its first (now deleted) character, which says where it was.
+    struct Piece: Sendable {
+        var first: OperationID
+        var text: String
+    }
+
+    var inserted: [Run]
+    var deleted: [Piece]
+    /// When the step was made, for coalescing keystrokes.
+    var wallMilliseconds: UInt64
+    /// Scalar offsets where the edit started and where the caret ended, for coalescing.
+    var startScalars: Int
+    var endScalars: Int
+
+    var isInsertionOnly: Bool { deleted.isEmpty && !inserted.isEmpty }
+    var isDeletionOnly: Bool { inserted.isEmpty && deleted.count == 1 }
+}
+
+@usableFromInline
+struct UndoHistory: Sendable {
+    var undo: [UndoStep] = []
+    var redo: [UndoStep] = []
+    /// Steps kept per memo; older ones are forgotten.
+    static let stepsMax = 500
+    /// Keystrokes closer together than this coalesce into one step.
+    static let coalescingMilliseconds: UInt64 = 2000
+}
+
+extension Notebook {
+    /// Whether ``undo(_:wallMilliseconds:)`` has something to undo in the memo.
+    public func canUndo(_ id: MemoID) -> Bool { !(undoHistories[id]?.undo.isEmpty ?? true) }
+
+    /// Whether ``redo(_:wallMilliseconds:)`` has something to redo in the memo.
+    public func canRedo(_ id: MemoID) -> Bool { !(undoHistories[id]?.redo.isEmpty ?? true) }
+
+    /// Undoes this replica's latest edit step in the memo, leaving everyone else's edits alone.
+    ///
+    /// - Throws: ``NotebookError/nothingToUndo(_:)``, ``NotebookError/memoNotFound(_:)``,
+    ///   ``NotebookError/memoInTrash(_:)``.
+    public mutating func undo(_ id: MemoID, wallMilliseconds now: UInt64) throws(NotebookError) {
+        guard var history = undoHistories[id], let step = history.undo.popLast() else { throw .nothingToUndo(id) }
+        let inverse = try invert(step, in: id, wallMilliseconds: now)
+        history.redo.append(inverse)
+        undoHistories[id] = history
+    }
+
+    /// Redoes the step last undone in the memo.
+    ///
+    /// - Throws: as ``undo(_:wallMilliseconds:)``.
+    public mutating func redo(_ id: MemoID, wallMilliseconds now: UInt64) throws(NotebookError) {
+        guard var history = undoHistories[id], let step = history.redo.popLast() else { throw .nothingToUndo(id) }
+        let inverse = try invert(step, in: id, wallMilliseconds: now)
+        history.undo.append(inverse)
+        undoHistories[id] = history
+    }
+
+    /// Records a local edit step, coalescing typing and held backspace; clears redo.
+    mutating func recordUndo(_ step: UndoStep, in id: MemoID) {
+        var history = undoHistories[id] ?? UndoHistory()
+        history.redo.removeAll()
+        if var last = history.undo.last, step.wallMilliseconds >= last.wallMilliseconds,
+            step.wallMilliseconds - last.wallMilliseconds <= UndoHistory.coalescingMilliseconds
+        {
+            if last.isInsertionOnly && step.isInsertionOnly && step.startScalars == last.endScalars,
+                let lastRun = last.inserted.last, let newRun = step.inserted.first,
+                lastRun.first.replica == newRun.first.replica,
+                lastRun.first.counter + UInt32(lastRun.count) == newRun.first.counter
+            {
+                last.inserted[last.inserted.count - 1].count += newRun.count
+                last.endScalars = step.endScalars
+                last.wallMilliseconds = step.wallMilliseconds
+                history.undo[history.undo.count - 1] = last
+                undoHistories[id] = history
+                return
+            }
+            if last.isDeletionOnly && step.isDeletionOnly {
+                if step.endScalars == last.startScalars {
+                    // Backspace: the new text was just before the old.
+                    last.deleted[0] = UndoStep.Piece(first: step.deleted[0].first, text: step.deleted[0].text + last.deleted[0].text)
+                    last.startScalars = step.startScalars
+                    last.endScalars = step.endScalars
+                    last.wallMilliseconds = step.wallMilliseconds
+                    history.undo[history.undo.count - 1] = last
+                    undoHistories[id] = history
+                    return
+                }
+                if step.startScalars == last.startScalars {
+                    // Forward delete: the new text was just after the old.
+                    last.deleted[0].text += step.deleted[0].text
+                    last.wallMilliseconds = step.wallMilliseconds
+                    history.undo[history.undo.count - 1] = last
+                    undoHistories[id] = history
+                    return
+                }
+            }
+        }
+        history.undo.append(step)
+        if history.undo.count > UndoHistory.stepsMax { history.undo.removeFirst(history.undo.count - UndoHistory.stepsMax) }
+        undoHistories[id] = history
+    }
+
+    /// Performs the inverse of `step` as new local edits and returns the step that inverts it
+    /// back (for redo, or undo after redo).
+    private mutating func invert(_ step: UndoStep, in id: MemoID, wallMilliseconds now: UInt64) throws(NotebookError) -> UndoStep {
+        let text = try editableText(id)
+        // What the step inserted and is still there: its text, for the inverse to insert again.
+        var removed: [UndoStep.Piece] = []
+        let string = text.string
+        for run in step.inserted {
+            var counter = run.first.counter
+            let end = run.first.counter + UInt32(run.count)
+            while counter < end {
+                // Find maximal visible stretches of the run, in id order.
+                let id = OperationID(replica: run.first.replica, counter: counter)
+                guard let position = try? text.visibleScalarsBefore(character: id),
+                    let runs = try? text.characterRuns(inScalarRange: position..<min(position + Int(end - counter), text.lengthScalars)),
+                    let first = runs.first, first.first == id
+                else {
+                    counter += 1
+                    continue
+                }
+                let count = first.count
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: string.unicodeScalars[scalarIndexRange(position..<position + count, in: string)])
+                removed.append(UndoStep.Piece(first: id, text: String(view)))
+                counter += UInt32(count)
+            }
+        }
+        var reinserted: [UndoStep.Run] = []
+        let localReplica = replica
+        try mutateText(id, wallMilliseconds: now) { text, reported throws(TextError) in
+            for run in step.inserted {
+                reported += try text.deleteCharacters(first: run.first, count: run.count)
+            }
+            // Insert deleted pieces back where their first character was, rightmost first so
+            // earlier positions stay valid.
+            var placements: [(offset: Int, piece: UndoStep.Piece)] = []
+            for piece in step.deleted {
+                placements.append((try text.visibleScalarsBefore(character: piece.first), piece))
+            }
+            for (offset, piece) in placements.sorted(by: { $0.offset > $1.offset }) where !piece.text.isEmpty {
+                let first = OperationID(replica: localReplica, counter: text.version[localReplica])
+                let lower = try text.utf16Offset(fromScalar: offset)
+                try text.insert(piece.text, atScalar: offset)
+                reported.append(TextEdit(rangeUTF16: lower..<lower, replacement: piece.text))
+                reinserted.append(UndoStep.Run(first: first, count: piece.text.unicodeScalars.count))
+            }
+        }
+        return UndoStep(inserted: reinserted, deleted: removed, wallMilliseconds: now, startScalars: 0, endScalars: 0)
+    }
+}

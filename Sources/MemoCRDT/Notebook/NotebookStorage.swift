@@ -1,0 +1,288 @@
+// How a notebook is stored
+// ========================
+//
+// A notebook is a set of memos, each with its own text CRDT, plus one operation log that says,
+// in order, what each replica did to which memo. Every operation of a replica has a notebook
+// counter, dense per replica, so a notebook version vector names an exact set of operations.
+//
+// Notebook operations map one to one onto what happened:
+//
+//   create(memo)                   one operation
+//   text(memo, first text counter) one notebook operation per text operation, in a run
+//   trash / restore / purge(memo)  one operation each, carrying the text version it saw
+//
+// Because text runs map counter for counter, a notebook version translates exactly into "which
+// text operations of which memo" (a delta since version V carries precisely the text operations
+// behind the notebook operations V lacks), and runs compress like text runs do: typing a memo
+// is one run.
+//
+//   replica A:  [0: create M1] [1..<41: text M1 0..<40] [41: create M2] [42..<60: text M2 0..<18]
+//
+// Each run also carries the hybrid logical timestamp of its last operation; a memo's
+// `modifiedAt` is the latest of its runs'. A run's timestamp is exact on every replica: a delta
+// always reaches the sender's newest operation, so a run received in parts ends with the same
+// operation, and the same timestamp, as the sender's.
+//
+// Memo status is derived, never stored: purged if a purge saw every character anyone inserted in
+// the memo; else trashed if the latest trash or restore (by timestamp) is a trash that saw them
+// all; else active. Text the deleting replica had not seen therefore brings a memo back (a
+// deletion it had not seen does not: it loses nothing).
+
+/// What a notebook operation run does.
+@usableFromInline
+enum NotebookRunKind: Sendable, Equatable {
+    /// Creates the memo.
+    case create
+    /// Text operations of the run's replica in the memo, from text counter `textCounter`, one
+    /// per notebook operation.
+    case text(textCounter: UInt32)
+    /// Moves the memo to the trash, having seen text version `seen`.
+    case trash(seen: VersionVector)
+    /// Takes the memo out of the trash.
+    case restore
+    /// Removes the memo for good, having seen (and deleted) text version `seen`.
+    case purge(seen: VersionVector)
+
+    var isLifecycle: Bool {
+        switch self {
+        case .trash, .restore, .purge: true
+        case .create, .text: false
+        }
+    }
+}
+
+/// Consecutive notebook operations of one replica on one memo.
+@usableFromInline
+struct NotebookRun: Sendable, Equatable {
+    var counter: UInt32
+    var length: UInt32
+    var memo: MemoID
+    var kind: NotebookRunKind
+    /// The hybrid logical timestamp of the run's last operation.
+    var timestamp: HybridTimestamp
+
+    var end: UInt32 { counter + length }
+
+    /// Extends this run with `next` when it continues it (text operations on the same memo,
+    /// consecutive counters). Returns whether it did.
+    mutating func append(_ next: NotebookRun) -> Bool {
+        guard next.counter == end, next.memo == memo,
+            case let .text(textCounter) = kind, case let .text(nextCounter) = next.kind,
+            nextCounter == textCounter + length
+        else { return false }
+        length += next.length
+        timestamp = max(timestamp, next.timestamp)
+        return true
+    }
+
+    /// The run without its first `count` operations (text runs only).
+    func dropping(_ count: UInt32) -> NotebookRun {
+        precondition(count < length)
+        guard case let .text(textCounter) = kind else { preconditionFailure("only text runs have parts") }
+        var result = self
+        result.counter += count
+        result.length -= count
+        result.kind = .text(textCounter: textCounter + count)
+        return result
+    }
+}
+
+/// One replica's notebook operations.
+@usableFromInline
+struct NotebookLog: Sendable, Equatable {
+    /// Operations applied from this replica; also its next notebook counter.
+    var operationCount: UInt32 = 0
+    /// Runs in counter order, maximally merged, covering `0 ..< operationCount`.
+    var runs: [NotebookRun] = []
+
+    mutating func append(_ run: NotebookRun) {
+        precondition(run.counter == operationCount, "notebook operations are appended in order")
+        operationCount = run.end
+        if var last = runs.last, last.append(run) {
+            runs[runs.count - 1] = last
+        } else {
+            runs.append(run)
+        }
+    }
+
+    /// Index of the first run ending after `counter`.
+    func firstRun(endingAfter counter: UInt32) -> Int {
+        runs.partitioningIndex { $0.end > counter }
+    }
+}
+
+/// A lifecycle operation as a memo keeps it.
+@usableFromInline
+struct LifecycleRecord: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case trash(seen: VersionVector)
+        case restore
+        case purge(seen: VersionVector)
+    }
+
+    var kind: Kind
+    var timestamp: HybridTimestamp
+    var replica: ReplicaID
+    var counter: UInt32
+
+    /// Later lifecycle operations win: by timestamp, then replica, then counter.
+    func isLater(than other: LifecycleRecord) -> Bool {
+        (timestamp, replica, counter) > (other.timestamp, other.replica, other.counter)
+    }
+}
+
+/// A memo's text, decoded lazily: loading a notebook reads each memo's visible text, version and
+/// clock, and replays its operations only when the memo is first edited or merged.
+@usableFromInline
+enum MemoTextStorage: Sendable {
+    case materialized(TextCRDT)
+    /// The body of a text state (FORMAT.md), its visible text, version, insertion version and
+    /// highest Lamport time.
+    case encoded(body: [UInt8], string: String, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64)
+
+    var string: String {
+        switch self {
+        case let .materialized(text): text.string
+        case let .encoded(_, string, _, _, _): string
+        }
+    }
+
+    var version: VersionVector {
+        switch self {
+        case let .materialized(text): text.version
+        case let .encoded(_, _, version, _, _): version
+        }
+    }
+
+    var insertionVersion: VersionVector {
+        switch self {
+        case let .materialized(text): text.insertionVersion
+        case let .encoded(_, _, _, insertionVersion, _): insertionVersion
+        }
+    }
+
+    var lamport: UInt64 {
+        switch self {
+        case let .materialized(text): text.lamport
+        case let .encoded(_, _, _, _, lamport): lamport
+        }
+    }
+
+    /// A stand-in while the text is taken out to be edited in place.
+    static let placeholder = MemoTextStorage.encoded(
+        body: [], string: "", version: VersionVector(), insertionVersion: VersionVector(), lamport: 0)
+}
+
+/// Everything a notebook keeps about one memo.
+@usableFromInline
+struct MemoRecord: Sendable {
+    var id: MemoID
+    var text: MemoTextStorage
+    var createdAt: HybridTimestamp
+    var modifiedAt: HybridTimestamp
+    var lifecycle: [LifecycleRecord] = []
+    // Derived from the above, kept for listing and searching.
+    var status: MemoStatus = .active
+    var title: String = ""
+    var preview: String = ""
+    var searchKey: [UInt8] = []
+    /// The text version `title` and `preview` were computed for.
+    var derivedVersion = VersionVector()
+    /// The text version `searchKey` was computed for; older means stale (searches fold the text
+    /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
+    var searchKeyVersion: VersionVector?
+
+    var summary: MemoSummary {
+        MemoSummary(id: id, title: title, preview: preview, createdAt: createdAt, modifiedAt: modifiedAt, status: status)
+    }
+
+    /// The search key for the current text: cached, or folded now.
+    var currentSearchKey: [UInt8] {
+        searchKeyVersion == text.version ? searchKey : SearchFolding.key(for: text.string)
+    }
+
+    /// Recomputes the status from the lifecycle operations and the text: a trash or purge holds
+    /// only if it saw every character anyone inserted (unseen deletions lose nothing and do not
+    /// bring a memo back).
+    mutating func refreshStatus() {
+        let version = text.insertionVersion
+        var result = MemoStatus.active
+        var latest: LifecycleRecord?
+        for record in lifecycle {
+            if case let .purge(seen) = record.kind, version.isIncluded(in: seen) {
+                status = .purged
+                return
+            }
+            if case .purge = record.kind { continue }
+            if latest.map({ record.isLater(than: $0) }) ?? true { latest = record }
+        }
+        if let latest, case let .trash(seen) = latest.kind, version.isIncluded(in: seen) {
+            result = .trashed
+        }
+        status = result
+    }
+
+    /// Recomputes title and preview from the beginning of the text, if the text changed.
+    ///
+    /// - Complexity: O(log n + p) for a prefix of p = `MemoRecord.derivedPrefixBytes` bytes.
+    mutating func refreshDerivedText() {
+        let version = text.version
+        guard version != derivedVersion || searchKeyVersion == nil else { return }
+        let prefix: String
+        switch text {
+        case let .materialized(crdt): prefix = crdt.prefix(utf8Bytes: Self.derivedPrefixBytes)
+        case let .encoded(_, string, _, _, _): prefix = string
+        }
+        title = MemoText.title(of: prefix)
+        preview = MemoText.preview(of: prefix)
+        derivedVersion = version
+        if searchKeyVersion == nil { refreshSearchKey() }
+    }
+
+    /// Caches the search key for the current text.
+    mutating func refreshSearchKey() {
+        searchKey = SearchFolding.key(for: text.string)
+        searchKeyVersion = text.version
+    }
+
+    /// Title and preview are computed from at most this many bytes of the text.
+    static let derivedPrefixBytes = 4096
+}
+
+/// The memos of a notebook: records in an append-only array (memos are never removed; purged
+/// ones stay as small tombstones) with an index by id. Scans borrow records from the array
+/// instead of copying them out of a dictionary.
+@usableFromInline
+struct MemoTable: Sendable {
+    private(set) var records: [MemoRecord] = []
+    private var indexByID: [MemoID: Int] = [:]
+
+    var count: Int { records.count }
+
+    /// The record of `id`, if any. Setting a record for a new id appends it; records cannot be
+    /// removed.
+    subscript(id: MemoID) -> MemoRecord? {
+        get { indexByID[id].map { records[$0] } }
+        set {
+            guard let newValue else { preconditionFailure("memos are never removed") }
+            precondition(newValue.id == id)
+            if let index = indexByID[id] {
+                records[index] = newValue
+            } else {
+                indexByID[id] = records.count
+                records.append(newValue)
+            }
+        }
+    }
+
+    /// The record of `id`, which must exist, for reading or changing in place.
+    subscript(existing id: MemoID) -> MemoRecord {
+        _read { yield records[indexByID[id]!] }
+        _modify { yield &records[indexByID[id]!] }
+    }
+
+    func contains(_ id: MemoID) -> Bool { indexByID[id] != nil }
+
+    /// Every id, in no particular order.
+    var ids: [MemoID] { records.map(\.id) }
+}

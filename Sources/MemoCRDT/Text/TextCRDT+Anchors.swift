@@ -1,0 +1,267 @@
+// Anchors (stable caret positions) and edits by item id (what undo and redo need).
+
+/// A stable position in a text, anchored to a character rather than to an offset: the caret
+/// sits right after a given character, wherever that character moves.
+///
+/// A text view keeps two anchors for a selection and turns them back into offsets after remote
+/// edits arrive: text inserted elsewhere, or right after the anchor's character, does not move
+/// the caret off it; if the character itself is deleted the caret stays where it was.
+public struct TextAnchor: Hashable, Sendable, CustomStringConvertible {
+    /// The character the caret follows, or nil for the start of the text.
+    public var character: OperationID?
+
+    /// An anchor after `character` (nil: the start of the text).
+    public init(after character: OperationID?) {
+        self.character = character
+    }
+
+    /// The start of any text.
+    public static let start = TextAnchor(after: nil)
+
+    public var description: String { character.map { "after \($0)" } ?? "start" }
+}
+
+extension TextCRDT {
+    // MARK: Anchors
+
+    /// An anchor for the caret at UTF-16 offset `offsetUTF16`: after the character before it.
+    ///
+    /// - Throws: ``TextError/offsetOutOfBounds(offset:length:)``,
+    ///   ``TextError/offsetInsideSurrogatePair(offsetUTF16:)``.
+    /// - Complexity: O(log r).
+    public func anchor(atUTF16 offsetUTF16: Int) throws(TextError) -> TextAnchor {
+        try anchor(atScalar: try scalarOffset(fromUTF16: offsetUTF16))
+    }
+
+    /// An anchor for the caret at scalar offset `offsetScalars`.
+    ///
+    /// - Throws: ``TextError/offsetOutOfBounds(offset:length:)``.
+    /// - Complexity: O(log r).
+    public func anchor(atScalar offsetScalars: Int) throws(TextError) -> TextAnchor {
+        let length = lengthScalars
+        guard offsetScalars >= 0 && offsetScalars <= length else {
+            throw .offsetOutOfBounds(offset: offsetScalars, length: length)
+        }
+        if offsetScalars == 0 { return .start }
+        let (location, offset, _, _) = findVisibleScalar(ordinal: offsetScalars)
+        let span = spans[location.slot]
+        return TextAnchor(after: operationID(span.item(at: UInt32(offset))))
+    }
+
+    /// Where `anchor`'s caret is now, as a UTF-16 offset: right after its character, or where
+    /// the character was if it has been deleted.
+    ///
+    /// - Throws: ``TextError/unknownAnchor`` when the character is not in this text.
+    /// - Complexity: O(log r).
+    public func utf16Offset(of anchor: TextAnchor) throws(TextError) -> Int {
+        guard let character = anchor.character else { return 0 }
+        guard let ref = itemRef(character), !ref.isNone, let (slot, offset) = lookup(ref) else {
+            throw .unknownAnchor
+        }
+        let location = location(ofSlot: slot)
+        let before = countsBefore(location).utf16
+        let span = spans[slot]
+        if span.isDeleted { return before }
+        return before + prefixLengths(of: span, scalars: offset + 1).utf16
+    }
+
+    /// Where `anchor`'s caret is now, as a scalar offset.
+    ///
+    /// - Throws: ``TextError/unknownAnchor`` when the character is not in this text.
+    public func scalarOffset(of anchor: TextAnchor) throws(TextError) -> Int {
+        guard let character = anchor.character else { return 0 }
+        guard let ref = itemRef(character), !ref.isNone, let (slot, offset) = lookup(ref) else {
+            throw .unknownAnchor
+        }
+        let before = countsBefore(location(ofSlot: slot)).scalars
+        return spans[slot].isDeleted ? before : before + Int(offset) + 1
+    }
+
+    // MARK: Items by id
+
+    /// The ids of the visible characters in the scalar range `scalarRange`, in document order, as
+    /// runs of consecutive ids.
+    ///
+    /// - Throws: ``TextError/rangeOutOfBounds(lowerBound:upperBound:length:)``.
+    /// - Complexity: O(log r + k) for k spans in the range.
+    public func characterRuns(inScalarRange scalarRange: Range<Int>) throws(TextError) -> [(first: OperationID, count: Int)] {
+        let length = lengthScalars
+        guard scalarRange.lowerBound >= 0 && scalarRange.upperBound <= length else {
+            throw .rangeOutOfBounds(lowerBound: scalarRange.lowerBound, upperBound: scalarRange.upperBound, length: length)
+        }
+        var result: [(first: OperationID, count: Int)] = []
+        if scalarRange.isEmpty { return result }
+        var (location, offset, _, _) = findVisibleScalar(ordinal: scalarRange.lowerBound + 1)
+        var spanOffset = UInt32(offset)
+        var remaining = scalarRange.count
+        while remaining > 0 {
+            let span = spans[location.slot]
+            if !span.isDeleted {
+                let taken = min(remaining, Int(span.lengthScalars - spanOffset))
+                result.append((operationID(span.item(at: spanOffset))!, taken))
+                remaining -= taken
+            }
+            guard remaining > 0, let next = self.location(after: location) else { break }
+            location = next
+            spanOffset = 0
+        }
+        return result
+    }
+
+    /// How many visible scalars come before the character `id` (which may be deleted).
+    ///
+    /// - Throws: ``TextError/unknownAnchor`` when the character is not in this text.
+    public func visibleScalarsBefore(character id: OperationID) throws(TextError) -> Int {
+        guard let ref = itemRef(id), !ref.isNone, let (slot, offset) = lookup(ref) else { throw .unknownAnchor }
+        let before = countsBefore(location(ofSlot: slot)).scalars
+        return spans[slot].isDeleted ? before : before + Int(offset)
+    }
+
+    /// Deletes, as new local operations, those of the characters `first ..< first + count` (ids)
+    /// that are still visible; characters already deleted (by anyone) are left alone. Returns the
+    /// UTF-16 edits made, in order.
+    ///
+    /// This is how undo removes text this replica inserted without touching anyone else's edits.
+    ///
+    /// - Throws: ``TextError/unknownAnchor`` when a character is not in this text, or a limit
+    ///   error; nothing changes when it throws.
+    /// - Complexity: O(k log r) for k visible spans among the characters.
+    @discardableResult
+    public mutating func deleteCharacters(first: OperationID, count: Int) throws(TextError) -> [TextEdit] {
+        guard count > 0 else { return [] }
+        guard let start = itemRef(first), !start.isNone, count <= Int(Limits.operationsPerReplicaMax),
+            holdsItems(replica: start.replica, counter: start.counter, length: UInt32(count))
+        else { throw .unknownAnchor }
+        // The visible pieces, as scalar ranges of the current text, found before anything changes.
+        var pieces: [Range<Int>] = []
+        var counter = start.counter
+        let end = start.counter + UInt32(count)
+        var visibleTotal = 0
+        while counter < end {
+            let (slot, offset) = lookup(ItemRef(replica: start.replica, counter: counter))!
+            let taken = min(end - counter, spans[slot].lengthScalars - offset)
+            if !spans[slot].isDeleted {
+                let before = countsBefore(location(ofSlot: slot)).scalars + Int(offset)
+                pieces.append(before..<before + Int(taken))
+                visibleTotal += Int(taken)
+            }
+            counter += taken
+        }
+        guard Int(logs[localReplicaIndex].operationCount) + visibleTotal <= Int(Limits.operationsPerReplicaMax) else {
+            throw .counterOverflow(replica: replica)
+        }
+        // Delete from the last piece back, so earlier ranges stay valid.
+        var edits: [TextEdit] = []
+        for piece in pieces.sorted(by: { $0.lowerBound > $1.lowerBound }) {
+            let lower = try utf16Offset(fromScalar: piece.lowerBound)
+            let upper = try utf16Offset(fromScalar: piece.upperBound)
+            try deleteLocal(piece)
+            edits.append(TextEdit(rangeUTF16: lower..<upper, replacement: ""))
+        }
+        return edits
+    }
+
+    // MARK: Exact ranges of operations
+
+    /// The operations of the given replicas in the given counter ranges (all held here), as a
+    /// delta. A notebook uses this to send exactly the text operations a set of notebook
+    /// operations stands for.
+    ///
+    /// - Precondition: every range lies within what this text holds of its replica.
+    /// - Complexity: O(k + r log r) for k runs in the result.
+    public func changes(in ranges: [(replica: ReplicaID, counters: Range<UInt32>)]) -> TextDelta {
+        let sorted = ranges.filter { !$0.counters.isEmpty }.sorted {
+            ($0.replica, $0.counters.lowerBound) < ($1.replica, $1.counters.lowerBound)
+        }
+        var runs: [TextDelta.Run] = []
+        for (replicaID, counters) in sorted {
+            guard let replicaIndex = replicaTable.index(of: replicaID) else {
+                preconditionFailure("changes(in:): replica \(replicaID) has no operations here")
+            }
+            precondition(counters.upperBound <= logs[replicaIndex].operationCount, "changes(in:): range beyond the text")
+            appendChanges(of: replicaIndex, from: counters.lowerBound, to: counters.upperBound, into: &runs)
+        }
+        for index in runs.indices { runs[index] = canonicalOrigins(runs[index]) }
+        return TextDelta(runs: runs)
+    }
+
+    /// Whether `delta` would apply completely, nothing held back: every run continues what this
+    /// text (or an earlier run of the delta) holds of its replica, and every origin and deletion
+    /// target is held here or arrives in the delta.
+    ///
+    /// - Complexity: O(k log k) for k runs.
+    public func canApplyCompletely(_ delta: TextDelta) -> Bool {
+        var counts: [ReplicaID: UInt32] = [:]
+        func count(_ replica: ReplicaID) -> UInt32 {
+            if let known = counts[replica] { return known }
+            return replicaTable.index(of: replica).map { logs[$0].operationCount } ?? 0
+        }
+        // Operations of one replica arrive in counter order; check runs in that order, then the
+        // references against everything the text will hold afterwards.
+        var finalCounts: [ReplicaID: UInt32] = [:]
+        for run in delta.runs {
+            let held = finalCounts[run.replica] ?? count(run.replica)
+            if run.counter > held { return false }
+            finalCounts[run.replica] = max(held, run.end)
+        }
+        counts = finalCounts
+        func holds(_ id: OperationID, length: UInt32 = 1) -> Bool {
+            UInt64(id.counter) + UInt64(length) <= UInt64(count(id.replica))
+        }
+        for run in delta.runs {
+            switch run.kind {
+            case let .insertion(originLeft, originRight, _):
+                if let originLeft, !holds(originLeft) { return false }
+                if case let .item(id) = originRight, !holds(id) { return false }
+            case let .deletion(target, _):
+                if !holds(target, length: run.length) { return false }
+            }
+        }
+        return true
+    }
+}
+
+extension TextDelta {
+    /// The part of this delta made of operations `counters` of `replica`.
+    ///
+    /// - Complexity: O(k) for k runs.
+    public func restricted(to replica: ReplicaID, counters: Range<UInt32>) -> TextDelta {
+        var result: [Run] = []
+        for run in runs where run.replica == replica && run.counter < counters.upperBound && counters.lowerBound < run.end {
+            var part = run
+            if part.counter < counters.lowerBound { part = part.dropping(counters.lowerBound - part.counter) }
+            if part.end > counters.upperBound { part = part.prefix(counters.upperBound - part.counter) }
+            result.append(part)
+        }
+        return TextDelta(runs: result)
+    }
+}
+
+extension TextCRDT {
+    /// The beginning of the visible text: whole scalars, at most `utf8Bytes` bytes.
+    ///
+    /// - Complexity: O(log r + p) for p bytes returned (spans are walked from the start).
+    public func prefix(utf8Bytes: Int) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(utf8Bytes, content.count))
+        var leaf = firstLeaf
+        walk: while leaf != noIndex {
+            for slot in slots(of: leaf) where !spans[slot].isDeleted {
+                let span = spans[slot]
+                let start = Int(span.contentOffset)
+                let room = utf8Bytes - bytes.count
+                if Int(span.lengthUTF8) <= room {
+                    bytes.append(contentsOf: content[start..<start + Int(span.lengthUTF8)])
+                } else {
+                    // Whole scalars only.
+                    var end = start + room
+                    while end > start && content[end] & 0xC0 == 0x80 { end -= 1 }
+                    bytes.append(contentsOf: content[start..<end])
+                    break walk
+                }
+            }
+            leaf = leafHeaders[leaf].next
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -23,23 +23,51 @@ struct BenchRandom: RandomNumberGenerator {
 
 /// Builds the synthetic notebook and measures it.
 enum NotebookBenchmark {
-    /// Words a memo is typed from: Korean, Japanese and Latin (some accented), mixed per memo.
-    static let words: [[String]] = [
-        ["회의", "내일", "장보기", "우유", "계란", "프로젝트", "일정", "확인", "메모", "생각", "오늘", "주말", "여행", "책"],
-        ["買い物", "牛乳", "明日", "会議", "プロジェクト", "予定", "確認", "メモ", "考え", "今日", "週末", "旅行", "本", "ごはん"],
-        ["café", "meeting", "tomorrow", "groceries", "milk", "eggs", "project", "schedule", "résumé", "naïve",
-         "notes", "idea", "today", "weekend", "travel", "book", "Zürich", "crème", "brûlée", "über"],
-    ]
+    /// Vocabularies a memo is typed from: Korean, Japanese and Latin (some accented), a few
+    /// thousand words each, drawn with a Zipf-like skew (word k about 1/k as often as the first),
+    /// so common words are everywhere and most words are rare, as in real notes.
+    static let words: [[String]] = {
+        var random = BenchRandom(seed: 0x70CA_B)
+        let hangul = (0..<400).map { _ in String(UnicodeScalar(0xAC00 + UInt32(random.int(0..<11_172)))!) }
+        let kana = Array("あいうえおかきくけこがぎぐげごさしすせそざじずぜぞたちつてとだでなにぬねのはひふへほばびぶべぼまみむめもやゆよらりるれろわをんアイウエオカキクケコガギグゲゴサシスセソタチツテトナニヌネノハヒフヘホマミムメモラリルレロ").map(String.init)
+        let kanji = Array("日本語会議明日予定確認考今週末旅行買物牛乳本計画仕事電話時間場所東京大阪先生学校友達家族食事料理").map(String.init)
+        let latinSyllables = ["ca", "fé", "me", "ting", "to", "mor", "row", "gro", "ce", "ries", "pro", "ject", "sché", "dule",
+            "ré", "su", "mé", "na", "ïve", "no", "tes", "i", "dea", "week", "end", "tra", "vel", "bo", "ok", "zü", "rich", "crè",
+            "me", "brû", "lée", "ü", "ber", "la", "ter", "mi", "da", "so", "lu", "ción", "ma", "ñana", "ö", "ko", "lo", "gie"]
+        func vocabulary(_ make: (inout BenchRandom) -> String) -> [String] {
+            var seen = Set<String>()
+            var list: [String] = []
+            while list.count < 3_000 {
+                let word = make(&random)
+                if seen.insert(word).inserted { list.append(word) }
+            }
+            return list
+        }
+        return [
+            vocabulary { random in (0..<(2 + random.int(0..<2))).map { _ in hangul[random.int(0..<hangul.count)] }.joined() },
+            vocabulary { random in
+                (0..<(2 + random.int(0..<3))).map { _ in random.int(0..<3) == 0 ? kanji[random.int(0..<kanji.count)] : kana[random.int(0..<kana.count)] }.joined()
+            },
+            vocabulary { random in (0..<(2 + random.int(0..<3))).map { _ in latinSyllables[random.int(0..<latinSyllables.count)] }.joined() },
+        ]
+    }()
+
+    /// A word of a vocabulary, Zipf-like: index k with probability about proportional to 1/(k+1).
+    static func word(_ list: [String], random: inout BenchRandom) -> String {
+        // exp(U · ln(n)) − 1 is 1/x-distributed over 0..<n.
+        let uniform = Double(random.next() >> 11) / Double(1 << 53)
+        let index = min(list.count - 1, Int(exp(uniform * log(Double(list.count)))) - 1)
+        return list[max(0, index)]
+    }
 
     /// A phrase of roughly `scalars` scalars from the memo's languages.
     static func phrase(scalars: Int, languages: [Int], random: inout BenchRandom) -> String {
         var result = ""
         var count = 0
         while count < scalars {
-            let list = words[languages[random.int(0..<languages.count)]]
-            let word = list[random.int(0..<list.count)]
-            result += word + (random.int(0..<12) == 0 ? ".\n" : " ")
-            count += word.unicodeScalars.count + 1
+            let text = word(words[languages[random.int(0..<languages.count)]], random: &random)
+            result += text + (random.int(0..<12) == 0 ? ".\n" : " ")
+            count += text.unicodeScalars.count + 1
         }
         return result
     }
@@ -111,12 +139,15 @@ enum NotebookBenchmark {
 
         let encode = Measure.medianMilliseconds(runs: runs) { built.encoded() }
         let bytes = encode.firstResult
-        let decode = try Measure.medianMilliseconds(runs: runs) { () throws(DecodingError) in
+        let decodeMilliseconds = try Measure.medianMilliseconds(runs: runs) { () throws(DecodingError) in
             try Notebook(decoding: bytes, replica: ReplicaID(0xD))
-        }
-        var notebook = decode.firstResult
+        }.milliseconds
+        // A notebook of its own (not sharing storage with a copy), as an app holds it.
+        var notebook = try Notebook(decoding: bytes, replica: ReplicaID(0xD))
         let list = Measure.medianMilliseconds(runs: runs) { notebook.list() }
-        let queries = ["café", "회의", "プロジェクト", "brulee"]
+        // Words of each language, common to rare (vocabulary ranks 3, 40, 400), and an accent-
+        // and case-insensitive one.
+        let queries = [words[0][3], words[1][40], words[2][400], words[2][3].uppercased(), words[0][40], words[1][400]]
         // Cold: the first search on a freshly decoded notebook.
         var coldTimes: [Double] = []
         var matches: [Int] = []
@@ -148,7 +179,7 @@ enum NotebookBenchmark {
         report.add("text_bytes", .integer(built.list().reduce(0) { $0 + built.memo($1.id)!.text.utf8.count }))
         report.add("encoded_bytes", .integer(bytes.count))
         report.add("encode_ms", .milliseconds(encode.milliseconds))
-        report.add("decode_ms", .milliseconds(decode.milliseconds))
+        report.add("decode_ms", .milliseconds(decodeMilliseconds))
         report.add("list_ms", .milliseconds(list.milliseconds))
         report.add("search_cold_ms", .milliseconds(Measure.median(coldTimes)))
         report.add("search_warm_ms", .milliseconds(Measure.median(warmTimes)))

@@ -60,9 +60,21 @@ public enum MemoText {
             if byte < 0x80 && byte != 0x0D && (next == end || utf8[next] < 0x80) {
                 isWhitespace = byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
             } else {
-                next = body.index(after: index)
+                let scalars = body.unicodeScalars
+                let scalar = scalars[index]
+                let scalarEnd = scalars.index(after: index)
+                // Fast path: a scalar of a script without combining sequences (CJK, kana, Hangul
+                // syllables), followed by the end, ASCII or another such scalar, is a whole
+                // character. Anything else takes the grapheme breaking path.
+                if Self.isSingleScalarCharacter(scalar.value)
+                    && (scalarEnd == end || utf8[scalarEnd] < 0x80 || Self.isSingleScalarCharacter(scalars[scalarEnd].value))
+                {
+                    next = scalarEnd
+                } else {
+                    next = body.index(after: index)
+                }
                 // As `Character.isWhitespace`: the first scalar decides.
-                isWhitespace = body.unicodeScalars[index].properties.isWhitespace
+                isWhitespace = Self.isWhitespace(scalar.value)
             }
             if isWhitespace {
                 if let start = run {
@@ -88,6 +100,26 @@ public enum MemoText {
         }
         if let start = run { result += body[start..<end] }
         return result
+    }
+
+    /// Whether a scalar always forms a character on its own when the next scalar is ASCII or
+    /// another such scalar: precomposed Latin letters, CJK ideographs, kana (not the combining
+    /// voicing marks), Hangul syllables. (None of them take part in grapheme clusters except
+    /// through what follows; `MemoTextFastPathTests` checks every one.)
+    @inline(__always)
+    static func isSingleScalarCharacter(_ value: UInt32) -> Bool {
+        (value >= 0x00C0 && value <= 0x024F) || (value >= 0x4E00 && value <= 0x9FFF)
+            || (value >= 0xAC00 && value <= 0xD7A3) || (value >= 0x3041 && value <= 0x3096)
+            || (value >= 0x30A1 && value <= 0x30FA) || (value >= 0x3400 && value <= 0x4DBF)
+    }
+
+    /// The Unicode White_Space property, without a property lookup (the set is small and fixed).
+    @inline(__always)
+    static func isWhitespace(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 
     /// The memo as plain text for sharing (a share sheet, the clipboard, an exported file):

@@ -38,7 +38,7 @@ extension Notebook {
             body.uint64LittleEndian(id.low)
             switch memos[existing: id].text {
             case let .materialized(text): body.lengthPrefixed(text.encodedBody())
-            case let .encoded(textBody, _, _, _, _): body.lengthPrefixed(textBody)
+            case let .encoded(bytes, textBody, _, _, _, _): body.lengthPrefixed(bytes[textBody])
             }
         }
         body.varint(replicas.count)
@@ -153,18 +153,23 @@ extension Notebook {
             if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
             memoIDs.append(id)
             let range = try reader.lengthPrefixedRange()
-            let textBody = Array(bytes[range])
-            let summary = try TextCRDT.summary(ofBody: textBody, range: 0..<textBody.count)
-            guard let string = String(validating: textBody[summary.text], as: UTF8.self) else {
+            let summary = try TextCRDT.summary(ofBody: bytes, range: range)
+            // Folding the text for search checks that it is UTF-8, in the same pass.
+            guard let key = bytes.withUnsafeBufferPointer({ buffer in
+                SearchFolding.validatedKey(forUTF8: UnsafeBufferPointer(rebasing: buffer[summary.text]))
+            }) else {
                 throw .malformed("memo \(id): the text is not valid UTF-8")
             }
             notebook.lamport = max(notebook.lamport, summary.lamport)
-            notebook.memos[id] = MemoRecord(
+            var record = MemoRecord(
                 id: id,
                 text: .encoded(
-                    body: textBody, string: string, version: summary.version, insertionVersion: summary.insertionVersion,
-                    lamport: summary.lamport),
+                    bytes: bytes, body: range, text: summary.text, version: summary.version,
+                    insertionVersion: summary.insertionVersion, lamport: summary.lamport),
                 createdAt: .zero, modifiedAt: .zero)
+            record.searchKey = key
+            record.searchKeyVersion = summary.version
+            notebook.memos[id] = record
         }
         let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
         var replicas: [ReplicaID] = []

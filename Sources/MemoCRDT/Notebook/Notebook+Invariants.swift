@@ -61,6 +61,7 @@ extension Notebook {
             recomputed.refreshStatus()
             try require(recomputed.status == record.status, "memo \(id) status \(record.status) != \(recomputed.status)")
             try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
+            try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
             if record.searchKeyVersion == version {
                 try require(record.searchKey == SearchFolding.key(for: record.text.string), "memo \(id) cached search key is wrong")
             }

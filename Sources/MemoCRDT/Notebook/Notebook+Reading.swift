@@ -19,24 +19,31 @@ extension Notebook {
     ///
     /// - Complexity: O(m log m) for m memos.
     public func list() -> [MemoSummary] {
-        summaries { $0.status == .active }
+        summaries(status: .active)
     }
 
     /// The memos in the trash, newest `modifiedAt` first, ties broken by id.
     public func trash() -> [MemoSummary] {
-        summaries { $0.status == .trashed }
+        summaries(status: .trashed)
     }
 
-    /// Summaries of the memos `include` accepts, in list order. Sorts small keys, then builds the
-    /// summaries once.
-    func summaries(where include: (MemoRecord) -> Bool) -> [MemoSummary] {
-        var keys: [(modifiedAt: UInt64, high: UInt64, low: UInt64)] = []
-        keys.reserveCapacity(memos.count)
-        for record in memos.records where include(record) {
-            keys.append((record.modifiedAt.rawValue, record.id.high, record.id.low))
+    /// Summaries of the memos with `status` (and matching `query`, if given), in list order.
+    /// Reads records in place (no copies), sorts small keys, then builds the summaries.
+    func summaries(status: MemoStatus, matching query: SearchQuery? = nil) -> [MemoSummary] {
+        let records = memos.records
+        var keys: [(modifiedAt: UInt64, index: Int)] = []
+        keys.reserveCapacity(records.count)
+        for index in records.indices where records[index].status == status {
+            if let query {
+                let matches = records[index].searchKeyVersion == records[index].text.version
+                    ? query.matches(key: records[index].searchKey)
+                    : query.matches(key: SearchFolding.key(for: records[index].text.string))
+                if !matches { continue }
+            }
+            keys.append((records[index].modifiedAt.rawValue, index))
         }
-        keys.sort { $0.modifiedAt != $1.modifiedAt ? $0.modifiedAt > $1.modifiedAt : ($0.high, $0.low) < ($1.high, $1.low) }
-        return keys.map { memos[existing: MemoID(high: $0.high, low: $0.low)].summary }
+        keys.sort { $0.modifiedAt != $1.modifiedAt ? $0.modifiedAt > $1.modifiedAt : records[$0.index].id < records[$1.index].id }
+        return keys.map { records[$0.index].summary }
     }
 
     /// Every memo id the notebook knows, purged ones included, in id order.
@@ -54,7 +61,7 @@ extension Notebook {
     public func search(_ query: String) -> [MemoSummary] {
         let compiled = SearchQuery(query)
         if compiled.isEmpty { return [] }
-        return summaries { $0.status == .active && compiled.matches(key: $0.currentSearchKey) }
+        return summaries(status: .active, matching: compiled)
     }
 
     /// Caches the search keys of memos edited since the last call, so searches stop folding their
@@ -110,7 +117,7 @@ extension Notebook {
     public func exportFiles() -> [(fileName: String, text: String)] {
         let active = memos.records.filter { $0.status == .active }
             .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
-        let names = ExportNaming.fileNames(forTitles: active.map(\.title))
+        let names = ExportNaming.fileNames(forTitles: active.map { MemoText.title(of: String(decoding: $0.textPrefix, as: UTF8.self)) })
         return zip(names, active).map { ($0, MemoText.plainText(of: $1.text.string)) }
     }
 }

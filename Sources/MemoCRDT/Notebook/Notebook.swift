@@ -98,9 +98,9 @@ public struct Notebook: Sendable {
         switch record.text {
         case let .materialized(text):
             return text
-        case let .encoded(body, _, _, _, _):
+        case let .encoded(bytes, body, _, _, _, _):
             do throws(DecodingError) {
-                let text = try TextCRDT(decodingBody: body, range: 0..<body.count, replica: replica)
+                let text = try TextCRDT(decodingBody: bytes, range: body, replica: replica)
                 memos[existing: id].text = .materialized(text)
                 return text
             } catch {
@@ -114,9 +114,9 @@ public struct Notebook: Sendable {
         switch record.text {
         case let .materialized(text):
             return text
-        case let .encoded(body, _, _, _, _):
+        case let .encoded(bytes, body, _, _, _, _):
             do throws(DecodingError) {
-                return try TextCRDT(decodingBody: body, range: 0..<body.count, replica: replica)
+                return try TextCRDT(decodingBody: bytes, range: body, replica: replica)
             } catch {
                 throw .corruptMemo(record.id, error)
             }

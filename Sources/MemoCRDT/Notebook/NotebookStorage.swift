@@ -136,41 +136,56 @@ struct LifecycleRecord: Sendable, Equatable {
 @usableFromInline
 enum MemoTextStorage: Sendable {
     case materialized(TextCRDT)
-    /// The body of a text state (FORMAT.md), its visible text, version, insertion version and
-    /// highest Lamport time.
-    case encoded(body: [UInt8], string: String, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64)
+    /// A text state body (FORMAT.md) at `body` of `bytes` (the loaded notebook's buffer, shared by
+    /// all its memos), its visible text (valid UTF-8, checked when loaded) at `text`, its version,
+    /// insertion version and highest Lamport time.
+    case encoded(
+        bytes: [UInt8], body: Range<Int>, text: Range<Int>, version: VersionVector, insertionVersion: VersionVector,
+        lamport: UInt64)
 
     var string: String {
         switch self {
         case let .materialized(text): text.string
-        case let .encoded(_, string, _, _, _): string
+        case let .encoded(bytes, _, text, _, _, _): String(decoding: bytes[text], as: UTF8.self)
         }
     }
 
     var version: VersionVector {
         switch self {
         case let .materialized(text): text.version
-        case let .encoded(_, _, version, _, _): version
+        case let .encoded(_, _, _, version, _, _): version
         }
     }
 
     var insertionVersion: VersionVector {
         switch self {
         case let .materialized(text): text.insertionVersion
-        case let .encoded(_, _, _, insertionVersion, _): insertionVersion
+        case let .encoded(_, _, _, _, insertionVersion, _): insertionVersion
         }
     }
 
     var lamport: UInt64 {
         switch self {
         case let .materialized(text): text.lamport
-        case let .encoded(_, _, _, _, lamport): lamport
+        case let .encoded(_, _, _, _, _, lamport): lamport
         }
     }
 
     /// A stand-in while the text is taken out to be edited in place.
     static let placeholder = MemoTextStorage.encoded(
-        body: [], string: "", version: VersionVector(), insertionVersion: VersionVector(), lamport: 0)
+        bytes: [], body: 0..<0, text: 0..<0, version: VersionVector(), insertionVersion: VersionVector(), lamport: 0)
+
+    /// The UTF-8 of the visible text's first `count` bytes at most, cut at a scalar boundary.
+    func prefixUTF8(_ count: Int) -> ArraySlice<UInt8> {
+        switch self {
+        case let .materialized(text):
+            return Array(text.prefix(utf8Bytes: count).utf8)[...]
+        case let .encoded(bytes, _, text, _, _, _):
+            var end = min(text.upperBound, text.lowerBound + count)
+            while end > text.lowerBound && end < text.upperBound && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            return bytes[text.lowerBound..<end]
+        }
+    }
 }
 
 /// Everything a notebook keeps about one memo.
@@ -183,17 +198,17 @@ struct MemoRecord: Sendable {
     var lifecycle: [LifecycleRecord] = []
     // Derived from the above, kept for listing and searching.
     var status: MemoStatus = .active
-    var title: String = ""
-    var preview: String = ""
+    /// The beginning of the text (UTF-8), what titles and previews are made from.
+    var textPrefix: ArraySlice<UInt8> = []
     var searchKey: [UInt8] = []
-    /// The text version `title` and `preview` were computed for.
+    /// The text version `textPrefix` was taken from.
     var derivedVersion = VersionVector()
     /// The text version `searchKey` was computed for; older means stale (searches fold the text
     /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
     var searchKeyVersion: VersionVector?
 
     var summary: MemoSummary {
-        MemoSummary(id: id, title: title, preview: preview, createdAt: createdAt, modifiedAt: modifiedAt, status: status)
+        MemoSummary(id: id, createdAt: createdAt, modifiedAt: modifiedAt, status: status, textPrefix: textPrefix)
     }
 
     /// The search key for the current text: cached, or folded now.
@@ -222,22 +237,18 @@ struct MemoRecord: Sendable {
         status = result
     }
 
-    /// Recomputes title and preview from the beginning of the text, if the text changed.
+    /// Takes the beginning of the text again (for titles and previews), if the text changed.
     ///
     /// - Complexity: O(log n + p) for a prefix of p = `MemoRecord.derivedPrefixBytes` bytes.
     mutating func refreshDerivedText() {
         let version = text.version
         guard version != derivedVersion || searchKeyVersion == nil else { return }
-        let prefix: String
-        switch text {
-        case let .materialized(crdt): prefix = crdt.prefix(utf8Bytes: Self.derivedPrefixBytes)
-        case let .encoded(_, string, _, _, _): prefix = string
-        }
-        title = MemoText.title(of: prefix)
-        preview = MemoText.preview(of: prefix)
+        textPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
         derivedVersion = version
         if searchKeyVersion == nil { refreshSearchKey() }
     }
+
+
 
     /// Caches the search key for the current text.
     mutating func refreshSearchKey() {

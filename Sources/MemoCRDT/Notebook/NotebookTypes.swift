@@ -18,20 +18,31 @@ public enum MemoStatus: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A memo as a list shows it: no full text, cheap to produce for thousands of memos.
+/// A memo as a list shows it: cheap to produce for thousands of memos. It holds the beginning
+/// of the text (shared, not copied) and works out the title and preview when they are read, so a
+/// list of 10,000 memos costs only what its visible rows show.
 public struct MemoSummary: Sendable, Equatable, Identifiable {
     /// The memo's id.
     public var id: MemoID
-    /// The first line of the text.
-    public var title: String
-    /// A short one-line preview of the body.
-    public var preview: String
     /// When the memo was created (hybrid logical clock).
     public var createdAt: HybridTimestamp
     /// The latest change to the memo, by any replica (hybrid logical clock).
     public var modifiedAt: HybridTimestamp
     /// Active or trashed (purged memos are never listed).
     public var status: MemoStatus
+    /// The first `MemoRecord.derivedPrefixBytes` bytes of the text's UTF-8 (whole scalars),
+    /// shared with the notebook.
+    var textPrefix: ArraySlice<UInt8>
+
+    /// The first line of the text.
+    ///
+    /// - Complexity: O(length of the first line), computed on each read.
+    public var title: String { MemoText.title(of: String(decoding: textPrefix, as: UTF8.self)) }
+
+    /// A short one-line preview of the body.
+    ///
+    /// - Complexity: O(length of the first line and of the preview), computed on each read.
+    public var preview: String { MemoText.preview(of: String(decoding: textPrefix, as: UTF8.self)) }
 }
 
 /// A memo with its text.

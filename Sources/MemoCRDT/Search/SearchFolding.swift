@@ -64,6 +64,15 @@ public enum SearchFolding {
         }
     }
 
+    /// The folded UTF-8 of `bytes` if they are valid UTF-8 (shortest forms, no surrogates, at
+    /// most U+10FFFF), else nil: validation and folding in one pass over the bytes.
+    public static func validatedKey(forUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var key: [UInt8] = []
+        var invalid = false
+        append(utf8: bytes, to: &key, invalid: &invalid)
+        return invalid ? nil : key
+    }
+
     // MARK: Folding loop
 
     /// Input bytes folded per pass through the scratch buffer.
@@ -72,6 +81,12 @@ public enum SearchFolding {
     /// Folds `input` chunk by chunk (each ending on a scalar boundary) into a scratch buffer
     /// three times the chunk's size, appending each chunk's output to `key`.
     static func append(utf8 input: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) {
+        var invalid = false
+        append(utf8: input, to: &key, invalid: &invalid)
+    }
+
+    /// As `append(utf8:to:)`, and sets `invalid` when the bytes are not valid UTF-8.
+    static func append(utf8 input: UnsafeBufferPointer<UInt8>, to key: inout [UInt8], invalid: inout Bool) {
         guard let source = input.baseAddress, !input.isEmpty else { return }
         let table = FoldTable.shared
         let scratchCount = 3 * min(input.count, chunkBytes) + 16
@@ -88,7 +103,7 @@ public enum SearchFolding {
                         backedUp += 1
                     }
                     if end == start { end = min(input.count, start + chunkBytes) }
-                    let written = fold(source + start, count: end - start, into: output, lookup)
+                    let written = fold(source + start, count: end - start, into: output, lookup, invalid: &invalid)
                     key.append(contentsOf: UnsafeBufferPointer(start: output, count: written))
                     start = end
                 }
@@ -117,23 +132,28 @@ public enum SearchFolding {
     @inline(__always)
     static func fold(
         _ input: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutablePointer<UInt8>,
-        _ lookup: Lookup
+        _ lookup: Lookup, invalid: inout Bool
     ) -> Int {
         var source = input
         let end = input + count
         var target = output
+        var errors = false
         // While 8 bytes remain, no scalar can be cut short: no length checks.
-        while end - source >= 8 { step(&source, &target, end: end, wide: true, lookup) }
-        while source < end { step(&source, &target, end: end, wide: false, lookup) }
+        while end - source >= 8 { step(&source, &target, end: end, wide: true, lookup, errors: &errors) }
+        while source < end { step(&source, &target, end: end, wide: false, lookup, errors: &errors) }
+        if errors { invalid = true }
         return target - output
     }
 
     /// Folds the scalar at `source` (or the run of ASCII there) to `target` and moves both past
     /// what it read and wrote. `wide`: at least 8 bytes remain before `end`.
     @inline(__always)
+    ///
+    /// Sets `errors` for anything that is not valid UTF-8 (a bad continuation byte, an overlong
+    /// form, a surrogate, a value past U+10FFFF, a bad or truncated lead), folding on regardless.
     static func step(
         _ source: inout UnsafePointer<UInt8>, _ target: inout UnsafeMutablePointer<UInt8>,
-        end: UnsafePointer<UInt8>, wide: Bool, _ lookup: Lookup
+        end: UnsafePointer<UInt8>, wide: Bool, _ lookup: Lookup, errors: inout Bool
     ) {
         let remaining = wide ? 8 : end - source
         let lead = source[0]
@@ -166,6 +186,10 @@ public enum SearchFolding {
             let second = source[1]
             let third = source[2]
             let scalar = UInt32(lead & 0x0F) &<< 12 | UInt32(second & 0x3F) &<< 6 | UInt32(third & 0x3F)
+            // Continuations, not overlong (≥ U+0800), not a surrogate (U+D800–U+DFFF).
+            if (second & 0xC0) != 0x80 || (third & 0xC0) != 0x80 || scalar < 0x800 || scalar & 0xF800 == 0xD800 {
+                errors = true
+            }
             let syllable = scalar &- hangulSyllableBase
             if syllable < hangulSyllableCount {
                 target += appendHangul(syllable: syllable, to: target, lookup)
@@ -176,6 +200,7 @@ public enum SearchFolding {
             source += 3
         } else if lead >= 0xC2, lead < 0xE0, wide || remaining >= 2 {
             let second = source[1]
+            if (second & 0xC0) != 0x80 { errors = true }
             let scalar = UInt32(lead & 0x1F) &<< 6 | UInt32(second & 0x3F)
             let packed = UInt32(lead) | UInt32(second) &<< 8 | 2 &<< 24
             target += emit(scalar, packed: packed, to: target, lookup)
@@ -183,6 +208,12 @@ public enum SearchFolding {
         } else if lead >= 0xF0, lead < 0xF5, wide || remaining >= 4 {
             let scalar = UInt32(lead & 0x07) &<< 18 | UInt32(source[1] & 0x3F) &<< 12
                 | UInt32(source[2] & 0x3F) &<< 6 | UInt32(source[3] & 0x3F)
+            // Continuations, not overlong (≥ U+10000), at most U+10FFFF.
+            if (source[1] & 0xC0) != 0x80 || (source[2] & 0xC0) != 0x80 || (source[3] & 0xC0) != 0x80
+                || scalar < 0x10000 || scalar > 0x10FFFF
+            {
+                errors = true
+            }
             if scalar &- 0x1F000 < 0xE0000 - 0x1F000 {
                 // Emoji and symbols (U+1F000–U+1FFFF), CJK extensions (U+20000–U+3FFFF),
                 // unassigned planes: no case, no marks.
@@ -195,6 +226,7 @@ public enum SearchFolding {
             source += 4
         } else {
             // Not valid UTF-8 (a stray continuation byte, a bad or truncated lead): copied.
+            errors = true
             target[0] = lead
             source += 1
             target += 1

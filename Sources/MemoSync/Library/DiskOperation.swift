@@ -1,0 +1,75 @@
+/// One step of persisting a library, as the sans-I/O library logic asks for it.
+///
+/// The semantics are those of a POSIX file system with an explicit durability barrier:
+/// `write`, `append`, `truncate`, `rename` and `delete` change what reads see at once, but only
+/// `sync` (for a file's contents) and `syncDirectory` (for names: creations, renames, deletions)
+/// make them survive a crash. A crash reverts every file to its last durable state. The
+/// deterministic simulator's disk implements exactly that, losing whatever was not synced.
+public enum DiskOperation: Sendable, Equatable, CustomStringConvertible {
+    /// Creates `file` or replaces its contents with `bytes`.
+    case write(file: String, bytes: [UInt8])
+    /// Appends `bytes` to `file` (created if missing).
+    case append(file: String, bytes: [UInt8])
+    /// Cuts `file` to `length` bytes.
+    case truncate(file: String, length: Int)
+    /// Makes the contents of `file` durable (fsync).
+    case sync(file: String)
+    /// Renames `from` to `to`, atomically replacing `to`.
+    case rename(from: String, to: String)
+    /// Removes `file` (a missing file is not an error).
+    case delete(file: String)
+    /// Makes the directory's names durable (fsync of the directory).
+    case syncDirectory
+
+    public var description: String {
+        switch self {
+        case let .write(file, bytes): "write \(file) (\(bytes.count) bytes)"
+        case let .append(file, bytes): "append \(file) (\(bytes.count) bytes)"
+        case let .truncate(file, length): "truncate \(file) to \(length)"
+        case let .sync(file): "sync \(file)"
+        case let .rename(from, to): "rename \(from) -> \(to)"
+        case let .delete(file): "delete \(file)"
+        case .syncDirectory: "sync directory"
+        }
+    }
+}
+
+/// What went wrong on the local disk.
+public enum DiskError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The library folder cannot be used (missing, not a folder, no permission).
+    case unavailable(reason: String)
+    /// Another process holds the library.
+    case locked(path: String)
+    /// The disk is full.
+    case full
+    /// Another input/output failure.
+    case io(reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unavailable(reason): "the library folder cannot be used: \(reason)"
+        case let .locked(path): "another process is using the library at \(path)"
+        case .full: "the disk is full"
+        case let .io(reason): "disk input/output error: \(reason)"
+        }
+    }
+}
+
+/// A flat folder of files the library logic reads and changes, one operation at a time.
+///
+/// `FileDisk` is the real one (a folder on the local file system); the simulator has its own.
+public protocol LibraryDisk {
+    /// The names of the files in the folder.
+    func listFiles() throws(DiskError) -> [String]
+    /// The contents of `file`, or nil when it does not exist.
+    func read(file: String) throws(DiskError) -> [UInt8]?
+    /// Performs one operation.
+    func perform(_ operation: DiskOperation) throws(DiskError)
+}
+
+extension LibraryDisk {
+    /// Performs `operations` in order, stopping at the first failure.
+    public func perform(_ operations: [DiskOperation]) throws(DiskError) {
+        for operation in operations { try perform(operation) }
+    }
+}

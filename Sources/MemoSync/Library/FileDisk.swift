@@ -1,0 +1,291 @@
+import Foundation
+
+/// The library folder on the local file system: the real ``LibraryDisk``.
+///
+/// Opening it takes an exclusive advisory lock (`flock`) on the lock file
+/// ``lockFileName`` inside the folder, so only one `FileDisk` (in this process or any other)
+/// uses a library at a time; the lock lasts until ``close()`` or until the disk is released.
+/// The lock file is never listed, read or changed through the disk.
+///
+/// Operations have POSIX semantics, performed with file descriptors: `write` truncates and
+/// writes every byte (continuing after partial writes), `append` uses O_APPEND, `sync` is
+/// `fsync` (F_FULLFSYNC on Apple platforms), `rename` is `rename(2)`, `delete` is `unlink`,
+/// `syncDirectory` is an `fsync` of the folder. Nothing is buffered: each operation reaches the
+/// system before it returns, and is durable after the `sync` or `syncDirectory` that follows.
+///
+/// File names are plain names (see ``isValidFileName(_:)``). Calls are serialized by an
+/// internal lock, so the disk may be shared between threads.
+public final class FileDisk: LibraryDisk, @unchecked Sendable {
+    /// The name of the lock file inside the library folder.
+    public static let lockFileName = ".memosync.lock"
+
+    /// The absolute path of the library folder, without a trailing "/".
+    public let path: String
+
+    // Guarded by `lock`: the descriptor holding the library lock, nil once closed.
+    private let lock = NSLock()
+    private var lockDescriptor: Int32?
+
+    /// Opens the library folder at `path`, creating it (and any missing folder above it) when
+    /// needed, and locks it. A relative path is resolved against the current folder now.
+    ///
+    /// - Throws: ``DiskError/locked(path:)`` when another `FileDisk`, in this process or
+    ///   another, holds the library; ``DiskError/unavailable(reason:)`` when the folder cannot
+    ///   be created or used (something else has its name, no permission);
+    ///   ``DiskError/full`` when the disk has no room for it.
+    public init(path: String) throws(DiskError) {
+        guard let absolute = POSIX.absolutePath(path) else {
+            throw .unavailable(reason: "no folder path given (\"\(path)\")")
+        }
+        self.path = absolute
+        let lockPath = absolute.hasSuffix("/") ? absolute + FileDisk.lockFileName : absolute + "/" + FileDisk.lockFileName
+        do throws(POSIXFailure) {
+            try POSIX.makeDirectories(absolute)
+        } catch {
+            throw error.kind == .noSpace ? .full : .unavailable(reason: error.description)
+        }
+        let descriptor: Int32
+        do throws(POSIXFailure) {
+            descriptor = try POSIX.open(lockPath, .readWriteCreating)
+        } catch {
+            throw error.kind == .noSpace ? .full : .unavailable(reason: error.description)
+        }
+        do throws(POSIXFailure) {
+            try POSIX.lockExclusively(descriptor, path: lockPath)
+        } catch {
+            POSIX.closeQuietly(descriptor)
+            throw error.kind == .wouldBlock ? .locked(path: absolute) : .unavailable(reason: error.description)
+        }
+        lockDescriptor = descriptor
+    }
+
+    /// Opens the library folder of the file URL `url`; see ``init(path:)``.
+    ///
+    /// - Throws: ``DiskError/unavailable(reason:)`` for a URL that is not a file URL, and the
+    ///   errors of ``init(path:)``.
+    public convenience init(url: URL) throws(DiskError) {
+        guard url.isFileURL else {
+            throw .unavailable(reason: "\(url) is not a file URL")
+        }
+        let path = url.withUnsafeFileSystemRepresentation { pointer in
+            pointer.map { String(cString: $0) } ?? ""
+        }
+        try self.init(path: path)
+    }
+
+    deinit {
+        if let lockDescriptor { POSIX.closeQuietly(lockDescriptor) }
+    }
+
+    /// Releases the library lock; afterwards every call throws
+    /// ``DiskError/unavailable(reason:)``. Closing twice does nothing.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        if let lockDescriptor { POSIX.closeQuietly(lockDescriptor) }
+        lockDescriptor = nil
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return lockDescriptor == nil
+    }
+
+    /// Whether `name` may name a file of the library: non-empty, at most 255 UTF-8 bytes, no
+    /// "/", no control character, not "." or "..", and not the lock file. O(length).
+    public static func isValidFileName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard !utf8.isEmpty, utf8.count <= 255, name != ".", name != "..", name != lockFileName else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { scalar in
+            let value = scalar.value
+            return value >= 0x20 && !(0x7F...0x9F).contains(value) && value != 0x2F
+        }
+    }
+
+    // MARK: LibraryDisk
+
+    /// The names of the regular files in the folder, sorted, except the lock file and names no
+    /// operation accepts (control characters, invalid UTF-8). Folders and symbolic links are
+    /// left out. O(n log n) for n entries.
+    ///
+    /// - Throws: ``DiskError/unavailable(reason:)`` when the folder is gone or the disk is
+    ///   closed; ``DiskError/io(reason:)`` when it cannot be read.
+    public func listFiles() throws(DiskError) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        do throws(POSIXFailure) {
+            var files: [String] = []
+            for name in try POSIX.directoryEntries(path) where FileDisk.isValidFileName(name) {
+                do throws(POSIXFailure) {
+                    if try POSIX.status(of: filePath(name), followLinks: false).kind == .regular {
+                        files.append(name)
+                    }
+                } catch where error.kind == .notFound {
+                    continue  // removed meanwhile
+                }
+            }
+            return files.sorted()
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// The contents of `file`, or nil when there is no such file. O(size).
+    ///
+    /// - Throws: ``DiskError/io(reason:)`` for an invalid name, a name that is not a regular
+    ///   file (a folder) or a failed read; ``DiskError/unavailable(reason:)`` when the folder is
+    ///   gone or the disk is closed.
+    public func read(file: String) throws(DiskError) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        let path = try validatedPath(file)
+        do throws(POSIXFailure) {
+            let descriptor: Int32
+            do throws(POSIXFailure) {
+                descriptor = try POSIX.open(path, .read)
+            } catch where error.kind == .notFound && POSIX.isDirectory(self.path) {
+                return nil
+            }
+            defer { POSIX.closeQuietly(descriptor) }
+            guard try POSIX.status(of: descriptor, path: path).kind == .regular else {
+                throw POSIXFailure(call: "read", path: path, kind: .other, reason: "not a regular file")
+            }
+            return try POSIX.readAll(descriptor, path: path)
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Performs `operation` with POSIX semantics (see ``DiskOperation``).
+    ///
+    /// - `write`: create or truncate, then write every byte. O(size).
+    /// - `append`: O_APPEND write, creating the file. O(size).
+    /// - `truncate`: `ftruncate` of an existing file (a length beyond the end extends it with
+    ///   zeros, as POSIX does).
+    /// - `sync`: `fsync` of an existing file.
+    /// - `rename`: `rename(2)`, replacing the destination.
+    /// - `delete`: `unlink`; a missing file is not an error.
+    /// - `syncDirectory`: `fsync` of the folder.
+    ///
+    /// - Throws: ``DiskError/full`` when the disk is full; ``DiskError/unavailable(reason:)``
+    ///   when the folder is gone, permission is denied or the disk is closed;
+    ///   ``DiskError/io(reason:)`` for an invalid file name, a negative length, a missing file
+    ///   to truncate, sync or rename, or another failure (with the system's message).
+    public func perform(_ operation: DiskOperation) throws(DiskError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        switch operation {
+        case let .write(file, bytes):
+            try writeFile(try validatedPath(file), bytes: bytes, mode: .writeTruncating)
+        case let .append(file, bytes):
+            try writeFile(try validatedPath(file), bytes: bytes, mode: .append)
+        case let .truncate(file, length):
+            let path = try validatedPath(file)
+            guard length >= 0 else { throw .io(reason: "truncate \(path): negative length \(length)") }
+            try withDescriptor(path, .writeExisting) { descriptor throws(POSIXFailure) in
+                try POSIX.truncate(descriptor, to: length, path: path)
+            }
+        case let .sync(file):
+            let path = try validatedPath(file)
+            try withDescriptor(path, .read) { descriptor throws(POSIXFailure) in
+                try POSIX.synchronize(descriptor, path: path)
+            }
+        case let .rename(from, to):
+            let source = try validatedPath(from)
+            let destination = try validatedPath(to)
+            do throws(POSIXFailure) {
+                try POSIX.rename(source, to: destination)
+            } catch {
+                throw mapped(error)
+            }
+        case let .delete(file):
+            let path = try validatedPath(file)
+            do throws(POSIXFailure) {
+                try POSIX.unlink(path)
+            } catch where error.kind == .notFound && POSIX.isDirectory(self.path) {
+                return
+            } catch {
+                throw mapped(error)
+            }
+        case .syncDirectory:
+            do throws(POSIXFailure) {
+                try POSIX.synchronizeDirectory(path)
+            } catch {
+                throw mapped(error)
+            }
+        }
+    }
+
+    // MARK: Private
+
+    /// Throws `unavailable` once the disk is closed. Call with the lock held.
+    private func checkOpen() throws(DiskError) {
+        guard lockDescriptor != nil else {
+            throw .unavailable(reason: "the library at \(path) was closed")
+        }
+    }
+
+    private func filePath(_ name: String) -> String {
+        path.hasSuffix("/") ? path + name : path + "/" + name
+    }
+
+    /// The path of the file `name`, after checking the name.
+    private func validatedPath(_ name: String) throws(DiskError) -> String {
+        guard FileDisk.isValidFileName(name) else {
+            throw .io(reason: "invalid file name \"\(name)\" in the library at \(path)")
+        }
+        return filePath(name)
+    }
+
+    /// Opens `path` in `mode`, writes `bytes`, and closes it (reporting a failed close).
+    private func writeFile(_ path: String, bytes: [UInt8], mode: OpenMode) throws(DiskError) {
+        do throws(POSIXFailure) {
+            let descriptor = try POSIX.open(path, mode)
+            do throws(POSIXFailure) {
+                try POSIX.writeAll(descriptor, bytes, path: path)
+            } catch {
+                POSIX.closeQuietly(descriptor)
+                throw error
+            }
+            try POSIX.close(descriptor, path: path)
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Opens `path` in `mode`, runs `body` on the descriptor, and closes it.
+    private func withDescriptor(
+        _ path: String, _ mode: OpenMode, _ body: (Int32) throws(POSIXFailure) -> Void
+    ) throws(DiskError) {
+        do throws(POSIXFailure) {
+            let descriptor = try POSIX.open(path, mode)
+            defer { POSIX.closeQuietly(descriptor) }
+            try body(descriptor)
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// The `DiskError` for a failed call: `full` for no room; `unavailable` when the folder is
+    /// gone or access is denied; `io` with the call, path and system message otherwise.
+    func mapped(_ failure: POSIXFailure) -> DiskError {
+        switch failure.kind {
+        case .noSpace:
+            return .full
+        case .accessDenied, .readOnly:
+            return .unavailable(reason: failure.description)
+        default:
+            if !POSIX.isDirectory(path) {
+                return .unavailable(reason: "the library folder \(path) does not exist or is not a folder")
+            }
+            return .io(reason: failure.description)
+        }
+    }
+}

@@ -1,0 +1,438 @@
+// ============================================================================================
+// PLATFORM FILE: the only file in MemoSync that calls the operating system's C library.
+// ============================================================================================
+//
+// Everything here is POSIX and compiles against Glibc (Linux), Musl (static Linux) and Darwin
+// (macOS, iOS and the other Apple platforms). The rest of MemoSync is portable Swift and reaches
+// the file system only through the `POSIX` namespace below, so porting MemoSync to another
+// system (Windows, WASI) means rewriting this one file.
+//
+// Platform differences handled here:
+// - Durability. On Darwin `fsync` only hands data to the drive, whose cache may lose it on power
+//   failure; `fcntl(F_FULLFSYNC)` asks the drive to flush. `synchronize` uses F_FULLFSYNC there
+//   and falls back to `fsync` on file systems that do not support it. Linux `fsync` flushes.
+// - Directory `fsync` is refused by some file systems (EINVAL, ENOTSUP); there it is a no-op.
+// - `mode_t` is 32 bits on Linux and 16 bits on Darwin; file type bits are the same everywhere.
+// - `opendir` returns an opaque pointer on Linux and a typed one on Darwin (inferred below).
+// - Locks are `flock(2)` locks: owned by an open file description, so two opens of the lock
+//   file conflict even inside one process (unlike `fcntl` locks) and closing the descriptor
+//   releases the lock. (On Linux NFS, `flock` is emulated with `fcntl` locks: it still excludes
+//   other machines and processes, but not a second open inside the same process.)
+//
+// Every call retries on EINTR where POSIX allows it; `close` is never retried (on Linux the
+// descriptor is released even when `close` reports EINTR).
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("MemoSync's file drivers need a POSIX C library (Glibc, Musl or Darwin).")
+#endif
+
+/// A failed system call: which call, on which path, and the `errno` it set, already classified
+/// so that callers never see platform constants.
+struct POSIXFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the error number means for MemoSync's drivers.
+    enum Kind: Sendable, Equatable {
+        /// ENOENT: a missing file or folder.
+        case notFound
+        /// ENOTDIR: a path component is not a folder.
+        case notDirectory
+        /// EISDIR: a folder where a file was expected.
+        case isDirectory
+        /// EEXIST: the name is taken.
+        case exists
+        /// ENOSPC or EDQUOT: no room left.
+        case noSpace
+        /// EACCES or EPERM: not allowed.
+        case accessDenied
+        /// EROFS: a read-only file system.
+        case readOnly
+        /// EWOULDBLOCK / EAGAIN: a lock is held elsewhere.
+        case wouldBlock
+        /// ENAMETOOLONG: a name or path is too long.
+        case nameTooLong
+        /// Anything else.
+        case other
+    }
+
+    /// The system call, for example "open" or "fsync".
+    var call: String
+    /// The path it was about.
+    var path: String
+    /// The classified error number.
+    var kind: Kind
+    /// The system's text for the error number (`strerror`).
+    var reason: String
+
+    /// "call path: reason", for example "open /tmp/x: No such file or directory".
+    var description: String { "\(call) \(path): \(reason)" }
+
+    /// Classifies the error number `code`.
+    init(call: String, path: String, code: Int32) {
+        self.call = call
+        self.path = path
+        self.reason = POSIX.errorText(code)
+        switch code {
+        case ENOENT: kind = .notFound
+        case ENOTDIR: kind = .notDirectory
+        case EISDIR: kind = .isDirectory
+        case EEXIST: kind = .exists
+        case ENOSPC, EDQUOT: kind = .noSpace
+        case EACCES, EPERM: kind = .accessDenied
+        case EROFS: kind = .readOnly
+        case EWOULDBLOCK, EAGAIN: kind = .wouldBlock
+        case ENAMETOOLONG: kind = .nameTooLong
+        default: kind = .other
+        }
+    }
+
+    /// A failure with an explicit kind and reason (for checks that are not system calls, and
+    /// for tests of error mapping).
+    init(call: String, path: String, kind: Kind, reason: String) {
+        self.call = call
+        self.path = path
+        self.kind = kind
+        self.reason = reason
+    }
+}
+
+/// What `status(of:followLinks:)` reports about a path.
+struct FileStatus: Sendable, Equatable {
+    /// The type of a file system entry.
+    enum Kind: Sendable, Equatable {
+        case regular, directory, symbolicLink, other
+    }
+
+    /// The entry's type.
+    var kind: Kind
+    /// Its size in bytes (for a regular file: the length of its contents).
+    var size: Int
+}
+
+/// How `POSIX.open` opens a path. Every descriptor is close-on-exec.
+enum OpenMode: Sendable {
+    /// Reading; does not block on FIFOs or devices (O_NONBLOCK has no effect on regular files).
+    case read
+    /// Writing from the start, creating the file (0644) or cutting it to zero length.
+    case writeTruncating
+    /// Writing at the end (O_APPEND), creating the file (0644) if missing.
+    case append
+    /// Writing an existing file (for `ftruncate`); fails when it is missing.
+    case writeExisting
+    /// Writing a new file (0644) that must not exist yet (O_EXCL).
+    case createExclusive
+    /// Reading and writing, creating the file (0644) if missing; for lock files.
+    case readWriteCreating
+    /// Reading a folder (O_DIRECTORY), to `fsync` it.
+    case directory
+
+    var flags: Int32 {
+        switch self {
+        case .read: O_RDONLY | O_NONBLOCK | O_CLOEXEC
+        case .writeTruncating: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        case .append: O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
+        case .writeExisting: O_WRONLY | O_CLOEXEC
+        case .createExclusive: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        case .readWriteCreating: O_RDWR | O_CREAT | O_CLOEXEC
+        case .directory: O_RDONLY | O_DIRECTORY | O_CLOEXEC
+        }
+    }
+}
+
+/// Thin, typed wrappers of the POSIX calls MemoSync's drivers use. Every function either
+/// succeeds or throws a `POSIXFailure` naming the call and the path.
+enum POSIX {
+    /// Reads are done in one buffer sized from `fstat`, but never more than this up front, so a
+    /// file that claims a huge size (sparse, or growing) cannot make a reader allocate it at once.
+    static let maxInitialReadCapacity = 64 << 20
+    /// Writes are issued in pieces of at most 1 GiB (Darwin refuses counts above `Int32.max`).
+    static let maxWriteChunk = 1 << 30
+
+    /// The system's text for an error number.
+    static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    // MARK: Descriptors
+
+    /// Opens `path`, retrying on EINTR.
+    static func open(_ path: String, _ mode: OpenMode) throws(POSIXFailure) -> Int32 {
+        while true {
+            let descriptor = systemOpen(path, mode.flags, mode_t(0o644))
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "open", path: path, code: code)
+        }
+    }
+
+    /// Closes a descriptor that was only read (or whose failure no longer matters).
+    static func closeQuietly(_ descriptor: Int32) {
+        _ = systemClose(descriptor)
+    }
+
+    /// Closes a descriptor that was written, reporting a failure (network file systems report
+    /// delayed write errors here). EINTR counts as success: the descriptor is gone either way.
+    static func close(_ descriptor: Int32, path: String) throws(POSIXFailure) {
+        if systemClose(descriptor) == 0 { return }
+        let code = errno
+        if code == EINTR { return }
+        throw POSIXFailure(call: "close", path: path, code: code)
+    }
+
+    /// The status of an open descriptor.
+    static func status(of descriptor: Int32, path: String) throws(POSIXFailure) -> FileStatus {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw POSIXFailure(call: "fstat", path: path, code: errno)
+        }
+        return FileStatus(info)
+    }
+
+    /// Reads everything from the current position to the end of the file. O(size).
+    static func readAll(_ descriptor: Int32, path: String) throws(POSIXFailure) -> [UInt8] {
+        let hint = try status(of: descriptor, path: path).size
+        // One more byte than the size, so that a file that did not grow ends in one read.
+        var bytes = [UInt8](repeating: 0, count: min(max(hint, 0), maxInitialReadCapacity) + 1)
+        var filled = 0
+        while true {
+            if filled == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 1 << 16)))
+            }
+            let (count, code) = bytes.withUnsafeMutableBytes { buffer -> (Int, Int32) in
+                guard let base = buffer.baseAddress else { return (0, 0) }
+                let count = systemRead(descriptor, base + filled, buffer.count - filled)
+                return (count, count < 0 ? errno : 0)
+            }
+            if count < 0 {
+                if code == EINTR { continue }
+                throw POSIXFailure(call: "read", path: path, code: code)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// Writes all of `bytes`, continuing after partial writes and retrying on EINTR. O(size).
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(POSIXFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let (count, code) = bytes.withUnsafeBytes { buffer -> (Int, Int32) in
+                guard let base = buffer.baseAddress else { return (0, 0) }
+                let count = systemWrite(descriptor, base + offset, min(buffer.count - offset, maxWriteChunk))
+                return (count, count < 0 ? errno : 0)
+            }
+            if count < 0 {
+                if code == EINTR { continue }
+                throw POSIXFailure(call: "write", path: path, code: code)
+            }
+            if count == 0 {
+                throw POSIXFailure(call: "write", path: path, kind: .other, reason: "the system wrote nothing")
+            }
+            offset += count
+        }
+    }
+
+    /// Makes the file's contents (and size) durable: F_FULLFSYNC on Darwin when the file system
+    /// supports it, `fsync` otherwise.
+    static func synchronize(_ descriptor: Int32, path: String) throws(POSIXFailure) {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) != -1 { return }
+        #endif
+        while fsync(descriptor) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "fsync", path: path, code: code)
+        }
+    }
+
+    /// Makes the names in the folder `path` durable (creations, renames, deletions). File
+    /// systems that cannot sync a folder (EINVAL, ENOTSUP) are taken as having nothing to do.
+    static func synchronizeDirectory(_ path: String) throws(POSIXFailure) {
+        let descriptor = try open(path, .directory)
+        defer { closeQuietly(descriptor) }
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) != -1 { return }
+        #endif
+        while fsync(descriptor) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EINVAL || code == ENOTSUP || code == EOPNOTSUPP { return }
+            throw POSIXFailure(call: "fsync", path: path, code: code)
+        }
+    }
+
+    /// Sets the file's length to `length` bytes (cutting it, or extending it with zeros).
+    static func truncate(_ descriptor: Int32, to length: Int, path: String) throws(POSIXFailure) {
+        while ftruncate(descriptor, off_t(length)) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "ftruncate", path: path, code: code)
+        }
+    }
+
+    /// Takes an exclusive `flock` lock without waiting; a lock held elsewhere throws
+    /// `.wouldBlock`. The lock lasts until the descriptor is closed.
+    static func lockExclusively(_ descriptor: Int32, path: String) throws(POSIXFailure) {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "flock", path: path, code: code)
+        }
+    }
+
+    // MARK: Paths
+
+    /// The status of `path`; with `followLinks` false a symbolic link is reported as one.
+    static func status(of path: String, followLinks: Bool) throws(POSIXFailure) -> FileStatus {
+        var info = stat()
+        let result = followLinks ? stat(path, &info) : lstat(path, &info)
+        guard result == 0 else {
+            throw POSIXFailure(call: followLinks ? "stat" : "lstat", path: path, code: errno)
+        }
+        return FileStatus(info)
+    }
+
+    /// Whether `path` is a folder (following symbolic links); false when it cannot be checked.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && FileStatus(info).kind == .directory
+    }
+
+    /// Creates the folder `path` (0755). Returns false when a folder was already there; throws
+    /// `.exists` when something else has that name.
+    @discardableResult
+    static func makeDirectory(_ path: String) throws(POSIXFailure) -> Bool {
+        if mkdir(path, mode_t(0o755)) == 0 { return true }
+        let code = errno
+        if code == EEXIST {
+            if isDirectory(path) { return false }
+            throw POSIXFailure(call: "mkdir", path: path, kind: .exists, reason: "a file with this name is in the way")
+        }
+        throw POSIXFailure(call: "mkdir", path: path, code: code)
+    }
+
+    /// Creates the folder `path` and every missing folder above it (`mkdir -p`). `path` must be
+    /// absolute.
+    static func makeDirectories(_ path: String) throws(POSIXFailure) {
+        if isDirectory(path) { return }
+        var partial = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            partial += "/" + component
+            try makeDirectory(partial)
+        }
+    }
+
+    /// Renames `source` to `destination`, atomically replacing it.
+    static func rename(_ source: String, to destination: String) throws(POSIXFailure) {
+        guard systemRename(source, destination) == 0 else {
+            throw POSIXFailure(call: "rename", path: "\(source) -> \(destination)", code: errno)
+        }
+    }
+
+    /// Removes the file `path`.
+    static func unlink(_ path: String) throws(POSIXFailure) {
+        guard systemUnlink(path) == 0 else {
+            throw POSIXFailure(call: "unlink", path: path, code: errno)
+        }
+    }
+
+    /// The names in the folder `path`, except "." and "..", in no particular order. Names that
+    /// are not valid UTF-8 are left out (no `String` can name them). O(entries).
+    static func directoryEntries(_ path: String) throws(POSIXFailure) -> [String] {
+        guard let directory = opendir(path) else {
+            throw POSIXFailure(call: "opendir", path: path, code: errno)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                let code = errno
+                if code == 0 { break }
+                throw POSIXFailure(call: "readdir", path: path, code: code)
+            }
+            let name: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                let decoded = String(decoding: bytes, as: UTF8.self)
+                // Decoding repairs invalid UTF-8; a repaired name would not open the file.
+                return decoded.utf8.elementsEqual(bytes) ? decoded : nil
+            }
+            guard let name, name != ".", name != ".." else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// The current working folder, or nil when it cannot be determined.
+    static func currentDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let found = buffer.withUnsafeMutableBufferPointer { pointer -> Bool in
+            guard let base = pointer.baseAddress else { return false }
+            return getcwd(base, pointer.count) != nil
+        }
+        guard found else { return nil }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `path` made absolute (against the current folder) without trailing slashes; nil for an
+    /// empty path or when the current folder is unknown. O(length).
+    static func absolutePath(_ path: String) -> String? {
+        guard !path.isEmpty else { return nil }
+        var result = path
+        if !result.hasPrefix("/") {
+            guard let current = currentDirectory() else { return nil }
+            result = current.hasSuffix("/") ? current + result : current + "/" + result
+        }
+        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+}
+
+extension FileStatus {
+    /// The type and size from a `stat` record. The file type bits (`S_IFMT`) have the same
+    /// values on every POSIX system MemoSync runs on.
+    fileprivate init(_ info: stat) {
+        switch UInt32(info.st_mode) & 0o170000 {
+        case 0o100000: kind = .regular
+        case 0o040000: kind = .directory
+        case 0o120000: kind = .symbolicLink
+        default: kind = .other
+        }
+        size = Int(clamping: info.st_size)
+    }
+}
+
+// MARK: The C functions, at file scope: inside `POSIX` their names would find the wrappers.
+
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+
+private func systemClose(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+private func systemRename(_ source: String, _ destination: String) -> Int32 {
+    rename(source, destination)
+}
+
+private func systemUnlink(_ path: String) -> Int32 {
+    unlink(path)
+}

@@ -1,0 +1,398 @@
+import Foundation
+@testable import MemoSync
+import Testing
+
+/// A unique, empty temporary folder for one test, removed by `remove()` (or `defer`).
+/// Shared by the file driver tests (`DirectoryBlobStoreTests`, `FileDiskTests`).
+struct IOTestFolder: Sendable {
+    /// Its absolute path (the folder itself is not created).
+    let path: String
+
+    init(_ label: String) {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("memosync-\(label)-\(UUID().uuidString)").path
+    }
+
+    /// The path of `relative` inside the folder.
+    func path(_ relative: String) -> String { path + "/" + relative }
+
+    /// Creates the file `relative` with `bytes`, and the folders above it.
+    func createFile(_ relative: String, _ bytes: [UInt8]) throws {
+        let url = URL(fileURLWithPath: path(relative))
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+    }
+
+    /// Creates the folder `relative` and the folders above it.
+    func createFolder(_ relative: String) throws {
+        try FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+    }
+
+    /// The names in the folder `relative` ("" for the folder itself), sorted.
+    func names(_ relative: String = "") throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: relative.isEmpty ? path : path(relative)).sorted()
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// Checks that `body` throws a `BlobStoreError` for which `matches` holds.
+func expectBlobStoreError<T>(
+    _ matches: (BlobStoreError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> T
+) {
+    do {
+        _ = try body()
+        Issue.record("expected an error", sourceLocation: sourceLocation)
+    } catch let error as BlobStoreError {
+        #expect(matches(error), "unexpected error: \(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected a BlobStoreError, got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+extension BlobStoreError {
+    var isUnavailable: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+
+    var isIO: Bool {
+        if case .io = self { return true }
+        return false
+    }
+}
+
+/// Mutable state shared between a test and its background threads.
+final class IOTestBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withValue<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
+/// The folder blob store: round trips, keys, listings and their skip rules, errors, atomicity
+/// under concurrent readers and writers.
+@Suite struct DirectoryBlobStoreTests {
+    /// A blob whose bytes tell its own length and content: `size` copies of `fill`.
+    static func blob(_ fill: UInt8, size: Int) -> [UInt8] { [UInt8](repeating: fill, count: size) }
+
+    /// The size of version `version` of the blob the atomicity test rewrites: (v % 7 + 1) ×
+    /// 256 KiB, so a prefix or a mix of two versions is detectable.
+    static func size(ofVersion version: UInt8) -> Int { (Int(version) % 7 + 1) << 18 }
+
+    // MARK: Round trips
+
+    @Test func createsTheRootAndRoundTripsBlobs() throws {
+        let folder = IOTestFolder("store")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path + "/nested/root/")
+        #expect(store.path == folder.path + "/nested/root")
+        let keys = ["a", "x/y/z.seg", "memosync/v1/0000000000000abc/segments/0000000000-0000000010-ff.seg"]
+        for (index, key) in keys.enumerated() {
+            try store.write(key: key, bytes: Self.blob(UInt8(index + 1), size: 100 * (index + 1)))
+        }
+        for (index, key) in keys.enumerated() {
+            #expect(try store.read(key: key) == Self.blob(UInt8(index + 1), size: 100 * (index + 1)))
+        }
+        #expect(try store.list(prefix: "").map(\.key) == keys.sorted())
+        #expect(try store.list(prefix: "").map(\.sizeBytes) == [100, 300, 200])
+        // Replacing, then a larger and an empty blob.
+        try store.write(key: "a", bytes: [9, 8, 7])
+        #expect(try store.read(key: "a") == [9, 8, 7])
+        let large = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try store.write(key: "big/blob", bytes: large)
+        #expect(try store.read(key: "big/blob") == large)
+        try store.write(key: "empty", bytes: [])
+        #expect(try store.read(key: "empty") == [])
+        #expect(try !store.list(prefix: "").contains { $0.key == "empty" })
+        // No temporary file is left anywhere.
+        #expect(try folder.names("nested/root/x/y") == ["z.seg"])
+        #expect(try !folder.names("nested/root").contains { $0.hasPrefix(".") })
+    }
+
+    @Test func opensAnExistingFolderAndAFileURL() throws {
+        let folder = IOTestFolder("store-url")
+        defer { folder.remove() }
+        try folder.createFile("k", [1, 2])
+        let store = try DirectoryBlobStore(url: URL(fileURLWithPath: folder.path, isDirectory: true))
+        #expect(try store.read(key: "k") == [1, 2])
+        #expect(throws: BlobStoreError.self) { try DirectoryBlobStore(url: URL(string: "https://example.com/x")!) }
+    }
+
+    @Test func aRootThatIsAFileIsUnavailable() throws {
+        let folder = IOTestFolder("store-file-root")
+        defer { folder.remove() }
+        try folder.createFile("file", [1])
+        expectBlobStoreError(\.isUnavailable) { try DirectoryBlobStore(path: folder.path("file")) }
+        expectBlobStoreError(\.isUnavailable) { try DirectoryBlobStore(path: "") }
+    }
+
+    @Test func relativeRootsAreResolvedAgainstTheCurrentFolder() throws {
+        let folder = IOTestFolder("store-relative")
+        defer { folder.remove() }
+        // A relative path from the current folder to the test folder (the current folder is
+        // shared by every test running in parallel, so it is not changed here).
+        let current = FileManager.default.currentDirectoryPath
+        let depth = current.split(separator: "/").count
+        let relative = String(repeating: "../", count: depth) + folder.path.dropFirst() + "/blobs"
+        let store = try DirectoryBlobStore(path: relative)
+        #expect(store.path.hasPrefix("/"))
+        try store.write(key: "k", bytes: [1])
+        #expect(FileManager.default.fileExists(atPath: folder.path("blobs/k")))
+        #expect(try DirectoryBlobStore(path: folder.path("blobs")).read(key: "k") == [1])
+    }
+
+    // MARK: Keys
+
+    @Test func rejectsInvalidKeysWithTypedErrors() throws {
+        let folder = IOTestFolder("store-keys")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path)
+        let invalid = [
+            "", "/", "/abs", "a/", "a//b", ".", "..", "../x", "a/../b", "a/./b", "./a",
+            "nul\u{0}x", "tab\tx", "new\nline", "del\u{7F}", "c1\u{85}", ".hidden", "a/.hidden/b",
+            ".memosync-tmp-1234", "x.tmp", "x.TMP", "x.part", "x.partial", "x.crdownload", "x.download", "x~",
+            String(repeating: "n", count: 256),
+        ]
+        for key in invalid {
+            #expect(!DirectoryBlobStore.isValidKey(key), "\(key.debugDescription)")
+            #expect(throws: BlobStoreError.invalidKey(key)) { try store.write(key: key, bytes: [1]) }
+            #expect(throws: BlobStoreError.invalidKey(key)) { try store.read(key: key) }
+            #expect(throws: BlobStoreError.invalidKey(key)) { try store.delete(key: key) }
+        }
+        // Nothing escaped the root.
+        #expect(try folder.names() == [])
+    }
+
+    @Test func acceptsNamesSyncClientsGive() throws {
+        let folder = IOTestFolder("store-names")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path)
+        let keys = [
+            "x (Alice's conflicted copy 2026-01-02).seg",
+            "x.sync-conflict-20260102-101010-ABC.seg",
+            "x (1).seg",
+            "dossier é/日本語 ノート 🎉.seg",
+            "with space/and-dash_underscore+plus=eq,comma;semi[br]{c}@#$%&'!.seg",
+            "x.tmpl", "x.part1", "a.b.c", "-", "~x", "x~y",
+            String(repeating: "n", count: 255),
+        ]
+        for (index, key) in keys.enumerated() {
+            #expect(DirectoryBlobStore.isValidKey(key), "\(key)")
+            try store.write(key: key, bytes: [UInt8(index + 1)])
+        }
+        #expect(try store.list(prefix: "").map(\.key) == keys.sorted())
+        for (index, key) in keys.enumerated() {
+            #expect(try store.read(key: key) == [UInt8(index + 1)])
+        }
+    }
+
+    @Test func conflictedCopiesMadeBySyncClientsAreListedAndReadable() throws {
+        let folder = IOTestFolder("store-conflicts")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path)
+        try store.write(key: "r/segments/0001-0002-aa.seg", bytes: [1])
+        try folder.createFile("r/segments/0001-0002-aa (Alice's conflicted copy 2026-01-02).seg", [2])
+        try folder.createFile("r/segments/0001-0002-aa.sync-conflict-20260102-101010-ABC.seg", [3])
+        let listed = try store.list(prefix: "r/segments/0001")
+        #expect(listed.map(\.key) == [
+            "r/segments/0001-0002-aa (Alice's conflicted copy 2026-01-02).seg",
+            "r/segments/0001-0002-aa.seg",
+            "r/segments/0001-0002-aa.sync-conflict-20260102-101010-ABC.seg",
+        ])
+        #expect(try listed.map { try store.read(key: $0.key) } == [[2], [1], [3]])
+    }
+
+    // MARK: Listing
+
+    @Test func listsByPrefixThroughNestedFolders() throws {
+        let folder = IOTestFolder("store-prefix")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path)
+        let keys = ["a/b/c/1", "a/b/c/2", "a/b/d", "a/bc/1", "a/x", "ab", "b/1", "top"]
+        for key in keys { try store.write(key: key, bytes: Array(key.utf8)) }
+        func listed(_ prefix: String) throws -> [String] { try store.list(prefix: prefix).map(\.key) }
+        #expect(try listed("") == keys)
+        #expect(try listed("a") == ["a/b/c/1", "a/b/c/2", "a/b/d", "a/bc/1", "a/x", "ab"])
+        #expect(try listed("a/") == ["a/b/c/1", "a/b/c/2", "a/b/d", "a/bc/1", "a/x"])
+        #expect(try listed("a/b") == ["a/b/c/1", "a/b/c/2", "a/b/d", "a/bc/1"])
+        #expect(try listed("a/b/") == ["a/b/c/1", "a/b/c/2", "a/b/d"])
+        #expect(try listed("a/b/c/2") == ["a/b/c/2"])
+        #expect(try listed("a/b/c/2/") == [])
+        #expect(try listed("a/b/c/3") == [])
+        #expect(try listed("missing/folder/") == [])
+        #expect(try listed("top/") == [])  // a file where the prefix wants a folder
+        #expect(try listed("/") == [])
+        #expect(try listed("/etc/") == [])
+        #expect(try listed("../") == [])
+        #expect(try listed("a/../") == [])
+        #expect(try listed("a//") == [])
+        #expect(try store.list(prefix: "a/b/c").map(\.sizeBytes) == [7, 7])
+    }
+
+    @Test func listingSkipsHiddenPartialEmptyAndNonRegularEntries() throws {
+        let folder = IOTestFolder("store-skip")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path)
+        try store.write(key: "d/kept.seg", bytes: [1])
+        let skipped = [
+            ".memosync-tmp-0123abcd", ".DS_Store", ".kept.seg.icloud", ".syncthing.kept.seg.tmp",
+            "x.tmp", "x.TMP", "x.part", "x.partial", "x.crdownload", "x.download", "x.Download", "x~",
+            "~syncthing~x.seg.tmp", "Icon\r",
+        ]
+        for name in skipped { try folder.createFile("d/" + name, [1, 2, 3]) }
+        try folder.createFile("d/empty.seg", [])
+        try folder.createFile("d/.stversions/old.seg", [1])  // hidden folders are not walked
+        try folder.createFile(".dropbox.cache/x.seg", [1])
+        try folder.createFile("d/unfinished.download/x.seg", [1])
+        try folder.createFolder("d/only-a-folder")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("d/link-to-folder"), withDestinationPath: folder.path("d/only-a-folder"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("d/loop"), withDestinationPath: folder.path("d"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("d/dangling"), withDestinationPath: folder.path("d/none"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("d/link-to-file.seg"), withDestinationPath: folder.path("d/kept.seg"))
+        #expect(mkfifo(folder.path("d/fifo"), 0o644) == 0)
+
+        #expect(try store.list(prefix: "").map(\.key) == ["d/kept.seg", "d/link-to-file.seg"])
+        #expect(try store.list(prefix: "d/").map(\.key) == ["d/kept.seg", "d/link-to-file.seg"])
+        #expect(try store.list(prefix: "d/unfinished.download/").map(\.key) == [])
+        #expect(try store.list(prefix: "d/.stversions/").map(\.key) == [])
+        try folder.createFile("d/only-a-folder/inside.seg", [1])
+        #expect(try store.list(prefix: "d/link-to-folder/").map(\.key) == [])
+        #expect(try store.list(prefix: "d/loop/").map(\.key) == [])
+        #expect(try store.list(prefix: "d/only-a-folder/").map(\.key) == ["d/only-a-folder/inside.seg"])
+        #expect(try store.read(key: "d/link-to-file.seg") == [1])
+        // Reading what is not a regular file: not found, and never blocks on the FIFO.
+        #expect(throws: BlobStoreError.notFound(key: "d/fifo")) { try store.read(key: "d/fifo") }
+        #expect(throws: BlobStoreError.notFound(key: "d/only-a-folder")) { try store.read(key: "d/only-a-folder") }
+        #expect(throws: BlobStoreError.notFound(key: "d/kept.seg/x")) { try store.read(key: "d/kept.seg/x") }
+    }
+
+    // MARK: Errors
+
+    @Test func missingBlobsAndMissingRoots() throws {
+        let folder = IOTestFolder("store-missing")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path("root"))
+        #expect(throws: BlobStoreError.notFound(key: "nope")) { try store.read(key: "nope") }
+        #expect(throws: BlobStoreError.notFound(key: "no/such/folder")) { try store.read(key: "no/such/folder") }
+        try store.delete(key: "nope")
+        try store.delete(key: "no/such/folder")
+        try store.write(key: "k/v", bytes: [1])
+        try store.delete(key: "k/v")
+        try store.delete(key: "k/v")
+        try store.delete(key: "k")  // a folder: there is no blob to remove
+        #expect(throws: BlobStoreError.notFound(key: "k/v")) { try store.read(key: "k/v") }
+        #expect(try store.list(prefix: "") == [])
+
+        // The root disappears (an unmounted drive): unavailable, and not recreated.
+        try FileManager.default.removeItem(atPath: folder.path("root"))
+        expectBlobStoreError(\.isUnavailable) { try store.list(prefix: "") }
+        expectBlobStoreError(\.isUnavailable) { try store.read(key: "k") }
+        expectBlobStoreError(\.isUnavailable) { try store.write(key: "k", bytes: [1]) }
+        expectBlobStoreError(\.isUnavailable) { try store.write(key: "a/b/c", bytes: [1]) }
+        expectBlobStoreError(\.isUnavailable) { try store.delete(key: "k") }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("root")))
+    }
+
+    @Test func aFileInTheWayOfAFolderIsAnIOError() throws {
+        let folder = IOTestFolder("store-in-the-way")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path)
+        try store.write(key: "a", bytes: [1])
+        expectBlobStoreError(\.isIO) { try store.write(key: "a/b", bytes: [2]) }
+        try store.write(key: "f/g", bytes: [1])
+        expectBlobStoreError(\.isIO) { try store.write(key: "f", bytes: [2]) }
+        #expect(try store.read(key: "a") == [1])
+        #expect(try store.read(key: "f/g") == [1])
+        #expect(try folder.names() == ["a", "f"])
+        #expect(try folder.names("f") == ["g"])
+    }
+
+    // MARK: Atomicity and concurrency
+
+    @Test func aConcurrentReaderNeverSeesAPartialBlob() throws {
+        let folder = IOTestFolder("store-atomic")
+        defer { folder.remove() }
+        let store = try DirectoryBlobStore(path: folder.path)
+        let key = "seg/blob.seg"
+        // (reads, missing, bad, done)
+        let state = IOTestBox((reads: 0, missing: 0, bad: [String](), done: false))
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            while !state.withValue({ $0.done }) {
+                do throws(BlobStoreError) {
+                    let bytes = try store.read(key: key)
+                    let fill = bytes.first ?? 0
+                    let whole = bytes.count == Self.size(ofVersion: fill) && bytes.allSatisfy { $0 == fill }
+                    state.withValue {
+                        $0.reads += 1
+                        if !whole { $0.bad.append("\(bytes.count) bytes starting with \(fill)") }
+                    }
+                } catch .notFound {
+                    state.withValue { $0.missing += 1 }
+                } catch {
+                    state.withValue { $0.bad.append("\(error)") }
+                }
+            }
+            finished.signal()
+        }
+        var version: UInt8 = 1
+        var writes = 0
+        while writes < 40 || (state.withValue({ $0.reads }) < 40 && writes < 2_000) {
+            try store.write(key: key, bytes: Self.blob(version, size: Self.size(ofVersion: version)))
+            version = version == 255 ? 1 : version + 1
+            writes += 1
+        }
+        state.withValue { $0.done = true }
+        finished.wait()
+        let (reads, _, bad, _) = state.withValue { $0 }
+        #expect(bad == [])
+        #expect(reads >= 40)
+        #expect(try folder.names("seg") == ["blob.seg"])
+    }
+
+    @Test func twoStoresOnOneFolderWriteDifferentKeysAtOnce() throws {
+        let folder = IOTestFolder("store-two-writers")
+        defer { folder.remove() }
+        let stores = [try DirectoryBlobStore(path: folder.path), try DirectoryBlobStore(path: folder.path)]
+        let failures = IOTestBox([String]())
+        let group = DispatchGroup()
+        for (writer, store) in stores.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                for index in 0..<60 {
+                    let key = "shared/\(writer)/\(index % 3)/\(index).seg"
+                    let bytes = [UInt8](repeating: UInt8(writer * 100 + index), count: 10_000 + index)
+                    do {
+                        try store.write(key: key, bytes: bytes)
+                        // Read back something the other writer may be writing right now.
+                        let other = "shared/\(1 - writer)/\(index % 3)/\(index).seg"
+                        if let read = try? stores[1 - writer].read(key: other),
+                           read != [UInt8](repeating: UInt8((1 - writer) * 100 + index), count: 10_000 + index) {
+                            failures.withValue { $0.append("\(other) read partially") }
+                        }
+                        _ = try store.list(prefix: "shared/")
+                    } catch {
+                        failures.withValue { $0.append("\(key): \(error)") }
+                    }
+                }
+            }
+        }
+        group.wait()
+        #expect(failures.withValue { $0 } == [])
+        let listed = try stores[0].list(prefix: "shared/")
+        #expect(listed.count == 120)
+        for info in listed {
+            let bytes = try stores[1].read(key: info.key)
+            #expect(bytes.count == info.sizeBytes)
+        }
+    }
+}

@@ -17,17 +17,29 @@ let package = Package(
     name: "MemoSync",
     products: [
         .library(name: "MemoCRDT", targets: ["MemoCRDT"]),
+        .library(name: "MemoSync", targets: ["MemoSync"]),
+        .executable(name: "memo", targets: ["memo"]),
         .executable(name: "memo-bench", targets: ["memo-bench"]),
     ],
     targets: [
         // The pure core: identities, clocks, the text CRDT and its codec. Standard library only.
         .target(name: "MemoCRDT", swiftSettings: internalChecks),
-        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT"]),
+        // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that
+        // ask for store and disk operations); drivers for real folders and disks live beside it.
+        .target(name: "MemoSync", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
+        // The command line front end.
+        .executableTarget(name: "memo", dependencies: ["MemoSync"]),
+        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoSync"]),
         // Shared by every test target: seeded random sources and the reference models.
         .target(name: "TestSupport", dependencies: ["MemoCRDT"], path: "Tests/TestSupport"),
         .testTarget(
             name: "MemoCRDTTests",
             dependencies: ["MemoCRDT", "TestSupport"],
+            swiftSettings: internalChecks
+        ),
+        .testTarget(
+            name: "MemoSyncTests",
+            dependencies: ["MemoSync", "MemoCRDT", "TestSupport"],
             swiftSettings: internalChecks
         ),
     ],

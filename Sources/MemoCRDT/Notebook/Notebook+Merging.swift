@@ -135,12 +135,45 @@ extension Notebook {
     /// Merges every operation of `other` into this notebook.
     ///
     /// - Throws: ``NotebookError/corruptMemo(_:_:)`` when a stored memo cannot be decoded.
+    ///
+    /// A notebook that holds nothing yet adopts the other's storage (O(1) until changed) and
+    /// reports every memo as added with its text, so a new device loads a snapshot at the speed
+    /// of decoding it.
     public mutating func merge(_ other: Notebook) throws(NotebookError) {
+        if logs.isEmpty && pending.isEmpty && !other.logs.isEmpty {
+            adopt(other)
+            return
+        }
         switch version.compare(other.version) {
         case .equal, .after: return
         case .before, .concurrent: break
         }
         try apply(other.changes(since: version))
+    }
+
+    /// Takes over `other`'s memos and operations (this notebook holds none), keeping this
+    /// replica, and reports each memo as added, with its text as one edit.
+    private mutating func adopt(_ other: Notebook) {
+        let ownReplica = replica
+        let ownClock = clock
+        let ownEvents = events
+        self = other
+        replica = ownReplica
+        events = ownEvents
+        undoHistories = [:]
+        clock.observe(ownClock.latest, wallMilliseconds: 0)
+        for record in memos.records {
+            if case let .materialized(text) = record.text {
+                memos[existing: record.id].text = .materialized(text.fork(replica: ownReplica))
+            }
+        }
+        for record in memos.records.sorted(by: { $0.id < $1.id }) where record.status != .purged {
+            events.append(.added(record.id, origin: .remote))
+            let text = record.text.string
+            if !text.isEmpty { events.append(.changed(record.id, edits: [TextEdit(rangeUTF16: 0..<0, replacement: text)], origin: .remote)) }
+            if record.status == .trashed { events.append(.trashed(record.id, origin: .remote)) }
+        }
+        checkInvariantsIfEnabled()
     }
 
     // MARK: Implementation

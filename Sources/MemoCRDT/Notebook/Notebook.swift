@@ -23,7 +23,7 @@
 /// ```
 public struct Notebook: Sendable {
     /// The replica local changes are attributed to.
-    public private(set) var replica: ReplicaID
+    public internal(set) var replica: ReplicaID
     /// The hybrid logical clock that stamps local operations.
     public internal(set) var clock = HybridClock()
 

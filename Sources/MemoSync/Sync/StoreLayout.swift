@@ -1,0 +1,87 @@
+import MemoCRDT
+
+/// Where MemoSync keeps blobs in a store (FORMAT.md, "Store layout"):
+///
+///     memosync/v1/<replica>/segments/<start>-<end>-<hash>.seg    a replica's operations start..<end
+///     memosync/v1/<replica>/snapshots/<total>-<hash>.snap         a whole notebook of `total` operations
+///
+/// `<replica>` is 16 hex digits, counters 10 decimal digits, `<total>` 12, `<hash>` 16 hex digits
+/// of the blob's content hash. Each replica writes only under its own prefix, so no two replicas
+/// ever write the same key. Blobs are immutable: a key names one content forever.
+public enum StoreLayout {
+    /// Every MemoSync key starts with this.
+    public static let root = "memosync/v1/"
+
+    /// What a key names.
+    public enum Key: Sendable, Equatable, Hashable {
+        /// A segment: operations `start ..< end` of `replica`.
+        case segment(replica: ReplicaID, start: UInt32, end: UInt32)
+        /// A snapshot by `replica` holding `totalOperations` operations.
+        case snapshot(replica: ReplicaID, totalOperations: UInt64)
+    }
+
+    /// The key of a segment of `replica`'s operations `counters`, with content `bytes`.
+    public static func segmentKey(replica: ReplicaID, counters: Range<UInt32>, bytes: [UInt8]) -> String {
+        "\(root)\(replica)/segments/\(padded(counters.lowerBound, 10))-\(padded(counters.upperBound, 10))-\(hash(bytes)).seg"
+    }
+
+    /// The key of a snapshot by `replica` of a notebook holding `totalOperations` operations.
+    public static func snapshotKey(replica: ReplicaID, totalOperations: UInt64, bytes: [UInt8]) -> String {
+        "\(root)\(replica)/snapshots/\(padded(totalOperations, 12))-\(hash(bytes)).snap"
+    }
+
+    /// What `key` names, or nil when it is not a MemoSync blob key. Tolerant of what sync clients
+    /// do to names: a conflicted copy ("… (Alice's conflicted copy 2026-01-02).seg",
+    /// "….sync-conflict-20260102-101010-ABC.seg") parses like the original, since only the
+    /// leading digits of the file name are read.
+    public static func parse(_ key: String) -> Key? {
+        guard key.hasPrefix(root) else { return nil }
+        let parts = key.dropFirst(root.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let replica = ReplicaID(hexString: parts[0]) else { return nil }
+        let name = Array(parts[2].utf8)
+        switch parts[1] {
+        case "segments":
+            guard let start = number(name, at: 0, digits: 10), name.count > 10, name[10] == UInt8(ascii: "-"),
+                let end = number(name, at: 11, digits: 10), start < end, end <= UInt64(Limits.operationsPerReplicaMax),
+                parts[2].hasSuffix(".seg") || parts[2].contains(".seg")
+            else { return nil }
+            return .segment(replica: replica, start: UInt32(start), end: UInt32(end))
+        case "snapshots":
+            guard let total = number(name, at: 0, digits: 12), parts[2].contains(".snap") else { return nil }
+            return .snapshot(replica: replica, totalOperations: total)
+        default:
+            return nil
+        }
+    }
+
+    /// The content hash in keys: 64-bit FNV-1a, then mixed (SplitMix64's finalizer), as 16 hex
+    /// digits. Not cryptographic: it tells different contents for one range apart.
+    public static func hash(_ bytes: [UInt8]) -> String {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01B3
+        }
+        value ^= UInt64(bytes.count)
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        value ^= value >> 31
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private static func padded<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    private static func number(_ bytes: [UInt8], at start: Int, digits: Int) -> UInt64? {
+        guard bytes.count >= start + digits else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes[start..<start + digits] {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}

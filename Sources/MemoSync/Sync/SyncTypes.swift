@@ -1,0 +1,162 @@
+import MemoCRDT
+
+/// One operation a ``SyncSession`` asks its driver to perform on the store.
+public enum SyncAction: Sendable, Equatable, CustomStringConvertible {
+    /// List every blob whose key starts with `prefix`.
+    case list(prefix: String)
+    /// Read the blob `key`.
+    case read(key: String)
+    /// Write `bytes` under `key` (atomically).
+    case write(key: String, bytes: [UInt8])
+    /// Delete the blob `key`.
+    case delete(key: String)
+
+    public var description: String {
+        switch self {
+        case let .list(prefix): "list \(prefix)"
+        case let .read(key): "read \(key)"
+        case let .write(key, bytes): "write \(key) (\(bytes.count) bytes)"
+        case let .delete(key): "delete \(key)"
+        }
+    }
+}
+
+/// The outcome of a ``SyncAction``, handed back to the session.
+public enum SyncResult: Sendable, Equatable {
+    /// The listing.
+    case listed([BlobInfo])
+    /// The blob's bytes.
+    case read([UInt8])
+    /// A write or delete succeeded.
+    case done
+    /// The operation failed.
+    case failed(BlobStoreError)
+}
+
+/// Why a sync skipped a blob. It tries again next time (a half-downloaded file may be whole then).
+public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
+    /// Shorter than its header says: still being written or downloaded.
+    case incomplete
+    /// Damaged: a checksum mismatch, or contents no correct replica writes.
+    case corrupt(String)
+    /// Written by a newer MemoSync (a format version this build does not know).
+    case unknownVersion(kind: UInt8, version: UInt8)
+    /// Not a MemoSync blob of the kind its name says.
+    case notMemoSync
+    /// Listed, but gone (or unreadable) when read.
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .incomplete: "incomplete"
+        case let .corrupt(reason): "corrupt (\(reason))"
+        case let .unknownVersion(kind, version): "unknown version (kind \(kind), version \(version))"
+        case .notMemoSync: "not a MemoSync blob"
+        case let .unreadable(reason): "unreadable (\(reason))"
+        }
+    }
+
+    init(_ error: DecodingError) {
+        switch error {
+        case .truncated: self = .incomplete
+        case let .unsupportedVersion(kind, version): self = .unknownVersion(kind: kind, version: version)
+        case .notMemoSync, .wrongKind: self = .notMemoSync
+        case .checksumMismatch, .malformed, .trailingBytes, .tooLarge: self = .corrupt(error.description)
+        }
+    }
+}
+
+/// A blob a sync skipped, and why.
+public struct SkippedBlob: Sendable, Equatable, CustomStringConvertible {
+    /// Its key.
+    public var key: String
+    /// Why.
+    public var reason: SkipReason
+
+    public var description: String { "\(key): \(reason)" }
+}
+
+/// What a sync did.
+public struct SyncReport: Sendable, Equatable {
+    /// Blobs listed in the store.
+    public var blobsListed = 0
+    /// Blobs read, and their bytes.
+    public var blobsRead = 0
+    public var bytesRead = 0
+    /// Blobs written, and their bytes.
+    public var blobsWritten = 0
+    public var bytesWritten = 0
+    /// Blobs deleted (this replica's own, covered by its snapshots).
+    public var blobsDeleted = 0
+    /// Notebook operations applied from other replicas.
+    public var operationsApplied = 0
+    /// Operations received but held back for missing dependencies (they arrive with a later sync).
+    public var pendingOperationCount = 0
+    /// The segment this replica published, if any.
+    public var publishedSegment: String?
+    /// The snapshot this replica published, if any.
+    public var publishedSnapshot: String?
+    /// Blobs skipped, and why.
+    public var skipped: [SkippedBlob] = []
+    /// Set when this library turned out to share its replica id with another copy of itself:
+    /// its operations from `fromCounter` on moved to the replica `to`.
+    public var reidentified: Reidentification?
+    /// Store errors met (the sync went on where it could).
+    public var errors: [String] = []
+
+    /// A change of replica id.
+    public struct Reidentification: Sendable, Equatable {
+        /// The shared id.
+        public var from: ReplicaID
+        /// The new id.
+        public var to: ReplicaID
+        /// The first operation counter that moved.
+        public var fromCounter: UInt32
+    }
+
+    /// An empty report.
+    public init() {}
+}
+
+/// How a replica uses the store.
+public struct SyncConfiguration: Sendable, Equatable {
+    /// Publish a snapshot when this many operations arrived since this replica's last one.
+    public var snapshotEveryOperations: Int = 20_000
+    /// Publish a snapshot when the store holds at least this many segments newer than the newest
+    /// snapshot (so a new device reads one snapshot, not hundreds of segments).
+    public var snapshotAfterSegments: Int = 64
+    /// Own segments covered by an own snapshot, and own snapshots replaced by a newer one, are
+    /// deleted once the covering snapshot is this old (so replicas that listed the store earlier
+    /// can still read what they saw).
+    public var gracePeriodMilliseconds: UInt64 = 7 * 24 * 3_600_000
+
+    /// The defaults.
+    public init() {}
+}
+
+/// What a replica remembers about the store between syncs (kept in its library).
+public struct SyncState: Sendable, Equatable {
+    /// One of this replica's snapshots in the store.
+    public struct OwnSnapshot: Sendable, Equatable {
+        /// Its key.
+        public var key: String
+        /// This replica's operations it holds (its own counter).
+        public var ownOperations: UInt32
+        /// When it was written (wall clock, milliseconds).
+        public var writtenAtMilliseconds: UInt64
+    }
+
+    /// Own operations known to be in the store (published, or found there and verified).
+    public var publishedOperations: UInt32 = 0
+    /// Own segments known to hold this replica's operations.
+    public var ownSegments: [String] = []
+    /// Own snapshots in the store, oldest first.
+    public var ownSnapshots: [OwnSnapshot] = []
+    /// Total operations the notebook held at the last own snapshot.
+    public var operationsAtLastSnapshot: UInt64 = 0
+    /// When the last sync finished (wall clock, milliseconds), 0 if never.
+    public var lastSyncMilliseconds: UInt64 = 0
+
+    /// A fresh state: nothing published.
+    public init() {}
+}

@@ -1,0 +1,2 @@
+// The memo command line (in progress).
+print("memo")

@@ -34,7 +34,7 @@ public enum BlobEnvelope {
     static let magic: (UInt8, UInt8) = (0x6D, 0x73)
 
     /// Wraps `body` in the envelope.
-    static func seal(kind: BlobKind, version: UInt8, body: [UInt8]) -> [UInt8] {
+    public static func seal(kind: BlobKind, version: UInt8, body: [UInt8]) -> [UInt8] {
         precondition(version > 0 && version < 16)
         var writer = ByteWriter(capacity: body.count + 12)
         writer.byte(magic.0)
@@ -50,7 +50,7 @@ public enum BlobEnvelope {
     ///
     /// - Throws: `DecodingError` for a bad magic number, another kind, an unknown version, a
     ///   truncation, a checksum mismatch, or bytes after the checksum.
-    static func open(_ bytes: [UInt8], kind: BlobKind, versions: ClosedRange<UInt8>) throws(DecodingError) -> (body: Range<Int>, version: UInt8) {
+    public static func open(_ bytes: [UInt8], kind: BlobKind, versions: ClosedRange<UInt8>) throws(DecodingError) -> (body: Range<Int>, version: UInt8) {
         var reader = ByteReader(bytes)
         let first = try reader.byte()
         let second = try reader.byte()

@@ -2,27 +2,27 @@
 ///
 /// Every read that would pass the end throws `DecodingError.truncated`; varints must be minimal
 /// (one encoding per value, so encodings stay canonical) and fit their type.
-struct ByteReader {
-    let bytes: [UInt8]
-    private(set) var position: Int
-    let end: Int
+public struct ByteReader {
+    public let bytes: [UInt8]
+    public private(set) var position: Int
+    public let end: Int
 
-    init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
+    public init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.position = start
         self.end = end ?? bytes.count
     }
 
-    var remaining: Int { end - position }
-    var isAtEnd: Bool { position == end }
+    public var remaining: Int { end - position }
+    public var isAtEnd: Bool { position == end }
 
-    mutating func byte() throws(DecodingError) -> UInt8 {
+    public mutating func byte() throws(DecodingError) -> UInt8 {
         guard position < end else { throw .truncated(neededBytes: position + 1, availableBytes: end) }
         defer { position += 1 }
         return bytes[position]
     }
 
-    mutating func varint() throws(DecodingError) -> UInt64 {
+    public mutating func varint() throws(DecodingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -40,24 +40,24 @@ struct ByteReader {
     }
 
     /// A varint that must fit `Int` and be at most `maximum`.
-    mutating func count(max maximum: Int, _ what: @autoclosure () -> String) throws(DecodingError) -> Int {
+    public mutating func count(max maximum: Int, _ what: @autoclosure () -> String) throws(DecodingError) -> Int {
         let value = try varint()
         guard value <= UInt64(maximum) else { throw .malformed("\(what()) \(value) exceeds \(maximum)") }
         return Int(value)
     }
 
-    mutating func uint32Varint(_ what: @autoclosure () -> String) throws(DecodingError) -> UInt32 {
+    public mutating func uint32Varint(_ what: @autoclosure () -> String) throws(DecodingError) -> UInt32 {
         let value = try varint()
         guard value <= UInt64(UInt32.max) else { throw .malformed("\(what()) \(value) exceeds 32 bits") }
         return UInt32(value)
     }
 
-    mutating func signedVarint() throws(DecodingError) -> Int64 {
+    public mutating func signedVarint() throws(DecodingError) -> Int64 {
         let raw = try varint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    mutating func uint64LittleEndian() throws(DecodingError) -> UInt64 {
+    public mutating func uint64LittleEndian() throws(DecodingError) -> UInt64 {
         guard remaining >= 8 else { throw .truncated(neededBytes: position + 8, availableBytes: end) }
         var value: UInt64 = 0
         for index in 0..<8 { value |= UInt64(bytes[position + index]) << UInt64(8 * index) }
@@ -67,7 +67,7 @@ struct ByteReader {
 
     /// The next `count` bytes as a range of `bytes`; the count is checked against what is left
     /// before anything is allocated.
-    mutating func range(count: Int) throws(DecodingError) -> Range<Int> {
+    public mutating func range(count: Int) throws(DecodingError) -> Range<Int> {
         guard count >= 0, count <= remaining else {
             throw .truncated(neededBytes: position + max(count, 0), availableBytes: end)
         }
@@ -76,7 +76,7 @@ struct ByteReader {
     }
 
     /// A varint byte count, then that many bytes, as a range of `bytes`.
-    mutating func lengthPrefixedRange() throws(DecodingError) -> Range<Int> {
+    public mutating func lengthPrefixedRange() throws(DecodingError) -> Range<Int> {
         let count = try self.count(max: remaining, "length prefix")
         return try range(count: count)
     }

@@ -1,19 +1,19 @@
 /// Appends the primitive encodings MemoSync formats are built from (see FORMAT.md).
-struct ByteWriter {
-    var bytes: [UInt8] = []
+public struct ByteWriter {
+    public var bytes: [UInt8] = []
 
-    init(capacity: Int = 0) {
+    public init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    var count: Int { bytes.count }
+    public var count: Int { bytes.count }
 
-    mutating func byte(_ value: UInt8) {
+    public mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }
 
     /// Unsigned LEB128: 7 bits a byte, least significant first, high bit set on all but the last.
-    mutating func varint(_ value: UInt64) {
+    public mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -22,38 +22,38 @@ struct ByteWriter {
         bytes.append(UInt8(value))
     }
 
-    mutating func varint(_ value: Int) {
+    public mutating func varint(_ value: Int) {
         precondition(value >= 0)
         varint(UInt64(value))
     }
 
-    mutating func varint(_ value: UInt32) {
+    public mutating func varint(_ value: UInt32) {
         varint(UInt64(value))
     }
 
     /// Signed values as zigzag LEB128: 0, -1, 1, -2, ... become 0, 1, 2, 3, ...
-    mutating func signedVarint(_ value: Int64) {
+    public mutating func signedVarint(_ value: Int64) {
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
-    mutating func uint64LittleEndian(_ value: UInt64) {
+    public mutating func uint64LittleEndian(_ value: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) {
             bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
         }
     }
 
-    mutating func uint32LittleEndian(_ value: UInt32) {
+    public mutating func uint32LittleEndian(_ value: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) {
             bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
         }
     }
 
-    mutating func append<C: Collection<UInt8>>(contentsOf other: C) {
+    public mutating func append<C: Collection<UInt8>>(contentsOf other: C) {
         bytes.append(contentsOf: other)
     }
 
     /// A varint byte count, then the bytes.
-    mutating func lengthPrefixed<C: Collection<UInt8>>(_ other: C) {
+    public mutating func lengthPrefixed<C: Collection<UInt8>>(_ other: C) {
         varint(other.count)
         bytes.append(contentsOf: other)
     }

@@ -159,3 +159,60 @@ extension TextDelta {
         TextDelta(runs: runs.filter { $0.replica != replica })
     }
 }
+
+/// How a replica's operations in a delta compare with the ones a notebook holds.
+public enum OperationComparison: Sendable, Equatable {
+    /// The notebook holds every one of them, the same.
+    case same
+    /// Those the notebook holds are the same; the delta has more after them.
+    case extends
+    /// They differ from notebook counter `fromCounter` on (the delta's and the notebook's
+    /// operations below it are the same).
+    case differs(fromCounter: UInt32)
+}
+
+extension Notebook {
+    /// Compares the operations of `replica` in `delta` with the ones this notebook holds.
+    ///
+    /// A replica that finds operations under its own id in the store that it did not publish
+    /// uses this: `.same` (it published them and forgot, say after a crash), `.extends` (a
+    /// restored backup: the store has its later operations), `.differs` (a copy of the library
+    /// made different operations under the same ids).
+    ///
+    /// - Complexity: O(k log k) for k operations of `replica` in the delta, times the cost of
+    ///   one comparison when they differ (a binary search finds where).
+    public func compareOperations(of replica: ReplicaID, with delta: NotebookDelta) -> OperationComparison {
+        let held = log(of: replica).operationCount
+        let ranges = delta.counterRanges.filter { $0.replica == replica }
+        guard let first = ranges.first?.counters.lowerBound, let last = ranges.last?.counters.upperBound else { return .same }
+        if holdsSameOperations(as: delta.restricted(to: replica, below: held)) {
+            return last > held ? .extends : .same
+        }
+        // The longest prefix that is the same: "same below F" holds for F = first and fails
+        // for F = min(last, held).
+        var low = first
+        var high = min(last, held)
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if holdsSameOperations(as: delta.restricted(to: replica, below: middle)) { low = middle } else { high = middle }
+        }
+        return .differs(fromCounter: low)
+    }
+}
+
+extension NotebookDelta {
+    /// Each replica's operation counters in this delta, as maximal contiguous ranges, sorted by
+    /// replica then counter.
+    public var counterRanges: [(replica: ReplicaID, counters: Range<UInt32>)] {
+        var result: [(replica: ReplicaID, counters: Range<UInt32>)] = []
+        for replicaRun in runs {
+            let range = replicaRun.run.counter..<replicaRun.run.end
+            if let last = result.last, last.replica == replicaRun.replica, last.counters.upperBound == range.lowerBound {
+                result[result.count - 1].counters = last.counters.lowerBound..<range.upperBound
+            } else {
+                result.append((replicaRun.replica, range))
+            }
+        }
+        return result
+    }
+}

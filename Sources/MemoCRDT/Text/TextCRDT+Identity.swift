@@ -22,7 +22,7 @@ extension TextCRDT {
                 var expectedLeft = itemRef(originLeftID)
                 var expectedRight: ItemRef?
                 if case let .item(id) = originRightForm { expectedRight = itemRef(id) }
-                if case .end = originRightForm { expectedRight = .none }
+                if case .end = originRightForm { expectedRight = ItemRef.none }
                 if case .inherited = originRightForm {
                     guard let left = expectedLeft, !left.isNone, let (slot, _) = lookup(left) else { return false }
                     expectedRight = spans[slot].originRight

@@ -1,0 +1,89 @@
+import Foundation
+import MemoCRDT
+import TestSupport
+import Testing
+
+@testable import MemoSync
+
+@Suite struct ReplicaSyncTests {
+    private func makeReplica(_ disk: MemoryDisk = MemoryDisk(), _ environment: TestEnvironment, configuration: SyncConfiguration = SyncConfiguration()) throws -> Replica {
+        try Replica(disk: disk, environment: environment.environment, configuration: configuration)
+    }
+
+    @Test func twoReplicasConvergeOnConcurrentEdits() throws {
+        let environment = TestEnvironment(seed: 1)
+        let store = InMemoryBlobStore()
+        let alice = try makeReplica(MemoryDisk(), environment)
+        let bob = try makeReplica(MemoryDisk(), environment)
+        #expect(alice.id != bob.id)
+        let memo = try alice.createMemo(text: "Groceries\nmilk")
+        try alice.sync(with: store)
+        let bobFirst = try bob.sync(with: store)
+        #expect(bobFirst.operationsApplied > 0)
+        #expect(bob.notebook.memo(memo)?.text == "Groceries\nmilk")
+        // Offline, both edit the same memo.
+        try alice.edit(memo, replacingUTF16: 14..<14, with: ", eggs")
+        try bob.edit(memo, replacingUTF16: 0..<9, with: "Shopping")
+        try alice.sync(with: store)
+        try bob.sync(with: store)
+        try alice.sync(with: store)
+        expectConverged([alice, bob])
+        #expect(alice.notebook.memo(memo)?.text == "Shopping\nmilk, eggs")
+    }
+
+    @Test func deleteAgainstEditKeepsTheMemoInTheTrashWithTheEdit() throws {
+        let environment = TestEnvironment(seed: 2)
+        let store = InMemoryBlobStore()
+        let alice = try makeReplica(MemoryDisk(), environment)
+        let bob = try makeReplica(MemoryDisk(), environment)
+        let memo = try alice.createMemo(text: "Draft")
+        try syncUntilQuiet([alice, bob], store: store)
+        try alice.moveToTrash(memo)
+        try bob.edit(memo, replacingUTF16: 5..<5, with: " two")
+        try syncUntilQuiet([bob, alice], store: store)
+        expectConverged([alice, bob])
+        // The edit was made without seeing the trash: the memo is still recoverable with it.
+        #expect(alice.notebook.memo(memo)?.text == "Draft two")
+        #expect(alice.notebook.status(of: memo) != .purged)
+    }
+
+    @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])
+    func randomReplicasConverge(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let environment = TestEnvironment(seed: seed)
+        let store = InMemoryBlobStore()
+        var configuration = SyncConfiguration()
+        configuration.snapshotAfterSegments = 3
+        configuration.snapshotEveryOperations = 200
+        configuration.gracePeriodMilliseconds = 60_000
+        let replicas = try (0..<random.int(in: 2..<5)).map { _ in try makeReplica(MemoryDisk(), environment, configuration: configuration) }
+        for _ in 0..<120 {
+            let replica = replicas[random.int(in: 0..<replicas.count)]
+            environment.advance(milliseconds: UInt64(random.int(in: 0..<20_000)))
+            let memos = replica.notebook.list().map(\.id)
+            switch random.int(in: 0..<10) {
+            case 0, 1:
+                try replica.createMemo(text: "memo \(random.int(in: 0..<1000))\n")
+            case 2 where !memos.isEmpty:
+                try replica.moveToTrash(memos[random.int(in: 0..<memos.count)])
+            case 3:
+                if let trashed = replica.notebook.trash().first { try replica.restore(trashed.id) }
+            case 4, 5:
+                try replica.sync(with: store)
+            default:
+                let memo = memos.isEmpty ? try replica.createMemo() : memos[random.int(in: 0..<memos.count)]
+                let length = replica.notebook.memo(memo)!.text.unicodeScalars.count
+                let start = random.int(in: 0..<length + 1)
+                let end = min(length, start + random.int(in: 0..<4))
+                try replica.edit(memo, replacingScalars: start..<end, with: String(repeating: "abcdé"[random.int(in: 0..<5)], count: random.int(in: 0..<6)))
+            }
+            if random.int(in: 0..<4) == 0 { try replica.save() }
+        }
+        try syncUntilQuiet(replicas, store: store)
+        expectConverged(replicas, seed: seed)
+    }
+}
+
+extension String {
+    fileprivate subscript(_ offset: Int) -> String { String(self[index(startIndex, offsetBy: offset)]) }
+}

@@ -41,17 +41,35 @@ final class MemoryDisk: LibraryDisk, @unchecked Sendable {
         }
     }
 
-    /// Loses everything not durable.
-    func crash() {
+    /// Loses everything not durable. With `keepingTornTails`, a file whose unsynced contents
+    /// extend its durable ones keeps a prefix of the extension, as a disk may have written part
+    /// of an append before the power went (the prefix length comes from `random`).
+    func crash(keepingTornTails random: inout SeededRandom?) {
         lock.withLock {
+            let visible = files
+            let visibleObjects = objects
             files = [:]
             objects = [:]
-            for (name, object) in durableNames {
-                files[name] = durableContents[object] ?? []
+            for (name, object) in durableNames.sorted(by: { $0.key < $1.key }) {
+                var bytes = durableContents[object] ?? []
+                if random != nil, visibleObjects[name] == object, let now = visible[name], now.count > bytes.count,
+                    now.starts(with: bytes)
+                {
+                    let kept = random!.int(in: 0..<now.count - bytes.count + 1)
+                    bytes += now[bytes.count..<bytes.count + kept]
+                    durableContents[object] = bytes
+                }
+                files[name] = bytes
                 objects[name] = object
             }
             failAtOperation = nil
         }
+    }
+
+    /// Loses everything not durable.
+    func crash() {
+        var none: SeededRandom? = nil
+        crash(keepingTornTails: &none)
     }
 
     func listFiles() throws(DiskError) -> [String] {

@@ -69,9 +69,11 @@ extension Notebook {
         var textBoundary: [MemoID: UInt32] = [:]
         var kept: [NotebookDelta.ReplicaRun] = []
         var moved: [NotebookDelta.ReplicaRun] = []
+        var previousTimestamp = HybridTimestamp.zero
         for replicaRun in all.runs {
             guard replicaRun.replica == old, replicaRun.run.end > fork else {
                 kept.append(replicaRun)
+                if replicaRun.replica == old { previousTimestamp = replicaRun.run.timestamp }
                 if replicaRun.replica == old, case let .text(textCounter) = replicaRun.run.kind {
                     textBoundary[replicaRun.run.memo] = textCounter + replicaRun.run.length
                 }
@@ -82,6 +84,10 @@ extension Notebook {
                 let below = fork - run.counter
                 var head = run
                 head.length = below
+                // A run's timestamp is its last operation's, and that one moves. The kept part's
+                // own last timestamp is not known; the previous run's is a lower bound, and the
+                // other copy's operations, merged next, carry the right one (runs merge by max).
+                head.timestamp = previousTimestamp
                 kept.append(NotebookDelta.ReplicaRun(replica: old, run: head))
                 if case let .text(textCounter) = head.kind { textBoundary[head.memo] = textCounter + below }
                 run = run.dropping(below)

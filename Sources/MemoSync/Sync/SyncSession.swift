@@ -307,11 +307,21 @@ public struct SyncSession {
                 report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
                 return
             }
-            if case .same = notebook.compareOperations(of: me, with: delta) {
+            switch notebook.compareOperations(of: me, with: delta) {
+            case .same:
                 // One of this replica's snapshots, forgotten in a crash: remember it for collection.
                 state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, ownOperations: snapshot.version[me], writtenAtMilliseconds: nowMilliseconds))
                 state.ownSnapshots.sort { $0.ownOperations < $1.ownOperations }
+                merge(snapshot, key: key)
+            case .extends:
+                // A restored backup: the snapshot holds this replica's later operations.
+                merge(snapshot, key: key)
+            case let .differs(fromCounter):
+                // Another copy's: read again (as another replica's) after re-identification.
+                forkCounter = min(forkCounter ?? fromCounter, fromCounter)
+                attempted.remove(key)
             }
+            return
         case nil:
             return
         }
@@ -393,6 +403,8 @@ public struct SyncSession {
         attempted.insert(key)
         if phase == .verify {
             verify(key: key, bytes: bytes)
+            // A verified segment is applied by the fetch phase (from the decoded copy).
+            if decodedSegments[key] != nil { attempted.remove(key) }
             return
         }
         switch StoreLayout.parse(key) {
@@ -414,15 +426,33 @@ public struct SyncSession {
             fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
         case .snapshot?:
             guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
-            let before = notebook.version
-            do throws(NotebookError) {
-                try notebook.merge(snapshot)
-                report.operationsApplied += Int(notebook.version.operationCount - before.operationCount)
-            } catch {
-                report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
+            let me = notebook.replica
+            if snapshot.version[me] > 0 {
+                // It holds operations under this replica's id: only if they are the same ones.
+                do throws(NotebookError) {
+                    let own = try snapshot.changes(of: me, counters: 0..<snapshot.version[me])
+                    if case .differs = notebook.compareOperations(of: me, with: own) {
+                        report.skipped.append(SkippedBlob(key: key, reason: .corrupt("operations under this replica's id that it did not make")))
+                        return
+                    }
+                } catch {
+                    report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
+                    return
+                }
             }
+            merge(snapshot, key: key)
         case nil:
             break
+        }
+    }
+
+    private mutating func merge(_ snapshot: Notebook, key: String) {
+        let before = notebook.version.operationCount
+        do throws(NotebookError) {
+            try notebook.merge(snapshot)
+            report.operationsApplied += notebook.version.operationCount - before
+        } catch {
+            report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
         }
     }
 
@@ -469,7 +499,7 @@ public struct SyncSession {
         let held = notebook.version[me]
         var known = Set(state.ownSegments)
         for segment in own.sorted(by: { ($0.start, $0.key) < ($1.start, $1.key) })
-        where attempted.contains(segment.key) || known.contains(segment.key) {
+        where attempted.contains(segment.key) || known.contains(segment.key) || decodedSegments[segment.key] != nil {
             // Only segments whose operations are held and the same (the fetch skipped others).
             guard segment.end <= held, !report.skipped.contains(where: { $0.key == segment.key }) else { continue }
             if !known.contains(segment.key) {

@@ -1,0 +1,190 @@
+import Foundation
+import MemoCRDT
+import TestSupport
+import Testing
+
+@testable import MemoSync
+
+/// The local library: durability of saved edits, crash recovery at every disk operation,
+/// compaction, damaged files.
+@Suite struct ReplicaLibraryTests {
+    @Test func savedEditsSurviveReopening() throws {
+        let environment = TestEnvironment(seed: 21)
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: environment.environment)
+        #expect(replica.openReport.created)
+        let memo = try replica.createMemo(text: "Title\nbody")
+        try replica.edit(memo, replacingUTF16: 5..<5, with: "!")
+        #expect(replica.unsavedOperationCount > 0)
+        try replica.save()
+        #expect(replica.unsavedOperationCount == 0)
+        let id = replica.id
+        replica.close()
+        disk.crash()
+        let reopened = try Replica(disk: disk, environment: environment.environment)
+        #expect(!reopened.openReport.created)
+        #expect(reopened.id == id)
+        #expect(reopened.notebook.memo(memo)?.text == "Title!\nbody")
+        #expect(reopened.notebook.encoded() == replica.notebook.encoded())
+    }
+
+    @Test func unsavedEditsAreLostInACrashButNothingElse() throws {
+        let environment = TestEnvironment(seed: 22)
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: environment.environment)
+        let memo = try replica.createMemo(text: "kept")
+        try replica.save()
+        try replica.edit(memo, replacingUTF16: 0..<4, with: "lost")
+        disk.crash()
+        let reopened = try Replica(disk: disk, environment: environment.environment)
+        #expect(reopened.notebook.memo(memo)?.text == "kept")
+    }
+
+    /// Random edits with saves and compactions; `saved` gets the notebook after each save that returned.
+    private static func run(_ disk: MemoryDisk, random: inout SeededRandom, environment: TestEnvironment, saved: inout [(version: VersionVector, bytes: [UInt8])]) {
+        guard let replica = try? Replica(disk: disk, environment: environment.environment) else { return }
+        saved.append((replica.notebook.version, replica.notebook.encoded()))
+        for step in 0..<40 {
+            let memos = replica.notebook.list().map(\.id)
+            if memos.isEmpty || random.int(in: 0..<6) == 0 {
+                guard (try? replica.createMemo(text: "memo \(step)\n")) != nil else { return }
+            } else {
+                let memo = memos[random.int(in: 0..<memos.count)]
+                let length = replica.notebook.memo(memo)!.text.unicodeScalars.count
+                let start = random.int(in: 0..<length + 1)
+                let end = min(length, start + random.int(in: 0..<3))
+                guard (try? replica.edit(memo, replacingScalars: start..<end, with: "x\(step)")) != nil else { return }
+            }
+            do {
+                if random.int(in: 0..<8) == 0 { try replica.compact() } else { try replica.save() }
+            } catch {
+                return  // the injected failure: the process "dies" here
+            }
+            saved.append((replica.notebook.version, replica.notebook.encoded()))
+        }
+    }
+
+    /// Crashes at every disk operation of a run of saves and compactions (with torn appends),
+    /// and checks each time that the library reopens with every edit whose save returned.
+    @Test(arguments: [UInt64(31), 32, 33])
+    func crashAtEveryDiskOperationKeepsEverySavedEdit(seed: UInt64) throws {
+        let environment = TestEnvironment(seed: seed)
+        var random = SeededRandom(seed: seed)
+        var referenceSaved: [(version: VersionVector, bytes: [UInt8])] = []
+        let reference = MemoryDisk()
+        Self.run(reference, random: &random, environment: environment, saved: &referenceSaved)
+        let operationCount = reference.operationCount
+        #expect(operationCount > 80, "the run should perform many disk operations (seed \(seed))")
+        for crashAt in 1...operationCount {
+            let disk = MemoryDisk()
+            disk.failAtOperation = crashAt
+            var runRandom = SeededRandom(seed: seed)
+            let runEnvironment = TestEnvironment(seed: seed)
+            var saved: [(version: VersionVector, bytes: [UInt8])] = []
+            Self.run(disk, random: &runRandom, environment: runEnvironment, saved: &saved)
+            var tornRandom: SeededRandom? = SeededRandom(seed: seed &+ UInt64(crashAt))
+            disk.crash(keepingTornTails: &tornRandom)
+            let reopened: Replica
+            do {
+                reopened = try Replica(disk: disk, environment: runEnvironment.environment)
+            } catch {
+                Issue.record("reopening after a crash at disk operation \(crashAt) failed: \(error) (seed \(seed))")
+                continue
+            }
+            // Every save that returned is there: the reopened notebook is at least the last one,
+            // and at most what was being saved when the crash came.
+            guard let last = saved.last else {
+                #expect(reopened.notebook.version.isEmpty, "crash at \(crashAt) (seed \(seed))")
+                continue
+            }
+            let version = reopened.notebook.version
+            #expect(last.version.isIncluded(in: version), "crash at disk operation \(crashAt) lost saved edits (seed \(seed))")
+            if version == last.version {
+                #expect(reopened.notebook.encoded() == last.bytes, "crash at \(crashAt): state differs (seed \(seed))")
+            }
+            try reopened.notebook.checkInvariants()
+            // And it keeps working.
+            try reopened.createMemo(text: "after the crash")
+            try reopened.save()
+        }
+    }
+
+    @Test func journalCompactsWhenItOutgrowsTheState() throws {
+        let environment = TestEnvironment(seed: 23)
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: environment.environment)
+        let memo = try replica.createMemo()
+        let generation = replica.library.generation
+        // Each save appends a record; past 1 MiB of journal the library compacts.
+        let chunk = String(repeating: "abcdefghij", count: 2_000)
+        for index in 0..<80 {
+            try replica.edit(memo, replacingScalars: 0..<0, with: chunk + "\(index)")
+            try replica.save()
+        }
+        #expect(replica.library.generation > generation)
+        #expect(try disk.listFiles().filter { $0.hasPrefix("journal-") }.count <= 1)
+        let reopened = try Replica(disk: disk, environment: environment.environment)
+        #expect(reopened.notebook.memo(memo)?.text == replica.notebook.memo(memo)?.text)
+    }
+
+    @Test func damagedStateFileIsReportedNotReplaced() throws {
+        let environment = TestEnvironment(seed: 24)
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: environment.environment)
+        try replica.createMemo(text: "precious")
+        try replica.compact()
+        var bytes = try #require(try disk.read(file: LibraryCore.stateFileName))
+        bytes[bytes.count / 2] ^= 0x40
+        try disk.perform(.write(file: LibraryCore.stateFileName, bytes: bytes))
+        #expect(throws: ReplicaError.self) { try Replica(disk: disk, environment: environment.environment) }
+        do {
+            _ = try Replica(disk: disk, environment: environment.environment)
+        } catch {
+            guard case .corruptLibrary(let file, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(file == "state")
+            #expect(error.description.contains("damaged"))
+        }
+        // The damaged file is still there, unchanged.
+        #expect(try disk.read(file: LibraryCore.stateFileName) == bytes)
+    }
+
+    @Test func newerLibraryVersionIsReported() throws {
+        let environment = TestEnvironment(seed: 25)
+        let disk = MemoryDisk()
+        _ = try Replica(disk: disk, environment: environment.environment)
+        var bytes = try #require(try disk.read(file: LibraryCore.stateFileName))
+        bytes[2] = (bytes[2] & 0xF0) | 0x0F
+        try disk.perform(.write(file: LibraryCore.stateFileName, bytes: bytes))
+        do {
+            _ = try Replica(disk: disk, environment: environment.environment)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .unknownLibraryVersion(file: "state", kind: 6, version: 15))
+        }
+    }
+
+    @Test func refusedEditsChangeNothing() throws {
+        let environment = TestEnvironment(seed: 26)
+        let replica = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        let memo = try replica.createMemo(text: "😀")
+        let before = replica.notebook.encoded()
+        #expect(throws: ReplicaError.self) { try replica.edit(memo, replacingUTF16: 1..<1, with: "x") }
+        #expect(throws: ReplicaError.self) { try replica.edit(memo, replacingUTF16: 0..<9, with: "x") }
+        #expect(throws: ReplicaError.self) { try replica.edit(MemoID(high: 1, low: 2), replacingUTF16: 0..<0, with: "x") }
+        #expect(throws: ReplicaError.self) { try replica.restore(memo) }
+        #expect(replica.notebook.encoded() == before)
+    }
+
+    @Test func eventsReachStreams() async throws {
+        let environment = TestEnvironment(seed: 27)
+        let replica = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        let stream = replica.events()
+        let memo = try replica.createMemo(text: "hello")
+        try replica.moveToTrash(memo)
+        replica.close()
+        var received: [NotebookEvent] = []
+        for await event in stream { received.append(event) }
+        #expect(received.first == .added(memo, origin: .local))
+        #expect(received.contains(.trashed(memo, origin: .local)))
+    }
+}

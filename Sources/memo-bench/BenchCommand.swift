@@ -12,6 +12,8 @@ enum BenchCommand: Equatable {
     case all(directory: String, runs: Int)
     /// Build a synthetic notebook and measure loading, listing, searching and deltas.
     case notebook(memos: Int, runs: Int)
+    /// Sync a notebook of `memos` memos through a local folder: bootstrap, one change, receive.
+    case sync(memos: Int, runs: Int)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -24,6 +26,7 @@ enum BenchCommand: Equatable {
         usage: memo-bench trace PATH [--runs N]
                memo-bench all [DIR] [--runs N]
                memo-bench notebook [--memos N] [--runs N]
+               memo-bench sync [--memos N] [--runs N]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -35,6 +38,9 @@ enum BenchCommand: Equatable {
           notebook     build a notebook of N memos (default 10000) of about 2 KB, typed by three
                        replicas in Korean, Japanese and Latin, and measure decoding, listing,
                        searching and the delta of one edit
+          sync         publish that notebook to a local folder as a snapshot; measure a new
+                       device's first sync (bootstrap), syncing one changed memo, and
+                       receiving that change on another device
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not,
@@ -83,9 +89,9 @@ enum BenchCommand: Equatable {
         }
         guard let command = positional.first else { throw .usage("missing command") }
         switch command {
-        case "notebook":
+        case "notebook", "sync":
             guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
-            return .notebook(memos: memos, runs: runs)
+            return command == "sync" ? .sync(memos: memos, runs: runs) : .notebook(memos: memos, runs: runs)
         case "all" where positional.count == 1:
             return .all(directory: defaultTraceDirectory, runs: runs)
         case "trace", "all":
@@ -156,6 +162,14 @@ enum BenchRunner {
                 return exitSuccess
             } catch {
                 writeError("notebook benchmark failed: \(error)")
+                return exitReplayFailed
+            }
+        case let .sync(memos, runs):
+            do {
+                writeOutput(try SyncBenchmark.run(memoCount: memos, runs: runs).json)
+                return exitSuccess
+            } catch {
+                writeError("sync benchmark failed: \(error)")
                 return exitReplayFailed
             }
         }

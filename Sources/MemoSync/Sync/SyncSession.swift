@@ -542,8 +542,11 @@ public struct SyncSession {
             return count
         }
         let total = UInt64(notebook.version.operationCount)
+        // Operations are counted from the newest snapshot anyone published (a device that
+        // bootstrapped from one does not publish the same again).
+        let covered = max(state.operationsAtLastSnapshot, snapshots.first?.totalOperations ?? 0)
         let due = uncoveredSegments >= configuration.snapshotAfterSegments
-            || (total >= state.operationsAtLastSnapshot + UInt64(configuration.snapshotEveryOperations) && own > lastOwn)
+            || (total >= covered + UInt64(configuration.snapshotEveryOperations) && own > lastOwn)
         guard due, own > 0 else { return nil }
         let bytes = notebook.encoded()
         let key = StoreLayout.snapshotKey(replica: me, totalOperations: total, bytes: bytes)

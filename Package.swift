@@ -30,6 +30,8 @@ let package = Package(
         // The command line front end.
         .executableTarget(name: "memo", dependencies: ["MemoSync"]),
         .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoSync"]),
+        // A child process the crash-safety test kills at random moments.
+        .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
         // Shared by every test target: seeded random sources and the reference models.
         .target(name: "TestSupport", dependencies: ["MemoCRDT"], path: "Tests/TestSupport"),
         .testTarget(

@@ -44,6 +44,8 @@ let package = Package(
             dependencies: ["MemoSync", "MemoCRDT", "TestSupport"],
             swiftSettings: internalChecks
         ),
+        // Runs the built `memo` executable as a subprocess.
+        .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoCRDT"]),
     ],
     swiftLanguageModes: [.v6]
 )

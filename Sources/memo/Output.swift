@@ -1,0 +1,261 @@
+// Writing to the terminal: standard output and error, dates, JSON, short ids, sync progress.
+
+import Foundation
+import MemoCRDT
+import MemoSync
+
+/// `bytes` as a string if they are valid UTF-8, kept exactly (a byte order mark included);
+/// nil otherwise.
+func exactUTF8(_ bytes: [UInt8]) -> String? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.utf8.elementsEqual(bytes) ? text : nil
+}
+
+/// Standard output (buffered until ``flush()``), standard error (unbuffered) and whether they
+/// are terminals.
+///
+/// Output goes through `write(2)` rather than `FileHandle` (whose write traps on a closed pipe
+/// in corelibs Foundation) or C `stdout` (a shared mutable global in Swift 6).
+struct Console {
+    private var buffer: [UInt8] = []
+    /// Why writing standard output failed (a full disk, a closed file), if it did.
+    private(set) var outputFailure: String?
+
+    /// Whether standard output is a terminal.
+    let outputIsTerminal = isatty(1) == 1
+    /// Whether standard error is a terminal.
+    let errorIsTerminal = isatty(2) == 1
+    /// Whether standard input is a terminal.
+    let inputIsTerminal = isatty(0) == 1
+
+    /// Appends `text` to standard output.
+    mutating func print(_ text: String, terminator: String = "\n") {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: terminator.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what ``print(_:terminator:)`` collected.
+    /// After a failure, later output is dropped and ``outputFailure`` says why.
+    mutating func flush() {
+        if outputFailure == nil, let failure = Console.writeAll(buffer, to: 1) {
+            outputFailure = failure
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `text` to standard error at once (a failure there has nowhere to be reported).
+    func error(_ text: String) {
+        _ = Console.writeAll(Array(text.utf8), to: 2)
+    }
+
+    /// Writes every byte, continuing after partial writes; returns the system's message on a
+    /// failure, nil on success.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+        bytes.withUnsafeBytes { raw -> String? in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+}
+
+/// Local dates for people, `yyyy-MM-dd HH:mm` in the current time zone. One formatter serves
+/// a whole list.
+struct LocalDates {
+    private let formatter: DateFormatter
+
+    init() {
+        formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone.current
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    }
+
+    /// Milliseconds since the Unix epoch (as `HybridTimestamp.wallMilliseconds` holds them).
+    func string(_ milliseconds: UInt64) -> String {
+        formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
+
+/// Formats for people and for programs.
+enum Format {
+    /// Milliseconds since the Unix epoch as ISO 8601 in UTC with milliseconds,
+    /// `2026-01-02T03:04:05.678Z`. Computed exactly from the integer (no floating point).
+    static func isoDate(milliseconds: UInt64) -> String {
+        let totalSeconds = Int64(milliseconds / 1000)
+        let millis = Int(milliseconds % 1000)
+        let days = totalSeconds / 86_400
+        let secondsOfDay = Int(totalSeconds % 86_400)
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2)).\(pad(millis, 3))Z"
+    }
+
+    /// A hybrid timestamp's wall time as ISO 8601 (see ``isoDate(milliseconds:)``).
+    static func isoDate(_ timestamp: HybridTimestamp) -> String {
+        isoDate(milliseconds: timestamp.wallMilliseconds)
+    }
+
+    private static func pad<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// A byte count for people: "512 bytes", "1.5 KB", "2.0 MB".
+    static func bytes(_ count: Int) -> String {
+        if count == 1 { return "1 byte" }
+        if count < 1024 { return "\(count) bytes" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(count) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+
+    /// "1 memo", "2 memos".
+    static func count(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// `text` safe to print on a terminal: control characters (which could move the cursor or
+    /// change colours) shown as U+FFFD. Titles come from other devices, so they are not trusted.
+    static func terminalSafe(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F: result.append("\u{FFFD}")
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// A title for a list: the title made terminal-safe, or "(untitled)".
+    static func title(_ title: String) -> String {
+        title.isEmpty ? "(untitled)" : terminalSafe(title)
+    }
+
+    /// JSON text for `value` (dictionaries, arrays, strings, numbers, booleans and `NSNull`),
+    /// pretty-printed with sorted keys, followed by nothing (the caller adds the line break).
+    static func json(_ value: Any) throws(CLIError) -> String {
+        var options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys]
+        if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) { options.insert(.withoutEscapingSlashes) }
+        do {
+            let data = try JSONSerialization.data(withJSONObject: value, options: options)
+            return String(decoding: data, as: UTF8.self)
+        } catch {
+            throw .runtime("cannot write JSON: \(error.localizedDescription)")
+        }
+    }
+
+    /// A memo summary as JSON.
+    static func json(_ summary: MemoSummary) -> [String: Any] {
+        [
+            "id": summary.id.description,
+            "title": summary.title,
+            "preview": summary.preview,
+            "createdAt": isoDate(summary.createdAt),
+            "modifiedAt": isoDate(summary.modifiedAt),
+            "status": summary.status.description,
+        ]
+    }
+
+    /// A memo as JSON.
+    static func json(_ memo: Memo) -> [String: Any] {
+        [
+            "id": memo.id.description,
+            "title": memo.title,
+            "preview": memo.preview,
+            "text": memo.text,
+            "createdAt": isoDate(memo.createdAt),
+            "modifiedAt": isoDate(memo.modifiedAt),
+            "status": memo.status.description,
+        ]
+    }
+}
+
+/// The shortest prefixes that tell ids apart: at least `minimum` digits, and enough that no
+/// other id (of any status) starts the same way.
+struct ShortIDs {
+    private var lengths: [MemoID: Int] = [:]
+    private let minimum: Int
+
+    /// Short ids among `ids` (every id the notebook knows, purged ones included, so a short id
+    /// printed now names one memo only). O(n log n).
+    init(_ ids: [MemoID], minimum: Int = 8) {
+        self.minimum = minimum
+        let sorted = ids.sorted()
+        let texts = sorted.map { Array($0.description.utf8) }
+        for index in texts.indices {
+            var shared = 0
+            for neighbour in [index - 1, index + 1] where texts.indices.contains(neighbour) {
+                shared = max(shared, ShortIDs.commonPrefix(texts[index], texts[neighbour]))
+            }
+            lengths[sorted[index]] = min(32, max(minimum, shared + 1))
+        }
+    }
+
+    /// The short form of `id`.
+    func callAsFunction(_ id: MemoID) -> String {
+        String(id.description.prefix(lengths[id] ?? minimum))
+    }
+
+    private static func commonPrefix(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var count = 0
+        while count < a.count && count < b.count && a[count] == b[count] { count += 1 }
+        return count
+    }
+}
+
+/// A single updating line on standard error showing how far a sync has come. Silent unless
+/// standard error is a terminal, and silent for the first half second (short syncs show
+/// nothing).
+final class ProgressLine {
+    private let enabled: Bool
+    private let start = Date()
+    private var lastDrawn: Date?
+    private var shown = false
+    private let console: Console
+
+    init(console: Console) {
+        self.console = console
+        enabled = console.errorIsTerminal
+    }
+
+    /// Redraws the line for `progress` (at most ten times a second).
+    func update(_ progress: SyncProgress) {
+        guard enabled else { return }
+        let now = Date()
+        guard now.timeIntervalSince(start) >= 0.5 else { return }
+        if let lastDrawn, now.timeIntervalSince(lastDrawn) < 0.1 { return }
+        lastDrawn = now
+        shown = true
+        let planned = max(progress.blobsPlanned, progress.blobsDone)
+        console.error("\r\u{1B}[Ksyncing: \(progress.blobsDone)/\(planned) store operations, \(Format.bytes(progress.bytesRead)) read, \(Format.bytes(progress.bytesWritten)) written")
+    }
+
+    /// Erases the line, if it was drawn.
+    func finish() {
+        if shown { console.error("\r\u{1B}[K") }
+        shown = false
+    }
+}

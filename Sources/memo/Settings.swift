@@ -1,0 +1,121 @@
+// Where the library is, and what `memo` remembers inside it.
+
+import Foundation
+
+/// Finding the library folder.
+enum LibraryLocation {
+    /// The folder name inside the per-user data folder.
+    #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+    static let folderName = "memosync"
+    #else
+    static let folderName = "MemoSync"
+    #endif
+
+    /// The library folder: `--library PATH`, else `$MEMO_LIBRARY`, else ``defaultPath(environment:)``.
+    /// A leading "~/" is expanded (a shell does not expand it in `--library=~/notes` or in a
+    /// quoted `MEMO_LIBRARY`).
+    static func resolve(option: String?, environment: [String: String]) throws(CLIError) -> String {
+        if let option { return expandingTilde(option, environment: environment) }
+        if let variable = environment["MEMO_LIBRARY"], !variable.isEmpty {
+            return expandingTilde(variable, environment: environment)
+        }
+        return try defaultPath(environment: environment)
+    }
+
+    /// The per-user data folder's `memosync` folder: `$XDG_DATA_HOME/memosync` (when set to an
+    /// absolute path, as the XDG specification requires), else `~/.local/share/memosync`, on
+    /// Linux and other Unix systems; `~/Library/Application Support/MemoSync` on Apple platforms.
+    static func defaultPath(environment: [String: String]) throws(CLIError) -> String {
+        #if canImport(Darwin)
+        if let url = try? FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: false) {
+            return url.appendingPathComponent(folderName, isDirectory: true).path
+        }
+        return try home(environment) + "/Library/Application Support/" + folderName
+        #else
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return joined(dataHome, folderName)
+        }
+        return joined(try home(environment), ".local/share/" + folderName)
+        #endif
+    }
+
+    /// The user's home folder: `$HOME`, else the account's.
+    private static func home(_ environment: [String: String]) throws(CLIError) -> String {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        let path = FileManager.default.homeDirectoryForCurrentUser.path
+        guard path.hasPrefix("/") else {
+            throw .runtime("cannot find your home folder; set HOME, or give the library folder with --library PATH or MEMO_LIBRARY")
+        }
+        return path
+    }
+
+    private static func expandingTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = try? home(environment) else { return path }
+        return home + path.dropFirst()
+    }
+
+    private static func joined(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}
+
+/// What the command line remembers between runs, in `cli-settings.json` inside the library
+/// folder (the library itself ignores files it does not know).
+struct CLISettings: Codable, Equatable {
+    /// The file's name.
+    static let fileName = "cli-settings.json"
+
+    /// The store folder of the last successful `memo sync --store PATH` (absolute).
+    var store: String?
+
+    init(store: String? = nil) {
+        self.store = store
+    }
+
+    /// The settings saved in `library`; empty settings when there is no file yet.
+    ///
+    /// - Throws: a runtime error when the file exists but cannot be read or is not valid.
+    static func load(library: String) throws(CLIError) -> CLISettings {
+        let path = filePath(library: library)
+        guard FileManager.default.fileExists(atPath: path) else { return CLISettings() }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try JSONDecoder().decode(CLISettings.self, from: data)
+        } catch {
+            throw .runtime("the settings file \(path) cannot be read (\(describe(error))); fix it or delete it and run 'memo sync --store PATH' again")
+        }
+    }
+
+    /// Writes the settings into `library`, atomically (a temporary file renamed over the old one).
+    func save(library: String) throws(CLIError) {
+        let path = CLISettings.filePath(library: library)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) { encoder.outputFormatting.insert(.withoutEscapingSlashes) }
+            var data = try encoder.encode(self)
+            data.append(UInt8(ascii: "\n"))
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .runtime("cannot write the settings file \(path): \(describe(error))")
+        }
+    }
+
+    static func filePath(library: String) -> String {
+        library.hasSuffix("/") ? library + fileName : library + "/" + fileName
+    }
+}
+
+/// A short description of a Foundation error.
+func describe(_ error: any Error) -> String {
+    if let decoding = error as? Swift.DecodingError {
+        switch decoding {
+        case let .dataCorrupted(context), let .typeMismatch(_, context), let .valueNotFound(_, context),
+            let .keyNotFound(_, context):
+            return context.debugDescription
+        @unknown default:
+            return "\(decoding)"
+        }
+    }
+    return error.localizedDescription
+}

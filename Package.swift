@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MemoSync", targets: ["MemoSync"]),
         .executable(name: "memo", targets: ["memo"]),
         .executable(name: "memo-bench", targets: ["memo-bench"]),
+        .executable(name: "memo-sim", targets: ["memo-sim"]),
     ],
     targets: [
         // The pure core: identities, clocks, the text CRDT and its codec. Standard library only.
@@ -32,6 +33,10 @@ let package = Package(
         .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoSync"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
+        // The deterministic simulation harness (issue 5): many replicas of the real engine against
+        // a simulated store, disk and clock, under faults, from a seed.
+        .target(name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoSync"], path: "Simulations/MemoSimulation"),
+        .executableTarget(name: "memo-sim", dependencies: ["MemoSimulation"], path: "Simulations/memo-sim"),
         // Shared by every test target: seeded random sources and the reference models.
         .target(name: "TestSupport", dependencies: ["MemoCRDT"], path: "Tests/TestSupport"),
         .testTarget(
@@ -46,6 +51,10 @@ let package = Package(
         ),
         // Runs the built `memo` executable as a subprocess.
         .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoCRDT"]),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: ["MemoSimulation", "MemoSync", "MemoCRDT", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,235 @@
+import MemoSync
+
+extension SimulatedBlobStore {
+    /// Performs one store operation for `reader` at simulated time `now`, with the faults in
+    /// force, and returns what the sync session gets back.
+    public func perform(_ action: SyncAction, reader: Int, now: UInt64) -> SyncResult {
+        precondition(reader >= 0 && reader < readerCount, "unknown reader \(reader)")
+        let faults = active
+        if random.chance(faults.transientErrors) {
+            statistics.transientErrors += 1
+            // A failed write or delete may still have happened (the answer was lost).
+            if random.chance(0.5) {
+                switch action {
+                case let .write(key, bytes): _ = write(key: key, bytes: bytes, reader: reader, now: now, faults: faults)
+                case let .delete(key): delete(key: key, reader: reader, now: now, faults: faults)
+                case .list, .read: break
+                }
+            }
+            return .failed(random.chance(0.5) ? .unavailable(reason: "simulated network error") : .io(reason: "simulated store error"))
+        }
+        switch action {
+        case let .list(prefix):
+            return .listed(list(prefix: prefix, reader: reader, now: now, faults: faults))
+        case let .read(key):
+            return read(key: key, reader: reader, now: now, faults: faults)
+        case let .write(key, bytes):
+            if let error = write(key: key, bytes: bytes, reader: reader, now: now, faults: faults) { return .failed(error) }
+            return .done
+        case let .delete(key):
+            delete(key: key, reader: reader, now: now, faults: faults)
+            return .done
+        }
+    }
+
+    // MARK: List
+
+    func list(prefix: String, reader: Int, now: UInt64, faults: StoreFaults) -> [BlobInfo] {
+        statistics.lists += 1
+        var viewTime = now
+        if random.chance(faults.staleListing) {
+            statistics.staleListings += 1
+            viewTime = now - min(now, random.logUniform(1_000, max(1_000, faults.staleListingMaxMilliseconds)))
+        }
+        let lossy = random.chance(faults.lossyListing)
+        var entries: [BlobInfo] = []
+        for key in sortedKeys where key.hasPrefix(prefix) {
+            guard let version = version(of: key, reader: reader, at: viewTime), let bytes = version.bytes else { continue }
+            let size = version.isTorn(for: reader, at: now) ? version.tornLength : bytes.count
+            if lossy && random.chance(0.25) {
+                statistics.droppedEntries += 1
+                continue
+            }
+            entries.append(BlobInfo(key: key, sizeBytes: size))
+            if lossy && random.chance(0.05) {
+                statistics.duplicatedEntries += 1
+                entries.append(BlobInfo(key: key, sizeBytes: size))
+            }
+        }
+        // Any order is allowed: when listings misbehave, they come shuffled too.
+        if lossy || viewTime != now { random.shuffle(&entries) }
+        return entries
+    }
+
+    // MARK: Read
+
+    func read(key: String, reader: Int, now: UInt64, faults: StoreFaults) -> SyncResult {
+        guard let version = version(of: key, reader: reader, at: now), var bytes = version.bytes else {
+            statistics.readsOfMissing += 1
+            return .failed(.notFound(key: key))
+        }
+        statistics.reads += 1
+        if version.isTorn(for: reader, at: now) {
+            statistics.tornReads += 1
+            bytes = Array(bytes.prefix(version.tornLength))
+        }
+        if !bytes.isEmpty && random.chance(faults.bitFlips) {
+            statistics.flippedReads += 1
+            let bit = random.int(in: 0..<(bytes.count * 8))
+            bytes[bit / 8] ^= UInt8(1) << UInt8(bit % 8)
+        }
+        statistics.bytesRead += bytes.count
+        return .read(bytes)
+    }
+
+    // MARK: Write
+
+    func write(key: String, bytes: [UInt8], reader: Int, now: UInt64, faults: StoreFaults) -> BlobStoreError? {
+        guard DirectoryBlobStore.isValidKey(key) else { return .invalidKey(key) }
+        if now < fullUntilMilliseconds && faultsEnabled {
+            statistics.fullRejections += 1
+            return .full
+        }
+        statistics.writes += 1
+        statistics.bytesWritten += bytes.count
+        append(newVersion(bytes: bytes, writer: reader, now: now, faults: faults), to: key)
+        if !bytes.isEmpty && random.chance(faults.conflictedCopies) {
+            statistics.conflictedCopies += 1
+            var copy = bytes
+            if random.chance(faults.bitFlips) {
+                let bit = random.int(in: 0..<(copy.count * 8))
+                copy[bit / 8] ^= UInt8(1) << UInt8(bit % 8)
+            }
+            let copyKey = conflictedCopyKey(of: key, reader: reader, now: now)
+            if DirectoryBlobStore.isValidKey(copyKey) {
+                copies[copyKey] = key
+                append(newVersion(bytes: copy, writer: -1, now: now + random.uint64(in: 1_000...600_000), faults: faults), to: copyKey)
+            }
+        }
+        if writesSincePruning >= 256 { prune(now: now) }
+        return nil
+    }
+
+    // MARK: Delete
+
+    func delete(key: String, reader: Int, now: UInt64, faults: StoreFaults) {
+        statistics.deletes += 1
+        guard histories[key]?.last?.bytes != nil else { return }
+        append(newVersion(bytes: nil, writer: reader, now: now, faults: faults), to: key)
+    }
+
+    // MARK: Versions
+
+    /// A version written by `writer` at `now`, with its per-reader delays and torn windows.
+    func newVersion(bytes: [UInt8]?, writer: Int, now: UInt64, faults: StoreFaults) -> Version {
+        var version = Version(bytes: bytes, writer: writer, writtenAt: now, visibleAt: nil, tornUntil: nil, tornLength: 0)
+        if faults.delayedVisibility > 0 {
+            var visibleAt = [UInt64](repeating: now, count: readerCount)
+            var delayed = false
+            for other in 0..<readerCount where other != writer && random.chance(faults.delayedVisibility) {
+                visibleAt[other] = now + random.logUniform(1_000, max(1_000, faults.visibilityDelayMaxMilliseconds))
+                delayed = true
+            }
+            if delayed {
+                version.visibleAt = visibleAt
+                statistics.delayedVersions += 1
+            }
+        }
+        if let count = bytes?.count, count > 1, faults.tornBlobs > 0 {
+            var tornUntil = [UInt64](repeating: 0, count: readerCount)
+            var torn = false
+            for other in 0..<readerCount where other != writer && random.chance(faults.tornBlobs) {
+                tornUntil[other] = version.visible(to: other, at: now) ? now : version.visibleAt![other]
+                tornUntil[other] += random.logUniform(100, max(100, faults.tornMaxMilliseconds))
+                torn = true
+            }
+            if torn {
+                version.tornUntil = tornUntil
+                version.tornLength = random.int(in: 1..<count)
+            }
+        }
+        return version
+    }
+
+    /// The name a sync client gives a second copy of `key`: Dropbox's "(… conflicted copy
+    /// date)" or Syncthing's ".sync-conflict-date-time-device", before the extension.
+    func conflictedCopyKey(of key: String, reader: Int, now: UInt64) -> String {
+        let dot = key.lastIndex(of: ".") ?? key.endIndex
+        let stem = key[..<dot]
+        let ext = key[dot...]
+        let wall = SimulatedClock().wallMilliseconds(at: now)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(wall / SimulatedTime.day))
+        let secondsOfDay = Int(wall % SimulatedTime.day / 1_000)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let date = "\(year)-\(two(month))-\(two(day))"
+        if random.chance(0.5) {
+            return "\(stem) (device \(reader)'s conflicted copy \(date))\(ext)"
+        }
+        let time = "\(two(secondsOfDay / 3600))\(two(secondsOfDay / 60 % 60))\(two(secondsOfDay % 60))"
+        let device = String(["ABC", "QRS", "XYZ", "MNO"][random.int(in: 0..<4)])
+        return "\(stem).sync-conflict-\(year)\(two(month))\(two(day))-\(time)-\(device)\(ext)"
+    }
+
+    // MARK: A BlobStore view
+
+    /// The store as reader `reader` sees it, as a `BlobStore`; `now` gives the simulated time
+    /// of each call. For tests and tools that want the protocol (the simulator calls
+    /// ``perform(_:reader:now:)`` directly).
+    public func client(reader: Int, now: @escaping () -> UInt64) -> SimulatedBlobStoreClient {
+        SimulatedBlobStoreClient(store: self, reader: reader, now: now)
+    }
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthPrime = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
+    let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+}
+
+/// A ``SimulatedBlobStore`` seen by one reader, as a `BlobStore`.
+///
+/// `@unchecked Sendable`: the simulation is single-threaded, and this wrapper exists only so
+/// that code written against the protocol (which requires `Sendable`) can run against the
+/// simulated store on that one thread.
+public final class SimulatedBlobStoreClient: BlobStore, @unchecked Sendable {
+    let store: SimulatedBlobStore
+    let reader: Int
+    let now: () -> UInt64
+
+    init(store: SimulatedBlobStore, reader: Int, now: @escaping () -> UInt64) {
+        self.store = store
+        self.reader = reader
+        self.now = now
+    }
+
+    public func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] {
+        switch store.perform(.list(prefix: prefix), reader: reader, now: now()) {
+        case let .listed(entries): return entries
+        case let .failed(error): throw error
+        default: throw .io(reason: "unexpected answer")
+        }
+    }
+
+    public func read(key: String) throws(BlobStoreError) -> [UInt8] {
+        switch store.perform(.read(key: key), reader: reader, now: now()) {
+        case let .read(bytes): return bytes
+        case let .failed(error): throw error
+        default: throw .io(reason: "unexpected answer")
+        }
+    }
+
+    public func write(key: String, bytes: [UInt8]) throws(BlobStoreError) {
+        if case let .failed(error) = store.perform(.write(key: key, bytes: bytes), reader: reader, now: now()) { throw error }
+    }
+
+    public func delete(key: String) throws(BlobStoreError) {
+        if case let .failed(error) = store.perform(.delete(key: key), reader: reader, now: now()) { throw error }
+    }
+}

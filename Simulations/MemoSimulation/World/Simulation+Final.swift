@@ -1,0 +1,299 @@
+import MemoCRDT
+import MemoSync
+
+// The final phase (faults stop, clocks are set right, every live replica syncs until quiet,
+// time passes the grace period so garbage collection runs) and the final checks.
+
+extension Simulation {
+    /// Rounds of syncs after which the replicas must be quiet.
+    static let quietRoundsMax = 12
+
+    func runFinalPhase() {
+        isFinalPhase = true
+        record(nil, .final) { "final phase: faults stop" }
+        store?.faultsEnabled = false
+        store?.fullUntilMilliseconds = 0
+        for peer in peers {
+            peer.offlineUntil = 0
+            peer.disk.crashAfterOperations = nil
+            peer.storeCrashCountdown = nil
+        }
+        // Syncs in progress end, crashed replicas restart, deltas in flight arrive.
+        while violation == nil, let (time, event) = queue.pop() {
+            now = max(now, time)
+            handle(event)
+        }
+        guard violation == nil else { return }
+        // Every clock is set right, after the highest time any of them showed.
+        let highest = peers.map(\.box.highestWallMilliseconds).max() ?? 0
+        for peer in peers { peer.clock = SimulatedClock() }
+        if highest > SimulatedClock.epochMilliseconds { now = max(now, highest - SimulatedClock.epochMilliseconds + 1) }
+        if let store { now = max(now, store.settledAfterMilliseconds + 1) }
+        guard parameters.engine == .replica else { return exchangeUntilQuiet() }
+        syncUntilQuiet()
+        // Twice past the grace period: the first collects what the last rounds covered, the
+        // second what snapshots written meanwhile cover.
+        for _ in 0..<2 where violation == nil {
+            now += parameters.gracePeriodMilliseconds + SimulatedTime.minute
+            store?.prune(now: now)
+            syncUntilQuiet()
+        }
+    }
+
+    /// Every live replica syncs in turn until a round changes nothing.
+    func syncUntilQuiet() {
+        for round in 0..<Self.quietRoundsMax {
+            var changed = false
+            for peer in peers where peer.status == .live {
+                guard let report = syncToCompletion(peer) else {
+                    if violation != nil { return }
+                    continue
+                }
+                if report.operationsApplied > 0 || report.blobsWritten > 0 || report.blobsDeleted > 0 || report.reidentified != nil
+                    || report.pendingOperationCount > 0 || !report.errors.isEmpty
+                {
+                    changed = true
+                }
+            }
+            record(nil, .final, UInt64(round), changed ? 1 : 0) { "quiet round \(round): \(changed ? "changes" : "quiet")" }
+            if !changed { return }
+        }
+        let stuck = livePeers.filter { $0.replica.map { $0.notebook.pendingOperationCount > 0 } ?? false }
+        fail(
+            .quiescence, livePeers.map(\.index),
+            "syncs still change something after \(Self.quietRoundsMax) rounds; held back: \(stuck.map { "r\($0.index) \($0.notebook.pendingOperationCount)" })")
+    }
+
+    /// Notebook level: everyone hands a hub what it lacks, the hub hands everyone what they lack.
+    func exchangeUntilQuiet() {
+        for _ in 0..<Self.quietRoundsMax {
+            let live = livePeers
+            guard let hub = live.first else { return }
+            for peer in live.dropFirst() where violation == nil { deliverDirectly(from: peer, to: hub) }
+            for peer in live.dropFirst() where violation == nil { deliverDirectly(from: hub, to: peer) }
+            if violation != nil { return }
+            if live.allSatisfy({ $0.notebook.version == hub.notebook.version && $0.notebook.pendingOperationCount == 0 }) { return }
+        }
+        let stuck = livePeers.filter { $0.notebook.pendingOperationCount > 0 }
+        fail(
+            .quiescence, livePeers.map(\.index),
+            "deltas still change something after \(Self.quietRoundsMax) rounds; held back: \(stuck.map { "r\($0.index) \($0.notebook.pendingOperationCount)" })")
+    }
+
+    // MARK: Final checks
+
+    func checkFinalState() {
+        let live = livePeers
+        guard let first = live.first else { return }
+        let reference = first.notebook
+        // Causality: nothing held back, internal invariants.
+        for peer in live {
+            let notebook = peer.notebook
+            if notebook.pendingOperationCount > 0 {
+                return fail(.causality, [peer.index], "\(notebook.pendingOperationCount) operations still held back for missing dependencies at quiescence")
+            }
+            do throws(MemoCRDT.InvariantViolation) {
+                try notebook.checkInvariants()
+            } catch {
+                return fail(.causality, [peer.index], "internal invariant broken: \(error)")
+            }
+        }
+        // Convergence: the same operations, memos, texts and bytes everywhere.
+        let bytes = reference.encoded()
+        for peer in live.dropFirst() {
+            let notebook = peer.notebook
+            if notebook.version != reference.version {
+                return fail(.convergence, [first.index, peer.index], "after the final phase: \(reference.version) vs \(notebook.version)")
+            }
+            if notebook.encoded() != bytes {
+                return fail(.convergence, [first.index, peer.index], "the same operations encode differently")
+            }
+            if notebook.memoIDs != reference.memoIDs || notebook.list().map(\.id) != reference.list().map(\.id) {
+                return fail(.convergence, [first.index, peer.index], "different memo lists")
+            }
+        }
+        // Each replica's model (its edits and the events it reported) matches its texts.
+        for peer in live {
+            for m in 0..<oracle.memos.count where violation == nil { verifyMemo(peer, m, as: .events) }
+            if violation != nil { return }
+        }
+        log.mix(StoreLayout.hash(bytes))
+        if oracle.pendingCount > 0 {
+            return fail(.durability, [], "\(oracle.pendingCount) effects were never saved though every replica saved")
+        }
+        checkCharacters(in: reference, peers: live.map(\.index))
+        guard violation == nil else { return }
+        checkRuns(in: reference)
+        guard violation == nil else { return }
+        if parameters.engine == .replica { checkBounded(reference: reference, encodedBytes: bytes.count) }
+        if let store {
+            log.mix(store.blobCount)
+            log.mix(store.totalBytes)
+        }
+    }
+
+    /// Nothing lost, deleted stays deleted: every character and memo against the oracle.
+    func checkCharacters(in notebook: Notebook, peers involved: [Int]) {
+        var counts = oracle.characters.map { [UInt8](repeating: 0, count: $0.count) }
+        for id in notebook.memoIDs {
+            guard let memo = notebook.memo(id) else { continue }
+            let m = oracle.memoIndex(of: id)
+            for scalar in memo.text.unicodeScalars {
+                guard let (pool, index) = TrackedAlphabet.locate(scalar.value) else { continue }
+                guard index < counts[pool].count else {
+                    return fail(.deletedStaysDeleted, involved, "memo \(m) holds \(describe(scalar.value)), which nobody typed")
+                }
+                let record = oracle.characters[pool][index]
+                if Int(record.memo) != m {
+                    return fail(.deletedStaysDeleted, involved, "\(describe(scalar.value)) typed in memo \(record.memo) by r\(record.peer) shows in memo \(m)")
+                }
+                counts[pool][index] = counts[pool][index] &+ 1
+            }
+        }
+        for pool in 0..<3 {
+            for index in 0..<counts[pool].count {
+                let record = oracle.characters[pool][index]
+                let count = Int(counts[pool][index])
+                let scalar = describe(TrackedAlphabet.scalar(pool: pool, index: index))
+                let who = "typed by r\(record.peer) in memo \(record.memo)"
+                if record.reinsertions > 0 {
+                    if count > 1 + Int(record.reinsertions) {
+                        return fail(.deletedStaysDeleted, [Int(record.peer)], "\(scalar) \(who) shows \(count) times")
+                    }
+                    continue
+                }
+                switch record.insertion {
+                case .lost:
+                    if count > 0 { return fail(.deletedStaysDeleted, [Int(record.peer)], "\(scalar) \(who) was lost in a crash but shows") }
+                case .committed where record.committedDeletions > 0, .uncertain where record.committedDeletions > 0:
+                    if count > 0 { return fail(.deletedStaysDeleted, [Int(record.peer)], "\(scalar) \(who) was deleted but shows") }
+                case .committed where record.uncertainDeletions == 0:
+                    if count == 0 { return fail(.nothingLost, [Int(record.peer)], "\(scalar) \(who) is gone, and nobody deleted it") }
+                    if count > 1 { return fail(.deletedStaysDeleted, [Int(record.peer)], "\(scalar) \(who) shows \(count) times") }
+                default:
+                    if count > 1 { return fail(.deletedStaysDeleted, [Int(record.peer)], "\(scalar) \(who) shows \(count) times") }
+                }
+            }
+        }
+        for (m, record) in oracle.memos.enumerated() {
+            let status = notebook.status(of: record.id)
+            switch record.creation {
+            case .lost:
+                if status != nil { return fail(.deletedStaysDeleted, [record.creator], "memo \(m) was lost in a crash but exists") }
+            case .committed:
+                let maybePurged = record.purges > 0 || record.uncertainLifecycle > 0
+                if !maybePurged && (status == nil || status == .purged) {
+                    return fail(.nothingLost, [record.creator], "memo \(m) is \(status.map(\.description) ?? "unknown") though nobody purged it")
+                }
+                if !maybePurged && record.trashes == 0 && status != .active {
+                    return fail(.nothingLost, [record.creator], "memo \(m) is \(status.map(\.description) ?? "unknown") though nobody trashed it")
+                }
+                if (record.trashes > 0 && record.restores == 0 && status == .active) || (record.purges > 0 && notebook.memo(record.id) != nil) {
+                    sometimes.insert(.deleteAgainstEdit)
+                }
+            case .pending, .uncertain:
+                break
+            }
+        }
+    }
+
+    /// Non-interleaving: runs typed concurrently after the same character are not interleaved.
+    func checkRuns(in notebook: Notebook) {
+        var positions = oracle.characters.map { [Int32](repeating: -1, count: $0.count) }
+        for id in notebook.memoIDs {
+            guard let memo = notebook.memo(id) else { continue }
+            var index: Int32 = 0
+            for scalar in memo.text.unicodeScalars {
+                if let (pool, slot) = TrackedAlphabet.locate(scalar.value), slot < positions[pool].count { positions[pool][slot] = index }
+                index += 1
+            }
+        }
+        func excluded(_ run: RunRecord) -> Bool {
+            if reidentifications.contains(where: { $0.from == run.replica && run.firstCounter + UInt32(run.scalars.count) > $0.fromCounter }) {
+                return true
+            }
+            return run.scalars.contains { scalar in
+                guard let (pool, index) = TrackedAlphabet.locate(scalar) else { return false }
+                return oracle.characters[pool][index].reinsertions > 0
+            }
+        }
+        func survivors(_ run: RunRecord) -> [Int32] {
+            run.scalars.compactMap { scalar in
+                guard let (pool, index) = TrackedAlphabet.locate(scalar) else { return nil }
+                let position = positions[pool][index]
+                return position >= 0 ? position : nil
+            }.sorted()
+        }
+        let order = runs.indices.sorted { (runs[$0].memo, runs[$0].anchor, $0) < (runs[$1].memo, runs[$1].anchor, $1) }
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count && runs[order[end]].memo == runs[order[start]].memo && runs[order[end]].anchor == runs[order[start]].anchor {
+                end += 1
+            }
+            let group = order[start..<end].filter { !excluded(runs[$0]) }
+            start = end
+            guard group.count > 1 else { continue }
+            let alive = group.map { survivors(runs[$0]) }
+            for a in 0..<group.count where !alive[a].isEmpty {
+                for b in a + 1..<group.count where !alive[b].isEmpty {
+                    let first = runs[group[a]]
+                    let second = runs[group[b]]
+                    guard first.isConcurrent(with: second) else { continue }
+                    sometimes.insert(.concurrentInsertsAtOnePlace)
+                    if interleaves(alive[a], alive[b]) || interleaves(alive[b], alive[a]) {
+                        return fail(
+                            .nonInterleaving, [first.peer, second.peer],
+                            "runs of \(first.scalars.count) and \(second.scalars.count) characters typed concurrently after \(first.anchor == RunRecord.startAnchor ? "the start" : describe(first.anchor)) in memo \(first.memo) are interleaved (positions \(alive[a].prefix(8)) and \(alive[b].prefix(8)))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a position of `other` falls strictly between the first and last of `run`.
+    func interleaves(_ run: [Int32], _ other: [Int32]) -> Bool {
+        guard let low = run.first, let high = run.last, high > low else { return false }
+        var lower = 0
+        var upper = other.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if other[middle] <= low { lower = middle + 1 } else { upper = middle }
+        }
+        return lower < other.count && other[lower] < high
+    }
+
+    /// Bounded: after collection, each live replica's blobs stay within a bound stated in terms
+    /// of the configuration and the final state's size.
+    func checkBounded(reference: Notebook, encodedBytes: Int) {
+        guard let store else { return }
+        let live = Set(livePeers.compactMap { $0.replica?.id })
+        var counts: [ReplicaID: (blobs: Int, bytes: Int)] = [:]
+        for info in store.groundTruth(prefix: StoreLayout.root) {
+            guard let key = StoreLayout.parse(info.key) else { continue }
+            let replica: ReplicaID
+            switch key {
+            case let .segment(id, _, _): replica = id
+            case let .snapshot(id, _): replica = id
+            }
+            guard live.contains(replica) else { continue }
+            counts[replica, default: (0, 0)].blobs += 1
+            counts[replica, default: (0, 0)].bytes += info.sizeBytes
+        }
+        let blobsMax = parameters.snapshotAfterSegments + 2
+        let bytesMax = 2 * encodedBytes + 64 * parameters.snapshotEveryOperations + 4_096 * blobsMax
+        let largest = counts.values.map(\.blobs).max() ?? 0
+        record(nil, .check, UInt64(largest), UInt64(blobsMax), UInt64(bytesMax)) {
+            "after garbage collection: at most \(largest) blobs per live replica (bound \(blobsMax) blobs, \(bytesMax) bytes)"
+        }
+        for replica in counts.keys.sorted() {
+            let (blobs, bytes) = counts[replica]!
+            if blobs > blobsMax || bytes > bytesMax {
+                let peer = livePeers.first { $0.replica?.id == replica }!.index
+                return fail(
+                    .bounded, [peer],
+                    "after garbage collection \(replica) keeps \(blobs) blobs, \(bytes) bytes; the bound is \(blobsMax) blobs, \(bytesMax) bytes")
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import MemoCRDT
+import MemoSync
+
+// Replicas starting, saving, crashing, restarting, restored from backups, leaving.
+
+extension Simulation {
+    /// Starts `index`: a new library, or a copy of `cloneOf`'s library (replica level).
+    func start(peer index: Int, cloneOf: Int?) {
+        let peer = peers[index]
+        peer.joinedLate = now > 0
+        setClock(peer)
+        statistics.joins += 1
+        if parameters.engine == .notebook {
+            var id = ReplicaID(peer.box.random.next())
+            while id.rawValue == 0 { id = ReplicaID(peer.box.random.next()) }
+            var notebook = Notebook(replica: id)
+            // A late joiner starts from a snapshot of someone's whole notebook.
+            if peer.joinedLate, let source = livePeers.first(where: { $0.core != nil }) {
+                do throws(DecodingError) {
+                    notebook = try Notebook(decoding: source.notebook.encoded(), replica: id)
+                    if !notebook.memoIDs.isEmpty { sometimes.insert(.lateJoinFromSnapshot) }
+                } catch {
+                    return fail(.engine, [source.index, index], "a notebook's own encoding does not decode: \(error)")
+                }
+            }
+            peer.core = notebook
+            peer.status = .live
+            rebuildShadows(peer)
+            record(peer, .join, id.rawValue) { "starts as \(id)" }
+            return
+        }
+        if let cloneOf, parameters.has(.clone), peers[cloneOf].status == .live || peers[cloneOf].status == .down {
+            peer.disk.restore(peers[cloneOf].disk.durableImage())
+        }
+        guard open(peer, after: "starting") else { return }
+        peer.status = .live
+        peer.savedVersion = peer.replica!.notebook.version
+        rebuildShadows(peer)
+        let id = peer.replica!.id
+        record(peer, .join, id.rawValue, cloneOf.map { UInt64($0) } ?? .max) {
+            cloneOf.map { "starts as a copy of r\($0)'s library (\(id))" } ?? "starts as \(id)"
+        }
+        if peer.joinedLate { startSync(peer) }
+    }
+
+    /// Opens `peer`'s library; a failure is a durability violation.
+    func open(_ peer: Peer, after what: String) -> Bool {
+        setClock(peer)
+        do throws(ReplicaError) {
+            peer.replica = try Replica(disk: peer.disk, environment: peer.box.environment, configuration: parameters.syncConfiguration)
+        } catch {
+            fail(.durability, [peer.index], "the library does not open after \(what): \(error)")
+            return false
+        }
+        let report = peer.replica!.openReport
+        log.mix(report.journalRecords)
+        log.mix(report.discardedJournalBytes)
+        return true
+    }
+
+    func saveOrCompact(_ peer: Peer, compact: Bool) {
+        guard parameters.engine == .replica else { return }
+        guard peer.status == .live, let replica = peer.replica else { return skip(peer, "save: not running") }
+        setClock(peer)
+        do throws(ReplicaError) {
+            if compact { try replica.compact() } else { try replica.save() }
+        } catch {
+            return replicaFailure(peer, error, compact ? "compacting" : "saving")
+        }
+        // A save during a sync saves the notebook as it was when the sync began plus edits:
+        // none, since edits wait for the sync.
+        didSave(peer)
+        record(peer, .action, compact ? 1 : 0, UInt64(replica.library.generation)) {
+            compact ? "compact (generation \(replica.library.generation))" : "save"
+        }
+    }
+
+    // MARK: Crashes
+
+    func crash(_ peer: Peer, at point: CrashPoint, downMilliseconds: UInt64) {
+        guard parameters.engine == .replica else { return }
+        guard peer.status == .live, peer.replica != nil else { return skip(peer, "crash: not running") }
+        peer.downMilliseconds = downMilliseconds
+        switch point {
+        case .now:
+            crashNow(peer, reason: "power failure")
+        case let .disk(operations, performs):
+            peer.disk.crashAfterOperations = operations
+            peer.disk.crashPerformsLastOperation = performs
+            record(peer, .fault, UInt64(operations), performs ? 1 : 0) { "a crash at the disk's \(operations). next operation" }
+        case let .store(operations, performs):
+            peer.storeCrashCountdown = operations
+            peer.storeCrashPerforms = performs
+            record(peer, .fault, UInt64(operations), performs ? 3 : 2) { "a crash at the store's \(operations). next operation" }
+        }
+    }
+
+    /// The replica dies now: its process is gone, its disk keeps what was durable.
+    func crashNow(_ peer: Peer, reason: String) {
+        guard peer.status == .live else { return }
+        let before = peer.replica?.notebook.version
+        peer.preCrashVersion = before
+        peer.preCrashReplica = peer.replica?.id
+        peer.replica = nil
+        peer.session = nil
+        peer.sessionNumber += 1
+        peer.storeCrashCountdown = nil
+        peer.leavesAfterSync = false
+        peer.disk.crash()
+        peer.status = .down
+        peer.caret = nil
+        statistics.crashes += 1
+        record(peer, .crash, peer.downMilliseconds) { "CRASH (\(reason)); down for \(SimulatedTime.short(peer.downMilliseconds))" }
+        queue.schedule(.restart(peer: peer.index), at: now + max(1, peer.downMilliseconds))
+    }
+
+    func restart(_ peer: Peer) {
+        guard peer.status == .down else { return }
+        guard open(peer, after: "a crash") else { return }
+        let notebook = peer.replica!.notebook
+        let reopened = notebook.version
+        if !peer.savedVersion.isIncluded(in: reopened) {
+            let report = peer.replica!.openReport
+            return fail(
+                .durability, [peer.index],
+                "saved operations lost in a crash: saved \(peer.savedVersion), reopened \(reopened) (\(notebook.pendingOperationCount) held back; the open replayed \(report.journalRecords) journal records, cut \(report.discardedJournalBytes) bytes, removed \(report.removedFiles))")
+        }
+        if let before = peer.preCrashVersion, peer.preCrashReplica == notebook.replica, !reopened.isIncluded(in: before) {
+            return fail(.durability, [peer.index], "the reopened library holds operations the replica never had: \(reopened) after \(before)")
+        }
+        let presence = presence(in: notebook)
+        oracle.resolveAfterCrash(peer: peer.index, presence: presence) { m in notebook.status(of: oracle.memos[m].id) != nil }
+        peer.status = .live
+        peer.savedVersion = reopened
+        rebuildShadows(peer)
+        record(peer, .restart, UInt64(reopened.operationCount), UInt64(peer.replica!.openReport.discardedJournalBytes)) {
+            "restarts with \(reopened.operationCount) operations (cut \(peer.replica!.openReport.discardedJournalBytes) torn journal bytes)"
+        }
+    }
+
+    // MARK: Backups
+
+    func backup(_ peer: Peer) {
+        guard parameters.engine == .replica, peer.status == .live || peer.status == .down else { return }
+        peer.backups.append(peer.disk.durableImage())
+        if peer.backups.count > 3 { peer.backups.removeFirst() }
+        record(peer, .fault, UInt64(peer.backups.last!.totalBytes)) { "backup of the library (\(peer.backups.last!.totalBytes) bytes)" }
+    }
+
+    func restoreBackup(_ peer: Peer, which: UInt32) {
+        guard parameters.engine == .replica else { return }
+        guard peer.status == .live || peer.status == .down, !peer.backups.isEmpty else { return skip(peer, "restore: no backup") }
+        let image = peer.backups[Int(which) % peer.backups.count]
+        peer.replica?.close()
+        peer.replica = nil
+        peer.session = nil
+        peer.sessionNumber += 1
+        peer.storeCrashCountdown = nil
+        peer.leavesAfterSync = false
+        peer.disk.restore(image)
+        statistics.restores += 1
+        guard open(peer, after: "restoring a backup") else { return }
+        oracle.makeUncertain(peer: peer.index)
+        peer.status = .live
+        peer.savedVersion = peer.replica!.notebook.version
+        rebuildShadows(peer)
+        record(peer, .fault, UInt64(image.totalBytes)) { "library restored from a backup (\(peer.replica!.notebook.version.operationCount) operations)" }
+    }
+
+    // MARK: Leaving
+
+    func leave(_ peer: Peer, graceful: Bool) {
+        guard peer.status == .live || peer.status == .down else { return skip(peer, "leave: not running") }
+        if parameters.engine == .replica, graceful, peer.status == .live, peer.session == nil {
+            peer.leavesAfterSync = true
+            startSync(peer)
+            if peer.session != nil { return }
+            peer.leavesAfterSync = false
+        }
+        depart(peer)
+    }
+
+    /// The replica goes away for good.
+    func depart(_ peer: Peer) {
+        if parameters.engine == .notebook, peer.status == .live, let target = livePeers.first(where: { $0 !== peer }) {
+            // A notebook hands everything to another replica before it goes.
+            deliverDirectly(from: peer, to: target)
+        }
+        if let replica = peer.replica, replica.unpublishedOperationCount == 0 {
+            oracle.commit(peer: peer.index)
+            oracle.published(peer: peer.index)
+        }
+        oracle.makeUncertain(peer: peer.index)
+        peer.replica?.close()
+        peer.replica = nil
+        peer.session = nil
+        peer.sessionNumber += 1
+        peer.status = .departed
+        peer.caret = nil
+        statistics.leaves += 1
+        record(peer, .leave) { "leaves for good" }
+    }
+}

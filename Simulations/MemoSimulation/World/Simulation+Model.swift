@@ -1,0 +1,154 @@
+import MemoCRDT
+import MemoSync
+
+// Keeping each replica's model in step with what arrives from others (through the events the
+// replica reports), rebuilding it after a crash or a restore, and comparing it with the
+// engine's texts.
+
+extension Simulation {
+    /// Applies the events of changes from others to `peer`'s shadows, then compares every memo
+    /// they touched with the engine's text.
+    func applyRemoteEvents(_ peer: Peer, _ events: [NotebookEvent]) {
+        var touched: [Int] = []
+        for event in events {
+            guard case .remote = event.origin else { continue }
+            let m = oracle.memoIndex(of: event.memo)
+            if touched.last != m && !touched.contains(m) { touched.append(m) }
+            switch event {
+            case .added:
+                if let existing = peer.shadow(m), existing.status != .purged {
+                    return fail(.events, [peer.index], "memo \(m) reported added but the replica had it already")
+                }
+                peer.setShadow(m, MemoShadow(status: .active, scalars: peer.shadow(m)?.scalars ?? []))
+            case let .changed(_, edits, _):
+                if peer.shadow(m) == nil {
+                    // A memo that arrived purged (in a snapshot) is not reported as added; an edit
+                    // that brings it back then reports it changed (and restored).
+                    engineNotes.insert("a memo that arrived purged is reported changed and restored, never added")
+                    peer.setShadow(m, MemoShadow(status: .purged, scalars: []))
+                }
+                for edit in edits {
+                    let scalars = peer.shadows[m]!.scalars
+                    guard let lower = scalarPosition(ofUTF16: edit.rangeUTF16.lowerBound, in: scalars),
+                        let upper = scalarPosition(ofUTF16: edit.rangeUTF16.upperBound, in: scalars), lower <= upper
+                    else {
+                        return fail(.events, [peer.index], "memo \(m): an edit event's range \(edit.rangeUTF16) does not fit the text (\(utf16Count(scalars, 0..<scalars.count)) UTF-16 units)")
+                    }
+                    peer.shadows[m]!.scalars.replaceSubrange(lower..<upper, with: edit.replacement.unicodeScalars.map(\.value))
+                }
+            case .trashed:
+                peer.shadows[m]?.status = .trashed
+            case .restored:
+                peer.shadows[m]?.status = .active
+            case .purged:
+                peer.setShadow(m, MemoShadow(status: .purged, scalars: []))
+            }
+        }
+        for m in touched where violation == nil { verifyMemo(peer, m, as: .events) }
+    }
+
+    /// Compares the engine's memo `m` on `peer` with the model: status and every scalar.
+    func verifyMemo(_ peer: Peer, _ m: Int, as invariant: Invariant) {
+        statistics.checks += 1
+        let id = oracle.memos[m].id
+        let memo = peer.notebook.memo(id)
+        guard let shadow = peer.shadow(m), shadow.status != .purged else {
+            if let memo {
+                fail(invariant, [peer.index], "memo \(m) is \(memo.status) on the replica but purged or unknown in the model")
+            }
+            return
+        }
+        guard let memo else {
+            return fail(invariant, [peer.index], "memo \(m) is \(shadow.status) in the model but gone from the replica")
+        }
+        guard memo.status == shadow.status else {
+            return fail(invariant, [peer.index], "memo \(m) is \(memo.status) on the replica, \(shadow.status) in the model")
+        }
+        var index = 0
+        let expected = shadow.scalars
+        for scalar in memo.text.unicodeScalars {
+            guard index < expected.count, expected[index] == scalar.value else {
+                return fail(invariant, [peer.index], "memo \(m) differs from the model at scalar \(index) of \(expected.count): replica \(describe(scalar.value)), model \(index < expected.count ? describe(expected[index]) : "end")")
+            }
+            index += 1
+        }
+        if index != expected.count {
+            fail(invariant, [peer.index], "memo \(m) on the replica has \(index) scalars, the model \(expected.count)")
+        }
+    }
+
+    func describe(_ scalar: UInt32) -> String {
+        "U+\(String(scalar, radix: 16, uppercase: true))"
+    }
+
+    /// Rebuilds `peer`'s model from its notebook (after opening, a crash, a restore).
+    func rebuildShadows(_ peer: Peer) {
+        peer.shadows = []
+        peer.caret = nil
+        let notebook = peer.notebook
+        for id in notebook.memoIDs {
+            let m = oracle.memoIndex(of: id)
+            if let memo = notebook.memo(id) {
+                peer.setShadow(m, MemoShadow(status: memo.status, scalars: memo.text.unicodeScalars.map(\.value)))
+            } else {
+                peer.setShadow(m, MemoShadow(status: .purged, scalars: []))
+            }
+        }
+        _ = peer.takeEvents()
+    }
+
+    /// Which tracked characters `notebook`'s texts hold.
+    func presence(in notebook: Notebook) -> Oracle.Presence {
+        var presence = Oracle.Presence(oracle: oracle)
+        for id in notebook.memoIDs {
+            guard let memo = notebook.memo(id) else { continue }
+            for scalar in memo.text.unicodeScalars { presence.mark(scalar.value) }
+        }
+        return presence
+    }
+
+    // MARK: Convergence during the run
+
+    /// Replicas holding the same operations must have the same memos, texts and encoded bytes.
+    /// Groups the live replicas by version and compares the encodings within each group (only
+    /// groups of two or more are encoded, so the check costs little while versions differ).
+    func checkConvergenceNow() {
+        var groups: [(version: VersionVector, peers: [Peer])] = []
+        for peer in peers where peer.status == .live && (peer.replica != nil || peer.core != nil) {
+            let notebook = peer.notebook
+            guard notebook.pendingOperationCount == 0 else { continue }
+            let version = notebook.version
+            if let index = groups.firstIndex(where: { $0.version == version }) {
+                groups[index].peers.append(peer)
+            } else {
+                groups.append((version, [peer]))
+            }
+        }
+        for group in groups where group.peers.count > 1 {
+            let first = group.peers[0].notebook
+            let bytes = first.encoded()
+            for peer in group.peers.dropFirst() {
+                let notebook = peer.notebook
+                let other = notebook.encoded()
+                guard other != bytes else { continue }
+                var detail = "same operations (\(group.version.operationCount)), different encoded states (\(bytes.count) and \(other.count) bytes)"
+                for id in notebook.memoIDs where notebook.memo(id) != first.memo(id) {
+                    let describe = { (memo: Memo?) in memo.map { "\($0.status) \($0.text.unicodeScalars.count) scalars" } ?? "gone" }
+                    detail += "; memo \(oracle.memoIndex(of: id)) differs: \(describe(first.memo(id))) vs \(describe(notebook.memo(id)))"
+                    break
+                }
+                return fail(.convergence, [group.peers[0].index, peer.index], detail)
+            }
+        }
+    }
+}
+
+extension NotebookEvent {
+    /// Who made the change.
+    var origin: ChangeOrigin {
+        switch self {
+        case let .added(_, origin), let .changed(_, _, origin), let .trashed(_, origin), let .restored(_, origin), let .purged(_, origin):
+            origin
+        }
+    }
+}

@@ -1,0 +1,327 @@
+import MemoCRDT
+import MemoSync
+
+// Syncs at the replica level: `Replica.beginSync()`, then one store operation per event
+// (`SyncSession.nextAction()` performed on the simulated store, `handle(_:)`), each after a
+// simulated latency, so the steps of many replicas' syncs interleave; `finishSync` at the end.
+
+extension Simulation {
+    func startSync(_ peer: Peer) {
+        if parameters.engine == .notebook { return sendDeltas(peer) }
+        guard peer.status == .live, let replica = peer.replica else { return skip(peer, "sync: not running") }
+        guard peer.session == nil else { return skip(peer, "sync: already syncing") }
+        setClock(peer)
+        peer.sessionWallMilliseconds = peer.box.wallMilliseconds
+        let session: SyncSession
+        do throws(ReplicaError) {
+            session = try replica.beginSync()
+        } catch {
+            return replicaFailure(peer, error, "beginning a sync")
+        }
+        didSave(peer)
+        statistics.syncsStarted += 1
+        peer.session = session
+        peer.sessionNumber += 1
+        peer.lastWriteKey = nil
+        record(peer, .syncStart, UInt64(peer.sessionNumber)) { "sync begins" }
+        queue.schedule(.syncStep(peer: peer.index, session: peer.sessionNumber), at: now + latency.uint64(in: 1...30))
+    }
+
+    func syncStep(_ peer: Peer, session number: Int) {
+        guard number == peer.sessionNumber, peer.session != nil, let store else { return }
+        // Take the session out so that it is the only reference to its notebook while it changes.
+        var session = peer.session!
+        peer.session = nil
+        guard let action = session.nextAction() else { return finishSync(peer, session) }
+        if let countdown = peer.storeCrashCountdown {
+            if countdown <= 1 {
+                peer.storeCrashCountdown = nil
+                if peer.storeCrashPerforms {
+                    checkCollection(peer, action, session)
+                    _ = store.perform(action, reader: peer.index, now: now)
+                }
+                if case let .write(key, _) = action, StoreLayout.parse(key) != nil { sometimes.insert(.crashDuringPublish) }
+                return crashNow(peer, reason: "crash \(peer.storeCrashPerforms ? "after" : "before") the store performed: \(action)")
+            }
+            peer.storeCrashCountdown = countdown - 1
+        }
+        checkCollection(peer, action, session)
+        if violation != nil { return }
+        let result: SyncResult
+        if isFinalPhase || now >= peer.offlineUntil {
+            result = store.perform(action, reader: peer.index, now: now)
+        } else {
+            result = .failed(.unavailable(reason: "offline"))
+        }
+        statistics.storeOperations += 1
+        logStoreStep(peer, action, result)
+        if case let .write(key, bytes) = action {
+            peer.lastWriteKey = key
+            checkPublished(peer, key: key, bytes: bytes)
+        }
+        if case let .read(key) = action, peer.joinedLate, peer.completedSyncs == 0, case .read = result,
+            case .snapshot? = StoreLayout.parse(key)
+        {
+            sometimes.insert(.lateJoinFromSnapshot)
+        }
+        session.handle(result)
+        peer.session = session
+        queue.schedule(.syncStep(peer: peer.index, session: number), at: now + stepLatency(action, result))
+    }
+
+    func finishSync(_ peer: Peer, _ session: SyncSession) {
+        guard let replica = peer.replica else { return }
+        setClock(peer)
+        let report: SyncReport
+        do throws(ReplicaError) {
+            report = try replica.finishSync(session)
+        } catch {
+            return replicaFailure(peer, error, "finishing a sync")
+        }
+        didSave(peer)
+        statistics.syncsFinished += 1
+        statistics.operationsApplied += report.operationsApplied
+        peer.completedSyncs += 1
+        if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
+        noteReidentification(peer, report)
+        if report.blobsDeleted > 0 { sometimes.insert(.collected) }
+        logReport(peer, report)
+        applyRemoteEvents(peer, peer.takeEvents())
+        if violation == nil { checkCaret(peer) }
+        if violation == nil, report.pendingOperationCount > 0, isFinalPhase {
+            // Checked for good at the end; noted here.
+            log.note("r\(peer.index) holds \(report.pendingOperationCount) operations back")
+        }
+        syncsSinceConvergenceCheck += 1
+        if violation == nil && syncsSinceConvergenceCheck >= 16 {
+            syncsSinceConvergenceCheck = 0
+            checkConvergenceNow()
+        }
+        if peer.leavesAfterSync { depart(peer) }
+    }
+
+    /// Runs a whole sync of `peer` at once (the final phase), time advancing by each step's
+    /// latency. Returns the report, or nil when the replica could not sync.
+    func syncToCompletion(_ peer: Peer) -> SyncReport? {
+        guard peer.status == .live, let replica = peer.replica, peer.session == nil, let store else { return nil }
+        setClock(peer)
+        peer.sessionWallMilliseconds = peer.box.wallMilliseconds
+        var session: SyncSession
+        do throws(ReplicaError) {
+            session = try replica.beginSync()
+        } catch {
+            replicaFailure(peer, error, "beginning a sync")
+            return nil
+        }
+        didSave(peer)
+        statistics.syncsStarted += 1
+        record(peer, .syncStart, 0) { "sync begins (final phase)" }
+        var steps = 0
+        while let action = session.nextAction() {
+            steps += 1
+            guard steps < 1_000_000 else {
+                fail(.quiescence, [peer.index], "a sync did not end after a million store operations")
+                return nil
+            }
+            checkCollection(peer, action, session)
+            if violation != nil { return nil }
+            let result = store.perform(action, reader: peer.index, now: now)
+            statistics.storeOperations += 1
+            logStoreStep(peer, action, result)
+            if case let .write(key, bytes) = action { checkPublished(peer, key: key, bytes: bytes) }
+            if violation != nil { return nil }
+            session.handle(result)
+            now += stepLatency(action, result)
+        }
+        setClock(peer)
+        let report: SyncReport
+        do throws(ReplicaError) {
+            report = try replica.finishSync(session)
+        } catch {
+            replicaFailure(peer, error, "finishing a sync")
+            return nil
+        }
+        didSave(peer)
+        statistics.syncsFinished += 1
+        statistics.operationsApplied += report.operationsApplied
+        peer.completedSyncs += 1
+        if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
+        noteReidentification(peer, report)
+        if report.blobsDeleted > 0 { sometimes.insert(.collected) }
+        logReport(peer, report)
+        applyRemoteEvents(peer, peer.takeEvents())
+        if violation == nil { checkCaret(peer) }
+        return report
+    }
+
+    /// Garbage collection deletes only the replica's own blobs, each covered by one of its
+    /// snapshots that was at least the grace period old by the replica's own clock when the
+    /// sync began (the rule `SyncSession` documents). Also records the snapshots written, with
+    /// the operations of the writer they hold and the writer's clock.
+    func checkCollection(_ peer: Peer, _ action: SyncAction, _ session: SyncSession) {
+        switch action {
+        case let .write(key, _):
+            if case let .snapshot(replica, _)? = StoreLayout.parse(key) {
+                writtenSnapshots[replica, default: []].append(
+                    SnapshotRecord(
+                        key: key, writer: peer.index, ownOperations: session.notebook.version[replica],
+                        writtenAtMilliseconds: peer.sessionWallMilliseconds))
+            }
+        case let .delete(key):
+            // A library that found its id shared deletes what it published under it at once.
+            guard session.report.reidentified == nil else { return }
+            let replica: ReplicaID
+            let needed: UInt32
+            var isSnapshot = false
+            // A conflicted copy holds what its original holds, and covers what it covers.
+            let original = store?.original(ofCopy: key) ?? key
+            switch StoreLayout.parse(key) {
+            case let .segment(id, _, end)?:
+                replica = id
+                needed = end
+            case let .snapshot(id, _)?:
+                replica = id
+                needed = writtenSnapshots[id]?.first(where: { $0.key == original })?.ownOperations ?? 0
+                isSnapshot = true
+            case nil:
+                return fail(.collection, [peer.index], "deleted \(key), not a MemoSync key")
+            }
+            guard replica == session.replica else {
+                return fail(.collection, [peer.index], "\(session.replica) deleted \(key), a blob of \(replica)")
+            }
+            let now = peer.sessionWallMilliseconds
+            let grace = parameters.gracePeriodMilliseconds
+            // The covering snapshot (or a copy of it) must still be in the store, and aged.
+            let covered = (writtenSnapshots[replica] ?? []).contains { snapshot in
+                guard snapshot.ownOperations >= needed,
+                    snapshot.writer != peer.index || (now >= snapshot.writtenAtMilliseconds && now - snapshot.writtenAtMilliseconds >= grace)
+                else { return false }
+                let candidates = [snapshot.key] + (store?.copies(of: snapshot.key) ?? [])
+                return candidates.contains { $0 != key && store?.bytes(of: $0) != nil }
+            }
+            if !covered {
+                fail(
+                    .collection, [peer.index],
+                    "deleted \(isSnapshot ? "snapshot" : "segment") \(key) with no snapshot covering it that is \(SimulatedTime.short(grace)) old by its clock")
+            }
+        case .list, .read:
+            break
+        }
+    }
+
+    /// What a replica publishes must be readable by every other: a segment decodes to exactly
+    /// the operations its name says, a snapshot decodes to a notebook.
+    func checkPublished(_ peer: Peer, key: String, bytes: [UInt8]) {
+        switch StoreLayout.parse(key) {
+        case let .segment(replica, start, end)?:
+            do throws(DecodingError) {
+                let delta = try NotebookDelta(decoding: bytes)
+                let ranges = delta.counterRanges
+                if ranges.count != 1 || ranges[0].replica != replica || ranges[0].counters != start..<end {
+                    fail(.engine, [peer.index], "published segment \(key) holds \(ranges.map { "\($0.replica) \($0.counters)" })")
+                }
+            } catch {
+                fail(.engine, [peer.index], "published segment \(key) does not decode: \(error)")
+            }
+        case .snapshot?:
+            // Decoding every memo of a snapshot costs as much as writing it: a share of them
+            // during the run, all of them in the final phase.
+            guard isFinalPhase || checkRandom.chance(0.25) else { return }
+            var notebook: Notebook
+            do throws(DecodingError) {
+                notebook = try Notebook(decoding: bytes, replica: ReplicaID(1))
+            } catch {
+                return fail(.engine, [peer.index], "published snapshot \(key) does not decode: \(error)")
+            }
+            for id in notebook.memoIDs where notebook.status(of: id) != .purged {
+                do throws(NotebookError) {
+                    try notebook.prepareForEditing(id)
+                } catch {
+                    return fail(.engine, [peer.index], "published snapshot \(key): \(error)")
+                }
+            }
+            do throws(MemoCRDT.InvariantViolation) {
+                try notebook.checkInvariants()
+            } catch {
+                fail(.engine, [peer.index], "published snapshot \(key) breaks an invariant: \(error)")
+            }
+        case nil:
+            fail(.engine, [peer.index], "wrote \(key), not a MemoSync key")
+        }
+    }
+
+    /// A library found its replica id shared and moved its operations to a new one: runs typed
+    /// under the old id are no longer judged, and its caret (anchored by operation id) is
+    /// dropped: anchors taken before a re-identification may name another copy's character.
+    func noteReidentification(_ peer: Peer, _ report: SyncReport) {
+        guard let moved = report.reidentified else { return }
+        reidentifications.append((moved.from, moved.fromCounter))
+        sometimes.insert(.reidentified)
+        peer.caret = nil
+    }
+
+    /// A store operation's simulated duration: a round trip plus the bytes at about 2 MB/s.
+    func stepLatency(_ action: SyncAction, _ result: SyncResult) -> UInt64 {
+        var bytes = 0
+        if case let .write(_, written) = action { bytes = written.count }
+        if case let .read(read) = result { bytes = read.count }
+        return latency.uint64(in: 2...120) + UInt64(bytes / 2_000)
+    }
+
+    func logStoreStep(_ peer: Peer, _ action: SyncAction, _ result: SyncResult) {
+        var kind: UInt64 = 0
+        var key = ""
+        switch action {
+        case .list: kind = 1
+        case let .read(k): kind = 2; key = k
+        case let .write(k, _): kind = 3; key = k
+        case let .delete(k): kind = 4; key = k
+        }
+        var outcome: UInt64 = 0
+        var size = 0
+        switch result {
+        case let .listed(entries): outcome = 1; size = entries.count
+        case let .read(bytes): outcome = 2; size = bytes.count
+        case .done: outcome = 3
+        case .failed: outcome = 4
+        }
+        log.mix(key)
+        record(peer, .storeOp, kind, outcome, UInt64(size)) {
+            switch result {
+            case let .failed(error): "store \(action): \(error)"
+            case let .listed(entries): "store \(action): \(entries.count) entries"
+            case let .read(bytes): "store \(action): \(bytes.count) bytes"
+            case .done: "store \(action): done"
+            }
+        }
+    }
+
+    func logReport(_ peer: Peer, _ report: SyncReport) {
+        log.mix(report.skipped.count)
+        log.mix(report.errors.count)
+        log.mix(report.publishedSegment ?? "-")
+        log.mix(report.publishedSnapshot ?? "-")
+        record(peer, .syncEnd, UInt64(report.operationsApplied), UInt64(report.blobsWritten), UInt64(report.blobsDeleted)) {
+            var text = "sync ends: applied \(report.operationsApplied), read \(report.blobsRead), wrote \(report.blobsWritten), deleted \(report.blobsDeleted), pending \(report.pendingOperationCount)"
+            if !report.skipped.isEmpty { text += ", skipped \(report.skipped.count) (\(report.skipped.prefix(2).map(\.description).joined(separator: "; ")))" }
+            if !report.errors.isEmpty { text += ", errors: \(report.errors.prefix(2).joined(separator: "; "))" }
+            if let moved = report.reidentified { text += ", re-identified \(moved.from) -> \(moved.to) from \(moved.fromCounter)" }
+            return text
+        }
+    }
+
+    /// The replica saved successfully: its pending effects are committed.
+    func didSave(_ peer: Peer) {
+        oracle.commit(peer: peer.index)
+        if let replica = peer.replica { peer.savedVersion = replica.notebook.version }
+    }
+
+    /// A replica call failed: a crash the disk was told to make, or an engine failure.
+    func replicaFailure(_ peer: Peer, _ error: ReplicaError, _ what: String) {
+        if peer.disk.isStopped {
+            if case .disk = error, peer.disk.operationCount > 0 { sometimes.insert(.crashDuringSave) }
+            return crashNow(peer, reason: "disk stopped while \(what)")
+        }
+        fail(.engine, [peer.index], "\(what) failed: \(error)")
+    }
+}

@@ -1,0 +1,209 @@
+import MemoCRDT
+import MemoSync
+
+/// One deterministic run: replicas of the real engine, a simulated store, disks and clocks,
+/// one event loop. The trace fully determines the run: same trace, same build, byte-identical
+/// event log (``SimulationResult/hash``).
+///
+/// The loop takes the earliest of the next scripted event (from the trace) and the next
+/// event the run scheduled itself (a step of a sync in progress, a restart after a crash, a
+/// delta arriving), in time order, dynamic events first at equal times. No threads, no real
+/// time, no real files.
+///
+/// After the script, a final phase: faults stop, every clock is set right, crashed replicas
+/// restart, and every live replica syncs until a round of syncs changes nothing; then time
+/// passes the grace period twice so garbage collection runs; then the final invariants are
+/// checked (`Simulation+Final.swift`).
+public final class Simulation {
+    /// What the run schedules for itself.
+    enum DynamicEvent {
+        case syncStep(peer: Int, session: Int)
+        case restart(peer: Int)
+        case deliver(from: Int, to: Int, bytes: [UInt8])
+        case acknowledge(peer: Int, holder: Int, version: VersionVector)
+    }
+
+    /// Event kinds, as hashed into the log.
+    enum LogKind: UInt8 {
+        case action = 1, skip, syncStart, syncStep, syncEnd, crash, restart, deliver, fault, final, check, join, leave, storeOp
+    }
+
+    /// A snapshot a replica wrote: what it holds of the writer's own operations and when.
+    struct SnapshotRecord {
+        var key: String
+        var writer: Int
+        var ownOperations: UInt32
+        var writtenAtMilliseconds: UInt64
+    }
+
+    public let trace: Trace
+    let parameters: SimulationParameters
+    var now: UInt64 = 0
+    var queue = EventQueue<DynamicEvent>()
+    var peers: [Peer] = []
+    let store: SimulatedBlobStore?
+    let oracle: Oracle
+    /// The event log and its hash.
+    public var log: EventLog
+    var content: SimulationRandom
+    var latency: SimulationRandom
+    var network: SimulationRandom
+    var checkRandom: SimulationRandom
+    /// The share of typed characters that are untracked ASCII letters.
+    let asciiShare: Double
+    var violation: SimulationViolation?
+    var statistics = SimulationStatistics()
+    var sometimes: SometimesFlags = []
+    var runs: [RunRecord] = []
+    /// Replica ids that moved, and from which counter (runs typed under them are not judged).
+    var reidentifications: [(from: ReplicaID, fromCounter: UInt32)] = []
+    /// Whether the run is in its final phase.
+    var isFinalPhase = false
+    var syncsSinceConvergenceCheck = 0
+    /// Snapshots written, per replica id, for the collection check.
+    var writtenSnapshots: [ReplicaID: [SnapshotRecord]] = [:]
+    /// Engine behaviour worth reporting that is not (yet) treated as a violation.
+    var engineNotes: Set<String> = []
+
+    /// A run of `trace`. `keepsLines`: keep readable log lines (the last ones are in the
+    /// result); `lineSink`: receives every line as it is made.
+    public init(trace: Trace, keepsLines: Bool = false, lineSink: ((String) -> Void)? = nil) {
+        self.trace = trace
+        parameters = trace.parameters
+        let seed = parameters.seed
+        log = EventLog(keepsLines: keepsLines, sink: lineSink)
+        content = SimulationRandom(seed: seed, stream: 3)
+        latency = SimulationRandom(seed: seed, stream: 4)
+        network = SimulationRandom(seed: seed, stream: 5)
+        checkRandom = SimulationRandom(seed: seed, stream: 6)
+        var clocks = SimulationRandom(seed: seed, stream: 7)
+        asciiShare = clocks.pick([0, 0, 0.1, 0.3, 0.6])
+        oracle = Oracle(peerCount: parameters.replicaCount, commitsImmediately: parameters.engine == .notebook)
+        if parameters.engine == .replica {
+            store = SimulatedBlobStore(readerCount: parameters.replicaCount, seed: seed, faults: parameters.storeFaults)
+        } else {
+            store = nil
+        }
+        for index in 0..<parameters.replicaCount {
+            var clock = SimulatedClock()
+            if parameters.rate(.clockSkew) > 0 && clocks.chance(0.7) {
+                let magnitude = Int64(clocks.logUniform(1, 2 * SimulatedTime.day))
+                clock.skewMilliseconds = clocks.chance(0.5) ? magnitude : -magnitude
+            }
+            if parameters.rate(.clockDrift) > 0 && clocks.chance(0.7) {
+                let magnitude = Int64(clocks.logUniform(1, 5_000))
+                clock.driftPartsPerMillion = clocks.chance(0.5) ? magnitude : -magnitude
+            }
+            peers.append(
+                Peer(index: index, peerCount: parameters.replicaCount, seed: seed, tornWrites: parameters.rate(.tornDisk) > 0, clock: clock))
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs the trace, the final phase and the final checks.
+    public func run() -> SimulationResult {
+        for index in 0..<min(parameters.founderCount, peers.count) {
+            start(peer: index, cloneOf: nil)
+            if violation != nil { break }
+        }
+        var scriptIndex = 0
+        let events = trace.events
+        while violation == nil {
+            let scriptTime = scriptIndex < events.count ? events[scriptIndex].time : nil
+            let dynamicTime = queue.nextTime
+            if let dynamicTime, scriptTime == nil || dynamicTime <= scriptTime! {
+                let (time, event) = queue.pop()!
+                now = max(now, time)
+                handle(event)
+            } else if let scriptTime {
+                now = max(now, scriptTime)
+                perform(events[scriptIndex])
+                scriptIndex += 1
+            } else {
+                break
+            }
+        }
+        if violation == nil { runFinalPhase() }
+        if violation == nil { checkFinalState() }
+        statistics.simulatedMilliseconds = now
+        if let violation {
+            log.note("VIOLATION \(violation)")
+            log.mix(violation.invariant.rawValue)
+        }
+        return SimulationResult(
+            trace: trace, violation: violation, hash: log.hash, statistics: statistics, sometimes: sometimes,
+            storeBlobs: store?.blobCount ?? 0, storeBytes: store?.totalBytes ?? 0, logTail: log.lines)
+    }
+
+    func handle(_ event: DynamicEvent) {
+        switch event {
+        case let .syncStep(peer, session): syncStep(peers[peer], session: session)
+        case let .restart(peer): restart(peers[peer])
+        case let .deliver(from, to, bytes): deliver(from: from, to: peers[to], bytes: bytes)
+        case let .acknowledge(peer, holder, version): peers[peer].beliefs[holder].merge(version)
+        }
+    }
+
+    /// Runs one scripted event.
+    func perform(_ event: ScriptEvent) {
+        let peer = peers[event.peer]
+        switch event.action {
+        case .type, .caretType, .concurrentType, .paste, .deleteRange, .backspace, .replaceRange, .replaceAll,
+            .create, .trash, .restore, .purge, .undo, .redo:
+            performLocal(event)
+        case .sync:
+            startSync(peer)
+        case .save, .compact:
+            saveOrCompact(peer, compact: event.action == .compact)
+        case let .crash(point, down):
+            crash(peer, at: point, downMilliseconds: down)
+        case .backup:
+            backup(peer)
+        case let .restoreBackup(which):
+            restoreBackup(peer, which: which)
+        case let .join(cloneOf):
+            guard peer.status == .absent else { return skip(peer, "join: already started") }
+            start(peer: peer.index, cloneOf: cloneOf)
+        case let .leave(graceful):
+            leave(peer, graceful: graceful)
+        case let .offline(milliseconds):
+            peer.offlineUntil = max(peer.offlineUntil, now + milliseconds)
+            record(peer, .fault, milliseconds) { "offline until \(SimulatedTime.describe(peer.offlineUntil))" }
+        case let .clockJump(milliseconds):
+            peer.clock.jump(by: milliseconds)
+            record(peer, .fault, UInt64(bitPattern: milliseconds)) { "clock jumps \(milliseconds) ms" }
+        case let .storeFull(milliseconds):
+            guard let store else { return }
+            store.fullUntilMilliseconds = max(store.fullUntilMilliseconds, now + milliseconds)
+            record(peer, .fault, milliseconds) { "store full until \(SimulatedTime.describe(store.fullUntilMilliseconds))" }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Sets `peer`'s environment clock to its wall clock now, plus `offset` milliseconds.
+    func setClock(_ peer: Peer, offset: UInt64 = 0) {
+        peer.box.wallMilliseconds = peer.clock.wallMilliseconds(at: now) + offset
+    }
+
+    /// Records a violation (the first one stops the run).
+    func fail(_ invariant: Invariant, _ peers: [Int], _ detail: String) {
+        guard violation == nil else { return }
+        violation = SimulationViolation(invariant: invariant, peers: peers, detail: detail, time: now)
+    }
+
+    /// Logs an event.
+    @inline(__always)
+    func record(_ peer: Peer?, _ kind: LogKind, _ a: UInt64 = 0, _ b: UInt64 = 0, _ c: UInt64 = 0, _ describe: () -> String) {
+        log.record(time: now, peer: peer?.index ?? -1, kind: kind.rawValue, a, b, c, describe: describe)
+    }
+
+    func skip(_ peer: Peer, _ reason: @autoclosure () -> String) {
+        statistics.skipped += 1
+        record(peer, .skip) { "skip: \(reason())" }
+    }
+
+    /// The live peers, by index.
+    var livePeers: [Peer] { peers.filter { $0.status == .live } }
+}

@@ -1,0 +1,141 @@
+import MemoSync
+
+/// Which engine the replicas of a simulation run.
+public enum EngineLevel: String, Sendable, Equatable, CaseIterable {
+    /// Real `Replica` objects on simulated disks, syncing step by step through the simulated
+    /// blob store (`SyncSession`): the whole engine.
+    case replica
+    /// Bare `Notebook` values exchanging encoded deltas over a simulated network that delays,
+    /// duplicates and reorders them: the core alone, faster.
+    case notebook
+}
+
+/// Something the simulated users do. Each seed turns a random subset on (swarm testing: a
+/// run that never trashes memos explores edits more deeply, and the reverse).
+public enum WorkloadFeature: String, Sendable, Equatable, CaseIterable, Comparable {
+    case typeForward = "type-forward"
+    case typeBackward = "type-backward"
+    case caretTyping = "caret-typing"
+    case paste
+    case deleteRange = "delete-range"
+    case backspace
+    case replaceRange = "replace-range"
+    case replaceAll = "replace-all"
+    case concurrentTyping = "concurrent-typing"
+    case createMemo = "create"
+    case trash
+    case restore
+    case purge
+    case undo
+    case redo
+    case save
+    case compact
+    case lateJoin = "late-join"
+    case clone
+    case leave
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A fault the simulation injects. Each seed draws which are on and how often.
+public enum FaultKind: String, Sendable, Equatable, CaseIterable, Comparable {
+    // The blob store.
+    case delayedVisibility = "delay"
+    case staleListing = "stale"
+    case lossyListing = "lossy"
+    case conflictedCopies = "conflicts"
+    case tornBlobs = "torn"
+    case bitFlips = "bitflips"
+    case transientErrors = "transient"
+    case storeFull = "full"
+    // The replicas.
+    case offline
+    case crash
+    case tornDisk = "torn-disk"
+    case restoreOldCopy = "old-copy"
+    case clockSkew = "skew"
+    case clockDrift = "drift"
+    case clockJumps = "jumps"
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Whether the notebook-level engine (no disk, no store) can have this fault.
+    public var appliesToNotebookLevel: Bool {
+        switch self {
+        case .clockSkew, .clockDrift, .clockJumps, .offline, .delayedVisibility: true
+        default: false
+        }
+    }
+}
+
+/// Everything that defines a run besides its scheduled events. Written at the top of a trace.
+public struct SimulationParameters: Sendable, Equatable {
+    /// The seed of every random stream of the run.
+    public var seed: UInt64
+    /// Which engine the replicas run.
+    public var engine: EngineLevel = .replica
+    /// Replicas (devices) in the run, founders and late joiners together (2 to 64).
+    public var replicaCount: Int
+    /// Replicas present from the start; the others join later.
+    public var founderCount: Int
+    /// Workload events scheduled.
+    public var steps: Int
+    /// What the users do.
+    public var features: [WorkloadFeature]
+    /// The faults on, each with its rate (a probability per event for store faults; a weight
+    /// among scheduled events for replica faults).
+    public var faults: [FaultKind: Double]
+    /// The longest delay before a new blob reaches a reader.
+    public var visibilityDelayMaxMilliseconds: UInt64 = 2 * SimulatedTime.day
+    /// The replicas' sync configuration.
+    public var snapshotAfterSegments = 64
+    public var snapshotEveryOperations = 20_000
+    public var gracePeriodMilliseconds: UInt64 = 7 * SimulatedTime.day
+    /// The most memos the users create, and the longest text they grow a memo to.
+    public var memosMax = 24
+    public var memoScalarsMax = 1_500
+    /// Chance that a local action is followed by comparing the memo's whole text with the
+    /// model (1: after every action).
+    public var intentionCheckProbability = 1.0
+    /// The deliberately broken engine variant the run uses, if any (testing builds only).
+    public var mutant: String?
+
+    /// Parameters with nothing drawn yet.
+    public init(seed: UInt64, replicaCount: Int, founderCount: Int, steps: Int, features: [WorkloadFeature], faults: [FaultKind: Double]) {
+        self.seed = seed
+        self.replicaCount = replicaCount
+        self.founderCount = founderCount
+        self.steps = steps
+        self.features = features
+        self.faults = faults
+    }
+
+    /// Whether `feature` is on.
+    public func has(_ feature: WorkloadFeature) -> Bool { features.contains(feature) }
+
+    /// The rate of `fault`, 0 when it is off.
+    public func rate(_ fault: FaultKind) -> Double { faults[fault] ?? 0 }
+
+    /// The replicas' sync configuration.
+    public var syncConfiguration: SyncConfiguration {
+        var configuration = SyncConfiguration()
+        configuration.snapshotAfterSegments = snapshotAfterSegments
+        configuration.snapshotEveryOperations = snapshotEveryOperations
+        configuration.gracePeriodMilliseconds = gracePeriodMilliseconds
+        return configuration
+    }
+
+    /// The store faults these parameters turn on.
+    public var storeFaults: StoreFaults {
+        var faults = StoreFaults()
+        faults.delayedVisibility = rate(.delayedVisibility)
+        faults.visibilityDelayMaxMilliseconds = visibilityDelayMaxMilliseconds
+        faults.staleListing = rate(.staleListing)
+        faults.lossyListing = rate(.lossyListing)
+        faults.conflictedCopies = rate(.conflictedCopies)
+        faults.tornBlobs = rate(.tornBlobs)
+        faults.bitFlips = rate(.bitFlips)
+        faults.transientErrors = rate(.transientErrors)
+        return faults
+    }
+}

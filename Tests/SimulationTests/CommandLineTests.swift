@@ -1,0 +1,70 @@
+import Foundation
+import MemoSimulation
+import Testing
+
+/// The `memo-sim` executable: runs are the same across processes (a Dictionary or Set whose
+/// order leaked into a run would differ between processes, whose hash seeds differ), and traces
+/// written by `--trace-out` replay to the same run.
+@Suite struct CommandLineTests {
+    static let executable: String? = {
+        if let override = ProcessInfo.processInfo.environment["MEMO_SIM_EXECUTABLE"], !override.isEmpty { return override }
+        var folders: [URL] = []
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        folders.append(Bundle.main.bundleURL)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("memo-sim").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let path = try #require(Self.executable, "memo-sim was not found next to the tests; build it or set MEMO_SIM_EXECUTABLE")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func hashes(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("seed="), let range = line.range(of: "hash=") else { return nil }
+            return String(line[range.upperBound...].prefix(16))
+        }
+    }
+
+    @Test func twoProcessesRunASeedTheSame() throws {
+        let arguments = ["--seeds", "1..3", "--steps", "120", "--replicas", "3", "--without", "clone,old-copy"]
+        let first = try run(arguments)
+        let second = try run(arguments)
+        #expect(hashes(first.output).count == 3)
+        #expect(hashes(first.output) == hashes(second.output))
+    }
+
+    @Test func aWrittenTraceReplaysTheSameRun() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-test-\(getpid()).trace").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let seeded = try run(["--seed", "5", "--steps", "120", "--replicas", "3", "--without", "clone,old-copy", "--trace-out", path])
+        let replayed = try run(["--replay", path])
+        #expect(hashes(seeded.output).count == 1)
+        #expect(hashes(seeded.output) == hashes(replayed.output))
+        #expect(seeded.status == replayed.status)
+    }
+
+    @Test func badArgumentsAreRefused() throws {
+        #expect(try run(["--seeds", "9..1"]).status == 2)
+        #expect(try run(["--faults", "lightning"]).status == 2)
+        #expect(try run(["--replicas", "65"]).status == 2)
+        #expect(try run(["--replay", "/nonexistent/trace"]).status == 2)
+    }
+}

@@ -2,13 +2,13 @@ import MemoCRDT
 import MemoSimulation
 import Testing
 
-/// Engine bugs the simulation found, each as the smallest reproduction (a shrunk trace or a
-/// few notebook calls). Wrapped in `withKnownIssue` while the bug is open: when a fix lands the
-/// known issue stops happening, the test reports it, and the wrapper comes off.
+/// Engine bugs the simulation found, each kept as its smallest reproduction (a shrunk trace or a
+/// few notebook calls) so it stays fixed. Simulations/README.md, "Findings", tells each story.
 @Suite struct EngineFindingsTests {
-    /// A notebook's own operations, all of them, do not apply to an empty notebook when a local
-    /// insertion followed a remote one in the same memo: the local run that grew across the
-    /// remote operation waits for it, and the remote operation waits for the start of that run.
+    /// A notebook's own operations, all of them, apply to an empty notebook when a local
+    /// insertion followed a remote one in the same memo (finding 1: the local run that grew
+    /// across the remote operation waited for it, and the remote operation waited for the start
+    /// of that run).
     /// (Shrunk from `memo-sim --seed 106 --steps 400 --replicas 5 --faults crash,delay`.)
     @Test func allOperationsApplyToAnEmptyNotebook() throws {
         let memo = MemoID(high: 1, low: 1)
@@ -21,19 +21,16 @@ import Testing
         try a.edit(memo, replacingScalars: 2..<2, with: "Q", wallMilliseconds: 3)
         var fresh = Notebook(replica: ReplicaID(0xC))
         try fresh.apply(a.changes(since: VersionVector()))
-        withKnownIssue("run coalescing across a remote dependency (Simulations/README.md, finding 1)") {
-            #expect(fresh.pendingOperationCount == 0)
-            #expect(fresh.version == a.version)
-        }
+        #expect(fresh.pendingOperationCount == 0)
+        #expect(fresh.version == a.version)
+        #expect(fresh.memo(memo)?.text == a.memo(memo)?.text)
     }
 
     /// The same bug seen from a replica: a late joiner's saved sync does not survive a crash.
     @Test func aLateJoinersSavedSyncSurvivesACrash() throws {
         let trace = try Trace(parsing: Self.lateJoinerTrace)
         let result = Simulation(trace: trace).run()
-        withKnownIssue("run coalescing across a remote dependency (Simulations/README.md, finding 1)") {
-            #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
-        }
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
     }
 
     static let lateJoinerTrace = """

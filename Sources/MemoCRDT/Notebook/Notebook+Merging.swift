@@ -79,7 +79,7 @@ extension Notebook {
         while progress {
             progress = false
             for replicaID in pending.keys.sorted() {
-                let queue = pending[replicaID]!.sorted { $0.run.counter < $1.run.counter }
+                var queue = pending[replicaID]!.sorted { $0.run.counter < $1.run.counter }
                 var index = 0
                 var held = log(of: replicaID).operationCount
                 while index < queue.count {
@@ -99,7 +99,19 @@ extension Notebook {
                         }
                     }
                     if statusBefore[item.run.memo] == nil { statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
-                    guard try isReady(item) else { break }
+                    guard try isReady(item) else {
+                        // A replica's log joins its text operations on one memo into one run,
+                        // even when a later one builds on a remote operation that itself builds
+                        // on an earlier one: apply what is ready and hold the rest.
+                        if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
+                            applyRemote(head, from: replicaID)
+                            report.appliedOperationCount += Int(head.run.length)
+                            held = head.run.end
+                            queue[index] = rest
+                            progress = true
+                        }
+                        break
+                    }
                     applyRemote(item, from: replicaID)
                     report.appliedOperationCount += Int(item.run.length)
                     held = item.run.end
@@ -193,6 +205,42 @@ extension Notebook {
         case .restore:
             return memos[id] != nil
         }
+    }
+
+    /// For a held text run that cannot be applied whole, its longest first part that can, and
+    /// the rest; nil when not even its first text run is ready.
+    ///
+    /// The text operations of a notebook run come in text runs, each ready or not as a whole (a
+    /// text run's dependencies are those of its first operation), and a prefix of ready ones
+    /// stays ready when it is shortened, so a binary search over text runs finds the longest.
+    ///
+    /// - Complexity: O(k log k) for k text runs.
+    private mutating func readyTextPrefix(of item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> (PendingRun, PendingRun)? {
+        guard case let .text(textCounter) = item.run.kind, memos[item.run.memo] != nil else { return nil }
+        let text = try materializedText(of: item.run.memo)
+        let starts = item.text.runs.map(\.counter)
+        // `ready` leading text runs apply; `blocked` leading text runs do not (all of them, as
+        // the whole run is not ready).
+        var ready = 0
+        var blocked = starts.count
+        while blocked - ready > 1 {
+            let middle = (ready + blocked) / 2
+            if text.canApplyCompletely(item.text.restricted(to: replicaID, counters: textCounter..<starts[middle])) {
+                ready = middle
+            } else {
+                blocked = middle
+            }
+        }
+        guard ready > 0 else { return nil }
+        let length = starts[ready] - textCounter
+        guard length > 0 && length < item.run.length else { return nil }
+        var head = item
+        head.run.length = length
+        head.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + length)
+        var rest = item
+        rest.run = item.run.dropping(length)
+        rest.text = item.text.restricted(to: replicaID, counters: textCounter + length..<textCounter + item.run.length)
+        return (head, rest)
     }
 
     /// Applies one ready run from another replica.

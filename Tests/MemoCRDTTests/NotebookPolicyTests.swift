@@ -72,6 +72,43 @@ private func everyOrder(_ count: Int) -> [[Int]] {
             })
     }
 
+    /// A new device that loads a snapshot holding a purged memo hears of it (added, then
+    /// purged), so that an edit which later brings the memo back is about a memo it knows.
+    /// (Simulation finding 4: the purged memo was not announced, and the later `.restored`
+    /// and `.changed` named a memo the listener had never been told of.)
+    @Test func aSnapshotAnnouncesPurgedMemosSoTheirReturnIsFollowed() throws {
+        var a = Notebook(replica: alice)
+        try a.createMemo(memoA, text: "milk", wallMilliseconds: 1_000)
+        var b = Notebook(replica: bob)
+        try sync(a, into: &b)
+        try a.purge(memoA, wallMilliseconds: 2_000)
+        try b.edit(memoA, replacingUTF16: 4..<4, with: ", eggs", wallMilliseconds: 1_500)
+        // Carol starts from Alice's notebook (the memo purged), then gets Bob's edit.
+        var c = Notebook(replica: carol)
+        try c.merge(try Notebook(decoding: a.encoded(), replica: alice))
+        var shown: [MemoID: String] = [:]
+        func follow(_ events: [NotebookEvent]) {
+            for event in events {
+                switch event {
+                case let .added(id, _): shown[id] = ""
+                case let .changed(id, edits, _):
+                    #expect(shown[id] != nil, "changed \(id) before it was added")
+                    var utf16 = Array((shown[id] ?? "").utf16)
+                    for edit in edits { edit.apply(to: &utf16) }
+                    shown[id] = String(decoding: utf16, as: UTF16.self)
+                case .trashed, .restored, .purged:
+                    #expect(shown[event.memo] != nil, "\(event) before it was added")
+                }
+            }
+        }
+        follow(c.takeEvents())
+        #expect(c.status(of: memoA) == .purged)
+        try c.apply(b.changes(since: c.version))
+        follow(c.takeEvents())
+        #expect(c.status(of: memoA) == .active)
+        #expect(shown[memoA] == c.memo(memoA)?.text)
+    }
+
     @Test func trashAfterSeeingTheEditHolds() throws {
         var a = Notebook(replica: alice)
         try a.createMemo(memoA, text: "x", wallMilliseconds: 1_000)

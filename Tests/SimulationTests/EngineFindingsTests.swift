@@ -63,4 +63,168 @@ import Testing
         165955185 r1 join
         178257903 r1 crash down=1
         """
+    /// A conflicted copy of a replica's own snapshot, remembered as its own, then deleted with
+    /// a request that failed but happened, must not count as covering anything: the replica
+    /// once deleted the original snapshot relying on the vanished copy (finding 5). Shrunk from
+    /// `memo-sim --seed 130 --steps 2000 --without clone,old-copy`.
+    @Test func aFailedDeleteIsNotReliedOnToCover() throws {
+        let result = Simulation(trace: try Trace(parsing: Self.vanishedCopyTrace)).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+    }
+
+    static let vanishedCopyTrace = """
+        memo-sim trace 1
+        seed 130
+        engine replica
+        replicas 8
+        founders 7
+        steps 133
+        features caret-typing,compact,concurrent-typing,create,late-join,paste,purge,replace-all,replace-range,restore,save,trash,type-backward,type-forward,undo
+        fault conflicts 0.127625
+        fault delay 0.069495
+        fault lossy 0.052633
+        fault transient 0.01232
+        delay-max-ms 861139
+        snapshot-after-segments 4
+        snapshot-every-operations 2000
+        grace-period-ms 60000
+        memos-max 27
+        memo-scalars-max 200
+        intention-check 1.0
+        expect collection
+        events
+        9948 r0 paste len=1 memo=1751039538 at=2257562640
+        37327 r4 type dir=fwd len=1 memo=2830869824 at=1352419512
+        37565 r6 replace del=1 len=1 memo=3734486772 at=2027988093
+        358462 r1 type dir=fwd len=1 memo=2746840013 at=2701100591
+        374459 r4 sync
+        381020 r0 sync
+        386685 r4 sync
+        386799 r4 type dir=fwd len=1 memo=1123307812 at=4176410099
+        387211 r1 sync
+        404319 r4 sync
+        404610 r6 sync
+        405503 r6 type dir=fwd len=1 memo=1562100923 at=146724910
+        406815 r6 sync
+        409345 r4 concurrent peers=2,6,1,0 dir=fwd len=2 memo=308773413 at=1631488993
+        410048 r2 sync
+        416143 r1 sync
+        424909 r0 sync
+        435449 r6 sync
+        437081 r4 sync
+        1458476 r0 type dir=fwd len=1 memo=2814724637 at=870552344
+        1463378 r6 type dir=fwd len=1 memo=2448066022 at=3160668994
+        1593167 r5 type dir=fwd len=1 memo=1179686838 at=221770893
+        1594310 r6 sync
+        1594760 r0 sync
+        1602962 r3 type dir=fwd len=1 memo=766121775 at=1812399998
+        24711983 r6 caret-type len=1
+        24712835 r3 sync
+        24713092 r1 sync
+        24715348 r6 sync
+        24719515 r3 caret-type len=1
+        24721417 r2 paste len=1 memo=2008020848 at=3700556141
+        24721485 r3 sync
+        24729808 r4 trash memo=63977125
+        24732157 r1 sync
+        24801333 r3 replace del=1 len=1 memo=1467106494 at=415390780
+        25236591 r1 caret-type len=1
+        25244762 r3 sync
+        26553417 r5 sync
+        126687110 r1 sync
+        126698059 r3 create len=1
+        126709478 r4 sync
+        126710156 r3 sync
+        126717277 r1 sync
+        126787615 r3 type dir=fwd len=1 memo=184061199 at=3945698254
+        126796949 r5 type dir=fwd len=1 memo=2083161838 at=3457604311
+        126812245 r7 join
+        126812431 r5 sync
+        128607700 r6 concurrent peers=0 dir=fwd len=1 memo=3534978849 at=1284469874
+        128609103 r0 sync
+        128609157 r3 sync
+        128609750 r3 sync
+        128610178 r2 sync
+        128610367 r7 concurrent peers=0,4 dir=fwd len=16 memo=4206939871 at=2453643938
+        128646784 r7 sync
+        128650541 r7 type dir=fwd len=1 memo=880978493 at=3799497014
+        128651266 r7 sync
+        128692639 r7 sync
+        128693245 r3 paste len=1 memo=3063157413 at=2943971736
+        128694428 r7 sync
+        135066975 r6 sync
+        135122993 r3 sync
+        135129768 r4 sync
+        135130389 r7 sync
+        135130949 r6 type dir=fwd len=1 memo=1937843776 at=3285112780
+        135136154 r3 type dir=fwd len=1 memo=620912643 at=3141149286
+        135136802 r6 sync
+        135144370 r4 create len=0
+        135156870 r7 caret-type len=1
+        135160934 r4 sync
+        135162853 r6 type dir=fwd len=1 memo=2823122954 at=2019119582
+        137238686 r6 sync
+        137259292 r4 type dir=fwd len=1 memo=3295282827 at=2983184589
+        137263344 r3 sync
+        137267957 r3 create len=1
+        137267984 r0 sync
+        137768391 r7 sync
+        137774620 r0 paste len=1 memo=2354066210 at=69429236
+        137775194 r6 undo memo=86383682 len=1
+        137782303 r0 sync
+        137809229 r3 sync
+        137809282 r4 sync
+        137812924 r6 sync
+        137816186 r7 type dir=fwd len=1 memo=1584666356 at=1413617609
+        181505031 r3 sync
+        181505279 r0 type dir=fwd len=1 memo=1881569433 at=4011599478
+        193884995 r3 sync
+        194094955 r3 type dir=fwd len=1 memo=2425541341 at=2136096675
+        194107816 r0 sync
+        194117682 r3 sync
+        194117722 r6 caret-type len=1
+        203770527 r6 sync
+        203773976 r7 sync
+        203934819 r6 sync
+        203939058 r2 sync
+        203945779 r3 sync
+        203948736 r0 sync
+        203950369 r2 paste len=1 memo=114453071 at=2311267634
+        203950427 r0 sync
+        203953163 r3 sync
+        203953234 r2 sync
+        204323935 r7 replace del=1 len=1 memo=1515454899 at=3032788242
+        204324330 r3 create len=1
+        204324419 r7 sync
+        204326289 r6 caret-type len=1
+        204327021 r3 sync
+        205140439 r6 sync
+        205141746 r2 sync
+        230916908 r0 replace del=1 len=1 memo=3055315783 at=1696753151
+        230934092 r3 type dir=fwd len=1 memo=2126899488 at=3201634345
+        230943854 r0 sync
+        231079766 r3 sync
+        231087055 r0 sync
+        231087738 r6 replace del=1 len=1 memo=2820005927 at=2971919534
+        231091726 r0 concurrent peers=4 dir=fwd len=1 memo=2940583935 at=2308615627
+        231100664 r0 sync
+        231561003 r6 sync
+        231579116 r6 caret-type len=1
+        231579167 r3 paste len=1 memo=1793958684 at=1097141773
+        231579504 r0 sync
+        231590546 r3 sync
+        231590577 r2 sync
+        231594079 r7 type dir=fwd len=1 memo=2712661517 at=927976739
+        231594512 r6 sync
+        231595116 r3 sync
+        231596321 r3 sync
+        286147279 r4 sync
+        286148391 r7 sync
+        286157631 r4 sync
+        286163987 r7 sync
+        286166335 r7 sync
+        286172930 r7 type dir=fwd len=1 memo=1412805809 at=2269595168
+        379859780 r7 sync
+        379860647 r6 sync
+        """
 }

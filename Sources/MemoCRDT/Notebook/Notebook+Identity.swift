@@ -58,9 +58,9 @@ extension Notebook {
     /// from `fork` on: this copy's operations from there move to a fresh id, and the other
     /// copy's become an ordinary other replica's.
     ///
-    /// - Precondition: no operation of another replica depends on the moved ones (they were never
-    ///   published).
-    /// - Throws: ``NotebookError/corruptMemo(_:_:)``.
+    /// - Throws: ``NotebookError/invalidDelta(reason:)`` when operations of other replicas depend
+    ///   on the moved ones (so they were published after all; nothing changes),
+    ///   ``NotebookError/corruptMemo(_:_:)``.
     /// - Complexity: O(n): the notebook is rebuilt from its operations.
     public func reidentified(from fork: UInt32, as newReplica: ReplicaID) throws(NotebookError) -> Notebook {
         let old = replica
@@ -131,7 +131,12 @@ extension Notebook {
         try rebuilt.apply(NotebookDelta(runs: kept, texts: keptTexts))
         try rebuilt.apply(NotebookDelta(runs: movedRenamed, texts: movedTexts))
         _ = rebuilt.takeEvents()
-        precondition(rebuilt.pendingOperationCount == 0, "re-identification left operations waiting")
+        // Operations of other replicas that build on the moved ones (this copy's operations
+        // reached someone after all, e.g. through a copy of its library) would be held back
+        // forever under the new id: refuse rather than lose them.
+        guard rebuilt.pendingOperationCount == 0 else {
+            throw .invalidDelta(reason: "other replicas' operations build on the operations this library would move to a new id")
+        }
         return rebuilt
     }
 }

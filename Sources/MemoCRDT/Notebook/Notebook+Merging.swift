@@ -179,11 +179,18 @@ extension Notebook {
                 memos[existing: record.id].text = .materialized(text.fork(replica: ownReplica))
             }
         }
-        for record in memos.records.sorted(by: { $0.id < $1.id }) where record.status != .purged {
+        // The same events as receiving the operations one by one would give: a purged memo is
+        // announced too (added, then purged), so that an edit which later brings it back is
+        // reported for a memo the listener knows.
+        for record in memos.records.sorted(by: { $0.id < $1.id }) {
             events.append(.added(record.id, origin: .remote))
             let text = record.text.string
             if !text.isEmpty { events.append(.changed(record.id, edits: [TextEdit(rangeUTF16: 0..<0, replacement: text)], origin: .remote)) }
-            if record.status == .trashed { events.append(.trashed(record.id, origin: .remote)) }
+            switch record.status {
+            case .active: break
+            case .trashed: events.append(.trashed(record.id, origin: .remote))
+            case .purged: events.append(.purged(record.id, origin: .remote))
+            }
         }
         checkInvariantsIfEnabled()
     }

@@ -240,8 +240,13 @@ public struct SyncSession {
             if case .notFound = error {
                 deleted(key: key)
             } else {
-                // Tried again next sync.
+                // The blob may be gone or not (a failed request can still have happened): it is
+                // no longer relied on to cover anything. If it is still there, the next listing
+                // shows it as an own blob this replica does not know, which is verified and
+                // remembered again (as written now, so it ages again before covering anything).
                 deletions.removeAll { $0 == key }
+                state.ownSegments.removeAll { $0 == key }
+                state.ownSnapshots.removeAll { $0.key == key }
                 report.errors.append("deleting \(key) failed: \(error)")
             }
         }

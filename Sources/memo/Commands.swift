@@ -318,10 +318,6 @@ struct Runner {
     }
 
     private func syncJSON(_ report: SyncReport, store: String, replica: ReplicaID) -> [String: Any] {
-        var reidentified: Any = NSNull()
-        if let change = report.reidentified {
-            reidentified = ["from": change.from.description, "to": change.to.description, "fromCounter": Int(change.fromCounter)]
-        }
         return [
             "store": store,
             "replica": replica.description,
@@ -334,9 +330,9 @@ struct Runner {
             "operationsApplied": report.operationsApplied,
             "pendingOperationCount": report.pendingOperationCount,
             "publishedSegment": report.publishedSegment ?? NSNull(),
+            "publishedSegments": report.publishedSegments,
             "publishedSnapshot": report.publishedSnapshot ?? NSNull(),
             "skipped": report.skipped.map { ["key": $0.key, "kind": Self.kind(of: $0.reason), "reason": $0.reason.description] },
-            "reidentified": reidentified,
             "errors": report.errors,
         ]
     }
@@ -360,17 +356,18 @@ struct Runner {
         } else {
             console.print("  Nothing new from other devices.")
         }
-        if let key = report.publishedSegment, case let .segment(_, start, end)? = StoreLayout.parse(key) {
-            console.print("  Published \(Format.count(Int(end - start), "operation")) of this library.")
+        let published = report.publishedSegments.reduce(0) { total, key in
+            if case let .segment(_, start, end)? = StoreLayout.parse(key) { return total + Int(end - start) }
+            return total
+        }
+        if published > 0 {
+            console.print("  Published \(Format.count(published, "operation")) of this library.")
         }
         if report.publishedSnapshot != nil {
             console.print("  Published a snapshot of the whole notebook (new devices start from it).")
         }
         if report.pendingOperationCount > 0 {
             console.print("  Holding \(Format.count(report.pendingOperationCount, "operation")) back until the changes they build on arrive.")
-        }
-        if let change = report.reidentified {
-            console.print("  This library shared its replica id \(change.from) with another copy of it (a clone or a restored backup); its edits from operation \(change.fromCounter) on now belong to the new replica id \(change.to). Nothing was lost.")
         }
         if !report.skipped.isEmpty {
             console.print("  Skipped \(Format.count(report.skipped.count, "blob")) (tried again at the next sync):")
@@ -397,6 +394,7 @@ struct Runner {
             let object: [String: Any] = [
                 "library": library.path,
                 "replica": replica.id.description,
+                "lineage": replica.syncState.lineage.map(\.description),
                 "memos": active,
                 "trashedMemos": trashed,
                 "unsyncedEdits": unsynced,
@@ -407,7 +405,10 @@ struct Runner {
             return
         }
         console.print("Library:        \(library.path)")
-        console.print("Replica:        \(replica.id)")
+        console.print("Replica:        \(replica.id) (this session; a library takes a fresh id each time it opens)")
+        if !replica.syncState.lineage.isEmpty {
+            console.print("Earlier ids:    \(replica.syncState.lineage.map(\.description).joined(separator: ", "))")
+        }
         console.print("Memos:          \(active), \(trashed) in the trash")
         console.print("Unsynced edits: \(unsynced == 0 ? "none" : "\(Format.count(unsynced, "operation")) no store has yet")")
         console.print("Last sync:      \(lastSync == 0 ? "never" : LocalDates().string(lastSync))")

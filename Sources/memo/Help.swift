@@ -160,19 +160,24 @@ enum Help {
 
                 --json  an object with the report's fields: blobsListed, blobsRead, bytesRead,
                         blobsWritten, bytesWritten, blobsDeleted, operationsApplied,
-                        pendingOperationCount, publishedSegment, publishedSnapshot, skipped
-                        (objects: key, kind, reason), reidentified, errors, store, replica.
+                        pendingOperationCount, publishedSegment (the last), publishedSegments,
+                        publishedSnapshot, skipped (objects: key, kind, reason), errors, store,
+                        replica (this session's id; a library takes a fresh one each time it
+                        is opened).
                 """
         case .status:
             return """
                 Usage: memo status [--json]
 
-                Shows the library folder, this library's replica id, how many memos it holds,
-                how many of its edits no store has yet (unsynced edits), when it last synced, and
-                the remembered store folder.
+                Shows the library folder, this session's replica id (a library takes a fresh
+                one each time it is opened, so that copies of it never share one) and the
+                earlier ids it still publishes under, how many memos it holds, how many of its
+                edits no store has yet (unsynced edits), when it last synced, and the
+                remembered store folder.
 
-                --json  an object: library, replica, memos, trashedMemos, unsyncedEdits,
-                        lastSync (ISO 8601 or null), store (or null).
+                --json  an object: library, replica, lineage (earlier ids), memos,
+                        trashedMemos, unsyncedEdits, lastSync (ISO 8601 or null), store
+                        (or null).
                 """
         }
     }

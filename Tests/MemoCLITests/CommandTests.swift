@@ -267,8 +267,10 @@ struct CommandTests {
         #expect(fresh["memos"] as? Int == 1 && fresh["trashedMemos"] as? Int == 1)
         #expect((fresh["unsyncedEdits"] as? Int ?? 0) > 0)
         #expect(fresh["lastSync"] is NSNull && fresh["store"] is NSNull)
+        let lineage = try #require(fresh["lineage"] as? [String])
+        #expect(!lineage.isEmpty && !lineage.contains(replica), "earlier sessions' ids, not this one's")
         let human = try sandbox.ok(["status"], library: library).stdout
-        #expect(human.contains(replica) && human.contains("never") && human.contains("Unsynced edits"))
+        #expect(human.contains(lineage[0]) && human.contains("never") && human.contains("Unsynced edits"))
 
         let before = sandbox.contents(of: library)
         try sandbox.fails(["sync"], status: 2, containing: ["memo sync --store PATH"], library: library)
@@ -276,6 +278,7 @@ struct CommandTests {
 
         let store = sandbox.at("shared/store")
         let report = try sandbox.ok(["sync", "--store", store], library: library)
+        // One segment, with the edits of the three runs of `memo` that made them.
         #expect(report.stdout.contains("Synced with \(store)") && report.stdout.contains("wrote 1 blob"), "\(report)")
         let synced = try sandbox.ok(["status", "--json"], library: library).object()
         #expect(synced["store"] as? String == store)
@@ -413,8 +416,11 @@ struct CommandTests {
         defer { sandbox.remove() }
         let library = sandbox.at("library")
         _ = try sandbox.newMemo("unpublished", library: library)
-        let replica = try #require(try sandbox.ok(["status", "--json"], library: library).object()["replica"] as? String)
-        // A file where this replica's folder of the store should be: publishing fails.
+        // The id the memo was made under (the session of `new`): the status's lineage.
+        let lineage = try #require(try sandbox.ok(["status", "--json"], library: library).object()["lineage"] as? [String])
+        #expect(lineage.count == 1)
+        let replica = lineage[0]
+        // A file where that id's folder of the store should be: publishing fails.
         let store = sandbox.at("store")
         try FileManager.default.createDirectory(atPath: store + "/memosync/v1", withIntermediateDirectories: true)
         try Data("in the way".utf8).write(to: URL(fileURLWithPath: store + "/memosync/v1/" + replica))

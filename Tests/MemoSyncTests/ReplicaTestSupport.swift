@@ -150,7 +150,7 @@ func syncUntilQuiet(_ replicas: [Replica], store: any BlobStore, roundsMax: Int 
             if ProcessInfo.processInfo.environment["MEMOSYNC_TRACE_SYNC"] != nil {
                 print("sync \(replica.id): read \(report.blobsRead) wrote \(report.blobsWritten) deleted \(report.blobsDeleted) applied \(report.operationsApplied) pending \(report.pendingOperationCount) skipped \(report.skipped) errors \(report.errors) version \(replica.notebook.version)")
             }
-            if report.operationsApplied > 0 || report.publishedSegment != nil || report.reidentified != nil { changed = true }
+            if report.operationsApplied > 0 || report.publishedSegment != nil { changed = true }
         }
         if !changed { return round }
     }

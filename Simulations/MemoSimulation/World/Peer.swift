@@ -91,6 +91,8 @@ final class Peer {
     /// What the replica held when it crashed, and under which id.
     var preCrashVersion: VersionVector?
     var preCrashReplica: ReplicaID?
+    /// Started as a copy of another library, or restored from a backup, and not synced since.
+    var isCopy = false
 
     // Notebook level.
     var core: Notebook?

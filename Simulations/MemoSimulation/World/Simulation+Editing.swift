@@ -477,10 +477,6 @@ extension Simulation {
                 return false
             }
         } catch {
-            if case .text(_, .unknownAnchor) = error, !reidentifications.isEmpty {
-                peer.caret = nil
-                return true
-            }
             fail(.cursor, [peer.index], "the caret of memo \(caret.memo) cannot be placed: \(error)")
             return false
         }

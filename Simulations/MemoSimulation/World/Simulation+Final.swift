@@ -49,7 +49,7 @@ extension Simulation {
                     if violation != nil { return }
                     continue
                 }
-                if report.operationsApplied > 0 || report.blobsWritten > 0 || report.blobsDeleted > 0 || report.reidentified != nil
+                if report.operationsApplied > 0 || report.blobsWritten > 0 || report.blobsDeleted > 0
                     || report.pendingOperationCount > 0 || !report.errors.isEmpty
                 {
                     changed = true
@@ -209,9 +209,6 @@ extension Simulation {
             }
         }
         func excluded(_ run: RunRecord) -> Bool {
-            if reidentifications.contains(where: { $0.from == run.replica && run.firstCounter + UInt32(run.scalars.count) > $0.fromCounter }) {
-                return true
-            }
             return run.scalars.contains { scalar in
                 guard let (pool, index) = TrackedAlphabet.locate(scalar) else { return false }
                 return oracle.characters[pool][index].reinsertions > 0
@@ -267,8 +264,19 @@ extension Simulation {
     /// of the configuration and the final state's size.
     func checkBounded(reference: Notebook, encodedBytes: Int) {
         guard let store else { return }
-        let live = Set(livePeers.compactMap { $0.replica?.id })
-        var counts: [ReplicaID: (blobs: Int, bytes: Int)] = [:]
+        // Blobs are counted per library: under every id of its lineage (a library takes a new
+        // id each time it opens). Each earlier id keeps its last segment for good once retired
+        // from the lineage; those are counted apart, as `retired`.
+        var owner: [ReplicaID: Int] = [:]
+        var lineageLength: [Int: Int] = [:]
+        for peer in livePeers {
+            guard let replica = peer.replica else { continue }
+            for id in replica.syncState.lineage { owner[id] = peer.index }
+            lineageLength[peer.index] = replica.syncState.lineage.count
+        }
+        var counts: [Int: (blobs: Int, bytes: Int)] = [:]
+        var keys: [Int: [String]] = [:]
+        var retired = 0
         for info in store.groundTruth(prefix: StoreLayout.root) {
             guard let key = StoreLayout.parse(info.key) else { continue }
             let replica: ReplicaID
@@ -276,23 +284,27 @@ extension Simulation {
             case let .segment(id, _, _): replica = id
             case let .snapshot(id, _): replica = id
             }
-            guard live.contains(replica) else { continue }
-            counts[replica, default: (0, 0)].blobs += 1
-            counts[replica, default: (0, 0)].bytes += info.sizeBytes
+            guard let peer = owner[replica] else {
+                retired += 1
+                continue
+            }
+            counts[peer, default: (0, 0)].blobs += 1
+            counts[peer, default: (0, 0)].bytes += info.sizeBytes
+            keys[peer, default: []].append(String(info.key.dropFirst(StoreLayout.root.count)))
         }
-        let blobsMax = parameters.snapshotAfterSegments + 2
-        let bytesMax = 2 * encodedBytes + 64 * parameters.snapshotEveryOperations + 4_096 * blobsMax
+        let blobsBase = parameters.snapshotAfterSegments + 1
         let largest = counts.values.map(\.blobs).max() ?? 0
-        record(nil, .check, UInt64(largest), UInt64(blobsMax), UInt64(bytesMax)) {
-            "after garbage collection: at most \(largest) blobs per live replica (bound \(blobsMax) blobs, \(bytesMax) bytes)"
+        record(nil, .check, UInt64(largest), UInt64(blobsBase), UInt64(retired)) {
+            "after garbage collection: at most \(largest) blobs per live library (bound \(blobsBase) + its lineage's length); \(retired) blobs of retired ids or departed replicas"
         }
-        for replica in counts.keys.sorted() {
-            let (blobs, bytes) = counts[replica]!
+        for peer in counts.keys.sorted() {
+            let (blobs, bytes) = counts[peer]!
+            let blobsMax = blobsBase + (lineageLength[peer] ?? 1)
+            let bytesMax = 2 * encodedBytes + 64 * parameters.snapshotEveryOperations + 4_096 * blobsMax
             if blobs > blobsMax || bytes > bytesMax {
-                let peer = livePeers.first { $0.replica?.id == replica }!.index
                 return fail(
                     .bounded, [peer],
-                    "after garbage collection \(replica) keeps \(blobs) blobs, \(bytes) bytes; the bound is \(blobsMax) blobs, \(bytesMax) bytes")
+                    "after garbage collection r\(peer) keeps \(blobs) blobs, \(bytes) bytes under its \(lineageLength[peer] ?? 1) ids; the bound is \(blobsMax) blobs, \(bytesMax) bytes: \(keys[peer, default: []].joined(separator: ", "))")
             }
         }
     }

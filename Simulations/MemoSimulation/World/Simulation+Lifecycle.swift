@@ -31,6 +31,7 @@ extension Simulation {
         }
         if let cloneOf, parameters.has(.clone), peers[cloneOf].status == .live || peers[cloneOf].status == .down {
             peer.disk.restore(peers[cloneOf].disk.durableImage())
+            peer.isCopy = true
         }
         guard open(peer, after: "starting") else { return }
         peer.status = .live
@@ -125,7 +126,7 @@ extension Simulation {
                 .durability, [peer.index],
                 "saved operations lost in a crash: saved \(peer.savedVersion), reopened \(reopened) (\(notebook.pendingOperationCount) held back; the open replayed \(report.journalRecords) journal records, cut \(report.discardedJournalBytes) bytes, removed \(report.removedFiles))")
         }
-        if let before = peer.preCrashVersion, peer.preCrashReplica == notebook.replica, !reopened.isIncluded(in: before) {
+        if let before = peer.preCrashVersion, !reopened.isIncluded(in: before) {
             return fail(.durability, [peer.index], "the reopened library holds operations the replica never had: \(reopened) after \(before)")
         }
         let presence = presence(in: notebook)
@@ -161,6 +162,7 @@ extension Simulation {
         statistics.restores += 1
         guard open(peer, after: "restoring a backup") else { return }
         oracle.makeUncertain(peer: peer.index)
+        peer.isCopy = true
         peer.status = .live
         peer.savedVersion = peer.replica!.notebook.version
         rebuildShadows(peer)

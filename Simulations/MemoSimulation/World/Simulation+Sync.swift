@@ -57,7 +57,7 @@ extension Simulation {
         logStoreStep(peer, action, result)
         if case let .write(key, bytes) = action {
             peer.lastWriteKey = key
-            checkPublished(peer, key: key, bytes: bytes)
+            checkPublished(peer, key: key, bytes: bytes, lineage: session.state.lineage)
         }
         if case let .read(key) = action, peer.joinedLate, peer.completedSyncs == 0, case .read = result,
             case .snapshot? = StoreLayout.parse(key)
@@ -83,7 +83,7 @@ extension Simulation {
         statistics.operationsApplied += report.operationsApplied
         peer.completedSyncs += 1
         if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
-        noteReidentification(peer, report)
+        noteCopySynced(peer, report)
         if report.blobsDeleted > 0 { sometimes.insert(.collected) }
         logReport(peer, report)
         applyRemoteEvents(peer, peer.takeEvents())
@@ -128,7 +128,7 @@ extension Simulation {
             let result = store.perform(action, reader: peer.index, now: now)
             statistics.storeOperations += 1
             logStoreStep(peer, action, result)
-            if case let .write(key, bytes) = action { checkPublished(peer, key: key, bytes: bytes) }
+            if case let .write(key, bytes) = action { checkPublished(peer, key: key, bytes: bytes, lineage: session.state.lineage) }
             if violation != nil { return nil }
             session.handle(result)
             now += stepLatency(action, result)
@@ -146,7 +146,7 @@ extension Simulation {
         statistics.operationsApplied += report.operationsApplied
         peer.completedSyncs += 1
         if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
-        noteReidentification(peer, report)
+        noteCopySynced(peer, report)
         if report.blobsDeleted > 0 { sometimes.insert(.collected) }
         logReport(peer, report)
         applyRemoteEvents(peer, peer.takeEvents())
@@ -161,39 +161,37 @@ extension Simulation {
     func checkCollection(_ peer: Peer, _ action: SyncAction, _ session: SyncSession) {
         switch action {
         case let .write(key, _):
-            if case let .snapshot(replica, _)? = StoreLayout.parse(key) {
-                writtenSnapshots[replica, default: []].append(
+            if case .snapshot? = StoreLayout.parse(key) {
+                writtenSnapshots.append(
                     SnapshotRecord(
-                        key: key, writer: peer.index, ownOperations: session.notebook.version[replica],
+                        key: key, writer: peer.index, version: session.notebook.version,
                         writtenAtMilliseconds: peer.sessionWallMilliseconds))
             }
         case let .delete(key):
-            // A library that found its id shared deletes what it published under it at once.
-            guard session.report.reidentified == nil else { return }
             let replica: ReplicaID
-            let needed: UInt32
+            var needed = VersionVector()
             var isSnapshot = false
             // A conflicted copy holds what its original holds, and covers what it covers.
             let original = store?.original(ofCopy: key) ?? key
             switch StoreLayout.parse(key) {
             case let .segment(id, _, end)?:
                 replica = id
-                needed = end
+                needed[id] = end
             case let .snapshot(id, _)?:
                 replica = id
-                needed = writtenSnapshots[id]?.first(where: { $0.key == original })?.ownOperations ?? 0
+                needed = writtenSnapshots.first(where: { $0.key == original })?.version ?? VersionVector()
                 isSnapshot = true
             case nil:
                 return fail(.collection, [peer.index], "deleted \(key), not a MemoSync key")
             }
-            guard replica == session.replica else {
-                return fail(.collection, [peer.index], "\(session.replica) deleted \(key), a blob of \(replica)")
+            guard session.state.lineage.contains(replica) else {
+                return fail(.collection, [peer.index], "\(session.replica) deleted \(key), a blob of \(replica), not of its lineage")
             }
             let now = peer.sessionWallMilliseconds
             let grace = parameters.gracePeriodMilliseconds
             // The covering snapshot (or a copy of it) must still be in the store, and aged.
-            let covered = (writtenSnapshots[replica] ?? []).contains { snapshot in
-                guard snapshot.ownOperations >= needed,
+            let covered = writtenSnapshots.contains { snapshot in
+                guard needed.isIncluded(in: snapshot.version),
                     snapshot.writer != peer.index || (now >= snapshot.writtenAtMilliseconds && now - snapshot.writtenAtMilliseconds >= grace)
                 else { return false }
                 let candidates = [snapshot.key] + (store?.copies(of: snapshot.key) ?? [])
@@ -211,13 +209,17 @@ extension Simulation {
 
     /// What a replica publishes must be readable by every other: a segment decodes to exactly
     /// the operations its name says, a snapshot decodes to a notebook.
-    func checkPublished(_ peer: Peer, key: String, bytes: [UInt8]) {
+    func checkPublished(_ peer: Peer, key: String, bytes: [UInt8], lineage: [ReplicaID]) {
         switch StoreLayout.parse(key) {
         case let .segment(replica, start, end)?:
             do throws(DecodingError) {
                 let delta = try NotebookDelta(decoding: bytes)
                 let ranges = delta.counterRanges
-                if ranges.count != 1 || ranges[0].replica != replica || ranges[0].counters != start..<end {
+                // Its replica's operations exactly as named, plus those of the library's earlier
+                // sessions (published together so deletions travel with what they delete).
+                if ranges.filter({ $0.replica == replica }).map(\.counters) != [start..<end]
+                    || !ranges.allSatisfy({ lineage.contains($0.replica) })
+                {
                     fail(.engine, [peer.index], "published segment \(key) holds \(ranges.map { "\($0.replica) \($0.counters)" })")
                 }
             } catch {
@@ -250,14 +252,12 @@ extension Simulation {
         }
     }
 
-    /// A library found its replica id shared and moved its operations to a new one: runs typed
-    /// under the old id are no longer judged, and its caret (anchored by operation id) is
-    /// dropped: anchors taken before a re-identification may name another copy's character.
-    func noteReidentification(_ peer: Peer, _ report: SyncReport) {
-        guard let moved = report.reidentified else { return }
-        reidentifications.append((moved.from, moved.fromCounter))
-        sometimes.insert(.reidentified)
-        peer.caret = nil
+    /// A copy of a library (a clone, a restored backup) that finished a sync: the state the
+    /// session ids exist for.
+    func noteCopySynced(_ peer: Peer, _ report: SyncReport) {
+        guard peer.isCopy, report.errors.isEmpty else { return }
+        peer.isCopy = false
+        sometimes.insert(.copySynced)
     }
 
     /// A store operation's simulated duration: a round trip plus the bytes at about 2 MB/s.
@@ -305,7 +305,6 @@ extension Simulation {
             var text = "sync ends: applied \(report.operationsApplied), read \(report.blobsRead), wrote \(report.blobsWritten), deleted \(report.blobsDeleted), pending \(report.pendingOperationCount)"
             if !report.skipped.isEmpty { text += ", skipped \(report.skipped.count) (\(report.skipped.prefix(2).map(\.description).joined(separator: "; ")))" }
             if !report.errors.isEmpty { text += ", errors: \(report.errors.prefix(2).joined(separator: "; "))" }
-            if let moved = report.reidentified { text += ", re-identified \(moved.from) -> \(moved.to) from \(moved.fromCounter)" }
             return text
         }
     }

@@ -28,11 +28,11 @@ public final class Simulation {
         case action = 1, skip, syncStart, syncStep, syncEnd, crash, restart, deliver, fault, final, check, join, leave, storeOp
     }
 
-    /// A snapshot a replica wrote: what it holds of the writer's own operations and when.
+    /// A snapshot a replica wrote: the operations it holds and when.
     struct SnapshotRecord {
         var key: String
         var writer: Int
-        var ownOperations: UInt32
+        var version: VersionVector
         var writtenAtMilliseconds: UInt64
     }
 
@@ -55,13 +55,11 @@ public final class Simulation {
     var statistics = SimulationStatistics()
     var sometimes: SometimesFlags = []
     var runs: [RunRecord] = []
-    /// Replica ids that moved, and from which counter (runs typed under them are not judged).
-    var reidentifications: [(from: ReplicaID, fromCounter: UInt32)] = []
     /// Whether the run is in its final phase.
     var isFinalPhase = false
     var syncsSinceConvergenceCheck = 0
-    /// Snapshots written, per replica id, for the collection check.
-    var writtenSnapshots: [ReplicaID: [SnapshotRecord]] = [:]
+    /// Snapshots written, in order, for the collection check.
+    var writtenSnapshots: [SnapshotRecord] = []
     /// Engine behaviour worth reporting that is not (yet) treated as a violation.
     var engineNotes: Set<String> = []
 

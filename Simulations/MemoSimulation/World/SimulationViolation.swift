@@ -67,7 +67,7 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
     /// A crash hit in the middle of a save or compaction (the disk stopped mid-sequence).
     public static let crashDuringSave = SometimesFlags(rawValue: 1 << 4)
     /// A library copy found its replica id shared and moved to a new one.
-    public static let reidentified = SometimesFlags(rawValue: 1 << 5)
+    public static let copySynced = SometimesFlags(rawValue: 1 << 5)
     /// Garbage collection deleted blobs.
     public static let collected = SometimesFlags(rawValue: 1 << 6)
 
@@ -78,7 +78,7 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
         (.crashDuringPublish, "a crash during publish"),
         (.lateJoinFromSnapshot, "a late join from a snapshot"),
         (.crashDuringSave, "a crash during a save"),
-        (.reidentified, "a library copy re-identified"),
+        (.copySynced, "a library copy synced"),
         (.collected, "garbage collection"),
     ]
 

@@ -14,6 +14,30 @@ extension Notebook {
         return delta.restricted(to: replica, below: counters.upperBound)
     }
 
+    /// The operations `ranges` of their replicas (each replica once), with their text
+    /// operations: one delta for several replicas' operations, so that an insertion one of them
+    /// made and another deleted travels with its deletion.
+    ///
+    /// - Throws: ``NotebookError/corruptMemo(_:_:)``.
+    public func changes(of ranges: [(replica: ReplicaID, counters: Range<UInt32>)]) throws(NotebookError) -> NotebookDelta {
+        var since = version
+        for range in ranges { since[range.replica] = range.counters.lowerBound }
+        let delta = try changes(since: since)
+        var runs: [NotebookDelta.ReplicaRun] = []
+        var texts: [MemoID: [TextDelta.Run]] = [:]
+        for range in ranges {
+            let part = delta.restricted(to: range.replica, below: range.counters.upperBound)
+            runs += part.runs
+            for (memo, text) in part.texts { texts[memo, default: []] += text.runs }
+        }
+        runs.sort { ($0.replica, $0.run.counter) < ($1.replica, $1.run.counter) }
+        return NotebookDelta(
+            runs: runs,
+            texts: texts.keys.sorted().map { memo in
+                (memo, TextDelta(runs: texts[memo]!.sorted { ($0.replica, $0.counter) < ($1.replica, $1.counter) }))
+            })
+    }
+
     /// Whether this notebook holds every operation of `delta` and holds the same ones: the same
     /// runs (memo, kind, text counters, what a trash saw), and text operations that are the same
     /// by id, timestamp, origins, targets and content. Timestamps of runs are not compared (a run

@@ -8,9 +8,10 @@ import MemoCRDT
 //     record:  tag 2 | generation (varint) | notebook delta (length-prefixed; kind 4)
 //              | 0, or 1 and the sync state (length-prefixed) when it changed
 //
-// A sync state: published operations, last sync (ms), operations at last snapshot (varints);
-// own segment count, then each key (length-prefixed UTF-8); own snapshot count, then each key,
-// own operations and written-at (ms).
+// A sync state (format version 2): last sync (ms), operations at last snapshot (varints); the
+// lineage: a count, then per id (oldest session first) the id (u64 LE) and its published operations
+// (varint); own segment count, then each key (length-prefixed UTF-8); own snapshot count, then
+// each key, written-at (ms), and its lineage version (a count, then id and operations per entry).
 
 extension LibraryCore {
     struct DecodedState {
@@ -33,13 +34,13 @@ extension LibraryCore {
     static func decodeState(_ bytes: [UInt8]) throws(ReplicaError) -> DecodedState {
         let file = stateFileName
         do throws(DecodingError) {
-            let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .localFile, versions: 1...formatVersion)
+            let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .localFile, versions: 1...formatVersion)
             var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
             guard try reader.byte() == stateTag else { throw DecodingError.malformed("not a state file") }
             let generation = try reader.varint()
             let replica = ReplicaID(try reader.uint64LittleEndian())
             let syncRange = try reader.lengthPrefixedRange()
-            let syncState = try decodeSyncState(Array(bytes[syncRange]))
+            let syncState = try decodeSyncState(Array(bytes[syncRange]), version: version, replica: replica)
             let notebookRange = try reader.lengthPrefixedRange()
             guard reader.isAtEnd else { throw DecodingError.trailingBytes(count: reader.remaining) }
             let notebook = try Notebook(decoding: Array(bytes[notebookRange]), replica: replica)
@@ -67,7 +68,9 @@ extension LibraryCore {
     }
 
     /// The record at `offset` of a journal, or nil when none is intact there.
-    static func decodeRecord(_ journal: [UInt8], at offset: Int, generation: UInt64) -> (delta: NotebookDelta, syncState: SyncState?, end: Int)? {
+    static func decodeRecord(
+        _ journal: [UInt8], at offset: Int, generation: UInt64, replica: ReplicaID
+    ) -> (delta: NotebookDelta, syncState: SyncState?, end: Int)? {
         // The envelope's length says where the record ends: header (3 bytes + varint), body, CRC.
         var header = ByteReader(journal, from: offset)
         guard (try? header.byte()) != nil, (try? header.byte()) != nil, (try? header.byte()) != nil,
@@ -77,7 +80,7 @@ extension LibraryCore {
         guard end <= journal.count else { return nil }
         let bytes = Array(journal[offset..<end])
         do throws(DecodingError) {
-            let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .localFile, versions: 1...formatVersion)
+            let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .localFile, versions: 1...formatVersion)
             var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
             guard try reader.byte() == recordTag, try reader.varint() == generation else { return nil }
             let deltaRange = try reader.lengthPrefixedRange()
@@ -85,7 +88,7 @@ extension LibraryCore {
             var syncState: SyncState?
             switch try reader.byte() {
             case 0: break
-            case 1: syncState = try decodeSyncState(Array(bytes[try reader.lengthPrefixedRange()]))
+            case 1: syncState = try decodeSyncState(Array(bytes[try reader.lengthPrefixedRange()]), version: version, replica: replica)
             default: return nil
             }
             guard reader.isAtEnd else { return nil }
@@ -97,26 +100,89 @@ extension LibraryCore {
 
     static func encodeSyncState(_ state: SyncState) -> [UInt8] {
         var writer = ByteWriter()
-        writer.varint(state.publishedOperations)
         writer.varint(state.lastSyncMilliseconds)
         writer.varint(state.operationsAtLastSnapshot)
+        writer.varint(state.lineage.count)
+        for id in state.lineage {
+            writer.uint64LittleEndian(id.rawValue)
+            writer.varint(state.published[id])
+        }
         writer.varint(state.ownSegments.count)
         for key in state.ownSegments { writer.lengthPrefixed(Array(key.utf8)) }
         writer.varint(state.ownSnapshots.count)
         for snapshot in state.ownSnapshots {
             writer.lengthPrefixed(Array(snapshot.key.utf8))
-            writer.varint(snapshot.ownOperations)
             writer.varint(snapshot.writtenAtMilliseconds)
+            writer.varint(snapshot.version.entries.count)
+            for entry in snapshot.version.entries {
+                writer.uint64LittleEndian(entry.replica.rawValue)
+                writer.varint(entry.operationCount)
+            }
         }
         return writer.bytes
     }
 
-    static func decodeSyncState(_ bytes: [UInt8]) throws(DecodingError) -> SyncState {
+    /// Decodes a sync state; `replica` is the state file's replica id, which version 1 (before
+    /// lineages) kept its published operations and snapshots under.
+    static func decodeSyncState(_ bytes: [UInt8], version: UInt8, replica: ReplicaID) throws(DecodingError) -> SyncState {
+        if version == 1 { return try decodeSyncStateVersion1(bytes, replica: replica) }
         var reader = ByteReader(bytes)
         var state = SyncState()
-        state.publishedOperations = try reader.uint32Varint("published operations")
         state.lastSyncMilliseconds = try reader.varint()
         state.operationsAtLastSnapshot = try reader.varint()
+        func key(_ reader: inout ByteReader) throws(DecodingError) -> String {
+            let range = try reader.lengthPrefixedRange()
+            guard let key = String(validating: bytes[range], as: UTF8.self), StoreLayout.parse(key) != nil else {
+                throw .malformed("not a store key")
+            }
+            return key
+        }
+        /// Distinct replica ids (ascending when `ascending`) with their counts.
+        func versionEntries(_ reader: inout ByteReader, _ what: String, ascending: Bool = true) throws(DecodingError) -> [(ReplicaID, UInt32)] {
+            let count = try reader.count(max: reader.remaining / 9, what)
+            var result: [(ReplicaID, UInt32)] = []
+            var seen = Set<ReplicaID>()
+            for _ in 0..<count {
+                let id = ReplicaID(try reader.uint64LittleEndian())
+                let operations = try reader.uint32Varint("operation count")
+                if ascending, let last = result.last, last.0 >= id { throw .malformed("\(what): replica ids not ascending") }
+                if !seen.insert(id).inserted { throw .malformed("\(what): a replica id twice") }
+                result.append((id, operations))
+            }
+            return result
+        }
+        for (id, published) in try versionEntries(&reader, "lineage", ascending: false) {
+            state.lineage.append(id)
+            state.published[id] = published
+        }
+        let segmentCount = try reader.count(max: reader.remaining, "segment count")
+        for _ in 0..<segmentCount { state.ownSegments.append(try key(&reader)) }
+        let snapshotCount = try reader.count(max: reader.remaining, "snapshot count")
+        for _ in 0..<snapshotCount {
+            let snapshotKey = try key(&reader)
+            let writtenAt = try reader.varint()
+            let covered = try versionEntries(&reader, "snapshot lineage version")
+            state.ownSnapshots.append(
+                SyncState.OwnSnapshot(
+                    key: snapshotKey,
+                    version: VersionVector(entries: covered.filter { $0.1 > 0 }.map { VersionVector.Entry(replica: $0.0, operationCount: $0.1) }),
+                    writtenAtMilliseconds: writtenAt))
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        return state
+    }
+
+    /// Version 1: published operations, last sync (ms), operations at last snapshot (varints);
+    /// own segment count, then each key; own snapshot count, then each key, own operations and
+    /// written-at (ms). Everything was under the one replica id, which becomes the lineage.
+    static func decodeSyncStateVersion1(_ bytes: [UInt8], replica: ReplicaID) throws(DecodingError) -> SyncState {
+        var reader = ByteReader(bytes)
+        var state = SyncState()
+        let published = try reader.uint32Varint("published operations")
+        state.lastSyncMilliseconds = try reader.varint()
+        state.operationsAtLastSnapshot = try reader.varint()
+        state.lineage = [replica]
+        state.published[replica] = published
         func key(_ reader: inout ByteReader) throws(DecodingError) -> String {
             let range = try reader.lengthPrefixedRange()
             guard let key = String(validating: bytes[range], as: UTF8.self), StoreLayout.parse(key) != nil else {
@@ -131,7 +197,9 @@ extension LibraryCore {
             let snapshotKey = try key(&reader)
             let ownOperations = try reader.uint32Varint("own operations")
             let writtenAt = try reader.varint()
-            state.ownSnapshots.append(SyncState.OwnSnapshot(key: snapshotKey, ownOperations: ownOperations, writtenAtMilliseconds: writtenAt))
+            var covered = VersionVector()
+            covered[replica] = ownOperations
+            state.ownSnapshots.append(SyncState.OwnSnapshot(key: snapshotKey, version: covered, writtenAtMilliseconds: writtenAt))
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
         return state

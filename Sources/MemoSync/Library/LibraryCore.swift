@@ -44,13 +44,13 @@ public struct LibraryCore: Sendable {
     public static func journalFileName(generation: UInt64) -> String { "journal-\(generation)" }
 
     /// The format version of the local files.
-    static let formatVersion: UInt8 = 1
+    static let formatVersion: UInt8 = 2
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2
 
     /// The generation of the state file; its journal is `journal-<generation>`.
     public private(set) var generation: UInt64
-    /// The replica this library is.
+    /// The replica id the state file was last written under (the session that compacted it).
     public private(set) var replica: ReplicaID
     /// Bytes in the journal.
     public private(set) var journalBytes: Int
@@ -123,7 +123,7 @@ public struct LibraryCore: Sendable {
         if let journal = contents[journalName] {
             var offset = 0
             while offset < journal.count {
-                guard let record = decodeRecord(journal, at: offset, generation: decoded.generation),
+                guard let record = decodeRecord(journal, at: offset, generation: decoded.generation, replica: decoded.notebook.replica),
                     (try? notebook.apply(record.delta)) != nil
                 else { break }
                 if let recorded = record.syncState { syncState = recorded }
@@ -160,18 +160,18 @@ public struct LibraryCore: Sendable {
 
     /// Whether `notebook` and `syncState` hold anything the files do not.
     public func hasUnsavedChanges(notebook: Notebook, syncState: SyncState) -> Bool {
-        notebook.replica != replica || notebook.version != durableVersion || syncState != durableSyncState
+        notebook.version != durableVersion || syncState != durableSyncState
     }
 
     /// The operations that make `notebook` and `syncState` durable: one journal record, or a
-    /// compaction when the journal has grown past the state (or the replica id changed).
+    /// compaction when the journal has grown past the state.
     ///
     /// Call ``didSave(notebook:syncState:bytes:compacted:)`` after performing all of them, or
     /// ``saveFailed()`` when one failed.
     ///
     /// - Throws: ``ReplicaError/notebook(_:)`` when a lazily loaded memo cannot be read.
     public func planSave(notebook: Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
-        if needsCompaction || notebook.replica != replica {
+        if needsCompaction {
             return planCompaction(notebook: notebook, syncState: syncState)
         }
         let delta: NotebookDelta

@@ -105,13 +105,21 @@ public final class Replica {
         }
         if let recovery = try LibraryCore.recover(files: files, contents: contents) {
             do throws(DiskError) { try disk.perform(recovery.repairs) } catch { throw .disk(error) }
-            notebook = recovery.notebook
+            // A fresh id for this session's operations: a copy of this library (a clone, a
+            // restored backup, this folder before a crash) may have continued the earlier ids,
+            // which stay in the lineage to be published. Opening changes nothing on disk: the
+            // id joins the lineage with its first operation.
+            var taken = Set(recovery.notebook.version.replicas)
+            taken.formUnion(recovery.syncState.lineage)
+            taken.insert(recovery.notebook.replica)
+            let fresh = Self.randomReplicaID(environment, excluding: taken)
+            notebook = recovery.notebook.fork(replica: fresh)
             syncState = recovery.syncState
             core = recovery.core
             openReport = recovery.report
         } else {
             let leftovers = files.filter { $0 == LibraryCore.temporaryStateFileName }
-            let replica = Self.randomReplicaID(environment, excluding: nil)
+            let replica = Self.randomReplicaID(environment, excluding: [])
             let created = LibraryCore.create(replica: replica)
             do throws(DiskError) {
                 try disk.perform(leftovers.map { DiskOperation.delete(file: $0) })
@@ -146,7 +154,9 @@ public final class Replica {
 
     // MARK: Identity and status
 
-    /// This replica's id (it changes only when the library turns out to be a copy of another).
+    /// The replica id this session's edits are made under. It is fresh each time the library is
+    /// opened, so no copy of the library (a clone, a restored backup) can make different edits
+    /// under the same id; the ids of earlier sessions are its lineage (``SyncState/lineage``).
     public var id: ReplicaID { notebook.replica }
 
     /// Operations not yet durable: ``save()`` makes them so.
@@ -158,9 +168,9 @@ public final class Replica {
         return count
     }
 
-    /// This replica's operations not yet published to a store.
+    /// Operations of this library's ids (its lineage) not yet known to be in the store.
     public var unpublishedOperationCount: Int {
-        Int(notebook.version[id] - min(notebook.version[id], syncState.publishedOperations))
+        syncState.unpublishedOperationCount(in: notebook.version)
     }
 
     /// Facts about the library files (generation, journal size), for status displays and tests.
@@ -227,6 +237,9 @@ public final class Replica {
         } catch {
             throw .notebook(error)
         }
+        // This session's id joins the lineage with its first operation (saved in the same
+        // journal record), so that it is published even if the library is reopened first.
+        if notebook.version[notebook.replica] > 0 { syncState.addToLineage(notebook.replica) }
         deliverEvents()
     }
 
@@ -291,7 +304,7 @@ public final class Replica {
         isSyncing = true
         return SyncSession(
             notebook: notebook, state: syncState, configuration: configuration,
-            wallMilliseconds: environment.wallMilliseconds(), freshReplicaID: Self.randomReplicaID(environment, excluding: id))
+            wallMilliseconds: environment.wallMilliseconds())
     }
 
     /// Takes back a finished (or abandoned) session's notebook and store state, and saves them.
@@ -299,15 +312,10 @@ public final class Replica {
     public func finishSync(_ session: SyncSession) throws(ReplicaError) -> SyncReport {
         precondition(isSyncing, "finishSync without beginSync")
         isSyncing = false
-        let replicaChanged = session.notebook.replica != notebook.replica
         notebook = session.notebook
         syncState = session.state
         deliverEvents()
-        if replicaChanged {
-            try compact()
-        } else {
-            try save()
-        }
+        try save()
         return session.report
     }
 
@@ -369,10 +377,10 @@ public final class Replica {
 
     // MARK: Ids
 
-    private static func randomReplicaID(_ environment: ReplicaEnvironment, excluding current: ReplicaID?) -> ReplicaID {
+    private static func randomReplicaID(_ environment: ReplicaEnvironment, excluding taken: Set<ReplicaID>) -> ReplicaID {
         while true {
             let id = ReplicaID(environment.randomUInt64())
-            if id.rawValue != 0 && id != current { return id }
+            if id.rawValue != 0 && !taken.contains(id) { return id }
         }
     }
 }

@@ -8,27 +8,33 @@ import MemoCRDT
 // comes from what the blobs hold (their names carry replica ids and counter ranges, their bodies
 // carry operations with ids), never from file dates or the absence of a file.
 //
+// Identity: a library takes a fresh replica id each time it is opened (`Replica`), so copies of
+// one library (a clone, a restored backup, the same library after a crash) never make different
+// operations under one id, and every id's operations are one history. What a library has made
+// under its earlier ids (its lineage, in `SyncState`) it publishes and collects as its own; any
+// copy holding part of that history may publish it, and what it writes is the same operations.
+//
 // One sync runs these phases:
 //
-// 1. List:    list every blob under `memosync/v1/`.
-// 2. Verify:  blobs under this replica's own prefix that it does not remember writing are read
-//             and compared with what it holds. The same operations: it wrote them and forgot
-//             (a crash before its state was saved). More operations after the same ones: a
-//             library restored from a backup; they are applied like anyone else's. Different
-//             operations under the same ids: another copy of this library (a clone, or the
-//             original of a restored backup) published them, so this copy moves its operations
-//             from the first difference on to a fresh replica id, and deletes what it had
-//             published under the shared id from there on.
-// 3. Fetch:   for each replica in the listing, read the segment that covers the next counter
-//             this notebook lacks, apply it, repeat. A notebook that holds nothing, or that
-//             meets a gap (segments deleted by their writer after its snapshot covered them),
-//             reads a snapshot first: a whole notebook, merged. Blobs that cannot be used are
-//             skipped and reported; another copy (a conflicted copy, a longer segment) is tried.
-// 4. Publish: this replica's operations the store lacks go out as one segment under its prefix.
-// 5. Snapshot: after `snapshotAfterSegments` own segments, or `snapshotEveryOperations`
-//             operations of anyone, a snapshot of the whole notebook.
-// 6. Collect: own segments covered by an own snapshot, and own snapshots replaced by a newer one,
-//             are deleted once the covering snapshot is older than the grace period.
+// 1. List:    list every blob under `memosync/v1/`. Segments of lineage ids that this library
+//             holds but did not know were published (written before a crash, or by another
+//             copy) count as published. Snapshots of lineage ids it does not know are read,
+//             merged and remembered, so that they can be collected.
+// 2. Fetch:   for each replica in the listing, read the segment that covers the next counter
+//             this notebook lacks, apply it, repeat. A notebook that holds nothing, that meets a
+//             gap (segments deleted by their writer after its snapshot covered them), or that
+//             still holds operations back afterwards, reads a snapshot: a whole notebook,
+//             merged. Blobs that cannot be used are skipped and reported; another copy (a
+//             conflicted copy, a longer segment) is tried.
+// 3. Publish: the operations of every lineage id that the store lacks go out as one segment,
+//             named after the latest session among them (so an insertion of one session that a
+//             later one deleted travels with its deletion).
+// 4. Snapshot: after `snapshotAfterSegments` own segments, or `snapshotEveryOperations`
+//             operations of anyone, a snapshot of the whole notebook, under the current id.
+// 5. Collect: own segments covered by an own snapshot (except each id's last-ending one), and own
+//             snapshots replaced by a newer one, are deleted once the covering snapshot is older
+//             than the grace period. Ids whose history is published and collected leave the
+//             lineage.
 
 /// How far a sync has come.
 public struct SyncProgress: Sendable, Equatable {
@@ -47,7 +53,7 @@ public struct SyncProgress: Sendable, Equatable {
 ///
 /// ```swift
 /// var session = SyncSession(notebook: notebook, state: state, configuration: .init(),
-///                           wallMilliseconds: now, freshReplicaID: fresh)
+///                           wallMilliseconds: now)
 /// while let action = session.nextAction() {
 ///     session.handle(perform(action))   // exactly one action outstanding at a time
 /// }
@@ -67,7 +73,6 @@ public struct SyncSession {
 
     let configuration: SyncConfiguration
     let nowMilliseconds: UInt64
-    let freshReplicaID: ReplicaID
 
     enum Phase { case list, verify, fetch, publish, snapshot, collect, finished }
 
@@ -79,19 +84,20 @@ public struct SyncSession {
     var snapshots: [ListedSnapshot] = []
     /// Keys read (or given up on) in this session: never read twice.
     var attempted: Set<String> = []
-    /// Own blobs to verify, in order.
+    /// Snapshots of lineage ids this library does not know of, to read and remember, in order.
     var verifyQueue: [String] = []
-    /// Segments decoded while verifying, kept for the fetch phase.
-    var decodedSegments: [String: NotebookDelta] = [:]
-    /// The first own counter at which another copy of this library published different operations.
-    var forkCounter: UInt32?
+    /// Segments holding several sessions' operations that do not apply whole yet.
+    var deferred: [(key: String, delta: NotebookDelta)] = []
+    /// Whether a snapshot was read because operations were still held back after fetching.
+    var pendingSnapshotRead = false
     /// For each replica, the end of the segments applied so far (operations beyond the notebook's
     /// version are held back for missing dependencies; they must not be fetched again).
     var fetchedThrough: [ReplicaID: UInt32] = [:]
     /// Keys to delete in the collect phase, in order.
     var deletions: [String] = []
-    /// The segment or snapshot being written, and what it covers.
-    var pendingWrite: (key: String, ownOperations: UInt32)?
+    /// The segment or snapshot being written, and what it covers (for a segment, the operations
+    /// of its replica; for a snapshot, those of the lineage).
+    var pendingWrite: (key: String, version: VersionVector)?
     /// Each of publish and snapshot is tried once per sync.
     var publishAttempted = false
     var snapshotAttempted = false
@@ -115,24 +121,19 @@ public struct SyncSession {
     /// - Parameters:
     ///   - state: what the replica remembered about the store after its last sync.
     ///   - wallMilliseconds: the wall clock now (only for the grace period of deletions).
-    ///   - freshReplicaID: the id to continue under if this library turns out to share its id
-    ///     with another copy of itself (drawn by the caller from its random source).
-    public init(
-        notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64,
-        freshReplicaID: ReplicaID
-    ) {
-        precondition(freshReplicaID != notebook.replica, "the fresh replica id must differ from the current one")
+    public init(notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64) {
         self.notebook = notebook
         self.state = state
         self.configuration = configuration
         self.nowMilliseconds = wallMilliseconds
-        self.freshReplicaID = freshReplicaID
+        // The current id is part of the lineage from its first operation on.
+        if notebook.version[notebook.replica] > 0 { self.state.addToLineage(notebook.replica) }
     }
 
     /// True once the sync is over.
     public var isFinished: Bool { phase == .finished }
 
-    /// The replica this session publishes as (it changes when the library is re-identified).
+    /// The replica id this session's library makes new operations under.
     public var replica: ReplicaID { notebook.replica }
 
     /// How far the sync has come.
@@ -204,9 +205,7 @@ public struct SyncSession {
     private mutating func advancePhase() {
         switch phase {
         case .list: phase = .verify
-        case .verify:
-            if let forkCounter { reidentify(from: forkCounter) }
-            phase = .fetch
+        case .verify: phase = .fetch
         case .fetch:
             adoptPublishedOwnSegments()
             report.pendingOperationCount = notebook.pendingOperationCount
@@ -216,6 +215,7 @@ public struct SyncSession {
             planDeletions()
             phase = .collect
         case .collect:
+            retireLineage()
             state.lastSyncMilliseconds = nowMilliseconds
             phase = .finished
         case .finished: break
@@ -231,7 +231,7 @@ public struct SyncSession {
             // Listed but gone or unreadable now: skipped, tried again next time.
             attempted.insert(key)
             report.skipped.append(SkippedBlob(key: key, reason: .unreadable(error.description)))
-            if phase == .verify { verifyQueue.removeAll { $0 == key } }
+            verifyQueue.removeAll { $0 == key }
         case let .write(key, _):
             report.errors.append("writing \(key) failed: \(error)")
             pendingWrite = nil
@@ -256,8 +256,8 @@ public struct SyncSession {
 
     private mutating func takeListing(_ entries: [BlobInfo]) {
         report.blobsListed = entries.count
-        let ownKnown = Set(state.ownSegments).union(state.ownSnapshots.map(\.key))
-        var ownUnknown: [(start: UInt64, key: String)] = []
+        let knownSnapshots = Set(state.ownSnapshots.map(\.key))
+        var unknownSnapshots: [(total: UInt64, key: String)] = []
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             guard entry.sizeBytes > 0 else { continue }
             switch StoreLayout.parse(entry.key) {
@@ -265,23 +265,20 @@ public struct SyncSession {
                 report.skipped.append(SkippedBlob(key: entry.key, reason: .notMemoSync))
             case let .segment(replicaID, start, end)?:
                 segments[replicaID, default: []].append(ListedSegment(key: entry.key, start: start, end: end))
-                if replicaID == notebook.replica && !ownKnown.contains(entry.key) {
-                    ownUnknown.append((UInt64(start), entry.key))
-                }
             case let .snapshot(replicaID, total)?:
                 snapshots.append(ListedSnapshot(key: entry.key, replica: replicaID, totalOperations: total))
-                if replicaID == notebook.replica && !ownKnown.contains(entry.key) {
-                    // Snapshots after segments: a segment is cheaper to compare.
-                    ownUnknown.append((UInt64(UInt32.max) + total, entry.key))
+                if state.lineage.contains(replicaID) && !knownSnapshots.contains(entry.key) {
+                    unknownSnapshots.append((total, entry.key))
                 }
             }
         }
-        verifyQueue = ownUnknown.sorted { ($0.start, $0.key) < ($1.start, $1.key) }.map(\.key)
+        adoptPublishedOwnSegments()
+        verifyQueue = unknownSnapshots.sorted { ($0.total, $0.key) < ($1.total, $1.key) }.map(\.key)
         // Newest first, ties by key, so choices are deterministic.
         snapshots.sort { ($0.totalOperations, $1.key) > ($1.totalOperations, $0.key) }
     }
 
-    // MARK: Verify
+    // MARK: Own snapshots found in the store
 
     private mutating func nextVerification() -> SyncAction? {
         while let key = verifyQueue.first {
@@ -294,75 +291,16 @@ public struct SyncSession {
         return nil
     }
 
-    /// Compares the operations under this replica's id in a blob it did not know of.
+    /// A snapshot under a lineage id this library did not know of: written by this library
+    /// before a crash lost the record of it, or by an earlier session of another copy. Its
+    /// operations are merged, and it is remembered (as written now, so it ages before it covers
+    /// anything) so that a later snapshot can replace it.
     private mutating func verify(key: String, bytes: [UInt8]) {
         verifyQueue.removeAll { $0 == key }
-        let me = notebook.replica
-        let delta: NotebookDelta
-        switch StoreLayout.parse(key) {
-        case let .segment(_, start, end)?:
-            guard let decoded = decodeSegment(key: key, bytes: bytes, replica: me, counters: start..<end) else { return }
-            delta = decoded
-            decodedSegments[key] = decoded
-        case .snapshot?:
-            guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
-            do throws(NotebookError) {
-                delta = try snapshot.changes(of: me, counters: 0..<snapshot.version[me])
-            } catch {
-                report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
-                return
-            }
-            switch notebook.compareOperations(of: me, with: delta) {
-            case .same:
-                // One of this replica's snapshots, forgotten in a crash: remember it for collection.
-                state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, ownOperations: snapshot.version[me], writtenAtMilliseconds: nowMilliseconds))
-                state.ownSnapshots.sort { $0.ownOperations < $1.ownOperations }
-                merge(snapshot, key: key)
-            case .extends:
-                // A restored backup: the snapshot holds this replica's later operations.
-                merge(snapshot, key: key)
-            case let .differs(fromCounter):
-                // Another copy's: read again (as another replica's) after re-identification.
-                forkCounter = min(forkCounter ?? fromCounter, fromCounter)
-                attempted.remove(key)
-            }
-            return
-        case nil:
-            return
-        }
-        switch notebook.compareOperations(of: me, with: delta) {
-        case .same, .extends:
-            break
-        case let .differs(fromCounter):
-            forkCounter = min(forkCounter ?? fromCounter, fromCounter)
-        }
-    }
-
-    /// Moves this replica's operations from `fork` on to the fresh id, and plans the deletion of
-    /// what this copy published under the shared id from there on.
-    private mutating func reidentify(from fork: UInt32) {
-        let old = notebook.replica
-        do throws(NotebookError) {
-            notebook = try notebook.reidentified(from: fork, as: freshReplicaID)
-        } catch {
-            report.errors.append("cannot move this library to a new replica id: \(error)")
-            phase = .finished
-            return
-        }
-        report.reidentified = SyncReport.Reidentification(from: old, to: freshReplicaID, fromCounter: fork)
-        for key in state.ownSegments {
-            if case let .segment(_, _, end)? = StoreLayout.parse(key), end > fork { deletions.append(key) }
-        }
-        for snapshot in state.ownSnapshots where snapshot.ownOperations > fork {
-            deletions.append(snapshot.key)
-        }
-        // What this copy wrote under the old id is not to be fetched back.
-        attempted.formUnion(deletions)
-        for key in state.ownSegments where !deletions.contains(key) { attempted.insert(key) }
-        // Other own-id blobs from this copy below the fork stay; they hold the same operations
-        // as the other copy's and are the other copy's to collect.
-        state = SyncState()
-        state.lastSyncMilliseconds = 0
+        guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
+        merge(snapshot, key: key)
+        guard snapshot.version.isIncluded(in: notebook.version) else { return }
+        state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: snapshot.version, writtenAtMilliseconds: nowMilliseconds))
     }
 
     // MARK: Fetch
@@ -401,53 +339,57 @@ public struct SyncSession {
         if !gapReplicas.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
             return .read(key: snapshot.key)
         }
+        // Operations still held back: what they wait for may be only in a snapshot (a writer
+        // whose segments were all collected). One snapshot per sync.
+        if notebook.pendingOperationCount > 0 && !pendingSnapshotRead,
+            let snapshot = snapshots.first(where: { !attempted.contains($0.key) })
+        {
+            pendingSnapshotRead = true
+            return .read(key: snapshot.key)
+        }
         return nil
     }
 
     private mutating func took(key: String, bytes: [UInt8]) {
         attempted.insert(key)
-        if phase == .verify {
-            verify(key: key, bytes: bytes)
-            // A verified segment is applied by the fetch phase (from the decoded copy).
-            if decodedSegments[key] != nil { attempted.remove(key) }
-            return
-        }
+        if phase == .verify { return verify(key: key, bytes: bytes) }
         switch StoreLayout.parse(key) {
         case let .segment(replicaID, start, end)?:
-            let delta: NotebookDelta
-            if let decoded = decodedSegments[key] {
-                delta = decoded
-            } else {
-                guard let decoded = decodeSegment(key: key, bytes: bytes, replica: replicaID, counters: start..<end) else { return }
-                delta = decoded
-            }
-            if replicaID == notebook.replica, case .differs = notebook.compareOperations(of: replicaID, with: delta) {
-                // Found only now (a listing that missed it before verification): not applied;
-                // the next sync verifies it and moves this library to a new id.
-                report.skipped.append(SkippedBlob(key: key, reason: .corrupt("operations under this replica's id that it did not make")))
-                return
-            }
-            apply(delta, key: key)
+            guard let delta = decodeSegment(key: key, bytes: bytes, replica: replicaID, counters: start..<end) else { return }
             fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+            if delta.counterRanges.count > 1 {
+                // Several sessions' operations: applied whole or not at all. Held back in part,
+                // the rest of another id could be lost in a crash (held-back operations are not
+                // saved) with nothing in the listing to say they exist.
+                deferred.append((key, delta))
+                applyDeferred()
+            } else {
+                apply(delta, key: key)
+                applyDeferred()
+            }
         case .snapshot?:
             guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
-            let me = notebook.replica
-            if snapshot.version[me] > 0 {
-                // It holds operations under this replica's id: only if they are the same ones.
-                do throws(NotebookError) {
-                    let own = try snapshot.changes(of: me, counters: 0..<snapshot.version[me])
-                    if case .differs = notebook.compareOperations(of: me, with: own) {
-                        report.skipped.append(SkippedBlob(key: key, reason: .corrupt("operations under this replica's id that it did not make")))
-                        return
-                    }
-                } catch {
-                    report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
-                    return
-                }
-            }
             merge(snapshot, key: key)
         case nil:
             break
+        }
+    }
+
+    /// Applies the deferred segments that now apply whole, until none does.
+    private mutating func applyDeferred() {
+        var progress = true
+        while progress {
+            progress = false
+            for index in deferred.indices {
+                var trial = notebook
+                guard (try? trial.apply(deferred[index].delta)) != nil,
+                    trial.pendingOperationCount <= notebook.pendingOperationCount
+                else { continue }
+                let (key, delta) = deferred.remove(at: index)
+                apply(delta, key: key)
+                progress = true
+                break
+            }
         }
     }
 
@@ -456,6 +398,7 @@ public struct SyncSession {
         do throws(NotebookError) {
             try notebook.merge(snapshot)
             report.operationsApplied += notebook.version.operationCount - before
+            applyDeferred()
         } catch {
             report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
         }
@@ -480,8 +423,10 @@ public struct SyncSession {
             report.skipped.append(SkippedBlob(key: key, reason: SkipReason(error)))
             return nil
         }
+        // Exactly the operations its name says of its replica; a library may add the operations
+        // of its earlier sessions (other replicas).
         let ranges = delta.counterRanges
-        guard ranges.count == 1, ranges[0].replica == replica, ranges[0].counters == counters else {
+        guard ranges.filter({ $0.replica == replica }).map(\.counters) == [counters] else {
             report.skipped.append(SkippedBlob(key: key, reason: .corrupt("its operations are not the ones its name says")))
             return nil
         }
@@ -497,42 +442,53 @@ public struct SyncSession {
         }
     }
 
-    /// Own segments found in the store (verified or fetched) extend what is known published.
+    /// Segments of lineage ids whose operations this notebook holds are published, whoever
+    /// wrote them (every id's operations are one history): they extend what is known published
+    /// and are remembered for collection.
     private mutating func adoptPublishedOwnSegments() {
-        let me = notebook.replica
-        guard let own = segments[me] else { return }
-        let held = notebook.version[me]
         var known = Set(state.ownSegments)
-        for segment in own.sorted(by: { ($0.start, $0.key) < ($1.start, $1.key) })
-        where attempted.contains(segment.key) || known.contains(segment.key) || decodedSegments[segment.key] != nil {
-            // Only segments whose operations are held and the same (the fetch skipped others).
-            guard segment.end <= held, !report.skipped.contains(where: { $0.key == segment.key }) else { continue }
-            if !known.contains(segment.key) {
-                state.ownSegments.append(segment.key)
-                known.insert(segment.key)
+        for id in state.lineage {
+            guard let listed = segments[id] else { continue }
+            let held = notebook.version[id]
+            var published = state.published[id]
+            for segment in listed.sorted(by: { ($0.start, $0.key) < ($1.start, $1.key) }) where segment.end <= held {
+                if !known.contains(segment.key) {
+                    state.ownSegments.append(segment.key)
+                    known.insert(segment.key)
+                }
+                if segment.start <= published { published = max(published, segment.end) }
             }
-            if segment.start <= state.publishedOperations { state.publishedOperations = max(state.publishedOperations, segment.end) }
+            if published > state.published[id] { state.published[id] = published }
         }
     }
 
     // MARK: Publish
 
+    /// One segment with every lineage id's operations the store lacks, named after the latest
+    /// session among them. (Apart, an insertion one session made and a later one deleted would
+    /// travel as a tombstone without its deletion.)
     private mutating func nextPublication() -> SyncAction? {
         guard !publishAttempted else { return nil }
         publishAttempted = true
-        let me = notebook.replica
-        let held = notebook.version[me]
-        guard held > state.publishedOperations else { return nil }
+        adoptPublishedOwnSegments()
+        let ranges = state.lineage.compactMap { id -> (replica: ReplicaID, counters: Range<UInt32>)? in
+            let held = notebook.version[id]
+            let from = state.published[id]
+            return held > from ? (id, from..<held) : nil
+        }
+        guard let named = ranges.last else { return nil }
         let delta: NotebookDelta
         do throws(NotebookError) {
-            delta = try notebook.changes(of: me, counters: state.publishedOperations..<held)
+            delta = try notebook.changes(of: ranges)
         } catch {
-            report.errors.append("cannot collect this replica's operations: \(error)")
+            report.errors.append("cannot collect this library's operations: \(error)")
             return nil
         }
         let bytes = delta.encoded()
-        let key = StoreLayout.segmentKey(replica: me, counters: state.publishedOperations..<held, bytes: bytes)
-        pendingWrite = (key, held)
+        let key = StoreLayout.segmentKey(replica: named.replica, counters: named.counters, bytes: bytes)
+        var upTo = VersionVector()
+        for range in ranges { upTo[range.replica] = range.counters.upperBound }
+        pendingWrite = (key, upTo)
         return .write(key: key, bytes: bytes)
     }
 
@@ -540,23 +496,24 @@ public struct SyncSession {
         guard !snapshotAttempted, !publishFailed else { return nil }
         snapshotAttempted = true
         let me = notebook.replica
-        let own = notebook.version[me]
-        let lastOwn = state.ownSnapshots.last?.ownOperations ?? 0
+        let lineageVersion = state.lineageVersion(of: notebook.version)
+        let lastCovered = state.ownSnapshots.last?.version ?? VersionVector()
         let uncoveredSegments = state.ownSegments.reduce(0) { count, key in
-            if case let .segment(_, _, end)? = StoreLayout.parse(key), end > lastOwn { return count + 1 }
+            if case let .segment(id, _, end)? = StoreLayout.parse(key), end > lastCovered[id] { return count + 1 }
             return count
         }
         let total = UInt64(notebook.version.operationCount)
         // Operations are counted from the newest snapshot anyone published (a device that
         // bootstrapped from one does not publish the same again).
         let covered = max(state.operationsAtLastSnapshot, snapshots.first?.totalOperations ?? 0)
+        let ownNews = !lineageVersion.isIncluded(in: lastCovered)
         let due = uncoveredSegments >= configuration.snapshotAfterSegments
-            || (total >= covered + UInt64(configuration.snapshotEveryOperations) && own > lastOwn)
-        guard due, own > 0 else { return nil }
+            || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
+        guard due, !lineageVersion.isEmpty else { return nil }
         let bytes = notebook.encoded()
         let key = StoreLayout.snapshotKey(replica: me, totalOperations: total, bytes: bytes)
         guard !state.ownSnapshots.contains(where: { $0.key == key }) else { return nil }
-        pendingWrite = (key, own)
+        pendingWrite = (key, notebook.version)
         return .write(key: key, bytes: bytes)
     }
 
@@ -565,11 +522,17 @@ public struct SyncSession {
         pendingWrite = nil
         switch StoreLayout.parse(key) {
         case .segment?:
-            state.publishedOperations = written.ownOperations
+            for entry in written.version.entries {
+                state.published[entry.replica] = max(state.published[entry.replica], entry.operationCount)
+            }
             state.ownSegments.append(key)
             report.publishedSegment = key
+            report.publishedSegments.append(key)
         case .snapshot?:
-            state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, ownOperations: written.ownOperations, writtenAtMilliseconds: nowMilliseconds))
+            // Written under the current id, which is then this library's to collect even if it
+            // has made no operation.
+            state.addToLineage(notebook.replica)
+            state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: written.version, writtenAtMilliseconds: nowMilliseconds))
             state.operationsAtLastSnapshot = UInt64(notebook.version.operationCount)
             report.publishedSnapshot = key
         case nil:
@@ -584,23 +547,50 @@ public struct SyncSession {
         func aged(_ snapshot: SyncState.OwnSnapshot) -> Bool {
             nowMilliseconds >= snapshot.writtenAtMilliseconds && nowMilliseconds - snapshot.writtenAtMilliseconds >= grace
         }
-        // The newest aged snapshot decides what is covered.
-        guard let covering = state.ownSnapshots.last(where: aged) else { return }
-        // The segment that ends last stays: its name tells readers how far this replica has
-        // published, so one that lacks collected segments knows to read a snapshot.
-        var lastEnd: UInt32 = 0
+        // The aged snapshot that holds the most of this library's operations decides what is
+        // covered (ties: the later one in the list, which was written or found later).
+        var best: SyncState.OwnSnapshot?
+        for snapshot in state.ownSnapshots where aged(snapshot) {
+            if best == nil || snapshot.version.operationCount >= best!.version.operationCount { best = snapshot }
+        }
+        guard let covering = best else { return }
+        // Each id's segment that ends last stays: its name tells readers how far that id's
+        // operations go, so one that lacks collected segments knows to read a snapshot.
+        var lastEnd: [ReplicaID: UInt32] = [:]
         for key in state.ownSegments {
-            if case let .segment(_, _, end)? = StoreLayout.parse(key) { lastEnd = max(lastEnd, end) }
+            if case let .segment(id, _, end)? = StoreLayout.parse(key) { lastEnd[id] = max(lastEnd[id] ?? 0, end) }
         }
         for key in state.ownSegments {
-            if case let .segment(_, _, end)? = StoreLayout.parse(key), end <= covering.ownOperations, end < lastEnd,
+            if case let .segment(id, _, end)? = StoreLayout.parse(key), end <= covering.version[id], end < lastEnd[id] ?? 0,
                 !deletions.contains(key)
             {
                 deletions.append(key)
             }
         }
-        for snapshot in state.ownSnapshots where snapshot.key != covering.key && snapshot.ownOperations <= covering.ownOperations {
+        for snapshot in state.ownSnapshots
+        where snapshot.key != covering.key && snapshot.version.isIncluded(in: covering.version) {
             if !deletions.contains(snapshot.key) { deletions.append(snapshot.key) }
+        }
+    }
+
+    /// Earlier ids whose operations are all published, with nothing of theirs left to collect
+    /// but their last segment, leave the lineage (that segment stays in the store for good).
+    private mutating func retireLineage() {
+        let current = notebook.replica
+        state.lineage.removeAll { id in
+            guard id != current, state.published[id] >= notebook.version[id] else { return false }
+            let ownSegments = state.ownSegments.filter { key in
+                if case let .segment(owner, _, _)? = StoreLayout.parse(key) { return owner == id }
+                return false
+            }
+            let ownSnapshots = state.ownSnapshots.filter { snapshot in
+                if case let .snapshot(owner, _)? = StoreLayout.parse(snapshot.key) { return owner == id }
+                return false
+            }
+            guard ownSegments.count <= 1, ownSnapshots.isEmpty else { return false }
+            state.ownSegments.removeAll { ownSegments.contains($0) }
+            state.published[id] = 0
+            return true
         }
     }
 

@@ -92,27 +92,16 @@ public struct SyncReport: Sendable, Equatable {
     public var operationsApplied = 0
     /// Operations received but held back for missing dependencies (they arrive with a later sync).
     public var pendingOperationCount = 0
-    /// The segment this replica published, if any.
+    /// The last segment this replica published, if any.
     public var publishedSegment: String?
+    /// Every segment this replica published (one per id of its lineage with news).
+    public var publishedSegments: [String] = []
     /// The snapshot this replica published, if any.
     public var publishedSnapshot: String?
     /// Blobs skipped, and why.
     public var skipped: [SkippedBlob] = []
-    /// Set when this library turned out to share its replica id with another copy of itself:
-    /// its operations from `fromCounter` on moved to the replica `to`.
-    public var reidentified: Reidentification?
     /// Store errors met (the sync went on where it could).
     public var errors: [String] = []
-
-    /// A change of replica id.
-    public struct Reidentification: Sendable, Equatable {
-        /// The shared id.
-        public var from: ReplicaID
-        /// The new id.
-        public var to: ReplicaID
-        /// The first operation counter that moved.
-        public var fromCounter: UInt32
-    }
 
     /// An empty report.
     public init() {}
@@ -135,22 +124,36 @@ public struct SyncConfiguration: Sendable, Equatable {
 }
 
 /// What a replica remembers about the store between syncs (kept in its library).
+///
+/// A library takes a fresh replica id every time it is opened, so that no two copies of it (a
+/// clone, a restored backup, the library after a crash) ever make different operations under one
+/// id. Its *lineage* is the ids it has made operations under: it publishes, and collects, what
+/// it holds of each of them.
 public struct SyncState: Sendable, Equatable {
-    /// One of this replica's snapshots in the store.
+    /// One of this library's snapshots in the store.
     public struct OwnSnapshot: Sendable, Equatable {
         /// Its key.
         public var key: String
-        /// This replica's operations it holds (its own counter).
-        public var ownOperations: UInt32
-        /// When it was written (wall clock, milliseconds).
+        /// The operations it holds (of every replica).
+        public var version: VersionVector
+        /// When it was written, or found (wall clock, milliseconds).
         public var writtenAtMilliseconds: UInt64
+
+        /// A snapshot record.
+        public init(key: String, version: VersionVector, writtenAtMilliseconds: UInt64) {
+            self.key = key
+            self.version = version
+            self.writtenAtMilliseconds = writtenAtMilliseconds
+        }
     }
 
-    /// Own operations known to be in the store (published, or found there and verified).
-    public var publishedOperations: UInt32 = 0
-    /// Own segments known to hold this replica's operations.
+    /// The replica ids this library has made operations under, oldest session first.
+    public var lineage: [ReplicaID] = []
+    /// For each id of the lineage, how many of its operations are known to be in the store.
+    public var published = VersionVector()
+    /// Segments of lineage ids known to be in the store.
     public var ownSegments: [String] = []
-    /// Own snapshots in the store, oldest first.
+    /// This library's snapshots in the store, oldest first.
     public var ownSnapshots: [OwnSnapshot] = []
     /// Total operations the notebook held at the last own snapshot.
     public var operationsAtLastSnapshot: UInt64 = 0
@@ -159,4 +162,23 @@ public struct SyncState: Sendable, Equatable {
 
     /// A fresh state: nothing published.
     public init() {}
+
+    /// Adds `replica` to the end of the lineage, unless it is there already.
+    public mutating func addToLineage(_ replica: ReplicaID) {
+        guard !lineage.contains(replica) else { return }
+        lineage.append(replica)
+    }
+
+    /// `version` restricted to the lineage's ids.
+    public func lineageVersion(of version: VersionVector) -> VersionVector {
+        VersionVector(entries: lineage.compactMap { id in
+            let count = version[id]
+            return count == 0 ? nil : VersionVector.Entry(replica: id, operationCount: count)
+        })
+    }
+
+    /// Operations of lineage ids that `version` holds and the store is not known to hold.
+    public func unpublishedOperationCount(in version: VersionVector) -> Int {
+        lineage.reduce(0) { $0 + Int(version[$1] - min(version[$1], published[$1])) }
+    }
 }

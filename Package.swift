@@ -7,11 +7,18 @@
 //   each mutation. This voids the documented complexity (checks are O(n) per edit), so it is on
 //   only in debug builds, which is what `swift test` uses; release builds and benchmarks run
 //   without it.
+// - MEMOSYNC_MUTANTS: compiles the deliberately broken engine variants (`EngineMutant`) that
+//   prove the simulation harness can find bugs (issue 5). Debug builds only: release builds
+//   contain no mutant code at all.
 import PackageDescription
+
+let mutants: [SwiftSetting] = [
+    .define("MEMOSYNC_MUTANTS", .when(configuration: .debug)),
+]
 
 let internalChecks: [SwiftSetting] = [
     .define("MEMOSYNC_INTERNAL_CHECKS", .when(configuration: .debug)),
-]
+] + mutants
 
 let package = Package(
     name: "MemoSync",
@@ -35,7 +42,9 @@ let package = Package(
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
         // The deterministic simulation harness (issue 5): many replicas of the real engine against
         // a simulated store, disk and clock, under faults, from a seed.
-        .target(name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoSync"], path: "Simulations/MemoSimulation"),
+        .target(
+            name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoSync"], path: "Simulations/MemoSimulation",
+            swiftSettings: mutants),
         .executableTarget(name: "memo-sim", dependencies: ["MemoSimulation"], path: "Simulations/memo-sim"),
         // Shared by every test target: seeded random sources and the reference models.
         .target(name: "TestSupport", dependencies: ["MemoCRDT"], path: "Tests/TestSupport"),
@@ -53,7 +62,8 @@ let package = Package(
         .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoCRDT"]),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["MemoSimulation", "MemoSync", "MemoCRDT", "TestSupport"]
+            dependencies: ["MemoSimulation", "MemoSync", "MemoCRDT", "TestSupport"],
+            swiftSettings: mutants
         ),
     ],
     swiftLanguageModes: [.v6]

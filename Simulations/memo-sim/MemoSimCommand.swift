@@ -30,7 +30,11 @@ enum MemoSimCommand {
           --without LIST      never turn on these faults (names above) or workload features:
                               \(WorkloadFeature.allCases.map(\.rawValue).joined(separator: ","))
           --check-every P     compare whole texts after a share P of local actions (default 1)
+          --mutant NAME       run a deliberately broken engine (debug builds only): \(mutantList)
         """
+
+    static let mutantList = SimulationParameters.availableMutants.isEmpty
+        ? "none in this build" : SimulationParameters.availableMutants.joined(separator: ",")
 
     static func main(_ arguments: [String]) -> Int32 {
         var options = SimulationOptions()
@@ -95,6 +99,11 @@ enum MemoSimCommand {
                 }
             case "--mutant":
                 guard let text = value() else { return bad("--mutant needs a name") }
+                if SimulationParameters.availableMutants.isEmpty {
+                    err("mutants exist only in debug builds (swift build --product memo-sim)")
+                    return 2
+                }
+                if let problem = SimulationParameters.mutantProblem(text) { return bad(problem) }
                 options.mutant = text
             case "--quiet": quiet = true
             case "--log": printLog = true

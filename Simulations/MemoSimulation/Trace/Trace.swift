@@ -204,6 +204,9 @@ extension Trace {
             throw TraceParseError(line: 0, reason: "invalid \"intention-check\"")
         }
         parameters.intentionCheckProbability = check
+        if let mutant = header["mutant"], let problem = SimulationParameters.mutantProblem(mutant) {
+            throw TraceParseError(line: 0, reason: problem)
+        }
         parameters.mutant = header["mutant"]
         for (index, event) in events.enumerated() {
             guard event.peers.allSatisfy({ $0 >= 0 && $0 < replicaCount }) else {

@@ -99,8 +99,22 @@ public final class Simulation {
 
     // MARK: Running
 
-    /// Runs the trace, the final phase and the final checks.
+    /// Runs the trace, the final phase and the final checks, under the trace's mutant if it
+    /// names one (``SimulationParameters/mutant``; debug builds only).
+    ///
+    /// - Precondition: the mutant, if any, is one of ``SimulationParameters/availableMutants``
+    ///   (`Trace(parsing:)` and `memo-sim` check this).
     public func run() -> SimulationResult {
+        guard let name = parameters.mutant else { return runTrace() }
+        #if MEMOSYNC_MUTANTS
+        guard let mutant = EngineMutant(rawValue: name) else { preconditionFailure("unknown mutant \(name)") }
+        return EngineMutant.$active.withValue(mutant) { runTrace() }
+        #else
+        preconditionFailure("mutant \(name): mutants exist only in debug builds")
+        #endif
+    }
+
+    private func runTrace() -> SimulationResult {
         for index in 0..<min(parameters.founderCount, peers.count) {
             start(peer: index, cloneOf: nil)
             if violation != nil { break }

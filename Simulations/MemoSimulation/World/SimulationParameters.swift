@@ -1,4 +1,7 @@
 import MemoSync
+#if MEMOSYNC_MUTANTS
+import MemoCRDT
+#endif
 
 /// Which engine the replicas of a simulation run.
 public enum EngineLevel: String, Sendable, Equatable, CaseIterable {
@@ -108,6 +111,23 @@ public struct SimulationParameters: Sendable, Equatable {
         self.steps = steps
         self.features = features
         self.faults = faults
+    }
+
+    /// The names ``mutant`` may take in this build: every `EngineMutant` in a debug build, none
+    /// in a release build (which contains no mutant code).
+    public static var availableMutants: [String] {
+        #if MEMOSYNC_MUTANTS
+        EngineMutant.allCases.map(\.rawValue)
+        #else
+        []
+        #endif
+    }
+
+    /// Why `name` cannot be a mutant in this build, or nil when it can.
+    public static func mutantProblem(_ name: String) -> String? {
+        if availableMutants.contains(name) { return nil }
+        if availableMutants.isEmpty { return "mutant \(name): mutants exist only in debug builds" }
+        return "unknown mutant \(name); one of: \(availableMutants.joined(separator: ", "))"
     }
 
     /// Whether `feature` is on.

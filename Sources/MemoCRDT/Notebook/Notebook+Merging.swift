@@ -34,6 +34,9 @@ extension Notebook {
             guard from < log.operationCount else { continue }
             for var run in log.runs[log.firstRun(endingAfter: from)...] {
                 if run.counter < from { run = run.dropping(from - run.counter) }
+                #if MEMOSYNC_MUTANTS
+                if EngineMutant.active == .deltaOmitsOperation, run.end == log.operationCount, run.length > 1 { run.length -= 1 }
+                #endif
                 runs.append(NotebookDelta.ReplicaRun(replica: replicaID, run: run))
                 if case let .text(textCounter) = run.kind {
                     textRanges[run.memo, default: []].append((replicaID, textCounter..<textCounter + run.length))

@@ -55,6 +55,9 @@ extension TextCRDT {
     /// - Complexity: O(log r).
     public func utf16Offset(of anchor: TextAnchor) throws(TextError) -> Int {
         guard let character = anchor.character else { return 0 }
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active == .cursorIgnoresRemoteInserts { return try mutantOffsetIgnoringRemoteInserts(of: anchor) }
+        #endif
         guard let ref = itemRef(character), !ref.isNone, let (slot, offset) = lookup(ref) else {
             throw .unknownAnchor
         }

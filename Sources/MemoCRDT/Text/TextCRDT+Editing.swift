@@ -248,9 +248,15 @@ extension TextCRDT {
         try checkCapacity(operations: range.count, bytes: 0)
         typingCursor = nil
         let startCounter = logs[localReplicaIndex].operationCount
+        #if MEMOSYNC_MUTANTS
+        let forgotten = EngineMutant.active == .deleteForgetsID ? logs[localReplicaIndex].deletionRuns : nil
+        #endif
         if range.count != 1 || !backspaceOntoDeletedRun(atScalar: range.lowerBound, counter: startCounter) {
             deleteVisible(range, replica: localReplicaIndex, counter: startCounter, backward: false)
         }
+        #if MEMOSYNC_MUTANTS
+        if let forgotten { logs[localReplicaIndex].deletionRuns = forgotten; return }
+        #endif
         let lamportStart = lamport + 1
         logs[localReplicaIndex].appendTimestamps(counter: startCounter, lamport: lamportStart)
         logs[localReplicaIndex].operationCount = startCounter + UInt32(range.count)

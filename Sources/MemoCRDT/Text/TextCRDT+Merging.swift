@@ -450,6 +450,9 @@ extension TextCRDT {
     private mutating func recordApplied(_ run: TextDelta.Run, replicaIndex: UInt32, report: inout TextApplyReport) {
         logs[replicaIndex].appendTimestamps(counter: run.counter, lamport: run.lamport)
         logs[replicaIndex].operationCount = run.end
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active == .lamportNotObserved { report.appliedOperationCount += Int(run.length); return }
+        #endif
         lamport = max(lamport, run.lamport + UInt64(run.length) - 1)
         report.appliedOperationCount += Int(run.length)
     }
@@ -466,6 +469,9 @@ extension TextCRDT {
             let taken = min(end - counter, span.lengthScalars - offset)
             if !span.isDeleted {
                 let location = location(ofSlot: slot)
+                #if MEMOSYNC_MUTANTS
+                let recordingEdits = recordingEdits && EngineMutant.active != .eventsOmitRemoteDeletions
+                #endif
                 if recordingEdits {
                     let skip = prefixLengths(of: span, scalars: offset)
                     let width = prefixLengths(of: span, scalars: offset + taken).utf16 - skip.utf16
@@ -531,12 +537,21 @@ extension TextCRDT {
             if leftOrder == 0 {
                 if span.originRight == originRight {
                     let other = OperationID(replica: replicaTable.ids[span.replica], counter: span.counter + offset)
+                    #if MEMOSYNC_MUTANTS
+                    if EngineMutant.active == .tieBreakByLocalIndex
+                        ? (replicaTable.index(of: newItem.replica) ?? .max, newItem.counter) < (span.replica, other.counter)
+                        : newItem < other { break }
+                    #else
                     if newItem < other { break }
+                    #endif
                     scanning = false
                 } else {
                     if rightIndex == nil { rightIndex = originRight.isNone ? Int.max : itemIndex(of: originRight) }
                     let otherRightIndex = span.originRight.isNone ? Int.max : itemIndex(of: span.originRight)
                     scanning = otherRightIndex < rightIndex!
+                    #if MEMOSYNC_MUTANTS
+                    if EngineMutant.active == .siblingsIgnoreRightOrigin { scanning = false }
+                    #endif
                 }
             }
             cursor = self.location(after: location).map { ($0, 0) }

@@ -126,6 +126,9 @@ public struct LibraryCore: Sendable {
                 guard let record = decodeRecord(journal, at: offset, generation: decoded.generation, replica: decoded.notebook.replica),
                     (try? notebook.apply(record.delta)) != nil
                 else { break }
+                #if MEMOSYNC_MUTANTS
+                if EngineMutant.active == .recoveryDropsLastRecord, record.end == journal.count { break }
+                #endif
                 if let recorded = record.syncState { syncState = recorded }
                 offset = record.end
                 records += 1
@@ -188,6 +191,9 @@ public struct LibraryCore: Sendable {
         }
         let journal = Self.journalFileName(generation: generation)
         var operations: [DiskOperation] = [.append(file: journal, bytes: record), .sync(file: journal)]
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active == .skippedFsync { operations.removeLast() }
+        #endif
         // The record that creates the journal must make its name durable too.
         if journalBytes == 0 { operations.append(.syncDirectory) }
         return SavePlan(operations: operations, isCompaction: false, bytes: record.count)

@@ -233,6 +233,9 @@ public struct SyncSession {
             report.skipped.append(SkippedBlob(key: key, reason: .unreadable(error.description)))
             verifyQueue.removeAll { $0 == key }
         case let .write(key, _):
+            #if MEMOSYNC_MUTANTS
+            if EngineMutant.active == .publishCountsFailedWrite, case .segment? = StoreLayout.parse(key) { wrote(key: key) }
+            #endif
             report.errors.append("writing \(key) failed: \(error)")
             pendingWrite = nil
             publishFailed = true
@@ -545,7 +548,10 @@ public struct SyncSession {
     private mutating func planDeletions() {
         let grace = configuration.gracePeriodMilliseconds
         func aged(_ snapshot: SyncState.OwnSnapshot) -> Bool {
-            nowMilliseconds >= snapshot.writtenAtMilliseconds && nowMilliseconds - snapshot.writtenAtMilliseconds >= grace
+            #if MEMOSYNC_MUTANTS
+            if EngineMutant.active == .gcWithoutGracePeriod { return true }
+            #endif
+            return nowMilliseconds >= snapshot.writtenAtMilliseconds && nowMilliseconds - snapshot.writtenAtMilliseconds >= grace
         }
         // The aged snapshot that holds the most of this library's operations decides what is
         // covered (ties: the later one in the list, which was written or found later).

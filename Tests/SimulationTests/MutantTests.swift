@@ -1,0 +1,122 @@
+#if MEMOSYNC_MUTANTS
+import MemoCRDT
+import MemoSimulation
+import Testing
+
+/// Proof that the harness can fail (issue 5): each deliberately broken engine (`EngineMutant`,
+/// debug builds only) is found within a stated number of seeds, by the invariant family that
+/// should catch it, and the seed that finds it passes with the real engine (so it is the
+/// mutant being found, not noise). The table of mutants, invariants and seeds measured is in
+/// Simulations/README.md, "Proof that it can fail".
+///
+/// Like the other swarms here, runs exclude the features with known open engine findings
+/// (`clone`, `old-copy`).
+@Suite struct MutantTests {
+    /// How to look for one mutant: seeds 1...`seeds` with `options`, expecting a violation of
+    /// one of `expected`.
+    struct Plan {
+        var seeds: UInt64
+        var options: SimulationOptions
+        var expected: [Invariant]
+    }
+
+    static func options(steps: Int, replicas: Int, faults: FaultSelection = .swarm) -> SimulationOptions {
+        var options = SimulationOptions(replicaCount: replicas, steps: steps, faults: faults)
+        options.withoutFeatures = [.clone]
+        options.withoutFaults = [.restoreOldCopy]
+        return options
+    }
+
+    /// Short runs on 4 replicas, every fault and feature drawn per seed.
+    static let swarm = options(steps: 150, replicas: 4)
+    /// Crashes only, longer runs: the durability mutants need a crash after a save.
+    static let crashes = options(steps: 300, replicas: 3, faults: .only([.crash]))
+    /// Transient store errors only: the mutant needs a failed segment write.
+    static let transientErrors = options(steps: 300, replicas: 4, faults: .only([.transientErrors]))
+
+    /// The stated number of seeds per mutant (measured: Simulations/README.md).
+    static func plan(_ mutant: EngineMutant) -> Plan {
+        switch mutant {
+        case .tieBreakByLocalIndex: Plan(seeds: 5, options: swarm, expected: [.convergence, .quiescence])
+        case .siblingsIgnoreRightOrigin: Plan(seeds: 10, options: swarm, expected: [.convergence, .nonInterleaving, .quiescence])
+        case .deleteForgetsID:
+            Plan(seeds: 5, options: swarm, expected: [.engine, .intention, .causality, .convergence, .deletedStaysDeleted, .durability])
+        case .deltaOmitsOperation: Plan(seeds: 5, options: swarm, expected: [.engine, .durability, .convergence])
+        case .lamportNotObserved: Plan(seeds: 5, options: swarm, expected: [.causality, .engine])
+        case .eventsOmitRemoteDeletions: Plan(seeds: 5, options: swarm, expected: [.events, .intention])
+        case .cursorIgnoresRemoteInserts: Plan(seeds: 5, options: swarm, expected: [.cursor])
+        case .gcWithoutGracePeriod: Plan(seeds: 5, options: swarm, expected: [.collection])
+        case .skippedFsync: Plan(seeds: 5, options: crashes, expected: [.durability])
+        case .recoveryDropsLastRecord: Plan(seeds: 5, options: crashes, expected: [.durability])
+        case .publishCountsFailedWrite: Plan(seeds: 20, options: transientErrors, expected: [.convergence, .quiescence])
+        }
+    }
+
+    func run(seed: UInt64, _ options: SimulationOptions) -> SimulationResult {
+        Simulation(trace: Trace.generate(seed: seed, options: options)).run()
+    }
+
+    @Test(arguments: EngineMutant.allCases)
+    func theHarnessFindsTheMutant(_ mutant: EngineMutant) {
+        let plan = Self.plan(mutant)
+        var options = plan.options
+        options.mutant = mutant.rawValue
+        var found: (seed: UInt64, violation: SimulationViolation)?
+        for seed in 1...plan.seeds {
+            if let violation = run(seed: seed, options).violation {
+                found = (seed, violation)
+                break
+            }
+        }
+        guard let found else {
+            Issue.record("mutant \(mutant.rawValue) was not found in seeds 1...\(plan.seeds)")
+            return
+        }
+        print("mutant \(mutant.rawValue): found by seed \(found.seed) of 1...\(plan.seeds): \(found.violation)")
+        #expect(
+            plan.expected.contains(found.violation.invariant),
+            "mutant \(mutant.rawValue), seed \(found.seed): expected \(plan.expected.map(\.rawValue)), got \(found.violation)")
+        // The control: the same seed with the real engine passes.
+        let control = run(seed: found.seed, plan.options)
+        #expect(
+            control.violation == nil,
+            "seed \(found.seed) fails without the mutant too: \(control.violation.map(\.description) ?? "")")
+    }
+
+    @Test(arguments: Array(1...3) as [UInt64])
+    func withoutAMutantTheFirstSeedsPass(seed: UInt64) {
+        let result = run(seed: seed, Self.swarm)
+        #expect(result.violation == nil, "seed \(seed): \(result.violation.map(\.description) ?? "")")
+    }
+
+    @Test func aMutantIsRecordedInTheTraceAndReplays() throws {
+        var options = Self.swarm
+        options.mutant = EngineMutant.cursorIgnoresRemoteInserts.rawValue
+        let trace = Trace.generate(seed: 1, options: options)
+        #expect(trace.text.contains("mutant cursor-ignores-remote-inserts"))
+        let parsed = try Trace(parsing: trace.text)
+        #expect(parsed.parameters.mutant == options.mutant)
+        let first = Simulation(trace: trace).run()
+        #expect(first.violation?.invariant == .cursor)
+        #expect(Simulation(trace: parsed).run().hash == first.hash)
+        #expect(throws: TraceParseError.self) { try Trace(parsing: trace.text.replacingOccurrences(of: "mutant cursor", with: "mutant nonsense")) }
+    }
+
+    @Test func memoSimRunsAMutant() throws {
+        let command = CommandLineTests()
+        let found = try command.run(["--mutant", "gc-without-grace-period", "--seed", "1", "--steps", "150", "--replicas", "4", "--without", "clone,old-copy"])
+        #expect(found.status == 1)
+        #expect(found.output.contains("FAIL collection"))
+        #expect(found.output.contains("--mutant gc-without-grace-period"), "the replay command names the mutant")
+        #expect(try command.run(["--mutant", "nonsense", "--seed", "1"]).status == 2)
+    }
+
+    @Test func aMutantIsActiveOnlyInsideItsRun() {
+        #expect(EngineMutant.active == nil)
+        var options = Self.swarm
+        options.mutant = EngineMutant.gcWithoutGracePeriod.rawValue
+        _ = run(seed: 1, options)
+        #expect(EngineMutant.active == nil)
+    }
+}
+#endif

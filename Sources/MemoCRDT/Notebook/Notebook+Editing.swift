@@ -90,14 +90,11 @@ extension Notebook {
         // What undo needs, read before the edit.
         var deleted: [UndoStep.Piece] = []
         if recordingUndo && !range.isEmpty {
-            let scalars = Array(before.string.unicodeScalars[scalarIndexRange(range, in: before.string)])
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars)
             if let first = (try? before.characterRuns(inScalarRange: range))?.first {
-                deleted.append(UndoStep.Piece(first: first.first, text: String(view)))
+                deleted.append(UndoStep.Piece(first: first.first, text: before.string(inScalarRange: range)))
             }
         }
-        let firstInserted = OperationID(replica: replica, counter: before.version[replica] + UInt32(range.count))
+        let firstInserted = OperationID(replica: replica, counter: before.operationCount(of: replica) + UInt32(range.count))
         try mutateText(id, wallMilliseconds: now) { text, reported throws(TextError) in
             let lower = try text.utf16Offset(fromScalar: range.lowerBound)
             let upper = try text.utf16Offset(fromScalar: range.upperBound)
@@ -191,7 +188,7 @@ extension Notebook {
         // Drop both references to the text, so it is edited in place.
         memos[existing: id].text = .placeholder
         record.text = .placeholder
-        let before = text.version[replica]
+        let before = text.operationCount(of: replica)
         text.observeLamport(lamport)
         var reported: [TextEdit] = []
         do throws(TextError) {
@@ -201,7 +198,7 @@ extension Notebook {
             memos[id] = record
             throw .text(id, error)
         }
-        let after = text.version[replica]
+        let after = text.operationCount(of: replica)
         record.text = .materialized(text)
         lamport = max(lamport, text.lamport)
         if after > before {
@@ -212,7 +209,8 @@ extension Notebook {
                     kind: .text(textCounter: before), timestamp: timestamp))
             record.modifiedAt = max(record.modifiedAt, timestamp)
         }
-        record.refreshDerivedText()
+        // Title and preview go stale (taken again when read, or by refreshSearchKeys()).
+        if record.searchKeyVersion == nil { record.refreshDerivedText() }
         record.refreshStatus()
         memos[id] = record
         if !reported.isEmpty { events.append(.changed(id, edits: reported, origin: .local)) }

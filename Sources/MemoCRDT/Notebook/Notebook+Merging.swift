@@ -273,7 +273,8 @@ extension Notebook {
             lamport = max(lamport, text.lamport)
             record.text = .materialized(text)
             record.modifiedAt = max(record.modifiedAt, run.timestamp)
-            record.refreshDerivedText()
+            // Title and preview go stale (taken again when read, or by refreshSearchKeys()).
+            if record.searchKeyVersion == nil { record.refreshDerivedText() }
             record.refreshStatus()
             memos[id] = record
             if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }

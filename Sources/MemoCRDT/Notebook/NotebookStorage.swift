@@ -179,7 +179,7 @@ enum MemoTextStorage: Sendable {
     func prefixUTF8(_ count: Int) -> ArraySlice<UInt8> {
         switch self {
         case let .materialized(text):
-            return Array(text.prefix(utf8Bytes: count).utf8)[...]
+            return text.prefixBytes(utf8Bytes: count)[...]
         case let .encoded(bytes, _, text, _, _, _):
             var end = min(text.upperBound, text.lowerBound + count)
             while end > text.lowerBound && end < text.upperBound && bytes[end] & 0xC0 == 0x80 { end -= 1 }
@@ -198,14 +198,25 @@ struct MemoRecord: Sendable {
     var lifecycle: [LifecycleRecord] = []
     // Derived from the above, kept for listing and searching.
     var status: MemoStatus = .active
-    /// The beginning of the text (UTF-8), what titles and previews are made from.
-    var textPrefix: ArraySlice<UInt8> = []
+    /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
+    /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
+    /// ``refreshDerivedText()`` caches it again). Edits leave it stale instead of taking 4 KB of
+    /// text again on every keystroke.
+    var cachedTextPrefix: ArraySlice<UInt8> = []
     var searchKey: [UInt8] = []
-    /// The text version `textPrefix` was taken from.
+    /// The text version `cachedTextPrefix` was taken from.
     var derivedVersion = VersionVector()
     /// The text version `searchKey` was computed for; older means stale (searches fold the text
     /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
     var searchKeyVersion: VersionVector?
+
+    /// The beginning of the text (UTF-8, whole scalars, at most `derivedPrefixBytes` bytes): the
+    /// cached prefix when it is current, else taken now.
+    ///
+    /// - Complexity: O(r) when cached (comparing versions of r replicas), else O(log n + p).
+    var textPrefix: ArraySlice<UInt8> {
+        derivedVersion == text.version ? cachedTextPrefix : text.prefixUTF8(Self.derivedPrefixBytes)
+    }
 
     var summary: MemoSummary {
         MemoSummary(id: id, createdAt: createdAt, modifiedAt: modifiedAt, status: status, textPrefix: textPrefix)
@@ -220,6 +231,11 @@ struct MemoRecord: Sendable {
     /// only if it saw every character anyone inserted (unseen deletions lose nothing and do not
     /// bring a memo back).
     mutating func refreshStatus() {
+        // No trash, restore or purge ever: active (and no version to build).
+        if lifecycle.isEmpty {
+            status = .active
+            return
+        }
         let version = text.insertionVersion
         var result = MemoStatus.active
         var latest: LifecycleRecord?
@@ -243,12 +259,10 @@ struct MemoRecord: Sendable {
     mutating func refreshDerivedText() {
         let version = text.version
         guard version != derivedVersion || searchKeyVersion == nil else { return }
-        textPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
+        cachedTextPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
         derivedVersion = version
         if searchKeyVersion == nil { refreshSearchKey() }
     }
-
-
 
     /// Caches the search key for the current text.
     mutating func refreshSearchKey() {

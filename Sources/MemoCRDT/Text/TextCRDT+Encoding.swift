@@ -51,8 +51,8 @@ extension TextCRDT {
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
         let table = order.map { replicaTable.ids[$0] }
-        var tableIndex: [ReplicaID: UInt32] = [:]
-        for (index, id) in table.enumerated() { tableIndex[id] = UInt32(index) }
+        // The table is sorted: a binary search finds an id's index (cheaper than hashing ids).
+        func tableIndex(_ id: ReplicaID) -> UInt32 { UInt32(Self.index(of: id, inSorted: table)) }
 
         var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)
         // Text, in document order.
@@ -95,8 +95,8 @@ extension TextCRDT {
         while position < log.count {
             let run = log[position]
             position += 1
-            let replicaIndex = tableIndex[run.replica]!
-            func ref(_ id: OperationID) -> ItemRef { ItemRef(replica: tableIndex[id.replica]!, counter: id.counter) }
+            let replicaIndex = tableIndex(run.replica)
+            func ref(_ id: OperationID) -> ItemRef { ItemRef(replica: tableIndex(id.replica), counter: id.counter) }
             if stretches.last?.replica != replicaIndex { stretches.append((replicaIndex, 0, ByteWriter())) }
             var fields = ByteWriter()
             var header: UInt64
@@ -246,17 +246,18 @@ extension TextCRDT {
     /// listed is split.
     func causalOrder(order: [Int]) -> [TextDelta.Run] {
         var perReplica: [[TextDelta.Run]] = []
-        var position: [ReplicaID: Int] = [:]
-        for (index, interned) in order.enumerated() {
+        // `order` is sorted by replica id: positions are found by binary search.
+        let ids = order.map { replicaTable.ids[$0] }
+        for interned in order {
             var runs: [TextDelta.Run] = []
             appendChanges(of: UInt32(interned), from: 0, to: logs[interned].operationCount, includingContent: false, into: &runs)
             perReplica.append(runs)
-            position[replicaTable.ids[interned]] = index
         }
+        func position(_ id: ReplicaID) -> Int { Self.index(of: id, inSorted: ids) }
         var heads: [TextDelta.Run?] = perReplica.map { $0.first }
         var nextIndex = [Int](repeating: 1, count: perReplica.count)
         var listed = [UInt32](repeating: 0, count: perReplica.count)
-        func isListed(_ id: OperationID) -> Bool { listed[position[id.replica]!] > id.counter }
+        func isListed(_ id: OperationID) -> Bool { listed[position(id.replica)] > id.counter }
         var result: [TextDelta.Run] = []
         while true {
             var best: (index: Int, length: UInt32)?
@@ -270,7 +271,7 @@ extension TextCRDT {
                     if case let .item(id) = originRight { rightReady = isListed(id) }
                     ready = leftReady && rightReady ? head.length : 0
                 case let .deletion(target, isReversed):
-                    let held = listed[position[target.replica]!]
+                    let held = listed[position(target.replica)]
                     if isReversed {
                         ready = held >= target.counter + head.length ? head.length : 0
                     } else if held > target.counter {
@@ -302,6 +303,18 @@ extension TextCRDT {
             }
             listed[index] += ready
         }
+    }
+
+    /// The index of `id` in `sorted` (ascending, holding `id`).
+    static func index(of id: ReplicaID, inSorted sorted: [ReplicaID]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        precondition(low < sorted.count && sorted[low] == id, "replica missing from the table")
+        return low
     }
 
     // MARK: Decoding

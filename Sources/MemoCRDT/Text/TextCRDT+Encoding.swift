@@ -254,33 +254,70 @@ extension TextCRDT {
             perReplica.append(runs)
         }
         func position(_ id: ReplicaID) -> Int { Self.index(of: id, inSorted: ids) }
+        // What each head needs listed before it can go, and its order key, as plain values:
+        // the scan below reads these, not the runs (no copies of their payloads).
+        struct Need {
+            var lamport: UInt64
+            var replica: ReplicaID
+            var counter: UInt32
+            var length: UInt32
+            var isDeletion: Bool
+            var isReversed: Bool
+            /// Insertions: the originLeft (-1: the start); deletions: the target.
+            var firstPosition: Int
+            var firstCounter: UInt32
+            /// Insertions: the originRight (-1: the end).
+            var rightPosition: Int
+            var rightCounter: UInt32
+        }
+        func need(_ run: TextDelta.Run) -> Need {
+            var result = Need(
+                lamport: run.lamport, replica: run.replica, counter: run.counter, length: run.length, isDeletion: false,
+                isReversed: false, firstPosition: -1, firstCounter: 0, rightPosition: -1, rightCounter: 0)
+            switch run.kind {
+            case let .insertion(originLeft, originRight, _):
+                if let originLeft {
+                    result.firstPosition = position(originLeft.replica)
+                    result.firstCounter = originLeft.counter
+                }
+                if case let .item(id) = originRight {
+                    result.rightPosition = position(id.replica)
+                    result.rightCounter = id.counter
+                }
+            case let .deletion(target, isReversed):
+                result.isDeletion = true
+                result.isReversed = isReversed
+                result.firstPosition = position(target.replica)
+                result.firstCounter = target.counter
+            }
+            return result
+        }
         var heads: [TextDelta.Run?] = perReplica.map { $0.first }
+        var needs: [Need?] = heads.map { $0.map(need) }
         var nextIndex = [Int](repeating: 1, count: perReplica.count)
         var listed = [UInt32](repeating: 0, count: perReplica.count)
-        func isListed(_ id: OperationID) -> Bool { listed[position(id.replica)] > id.counter }
         var result: [TextDelta.Run] = []
+        result.reserveCapacity(perReplica.reduce(0) { $0 + $1.count })
         while true {
             var best: (index: Int, length: UInt32)?
-            for index in heads.indices {
-                guard let head = heads[index] else { continue }
+            for index in needs.indices {
+                guard let head = needs[index] else { continue }
                 var ready: UInt32 = 0
-                switch head.kind {
-                case let .insertion(originLeft, originRight, _):
-                    let leftReady = originLeft.map(isListed) ?? true
-                    var rightReady = true
-                    if case let .item(id) = originRight { rightReady = isListed(id) }
-                    ready = leftReady && rightReady ? head.length : 0
-                case let .deletion(target, isReversed):
-                    let held = listed[position(target.replica)]
-                    if isReversed {
-                        ready = held >= target.counter + head.length ? head.length : 0
-                    } else if held > target.counter {
-                        ready = min(head.length, held - target.counter)
+                if head.isDeletion {
+                    let held = listed[head.firstPosition]
+                    if head.isReversed {
+                        ready = held >= head.firstCounter + head.length ? head.length : 0
+                    } else if held > head.firstCounter {
+                        ready = min(head.length, held - head.firstCounter)
                     }
+                } else {
+                    let leftReady = head.firstPosition < 0 || listed[head.firstPosition] > head.firstCounter
+                    let rightReady = head.rightPosition < 0 || listed[head.rightPosition] > head.rightCounter
+                    ready = leftReady && rightReady ? head.length : 0
                 }
                 guard ready > 0 else { continue }
                 if let current = best {
-                    let a = heads[current.index]!
+                    let a = needs[current.index]!
                     if (head.lamport, head.replica, head.counter) < (a.lamport, a.replica, a.counter) {
                         best = (index, ready)
                     }
@@ -301,6 +338,7 @@ extension TextCRDT {
                 result.append(head.prefix(ready))
                 heads[index] = head.dropping(ready)
             }
+            needs[index] = heads[index].map(need)
             listed[index] += ready
         }
     }

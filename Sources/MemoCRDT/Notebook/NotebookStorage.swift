@@ -308,6 +308,15 @@ struct MemoTable: Sendable {
 
     func contains(_ id: MemoID) -> Bool { indexByID[id] != nil }
 
+    /// Where the record of `id` is in ``records``, if there is one.
+    func index(of id: MemoID) -> Int? { indexByID[id] }
+
+    /// The record at `index` (from ``index(of:)``), for reading or changing in place.
+    subscript(at index: Int) -> MemoRecord {
+        _read { yield records[index] }
+        _modify { yield &records[index] }
+    }
+
     /// Every id, in no particular order.
     var ids: [MemoID] { records.map(\.id) }
 }

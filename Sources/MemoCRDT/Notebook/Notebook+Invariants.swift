@@ -60,7 +60,8 @@ extension Notebook {
             var recomputed = record
             recomputed.refreshStatus()
             try require(recomputed.status == record.status, "memo \(id) status \(record.status) != \(recomputed.status)")
-            if record.derivedVersion == version {
+            if !record.derivedTextIsStale {
+                try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
                 try require(record.cachedTextPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
             }
             try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")

@@ -74,7 +74,7 @@ extension Notebook {
         for id in memos.ids {
             let version = memos[existing: id].text.version
             if memos[existing: id].searchKeyVersion != version { memos[existing: id].refreshSearchKey() }
-            if memos[existing: id].derivedVersion != version { memos[existing: id].refreshDerivedText() }
+            if memos[existing: id].derivedTextIsStale { memos[existing: id].refreshDerivedText() }
         }
     }
 

@@ -201,11 +201,15 @@ struct MemoRecord: Sendable {
     /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
     /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
     /// ``refreshDerivedText()`` caches it again). Edits leave it stale instead of taking 4 KB of
-    /// text again on every keystroke.
+    /// text again on every keystroke (at most one memo at a time: see
+    /// ``MemoTable/markDerivedTextStale(at:)``).
     var cachedTextPrefix: ArraySlice<UInt8> = []
     var searchKey: [UInt8] = []
     /// The text version `cachedTextPrefix` was taken from.
     var derivedVersion = VersionVector()
+    /// Set when the text changed and `cachedTextPrefix` was not taken again (only edits and
+    /// remote text runs do that); every other change refreshes it at once.
+    var derivedTextIsStale = false
     /// The text version `searchKey` was computed for; older means stale (searches fold the text
     /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
     var searchKeyVersion: VersionVector?
@@ -213,9 +217,9 @@ struct MemoRecord: Sendable {
     /// The beginning of the text (UTF-8, whole scalars, at most `derivedPrefixBytes` bytes): the
     /// cached prefix when it is current, else taken now.
     ///
-    /// - Complexity: O(r) when cached (comparing versions of r replicas), else O(log n + p).
+    /// - Complexity: O(1) when cached, else O(log n + p).
     var textPrefix: ArraySlice<UInt8> {
-        derivedVersion == text.version ? cachedTextPrefix : text.prefixUTF8(Self.derivedPrefixBytes)
+        derivedTextIsStale ? text.prefixUTF8(Self.derivedPrefixBytes) : cachedTextPrefix
     }
 
     var summary: MemoSummary {
@@ -258,6 +262,7 @@ struct MemoRecord: Sendable {
     /// - Complexity: O(log n + p) for a prefix of p = `MemoRecord.derivedPrefixBytes` bytes.
     mutating func refreshDerivedText() {
         let version = text.version
+        derivedTextIsStale = false
         guard version != derivedVersion || searchKeyVersion == nil else { return }
         cachedTextPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
         derivedVersion = version
@@ -281,6 +286,9 @@ struct MemoRecord: Sendable {
 struct MemoTable: Sendable {
     private(set) var records: [MemoRecord] = []
     private var indexByID: [MemoID: Int] = [:]
+    /// The one record whose title prefix edits may have left stale (see
+    /// ``markDerivedTextStale(at:)``); every other record's is current, or refreshed eagerly.
+    private var staleDerivedIndex: Int?
 
     var count: Int { records.count }
 
@@ -307,6 +315,18 @@ struct MemoTable: Sendable {
     }
 
     func contains(_ id: MemoID) -> Bool { indexByID[id] != nil }
+
+    /// Notes that the text of the record at `index` changed without its title prefix being
+    /// taken again. Typing on in one memo costs nothing more; moving on to another memo first
+    /// refreshes the one before, so at most one memo's prefix is ever stale and a list takes at
+    /// most one prefix on the fly.
+    mutating func markDerivedTextStale(at index: Int) {
+        if let stale = staleDerivedIndex, stale != index, stale < records.count, records[stale].derivedTextIsStale {
+            records[stale].refreshDerivedText()
+        }
+        records[index].derivedTextIsStale = true
+        staleDerivedIndex = index
+    }
 
     /// Where the record of `id` is in ``records``, if there is one.
     func index(of id: MemoID) -> Int? { indexByID[id] }

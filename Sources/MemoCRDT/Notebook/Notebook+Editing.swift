@@ -90,14 +90,11 @@ extension Notebook {
         // What undo needs, read before the edit.
         var deleted: [UndoStep.Piece] = []
         if recordingUndo && !range.isEmpty {
-            let scalars = Array(before.string.unicodeScalars[scalarIndexRange(range, in: before.string)])
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars)
             if let first = (try? before.characterRuns(inScalarRange: range))?.first {
-                deleted.append(UndoStep.Piece(first: first.first, text: String(view)))
+                deleted.append(UndoStep.Piece(first: first.first, text: before.string(inScalarRange: range)))
             }
         }
-        let firstInserted = OperationID(replica: replica, counter: before.version[replica] + UInt32(range.count))
+        let firstInserted = OperationID(replica: replica, counter: before.operationCount(of: replica) + UInt32(range.count))
         try mutateText(id, wallMilliseconds: now) { text, reported throws(TextError) in
             let lower = try text.utf16Offset(fromScalar: range.lowerBound)
             let upper = try text.utf16Offset(fromScalar: range.upperBound)
@@ -164,15 +161,19 @@ extension Notebook {
 
     // MARK: Shared machinery
 
-    /// The memo's text, which must be active (not trashed or purged), decoded.
-    func editableTextStatus(_ id: MemoID) throws(NotebookError) -> MemoRecord {
-        guard let record = memos[id], record.status != .purged else { throw .memoNotFound(id) }
-        guard record.status == .active else { throw .memoInTrash(id) }
-        return record
+    /// Checks that the memo is active (not trashed or purged), reading its record in place.
+    func requireEditable(_ id: MemoID) throws(NotebookError) {
+        guard memos.contains(id) else { throw .memoNotFound(id) }
+        switch memos[existing: id].status {
+        case .active: return
+        case .trashed: throw .memoInTrash(id)
+        case .purged: throw .memoNotFound(id)
+        }
     }
 
+    /// The memo's text, which must be active (not trashed or purged), decoded.
     mutating func editableText(_ id: MemoID) throws(NotebookError) -> TextCRDT {
-        _ = try editableTextStatus(id)
+        try requireEditable(id)
         return try materializedText(of: id)
     }
 
@@ -183,38 +184,41 @@ extension Notebook {
         _ id: MemoID, wallMilliseconds now: UInt64, allowTrashed: Bool = false,
         _ body: (inout TextCRDT, inout [TextEdit]) throws(TextError) -> Void
     ) throws(NotebookError) {
-        if !allowTrashed { _ = try editableTextStatus(id) }
+        if !allowTrashed { try requireEditable(id) }
         _ = try materializedText(of: id)
-        guard var record = memos[id], case .materialized(var text) = record.text else {
+        // The record is changed in place (no copies of it per keystroke).
+        guard let index = memos.index(of: id), case .materialized(var text) = memos[at: index].text else {
             preconditionFailure("materialized above")
         }
-        // Drop both references to the text, so it is edited in place.
-        memos[existing: id].text = .placeholder
-        record.text = .placeholder
-        let before = text.version[replica]
+        // Drop the record's reference to the text, so it is edited in place.
+        memos[at: index].text = .placeholder
+        let before = text.operationCount(of: replica)
         text.observeLamport(lamport)
         var reported: [TextEdit] = []
         do throws(TextError) {
             try body(&text, &reported)
         } catch {
-            record.text = .materialized(text)
-            memos[id] = record
+            memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }
-        let after = text.version[replica]
-        record.text = .materialized(text)
+        let after = text.operationCount(of: replica)
         lamport = max(lamport, text.lamport)
+        memos[at: index].text = .materialized(text)
         if after > before {
             let timestamp = clock.tick(wallMilliseconds: now)
             appendLocal(
                 NotebookRun(
                     counter: log(of: replica).operationCount, length: after - before, memo: id,
                     kind: .text(textCounter: before), timestamp: timestamp))
-            record.modifiedAt = max(record.modifiedAt, timestamp)
+            memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, timestamp)
         }
-        record.refreshDerivedText()
-        record.refreshStatus()
-        memos[id] = record
+        // Title and preview go stale while typing on in this memo (taken again when read, when
+        // another memo changes, or by refreshSearchKeys()).
+        if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
+        memos.markDerivedTextStale(at: index)
+        // An edit of an active memo leaves it active (new characters are unseen by every trash
+        // and purge; deletions change no status), so only edits of trashed memos recompute it.
+        if allowTrashed { memos[at: index].refreshStatus() }
         if !reported.isEmpty { events.append(.changed(id, edits: reported, origin: .local)) }
         checkInvariantsIfEnabled()
     }

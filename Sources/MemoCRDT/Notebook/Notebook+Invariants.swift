@@ -60,7 +60,10 @@ extension Notebook {
             var recomputed = record
             recomputed.refreshStatus()
             try require(recomputed.status == record.status, "memo \(id) status \(record.status) != \(recomputed.status)")
-            try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
+            if !record.derivedTextIsStale {
+                try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
+                try require(record.cachedTextPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
+            }
             try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
             if record.searchKeyVersion == version {
                 try require(record.searchKey == SearchFolding.key(for: record.text.string), "memo \(id) cached search key is wrong")

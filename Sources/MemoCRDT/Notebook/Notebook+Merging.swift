@@ -283,9 +283,12 @@ extension Notebook {
             lamport = max(lamport, text.lamport)
             record.text = .materialized(text)
             record.modifiedAt = max(record.modifiedAt, run.timestamp)
-            record.refreshDerivedText()
+            // Title and preview go stale while this memo keeps changing (taken again when read,
+            // when another memo changes, or by refreshSearchKeys()).
+            if record.searchKeyVersion == nil { record.refreshDerivedText() }
             record.refreshStatus()
             memos[id] = record
+            if let index = memos.index(of: id) { memos.markDerivedTextStale(at: index) }
             if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
         case let .trash(seen):
             appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)

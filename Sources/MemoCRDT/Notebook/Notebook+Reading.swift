@@ -64,13 +64,17 @@ extension Notebook {
         return summaries(status: .active, matching: compiled)
     }
 
-    /// Caches the search keys of memos edited since the last call, so searches stop folding their
-    /// text each time. A front end calls it when idle; searching is exact either way.
+    /// Caches the search keys, titles and previews of memos edited since the last call, so
+    /// searches stop folding their text and lists stop taking the beginning of it each time (edits
+    /// leave both stale rather than paying for them on every keystroke). A front end calls it
+    /// when idle; searching and listing are exact either way.
     ///
     /// - Complexity: O(b) for b bytes of text in the memos edited since.
     public mutating func refreshSearchKeys() {
-        for id in memos.ids where memos[existing: id].searchKeyVersion != memos[existing: id].text.version {
-            memos[existing: id].refreshSearchKey()
+        for id in memos.ids {
+            let version = memos[existing: id].text.version
+            if memos[existing: id].searchKeyVersion != version { memos[existing: id].refreshSearchKey() }
+            if memos[existing: id].derivedTextIsStale { memos[existing: id].refreshDerivedText() }
         }
     }
 

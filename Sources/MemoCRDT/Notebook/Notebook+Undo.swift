@@ -40,6 +40,57 @@ struct UndoHistory: Sendable {
     static let coalescingMilliseconds: UInt64 = 2000
 }
 
+extension UndoHistory {
+    /// Appends `step`, or coalesces it into the last step (typing on, held backspace, forward
+    /// delete within `coalescingMilliseconds`); clears redo.
+    mutating func record(_ step: UndoStep) {
+        redo.removeAll()
+        if let lastIndex = undo.indices.last, step.wallMilliseconds >= undo[lastIndex].wallMilliseconds,
+            step.wallMilliseconds - undo[lastIndex].wallMilliseconds <= Self.coalescingMilliseconds,
+            undo[lastIndex].coalesce(step)
+        {
+            return
+        }
+        undo.append(step)
+        if undo.count > Self.stepsMax { undo.removeFirst(undo.count - Self.stepsMax) }
+    }
+}
+
+extension UndoStep {
+    /// Merges `step`, made right after this one, into it when it continues it: typing on at the
+    /// caret with consecutive ids, backspace just before, forward delete at the same place.
+    /// Returns whether it did.
+    mutating func coalesce(_ step: UndoStep) -> Bool {
+        if isInsertionOnly && step.isInsertionOnly && step.startScalars == endScalars,
+            let lastRun = inserted.last, let newRun = step.inserted.first,
+            lastRun.first.replica == newRun.first.replica,
+            lastRun.first.counter + UInt32(lastRun.count) == newRun.first.counter
+        {
+            inserted[inserted.count - 1].count += newRun.count
+            endScalars = step.endScalars
+            wallMilliseconds = step.wallMilliseconds
+            return true
+        }
+        if isDeletionOnly && step.isDeletionOnly {
+            if step.endScalars == startScalars {
+                // Backspace: the new text was just before the old.
+                deleted[0] = UndoStep.Piece(first: step.deleted[0].first, text: step.deleted[0].text + deleted[0].text)
+                startScalars = step.startScalars
+                endScalars = step.endScalars
+                wallMilliseconds = step.wallMilliseconds
+                return true
+            }
+            if step.startScalars == startScalars {
+                // Forward delete: the new text was just after the old.
+                deleted[0].text += step.deleted[0].text
+                wallMilliseconds = step.wallMilliseconds
+                return true
+            }
+        }
+        return false
+    }
+}
+
 extension Notebook {
     /// Whether ``undo(_:wallMilliseconds:)`` has something to undo in the memo.
     public func canUndo(_ id: MemoID) -> Bool { !(undoHistories[id]?.undo.isEmpty ?? true) }
@@ -68,49 +119,10 @@ extension Notebook {
         undoHistories[id] = history
     }
 
-    /// Records a local edit step, coalescing typing and held backspace; clears redo.
+    /// Records a local edit step, coalescing typing and held backspace; clears redo. The history
+    /// is changed in place (no copy of its steps per keystroke).
     mutating func recordUndo(_ step: UndoStep, in id: MemoID) {
-        var history = undoHistories[id] ?? UndoHistory()
-        history.redo.removeAll()
-        if var last = history.undo.last, step.wallMilliseconds >= last.wallMilliseconds,
-            step.wallMilliseconds - last.wallMilliseconds <= UndoHistory.coalescingMilliseconds
-        {
-            if last.isInsertionOnly && step.isInsertionOnly && step.startScalars == last.endScalars,
-                let lastRun = last.inserted.last, let newRun = step.inserted.first,
-                lastRun.first.replica == newRun.first.replica,
-                lastRun.first.counter + UInt32(lastRun.count) == newRun.first.counter
-            {
-                last.inserted[last.inserted.count - 1].count += newRun.count
-                last.endScalars = step.endScalars
-                last.wallMilliseconds = step.wallMilliseconds
-                history.undo[history.undo.count - 1] = last
-                undoHistories[id] = history
-                return
-            }
-            if last.isDeletionOnly && step.isDeletionOnly {
-                if step.endScalars == last.startScalars {
-                    // Backspace: the new text was just before the old.
-                    last.deleted[0] = UndoStep.Piece(first: step.deleted[0].first, text: step.deleted[0].text + last.deleted[0].text)
-                    last.startScalars = step.startScalars
-                    last.endScalars = step.endScalars
-                    last.wallMilliseconds = step.wallMilliseconds
-                    history.undo[history.undo.count - 1] = last
-                    undoHistories[id] = history
-                    return
-                }
-                if step.startScalars == last.startScalars {
-                    // Forward delete: the new text was just after the old.
-                    last.deleted[0].text += step.deleted[0].text
-                    last.wallMilliseconds = step.wallMilliseconds
-                    history.undo[history.undo.count - 1] = last
-                    undoHistories[id] = history
-                    return
-                }
-            }
-        }
-        history.undo.append(step)
-        if history.undo.count > UndoHistory.stepsMax { history.undo.removeFirst(history.undo.count - UndoHistory.stepsMax) }
-        undoHistories[id] = history
+        undoHistories[id, default: UndoHistory()].record(step)
     }
 
     /// Performs the inverse of `step` as new local edits and returns the step that inverts it

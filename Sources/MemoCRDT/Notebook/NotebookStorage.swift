@@ -179,7 +179,7 @@ enum MemoTextStorage: Sendable {
     func prefixUTF8(_ count: Int) -> ArraySlice<UInt8> {
         switch self {
         case let .materialized(text):
-            return Array(text.prefix(utf8Bytes: count).utf8)[...]
+            return text.prefixBytes(utf8Bytes: count)[...]
         case let .encoded(bytes, _, text, _, _, _):
             var end = min(text.upperBound, text.lowerBound + count)
             while end > text.lowerBound && end < text.upperBound && bytes[end] & 0xC0 == 0x80 { end -= 1 }
@@ -198,14 +198,29 @@ struct MemoRecord: Sendable {
     var lifecycle: [LifecycleRecord] = []
     // Derived from the above, kept for listing and searching.
     var status: MemoStatus = .active
-    /// The beginning of the text (UTF-8), what titles and previews are made from.
-    var textPrefix: ArraySlice<UInt8> = []
+    /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
+    /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
+    /// ``refreshDerivedText()`` caches it again). Edits leave it stale instead of taking 4 KB of
+    /// text again on every keystroke (at most one memo at a time: see
+    /// ``MemoTable/markDerivedTextStale(at:)``).
+    var cachedTextPrefix: ArraySlice<UInt8> = []
     var searchKey: [UInt8] = []
-    /// The text version `textPrefix` was taken from.
+    /// The text version `cachedTextPrefix` was taken from.
     var derivedVersion = VersionVector()
+    /// Set when the text changed and `cachedTextPrefix` was not taken again (only edits and
+    /// remote text runs do that); every other change refreshes it at once.
+    var derivedTextIsStale = false
     /// The text version `searchKey` was computed for; older means stale (searches fold the text
     /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
     var searchKeyVersion: VersionVector?
+
+    /// The beginning of the text (UTF-8, whole scalars, at most `derivedPrefixBytes` bytes): the
+    /// cached prefix when it is current, else taken now.
+    ///
+    /// - Complexity: O(1) when cached, else O(log n + p).
+    var textPrefix: ArraySlice<UInt8> {
+        derivedTextIsStale ? text.prefixUTF8(Self.derivedPrefixBytes) : cachedTextPrefix
+    }
 
     var summary: MemoSummary {
         MemoSummary(id: id, createdAt: createdAt, modifiedAt: modifiedAt, status: status, textPrefix: textPrefix)
@@ -220,6 +235,11 @@ struct MemoRecord: Sendable {
     /// only if it saw every character anyone inserted (unseen deletions lose nothing and do not
     /// bring a memo back).
     mutating func refreshStatus() {
+        // No trash, restore or purge ever: active (and no version to build).
+        if lifecycle.isEmpty {
+            status = .active
+            return
+        }
         let version = text.insertionVersion
         var result = MemoStatus.active
         var latest: LifecycleRecord?
@@ -242,13 +262,12 @@ struct MemoRecord: Sendable {
     /// - Complexity: O(log n + p) for a prefix of p = `MemoRecord.derivedPrefixBytes` bytes.
     mutating func refreshDerivedText() {
         let version = text.version
+        derivedTextIsStale = false
         guard version != derivedVersion || searchKeyVersion == nil else { return }
-        textPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
+        cachedTextPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
         derivedVersion = version
         if searchKeyVersion == nil { refreshSearchKey() }
     }
-
-
 
     /// Caches the search key for the current text.
     mutating func refreshSearchKey() {
@@ -267,6 +286,9 @@ struct MemoRecord: Sendable {
 struct MemoTable: Sendable {
     private(set) var records: [MemoRecord] = []
     private var indexByID: [MemoID: Int] = [:]
+    /// The one record whose title prefix edits may have left stale (see
+    /// ``markDerivedTextStale(at:)``); every other record's is current, or refreshed eagerly.
+    private var staleDerivedIndex: Int?
 
     var count: Int { records.count }
 
@@ -293,6 +315,27 @@ struct MemoTable: Sendable {
     }
 
     func contains(_ id: MemoID) -> Bool { indexByID[id] != nil }
+
+    /// Notes that the text of the record at `index` changed without its title prefix being
+    /// taken again. Typing on in one memo costs nothing more; moving on to another memo first
+    /// refreshes the one before, so at most one memo's prefix is ever stale and a list takes at
+    /// most one prefix on the fly.
+    mutating func markDerivedTextStale(at index: Int) {
+        if let stale = staleDerivedIndex, stale != index, stale < records.count, records[stale].derivedTextIsStale {
+            records[stale].refreshDerivedText()
+        }
+        records[index].derivedTextIsStale = true
+        staleDerivedIndex = index
+    }
+
+    /// Where the record of `id` is in ``records``, if there is one.
+    func index(of id: MemoID) -> Int? { indexByID[id] }
+
+    /// The record at `index` (from ``index(of:)``), for reading or changing in place.
+    subscript(at index: Int) -> MemoRecord {
+        _read { yield records[index] }
+        _modify { yield &records[index] }
+    }
 
     /// Every id, in no particular order.
     var ids: [MemoID] { records.map(\.id) }

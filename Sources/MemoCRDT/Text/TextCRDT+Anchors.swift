@@ -245,6 +245,12 @@ extension TextCRDT {
     ///
     /// - Complexity: O(log r + p) for p bytes returned (spans are walked from the start).
     public func prefix(utf8Bytes: Int) -> String {
+        String(decoding: prefixBytes(utf8Bytes: utf8Bytes), as: UTF8.self)
+    }
+
+    /// The UTF-8 of ``prefix(utf8Bytes:)`` (content is valid UTF-8 already: no check, no copy
+    /// through a `String`).
+    func prefixBytes(utf8Bytes: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(utf8Bytes, content.count))
         var leaf = firstLeaf
@@ -265,6 +271,54 @@ extension TextCRDT {
             }
             leaf = leafHeaders[leaf].next
         }
+        return bytes
+    }
+}
+
+extension TextCRDT {
+    /// The visible text in the scalar range `range` (which must lie within the text), read
+    /// from the spans it covers instead of building the whole string.
+    ///
+    /// - Complexity: O(log r + k) for k spans and bytes in the range.
+    func string(inScalarRange range: Range<Int>) -> String {
+        precondition(range.lowerBound >= 0 && range.upperBound <= lengthScalars, "scalar range out of bounds")
+        if range.isEmpty { return "" }
+        var bytes: [UInt8] = []
+        var (location, offset, _, _) = findVisibleScalar(ordinal: range.lowerBound + 1)
+        var remaining = range.count
+        while remaining > 0 {
+            let span = spans[location.slot]
+            if !span.isDeleted {
+                // Skip `offset` scalars into the span, take up to `remaining` of the rest.
+                var start = Int(span.contentOffset)
+                let end = start + Int(span.lengthUTF8)
+                var skipped = 0
+                while skipped < offset {
+                    start += 1
+                    while start < end && content[start] & 0xC0 == 0x80 { start += 1 }
+                    skipped += 1
+                }
+                var stop = start
+                var taken = 0
+                while taken < remaining && stop < end {
+                    stop += 1
+                    while stop < end && content[stop] & 0xC0 == 0x80 { stop += 1 }
+                    taken += 1
+                }
+                bytes.append(contentsOf: content[start..<stop])
+                remaining -= taken
+            }
+            offset = 0
+            guard remaining > 0, let next = self.location(after: location) else { break }
+            location = next
+        }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// How many operations of `replica` this text holds (its entry in ``version``, without
+    /// building the version).
+    func operationCount(of replica: ReplicaID) -> UInt32 {
+        guard let index = replicaTable.index(of: replica) else { return 0 }
+        return logs[Int(index)].operationCount
     }
 }

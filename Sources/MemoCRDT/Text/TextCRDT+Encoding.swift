@@ -51,8 +51,8 @@ extension TextCRDT {
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
         let table = order.map { replicaTable.ids[$0] }
-        var tableIndex: [ReplicaID: UInt32] = [:]
-        for (index, id) in table.enumerated() { tableIndex[id] = UInt32(index) }
+        // The table is sorted: a binary search finds an id's index (cheaper than hashing ids).
+        func tableIndex(_ id: ReplicaID) -> UInt32 { UInt32(Self.index(of: id, inSorted: table)) }
 
         var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)
         // Text, in document order.
@@ -95,8 +95,8 @@ extension TextCRDT {
         while position < log.count {
             let run = log[position]
             position += 1
-            let replicaIndex = tableIndex[run.replica]!
-            func ref(_ id: OperationID) -> ItemRef { ItemRef(replica: tableIndex[id.replica]!, counter: id.counter) }
+            let replicaIndex = tableIndex(run.replica)
+            func ref(_ id: OperationID) -> ItemRef { ItemRef(replica: tableIndex(id.replica), counter: id.counter) }
             if stretches.last?.replica != replicaIndex { stretches.append((replicaIndex, 0, ByteWriter())) }
             var fields = ByteWriter()
             var header: UInt64
@@ -249,40 +249,78 @@ extension TextCRDT {
     /// listed is split.
     func causalOrder(order: [Int]) -> [TextDelta.Run] {
         var perReplica: [[TextDelta.Run]] = []
-        var position: [ReplicaID: Int] = [:]
-        for (index, interned) in order.enumerated() {
+        // `order` is sorted by replica id: positions are found by binary search.
+        let ids = order.map { replicaTable.ids[$0] }
+        for interned in order {
             var runs: [TextDelta.Run] = []
             appendChanges(of: UInt32(interned), from: 0, to: logs[interned].operationCount, includingContent: false, into: &runs)
             perReplica.append(runs)
-            position[replicaTable.ids[interned]] = index
+        }
+        func position(_ id: ReplicaID) -> Int { Self.index(of: id, inSorted: ids) }
+        // What each head needs listed before it can go, and its order key, as plain values:
+        // the scan below reads these, not the runs (no copies of their payloads).
+        struct Need {
+            var lamport: UInt64
+            var replica: ReplicaID
+            var counter: UInt32
+            var length: UInt32
+            var isDeletion: Bool
+            var isReversed: Bool
+            /// Insertions: the originLeft (-1: the start); deletions: the target.
+            var firstPosition: Int
+            var firstCounter: UInt32
+            /// Insertions: the originRight (-1: the end).
+            var rightPosition: Int
+            var rightCounter: UInt32
+        }
+        func need(_ run: TextDelta.Run) -> Need {
+            var result = Need(
+                lamport: run.lamport, replica: run.replica, counter: run.counter, length: run.length, isDeletion: false,
+                isReversed: false, firstPosition: -1, firstCounter: 0, rightPosition: -1, rightCounter: 0)
+            switch run.kind {
+            case let .insertion(originLeft, originRight, _):
+                if let originLeft {
+                    result.firstPosition = position(originLeft.replica)
+                    result.firstCounter = originLeft.counter
+                }
+                if case let .item(id) = originRight {
+                    result.rightPosition = position(id.replica)
+                    result.rightCounter = id.counter
+                }
+            case let .deletion(target, isReversed):
+                result.isDeletion = true
+                result.isReversed = isReversed
+                result.firstPosition = position(target.replica)
+                result.firstCounter = target.counter
+            }
+            return result
         }
         var heads: [TextDelta.Run?] = perReplica.map { $0.first }
+        var needs: [Need?] = heads.map { $0.map(need) }
         var nextIndex = [Int](repeating: 1, count: perReplica.count)
         var listed = [UInt32](repeating: 0, count: perReplica.count)
-        func isListed(_ id: OperationID) -> Bool { listed[position[id.replica]!] > id.counter }
         var result: [TextDelta.Run] = []
+        result.reserveCapacity(perReplica.reduce(0) { $0 + $1.count })
         while true {
             var best: (index: Int, length: UInt32)?
-            for index in heads.indices {
-                guard let head = heads[index] else { continue }
+            for index in needs.indices {
+                guard let head = needs[index] else { continue }
                 var ready: UInt32 = 0
-                switch head.kind {
-                case let .insertion(originLeft, originRight, _):
-                    let leftReady = originLeft.map(isListed) ?? true
-                    var rightReady = true
-                    if case let .item(id) = originRight { rightReady = isListed(id) }
-                    ready = leftReady && rightReady ? head.length : 0
-                case let .deletion(target, isReversed):
-                    let held = listed[position[target.replica]!]
-                    if isReversed {
-                        ready = held >= target.counter + head.length ? head.length : 0
-                    } else if held > target.counter {
-                        ready = min(head.length, held - target.counter)
+                if head.isDeletion {
+                    let held = listed[head.firstPosition]
+                    if head.isReversed {
+                        ready = held >= head.firstCounter + head.length ? head.length : 0
+                    } else if held > head.firstCounter {
+                        ready = min(head.length, held - head.firstCounter)
                     }
+                } else {
+                    let leftReady = head.firstPosition < 0 || listed[head.firstPosition] > head.firstCounter
+                    let rightReady = head.rightPosition < 0 || listed[head.rightPosition] > head.rightCounter
+                    ready = leftReady && rightReady ? head.length : 0
                 }
                 guard ready > 0 else { continue }
                 if let current = best {
-                    let a = heads[current.index]!
+                    let a = needs[current.index]!
                     if (head.lamport, head.replica, head.counter) < (a.lamport, a.replica, a.counter) {
                         best = (index, ready)
                     }
@@ -303,8 +341,21 @@ extension TextCRDT {
                 result.append(head.prefix(ready))
                 heads[index] = head.dropping(ready)
             }
+            needs[index] = heads[index].map(need)
             listed[index] += ready
         }
+    }
+
+    /// The index of `id` in `sorted` (ascending, holding `id`).
+    static func index(of id: ReplicaID, inSorted sorted: [ReplicaID]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        precondition(low < sorted.count && sorted[low] == id, "replica missing from the table")
+        return low
     }
 
     // MARK: Decoding

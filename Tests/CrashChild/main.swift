@@ -1,6 +1,7 @@
 // A child process for the crash-safety test (Tests/MemoSyncTests/ProcessCrashTests.swift): it
 // edits a library, saving after every edit, syncing and compacting now and then, until it is
-// killed. After each save returns it prints "saved N" (N: the number of the token just saved),
+// killed. It prints "opened" once the library is open, and after each save returns "saved N" (N:
+// the number of the token just saved),
 // so the parent knows which edits must survive the SIGKILL it sends at a random moment.
 //
 // usage: memo-crash-child LIBRARY STORE FIRST-TOKEN SEED
@@ -28,6 +29,9 @@ var random = Choices(state: seed | 1)
 do {
     let replica = try Replica(libraryPath: arguments[1])
     let store = try DirectoryBlobStore(path: arguments[2])
+    // The parent starts its kill timer here, so that kills land in saves, syncs and compactions
+    // rather than in process start-up, however loaded the machine is.
+    FileHandle.standardOutput.write(Data("opened\n".utf8))
     var token = firstToken
     while true {
         let memos = replica.notebook.list().map(\.id)

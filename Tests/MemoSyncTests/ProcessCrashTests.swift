@@ -22,7 +22,7 @@ import Testing
     @Test func killedProcessesLoseNoSavedEdit() throws {
         let child = try #require(Self.childPath, "memo-crash-child is not built")
         let seed = UInt64(ProcessInfo.processInfo.environment["MEMOSYNC_CRASH_SEED"] ?? "") ?? 0xC4A5
-        let kills = Int(ProcessInfo.processInfo.environment["MEMOSYNC_CRASH_KILLS"] ?? "") ?? 200
+        let kills = Int(ProcessInfo.processInfo.environment["MEMOSYNC_CRASH_KILLS"] ?? "") ?? 120
         var state = seed
         func next(_ bound: UInt64) -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -43,11 +43,18 @@ import Testing
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Let it run from a few milliseconds to a tenth of a second, then kill it.
+            // Wait until it has opened the library (up to 10 s), let it run from a few
+            // milliseconds to a tenth of a second, then kill it.
+            var early = Data()
+            while !String(decoding: early, as: UTF8.self).contains("opened\n") {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                early.append(chunk)
+            }
             usleep(useconds_t(2_000 + next(100_000)))
             sendKill(process.processIdentifier)
             process.waitUntilExit()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let text = String(decoding: early + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let lastSaved = text.split(separator: "\n").compactMap { line -> Int? in
                 line.hasPrefix("saved ") ? Int(line.dropFirst(6)) : nil
             }.last ?? (nextToken - 1)

@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func twoProcessesRunASeedTheSame() throws {
-        let arguments = ["--seeds", "1..3", "--steps", "120", "--replicas", "3", "--without", "clone,old-copy"]
+        let arguments = ["--seeds", "1..3", "--steps", "120", "--replicas", "3"]
         let first = try run(arguments)
         let second = try run(arguments)
         #expect(hashes(first.output).count == 3)
@@ -54,7 +54,7 @@ import Testing
     @Test func aWrittenTraceReplaysTheSameRun() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-test-\(getpid()).trace").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let seeded = try run(["--seed", "5", "--steps", "120", "--replicas", "3", "--without", "clone,old-copy", "--trace-out", path])
+        let seeded = try run(["--seed", "5", "--steps", "120", "--replicas", "3", "--trace-out", path])
         let replayed = try run(["--replay", path])
         #expect(hashes(seeded.output).count == 1)
         #expect(hashes(seeded.output) == hashes(replayed.output))

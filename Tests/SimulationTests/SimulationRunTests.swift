@@ -3,18 +3,10 @@ import MemoSimulation
 import Testing
 
 /// Whole runs: determinism, replay from a trace, swarms that pass, and the "sometimes" checks.
-///
-/// Known engine findings are excluded from the swarms here until fixed (see
-/// Simulations/README.md, "Findings"): library copies (`clone`) and restores of old copies
-/// (`old-copy`), whose re-identification can crash or change texts without events.
+/// Every workload feature and fault is in play, library copies and old backups included.
 @Suite struct SimulationRunTests {
-    static let knownIssues = SimulationOptions(withoutFeatures: [.clone])
-
     func options(steps: Int, replicas: Int? = nil, faults: FaultSelection = .swarm, engine: EngineLevel = .replica) -> SimulationOptions {
-        var options = SimulationOptions(replicaCount: replicas, steps: steps, faults: faults, engine: engine)
-        options.withoutFeatures = [.clone]
-        options.withoutFaults = [.restoreOldCopy]
-        return options
+        SimulationOptions(replicaCount: replicas, steps: steps, faults: faults, engine: engine)
     }
 
     func run(_ trace: Trace) -> SimulationResult {
@@ -72,8 +64,7 @@ import Testing
         var reached: SometimesFlags = []
         var seed: UInt64 = 100
         while seed < 112 && !reached.isSuperset(of: SometimesFlags.required) {
-            var options = options(steps: 400, replicas: 5, faults: .only([.crash, .delayedVisibility]))
-            options.withoutFeatures = [.clone]
+            let options = options(steps: 400, replicas: 5, faults: .only([.crash, .delayedVisibility]))
             reached.formUnion(run(Trace.generate(seed: seed, options: options)).sometimes)
             seed += 1
         }

@@ -227,4 +227,73 @@ import Testing
         379859780 r7 sync
         379860647 r6 sync
         """
+    /// An insertion made in one session of a library and deleted in a later one, both
+    /// unpublished, once traveled in the earlier session's segment as a tombstone without its
+    /// deletion; a reader that had not read the later segment yet then held a text whose state
+    /// did not decode. They are published together now. Shrunk from `memo-sim --seed 146
+    /// --steps 2000`.
+    @Test func aDeletionTravelsWithTheTombstoneOfAnEarlierSession() throws {
+        let result = Simulation(trace: try Trace(parsing: Self.tombstoneTrace)).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+    }
+
+    static let tombstoneTrace = """
+        memo-sim trace 1
+        seed 146
+        engine replica
+        replicas 9
+        founders 8
+        steps 36
+        features backspace,caret-typing,clone,concurrent-typing,create,delete-range,late-join,leave,purge,replace-all,save,type-forward
+        fault bitflips 0.007887
+        fault delay 0.170157
+        fault lossy 0.040559
+        fault torn 0.07839
+        fault transient 0.14786
+        delay-max-ms 62789
+        snapshot-after-segments 2
+        snapshot-every-operations 200
+        grace-period-ms 86400000
+        memos-max 12
+        memo-scalars-max 2000
+        intention-check 1.0
+        expect engine
+        events
+        2226495784 r5 type dir=fwd len=23 memo=3040756975 at=3196910939
+        2226501712 r5 sync
+        2226591652 r0 crash disk-op=8 performs=0 down=1
+        2226596893 r1 type dir=fwd len=1 memo=3245573306 at=1170934053
+        2226596970 r1 sync
+        2226613905 r3 type dir=fwd len=1 memo=2442191312 at=760221978
+        2229613020 r1 sync
+        2229619222 r0 type dir=fwd len=66 memo=3250849753 at=2635726805
+        2380687625 r0 create len=32
+        2380687705 r0 replace-all mode=1 memo=1891670547 choice=104839540
+        2380696528 r0 sync
+        2380697556 r0 type dir=fwd len=38 memo=4259469393 at=467827980
+        2380715242 r0 sync
+        2381980834 r3 sync
+        2589471458 r0 sync
+        2589482418 r3 concurrent peers=1,0 dir=back len=1 memo=3995946180 at=2065152864
+        2589501388 r0 sync
+        2589507573 r0 sync
+        2589677233 r1 sync
+        2591633948 r6 caret-type len=1
+        2591634234 r5 type dir=fwd len=1 memo=3145913655 at=2600714993
+        2591635768 r6 sync
+        2592699706 r5 sync
+        2799952237 r0 create len=1
+        2799952746 r1 type dir=fwd len=1 memo=2169175943 at=198205355
+        2800997340 r0 type dir=fwd len=1 memo=1654085371 at=3152361325
+        2801083571 r1 sync
+        2801089035 r0 save
+        2801220715 r6 type dir=fwd len=1 memo=281096634 at=1119167114
+        2801288267 r0 crash down=1
+        2805514456 r6 sync
+        2907291970 r6 sync
+        2907297134 r6 sync
+        2920411225 r0 delete len=1 memo=3616083475 at=3073705931
+        2953447765 r0 sync
+        2953590421 r6 sync
+        """
 }

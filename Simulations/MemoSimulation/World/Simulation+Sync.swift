@@ -200,7 +200,7 @@ extension Simulation {
             if !covered {
                 fail(
                     .collection, [peer.index],
-                    "deleted \(isSnapshot ? "snapshot" : "segment") \(key) with no snapshot covering it that is \(SimulatedTime.short(grace)) old by its clock")
+                    "deleted \(isSnapshot ? "snapshot" : "segment") \(key) with no snapshot covering it that is \(SimulatedTime.short(grace)) old by its clock (its clock: \(now) ms; it remembers \(session.state.ownSnapshots.map { "\($0.key.dropFirst(StoreLayout.root.count)) holding \($0.version[replica]) written at \($0.writtenAtMilliseconds)" }))")
             }
         case .list, .read:
             break

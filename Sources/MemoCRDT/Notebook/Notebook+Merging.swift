@@ -69,14 +69,23 @@ extension Notebook {
         if delta.isEmpty && pending.isEmpty { return report }
         try validate(delta)
         // Queue every run with the text operations it stands for.
-        for replicaRun in delta.runs {
-            var payload = TextDelta()
-            if case let .text(textCounter) = replicaRun.run.kind {
-                payload = delta.text(for: replicaRun.run.memo).restricted(
-                    to: replicaRun.replica, counters: textCounter..<textCounter + replicaRun.run.length)
+        func queue(_ delta: NotebookDelta, into notebook: inout Notebook) {
+            for replicaRun in delta.runs {
+                var payload = TextDelta()
+                if case let .text(textCounter) = replicaRun.run.kind {
+                    payload = delta.text(for: replicaRun.run.memo).restricted(
+                        to: replicaRun.replica, counters: textCounter..<textCounter + replicaRun.run.length)
+                }
+                notebook.pending[replicaRun.replica, default: []].append(PendingRun(run: replicaRun.run, text: payload))
             }
-            pending[replicaRun.replica, default: []].append(PendingRun(run: replicaRun.run, text: payload))
         }
+        // As it was, for the case below where the whole call must be undone (O(1): shared storage).
+        let original = self
+        queue(delta, into: &self)
+        // Parts of runs applied before the rest because the rest waits for a remote operation that
+        // waits for the part; each must be completed by the end of this call when it brought
+        // characters already deleted by operations in its rest (see below).
+        var partsNeedingTheirRest: [(replica: ReplicaID, end: UInt32)] = []
         var statusBefore: [MemoID: MemoStatus?] = [:]
         var progress = true
         while progress {
@@ -107,6 +116,10 @@ extension Notebook {
                         // even when a later one builds on a remote operation that itself builds
                         // on an earlier one: apply what is ready and hold the rest.
                         if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
+                            let text = try materializedText(of: head.run.memo)
+                            if !head.text.carriesItsDeletions(holding: text.version) {
+                                partsNeedingTheirRest.append((replicaID, item.run.end))
+                            }
                             applyRemote(head, from: replicaID)
                             report.appliedOperationCount += Int(head.run.length)
                             held = head.run.end
@@ -124,6 +137,17 @@ extension Notebook {
                 let rest = Array(queue[index...])
                 pending[replicaID] = rest.isEmpty ? nil : rest
             }
+        }
+        // A part applied ahead that carried characters deleted by its rest, whose rest is still
+        // held back, would leave characters deleted by no operation held: a state that would not
+        // encode. Undo the call and hold the whole delta back; it applies once what the rest
+        // waits for arrives (in the same call then, part and rest together).
+        if partsNeedingTheirRest.contains(where: { log(of: $0.replica).operationCount < $0.end }) {
+            self = original
+            queue(delta, into: &self)
+            var heldBack = NotebookApplyReport()
+            heldBack.pendingOperationCount = pendingOperationCount
+            return heldBack
         }
         // Status changes, as events.
         for (id, before) in statusBefore.sorted(by: { $0.key < $1.key }) {

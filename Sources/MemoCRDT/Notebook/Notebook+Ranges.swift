@@ -78,3 +78,64 @@ extension NotebookDelta {
         return result
     }
 }
+
+extension Notebook {
+    /// Whether every insertion `delta` carries without its content (a tombstone: deleted by the
+    /// time the delta was made) is already held here, or deleted by a deletion `delta` carries
+    /// too. A delta that fails this would leave a character deleted with no operation that
+    /// deletes it; a reader waits for a delta (or a snapshot) that carries both.
+    ///
+    /// - Complexity: O(k log k) for k text runs, plus decoding the memos with tombstones.
+    public func carriesItsDeletions(_ delta: NotebookDelta) -> Bool {
+        for (memo, text) in delta.texts where text.hasTombstones {
+            var held = VersionVector()
+            if let record = memos[memo] {
+                guard let decoded = try? readableText(of: record) else { return false }
+                held = decoded.version
+            }
+            if !text.carriesItsDeletions(holding: held) { return false }
+        }
+        return true
+    }
+}
+
+extension TextDelta {
+    /// Whether some insertion run travels without its content.
+    var hasTombstones: Bool {
+        runs.contains { run in
+            if case .insertion(_, _, nil) = run.kind { return true }
+            return false
+        }
+    }
+
+    /// Whether every tombstone insertion not within `held` is deleted by a deletion of this
+    /// delta.
+    func carriesItsDeletions(holding held: VersionVector) -> Bool {
+        guard hasTombstones else { return true }
+        var deleted: [ReplicaID: [Range<UInt32>]] = [:]
+        for run in runs {
+            if case let .deletion(target, _) = run.kind {
+                deleted[target.replica, default: []].append(target.counter..<target.counter + run.length)
+            }
+        }
+        for replica in Array(deleted.keys) {
+            var merged: [Range<UInt32>] = []
+            for range in deleted[replica]!.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let last = merged.last, range.lowerBound <= last.upperBound {
+                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+                } else {
+                    merged.append(range)
+                }
+            }
+            deleted[replica] = merged
+        }
+        for run in runs {
+            guard case .insertion(_, _, nil) = run.kind else { continue }
+            let start = max(run.counter, held[run.replica])
+            guard start < run.end else { continue }
+            let covered = deleted[run.replica]?.contains { $0.lowerBound <= start && run.end <= $0.upperBound } ?? false
+            if !covered { return false }
+        }
+        return true
+    }
+}

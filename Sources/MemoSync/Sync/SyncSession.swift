@@ -303,7 +303,11 @@ public struct SyncSession {
         guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
         merge(snapshot, key: key)
         guard snapshot.version.isIncluded(in: notebook.version) else { return }
-        state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: snapshot.version, writtenAtMilliseconds: nowMilliseconds))
+        // Found now, so it ages from now, and never before a snapshot remembered as written later
+        // (a wall clock that jumped back must not make a sync client's copy of a young
+        // snapshot look old).
+        let latest = state.ownSnapshots.map(\.writtenAtMilliseconds).max() ?? 0
+        state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: snapshot.version, writtenAtMilliseconds: max(nowMilliseconds, latest)))
     }
 
     // MARK: Fetch
@@ -360,6 +364,13 @@ public struct SyncSession {
         case let .segment(replicaID, start, end)?:
             guard let delta = decodeSegment(key: key, bytes: bytes, replica: replicaID, counters: start..<end) else { return }
             fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+            if !notebook.carriesItsDeletions(delta) {
+                // Characters deleted by operations this segment does not carry (a copy of a
+                // library published them again after someone deleted them): not applied; a
+                // snapshot holds them with their deletions.
+                report.skipped.append(SkippedBlob(key: key, reason: .incomplete))
+                return
+            }
             if delta.counterRanges.count > 1 {
                 // Several sessions' operations: applied whole or not at all. Held back in part,
                 // the rest of another id could be lost in a crash (held-back operations are not
@@ -555,19 +566,28 @@ public struct SyncSession {
         }
         // The aged snapshot that holds the most of this library's operations decides what is
         // covered (ties: the later one in the list, which was written or found later).
+        // Only a snapshot this listing shows: the state may be stale (a library restored from a
+        // backup remembers snapshots another copy has collected since).
+        let listed = Set(snapshots.map(\.key))
         var best: SyncState.OwnSnapshot?
-        for snapshot in state.ownSnapshots where aged(snapshot) {
+        for snapshot in state.ownSnapshots where aged(snapshot) && listed.contains(snapshot.key) {
             if best == nil || snapshot.version.operationCount >= best!.version.operationCount { best = snapshot }
         }
         guard let covering = best else { return }
         // Each id's segment that ends last stays: its name tells readers how far that id's
         // operations go, so one that lacks collected segments knows to read a snapshot.
-        var lastEnd: [ReplicaID: UInt32] = [:]
+        // One key per id stays: the shortest (a sync client's conflicted copies of it go).
+        var kept: [ReplicaID: (end: UInt32, key: String)] = [:]
         for key in state.ownSegments {
-            if case let .segment(id, _, end)? = StoreLayout.parse(key) { lastEnd[id] = max(lastEnd[id] ?? 0, end) }
+            guard case let .segment(id, _, end)? = StoreLayout.parse(key) else { continue }
+            if let current = kept[id] {
+                let better = end > current.end || (end == current.end && (key.utf8.count, key) < (current.key.utf8.count, current.key))
+                guard better else { continue }
+            }
+            kept[id] = (end, key)
         }
         for key in state.ownSegments {
-            if case let .segment(id, _, end)? = StoreLayout.parse(key), end <= covering.version[id], end < lastEnd[id] ?? 0,
+            if case let .segment(id, _, end)? = StoreLayout.parse(key), end <= covering.version[id], kept[id]?.key != key,
                 !deletions.contains(key)
             {
                 deletions.append(key)

@@ -26,6 +26,31 @@ import Testing
         #expect(fresh.memo(memo)?.text == a.memo(memo)?.text)
     }
 
+    /// A run applied ahead of its rest (finding 1's fix) must not bring characters that its rest
+    /// deletes while the rest is still held back: the text would hold a deletion no operation
+    /// made, and its state would not encode. Such a call is undone and held back whole, and
+    /// applies once the operation the rest waits for arrives.
+    @Test func aPartAppliedAheadNeverLeavesADeletionWithoutItsOperation() throws {
+        let memo = MemoID(high: 2, low: 2)
+        var a = Notebook(replica: ReplicaID(0xA))
+        var b = Notebook(replica: ReplicaID(0xB))
+        try a.createMemo(memo, text: "abcd", wallMilliseconds: 1)
+        try b.apply(a.changes(since: b.version))
+        try b.edit(memo, replacingScalars: 2..<2, with: "P", wallMilliseconds: 2)
+        try a.apply(b.changes(since: a.version))
+        try a.edit(memo, replacingScalars: 2..<2, with: "Q", wallMilliseconds: 3)   // after P's left origin, before P
+        try a.edit(memo, replacingScalars: 0..<1, with: "", wallMilliseconds: 4)    // deletes a's own first character
+        var c = Notebook(replica: ReplicaID(0xC))
+        let onlyA = try a.changes(of: [(ReplicaID(0xA), 0..<a.version[ReplicaID(0xA)])])
+        try c.apply(onlyA)
+        #expect(c.pendingOperationCount > 0)
+        _ = try Notebook(decoding: c.encoded(), replica: ReplicaID(0xC))   // encodes and decodes
+        try c.apply(b.changes(since: c.version))
+        #expect(c.pendingOperationCount == 0)
+        #expect(c.memo(memo)?.text == a.memo(memo)?.text)
+        #expect(c.encoded() == a.encoded())
+    }
+
     /// The same bug seen from a replica: a late joiner's saved sync does not survive a crash.
     @Test func aLateJoinersSavedSyncSurvivesACrash() throws {
         let trace = try Trace(parsing: Self.lateJoinerTrace)

@@ -104,7 +104,7 @@ import Testing
 
     @Test func memoSimRunsAMutant() throws {
         let command = CommandLineTests()
-        let found = try command.run(["--mutant", "gc-without-grace-period", "--seed", "1", "--steps", "150", "--replicas", "4", "--without", "clone,old-copy"])
+        let found = try command.run(["--mutant", "gc-without-grace-period", "--seed", "2", "--steps", "150", "--replicas", "4", "--without", "clone,old-copy"])
         #expect(found.status == 1)
         #expect(found.output.contains("FAIL collection"))
         #expect(found.output.contains("--mutant gc-without-grace-period"), "the replay command names the mutant")

@@ -82,10 +82,9 @@ extension Notebook {
         // As it was, for the case below where the whole call must be undone (O(1): shared storage).
         let original = self
         queue(delta, into: &self)
-        // Parts of runs applied before the rest because the rest waits for a remote operation that
-        // waits for the part; each must be completed by the end of this call when it brought
-        // characters already deleted by operations in its rest (see below).
-        var partsNeedingTheirRest: [(replica: ReplicaID, end: UInt32)] = []
+        // Text runs applied in this call that brought characters already deleted (tombstones):
+        // their deletions must be held by the end of the call (see below).
+        var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
         var statusBefore: [MemoID: MemoStatus?] = [:]
         var progress = true
         while progress {
@@ -116,10 +115,7 @@ extension Notebook {
                         // even when a later one builds on a remote operation that itself builds
                         // on an earlier one: apply what is ready and hold the rest.
                         if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
-                            let text = try materializedText(of: head.run.memo)
-                            if !head.text.carriesItsDeletions(holding: text.version) {
-                                partsNeedingTheirRest.append((replicaID, item.run.end))
-                            }
+                            appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) }
                             applyRemote(head, from: replicaID)
                             report.appliedOperationCount += Int(head.run.length)
                             held = head.run.end
@@ -128,6 +124,7 @@ extension Notebook {
                         }
                         break
                     }
+                    appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) }
                     applyRemote(item, from: replicaID)
                     report.appliedOperationCount += Int(item.run.length)
                     held = item.run.end
@@ -138,11 +135,15 @@ extension Notebook {
                 pending[replicaID] = rest.isEmpty ? nil : rest
             }
         }
-        // A part applied ahead that carried characters deleted by its rest, whose rest is still
-        // held back, would leave characters deleted by no operation held: a state that would not
-        // encode. Undo the call and hold the whole delta back; it applies once what the rest
-        // waits for arrives (in the same call then, part and rest together).
-        if partsNeedingTheirRest.contains(where: { log(of: $0.replica).operationCount < $0.end }) {
+        // Characters that arrived already deleted (a delta carries no content for them) whose
+        // deletions are still held back (they wait for something else) would be deleted by no
+        // operation held: a state that would not encode. Undo the call and hold the whole delta
+        // back; it applies once what the deletions wait for arrives (in one call then).
+        var orphaned = false
+        for (memo, run) in appliedTombstones where !orphaned {
+            orphaned = !(try materializedText(of: memo).holdsDeletions(of: run.replica, counters: run.counter..<run.end))
+        }
+        if orphaned {
             self = original
             queue(delta, into: &self)
             var heldBack = NotebookApplyReport()

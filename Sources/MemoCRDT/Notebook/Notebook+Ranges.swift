@@ -99,7 +99,38 @@ extension Notebook {
     }
 }
 
+extension TextCRDT {
+    /// Whether held deletion operations delete every item `counters` of `replica`.
+    ///
+    /// - Complexity: O(d log d) for d deletion runs held.
+    func holdsDeletions(of replica: ReplicaID, counters: Range<UInt32>) -> Bool {
+        guard !counters.isEmpty else { return true }
+        guard let index = replicaTable.index(of: replica) else { return false }
+        var ranges: [Range<UInt32>] = []
+        for log in logs {
+            for run in log.deletionRuns where run.targetReplica == index {
+                ranges.append(run.targetCounter..<run.targetCounter + run.length)
+            }
+        }
+        var covered = counters.lowerBound
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if range.lowerBound > covered { break }
+            covered = max(covered, range.upperBound)
+            if covered >= counters.upperBound { return true }
+        }
+        return false
+    }
+}
+
 extension TextDelta {
+    /// The insertion runs that travel without their content.
+    var tombstoneRuns: [Run] {
+        runs.filter { run in
+            if case .insertion(_, _, nil) = run.kind { return true }
+            return false
+        }
+    }
+
     /// Whether some insertion run travels without its content.
     var hasTombstones: Bool {
         runs.contains { run in

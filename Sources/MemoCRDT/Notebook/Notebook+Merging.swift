@@ -61,10 +61,21 @@ extension Notebook {
     /// held back and applied by the call that brings them. Events for the changes are queued for
     /// ``takeEvents()``, marked remote.
     ///
+    /// Characters a delta carries already deleted (without their content) are applied only
+    /// together with the operations that delete them: a call that would end with such a
+    /// deletion still held back is undone and held back whole (after trying `delta` apart from
+    /// the runs held back before it), so the notebook never holds a deletion no operation made.
+    ///
     /// - Throws: ``NotebookError/invalidDelta(reason:)`` for a delta no correct replica could
     ///   produce, ``NotebookError/corruptMemo(_:_:)``; nothing changes when it throws.
     @discardableResult
     public mutating func apply(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
+        try apply(delta, separatingHeldBack: true)
+    }
+
+    /// `apply(_:)`; `separatingHeldBack`: when the call must be undone (below), try `delta` on
+    /// its own, the runs held back before it aside, then those again.
+    private mutating func apply(_ delta: NotebookDelta, separatingHeldBack: Bool) throws(NotebookError) -> NotebookApplyReport {
         var report = NotebookApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
         try validate(delta)
@@ -145,6 +156,19 @@ extension Notebook {
         }
         if orphaned {
             self = original
+            // Runs held back earlier may be what leaves the orphans (they can wait for
+            // operations that are still missing): try this delta on its own (a snapshot's delta
+            // is complete by itself), then the earlier ones again.
+            if separatingHeldBack && !original.pending.isEmpty && !delta.isEmpty {
+                let earlier = pending
+                pending = [:]
+                let alone = try apply(delta, separatingHeldBack: false)
+                for (replica, runs) in earlier { pending[replica, default: []] += runs }
+                _ = try apply(NotebookDelta(), separatingHeldBack: false)
+                var result = alone
+                result.pendingOperationCount = pendingOperationCount
+                return result
+            }
             queue(delta, into: &self)
             var heldBack = NotebookApplyReport()
             heldBack.pendingOperationCount = pendingOperationCount

@@ -90,8 +90,11 @@ extension Notebook {
                 notebook.pending[replicaRun.replica, default: []].append(PendingRun(run: replicaRun.run, text: payload))
             }
         }
-        // As it was, for the case below where the whole call must be undone (O(1): shared storage).
-        let original = self
+        // As it was, for the case below where the whole call must be undone. Kept only when
+        // tombstones are in play: holding it makes the first change copy the memo table.
+        let mayOrphan = delta.texts.contains { $0.delta.hasTombstones }
+            || pending.values.contains { $0.contains { $0.text.hasTombstones } }
+        let original: Notebook? = mayOrphan ? self : nil
         queue(delta, into: &self)
         // Text runs applied in this call that brought characters already deleted (tombstones):
         // their deletions must be held by the end of the call (see below).
@@ -154,7 +157,7 @@ extension Notebook {
         for (memo, run) in appliedTombstones where !orphaned {
             orphaned = !(try materializedText(of: memo).holdsDeletions(of: run.replica, counters: run.counter..<run.end))
         }
-        if orphaned {
+        if orphaned, let original {
             self = original
             // Runs held back earlier may be what leaves the orphans (they can wait for
             // operations that are still missing): try this delta on its own (a snapshot's delta

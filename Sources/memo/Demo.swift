@@ -45,7 +45,7 @@ enum Demo {
 
         let alice = try Replica(libraryPath: root + "/alice")
         let bob = try Replica(libraryPath: root + "/bob")
-        say("1. Two devices, each with its own library and replica id:")
+        say("1. Two devices, each with its own library (and a fresh replica id for this session):")
         say("    alice \(alice.id)   bob \(bob.id)\n")
 
         let memo = try alice.createMemo(text: "Shopping\nmilk")

@@ -38,19 +38,26 @@ struct IOTestFolder: Sendable {
     }
 }
 
+/// Checks that `body` throws an error of type `E` for which `matches` holds.
+func expectError<E: Error, T>(
+    _ type: E.Type, _ matches: (E) -> Bool, sourceLocation: SourceLocation, _ body: () throws -> T
+) {
+    do {
+        _ = try body()
+        Issue.record("expected an error", sourceLocation: sourceLocation)
+    } catch let error as E {
+        #expect(matches(error), "unexpected error: \(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected a \(E.self), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
 /// Checks that `body` throws a `BlobStoreError` for which `matches` holds.
 func expectBlobStoreError<T>(
     _ matches: (BlobStoreError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> T
 ) {
-    do {
-        _ = try body()
-        Issue.record("expected an error", sourceLocation: sourceLocation)
-    } catch let error as BlobStoreError {
-        #expect(matches(error), "unexpected error: \(error)", sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected a BlobStoreError, got \(error)", sourceLocation: sourceLocation)
-    }
+    expectError(BlobStoreError.self, matches, sourceLocation: sourceLocation, body)
 }
 
 extension BlobStoreError {

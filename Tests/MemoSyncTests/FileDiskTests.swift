@@ -7,16 +7,8 @@ func expectDiskError<T>(
     _ matches: (DiskError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> T
 ) {
-    do {
-        _ = try body()
-        Issue.record("expected an error", sourceLocation: sourceLocation)
-    } catch let error as DiskError {
-        #expect(matches(error), "unexpected error: \(error)", sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected a DiskError, got \(error)", sourceLocation: sourceLocation)
-    }
+    expectError(DiskError.self, matches, sourceLocation: sourceLocation, body)
 }
-
 
 extension DiskError {
     var isUnavailable: Bool {

@@ -5,6 +5,12 @@ import Testing
 /// Engine bugs the simulation found, each kept as its smallest reproduction (a shrunk trace or a
 /// few notebook calls) so it stays fixed. Simulations/README.md, "Findings", tells each story.
 @Suite struct EngineFindingsTests {
+    /// Runs a shrunk trace that once failed; it must pass now.
+    func expectPasses(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = Simulation(trace: try Trace(parsing: text)).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")", sourceLocation: sourceLocation)
+    }
+
     /// A notebook's own operations, all of them, apply to an empty notebook when a local
     /// insertion followed a remote one in the same memo (finding 1: the local run that grew
     /// across the remote operation waited for it, and the remote operation waited for the start
@@ -53,9 +59,7 @@ import Testing
 
     /// The same bug seen from a replica: a late joiner's saved sync does not survive a crash.
     @Test func aLateJoinersSavedSyncSurvivesACrash() throws {
-        let trace = try Trace(parsing: Self.lateJoinerTrace)
-        let result = Simulation(trace: trace).run()
-        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+        try expectPasses(Self.lateJoinerTrace)
     }
 
     static let lateJoinerTrace = """
@@ -93,8 +97,7 @@ import Testing
     /// once deleted the original snapshot relying on the vanished copy (finding 5). Shrunk from
     /// `memo-sim --seed 130 --steps 2000 --without clone,old-copy`.
     @Test func aFailedDeleteIsNotReliedOnToCover() throws {
-        let result = Simulation(trace: try Trace(parsing: Self.vanishedCopyTrace)).run()
-        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+        try expectPasses(Self.vanishedCopyTrace)
     }
 
     static let vanishedCopyTrace = """
@@ -258,8 +261,7 @@ import Testing
     /// did not decode. They are published together now. Shrunk from `memo-sim --seed 146
     /// --steps 2000`.
     @Test func aDeletionTravelsWithTheTombstoneOfAnEarlierSession() throws {
-        let result = Simulation(trace: try Trace(parsing: Self.tombstoneTrace)).run()
-        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+        try expectPasses(Self.tombstoneTrace)
     }
 
     static let tombstoneTrace = """

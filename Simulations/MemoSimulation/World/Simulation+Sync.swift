@@ -78,16 +78,7 @@ extension Simulation {
         } catch {
             return replicaFailure(peer, error, "finishing a sync")
         }
-        didSave(peer)
-        statistics.syncsFinished += 1
-        statistics.operationsApplied += report.operationsApplied
-        peer.completedSyncs += 1
-        if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
-        noteCopySynced(peer, report)
-        if report.blobsDeleted > 0 { sometimes.insert(.collected) }
-        logReport(peer, report)
-        applyRemoteEvents(peer, peer.takeEvents())
-        if violation == nil { checkCaret(peer) }
+        noteFinishedSync(peer, replica, report)
         if violation == nil, report.pendingOperationCount > 0, isFinalPhase {
             // Checked for good at the end; noted here.
             log.note("r\(peer.index) holds \(report.pendingOperationCount) operations back")
@@ -141,16 +132,7 @@ extension Simulation {
             replicaFailure(peer, error, "finishing a sync")
             return nil
         }
-        didSave(peer)
-        statistics.syncsFinished += 1
-        statistics.operationsApplied += report.operationsApplied
-        peer.completedSyncs += 1
-        if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
-        noteCopySynced(peer, report)
-        if report.blobsDeleted > 0 { sometimes.insert(.collected) }
-        logReport(peer, report)
-        applyRemoteEvents(peer, peer.takeEvents())
-        if violation == nil { checkCaret(peer) }
+        noteFinishedSync(peer, replica, report)
         return report
     }
 
@@ -250,6 +232,21 @@ extension Simulation {
         case nil:
             fail(.engine, [peer.index], "wrote \(key), not a MemoSync key")
         }
+    }
+
+    /// What every finished sync updates and checks: statistics, the oracle, the sometimes
+    /// flags, the log, the model from the events, the caret.
+    func noteFinishedSync(_ peer: Peer, _ replica: Replica, _ report: SyncReport) {
+        didSave(peer)
+        statistics.syncsFinished += 1
+        statistics.operationsApplied += report.operationsApplied
+        peer.completedSyncs += 1
+        if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
+        noteCopySynced(peer, report)
+        if report.blobsDeleted > 0 { sometimes.insert(.collected) }
+        logReport(peer, report)
+        applyRemoteEvents(peer, peer.takeEvents())
+        if violation == nil { checkCaret(peer) }
     }
 
     /// A copy of a library (a clone, a restored backup) that finished a sync: the state the

@@ -154,8 +154,10 @@ extension Notebook {
         // operation held: a state that would not encode. Undo the call and hold the whole delta
         // back; it applies once what the deletions wait for arrives (in one call then).
         var orphaned = false
+        var deletedByMemo: [MemoID: [ReplicaID: [Range<UInt32>]]] = [:]
         for (memo, run) in appliedTombstones where !orphaned {
-            orphaned = !(try materializedText(of: memo).holdsDeletions(of: run.replica, counters: run.counter..<run.end))
+            if deletedByMemo[memo] == nil { deletedByMemo[memo] = try materializedText(of: memo).deletedItemRanges() }
+            orphaned = !covers(deletedByMemo[memo]![run.replica] ?? [], run.counter..<run.end)
         }
         if orphaned, let original {
             self = original

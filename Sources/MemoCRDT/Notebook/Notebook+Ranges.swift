@@ -18,8 +18,12 @@ extension Notebook {
     /// operations: one delta for several replicas' operations, so that an insertion one of them
     /// made and another deleted travels with its deletion.
     ///
-    /// - Throws: ``NotebookError/corruptMemo(_:_:)``.
+    /// - Throws: ``NotebookError/invalidDelta(reason:)`` when a replica appears twice,
+    ///   ``NotebookError/corruptMemo(_:_:)``.
     public func changes(of ranges: [(replica: ReplicaID, counters: Range<UInt32>)]) throws(NotebookError) -> NotebookDelta {
+        guard Set(ranges.map(\.replica)).count == ranges.count else {
+            throw .invalidDelta(reason: "a replica appears twice in the ranges asked for")
+        }
         var since = version
         for range in ranges { since[range.replica] = range.counters.lowerBound }
         let delta = try changes(since: since)
@@ -100,26 +104,45 @@ extension Notebook {
 }
 
 extension TextCRDT {
-    /// Whether held deletion operations delete every item `counters` of `replica`.
+    /// The items held deletion operations delete: for each target replica, ascending disjoint
+    /// counter ranges.
     ///
     /// - Complexity: O(d log d) for d deletion runs held.
-    func holdsDeletions(of replica: ReplicaID, counters: Range<UInt32>) -> Bool {
-        guard !counters.isEmpty else { return true }
-        guard let index = replicaTable.index(of: replica) else { return false }
-        var ranges: [Range<UInt32>] = []
+    func deletedItemRanges() -> [ReplicaID: [Range<UInt32>]] {
+        var ranges: [UInt32: [Range<UInt32>]] = [:]
         for log in logs {
-            for run in log.deletionRuns where run.targetReplica == index {
-                ranges.append(run.targetCounter..<run.targetCounter + run.length)
+            for run in log.deletionRuns {
+                ranges[run.targetReplica, default: []].append(run.targetCounter..<run.targetCounter + run.length)
             }
         }
-        var covered = counters.lowerBound
-        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if range.lowerBound > covered { break }
-            covered = max(covered, range.upperBound)
-            if covered >= counters.upperBound { return true }
+        var result: [ReplicaID: [Range<UInt32>]] = [:]
+        for (index, list) in ranges {
+            result[replicaTable.ids[Int(index)]] = mergedRanges(list)
         }
-        return false
+        return result
     }
+}
+
+/// `ranges` sorted and joined where they touch or overlap.
+func mergedRanges(_ ranges: [Range<UInt32>]) -> [Range<UInt32>] {
+    var merged: [Range<UInt32>] = []
+    for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        if let last = merged.last, range.lowerBound <= last.upperBound {
+            merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+        } else {
+            merged.append(range)
+        }
+    }
+    return merged
+}
+
+/// Whether the ascending disjoint `ranges` cover all of `counters`.
+///
+/// - Complexity: O(log n).
+func covers(_ ranges: [Range<UInt32>], _ counters: Range<UInt32>) -> Bool {
+    guard !counters.isEmpty else { return true }
+    let index = ranges.partitioningIndex { $0.upperBound > counters.lowerBound }
+    return index < ranges.count && ranges[index].lowerBound <= counters.lowerBound && counters.upperBound <= ranges[index].upperBound
 }
 
 extension TextDelta {
@@ -149,23 +172,12 @@ extension TextDelta {
                 deleted[target.replica, default: []].append(target.counter..<target.counter + run.length)
             }
         }
-        for replica in Array(deleted.keys) {
-            var merged: [Range<UInt32>] = []
-            for range in deleted[replica]!.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                if let last = merged.last, range.lowerBound <= last.upperBound {
-                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-                } else {
-                    merged.append(range)
-                }
-            }
-            deleted[replica] = merged
-        }
+        for replica in Array(deleted.keys) { deleted[replica] = mergedRanges(deleted[replica]!) }
         for run in runs {
             guard case .insertion(_, _, nil) = run.kind else { continue }
             let start = max(run.counter, held[run.replica])
             guard start < run.end else { continue }
-            let covered = deleted[run.replica]?.contains { $0.lowerBound <= start && run.end <= $0.upperBound } ?? false
-            if !covered { return false }
+            if !covers(deleted[run.replica] ?? [], start..<run.end) { return false }
         }
         return true
     }

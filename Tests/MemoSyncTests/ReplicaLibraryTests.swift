@@ -149,6 +149,58 @@ import Testing
         #expect(try disk.read(file: LibraryCore.stateFileName) == bytes)
     }
 
+    /// The sync state of format version 2 (lineage, published counts, own blobs with the
+    /// versions they hold) decodes to what was encoded; the lineage keeps its session order.
+    @Test func syncStateRoundTrips() throws {
+        var state = SyncState()
+        state.lineage = [ReplicaID(0x30), ReplicaID(0x10), ReplicaID(0x20)]
+        state.published[ReplicaID(0x30)] = 12
+        state.published[ReplicaID(0x10)] = 4
+        state.ownSegments = [StoreLayout.segmentKey(replica: ReplicaID(0x10), counters: 0..<4, bytes: [1])]
+        var version = VersionVector()
+        version[ReplicaID(0x30)] = 12
+        version[ReplicaID(0x99)] = 7
+        state.ownSnapshots = [
+            SyncState.OwnSnapshot(
+                key: StoreLayout.snapshotKey(replica: ReplicaID(0x30), totalOperations: 19, bytes: [2]), version: version,
+                writtenAtMilliseconds: 1_700_000_000_000)
+        ]
+        state.operationsAtLastSnapshot = 19
+        state.lastSyncMilliseconds = 1_700_000_000_500
+        let bytes = LibraryCore.encodeSyncState(state)
+        #expect(try LibraryCore.decodeSyncState(bytes, version: 2, replica: ReplicaID(0x77)) == state)
+        // Every truncation and every lineage listing an id twice is a typed error, never a crash.
+        for length in 0..<bytes.count {
+            #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(Array(bytes[..<length]), version: 2, replica: ReplicaID(1)) }
+        }
+        var twice = state
+        twice.lineage = [ReplicaID(0x30), ReplicaID(0x30)]
+        #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(LibraryCore.encodeSyncState(twice), version: 2, replica: ReplicaID(1)) }
+    }
+
+    /// A version 1 sync state (one replica id for good) reads as a lineage of that id.
+    @Test func version1SyncStateReadsAsALineageOfOneID() throws {
+        let segment = StoreLayout.segmentKey(replica: ReplicaID(0x42), counters: 0..<9, bytes: [3])
+        let snapshot = StoreLayout.snapshotKey(replica: ReplicaID(0x42), totalOperations: 30, bytes: [4])
+        var writer = ByteWriter()
+        writer.varint(UInt64(9))          // published operations
+        writer.varint(UInt64(1_234))      // last sync
+        writer.varint(UInt64(30))         // operations at the last snapshot
+        writer.varint(UInt64(1))
+        writer.lengthPrefixed(Array(segment.utf8))
+        writer.varint(UInt64(1))
+        writer.lengthPrefixed(Array(snapshot.utf8))
+        writer.varint(UInt64(9))          // own operations it holds
+        writer.varint(UInt64(1_000))      // written at
+        let state = try LibraryCore.decodeSyncState(writer.bytes, version: 1, replica: ReplicaID(0x42))
+        #expect(state.lineage == [ReplicaID(0x42)])
+        #expect(state.published[ReplicaID(0x42)] == 9)
+        #expect(state.ownSegments == [segment])
+        #expect(state.ownSnapshots.map(\.key) == [snapshot])
+        #expect(state.ownSnapshots.first?.version[ReplicaID(0x42)] == 9)
+        #expect(state.lastSyncMilliseconds == 1_234 && state.operationsAtLastSnapshot == 30)
+    }
+
     @Test func newerLibraryVersionIsReported() throws {
         let environment = TestEnvironment(seed: 25)
         let disk = MemoryDisk()

@@ -261,13 +261,13 @@ extension Notebook {
         case .create:
             return true
         case .text:
-            guard memos[id] != nil else { return false }
+            guard memos.contains(id) else { return false }
             return try materializedText(of: id).canApplyCompletely(item.text)
         case let .trash(seen), let .purge(seen):
             guard let record = memos[id] else { return false }
             return seen.isIncluded(in: record.text.version)
         case .restore:
-            return memos[id] != nil
+            return memos.contains(id)
         }
     }
 
@@ -280,7 +280,7 @@ extension Notebook {
     ///
     /// - Complexity: O(k log k) for k text runs.
     private mutating func readyTextPrefix(of item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> (PendingRun, PendingRun)? {
-        guard case let .text(textCounter) = item.run.kind, memos[item.run.memo] != nil else { return nil }
+        guard case let .text(textCounter) = item.run.kind, memos.contains(item.run.memo) else { return nil }
         let text = try materializedText(of: item.run.memo)
         let starts = item.text.runs.map(\.counter)
         // `ready` leading text runs apply; `blocked` leading text runs do not (all of them, as
@@ -380,9 +380,9 @@ extension Notebook {
                 guard UInt64(textCounter) + UInt64(run.length) <= UInt64(Limits.operationsPerReplicaMax) else {
                     throw .invalidDelta(reason: "text counters past the limit")
                 }
-                let covered = delta.text(for: run.memo).restricted(
-                    to: replicaRun.replica, counters: textCounter..<textCounter + run.length)
-                guard covered.operationCount == Int(run.length) else {
+                let covered = delta.text(for: run.memo).operationCount(
+                    of: replicaRun.replica, counters: textCounter..<textCounter + run.length)
+                guard covered == Int(run.length) else {
                     throw .invalidDelta(reason: "a text run without its text operations")
                 }
                 textCounts[run.memo, default: 0] += Int(run.length)
@@ -395,7 +395,7 @@ extension Notebook {
             guard textCounts[memo] == text.operationCount else {
                 throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
             }
-            if memos[memo] != nil {
+            if memos.contains(memo) {
                 let current = try materializedText(of: memo)
                 do throws(TextError) {
                     try current.validate(text)
@@ -405,8 +405,11 @@ extension Notebook {
             }
         }
         // Memos touched by lifecycle runs must be readable too.
-        for replicaRun in delta.runs where memos[replicaRun.run.memo] != nil {
-            _ = try materializedText(of: replicaRun.run.memo)
+        // (Consecutive runs of one memo are checked once.)
+        var checked: MemoID?
+        for replicaRun in delta.runs where replicaRun.run.memo != checked {
+            checked = replicaRun.run.memo
+            if memos.contains(replicaRun.run.memo) { _ = try materializedText(of: replicaRun.run.memo) }
         }
     }
 }

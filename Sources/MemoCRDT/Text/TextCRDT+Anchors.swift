@@ -227,16 +227,63 @@ extension TextCRDT {
 extension TextDelta {
     /// The part of this delta made of operations `counters` of `replica`.
     ///
-    /// - Complexity: O(k) for k runs.
+    /// Runs are sorted by replica then counter and do not overlap (every delta is built or
+    /// decoded that way), so the first run concerned is found by bisection; a delta that lies
+    /// wholly within the range is returned as it is, without copying its runs.
+    ///
+    /// - Complexity: O(log n + k) for n runs in the delta and k in the result.
     public func restricted(to replica: ReplicaID, counters: Range<UInt32>) -> TextDelta {
+        let (start, stop) = runIndices(of: replica, overlapping: counters)
+        if start == 0 && stop == runs.count, let first = runs.first, let last = runs.last,
+            first.replica == replica && last.replica == replica,
+            counters.lowerBound <= first.counter && last.end <= counters.upperBound
+        {
+            return self
+        }
         var result: [Run] = []
-        for run in runs where run.replica == replica && run.counter < counters.upperBound && counters.lowerBound < run.end {
-            var part = run
+        result.reserveCapacity(stop - start)
+        for index in start..<stop {
+            var part = runs[index]
             if part.counter < counters.lowerBound { part = part.dropping(counters.lowerBound - part.counter) }
             if part.end > counters.upperBound { part = part.prefix(counters.upperBound - part.counter) }
             result.append(part)
         }
         return TextDelta(runs: result)
+    }
+
+    /// How many operations of `replica` with counters in `counters` this delta holds: the
+    /// ``operationCount`` of ``restricted(to:counters:)``, without building it.
+    ///
+    /// - Complexity: O(log n + k) for n runs in the delta and k overlapping the range.
+    func operationCount(of replica: ReplicaID, counters: Range<UInt32>) -> Int {
+        let (start, stop) = runIndices(of: replica, overlapping: counters)
+        var total = 0
+        for index in start..<stop {
+            let run = runs[index]
+            total += Int(min(run.end, counters.upperBound) - max(run.counter, counters.lowerBound))
+        }
+        return total
+    }
+
+    /// The indices of the runs of `replica` that overlap `counters` (a possibly empty range of
+    /// ``runs``), found by bisection over the runs sorted by replica, then counter.
+    ///
+    /// - Complexity: O(log n + k) for n runs and k in the result.
+    private func runIndices(of replica: ReplicaID, overlapping counters: Range<UInt32>) -> (Int, Int) {
+        var low = 0
+        var high = runs.count
+        while low < high {
+            let middle = (low + high) / 2
+            let runReplica = runs[middle].replica
+            if runReplica > replica || (runReplica == replica && runs[middle].end > counters.lowerBound) {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        var stop = low
+        while stop < runs.count && runs[stop].replica == replica && runs[stop].counter < counters.upperBound { stop += 1 }
+        return (low, stop)
     }
 }
 

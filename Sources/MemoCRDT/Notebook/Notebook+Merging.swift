@@ -100,6 +100,13 @@ extension Notebook {
         // their deletions must be held by the end of the call (see below).
         var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
         var statusBefore: [MemoID: MemoStatus?] = [:]
+        // Memos whose text changed, in order (a memo repeated only when another came between):
+        // their titles are marked stale once each at the end, not after every run.
+        var textChanged: [MemoID] = []
+        func applied(_ item: PendingRun, from replicaID: ReplicaID, into notebook: inout Notebook) {
+            notebook.applyRemote(item, from: replicaID)
+            if case .text = item.run.kind, textChanged.last != item.run.memo { textChanged.append(item.run.memo) }
+        }
         var progress = true
         while progress {
             progress = false
@@ -130,7 +137,7 @@ extension Notebook {
                         // on an earlier one: apply what is ready and hold the rest.
                         if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
                             appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) }
-                            applyRemote(head, from: replicaID)
+                            applied(head, from: replicaID, into: &self)
                             report.appliedOperationCount += Int(head.run.length)
                             held = head.run.end
                             queue[index] = rest
@@ -139,7 +146,7 @@ extension Notebook {
                         break
                     }
                     appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) }
-                    applyRemote(item, from: replicaID)
+                    applied(item, from: replicaID, into: &self)
                     report.appliedOperationCount += Int(item.run.length)
                     held = item.run.end
                     index += 1
@@ -179,12 +186,20 @@ extension Notebook {
             heldBack.pendingOperationCount = pendingOperationCount
             return heldBack
         }
-        // Status changes, as events.
+        // Titles: marking memos stale in the order of their last change leaves every one but
+        // the last refreshed from its final text, as marking after each run would.
+        var marked = Set<MemoID>()
+        var staleOrder: [MemoID] = []
+        for id in textChanged.reversed() where marked.insert(id).inserted { staleOrder.append(id) }
+        for id in staleOrder.reversed() {
+            if let index = memos.index(of: id) { memos.markDerivedTextStale(at: index) }
+        }
+        // Status changes, as events. Runs applied above leave statuses as they were; every memo
+        // they touched is in `statusBefore`, so its status is taken here once.
         for (id, before) in statusBefore.sorted(by: { $0.key < $1.key }) {
-            guard var record = memos[id] else { continue }
-            record.refreshStatus()
-            memos[id] = record
-            let after = record.status
+            guard let index = memos.index(of: id) else { continue }
+            memos[at: index].refreshStatus()
+            let after = memos[at: index].status
             // A memo created by this delta starts active (its `.added` event said so).
             let previous = before ?? .active
             if previous != after {
@@ -340,9 +355,8 @@ extension Notebook {
             // Title and preview go stale while this memo keeps changing (taken again when read,
             // when another memo changes, or by refreshSearchKeys()).
             if record.searchKeyVersion == nil { record.refreshDerivedText() }
-            record.refreshStatus()
+            // Status and the stale title are taken by `apply` once per memo, after every run.
             memos[id] = record
-            if let index = memos.index(of: id) { memos.markDerivedTextStale(at: index) }
             if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
         case let .trash(seen):
             appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)
@@ -358,7 +372,7 @@ extension Notebook {
         var record = memos[run.memo]!
         record.lifecycle.append(LifecycleRecord(kind: kind, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
         record.modifiedAt = max(record.modifiedAt, run.timestamp)
-        record.refreshStatus()
+        // (Status is taken by `apply` once all runs are applied.)
         memos[run.memo] = record
     }
 

@@ -28,7 +28,8 @@ public struct Notebook: Sendable {
     public internal(set) var clock = HybridClock()
 
     @usableFromInline var memos = MemoTable()
-    @usableFromInline var logs: [ReplicaID: NotebookLog] = [:]
+    /// Every replica's log, with the version they make (kept up to date on every change).
+    @usableFromInline var logs = NotebookLogs()
     /// The highest Lamport timestamp of any text operation in any memo.
     @usableFromInline var lamport: UInt64 = 0
     /// Runs received before their dependencies, per replica in counter order, each with the text
@@ -56,10 +57,8 @@ public struct Notebook: Sendable {
 
     /// The operations this notebook holds: for each replica, how many notebook operations.
     ///
-    /// - Complexity: O(r log r) for r replicas.
-    public var version: VersionVector {
-        VersionVector(entries: logs.map { VersionVector.Entry(replica: $0.key, operationCount: $0.value.operationCount) })
-    }
+    /// - Complexity: O(1) (maintained as the logs change).
+    public var version: VersionVector { logs.version }
 
     /// How many notebook operations wait for their dependencies.
     public var pendingOperationCount: Int {

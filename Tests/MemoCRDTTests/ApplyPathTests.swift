@@ -1,0 +1,76 @@
+@testable import MemoCRDT
+import TestSupport
+import Testing
+
+/// The structures behind the remote apply path: the maintained notebook version and the
+/// bisecting restriction of text deltas, each against a plain recomputation.
+@Suite struct ApplyPathTests {
+    private static let memo = MemoID(high: 1, low: 2)
+
+    private static func textRun(counter: UInt32, length: UInt32, textCounter: UInt32) -> NotebookRun {
+        NotebookRun(
+            counter: counter, length: length, memo: memo, kind: .text(textCounter),
+            timestamp: HybridTimestamp(wallMilliseconds: 1_000 + UInt64(counter), logical: 0))
+    }
+
+    @Test func logsKeepTheirVersionOnEveryChange() {
+        var logs = NotebookLogs()
+        #expect(logs.isEmpty && logs.version.isEmpty)
+        let a = ReplicaID(30)
+        let b = ReplicaID(10)
+        logs[a, default: NotebookLog()].append(Self.textRun(counter: 0, length: 3, textCounter: 0))
+        logs[b, default: NotebookLog()].append(Self.textRun(counter: 0, length: 1, textCounter: 0))
+        let held = logs.version
+        logs[a, default: NotebookLog()].append(Self.textRun(counter: 3, length: 2, textCounter: 3))
+        #expect(logs.version == VersionVector([a: 5, b: 1]))
+        #expect(logs.version == logs.recomputedVersion)
+        // A copy taken earlier is unchanged (value semantics).
+        #expect(held == VersionVector([a: 3, b: 1]))
+        #expect(logs[a]?.runs.count == 1 && logs[a]?.operationCount == 5)
+        // Replacing a log, and an empty log (no operations: no version entry).
+        var replaced = NotebookLog()
+        replaced.append(Self.textRun(counter: 0, length: 7, textCounter: 0))
+        logs[b] = replaced
+        logs[ReplicaID(20)] = NotebookLog()
+        #expect(logs.version == VersionVector([a: 5, b: 7]))
+        #expect(logs.version == logs.recomputedVersion)
+        #expect(Set(logs.keys) == [a, b, ReplicaID(20)])
+        #expect(logs.map(\.value.operationCount).reduce(0, +) == 12)
+    }
+
+    /// `restricted(to:counters:)` and `operationCount(of:counters:)` against a linear scan, for
+    /// every range over every replica of deltas with several replicas and both run kinds.
+    @Test(arguments: testSeeds(6, salt: 0xA991_0001))
+    func restrictionMatchesALinearScan(seed: UInt64) throws {
+        let scenario = try DivergedReplicas(seed: seed, replicaCount: 3)
+        var merged = scenario.base.fork(replica: ReplicaID(0xFEED))
+        for replica in scenario.replicas { merged.merge(replica) }
+        let delta = merged.changes(since: VersionVector())
+        for entry in merged.version.entries {
+            let count = entry.operationCount
+            for lower in 0...count {
+                for upper in lower + 1..<count + 2 {
+                    let range = lower..<upper
+                    let expected = Self.linearRestriction(delta, to: entry.replica, counters: range)
+                    #expect(delta.restricted(to: entry.replica, counters: range) == expected, "seed \(seed) \(range)")
+                    #expect(delta.operationCount(of: entry.replica, counters: range) == expected.operationCount, "seed \(seed)")
+                }
+            }
+        }
+        // A replica the delta does not hold.
+        #expect(delta.restricted(to: ReplicaID(1), counters: 0..<5).isEmpty)
+        #expect(delta.operationCount(of: ReplicaID(1), counters: 0..<5) == 0)
+    }
+
+    /// The restriction as it was computed before bisection: every run looked at.
+    private static func linearRestriction(_ delta: TextDelta, to replica: ReplicaID, counters: Range<UInt32>) -> TextDelta {
+        var result: [TextDelta.Run] = []
+        for run in delta.runs where run.replica == replica && run.counter < counters.upperBound && counters.lowerBound < run.end {
+            var part = run
+            if part.counter < counters.lowerBound { part = part.dropping(counters.lowerBound - part.counter) }
+            if part.end > counters.upperBound { part = part.prefix(counters.upperBound - part.counter) }
+            result.append(part)
+        }
+        return TextDelta(runs: result)
+    }
+}

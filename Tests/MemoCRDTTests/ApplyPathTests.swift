@@ -9,7 +9,7 @@ import Testing
 
     private static func textRun(counter: UInt32, length: UInt32, textCounter: UInt32) -> NotebookRun {
         NotebookRun(
-            counter: counter, length: length, memo: memo, kind: .text(textCounter),
+            counter: counter, length: length, memo: memo, kind: .text(textCounter: textCounter),
             timestamp: HybridTimestamp(wallMilliseconds: 1_000 + UInt64(counter), logical: 0))
     }
 

@@ -161,10 +161,10 @@ extension Notebook {
         // operation held: a state that would not encode. Undo the call and hold the whole delta
         // back; it applies once what the deletions wait for arrives (in one call then).
         var orphaned = false
-        var deletedByMemo: [MemoID: [ReplicaID: [Range<UInt32>]]] = [:]
-        for (memo, run) in appliedTombstones where !orphaned {
-            if deletedByMemo[memo] == nil { deletedByMemo[memo] = try materializedText(of: memo).deletedItemRanges() }
-            orphaned = !covers(deletedByMemo[memo]![run.replica] ?? [], run.counter..<run.end)
+        var tombstonesByMemo: [MemoID: [TextDelta.Run]] = [:]
+        for (memo, run) in appliedTombstones { tombstonesByMemo[memo, default: []].append(run) }
+        for memo in tombstonesByMemo.keys.sorted() where !orphaned {
+            orphaned = try !materializedText(of: memo).deletionsCover(tombstonesByMemo[memo]!)
         }
         if orphaned, let original {
             self = original
@@ -419,11 +419,12 @@ extension Notebook {
             }
         }
         // Memos touched by lifecycle runs must be readable too.
-        // (Consecutive runs of one memo are checked once.)
+        // (Only a memo still encoded needs decoding; consecutive runs of one memo look once.)
         var checked: MemoID?
         for replicaRun in delta.runs where replicaRun.run.memo != checked {
             checked = replicaRun.run.memo
-            if memos.contains(replicaRun.run.memo) { _ = try materializedText(of: replicaRun.run.memo) }
+            guard let index = memos.index(of: replicaRun.run.memo) else { continue }
+            if case .encoded = memos[at: index].text { _ = try materializedText(of: replicaRun.run.memo) }
         }
     }
 }

@@ -194,20 +194,28 @@ extension TextCRDT {
     ///
     /// - Complexity: O(k log k) for k runs.
     public func canApplyCompletely(_ delta: TextDelta) -> Bool {
-        var counts: [ReplicaID: UInt32] = [:]
-        func count(_ replica: ReplicaID) -> UInt32 {
-            if let known = counts[replica] { return known }
-            return replicaTable.index(of: replica).map { logs[$0].operationCount } ?? 0
-        }
         // Operations of one replica arrive in counter order; check runs in that order, then the
-        // references against everything the text will hold afterwards.
-        var finalCounts: [ReplicaID: UInt32] = [:]
+        // references against everything the text will hold afterwards. Runs are sorted by
+        // replica, so the counts after the delta form a list sorted by replica (no dictionary).
+        var finalCounts: [(replica: ReplicaID, count: UInt32)] = []
         for run in delta.runs {
-            let held = finalCounts[run.replica] ?? count(run.replica)
+            if finalCounts.last?.replica != run.replica {
+                finalCounts.append((run.replica, operationCount(of: run.replica)))
+            }
+            let held = finalCounts[finalCounts.count - 1].count
             if run.counter > held { return false }
-            finalCounts[run.replica] = max(held, run.end)
+            finalCounts[finalCounts.count - 1].count = max(held, run.end)
         }
-        counts = finalCounts
+        func count(_ replica: ReplicaID) -> UInt32 {
+            var low = 0
+            var high = finalCounts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if finalCounts[middle].replica < replica { low = middle + 1 } else { high = middle }
+            }
+            if low < finalCounts.count && finalCounts[low].replica == replica { return finalCounts[low].count }
+            return operationCount(of: replica)
+        }
         func holds(_ id: OperationID, length: UInt32 = 1) -> Bool {
             UInt64(id.counter) + UInt64(length) <= UInt64(count(id.replica))
         }

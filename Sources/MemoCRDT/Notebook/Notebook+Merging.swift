@@ -111,9 +111,17 @@ extension Notebook {
         while progress {
             progress = false
             for replicaID in pending.keys.sorted() {
-                var queue = pending[replicaID]!.sorted { $0.run.counter < $1.run.counter }
+                // Held-back runs are kept in counter order; a sort (stable, so a no-op on sorted
+                // runs) is needed only when some arrived out of order or a partly applied run's
+                // rest moved past the next one.
+                var queue = pending[replicaID]!
+                var changed = false
+                if !Self.isInCounterOrder(queue) {
+                    queue.sort { $0.run.counter < $1.run.counter }
+                    changed = true
+                }
                 var index = 0
-                var held = log(of: replicaID).operationCount
+                var held = logs[replicaID]?.operationCount ?? 0
                 while index < queue.count {
                     var item = queue[index]
                     if item.run.end <= held {
@@ -141,6 +149,7 @@ extension Notebook {
                             report.appliedOperationCount += Int(head.run.length)
                             held = head.run.end
                             queue[index] = rest
+                            changed = true
                             progress = true
                         }
                         break
@@ -152,8 +161,9 @@ extension Notebook {
                     index += 1
                     progress = true
                 }
-                let rest = Array(queue[index...])
-                pending[replicaID] = rest.isEmpty ? nil : rest
+                guard changed || index > 0 else { continue }
+                queue.removeFirst(index)
+                pending[replicaID] = queue.isEmpty ? nil : queue
             }
         }
         // Characters that arrived already deleted (a delta carries no content for them) whose
@@ -269,6 +279,16 @@ extension Notebook {
 
     // MARK: Implementation
 
+    /// Whether held-back runs are in ascending counter order (ties allowed).
+    private static func isInCounterOrder(_ queue: [PendingRun]) -> Bool {
+        var index = 1
+        while index < queue.count {
+            if queue[index].run.counter < queue[index - 1].run.counter { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Whether a held run can be applied now.
     private mutating func isReady(_ item: PendingRun) throws(NotebookError) -> Bool {
         let id = item.run.memo
@@ -342,21 +362,21 @@ extension Notebook {
                 events.append(.added(id, origin: .remote))
             }
         case .text:
-            var record = memos[existing: id]
-            guard case .materialized(var text) = record.text else { preconditionFailure("materialized by isReady") }
-            // Drop both references to the text, so it is changed in place.
-            memos[existing: id].text = .placeholder
-            record.text = .placeholder
+            // Changed in place in the table (no copy of the record).
+            guard let index = memos.index(of: id), case .materialized(var text) = memos[at: index].text else {
+                preconditionFailure("materialized by isReady")
+            }
+            // Drop the table's reference to the text, so it is changed in place.
+            memos[at: index].text = .placeholder
             let result = try? text.apply(item.text, recordingEdits: true)
             precondition(result != nil && text.pendingOperationCount == 0, "checked by isReady and validate")
             lamport = max(lamport, text.lamport)
-            record.text = .materialized(text)
-            record.modifiedAt = max(record.modifiedAt, run.timestamp)
+            memos[at: index].text = .materialized(text)
+            memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, run.timestamp)
             // Title and preview go stale while this memo keeps changing (taken again when read,
             // when another memo changes, or by refreshSearchKeys()).
-            if record.searchKeyVersion == nil { record.refreshDerivedText() }
+            if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
             // Status and the stale title are taken by `apply` once per memo, after every run.
-            memos[id] = record
             if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
         case let .trash(seen):
             appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)

@@ -93,14 +93,15 @@ public struct Notebook: Sendable {
     /// The memo's text, decoded if it was still encoded. Records the decoded text, so later calls
     /// are O(1).
     mutating func materializedText(of id: MemoID) throws(NotebookError) -> TextCRDT {
-        guard let record = memos[id] else { throw .memoNotFound(id) }
-        switch record.text {
+        // The text is read in place (copying the whole record out would retain all its parts).
+        guard let index = memos.index(of: id) else { throw .memoNotFound(id) }
+        switch memos[at: index].text {
         case let .materialized(text):
             return text
         case let .encoded(bytes, body, _, _, _, _):
             do throws(DecodingError) {
                 let text = try TextCRDT(decodingBody: bytes, range: body, replica: replica)
-                memos[existing: id].text = .materialized(text)
+                memos[at: index].text = .materialized(text)
                 return text
             } catch {
                 throw .corruptMemo(id, error)

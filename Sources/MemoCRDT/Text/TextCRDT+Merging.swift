@@ -270,9 +270,25 @@ extension TextCRDT {
             deletionRanges = ranges
             return ranges
         }
+        // References mostly name the replica of the run before (typing on, deleting on): the
+        // last replica's index and arriving deletions are kept instead of looked up again.
+        var lastIndex: (replica: ReplicaID, index: UInt32?)?
+        func replicaIndex(of replica: ReplicaID) -> UInt32? {
+            if let lastIndex, lastIndex.replica == replica { return lastIndex.index }
+            let index = replicaTable.index(of: replica)
+            lastIndex = (replica, index)
+            return index
+        }
+        var lastDeletions: (replica: ReplicaID, ranges: [Range<UInt32>]?)?
+        func arrivingDeletions(of replica: ReplicaID) -> [Range<UInt32>]? {
+            if let lastDeletions, lastDeletions.replica == replica { return lastDeletions.ranges }
+            let ranges = arrivingDeletions()[replica]
+            lastDeletions = (replica, ranges)
+            return ranges
+        }
         func check(_ replica: ReplicaID, _ counters: Range<UInt32>) throws(TextError) {
             var counter = counters.lowerBound
-            if let replicaIndex = replicaTable.index(of: replica) {
+            if let replicaIndex = replicaIndex(of: replica) {
                 // The part held here must be text.
                 let known = min(counters.upperBound, logs[replicaIndex].operationCount)
                 while counter < known {
@@ -284,7 +300,7 @@ extension TextCRDT {
             }
             guard counter < counters.upperBound else { return }
             // The part not held here must not be a deletion arriving now or held back.
-            if let ranges = arrivingDeletions()[replica] {
+            if let ranges = arrivingDeletions(of: replica) {
                 let index = ranges.partitioningIndex { $0.upperBound > counter }
                 if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
                     throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
@@ -297,7 +313,7 @@ extension TextCRDT {
         for run in delta.runs {
             if run.replica != previousReplica {
                 previousReplica = run.replica
-                if replicaTable.index(of: run.replica) == nil { newReplicas += 1 }
+                if replicaIndex(of: run.replica) == nil { newReplicas += 1 }
             }
             switch run.kind {
             case let .insertion(originLeft, originRight, content):

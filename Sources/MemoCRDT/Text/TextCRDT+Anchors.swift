@@ -273,6 +273,14 @@ extension TextDelta {
         return total
     }
 
+    /// The indices of all runs of `replica` in ``runs``.
+    ///
+    /// - Complexity: O(log n + k) for n runs and k in the result.
+    func runIndices(of replica: ReplicaID) -> Range<Int> {
+        let (start, stop) = runIndices(of: replica, overlapping: 0..<UInt32.max)
+        return start..<stop
+    }
+
     /// The indices of the runs of `replica` that overlap `counters` (a possibly empty range of
     /// ``runs``), found by bisection over the runs sorted by replica, then counter.
     ///

@@ -259,32 +259,32 @@ extension TextCRDT {
         let total = pendingOperationCount + delta.operationCount
         guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
         // Counter ranges of deletions arriving now or held back, per replica (rarely needed:
-        // only consulted for ids this text does not hold yet).
-        var deletionRanges: [ReplicaID: [Range<UInt32>]]?
-        func arrivingDeletions() -> [ReplicaID: [Range<UInt32>]] {
-            if let deletionRanges { return deletionRanges }
-            var ranges: [ReplicaID: [Range<UInt32>]] = [:]
-            for run in delta.runs where !run.isInsertion { ranges[run.replica, default: []].append(run.counter..<run.end) }
-            for run in pending where !run.isInsertion { ranges[run.replica, default: []].append(run.counter..<run.end) }
-            for key in ranges.keys { ranges[key]!.sort { $0.lowerBound < $1.lowerBound } }
-            deletionRanges = ranges
+        // only consulted for ids this text does not hold yet), gathered for one replica when
+        // first asked for: the delta's runs of that replica are found by bisection.
+        var deletionRanges: [(replica: ReplicaID, ranges: [Range<UInt32>])] = []
+        func arrivingDeletions(of replica: ReplicaID) -> [Range<UInt32>] {
+            if let last = deletionRanges.last, last.replica == replica { return last.ranges }
+            if let index = deletionRanges.firstIndex(where: { $0.replica == replica }) {
+                deletionRanges.swapAt(index, deletionRanges.count - 1)
+                return deletionRanges[deletionRanges.count - 1].ranges
+            }
+            var ranges: [Range<UInt32>] = []
+            for index in delta.runIndices(of: replica) where !delta.runs[index].isInsertion {
+                ranges.append(delta.runs[index].counter..<delta.runs[index].end)
+            }
+            for run in pending where run.replica == replica && !run.isInsertion { ranges.append(run.counter..<run.end) }
+            ranges.sort { $0.lowerBound < $1.lowerBound }
+            deletionRanges.append((replica, ranges))
             return ranges
         }
         // References mostly name the replica of the run before (typing on, deleting on): the
-        // last replica's index and arriving deletions are kept instead of looked up again.
+        // last replica's index is kept instead of looked up again.
         var lastIndex: (replica: ReplicaID, index: UInt32?)?
         func replicaIndex(of replica: ReplicaID) -> UInt32? {
             if let lastIndex, lastIndex.replica == replica { return lastIndex.index }
             let index = replicaTable.index(of: replica)
             lastIndex = (replica, index)
             return index
-        }
-        var lastDeletions: (replica: ReplicaID, ranges: [Range<UInt32>]?)?
-        func arrivingDeletions(of replica: ReplicaID) -> [Range<UInt32>]? {
-            if let lastDeletions, lastDeletions.replica == replica { return lastDeletions.ranges }
-            let ranges = arrivingDeletions()[replica]
-            lastDeletions = (replica, ranges)
-            return ranges
         }
         func check(_ replica: ReplicaID, _ counters: Range<UInt32>) throws(TextError) {
             var counter = counters.lowerBound
@@ -300,11 +300,10 @@ extension TextCRDT {
             }
             guard counter < counters.upperBound else { return }
             // The part not held here must not be a deletion arriving now or held back.
-            if let ranges = arrivingDeletions(of: replica) {
-                let index = ranges.partitioningIndex { $0.upperBound > counter }
-                if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
-                    throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
-                }
+            let ranges = arrivingDeletions(of: replica)
+            let index = ranges.partitioningIndex { $0.upperBound > counter }
+            if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
+                throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
             }
         }
         var contentBytes = 0

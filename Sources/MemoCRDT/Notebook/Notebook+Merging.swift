@@ -79,15 +79,27 @@ extension Notebook {
         var report = NotebookApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
         try validate(delta)
-        // Queue every run with the text operations it stands for.
+        // Queue every run with the text operations it stands for. A run the notebook holds
+        // already is only counted as a duplicate (held counts only grow), so it is queued
+        // without them. Runs come grouped by replica: each group is appended at once.
         func queue(_ delta: NotebookDelta, into notebook: inout Notebook) {
-            for replicaRun in delta.runs {
-                var payload = TextDelta()
-                if case let .text(textCounter) = replicaRun.run.kind {
-                    payload = delta.text(for: replicaRun.run.memo).restricted(
-                        to: replicaRun.replica, counters: textCounter..<textCounter + replicaRun.run.length)
+            var start = 0
+            while start < delta.runs.count {
+                let replicaID = delta.runs[start].replica
+                let held = notebook.logs[replicaID]?.operationCount ?? 0
+                var group: [PendingRun] = []
+                var index = start
+                while index < delta.runs.count && delta.runs[index].replica == replicaID {
+                    let run = delta.runs[index].run
+                    var payload = TextDelta()
+                    if case let .text(textCounter) = run.kind, run.end > held {
+                        payload = delta.text(for: run.memo).restricted(to: replicaID, counters: textCounter..<textCounter + run.length)
+                    }
+                    group.append(PendingRun(run: run, text: payload))
+                    index += 1
                 }
-                notebook.pending[replicaRun.replica, default: []].append(PendingRun(run: replicaRun.run, text: payload))
+                notebook.pending[replicaID, default: []] += group
+                start = index
             }
         }
         // As it was, for the case below where the whole call must be undone. Kept only when
@@ -401,7 +413,8 @@ extension Notebook {
     /// text, and memos that will be touched decodable.
     private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
         var previous: NotebookDelta.ReplicaRun?
-        var textCounts: [MemoID: Int] = [:]
+        // Text operations the runs stand for, per entry of `delta.texts` (nil: no run).
+        var textCounts = [Int?](repeating: nil, count: delta.texts.count)
         for replicaRun in delta.runs {
             let run = replicaRun.run
             guard run.length > 0 else { throw .invalidDelta(reason: "empty run") }
@@ -414,19 +427,21 @@ extension Notebook {
                 guard UInt64(textCounter) + UInt64(run.length) <= UInt64(Limits.operationsPerReplicaMax) else {
                     throw .invalidDelta(reason: "text counters past the limit")
                 }
-                let covered = delta.text(for: run.memo).operationCount(
-                    of: replicaRun.replica, counters: textCounter..<textCounter + run.length)
-                guard covered == Int(run.length) else {
+                let textIndex = delta.textIndex(for: run.memo)
+                let covered = textIndex.map {
+                    delta.texts[$0].delta.operationCount(of: replicaRun.replica, counters: textCounter..<textCounter + run.length)
+                } ?? 0
+                guard let textIndex, covered == Int(run.length) else {
                     throw .invalidDelta(reason: "a text run without its text operations")
                 }
-                textCounts[run.memo, default: 0] += Int(run.length)
+                textCounts[textIndex] = (textCounts[textIndex] ?? 0) + Int(run.length)
             } else {
                 guard run.length == 1 else { throw .invalidDelta(reason: "a lifecycle run of several operations") }
             }
             previous = replicaRun
         }
-        for (memo, text) in delta.texts {
-            guard textCounts[memo] == text.operationCount else {
+        for (textIndex, (memo, text)) in delta.texts.enumerated() {
+            guard textCounts[textIndex] == text.operationCount else {
                 throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
             }
             if memos.contains(memo) {

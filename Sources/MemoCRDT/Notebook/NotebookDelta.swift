@@ -51,8 +51,15 @@ public struct NotebookDelta: Sendable, Equatable {
 
     /// The text operations for `memo`.
     func text(for memo: MemoID) -> TextDelta {
+        textIndex(for: memo).map { texts[$0].delta } ?? TextDelta()
+    }
+
+    /// Where the text operations for `memo` are in ``texts``, if it has some.
+    ///
+    /// - Complexity: O(log m) for m memos with text operations.
+    func textIndex(for memo: MemoID) -> Int? {
         let index = texts.partitioningIndex { $0.memo >= memo }
-        return index < texts.count && texts[index].memo == memo ? texts[index].delta : TextDelta()
+        return index < texts.count && texts[index].memo == memo ? index : nil
     }
 
     public static func == (lhs: NotebookDelta, rhs: NotebookDelta) -> Bool {

@@ -21,7 +21,7 @@ import Testing
         logs[a, default: NotebookLog()].append(Self.textRun(counter: 0, length: 3, textCounter: 0))
         logs[b, default: NotebookLog()].append(Self.textRun(counter: 0, length: 1, textCounter: 0))
         let held = logs.version
-        logs[a, default: NotebookLog()].append(Self.textRun(counter: 3, length: 2, textCounter: 3))
+        logs.append(Self.textRun(counter: 3, length: 2, textCounter: 3), for: a)
         #expect(logs.version == VersionVector([a: 5, b: 1]))
         #expect(logs.version == logs.recomputedVersion)
         // A copy taken earlier is unchanged (value semantics).

@@ -359,7 +359,7 @@ extension Notebook {
         let run = item.run
         let id = run.memo
         clock.observe(run.timestamp, wallMilliseconds: 0)
-        logs[replicaID, default: NotebookLog()].append(run)
+        logs.append(run, for: replicaID)
         switch run.kind {
         case .create:
             if var record = memos[id] {

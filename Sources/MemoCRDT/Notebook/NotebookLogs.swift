@@ -41,6 +41,13 @@ struct NotebookLogs: Sendable, Sequence {
         }
     }
 
+    /// Appends `run` to the log of `replica` (created if needed): one lookup, and the version
+    /// entry set to the run's end (what the log's count becomes).
+    mutating func append(_ run: NotebookRun, for replica: ReplicaID) {
+        byReplica[replica, default: NotebookLog()].append(run)
+        version[replica] = run.end
+    }
+
     /// The version recomputed from the logs (what ``version`` must equal).
     ///
     /// - Complexity: O(r log r) for r replicas.

@@ -341,10 +341,9 @@ extension TextCRDT {
     /// Where an id stands: held as an item, held as a deletion, or not arrived.
     private enum Presence { case item, deletion, absent }
 
-    private func presence(_ id: OperationID) -> Presence {
-        guard let replicaIndex = replicaTable.index(of: id.replica),
-            id.counter < logs[replicaIndex].operationCount
-        else { return .absent }
+    /// Where `id` stands, its replica's index here given (nil: the replica has nothing here).
+    private func presence(_ id: OperationID, replicaIndex: UInt32?) -> Presence {
+        guard let replicaIndex, id.counter < logs[replicaIndex].operationCount else { return .absent }
         return lookup(ItemRef(replica: replicaIndex, counter: id.counter)) == nil ? .deletion : .item
     }
 
@@ -363,27 +362,33 @@ extension TextCRDT {
             report.duplicateOperationCount += Int(held - run.counter)
             run = run.dropping(held - run.counter)
         }
+        // Origins mostly name the run's own replica, whose index is known already.
+        func index(of replica: ReplicaID) -> UInt32? {
+            replica == incoming.replica ? replicaIndex : replicaTable.index(of: replica)
+        }
         switch run.kind {
         case let .insertion(originLeftID, originRightForm, bytes):
+            var originLeft = ItemRef.none
             if let originLeftID {
-                switch presence(originLeftID) {
-                case .item: break
+                let leftIndex = index(of: originLeftID.replica)
+                switch presence(originLeftID, replicaIndex: leftIndex) {
+                case .item: originLeft = ItemRef(replica: leftIndex!, counter: originLeftID.counter)
                 case .absent: return .blocked
                 case .deletion: return .rejected
                 }
             }
-            let originLeft = itemRef(originLeftID)!
             let originRight: ItemRef
             switch originRightForm {
             case .end:
                 originRight = .none
             case let .item(id):
-                switch presence(id) {
+                let rightIndex = index(of: id.replica)
+                switch presence(id, replicaIndex: rightIndex) {
                 case .item: break
                 case .absent: return .blocked
                 case .deletion: return .rejected
                 }
-                originRight = itemRef(id)!
+                originRight = ItemRef(replica: rightIndex!, counter: id.counter)
             case .inherited:
                 guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .rejected }
                 originRight = spans[slot].originRight

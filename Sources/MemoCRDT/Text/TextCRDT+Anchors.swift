@@ -197,14 +197,17 @@ extension TextCRDT {
         // Operations of one replica arrive in counter order; check runs in that order, then the
         // references against everything the text will hold afterwards. Runs are sorted by
         // replica, so the counts after the delta form a list sorted by replica (no dictionary).
+        // (Runs are read in place, field by field: copying a whole run is costly.)
+        let runs = delta.runs
         var finalCounts: [(replica: ReplicaID, count: UInt32)] = []
-        for run in delta.runs {
-            if finalCounts.last?.replica != run.replica {
-                finalCounts.append((run.replica, operationCount(of: run.replica)))
+        for index in runs.indices {
+            let replica = runs[index].replica
+            if finalCounts.last?.replica != replica {
+                finalCounts.append((replica, operationCount(of: replica)))
             }
             let held = finalCounts[finalCounts.count - 1].count
-            if run.counter > held { return false }
-            finalCounts[finalCounts.count - 1].count = max(held, run.end)
+            if runs[index].counter > held { return false }
+            finalCounts[finalCounts.count - 1].count = max(held, runs[index].end)
         }
         func count(_ replica: ReplicaID) -> UInt32 {
             var low = 0
@@ -219,13 +222,13 @@ extension TextCRDT {
         func holds(_ id: OperationID, length: UInt32 = 1) -> Bool {
             UInt64(id.counter) + UInt64(length) <= UInt64(count(id.replica))
         }
-        for run in delta.runs {
-            switch run.kind {
+        for index in runs.indices {
+            switch runs[index].kind {
             case let .insertion(originLeft, originRight, _):
                 if let originLeft, !holds(originLeft) { return false }
                 if case let .item(id) = originRight, !holds(id) { return false }
             case let .deletion(target, _):
-                if !holds(target, length: run.length) { return false }
+                if !holds(target, length: runs[index].length) { return false }
             }
         }
         return true

@@ -309,18 +309,21 @@ extension TextCRDT {
         var contentBytes = 0
         var newReplicas = 0
         var previousReplica: ReplicaID?
-        for run in delta.runs {
-            if run.replica != previousReplica {
-                previousReplica = run.replica
-                if replicaIndex(of: run.replica) == nil { newReplicas += 1 }
+        // (Runs are read in place, field by field: copying a whole run is costly.)
+        let runs = delta.runs
+        for index in runs.indices {
+            let replica = runs[index].replica
+            if replica != previousReplica {
+                previousReplica = replica
+                if replicaIndex(of: replica) == nil { newReplicas += 1 }
             }
-            switch run.kind {
+            switch runs[index].kind {
             case let .insertion(originLeft, originRight, content):
                 if let originLeft { try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1) }
                 if case let .item(id) = originRight { try check(id.replica, id.counter..<id.counter + 1) }
                 contentBytes += content?.count ?? 0
             case let .deletion(target, _):
-                try check(target.replica, target.counter..<target.counter + run.length)
+                try check(target.replica, target.counter..<target.counter + runs[index].length)
             }
         }
         guard content.count + contentBytes <= Limits.contentBytesMax else {

@@ -93,6 +93,12 @@ extension TextCRDT {
     /// Appends `piece`, cut where its operations' Lamport timestamps stop rising by one, merging
     /// with the previous run where it continues it.
     private func appendSplittingAtTimestampJumps(_ piece: TextDelta.Run, log: ReplicaLog, into runs: inout [TextDelta.Run]) {
+        // Most pieces have no jump inside: appended as they are, without copies.
+        let firstJump = log.lamportRuns.partitioningIndex { $0.counter > piece.counter }
+        if firstJump == log.lamportRuns.count || log.lamportRuns[firstJump].counter >= piece.end {
+            if runs.isEmpty || !runs[runs.count - 1].append(piece) { runs.append(piece) }
+            return
+        }
         var rest = piece
         while true {
             let next = log.lamportRuns.partitioningIndex { $0.counter > rest.counter }

@@ -103,34 +103,35 @@ public struct TextDelta: Sendable, Equatable {
             guard next.replica == replica, next.counter == end, next.lamport == lamport + UInt64(length) else {
                 return false
             }
-            switch (kind, next.kind) {
-            case let (.insertion(originLeft, originRight, content), .insertion(nextLeft, nextRight, nextContent)):
-                guard nextLeft == OperationID(replica: replica, counter: end - 1),
+            if case let .insertion(nextLeft, nextRight, nextContent) = next.kind {
+                guard case .insertion(let originLeft, let originRight, var content) = kind,
+                    nextLeft == OperationID(replica: replica, counter: end - 1),
                     nextRight == originRight || nextRight == .inherited,
                     (content == nil) == (nextContent == nil),
                     Int(length) + Int(next.length) <= Int(Limits.operationsPerReplicaMax)
                 else { return false }
-                kind = .insertion(
-                    originLeft: originLeft, originRight: originRight,
-                    content: content.map { $0 + nextContent! })
+                // The run lets go of its content first, so that when it held the only reference
+                // the bytes are appended in place (amortized O(appended)) instead of copied.
+                kind = .deletion(target: OperationID(replica: replica, counter: 0), isReversed: false)
+                content?.append(contentsOf: nextContent!)
+                kind = .insertion(originLeft: originLeft, originRight: originRight, content: content)
                 length += next.length
                 return true
-            case let (.deletion(target, isReversed), .deletion(nextTarget, nextReversed)):
-                guard target.replica == nextTarget.replica else { return false }
-                let forward = (!isReversed || length == 1) && (!nextReversed || next.length == 1)
-                let backward = (isReversed || length == 1) && (nextReversed || next.length == 1)
-                if forward && target.counter + length == nextTarget.counter {
-                    kind = .deletion(target: target, isReversed: false)
-                } else if backward && nextTarget.counter + next.length == target.counter {
-                    kind = .deletion(target: nextTarget, isReversed: true)
-                } else {
-                    return false
-                }
-                length += next.length
-                return true
-            default:
+            }
+            guard case let .deletion(nextTarget, nextReversed) = next.kind, case let .deletion(target, isReversed) = kind,
+                target.replica == nextTarget.replica
+            else { return false }
+            let forward = (!isReversed || length == 1) && (!nextReversed || next.length == 1)
+            let backward = (isReversed || length == 1) && (nextReversed || next.length == 1)
+            if forward && target.counter + length == nextTarget.counter {
+                kind = .deletion(target: target, isReversed: false)
+            } else if backward && nextTarget.counter + next.length == target.counter {
+                kind = .deletion(target: nextTarget, isReversed: true)
+            } else {
                 return false
             }
+            length += next.length
+            return true
         }
 
     }

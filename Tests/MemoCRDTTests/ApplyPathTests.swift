@@ -62,6 +62,40 @@ import Testing
         #expect(delta.operationCount(of: ReplicaID(1), counters: 0..<5) == 0)
     }
 
+    /// `deletionsCover` against a set of every item some held deletion deletes.
+    @Test(arguments: testSeeds(6, salt: 0xA991_0002))
+    func deletionCoverageMatchesTheDeletedItems(seed: UInt64) throws {
+        let scenario = try DivergedReplicas(seed: seed, replicaCount: 3)
+        var merged = scenario.base.fork(replica: ReplicaID(0xFEED))
+        for replica in scenario.replicas { merged.merge(replica) }
+        var deleted = Set<OperationID>()
+        for run in merged.changes(since: VersionVector()).runs {
+            guard case let .deletion(target, _) = run.kind else { continue }
+            for offset in 0..<run.length { deleted.insert(OperationID(replica: target.replica, counter: target.counter + offset)) }
+        }
+        func tombstone(_ replica: ReplicaID, _ range: Range<UInt32>) -> TextDelta.Run {
+            TextDelta.Run(
+                replica: replica, counter: range.lowerBound, lamport: 1, length: UInt32(range.count),
+                kind: .insertion(originLeft: nil, originRight: .end, content: nil))
+        }
+        for entry in merged.version.entries {
+            for lower in 0..<entry.operationCount {
+                for upper in lower + 1...min(entry.operationCount, lower + 6) {
+                    let expected = (lower..<upper).allSatisfy { deleted.contains(OperationID(replica: entry.replica, counter: $0)) }
+                    #expect(merged.deletionsCover([tombstone(entry.replica, lower..<upper)]) == expected, "seed \(seed)")
+                }
+            }
+        }
+        // Several runs at once: covered only when each is.
+        if let first = merged.version.entries.first, let last = merged.version.entries.last {
+            let runs = [tombstone(first.replica, 0..<1), tombstone(last.replica, 0..<1)]
+            let expected = deleted.contains(OperationID(replica: first.replica, counter: 0))
+                && deleted.contains(OperationID(replica: last.replica, counter: 0))
+            #expect(merged.deletionsCover(runs) == expected)
+        }
+        #expect(!merged.deletionsCover([tombstone(ReplicaID(1), 0..<1)]))
+    }
+
     /// The restriction as it was computed before bisection: every run looked at.
     private static func linearRestriction(_ delta: TextDelta, to replica: ReplicaID, counters: Range<UInt32>) -> TextDelta {
         var result: [TextDelta.Run] = []

@@ -38,6 +38,25 @@ import Testing
         #expect(logs.map(\.value.operationCount).reduce(0, +) == 12)
     }
 
+    /// Entries in any order, repeated and zero: sorted, the larger count of a repeated replica
+    /// kept, zeros dropped; the same as building the version one replica at a time.
+    @Test(arguments: testSeeds(10, salt: 0xA991_0003))
+    func versionFromEntriesInAnyOrder(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var entries: [VersionVector.Entry] = []
+        var expected: [ReplicaID: UInt32] = [:]
+        for _ in 0..<random.int(in: 0...40) {
+            let replica = ReplicaID(UInt64(random.int(in: 1...12)))
+            let count = UInt32(random.int(in: 0...5))
+            entries.append(VersionVector.Entry(replica: replica, operationCount: count))
+            expected[replica] = max(expected[replica] ?? 0, count)
+        }
+        let version = VersionVector(entries: entries)
+        #expect(version == VersionVector(expected), "seed \(seed)")
+        #expect(version.entries.map(\.replica) == version.entries.map(\.replica).sorted())
+        #expect(version.entries.allSatisfy { $0.operationCount > 0 })
+    }
+
     /// `restricted(to:counters:)` and `operationCount(of:counters:)` against a linear scan, for
     /// every range over every replica of deltas with several replicas and both run kinds.
     @Test(arguments: testSeeds(6, salt: 0xA991_0001))

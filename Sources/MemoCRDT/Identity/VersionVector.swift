@@ -65,23 +65,27 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A version from entries in any order. For a replica listed twice the larger count wins.
+    ///
+    /// - Complexity: O(n log n) for n entries; one array, sorted and compacted in place.
     public init(entries unsorted: some Sequence<Entry>) {
-        var sorted = unsorted.filter { $0.operationCount > 0 }.sorted {
-            ($0.replica, $0.operationCount) < ($1.replica, $1.operationCount)
+        var sorted: [Entry] = []
+        sorted.reserveCapacity(unsorted.underestimatedCount)
+        for entry in unsorted where entry.operationCount > 0 { sorted.append(entry) }
+        sorted.sort {
+            $0.replica != $1.replica ? $0.replica < $1.replica : $0.operationCount < $1.operationCount
         }
-        var index = 0
-        var result: [Entry] = []
-        result.reserveCapacity(sorted.count)
-        while index < sorted.count {
-            if let last = result.last, last.replica == sorted[index].replica {
-                result[result.count - 1].operationCount = sorted[index].operationCount
+        // Keep each replica's last (largest) entry.
+        var kept = 0
+        for index in sorted.indices {
+            if kept > 0 && sorted[kept - 1].replica == sorted[index].replica {
+                sorted[kept - 1].operationCount = sorted[index].operationCount
             } else {
-                result.append(sorted[index])
+                sorted[kept] = sorted[index]
+                kept += 1
             }
-            index += 1
         }
-        sorted.removeAll()
-        entries = result
+        sorted.removeLast(sorted.count - kept)
+        entries = sorted
     }
 
     /// True when the version includes no operations.

@@ -251,14 +251,25 @@ extension TextDelta {
         {
             return self
         }
-        var result: [Run] = []
-        result.reserveCapacity(stop - start)
-        for index in start..<stop {
-            var part = runs[index]
+        func clipped(_ run: Run) -> Run {
+            var part = run
             if part.counter < counters.lowerBound { part = part.dropping(counters.lowerBound - part.counter) }
             if part.end > counters.upperBound { part = part.prefix(counters.upperBound - part.counter) }
-            result.append(part)
+            return part
         }
+        // Runs of one replica are sorted and do not overlap: only the first can start before the
+        // range and only the last end after it; those between are taken whole, in one copy.
+        var result: [Run] = []
+        result.reserveCapacity(stop - start)
+        var first = start
+        if first < stop && (runs[first].counter < counters.lowerBound || runs[first].end > counters.upperBound) {
+            result.append(clipped(runs[first]))
+            first += 1
+        }
+        var end = stop
+        if end > first && runs[end - 1].end > counters.upperBound { end -= 1 }
+        result.append(contentsOf: runs[first..<end])
+        if end < stop { result.append(clipped(runs[end])) }
         return TextDelta(runs: result)
     }
 

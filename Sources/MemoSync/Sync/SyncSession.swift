@@ -65,7 +65,13 @@ public struct SyncProgress: Sendable, Equatable {
 /// with what it can do (a failed listing ends it, since nothing else is safe without one).
 public struct SyncSession {
     /// The notebook, with everything the sync applied.
-    public private(set) var notebook: Notebook
+    public private(set) var notebook: Notebook {
+        // Without `oldValue`, an observer lets mutations happen in place.
+        didSet { notebookRevision &+= 1 }
+    }
+    /// Bumped by every change of ``notebook`` (by the observer, so no path can miss it): a
+    /// deferred segment that did not apply whole at one revision does not at the same one.
+    var notebookRevision = 0
     /// What the replica remembers about the store, updated.
     public private(set) var state: SyncState
     /// What the sync did so far.
@@ -86,8 +92,10 @@ public struct SyncSession {
     var attempted: Set<String> = []
     /// Snapshots of lineage ids this library does not know of, to read and remember, in order.
     var verifyQueue: [String] = []
-    /// Segments holding several sessions' operations that do not apply whole yet.
-    var deferred: [(key: String, delta: NotebookDelta)] = []
+    /// Segments holding several sessions' operations that do not apply whole yet, each with the
+    /// notebook revision at which it was last tried (applying is deterministic: a segment that
+    /// did not apply whole is not tried again until the notebook changed).
+    var deferred: [(key: String, delta: NotebookDelta, triedAt: Int?)] = []
     /// Whether a snapshot was read because operations were still held back after fetching.
     var pendingSnapshotRead = false
     /// For each replica, the end of the segments applied so far (operations beyond the notebook's
@@ -375,7 +383,7 @@ public struct SyncSession {
                 // Several sessions' operations: applied whole or not at all. Held back in part,
                 // the rest of another id could be lost in a crash (held-back operations are not
                 // saved) with nothing in the listing to say they exist.
-                deferred.append((key, delta))
+                deferred.append((key, delta, nil))
                 applyDeferred()
             } else {
                 apply(delta, key: key)
@@ -394,13 +402,18 @@ public struct SyncSession {
         var progress = true
         while progress {
             progress = false
-            for index in deferred.indices {
+            for index in deferred.indices where deferred[index].triedAt != notebookRevision {
                 var trial = notebook
-                guard (try? trial.apply(deferred[index].delta)) != nil,
+                guard let applied = try? trial.apply(deferred[index].delta),
                     trial.pendingOperationCount <= notebook.pendingOperationCount
-                else { continue }
-                let (key, delta) = deferred.remove(at: index)
-                apply(delta, key: key)
+                else {
+                    deferred[index].triedAt = notebookRevision
+                    continue
+                }
+                // The trial is what applying it gives (the same value, the same delta): kept.
+                deferred.remove(at: index)
+                notebook = trial
+                report.operationsApplied += applied.appliedOperationCount
                 progress = true
                 break
             }

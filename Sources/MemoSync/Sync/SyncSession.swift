@@ -148,8 +148,9 @@ public struct SyncSession {
     public var progress: SyncProgress {
         var ahead = verifyQueue.count + deletions.count
         if phase == .fetch || phase == .verify || phase == .list {
+            let version = notebook.version
             for (replicaID, list) in segments {
-                let held = max(notebook.version[replicaID], fetchedThrough[replicaID] ?? 0)
+                let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
                 ahead += list.reduce(0) { $0 + ($1.end > held && !attempted.contains($1.key) ? 1 : 0) }
             }
         }
@@ -322,13 +323,15 @@ public struct SyncSession {
 
     private mutating func nextFetch() -> SyncAction? {
         guard phase == .fetch else { return nil }
+        // The version is built once here (not once per replica below).
+        let version = notebook.version
         // A notebook that holds nothing starts from the newest snapshot.
-        if notebook.version.entries.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
+        if version.entries.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
             return .read(key: snapshot.key)
         }
         var gapReplicas: [ReplicaID] = []
         for replicaID in segments.keys.sorted() {
-            let held = max(notebook.version[replicaID], fetchedThrough[replicaID] ?? 0)
+            let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
             var best: ListedSegment?
             var beyond = false
             for segment in segments[replicaID]! where segment.end > held && !attempted.contains(segment.key) {
@@ -474,9 +477,10 @@ public struct SyncSession {
     /// and are remembered for collection.
     private mutating func adoptPublishedOwnSegments() {
         var known = Set(state.ownSegments)
+        let version = notebook.version
         for id in state.lineage {
             guard let listed = segments[id] else { continue }
-            let held = notebook.version[id]
+            let held = version[id]
             var published = state.published[id]
             for segment in listed.sorted(by: { ($0.start, $0.key) < ($1.start, $1.key) }) where segment.end <= held {
                 if !known.contains(segment.key) {
@@ -498,8 +502,9 @@ public struct SyncSession {
         guard !publishAttempted else { return nil }
         publishAttempted = true
         adoptPublishedOwnSegments()
+        let version = notebook.version
         let ranges = state.lineage.compactMap { id -> (replica: ReplicaID, counters: Range<UInt32>)? in
-            let held = notebook.version[id]
+            let held = version[id]
             let from = state.published[id]
             return held > from ? (id, from..<held) : nil
         }
@@ -523,13 +528,14 @@ public struct SyncSession {
         guard !snapshotAttempted, !publishFailed else { return nil }
         snapshotAttempted = true
         let me = notebook.replica
-        let lineageVersion = state.lineageVersion(of: notebook.version)
+        let version = notebook.version
+        let lineageVersion = state.lineageVersion(of: version)
         let lastCovered = state.ownSnapshots.last?.version ?? VersionVector()
         let uncoveredSegments = state.ownSegments.reduce(0) { count, key in
             if case let .segment(id, _, end)? = StoreLayout.parse(key), end > lastCovered[id] { return count + 1 }
             return count
         }
-        let total = UInt64(notebook.version.operationCount)
+        let total = UInt64(version.operationCount)
         // Operations are counted from the newest snapshot anyone published (a device that
         // bootstrapped from one does not publish the same again).
         let covered = max(state.operationsAtLastSnapshot, snapshots.first?.totalOperations ?? 0)
@@ -540,7 +546,7 @@ public struct SyncSession {
         let bytes = notebook.encoded()
         let key = StoreLayout.snapshotKey(replica: me, totalOperations: total, bytes: bytes)
         guard !state.ownSnapshots.contains(where: { $0.key == key }) else { return nil }
-        pendingWrite = (key, notebook.version)
+        pendingWrite = (key, version)
         return .write(key: key, bytes: bytes)
     }
 
@@ -616,8 +622,9 @@ public struct SyncSession {
     /// but their last segment, leave the lineage (that segment stays in the store for good).
     private mutating func retireLineage() {
         let current = notebook.replica
+        let version = notebook.version
         state.lineage.removeAll { id in
-            guard id != current, state.published[id] >= notebook.version[id] else { return false }
+            guard id != current, state.published[id] >= version[id] else { return false }
             let ownSegments = state.ownSegments.filter { key in
                 if case let .segment(owner, _, _)? = StoreLayout.parse(key) { return owner == id }
                 return false

@@ -20,10 +20,40 @@ extension Notebook {
     /// bytes. Local state is not included: the replica id, undo history, held-back operations and
     /// untaken events. The layout is in FORMAT.md.
     ///
-    /// - Throws: ``NotebookError/corruptMemo(_:_:)`` only if a memo loaded lazily cannot be
-    ///   decoded (a memo still in its loaded form is written back unchanged).
-    /// - Complexity: O(n) for memos still in their loaded form, O(n log n) for edited ones.
+    /// A memo still in its loaded form is written back unchanged, and so is one whose body
+    /// ``encodedKeepingTextBodies()`` kept, if its text has not changed since.
+    ///
+    /// - Complexity: O(n) for memos still in their loaded form or unchanged since they were
+    ///   last encoded, O(n log n) for the others.
     public func encoded() -> [UInt8] {
+        var kept: [KeptTextBody]?
+        return encodedState(keeping: &kept)
+    }
+
+    /// ``encoded()``, keeping each memo's text body (in the returned buffer, shared) so that the
+    /// next encoding copies the bodies of the memos that have not changed by then instead of
+    /// encoding them again. The bytes are those of ``encoded()``.
+    ///
+    /// For a notebook that is encoded again and again as it changes (a replica's snapshots):
+    /// the cache holds a reference to the returned buffer, one state's worth of memory.
+    ///
+    /// - Complexity: as ``encoded()``.
+    public mutating func encodedKeepingTextBodies() -> [UInt8] {
+        var kept: [KeptTextBody]? = []
+        let bytes = encodedState(keeping: &kept)
+        for entry in kept! {
+            memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: entry.body, version: entry.version)
+        }
+        return bytes
+    }
+
+    /// A decoded memo's text body in an encoded state: the memo's index in the memo table,
+    /// where its body is in the state, and the text version it stands for.
+    private typealias KeptTextBody = (index: Int, body: Range<Int>, version: VersionVector)
+
+    /// The state; when `kept` is not nil, it receives where the body of each memo held decoded
+    /// is in the result.
+    private func encodedState(keeping kept: inout [KeptTextBody]?) -> [UInt8] {
         let memoIDs = memos.ids.sorted()
         var memoIndex: [MemoID: Int] = [:]
         for (index, id) in memoIDs.enumerated() { memoIndex[id] = index }
@@ -36,8 +66,28 @@ extension Notebook {
         for id in memoIDs {
             body.uint64LittleEndian(id.high)
             body.uint64LittleEndian(id.low)
-            switch memos[existing: id].text {
-            case let .materialized(text): body.lengthPrefixed(text.encodedBody())
+            let tableIndex = memos.index(of: id)!
+            let record = memos[at: tableIndex]
+            switch record.text {
+            case let .materialized(text):
+                let version = text.version
+                let start: Int
+                if let cached = record.encodedTextBody, cached.version == version {
+                    #if MEMOSYNC_INTERNAL_CHECKS
+                    precondition(
+                        cached.bytes[cached.range].elementsEqual(text.encodedBody()),
+                        "memo \(id): the kept text body is not the text's encoding")
+                    #endif
+                    body.varint(cached.range.count)
+                    start = body.count
+                    body.append(contentsOf: cached.bytes[cached.range])
+                } else {
+                    let fresh = text.encodedBody()
+                    body.varint(fresh.count)
+                    start = body.count
+                    body.append(contentsOf: fresh)
+                }
+                kept?.append((tableIndex, start..<body.count, version))
             case let .encoded(bytes, textBody, _, _, _, _): body.lengthPrefixed(bytes[textBody])
             }
         }
@@ -52,7 +102,16 @@ extension Notebook {
                 Self.writeRun(run, memoIndex: memoIndex[run.memo]!, replicaIndex: replicaIndex, previousTimestamp: &previousTimestamp, into: &body)
             }
         }
-        return BlobEnvelope.seal(kind: .notebookState, version: Self.formatVersion, body: body.bytes)
+        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.formatVersion, body: body.bytes)
+        if kept != nil {
+            // The envelope puts its header before the body and a 4-byte checksum after it.
+            let headerCount = state.count - body.count - 4
+            for index in kept!.indices {
+                let range = kept![index].body
+                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
+            }
+        }
+        return state
     }
 
     /// One run: kind, memo index, length and text counter (text runs), seen version (trash and

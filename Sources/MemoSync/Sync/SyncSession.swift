@@ -543,7 +543,9 @@ public struct SyncSession {
         let due = uncoveredSegments >= configuration.snapshotAfterSegments
             || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
         guard due, !lineageVersion.isEmpty else { return nil }
-        let bytes = notebook.encoded()
+        // Keeps the memos' encoded texts: the next snapshot (and a compaction of the library)
+        // copies those of the memos unchanged by then.
+        let bytes = notebook.encodedKeepingTextBodies()
         let key = StoreLayout.snapshotKey(replica: me, totalOperations: total, bytes: bytes)
         guard !state.ownSnapshots.contains(where: { $0.key == key }) else { return nil }
         pendingWrite = (key, version)

@@ -406,8 +406,11 @@ public struct SyncSession {
         while progress {
             progress = false
             for index in deferred.indices where deferred[index].triedAt != notebookRevision {
+                // A trial costs an apply; the bound rules most failures out from counters and
+                // references alone, with the same outcome.
                 var trial = notebook
-                guard let applied = try? trial.apply(deferred[index].delta),
+                guard notebook.mayApplyWithoutHoldingBackMore(deferred[index].delta),
+                    let applied = try? trial.apply(deferred[index].delta),
                     trial.pendingOperationCount <= notebook.pendingOperationCount
                 else {
                     deferred[index].triedAt = notebookRevision

@@ -173,6 +173,74 @@ private struct NotebookCluster {
         }
     }
 
+    /// Text bodies kept by `encodedKeepingTextBodies()` are reused only while they are exact:
+    /// through edits, undo, remote deltas, trash and purge, every encoding (kept or not) equals
+    /// that of a notebook rebuilt from the same operations, which has nothing kept. (Debug builds
+    /// also compare every reused body with a fresh encoding.)
+    @Test(arguments: testSeeds(8, salt: 0xCAC4))
+    func keptTextBodiesMatchFreshEncodings(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 3)
+        var random = SeededRandom(seed: seed ^ 0xCAC4)
+        var reused = 0
+        func rebuilt(_ notebook: Notebook) throws -> [UInt8] {
+            var fresh = Notebook(replica: ReplicaID(0xF4E5))
+            try fresh.apply(notebook.changes(since: VersionVector()))
+            return fresh.encoded()
+        }
+        for _ in 0..<300 {
+            try cluster.step()
+            let index = random.int(in: 0..<cluster.replicas.count)
+            guard random.chance(0.2) else { continue }
+            let expected = try rebuilt(cluster.replicas[index])
+            #expect(cluster.replicas[index].encoded() == expected, "seed \(seed)")
+            let first = cluster.replicas[index].encodedKeepingTextBodies()
+            #expect(first == expected, "seed \(seed)")
+            // Encoding again right away reuses every body.
+            #expect(cluster.replicas[index].encodedKeepingTextBodies() == expected, "seed \(seed)")
+            reused += 1
+        }
+        #expect(reused > 20)
+        try cluster.settle()
+        for replica in cluster.replicas {
+            #expect(replica.encoded() == (try rebuilt(replica)), "seed \(seed)")
+            try replica.checkInvariants()
+            // A fork keeps the bodies: its replica id is not part of the encoding.
+            #expect(replica.fork(replica: ReplicaID(0xF0)).encoded() == replica.encoded(), "seed \(seed)")
+        }
+    }
+
+    /// `mayApplyWithoutHoldingBackMore` never rules out a delta that applies without holding
+    /// back more: checked against real applies of deltas delivered late, out of order and in
+    /// pieces (a replica's operations cut at random counters), and it rules out most that do not.
+    @Test(arguments: testSeeds(8, salt: 0xB0D5))
+    func heldBackBoundIsSound(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 4)
+        var random = SeededRandom(seed: seed ^ 0xB0D5)
+        var ruledOut = 0
+        var failed = 0
+        for _ in 0..<250 {
+            try cluster.step()
+            let source = random.int(in: 0..<cluster.replicas.count)
+            let target = random.int(in: 0..<cluster.replicas.count)
+            guard source != target else { continue }
+            // Some of one replica's operations the target lacks, possibly leaving a gap.
+            let version = cluster.replicas[source].version
+            guard !version.entries.isEmpty else { continue }
+            let entry = random.pick(version.entries)
+            let start = UInt32(random.int(in: 0...Int(entry.operationCount - 1)))
+            let end = UInt32(random.int(in: Int(start) + 1...Int(entry.operationCount)))
+            let delta = try cluster.replicas[source].changes(of: entry.replica, counters: start..<end)
+            let notebook = cluster.replicas[target]
+            var trial = notebook
+            let wholly = (try? trial.apply(delta)) != nil && trial.pendingOperationCount <= notebook.pendingOperationCount
+            let may = notebook.mayApplyWithoutHoldingBackMore(delta)
+            #expect(may || !wholly, "seed \(seed): a delta that applies was ruled out")
+            if !wholly { failed += 1 }
+            if !may { ruledOut += 1 }
+        }
+        #expect(failed == 0 || ruledOut > 0, "seed \(seed): \(failed) failing deltas, none ruled out")
+    }
+
     /// Wall clocks hours apart still give every replica the same order, consistent with cause
     /// and effect: a memo edited after seeing another's edit sorts after it.
     @Test(arguments: testSeeds(6, salt: 0x5C3E))

@@ -20,10 +20,40 @@ extension Notebook {
     /// bytes. Local state is not included: the replica id, undo history, held-back operations and
     /// untaken events. The layout is in FORMAT.md.
     ///
-    /// - Throws: ``NotebookError/corruptMemo(_:_:)`` only if a memo loaded lazily cannot be
-    ///   decoded (a memo still in its loaded form is written back unchanged).
-    /// - Complexity: O(n) for memos still in their loaded form, O(n log n) for edited ones.
+    /// A memo still in its loaded form is written back unchanged, and so is one whose body
+    /// ``encodedKeepingTextBodies()`` kept, if its text has not changed since.
+    ///
+    /// - Complexity: O(n) for memos still in their loaded form or unchanged since they were
+    ///   last encoded, O(n log n) for the others.
     public func encoded() -> [UInt8] {
+        var kept: [KeptTextBody]?
+        return encodedState(keeping: &kept)
+    }
+
+    /// ``encoded()``, keeping each memo's text body (in the returned buffer, shared) so that the
+    /// next encoding copies the bodies of the memos that have not changed by then instead of
+    /// encoding them again. The bytes are those of ``encoded()``.
+    ///
+    /// For a notebook that is encoded again and again as it changes (a replica's snapshots):
+    /// the cache holds a reference to the returned buffer, one state's worth of memory.
+    ///
+    /// - Complexity: as ``encoded()``.
+    public mutating func encodedKeepingTextBodies() -> [UInt8] {
+        var kept: [KeptTextBody]? = []
+        let bytes = encodedState(keeping: &kept)
+        for entry in kept! {
+            memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: entry.body, version: entry.version)
+        }
+        return bytes
+    }
+
+    /// A decoded memo's text body in an encoded state: the memo's index in the memo table,
+    /// where its body is in the state, and the text version it stands for.
+    private typealias KeptTextBody = (index: Int, body: Range<Int>, version: VersionVector)
+
+    /// The state; when `kept` is not nil, it receives where the body of each memo held decoded
+    /// is in the result.
+    private func encodedState(keeping kept: inout [KeptTextBody]?) -> [UInt8] {
         let memoIDs = memos.ids.sorted()
         var memoIndex: [MemoID: Int] = [:]
         for (index, id) in memoIDs.enumerated() { memoIndex[id] = index }
@@ -36,8 +66,28 @@ extension Notebook {
         for id in memoIDs {
             body.uint64LittleEndian(id.high)
             body.uint64LittleEndian(id.low)
-            switch memos[existing: id].text {
-            case let .materialized(text): body.lengthPrefixed(text.encodedBody())
+            let tableIndex = memos.index(of: id)!
+            let record = memos[at: tableIndex]
+            switch record.text {
+            case let .materialized(text):
+                let version = text.version
+                let start: Int
+                if let cached = record.encodedTextBody, cached.version == version {
+                    #if MEMOSYNC_INTERNAL_CHECKS
+                    precondition(
+                        cached.bytes[cached.range].elementsEqual(text.encodedBody()),
+                        "memo \(id): the kept text body is not the text's encoding")
+                    #endif
+                    body.varint(cached.range.count)
+                    start = body.count
+                    body.append(contentsOf: cached.bytes[cached.range])
+                } else {
+                    let fresh = text.encodedBody()
+                    body.varint(fresh.count)
+                    start = body.count
+                    body.append(contentsOf: fresh)
+                }
+                kept?.append((tableIndex, start..<body.count, version))
             case let .encoded(bytes, textBody, _, _, _, _): body.lengthPrefixed(bytes[textBody])
             }
         }
@@ -52,7 +102,16 @@ extension Notebook {
                 Self.writeRun(run, memoIndex: memoIndex[run.memo]!, replicaIndex: replicaIndex, previousTimestamp: &previousTimestamp, into: &body)
             }
         }
-        return BlobEnvelope.seal(kind: .notebookState, version: Self.formatVersion, body: body.bytes)
+        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.formatVersion, body: body.bytes)
+        if kept != nil {
+            // The envelope puts its header before the body and a 4-byte checksum after it.
+            let headerCount = state.count - body.count - 4
+            for index in kept!.indices {
+                let range = kept![index].body
+                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
+            }
+        }
+        return state
     }
 
     /// One run: kind, memo index, length and text counter (text runs), seen version (trash and
@@ -86,12 +145,15 @@ extension Notebook {
         previousTimestamp = run.timestamp.rawValue
     }
 
+    /// Reads one run (see ``writeRun(_:memoIndex:replicaIndex:previousTimestamp:into:)``);
+    /// `memoIndex` receives the index of its memo in `memoIDs`.
     static func readRun(
         _ reader: inout ByteReader, counter: UInt32, memos memoIDs: [MemoID], replicas: [ReplicaID],
-        previousTimestamp: inout UInt64
+        previousTimestamp: inout UInt64, memoIndex: inout Int
     ) throws(DecodingError) -> NotebookRun {
         let code = try reader.byte()
-        let memo = memoIDs[try reader.count(max: memoIDs.count - 1, "memo index")]
+        memoIndex = try reader.count(max: memoIDs.count - 1, "memo index")
+        let memo = memoIDs[memoIndex]
         var length: UInt32 = 1
         let kind: NotebookRunKind
         func readSeen(_ reader: inout ByteReader) throws(DecodingError) -> VersionVector {
@@ -178,75 +240,76 @@ extension Notebook {
             if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
             replicas.append(id)
         }
-        var created = Set<MemoID>()
+        // Memos were added in id order: a memo's index in `memoIDs` is its index in the table.
+        var created = [Bool](repeating: false, count: memoIDs.count)
+        var createdCount = 0
         var latest = HybridTimestamp.zero
+        // Each memo's text runs, per replica, must cover exactly the text operations the memo
+        // holds: per memo, the text operations its runs cover, in replica order (checked after
+        // the structure, as a malformed state).
+        var coverage = [[VersionVector.Entry]](repeating: [], count: memoIDs.count)
+        var coverageViolation: String?
         for replicaID in replicas {
             let operationCount = try reader.uint32Varint("operation count")
             let runCount = try reader.count(max: min(Int(operationCount), reader.remaining / 3), "run count")
             var log = NotebookLog()
             var previousTimestamp: UInt64 = 0
+            // Per memo index, the text operations of this replica covered so far.
+            var covered: [Int: UInt32] = [:]
             for _ in 0..<runCount {
+                var index = 0
                 let run = try Self.readRun(
                     &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas,
-                    previousTimestamp: &previousTimestamp)
+                    previousTimestamp: &previousTimestamp, memoIndex: &index)
                 if var last = log.runs.last, last.append(run) { throw .malformed("runs not maximally merged") }
                 log.append(run)
                 latest = max(latest, run.timestamp)
-                let memo = run.memo
                 switch run.kind {
                 case .create:
-                    let createdAt = notebook.memos[existing: memo].createdAt
-                    notebook.memos[existing: memo].createdAt = created.contains(memo) ? min(createdAt, run.timestamp) : run.timestamp
-                    created.insert(memo)
-                case .text:
-                    break
+                    let createdAt = notebook.memos[at: index].createdAt
+                    notebook.memos[at: index].createdAt = created[index] ? min(createdAt, run.timestamp) : run.timestamp
+                    if !created[index] {
+                        created[index] = true
+                        createdCount += 1
+                    }
+                case let .text(textCounter):
+                    let before = covered[index] ?? 0
+                    if textCounter != before && coverageViolation == nil {
+                        coverageViolation = "memo \(run.memo): text runs of \(replicaID) skip counters"
+                    }
+                    covered[index] = textCounter + run.length
                 case let .trash(seen):
-                    notebook.memos[existing: memo].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
                 case .restore:
-                    notebook.memos[existing: memo].lifecycle.append(LifecycleRecord(kind: .restore, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .restore, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
                 case let .purge(seen):
-                    notebook.memos[existing: memo].lifecycle.append(LifecycleRecord(kind: .purge(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .purge(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
                 }
-                if notebook.memos[existing: memo].modifiedAt < run.timestamp { notebook.memos[existing: memo].modifiedAt = run.timestamp }
+                if notebook.memos[at: index].modifiedAt < run.timestamp { notebook.memos[at: index].modifiedAt = run.timestamp }
             }
             guard log.operationCount == operationCount else { throw .malformed("replica \(replicaID) runs do not add up to its count") }
             notebook.logs[replicaID] = log
+            // Replicas come in ascending order: each memo's entries stay sorted.
+            for (index, count) in covered { coverage[index].append(VersionVector.Entry(replica: replicaID, operationCount: count)) }
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
-        guard created.count == memoIDs.count else { throw .malformed("a memo was never created") }
+        guard createdCount == memoIDs.count else { throw .malformed("a memo was never created") }
         notebook.clock.observe(latest, wallMilliseconds: 0)
-        for id in memoIDs {
-            notebook.memos[existing: id].refreshStatus()
-            notebook.memos[existing: id].refreshDerivedText()
+        for index in memoIDs.indices {
+            notebook.memos[at: index].refreshStatus()
+            notebook.memos[at: index].refreshDerivedText()
         }
-        do throws(InvariantViolation) {
-            try notebook.checkTextCoverage()
-        } catch {
-            throw .malformed(error.description)
+        if let coverageViolation { throw .malformed(coverageViolation) }
+        for index in memoIDs.indices {
+            let version = notebook.memos[at: index].text.version
+            guard coverage[index].count == version.entries.count else {
+                throw .malformed("memo \(memoIDs[index]): text replicas differ from the runs")
+            }
+            guard coverage[index] == version.entries else {
+                throw .malformed("memo \(memoIDs[index]): text operations differ from the runs")
+            }
         }
         self = notebook
-    }
-
-    /// Each memo's text runs, per replica, cover exactly the text operations the memo holds.
-    func checkTextCoverage() throws(InvariantViolation) {
-        var coverage: [MemoID: [ReplicaID: UInt32]] = [:]
-        for (replicaID, log) in logs {
-            for run in log.runs {
-                guard case let .text(textCounter) = run.kind else { continue }
-                let covered = coverage[run.memo, default: [:]][replicaID, default: 0]
-                try require(textCounter == covered, "memo \(run.memo): text runs of \(replicaID) skip counters")
-                coverage[run.memo, default: [:]][replicaID] = textCounter + run.length
-            }
-        }
-        for record in memos.records {
-            let id = record.id
-            let version = record.text.version
-            let covered = coverage[id] ?? [:]
-            try require(covered.count == version.entries.count, "memo \(id): text replicas differ from the runs")
-            for entry in version.entries {
-                try require(covered[entry.replica] == entry.operationCount, "memo \(id): text operations differ from the runs")
-            }
-        }
     }
 }
 
@@ -339,8 +402,10 @@ extension NotebookDelta {
             var previousTimestamp: UInt64 = 0
             var previousRun: NotebookRun?
             for _ in 0..<runCount {
+                var memoIndex = 0
                 let run = try Notebook.readRun(
-                    &reader, counter: counter, memos: memoIDs, replicas: replicas, previousTimestamp: &previousTimestamp)
+                    &reader, counter: counter, memos: memoIDs, replicas: replicas, previousTimestamp: &previousTimestamp,
+                    memoIndex: &memoIndex)
                 if var last = previousRun, last.append(run) { throw .malformed("runs not maximally merged") }
                 runs.append(ReplicaRun(replica: replicas[index], run: run))
                 counter = run.end

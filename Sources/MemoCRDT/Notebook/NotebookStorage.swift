@@ -188,11 +188,34 @@ enum MemoTextStorage: Sendable {
     }
 }
 
+/// A memo's text state body as this notebook last encoded it, kept so that the next notebook
+/// state copies these bytes instead of encoding an unchanged text again (most memos do not change
+/// between two snapshots of a replica).
+///
+/// It is keyed by the text's version, not invalidated by each mutation: a text changes only by
+/// gaining operations, which changes its version, and a version names an exact set of operations
+/// (``VersionVector``), which the canonical encoding turns into exactly one body. So the cached
+/// body is the body of the current text whenever the versions are equal, whatever path changed
+/// the text in between; builds with internal checks compare it with a fresh encoding at each use.
+@usableFromInline
+struct EncodedTextBody: Sendable {
+    /// The buffer the body is in: a whole notebook state, shared by all the memos encoded with
+    /// it (so the cache costs one copy of the last state written, not one buffer per memo).
+    var bytes: [UInt8]
+    /// Where the body is in ``bytes``.
+    var range: Range<Int>
+    /// The version of the text the body was encoded from.
+    var version: VersionVector
+}
+
 /// Everything a notebook keeps about one memo.
 @usableFromInline
 struct MemoRecord: Sendable {
     var id: MemoID
     var text: MemoTextStorage
+    /// The text's encoded body, when ``Notebook/encodedKeepingTextBodies()`` kept it (current
+    /// while the text's version is the one it was encoded at; see ``EncodedTextBody``).
+    var encodedTextBody: EncodedTextBody?
     var createdAt: HybridTimestamp
     var modifiedAt: HybridTimestamp
     var lifecycle: [LifecycleRecord] = []

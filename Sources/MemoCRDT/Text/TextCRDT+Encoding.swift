@@ -90,6 +90,8 @@ extension TextCRDT {
             replaying: table, lamportRuns: order.map { logs[$0].lamportRuns },
             localReplica: replica)
         var stretches: [(replica: UInt32, runs: Int, bytes: ByteWriter)] = []
+        // One run's fields, written after its header; one buffer reused for every run.
+        var fields = ByteWriter()
         var cursors = [Int](repeating: 0, count: table.count)
         var position = 0
         while position < log.count {
@@ -98,7 +100,7 @@ extension TextCRDT {
             let replicaIndex = tableIndex(run.replica)
             func ref(_ id: OperationID) -> ItemRef { ItemRef(replica: tableIndex(id.replica), counter: id.counter) }
             if stretches.last?.replica != replicaIndex { stretches.append((replicaIndex, 0, ByteWriter())) }
-            var fields = ByteWriter()
+            fields.bytes.removeAll(keepingCapacity: true)
             var header: UInt64
             switch run.kind {
             case let .insertion(originLeftID, originRightForm, _):

@@ -60,7 +60,8 @@ public enum StoreLayout {
     }
 
     /// `parse` for an ASCII key: `.some(result)`, or nil when the key is not ASCII (the caller
-    /// then reads it by characters).
+    /// then reads it by characters). Reads the bytes in place, without allocating: a sync parses
+    /// every key of the listing.
     private static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Key?? {
         for byte in bytes where byte >= 0x80 { return nil }
         let rootBytes: StaticString = "memosync/v1/"
@@ -69,15 +70,27 @@ public enum StoreLayout {
             UnsafeBufferPointer(start: rootBytes.utf8Start, count: rootCount).elementsEqual(bytes[0..<rootCount])
         else { return .some(nil) }
         // Three parts separated by "/": the replica, the kind, the file name.
-        let rest = bytes[rootCount...]
-        guard let firstSlash = rest.firstIndex(of: UInt8(ascii: "/")) else { return .some(nil) }
-        let afterFirst = rest[(firstSlash + 1)...]
-        guard let secondSlash = afterFirst.firstIndex(of: UInt8(ascii: "/")) else { return .some(nil) }
-        let name = Array(afterFirst[(secondSlash + 1)...])
-        guard !name.contains(UInt8(ascii: "/")) else { return .some(nil) }
-        let replicaHex = String(decoding: rest[..<firstSlash], as: UTF8.self)
-        guard let replica = ReplicaID(hexString: replicaHex[...]) else { return .some(nil) }
-        let kind = afterFirst[..<secondSlash]
+        let slash = UInt8(ascii: "/")
+        guard let firstSlash = bytes[rootCount...].firstIndex(of: slash),
+            let secondSlash = bytes[(firstSlash + 1)...].firstIndex(of: slash)
+        else { return .some(nil) }
+        let name = UnsafeBufferPointer(rebasing: bytes[(secondSlash + 1)...])
+        guard !name.contains(slash) else { return .some(nil) }
+        // The replica: exactly 16 hexadecimal digits (what `ReplicaID(hexString:)` accepts).
+        guard firstSlash - rootCount == 16 else { return .some(nil) }
+        var replicaValue: UInt64 = 0
+        for byte in bytes[rootCount..<firstSlash] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return .some(nil)
+            }
+            replicaValue = replicaValue << 4 | UInt64(digit)
+        }
+        let replica = ReplicaID(replicaValue)
+        let kind = bytes[(firstSlash + 1)..<secondSlash]
         if kind.elementsEqual("segments".utf8) {
             guard let start = number(name, at: 0, digits: 10), name.count > 10, name[10] == UInt8(ascii: "-"),
                 let end = number(name, at: 11, digits: 10), start < end, end <= UInt64(Limits.operationsPerReplicaMax),
@@ -93,13 +106,24 @@ public enum StoreLayout {
     }
 
     /// Whether the bytes `name` contain the ASCII string `part`.
-    private static func contains(_ name: [UInt8], _ part: String) -> Bool {
-        let needle = Array(part.utf8)
+    private static func contains(_ name: UnsafeBufferPointer<UInt8>, _ part: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: part.utf8Start, count: part.utf8CodeUnitCount)
         guard name.count >= needle.count else { return false }
         for start in 0...(name.count - needle.count) where name[start..<start + needle.count].elementsEqual(needle) {
             return true
         }
         return false
+    }
+
+    /// The decimal number of exactly `digits` digits at `start` of `bytes`, or nil.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, digits: Int) -> UInt64? {
+        guard bytes.count >= start + digits else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes[start..<start + digits] {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// The content hash in keys: 64-bit FNV-1a, then mixed (SplitMix64's finalizer), as 16 hex
@@ -124,12 +148,6 @@ public enum StoreLayout {
     }
 
     private static func number(_ bytes: [UInt8], at start: Int, digits: Int) -> UInt64? {
-        guard bytes.count >= start + digits else { return nil }
-        var value: UInt64 = 0
-        for byte in bytes[start..<start + digits] {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
-        }
-        return value
+        bytes.withUnsafeBufferPointer { number($0, at: start, digits: digits) }
     }
 }

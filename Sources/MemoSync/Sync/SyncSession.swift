@@ -65,7 +65,13 @@ public struct SyncProgress: Sendable, Equatable {
 /// with what it can do (a failed listing ends it, since nothing else is safe without one).
 public struct SyncSession {
     /// The notebook, with everything the sync applied.
-    public private(set) var notebook: Notebook
+    public private(set) var notebook: Notebook {
+        // Without `oldValue`, an observer lets mutations happen in place.
+        didSet { notebookRevision &+= 1 }
+    }
+    /// Bumped by every change of ``notebook`` (by the observer, so no path can miss it): a
+    /// deferred segment that did not apply whole at one revision does not at the same one.
+    var notebookRevision = 0
     /// What the replica remembers about the store, updated.
     public private(set) var state: SyncState
     /// What the sync did so far.
@@ -86,8 +92,10 @@ public struct SyncSession {
     var attempted: Set<String> = []
     /// Snapshots of lineage ids this library does not know of, to read and remember, in order.
     var verifyQueue: [String] = []
-    /// Segments holding several sessions' operations that do not apply whole yet.
-    var deferred: [(key: String, delta: NotebookDelta)] = []
+    /// Segments holding several sessions' operations that do not apply whole yet, each with the
+    /// notebook revision at which it was last tried (applying is deterministic: a segment that
+    /// did not apply whole is not tried again until the notebook changed).
+    var deferred: [(key: String, delta: NotebookDelta, triedAt: Int?)] = []
     /// Whether a snapshot was read because operations were still held back after fetching.
     var pendingSnapshotRead = false
     /// For each replica, the end of the segments applied so far (operations beyond the notebook's
@@ -140,8 +148,9 @@ public struct SyncSession {
     public var progress: SyncProgress {
         var ahead = verifyQueue.count + deletions.count
         if phase == .fetch || phase == .verify || phase == .list {
+            let version = notebook.version
             for (replicaID, list) in segments {
-                let held = max(notebook.version[replicaID], fetchedThrough[replicaID] ?? 0)
+                let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
                 ahead += list.reduce(0) { $0 + ($1.end > held && !attempted.contains($1.key) ? 1 : 0) }
             }
         }
@@ -314,13 +323,15 @@ public struct SyncSession {
 
     private mutating func nextFetch() -> SyncAction? {
         guard phase == .fetch else { return nil }
+        // The version is built once here (not once per replica below).
+        let version = notebook.version
         // A notebook that holds nothing starts from the newest snapshot.
-        if notebook.version.entries.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
+        if version.entries.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
             return .read(key: snapshot.key)
         }
         var gapReplicas: [ReplicaID] = []
         for replicaID in segments.keys.sorted() {
-            let held = max(notebook.version[replicaID], fetchedThrough[replicaID] ?? 0)
+            let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
             var best: ListedSegment?
             var beyond = false
             for segment in segments[replicaID]! where segment.end > held && !attempted.contains(segment.key) {
@@ -375,7 +386,7 @@ public struct SyncSession {
                 // Several sessions' operations: applied whole or not at all. Held back in part,
                 // the rest of another id could be lost in a crash (held-back operations are not
                 // saved) with nothing in the listing to say they exist.
-                deferred.append((key, delta))
+                deferred.append((key, delta, nil))
                 applyDeferred()
             } else {
                 apply(delta, key: key)
@@ -394,13 +405,21 @@ public struct SyncSession {
         var progress = true
         while progress {
             progress = false
-            for index in deferred.indices {
+            for index in deferred.indices where deferred[index].triedAt != notebookRevision {
+                // A trial costs an apply; the bound rules most failures out from counters and
+                // references alone, with the same outcome.
                 var trial = notebook
-                guard (try? trial.apply(deferred[index].delta)) != nil,
+                guard notebook.mayApplyWithoutHoldingBackMore(deferred[index].delta),
+                    let applied = try? trial.apply(deferred[index].delta),
                     trial.pendingOperationCount <= notebook.pendingOperationCount
-                else { continue }
-                let (key, delta) = deferred.remove(at: index)
-                apply(delta, key: key)
+                else {
+                    deferred[index].triedAt = notebookRevision
+                    continue
+                }
+                // The trial is what applying it gives (the same value, the same delta): kept.
+                deferred.remove(at: index)
+                notebook = trial
+                report.operationsApplied += applied.appliedOperationCount
                 progress = true
                 break
             }
@@ -461,9 +480,10 @@ public struct SyncSession {
     /// and are remembered for collection.
     private mutating func adoptPublishedOwnSegments() {
         var known = Set(state.ownSegments)
+        let version = notebook.version
         for id in state.lineage {
             guard let listed = segments[id] else { continue }
-            let held = notebook.version[id]
+            let held = version[id]
             var published = state.published[id]
             for segment in listed.sorted(by: { ($0.start, $0.key) < ($1.start, $1.key) }) where segment.end <= held {
                 if !known.contains(segment.key) {
@@ -485,8 +505,9 @@ public struct SyncSession {
         guard !publishAttempted else { return nil }
         publishAttempted = true
         adoptPublishedOwnSegments()
+        let version = notebook.version
         let ranges = state.lineage.compactMap { id -> (replica: ReplicaID, counters: Range<UInt32>)? in
-            let held = notebook.version[id]
+            let held = version[id]
             let from = state.published[id]
             return held > from ? (id, from..<held) : nil
         }
@@ -510,13 +531,14 @@ public struct SyncSession {
         guard !snapshotAttempted, !publishFailed else { return nil }
         snapshotAttempted = true
         let me = notebook.replica
-        let lineageVersion = state.lineageVersion(of: notebook.version)
+        let version = notebook.version
+        let lineageVersion = state.lineageVersion(of: version)
         let lastCovered = state.ownSnapshots.last?.version ?? VersionVector()
         let uncoveredSegments = state.ownSegments.reduce(0) { count, key in
             if case let .segment(id, _, end)? = StoreLayout.parse(key), end > lastCovered[id] { return count + 1 }
             return count
         }
-        let total = UInt64(notebook.version.operationCount)
+        let total = UInt64(version.operationCount)
         // Operations are counted from the newest snapshot anyone published (a device that
         // bootstrapped from one does not publish the same again).
         let covered = max(state.operationsAtLastSnapshot, snapshots.first?.totalOperations ?? 0)
@@ -524,10 +546,12 @@ public struct SyncSession {
         let due = uncoveredSegments >= configuration.snapshotAfterSegments
             || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
         guard due, !lineageVersion.isEmpty else { return nil }
-        let bytes = notebook.encoded()
+        // Keeps the memos' encoded texts: the next snapshot (and a compaction of the library)
+        // copies those of the memos unchanged by then.
+        let bytes = notebook.encodedKeepingTextBodies()
         let key = StoreLayout.snapshotKey(replica: me, totalOperations: total, bytes: bytes)
         guard !state.ownSnapshots.contains(where: { $0.key == key }) else { return nil }
-        pendingWrite = (key, notebook.version)
+        pendingWrite = (key, version)
         return .write(key: key, bytes: bytes)
     }
 
@@ -603,8 +627,9 @@ public struct SyncSession {
     /// but their last segment, leave the lineage (that segment stays in the store for good).
     private mutating func retireLineage() {
         let current = notebook.replica
+        let version = notebook.version
         state.lineage.removeAll { id in
-            guard id != current, state.published[id] >= notebook.version[id] else { return false }
+            guard id != current, state.published[id] >= version[id] else { return false }
             let ownSegments = state.ownSegments.filter { key in
                 if case let .segment(owner, _, _)? = StoreLayout.parse(key) { return owner == id }
                 return false

@@ -1,0 +1,189 @@
+// A cheap bound on what applying a delta can achieve, for callers that try deltas and keep them
+// only when they apply whole (a sync's segments of several sessions).
+
+extension Notebook {
+    /// False when ``apply(_:)`` of `delta` would certainly end with more operations held back
+    /// than now (or throw); true when it may not. Reads counters and the references of the text
+    /// runs: no text is decoded and nothing is applied.
+    ///
+    /// Why the bound holds: applying queues every run of `delta` with the runs already held back,
+    /// and an operation leaves that queue only when its replica's log reaches past it (it is
+    /// applied, or found to be a duplicate). A replica's log advances one operation at a time,
+    /// in counter order, through queued runs that start at or before its end; so it reaches at
+    /// most the end of the chain of queued runs that starts at its current end, and never past
+    /// a text operation that cannot be applied. A text operation cannot be applied when its memo
+    /// does not exist and no queued run creates it, or when an item it refers to (its
+    /// originLeft, its originRight, the character it deletes) is neither in the memo's text nor
+    /// among the queued text operations of that memo (an insertion's later operations wait for
+    /// its first). If the queued operations below those limits are fewer than the operations
+    /// `delta` adds, more are held back afterwards, whatever else happens. (Undoing a call that
+    /// would orphan characters keeps every queued run, so it obeys the same bound.)
+    ///
+    /// - Complexity: O(k log k) for k notebook and text runs in `delta` and held back.
+    public func mayApplyWithoutHoldingBackMore(_ delta: NotebookDelta) -> Bool {
+        if delta.isEmpty { return true }
+        /// A queued notebook text run: its text counters and where they are in the notebook log.
+        struct TextPart {
+            var replica: ReplicaID
+            var textCounters: Range<UInt32>
+            var counter: UInt32
+        }
+        var added = 0
+        // Every queued notebook run (counter ranges per replica), the queued text operations per
+        // memo and replica, and the memos that are or can be created.
+        var ranges: [ReplicaID: [Range<UInt32>]] = [:]
+        var parts: [MemoID: [TextPart]] = [:]
+        var creatable = Set<MemoID>()
+        func queue(_ replica: ReplicaID, _ run: NotebookRun) {
+            ranges[replica, default: []].append(run.counter..<run.end)
+            switch run.kind {
+            case .create: creatable.insert(run.memo)
+            case let .text(textCounter):
+                parts[run.memo, default: []].append(
+                    TextPart(replica: replica, textCounters: textCounter..<textCounter + run.length, counter: run.counter))
+            default: break
+            }
+        }
+        for replicaRun in delta.runs {
+            added += Int(replicaRun.run.length)
+            queue(replicaRun.replica, replicaRun.run)
+        }
+        for (replicaID, runs) in pending {
+            for item in runs { queue(replicaID, item.run) }
+        }
+        // Per memo and replica, the queued text counters as sorted disjoint ranges, and the
+        // queued parts sorted by text counter (to find where a text operation is in the log).
+        var covered: [MemoID: [ReplicaID: [Range<UInt32>]]] = [:]
+        var sortedParts: [MemoID: [ReplicaID: [TextPart]]] = [:]
+        for (memo, list) in parts {
+            var byReplica: [ReplicaID: [Range<UInt32>]] = [:]
+            var partsByReplica: [ReplicaID: [TextPart]] = [:]
+            for part in list {
+                byReplica[part.replica, default: []].append(part.textCounters)
+                partsByReplica[part.replica, default: []].append(part)
+            }
+            for (replica, unsorted) in partsByReplica {
+                partsByReplica[replica] = unsorted.sorted { $0.textCounters.lowerBound < $1.textCounters.lowerBound }
+            }
+            sortedParts[memo] = partsByReplica
+            for (replica, unsorted) in byReplica {
+                var merged: [Range<UInt32>] = []
+                for range in unsorted.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                    if let last = merged.last, range.lowerBound <= last.upperBound {
+                        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+                    } else {
+                        merged.append(range)
+                    }
+                }
+                byReplica[replica] = merged
+            }
+            covered[memo] = byReplica
+        }
+        /// The counters of `counters` (text operations of `replica` in a memo whose text holds
+        /// `version` and with `covered` queued) that the memo cannot hold by the end: the first
+        /// and the last missing one, or nil when none is missing.
+        func missing(
+            _ replica: ReplicaID, _ counters: Range<UInt32>, version: VersionVector, covered: [ReplicaID: [Range<UInt32>]]
+        ) -> (first: UInt32, last: UInt32)? {
+            // Text operations are dense per replica: those below the memo's count are held.
+            let held = version[replica]
+            guard held < counters.upperBound else { return nil }
+            let queued = covered[replica] ?? []
+            var first: UInt32?
+            var last: UInt32?
+            var from = max(counters.lowerBound, held)
+            for range in queued where range.upperBound > from {
+                if from >= counters.upperBound { break }
+                if range.lowerBound > from {
+                    first = first ?? from
+                    last = min(range.lowerBound, counters.upperBound) - 1
+                }
+                from = max(from, range.upperBound)
+            }
+            if from < counters.upperBound {
+                first = first ?? from
+                last = counters.upperBound - 1
+            }
+            guard let first, let last else { return nil }
+            return (first, last)
+        }
+        // Per replica, the first notebook counter that certainly cannot be applied (an upper
+        // bound of it: any later one keeps the bound sound).
+        var blocked: [ReplicaID: UInt32] = [:]
+        func block(_ memo: MemoID, _ replica: ReplicaID, textCounter: UInt32) {
+            // The last part starting at or before the counter holds it if any does (parts of one
+            // memo and replica are distinct text operations, or copies of the same ones).
+            guard let list = sortedParts[memo]?[replica] else { return }
+            let index = list.partitioningIndex { $0.textCounters.lowerBound > textCounter }
+            guard index > 0, list[index - 1].textCounters.contains(textCounter) else { return }
+            let part = list[index - 1]
+            let counter = part.counter + (textCounter - part.textCounters.lowerBound)
+            // One the log already holds is a duplicate, not a stop.
+            guard counter >= log(of: replica).operationCount else { return }
+            blocked[replica] = min(blocked[replica] ?? counter, counter)
+        }
+        // Every queued text run, by memo: each memo's version is built once.
+        var texts: [MemoID: [TextDelta]] = [:]
+        for (memo, text) in delta.texts { texts[memo, default: []].append(text) }
+        for (_, runs) in pending {
+            for item in runs where !item.text.isEmpty { texts[item.run.memo, default: []].append(item.text) }
+        }
+        for (memo, list) in texts {
+            // A memo created now holds nothing yet: every reference must be queued.
+            var version = VersionVector()
+            if let index = memos.index(of: memo) {
+                version = memos[at: index].text.version
+            } else if !creatable.contains(memo) {
+                for text in list {
+                    for run in text.runs { block(memo, run.replica, textCounter: run.counter) }
+                }
+                continue
+            }
+            for text in list { check(memo, text, version: version) }
+        }
+        func check(_ memo: MemoID, _ text: TextDelta, version: VersionVector) {
+            let covered = covered[memo] ?? [:]
+            for run in text.runs {
+                switch run.kind {
+                case let .insertion(originLeft, originRight, _):
+                    var ready = true
+                    if let originLeft,
+                        missing(originLeft.replica, originLeft.counter..<originLeft.counter + 1, version: version, covered: covered) != nil
+                    {
+                        ready = false
+                    }
+                    if case let .item(id) = originRight,
+                        missing(id.replica, id.counter..<id.counter + 1, version: version, covered: covered) != nil
+                    {
+                        ready = false
+                    }
+                    if !ready { block(memo, run.replica, textCounter: run.counter) }
+                case let .deletion(target, isReversed):
+                    guard let gap = missing(target.replica, target.counter..<target.counter + run.length, version: version, covered: covered)
+                    else { break }
+                    // The first operation whose character is missing.
+                    let index = isReversed ? target.counter + run.length - 1 - gap.last : gap.first - target.counter
+                    block(memo, run.replica, textCounter: run.counter + index)
+                }
+            }
+        }
+        // Operations that can leave the queue, at most. The sum does not depend on the order
+        // the replicas are visited in.
+        var removable = 0
+        for (replicaID, list) in ranges {
+            let sorted = list.sorted { $0.lowerBound < $1.lowerBound }
+            let held = log(of: replicaID).operationCount
+            var reach = held
+            for range in sorted {
+                guard range.lowerBound <= reach else { break }
+                reach = max(reach, range.upperBound)
+            }
+            // A blocked operation (past the log's end) stops it there.
+            if let stop = blocked[replicaID] { reach = min(reach, stop) }
+            for range in sorted where range.lowerBound < reach {
+                removable += Int(min(range.upperBound, reach) - range.lowerBound)
+            }
+        }
+        return removable >= added
+    }
+}

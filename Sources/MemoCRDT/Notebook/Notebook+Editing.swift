@@ -212,8 +212,8 @@ extension Notebook {
                     kind: .text(textCounter: before), timestamp: timestamp))
             memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, timestamp)
         }
-        // Title and preview go stale while typing on in this memo (taken again when read, when
-        // another memo changes, or by refreshSearchKeys()).
+        // Title and preview go stale while typing (taken on the fly when listed, cached again by
+        // refreshSearchKeys()).
         if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
         memos.markDerivedTextStale(at: index)
         // An edit of an active memo leaves it active (new characters are unseen by every trash

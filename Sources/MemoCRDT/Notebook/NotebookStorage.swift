@@ -200,9 +200,9 @@ struct MemoRecord: Sendable {
     var status: MemoStatus = .active
     /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
     /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
-    /// ``refreshDerivedText()`` caches it again). Edits leave it stale instead of taking 4 KB of
-    /// text again on every keystroke (at most one memo at a time: see
-    /// ``MemoTable/markDerivedTextStale(at:)``).
+    /// ``refreshDerivedText()`` caches it again). Edits and remote text runs leave it stale
+    /// instead of taking 4 KB of text again on every change (any number of memos may be stale:
+    /// see ``MemoTable/markDerivedTextStale(at:)``).
     var cachedTextPrefix: ArraySlice<UInt8> = []
     var searchKey: [UInt8] = []
     /// The text version `cachedTextPrefix` was taken from.
@@ -286,9 +286,6 @@ struct MemoRecord: Sendable {
 struct MemoTable: Sendable {
     private(set) var records: [MemoRecord] = []
     private var indexByID: [MemoID: Int] = [:]
-    /// The one record whose title prefix edits may have left stale (see
-    /// ``markDerivedTextStale(at:)``); every other record's is current, or refreshed eagerly.
-    private var staleDerivedIndex: Int?
 
     var count: Int { records.count }
 
@@ -317,15 +314,13 @@ struct MemoTable: Sendable {
     func contains(_ id: MemoID) -> Bool { indexByID[id] != nil }
 
     /// Notes that the text of the record at `index` changed without its title prefix being
-    /// taken again. Typing on in one memo costs nothing more; moving on to another memo first
-    /// refreshes the one before, so at most one memo's prefix is ever stale and a list takes at
-    /// most one prefix on the fly.
+    /// taken again. Nothing is taken now, for this memo or any other: a stale prefix is taken on
+    /// the fly by whatever reads it (``MemoRecord/textPrefix``: lists, the trash, exports) until
+    /// ``Notebook/refreshSearchKeys()`` caches it again. Changes that nobody lists cost nothing.
+    ///
+    /// - Complexity: O(1).
     mutating func markDerivedTextStale(at index: Int) {
-        if let stale = staleDerivedIndex, stale != index, stale < records.count, records[stale].derivedTextIsStale {
-            records[stale].refreshDerivedText()
-        }
         records[index].derivedTextIsStale = true
-        staleDerivedIndex = index
     }
 
     /// Where the record of `id` is in ``records``, if there is one.

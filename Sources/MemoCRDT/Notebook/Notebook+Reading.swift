@@ -46,6 +46,12 @@ extension Notebook {
         return keys.map { records[$0.index].summary }
     }
 
+    /// How many notebook operations of `replica` this notebook holds: its entry in ``version``,
+    /// without building the version.
+    ///
+    /// - Complexity: O(1).
+    public func operationCount(of replica: ReplicaID) -> UInt32 { logs[replica]?.operationCount ?? 0 }
+
     /// Every memo id the notebook knows, purged ones included, in id order.
     public var memoIDs: [MemoID] { memos.ids.sorted() }
 

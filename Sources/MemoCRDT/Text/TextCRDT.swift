@@ -114,6 +114,12 @@ public struct TextCRDT: Sendable {
     /// How many operations this text holds, from all replicas, deletions included.
     public var operationCount: Int { logs.reduce(0) { $0 + Int($1.operationCount) } }
 
+    /// How many operations of this text's own ``replica`` it holds (its entry in ``version``,
+    /// without a lookup): the counter of the next local operation.
+    ///
+    /// - Complexity: O(1).
+    var localOperationCount: UInt32 { logs[Int(localReplicaIndex)].operationCount }
+
     /// How many operations are held back until their causal dependencies arrive.
     public var pendingOperationCount: Int { pending.reduce(0) { $0 + Int($1.length) } }
 

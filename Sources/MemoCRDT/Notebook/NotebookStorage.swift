@@ -240,21 +240,27 @@ struct MemoRecord: Sendable {
             status = .active
             return
         }
-        let version = text.insertionVersion
         var result = MemoStatus.active
         var latest: LifecycleRecord?
         for record in lifecycle {
-            if case let .purge(seen) = record.kind, version.isIncluded(in: seen) {
+            if case let .purge(seen) = record.kind, sawEveryInsertion(seen) {
                 status = .purged
                 return
             }
             if case .purge = record.kind { continue }
             if latest.map({ record.isLater(than: $0) }) ?? true { latest = record }
         }
-        if let latest, case let .trash(seen) = latest.kind, version.isIncluded(in: seen) {
+        if let latest, case let .trash(seen) = latest.kind, sawEveryInsertion(seen) {
             result = .trashed
         }
         status = result
+    }
+
+    /// Whether `seen` includes every character anyone inserted in the memo (the text's insertion
+    /// version is included in it), without building that version for a decoded text.
+    func sawEveryInsertion(_ seen: VersionVector) -> Bool {
+        if case let .materialized(text) = text { return text.insertionsAreIncluded(in: seen) }
+        return text.insertionVersion.isIncluded(in: seen)
     }
 
     /// Takes the beginning of the text again (for titles and previews), if the text changed.

@@ -125,11 +125,11 @@ public struct TextCRDT: Sendable {
 
     /// The operations this text holds: for each replica, how many of its operations.
     ///
-    /// - Complexity: O(r log r) for r replicas.
+    /// - Complexity: O(r) for r replicas (listed in id order: nothing to sort).
     public var version: VersionVector {
         VersionVector(
-            entries: zip(replicaTable.ids, logs).map {
-                VersionVector.Entry(replica: $0.0, operationCount: $0.1.operationCount)
+            entries: replicaTable.sortedIndices.map { index in
+                VersionVector.Entry(replica: replicaTable.ids[Int(index)], operationCount: logs[Int(index)].operationCount)
             })
     }
 
@@ -137,12 +137,33 @@ public struct TextCRDT: Sendable {
     /// include every character it ever inserted. (A version that includes this one has seen all
     /// the text anyone typed; only deletions may be missing.)
     ///
-    /// - Complexity: O(r log r) for r replicas.
+    /// - Complexity: O(r) for r replicas (listed in id order: nothing to sort).
     public var insertionVersion: VersionVector {
         VersionVector(
-            entries: zip(replicaTable.ids, logs).compactMap { id, log in
-                log.lastSpan == noIndex ? nil : VersionVector.Entry(replica: id, operationCount: spans[log.lastSpan].end)
+            entries: replicaTable.sortedIndices.compactMap { index in
+                let lastSpan = logs[Int(index)].lastSpan
+                return lastSpan == noIndex
+                    ? nil : VersionVector.Entry(replica: replicaTable.ids[Int(index)], operationCount: spans[lastSpan].end)
             })
+    }
+
+    /// Whether `seen` includes every character anyone inserted: `insertionVersion.isIncluded(in:
+    /// seen)`, without building the version.
+    ///
+    /// - Complexity: O(r + s) for r replicas here and s in `seen`; no allocation.
+    public func insertionsAreIncluded(in seen: VersionVector) -> Bool {
+        let entries = seen.entries
+        var position = 0
+        for index in replicaTable.sortedIndices {
+            let lastSpan = logs[Int(index)].lastSpan
+            if lastSpan == noIndex { continue }
+            let id = replicaTable.ids[Int(index)]
+            while position < entries.count && entries[position].replica < id { position += 1 }
+            guard position < entries.count, entries[position].replica == id,
+                entries[position].operationCount >= spans[lastSpan].end
+            else { return false }
+        }
+        return true
     }
 
     /// A copy of this text whose local edits are attributed to `replica`.

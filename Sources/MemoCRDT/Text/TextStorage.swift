@@ -280,15 +280,33 @@ struct ReplicaLog: Sendable {
 struct ReplicaTable: Sendable {
     var ids: [ReplicaID] = []
     var indexByID: [ReplicaID: UInt32] = [:]
+    /// The indices of `ids` in ascending id order, so that versions are listed already sorted
+    /// (ids are interned in arrival order, which for random ids is no order at all).
+    var sortedIndices: [UInt32] = []
 
     func index(of id: ReplicaID) -> UInt32? { indexByID[id] }
 
+    /// The index of `id`, interning it first if it is new.
+    ///
+    /// - Complexity: O(1) for a known id, O(r) for a new one among r.
     mutating func intern(_ id: ReplicaID) -> UInt32 {
         if let index = indexByID[id] { return index }
         let index = UInt32(ids.count)
+        let position = sortedIndices.partitioningIndex { ids[Int($0)] > id }
         ids.append(id)
         indexByID[id] = index
+        sortedIndices.insert(index, at: position)
         return index
+    }
+
+    /// Checks that `sortedIndices` lists every index once, in ascending id order.
+    func checkSortedIndices() throws(InvariantViolation) {
+        guard sortedIndices.count == ids.count, Set(sortedIndices).count == ids.count,
+            sortedIndices.allSatisfy({ Int($0) < ids.count })
+        else { throw InvariantViolation("replica table: sorted indices are not a permutation") }
+        for (lower, upper) in zip(sortedIndices, sortedIndices.dropFirst()) where ids[Int(lower)] >= ids[Int(upper)] {
+            throw InvariantViolation("replica table: sorted indices out of order")
+        }
     }
 }
 

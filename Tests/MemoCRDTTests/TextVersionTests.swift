@@ -48,4 +48,30 @@ import Testing
             #expect(text.insertionsAreIncluded(in: candidate) == insertion.isIncluded(in: candidate), "seed \(seed): \(candidate)")
         }
     }
+
+    /// Past the size where the replica table keeps its ids sorted, lookups and versions still
+    /// work (by hashing, and by sorting).
+    @Test func aTextWithVeryManyReplicas() throws {
+        var random = SeededRandom(seed: 0x7E57_0002)
+        var text = TextCRDT(replica: ReplicaID(1))
+        var counts: [ReplicaID: UInt32] = [:]
+        for index in 0..<1_100 {
+            let id = ReplicaID(random.next() | 1)
+            var other = text.fork(replica: id)
+            try other.insert(index % 2 == 0 ? "x" : "𝄞", atScalar: random.int(in: 0...other.lengthScalars))
+            counts[id, default: 0] += 1
+            try text.apply(other.changes(since: text.version))
+        }
+        try text.checkInvariants()
+        #expect(text.version == VersionVector(counts))
+        #expect(text.insertionVersion == VersionVector(counts))
+        #expect(text.insertionsAreIncluded(in: VersionVector(counts)))
+        #expect(!text.insertionsAreIncluded(in: VersionVector(counts.filter { $0.key != counts.keys.min()! })))
+        // A replica known before the table grew edits again and is found.
+        var again = text.fork(replica: counts.keys.max()!)
+        try again.delete(scalarRange: 0..<1)
+        try text.apply(again.changes(since: text.version))
+        #expect(text.lengthScalars == 1_099)
+        try text.checkInvariants()
+    }
 }

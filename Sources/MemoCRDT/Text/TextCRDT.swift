@@ -125,36 +125,46 @@ public struct TextCRDT: Sendable {
 
     /// The operations this text holds: for each replica, how many of its operations.
     ///
-    /// - Complexity: O(r) for r replicas (listed in id order: nothing to sort).
+    /// - Complexity: O(r) for r replicas (listed in id order: nothing to sort), O(r log r) past
+    ///   `ReplicaTable.sortedCapacity` replicas.
     public var version: VersionVector {
-        VersionVector(
-            entries: replicaTable.sortedIndices.map { index in
-                VersionVector.Entry(replica: replicaTable.ids[Int(index)], operationCount: logs[Int(index)].operationCount)
+        let ids = replicaTable.ids
+        return VersionVector(
+            entries: replicaIndicesInIDOrder.map { index in
+                VersionVector.Entry(replica: ids[Int(index)], operationCount: logs[Int(index)].operationCount)
             })
+    }
+
+    /// Every replica index, in ascending replica id order when the table keeps that order (else
+    /// in index order).
+    private var replicaIndicesInIDOrder: [UInt32] {
+        replicaTable.indicesInIDOrder ?? (0..<UInt32(replicaTable.ids.count)).map { $0 }
     }
 
     /// For each replica, one past the counter of its last insertion: the operations up to there
     /// include every character it ever inserted. (A version that includes this one has seen all
     /// the text anyone typed; only deletions may be missing.)
     ///
-    /// - Complexity: O(r) for r replicas (listed in id order: nothing to sort).
+    /// - Complexity: as ``version``.
     public var insertionVersion: VersionVector {
-        VersionVector(
-            entries: replicaTable.sortedIndices.compactMap { index in
+        let ids = replicaTable.ids
+        return VersionVector(
+            entries: replicaIndicesInIDOrder.compactMap { index in
                 let lastSpan = logs[Int(index)].lastSpan
-                return lastSpan == noIndex
-                    ? nil : VersionVector.Entry(replica: replicaTable.ids[Int(index)], operationCount: spans[lastSpan].end)
+                return lastSpan == noIndex ? nil : VersionVector.Entry(replica: ids[Int(index)], operationCount: spans[lastSpan].end)
             })
     }
 
     /// Whether `seen` includes every character anyone inserted: `insertionVersion.isIncluded(in:
     /// seen)`, without building the version.
     ///
-    /// - Complexity: O(r + s) for r replicas here and s in `seen`; no allocation.
+    /// - Complexity: O(r + s) for r replicas here and s in `seen`, with no allocation (as
+    ///   ``insertionVersion`` past `ReplicaTable.sortedCapacity` replicas).
     public func insertionsAreIncluded(in seen: VersionVector) -> Bool {
+        guard let sortedIndices = replicaTable.indicesInIDOrder else { return insertionVersion.isIncluded(in: seen) }
         let entries = seen.entries
         var position = 0
-        for index in replicaTable.sortedIndices {
+        for index in sortedIndices {
             let lastSpan = logs[Int(index)].lastSpan
             if lastSpan == noIndex { continue }
             let id = replicaTable.ids[Int(index)]

@@ -155,16 +155,16 @@ extension Notebook {
         recordLocalTextRun(at: index, from: before, to: after, wallMilliseconds: now)
         events.append(.changed(id, edits: [TextEdit(rangeUTF16: reportedRange, replacement: replacement)], origin: .local))
         if recordingUndo {
-            let insertedCount = after - before - UInt32(range.count)
+            let insertedCount = replacement.unicodeScalars.count
             if deleted.isEmpty && insertedCount > 0 {
                 undoHistories[id, default: UndoHistory()].recordInsertion(
-                    first: firstInserted, count: Int(insertedCount), wallMilliseconds: now, startScalars: range.lowerBound)
+                    first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: range.lowerBound)
             } else {
                 recordUndo(
                     UndoStep(
-                        inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: Int(insertedCount))] : [],
+                        inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: insertedCount)] : [],
                         deleted: deleted, wallMilliseconds: now,
-                        startScalars: range.lowerBound, endScalars: range.lowerBound + Int(insertedCount)),
+                        startScalars: range.lowerBound, endScalars: range.lowerBound + insertedCount),
                     in: id)
             }
         }

@@ -44,6 +44,7 @@ extension Notebook {
             }
             try require(counter == log.operationCount, "replica \(replicaID) count \(log.operationCount) != runs \(counter)")
         }
+        try memos.checkIndex()
         for record in memos.records {
             let id = record.id
             try require(record.id == id, "memo key")

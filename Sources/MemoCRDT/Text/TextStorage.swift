@@ -327,13 +327,16 @@ struct ReplicaTable: Sendable {
 
     /// The first position in ``sortedIDs`` whose id is not below `id`.
     private func sortedPosition(of id: ReplicaID) -> Int {
-        var low = 0
-        var high = sortedIDs.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedIDs[middle] < id { low = middle + 1 } else { high = middle }
+        sortedIDs.withUnsafeBufferPointer { sorted in
+            var low = 0
+            var high = sorted.count
+            while low < high {
+                // No overflow: both are at most `sortedCapacity`.
+                let middle = (low &+ high) &>> 1
+                if sorted[middle].rawValue < id.rawValue { low = middle &+ 1 } else { high = middle }
+            }
+            return low
         }
-        return low
     }
 
     /// The indices of every id in ascending id order, or nil when the table is too large to keep

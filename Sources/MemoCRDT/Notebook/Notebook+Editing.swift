@@ -319,7 +319,6 @@ extension Notebook {
         memos[existing: id].refreshStatus()
     }
 
-
     /// The index range of the scalars `range` in `string`'s scalar view.
     func scalarIndexRange(_ range: Range<Int>, in string: String) -> Range<String.UnicodeScalarView.Index> {
         let scalars = string.unicodeScalars

@@ -344,13 +344,16 @@ struct MemoTable: Sendable {
 
     /// The first position in ``sortedIDs`` whose id is not below `id`.
     private func sortedPosition(of id: MemoID) -> Int {
-        var low = 0
-        var high = sortedIDs.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedIDs[middle] < id { low = middle + 1 } else { high = middle }
+        sortedIDs.withUnsafeBufferPointer { sorted in
+            var low = 0
+            var high = sorted.count
+            while low < high {
+                // No overflow: both are at most `sortedCapacity`.
+                let middle = (low &+ high) &>> 1
+                if sorted[middle] < id { low = middle &+ 1 } else { high = middle }
+            }
+            return low
         }
-        return low
     }
 
     /// Checks the lookup structures against the records.

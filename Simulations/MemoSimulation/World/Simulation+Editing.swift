@@ -433,9 +433,10 @@ extension Simulation {
         let anchor = position == 0 ? RunRecord.startAnchor : scalars[position - 1]
         guard anchor == RunRecord.startAnchor || oracle.isTracked(anchor) else { return nil }
         let notebook = peer.notebook
+        let version = notebook.version
         return RunRecord(
-            peer: peer.index, memo: m, anchor: anchor, replica: notebook.replica, firstCounter: notebook.version[notebook.replica],
-            seen: notebook.version)
+            peer: peer.index, memo: m, anchor: anchor, replica: notebook.replica, firstCounter: version[notebook.replica],
+            seen: version)
     }
 
     func endRun(_ run: RunRecord?) {
@@ -482,6 +483,26 @@ extension Simulation {
         }
         return true
     }
+}
+
+/// The scalar range of the UTF-16 range `range` in `scalars` (what ``scalarPosition(ofUTF16:in:)``
+/// gives for each bound), or nil when a bound is inside a surrogate pair or past the end. One
+/// pass up to the upper bound.
+func scalarRange(ofUTF16 range: Range<Int>, in scalars: [UInt32]) -> Range<Int>? {
+    var units = 0
+    var index = 0
+    while units < range.lowerBound && index < scalars.count {
+        units += scalars[index] >= 0x1_0000 ? 2 : 1
+        index += 1
+    }
+    guard units == range.lowerBound else { return nil }
+    let lower = index
+    while units < range.upperBound && index < scalars.count {
+        units += scalars[index] >= 0x1_0000 ? 2 : 1
+        index += 1
+    }
+    guard units == range.upperBound else { return nil }
+    return lower..<index
 }
 
 /// The scalar offset of UTF-16 offset `offset` in `scalars`, or nil inside a surrogate pair

@@ -154,8 +154,9 @@ extension Simulation {
             for index in 0..<counts[pool].count {
                 let record = oracle.characters[pool][index]
                 let count = Int(counts[pool][index])
-                let scalar = describe(TrackedAlphabet.scalar(pool: pool, index: index))
-                let who = "typed by r\(record.peer) in memo \(record.memo)"
+                // Described only for a failure (this loop visits every character ever typed).
+                var scalar: String { describe(TrackedAlphabet.scalar(pool: pool, index: index)) }
+                var who: String { "typed by r\(record.peer) in memo \(record.memo)" }
                 if record.reinsertions > 0 {
                     if count > 1 + Int(record.reinsertions) {
                         return fail(.deletedStaysDeleted, [Int(record.peer)], "\(scalar) \(who) shows \(count) times")

@@ -28,13 +28,11 @@ extension Simulation {
                     peer.setShadow(m, MemoShadow(status: .purged, scalars: []))
                 }
                 for edit in edits {
-                    let scalars = peer.shadows[m]!.scalars
-                    guard let lower = scalarPosition(ofUTF16: edit.rangeUTF16.lowerBound, in: scalars),
-                        let upper = scalarPosition(ofUTF16: edit.rangeUTF16.upperBound, in: scalars), lower <= upper
-                    else {
+                    guard let range = scalarRange(ofUTF16: edit.rangeUTF16, in: peer.shadows[m]!.scalars) else {
+                        let scalars = peer.shadows[m]!.scalars
                         return fail(.events, [peer.index], "memo \(m): an edit event's range \(edit.rangeUTF16) does not fit the text (\(utf16Count(scalars, 0..<scalars.count)) UTF-16 units)")
                     }
-                    peer.shadows[m]!.scalars.replaceSubrange(lower..<upper, with: edit.replacement.unicodeScalars.map(\.value))
+                    peer.shadows[m]!.scalars.replaceSubrange(range, with: edit.replacement.unicodeScalars.map(\.value))
                 }
             case .trashed:
                 peer.shadows[m]?.status = .trashed

@@ -9,7 +9,7 @@ extension Notebook {
     public mutating func createMemo(_ id: MemoID, text: String = "", wallMilliseconds now: UInt64) throws(NotebookError) {
         guard memos[id] == nil else { throw .memoExists(id) }
         let timestamp = clock.tick(wallMilliseconds: now)
-        appendLocal(NotebookRun(counter: log(of: replica).operationCount, length: 1, memo: id, kind: .create, timestamp: timestamp))
+        logs[replica, default: NotebookLog()].appendNext(length: 1, memo: id, kind: .create, timestamp: timestamp)
         var record = MemoRecord(id: id, text: .materialized(TextCRDT(replica: replica)), createdAt: timestamp, modifiedAt: timestamp)
         record.refreshDerivedText()
         memos[id] = record
@@ -29,16 +29,8 @@ extension Notebook {
     public mutating func edit(
         _ id: MemoID, replacingUTF16 range: Range<Int>, with replacement: String, wallMilliseconds now: UInt64
     ) throws(NotebookError) {
-        let text = try editableText(id)
-        let scalarRange: Range<Int>
-        do throws(TextError) {
-            let lower = try text.scalarOffset(fromUTF16: range.lowerBound)
-            let upper = range.isEmpty ? lower : try text.scalarOffset(fromUTF16: range.upperBound)
-            scalarRange = lower..<upper
-        } catch {
-            throw .text(id, error)
-        }
-        try edit(id, replacingScalars: scalarRange, with: replacement, wallMilliseconds: now, recordingUndo: true)
+        let index = try editableIndex(id)
+        try replaceLocally(at: index, .utf16(range), with: replacement, wallMilliseconds: now, recordingUndo: true)
     }
 
     /// Replaces the Unicode scalar range `range` of the memo's text with `replacement`.
@@ -82,34 +74,101 @@ extension Notebook {
         _ id: MemoID, replacingScalars range: Range<Int>, with replacement: String, wallMilliseconds now: UInt64,
         recordingUndo: Bool
     ) throws(NotebookError) {
-        let before = try editableText(id)
-        guard range.lowerBound >= 0 && range.upperBound <= before.lengthScalars else {
-            throw .text(id, .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: before.lengthScalars))
-        }
-        if range.isEmpty && replacement.isEmpty { return }
-        // What undo needs, read before the edit.
-        var deleted: [UndoStep.Piece] = []
-        if recordingUndo && !range.isEmpty {
-            if let first = (try? before.characterRuns(inScalarRange: range))?.first {
-                deleted.append(UndoStep.Piece(first: first.first, text: before.string(inScalarRange: range)))
+        let index = try editableIndex(id)
+        try replaceLocally(at: index, .scalars(range), with: replacement, wallMilliseconds: now, recordingUndo: recordingUndo)
+    }
+
+    /// A range of a text to replace, in the unit the caller gave it.
+    private enum LocalRange {
+        case scalars(Range<Int>)
+        case utf16(Range<Int>)
+    }
+
+    /// One local replacement in the text of the editable memo at `index` (from
+    /// ``editableIndex(_:)``): takes the text out of its record (``takeText(at:)``), checks and
+    /// converts the range, reads what undo needs, edits the text in place, puts it back (on every
+    /// path), and records the run, the event and the undo step.
+    ///
+    /// Each keystroke looks the memo up once, this replica's log once and its undo history once,
+    /// and copies neither the record nor the text.
+    ///
+    /// - Complexity: O(log r + m) for r runs in the text and m scalars replaced.
+    private mutating func replaceLocally(
+        at index: Int, _ localRange: LocalRange, with replacement: String, wallMilliseconds now: UInt64,
+        recordingUndo: Bool
+    ) throws(NotebookError) {
+        let id = memos[at: index].id
+        var text = takeText(at: index)
+        let range: Range<Int>
+        var utf16Range: Range<Int>?
+        switch localRange {
+        case let .scalars(scalars):
+            range = scalars
+        case let .utf16(units):
+            do throws(TextError) {
+                let lower = try text.scalarOffset(fromUTF16: units.lowerBound)
+                let upper = units.isEmpty ? lower : try text.scalarOffset(fromUTF16: units.upperBound)
+                range = lower..<upper
+                utf16Range = units
+            } catch {
+                memos[at: index].text = .materialized(text)
+                throw .text(id, error)
             }
         }
-        let firstInserted = OperationID(replica: replica, counter: before.operationCount(of: replica) + UInt32(range.count))
-        try mutateText(id, wallMilliseconds: now) { text, reported throws(TextError) in
-            let lower = try text.utf16Offset(fromScalar: range.lowerBound)
-            let upper = try text.utf16Offset(fromScalar: range.upperBound)
-            try text.replace(scalarRange: range, with: replacement)
-            reported.append(TextEdit(rangeUTF16: lower..<upper, replacement: replacement))
+        guard range.lowerBound >= 0 && range.upperBound <= text.lengthScalars else {
+            let length = text.lengthScalars
+            memos[at: index].text = .materialized(text)
+            throw .text(id, .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: length))
         }
+        if range.isEmpty && replacement.isEmpty {
+            memos[at: index].text = .materialized(text)
+            return
+        }
+        // What undo and the event need, read before the edit.
+        var deleted: [UndoStep.Piece] = []
+        if recordingUndo && !range.isEmpty {
+            if let first = (try? text.characterRuns(inScalarRange: range))?.first {
+                deleted.append(UndoStep.Piece(first: first.first, text: text.string(inScalarRange: range)))
+            }
+        }
+        let reportedRange: Range<Int>
+        if let utf16Range {
+            reportedRange = utf16Range
+        } else {
+            // In bounds: checked above.
+            let lower = (try? text.utf16Offset(fromScalar: range.lowerBound)) ?? 0
+            let upper = range.isEmpty ? lower : (try? text.utf16Offset(fromScalar: range.upperBound)) ?? 0
+            reportedRange = lower..<upper
+        }
+        let before = text.localOperationCount
+        let firstInserted = OperationID(replica: replica, counter: before + UInt32(range.count))
+        text.observeLamport(lamport)
+        do throws(TextError) {
+            try text.replace(scalarRange: range, with: replacement)
+        } catch {
+            memos[at: index].text = .materialized(text)
+            throw .text(id, error)
+        }
+        let after = text.localOperationCount
+        lamport = max(lamport, text.lamport)
+        memos[at: index].text = .materialized(text)
+        recordLocalTextRun(at: index, from: before, to: after, wallMilliseconds: now)
+        events.append(.changed(id, edits: [TextEdit(rangeUTF16: reportedRange, replacement: replacement)], origin: .local))
         if recordingUndo {
             let insertedCount = replacement.unicodeScalars.count
-            recordUndo(
-                UndoStep(
-                    inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: insertedCount)] : [],
-                    deleted: deleted, wallMilliseconds: now,
-                    startScalars: range.lowerBound, endScalars: range.lowerBound + insertedCount),
-                in: id)
+            if deleted.isEmpty && insertedCount > 0 {
+                undoHistories[id, default: UndoHistory()].recordInsertion(
+                    first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: range.lowerBound)
+            } else {
+                recordUndo(
+                    UndoStep(
+                        inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: insertedCount)] : [],
+                        deleted: deleted, wallMilliseconds: now,
+                        startScalars: range.lowerBound, endScalars: range.lowerBound + insertedCount),
+                    in: id)
+            }
         }
+        checkInvariantsIfEnabled()
     }
 
     // MARK: Trash, restore, purge
@@ -163,18 +222,33 @@ extension Notebook {
 
     /// Checks that the memo is active (not trashed or purged), reading its record in place.
     func requireEditable(_ id: MemoID) throws(NotebookError) {
-        guard memos.contains(id) else { throw .memoNotFound(id) }
-        switch memos[existing: id].status {
+        guard let index = memos.index(of: id) else { throw .memoNotFound(id) }
+        try requireEditable(at: index)
+    }
+
+    /// Checks that the memo at `index` is active (not trashed or purged).
+    func requireEditable(at index: Int) throws(NotebookError) {
+        switch memos[at: index].status {
         case .active: return
-        case .trashed: throw .memoInTrash(id)
-        case .purged: throw .memoNotFound(id)
+        case .trashed: throw .memoInTrash(memos[at: index].id)
+        case .purged: throw .memoNotFound(memos[at: index].id)
         }
     }
 
     /// The memo's text, which must be active (not trashed or purged), decoded.
     mutating func editableText(_ id: MemoID) throws(NotebookError) -> TextCRDT {
-        try requireEditable(id)
-        return try materializedText(of: id)
+        let index = try editableIndex(id)
+        guard case let .materialized(text) = memos[at: index].text else { preconditionFailure("materialized") }
+        return text
+    }
+
+    /// Where the memo's record is, checking that the memo is active (not trashed or purged) and
+    /// decoding its text: one lookup.
+    mutating func editableIndex(_ id: MemoID) throws(NotebookError) -> Int {
+        guard let index = memos.index(of: id) else { throw .memoNotFound(id) }
+        try requireEditable(at: index)
+        try materializeText(at: index)
+        return index
     }
 
     /// Runs `body` on the memo's text (taken out of the notebook so it is edited in place), and
@@ -184,15 +258,16 @@ extension Notebook {
         _ id: MemoID, wallMilliseconds now: UInt64, allowTrashed: Bool = false,
         _ body: (inout TextCRDT, inout [TextEdit]) throws(TextError) -> Void
     ) throws(NotebookError) {
-        if !allowTrashed { try requireEditable(id) }
-        _ = try materializedText(of: id)
-        // The record is changed in place (no copies of it per keystroke).
-        guard let index = memos.index(of: id), case .materialized(var text) = memos[at: index].text else {
-            preconditionFailure("materialized above")
+        let index: Int
+        if allowTrashed {
+            guard let found = memos.index(of: id) else { throw .memoNotFound(id) }
+            try materializeText(at: found)
+            index = found
+        } else {
+            index = try editableIndex(id)
         }
-        // Drop the record's reference to the text, so it is edited in place.
-        memos[at: index].text = .placeholder
-        let before = text.operationCount(of: replica)
+        var text = takeText(at: index)
+        let before = text.localOperationCount
         text.observeLamport(lamport)
         var reported: [TextEdit] = []
         do throws(TextError) {
@@ -201,21 +276,10 @@ extension Notebook {
             memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }
-        let after = text.operationCount(of: replica)
+        let after = text.localOperationCount
         lamport = max(lamport, text.lamport)
         memos[at: index].text = .materialized(text)
-        if after > before {
-            let timestamp = clock.tick(wallMilliseconds: now)
-            appendLocal(
-                NotebookRun(
-                    counter: log(of: replica).operationCount, length: after - before, memo: id,
-                    kind: .text(textCounter: before), timestamp: timestamp))
-            memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, timestamp)
-        }
-        // Title and preview go stale while typing on in this memo (taken again when read, when
-        // another memo changes, or by refreshSearchKeys()).
-        if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
-        memos.markDerivedTextStale(at: index)
+        recordLocalTextRun(at: index, from: before, to: after, wallMilliseconds: now)
         // An edit of an active memo leaves it active (new characters are unseen by every trash
         // and purge; deletions change no status), so only edits of trashed memos recompute it.
         if allowTrashed { memos[at: index].refreshStatus() }
@@ -223,25 +287,36 @@ extension Notebook {
         checkInvariantsIfEnabled()
     }
 
+    /// After a local change to the text of the memo at `index` (put back in its record) that
+    /// took this replica's text counters `before ..< after`: records them as one notebook run
+    /// with a fresh timestamp, and leaves the title and preview stale.
+    private mutating func recordLocalTextRun(at index: Int, from before: UInt32, to after: UInt32, wallMilliseconds now: UInt64) {
+        if after > before {
+            let timestamp = clock.tick(wallMilliseconds: now)
+            let memo = memos[at: index].id
+            logs[replica, default: NotebookLog()].appendNext(
+                length: after - before, memo: memo, kind: .text(textCounter: before), timestamp: timestamp)
+            memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, timestamp)
+        }
+        // Title and preview go stale while typing (taken on the fly when listed, cached again by
+        // refreshSearchKeys()).
+        if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
+        memos.markDerivedTextStale(at: index)
+    }
+
     /// Records a lifecycle operation made here and updates the memo.
     mutating func appendLifecycle(_ kind: LifecycleRecord.Kind, to id: MemoID, wallMilliseconds now: UInt64) {
         let timestamp = clock.tick(wallMilliseconds: now)
-        let counter = log(of: replica).operationCount
         let runKind: NotebookRunKind
         switch kind {
         case let .trash(seen): runKind = .trash(seen: seen)
         case .restore: runKind = .restore
         case let .purge(seen): runKind = .purge(seen: seen)
         }
-        appendLocal(NotebookRun(counter: counter, length: 1, memo: id, kind: runKind, timestamp: timestamp))
+        let counter = logs[replica, default: NotebookLog()].appendNext(length: 1, memo: id, kind: runKind, timestamp: timestamp)
         memos[existing: id].lifecycle.append(LifecycleRecord(kind: kind, timestamp: timestamp, replica: replica, counter: counter))
         memos[existing: id].modifiedAt = max(memos[existing: id].modifiedAt, timestamp)
         memos[existing: id].refreshStatus()
-    }
-
-    /// Appends a run made here to this replica's log.
-    mutating func appendLocal(_ run: NotebookRun) {
-        logs[replica, default: NotebookLog()].append(run)
     }
 
     /// The index range of the scalars `range` in `string`'s scalar view.
@@ -250,5 +325,17 @@ extension Notebook {
         let lower = scalars.index(scalars.startIndex, offsetBy: range.lowerBound)
         let upper = scalars.index(lower, offsetBy: range.count)
         return lower..<upper
+    }
+}
+
+extension NotebookLog {
+    /// Appends a run of `length` operations starting at the next counter (this log's
+    /// ``operationCount``), merging it into the last run when it continues it. Returns the run's
+    /// first counter.
+    @discardableResult
+    mutating func appendNext(length: UInt32, memo: MemoID, kind: NotebookRunKind, timestamp: HybridTimestamp) -> UInt32 {
+        let counter = operationCount
+        append(NotebookRun(counter: counter, length: length, memo: memo, kind: kind, timestamp: timestamp))
+        return counter
     }
 }

@@ -45,6 +45,7 @@ extension Notebook {
             try require(counter == log.operationCount, "replica \(replicaID) count \(log.operationCount) != runs \(counter)")
         }
         try require(logs.version == logs.recomputedVersion, "the maintained version differs from the logs")
+        try memos.checkIndex()
         for record in memos.records {
             let id = record.id
             try require(record.id == id, "memo key")

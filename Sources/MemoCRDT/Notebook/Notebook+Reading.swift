@@ -8,8 +8,11 @@ extension Notebook {
 
     /// The memo with `id`, active or in the trash; nil when there is none or it was purged.
     public func memo(_ id: MemoID) -> Memo? {
-        guard let record = memos[id], record.status != .purged else { return nil }
-        return Memo(id: id, text: record.text.string, createdAt: record.createdAt, modifiedAt: record.modifiedAt, status: record.status)
+        // The record is read in place (not copied out of the table).
+        guard let index = memos.index(of: id), memos[at: index].status != .purged else { return nil }
+        return Memo(
+            id: id, text: memos[at: index].text.string, createdAt: memos[at: index].createdAt,
+            modifiedAt: memos[at: index].modifiedAt, status: memos[at: index].status)
     }
 
     /// The memo's status, or nil when the notebook has never heard of it.
@@ -46,6 +49,12 @@ extension Notebook {
         return keys.map { records[$0.index].summary }
     }
 
+    /// How many notebook operations of `replica` this notebook holds: its entry in ``version``,
+    /// without building the version.
+    ///
+    /// - Complexity: O(1).
+    public func operationCount(of replica: ReplicaID) -> UInt32 { logs[replica]?.operationCount ?? 0 }
+
     /// Every memo id the notebook knows, purged ones included, in id order.
     public var memoIDs: [MemoID] { memos.ids.sorted() }
 
@@ -71,10 +80,10 @@ extension Notebook {
     ///
     /// - Complexity: O(b) for b bytes of text in the memos edited since.
     public mutating func refreshSearchKeys() {
-        for id in memos.ids {
-            let version = memos[existing: id].text.version
-            if memos[existing: id].searchKeyVersion != version { memos[existing: id].refreshSearchKey() }
-            if memos[existing: id].derivedTextIsStale { memos[existing: id].refreshDerivedText() }
+        for index in memos.records.indices {
+            let version = memos[at: index].text.version
+            if memos[at: index].searchKeyVersion != version { memos[at: index].refreshSearchKey() }
+            if memos[at: index].derivedTextIsStale { memos[at: index].refreshDerivedText() }
         }
     }
 
@@ -84,8 +93,8 @@ extension Notebook {
     ///
     /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/text(_:_:)``.
     public func anchor(in id: MemoID, atUTF16 offsetUTF16: Int) throws(NotebookError) -> TextAnchor {
-        guard let record = memos[id], record.status != .purged else { throw .memoNotFound(id) }
-        let text = try readableText(of: record)
+        guard let index = memos.index(of: id), memos[at: index].status != .purged else { throw .memoNotFound(id) }
+        let text = try readableText(of: memos[at: index])
         do throws(TextError) {
             return try text.anchor(atUTF16: offsetUTF16)
         } catch {
@@ -97,8 +106,8 @@ extension Notebook {
     ///
     /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/text(_:_:)``.
     public func utf16Offset(of anchor: TextAnchor, in id: MemoID) throws(NotebookError) -> Int {
-        guard let record = memos[id], record.status != .purged else { throw .memoNotFound(id) }
-        let text = try readableText(of: record)
+        guard let index = memos.index(of: id), memos[at: index].status != .purged else { throw .memoNotFound(id) }
+        let text = try readableText(of: memos[at: index])
         do throws(TextError) {
             return try text.utf16Offset(of: anchor)
         } catch {

@@ -54,17 +54,43 @@ extension UndoHistory {
         undo.append(step)
         if undo.count > Self.stepsMax { undo.removeFirst(undo.count - Self.stepsMax) }
     }
+
+    /// Records the insertion of `count` (> 0) consecutive characters from `first` at scalar
+    /// `startScalars`, exactly as ``record(_:)`` records the step that inserts them and deletes
+    /// nothing, without building that step when it coalesces into the last one (typing on).
+    mutating func recordInsertion(first: OperationID, count: Int, wallMilliseconds: UInt64, startScalars: Int) {
+        if let lastIndex = undo.indices.last, wallMilliseconds >= undo[lastIndex].wallMilliseconds,
+            wallMilliseconds - undo[lastIndex].wallMilliseconds <= Self.coalescingMilliseconds,
+            undo[lastIndex].continuesTyping(first: first, startScalars: startScalars)
+        {
+            redo.removeAll()
+            undo[lastIndex].inserted[undo[lastIndex].inserted.count - 1].count += count
+            undo[lastIndex].endScalars = startScalars + count
+            undo[lastIndex].wallMilliseconds = wallMilliseconds
+            return
+        }
+        record(
+            UndoStep(
+                inserted: [UndoStep.Run(first: first, count: count)], deleted: [], wallMilliseconds: wallMilliseconds,
+                startScalars: startScalars, endScalars: startScalars + count))
+    }
 }
 
 extension UndoStep {
+    /// Whether an insertion-only step whose first character is `first`, made at scalar
+    /// `startScalars`, continues this one (insertion-only too): typing on at the caret with
+    /// consecutive ids.
+    func continuesTyping(first: OperationID, startScalars: Int) -> Bool {
+        guard isInsertionOnly && startScalars == endScalars, let lastRun = inserted.last else { return false }
+        return lastRun.first.replica == first.replica && lastRun.first.counter + UInt32(lastRun.count) == first.counter
+    }
+
     /// Merges `step`, made right after this one, into it when it continues it: typing on at the
     /// caret with consecutive ids, backspace just before, forward delete at the same place.
     /// Returns whether it did.
     mutating func coalesce(_ step: UndoStep) -> Bool {
-        if isInsertionOnly && step.isInsertionOnly && step.startScalars == endScalars,
-            let lastRun = inserted.last, let newRun = step.inserted.first,
-            lastRun.first.replica == newRun.first.replica,
-            lastRun.first.counter + UInt32(lastRun.count) == newRun.first.counter
+        if step.isInsertionOnly, let newRun = step.inserted.first,
+            continuesTyping(first: newRun.first, startScalars: step.startScalars)
         {
             inserted[inserted.count - 1].count += newRun.count
             endScalars = step.endScalars

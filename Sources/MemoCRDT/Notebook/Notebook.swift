@@ -93,20 +93,33 @@ public struct Notebook: Sendable {
     /// The memo's text, decoded if it was still encoded. Records the decoded text, so later calls
     /// are O(1).
     mutating func materializedText(of id: MemoID) throws(NotebookError) -> TextCRDT {
-        // The text is read in place (copying the whole record out would retain all its parts).
         guard let index = memos.index(of: id) else { throw .memoNotFound(id) }
-        switch memos[at: index].text {
-        case let .materialized(text):
-            return text
-        case let .encoded(bytes, body, _, _, _, _):
-            do throws(DecodingError) {
-                let text = try TextCRDT(decodingBody: bytes, range: body, replica: replica)
-                memos[at: index].text = .materialized(text)
-                return text
-            } catch {
-                throw .corruptMemo(id, error)
-            }
+        try materializeText(at: index)
+        guard case let .materialized(text) = memos[at: index].text else { preconditionFailure("materialized above") }
+        return text
+    }
+
+    /// Decodes the text of the record at `index` if it is still encoded, in place (the record is
+    /// not copied).
+    mutating func materializeText(at index: Int) throws(NotebookError) {
+        if case .materialized = memos[at: index].text { return }
+        guard case let .encoded(bytes, body, _, _, _, _) = memos[at: index].text else { preconditionFailure("encoded") }
+        do throws(DecodingError) {
+            let text = try TextCRDT(decodingBody: bytes, range: body, replica: replica)
+            memos[at: index].text = .materialized(text)
+        } catch {
+            throw .corruptMemo(memos[at: index].id, error)
         }
+    }
+
+    /// Takes the (materialized) text out of the record at `index`, leaving a placeholder, so
+    /// that the caller holds the only reference and edits it in place; the caller puts it back
+    /// with `memos[at: index].text = .materialized(text)` on every path.
+    mutating func takeText(at index: Int) -> TextCRDT {
+        var storage = MemoTextStorage.placeholder
+        swap(&storage, &memos[at: index].text)
+        guard case let .materialized(text) = consume storage else { preconditionFailure("materialize the text first") }
+        return text
     }
 
     /// The memo's text without recording a decoding (for reads on a value that must not change).

@@ -223,9 +223,9 @@ struct MemoRecord: Sendable {
     var status: MemoStatus = .active
     /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
     /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
-    /// ``refreshDerivedText()`` caches it again). Edits leave it stale instead of taking 4 KB of
-    /// text again on every keystroke (at most one memo at a time: see
-    /// ``MemoTable/markDerivedTextStale(at:)``).
+    /// ``refreshDerivedText()`` caches it again). Edits and remote text runs leave it stale
+    /// instead of taking 4 KB of text again on every change (any number of memos may be stale:
+    /// see ``MemoTable/markDerivedTextStale(at:)``).
     var cachedTextPrefix: ArraySlice<UInt8> = []
     var searchKey: [UInt8] = []
     /// The text version `cachedTextPrefix` was taken from.
@@ -263,21 +263,27 @@ struct MemoRecord: Sendable {
             status = .active
             return
         }
-        let version = text.insertionVersion
         var result = MemoStatus.active
         var latest: LifecycleRecord?
         for record in lifecycle {
-            if case let .purge(seen) = record.kind, version.isIncluded(in: seen) {
+            if case let .purge(seen) = record.kind, sawEveryInsertion(seen) {
                 status = .purged
                 return
             }
             if case .purge = record.kind { continue }
             if latest.map({ record.isLater(than: $0) }) ?? true { latest = record }
         }
-        if let latest, case let .trash(seen) = latest.kind, version.isIncluded(in: seen) {
+        if let latest, case let .trash(seen) = latest.kind, sawEveryInsertion(seen) {
             result = .trashed
         }
         status = result
+    }
+
+    /// Whether `seen` includes every character anyone inserted in the memo (the text's insertion
+    /// version is included in it), without building that version for a decoded text.
+    func sawEveryInsertion(_ seen: VersionVector) -> Bool {
+        if case let .materialized(text) = text { return text.insertionsAreIncluded(in: seen) }
+        return text.insertionVersion.isIncluded(in: seen)
     }
 
     /// Takes the beginning of the text again (for titles and previews), if the text changed.
@@ -305,27 +311,47 @@ struct MemoRecord: Sendable {
 /// The memos of a notebook: records in an append-only array (memos are never removed; purged
 /// ones stay as small tombstones) with an index by id. Scans borrow records from the array
 /// instead of copying them out of a dictionary.
+///
+/// Memos are looked up by id on every operation applied. While the table holds at most
+/// ``sortedCapacity`` memos the ids are also kept in ascending order and looked up by bisection
+/// (a few integer comparisons instead of hashing 16 bytes); past that, adding a memo would cost
+/// O(m), so the sorted view is dropped and lookups hash.
 @usableFromInline
 struct MemoTable: Sendable {
     private(set) var records: [MemoRecord] = []
     private var indexByID: [MemoID: Int] = [:]
-    /// The one record whose title prefix edits may have left stale (see
-    /// ``markDerivedTextStale(at:)``); every other record's is current, or refreshed eagerly.
-    private var staleDerivedIndex: Int?
+    /// While ``isSorted``: every id in ascending order, and the index of its record.
+    private var sortedIDs: [MemoID] = []
+    private var sortedIndices: [Int] = []
+
+    /// Most memos kept in the sorted view.
+    static let sortedCapacity = 4096
 
     var count: Int { records.count }
+
+    /// Whether the sorted view lists every memo.
+    private var isSorted: Bool { sortedIDs.count == records.count }
 
     /// The record of `id`, if any. Setting a record for a new id appends it; records cannot be
     /// removed.
     subscript(id: MemoID) -> MemoRecord? {
-        get { indexByID[id].map { records[$0] } }
+        get { index(of: id).map { records[$0] } }
         set {
             guard let newValue else { preconditionFailure("memos are never removed") }
             precondition(newValue.id == id)
-            if let index = indexByID[id] {
+            if let index = index(of: id) {
                 records[index] = newValue
             } else {
-                indexByID[id] = records.count
+                let index = records.count
+                if isSorted && index < Self.sortedCapacity {
+                    let position = sortedPosition(of: id)
+                    sortedIDs.insert(id, at: position)
+                    sortedIndices.insert(index, at: position)
+                } else if !sortedIDs.isEmpty {
+                    sortedIDs = []
+                    sortedIndices = []
+                }
+                indexByID[id] = index
                 records.append(newValue)
             }
         }
@@ -333,26 +359,63 @@ struct MemoTable: Sendable {
 
     /// The record of `id`, which must exist, for reading or changing in place.
     subscript(existing id: MemoID) -> MemoRecord {
-        _read { yield records[indexByID[id]!] }
-        _modify { yield &records[indexByID[id]!] }
+        _read { yield records[index(of: id)!] }
+        _modify { yield &records[index(of: id)!] }
     }
 
-    func contains(_ id: MemoID) -> Bool { indexByID[id] != nil }
+    func contains(_ id: MemoID) -> Bool { index(of: id) != nil }
+
+    /// The first position in ``sortedIDs`` whose id is not below `id`.
+    private func sortedPosition(of id: MemoID) -> Int {
+        sortedIDs.withUnsafeBufferPointer { sorted in
+            var low = 0
+            var high = sorted.count
+            while low < high {
+                // No overflow: both are at most `sortedCapacity`.
+                let middle = (low &+ high) &>> 1
+                if sorted[middle] < id { low = middle &+ 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+
+    /// Checks the lookup structures against the records.
+    func checkIndex() throws(InvariantViolation) {
+        guard indexByID.count == records.count, records.indices.allSatisfy({ indexByID[records[$0].id] == $0 }) else {
+            throw InvariantViolation("memo table: index by id")
+        }
+        if !isSorted {
+            guard sortedIDs.isEmpty && sortedIndices.isEmpty && records.count > Self.sortedCapacity else {
+                throw InvariantViolation("memo table: sorted view dropped below its capacity")
+            }
+            return
+        }
+        guard sortedIndices.count == records.count,
+            zip(sortedIDs, sortedIndices).allSatisfy({ $0.1 < records.count && records[$0.1].id == $0.0 })
+        else { throw InvariantViolation("memo table: sorted view does not match the records") }
+        for (lower, upper) in zip(sortedIDs, sortedIDs.dropFirst()) where lower >= upper {
+            throw InvariantViolation("memo table: sorted view out of order")
+        }
+    }
 
     /// Notes that the text of the record at `index` changed without its title prefix being
-    /// taken again. Typing on in one memo costs nothing more; moving on to another memo first
-    /// refreshes the one before, so at most one memo's prefix is ever stale and a list takes at
-    /// most one prefix on the fly.
+    /// taken again. Nothing is taken now, for this memo or any other: a stale prefix is taken on
+    /// the fly by whatever reads it (``MemoRecord/textPrefix``: lists, the trash, exports) until
+    /// ``Notebook/refreshSearchKeys()`` caches it again. Changes that nobody lists cost nothing.
+    ///
+    /// - Complexity: O(1).
     mutating func markDerivedTextStale(at index: Int) {
-        if let stale = staleDerivedIndex, stale != index, stale < records.count, records[stale].derivedTextIsStale {
-            records[stale].refreshDerivedText()
-        }
         records[index].derivedTextIsStale = true
-        staleDerivedIndex = index
     }
 
     /// Where the record of `id` is in ``records``, if there is one.
-    func index(of id: MemoID) -> Int? { indexByID[id] }
+    ///
+    /// - Complexity: O(log m) comparisons while sorted, else one hash lookup.
+    func index(of id: MemoID) -> Int? {
+        guard isSorted else { return indexByID[id] }
+        let position = sortedPosition(of: id)
+        return position < sortedIDs.count && sortedIDs[position] == id ? sortedIndices[position] : nil
+    }
 
     /// The record at `index` (from ``index(of:)``), for reading or changing in place.
     subscript(at index: Int) -> MemoRecord {

@@ -176,6 +176,7 @@ extension TextCRDT {
         try require(slotsInLists == slotsInTree, "spans on replica lists \(slotsInLists) != spans in the tree \(slotsInTree)")
         try require(replicaTable.ids.count == logs.count, "replica table")
         try require(replicaTable.ids[localReplicaIndex] == replica, "local replica index")
+        try replicaTable.check()
     }
 
     /// Runs ``checkInvariants()`` under `MEMOSYNC_INTERNAL_CHECKS`: after every mutation while

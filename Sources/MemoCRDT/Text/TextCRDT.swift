@@ -114,29 +114,66 @@ public struct TextCRDT: Sendable {
     /// How many operations this text holds, from all replicas, deletions included.
     public var operationCount: Int { logs.reduce(0) { $0 + Int($1.operationCount) } }
 
+    /// How many operations of this text's own ``replica`` it holds (its entry in ``version``,
+    /// without a lookup): the counter of the next local operation.
+    ///
+    /// - Complexity: O(1).
+    var localOperationCount: UInt32 { logs[Int(localReplicaIndex)].operationCount }
+
     /// How many operations are held back until their causal dependencies arrive.
     public var pendingOperationCount: Int { pending.reduce(0) { $0 + Int($1.length) } }
 
     /// The operations this text holds: for each replica, how many of its operations.
     ///
-    /// - Complexity: O(r log r) for r replicas.
+    /// - Complexity: O(r) for r replicas (listed in id order: nothing to sort), O(r log r) past
+    ///   `ReplicaTable.sortedCapacity` replicas.
     public var version: VersionVector {
-        VersionVector(
-            entries: zip(replicaTable.ids, logs).map {
-                VersionVector.Entry(replica: $0.0, operationCount: $0.1.operationCount)
+        let ids = replicaTable.ids
+        return VersionVector(
+            entries: replicaIndicesInIDOrder.map { index in
+                VersionVector.Entry(replica: ids[Int(index)], operationCount: logs[Int(index)].operationCount)
             })
+    }
+
+    /// Every replica index, in ascending replica id order when the table keeps that order (else
+    /// in index order).
+    private var replicaIndicesInIDOrder: [UInt32] {
+        replicaTable.indicesInIDOrder ?? (0..<UInt32(replicaTable.ids.count)).map { $0 }
     }
 
     /// For each replica, one past the counter of its last insertion: the operations up to there
     /// include every character it ever inserted. (A version that includes this one has seen all
     /// the text anyone typed; only deletions may be missing.)
     ///
-    /// - Complexity: O(r log r) for r replicas.
+    /// - Complexity: as ``version``.
     public var insertionVersion: VersionVector {
-        VersionVector(
-            entries: zip(replicaTable.ids, logs).compactMap { id, log in
-                log.lastSpan == noIndex ? nil : VersionVector.Entry(replica: id, operationCount: spans[log.lastSpan].end)
+        let ids = replicaTable.ids
+        return VersionVector(
+            entries: replicaIndicesInIDOrder.compactMap { index in
+                let lastSpan = logs[Int(index)].lastSpan
+                return lastSpan == noIndex ? nil : VersionVector.Entry(replica: ids[Int(index)], operationCount: spans[lastSpan].end)
             })
+    }
+
+    /// Whether `seen` includes every character anyone inserted: `insertionVersion.isIncluded(in:
+    /// seen)`, without building the version.
+    ///
+    /// - Complexity: O(r + s) for r replicas here and s in `seen`, with no allocation (as
+    ///   ``insertionVersion`` past `ReplicaTable.sortedCapacity` replicas).
+    public func insertionsAreIncluded(in seen: VersionVector) -> Bool {
+        guard let sortedIndices = replicaTable.indicesInIDOrder else { return insertionVersion.isIncluded(in: seen) }
+        let entries = seen.entries
+        var position = 0
+        for index in sortedIndices {
+            let lastSpan = logs[Int(index)].lastSpan
+            if lastSpan == noIndex { continue }
+            let id = replicaTable.ids[Int(index)]
+            while position < entries.count && entries[position].replica < id { position += 1 }
+            guard position < entries.count, entries[position].replica == id,
+                entries[position].operationCount >= spans[lastSpan].end
+            else { return false }
+        }
+        return true
     }
 
     /// A copy of this text whose local edits are attributed to `replica`.

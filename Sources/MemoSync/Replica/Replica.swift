@@ -239,7 +239,7 @@ public final class Replica {
         }
         // This session's id joins the lineage with its first operation (saved in the same
         // journal record), so that it is published even if the library is reopened first.
-        if notebook.version[notebook.replica] > 0 { syncState.addToLineage(notebook.replica) }
+        if notebook.operationCount(of: notebook.replica) > 0 { syncState.addToLineage(notebook.replica) }
         deliverEvents()
     }
 
@@ -358,7 +358,7 @@ public final class Replica {
         let events = notebook.takeEvents()
         guard !events.isEmpty else { return }
         if continuations.isEmpty {
-            pendingEvents += events
+            if pendingEvents.isEmpty { pendingEvents = events } else { pendingEvents += events }
         } else {
             for key in continuations.keys.sorted(by: { $0.uuidString < $1.uuidString }) {
                 for event in events { continuations[key]!.yield(event) }

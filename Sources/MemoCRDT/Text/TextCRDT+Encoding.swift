@@ -51,8 +51,6 @@ extension TextCRDT {
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
         let table = order.map { replicaTable.ids[$0] }
-        // The table is sorted: a binary search finds an id's index (cheaper than hashing ids).
-        func tableIndex(_ id: ReplicaID) -> UInt32 { UInt32(Self.index(of: id, inSorted: table)) }
 
         var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)
         // Text, in document order.
@@ -89,7 +87,9 @@ extension TextCRDT {
         var replay = TextCRDT(
             replaying: table, lamportRuns: order.map { logs[$0].lamportRuns },
             localReplica: replica)
-        var stretches: [(replica: UInt32, runs: Int, bytes: ByteWriter)] = []
+        // Stretches of runs by one replica: their runs' bytes go one after another in one buffer.
+        var stretches: [(replica: UInt32, runs: Int, start: Int)] = []
+        var stretchBytes = ByteWriter()
         // One run's fields, written after its header; one buffer reused for every run.
         var fields = ByteWriter()
         var cursors = [Int](repeating: 0, count: table.count)
@@ -97,22 +97,18 @@ extension TextCRDT {
         while position < log.count {
             let run = log[position]
             position += 1
-            let replicaIndex = tableIndex(run.replica)
-            func ref(_ id: OperationID) -> ItemRef { ItemRef(replica: tableIndex(id.replica), counter: id.counter) }
-            if stretches.last?.replica != replicaIndex { stretches.append((replicaIndex, 0, ByteWriter())) }
+            let replicaIndex = run.replica
+            if stretches.last?.replica != replicaIndex { stretches.append((replicaIndex, 0, stretchBytes.count)) }
             fields.bytes.removeAll(keepingCapacity: true)
             var header: UInt64
-            switch run.kind {
-            case let .insertion(originLeftID, originRightForm, _):
-                let originLeft = originLeftID.map(ref) ?? .none
-                var originRight = ItemRef.none
-                if case let .item(rightID) = originRightForm { originRight = ref(rightID) }
+            if !run.isDeletion {
                 header = UInt64(run.length - 1) << StateRunHeader.insertionLengthShift
                 encodeInsertion(
-                    run: run, replicaIndex: replicaIndex, originLeft: originLeft, originRight: originRight,
+                    run: run, replicaIndex: replicaIndex, originLeft: run.first, originRight: run.right,
                     replay: &replay, cursors: &cursors, header: &header, fields: &fields)
-            case let .deletion(target, isReversed):
-                let targetRef = ref(target)
+            } else {
+                let targetRef = run.first
+                let isReversed = run.isReversed
                 if let (offset, backward) = replay.positionForDeletion(
                     targetReplica: targetRef.replica, targetCounter: targetRef.counter, length: run.length,
                     isReversed: isReversed)
@@ -125,13 +121,11 @@ extension TextCRDT {
                     var lamportEnd = run.lamport + UInt64(run.length)
                     while position < log.count {
                         let next = log[position]
-                        guard next.replica == run.replica, next.lamport == lamportEnd,
-                            case let .deletion(nextTarget, nextReversed) = next.kind
-                        else { break }
-                        let nextRef = ref(nextTarget)
+                        guard next.replica == run.replica, next.lamport == lamportEnd, next.isDeletion else { break }
+                        let nextRef = next.first
                         guard let (nextOffset, nextBackward) = replay.positionForDeletion(
                             targetReplica: nextRef.replica, targetCounter: nextRef.counter, length: next.length,
-                            isReversed: nextReversed),
+                            isReversed: next.isReversed),
                             nextBackward == backward,
                             backward ? nextOffset + Int(next.length) == start : nextOffset == start
                         else { break }
@@ -156,14 +150,15 @@ extension TextCRDT {
                 }
             }
             stretches[stretches.count - 1].runs += 1
-            stretches[stretches.count - 1].bytes.varint(header)
-            stretches[stretches.count - 1].bytes.append(contentsOf: fields.bytes)
+            stretchBytes.varint(header)
+            stretchBytes.append(contentsOf: fields.bytes)
         }
         body.varint(stretches.count)
-        for stretch in stretches {
+        for (index, stretch) in stretches.enumerated() {
             body.varint(stretch.replica)
             body.varint(stretch.runs)
-            body.append(contentsOf: stretch.bytes.bytes)
+            let end = index + 1 < stretches.count ? stretches[index + 1].start : stretchBytes.count
+            body.append(contentsOf: stretchBytes.bytes[stretch.start..<end])
         }
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active != nil { return body.bytes }  // as in a release build
@@ -180,7 +175,7 @@ extension TextCRDT {
     }
 
     private func encodeInsertion(
-        run: TextDelta.Run, replicaIndex: UInt32, originLeft: ItemRef, originRight: ItemRef,
+        run: StateRun, replicaIndex: UInt32, originLeft: ItemRef, originRight: ItemRef,
         replay: inout TextCRDT, cursors: inout [Int], header: inout UInt64, fields: inout ByteWriter
     ) {
         if let offset = replay.positionForInsertion(originLeft: originLeft, originRight: originRight) {
@@ -245,92 +240,188 @@ extension TextCRDT {
         return ItemRef(replica: UInt32(replica), counter: UInt32(target))
     }
 
-    /// Every operation as runs (no content, explicit origins) in a canonical causal order: of
-    /// the runs whose dependencies are all listed already, the one with the smallest (Lamport
-    /// timestamp, replica id, counter) goes next; a deletion run whose targets are only partly
-    /// listed is split.
-    func causalOrder(order: [Int]) -> [TextDelta.Run] {
-        var perReplica: [[TextDelta.Run]] = []
-        // `order` is sorted by replica id: positions are found by binary search.
-        let ids = order.map { replicaTable.ids[$0] }
-        for interned in order {
-            var runs: [TextDelta.Run] = []
-            appendChanges(of: UInt32(interned), from: 0, to: logs[interned].operationCount, includingContent: false, into: &runs)
-            perReplica.append(runs)
-        }
-        func position(_ id: ReplicaID) -> Int { Self.index(of: id, inSorted: ids) }
-        // What each head needs listed before it can go, and its order key, as plain values:
-        // the scan below reads these, not the runs (no copies of their payloads).
-        struct Need {
-            var lamport: UInt64
-            var replica: ReplicaID
-            var counter: UInt32
-            var length: UInt32
-            var isDeletion: Bool
-            var isReversed: Bool
-            /// Insertions: the originLeft (-1: the start); deletions: the target.
-            var firstPosition: Int
-            var firstCounter: UInt32
-            /// Insertions: the originRight (-1: the end).
-            var rightPosition: Int
-            var rightCounter: UInt32
-        }
-        func need(_ run: TextDelta.Run) -> Need {
-            var result = Need(
-                lamport: run.lamport, replica: run.replica, counter: run.counter, length: run.length, isDeletion: false,
-                isReversed: false, firstPosition: -1, firstCounter: 0, rightPosition: -1, rightCounter: 0)
-            switch run.kind {
-            case let .insertion(originLeft, originRight, _):
-                if let originLeft {
-                    result.firstPosition = position(originLeft.replica)
-                    result.firstCounter = originLeft.counter
-                }
-                if case let .item(id) = originRight {
-                    result.rightPosition = position(id.replica)
-                    result.rightCounter = id.counter
-                }
-            case let .deletion(target, isReversed):
-                result.isDeletion = true
-                result.isReversed = isReversed
-                result.firstPosition = position(target.replica)
-                result.firstCounter = target.counter
+    /// One run of the operation log as the state encoder handles it: a plain value (no content,
+    /// no ids to hash), every reference already an index into the state's replica table.
+    ///
+    /// The same runs as ``appendChanges(of:from:to:includingContent:into:)`` makes without
+    /// content (maximal runs, cut where Lamport timestamps jump), with the replicas renumbered.
+    struct StateRun: Equatable {
+        /// The run's replica, as an index into the state's table.
+        var replica: UInt32
+        var counter: UInt32
+        var lamport: UInt64
+        var length: UInt32
+        var isDeletion: Bool
+        /// Deletions: the targets are deleted in descending order.
+        var isReversed: Bool
+        /// Insertions: the originLeft of the first item (`.none`: the start); deletions: the
+        /// first target (the lowest counter).
+        var first: ItemRef
+        /// Insertions: the originRight (`.none`: the end); deletions: unused (`.none`).
+        var right: ItemRef
+
+        var end: UInt32 { counter + length }
+
+        /// The first `count` operations (as ``TextDelta/Run/prefix(_:)``).
+        func prefix(_ count: UInt32) -> StateRun {
+            precondition(count > 0 && count <= length)
+            var result = self
+            result.length = count
+            if isDeletion {
+                if isReversed { result.first.counter += length - count }
+                result.isReversed = isReversed && count > 1
             }
             return result
         }
-        var heads: [TextDelta.Run?] = perReplica.map { $0.first }
-        var needs: [Need?] = heads.map { $0.map(need) }
+
+        /// The run without its first `count` operations (as ``TextDelta/Run/dropping(_:)``).
+        func dropping(_ count: UInt32) -> StateRun {
+            precondition(count < length)
+            var result = self
+            result.counter += count
+            result.lamport += UInt64(count)
+            result.length -= count
+            if isDeletion {
+                if !isReversed { result.first.counter += count }
+                result.isReversed = isReversed && result.length > 1
+            } else {
+                result.first = ItemRef(replica: replica, counter: counter + count - 1)
+            }
+            return result
+        }
+
+        /// Appends `next` when it continues this run (as ``TextDelta/Run/append(_:)`` for runs
+        /// without content).
+        mutating func append(_ next: StateRun) -> Bool {
+            guard next.replica == replica, next.counter == end, next.lamport == lamport + UInt64(length) else {
+                return false
+            }
+            if !next.isDeletion {
+                guard !isDeletion, next.first == ItemRef(replica: replica, counter: end - 1), next.right == right,
+                    Int(length) + Int(next.length) <= Int(Limits.operationsPerReplicaMax)
+                else { return false }
+                length += next.length
+                return true
+            }
+            guard isDeletion, first.replica == next.first.replica else { return false }
+            let forward = (!isReversed || length == 1) && (!next.isReversed || next.length == 1)
+            let backward = (isReversed || length == 1) && (next.isReversed || next.length == 1)
+            if forward && first.counter + length == next.first.counter {
+                isReversed = false
+            } else if backward && next.first.counter + next.length == first.counter {
+                first = next.first
+                isReversed = true
+            } else {
+                return false
+            }
+            length += next.length
+            return true
+        }
+    }
+
+    /// Appends every operation of replica `interned` as ``StateRun``s, in counter order;
+    /// `tableIndex` maps an interned replica index to its index in the state's table.
+    ///
+    /// - Complexity: O(s + d + l) for s spans, d deletion runs and l Lamport runs of the replica.
+    func appendStateRuns(of interned: Int, tableIndex: [UInt32], into runs: inout [StateRun]) {
+        let log = logs[interned]
+        let me = tableIndex[interned]
+        func map(_ ref: ItemRef) -> ItemRef {
+            ref.isNone ? .none : ItemRef(replica: tableIndex[Int(ref.replica)], counter: ref.counter)
+        }
+        func add(_ run: StateRun) {
+            if runs.isEmpty || !runs[runs.count - 1].append(run) { runs.append(run) }
+        }
+        let lamportRuns = log.lamportRuns
+        // The Lamport run holding `counter` (counters only grow: a cursor, no search).
+        var lamportIndex = 0
+        var slot = log.firstSpan
+        var deletionIndex = 0
+        var counter: UInt32 = 0
+        while counter < log.operationCount {
+            var piece: StateRun
+            if slot != noIndex && spans[slot].counter <= counter {
+                let span = spans[slot]
+                piece = StateRun(
+                    replica: me, counter: counter, lamport: 0, length: span.end - counter, isDeletion: false,
+                    isReversed: false, first: map(span.originLeft(at: counter - span.counter)), right: map(span.originRight))
+                slot = span.nextInReplica
+            } else {
+                let run = log.deletionRuns[deletionIndex]
+                precondition(run.counter <= counter && counter < run.end, "counters are dense")
+                let whole = StateRun(
+                    replica: me, counter: run.counter, lamport: 0, length: run.length, isDeletion: true,
+                    isReversed: run.isReversed, first: map(ItemRef(replica: run.targetReplica, counter: run.targetCounter)),
+                    right: .none)
+                piece = counter > run.counter ? whole.dropping(counter - run.counter) : whole
+                deletionIndex += 1
+            }
+            counter = piece.end
+            // Cut where the timestamps stop rising by one.
+            while lamportIndex + 1 < lamportRuns.count && lamportRuns[lamportIndex + 1].counter <= piece.counter {
+                lamportIndex += 1
+            }
+            piece.lamport = lamportRuns[lamportIndex].lamport + UInt64(piece.counter - lamportRuns[lamportIndex].counter)
+            while lamportIndex + 1 < lamportRuns.count && lamportRuns[lamportIndex + 1].counter < piece.end {
+                let part = piece.prefix(lamportRuns[lamportIndex + 1].counter - piece.counter)
+                add(part)
+                piece = piece.dropping(part.length)
+                lamportIndex += 1
+                piece.lamport = lamportRuns[lamportIndex].lamport
+            }
+            add(piece)
+        }
+    }
+
+    /// Every operation as runs (no content, explicit origins) in a canonical causal order: of
+    /// the runs whose dependencies are all listed already, the one with the smallest (Lamport
+    /// timestamp, replica id, counter) goes next; a deletion run whose targets are only partly
+    /// listed is split. `order` lists the interned replicas with operations, sorted by id (the
+    /// state's table); the runs' references are indices into that table.
+    ///
+    /// - Complexity: O(n r) for n runs of r replicas.
+    func causalOrder(order: [Int]) -> [StateRun] {
+        var tableIndex = [UInt32](repeating: noIndex, count: logs.count)
+        for (position, interned) in order.enumerated() { tableIndex[interned] = UInt32(position) }
+        var perReplica: [[StateRun]] = []
+        perReplica.reserveCapacity(order.count)
+        var total = 0
+        for interned in order {
+            var runs: [StateRun] = []
+            appendStateRuns(of: interned, tableIndex: tableIndex, into: &runs)
+            total += runs.count
+            perReplica.append(runs)
+        }
+        // Each replica's next run, if any (a split deletion's rest until it is listed).
+        var heads: [StateRun?] = perReplica.map { $0.first }
         var nextIndex = [Int](repeating: 1, count: perReplica.count)
         var listed = [UInt32](repeating: 0, count: perReplica.count)
-        var result: [TextDelta.Run] = []
-        result.reserveCapacity(perReplica.reduce(0) { $0 + $1.count })
+        var result: [StateRun] = []
+        result.reserveCapacity(total)
         while true {
-            var best: (index: Int, length: UInt32)?
-            for index in needs.indices {
-                guard let head = needs[index] else { continue }
+            var best: (index: Int, length: UInt32, lamport: UInt64)?
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
                 var ready: UInt32 = 0
                 if head.isDeletion {
-                    let held = listed[head.firstPosition]
+                    let held = listed[Int(head.first.replica)]
                     if head.isReversed {
-                        ready = held >= head.firstCounter + head.length ? head.length : 0
-                    } else if held > head.firstCounter {
-                        ready = min(head.length, held - head.firstCounter)
+                        ready = held >= head.first.counter + head.length ? head.length : 0
+                    } else if held > head.first.counter {
+                        ready = min(head.length, held - head.first.counter)
                     }
                 } else {
-                    let leftReady = head.firstPosition < 0 || listed[head.firstPosition] > head.firstCounter
-                    let rightReady = head.rightPosition < 0 || listed[head.rightPosition] > head.rightCounter
+                    let leftReady = head.first.isNone || listed[Int(head.first.replica)] > head.first.counter
+                    let rightReady = head.right.isNone || listed[Int(head.right.replica)] > head.right.counter
                     ready = leftReady && rightReady ? head.length : 0
                 }
                 guard ready > 0 else { continue }
-                if let current = best {
-                    let a = needs[current.index]!
-                    if (head.lamport, head.replica, head.counter) < (a.lamport, a.replica, a.counter) {
-                        best = (index, ready)
-                    }
-                } else {
-                    best = (index, ready)
-                }
+                // Heads are visited in table order, which is replica id order (and two heads
+                // never share a replica): on equal timestamps the one found first stays.
+                if let current = best, current.lamport <= head.lamport { continue }
+                best = (index, ready, head.lamport)
             }
-            guard let (index, ready) = best else {
+            guard let (index, ready, _) = best else {
                 precondition(heads.allSatisfy { $0 == nil }, "a valid text's operations are causally closed")
                 return result
             }
@@ -343,7 +434,6 @@ extension TextCRDT {
                 result.append(head.prefix(ready))
                 heads[index] = head.dropping(ready)
             }
-            needs[index] = heads[index].map(need)
             listed[index] += ready
         }
     }

@@ -396,36 +396,52 @@ extension TextCRDT {
         var heads: [StateRun?] = perReplica.map { $0.first }
         var nextIndex = [Int](repeating: 1, count: perReplica.count)
         var listed = [UInt32](repeating: 0, count: perReplica.count)
+        // Per head, as plain arrays the scan reads: its timestamp (UInt64.max: no head left) and
+        // what it needs listed, twice: `listed[needReplica] > needCounter` (noIndex: nothing).
+        var headLamport = [UInt64](repeating: .max, count: perReplica.count)
+        var needs = [(replica: UInt32, counter: UInt32, rightReplica: UInt32, rightCounter: UInt32)](
+            repeating: (noIndex, 0, noIndex, 0), count: perReplica.count)
+        func setNeeds(_ index: Int, _ head: StateRun?) {
+            guard let head else {
+                headLamport[index] = .max
+                return
+            }
+            headLamport[index] = head.lamport
+            if head.isDeletion {
+                // Reversed deletions wait for all their targets, the others for the first.
+                let counter = head.isReversed ? head.first.counter + head.length - 1 : head.first.counter
+                needs[index] = (head.first.replica, counter, noIndex, 0)
+            } else {
+                needs[index] = (head.first.replica, head.first.counter, head.right.replica, head.right.counter)
+            }
+        }
+        for index in heads.indices { setNeeds(index, heads[index]) }
         var result: [StateRun] = []
         result.reserveCapacity(total)
         while true {
-            var best: (index: Int, length: UInt32, lamport: UInt64)?
-            for index in heads.indices {
-                guard let head = heads[index] else { continue }
-                var ready: UInt32 = 0
-                if head.isDeletion {
-                    let held = listed[Int(head.first.replica)]
-                    if head.isReversed {
-                        ready = held >= head.first.counter + head.length ? head.length : 0
-                    } else if held > head.first.counter {
-                        ready = min(head.length, held - head.first.counter)
-                    }
-                } else {
-                    let leftReady = head.first.isNone || listed[Int(head.first.replica)] > head.first.counter
-                    let rightReady = head.right.isNone || listed[Int(head.right.replica)] > head.right.counter
-                    ready = leftReady && rightReady ? head.length : 0
-                }
-                guard ready > 0 else { continue }
-                // Heads are visited in table order, which is replica id order (and two heads
-                // never share a replica): on equal timestamps the one found first stays.
-                if let current = best, current.lamport <= head.lamport { continue }
-                best = (index, ready, head.lamport)
+            // The ready head with the smallest (timestamp, replica id): heads are visited in
+            // table order, which is replica id order, so only a smaller timestamp displaces the
+            // best so far (and is tested for readiness at all).
+            var best = -1
+            var bestLamport = UInt64.max
+            for index in headLamport.indices where headLamport[index] < bestLamport {
+                let need = needs[index]
+                if need.replica != noIndex && listed[Int(need.replica)] <= need.counter { continue }
+                if need.rightReplica != noIndex && listed[Int(need.rightReplica)] <= need.rightCounter { continue }
+                best = index
+                bestLamport = headLamport[index]
             }
-            guard let (index, ready, _) = best else {
+            guard best >= 0 else {
                 precondition(heads.allSatisfy { $0 == nil }, "a valid text's operations are causally closed")
                 return result
             }
+            let index = best
             let head = heads[index]!
+            // A deletion may be ready in part: the targets listed so far.
+            var ready = head.length
+            if head.isDeletion && !head.isReversed {
+                ready = min(head.length, listed[Int(head.first.replica)] - head.first.counter)
+            }
             if ready == head.length {
                 result.append(head)
                 heads[index] = nextIndex[index] < perReplica[index].count ? perReplica[index][nextIndex[index]] : nil
@@ -434,6 +450,7 @@ extension TextCRDT {
                 result.append(head.prefix(ready))
                 heads[index] = head.dropping(ready)
             }
+            setNeeds(index, heads[index])
             listed[index] += ready
         }
     }

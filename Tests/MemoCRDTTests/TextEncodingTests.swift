@@ -104,6 +104,44 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
 
     /// One keystroke continuing a typed run, sent alone, fits in 24 bytes with its header and
     /// checksum (the inherited originRight names nothing far away).
+    /// The encoder's own runs (``TextCRDT/StateRun``) are the text's changes, renumbered: the
+    /// same maximal runs, cut at the same timestamp jumps, with the same origins and targets.
+    @Test(arguments: testSeeds(20, salt: 15))
+    func stateRunsAreTheChanges(seed: UInt64) throws {
+        for text in try randomReplicas(seed: seed, replicaCount: 4, steps: 200) {
+            #expect(text.stateRunsMatchChanges(), "seed \(seed)")
+        }
+    }
+
+    /// StateRun cuts and joins as TextDelta.Run does (reversed deletions keep their lowest target).
+    @Test func stateRunPrefixDroppingAppend() {
+        typealias Run = TextCRDT.StateRun
+        let reversed = Run(
+            replica: 0, counter: 10, lamport: 50, length: 4, isDeletion: true, isReversed: true,
+            first: ItemRef(replica: 1, counter: 20), right: .none)
+        #expect(reversed.prefix(3).first == ItemRef(replica: 1, counter: 21))
+        #expect(reversed.prefix(1).isReversed == false)
+        #expect(reversed.dropping(1).first == ItemRef(replica: 1, counter: 20))
+        #expect(reversed.dropping(1).lamport == 51)
+        var joined = reversed.prefix(2)
+        let joinedReversed = joined.append(reversed.dropping(2))
+        #expect(joinedReversed)
+        #expect(joined == reversed)
+        let insertion = Run(
+            replica: 2, counter: 0, lamport: 7, length: 5, isDeletion: false, isReversed: false,
+            first: .none, right: ItemRef(replica: 0, counter: 3))
+        #expect(insertion.dropping(2).first == ItemRef(replica: 2, counter: 1))
+        var typed = insertion.prefix(2)
+        let joinedTyping = typed.append(insertion.dropping(2))
+        #expect(joinedTyping)
+        #expect(typed == insertion)
+        var gap = insertion.prefix(2)
+        var later = insertion.dropping(2)
+        later.lamport += 1
+        let joinedGap = gap.append(later)
+        #expect(!joinedGap)
+    }
+
     @Test func keystrokeDeltaIsSmall() throws {
         var text = TextCRDT(replica: ReplicaID(0x1234_5678_9ABC_DEF0))
         for index in 0..<300_000 where index % 3000 == 0 {

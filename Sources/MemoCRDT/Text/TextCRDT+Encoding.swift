@@ -164,6 +164,7 @@ extension TextCRDT {
         if EngineMutant.active != nil { return body.bytes }  // as in a release build
         #endif
         #if MEMOSYNC_INTERNAL_CHECKS
+        precondition(stateRunsMatchChanges(), "text state encoder: its runs differ from the text's changes")
         // The log must replay to this very text.
         let replayed = replay.itemsInDocumentOrder
         let original = itemsInDocumentOrder
@@ -371,6 +372,46 @@ extension TextCRDT {
             }
             add(piece)
         }
+    }
+
+    /// Whether ``appendStateRuns(of:tableIndex:into:)`` makes, for every replica, the runs
+    /// ``appendChanges(of:from:to:includingContent:into:)`` makes without content, renumbered
+    /// (what the state encoder relied on before it had its own runs). For tests and internal
+    /// checks.
+    ///
+    /// - Complexity: O(n log n) for n runs.
+    func stateRunsMatchChanges() -> Bool {
+        let order = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
+            .sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        var tableIndex = [UInt32](repeating: noIndex, count: logs.count)
+        for (position, interned) in order.enumerated() { tableIndex[interned] = UInt32(position) }
+        func map(_ id: OperationID?) -> ItemRef {
+            guard let id, let interned = replicaTable.index(of: id.replica) else { return .none }
+            return ItemRef(replica: tableIndex[Int(interned)], counter: id.counter)
+        }
+        for interned in order {
+            var expected: [TextDelta.Run] = []
+            appendChanges(of: UInt32(interned), from: 0, to: logs[interned].operationCount, includingContent: false, into: &expected)
+            var actual: [StateRun] = []
+            appendStateRuns(of: interned, tableIndex: tableIndex, into: &actual)
+            let converted = expected.map { run -> StateRun in
+                var result = StateRun(
+                    replica: tableIndex[interned], counter: run.counter, lamport: run.lamport, length: run.length,
+                    isDeletion: false, isReversed: false, first: .none, right: .none)
+                switch run.kind {
+                case let .insertion(originLeft, originRight, _):
+                    result.first = map(originLeft)
+                    if case let .item(id) = originRight { result.right = map(id) }
+                case let .deletion(target, isReversed):
+                    result.isDeletion = true
+                    result.isReversed = isReversed
+                    result.first = map(target)
+                }
+                return result
+            }
+            guard converted == actual else { return false }
+        }
+        return true
     }
 
     /// Every operation as runs (no content, explicit origins) in a canonical causal order: of

@@ -54,8 +54,13 @@ extension TextCRDT {
     func positionForDeletion(
         targetReplica: UInt32, targetCounter: UInt32, length: UInt32, isReversed: Bool
     ) -> (offset: Int, backward: Bool)? {
-        // The targets as pieces of spans, in counter order, with their visible offsets.
-        var pieces: [(offset: Int, length: Int)] = []
+        // The targets as pieces of spans, in counter order, with their visible offsets: either
+        // ascending (counter order is document order, contiguously) or descending (single
+        // items, each right before the previous one). Checked piece by piece, without a list.
+        var first = -1
+        var previous = (offset: 0, length: 0)
+        var ascending = true
+        var descending = true
         var counter = targetCounter
         let end = targetCounter + length
         while counter < end {
@@ -63,27 +68,21 @@ extension TextCRDT {
                 !spans[slot].isDeleted
             else { return nil }
             let taken = min(end - counter, spans[slot].lengthScalars - offset)
-            let start = countsBefore(location(ofSlot: slot)).scalars + Int(offset)
-            pieces.append((start, Int(taken)))
+            let piece = (offset: countsBefore(location(ofSlot: slot)).scalars + Int(offset), length: Int(taken))
+            if first < 0 {
+                first = piece.offset
+                descending = piece.length == 1
+            } else {
+                if piece.offset != previous.offset + previous.length { ascending = false }
+                if piece.length != 1 || piece.offset != previous.offset - 1 { descending = false }
+                // Neither: no position form, whatever the rest is.
+                if !ascending && !descending { return nil }
+            }
+            previous = piece
             counter += taken
         }
-        // Ascending: counter order is document order, contiguously.
-        var ascending = true
-        for index in pieces.indices.dropFirst() where pieces[index].offset != pieces[index - 1].offset + pieces[index - 1].length {
-            ascending = false
-            break
-        }
-        if ascending { return (pieces[0].offset, isReversed) }
-        // Descending: single items, each right before the previous one.
-        var descending = true
-        for index in pieces.indices {
-            if pieces[index].length != 1 || (index > 0 && pieces[index].offset != pieces[index - 1].offset - 1) {
-                descending = false
-                break
-            }
-        }
-        if descending { return (pieces[pieces.count - 1].offset, !isReversed) }
-        return nil
+        if ascending { return (first, isReversed) }
+        return (previous.offset, !isReversed)
     }
 
     /// Replays a position-form insertion of `length` placeholder items of `replica`.

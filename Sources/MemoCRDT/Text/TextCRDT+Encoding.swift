@@ -113,7 +113,11 @@ extension TextCRDT {
                     targetReplica: targetRef.replica, targetCounter: targetRef.counter, length: run.length,
                     isReversed: isReversed)
                 {
-                    replay.replayDeletion(replica: replicaIndex, length: run.length, atScalar: offset, backward: backward)
+                    // Replayed by its targets, which were just found to be exactly the visible
+                    // items there (no second search by position; the same items are deleted).
+                    replay.replayDeletion(
+                        replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
+                        targetCounter: targetRef.counter, isReversed: isReversed)
                     // Deletions that continue this one at the same place (a range crossing spans,
                     // held backspace) join it: one run, as the user made it.
                     var start = offset
@@ -129,7 +133,9 @@ extension TextCRDT {
                             nextBackward == backward,
                             backward ? nextOffset + Int(next.length) == start : nextOffset == start
                         else { break }
-                        replay.replayDeletion(replica: replicaIndex, length: next.length, atScalar: nextOffset, backward: backward)
+                        replay.replayDeletion(
+                            replica: replicaIndex, length: next.length, targetReplica: nextRef.replica,
+                            targetCounter: nextRef.counter, isReversed: next.isReversed)
                         if backward { start = nextOffset }
                         length += next.length
                         lamportEnd += UInt64(next.length)

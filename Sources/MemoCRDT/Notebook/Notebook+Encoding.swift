@@ -249,13 +249,15 @@ extension Notebook {
         // the structure, as a malformed state).
         var coverage = [[VersionVector.Entry]](repeating: [], count: memoIDs.count)
         var coverageViolation: String?
+        // Per memo index, the text operations of the current replica covered so far (0: none),
+        // and the memos it touched: arrays reused for every replica instead of a dictionary.
+        var covered = [UInt32](repeating: 0, count: memoIDs.count)
+        var touched: [Int] = []
         for replicaID in replicas {
             let operationCount = try reader.uint32Varint("operation count")
             let runCount = try reader.count(max: min(Int(operationCount), reader.remaining / 3), "run count")
             var log = NotebookLog()
             var previousTimestamp: UInt64 = 0
-            // Per memo index, the text operations of this replica covered so far.
-            var covered: [Int: UInt32] = [:]
             for _ in 0..<runCount {
                 var index = 0
                 let run = try Self.readRun(
@@ -273,10 +275,11 @@ extension Notebook {
                         createdCount += 1
                     }
                 case let .text(textCounter):
-                    let before = covered[index] ?? 0
+                    let before = covered[index]
                     if textCounter != before && coverageViolation == nil {
                         coverageViolation = "memo \(run.memo): text runs of \(replicaID) skip counters"
                     }
+                    if before == 0 { touched.append(index) }
                     covered[index] = textCounter + run.length
                 case let .trash(seen):
                     notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
@@ -290,7 +293,11 @@ extension Notebook {
             guard log.operationCount == operationCount else { throw .malformed("replica \(replicaID) runs do not add up to its count") }
             notebook.logs[replicaID] = log
             // Replicas come in ascending order: each memo's entries stay sorted.
-            for (index, count) in covered { coverage[index].append(VersionVector.Entry(replica: replicaID, operationCount: count)) }
+            for index in touched {
+                coverage[index].append(VersionVector.Entry(replica: replicaID, operationCount: covered[index]))
+                covered[index] = 0
+            }
+            touched.removeAll(keepingCapacity: true)
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
         guard createdCount == memoIDs.count else { throw .malformed("a memo was never created") }

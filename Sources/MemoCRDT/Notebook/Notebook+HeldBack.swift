@@ -94,12 +94,12 @@ extension Notebook {
         /// `version` and with `covered` queued) that the memo cannot hold by the end: the first
         /// and the last missing one, or nil when none is missing.
         func missing(
-            _ replica: ReplicaID, _ counters: Range<UInt32>, version: VersionVector, covered: [ReplicaID: [Range<UInt32>]]
+            _ replica: ReplicaID, _ counters: Range<UInt32>, version: VersionVector, covered: inout QueuedTextCounters
         ) -> (first: UInt32, last: UInt32)? {
             // Text operations are dense per replica: those below the memo's count are held.
             let held = version[replica]
             guard held < counters.upperBound else { return nil }
-            let queued = covered[replica] ?? []
+            let queued = covered.ranges(of: replica)
             var first: UInt32?
             var last: UInt32?
             var from = max(counters.lowerBound, held)
@@ -122,9 +122,13 @@ extension Notebook {
         // bound of it: any later one keeps the bound sound).
         var blocked: [ReplicaID: UInt32] = [:]
         func block(_ memo: MemoID, _ replica: ReplicaID, textCounter: UInt32) {
+            block(sortedParts[memo], replica, textCounter: textCounter)
+        }
+        /// `block` given the memo's queued parts.
+        func block(_ memoParts: [ReplicaID: [TextPart]]?, _ replica: ReplicaID, textCounter: UInt32) {
             // The last part starting at or before the counter holds it if any does (parts of one
             // memo and replica are distinct text operations, or copies of the same ones).
-            guard let list = sortedParts[memo]?[replica] else { return }
+            guard let list = memoParts?[replica] else { return }
             let index = list.partitioningIndex { $0.textCounters.lowerBound > textCounter }
             guard index > 0, list[index - 1].textCounters.contains(textCounter) else { return }
             let part = list[index - 1]
@@ -149,7 +153,8 @@ extension Notebook {
             for text in list { check(memo, text, version: version) }
         }
         func check(_ memo: MemoID, _ text: TextDelta, version: VersionVector) {
-            let covered = covered[memo] ?? [:]
+            var queued = QueuedTextCounters(covered[memo] ?? [:])
+            let memoParts = sortedParts[memo]
             // (Runs are read in place, field by field: copying a whole run, content included,
             // is costly.)
             let runs = text.runs
@@ -159,22 +164,22 @@ extension Notebook {
                 case let .insertion(originLeft, originRight, _):
                     var ready = true
                     if let originLeft,
-                        missing(originLeft.replica, originLeft.counter..<originLeft.counter + 1, version: version, covered: covered) != nil
+                        missing(originLeft.replica, originLeft.counter..<originLeft.counter + 1, version: version, covered: &queued) != nil
                     {
                         ready = false
                     }
                     if case let .item(id) = originRight,
-                        missing(id.replica, id.counter..<id.counter + 1, version: version, covered: covered) != nil
+                        missing(id.replica, id.counter..<id.counter + 1, version: version, covered: &queued) != nil
                     {
                         ready = false
                     }
-                    if !ready { block(memo, run.replica, textCounter: run.counter) }
+                    if !ready { block(memoParts, run.replica, textCounter: run.counter) }
                 case let .deletion(target, isReversed):
-                    guard let gap = missing(target.replica, target.counter..<target.counter + run.length, version: version, covered: covered)
+                    guard let gap = missing(target.replica, target.counter..<target.counter + run.length, version: version, covered: &queued)
                     else { break }
                     // The first operation whose character is missing.
                     let offset = isReversed ? target.counter + run.length - 1 - gap.last : gap.first - target.counter
-                    block(memo, run.replica, textCounter: run.counter + offset)
+                    block(memoParts, run.replica, textCounter: run.counter + offset)
                 }
             }
         }
@@ -225,4 +230,23 @@ private struct TextPart {
     var replica: ReplicaID
     var textCounters: Range<UInt32>
     var counter: UInt32
+}
+
+/// A memo's queued text counters per replica, with the last replica asked for kept at hand:
+/// references mostly name the replica of the one before (typing on, deleting on).
+private struct QueuedTextCounters {
+    private let byReplica: [ReplicaID: [Range<UInt32>]]
+    private var last: (replica: ReplicaID, ranges: [Range<UInt32>])?
+
+    init(_ byReplica: [ReplicaID: [Range<UInt32>]]) {
+        self.byReplica = byReplica
+    }
+
+    /// The queued counters of `replica` (sorted, disjoint); empty when none.
+    mutating func ranges(of replica: ReplicaID) -> [Range<UInt32>] {
+        if let last, last.replica == replica { return last.ranges }
+        let ranges = byReplica[replica] ?? []
+        last = (replica, ranges)
+        return ranges
+    }
 }

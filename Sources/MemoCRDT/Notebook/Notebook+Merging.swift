@@ -109,7 +109,8 @@ extension Notebook {
         let original: Notebook? = mayOrphan ? self : nil
         queue(delta, into: &self)
         // Text runs applied in this call that brought characters already deleted (tombstones):
-        // their deletions must be held by the end of the call (see below).
+        // their deletions must be held by the end of the call (see below). Looked for only when
+        // some queued text has tombstones (`mayOrphan`): the parts of texts without are without.
         var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
         var statusBefore: [MemoID: MemoStatus?] = [:]
         // Memos whose text changed, in order (a memo repeated only when another came between):
@@ -156,7 +157,7 @@ extension Notebook {
                         // even when a later one builds on a remote operation that itself builds
                         // on an earlier one: apply what is ready and hold the rest.
                         if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
-                            appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) }
+                            if mayOrphan { appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) } }
                             applied(head, from: replicaID, into: &self)
                             report.appliedOperationCount += Int(head.run.length)
                             held = head.run.end
@@ -166,7 +167,7 @@ extension Notebook {
                         }
                         break
                     }
-                    appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) }
+                    if mayOrphan { appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) } }
                     applied(item, from: replicaID, into: &self)
                     report.appliedOperationCount += Int(item.run.length)
                     held = item.run.end

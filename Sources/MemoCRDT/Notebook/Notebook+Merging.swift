@@ -109,7 +109,8 @@ extension Notebook {
         let original: Notebook? = mayOrphan ? self : nil
         queue(delta, into: &self)
         // Text runs applied in this call that brought characters already deleted (tombstones):
-        // their deletions must be held by the end of the call (see below).
+        // their deletions must be held by the end of the call (see below). Looked for only when
+        // some queued text has tombstones (`mayOrphan`): the parts of texts without are without.
         var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
         var statusBefore: [MemoID: MemoStatus?] = [:]
         // Memos whose text changed, in order (a memo repeated only when another came between):
@@ -156,7 +157,7 @@ extension Notebook {
                         // even when a later one builds on a remote operation that itself builds
                         // on an earlier one: apply what is ready and hold the rest.
                         if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
-                            appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) }
+                            if mayOrphan { appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) } }
                             applied(head, from: replicaID, into: &self)
                             report.appliedOperationCount += Int(head.run.length)
                             held = head.run.end
@@ -166,7 +167,7 @@ extension Notebook {
                         }
                         break
                     }
-                    appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) }
+                    if mayOrphan { appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) } }
                     applied(item, from: replicaID, into: &self)
                     report.appliedOperationCount += Int(item.run.length)
                     held = item.run.end
@@ -380,8 +381,10 @@ extension Notebook {
             }
             // Drop the table's reference to the text, so it is changed in place.
             memos[at: index].text = .placeholder
-            let result = try? text.apply(item.text, recordingEdits: true)
-            precondition(result != nil && text.pendingOperationCount == 0, "checked by isReady and validate")
+            // `validate` checked the memo's text operations against this text and `isReady`
+            // that this part applies whole: the text's own validation would repeat that.
+            let result = text.applyValidated(item.text, recordingEdits: true)
+            precondition(text.pendingOperationCount == 0, "checked by isReady and validate")
             lamport = max(lamport, text.lamport)
             memos[at: index].text = .materialized(text)
             memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, run.timestamp)
@@ -389,7 +392,7 @@ extension Notebook {
             // when another memo changes, or by refreshSearchKeys()).
             if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
             // Status and the stale title are taken by `apply` once per memo, after every run.
-            if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
+            if !result.edits.isEmpty { events.append(.changed(id, edits: result.edits, origin: .remote)) }
         case let .trash(seen):
             appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)
         case .restore:

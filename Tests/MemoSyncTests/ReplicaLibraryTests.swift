@@ -128,6 +128,36 @@ import Testing
         #expect(reopened.notebook.memo(memo)?.text == replica.notebook.memo(memo)?.text)
     }
 
+    /// A compaction that keeps the memos' encoded text bodies writes the bytes of one that does
+    /// not, and so does the next one (copying the bodies of the memos unchanged since).
+    @Test func compactionKeepingTextBodiesWritesTheSameState() throws {
+        var notebook = Notebook(replica: ReplicaID(0x51))
+        let memos = [MemoID(high: 1, low: 1), MemoID(high: 2, low: 2), MemoID(high: 3, low: 3)]
+        for (index, memo) in memos.enumerated() {
+            try notebook.createMemo(memo, text: "memo \(index)\nbody", wallMilliseconds: 1_000)
+        }
+        let core = LibraryCore.create(replica: notebook.replica).core
+        for round in 0..<3 {
+            let plain = core.planCompaction(notebook: notebook, syncState: SyncState())
+            let keeping = core.planCompaction(keepingTextBodiesOf: &notebook, syncState: SyncState())
+            #expect(keeping.isCompaction && keeping.bytes == plain.bytes)
+            guard case let .write(_, expected)? = plain.operations.first, case let .write(_, written)? = keeping.operations.first else {
+                Issue.record("a compaction that does not start with writing the state")
+                return
+            }
+            #expect(written == expected, "round \(round)")
+            // One memo changes; the others' kept bodies are copied next time.
+            try notebook.edit(memos[round], replacingUTF16: 0..<0, with: "edit \(round) ", wallMilliseconds: 2_000)
+        }
+        // And it reads back as the notebook.
+        let last = core.planCompaction(keepingTextBodiesOf: &notebook, syncState: SyncState())
+        guard case let .write(_, bytes)? = last.operations.first else {
+            Issue.record("a compaction that does not start with writing the state")
+            return
+        }
+        #expect(try LibraryCore.decodeState(bytes).notebook.encoded() == notebook.encoded())
+    }
+
     @Test func damagedStateFileIsReportedNotReplaced() throws {
         let environment = TestEnvironment(seed: 24)
         let disk = MemoryDisk()

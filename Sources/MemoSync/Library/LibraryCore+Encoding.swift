@@ -21,11 +21,21 @@ extension LibraryCore {
     }
 
     static func encodeState(generation: UInt64, notebook: Notebook, syncState: SyncState) -> [UInt8] {
-        let notebookBytes = notebook.encoded()
+        stateFile(generation: generation, replica: notebook.replica, syncState: syncState, notebookBytes: notebook.encoded())
+    }
+
+    /// ``encodeState(generation:notebook:syncState:)`` (the same bytes), keeping the memos'
+    /// encoded text bodies in `notebook` (``Notebook/encodedKeepingTextBodies()``).
+    static func encodeState(generation: UInt64, keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) -> [UInt8] {
+        let notebookBytes = notebook.encodedKeepingTextBodies()
+        return stateFile(generation: generation, replica: notebook.replica, syncState: syncState, notebookBytes: notebookBytes)
+    }
+
+    private static func stateFile(generation: UInt64, replica: ReplicaID, syncState: SyncState, notebookBytes: [UInt8]) -> [UInt8] {
         var body = ByteWriter(capacity: notebookBytes.count + 64)
         body.byte(stateTag)
         body.varint(generation)
-        body.uint64LittleEndian(notebook.replica.rawValue)
+        body.uint64LittleEndian(replica.rawValue)
         body.lengthPrefixed(encodeSyncState(syncState))
         body.lengthPrefixed(notebookBytes)
         return BlobEnvelope.seal(kind: .localFile, version: formatVersion, body: body.bytes)

@@ -174,8 +174,17 @@ public struct LibraryCore: Sendable {
     ///
     /// - Throws: ``ReplicaError/notebook(_:)`` when a lazily loaded memo cannot be read.
     public func planSave(notebook: Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
+        var notebook = notebook
+        return try planSave(keepingTextBodiesOf: &notebook, syncState: syncState)
+    }
+
+    /// ``planSave(notebook:syncState:)``; a compaction keeps the memos' encoded text bodies in
+    /// `notebook` (``Notebook/encodedKeepingTextBodies()``), so that the next encoding of it (a
+    /// snapshot, the next compaction) copies those of the memos unchanged by then. The plan is
+    /// the same.
+    func planSave(keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
         if needsCompaction {
-            return planCompaction(notebook: notebook, syncState: syncState)
+            return planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
         }
         let delta: NotebookDelta
         do throws(NotebookError) {
@@ -187,7 +196,7 @@ public struct LibraryCore: Sendable {
             generation: generation, delta: delta, syncState: syncState == durableSyncState ? nil : syncState)
         // A journal larger than the state costs more to replay than the state to rewrite.
         if journalBytes + record.count > max(Self.journalBytesMin, stateBytes) {
-            return planCompaction(notebook: notebook, syncState: syncState)
+            return planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
         }
         let journal = Self.journalFileName(generation: generation)
         var operations: [DiskOperation] = [.append(file: journal, bytes: record), .sync(file: journal)]
@@ -202,6 +211,18 @@ public struct LibraryCore: Sendable {
     /// The operations that rewrite the state file from `notebook` and start an empty journal.
     public func planCompaction(notebook: Notebook, syncState: SyncState) -> SavePlan {
         let bytes = Self.encodeState(generation: generation + 1, notebook: notebook, syncState: syncState)
+        return compactionPlan(stateBytes: bytes)
+    }
+
+    /// ``planCompaction(notebook:syncState:)``, keeping the memos' encoded text bodies in
+    /// `notebook` (see ``planSave(keepingTextBodiesOf:syncState:)``). The plan is the same.
+    func planCompaction(keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) -> SavePlan {
+        let bytes = Self.encodeState(generation: generation + 1, keepingTextBodiesOf: &notebook, syncState: syncState)
+        return compactionPlan(stateBytes: bytes)
+    }
+
+    /// The operations that replace the state file with `bytes` and start an empty journal.
+    private func compactionPlan(stateBytes bytes: [UInt8]) -> SavePlan {
         let operations = Self.replaceState(
             with: bytes, removingJournal: journalBytes > 0 || needsCompaction ? Self.journalFileName(generation: generation) : nil)
         return SavePlan(operations: operations, isCompaction: true, bytes: bytes.count)

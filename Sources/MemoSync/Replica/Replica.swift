@@ -257,13 +257,15 @@ public final class Replica {
     public func save() throws(ReplicaError) {
         if isClosed { throw .closed }
         guard core.hasUnsavedChanges(notebook: notebook, syncState: syncState) || core.needsCompaction else { return }
-        try perform(core.planSave(notebook: notebook, syncState: syncState))
+        // Keeping the encoded text bodies when it compacts (the bytes are the same): the next
+        // snapshot or compaction copies those of the memos unchanged by then.
+        try perform(core.planSave(keepingTextBodiesOf: &notebook, syncState: syncState))
     }
 
     /// Rewrites the state file from the notebook and starts an empty journal.
     public func compact() throws(ReplicaError) {
         if isClosed { throw .closed }
-        try perform(core.planCompaction(notebook: notebook, syncState: syncState))
+        try perform(core.planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState))
     }
 
     private func perform(_ plan: LibraryCore.SavePlan) throws(ReplicaError) {

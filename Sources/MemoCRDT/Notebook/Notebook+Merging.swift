@@ -381,10 +381,8 @@ extension Notebook {
             }
             // Drop the table's reference to the text, so it is changed in place.
             memos[at: index].text = .placeholder
-            // `validate` checked the memo's text operations against this text and `isReady`
-            // that this part applies whole: the text's own validation would repeat that.
-            let result = text.applyValidated(item.text, recordingEdits: true)
-            precondition(text.pendingOperationCount == 0, "checked by isReady and validate")
+            let result = try? text.apply(item.text, recordingEdits: true)
+            precondition(result != nil && text.pendingOperationCount == 0, "checked by isReady and validate")
             lamport = max(lamport, text.lamport)
             memos[at: index].text = .materialized(text)
             memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, run.timestamp)
@@ -392,7 +390,7 @@ extension Notebook {
             // when another memo changes, or by refreshSearchKeys()).
             if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
             // Status and the stale title are taken by `apply` once per memo, after every run.
-            if !result.edits.isEmpty { events.append(.changed(id, edits: result.edits, origin: .remote)) }
+            if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
         case let .trash(seen):
             appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)
         case .restore:

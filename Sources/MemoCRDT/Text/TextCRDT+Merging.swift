@@ -166,22 +166,9 @@ extension TextCRDT {
     /// along without reloading). Recording costs O(log r) more per run applied.
     @discardableResult
     public mutating func apply(_ delta: TextDelta, recordingEdits: Bool) throws(TextError) -> TextApplyReport {
-        if delta.isEmpty && pending.isEmpty { return TextApplyReport() }
-        try validate(delta)
-        return applyValidated(delta, recordingEdits: recordingEdits)
-    }
-
-    /// `apply(_:recordingEdits:)` of a delta the caller has already checked: `validate(delta)`
-    /// would not throw on this text as it is now. A notebook validates every memo's text
-    /// operations against the text before it applies any of them, and applies a run's part
-    /// only once it can apply whole (so a second validation per run would repeat that work and
-    /// could not fail). Debug builds validate again and stop when the promise is broken.
-    ///
-    /// - Complexity: that of `apply(_:recordingEdits:)` without the O(k log r) validation.
-    mutating func applyValidated(_ delta: TextDelta, recordingEdits: Bool) -> TextApplyReport {
         var report = TextApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
-        assert((try? validate(delta)) != nil, "applyValidated: the delta does not validate")
+        try validate(delta)
         typingCursor = nil
         var queue: [TextDelta.Run]
         if pending.isEmpty {

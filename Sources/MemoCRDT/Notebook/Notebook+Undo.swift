@@ -98,17 +98,18 @@ extension UndoStep {
             return true
         }
         if isDeletionOnly && step.isDeletionOnly {
-            if step.endScalars == startScalars {
+            // A deletion-only step starts and ends where its deleted range started.
+            if step.startScalars == startScalars {
+                // Forward delete: the new text was just after the old.
+                deleted[0].text += step.deleted[0].text
+                wallMilliseconds = step.wallMilliseconds
+                return true
+            }
+            if step.startScalars + step.deleted[0].text.unicodeScalars.count == startScalars {
                 // Backspace: the new text was just before the old.
                 deleted[0] = UndoStep.Piece(first: step.deleted[0].first, text: step.deleted[0].text + deleted[0].text)
                 startScalars = step.startScalars
                 endScalars = step.endScalars
-                wallMilliseconds = step.wallMilliseconds
-                return true
-            }
-            if step.startScalars == startScalars {
-                // Forward delete: the new text was just after the old.
-                deleted[0].text += step.deleted[0].text
                 wallMilliseconds = step.wallMilliseconds
                 return true
             }

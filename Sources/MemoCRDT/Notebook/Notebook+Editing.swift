@@ -127,8 +127,9 @@ extension Notebook {
         // What undo and the event need, read before the edit.
         var deleted: [UndoStep.Piece] = []
         if recordingUndo && !range.isEmpty {
-            if let first = (try? text.characterRuns(inScalarRange: range))?.first {
-                deleted.append(UndoStep.Piece(first: first.first, text: text.string(inScalarRange: range)))
+            if let runs = try? text.characterRuns(inScalarRange: range), !runs.isEmpty {
+                deleted.append(
+                    UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: text.string(inScalarRange: range)))
             }
         }
         let reportedRange: Range<Int>

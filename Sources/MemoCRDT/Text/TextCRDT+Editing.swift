@@ -133,7 +133,7 @@ extension TextCRDT {
     }
 
     /// Checks that `scalars` more operations and `bytes` more content fit the limits.
-    private func checkCapacity(operations: Int, bytes: Int) throws(TextError) {
+    func checkCapacity(operations: Int, bytes: Int) throws(TextError) {
         let next = Int(logs[localReplicaIndex].operationCount) + operations
         guard next <= Int(Limits.operationsPerReplicaMax) else { throw .counterOverflow(replica: replica) }
         guard content.count + bytes <= Limits.contentBytesMax else {
@@ -153,7 +153,7 @@ extension TextCRDT {
     }
 
     /// Calls `body` with the UTF-8 of `text`, without copying when the string is native.
-    private func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = text
         return copy.withUTF8(body)

@@ -386,8 +386,8 @@ extension Notebook {
             lamport = max(lamport, text.lamport)
             memos[at: index].text = .materialized(text)
             memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, run.timestamp)
-            // Title and preview go stale while this memo keeps changing (taken again when read,
-            // when another memo changes, or by refreshSearchKeys()).
+            // Title and preview go stale while this memo changes (taken on the fly when read, and
+            // cached again by refreshSearchKeys()).
             if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
             // Status and the stale title are taken by `apply` once per memo, after every run.
             if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }

@@ -366,18 +366,7 @@ struct MemoTable: Sendable {
     func contains(_ id: MemoID) -> Bool { index(of: id) != nil }
 
     /// The first position in ``sortedIDs`` whose id is not below `id`.
-    private func sortedPosition(of id: MemoID) -> Int {
-        sortedIDs.withUnsafeBufferPointer { sorted in
-            var low = 0
-            var high = sorted.count
-            while low < high {
-                // No overflow: both are at most `sortedCapacity`.
-                let middle = (low &+ high) &>> 1
-                if sorted[middle] < id { low = middle &+ 1 } else { high = middle }
-            }
-            return low
-        }
-    }
+    private func sortedPosition(of id: MemoID) -> Int { sortedIDs.firstPosition(notBelow: id) }
 
     /// Checks the lookup structures against the records.
     func checkIndex() throws(InvariantViolation) {

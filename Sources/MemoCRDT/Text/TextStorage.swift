@@ -326,18 +326,7 @@ struct ReplicaTable: Sendable {
     }
 
     /// The first position in ``sortedIDs`` whose id is not below `id`.
-    private func sortedPosition(of id: ReplicaID) -> Int {
-        sortedIDs.withUnsafeBufferPointer { sorted in
-            var low = 0
-            var high = sorted.count
-            while low < high {
-                // No overflow: both are at most `sortedCapacity`.
-                let middle = (low &+ high) &>> 1
-                if sorted[middle].rawValue < id.rawValue { low = middle &+ 1 } else { high = middle }
-            }
-            return low
-        }
-    }
+    private func sortedPosition(of id: ReplicaID) -> Int { sortedIDs.firstPosition(notBelow: id) }
 
     /// The indices of every id in ascending id order, or nil when the table is too large to keep
     /// them (then list ids in index order and sort).

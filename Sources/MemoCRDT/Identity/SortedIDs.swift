@@ -1,6 +1,70 @@
-// Bisection over sorted id tables (memo ids in a notebook's memo table, replica ids in a text's
-// replica table): lookups there are the hottest reads of an edit, and comparing two ids costs
-// less than hashing one.
+// An index from ids to positions in a table (memo ids to records in a notebook's memo table,
+// replica ids to interned indices in a text), looked up on every operation applied. While the
+// table is small the ids are also kept in ascending order and found by bisection (a few integer
+// comparisons instead of hashing an id), and listed in id order; past a capacity, adding an id
+// would cost O(n), so the sorted view is dropped and lookups hash.
+
+/// Ids to positions, with a sorted view while at most `sortedCapacity` ids are held.
+struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteger & Sendable>: Sendable {
+    private var positionByID: [ID: Position] = [:]
+    /// While ``isSorted``: every id in ascending order, and the position of each.
+    private(set) var sortedIDs: [ID] = []
+    private(set) var sortedPositions: [Position] = []
+    /// Most ids kept in the sorted view.
+    let sortedCapacity: Int
+
+    init(sortedCapacity: Int) { self.sortedCapacity = sortedCapacity }
+
+    /// How many ids are held.
+    var count: Int { positionByID.count }
+
+    /// Whether the sorted view lists every id.
+    var isSorted: Bool { sortedIDs.count == positionByID.count }
+
+    /// The position of `id`, if it is held.
+    ///
+    /// - Complexity: O(log n) comparisons while sorted, else one hash lookup.
+    func position(of id: ID) -> Position? {
+        guard isSorted else { return positionByID[id] }
+        let at = sortedIDs.firstPosition(notBelow: id)
+        return at < sortedIDs.count && sortedIDs[at] == id ? sortedPositions[at] : nil
+    }
+
+    /// Adds `id`, which is not held yet, at `position`.
+    ///
+    /// - Complexity: O(n) while sorted (O(1) amortized past the capacity).
+    mutating func insert(_ id: ID, at position: Position) {
+        if isSorted && count < sortedCapacity {
+            let at = sortedIDs.firstPosition(notBelow: id)
+            sortedIDs.insert(id, at: at)
+            sortedPositions.insert(position, at: at)
+        } else if !sortedIDs.isEmpty {
+            sortedIDs = []
+            sortedPositions = []
+        }
+        positionByID[id] = position
+    }
+
+    /// Checks the index against the table, where `idAt(p)` is the id at position `p` for each
+    /// of the `tableCount` positions; `name` says which table in the message.
+    func check(tableCount: Int, name: String, idAt: (Int) -> ID) throws(InvariantViolation) {
+        guard count == tableCount, (0..<tableCount).allSatisfy({ positionByID[idAt($0)] == Position($0) }) else {
+            throw InvariantViolation("\(name): index by id")
+        }
+        if !isSorted {
+            guard sortedIDs.isEmpty && sortedPositions.isEmpty && count > sortedCapacity else {
+                throw InvariantViolation("\(name): sorted view dropped below its capacity")
+            }
+            return
+        }
+        guard sortedPositions.count == count,
+            zip(sortedIDs, sortedPositions).allSatisfy({ Int($0.1) < tableCount && idAt(Int($0.1)) == $0.0 })
+        else { throw InvariantViolation("\(name): sorted view does not match the table") }
+        for (lower, upper) in zip(sortedIDs, sortedIDs.dropFirst()) where lower >= upper {
+            throw InvariantViolation("\(name): sorted view out of order")
+        }
+    }
+}
 
 extension Array where Element: Comparable {
     /// The first position whose element is not below `value` (`count` when every element is

@@ -312,25 +312,18 @@ struct MemoRecord: Sendable {
 /// ones stay as small tombstones) with an index by id. Scans borrow records from the array
 /// instead of copying them out of a dictionary.
 ///
-/// Memos are looked up by id on every operation applied. While the table holds at most
-/// ``sortedCapacity`` memos the ids are also kept in ascending order and looked up by bisection
-/// (a few integer comparisons instead of hashing 16 bytes); past that, adding a memo would cost
-/// O(m), so the sorted view is dropped and lookups hash.
+/// Memos are looked up by id on every operation applied: while the table holds at most
+/// ``sortedCapacity`` memos they are found by bisection, not by hashing 16 bytes
+/// (``SortedIDIndex``).
 @usableFromInline
 struct MemoTable: Sendable {
     private(set) var records: [MemoRecord] = []
-    private var indexByID: [MemoID: Int] = [:]
-    /// While ``isSorted``: every id in ascending order, and the index of its record.
-    private var sortedIDs: [MemoID] = []
-    private var sortedIndices: [Int] = []
+    private var indexByID = SortedIDIndex<MemoID, Int>(sortedCapacity: sortedCapacity)
 
     /// Most memos kept in the sorted view.
     static let sortedCapacity = 4096
 
     var count: Int { records.count }
-
-    /// Whether the sorted view lists every memo.
-    private var isSorted: Bool { sortedIDs.count == records.count }
 
     /// The record of `id`, if any. Setting a record for a new id appends it; records cannot be
     /// removed.
@@ -342,16 +335,7 @@ struct MemoTable: Sendable {
             if let index = index(of: id) {
                 records[index] = newValue
             } else {
-                let index = records.count
-                if isSorted && index < Self.sortedCapacity {
-                    let position = sortedPosition(of: id)
-                    sortedIDs.insert(id, at: position)
-                    sortedIndices.insert(index, at: position)
-                } else if !sortedIDs.isEmpty {
-                    sortedIDs = []
-                    sortedIndices = []
-                }
-                indexByID[id] = index
+                indexByID.insert(id, at: records.count)
                 records.append(newValue)
             }
         }
@@ -365,26 +349,9 @@ struct MemoTable: Sendable {
 
     func contains(_ id: MemoID) -> Bool { index(of: id) != nil }
 
-    /// The first position in ``sortedIDs`` whose id is not below `id`.
-    private func sortedPosition(of id: MemoID) -> Int { sortedIDs.firstPosition(notBelow: id) }
-
     /// Checks the lookup structures against the records.
     func checkIndex() throws(InvariantViolation) {
-        guard indexByID.count == records.count, records.indices.allSatisfy({ indexByID[records[$0].id] == $0 }) else {
-            throw InvariantViolation("memo table: index by id")
-        }
-        if !isSorted {
-            guard sortedIDs.isEmpty && sortedIndices.isEmpty && records.count > Self.sortedCapacity else {
-                throw InvariantViolation("memo table: sorted view dropped below its capacity")
-            }
-            return
-        }
-        guard sortedIndices.count == records.count,
-            zip(sortedIDs, sortedIndices).allSatisfy({ $0.1 < records.count && records[$0.1].id == $0.0 })
-        else { throw InvariantViolation("memo table: sorted view does not match the records") }
-        for (lower, upper) in zip(sortedIDs, sortedIDs.dropFirst()) where lower >= upper {
-            throw InvariantViolation("memo table: sorted view out of order")
-        }
+        try indexByID.check(tableCount: records.count, name: "memo table") { records[$0].id }
     }
 
     /// Notes that the text of the record at `index` changed without its title prefix being
@@ -400,11 +367,7 @@ struct MemoTable: Sendable {
     /// Where the record of `id` is in ``records``, if there is one.
     ///
     /// - Complexity: O(log m) comparisons while sorted, else one hash lookup.
-    func index(of id: MemoID) -> Int? {
-        guard isSorted else { return indexByID[id] }
-        let position = sortedPosition(of: id)
-        return position < sortedIDs.count && sortedIDs[position] == id ? sortedIndices[position] : nil
-    }
+    func index(of id: MemoID) -> Int? { indexByID.position(of: id) }
 
     /// The record at `index` (from ``index(of:)``), for reading or changing in place.
     subscript(at index: Int) -> MemoRecord {

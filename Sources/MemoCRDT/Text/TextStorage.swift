@@ -279,77 +279,39 @@ struct ReplicaLog: Sendable {
 ///
 /// Texts look replica ids up constantly (every run applied or validated names some), and a
 /// text rarely holds more than a few dozen replicas: while it holds at most
-/// ``sortedCapacity``, the ids are also kept in ascending order, looked up by bisection (a few
-/// integer comparisons instead of hashing an id) and listed in id order (versions are built
-/// without sorting). Past that, interning would cost O(r) per id, so the sorted view is dropped
-/// and lookups hash.
+/// ``sortedCapacity``, the ids are found by bisection and listed in id order, so versions are
+/// built without sorting (``SortedIDIndex``).
 @usableFromInline
 struct ReplicaTable: Sendable {
     private(set) var ids: [ReplicaID] = []
-    private var indexByID: [ReplicaID: UInt32] = [:]
-    /// While ``isSorted``: the ids in ascending order, and the index of each.
-    private(set) var sortedIDs: [ReplicaID] = []
-    private(set) var sortedIndices: [UInt32] = []
+    private var idIndex = SortedIDIndex<ReplicaID, UInt32>(sortedCapacity: sortedCapacity)
 
     /// Most ids kept in the sorted view.
     static let sortedCapacity = 1024
 
-    /// Whether ``sortedIDs`` and ``sortedIndices`` list every id (the table is small enough).
-    var isSorted: Bool { sortedIDs.count == ids.count }
-
     /// The index of `id`, if it is interned.
     ///
     /// - Complexity: O(log r) comparisons while sorted, else one hash lookup.
-    func index(of id: ReplicaID) -> UInt32? {
-        guard isSorted else { return indexByID[id] }
-        let position = sortedPosition(of: id)
-        return position < sortedIDs.count && sortedIDs[position] == id ? sortedIndices[position] : nil
-    }
+    func index(of id: ReplicaID) -> UInt32? { idIndex.position(of: id) }
 
     /// The index of `id`, interning it first if it is new.
     ///
     /// - Complexity: O(log r) for a known id; O(r) for a new one while sorted, else O(1).
     mutating func intern(_ id: ReplicaID) -> UInt32 {
-        if let index = index(of: id) { return index }
-        let index = UInt32(ids.count)
-        if isSorted && ids.count < Self.sortedCapacity {
-            let position = sortedPosition(of: id)
-            sortedIDs.insert(id, at: position)
-            sortedIndices.insert(index, at: position)
-        } else if !sortedIDs.isEmpty {
-            sortedIDs = []
-            sortedIndices = []
-        }
+        if let known = idIndex.position(of: id) { return known }
+        let new = UInt32(ids.count)
+        idIndex.insert(id, at: new)
         ids.append(id)
-        indexByID[id] = index
-        return index
+        return new
     }
-
-    /// The first position in ``sortedIDs`` whose id is not below `id`.
-    private func sortedPosition(of id: ReplicaID) -> Int { sortedIDs.firstPosition(notBelow: id) }
 
     /// The indices of every id in ascending id order, or nil when the table is too large to keep
     /// them (then list ids in index order and sort).
-    var indicesInIDOrder: [UInt32]? { isSorted ? sortedIndices : nil }
+    var indicesInIDOrder: [UInt32]? { idIndex.isSorted ? idIndex.sortedPositions : nil }
 
     /// Checks the lookup structures against ``ids``.
     func check() throws(InvariantViolation) {
-        guard indexByID.count == ids.count, ids.indices.allSatisfy({ indexByID[ids[$0]] == UInt32($0) }) else {
-            throw InvariantViolation("replica table: index by id")
-        }
-        if sortedIDs.isEmpty && ids.count <= 1 { return }
-        if !isSorted {
-            guard sortedIDs.isEmpty && sortedIndices.isEmpty && ids.count > Self.sortedCapacity else {
-                throw InvariantViolation("replica table: sorted view dropped below its capacity")
-            }
-            return
-        }
-        guard sortedIndices.count == ids.count,
-            zip(sortedIDs, sortedIndices).allSatisfy({ Int($0.1) < ids.count && ids[Int($0.1)] == $0.0 })
-        else { throw InvariantViolation("replica table: sorted view does not match the ids") }
-        for (lower, upper) in zip(sortedIDs, sortedIDs.dropFirst()) where lower >= upper {
-            throw InvariantViolation("replica table: sorted view out of order")
-        }
+        try idIndex.check(tableCount: ids.count, name: "replica table") { ids[$0] }
     }
 }
 

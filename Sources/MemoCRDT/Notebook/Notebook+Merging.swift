@@ -70,12 +70,28 @@ extension Notebook {
     ///   produce, ``NotebookError/corruptMemo(_:_:)``; nothing changes when it throws.
     @discardableResult
     public mutating func apply(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
-        try apply(delta, separatingHeldBack: true)
+        try apply(delta, separatingHeldBack: true, queueingEvents: true)
+    }
+
+    /// ``apply(_:)`` for a caller that discards the events: the same checks, the same errors,
+    /// the same memos, texts, logs, held-back runs and report, but no event is queued (and no
+    /// text edit is recorded to build one). Events queued before the call stay queued.
+    ///
+    /// Reopening a library replays its journal with this: what it replays was already reported
+    /// when it happened, and recovery drops every event.
+    ///
+    /// - Throws: as ``apply(_:)``; nothing changes when it throws.
+    @discardableResult
+    package mutating func applyWithoutEvents(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
+        try apply(delta, separatingHeldBack: true, queueingEvents: false)
     }
 
     /// `apply(_:)`; `separatingHeldBack`: when the call must be undone (below), try `delta` on
-    /// its own, the runs held back before it aside, then those again.
-    private mutating func apply(_ delta: NotebookDelta, separatingHeldBack: Bool) throws(NotebookError) -> NotebookApplyReport {
+    /// its own, the runs held back before it aside, then those again. `queueingEvents`: false
+    /// leaves `events` as it was (nothing else depends on it).
+    private mutating func apply(
+        _ delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool
+    ) throws(NotebookError) -> NotebookApplyReport {
         var report = NotebookApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
         try validate(delta)
@@ -117,7 +133,7 @@ extension Notebook {
         // their titles are marked stale once each at the end, not after every run.
         var textChanged: [MemoID] = []
         func applied(_ item: PendingRun, from replicaID: ReplicaID, into notebook: inout Notebook) {
-            notebook.applyRemote(item, from: replicaID)
+            notebook.applyRemote(item, from: replicaID, queueingEvents: queueingEvents)
             if case .text = item.run.kind, textChanged.last != item.run.memo { textChanged.append(item.run.memo) }
         }
         var progress = true
@@ -197,9 +213,9 @@ extension Notebook {
             if separatingHeldBack && !original.pending.isEmpty && !delta.isEmpty {
                 let earlier = pending
                 pending = [:]
-                let alone = try apply(delta, separatingHeldBack: false)
+                let alone = try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents)
                 for (replica, runs) in earlier { pending[replica, default: []] += runs }
-                _ = try apply(NotebookDelta(), separatingHeldBack: false)
+                _ = try apply(NotebookDelta(), separatingHeldBack: false, queueingEvents: queueingEvents)
                 var result = alone
                 result.pendingOperationCount = pendingOperationCount
                 return result
@@ -225,7 +241,7 @@ extension Notebook {
             let after = memos[at: index].status
             // A memo created by this delta starts active (its `.added` event said so).
             let previous = before ?? .active
-            if previous != after {
+            if queueingEvents && previous != after {
                 switch after {
                 case .trashed: events.append(.trashed(id, origin: .remote))
                 case .purged: events.append(.purged(id, origin: .remote))
@@ -355,8 +371,9 @@ extension Notebook {
         return (head, rest)
     }
 
-    /// Applies one ready run from another replica.
-    private mutating func applyRemote(_ item: PendingRun, from replicaID: ReplicaID) {
+    /// Applies one ready run from another replica; `queueingEvents`: false queues no event and
+    /// records no text edit (the memo, text and log change the same).
+    private mutating func applyRemote(_ item: PendingRun, from replicaID: ReplicaID, queueingEvents: Bool) {
         let run = item.run
         let id = run.memo
         clock.observe(run.timestamp, wallMilliseconds: 0)
@@ -372,7 +389,7 @@ extension Notebook {
                     id: id, text: .materialized(TextCRDT(replica: replica)), createdAt: run.timestamp, modifiedAt: run.timestamp)
                 record.refreshDerivedText()
                 memos[id] = record
-                events.append(.added(id, origin: .remote))
+                if queueingEvents { events.append(.added(id, origin: .remote)) }
             }
         case .text:
             // Changed in place in the table (no copy of the record).
@@ -381,7 +398,7 @@ extension Notebook {
             }
             // Drop the table's reference to the text, so it is changed in place.
             memos[at: index].text = .placeholder
-            let result = try? text.apply(item.text, recordingEdits: true)
+            let result = try? text.apply(item.text, recordingEdits: queueingEvents)
             precondition(result != nil && text.pendingOperationCount == 0, "checked by isReady and validate")
             lamport = max(lamport, text.lamport)
             memos[at: index].text = .materialized(text)
@@ -390,7 +407,7 @@ extension Notebook {
             // cached again by refreshSearchKeys()).
             if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
             // Status and the stale title are taken by `apply` once per memo, after every run.
-            if let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
+            if queueingEvents, let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
         case let .trash(seen):
             appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)
         case .restore:

@@ -124,7 +124,7 @@ public struct LibraryCore: Sendable {
             var offset = 0
             while offset < journal.count {
                 guard let record = decodeRecord(journal, at: offset, generation: decoded.generation, replica: decoded.notebook.replica),
-                    (try? notebook.apply(record.delta)) != nil
+                    (try? notebook.applyWithoutEvents(record.delta)) != nil
                 else { break }
                 #if MEMOSYNC_MUTANTS
                 if EngineMutant.active == .recoveryDropsLastRecord, record.end == journal.count { break }

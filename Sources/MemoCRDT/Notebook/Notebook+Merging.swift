@@ -429,6 +429,33 @@ extension Notebook {
     /// Checks a delta before anything changes: runs in order and not overlapping per replica,
     /// text runs matched by text operations, each memo's text operations consistent with its
     /// text, and memos that will be touched decodable.
+    /// Whether the operations of `run` (of `replica`) this notebook holds already are held as
+    /// the same operations: on the same memo, of the same kind, text runs at the same text
+    /// counters. A delta that spends held ids on other operations comes from a forged or damaged
+    /// history (a copy of a replica that went on under the same id).
+    ///
+    /// - Complexity: O(log r + k) for a replica log of r runs, k of them overlapping `run`; O(1)
+    ///   for a run this notebook holds none of.
+    private func heldPartMatches(_ run: NotebookRun, of replica: ReplicaID) -> Bool {
+        // (The version is read first: it is a bisection, the log a hash lookup.)
+        guard run.counter < logs.version[replica], let log = logs[replica] else { return true }
+        let heldEnd = min(run.end, log.operationCount)
+        var index = log.firstRun(endingAfter: run.counter)
+        while index < log.runs.count && log.runs[index].counter < heldEnd {
+            let held = log.runs[index]
+            guard held.memo == run.memo else { return false }
+            switch (held.kind, run.kind) {
+            case let (.text(heldTextCounter), .text(runTextCounter)):
+                // Operation c stands for the same text operation in both.
+                guard Int64(heldTextCounter) - Int64(held.counter) == Int64(runTextCounter) - Int64(run.counter) else { return false }
+            default:
+                guard held.kind == run.kind else { return false }
+            }
+            index += 1
+        }
+        return true
+    }
+
     private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
         var previous: NotebookDelta.ReplicaRun?
         // Text operations the runs stand for, per entry of `delta.texts` (nil: no run).
@@ -455,6 +482,9 @@ extension Notebook {
                 textCounts[textIndex] = (textCounts[textIndex] ?? 0) + Int(run.length)
             } else {
                 guard run.length == 1 else { throw .invalidDelta(reason: "a lifecycle run of several operations") }
+            }
+            guard heldPartMatches(run, of: replicaRun.replica) else {
+                throw .invalidDelta(reason: "operations of \(replicaRun.replica) from \(run.counter) are held here as other operations")
             }
             previous = replicaRun
         }

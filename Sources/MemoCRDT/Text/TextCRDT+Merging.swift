@@ -260,7 +260,8 @@ extension TextCRDT {
     // MARK: Validation
 
     /// Checks, before anything changes, that every id the delta refers to is an insertion
-    /// wherever its kind is already known (held here, held back, or in the delta itself).
+    /// wherever its kind is already known (held here, held back, or in the delta itself), and
+    /// that the delta's own operations held here already are held as the same kind.
     func validate(_ delta: TextDelta) throws(TextError) {
         let total = pendingOperationCount + delta.operationCount
         guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
@@ -312,6 +313,29 @@ extension TextCRDT {
                 throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
             }
         }
+        // A run's own ids that are held here already must be held as operations of its kind: a
+        // delta that spends held ids on other operations comes from a forged or damaged
+        // history (a copy of a replica that went on under the same id), and applying the rest of
+        // it would build on operations this text holds as something else.
+        func checkHeldOwnIDs(_ replica: ReplicaID, _ counters: Range<UInt32>, insertion: Bool) throws(TextError) {
+            guard let replicaIndex = replicaIndex(of: replica) else { return }
+            let log = logs[Int(replicaIndex)]
+            let known = min(counters.upperBound, log.operationCount)
+            var counter = counters.lowerBound
+            while counter < known {
+                if insertion {
+                    guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
+                        throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as text but is held as a deletion")
+                    }
+                    counter += spans[slot].lengthScalars - offset
+                } else {
+                    guard let runIndex = log.deletionRunIndex(of: counter) else {
+                        throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as a deletion but is held as text")
+                    }
+                    counter = log.deletionRuns[runIndex].end
+                }
+            }
+        }
         var contentBytes = 0
         var newReplicas = 0
         var previousReplica: ReplicaID?
@@ -323,6 +347,7 @@ extension TextCRDT {
                 previousReplica = replica
                 if replicaIndex(of: replica) == nil { newReplicas += 1 }
             }
+            try checkHeldOwnIDs(replica, runs[index].counter..<runs[index].end, insertion: runs[index].isInsertion)
             switch runs[index].kind {
             case let .insertion(originLeft, originRight, content):
                 if let originLeft { try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1) }

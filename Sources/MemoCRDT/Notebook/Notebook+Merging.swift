@@ -221,6 +221,10 @@ extension Notebook {
                 return result
             }
             queue(delta, into: &self)
+            // (Runs of the delta this notebook held already are not held back: they are
+            // duplicates, as the loop above counts them.)
+            dropAppliedPendingRuns()
+            checkInvariantsIfEnabled()
             var heldBack = NotebookApplyReport()
             heldBack.pendingOperationCount = pendingOperationCount
             return heldBack
@@ -307,6 +311,17 @@ extension Notebook {
     }
 
     // MARK: Implementation
+
+    /// Removes held-back runs whose operations this notebook holds already.
+    private mutating func dropAppliedPendingRuns() {
+        for replicaID in pending.keys.sorted() {
+            let held = logs.version[replicaID]
+            let queue = pending[replicaID]!
+            guard queue.contains(where: { $0.run.end <= held }) else { continue }
+            let kept = queue.filter { $0.run.end > held }
+            pending[replicaID] = kept.isEmpty ? nil : kept
+        }
+    }
 
     /// Whether held-back runs are in ascending counter order (ties allowed).
     private static func isInCounterOrder(_ queue: [PendingRun]) -> Bool {

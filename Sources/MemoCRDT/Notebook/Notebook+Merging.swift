@@ -168,7 +168,7 @@ extension Notebook {
                         }
                     }
                     if statusBefore[item.run.memo] == nil { statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
-                    guard try isReady(item) else {
+                    guard try isReady(item, from: replicaID) else {
                         // A replica's log joins its text operations on one memo into one run,
                         // even when a later one builds on a remote operation that itself builds
                         // on an earlier one: apply what is ready and hold the rest.
@@ -333,15 +333,21 @@ extension Notebook {
         return true
     }
 
-    /// Whether a held run can be applied now.
-    private mutating func isReady(_ item: PendingRun) throws(NotebookError) -> Bool {
+    /// Whether a held run of `replicaID` can be applied now.
+    ///
+    /// A text run must hold the next text operations of its replica in the memo: every earlier
+    /// notebook operation of the replica is applied when it is next in line, so a run at other
+    /// text counters comes from a forged history (``validate(_:)`` refuses the ones it can see
+    /// then) and is held back for good rather than breaking the log.
+    private mutating func isReady(_ item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> Bool {
         let id = item.run.memo
         switch item.run.kind {
         case .create:
             return true
-        case .text:
+        case let .text(textCounter):
             guard memos.contains(id) else { return false }
-            return try materializedText(of: id).canApplyCompletely(item.text)
+            let text = try materializedText(of: id)
+            return text.operationCount(of: replicaID) == textCounter && text.canApplyCompletely(item.text)
         case let .trash(seen), let .purge(seen):
             guard let record = memos[id] else { return false }
             return seen.isIncluded(in: record.text.version)
@@ -361,6 +367,7 @@ extension Notebook {
     private mutating func readyTextPrefix(of item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> (PendingRun, PendingRun)? {
         guard case let .text(textCounter) = item.run.kind, memos.contains(item.run.memo) else { return nil }
         let text = try materializedText(of: item.run.memo)
+        guard text.operationCount(of: replicaID) == textCounter else { return nil }
         let starts = item.text.runs.map(\.counter)
         // `ready` leading text runs apply; `blocked` leading text runs do not (all of them, as
         // the whole run is not ready).
@@ -514,6 +521,20 @@ extension Notebook {
                 } catch {
                     throw .text(memo, error)
                 }
+            }
+        }
+        // A text run's first operation this notebook lacks must not be at text counters the
+        // memo holds already, and must be the replica's next text operation in the memo when
+        // it is next in line (what a forged history gets wrong).
+        for replicaRun in delta.runs {
+            guard case let .text(textCounter) = replicaRun.run.kind else { continue }
+            let run = replicaRun.run
+            let held = logs.version[replicaRun.replica]
+            guard run.end > held, memos.contains(run.memo) else { continue }
+            let first = textCounter + (held > run.counter ? held - run.counter : 0)
+            let next = try materializedText(of: run.memo).operationCount(of: replicaRun.replica)
+            guard run.counter > held ? first >= next : first == next else {
+                throw .invalidDelta(reason: "text operations of \(replicaRun.replica) from \(run.counter) are not the next in memo \(run.memo)")
             }
         }
         // Memos touched by lifecycle runs must be readable too.

@@ -578,7 +578,7 @@ extension TextCRDT {
             }
             lamportRuns.append(runs)
         }
-        var decoded = TextCRDT(replaying: table, lamportRuns: lamportRuns, localReplica: replica)
+        var decoded = TextCRDT(replaying: table, lamportRuns: lamportRuns, operationCount: operationCounts, localReplica: replica)
         let stretchCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "stretch count")
         var cursors = [Int](repeating: 0, count: replicaCount)
         var previousReplica = -1

@@ -13,8 +13,9 @@
 
 extension TextCRDT {
     /// A text for replaying: the given replicas (already sorted by id) interned in that order,
-    /// each with its Lamport runs.
-    init(replaying replicas: [ReplicaID], lamportRuns: [[LamportRun]], localReplica: ReplicaID) {
+    /// each with its Lamport runs, and, when known, how many operations each will replay (to
+    /// size its structures once).
+    init(replaying replicas: [ReplicaID], lamportRuns: [[LamportRun]], operationCount: [UInt32]? = nil, localReplica: ReplicaID) {
         self.init(replica: localReplica)
         // `init(replica:)` interned the local replica first; start over with the sorted table.
         replicaTable = ReplicaTable()
@@ -23,6 +24,11 @@ extension TextCRDT {
             _ = replicaTable.intern(id)
             var log = ReplicaLog()
             log.lamportRuns = lamportRuns[index]
+            if let operationCount {
+                // The block index ends up with at most one entry per block of counters: reserve
+                // it once instead of growing it entry by entry during the replay.
+                log.blockFirstSpan.reserveCapacity(Int(operationCount[index] >> TreeShape.blockShift) + 1)
+            }
             logs.append(log)
         }
         localReplicaIndex = internReplica(localReplica)
@@ -134,7 +140,9 @@ extension TextCRDT {
         while target < end {
             let (slot, offset) = lookup(ItemRef(replica: targetReplica, counter: target))!
             let taken = min(end - target, spans[slot].lengthScalars - offset)
-            markDeleted(at: location(ofSlot: slot), offset: offset, length: taken)
+            // Items another deletion already removed need no change (markDeleted would return at
+            // once): skip finding the span's place in its leaf.
+            if !spans[slot].isDeleted { markDeleted(at: location(ofSlot: slot), offset: offset, length: taken) }
             target += taken
         }
         logs[replica].appendDeletions(

@@ -103,10 +103,20 @@ extension TextCRDT {
     func location(ofSlot slot: UInt32) -> SpanLocation {
         let leaf = spans[slot].leaf
         let base = Int(leaf) * TreeShape.leafCapacity
-        for index in 0..<slotCount(of: leaf) where leafSlots[base + index] == slot {
-            return SpanLocation(leaf: leaf, index: index, slot: slot)
+        let count = slotCount(of: leaf)
+        precondition(base + count <= leafSlots.count, "leaf \(leaf) outside the slot storage")
+        // A plain scan of at most `leafCapacity` slots, without a bounds check per slot (checked
+        // once above): this runs for every span an edit, a replay or a merge touches by id.
+        let index = leafSlots.withUnsafeBufferPointer { buffer -> Int in
+            var index = 0
+            while index < count {
+                if buffer[base + index] == slot { return index }
+                index += 1
+            }
+            return -1
         }
-        preconditionFailure("span \(slot) missing from leaf \(leaf)")
+        precondition(index >= 0, "span \(slot) missing from leaf \(leaf)")
+        return SpanLocation(leaf: leaf, index: index, slot: slot)
     }
 
     /// The span holding the `ordinal`-th visible scalar (1-based) and the scalar's offset in it,

@@ -39,10 +39,11 @@ public struct ByteReader {
         }
     }
 
-    /// A varint that must fit `Int` and be at most `maximum`.
+    /// A varint that must fit `Int` and be at most `maximum` (nothing fits a negative maximum:
+    /// an index into an empty table, say).
     public mutating func count(max maximum: Int, _ what: @autoclosure () -> String) throws(DecodingError) -> Int {
         let value = try varint()
-        guard value <= UInt64(maximum) else { throw .malformed("\(what()) \(value) exceeds \(maximum)") }
+        guard maximum >= 0, value <= UInt64(maximum) else { throw .malformed("\(what()) \(value) exceeds \(maximum)") }
         return Int(value)
     }
 

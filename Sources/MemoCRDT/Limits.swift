@@ -20,6 +20,12 @@ public enum Limits {
     /// is compacted away. Content offsets are stored in 32 bits.
     public static let contentBytesMax: Int = Int(UInt32.max) - 1
 
+    /// The largest gap between an operation's Lamport timestamp and its counter, which is at
+    /// least 1 (a replica's n-th operation has seen its n − 1 before it). A text state stores
+    /// timestamps as this gap, so a delta beyond it is refused rather than held in a state that
+    /// would not decode.
+    public static let lamportOffsetMax: UInt64 = UInt64(UInt32.max) << 16
+
     /// The most operations a text holds back while waiting for their causal dependencies.
     public static let pendingOperationsMax: Int = 1 << 22
 

@@ -151,6 +151,10 @@ extension Notebook {
                 }
                 var index = 0
                 var held = logs[replicaID]?.operationCount ?? 0
+                // A replica's timestamps never go back: a run older than its replica's last
+                // applied operation comes from a forged history and is held back for good
+                // (``validate(_:)`` refuses the ones it can see then).
+                var heldTimestamp = held > 0 ? logs[replicaID]?.runs.last?.timestamp : nil
                 while index < queue.count {
                     var item = queue[index]
                     if item.run.end <= held {
@@ -167,6 +171,7 @@ extension Notebook {
                             item.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + item.run.length)
                         }
                     }
+                    if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
                     if statusBefore[item.run.memo] == nil { statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
                     guard try isReady(item, from: replicaID) else {
                         // A replica's log joins its text operations on one memo into one run,
@@ -177,6 +182,7 @@ extension Notebook {
                             applied(head, from: replicaID, into: &self)
                             report.appliedOperationCount += Int(head.run.length)
                             held = head.run.end
+                            heldTimestamp = head.run.timestamp
                             queue[index] = rest
                             changed = true
                             progress = true
@@ -187,6 +193,7 @@ extension Notebook {
                     applied(item, from: replicaID, into: &self)
                     report.appliedOperationCount += Int(item.run.length)
                     held = item.run.end
+                    heldTimestamp = item.run.timestamp
                     index += 1
                     progress = true
                 }
@@ -347,13 +354,26 @@ extension Notebook {
         case let .text(textCounter):
             guard memos.contains(id) else { return false }
             let text = try materializedText(of: id)
-            return text.operationCount(of: replicaID) == textCounter && text.canApplyCompletely(item.text)
+            return text.operationCount(of: replicaID) == textCounter && Self.textApplies(item.text, to: text)
         case let .trash(seen), let .purge(seen):
             guard let record = memos[id] else { return false }
             return seen.isIncluded(in: record.text.version)
         case .restore:
             return memos.contains(id)
         }
+    }
+
+    /// Whether `delta` applies to `text` completely and without error: valid against the text
+    /// as it is now (the notebook validated the whole delta when it arrived, but runs applied
+    /// since, of this call or held back, may have changed what its references are) and nothing
+    /// held back.
+    private static func textApplies(_ delta: TextDelta, to text: TextCRDT) -> Bool {
+        do throws(TextError) {
+            try text.validate(delta)
+        } catch {
+            return false
+        }
+        return text.canApplyCompletely(delta)
     }
 
     /// For a held text run that cannot be applied whole, its longest first part that can, and
@@ -375,7 +395,7 @@ extension Notebook {
         var blocked = starts.count
         while blocked - ready > 1 {
             let middle = (ready + blocked) / 2
-            if text.canApplyCompletely(item.text.restricted(to: replicaID, counters: textCounter..<starts[middle])) {
+            if Self.textApplies(item.text.restricted(to: replicaID, counters: textCounter..<starts[middle]), to: text) {
                 ready = middle
             } else {
                 blocked = middle
@@ -420,8 +440,9 @@ extension Notebook {
             }
             // Drop the table's reference to the text, so it is changed in place.
             memos[at: index].text = .placeholder
-            let result = try? text.apply(item.text, recordingEdits: queueingEvents)
-            precondition(result != nil && text.pendingOperationCount == 0, "checked by isReady and validate")
+            // Validated against this very text by `isReady` or `readyTextPrefix` just before.
+            let result = text.apply(validated: item.text, recordingEdits: queueingEvents)
+            precondition(text.pendingOperationCount == 0 && result.rejectedOperationCount == 0, "checked by isReady")
             lamport = max(lamport, text.lamport)
             memos[at: index].text = .materialized(text)
             memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, run.timestamp)
@@ -429,7 +450,7 @@ extension Notebook {
             // cached again by refreshSearchKeys()).
             if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
             // Status and the stale title are taken by `apply` once per memo, after every run.
-            if queueingEvents, let edits = result?.edits, !edits.isEmpty { events.append(.changed(id, edits: edits, origin: .remote)) }
+            if queueingEvents, !result.edits.isEmpty { events.append(.changed(id, edits: result.edits, origin: .remote)) }
         case let .trash(seen):
             appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)
         case .restore:
@@ -507,6 +528,13 @@ extension Notebook {
             }
             guard heldPartMatches(run, of: replicaRun.replica) else {
                 throw .invalidDelta(reason: "operations of \(replicaRun.replica) from \(run.counter) are held here as other operations")
+            }
+            // The run next in line must not be older than its replica's last held operation.
+            let held = logs.version[replicaRun.replica]
+            if run.counter <= held && run.end > held, held > 0, let last = logs[replicaRun.replica]?.runs.last,
+                run.timestamp < last.timestamp
+            {
+                throw .invalidDelta(reason: "operations of \(replicaRun.replica) from \(run.counter) are older than the ones before them")
             }
             previous = replicaRun
         }

@@ -188,41 +188,43 @@ extension TextCRDT {
         return TextDelta(runs: runs)
     }
 
-    /// Whether `delta` would apply completely, nothing held back: every run continues what this
-    /// text (or an earlier run of the delta) holds of its replica, and every origin and deletion
-    /// target is held here or arrives in the delta.
+    /// Whether `delta` would apply completely, nothing held back: taking its runs in the order
+    /// ``apply(_:)`` does (by Lamport timestamp, then again for runs that had to wait), every run
+    /// continues what this text (or an earlier run of the delta) holds of its replica, and every
+    /// origin and deletion target is held by the time the run's turn comes.
     ///
-    /// - Complexity: O(k log k) for k runs.
+    /// Exact for deltas no part of which must wait on itself: a run whose origin is one of its
+    /// own operations or a later one (a cycle no correct replica makes) is never ready.
+    ///
+    /// - Complexity: O(k log k) for k runs whose references are in Lamport order (every delta a
+    ///   correct replica makes); O(k²) at worst.
     public func canApplyCompletely(_ delta: TextDelta) -> Bool {
-        // Operations of one replica arrive in counter order; check runs in that order, then the
-        // references against everything the text will hold afterwards. Runs are sorted by
-        // replica, so the counts after the delta form a list sorted by replica (no dictionary).
         // (Runs are read in place, field by field: copying a whole run is costly.)
         let runs = delta.runs
-        var finalCounts: [(replica: ReplicaID, count: UInt32)] = []
-        for index in runs.indices {
-            let replica = runs[index].replica
-            if finalCounts.last?.replica != replica {
-                finalCounts.append((replica, operationCount(of: replica)))
-            }
-            let held = finalCounts[finalCounts.count - 1].count
-            if runs[index].counter > held { return false }
-            finalCounts[finalCounts.count - 1].count = max(held, runs[index].end)
+        // Counts held of each replica the delta names, sorted by replica (runs are sorted by
+        // replica, so appending keeps the order): no dictionary.
+        var counts: [(replica: ReplicaID, count: UInt32)] = []
+        for index in runs.indices where counts.last?.replica != runs[index].replica {
+            counts.append((runs[index].replica, operationCount(of: runs[index].replica)))
         }
-        func count(_ replica: ReplicaID) -> UInt32 {
+        func position(of replica: ReplicaID) -> Int? {
             var low = 0
-            var high = finalCounts.count
+            var high = counts.count
             while low < high {
                 let middle = (low + high) / 2
-                if finalCounts[middle].replica < replica { low = middle + 1 } else { high = middle }
+                if counts[middle].replica < replica { low = middle + 1 } else { high = middle }
             }
-            if low < finalCounts.count && finalCounts[low].replica == replica { return finalCounts[low].count }
-            return operationCount(of: replica)
+            return low < counts.count && counts[low].replica == replica ? low : nil
         }
         func holds(_ id: OperationID, length: UInt32 = 1) -> Bool {
-            UInt64(id.counter) + UInt64(length) <= UInt64(count(id.replica))
+            let count = position(of: id.replica).map { counts[$0].count } ?? operationCount(of: id.replica)
+            return UInt64(id.counter) + UInt64(length) <= UInt64(count)
         }
-        for index in runs.indices {
+        // Whether run `index` can apply now, its references held; if so, counts it as held.
+        func take(_ index: Int) -> Bool {
+            let slot = position(of: runs[index].replica)!
+            if runs[index].counter > counts[slot].count { return false }
+            if runs[index].end <= counts[slot].count { return true }
             switch runs[index].kind {
             case let .insertion(originLeft, originRight, _):
                 if let originLeft, !holds(originLeft) { return false }
@@ -230,6 +232,25 @@ extension TextCRDT {
             case let .deletion(target, _):
                 if !holds(target, length: runs[index].length) { return false }
             }
+            counts[slot].count = runs[index].end
+            return true
+        }
+        // The first pass, in Lamport order: the runs of one replica are in it already (a
+        // replica's timestamps grow with its counters), so only several replicas need a sort.
+        var waiting: [Int] = []
+        if counts.count > 1 {
+            let order = runs.indices.sorted {
+                (runs[$0].lamport, runs[$0].replica, runs[$0].counter) < (runs[$1].lamport, runs[$1].replica, runs[$1].counter)
+            }
+            for index in order where !take(index) { waiting.append(index) }
+        } else {
+            for index in runs.indices where !take(index) { waiting.append(index) }
+        }
+        // Runs that had to wait, again while some apply.
+        while !waiting.isEmpty {
+            let stillWaiting = waiting.filter { !take($0) }
+            if stillWaiting.count == waiting.count { return false }
+            waiting = stillWaiting
         }
         return true
     }

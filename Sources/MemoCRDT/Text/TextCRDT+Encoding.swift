@@ -572,7 +572,7 @@ extension TextCRDT {
                 let change = try reader.signedVarint()
                 guard runIndex == 0 || change != 0 else { throw .malformed("Lamport runs not minimal") }
                 let (next, overflow) = offset.addingReportingOverflow(change)
-                guard !overflow, next >= 1, next <= Int64(UInt32.max) << 16 else { throw .malformed("Lamport offset \(next)") }
+                guard !overflow, next >= 1, next <= Int64(Limits.lamportOffsetMax) else { throw .malformed("Lamport offset \(next)") }
                 offset = next
                 runs.append(LamportRun(counter: counter, lamport: UInt64(Int64(counter) + offset)))
             }
@@ -713,7 +713,7 @@ extension TextCRDT {
                 guard UInt64(counter) + UInt64(step) < UInt64(entry.operationCount) else { throw .malformed("Lamport run past the operations") }
                 counter += step
                 let (next, overflow) = offset.addingReportingOverflow(try reader.signedVarint())
-                guard !overflow, next >= 1, next <= Int64(UInt32.max) << 16 else { throw .malformed("Lamport offset") }
+                guard !overflow, next >= 1, next <= Int64(Limits.lamportOffsetMax) else { throw .malformed("Lamport offset") }
                 offset = next
             }
             lamport = max(lamport, UInt64(Int64(entry.operationCount - 1) + offset))

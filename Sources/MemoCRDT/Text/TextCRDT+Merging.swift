@@ -166,9 +166,18 @@ extension TextCRDT {
     /// along without reloading). Recording costs O(log r) more per run applied.
     @discardableResult
     public mutating func apply(_ delta: TextDelta, recordingEdits: Bool) throws(TextError) -> TextApplyReport {
+        if delta.isEmpty && pending.isEmpty { return TextApplyReport() }
+        try validate(delta)
+        return apply(validated: delta, recordingEdits: recordingEdits)
+    }
+
+    /// ``apply(_:recordingEdits:)`` for a delta that ``validate(_:)`` accepted against this
+    /// very text (nothing changed since): the notebook checks each run's text that way before
+    /// deciding it is ready, and applies it right after.
+    @discardableResult
+    mutating func apply(validated delta: TextDelta, recordingEdits: Bool) -> TextApplyReport {
         var report = TextApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
-        try validate(delta)
         typingCursor = nil
         var queue: [TextDelta.Run]
         if pending.isEmpty {
@@ -348,6 +357,12 @@ extension TextCRDT {
                 if replicaIndex(of: replica) == nil { newReplicas += 1 }
             }
             try checkHeldOwnIDs(replica, runs[index].counter..<runs[index].end, insertion: runs[index].isInsertion)
+            // Timestamps a state can hold (its operations' gaps are all the same).
+            let lamport = runs[index].lamport
+            let counter = UInt64(runs[index].counter)
+            guard lamport > counter, lamport - counter <= Limits.lamportOffsetMax else {
+                throw .invalidDelta(reason: "operation \(replica).\(counter) has Lamport timestamp \(lamport)")
+            }
             switch runs[index].kind {
             case let .insertion(originLeft, originRight, content):
                 if let originLeft { try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1) }

@@ -183,4 +183,57 @@ import Testing
         #expect(notebook.takeEvents().isEmpty, "\(context)")
         if (try? reference.notebook.checkInvariants()) != nil { try recovered.notebook.checkInvariants() }
     }
+
+    /// Library files whose bodies were changed at random and sealed again with a sound checksum
+    /// (a damaged disk that kept checksums right, or a hostile program): opening refuses them
+    /// with a typed error, or recovers a notebook whose invariants hold and whose state encodes
+    /// and decodes again. Never a crash.
+    @Test(arguments: testSeeds(12, salt: 0x0BAD))
+    func hostileLibraryFilesNeverStopTheOpen(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let journal = try Self.randomJournal(seed: seed, recordCount: 4)
+        let journalName = LibraryCore.journalFileName(generation: 3)
+        func resealed(_ bytes: [UInt8]) throws -> [UInt8] {
+            let (range, version) = try BlobEnvelope.open(bytes, kind: .localFile, versions: 1...LibraryCore.formatVersion)
+            var body = Array(bytes[range])
+            for _ in 0..<random.int(in: 1...3) where !body.isEmpty {
+                let index = random.int(in: 0..<body.count)
+                switch random.int(in: 0..<4) {
+                case 0: body[index] = UInt8(truncatingIfNeeded: random.next())
+                case 1: body.remove(at: index)
+                case 2: body.insert(UInt8(truncatingIfNeeded: random.next()), at: index)
+                default: body[index] = random.pick([0x00, 0x01, 0x7F, 0x80, 0xFF])
+                }
+            }
+            return BlobEnvelope.seal(kind: .localFile, version: version, body: body)
+        }
+        var opened = 0
+        for attempt in 0..<150 {
+            var state = journal.state
+            var records = journal.records
+            if random.chance(0.5) {
+                state = try resealed(state)
+            } else if !records.isEmpty {
+                let index = random.int(in: 0..<records.count)
+                records[index] = try resealed(records[index])
+            }
+            let contents = ["state": state, journalName: records.flatMap { $0 }]
+            let recovery: LibraryCore.Recovery?
+            do {
+                recovery = try LibraryCore.recover(files: ["state", journalName], contents: contents)
+            } catch {
+                continue
+            }
+            guard let recovery else { continue }
+            opened += 1
+            let context = "seed \(seed), attempt \(attempt)"
+            try recovery.notebook.checkInvariants()
+            var notebook = recovery.notebook
+            let encoded = LibraryCore.encodeState(generation: 4, keepingTextBodiesOf: &notebook, syncState: recovery.syncState)
+            let reopened = try LibraryCore.decodeState(encoded)
+            #expect(reopened.notebook.encoded() == recovery.notebook.encoded(), "\(context)")
+            #expect(reopened.syncState == recovery.syncState, "\(context)")
+        }
+        #expect(opened > 0, "seed \(seed): no damaged library opened")
+    }
 }

@@ -551,17 +551,16 @@ extension Notebook {
                 }
             }
         }
-        // A text run's first operation this notebook lacks must not be at text counters the
-        // memo holds already, and must be the replica's next text operation in the memo when
-        // it is next in line (what a forged history gets wrong).
+        // A text run next in line (the first each replica's log lacks) must stand for the
+        // replica's next text operations in its memo (what a forged history gets wrong; runs
+        // further on are checked when their turn comes, and held back for good if wrong).
         for replicaRun in delta.runs {
             guard case let .text(textCounter) = replicaRun.run.kind else { continue }
             let run = replicaRun.run
             let held = logs.version[replicaRun.replica]
-            guard run.end > held, memos.contains(run.memo) else { continue }
-            let first = textCounter + (held > run.counter ? held - run.counter : 0)
+            guard run.counter <= held && run.end > held, memos.contains(run.memo) else { continue }
             let next = try materializedText(of: run.memo).operationCount(of: replicaRun.replica)
-            guard run.counter > held ? first >= next : first == next else {
+            guard textCounter + (held - run.counter) == next else {
                 throw .invalidDelta(reason: "text operations of \(replicaRun.replica) from \(run.counter) are not the next in memo \(run.memo)")
             }
         }

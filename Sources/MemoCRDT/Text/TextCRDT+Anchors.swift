@@ -201,6 +201,10 @@ extension TextCRDT {
     public func canApplyCompletely(_ delta: TextDelta) -> Bool {
         // (Runs are read in place, field by field: copying a whole run is costly.)
         let runs = delta.runs
+        guard let first = runs.first else { return true }
+        if runs.count == 1 || runs[runs.count - 1].replica == first.replica {
+            return canApplyCompletely(runsOf: first.replica, runs)
+        }
         // Counts held of each replica the delta names, sorted by replica (runs are sorted by
         // replica, so appending keeps the order): no dictionary.
         var counts: [(replica: ReplicaID, count: UInt32)] = []
@@ -208,6 +212,8 @@ extension TextCRDT {
             counts.append((runs[index].replica, operationCount(of: runs[index].replica)))
         }
         func position(of replica: ReplicaID) -> Int? {
+            // (Mostly one replica: a notebook run's text operations are all its replica's.)
+            if counts.count == 1 { return counts[0].replica == replica ? 0 : nil }
             var low = 0
             var high = counts.count
             while low < high {
@@ -251,6 +257,31 @@ extension TextCRDT {
             let stillWaiting = waiting.filter { !take($0) }
             if stillWaiting.count == waiting.count { return false }
             waiting = stillWaiting
+        }
+        return true
+    }
+
+    /// ``canApplyCompletely(_:)`` for runs all of `replica` (what a notebook run's text is), in
+    /// counter order, which is their Lamport order too: one pass, as a run that must wait can
+    /// be helped by no later run (they continue it, and refer to other replicas only as this
+    /// text holds them now).
+    private func canApplyCompletely(runsOf replica: ReplicaID, _ runs: [TextDelta.Run]) -> Bool {
+        var count = operationCount(of: replica)
+        func holds(_ id: OperationID, length: UInt32 = 1) -> Bool {
+            let held = id.replica == replica ? count : operationCount(of: id.replica)
+            return UInt64(id.counter) + UInt64(length) <= UInt64(held)
+        }
+        for index in runs.indices {
+            if runs[index].counter > count { return false }
+            if runs[index].end <= count { continue }
+            switch runs[index].kind {
+            case let .insertion(originLeft, originRight, _):
+                if let originLeft, !holds(originLeft) { return false }
+                if case let .item(id) = originRight, !holds(id) { return false }
+            case let .deletion(target, _):
+                if !holds(target, length: runs[index].length) { return false }
+            }
+            count = runs[index].end
         }
         return true
     }

@@ -84,18 +84,27 @@ import Testing
         }
     }
 
+    /// The bodies of version-1 blobs of `kind`.
+    private static func bodies(of blobs: [[UInt8]], kind: BlobKind) throws -> [[UInt8]] {
+        try blobs.map { bytes in Array(bytes[try BlobEnvelope.open(bytes, kind: kind, versions: 1...1).body]) }
+    }
+
+    /// One of `bodies` changed one to three times (another of them the donor of spliced
+    /// stretches), sealed as a version-1 blob of `kind` with a sound checksum.
+    private static func mutatedBlob(of bodies: [[UInt8]], kind: BlobKind, random: inout SeededRandom) -> [UInt8] {
+        var body = random.pick(bodies)
+        for _ in 0..<random.int(in: 1...3) { mutate(&body, donor: random.pick(bodies), random: &random) }
+        return BlobEnvelope.seal(kind: kind, version: 1, body: body)
+    }
+
     @Test(arguments: testSeeds(8, salt: 0x4057))
     func hostileDeltasNeverBreakALibrary(seed: UInt64) throws {
         var random = SeededRandom(seed: seed &+ 1)
         let (libraries, deltas, _, complete) = try Self.histories(seed: seed)
-        let bodies = try deltas.map { bytes in
-            Array(bytes[try BlobEnvelope.open(bytes, kind: .notebookDelta, versions: 1...1).body])
-        }
+        let bodies = try Self.bodies(of: deltas, kind: .notebookDelta)
         var decodedCount = 0
         for attempt in 0..<400 {
-            var body = random.pick(bodies)
-            for _ in 0..<random.int(in: 1...3) { Self.mutate(&body, donor: random.pick(bodies), random: &random) }
-            let sealed = BlobEnvelope.seal(kind: .notebookDelta, version: 1, body: body)
+            let sealed = Self.mutatedBlob(of: bodies, kind: .notebookDelta, random: &random)
             guard let delta = try? NotebookDelta(decoding: sealed) else { continue }
             decodedCount += 1
             var library = random.pick(libraries)
@@ -123,14 +132,10 @@ import Testing
     func hostileStatesDecodeToValidNotebooks(seed: UInt64) throws {
         var random = SeededRandom(seed: seed &+ 2)
         let (_, _, states, complete) = try Self.histories(seed: seed)
-        let bodies = try states.map { bytes in
-            Array(bytes[try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...1).body])
-        }
+        let bodies = try Self.bodies(of: states, kind: .notebookState)
         var decodedCount = 0
         for attempt in 0..<300 {
-            var body = random.pick(bodies)
-            for _ in 0..<random.int(in: 1...3) { Self.mutate(&body, donor: random.pick(bodies), random: &random) }
-            let sealed = BlobEnvelope.seal(kind: .notebookState, version: 1, body: body)
+            let sealed = Self.mutatedBlob(of: bodies, kind: .notebookState, random: &random)
             guard var notebook = try? Notebook(decoding: sealed, replica: ReplicaID(77)) else { continue }
             decodedCount += 1
             // Memos are decoded lazily: reading each one's text and merging into the notebook

@@ -222,7 +222,7 @@ extension TextCRDT {
             }
             return low < counts.count && counts[low].replica == replica ? low : nil
         }
-        func holds(_ id: OperationID, length: UInt32 = 1) -> Bool {
+        func holds(_ id: OperationID, length: UInt32) -> Bool {
             let count = position(of: id.replica).map { counts[$0].count } ?? operationCount(of: id.replica)
             return UInt64(id.counter) + UInt64(length) <= UInt64(count)
         }
@@ -231,13 +231,7 @@ extension TextCRDT {
             let slot = position(of: runs[index].replica)!
             if runs[index].counter > counts[slot].count { return false }
             if runs[index].end <= counts[slot].count { return true }
-            switch runs[index].kind {
-            case let .insertion(originLeft, originRight, _):
-                if let originLeft, !holds(originLeft) { return false }
-                if case let .item(id) = originRight, !holds(id) { return false }
-            case let .deletion(target, _):
-                if !holds(target, length: runs[index].length) { return false }
-            }
+            guard Self.referencesHeld(runs, index, holds) else { return false }
             counts[slot].count = runs[index].end
             return true
         }
@@ -267,23 +261,31 @@ extension TextCRDT {
     /// text holds them now).
     private func canApplyCompletely(runsOf replica: ReplicaID, _ runs: [TextDelta.Run]) -> Bool {
         var count = operationCount(of: replica)
-        func holds(_ id: OperationID, length: UInt32 = 1) -> Bool {
+        func holds(_ id: OperationID, length: UInt32) -> Bool {
             let held = id.replica == replica ? count : operationCount(of: id.replica)
             return UInt64(id.counter) + UInt64(length) <= UInt64(held)
         }
         for index in runs.indices {
             if runs[index].counter > count { return false }
             if runs[index].end <= count { continue }
-            switch runs[index].kind {
-            case let .insertion(originLeft, originRight, _):
-                if let originLeft, !holds(originLeft) { return false }
-                if case let .item(id) = originRight, !holds(id) { return false }
-            case let .deletion(target, _):
-                if !holds(target, length: runs[index].length) { return false }
-            }
+            guard Self.referencesHeld(runs, index, holds) else { return false }
             count = runs[index].end
         }
         return true
+    }
+
+    /// Whether `holds` says every origin (for an insertion) or deletion target of `runs[index]`
+    /// is held. (The run is read in place: copying it is costly.)
+    @inline(__always)
+    private static func referencesHeld(_ runs: [TextDelta.Run], _ index: Int, _ holds: (OperationID, UInt32) -> Bool) -> Bool {
+        switch runs[index].kind {
+        case let .insertion(originLeft, originRight, _):
+            if let originLeft, !holds(originLeft, 1) { return false }
+            if case let .item(id) = originRight, !holds(id, 1) { return false }
+            return true
+        case let .deletion(target, _):
+            return holds(target, runs[index].length)
+        }
     }
 }
 

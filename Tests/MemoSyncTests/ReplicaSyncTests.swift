@@ -32,6 +32,51 @@ import Testing
         #expect(alice.notebook.memo(memo)?.text == "Shopping\nmilk, eggs")
     }
 
+    /// Operations held back for something only another device's snapshot holds (its segment
+    /// stays torn) are not left waiting because this library's own snapshot is the newest in
+    /// the store: a snapshot it wrote and holds all of is never the one read for them. (Found
+    /// by `memo-sim --seed 796 --steps 3000 --replicas 8 --faults all`, which stalled.)
+    @Test func heldBackOperationsReadAnotherDevicesSnapshotNotTheirOwn() throws {
+        let environment = TestEnvironment(seed: 3)
+        let store = InMemoryBlobStore()
+        var snapshotting = SyncConfiguration()
+        snapshotting.snapshotAfterSegments = 1
+        var quiet = SyncConfiguration()
+        quiet.snapshotAfterSegments = 1_000
+        quiet.snapshotEveryOperations = 1_000_000
+        let alice = try makeReplica(MemoryDisk(), environment, configuration: snapshotting)
+        let bob = try makeReplica(MemoryDisk(), environment, configuration: snapshotting)
+        let carol = try makeReplica(MemoryDisk(), environment, configuration: quiet)
+        let memo = try alice.createMemo(text: "hello")
+        try alice.sync(with: store)
+        // Carol adds to it; Bob reads her segment, which then stays torn in the store, types
+        // after her words and publishes a segment and a snapshot.
+        try carol.sync(with: store)
+        try carol.edit(memo, replacingUTF16: 5..<5, with: " world")
+        try carol.sync(with: store)
+        try bob.sync(with: store)
+        #expect(bob.notebook.memo(memo)?.text == "hello world")
+        let carolSegments = store.keys.filter { $0.contains("/\(carol.id)/segments/") }
+        #expect(!carolSegments.isEmpty)
+        for key in carolSegments { try store.truncate(key: key, to: 10) }
+        try bob.edit(memo, replacingUTF16: 11..<11, with: "!")
+        try bob.sync(with: store)
+        // Alice types a lot and, while reads fail, publishes a snapshot holding more
+        // operations than Bob's.
+        for offset in 5..<205 { try alice.edit(memo, replacingUTF16: offset..<offset, with: "a") }
+        store.failNext(100, with: .unavailable(reason: "offline"), on: [.read])
+        try alice.sync(with: store)
+        store.failNext(0, with: .unavailable(reason: "offline"))
+        let snapshots = store.keys.filter { $0.contains("/snapshots/") }
+        #expect(snapshots.contains { $0.contains("/\(alice.id)/snapshots/000000000206-") }, "\(snapshots)")
+        // Alice reads Bob's typing, holds it back for Carol's words, and finds those in Bob's
+        // snapshot, not in her own newer one.
+        for _ in 0..<3 { try alice.sync(with: store) }
+        #expect(alice.notebook.pendingOperationCount == 0)
+        let text = alice.notebook.memo(memo)?.text ?? ""
+        #expect(text.contains(" world!") && text.filter { $0 == "a" }.count == 200, "\(text)")
+    }
+
     @Test func deleteAgainstEditKeepsTheMemoInTheTrashWithTheEdit() throws {
         let environment = TestEnvironment(seed: 2)
         let store = InMemoryBlobStore()

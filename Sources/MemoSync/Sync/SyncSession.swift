@@ -350,22 +350,33 @@ public struct SyncSession {
         }
         // A gap: the writer collected segments its snapshot covers. Its newest snapshot has them.
         for replicaID in gapReplicas {
-            if let snapshot = snapshots.first(where: { $0.replica == replicaID && !attempted.contains($0.key) }) {
+            if let snapshot = helpfulSnapshot(by: replicaID, version: version) {
                 return .read(key: snapshot.key)
             }
         }
-        if !gapReplicas.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
+        if !gapReplicas.isEmpty, let snapshot = helpfulSnapshot(version: version) {
             return .read(key: snapshot.key)
         }
         // Operations still held back: what they wait for may be only in a snapshot (a writer
         // whose segments were all collected). One snapshot per sync.
-        if notebook.pendingOperationCount > 0 && !pendingSnapshotRead,
-            let snapshot = snapshots.first(where: { !attempted.contains($0.key) })
-        {
+        if notebook.pendingOperationCount > 0 && !pendingSnapshotRead, let snapshot = helpfulSnapshot(version: version) {
             pendingSnapshotRead = true
             return .read(key: snapshot.key)
         }
         return nil
+    }
+
+    /// The listed snapshot to read for operations this notebook lacks (of `replica`'s, when
+    /// given), newest first: one not read in this sync, and not one this library wrote and still
+    /// holds all of (its version is remembered). Reading such an own snapshot gains nothing; as it
+    /// is often the newest, choosing it would leave a library that waits for operations only
+    /// another's snapshot holds (a segment that will stay torn, say) waiting for good.
+    private func helpfulSnapshot(by replica: ReplicaID? = nil, version: VersionVector) -> ListedSnapshot? {
+        snapshots.first { snapshot in
+            guard replica == nil || snapshot.replica == replica, !attempted.contains(snapshot.key) else { return false }
+            guard let own = state.ownSnapshots.first(where: { $0.key == snapshot.key }) else { return true }
+            return !own.version.isIncluded(in: version)
+        }
     }
 
     private mutating func took(key: String, bytes: [UInt8]) {

@@ -13,6 +13,39 @@ import Testing
             timestamp: HybridTimestamp(wallMilliseconds: 1_000 + UInt64(counter), logical: 0))
     }
 
+    /// A delta held back (what it builds on has not arrived) and received again, as a sync
+    /// reads the same segment each time while it waits, is held once: the queue does not grow
+    /// with every sync.
+    @Test func heldBackDeltaReceivedAgainIsHeldOnce() throws {
+        let memo = MemoID(high: 5, low: 5)
+        var author = Notebook(replica: ReplicaID(1))
+        try author.createMemo(memo, text: "base", wallMilliseconds: 1_000)
+        var editor = Notebook(replica: ReplicaID(2))
+        try editor.apply(author.changes(since: VersionVector()))
+        try editor.edit(memo, replacingUTF16: 4..<4, with: " and more", wallMilliseconds: 2_000)
+        try editor.edit(memo, replacingUTF16: 0..<1, with: "B", wallMilliseconds: 3_000)
+        let edits = try editor.changes(since: author.version)
+        var receiver = Notebook(replica: ReplicaID(3))
+        try receiver.apply(edits)
+        let held = receiver.pendingOperationCount
+        #expect(held > 0)
+        for _ in 0..<5 {
+            try receiver.apply(edits)
+            try receiver.checkInvariants()
+        }
+        #expect(receiver.pendingOperationCount == held)
+        // A delta that overlaps what is held (the same operations and more) adds only itself.
+        try editor.edit(memo, replacingUTF16: 0..<0, with: "Re: ", wallMilliseconds: 4_000)
+        try receiver.apply(editor.changes(since: author.version))
+        try receiver.apply(edits)
+        try receiver.apply(author.changes(since: VersionVector()))
+        #expect(receiver.pendingOperationCount == 0)
+        #expect(receiver.memo(memo)?.text == editor.memo(memo)?.text)
+        #expect(receiver.version == editor.version)
+        #expect(receiver.encoded() == editor.encoded())
+        try receiver.checkInvariants()
+    }
+
     @Test func logsKeepTheirVersionOnEveryChange() {
         var logs = NotebookLogs()
         #expect(logs.isEmpty && logs.version.isEmpty)

@@ -103,10 +103,17 @@ extension Notebook {
             while start < delta.runs.count {
                 let replicaID = delta.runs[start].replica
                 let held = notebook.logs[replicaID]?.operationCount ?? 0
+                // Runs held back already (the same segment read again by every sync while what
+                // it waits for is missing) are not queued twice: the queue would grow each time.
+                let waiting = notebook.pending[replicaID].map { mergedRanges($0.map { $0.run.counter..<$0.run.end }) } ?? []
                 var group: [PendingRun] = []
                 var index = start
                 while index < delta.runs.count && delta.runs[index].replica == replicaID {
                     let run = delta.runs[index].run
+                    if !waiting.isEmpty && covers(waiting, run.counter..<run.end) {
+                        index += 1
+                        continue
+                    }
                     var payload = TextDelta()
                     if case let .text(textCounter) = run.kind, run.end > held {
                         payload = delta.text(for: run.memo).restricted(to: replicaID, counters: textCounter..<textCounter + run.length)
@@ -221,7 +228,11 @@ extension Notebook {
                 let earlier = pending
                 pending = [:]
                 let alone = try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents)
-                for (replica, runs) in earlier { pending[replica, default: []] += runs }
+                for (replica, runs) in earlier {
+                    // (Not twice: runs the delta alone held back again.)
+                    let waiting = pending[replica].map { mergedRanges($0.map { $0.run.counter..<$0.run.end }) } ?? []
+                    pending[replica, default: []] += runs.filter { waiting.isEmpty || !covers(waiting, $0.run.counter..<$0.run.end) }
+                }
                 _ = try apply(NotebookDelta(), separatingHeldBack: false, queueingEvents: queueingEvents)
                 var result = alone
                 result.pendingOperationCount = pendingOperationCount

@@ -350,32 +350,43 @@ public struct SyncSession {
         }
         // A gap: the writer collected segments its snapshot covers. Its newest snapshot has them.
         for replicaID in gapReplicas {
-            if let snapshot = helpfulSnapshot(by: replicaID, version: version) {
+            if let snapshot = snapshots.first(where: { $0.replica == replicaID && !attempted.contains($0.key) }) {
                 return .read(key: snapshot.key)
             }
         }
-        if !gapReplicas.isEmpty, let snapshot = helpfulSnapshot(version: version) {
+        if !gapReplicas.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
             return .read(key: snapshot.key)
         }
         // Operations still held back: what they wait for may be only in a snapshot (a writer
-        // whose segments were all collected). One snapshot per sync.
-        if notebook.pendingOperationCount > 0 && !pendingSnapshotRead, let snapshot = helpfulSnapshot(version: version) {
+        // whose segments were all collected, or whose segment stays torn). The newest first;
+        // while operations are still held back after it, every other one that may help, each
+        // once per sync (not one this library wrote and holds all of: the newest is often its
+        // own, and reading only that would leave it waiting for good).
+        if notebook.pendingOperationCount > 0,
+            let snapshot = pendingSnapshotRead
+                ? helpfulSnapshot(version: version) : snapshots.first(where: { !attempted.contains($0.key) })
+        {
             pendingSnapshotRead = true
             return .read(key: snapshot.key)
         }
         return nil
     }
 
-    /// The listed snapshot to read for operations this notebook lacks (of `replica`'s, when
-    /// given), newest first: one not read in this sync, and not one this library wrote and still
-    /// holds all of (its version is remembered). Reading such an own snapshot gains nothing; as it
-    /// is often the newest, choosing it would leave a library that waits for operations only
+    /// The listed snapshot to read for operations this notebook lacks, newest first: one not
+    /// read in this sync, and not one this library wrote and still
+    /// holds all of (its version is remembered), nor a sync client's copy of one (same id, same
+    /// operation count: the same state). Reading such an own snapshot gains nothing; as it is
+    /// often the newest, choosing it would leave a library that waits for operations only
     /// another's snapshot holds (a segment that will stay torn, say) waiting for good.
-    private func helpfulSnapshot(by replica: ReplicaID? = nil, version: VersionVector) -> ListedSnapshot? {
+    private func helpfulSnapshot(version: VersionVector) -> ListedSnapshot? {
         snapshots.first { snapshot in
-            guard replica == nil || snapshot.replica == replica, !attempted.contains(snapshot.key) else { return false }
-            guard let own = state.ownSnapshots.first(where: { $0.key == snapshot.key }) else { return true }
-            return !own.version.isIncluded(in: version)
+            guard !attempted.contains(snapshot.key) else { return false }
+            return !state.ownSnapshots.contains { own in
+                guard own.version.isIncluded(in: version) else { return false }
+                if own.key == snapshot.key { return true }
+                guard case let .snapshot(ownReplica, ownTotal)? = StoreLayout.parse(own.key) else { return false }
+                return ownReplica == snapshot.replica && ownTotal == snapshot.totalOperations
+            }
         }
     }
 

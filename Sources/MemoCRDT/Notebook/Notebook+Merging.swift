@@ -105,7 +105,7 @@ extension Notebook {
                 let held = notebook.logs[replicaID]?.operationCount ?? 0
                 // Runs held back already (the same segment read again by every sync while what
                 // it waits for is missing) are not queued twice: the queue would grow each time.
-                let waiting = notebook.pending[replicaID].map { mergedRanges($0.map { $0.run.counter..<$0.run.end }) } ?? []
+                let waiting = notebook.heldBackRanges(of: replicaID)
                 var group: [PendingRun] = []
                 var index = start
                 while index < delta.runs.count && delta.runs[index].replica == replicaID {
@@ -157,11 +157,12 @@ extension Notebook {
                     changed = true
                 }
                 var index = 0
-                var held = logs[replicaID]?.operationCount ?? 0
+                let log = logs[replicaID]
+                var held = log?.operationCount ?? 0
                 // A replica's timestamps never go back: a run older than its replica's last
                 // applied operation comes from a forged history and is held back for good
                 // (``validate(_:)`` refuses the ones it can see then).
-                var heldTimestamp = held > 0 ? logs[replicaID]?.runs.last?.timestamp : nil
+                var heldTimestamp = log?.runs.last?.timestamp
                 while index < queue.count {
                     var item = queue[index]
                     if item.run.end <= held {
@@ -230,7 +231,7 @@ extension Notebook {
                 let alone = try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents)
                 for (replica, runs) in earlier {
                     // (Not twice: runs the delta alone held back again.)
-                    let waiting = pending[replica].map { mergedRanges($0.map { $0.run.counter..<$0.run.end }) } ?? []
+                    let waiting = heldBackRanges(of: replica)
                     pending[replica, default: []] += runs.filter { waiting.isEmpty || !covers(waiting, $0.run.counter..<$0.run.end) }
                 }
                 _ = try apply(NotebookDelta(), separatingHeldBack: false, queueingEvents: queueingEvents)
@@ -329,6 +330,12 @@ extension Notebook {
     }
 
     // MARK: Implementation
+
+    /// The counters of `replica`'s held-back runs, as ascending disjoint ranges (empty when
+    /// none is held back).
+    private func heldBackRanges(of replica: ReplicaID) -> [Range<UInt32>] {
+        pending[replica].map { mergedRanges($0.map { $0.run.counter..<$0.run.end }) } ?? []
+    }
 
     /// Removes held-back runs whose operations this notebook holds already.
     private mutating func dropAppliedPendingRuns() {
@@ -480,9 +487,6 @@ extension Notebook {
         memos[run.memo] = record
     }
 
-    /// Checks a delta before anything changes: runs in order and not overlapping per replica,
-    /// text runs matched by text operations, each memo's text operations consistent with its
-    /// text, and memos that will be touched decodable.
     /// Whether the operations of `run` (of `replica`) this notebook holds already are held as
     /// the same operations: on the same memo, of the same kind, text runs at the same text
     /// counters. A delta that spends held ids on other operations comes from a forged or damaged
@@ -510,6 +514,10 @@ extension Notebook {
         return true
     }
 
+    /// Checks a delta before anything changes: runs in order and not overlapping per replica,
+    /// text runs matched by text operations, each memo's text operations consistent with its
+    /// text, memos that will be touched decodable, and no held operation id reused for another
+    /// operation.
     private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
         var previous: NotebookDelta.ReplicaRun?
         // Text operations the runs stand for, per entry of `delta.texts` (nil: no run).

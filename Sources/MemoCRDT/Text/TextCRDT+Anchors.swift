@@ -212,8 +212,6 @@ extension TextCRDT {
             counts.append((runs[index].replica, operationCount(of: runs[index].replica)))
         }
         func position(of replica: ReplicaID) -> Int? {
-            // (Mostly one replica: a notebook run's text operations are all its replica's.)
-            if counts.count == 1 { return counts[0].replica == replica ? 0 : nil }
             var low = 0
             var high = counts.count
             while low < high {
@@ -235,17 +233,12 @@ extension TextCRDT {
             counts[slot].count = runs[index].end
             return true
         }
-        // The first pass, in Lamport order: the runs of one replica are in it already (a
-        // replica's timestamps grow with its counters), so only several replicas need a sort.
-        var waiting: [Int] = []
-        if counts.count > 1 {
-            let order = runs.indices.sorted {
-                (runs[$0].lamport, runs[$0].replica, runs[$0].counter) < (runs[$1].lamport, runs[$1].replica, runs[$1].counter)
-            }
-            for index in order where !take(index) { waiting.append(index) }
-        } else {
-            for index in runs.indices where !take(index) { waiting.append(index) }
+        // The first pass, in Lamport order (several replicas: one is handled above).
+        let order = runs.indices.sorted {
+            (runs[$0].lamport, runs[$0].replica, runs[$0].counter) < (runs[$1].lamport, runs[$1].replica, runs[$1].counter)
         }
+        var waiting: [Int] = []
+        for index in order where !take(index) { waiting.append(index) }
         // Runs that had to wait, again while some apply.
         while !waiting.isEmpty {
             let stillWaiting = waiting.filter { !take($0) }

@@ -284,6 +284,7 @@ extension Simulation {
             switch key {
             case let .segment(id, _, _): replica = id
             case let .snapshot(id, _): replica = id
+            case let .head(id): replica = id
             }
             guard let peer = owner[replica] else {
                 retired += 1
@@ -300,7 +301,8 @@ extension Simulation {
         }
         for peer in counts.keys.sorted() {
             let (blobs, bytes) = counts[peer]!
-            let blobsMax = blobsBase + (lineageLength[peer] ?? 1)
+            // One kept last segment and one head per id of the lineage.
+            let blobsMax = blobsBase + 2 * (lineageLength[peer] ?? 1)
             let bytesMax = 2 * encodedBytes + 64 * parameters.snapshotEveryOperations + 4_096 * blobsMax
             if blobs > blobsMax || bytes > bytesMax {
                 return fail(

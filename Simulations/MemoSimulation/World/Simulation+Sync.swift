@@ -163,6 +163,11 @@ extension Simulation {
                 replica = id
                 needed = writtenSnapshots.first(where: { $0.key == original })?.version ?? VersionVector()
                 isSnapshot = true
+            case let .head(id)?:
+                // A head is replaced, never relied on to cover anything: only its writer's
+                // current session deletes it.
+                if id != session.replica { fail(.collection, [peer.index], "\(session.replica) deleted \(key), a head of \(id)") }
+                return
             case nil:
                 return fail(.collection, [peer.index], "deleted \(key), not a MemoSync key")
             }
@@ -228,6 +233,16 @@ extension Simulation {
                 try notebook.checkInvariants()
             } catch {
                 fail(.engine, [peer.index], "published snapshot \(key) breaks an invariant: \(error)")
+            }
+        case let .head(id)?:
+            do throws(DecodingError) {
+                let head = try SyncHead(decoding: bytes)
+                if id != peer.replica?.id && id != peer.session?.replica && !lineage.contains(id) {
+                    fail(.engine, [peer.index], "published head \(key) under another replica's id")
+                }
+                _ = head
+            } catch {
+                fail(.engine, [peer.index], "published head \(key) does not decode: \(error)")
             }
         case nil:
             fail(.engine, [peer.index], "wrote \(key), not a MemoSync key")

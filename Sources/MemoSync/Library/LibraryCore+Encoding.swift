@@ -129,6 +129,32 @@ extension LibraryCore {
                 writer.varint(entry.operationCount)
             }
         }
+        // Version 3: heads and read snapshots.
+        func vector(_ version: VersionVector) {
+            writer.varint(version.entries.count)
+            for entry in version.entries {
+                writer.uint64LittleEndian(entry.replica.rawValue)
+                writer.varint(entry.operationCount)
+            }
+        }
+        func head(_ known: SyncState.KnownHead) {
+            writer.uint64LittleEndian(known.replica.rawValue)
+            writer.lengthPrefixed(Array(known.key.utf8))
+            writer.lengthPrefixed(known.head.encoded())
+        }
+        if let own = state.ownHead {
+            writer.byte(1)
+            head(own)
+        } else {
+            writer.byte(0)
+        }
+        writer.varint(state.otherHeads.count)
+        for other in state.otherHeads { head(other) }
+        writer.varint(state.readSnapshots.count)
+        for snapshot in state.readSnapshots {
+            writer.lengthPrefixed(Array(snapshot.key.utf8))
+            vector(snapshot.version)
+        }
         return writer.bytes
     }
 
@@ -177,6 +203,35 @@ extension LibraryCore {
                     key: snapshotKey,
                     version: VersionVector(entries: covered.filter { $0.1 > 0 }.map { VersionVector.Entry(replica: $0.0, operationCount: $0.1) }),
                     writtenAtMilliseconds: writtenAt))
+        }
+        if version >= 3 {
+            func head(_ reader: inout ByteReader) throws(DecodingError) -> SyncState.KnownHead {
+                let replica = ReplicaID(try reader.uint64LittleEndian())
+                let headKey = try key(&reader)
+                guard case .head(replica)? = StoreLayout.parse(headKey) else { throw .malformed("a head key of another replica") }
+                let body = try reader.lengthPrefixedRange()
+                return SyncState.KnownHead(replica: replica, key: headKey, head: try SyncHead(decoding: Array(bytes[body])))
+            }
+            switch try reader.byte() {
+            case 0: break
+            case 1: state.ownHead = try head(&reader)
+            default: throw .malformed("own head: a flag other than 0 or 1")
+            }
+            let headCount = try reader.count(max: reader.remaining / 10, "head count")
+            for _ in 0..<headCount {
+                let other = try head(&reader)
+                if let last = state.otherHeads.last, last.replica >= other.replica { throw .malformed("heads: replica ids not ascending") }
+                state.otherHeads.append(other)
+            }
+            let snapshotReadCount = try reader.count(max: reader.remaining / 2, "read snapshot count")
+            for _ in 0..<snapshotReadCount {
+                let snapshotKey = try key(&reader)
+                let entries = try versionEntries(&reader, "read snapshot version")
+                guard entries.allSatisfy({ $0.1 > 0 }) else { throw .malformed("read snapshot version: an entry of zero operations") }
+                state.readSnapshots.append(
+                    SyncState.ReadSnapshot(
+                        key: snapshotKey, version: VersionVector(entries: entries.map { VersionVector.Entry(replica: $0.0, operationCount: $0.1) })))
+            }
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
         return state

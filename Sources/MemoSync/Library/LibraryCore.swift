@@ -44,7 +44,7 @@ public struct LibraryCore: Sendable {
     public static func journalFileName(generation: UInt64) -> String { "journal-\(generation)" }
 
     /// The format version of the local files.
-    static let formatVersion: UInt8 = 2
+    static let formatVersion: UInt8 = 3
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2
 

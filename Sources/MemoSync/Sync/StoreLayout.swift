@@ -4,6 +4,7 @@ import MemoCRDT
 ///
 ///     memosync/v1/<replica>/segments/<start>-<end>-<hash>.seg    a replica's operations start..<end
 ///     memosync/v1/<replica>/snapshots/<total>-<hash>.snap         a whole notebook of `total` operations
+///     memosync/v1/<replica>/heads/<hash>.head                     what a replica holds and lacks
 ///
 /// `<replica>` is 16 hex digits, counters 10 decimal digits, `<total>` 12, `<hash>` 16 hex digits
 /// of the blob's content hash. Each replica writes only under its own prefix, so no two replicas
@@ -18,6 +19,8 @@ public enum StoreLayout {
         case segment(replica: ReplicaID, start: UInt32, end: UInt32)
         /// A snapshot by `replica` holding `totalOperations` operations.
         case snapshot(replica: ReplicaID, totalOperations: UInt64)
+        /// A head: what `replica` held and lacked at the end of one of its syncs (``SyncHead``).
+        case head(replica: ReplicaID)
     }
 
     /// The key of a segment of `replica`'s operations `counters`, with content `bytes`.
@@ -28,6 +31,11 @@ public enum StoreLayout {
     /// The key of a snapshot by `replica` of a notebook holding `totalOperations` operations.
     public static func snapshotKey(replica: ReplicaID, totalOperations: UInt64, bytes: [UInt8]) -> String {
         "\(root)\(replica)/snapshots/\(padded(totalOperations, 12))-\(hash(bytes)).snap"
+    }
+
+    /// The key of a head of `replica` with content `bytes`.
+    public static func headKey(replica: ReplicaID, bytes: [UInt8]) -> String {
+        "\(root)\(replica)/heads/\(hash(bytes)).head"
     }
 
     /// What `key` names, or nil when it is not a MemoSync blob key. Tolerant of what sync clients
@@ -54,6 +62,9 @@ public enum StoreLayout {
         case "snapshots":
             guard let total = number(name, at: 0, digits: 12), parts[2].contains(".snap") else { return nil }
             return .snapshot(replica: replica, totalOperations: total)
+        case "heads":
+            guard parts[2].contains(".head") else { return nil }
+            return .head(replica: replica)
         default:
             return nil
         }
@@ -101,6 +112,10 @@ public enum StoreLayout {
         if kind.elementsEqual("snapshots".utf8) {
             guard let total = number(name, at: 0, digits: 12), contains(name, ".snap") else { return .some(nil) }
             return .snapshot(replica: replica, totalOperations: total)
+        }
+        if kind.elementsEqual("heads".utf8) {
+            guard contains(name, ".head") else { return .some(nil) }
+            return .head(replica: replica)
         }
         return .some(nil)
     }

@@ -73,14 +73,14 @@ public struct SyncSession {
     /// deferred segment that did not apply whole at one revision does not at the same one.
     var notebookRevision = 0
     /// What the replica remembers about the store, updated.
-    public private(set) var state: SyncState
+    public internal(set) var state: SyncState
     /// What the sync did so far.
-    public private(set) var report = SyncReport()
+    public internal(set) var report = SyncReport()
 
     let configuration: SyncConfiguration
     let nowMilliseconds: UInt64
 
-    enum Phase { case list, verify, fetch, publish, snapshot, collect, finished }
+    enum Phase { case list, heads, verify, fetch, publish, snapshot, head, collect, finished }
 
     var phase: Phase = .list
     /// The action handed out and not yet answered.
@@ -88,6 +88,20 @@ public struct SyncSession {
     /// The parsed listing.
     var segments: [ReplicaID: [ListedSegment]] = [:]
     var snapshots: [ListedSnapshot] = []
+    /// Every key of the listing.
+    var listedKeys: Set<String> = []
+    /// Heads of other replicas to read (listed, not read before), in order.
+    var headQueue: [String] = []
+    /// This library's heads in the listing that are not its current one: deleted in the collect
+    /// phase (a head is replaced, never kept).
+    var staleOwnHeads: [String] = []
+    /// Set when the listing lacks operations of this library's lineage that it had published,
+    /// while none of its snapshots is listed: a new, wiped or replaced store, which gets a
+    /// snapshot of everything this library holds in this sync.
+    var storeLostHistory = false
+    /// The head being written, and what it says.
+    var pendingHead: (key: String, head: SyncHead)?
+    var headAttempted = false
     /// Keys read (or given up on) in this session: never read twice.
     var attempted: Set<String> = []
     /// Snapshots of lineage ids this library does not know of, to read and remember, in order.
@@ -167,10 +181,12 @@ public struct SyncSession {
             let action: SyncAction?
             switch phase {
             case .list: action = .list(prefix: StoreLayout.root)
+            case .heads: action = nextHeadRead()
             case .verify: action = nextVerification()
             case .fetch: action = nextFetch()
             case .publish: action = nextPublication()
             case .snapshot: action = nextSnapshot()
+            case .head: action = nextHeadWrite()
             case .collect: action = nextDeletion()
             case .finished: return nil
             }
@@ -192,7 +208,7 @@ public struct SyncSession {
             failed(action, error)
         case let (.list, .listed(entries)):
             takeListing(entries)
-            phase = .verify
+            phase = .heads
         case let (.read(key), .read(bytes)):
             report.blobsRead += 1
             report.bytesRead += bytes.count
@@ -213,15 +229,18 @@ public struct SyncSession {
 
     private mutating func advancePhase() {
         switch phase {
-        case .list: phase = .verify
+        case .list: phase = .heads
+        case .heads: phase = .verify
         case .verify: phase = .fetch
         case .fetch:
             adoptPublishedOwnSegments()
             report.pendingOperationCount = notebook.pendingOperationCount
             phase = .publish
         case .publish: phase = .snapshot
-        case .snapshot:
+        case .snapshot: phase = .head
+        case .head:
             planDeletions()
+            planHeadDeletions()
             phase = .collect
         case .collect:
             retireLineage()
@@ -241,11 +260,16 @@ public struct SyncSession {
             attempted.insert(key)
             report.skipped.append(SkippedBlob(key: key, reason: .unreadable(error.description)))
             verifyQueue.removeAll { $0 == key }
+            headQueue.removeAll { $0 == key }
         case let .write(key, _):
             #if MEMOSYNC_MUTANTS
             if EngineMutant.active == .publishCountsFailedWrite, case .segment? = StoreLayout.parse(key) { wrote(key: key) }
             #endif
             report.errors.append("writing \(key) failed: \(error)")
+            if case .head? = StoreLayout.parse(key) {
+                pendingHead = nil
+                return
+            }
             pendingWrite = nil
             publishFailed = true
         case let .delete(key):
@@ -270,9 +294,19 @@ public struct SyncSession {
         report.blobsListed = entries.count
         let knownSnapshots = Set(state.ownSnapshots.map(\.key))
         var unknownSnapshots: [(total: UInt64, key: String)] = []
+        var listedHeads: [ReplicaID: [String]] = [:]
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             guard entry.sizeBytes > 0 else { continue }
+            listedKeys.insert(entry.key)
             switch StoreLayout.parse(entry.key) {
+            case let .head(replicaID)?:
+                // Only the current id's heads are this library's to replace: an earlier id of
+                // its lineage may be another copy's current one.
+                if replicaID == notebook.replica {
+                    if entry.key != state.ownHead?.key { staleOwnHeads.append(entry.key) }
+                } else {
+                    listedHeads[replicaID, default: []].append(entry.key)
+                }
             case nil:
                 report.skipped.append(SkippedBlob(key: entry.key, reason: .notMemoSync))
             case let .segment(replicaID, start, end)?:
@@ -284,6 +318,12 @@ public struct SyncSession {
                 }
             }
         }
+        // Heads not read before; records of heads and snapshots no longer listed are dropped.
+        let knownHeads = Set(state.otherHeads.map(\.key))
+        headQueue = listedHeads.keys.sorted().flatMap { id in listedHeads[id]!.filter { !knownHeads.contains($0) } }
+        state.otherHeads.removeAll { !listedKeys.contains($0.key) }
+        state.readSnapshots.removeAll { !listedKeys.contains($0.key) }
+        reconcilePublished()
         adoptPublishedOwnSegments()
         verifyQueue = unknownSnapshots.sorted { ($0.total, $0.key) < ($1.total, $1.key) }.map(\.key)
         // Newest first, ties by key, so choices are deterministic.
@@ -362,10 +402,9 @@ public struct SyncSession {
         // while operations are still held back after it, every other one that may help, each
         // once per sync (not one this library wrote and holds all of: the newest is often its
         // own, and reading only that would leave it waiting for good).
-        if notebook.pendingOperationCount > 0,
-            let snapshot = pendingSnapshotRead
-                ? helpfulSnapshot(version: version) : snapshots.first(where: { !attempted.contains($0.key) })
-        {
+        // Operations known to exist (from heads and names) and found in no listed segment: a
+        // snapshot may hold them too.
+        if notebook.pendingOperationCount > 0 || !currentLacks().isEmpty, let snapshot = helpfulSnapshot(version: version) {
             pendingSnapshotRead = true
             return .read(key: snapshot.key)
         }
@@ -381,6 +420,14 @@ public struct SyncSession {
     private func helpfulSnapshot(version: VersionVector) -> ListedSnapshot? {
         snapshots.first { snapshot in
             guard !attempted.contains(snapshot.key) else { return false }
+            // Another replica's snapshot known (read before, or named in its writer's head) to
+            // hold nothing this notebook lacks.
+            if let known = state.readSnapshots.first(where: { $0.key == snapshot.key }), known.version.isIncluded(in: version) {
+                return false
+            }
+            if state.otherHeads.contains(where: { $0.head.newestSnapshot?.key == snapshot.key && $0.head.newestSnapshot!.version.isIncluded(in: version) }) {
+                return false
+            }
             return !state.ownSnapshots.contains { own in
                 guard own.version.isIncluded(in: version) else { return false }
                 if own.key == snapshot.key { return true }
@@ -393,6 +440,7 @@ public struct SyncSession {
     private mutating func took(key: String, bytes: [UInt8]) {
         attempted.insert(key)
         if phase == .verify { return verify(key: key, bytes: bytes) }
+        if phase == .heads { return readHead(key: key, bytes: bytes) }
         switch StoreLayout.parse(key) {
         case let .segment(replicaID, start, end)?:
             guard let delta = decodeSegment(key: key, bytes: bytes, replica: replicaID, counters: start..<end) else { return }
@@ -414,10 +462,14 @@ public struct SyncSession {
                 apply(delta, key: key)
                 applyDeferred()
             }
-        case .snapshot?:
+        case let .snapshot(writer, _)?:
             guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
             merge(snapshot, key: key)
-        case nil:
+            if writer != notebook.replica {
+                state.readSnapshots.removeAll { $0.key == key }
+                state.readSnapshots.append(SyncState.ReadSnapshot(key: key, version: snapshot.version))
+            }
+        case .head?, nil:
             break
         }
     }
@@ -526,6 +578,8 @@ public struct SyncSession {
     private mutating func nextPublication() -> SyncAction? {
         guard !publishAttempted else { return nil }
         publishAttempted = true
+        // A store that lost this library's history gets a snapshot of everything instead.
+        guard !storeLostHistory else { return nil }
         adoptPublishedOwnSegments()
         let version = notebook.version
         let ranges = state.lineage.compactMap { id -> (replica: ReplicaID, counters: Range<UInt32>)? in
@@ -554,20 +608,23 @@ public struct SyncSession {
         snapshotAttempted = true
         let me = notebook.replica
         let version = notebook.version
+        guard !version.isEmpty else { return nil }
         let lineageVersion = state.lineageVersion(of: version)
         let lastCovered = state.ownSnapshots.last?.version ?? VersionVector()
-        let uncoveredSegments = state.ownSegments.reduce(0) { count, key in
-            if case let .segment(id, _, end)? = StoreLayout.parse(key), end > lastCovered[id] { return count + 1 }
-            return count
-        }
         let total = UInt64(version.operationCount)
         // Operations are counted from the newest snapshot anyone published (a device that
         // bootstrapped from one does not publish the same again).
         let covered = max(state.operationsAtLastSnapshot, snapshots.first?.totalOperations ?? 0)
         let ownNews = !lineageVersion.isIncluded(in: lastCovered)
-        let due = uncoveredSegments >= configuration.snapshotAfterSegments
+        // Due when a new device would read too many segments after the newest snapshot it
+        // can start from (counted from what this library knows of snapshots' contents), when
+        // much happened since the last one, when the store lost this library's history, or when
+        // another replica waits for operations only a new snapshot of this one can give.
+        let due = (ownNews && segmentsAfterNewestKnownSnapshot() >= configuration.snapshotAfterSegments)
             || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
-        guard due, !lineageVersion.isEmpty else { return nil }
+            || storeLostHistory
+            || anotherReplicaWaitsForThisOne()
+        guard due else { return nil }
         // Keeps the memos' encoded texts: the next snapshot (and a compaction of the library)
         // copies those of the memos unchanged by then.
         let bytes = notebook.encodedKeepingTextBodies()
@@ -578,6 +635,7 @@ public struct SyncSession {
     }
 
     private mutating func wrote(key: String) {
+        if case .head? = StoreLayout.parse(key) { return wroteHead(key: key) }
         guard let written = pendingWrite, written.key == key else { return }
         pendingWrite = nil
         switch StoreLayout.parse(key) {
@@ -592,10 +650,12 @@ public struct SyncSession {
             // Written under the current id, which is then this library's to collect even if it
             // has made no operation.
             state.addToLineage(notebook.replica)
+            // It holds every operation of the lineage this notebook holds: published.
+            for id in state.lineage where written.version[id] > state.published[id] { state.published[id] = written.version[id] }
             state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: written.version, writtenAtMilliseconds: nowMilliseconds))
             state.operationsAtLastSnapshot = UInt64(notebook.version.operationCount)
             report.publishedSnapshot = key
-        case nil:
+        case .head?, nil:
             break
         }
     }
@@ -665,6 +725,10 @@ public struct SyncSession {
             state.published[id] = 0
             return true
         }
+    }
+
+    private mutating func planHeadDeletions() {
+        for key in staleOwnHeads where !deletions.contains(key) { deletions.append(key) }
     }
 
     private mutating func nextDeletion() -> SyncAction? {

@@ -96,6 +96,11 @@ public struct SyncReport: Sendable, Equatable {
     public var publishedSegment: String?
     /// Every segment this replica published (one per id of its lineage with news).
     public var publishedSegments: [String] = []
+    /// The head this replica published, if any (what it holds and lacks).
+    public var publishedHead: String?
+    /// Operations of this library's lineage it had published that the store no longer held (a
+    /// new, wiped or restored store), published again in this sync.
+    public var republishedOperationCount = 0
     /// The snapshot this replica published, if any.
     public var publishedSnapshot: String?
     /// Blobs skipped, and why.
@@ -112,8 +117,10 @@ public struct SyncConfiguration: Sendable, Equatable {
     /// Publish a snapshot when this many operations arrived since this replica's last one.
     public var snapshotEveryOperations: Int = 20_000
     /// Publish a snapshot when the store holds at least this many segments newer than the newest
-    /// snapshot (so a new device reads one snapshot, not hundreds of segments).
-    public var snapshotAfterSegments: Int = 64
+    /// snapshot whose contents this replica knows (its own, or one named in its writer's head),
+    /// so that a new device reads one snapshot and a handful of segments, however long the
+    /// history.
+    public var snapshotAfterSegments: Int = 6
     /// Own segments covered by an own snapshot, and own snapshots replaced by a newer one, are
     /// deleted once the covering snapshot is this old (so replicas that listed the store earlier
     /// can still read what they saw).
@@ -155,6 +162,45 @@ public struct SyncState: Sendable, Equatable {
     public var ownSegments: [String] = []
     /// This library's snapshots in the store, oldest first.
     public var ownSnapshots: [OwnSnapshot] = []
+    /// A head of another replica this library has read (``SyncHead``), with its key.
+    public struct KnownHead: Sendable, Equatable {
+        /// The replica that published it.
+        public var replica: ReplicaID
+        /// Its key.
+        public var key: String
+        /// What it says.
+        public var head: SyncHead
+
+        /// A head record.
+        public init(replica: ReplicaID, key: String, head: SyncHead) {
+            self.replica = replica
+            self.key = key
+            self.head = head
+        }
+    }
+
+    /// A snapshot of another replica this library has read, with the operations it held, so that
+    /// it is not read again while it has nothing this library lacks.
+    public struct ReadSnapshot: Sendable, Equatable {
+        /// Its key.
+        public var key: String
+        /// The operations it holds.
+        public var version: VersionVector
+
+        /// A record of a read snapshot.
+        public init(key: String, version: VersionVector) {
+            self.key = key
+            self.version = version
+        }
+    }
+
+    /// This library's head in the store (its key and what it says), if it has published one.
+    public var ownHead: KnownHead?
+    /// The latest head of each other replica, as last read (ascending by replica).
+    public var otherHeads: [KnownHead] = []
+    /// Other replicas' snapshots this library has read, still listed at its last sync (bounded by
+    /// the snapshots in the store).
+    public var readSnapshots: [ReadSnapshot] = []
     /// Total operations the notebook held at the last own snapshot.
     public var operationsAtLastSnapshot: UInt64 = 0
     /// When the last sync finished (wall clock, milliseconds), 0 if never.

@@ -1,0 +1,164 @@
+import MemoCRDT
+
+// What keeps a sync live over time (FORMAT.md, "Liveness"): the listing is checked against what
+// this library believes it published (a new, wiped or restored store gets its history again),
+// heads say what each replica holds and lacks, and a replica that holds what another lacks, in
+// none of its snapshots in the store, writes one.
+
+extension SyncSession {
+    // MARK: What the store still holds of this library
+
+    /// Lowers what counts as published to what the listing shows of each lineage id: its listed
+    /// segments chained from the start, or from what a listed own snapshot holds. Whatever a new,
+    /// wiped or restored store lacks is published again in this sync: as a segment, or as a
+    /// snapshot of everything when none of this library's snapshots is listed either (the
+    /// operations of other replicas it holds may be gone from the store too).
+    mutating func reconcilePublished() {
+        let listedOwnSnapshots = state.ownSnapshots.filter { listedKeys.contains($0.key) }
+        for id in state.lineage {
+            let published = state.published[id]
+            guard published > 0 else { continue }
+            var covered: UInt32 = 0
+            for snapshot in listedOwnSnapshots { covered = max(covered, snapshot.version[id]) }
+            for segment in (segments[id] ?? []).sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) where segment.start <= covered {
+                covered = max(covered, segment.end)
+            }
+            guard covered < published else { continue }
+            state.published[id] = covered
+            report.republishedOperationCount += Int(published - covered)
+            if listedOwnSnapshots.isEmpty { storeLostHistory = true }
+        }
+    }
+
+    // MARK: Heads
+
+    mutating func nextHeadRead() -> SyncAction? {
+        while let key = headQueue.first {
+            if attempted.contains(key) {
+                headQueue.removeFirst()
+                continue
+            }
+            return .read(key: key)
+        }
+        return nil
+    }
+
+    /// Takes another replica's head: the newest one of its replica (by the operations it holds;
+    /// a replica's heads only grow, but its previous one may still be listed).
+    mutating func readHead(key: String, bytes: [UInt8]) {
+        headQueue.removeAll { $0 == key }
+        guard case let .head(replica)? = StoreLayout.parse(key) else { return }
+        let head: SyncHead
+        do throws(DecodingError) {
+            head = try SyncHead(decoding: bytes)
+        } catch {
+            report.skipped.append(SkippedBlob(key: key, reason: SkipReason(error)))
+            return
+        }
+        let read = SyncState.KnownHead(replica: replica, key: key, head: head)
+        if let index = state.otherHeads.firstIndex(where: { $0.replica == replica }) {
+            let current = state.otherHeads[index]
+            if (head.holds.operationCount, key) > (current.head.holds.operationCount, current.key) { state.otherHeads[index] = read }
+        } else {
+            let index = state.otherHeads.firstIndex { $0.replica > replica } ?? state.otherHeads.endIndex
+            state.otherHeads.insert(read, at: index)
+        }
+    }
+
+    /// Operations known to exist (held by a replica whose head was read, or named by a listed
+    /// segment) that this notebook does not hold, and that no listed segment it could read next
+    /// offers: for each replica, how many exist.
+    func currentLacks() -> VersionVector {
+        var known = VersionVector()
+        for other in state.otherHeads { known.merge(other.head.holds) }
+        for (replica, list) in segments {
+            var end: UInt32 = 0
+            for segment in list { end = max(end, segment.end) }
+            if end > known[replica] { known[replica] = end }
+        }
+        let version = notebook.version
+        var lacks: [VersionVector.Entry] = []
+        for entry in known.entries where entry.operationCount > version[entry.replica] {
+            let held = max(version[entry.replica], fetchedThrough[entry.replica] ?? 0)
+            if held >= entry.operationCount { continue }
+            // A listed segment that covers the next operation: read next time (or now).
+            if let list = segments[entry.replica], list.contains(where: { $0.start <= held && $0.end > held && !attempted.contains($0.key) }) {
+                continue
+            }
+            lacks.append(VersionVector.Entry(replica: entry.replica, operationCount: entry.operationCount))
+        }
+        return VersionVector(entries: lacks)
+    }
+
+    /// This library's snapshots in the listing (or written in this sync).
+    var listedOwnSnapshots: [SyncState.OwnSnapshot] {
+        state.ownSnapshots.filter { listedKeys.contains($0.key) }
+    }
+
+    /// Whether another replica's head lacks operations this notebook holds that none of its
+    /// listed snapshots holds: only a new snapshot can give them (their segments are gone).
+    func anotherReplicaWaitsForThisOne() -> Bool {
+        let version = notebook.version
+        let own = listedOwnSnapshots
+        return state.otherHeads.contains { other in
+            let wanted = other.head.wanted(from: version)
+            guard !wanted.isEmpty else { return false }
+            return !own.contains { wanted.isIncluded(in: $0.version) }
+        }
+    }
+
+    /// The segments a new device reads after the newest snapshot in the store whose contents
+    /// this library knows (its own, or one named in another's head): listed segments, one per
+    /// range, that end past what it holds of their replica.
+    func segmentsAfterNewestKnownSnapshot() -> Int {
+        var newest: (total: Int, version: VersionVector)?
+        for snapshot in listedOwnSnapshots where newest == nil || snapshot.version.operationCount > newest!.total {
+            newest = (snapshot.version.operationCount, snapshot.version)
+        }
+        for other in state.otherHeads {
+            guard let snapshot = other.head.newestSnapshot, listedKeys.contains(snapshot.key) else { continue }
+            if newest == nil || snapshot.version.operationCount > newest!.total { newest = (snapshot.version.operationCount, snapshot.version) }
+        }
+        let covered = newest?.version ?? VersionVector()
+        var count = 0
+        for (replica, list) in segments {
+            var ranges = Set<UInt64>()
+            for segment in list where segment.end > covered[replica] {
+                if ranges.insert(UInt64(segment.start) << 32 | UInt64(segment.end)).inserted { count += 1 }
+            }
+        }
+        return count
+    }
+
+    mutating func nextHeadWrite() -> SyncAction? {
+        guard !headAttempted else { return nil }
+        headAttempted = true
+        let version = notebook.version
+        var newest: SyncState.ReadSnapshot?
+        for snapshot in listedOwnSnapshots where newest == nil || snapshot.version.operationCount >= newest!.version.operationCount {
+            newest = SyncState.ReadSnapshot(key: snapshot.key, version: snapshot.version)
+        }
+        let head = SyncHead(holds: version, lacks: currentLacks(), newestSnapshot: newest)
+        if let own = state.ownHead, own.head == head, listedKeys.contains(own.key) { return nil }
+        // A library that holds nothing and lacks nothing has nothing to say.
+        if head.holds.isEmpty && !head.isLacking && state.ownHead == nil { return nil }
+        let bytes = head.encoded()
+        let key = StoreLayout.headKey(replica: notebook.replica, bytes: bytes)
+        pendingHead = (key, head)
+        return .write(key: key, bytes: bytes)
+    }
+
+    mutating func wroteHead(key: String) {
+        guard let written = pendingHead, written.key == key else { return }
+        pendingHead = nil
+        // The previous head goes, if it is the current id's: a head of an earlier id of the
+        // lineage stays (another copy of this library may be going on under that id).
+        if let old = state.ownHead, old.key != key, old.replica == notebook.replica, !staleOwnHeads.contains(old.key) {
+            staleOwnHeads.append(old.key)
+        }
+        staleOwnHeads.removeAll { $0 == key }
+        state.ownHead = SyncState.KnownHead(replica: notebook.replica, key: key, head: written.head)
+        listedKeys.insert(key)
+        report.publishedHead = key
+    }
+}

@@ -22,6 +22,10 @@ public final class SimulatedDisk: LibraryDisk {
     struct Inode {
         var contents: [UInt8]
         var durable: [UInt8]
+        /// The file's serial number (inode), never reused on this disk.
+        var serial: UInt64
+        /// The change clock's reading at the file's last change (its `st_ctime`).
+        var changed: UInt64
     }
 
     /// The error every call throws once the crash hook fired.
@@ -31,6 +35,10 @@ public final class SimulatedDisk: LibraryDisk {
     private var names: [String: Int] = [:]
     private var durableNames: [String: Int] = [:]
     private var random: SimulationRandom
+    /// This disk's device number, and the next file serial number and change clock reading.
+    private let device: UInt64
+    private var nextSerial: UInt64 = 2
+    private var changeClock: UInt64 = 1
 
     /// Whether a crash may keep a random prefix of unsynced bytes (a torn write) instead of
     /// losing them all.
@@ -56,6 +64,8 @@ public final class SimulatedDisk: LibraryDisk {
     /// An empty folder. `seed` drives the torn writes of crashes.
     public init(seed: UInt64, tornWrites: Bool = false) {
         random = SimulationRandom(seed: seed, stream: 0xD15C)
+        var deviceRandom = SimulationRandom(seed: seed, stream: 0xDE71CE)
+        device = deviceRandom.next()
         self.tornWrites = tornWrites
     }
 
@@ -71,6 +81,30 @@ public final class SimulatedDisk: LibraryDisk {
     public func read(file: String) throws(DiskError) -> [UInt8]? {
         if isStopped { throw Self.crashError }
         return names[file].map { inodes[$0].contents }
+    }
+
+    /// The identity of `file` (nil: the folder): this disk's device, the file's serial number,
+    /// size and change clock, as `lstat` reports them on a real disk. A restored or copied folder
+    /// has new serial numbers; every change moves the change clock.
+    public func identity(of file: String?) throws(DiskError) -> FileIdentity? {
+        if isStopped { throw Self.crashError }
+        guard let file else { return FileIdentity(device: device, inode: 1, sizeBytes: 0, changeSeconds: 0, changeNanoseconds: 0) }
+        guard let number = names[file] else { return nil }
+        let node = inodes[number]
+        return FileIdentity(
+            device: device, inode: node.serial, sizeBytes: UInt64(node.contents.count), changeSeconds: Int64(node.changed),
+            changeNanoseconds: 0)
+    }
+
+    private func touch(_ number: Int) {
+        changeClock += 1
+        inodes[number].changed = changeClock
+    }
+
+    private func newInode(contents: [UInt8], durable: [UInt8]) -> Inode {
+        nextSerial += 1
+        changeClock += 1
+        return Inode(contents: contents, durable: durable, serial: nextSerial, changed: changeClock)
     }
 
     /// Performs one operation on what reads see (see the type's description for durability).
@@ -96,11 +130,15 @@ public final class SimulatedDisk: LibraryDisk {
         switch operation {
         case let .write(file, bytes):
             try validate(file)
-            inodes[inode(creating: file)].contents = bytes
+            let number = inode(creating: file)
+            inodes[number].contents = bytes
+            touch(number)
             bytesWritten += bytes.count
         case let .append(file, bytes):
             try validate(file)
-            inodes[inode(creating: file)].contents.append(contentsOf: bytes)
+            let number = inode(creating: file)
+            inodes[number].contents.append(contentsOf: bytes)
+            touch(number)
             bytesWritten += bytes.count
         case let .truncate(file, length):
             guard let number = names[file] else { throw .io(reason: "truncate \(file): no such file") }
@@ -110,6 +148,7 @@ public final class SimulatedDisk: LibraryDisk {
             } else {
                 inodes[number].contents.append(contentsOf: repeatElement(0, count: length - inodes[number].contents.count))
             }
+            touch(number)
         case let .sync(file):
             guard let number = names[file] else { throw .io(reason: "sync \(file): no such file") }
             inodes[number].durable = inodes[number].contents
@@ -119,6 +158,7 @@ public final class SimulatedDisk: LibraryDisk {
             guard let number = names[from] else { throw .io(reason: "rename \(from): no such file") }
             names[from] = nil
             names[to] = number
+            touch(number)
         case let .delete(file):
             names[file] = nil
         case .syncDirectory:
@@ -135,7 +175,7 @@ public final class SimulatedDisk: LibraryDisk {
 
     private func inode(creating file: String) -> Int {
         if let number = names[file] { return number }
-        inodes.append(Inode(contents: [], durable: []))
+        inodes.append(newInode(contents: [], durable: []))
         names[file] = inodes.count - 1
         return inodes.count - 1
     }
@@ -173,6 +213,10 @@ public final class SimulatedDisk: LibraryDisk {
                     contents = Array(node.contents.prefix(random.int(in: 0...node.contents.count)))
                 }
             }
+            if node.contents != contents {
+                changeClock += 1
+                node.changed = changeClock
+            }
             node.contents = contents
             node.durable = contents
             kept.append(node)
@@ -203,7 +247,7 @@ public final class SimulatedDisk: LibraryDisk {
         inodes = []
         names = [:]
         for (name, bytes) in image.files {
-            inodes.append(Inode(contents: bytes, durable: bytes))
+            inodes.append(newInode(contents: bytes, durable: bytes))
             names[name] = inodes.count - 1
         }
         durableNames = names

@@ -65,6 +65,10 @@ public protocol LibraryDisk {
     func read(file: String) throws(DiskError) -> [UInt8]?
     /// Performs one operation.
     func perform(_ operation: DiskOperation) throws(DiskError)
+    /// The file system's identity of `file` (nil: of the folder itself), nil when the file does
+    /// not exist or the disk cannot tell identities. A library keeps its replica id from one
+    /// session to the next only on a disk that can (see `LibrarySeal`).
+    func identity(of file: String?) throws(DiskError) -> FileIdentity?
 }
 
 extension LibraryDisk {

@@ -86,7 +86,7 @@ public struct LibraryCore: Sendable {
     /// The files to read to open a library whose folder lists `files`.
     public static func filesToRead(listing files: [String]) -> [String] {
         guard files.contains(stateFileName) else { return [] }
-        return [stateFileName] + files.filter { $0.hasPrefix("journal-") }.sorted()
+        return [stateFileName] + files.filter { $0.hasPrefix("journal-") }.sorted() + files.filter { $0 == LibrarySeal.fileName }
     }
 
     /// Recovers a library from the files of its folder.

@@ -104,16 +104,25 @@ public final class Replica {
             throw .disk(error)
         }
         if let recovery = try LibraryCore.recover(files: files, contents: contents) {
+            // The id of the last session when its clean close sealed the folder and the folder
+            // is still exactly as sealed (read before any repair changes it).
+            let kept = LibrarySeal.replicaToKeep(
+                seal: contents[LibrarySeal.fileName], recovery: recovery,
+                identities: LibraryIdentities.read(from: disk, generation: recovery.core.generation))
             do throws(DiskError) { try disk.perform(recovery.repairs) } catch { throw .disk(error) }
-            // A fresh id for this session's operations: a copy of this library (a clone, a
-            // restored backup, this folder before a crash) may have continued the earlier ids,
-            // which stay in the lineage to be published. Opening changes nothing on disk: the
-            // id joins the lineage with its first operation.
-            var taken = Set(recovery.notebook.version.replicas)
-            taken.formUnion(recovery.syncState.lineage)
-            taken.insert(recovery.notebook.replica)
-            let fresh = Self.randomReplicaID(environment, excluding: taken)
-            notebook = recovery.notebook.fork(replica: fresh)
+            if let kept {
+                notebook = kept == recovery.notebook.replica ? recovery.notebook : recovery.notebook.fork(replica: kept)
+            } else {
+                // A fresh id for this session's operations: a copy of this library (a clone, a
+                // restored backup, this folder before a crash) may have continued the earlier
+                // ids, which stay in the lineage to be published. Opening changes nothing on
+                // disk: the id joins the lineage with its first operation.
+                var taken = Set(recovery.notebook.version.replicas)
+                taken.formUnion(recovery.syncState.lineage)
+                taken.insert(recovery.notebook.replica)
+                let fresh = Self.randomReplicaID(environment, excluding: taken)
+                notebook = recovery.notebook.fork(replica: fresh)
+            }
             syncState = recovery.syncState
             core = recovery.core
             openReport = recovery.report
@@ -154,9 +163,11 @@ public final class Replica {
 
     // MARK: Identity and status
 
-    /// The replica id this session's edits are made under. It is fresh each time the library is
-    /// opened, so no copy of the library (a clone, a restored backup) can make different edits
-    /// under the same id; the ids of earlier sessions are its lineage (``SyncState/lineage``).
+    /// The replica id this session's edits are made under. A library keeps its id from one
+    /// session to the next while its folder is exactly as its last clean ``close()`` sealed it;
+    /// after a crash, or in a copy of the folder (a clone, a restored backup), it takes a fresh
+    /// one, so no two copies make different edits under one id. The ids it made edits under
+    /// are its lineage (``SyncState/lineage``).
     public var id: ReplicaID { notebook.replica }
 
     /// Operations not yet durable: ``save()`` makes them so.
@@ -370,7 +381,19 @@ public final class Replica {
 
     /// Closes the library (releasing its folder's lock for a `FileDisk`). Unsaved edits are lost:
     /// save first.
+    ///
+    /// When everything is saved, the folder is sealed first, so that the next open keeps this
+    /// session's replica id (see ``id``). A failure to seal only means a fresh id next time.
     public func close() {
+        guard !isClosed else { return }
+        if !isSyncing, !core.needsCompaction, !core.hasUnsavedChanges(notebook: notebook, syncState: syncState),
+            let identities = LibraryIdentities.read(from: disk, generation: core.generation)
+        {
+            let seal = LibrarySeal(
+                replica: notebook.replica, generation: core.generation, journalBytes: core.journalBytes,
+                operationCount: notebook.version[notebook.replica], identities: identities)
+            try? disk.perform([.write(file: LibrarySeal.fileName, bytes: seal.encoded()), .sync(file: LibrarySeal.fileName)])
+        }
         isClosed = true
         (disk as? FileDisk)?.close()
         for continuation in continuations.values { continuation.finish() }

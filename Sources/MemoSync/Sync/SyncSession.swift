@@ -611,16 +611,23 @@ public struct SyncSession {
         guard !version.isEmpty else { return nil }
         let lineageVersion = state.lineageVersion(of: version)
         let lastCovered = state.ownSnapshots.last?.version ?? VersionVector()
+        let uncoveredOwnSegments = state.ownSegments.reduce(0) { count, key in
+            if case let .segment(id, _, end)? = StoreLayout.parse(key), end > lastCovered[id] { return count + 1 }
+            return count
+        }
         let total = UInt64(version.operationCount)
         // Operations are counted from the newest snapshot anyone published (a device that
         // bootstrapped from one does not publish the same again).
         let covered = max(state.operationsAtLastSnapshot, snapshots.first?.totalOperations ?? 0)
         let ownNews = !lineageVersion.isIncluded(in: lastCovered)
-        // Due when a new device would read too many segments after the newest snapshot it
-        // can start from (counted from what this library knows of snapshots' contents), when
-        // much happened since the last one, when the store lost this library's history, or when
-        // another replica waits for operations only a new snapshot of this one can give.
-        let due = (ownNews && segmentsAfterNewestKnownSnapshot() >= configuration.snapshotAfterSegments)
+        // Due when this library wrote that many segments since its last snapshot (only its own
+        // snapshots let it collect its segments), when a new device would read too many
+        // segments after the newest snapshot it can start from (counted from what this library
+        // knows of snapshots' contents), when much happened since the last one, when the store
+        // lost this library's history, or when another replica waits for operations only a new
+        // snapshot of this one can give.
+        let due = uncoveredOwnSegments >= configuration.snapshotAfterSegments
+            || (ownNews && segmentsAfterNewestKnownSnapshot() >= configuration.snapshotAfterSegments)
             || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
             || storeLostHistory
             || anotherReplicaWaitsForThisOne()

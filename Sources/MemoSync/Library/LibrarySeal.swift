@@ -157,8 +157,10 @@ struct LibrarySeal: Equatable {
             seal.identities == identities, seal.generation == recovery.core.generation,
             seal.journalBytes == recovery.core.journalBytes,
             seal.operationCount == recovery.notebook.version[seal.replica],
-            // The id is this library's: the one the state was written under, or one of its lineage.
+            // The id is this library's: the one the state was written under, one of its lineage,
+            // or one that made no operation here.
             seal.replica == recovery.notebook.replica || recovery.syncState.lineage.contains(seal.replica)
+                || seal.operationCount == 0
         else { return nil }
         return seal.replica
     }

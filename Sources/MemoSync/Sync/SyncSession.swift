@@ -636,7 +636,9 @@ public struct SyncSession {
         // copies those of the memos unchanged by then.
         let bytes = notebook.encodedKeepingTextBodies()
         let key = StoreLayout.snapshotKey(replica: me, totalOperations: total, bytes: bytes)
-        guard !state.ownSnapshots.contains(where: { $0.key == key }) else { return nil }
+        // The same snapshot still in the store needs no second copy (one that is gone, in a wiped
+        // or restored store, is written again).
+        guard !(state.ownSnapshots.contains(where: { $0.key == key }) && listedKeys.contains(key)) else { return nil }
         pendingWrite = (key, version)
         return .write(key: key, bytes: bytes)
     }
@@ -659,7 +661,9 @@ public struct SyncSession {
             state.addToLineage(notebook.replica)
             // It holds every operation of the lineage this notebook holds: published.
             for id in state.lineage where written.version[id] > state.published[id] { state.published[id] = written.version[id] }
+            state.ownSnapshots.removeAll { $0.key == key }
             state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: written.version, writtenAtMilliseconds: nowMilliseconds))
+            listedKeys.insert(key)
             state.operationsAtLastSnapshot = UInt64(notebook.version.operationCount)
             report.publishedSnapshot = key
         case .head?, nil:

@@ -179,8 +179,9 @@ import Testing
         #expect(try disk.read(file: LibraryCore.stateFileName) == bytes)
     }
 
-    /// The sync state of format version 2 (lineage, published counts, own blobs with the
-    /// versions they hold) decodes to what was encoded; the lineage keeps its session order.
+    /// The sync state of format version 3 (lineage, published counts, own blobs with the
+    /// versions they hold, heads, read snapshots) decodes to what was encoded; the lineage keeps
+    /// its session order.
     @Test func syncStateRoundTrips() throws {
         var state = SyncState()
         state.lineage = [ReplicaID(0x30), ReplicaID(0x10), ReplicaID(0x20)]
@@ -197,15 +198,22 @@ import Testing
         ]
         state.operationsAtLastSnapshot = 19
         state.lastSyncMilliseconds = 1_700_000_000_500
+        let ownHead = SyncHead(holds: version, lacks: VersionVector())
+        state.ownHead = SyncState.KnownHead(replica: ReplicaID(0x30), key: StoreLayout.headKey(replica: ReplicaID(0x30), bytes: ownHead.encoded()), head: ownHead)
+        var lacks = version
+        lacks[ReplicaID(0x99)] = 9
+        let otherHead = SyncHead(holds: version, lacks: lacks, newestSnapshot: SyncState.ReadSnapshot(key: state.ownSnapshots[0].key, version: version))
+        state.otherHeads = [SyncState.KnownHead(replica: ReplicaID(0x99), key: StoreLayout.headKey(replica: ReplicaID(0x99), bytes: otherHead.encoded()), head: otherHead)]
+        state.readSnapshots = [SyncState.ReadSnapshot(key: StoreLayout.snapshotKey(replica: ReplicaID(0x99), totalOperations: 19, bytes: [5]), version: version)]
         let bytes = LibraryCore.encodeSyncState(state)
-        #expect(try LibraryCore.decodeSyncState(bytes, version: 2, replica: ReplicaID(0x77)) == state)
+        #expect(try LibraryCore.decodeSyncState(bytes, version: 3, replica: ReplicaID(0x77)) == state)
         // Every truncation and every lineage listing an id twice is a typed error, never a crash.
         for length in 0..<bytes.count {
-            #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(Array(bytes[..<length]), version: 2, replica: ReplicaID(1)) }
+            #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(Array(bytes[..<length]), version: 3, replica: ReplicaID(1)) }
         }
         var twice = state
         twice.lineage = [ReplicaID(0x30), ReplicaID(0x30)]
-        #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(LibraryCore.encodeSyncState(twice), version: 2, replica: ReplicaID(1)) }
+        #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(LibraryCore.encodeSyncState(twice), version: 3, replica: ReplicaID(1)) }
     }
 
     /// A version 1 sync state (one replica id for good) reads as a lineage of that id.

@@ -174,3 +174,20 @@ public final class SimulatedBlobStore {
     /// Versions held (for tests of pruning).
     var versionCount: Int { histories.values.reduce(0) { $0 + $1.count } }
 }
+
+extension SimulatedBlobStore {
+    /// Replaces every blob with `image` at `now`, seen by every reader at once: blobs not in it
+    /// are gone, the others hold its bytes (a folder wiped and re-created, or restored from a
+    /// backup). Conflicted copies are forgotten with the rest.
+    public func replaceContents(with image: [(key: String, bytes: [UInt8])], now: UInt64) {
+        var wanted: [String: [UInt8]] = [:]
+        for (key, bytes) in image { wanted[key] = bytes }
+        for key in sortedKeys where histories[key]?.last?.bytes != nil && wanted[key] == nil {
+            append(Version(bytes: nil, writer: -1, writtenAt: now, visibleAt: nil, tornUntil: nil, tornLength: 0), to: key)
+        }
+        for (key, bytes) in image where histories[key]?.last?.bytes != bytes {
+            append(Version(bytes: bytes, writer: -1, writtenAt: now, visibleAt: nil, tornUntil: nil, tornLength: 0), to: key)
+        }
+        copies = copies.filter { wanted[$0.key] != nil }
+    }
+}

@@ -75,6 +75,9 @@ public enum ScriptAction: Sendable, Equatable {
     case clockJump(milliseconds: Int64)
     /// The store refuses writes for a while.
     case storeFull(milliseconds: UInt64)
+    /// The store is wiped (`which` selects: none of the kept images) or replaced by one of the
+    /// older images of itself the simulation kept.
+    case storeLoss(which: UInt32)
 }
 
 /// A scheduled action: at simulated time `time`, replica `peer` does `action`.

@@ -129,6 +129,7 @@ extension Trace {
         case let .offline(milliseconds): "offline ms=\(milliseconds)"
         case let .clockJump(milliseconds): "clock-jump ms=\(milliseconds)"
         case let .storeFull(milliseconds): "store-full ms=\(milliseconds)"
+        case let .storeLoss(which): "store-loss which=\(which)"
         }
     }
 
@@ -290,6 +291,7 @@ extension Trace {
             guard let text = fields["ms"], let value = Int64(text), value.magnitude <= UInt64(1) << 44 else { throw fail("missing or invalid ms") }
             action = .clockJump(milliseconds: value)
         case "store-full": action = .storeFull(milliseconds: try milliseconds("ms"))
+        case "store-loss": action = .storeLoss(which: try selector("which"))
         default: throw fail("unknown action \"\(words[2])\"")
         }
         return ScriptEvent(time: time, peer: peer, action: action)

@@ -159,6 +159,7 @@ extension Simulation {
         peer.storeCrashCountdown = nil
         peer.leavesAfterSync = false
         peer.disk.restore(image)
+        storeHoldsWhatNoLibraryDoes = true
         statistics.restores += 1
         guard open(peer, after: "restoring a backup") else { return }
         oracle.makeUncertain(peer: peer.index)
@@ -184,6 +185,7 @@ extension Simulation {
 
     /// The replica goes away for good.
     func depart(_ peer: Peer) {
+        storeHoldsWhatNoLibraryDoes = true
         if parameters.engine == .notebook, peer.status == .live, let target = livePeers.first(where: { $0 !== peer }) {
             // A notebook hands everything to another replica before it goes.
             deliverDirectly(from: peer, to: target)
@@ -201,5 +203,31 @@ extension Simulation {
         peer.caret = nil
         statistics.leaves += 1
         record(peer, .leave) { "leaves for good" }
+    }
+}
+
+extension Simulation {
+    // MARK: The store lost
+
+    /// The store is wiped, or replaced by an older image of itself, at once for every reader
+    /// (a synced folder re-created, or restored from a backup). Every library still holds what
+    /// it published, and must publish again what the store lacks.
+    func loseStore(_ peer: Peer, which: UInt32) {
+        guard parameters.engine == .replica, let store, !isFinalPhase else { return }
+        guard !storeHoldsWhatNoLibraryDoes else { return skip(peer, "store loss: the store may hold what no library does") }
+        let choice = Int(which) % (storeImages.count + 1)
+        let image = choice == 0 ? [] : storeImages[choice - 1]
+        writtenSnapshots.removeAll { record in !image.contains { $0.key == record.key } }
+        store.replaceContents(with: image, now: now)
+        record(peer, .fault, UInt64(choice), UInt64(image.count)) {
+            choice == 0 ? "the store is wiped" : "the store is replaced by an older copy of itself (\(image.count) blobs)"
+        }
+    }
+
+    /// Keeps an image of the store now and then, for ``loseStore(_:which:)``.
+    func keepStoreImage() {
+        guard let store, statistics.syncsFinished % 16 == 0 else { return }
+        storeImages.append(store.groundTruth(prefix: "").map { ($0.key, store.bytes(of: $0.key)!) })
+        if storeImages.count > 3 { storeImages.removeFirst() }
     }
 }

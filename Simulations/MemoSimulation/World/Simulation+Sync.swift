@@ -254,6 +254,7 @@ extension Simulation {
     func noteFinishedSync(_ peer: Peer, _ replica: Replica, _ report: SyncReport) {
         didSave(peer)
         statistics.syncsFinished += 1
+        keepStoreImage()
         statistics.operationsApplied += report.operationsApplied
         peer.completedSyncs += 1
         if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }

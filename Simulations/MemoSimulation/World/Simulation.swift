@@ -60,6 +60,13 @@ public final class Simulation {
     var syncsSinceConvergenceCheck = 0
     /// Snapshots written, in order, for the collection check.
     var writtenSnapshots: [SnapshotRecord] = []
+    /// Older images of the store (ground truth), for the store-loss fault: one every 16
+    /// finished syncs, the last three.
+    var storeImages: [[(key: String, bytes: [UInt8])]] = []
+    /// Set once a replica left for good or had its library restored from a backup: from then on
+    /// the store may hold operations no library holds, and losing it would lose them for good
+    /// (not the engine's fault), so the store-loss fault no longer fires.
+    var storeHoldsWhatNoLibraryDoes = false
     /// Engine behaviour worth reporting that is not (yet) treated as a violation.
     var engineNotes: Set<String> = []
 
@@ -189,6 +196,8 @@ public final class Simulation {
             guard let store else { return }
             store.fullUntilMilliseconds = max(store.fullUntilMilliseconds, now + milliseconds)
             record(peer, .fault, milliseconds) { "store full until \(SimulatedTime.describe(store.fullUntilMilliseconds))" }
+        case let .storeLoss(which):
+            loseStore(peer, which: which)
         }
     }
 

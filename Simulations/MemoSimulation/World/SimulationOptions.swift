@@ -158,6 +158,7 @@ extension SimulationParameters {
         case .bitFlips: return between(0.002, 0.05)
         case .transientErrors: return between(0.005, 0.15)
         case .storeFull: return between(0.05, 1)
+        case .storeLoss: return between(0.02, 0.2)
         case .offline: return between(0.1, 2)
         case .crash: return between(0.2, 4)
         case .tornDisk: return 1

@@ -51,6 +51,9 @@ public enum FaultKind: String, Sendable, Equatable, CaseIterable, Comparable {
     case bitFlips = "bitflips"
     case transientErrors = "transient"
     case storeFull = "full"
+    /// The store is wiped, or replaced by an older copy of itself (a folder re-created or
+    /// restored from a backup).
+    case storeLoss = "store-loss"
     // The replicas.
     case offline
     case crash

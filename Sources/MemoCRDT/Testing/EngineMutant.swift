@@ -60,9 +60,10 @@ public enum EngineMutant: String, CaseIterable, Sendable {
     /// Journal recovery drops the last intact record as if it were torn. Caught by durability
     /// (a reopened library lacks operations saved before the crash).
     case recoveryDropsLastRecord = "recovery-drops-last-record"
-    /// A sync counts a segment write that failed as published: the operations it carried are
-    /// never published again. Caught by convergence (other replicas never get them) or
-    /// quiescence.
+    /// A sync counts a segment write that failed as published, and trusts that: it neither
+    /// checks the listing against what it believes it published nor writes a snapshot for a
+    /// replica whose head lacks what it holds. The operations that write carried are never
+    /// published again. Caught by convergence (other replicas never get them) or quiescence.
     case publishCountsFailedWrite = "publish-counts-failed-write"
 
     /// The mutant active for the current task, if any (nil: the real engine).

@@ -14,6 +14,9 @@ extension SyncSession {
     /// snapshot of everything when none of this library's snapshots is listed either (the
     /// operations of other replicas it holds may be gone from the store too).
     mutating func reconcilePublished() {
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active == .publishCountsFailedWrite { return }
+        #endif
         let listedOwnSnapshots = state.ownSnapshots.filter { listedKeys.contains($0.key) }
         for id in state.lineage {
             let published = state.published[id]
@@ -98,6 +101,9 @@ extension SyncSession {
     /// Whether another replica's head lacks operations this notebook holds that none of its
     /// listed snapshots holds: only a new snapshot can give them (their segments are gone).
     func anotherReplicaWaitsForThisOne() -> Bool {
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active == .publishCountsFailedWrite { return false }
+        #endif
         let version = notebook.version
         let own = listedOwnSnapshots
         return state.otherHeads.contains { other in

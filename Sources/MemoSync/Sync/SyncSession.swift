@@ -256,8 +256,13 @@ public struct SyncSession {
             report.errors.append("listing the store failed: \(error)")
             phase = .finished
         case let .read(key):
-            // Listed but gone or unreadable now: skipped, tried again next time.
+            // Listed but gone or unreadable now: skipped, tried again next time. A head gone
+            // since the listing was replaced by its writer: nothing to report.
             attempted.insert(key)
+            if case .head? = StoreLayout.parse(key), case .notFound = error {
+                headQueue.removeAll { $0 == key }
+                return
+            }
             report.skipped.append(SkippedBlob(key: key, reason: .unreadable(error.description)))
             verifyQueue.removeAll { $0 == key }
             headQueue.removeAll { $0 == key }

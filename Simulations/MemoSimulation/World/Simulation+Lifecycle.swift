@@ -217,7 +217,10 @@ extension Simulation {
         guard !storeHoldsWhatNoLibraryDoes else { return skip(peer, "store loss: the store may hold what no library does") }
         let choice = Int(which) % (storeImages.count + 1)
         let image = choice == 0 ? [] : storeImages[choice - 1]
-        writtenSnapshots.removeAll { record in !image.contains { $0.key == record.key } }
+        // A listing taken before the loss (a stale one) may still show the snapshots it lost:
+        // a deletion they covered is the engine's rule applied to what it saw; the listing check
+        // publishes what the store lacks again.
+        for record in writtenSnapshots where !image.contains(where: { $0.key == record.key }) { snapshotsLostWithTheStore.insert(record.key) }
         store.replaceContents(with: image, now: now)
         record(peer, .fault, UInt64(choice), UInt64(image.count)) {
             choice == 0 ? "the store is wiped" : "the store is replaced by an older copy of itself (\(image.count) blobs)"

@@ -182,7 +182,7 @@ extension Simulation {
                     snapshot.writer != peer.index || (now >= snapshot.writtenAtMilliseconds && now - snapshot.writtenAtMilliseconds >= grace)
                 else { return false }
                 let candidates = [snapshot.key] + (store?.copies(of: snapshot.key) ?? [])
-                return candidates.contains { $0 != key && store?.bytes(of: $0) != nil }
+                return candidates.contains { $0 != key && (store?.bytes(of: $0) != nil || snapshotsLostWithTheStore.contains($0)) }
             }
             if !covered {
                 fail(

@@ -67,6 +67,8 @@ public final class Simulation {
     /// the store may hold operations no library holds, and losing it would lose them for good
     /// (not the engine's fault), so the store-loss fault no longer fires.
     var storeHoldsWhatNoLibraryDoes = false
+    /// Snapshots the store-loss fault took away (see `loseStore`).
+    var snapshotsLostWithTheStore: Set<String> = []
     /// Engine behaviour worth reporting that is not (yet) treated as a violation.
     var engineNotes: Set<String> = []
 

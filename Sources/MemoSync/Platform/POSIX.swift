@@ -14,6 +14,10 @@
 // - Directory `fsync` is refused by some file systems (EINVAL, ENOTSUP); there it is a no-op.
 // - `mode_t` is 32 bits on Linux and 16 bits on Darwin; file type bits are the same everywhere.
 // - `opendir` returns an opaque pointer on Linux and a typed one on Darwin (inferred below).
+// - Working inside an open folder (`openat`, `fstatat`, `fdopendir`) is POSIX 2008 and the same
+//   on every system here. With `O_NOFOLLOW`, Linux and Darwin both refuse a symbolic link with
+//   ELOOP, except that Linux says ENOTDIR when `O_DIRECTORY` is given too (callers check the
+//   entry's type with `fstatat` when they need to tell).
 // - Locks are `flock(2)` locks: owned by an open file description, so two opens of the lock
 //   file conflict even inside one process (unlike `fcntl` locks) and closing the descriptor
 //   releases the lock. (On Linux NFS, `flock` is emulated with `fcntl` locks: it still excludes

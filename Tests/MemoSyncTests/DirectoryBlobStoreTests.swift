@@ -494,11 +494,22 @@ final class IOTestBox<Value>: @unchecked Sendable {
         }
         #expect(try store.listing(prefix: "memosync/v1/0000000000000003/secret/")
             == BlobListing(skipped: [SkippedEntry(key: "memosync/v1/0000000000000003", problem: .symbolicLink)]))
+        // Writes and deletes never go through a link either.
+        expectBlobStoreError(\.isIO) { try store.write(key: "memosync/v1/0000000000000003/secret/planted.seg", bytes: [6]) }
+        expectBlobStoreError(\.isIO) { try store.write(key: "memosync/v1/0000000000000001/snapshots/x.snap", bytes: [6]) }
+        try store.delete(key: "memosync/v1/0000000000000003/secret/0000000000-0000000001-00.seg")
+        try store.delete(key: "memosync/v1/0000000000000001/snapshots/0000000000-0000000001-00.seg")
+        #expect(try outside.names("secret") == ["0000000000-0000000001-00.seg"])
+        // Writing over a link replaces the link itself, inside the store.
+        let overLink = "memosync/v1/0000000000000002/segments/0000000001-0000000002-00.seg"
+        try store.write(key: overLink, bytes: [5])
+        #expect(try store.read(key: overLink) == [5])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: outside.path("secret/0000000000-0000000001-00.seg"))) == Data("secret".utf8))
         // The root itself may be a link (a Dropbox folder often is).
         let linkedRoot = outside.path("linked-root")
         try FileManager.default.createSymbolicLink(atPath: linkedRoot, withDestinationPath: folder.path)
         let throughLink = try DirectoryBlobStore(path: linkedRoot)
-        #expect(try throughLink.list(prefix: StoreLayout.root).map(\.key) == Self.goodKeys)
+        #expect(try throughLink.list(prefix: StoreLayout.root).map(\.key) == (Self.goodKeys + [overLink]).sorted())
         #expect(try throughLink.read(key: Self.goodKeys[0]) == Array(Self.goodKeys[0].utf8))
     }
 

@@ -23,9 +23,10 @@ import Foundation
 ///   out and reported once each in ``listing(prefix:)``'s ``BlobListing/skipped``; everything
 ///   readable is listed. Only the root, or the folder a prefix names, failing to be read fails
 ///   a listing.
-/// - Nothing outside the root is ever listed or read: the walk and every read go folder by
-///   folder from the root (`openat`) without following a symbolic link (`O_NOFOLLOW`), so a key
-///   through a link reads nothing, whatever changes during the walk. A read never blocks on a
+/// - Nothing outside the root is ever listed, read, written or removed: the walk and every
+///   read, write and delete go folder by folder from the root (`openat`) without following a
+///   symbolic link (`O_NOFOLLOW`), so a key through a link names no blob, whatever changes
+///   during the walk. A read never blocks on a
 ///   FIFO or device (`O_NONBLOCK`, then `fstat`: only regular files are read), and never takes
 ///   more memory than ``maxBlobBytes``: a larger file is refused from its `fstat` size before
 ///   any of it is read, and a file that grows past the limit while it is read is refused too.
@@ -326,6 +327,10 @@ public final class DirectoryBlobStore: BlobStore {
     /// Stores `bytes` under `key`, atomically and durably (temporary file, `fsync`, rename,
     /// `fsync` of the folder), creating the folders the key names. O(size).
     ///
+    /// Like reads, a write goes folder by folder from the root and never through a symbolic
+    /// link: a link where the key needs a folder is in the way (an `io` error), so nothing is
+    /// ever written outside the store.
+    ///
     /// An empty blob is stored but never listed (listings skip empty files, which are usually
     /// downloads that have not started).
     ///
@@ -337,24 +342,28 @@ public final class DirectoryBlobStore: BlobStore {
     ///   is in place but may not survive a crash.
     public func write(key: String, bytes: [UInt8]) throws(BlobStoreError) {
         guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
-        let folderPath = absolutePath(ofKey: components.dropLast().joined(separator: "/"))
         let filePath = absolutePath(ofKey: key)
-        var createdFolders: [String] = []
-        let temporary: (descriptor: Int32, path: String)
+        // The open folders from the root down to the key's folder, and whether each was created.
+        var chain: [(descriptor: Int32, created: Bool)] = []
+        defer { for folder in chain { POSIX.closeQuietly(folder.descriptor) } }
         do throws(POSIXFailure) {
-            temporary = try createTemporaryFile(in: folderPath)
-        } catch let error where error.kind == .notFound && components.count > 1 {
-            // The key's folders do not exist yet (or the root is gone: `mapped` tells).
-            createdFolders = try createFolders(components.dropLast())
-            do throws(POSIXFailure) {
-                temporary = try createTemporaryFile(in: folderPath)
-            } catch {
-                throw mapped(error)
+            chain.append((try POSIX.openFolder(path), false))
+            var folderKey = ""
+            for component in components.dropLast() {
+                let name = String(component)
+                folderKey += folderKey.isEmpty ? name : "/" + name
+                let folderPath = absolutePath(ofKey: folderKey)
+                let parent = chain[chain.count - 1].descriptor
+                let created = try POSIX.makeFolder(name, in: parent, path: folderPath)
+                chain.append((try POSIX.openFolder(name, in: parent, path: folderPath), created))
             }
         } catch {
             throw mapped(error)
         }
-        let (descriptor, temporaryPath) = temporary
+        let folder = chain[chain.count - 1].descriptor
+        let name = String(components[components.count - 1])
+        let (descriptor, temporaryName) = try createTemporaryFile(in: folder, near: filePath)
+        let temporaryPath = parentPath(of: filePath) + "/" + temporaryName
         do throws(POSIXFailure) {
             do throws(POSIXFailure) {
                 try POSIX.writeAll(descriptor, bytes, path: temporaryPath)
@@ -364,41 +373,64 @@ public final class DirectoryBlobStore: BlobStore {
                 throw error
             }
             try POSIX.close(descriptor, path: temporaryPath)
-            try POSIX.rename(temporaryPath, to: filePath)
+            try POSIX.rename(temporaryName, to: name, in: folder, path: filePath)
         } catch {
-            try? POSIX.unlink(temporaryPath)
+            try? POSIX.unlink(temporaryName, in: folder, path: temporaryPath)
             throw mapped(error)
         }
         do throws(POSIXFailure) {
-            try POSIX.synchronizeDirectory(folderPath)
+            try POSIX.synchronizeFolder(folder, path: parentPath(of: filePath))
             // A new folder's own name lives in its parent: make those durable too.
-            for created in createdFolders.reversed() {
-                try POSIX.synchronizeDirectory(parentPath(of: created))
+            for level in chain.indices.dropFirst().reversed() where chain[level].created {
+                let parentKey = components.prefix(level - 1).joined(separator: "/")
+                try POSIX.synchronizeFolder(chain[level - 1].descriptor, path: absolutePath(ofKey: parentKey))
             }
         } catch {
             throw mapped(error)
         }
     }
 
-    /// Removes the blob `key`. A missing blob (or a folder with that name) is not an error.
-    /// The removal is not followed by an `fsync`: a blob that reappears after a crash is
-    /// harmless, since listings never decide anything by absence. Empty folders are kept (a
-    /// writer in another process may be about to use them).
+    /// Removes the blob `key`. A missing blob (or a folder with that name) is not an error, and
+    /// neither is a key through a symbolic link (which names no blob of the store: nothing
+    /// outside it is removed). The removal is not followed by an `fsync`: a blob that reappears
+    /// after a crash is harmless, since listings never decide anything by absence. Empty
+    /// folders are kept (a writer in another process may be about to use them).
     ///
     /// - Throws: ``BlobStoreError/invalidKey(_:)``; ``BlobStoreError/unavailable(reason:)`` when
     ///   the root folder is missing; ``BlobStoreError/io(reason:)`` when the file cannot be
     ///   removed.
     public func delete(key: String) throws(BlobStoreError) {
-        let filePath = try validatedPath(ofKey: key)
+        guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
+        let filePath = absolutePath(ofKey: key)
+        var folder: Int32
         do throws(POSIXFailure) {
-            try POSIX.unlink(filePath)
+            folder = try POSIX.openFolder(path)
+        } catch {
+            throw mapped(error)
+        }
+        defer { POSIX.closeQuietly(folder) }
+        for component in components.dropLast() {
+            do throws(POSIXFailure) {
+                let next = try POSIX.openFolder(String(component), in: folder, path: filePath)
+                POSIX.closeQuietly(folder)
+                folder = next
+            } catch {
+                switch error.kind {
+                case .notFound, .notDirectory, .symbolicLink: return try checkRoot()
+                default: throw mapped(error)
+                }
+            }
+        }
+        let name = String(components[components.count - 1])
+        do throws(POSIXFailure) {
+            try POSIX.unlink(name, in: folder, path: filePath)
         } catch {
             switch error.kind {
             case .notFound, .notDirectory:
                 try checkRoot()
             case .isDirectory:
                 return
-            case .accessDenied where POSIX.isDirectory(filePath):
+            case .accessDenied where (try? POSIX.status(of: name, in: folder, path: filePath))?.kind == .directory:
                 return  // Darwin's unlink of a folder is EPERM.
             default:
                 throw mapped(error)
@@ -414,12 +446,6 @@ public final class DirectoryBlobStore: BlobStore {
         while relative.hasSuffix("/") { relative = relative.dropLast() }
         if relative.isEmpty { return path }
         return path.hasSuffix("/") ? path + relative : path + "/" + relative
-    }
-
-    /// The absolute path of a valid `key`.
-    private func validatedPath(ofKey key: String) throws(BlobStoreError) -> String {
-        guard BlobKeyRules.components(of: key) != nil else { throw .invalidKey(key) }
-        return absolutePath(ofKey: key)
     }
 
     /// The folder that holds `path`.
@@ -451,37 +477,21 @@ public final class DirectoryBlobStore: BlobStore {
         throw POSIXFailure(call: call, path: absolutePath(ofKey: key), code: code)
     }
 
-    /// Creates a new, empty temporary file in `folderPath` (an unused random name).
-    private func createTemporaryFile(in folderPath: String) throws(POSIXFailure) -> (Int32, String) {
+    /// Creates a new, empty temporary file in the open folder `folder` (an unused random
+    /// name), for the blob at `filePath`; returns its descriptor and name.
+    private func createTemporaryFile(in folder: Int32, near filePath: String) throws(BlobStoreError) -> (Int32, String) {
         var attempt = 0
         while true {
             var generator = SystemRandomNumberGenerator()
-            let suffix = String(generator.next(), radix: 16)
-            let temporaryPath = folderPath + "/" + DirectoryBlobStore.temporaryNamePrefix + suffix
+            let name = DirectoryBlobStore.temporaryNamePrefix + String(generator.next(), radix: 16)
             do throws(POSIXFailure) {
-                return (try POSIX.open(temporaryPath, .createExclusive), temporaryPath)
+                return (try POSIX.createExclusive(name, in: folder, path: parentPath(of: filePath) + "/" + name), name)
             } catch {
                 attempt += 1
                 if error.kind == .exists, attempt < 16 { continue }
-                throw error
-            }
-        }
-    }
-
-    /// Creates the folders `components` names under the root, level by level, and returns the
-    /// paths of those it created (outermost first).
-    private func createFolders(_ components: ArraySlice<Substring>) throws(BlobStoreError) -> [String] {
-        var created: [String] = []
-        var folderPath = path
-        for component in components {
-            folderPath = folderPath.hasSuffix("/") ? folderPath + component : folderPath + "/" + component
-            do throws(POSIXFailure) {
-                if try POSIX.makeDirectory(folderPath) { created.append(folderPath) }
-            } catch {
                 throw mapped(error)
             }
         }
-        return created
     }
 }
 

@@ -456,6 +456,56 @@ enum POSIX {
         }
     }
 
+    /// Creates the folder `name` (0755) inside the open folder `folder`. Returns false when
+    /// something already has that name (the caller's `openFolder` then tells what).
+    @discardableResult
+    static func makeFolder(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Bool {
+        if mkdirat(folder, name, mode_t(0o755)) == 0 { return true }
+        let code = errno
+        if code == EEXIST { return false }
+        throw POSIXFailure(call: "mkdirat", path: path, code: code)
+    }
+
+    /// Creates the file `name` (0644) inside the open folder `folder` for writing; it must not
+    /// exist yet (`O_EXCL`, which never follows a symbolic link either).
+    static func createExclusive(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Int32 {
+        while true {
+            let descriptor = systemOpenAt(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(0o644))
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "openat", path: path, code: code)
+        }
+    }
+
+    /// Renames the entry `source` of the open folder `folder` to `destination` in the same
+    /// folder, atomically replacing it (a symbolic link with that name is replaced, not followed).
+    static func rename(_ source: String, to destination: String, in folder: Int32, path: String) throws(POSIXFailure) {
+        guard renameat(folder, source, folder, destination) == 0 else {
+            throw POSIXFailure(call: "renameat", path: path, code: errno)
+        }
+    }
+
+    /// Removes the entry `name` (not a folder) of the open folder `folder`.
+    static func unlink(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) {
+        guard unlinkat(folder, name, 0) == 0 else {
+            throw POSIXFailure(call: "unlinkat", path: path, code: errno)
+        }
+    }
+
+    /// Makes the names in the open folder `folder` durable; see ``synchronizeDirectory(_:)``.
+    static func synchronizeFolder(_ folder: Int32, path: String) throws(POSIXFailure) {
+        #if canImport(Darwin)
+        if fcntl(folder, F_FULLFSYNC) != -1 { return }
+        #endif
+        while fsync(folder) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EINVAL || code == ENOTSUP || code == EOPNOTSUPP { return }
+            throw POSIXFailure(call: "fsync", path: path, code: code)
+        }
+    }
+
     /// The status of the entry `name` of the open folder `folder`; a symbolic link is reported
     /// as one (`AT_SYMLINK_NOFOLLOW`). `path` names the entry in errors.
     static func status(of name: String, in folder: Int32, path: String) throws(POSIXFailure) -> FileStatus {
@@ -512,8 +562,8 @@ private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
     open(path, flags, mode)
 }
 
-private func systemOpenAt(_ folder: Int32, _ name: String, _ flags: Int32) -> Int32 {
-    openat(folder, name, flags)
+private func systemOpenAt(_ folder: Int32, _ name: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    openat(folder, name, flags, mode)
 }
 
 private func systemClose(_ descriptor: Int32) -> Int32 {

@@ -385,7 +385,7 @@ struct Runner {
             console.print("  Holding \(Format.count(report.pendingOperationCount, "operation")) back until the changes they build on arrive.")
         }
         if !report.skipped.isEmpty {
-            console.print("  Skipped \(Format.count(report.skipped.count, "blob")) (tried again at the next sync):")
+            console.print("  Skipped \(Format.count(report.skipped.count, "store entry", "store entries")) (tried again at the next sync):")
             for skipped in report.skipped.prefix(Self.skippedShownMax) {
                 console.print("    \(Format.terminalSafe(Format.shortened(skipped.key))): \(Format.terminalSafe(skipped.reason.description))")
             }

@@ -155,7 +155,7 @@ struct SyncReportCLITests {
         #expect(Date().timeIntervalSince(started) < 20, "the sync took \(Date().timeIntervalSince(started)) s")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first == "Synced with \(store).", "\(result)")
-        #expect(lines.contains { $0.contains("Skipped 4 blobs") }, "\(result)")
+        #expect(lines.contains { $0.contains("Skipped 4 store entries") }, "\(result)")
         #expect(lines.filter { $0.contains("not a regular file or folder") }.count == 1, "\(result)")
         #expect(lines.filter { $0.contains("a symbolic link (never followed)") }.count == 1, "\(result)")
         #expect(lines.filter { $0.contains("too large (8589934592 bytes") }.count == 1, "\(result)")

@@ -302,18 +302,23 @@ struct Runner {
             throw .runtime("the sync failed: \(error)")
         }
         progress.finish()
-        if report.errors.isEmpty && settings.store != store.path {
+        if report.isComplete && settings.store != store.path {
             settings.store = store.path
             try settings.save(library: library.path)
         }
 
         if json {
             console.print(try Format.json(syncJSON(report, store: store.path, replica: library.replica.id)))
-        } else {
+        } else if report.listedStore {
+            // A sync that could not list the store did nothing: no summary, only the error.
             printSyncSummary(report, store: store.path)
         }
+        if !report.listedStore {
+            let reason = report.errors.first ?? "the store could not be listed"
+            throw .runtime("could not sync with \(store.path): \(Format.terminalSafe(reason)); nothing was read or written")
+        }
         if !report.errors.isEmpty {
-            throw .runtime("the sync did not finish: \(report.errors.count == 1 ? report.errors[0] : "\(report.errors.count) store errors (listed above)")")
+            throw .runtime("the sync did not finish: \(report.errors.count == 1 ? Format.terminalSafe(report.errors[0]) : "\(report.errors.count) store errors (listed above)")")
         }
     }
 
@@ -327,7 +332,10 @@ struct Runner {
             "blobsWritten": report.blobsWritten,
             "bytesWritten": report.bytesWritten,
             "blobsDeleted": report.blobsDeleted,
+            "complete": report.isComplete,
+            "listedStore": report.listedStore,
             "operationsApplied": report.operationsApplied,
+            "publishedOperations": report.publishedOperationCount,
             "pendingOperationCount": report.pendingOperationCount,
             "publishedSegment": report.publishedSegment ?? NSNull(),
             "publishedSegments": report.publishedSegments,
@@ -345,23 +353,30 @@ struct Runner {
         case .unknownVersion: "unknownVersion"
         case .notMemoSync: "notMemoSync"
         case .unreadable: "unreadable"
+        case .tooLarge: "tooLarge"
+        case .notListed: "notListed"
         }
     }
 
+    /// The most skipped blobs the summary names one by one (`--json` lists them all).
+    private static let skippedShownMax = 20
+
+    /// The summary of a sync that listed the store. Operations are notebook operations, counted
+    /// the same way by `status` ("unsynced edits"), "Published" and "Received".
     private mutating func printSyncSummary(_ report: SyncReport, store: String) {
-        console.print("Synced with \(store).")
+        if report.isComplete {
+            console.print("Synced with \(store).")
+        } else {
+            console.print("The sync with \(store) did not finish (store errors below; run 'memo sync' again).")
+        }
         console.print("  Read \(Format.count(report.blobsRead, "blob")) (\(Format.bytes(report.bytesRead))), wrote \(Format.count(report.blobsWritten, "blob")) (\(Format.bytes(report.bytesWritten))), deleted \(Format.count(report.blobsDeleted, "blob")); \(Format.count(report.blobsListed, "blob")) in the store.")
         if report.operationsApplied > 0 {
-            console.print("  Received \(Format.count(report.operationsApplied, "operation")) from other devices.")
+            console.print("  Received \(Format.count(report.operationsApplied, "operation")) from the store (edits made on other devices).")
         } else {
-            console.print("  Nothing new from other devices.")
+            console.print("  Nothing new in the store.")
         }
-        let published = report.publishedSegments.reduce(0) { total, key in
-            if case let .segment(_, start, end)? = StoreLayout.parse(key) { return total + Int(end - start) }
-            return total
-        }
-        if published > 0 {
-            console.print("  Published \(Format.count(published, "operation")) of this library.")
+        if report.publishedOperationCount > 0 {
+            console.print("  Published \(Format.count(report.publishedOperationCount, "operation")) of this library (its unsynced edits).")
         }
         if report.publishedSnapshot != nil {
             console.print("  Published a snapshot of the whole notebook (new devices start from it).")
@@ -370,9 +385,12 @@ struct Runner {
             console.print("  Holding \(Format.count(report.pendingOperationCount, "operation")) back until the changes they build on arrive.")
         }
         if !report.skipped.isEmpty {
-            console.print("  Skipped \(Format.count(report.skipped.count, "blob")) (tried again at the next sync):")
-            for skipped in report.skipped {
-                console.print("    \(Format.terminalSafe(skipped.key)): \(Format.terminalSafe(skipped.reason.description))")
+            console.print("  Skipped \(Format.count(report.skipped.count, "store entry", "store entries")) (tried again at the next sync):")
+            for skipped in report.skipped.prefix(Self.skippedShownMax) {
+                console.print("    \(Format.terminalSafe(Format.shortened(skipped.key))): \(Format.terminalSafe(skipped.reason.description))")
+            }
+            if report.skipped.count > Self.skippedShownMax {
+                console.print("    and \(report.skipped.count - Self.skippedShownMax) more ('memo sync --json' lists them all).")
             }
         }
         if !report.errors.isEmpty {
@@ -398,6 +416,7 @@ struct Runner {
                 "memos": active,
                 "trashedMemos": trashed,
                 "unsyncedEdits": unsynced,
+                "unpublishedOperations": unsynced,
                 "lastSync": lastSync == 0 ? NSNull() : Format.isoDate(milliseconds: lastSync),
                 "store": settings.store ?? NSNull(),
             ]
@@ -410,7 +429,7 @@ struct Runner {
             console.print("Earlier ids:    \(replica.syncState.lineage.map(\.description).joined(separator: ", "))")
         }
         console.print("Memos:          \(active), \(trashed) in the trash")
-        console.print("Unsynced edits: \(unsynced == 0 ? "none" : "\(Format.count(unsynced, "operation")) no store has yet")")
+        console.print("Unsynced edits: \(unsynced == 0 ? "none" : "\(Format.count(unsynced, "operation")) this library has not published yet")")
         console.print("Last sync:      \(lastSync == 0 ? "never" : LocalDates().string(lastSync))")
         console.print("Store:          \(settings.store ?? "none yet ('memo sync --store PATH' sets one)")")
     }

@@ -153,17 +153,30 @@ enum Help {
                 and publishes this library's new edits. --store PATH names the folder (created
                 if missing) and is remembered in the library, so later syncs need no option.
 
-                Prints what happened: blobs read and written, operations received, and blobs
-                skipped and why (a file still being copied, a damaged file, one written by a
-                newer version of MemoSync). Skipped blobs are tried again at the next sync. The
-                exit status is 1 when the store could not be used (the summary says why).
+                Prints what happened: blobs read and written, operations received and
+                published, and blobs skipped and why (a file still being copied, a damaged
+                file, one written by a newer version of MemoSync, one larger than any MemoSync
+                blob, a folder that cannot be read, a symbolic link or special file, which are
+                never followed). Skipped blobs are tried again at the next sync.
 
-                --json  an object with the report's fields: blobsListed, blobsRead, bytesRead,
-                        blobsWritten, bytesWritten, blobsDeleted, operationsApplied,
-                        pendingOperationCount, publishedSegment (the last), publishedSegments,
-                        publishedSnapshot, skipped (objects: key, kind, reason), errors, store,
-                        replica (this session's id; a library takes a fresh one each time it
-                        is opened).
+                An operation is one character typed or deleted, or one memo created, trashed,
+                restored or purged. "Published N operations" counts this library's operations
+                the store did not have (what 'memo status' calls unsynced edits); another
+                device that syncs then reports them as received.
+
+                The exit status is 1 when the store could not be used: a sync that could not
+                list the store prints only the error; one that met a store error later (a
+                failed write) prints its summary and the errors. Either way the last sync time
+                ('memo status') stays as it was.
+
+                --json  an object with the report's fields: complete (true when the sync did
+                        everything), listedStore, blobsListed, blobsRead, bytesRead,
+                        blobsWritten, bytesWritten, blobsDeleted, operationsApplied (operations
+                        received), publishedOperations, pendingOperationCount,
+                        publishedSegment (the last), publishedSegments, publishedSnapshot,
+                        skipped (objects: key, kind, reason), errors, store, replica (this
+                        session's id; a library takes a fresh one each time it is opened).
+                        It is printed even when the sync failed.
                 """
         case .status:
             return """
@@ -172,12 +185,14 @@ enum Help {
                 Shows the library folder, this session's replica id (a library takes a fresh
                 one each time it is opened, so that copies of it never share one) and the
                 earlier ids it still publishes under, how many memos it holds, how many of its
-                edits no store has yet (unsynced edits), when it last synced, and the
+                operations it has not published to a store yet (unsynced edits; an operation is
+                one character typed or deleted, or one memo created, trashed, restored or
+                purged, as 'memo sync' counts them), when it last synced completely, and the
                 remembered store folder.
 
                 --json  an object: library, replica, lineage (earlier ids), memos,
-                        trashedMemos, unsyncedEdits, lastSync (ISO 8601 or null), store
-                        (or null).
+                        trashedMemos, unsyncedEdits (also as unpublishedOperations), lastSync
+                        (ISO 8601 or null), store (or null).
                 """
         }
     }

@@ -149,6 +149,14 @@ enum Format {
         return String(result)
     }
 
+    /// `text`, or when longer than `limit` characters its start and end with "…" between them
+    /// (a store may hold junk with very long names; a summary line stays readable).
+    static func shortened(_ text: String, limit: Int = 120) -> String {
+        guard text.count > limit else { return text }
+        let head = (limit - 1) * 2 / 3
+        return String(text.prefix(head)) + "\u{2026}" + String(text.suffix(limit - 1 - head))
+    }
+
     /// A title for a list: the title made terminal-safe, or "(untitled)".
     static func title(_ title: String) -> String {
         title.isEmpty ? "(untitled)" : terminalSafe(title)

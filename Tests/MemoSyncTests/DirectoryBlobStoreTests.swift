@@ -1,5 +1,6 @@
 import Foundation
 @testable import MemoSync
+import TestSupport
 import Testing
 
 /// A unique, empty temporary folder for one test, removed by `remove()` (or `defer`).
@@ -268,19 +269,336 @@ final class IOTestBox<Value>: @unchecked Sendable {
         try FileManager.default.createSymbolicLink(atPath: folder.path("d/link-to-file.seg"), withDestinationPath: folder.path("d/kept.seg"))
         #expect(mkfifo(folder.path("d/fifo"), 0o644) == 0)
 
-        #expect(try store.list(prefix: "").map(\.key) == ["d/kept.seg", "d/link-to-file.seg"])
-        #expect(try store.list(prefix: "d/").map(\.key) == ["d/kept.seg", "d/link-to-file.seg"])
+        #expect(try store.list(prefix: "").map(\.key) == ["d/kept.seg"])
+        #expect(try store.list(prefix: "d/").map(\.key) == ["d/kept.seg"])
+        // Symbolic links and the FIFO are reported, once each; hidden, partial and empty
+        // entries are left out silently.
+        let expected = [
+            SkippedEntry(key: "d/dangling", problem: .symbolicLink),
+            SkippedEntry(key: "d/fifo", problem: .specialFile),
+            SkippedEntry(key: "d/link-to-file.seg", problem: .symbolicLink),
+            SkippedEntry(key: "d/link-to-folder", problem: .symbolicLink),
+            SkippedEntry(key: "d/loop", problem: .symbolicLink),
+        ]
+        #expect(try store.listing(prefix: "").skipped == expected)
+        #expect(try store.listing(prefix: "d/").skipped == expected)
+        #expect(try store.listing(prefix: "d/f").skipped == [SkippedEntry(key: "d/fifo", problem: .specialFile)])
         #expect(try store.list(prefix: "d/unfinished.download/").map(\.key) == [])
         #expect(try store.list(prefix: "d/.stversions/").map(\.key) == [])
         try folder.createFile("d/only-a-folder/inside.seg", [1])
-        #expect(try store.list(prefix: "d/link-to-folder/").map(\.key) == [])
-        #expect(try store.list(prefix: "d/loop/").map(\.key) == [])
+        #expect(try store.listing(prefix: "d/link-to-folder/") == BlobListing(skipped: [SkippedEntry(key: "d/link-to-folder", problem: .symbolicLink)]))
+        #expect(try store.listing(prefix: "d/loop/") == BlobListing(skipped: [SkippedEntry(key: "d/loop", problem: .symbolicLink)]))
         #expect(try store.list(prefix: "d/only-a-folder/").map(\.key) == ["d/only-a-folder/inside.seg"])
-        #expect(try store.read(key: "d/link-to-file.seg") == [1])
+        // A symbolic link is never read, not even one to a blob of the store.
+        #expect(throws: BlobStoreError.notFound(key: "d/link-to-file.seg")) { try store.read(key: "d/link-to-file.seg") }
+        #expect(throws: BlobStoreError.notFound(key: "d/link-to-folder/inside.seg")) { try store.read(key: "d/link-to-folder/inside.seg") }
+        #expect(try store.read(key: "d/only-a-folder/inside.seg") == [1])
         // Reading what is not a regular file: not found, and never blocks on the FIFO.
         #expect(throws: BlobStoreError.notFound(key: "d/fifo")) { try store.read(key: "d/fifo") }
         #expect(throws: BlobStoreError.notFound(key: "d/only-a-folder")) { try store.read(key: "d/only-a-folder") }
         #expect(throws: BlobStoreError.notFound(key: "d/kept.seg/x")) { try store.read(key: "d/kept.seg/x") }
+    }
+
+    // MARK: Bad entries never stop a listing (issue 12, item 4)
+
+    /// A store with three readable blobs, around the bad entries a test adds.
+    static func storeWithGoodBlobs(_ folder: IOTestFolder, injectedFailure: (@Sendable (String, String) -> Int32?)? = nil) throws -> DirectoryBlobStore {
+        let store = try DirectoryBlobStore(path: folder.path, injectedFailure: injectedFailure)
+        for key in goodKeys { try store.write(key: key, bytes: Array(key.utf8)) }
+        return store
+    }
+
+    static let goodKeys = [
+        "memosync/v1/0000000000000001/segments/0000000000-0000000003-00.seg",
+        "memosync/v1/0000000000000002/segments/0000000000-0000000001-00.seg",
+        "memosync/v1/zz/x.seg",
+    ]
+
+    @Test func aFolderThatCannotBeReadIsSkippedAndReportedOnce() throws {
+        let folder = IOTestFolder("store-unreadable")
+        defer { folder.remove() }
+        // Tests run as root, who reads every folder: the errors are injected into the walk.
+        let store = try Self.storeWithGoodBlobs(folder) { call, key in
+            switch (call, key) {
+            case ("openat", "memosync/v1/bad"): EACCES
+            case ("readdir", "memosync/v1/flaky"): EIO
+            case ("fstatat", "memosync/v1/odd.seg"): EACCES
+            default: nil
+            }
+        }
+        for key in ["memosync/v1/bad/a.seg", "memosync/v1/bad/deeper/b.seg", "memosync/v1/flaky/c.seg", "memosync/v1/odd.seg"] {
+            try store.write(key: key, bytes: [1])
+        }
+        let listing = try store.listing(prefix: StoreLayout.root)
+        #expect(listing.blobs.map(\.key) == Self.goodKeys)
+        let permission = String(cString: strerror(EACCES))
+        #expect(listing.skipped == [
+            SkippedEntry(key: "memosync/v1/bad", problem: .unreadable(reason: permission)),
+            SkippedEntry(key: "memosync/v1/flaky", problem: .unreadable(reason: String(cString: strerror(EIO)))),
+            SkippedEntry(key: "memosync/v1/odd.seg", problem: .unreadable(reason: permission)),
+        ])
+        // Short, typed messages: no path, no call.
+        for entry in listing.skipped { #expect(entry.description.utf8.count < 100, "\(entry)") }
+        #expect(try store.list(prefix: StoreLayout.root) == listing.blobs)
+        // The folder a prefix names failing is the listing failing.
+        expectBlobStoreError(\.isIO) { try store.listing(prefix: "memosync/v1/bad/") }
+    }
+
+    @Test func aFolderWithoutPermissionIsSkippedAndReportedOnce() throws {
+        // The same with a real permission error. Root reads every folder, so as root the listing
+        // runs on a thread of its own whose file system user is "nobody" (Linux's setfsuid
+        // changes only the calling thread, and drops root's file permission override).
+        let folder = IOTestFolder("store-chmod")
+        defer {
+            chmod(folder.path("memosync/v1/locked"), 0o755)
+            folder.remove()
+        }
+        let store = try Self.storeWithGoodBlobs(folder)
+        try store.write(key: "memosync/v1/locked/a.seg", bytes: [1])
+        #expect(chmod(folder.path("memosync/v1/locked"), 0) == 0)
+        let listing = try Self.asUnprivilegedUser { () throws(BlobStoreError) in try store.listing(prefix: StoreLayout.root) }
+        #expect(listing.blobs.map(\.key) == Self.goodKeys)
+        #expect(listing.skipped == [SkippedEntry(key: "memosync/v1/locked", problem: .unreadable(reason: String(cString: strerror(EACCES))))])
+        // The folder the prefix names being unreadable fails the listing.
+        let prefixListing = Result { try Self.asUnprivilegedUser { () throws(BlobStoreError) in try store.listing(prefix: "memosync/v1/locked/") } }
+        #expect(throws: BlobStoreError.self) { try prefixListing.get() }
+    }
+
+    /// Runs `body` with file permissions checked as for an ordinary user: directly when the
+    /// tests do not run as root; as root (Linux), on a new thread whose file system user id is
+    /// 65534 ("nobody") for the call.
+    static func asUnprivilegedUser<T: Sendable>(_ body: @escaping @Sendable () throws(BlobStoreError) -> T) throws -> T {
+        if geteuid() != 0 { return try body() }
+        #if os(Linux)
+        // setfsuid(2) is not in Glibc's Swift module: found by name.
+        typealias SetFSUID = @convention(c) (UInt32) -> Int32
+        let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "setfsuid"), "no setfsuid")
+        let setfsuid = unsafeBitCast(symbol, to: SetFSUID.self)
+        let result = IOTestBox<Result<T, BlobStoreError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            _ = setfsuid(65_534)
+            defer { _ = setfsuid(0) }
+            let outcome = Result { () throws(BlobStoreError) -> T in try body() }
+            result.withValue { $0 = outcome }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        return try #require(result.withValue { $0 }).get()
+        #else
+        throw CancellationError()  // never reached on Apple platforms (tests do not run as root)
+        #endif
+    }
+
+    /// Creates folders `name` nested `levels` deep inside `folder` (relative to the store),
+    /// with a file `leaf` (holding `[1]`) in the deepest, going down with `openat`/`mkdirat` as
+    /// no path could (the whole path may be far longer than PATH_MAX). Returns the key of the leaf.
+    static func createDeepTree(in root: String, under relative: String, name: String, levels: Int, leaf: String) throws -> String {
+        var descriptor = open(root + "/" + relative, O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0)
+        for _ in 0..<levels {
+            #expect(mkdirat(descriptor, name, 0o755) == 0)
+            let next = openat(descriptor, name, O_RDONLY | O_DIRECTORY)
+            close(descriptor)
+            descriptor = next
+            try #require(descriptor >= 0)
+        }
+        let file = openat(descriptor, leaf, O_WRONLY | O_CREAT, 0o644)
+        try #require(file >= 0)
+        #expect(write(file, [UInt8(1)], 1) == 1)
+        close(file)
+        close(descriptor)
+        return relative + "/" + Array(repeating: name, count: levels).joined(separator: "/") + "/" + leaf
+    }
+
+    /// Removes a tree that may be deeper than PATH_MAX (which `FileManager` cannot remove).
+    static func removeDeepTree(_ path: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/rm")
+        process.arguments = ["-rf", path]
+        try? process.run()
+        process.waitUntilExit()
+    }
+
+    @Test func aJunkFolderDeeperThanThePathLimitIsSkippedAndReportedOnce() throws {
+        let folder = IOTestFolder("store-deep")
+        defer { Self.removeDeepTree(folder.path) }
+        let store = try Self.storeWithGoodBlobs(folder)
+        // 3,000 levels of "junk-folder": a path of 36,000 bytes, nine times PATH_MAX.
+        _ = try Self.createDeepTree(in: folder.path, under: "memosync/v1", name: "junk-folder", levels: 3_000, leaf: "x.seg")
+        // A blob whose path is longer than PATH_MAX, but nested less than the walk's limit:
+        // listed and readable (the store goes folder by folder, never by the whole path).
+        let long = String(repeating: "L", count: 250)
+        let deepKey = try Self.createDeepTree(in: folder.path, under: "memosync/v1", name: long, levels: 20, leaf: "deep.seg")
+        #expect(folder.path(deepKey).utf8.count > 4_096)
+
+        let listing = try store.listing(prefix: StoreLayout.root)
+        #expect(listing.blobs.map(\.key) == (Self.goodKeys + [deepKey]).sorted())
+        #expect(try store.read(key: deepKey) == [1])
+        try #require(listing.skipped.count == 1)
+        let skipped = listing.skipped[0]
+        #expect(skipped.problem == .tooDeep(levels: DirectoryBlobStore.maxFolderDepth))
+        // Reported in a few hundred bytes, not thousands: the key is shortened in the middle.
+        #expect(skipped.key.hasPrefix("memosync/v1/junk-folder/junk-folder/") && skipped.key.hasSuffix("/junk-folder"))
+        #expect(skipped.key.utf8.count <= 200 && skipped.key.contains("\u{2026}"))
+        #expect(skipped.description.utf8.count < 300)
+    }
+
+    @Test func shortenedKeysAreBoundedAndKeepBothEnds() {
+        var random = SeededRandom(seed: 0x5EED_0012)
+        let alphabet: [Unicode.Scalar] = ["a", "/", "é", "日", "🎉", "-", "0"]
+        for round in 0..<500 {
+            var key = String.UnicodeScalarView()
+            for _ in 0..<random.int(in: 0...400) { key.append(random.pick(alphabet)) }
+            let text = String(key)
+            let shortened = BlobKeyRules.abbreviated(text)
+            if text.utf8.count <= BlobKeyRules.maxReportedKeyBytes {
+                #expect(shortened == text, "round \(round)")
+            } else {
+                #expect(shortened.utf8.count <= BlobKeyRules.maxReportedKeyBytes, "round \(round): \(shortened.utf8.count) bytes")
+                #expect(shortened.utf8.count >= BlobKeyRules.maxReportedKeyBytes - 8, "round \(round): needlessly short")
+                let parts = shortened.components(separatedBy: "\u{2026}")
+                #expect(parts.count >= 2 && text.hasPrefix(parts[0]) && text.hasSuffix(parts[parts.count - 1]), "round \(round)")
+            }
+        }
+    }
+
+    @Test func symbolicLinksNeverLeadOutOfTheStore() throws {
+        let folder = IOTestFolder("store-links")
+        defer { folder.remove() }
+        let outside = IOTestFolder("store-links-outside")
+        defer { outside.remove() }
+        try outside.createFile("secret/0000000000-0000000001-00.seg", Array("secret".utf8))
+        let store = try Self.storeWithGoodBlobs(folder)
+        let links = [
+            "memosync/v1/0000000000000003": outside.path,  // a replica folder leading out
+            "memosync/v1/0000000000000001/snapshots": outside.path("secret"),  // a kind folder
+            "memosync/v1/0000000000000002/segments/0000000001-0000000002-00.seg": outside.path("secret/0000000000-0000000001-00.seg"),
+            "memosync/v1/dangling.seg": outside.path("none"),
+        ]
+        for (key, target) in links {
+            try FileManager.default.createSymbolicLink(atPath: folder.path(key), withDestinationPath: target)
+        }
+        let listing = try store.listing(prefix: StoreLayout.root)
+        #expect(listing.blobs.map(\.key) == Self.goodKeys)
+        #expect(listing.skipped == links.keys.sorted().map { SkippedEntry(key: $0, problem: .symbolicLink) })
+        // Reads through a link, or of one, find nothing; the prefix through a link reports it.
+        for key in [
+            "memosync/v1/0000000000000003/secret/0000000000-0000000001-00.seg",
+            "memosync/v1/0000000000000001/snapshots/0000000000-0000000001-00.seg",
+            "memosync/v1/0000000000000002/segments/0000000001-0000000002-00.seg",
+            "memosync/v1/dangling.seg",
+        ] {
+            #expect(throws: BlobStoreError.notFound(key: key)) { try store.read(key: key) }
+        }
+        #expect(try store.listing(prefix: "memosync/v1/0000000000000003/secret/")
+            == BlobListing(skipped: [SkippedEntry(key: "memosync/v1/0000000000000003", problem: .symbolicLink)]))
+        // Writes and deletes never go through a link either.
+        expectBlobStoreError(\.isIO) { try store.write(key: "memosync/v1/0000000000000003/secret/planted.seg", bytes: [6]) }
+        expectBlobStoreError(\.isIO) { try store.write(key: "memosync/v1/0000000000000001/snapshots/x.snap", bytes: [6]) }
+        try store.delete(key: "memosync/v1/0000000000000003/secret/0000000000-0000000001-00.seg")
+        try store.delete(key: "memosync/v1/0000000000000001/snapshots/0000000000-0000000001-00.seg")
+        #expect(try outside.names("secret") == ["0000000000-0000000001-00.seg"])
+        // Writing over a link replaces the link itself, inside the store.
+        let overLink = "memosync/v1/0000000000000002/segments/0000000001-0000000002-00.seg"
+        try store.write(key: overLink, bytes: [5])
+        #expect(try store.read(key: overLink) == [5])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: outside.path("secret/0000000000-0000000001-00.seg"))) == Data("secret".utf8))
+        // The root itself may be a link (a Dropbox folder often is).
+        let linkedRoot = outside.path("linked-root")
+        try FileManager.default.createSymbolicLink(atPath: linkedRoot, withDestinationPath: folder.path)
+        let throughLink = try DirectoryBlobStore(path: linkedRoot)
+        #expect(try throughLink.list(prefix: StoreLayout.root).map(\.key) == (Self.goodKeys + [overLink]).sorted())
+        #expect(try throughLink.read(key: Self.goodKeys[0]) == Array(Self.goodKeys[0].utf8))
+    }
+
+    @Test func aFIFOIsListedAsSkippedAndNeverBlocksARead() throws {
+        let folder = IOTestFolder("store-fifo")
+        defer { folder.remove() }
+        let store = try Self.storeWithGoodBlobs(folder)
+        let key = "memosync/v1/0000000000000001/segments/0000000003-0000000004-00.seg"
+        #expect(mkfifo(folder.path(key), 0o644) == 0)
+        let listing = try store.listing(prefix: StoreLayout.root)
+        #expect(listing.blobs.map(\.key) == Self.goodKeys)
+        #expect(listing.skipped == [SkippedEntry(key: key, problem: .specialFile)])
+        // A read on a thread, with a watchdog: a blocked read fails the test instead of
+        // hanging it (the watchdog then opens the FIFO for writing, which releases the read).
+        let outcome = IOTestBox<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let result: String
+            do { _ = try store.read(key: key); result = "read" } catch { result = "\(error)" }
+            outcome.withValue { $0 = result }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 10) == .timedOut {
+            Issue.record("reading a FIFO blocked")
+            let writer = open(folder.path(key), O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            done.wait()
+        }
+        #expect(outcome.withValue { $0 } == "\(BlobStoreError.notFound(key: key))")
+    }
+
+    @Test func aBlobLargerThanTheLimitIsRefusedBeforeItIsRead() throws {
+        let folder = IOTestFolder("store-large")
+        defer { folder.remove() }
+        let store = try Self.storeWithGoodBlobs(folder)
+        #expect(store.maxBlobBytes == StoreLayout.maxBlobBytes)
+        #expect(StoreLayout.maxBlobBytes == (1 << 30) + 12)
+        // A sparse 3 GiB file named like a segment: no disk used, and refused from its size.
+        let key = "memosync/v1/0000000000000001/segments/0000000003-0000000009-00.seg"
+        let huge = 3 << 30
+        let descriptor = open(folder.path(key), O_WRONLY | O_CREAT, 0o644)
+        try #require(descriptor >= 0)
+        #expect(ftruncate(descriptor, off_t(huge)) == 0)
+        close(descriptor)
+        #expect(try store.list(prefix: StoreLayout.root).first { $0.key == key }?.sizeBytes == huge)
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(throws: BlobStoreError.tooLarge(key: key, sizeBytes: huge, limitBytes: StoreLayout.maxBlobBytes)) {
+            try store.read(key: key)
+        }
+        // Refused without reading: reading 3 GiB takes seconds, and gigabytes of memory.
+        #expect(clock.now - started < .seconds(1))
+
+        // At the limit exactly a blob reads; one byte more does not (a small limit for the test).
+        let small = try DirectoryBlobStore(path: folder.path, maxBlobBytes: 1_000)
+        try small.write(key: "at-limit", bytes: Self.blob(7, size: 1_000))
+        try small.write(key: "over-limit", bytes: Self.blob(7, size: 1_001))
+        #expect(try small.read(key: "at-limit") == Self.blob(7, size: 1_000))
+        #expect(throws: BlobStoreError.tooLarge(key: "over-limit", sizeBytes: 1_001, limitBytes: 1_000)) {
+            try small.read(key: "over-limit")
+        }
+        #expect(BlobStoreError.tooLarge(key: key, sizeBytes: huge, limitBytes: 1_000).description.contains("too large"))
+    }
+
+    @Test func aFileThatGrowsPastTheLimitWhileReadIsRefused() throws {
+        let folder = IOTestFolder("store-growing")
+        defer { folder.remove() }
+        try folder.createFile("f", Self.blob(3, size: 5_000))
+        // The size the reader took from fstat is smaller than what is there by the time it
+        // reads: the file grew in between.
+        func readWithStaleSize(limit: Int) throws(POSIXFailure) -> [UInt8] {
+            let descriptor = try POSIX.open(folder.path("f"), .read)
+            defer { POSIX.closeQuietly(descriptor) }
+            return try POSIX.readAll(descriptor, path: folder.path("f"), sizeHint: 10, limit: limit)
+        }
+        #expect(try readWithStaleSize(limit: 5_000) == Self.blob(3, size: 5_000))
+        #expect(try readWithStaleSize(limit: 100_000) == Self.blob(3, size: 5_000))
+        do {
+            _ = try readWithStaleSize(limit: 4_999)
+            Issue.record("a file larger than the limit was read")
+        } catch {
+            #expect(error.kind == .tooLarge)
+        }
+        do {
+            _ = try readWithStaleSize(limit: 0)
+            Issue.record("a file larger than the limit was read")
+        } catch {
+            #expect(error.kind == .tooLarge)
+        }
     }
 
     // MARK: Errors

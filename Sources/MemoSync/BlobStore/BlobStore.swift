@@ -26,6 +26,10 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case unavailable(reason: String)
     /// Another input/output failure.
     case io(reason: String)
+    /// The blob is larger than the store reads (``StoreLayout/maxBlobBytes`` for MemoSync's
+    /// stores): refused without reading it. `sizeBytes` is its size, or a lower bound of it when
+    /// it grew while being read.
+    case tooLarge(key: String, sizeBytes: Int, limitBytes: Int)
 
     public var description: String {
         switch self {
@@ -34,7 +38,66 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case .full: "the store is full"
         case let .unavailable(reason): "the store is unavailable: \(reason)"
         case let .io(reason): "store input/output error: \(reason)"
+        case let .tooLarge(key, size, limit):
+            "the blob \(BlobKeyRules.abbreviated(key)) is too large (\(size) bytes; the limit is \(limit))"
         }
+    }
+}
+
+/// Why a listing left out an entry of the store that could be, or hold, a blob. Each entry is
+/// reported once per listing (a folder that cannot be read is one entry, whatever it holds).
+public enum ListingProblem: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// A folder that cannot be read, or an entry whose type cannot be read; `reason` is the
+    /// system's short text ("Permission denied"). Nothing under it is listed.
+    case unreadable(reason: String)
+    /// A symbolic link: never followed, so nothing outside the store is ever listed or read.
+    case symbolicLink
+    /// A FIFO, socket or device: never opened (reading one could block, or never end).
+    case specialFile
+    /// A folder nested deeper than the store walks (`levels` folders below the root); nothing
+    /// under it is listed. No MemoSync key is nearly that deep.
+    case tooDeep(levels: Int)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(reason): "cannot be read (\(reason))"
+        case .symbolicLink: "a symbolic link (never followed)"
+        case .specialFile: "not a regular file or folder (a FIFO, socket or device)"
+        case let .tooDeep(levels): "a folder nested more than \(levels) levels deep (not walked)"
+        }
+    }
+}
+
+/// An entry a listing left out, and why.
+public struct SkippedEntry: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Its key (for a folder, without a trailing "/"), shortened in the middle (with "…") to at
+    /// most 200 UTF-8 bytes when longer, so that a report stays small.
+    public var key: String
+    /// Why it was left out.
+    public var problem: ListingProblem
+
+    /// An entry; `key` is shortened when too long.
+    public init(key: String, problem: ListingProblem) {
+        self.key = BlobKeyRules.abbreviated(key)
+        self.problem = problem
+    }
+
+    public var description: String { "\(key): \(problem)" }
+}
+
+/// What a listing found: the blobs, and the entries it left out because they cannot be blobs
+/// it may read (see ``ListingProblem``). Hidden files, partial downloads and empty files are
+/// left out silently: they are normal in a synced folder.
+public struct BlobListing: Sendable, Equatable {
+    /// The blobs, as ``BlobStore/list(prefix:)`` gives them.
+    public var blobs: [BlobInfo]
+    /// The entries left out, each once.
+    public var skipped: [SkippedEntry]
+
+    /// A listing.
+    public init(blobs: [BlobInfo] = [], skipped: [SkippedEntry] = []) {
+        self.blobs = blobs
+        self.skipped = skipped
     }
 }
 
@@ -55,10 +118,22 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
 public protocol BlobStore: Sendable {
     /// Every blob whose key starts with `prefix`.
     func list(prefix: String) throws(BlobStoreError) -> [BlobInfo]
+    /// Every blob whose key starts with `prefix`, and the entries under it the listing left out
+    /// (a folder it cannot read, a symbolic link, a FIFO). A store whose listings never leave
+    /// anything out need not implement it: the default is ``list(prefix:)`` with nothing
+    /// skipped. A sync uses this, and reports the skipped entries.
+    func listing(prefix: String) throws(BlobStoreError) -> BlobListing
     /// The bytes of the blob `key`.
     func read(key: String) throws(BlobStoreError) -> [UInt8]
     /// Stores `bytes` under `key`, atomically, replacing any blob with that key.
     func write(key: String, bytes: [UInt8]) throws(BlobStoreError)
     /// Removes the blob `key`; removing a missing blob is not an error.
     func delete(key: String) throws(BlobStoreError)
+}
+
+extension BlobStore {
+    /// ``list(prefix:)``, with nothing skipped.
+    public func listing(prefix: String) throws(BlobStoreError) -> BlobListing {
+        BlobListing(blobs: try list(prefix: prefix), skipped: [])
+    }
 }

@@ -15,16 +15,27 @@ import Foundation
 ///   files, `.DS_Store`, iCloud placeholders `.name.icloud`, Syncthing's `.syncthing.*.tmp` and
 ///   `.stversions`), names of partial downloads (ending in `.tmp`, `.part`, `.partial`,
 ///   `.crdownload`, `.download` or `~`, in any case), names with control characters or invalid
-///   UTF-8, empty files, and anything that is not a regular file (folders are walked, except
-///   hidden ones and symbolic links to folders; a symbolic link to a regular file is listed).
-///   Names a sync client gives conflicting copies, such as
+///   UTF-8, and empty files. Names a sync client gives conflicting copies, such as
 ///   "x (Alice's conflicted copy 2026-01-02).seg" or "x.sync-conflict-20260102-101010-ABC.seg",
 ///   are ordinary names: listed and readable.
+/// - One bad entry never fails a listing: a folder that cannot be read, a symbolic link, a FIFO,
+///   socket or device, and a folder nested more than ``maxFolderDepth`` levels deep are left
+///   out and reported once each in ``listing(prefix:)``'s ``BlobListing/skipped``; everything
+///   readable is listed. Only the root, or the folder a prefix names, failing to be read fails
+///   a listing.
+/// - Nothing outside the root is ever listed, read, written or removed: the walk and every
+///   read, write and delete go folder by folder from the root (`openat`) without following a
+///   symbolic link (`O_NOFOLLOW`), so a key through a link names no blob, whatever changes
+///   during the walk. A read never blocks on a
+///   FIFO or device (`O_NONBLOCK`, then `fstat`: only regular files are read), and never takes
+///   more memory than ``maxBlobBytes``: a larger file is refused from its `fstat` size before
+///   any of it is read, and a file that grows past the limit while it is read is refused too.
 /// - Keys follow the same rules (see ``isValidKey(_:)``), so every key `list` returns can be
 ///   read, and every blob written under a valid key shows in listings (unless it is empty).
 ///
 /// The root folder must exist: when it disappears (an unmounted drive), operations throw
 /// ``BlobStoreError/unavailable(reason:)`` and nothing recreates it behind the user's back.
+/// The root itself may be a symbolic link (`~/Dropbox` often is).
 ///
 /// On case-insensitive file systems (the macOS default) keys that differ only in case name the
 /// same file. The store holds no mutable state, so it is `Sendable` and may be used from many
@@ -33,16 +44,41 @@ public final class DirectoryBlobStore: BlobStore {
     /// The absolute path of the root folder, without a trailing "/".
     public let path: String
 
+    /// The largest blob ``read(key:)`` reads, in bytes (``StoreLayout/maxBlobBytes`` unless
+    /// given to ``init(path:maxBlobBytes:)``).
+    public let maxBlobBytes: Int
+
+    /// The most folder levels below the root a listing walks (32). A folder deeper than this is
+    /// left out and reported as ``ListingProblem/tooDeep(levels:)``: no MemoSync key is nearly
+    /// that deep, and the bound keeps the walk's open folders (one per level) and its time
+    /// bounded on a junk tree of any depth.
+    public static let maxFolderDepth = 32
+
     /// The start of the name of every temporary file a write creates; a random suffix follows.
     public static let temporaryNamePrefix = ".memosync-tmp-"
+
+    /// For tests: given a system call a walk makes ("openat" of a folder, "readdir", "fstatat")
+    /// and the key of its entry ("" for the root), an error number to fail it with instead.
+    /// Lets tests running as root (who may read any folder) see permission errors.
+    let injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?
 
     /// Opens the store rooted at the folder `path`, creating it (and any missing folder above
     /// it) when it does not exist. A relative path is resolved against the current folder now.
     ///
+    /// - Parameter maxBlobBytes: the largest blob ``read(key:)`` reads; MemoSync's format limit
+    ///   by default.
     /// - Throws: ``BlobStoreError/unavailable(reason:)`` when the folder cannot be created or
     ///   something that is not a folder has its name; ``BlobStoreError/full`` when the disk has
     ///   no room for it.
-    public init(path: String) throws(BlobStoreError) {
+    public convenience init(path: String, maxBlobBytes: Int = StoreLayout.maxBlobBytes) throws(BlobStoreError) {
+        try self.init(path: path, maxBlobBytes: maxBlobBytes, injectedFailure: nil)
+    }
+
+    /// ``init(path:maxBlobBytes:)`` with failures injected into listings (for tests).
+    init(
+        path: String, maxBlobBytes: Int = StoreLayout.maxBlobBytes,
+        injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?
+    ) throws(BlobStoreError) {
         guard let absolute = POSIX.absolutePath(path) else {
             throw .unavailable(reason: "no folder path given (\"\(path)\")")
         }
@@ -55,12 +91,14 @@ public final class DirectoryBlobStore: BlobStore {
             throw .unavailable(reason: "\(absolute) is not a folder")
         }
         self.path = absolute
+        self.maxBlobBytes = max(0, maxBlobBytes)
+        self.injectedFailure = injectedFailure
     }
 
-    /// Opens the store rooted at the folder of the file URL `url`; see ``init(path:)``.
+    /// Opens the store rooted at the folder of the file URL `url`; see ``init(path:maxBlobBytes:)``.
     ///
     /// - Throws: ``BlobStoreError/unavailable(reason:)`` for a URL that is not a file URL, and
-    ///   the errors of ``init(path:)``.
+    ///   the errors of ``init(path:maxBlobBytes:)``.
     public convenience init(url: URL) throws(BlobStoreError) {
         guard url.isFileURL else {
             throw .unavailable(reason: "\(url) is not a file URL")
@@ -82,85 +120,182 @@ public final class DirectoryBlobStore: BlobStore {
 
     // MARK: BlobStore
 
-    /// Every blob whose key starts with `prefix`, sorted by key, with its size.
+    /// Every blob whose key starts with `prefix`, sorted by key, with its size: the blobs of
+    /// ``listing(prefix:)``, without the entries it left out.
+    ///
+    /// - Throws: see ``listing(prefix:)``.
+    public func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] {
+        try listing(prefix: prefix).blobs
+    }
+
+    /// Every blob whose key starts with `prefix`, sorted by key, with its size; and the entries
+    /// left out (sorted by key): folders that cannot be read, symbolic links, FIFOs, sockets,
+    /// devices, folders nested more than ``maxFolderDepth`` levels deep. Each is reported once,
+    /// and nothing under it is listed; everything readable is.
     ///
     /// Only the folder named by the prefix's part up to its last "/" is walked, and inside it
     /// only subfolders whose keys can still start with `prefix`: listing "segments/ab" reads
     /// `segments` and the subfolders of it whose names start with "ab". A prefix that no valid
     /// key can start with (absolute, with a hidden or ".." folder) lists nothing, and so does a
-    /// prefix through a symbolic link to a folder (a full walk never enters one either). Entries
-    /// that vanish during the walk are left out. O(entries walked + k log k) for k results.
+    /// prefix through a missing folder; a prefix through a symbolic link lists nothing but
+    /// reports the link. Entries that vanish during the walk
+    /// are left out silently. O(entries walked + k log k) for k results.
     ///
     /// - Throws: ``BlobStoreError/unavailable(reason:)`` when the root folder is missing;
-    ///   ``BlobStoreError/io(reason:)`` when a folder cannot be read.
-    public func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] {
+    ///   ``BlobStoreError/io(reason:)`` when the root or the folder the prefix names cannot be
+    ///   read.
+    public func listing(prefix: String) throws(BlobStoreError) -> BlobListing {
         try checkRoot()
         var folderKey = ""
+        var folders: [Substring] = []
         if let slash = prefix.lastIndex(of: "/") {
             folderKey = String(prefix[...slash])
-            let folders = folderKey.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-            guard folders.allSatisfy(BlobKeyRules.isListableName) else { return [] }
-            // Like a walk from the root, never enter a symbolic link to a folder.
-            var folderPath = path
-            for folder in folders {
-                folderPath = folderPath.hasSuffix("/") ? folderPath + folder : folderPath + "/" + folder
-                guard let status = try statusOfEntry(folderPath), status.kind == .directory else { return [] }
-            }
+            folders = Array(folderKey.split(separator: "/", omittingEmptySubsequences: false).dropLast())
+            guard folders.allSatisfy(BlobKeyRules.isListableName) else { return BlobListing() }
         }
-        var found: [BlobInfo] = []
-        // Folders to read: (their key with a trailing "/", or "" for the root; their path).
-        var pending: [(key: String, path: String)] = [(folderKey, absolutePath(ofKey: folderKey))]
-        while let (folder, folderPath) = pending.popLast() {
-            let names: [String]
+        // Down to the prefix's folder, one level at a time, never through a symbolic link.
+        var folder: Int32
+        do throws(POSIXFailure) {
+            try injectFailure("openat", key: "")
+            folder = try POSIX.openFolder(path)
+        } catch {
+            throw mapped(error)
+        }
+        defer { POSIX.closeQuietly(folder) }
+        var reached = ""
+        for name in folders {
+            reached += reached.isEmpty ? String(name) : "/" + name
+            let next: Int32
             do throws(POSIXFailure) {
-                names = try POSIX.directoryEntries(folderPath)
+                try injectFailure("openat", key: reached)
+                next = try POSIX.openFolder(String(name), in: folder, path: absolutePath(ofKey: reached))
             } catch {
-                if error.kind == .notFound || error.kind == .notDirectory { continue }
-                throw mapped(error)
-            }
-            for name in names where BlobKeyRules.isListableName(Substring(name)) {
-                let key = folder + name
-                let entryPath = folderPath.hasSuffix("/") ? folderPath + name : folderPath + "/" + name
-                guard var status = try statusOfEntry(entryPath) else { continue }
-                if status.kind == .symbolicLink {
-                    // Listed when it leads to a regular file; never walked into.
-                    guard let target = try statusOfEntry(entryPath, followLinks: true),
-                          target.kind == .regular
-                    else { continue }
-                    status = target
-                }
-                switch status.kind {
-                case .regular:
-                    if status.size > 0, key.hasPrefix(prefix) {
-                        found.append(BlobInfo(key: key, sizeBytes: status.size))
+                switch error.kind {
+                case .notFound: return BlobListing()
+                case .notDirectory, .symbolicLink:
+                    // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW.
+                    guard (try? POSIX.status(of: String(name), in: folder, path: reached))?.kind == .symbolicLink else {
+                        return BlobListing()
                     }
-                case .directory:
-                    let subfolder = key + "/"
-                    if subfolder.hasPrefix(prefix) || prefix.hasPrefix(subfolder) {
-                        pending.append((subfolder, entryPath))
-                    }
-                case .symbolicLink, .other:
-                    continue
+                    return BlobListing(skipped: [SkippedEntry(key: reached, problem: .symbolicLink)])
+                default: throw mapped(error)
                 }
             }
+            POSIX.closeQuietly(folder)
+            folder = next
         }
-        found.sort { $0.key < $1.key }
-        return found
+        let names: [String]
+        do throws(POSIXFailure) {
+            try injectFailure("readdir", key: reached)
+            names = try POSIX.directoryEntries(ofFolder: folder, path: absolutePath(ofKey: folderKey))
+        } catch {
+            throw mapped(error)
+        }
+        var listing = BlobListing()
+        try walk(folder, names: names, key: folderKey, depth: folders.count, prefix: prefix, into: &listing)
+        // An unmounted root makes entries fail one by one: that is the whole store missing.
+        if !listing.skipped.isEmpty { try checkRoot() }
+        listing.blobs.sort { $0.key < $1.key }
+        listing.skipped.sort { $0.key < $1.key }
+        return listing
     }
 
-    /// The whole contents of the blob `key`. O(size).
+    /// Lists the entries `names` of the open folder `folder`, whose key is `folderKey` (with a
+    /// trailing "/", or "" for the root) and which is `depth` levels below the root, and walks
+    /// its subfolders that may hold keys starting with `prefix`. Holds one open folder per level.
+    private func walk(
+        _ folder: Int32, names: [String], key folderKey: String, depth: Int, prefix: String, into listing: inout BlobListing
+    ) throws(BlobStoreError) {
+        for name in names where BlobKeyRules.isListableName(Substring(name)) {
+            let key = folderKey + name
+            // Only entries that are, or may hold, keys starting with the prefix.
+            guard key.hasPrefix(prefix) || prefix.hasPrefix(key + "/") else { continue }
+            let status: FileStatus
+            do throws(POSIXFailure) {
+                try injectFailure("fstatat", key: key)
+                status = try POSIX.status(of: name, in: folder, path: absolutePath(ofKey: key))
+            } catch {
+                if error.kind == .notFound { continue }  // vanished meanwhile
+                listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+                continue
+            }
+            switch status.kind {
+            case .regular:
+                if status.size > 0, key.hasPrefix(prefix) {
+                    listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size))
+                }
+            case .symbolicLink:
+                listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
+            case .other:
+                listing.skipped.append(SkippedEntry(key: key, problem: .specialFile))
+            case .directory:
+                guard depth < Self.maxFolderDepth else {
+                    listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.maxFolderDepth)))
+                    continue
+                }
+                let subfolder: Int32
+                let subnames: [String]
+                do throws(POSIXFailure) {
+                    try injectFailure("openat", key: key)
+                    subfolder = try POSIX.openFolder(name, in: folder, path: absolutePath(ofKey: key))
+                } catch {
+                    switch error.kind {
+                    case .notFound: continue  // vanished meanwhile
+                    case .symbolicLink: listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
+                    default: listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+                    }
+                    continue
+                }
+                defer { POSIX.closeQuietly(subfolder) }
+                do throws(POSIXFailure) {
+                    try injectFailure("readdir", key: key)
+                    subnames = try POSIX.directoryEntries(ofFolder: subfolder, path: absolutePath(ofKey: key))
+                } catch {
+                    if error.kind != .notFound {
+                        listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+                    }
+                    continue
+                }
+                try walk(subfolder, names: subnames, key: key + "/", depth: depth + 1, prefix: prefix, into: &listing)
+            }
+        }
+    }
+
+    /// The whole contents of the blob `key`. O(size), and never more memory than
+    /// ``maxBlobBytes`` (plus one byte).
     ///
-    /// - Throws: ``BlobStoreError/notFound(key:)`` when no regular file has this name;
-    ///   ``BlobStoreError/invalidKey(_:)``; ``BlobStoreError/unavailable(reason:)`` when the
-    ///   root folder is missing; ``BlobStoreError/io(reason:)`` for a failed read.
+    /// The file is opened folder by folder from the root without following symbolic links and
+    /// without blocking, and only a regular file is read.
+    ///
+    /// - Throws: ``BlobStoreError/notFound(key:)`` when no regular file has this name (a folder,
+    ///   a symbolic link, a FIFO or device is not a blob, and neither is a name under a symbolic
+    ///   link to a folder); ``BlobStoreError/tooLarge(key:sizeBytes:limitBytes:)`` when the file
+    ///   is larger than ``maxBlobBytes``, before reading any of it (or as soon as it grows past
+    ///   it while read); ``BlobStoreError/invalidKey(_:)``;
+    ///   ``BlobStoreError/unavailable(reason:)`` when the root folder is missing;
+    ///   ``BlobStoreError/io(reason:)`` for a failed read.
     public func read(key: String) throws(BlobStoreError) -> [UInt8] {
-        let filePath = try validatedPath(ofKey: key)
-        let descriptor: Int32
+        guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
+        let filePath = absolutePath(ofKey: key)
+        var descriptor: Int32
         do throws(POSIXFailure) {
-            descriptor = try POSIX.open(filePath, .read)
+            descriptor = try POSIX.openFolder(path)
+            for (index, component) in components.enumerated() {
+                let next: Int32
+                do throws(POSIXFailure) {
+                    next = index == components.count - 1
+                        ? try POSIX.openForReading(String(component), in: descriptor, path: filePath)
+                        : try POSIX.openFolder(String(component), in: descriptor, path: filePath)
+                } catch {
+                    POSIX.closeQuietly(descriptor)
+                    throw error
+                }
+                POSIX.closeQuietly(descriptor)
+                descriptor = next
+            }
         } catch {
             switch error.kind {
-            case .notFound, .notDirectory:
+            case .notFound, .notDirectory, .symbolicLink:
                 try checkRoot()
                 throw .notFound(key: key)
             default:
@@ -174,17 +309,27 @@ public final class DirectoryBlobStore: BlobStore {
         } catch {
             throw mapped(error)
         }
-        // A folder, FIFO or device with the key's name is not a blob.
+        // A folder, FIFO, socket or device with the key's name is not a blob.
         guard status.kind == .regular else { throw .notFound(key: key) }
+        guard status.size <= maxBlobBytes else {
+            throw .tooLarge(key: key, sizeBytes: status.size, limitBytes: maxBlobBytes)
+        }
         do throws(POSIXFailure) {
-            return try POSIX.readAll(descriptor, path: filePath)
+            return try POSIX.readAll(descriptor, path: filePath, sizeHint: status.size, limit: maxBlobBytes)
         } catch {
+            if error.kind == .tooLarge {
+                throw .tooLarge(key: key, sizeBytes: maxBlobBytes + 1, limitBytes: maxBlobBytes)
+            }
             throw mapped(error)
         }
     }
 
     /// Stores `bytes` under `key`, atomically and durably (temporary file, `fsync`, rename,
     /// `fsync` of the folder), creating the folders the key names. O(size).
+    ///
+    /// Like reads, a write goes folder by folder from the root and never through a symbolic
+    /// link: a link where the key needs a folder is in the way (an `io` error), so nothing is
+    /// ever written outside the store.
     ///
     /// An empty blob is stored but never listed (listings skip empty files, which are usually
     /// downloads that have not started).
@@ -197,24 +342,28 @@ public final class DirectoryBlobStore: BlobStore {
     ///   is in place but may not survive a crash.
     public func write(key: String, bytes: [UInt8]) throws(BlobStoreError) {
         guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
-        let folderPath = absolutePath(ofKey: components.dropLast().joined(separator: "/"))
         let filePath = absolutePath(ofKey: key)
-        var createdFolders: [String] = []
-        let temporary: (descriptor: Int32, path: String)
+        // The open folders from the root down to the key's folder, and whether each was created.
+        var chain: [(descriptor: Int32, created: Bool)] = []
+        defer { for folder in chain { POSIX.closeQuietly(folder.descriptor) } }
         do throws(POSIXFailure) {
-            temporary = try createTemporaryFile(in: folderPath)
-        } catch let error where error.kind == .notFound && components.count > 1 {
-            // The key's folders do not exist yet (or the root is gone: `mapped` tells).
-            createdFolders = try createFolders(components.dropLast())
-            do throws(POSIXFailure) {
-                temporary = try createTemporaryFile(in: folderPath)
-            } catch {
-                throw mapped(error)
+            chain.append((try POSIX.openFolder(path), false))
+            var folderKey = ""
+            for component in components.dropLast() {
+                let name = String(component)
+                folderKey += folderKey.isEmpty ? name : "/" + name
+                let folderPath = absolutePath(ofKey: folderKey)
+                let parent = chain[chain.count - 1].descriptor
+                let created = try POSIX.makeFolder(name, in: parent, path: folderPath)
+                chain.append((try POSIX.openFolder(name, in: parent, path: folderPath), created))
             }
         } catch {
             throw mapped(error)
         }
-        let (descriptor, temporaryPath) = temporary
+        let folder = chain[chain.count - 1].descriptor
+        let name = String(components[components.count - 1])
+        let (descriptor, temporaryName) = try createTemporaryFile(in: folder, near: filePath)
+        let temporaryPath = parentPath(of: filePath) + "/" + temporaryName
         do throws(POSIXFailure) {
             do throws(POSIXFailure) {
                 try POSIX.writeAll(descriptor, bytes, path: temporaryPath)
@@ -224,41 +373,64 @@ public final class DirectoryBlobStore: BlobStore {
                 throw error
             }
             try POSIX.close(descriptor, path: temporaryPath)
-            try POSIX.rename(temporaryPath, to: filePath)
+            try POSIX.rename(temporaryName, to: name, in: folder, path: filePath)
         } catch {
-            try? POSIX.unlink(temporaryPath)
+            try? POSIX.unlink(temporaryName, in: folder, path: temporaryPath)
             throw mapped(error)
         }
         do throws(POSIXFailure) {
-            try POSIX.synchronizeDirectory(folderPath)
+            try POSIX.synchronizeFolder(folder, path: parentPath(of: filePath))
             // A new folder's own name lives in its parent: make those durable too.
-            for created in createdFolders.reversed() {
-                try POSIX.synchronizeDirectory(parentPath(of: created))
+            for level in chain.indices.dropFirst().reversed() where chain[level].created {
+                let parentKey = components.prefix(level - 1).joined(separator: "/")
+                try POSIX.synchronizeFolder(chain[level - 1].descriptor, path: absolutePath(ofKey: parentKey))
             }
         } catch {
             throw mapped(error)
         }
     }
 
-    /// Removes the blob `key`. A missing blob (or a folder with that name) is not an error.
-    /// The removal is not followed by an `fsync`: a blob that reappears after a crash is
-    /// harmless, since listings never decide anything by absence. Empty folders are kept (a
-    /// writer in another process may be about to use them).
+    /// Removes the blob `key`. A missing blob (or a folder with that name) is not an error, and
+    /// neither is a key through a symbolic link (which names no blob of the store: nothing
+    /// outside it is removed). The removal is not followed by an `fsync`: a blob that reappears
+    /// after a crash is harmless, since listings never decide anything by absence. Empty
+    /// folders are kept (a writer in another process may be about to use them).
     ///
     /// - Throws: ``BlobStoreError/invalidKey(_:)``; ``BlobStoreError/unavailable(reason:)`` when
     ///   the root folder is missing; ``BlobStoreError/io(reason:)`` when the file cannot be
     ///   removed.
     public func delete(key: String) throws(BlobStoreError) {
-        let filePath = try validatedPath(ofKey: key)
+        guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
+        let filePath = absolutePath(ofKey: key)
+        var folder: Int32
         do throws(POSIXFailure) {
-            try POSIX.unlink(filePath)
+            folder = try POSIX.openFolder(path)
+        } catch {
+            throw mapped(error)
+        }
+        defer { POSIX.closeQuietly(folder) }
+        for component in components.dropLast() {
+            do throws(POSIXFailure) {
+                let next = try POSIX.openFolder(String(component), in: folder, path: filePath)
+                POSIX.closeQuietly(folder)
+                folder = next
+            } catch {
+                switch error.kind {
+                case .notFound, .notDirectory, .symbolicLink: return try checkRoot()
+                default: throw mapped(error)
+                }
+            }
+        }
+        let name = String(components[components.count - 1])
+        do throws(POSIXFailure) {
+            try POSIX.unlink(name, in: folder, path: filePath)
         } catch {
             switch error.kind {
             case .notFound, .notDirectory:
                 try checkRoot()
             case .isDirectory:
                 return
-            case .accessDenied where POSIX.isDirectory(filePath):
+            case .accessDenied where (try? POSIX.status(of: name, in: folder, path: filePath))?.kind == .directory:
                 return  // Darwin's unlink of a folder is EPERM.
             default:
                 throw mapped(error)
@@ -274,12 +446,6 @@ public final class DirectoryBlobStore: BlobStore {
         while relative.hasSuffix("/") { relative = relative.dropLast() }
         if relative.isEmpty { return path }
         return path.hasSuffix("/") ? path + relative : path + "/" + relative
-    }
-
-    /// The absolute path of a valid `key`.
-    private func validatedPath(ofKey key: String) throws(BlobStoreError) -> String {
-        guard BlobKeyRules.components(of: key) != nil else { throw .invalidKey(key) }
-        return absolutePath(ofKey: key)
     }
 
     /// The folder that holds `path`.
@@ -305,47 +471,27 @@ public final class DirectoryBlobStore: BlobStore {
         return .io(reason: failure.description)
     }
 
-    /// The status of a directory entry, or nil when it vanished meanwhile.
-    private func statusOfEntry(_ entryPath: String, followLinks: Bool = false) throws(BlobStoreError) -> FileStatus? {
-        do throws(POSIXFailure) {
-            return try POSIX.status(of: entryPath, followLinks: followLinks)
-        } catch {
-            if error.kind == .notFound || error.kind == .notDirectory { return nil }
-            throw mapped(error)
-        }
+    /// Throws the failure ``injectedFailure`` asks for, if any.
+    private func injectFailure(_ call: String, key: String) throws(POSIXFailure) {
+        guard let code = injectedFailure?(call, key) else { return }
+        throw POSIXFailure(call: call, path: absolutePath(ofKey: key), code: code)
     }
 
-    /// Creates a new, empty temporary file in `folderPath` (an unused random name).
-    private func createTemporaryFile(in folderPath: String) throws(POSIXFailure) -> (Int32, String) {
+    /// Creates a new, empty temporary file in the open folder `folder` (an unused random
+    /// name), for the blob at `filePath`; returns its descriptor and name.
+    private func createTemporaryFile(in folder: Int32, near filePath: String) throws(BlobStoreError) -> (Int32, String) {
         var attempt = 0
         while true {
             var generator = SystemRandomNumberGenerator()
-            let suffix = String(generator.next(), radix: 16)
-            let temporaryPath = folderPath + "/" + DirectoryBlobStore.temporaryNamePrefix + suffix
+            let name = DirectoryBlobStore.temporaryNamePrefix + String(generator.next(), radix: 16)
             do throws(POSIXFailure) {
-                return (try POSIX.open(temporaryPath, .createExclusive), temporaryPath)
+                return (try POSIX.createExclusive(name, in: folder, path: parentPath(of: filePath) + "/" + name), name)
             } catch {
                 attempt += 1
                 if error.kind == .exists, attempt < 16 { continue }
-                throw error
-            }
-        }
-    }
-
-    /// Creates the folders `components` names under the root, level by level, and returns the
-    /// paths of those it created (outermost first).
-    private func createFolders(_ components: ArraySlice<Substring>) throws(BlobStoreError) -> [String] {
-        var created: [String] = []
-        var folderPath = path
-        for component in components {
-            folderPath = folderPath.hasSuffix("/") ? folderPath + component : folderPath + "/" + component
-            do throws(POSIXFailure) {
-                if try POSIX.makeDirectory(folderPath) { created.append(folderPath) }
-            } catch {
                 throw mapped(error)
             }
         }
-        return created
     }
 }
 
@@ -383,6 +529,37 @@ enum BlobKeyRules {
             if zip(tail, suffix).allSatisfy({ asciiLowercased($0) == $1 }) { return false }
         }
         return true
+    }
+
+    /// The most UTF-8 bytes of a key in a report (``SkippedEntry``, error messages).
+    static let maxReportedKeyBytes = 200
+
+    /// `key`, or when it has more than ``maxReportedKeyBytes`` UTF-8 bytes, its start and end
+    /// with "…" between them, at most that long (cut between Unicode scalars). O(length).
+    static func abbreviated(_ key: String) -> String {
+        guard key.utf8.count > maxReportedKeyBytes else { return key }
+        let ellipsis = "\u{2026}"
+        let headBudget = (maxReportedKeyBytes - ellipsis.utf8.count) * 2 / 3
+        let tailBudget = maxReportedKeyBytes - ellipsis.utf8.count - headBudget
+        var head = String.UnicodeScalarView()
+        var used = 0
+        for scalar in key.unicodeScalars {
+            let size = UTF8.width(scalar)
+            guard used + size <= headBudget else { break }
+            head.append(scalar)
+            used += size
+        }
+        var tail: [Unicode.Scalar] = []
+        used = 0
+        for scalar in key.unicodeScalars.reversed() {
+            let size = UTF8.width(scalar)
+            guard used + size <= tailBudget else { break }
+            tail.append(scalar)
+            used += size
+        }
+        head.append(contentsOf: ellipsis.unicodeScalars)
+        head.append(contentsOf: tail.reversed())
+        return String(head)
     }
 
     private static func asciiLowercased(_ byte: UInt8) -> UInt8 {

@@ -14,6 +14,10 @@
 // - Directory `fsync` is refused by some file systems (EINVAL, ENOTSUP); there it is a no-op.
 // - `mode_t` is 32 bits on Linux and 16 bits on Darwin; file type bits are the same everywhere.
 // - `opendir` returns an opaque pointer on Linux and a typed one on Darwin (inferred below).
+// - Working inside an open folder (`openat`, `fstatat`, `fdopendir`) is POSIX 2008 and the same
+//   on every system here. With `O_NOFOLLOW`, Linux and Darwin both refuse a symbolic link with
+//   ELOOP, except that Linux says ENOTDIR when `O_DIRECTORY` is given too (callers check the
+//   entry's type with `fstatat` when they need to tell).
 // - Locks are `flock(2)` locks: owned by an open file description, so two opens of the lock
 //   file conflict even inside one process (unlike `fcntl` locks) and closing the descriptor
 //   releases the lock. (On Linux NFS, `flock` is emulated with `fcntl` locks: it still excludes
@@ -55,6 +59,10 @@ struct POSIXFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case wouldBlock
         /// ENAMETOOLONG: a name or path is too long.
         case nameTooLong
+        /// ELOOP: a symbolic link where none may be followed (`O_NOFOLLOW`), or a loop of them.
+        case symbolicLink
+        /// EFBIG, or a file larger than the limit a reader was given.
+        case tooLarge
         /// Anything else.
         case other
     }
@@ -86,6 +94,8 @@ struct POSIXFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case EROFS: kind = .readOnly
         case EWOULDBLOCK, EAGAIN: kind = .wouldBlock
         case ENAMETOOLONG: kind = .nameTooLong
+        case ELOOP: kind = .symbolicLink
+        case EFBIG: kind = .tooLarge
         default: kind = .other
         }
     }
@@ -195,14 +205,31 @@ enum POSIX {
     }
 
     /// Reads everything from the current position to the end of the file. O(size).
-    static func readAll(_ descriptor: Int32, path: String) throws(POSIXFailure) -> [UInt8] {
+    ///
+    /// The buffer starts at the size `fstat` reports (plus one byte, so that a file that did not
+    /// grow ends in one read; without a `limit`, at most `maxInitialReadCapacity`) and grows only
+    /// for a file that grows while it is read. With a `limit`, the buffer never holds more than
+    /// `limit` + 1 bytes: a file that has more throws `.tooLarge` (check the size before calling
+    /// to refuse a large file without reading any of it).
+    static func readAll(_ descriptor: Int32, path: String, limit: Int? = nil) throws(POSIXFailure) -> [UInt8] {
         let hint = try status(of: descriptor, path: path).size
-        // One more byte than the size, so that a file that did not grow ends in one read.
-        var bytes = [UInt8](repeating: 0, count: min(max(hint, 0), maxInitialReadCapacity) + 1)
+        return try readAll(descriptor, path: path, sizeHint: hint, limit: limit)
+    }
+
+    /// ``readAll(_:path:limit:)`` with the size already known (`sizeHint`, from an `fstat`
+    /// made by the caller); a file longer than the hint is read to its end all the same.
+    static func readAll(_ descriptor: Int32, path: String, sizeHint: Int, limit: Int?) throws(POSIXFailure) -> [UInt8] {
+        let cap = limit.map { max($0, 0) + 1 } ?? Int.max
+        let initial = limit == nil ? min(max(sizeHint, 0), maxInitialReadCapacity) + 1 : min(max(sizeHint, 0) + 1, cap)
+        var bytes = [UInt8](repeating: 0, count: initial)
         var filled = 0
         while true {
             if filled == bytes.count {
-                bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 1 << 16)))
+                guard bytes.count < cap else {
+                    throw POSIXFailure(call: "read", path: path, kind: .tooLarge, reason: "more than \(cap - 1) bytes")
+                }
+                let grown = min(cap, bytes.count + max(bytes.count, 1 << 16))
+                bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
             }
             let (count, code) = bytes.withUnsafeMutableBytes { buffer -> (Int, Int32) in
                 guard let base = buffer.baseAddress else { return (0, 0) }
@@ -215,6 +242,9 @@ enum POSIX {
             }
             if count == 0 { break }
             filled += count
+        }
+        if filled == cap {
+            throw POSIXFailure(call: "read", path: path, kind: .tooLarge, reason: "more than \(cap - 1) bytes")
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
@@ -351,10 +381,33 @@ enum POSIX {
             throw POSIXFailure(call: "opendir", path: path, code: errno)
         }
         defer { closedir(directory) }
+        return try entries(path: path) { readdir(directory) }
+    }
+
+    /// The names in the open folder `folder` (see ``directoryEntries(_:)``); `folder` stays
+    /// open and usable (the entries are read through a duplicate of it). `path` names the
+    /// folder in errors. O(entries).
+    static func directoryEntries(ofFolder folder: Int32, path: String) throws(POSIXFailure) -> [String] {
+        let duplicate = dup(folder)
+        guard duplicate >= 0 else { throw POSIXFailure(call: "dup", path: path, code: errno) }
+        guard let directory = fdopendir(duplicate) else {
+            let code = errno
+            closeQuietly(duplicate)
+            throw POSIXFailure(call: "fdopendir", path: path, code: code)
+        }
+        defer { closedir(directory) }
+        // The duplicate shares the folder's position: start from the beginning.
+        rewinddir(directory)
+        return try entries(path: path) { readdir(directory) }
+    }
+
+    /// Reads the names of an open directory stream to its end; `next` is `readdir` on it (whose
+    /// stream type differs between Linux and Darwin).
+    private static func entries(path: String, next: () -> UnsafeMutablePointer<dirent>?) throws(POSIXFailure) -> [String] {
         var names: [String] = []
         while true {
             errno = 0
-            guard let entry = readdir(directory) else {
+            guard let entry = next() else {
                 let code = errno
                 if code == 0 { break }
                 throw POSIXFailure(call: "readdir", path: path, code: code)
@@ -369,6 +422,98 @@ enum POSIX {
             names.append(name)
         }
         return names
+    }
+
+    // MARK: Inside an open folder (never following symbolic links)
+
+    /// Opens the folder `path` (following symbolic links: for a store's root) to work inside it
+    /// with the functions below.
+    static func openFolder(_ path: String) throws(POSIXFailure) -> Int32 {
+        try open(path, .directory)
+    }
+
+    /// Opens the folder `name` inside the open folder `folder`. A symbolic link is never
+    /// followed (`.symbolicLink`); something that is not a folder is `.notDirectory`. `path`
+    /// names the entry in errors.
+    static func openFolder(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Int32 {
+        try open(name, in: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, path: path)
+    }
+
+    /// Opens the entry `name` of the open folder `folder` for reading, without following a
+    /// symbolic link (`.symbolicLink`) and without blocking (a FIFO with no writer opens at
+    /// once; the caller checks the type with ``status(of:path:)`` before reading).
+    static func openForReading(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Int32 {
+        try open(name, in: folder, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, path: path)
+    }
+
+    private static func open(_ name: String, in folder: Int32, flags: Int32, path: String) throws(POSIXFailure) -> Int32 {
+        while true {
+            let descriptor = systemOpenAt(folder, name, flags)
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "openat", path: path, code: code)
+        }
+    }
+
+    /// Creates the folder `name` (0755) inside the open folder `folder`. Returns false when
+    /// something already has that name (the caller's `openFolder` then tells what).
+    @discardableResult
+    static func makeFolder(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Bool {
+        if mkdirat(folder, name, mode_t(0o755)) == 0 { return true }
+        let code = errno
+        if code == EEXIST { return false }
+        throw POSIXFailure(call: "mkdirat", path: path, code: code)
+    }
+
+    /// Creates the file `name` (0644) inside the open folder `folder` for writing; it must not
+    /// exist yet (`O_EXCL`, which never follows a symbolic link either).
+    static func createExclusive(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Int32 {
+        while true {
+            let descriptor = systemOpenAt(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(0o644))
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "openat", path: path, code: code)
+        }
+    }
+
+    /// Renames the entry `source` of the open folder `folder` to `destination` in the same
+    /// folder, atomically replacing it (a symbolic link with that name is replaced, not followed).
+    static func rename(_ source: String, to destination: String, in folder: Int32, path: String) throws(POSIXFailure) {
+        guard renameat(folder, source, folder, destination) == 0 else {
+            throw POSIXFailure(call: "renameat", path: path, code: errno)
+        }
+    }
+
+    /// Removes the entry `name` (not a folder) of the open folder `folder`.
+    static func unlink(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) {
+        guard unlinkat(folder, name, 0) == 0 else {
+            throw POSIXFailure(call: "unlinkat", path: path, code: errno)
+        }
+    }
+
+    /// Makes the names in the open folder `folder` durable; see ``synchronizeDirectory(_:)``.
+    static func synchronizeFolder(_ folder: Int32, path: String) throws(POSIXFailure) {
+        #if canImport(Darwin)
+        if fcntl(folder, F_FULLFSYNC) != -1 { return }
+        #endif
+        while fsync(folder) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EINVAL || code == ENOTSUP || code == EOPNOTSUPP { return }
+            throw POSIXFailure(call: "fsync", path: path, code: code)
+        }
+    }
+
+    /// The status of the entry `name` of the open folder `folder`; a symbolic link is reported
+    /// as one (`AT_SYMLINK_NOFOLLOW`). `path` names the entry in errors.
+    static func status(of name: String, in folder: Int32, path: String) throws(POSIXFailure) -> FileStatus {
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw POSIXFailure(call: "fstatat", path: path, code: errno)
+        }
+        return FileStatus(info)
     }
 
     /// The current working folder, or nil when it cannot be determined.
@@ -415,6 +560,10 @@ extension FileStatus {
 
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
+}
+
+private func systemOpenAt(_ folder: Int32, _ name: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    openat(folder, name, flags, mode)
 }
 
 private func systemClose(_ descriptor: Int32) -> Int32 {

@@ -295,14 +295,26 @@ public final class Replica {
     /// published, saves again.
     ///
     /// Store failures do not throw: the sync does what it can and lists them in the report's
-    /// `errors` (try again later). Only the local disk's failures throw.
+    /// `errors` (try again later); ``SyncReport/isComplete`` tells whether it did everything,
+    /// and only then does ``SyncState/lastSyncMilliseconds`` move. Entries the store's listing
+    /// left out (``BlobStore/listing(prefix:)``) and blobs that could not be used are in the
+    /// report's `skipped`. Only the local disk's failures throw.
     ///
     /// - Parameter progress: called after each store operation.
     @discardableResult
     public func sync(with store: any BlobStore, progress: ((SyncProgress) -> Void)? = nil) throws(ReplicaError) -> SyncReport {
         var session = try beginSync()
         while let action = session.nextAction() {
-            session.handle(Self.perform(action, on: store))
+            if case let .list(prefix) = action {
+                // The listing with the entries it left out, which the report shows.
+                do throws(BlobStoreError) {
+                    session.handle(listing: try store.listing(prefix: prefix))
+                } catch {
+                    session.handle(.failed(error))
+                }
+            } else {
+                session.handle(Self.perform(action, on: store))
+            }
             progress?(session.progress)
         }
         return try finishSync(session)

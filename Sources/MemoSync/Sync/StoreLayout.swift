@@ -13,6 +13,12 @@ public enum StoreLayout {
     /// Every MemoSync key starts with this.
     public static let root = "memosync/v1/"
 
+    /// The largest blob MemoSync reads: an envelope with the largest body the format allows
+    /// (`Limits.encodedBytesMax`, 2^30 bytes) and its framing (magic 2, kind and version 1, body
+    /// length varint 5, checksum 4). A sync skips a listed blob that is larger, from its listed
+    /// size, without reading it; ``DirectoryBlobStore`` refuses to read one.
+    public static let maxBlobBytes = Limits.encodedBytesMax + 12
+
     /// What a key names.
     public enum Key: Sendable, Equatable, Hashable {
         /// A segment: operations `start ..< end` of `replica`.

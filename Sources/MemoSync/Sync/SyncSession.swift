@@ -225,6 +225,16 @@ public struct SyncSession {
         }
     }
 
+    /// Takes the answer to a `.list` action from a store that reports the entries its listing
+    /// left out (``BlobStore/listing(prefix:)``): like `handle(.listed(listing.blobs))`, and the
+    /// skipped entries go to the report's ``SyncReport/skipped``.
+    public mutating func handle(listing: BlobListing) {
+        if case .list? = outstanding {
+            report.skipped += listing.skipped.map { SkippedBlob(key: $0.key, reason: .notListed($0.problem)) }
+        }
+        handle(.listed(listing.blobs))
+    }
+
     // MARK: Phases
 
     private mutating func advancePhase() {
@@ -244,7 +254,8 @@ public struct SyncSession {
             phase = .collect
         case .collect:
             retireLineage()
-            state.lastSyncMilliseconds = nowMilliseconds
+            // Only a complete sync counts as one (a failed write, say, leaves it).
+            if report.errors.isEmpty { state.lastSyncMilliseconds = nowMilliseconds }
             phase = .finished
         case .finished: break
         }
@@ -296,12 +307,18 @@ public struct SyncSession {
     // MARK: Listing
 
     private mutating func takeListing(_ entries: [BlobInfo]) {
+        report.listedStore = true
         report.blobsListed = entries.count
         let knownSnapshots = Set(state.ownSnapshots.map(\.key))
         var unknownSnapshots: [(total: UInt64, key: String)] = []
         var listedHeads: [ReplicaID: [String]] = [:]
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             guard entry.sizeBytes > 0 else { continue }
+            // Refused from its listed size: reading it could take more memory than any blob may.
+            guard entry.sizeBytes <= StoreLayout.maxBlobBytes else {
+                report.skipped.append(SkippedBlob(key: entry.key, reason: .tooLarge(sizeBytes: entry.sizeBytes, limitBytes: StoreLayout.maxBlobBytes)))
+                continue
+            }
             listedKeys.insert(entry.key)
             switch StoreLayout.parse(entry.key) {
             case let .head(replicaID)?:
@@ -655,6 +672,7 @@ public struct SyncSession {
         switch StoreLayout.parse(key) {
         case .segment?:
             for entry in written.version.entries {
+                report.publishedOperationCount += Int(entry.operationCount - min(entry.operationCount, state.published[entry.replica]))
                 state.published[entry.replica] = max(state.published[entry.replica], entry.operationCount)
             }
             state.ownSegments.append(key)
@@ -665,7 +683,10 @@ public struct SyncSession {
             // has made no operation.
             state.addToLineage(notebook.replica)
             // It holds every operation of the lineage this notebook holds: published.
-            for id in state.lineage where written.version[id] > state.published[id] { state.published[id] = written.version[id] }
+            for id in state.lineage where written.version[id] > state.published[id] {
+                report.publishedOperationCount += Int(written.version[id] - state.published[id])
+                state.published[id] = written.version[id]
+            }
             state.ownSnapshots.removeAll { $0.key == key }
             state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: written.version, writtenAtMilliseconds: nowMilliseconds))
             listedKeys.insert(key)

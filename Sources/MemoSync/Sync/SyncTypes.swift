@@ -45,6 +45,11 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     case notMemoSync
     /// Listed, but gone (or unreadable) when read.
     case unreadable(String)
+    /// Listed larger than the format allows (``StoreLayout/maxBlobBytes``): never read.
+    case tooLarge(sizeBytes: Int, limitBytes: Int)
+    /// Left out by the store's listing (a folder it cannot read, a symbolic link, a FIFO):
+    /// nothing under it was listed.
+    case notListed(ListingProblem)
 
     public var description: String {
         switch self {
@@ -53,6 +58,8 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
         case let .unknownVersion(kind, version): "unknown version (kind \(kind), version \(version))"
         case .notMemoSync: "not a MemoSync blob"
         case let .unreadable(reason): "unreadable (\(reason))"
+        case let .tooLarge(size, limit): "too large (\(size) bytes; no MemoSync blob exceeds \(limit))"
+        case let .notListed(problem): "not listed: \(problem)"
         }
     }
 
@@ -77,7 +84,17 @@ public struct SkippedBlob: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What a sync did.
+///
+/// Operations are counted one way everywhere: *notebook operations*, as version vectors count
+/// them (a character typed or deleted, a memo created, trashed, restored or purged: one each).
+/// ``publishedOperationCount`` counts those a sync wrote that the store lacked;
+/// ``operationsApplied`` those it applied from the store; `Replica.unpublishedOperationCount`
+/// those not yet published. So the operations one library publishes are the operations another
+/// receives (unless it had some of them already, or holds some back).
 public struct SyncReport: Sendable, Equatable {
+    /// Whether the store was listed. A sync whose listing failed did nothing else: it read,
+    /// wrote and applied nothing.
+    public var listedStore = false
     /// Blobs listed in the store.
     public var blobsListed = 0
     /// Blobs read, and their bytes.
@@ -101,12 +118,21 @@ public struct SyncReport: Sendable, Equatable {
     /// Operations of this library's lineage it had published that the store no longer held (a
     /// new, wiped or restored store), published again in this sync.
     public var republishedOperationCount = 0
+    /// Notebook operations of this library's ids (its lineage) this sync wrote to the store that
+    /// the store was not known to hold: every id's operations in the segments it published
+    /// (a segment is named after one id's range, but may hold several ids' operations).
+    public var publishedOperationCount = 0
     /// The snapshot this replica published, if any.
     public var publishedSnapshot: String?
     /// Blobs skipped, and why.
     public var skipped: [SkippedBlob] = []
     /// Store errors met (the sync went on where it could).
     public var errors: [String] = []
+
+    /// Whether the sync did everything it set out to: it listed the store and met no store
+    /// error (skipped blobs are not errors). Only a complete sync moves
+    /// ``SyncState/lastSyncMilliseconds``.
+    public var isComplete: Bool { listedStore && errors.isEmpty }
 
     /// An empty report.
     public init() {}
@@ -203,7 +229,8 @@ public struct SyncState: Sendable, Equatable {
     public var readSnapshots: [ReadSnapshot] = []
     /// Total operations the notebook held at the last own snapshot.
     public var operationsAtLastSnapshot: UInt64 = 0
-    /// When the last sync finished (wall clock, milliseconds), 0 if never.
+    /// When the last complete sync finished (wall clock, milliseconds; ``SyncReport/isComplete``),
+    /// 0 if never. A sync that could not list the store, or met a store error, leaves it.
     public var lastSyncMilliseconds: UInt64 = 0
 
     /// A fresh state: nothing published.

@@ -1,0 +1,218 @@
+// What `memo sync` and `memo status` say (issue 12, items 4 and 6): the same operation counts
+// everywhere, nothing that looks like a sync for one that failed, and a store with bad entries
+// in it syncs all the same.
+
+import Foundation
+import Testing
+
+@Suite("memo sync reports")
+struct SyncReportCLITests {
+    /// `memo status --json` of `library`.
+    private func status(_ sandbox: Sandbox, _ library: String) throws -> [String: Any] {
+        try sandbox.ok(["status", "--json"], library: library).object()
+    }
+
+    @Test("status, the publishing sync and the receiving sync count the same operations")
+    func theNumbersAgree() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (alice, bob, store) = (sandbox.at("alice"), sandbox.at("bob"), sandbox.at("store"))
+        // Three runs of memo, so three sessions (replica ids) with edits: 6 + 6 + 7 operations.
+        let id = try sandbox.newMemo("hello", library: alice)
+        try sandbox.ok(["edit", id, "--insert", "5", " world"], library: alice)
+        _ = try sandbox.newMemo("second", library: alice)
+
+        let before = try status(sandbox, alice)
+        #expect(before["unsyncedEdits"] as? Int == 19 && before["unpublishedOperations"] as? Int == 19)
+        #expect(try sandbox.ok(["status"], library: alice).stdout.contains("Unsynced edits: 19 operations"))
+        let published = try sandbox.ok(["sync", "--store", store], library: alice).stdout
+        #expect(published.contains("Synced with \(store).") && published.contains("Published 19 operations"), "\(published)")
+        #expect(try status(sandbox, alice)["unsyncedEdits"] as? Int == 0)
+        let received = try sandbox.ok(["sync", "--store", store], library: bob).stdout
+        #expect(received.contains("Received 19 operations"), "\(received)")
+
+        // Again, as JSON, after edits in two more sessions.
+        try sandbox.ok(["edit", id, "--delete", "0", "2"], library: alice)
+        try sandbox.ok(["delete", id], library: alice)
+        let unsynced = try #require(try status(sandbox, alice)["unsyncedEdits"] as? Int)
+        #expect(unsynced == 3)
+        let report = try sandbox.ok(["sync", "--json"], library: alice).object()
+        #expect(report["publishedOperations"] as? Int == unsynced && report["complete"] as? Bool == true)
+        #expect(try sandbox.ok(["sync", "--json"], library: bob).object()["operationsApplied"] as? Int == unsynced)
+    }
+
+    @Test("a sync whose write failed prints no 'Synced with' and keeps the last-sync time")
+    func aFailedWriteIsNotASync() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (library, store) = (sandbox.at("library"), sandbox.at("store"))
+        _ = try sandbox.newMemo("one", library: library)
+        try sandbox.ok(["sync", "--store", store], library: library)
+        let syncedAt = try #require(try status(sandbox, library)["lastSync"] as? String)
+
+        // The next segment is named after the id of the session that made the edit: a file in
+        // the place of that id's folder makes the write fail.
+        _ = try sandbox.newMemo("two", library: library)
+        let lineage = try #require(try status(sandbox, library)["lineage"] as? [String])
+        let blocker = store + "/memosync/v1/" + (try #require(lineage.last))
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data([1])))
+        let failed = try sandbox.memo(["sync"], library: library)
+        #expect(failed.status == 1, "\(failed)")
+        #expect(!failed.stdout.contains("Synced with"), "\(failed)")
+        #expect(failed.stdout.contains("did not finish") && failed.stdout.contains("Store errors:"), "\(failed)")
+        #expect(failed.stderr.contains("the sync did not finish"), "\(failed)")
+        let after = try status(sandbox, library)
+        #expect(after["lastSync"] as? String == syncedAt, "the failed sync moved the last-sync time")
+        #expect(after["unsyncedEdits"] as? Int == 4)
+        let json = try sandbox.memo(["sync", "--json"], library: library)
+        #expect(json.status == 1)
+        #expect(try json.object()["complete"] as? Bool == false)
+
+        try FileManager.default.removeItem(atPath: blocker)
+        Thread.sleep(forTimeInterval: 0.01)
+        let retried = try sandbox.ok(["sync"], library: library).stdout
+        #expect(retried.contains("Synced with") && retried.contains("Published 4 operations"), "\(retried)")
+        let last = try #require(try status(sandbox, library)["lastSync"] as? String)
+        #expect(last > syncedAt)
+    }
+
+    @Test("a sync that cannot list the store prints only the error and keeps the last-sync time")
+    func anUnreadableStoreIsNotASync() throws {
+        let sandbox = try Sandbox()
+        defer {
+            chmod(sandbox.at("store/memosync/v1"), 0o755)
+            chmod(sandbox.at("store/memosync/v1/0000000000000bad"), 0o755)
+            sandbox.remove()
+        }
+        let (library, store) = (sandbox.at("library"), sandbox.at("store"))
+        _ = try sandbox.newMemo("one", library: library)
+        try sandbox.ok(["sync", "--store", store], library: library)
+        _ = try sandbox.newMemo("two", library: library)
+        // Permission errors need an ordinary user: as root, memo runs as "nobody" (setpriv).
+        let user = try UnprivilegedMemo(sandbox)
+        let syncedAt = try #require(try user.run(["status", "--json"], library: library).object()["lastSync"] as? String)
+
+        // One unreadable folder among the replicas' folders: skipped, reported, the rest syncs.
+        try FileManager.default.createDirectory(atPath: store + "/memosync/v1/0000000000000bad", withIntermediateDirectories: true)
+        #expect(chmod(store + "/memosync/v1/0000000000000bad", 0) == 0)
+        let skipped = try user.run(["sync"], library: library)
+        #expect(skipped.status == 0, "\(skipped)")
+        #expect(skipped.stdout.contains("Synced with"), "\(skipped)")
+        #expect(skipped.stdout.contains("memosync/v1/0000000000000bad: not listed: cannot be read (Permission denied)"), "\(skipped)")
+        let synced = try user.run(["status", "--json"], library: library).object()
+        #expect(synced["unsyncedEdits"] as? Int == 0)
+        let lastSync = try #require(synced["lastSync"] as? String)
+        #expect(lastSync >= syncedAt)
+
+        // The store's own folder unreadable: nothing to sync with.
+        _ = try user.run(["new", "three"], library: library)
+        #expect(chmod(store + "/memosync/v1", 0) == 0)
+        let failed = try user.run(["sync"], library: library)
+        #expect(failed.status == 1, "\(failed)")
+        #expect(failed.stdout.isEmpty, "a failed sync printed a summary: \(failed)")
+        #expect(failed.stderr.hasPrefix("memo: could not sync with \(store): listing the store failed"), "\(failed)")
+        #expect(failed.stderr.contains("Permission denied") && failed.stderr.contains("nothing was read or written"), "\(failed)")
+        #expect(failed.stderr.utf8.count < 400, "\(failed)")
+        let after = try user.run(["status", "--json"], library: library).object()
+        #expect(after["lastSync"] as? String == lastSync, "the failed sync moved the last-sync time")
+        #expect(after["unsyncedEdits"] as? Int == 6)
+    }
+
+    @Test("FIFOs, symbolic links, huge files and deep junk folders in the store neither stop nor slow a sync")
+    func aStoreWithBadEntriesStillSyncs() throws {
+        let sandbox = try Sandbox()
+        defer {
+            let process = Process()  // the junk tree is deeper than FileManager can remove
+            process.executableURL = URL(fileURLWithPath: "/bin/rm")
+            process.arguments = ["-rf", sandbox.path]
+            try? process.run()
+            process.waitUntilExit()
+        }
+        let (alice, bob, store) = (sandbox.at("alice"), sandbox.at("bob"), sandbox.at("store"))
+        let id = try sandbox.newMemo("hello", library: alice)
+        try sandbox.ok(["sync", "--store", store], library: alice)
+        let root = store + "/memosync/v1"
+        let replica = try #require(try FileManager.default.contentsOfDirectory(atPath: root).first)
+        #expect(mkfifo(root + "/\(replica)/segments/0000000006-0000000007-00.seg", 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: root + "/0000000000000abc", withDestinationPath: "/")
+        let huge = open(root + "/\(replica)/segments/0000000006-0000000009-00.seg", O_WRONLY | O_CREAT, 0o644)
+        try #require(huge >= 0)
+        #expect(ftruncate(huge, off_t(8 << 30)) == 0)  // 8 GiB, sparse
+        close(huge)
+        // 2,000 nested folders: a path of 24,000 bytes.
+        var folder = open(root, O_RDONLY | O_DIRECTORY)
+        for _ in 0..<2_000 {
+            #expect(mkdirat(folder, "junk-folder", 0o755) == 0)
+            let next = openat(folder, "junk-folder", O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+            try #require(folder >= 0)
+        }
+        close(folder)
+
+        let started = Date()
+        let result = try sandbox.ok(["sync", "--store", store], library: bob)
+        #expect(Date().timeIntervalSince(started) < 20, "the sync took \(Date().timeIntervalSince(started)) s")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first == "Synced with \(store).", "\(result)")
+        #expect(lines.contains { $0.contains("Skipped 4 store entries") }, "\(result)")
+        #expect(lines.filter { $0.contains("not a regular file or folder") }.count == 1, "\(result)")
+        #expect(lines.filter { $0.contains("a symbolic link (never followed)") }.count == 1, "\(result)")
+        #expect(lines.filter { $0.contains("too large (8589934592 bytes") }.count == 1, "\(result)")
+        #expect(lines.filter { $0.contains("nested more than 32 levels") }.count == 1, "\(result)")
+        #expect(lines.allSatisfy { $0.utf8.count < 300 }, "a long line: \(result)")
+        #expect(try sandbox.ok(["show", id], library: bob).stdout.hasPrefix("hello"))
+        // JSON lists each with a kind.
+        let report = try sandbox.ok(["sync", "--json"], library: bob).object()
+        let kinds = (report["skipped"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }.sorted()
+        #expect(kinds == ["notListed", "notListed", "notListed", "tooLarge"], "\(report)")
+    }
+}
+
+/// Runs `memo` with file permissions checked as for an ordinary user: directly when the tests do
+/// not run as root, else as "nobody" through `setpriv` (util-linux), after handing the sandbox
+/// to that user.
+private struct UnprivilegedMemo {
+    let sandbox: Sandbox
+    let prefix: [String]
+
+    init(_ sandbox: Sandbox) throws {
+        self.sandbox = sandbox
+        guard geteuid() == 0 else {
+            prefix = []
+            return
+        }
+        let setpriv = try #require(
+            ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "running as root without setpriv: cannot check permission errors")
+        let chown = Process()
+        chown.executableURL = URL(fileURLWithPath: "/bin/chown")
+        chown.arguments = ["-R", "65534:65534", sandbox.path]
+        try chown.run()
+        chown.waitUntilExit()
+        try #require(chown.terminationStatus == 0)
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+    }
+
+    func run(_ arguments: [String], library: String) throws -> RunResult {
+        let executable = try #require(MemoExecutable.path)
+        let process = Process()
+        let command = prefix + [executable] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: sandbox.path)
+        process.environment = [
+            "HOME": sandbox.home, "TZ": "UTC", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MEMO_LIBRARY": library,
+        ]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdoutBytes: Array(out), stderr: String(decoding: err, as: UTF8.self))
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import MemoCRDT
+import TestSupport
+import Testing
+
+@testable import MemoSync
+
+/// What a sync reports (issue 12, item 6): one unit for every operation count, no last-sync time
+/// for a sync that did not finish, and the store entries a listing left out (item 4).
+@Suite struct SyncReportTests {
+    private func replica(_ environment: TestEnvironment, _ disk: MemoryDisk = MemoryDisk()) throws -> Replica {
+        try Replica(disk: disk, environment: environment.environment)
+    }
+
+    // MARK: The numbers agree
+
+    @Test func anOperationIsACharacterOrAMemoChange() throws {
+        let environment = TestEnvironment(seed: 12)
+        let store = InMemoryBlobStore()
+        let disk = MemoryDisk()
+        var alice = try replica(environment, disk)
+        let memo = try alice.createMemo(text: "hello")  // 1 creation + 5 characters
+        try alice.save()
+        alice.close()
+        alice = try replica(environment, disk)  // a new session, under a fresh id
+        try alice.edit(memo, replacingUTF16: 5..<5, with: " world")  // 6 characters
+        try alice.edit(memo, replacingUTF16: 0..<2, with: "")  // 2 characters deleted
+        try alice.moveToTrash(memo)  // 1
+        #expect(alice.unpublishedOperationCount == 15)
+        let published = try alice.sync(with: store)
+        #expect(published.publishedOperationCount == 15)
+        // One segment, named after the later session's range alone (9 operations): the count is
+        // not taken from names.
+        #expect(published.publishedSegments.count == 1)
+        #expect(alice.unpublishedOperationCount == 0)
+        let bob = try replica(environment)
+        #expect(try bob.sync(with: store).operationsApplied == 15)
+    }
+
+    @Test(arguments: testSeeds(12, salt: 0x12_06))
+    func publishedReceivedAndUnsyncedCountTheSameOperations(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let environment = TestEnvironment(seed: seed)
+        let store = InMemoryBlobStore()
+        let disk = MemoryDisk()
+        var alice = try replica(environment, disk)
+        let bob = try replica(environment)
+        var memos: [MemoID] = []
+        var receivedByBob = 0
+        var publishedByAlice = 0
+        for session in 0..<random.int(in: 2...6) {
+            for _ in 0..<random.int(in: 1...8) {
+                let live = memos.filter { alice.notebook.memo($0)?.status == .active }
+                if live.isEmpty || random.chance(0.3) {
+                    memos.append(try alice.createMemo(text: String(repeating: "x", count: random.int(in: 0...12))))
+                } else {
+                    let memo = random.pick(live)
+                    let length = alice.notebook.memo(memo)?.text.utf16.count ?? 0
+                    let start = random.int(in: 0...length)
+                    let end = random.int(in: start...min(length, start + 4))
+                    if random.chance(0.1) {
+                        try alice.moveToTrash(memo)
+                    } else {
+                        try alice.edit(memo, replacingUTF16: start..<end, with: String(repeating: "é", count: random.int(in: 0...5)))
+                    }
+                }
+            }
+            if random.chance(0.6) {
+                let unsynced = alice.unpublishedOperationCount
+                let report = try alice.sync(with: store)
+                #expect(report.isComplete, "seed \(seed)")
+                #expect(report.publishedOperationCount == unsynced, "seed \(seed), session \(session): published \(report.publishedOperationCount), status said \(unsynced)")
+                #expect(alice.unpublishedOperationCount == 0, "seed \(seed)")
+                publishedByAlice += report.publishedOperationCount
+                if random.chance(0.5) {
+                    let received = try bob.sync(with: store)
+                    #expect(received.pendingOperationCount == 0, "seed \(seed)")
+                    receivedByBob += received.operationsApplied
+                    #expect(receivedByBob == publishedByAlice, "seed \(seed): bob received \(receivedByBob), alice published \(publishedByAlice)")
+                }
+            }
+            try alice.save()
+            alice.close()
+            alice = try replica(environment, disk)
+        }
+        let unsynced = alice.unpublishedOperationCount
+        #expect(try alice.sync(with: store).publishedOperationCount == unsynced, "seed \(seed)")
+        receivedByBob += try bob.sync(with: store).operationsApplied
+        #expect(receivedByBob == alice.notebook.version.operationCount, "seed \(seed)")
+    }
+
+    // MARK: A sync that did not finish
+
+    @Test func aSyncThatCannotListTheStoreChangesNothing() throws {
+        let environment = TestEnvironment(seed: 13)
+        let store = InMemoryBlobStore()
+        let alice = try replica(environment)
+        try alice.createMemo(text: "one")
+        store.failNext(with: .io(reason: "opendir memosync/v1: Permission denied"), on: [.list])
+        let failed = try alice.sync(with: store)
+        #expect(!failed.listedStore && !failed.isComplete)
+        #expect(failed.errors.count == 1 && failed.blobsWritten == 0 && failed.publishedOperationCount == 0)
+        #expect(store.keys.isEmpty)
+        #expect(alice.syncState.lastSyncMilliseconds == 0, "a failed sync set the last-sync time")
+        #expect(alice.unpublishedOperationCount == 4)
+
+        environment.advance(milliseconds: 1_000)
+        let synced = try alice.sync(with: store)
+        #expect(synced.isComplete && synced.publishedOperationCount == 4)
+        let syncedAt = environment.nowMilliseconds
+        #expect(alice.syncState.lastSyncMilliseconds == syncedAt)
+
+        environment.advance(milliseconds: 1_000)
+        try alice.createMemo(text: "two")
+        store.failNext(with: .unavailable(reason: "offline"), on: [.list])
+        #expect(try !alice.sync(with: store).isComplete)
+        #expect(alice.syncState.lastSyncMilliseconds == syncedAt, "a failed sync moved the last-sync time")
+    }
+
+    @Test func aSyncWhoseWriteFailedIsNotComplete() throws {
+        let environment = TestEnvironment(seed: 14)
+        let store = InMemoryBlobStore()
+        let alice = try replica(environment)
+        try alice.createMemo(text: "one")
+        store.failNext(with: .full, on: [.write])
+        let failed = try alice.sync(with: store)
+        #expect(failed.listedStore && !failed.isComplete && failed.errors.count == 1)
+        #expect(failed.blobsWritten == 0 && failed.publishedOperationCount == 0)
+        #expect(alice.syncState.lastSyncMilliseconds == 0)
+        #expect(alice.unpublishedOperationCount == 4)
+        environment.advance(milliseconds: 5)
+        let retried = try alice.sync(with: store)
+        #expect(retried.isComplete && retried.publishedOperationCount == 4)
+        #expect(alice.syncState.lastSyncMilliseconds == environment.nowMilliseconds)
+    }
+
+    // MARK: Store entries a listing left out
+
+    @Test func entriesTheListingLeftOutAreReportedAndTheRestSyncs() throws {
+        let folder = IOTestFolder("sync-bad-entries")
+        defer { folder.remove() }
+        let environment = TestEnvironment(seed: 15)
+        let junk = StoreLayout.root + "0000000000000bad"
+        let store = try DirectoryBlobStore(path: folder.path) { call, key in
+            call == "openat" && key == junk ? EACCES : nil
+        }
+        let alice = try replica(environment)
+        let memo = try alice.createMemo(text: "hello")
+        try alice.sync(with: store)
+        // An unreadable folder, a symbolic link out of the store, a FIFO, and a sparse 3 GiB
+        // file named like a segment.
+        try store.write(key: junk + "/segments/0000000000-0000000001-00.seg", bytes: [1])
+        let link = StoreLayout.root + "0000000000000abc"
+        try FileManager.default.createSymbolicLink(atPath: folder.path(link), withDestinationPath: "/etc")
+        let fifo = StoreLayout.root + "\(alice.id)/segments/0000000100-0000000101-00.seg"
+        #expect(mkfifo(folder.path(fifo), 0o644) == 0)
+        let huge = StoreLayout.root + "\(alice.id)/segments/0000000006-0000000009-00.seg"
+        let descriptor = open(folder.path(huge), O_WRONLY | O_CREAT, 0o644)
+        try #require(descriptor >= 0)
+        #expect(ftruncate(descriptor, off_t(3 << 30)) == 0)
+        close(descriptor)
+
+        let bob = try replica(environment)
+        let report = try bob.sync(with: store)
+        #expect(bob.notebook.memo(memo)?.text == "hello")
+        #expect(report.isComplete && report.errors.isEmpty)
+        #expect(bob.syncState.lastSyncMilliseconds == environment.nowMilliseconds)
+        #expect(report.blobsRead == 1)
+        let reasons = Dictionary(report.skipped.map { ($0.key, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        #expect(report.skipped.count == 4, "each entry once: \(report.skipped)")
+        #expect(reasons[junk] == .notListed(.unreadable(reason: String(cString: strerror(EACCES)))))
+        #expect(reasons[link] == .notListed(.symbolicLink))
+        #expect(reasons[fifo] == .notListed(.specialFile))
+        #expect(reasons[huge] == .tooLarge(sizeBytes: 3 << 30, limitBytes: StoreLayout.maxBlobBytes))
+    }
+
+    @Test func aListedBlobLargerThanTheFormatAllowsIsNeverRead() throws {
+        let environment = TestEnvironment(seed: 16)
+        let alice = try replica(environment)
+        try alice.createMemo(text: "hello")
+        let inner = InMemoryBlobStore()
+        try alice.sync(with: inner)
+        let key = try #require(inner.keys.first)
+        // A store that lists the segment one byte over the limit.
+        let store = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxBlobBytes + 1)
+        inner.resetCounters()
+        let bob = try replica(environment)
+        let report = try bob.sync(with: store)
+        #expect(inner.readCount == 0)
+        #expect(report.skipped == [SkippedBlob(key: key, reason: .tooLarge(sizeBytes: StoreLayout.maxBlobBytes + 1, limitBytes: StoreLayout.maxBlobBytes))])
+        #expect(bob.notebook.memoIDs.isEmpty)
+        // At the limit it is read.
+        let atLimit = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxBlobBytes)
+        #expect(try bob.sync(with: atLimit).skipped.isEmpty)
+        #expect(inner.readCount == 1 && bob.notebook.memoIDs.count == 1)
+    }
+}
+
+/// A store that lists one blob with another size than it has.
+private struct ListedSizeStore: BlobStore {
+    let inner: InMemoryBlobStore
+    let key: String
+    let sizeBytes: Int
+
+    func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] {
+        try inner.list(prefix: prefix).map { $0.key == key ? BlobInfo(key: key, sizeBytes: sizeBytes) : $0 }
+    }
+
+    func read(key: String) throws(BlobStoreError) -> [UInt8] { try inner.read(key: key) }
+    func write(key: String, bytes: [UInt8]) throws(BlobStoreError) { try inner.write(key: key, bytes: bytes) }
+    func delete(key: String) throws(BlobStoreError) { try inner.delete(key: key) }
+}

@@ -13,9 +13,12 @@ enum FuzzSeeds {
         case .notebookState: return inEveryMode(world.notebooks.states, kind: .notebookState)
         case .libraryState: return inEveryMode(world.library.states, kind: .localFile)
         case .libraryJournal:
-            let records = [world.library.journal, world.library.firstRecord]
-            // Sealed mode appends the record to the first one of the honest journal.
-            return inEveryMode(records, kind: .localFile)
+            // Raw and checksum-recomputed inputs are whole journals; a sealed input is a record
+            // body appended to the honest first record (FuzzInput.journal()).
+            let journal = world.library.journal
+            var seeds = [[FuzzInput.modeByte(.raw)] + journal, [FuzzInput.modeByte(.checksumRecomputed)] + journal]
+            seeds += inEveryMode(world.library.records, kind: .localFile)
+            return seeds
         case .storeKey:
             let replica = ReplicaID(0x0123_4567_89AB_CDEF)
             let keys = [

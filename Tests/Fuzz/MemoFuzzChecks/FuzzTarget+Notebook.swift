@@ -55,11 +55,11 @@ extension FuzzTarget {
         try required(context()) { try notebook.checkInvariants() }
         let memos = notebook.memoIDs.map { notebook.memo($0) }
         let encoded = notebook.encoded()
-        let decoded = try required("\(context()): decoding its encoding") { try Notebook(decoding: encoded, replica: notebook.replica) }
-        try require(decoded.version == notebook.version, "\(context()): the encoding decodes to another version")
-        try require(decoded.memoIDs == notebook.memoIDs, "\(context()): the encoding decodes to other memos")
-        try require(decoded.memoIDs.map { decoded.memo($0) } == memos, "\(context()): the encoding decodes to other memo contents")
-        try require(decoded.encoded() == encoded, "\(context()): the encoding is not stable through decode and encode")
+        let decoded = try required("\(context()): decoding its encoding", check: .roundTrip) { try Notebook(decoding: encoded, replica: notebook.replica) }
+        try require(decoded.version == notebook.version, "\(context()): the encoding decodes to another version", check: .roundTrip)
+        try require(decoded.memoIDs == notebook.memoIDs, "\(context()): the encoding decodes to other memos", check: .roundTrip)
+        try require(decoded.memoIDs.map { decoded.memo($0) } == memos, "\(context()): the encoding decodes to other memo contents", check: .roundTrip)
+        try require(decoded.encoded() == encoded, "\(context()): the encoding is not stable through decode and encode", check: .roundTrip)
     }
 
     /// `notebook`'s whole history, applied to a new replica, gives the same memos.
@@ -72,12 +72,12 @@ extension FuzzTarget {
         _ = try required("\(context()): a new replica applying its whole history") { try applied.apply(history) }
         try required("\(context()): a new replica after its whole history") { try applied.checkInvariants() }
         guard applied.version == notebook.version, applied.pendingOperationCount == 0, notebook.pendingOperationCount == 0 else { return }
-        try require(applied.memoIDs == notebook.memoIDs, "\(context()): equal versions, different memos")
+        try require(applied.memoIDs == notebook.memoIDs, "\(context()): equal versions, different memos", check: .convergence)
         for id in notebook.memoIDs {
             let (expected, actual) = (notebook.memo(id), applied.memo(id))
             try require(
                 expected?.text == actual?.text && expected?.status == actual?.status,
-                "\(context()): equal versions, memo \(id) differs: \(String(describing: expected)) / \(String(describing: actual))")
+                "\(context()): equal versions, memo \(id) differs: \(String(describing: expected)) / \(String(describing: actual))", check: .convergence)
         }
     }
 }

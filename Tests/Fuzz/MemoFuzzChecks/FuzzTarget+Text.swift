@@ -30,36 +30,57 @@ extension FuzzTarget {
         }
     }
 
-    /// A decoded text state: both decoders agree, round trip, transfer to a new replica, merge
-    /// with each honest peer in both directions (equal versions give equal texts).
+    /// A decoded text state: both decoders agree, round trip, transfer to a new replica; each
+    /// honest peer's history applied to it and its history applied to each honest peer (a
+    /// refusal is allowed: a hostile state may reuse the peers' operation ids); merged both ways
+    /// with a text whose operation ids are none of the honest history's. Equal versions give
+    /// equal texts.
     static func checkTextState(_ bytes: [UInt8]) throws(FuzzFailure) {
         let quick = try? TextCRDT.decodeString(fromEncoded: bytes)
         guard let text = try? TextCRDT(decoding: bytes, replica: ReplicaID(0xE1)) else { return }
         try require(quick == text.string, "decodeString(fromEncoded:) gives \(String(describing: quick)), the decoded text \(text.string)")
         try checkText(text, "the decoded text")
         try checkTransfer(text, "the decoded text")
-        for (index, peer) in FuzzWorld.shared.texts.peers.enumerated() {
+        let world = FuzzWorld.shared.texts
+        for (index, peer) in world.peers.enumerated() {
             var forward = peer
-            forward.merge(text)
             var backward = text
-            backward.merge(peer)
-            try required("text peer \(index) merged with the decoded text") { try forward.checkInvariants() }
-            try required("the decoded text merged with text peer \(index)") { try backward.checkInvariants() }
-            if forward.version == backward.version && forward.pendingOperationCount == 0 && backward.pendingOperationCount == 0 {
-                try require(forward.string == backward.string, "text peer \(index) merged both ways: equal versions, different texts")
+            let forwardApplied = (try? forward.apply(text.changes(since: VersionVector()))) != nil
+            let backwardApplied = (try? backward.apply(peer.changes(since: VersionVector()))) != nil
+            try required("text peer \(index) after the decoded text's history") { try forward.checkInvariants() }
+            try required("the decoded text after text peer \(index)'s history") { try backward.checkInvariants() }
+            if forwardApplied && backwardApplied {
+                try requireEqualTexts(forward, backward, "text peer \(index) and the decoded text, each given the other's history")
             }
         }
+        // Merge (unlike apply) assumes the two texts never used one id for different operations
+        // (issue 18, item 4): merge with a text of other replicas.
+        var forward = world.stranger
+        forward.merge(text)
+        var backward = text
+        backward.merge(world.stranger)
+        try required("a stranger text merged with the decoded text") { try forward.checkInvariants() }
+        try required("the decoded text merged with a stranger text") { try backward.checkInvariants() }
+        try requireEqualTexts(forward, backward, "the decoded text and a stranger text, merged both ways")
+    }
+
+    /// Equal versions give equal texts (when neither holds operations back).
+    static func requireEqualTexts(_ first: TextCRDT, _ second: TextCRDT, _ context: @autoclosure () -> String) throws(FuzzFailure) {
+        guard first.version == second.version, first.pendingOperationCount == 0, second.pendingOperationCount == 0 else { return }
+        try require(
+            first.string == second.string,
+            "\(context()): equal versions \(first.version), different texts \(first.string.debugDescription) and \(second.string.debugDescription)", check: .convergence)
     }
 
     /// `text`'s invariants hold and its encoding decodes to an equal text.
     static func checkText(_ text: TextCRDT, _ context: @autoclosure () -> String) throws(FuzzFailure) {
         try required(context()) { try text.checkInvariants() }
         let encoded = text.encoded()
-        let decoded = try required("\(context()): decoding its encoding") { try TextCRDT(decoding: encoded, replica: text.replica) }
-        try require(decoded.string == text.string, "\(context()): the encoding decodes to another text")
-        try require(decoded.version == text.version, "\(context()): the encoding decodes to another version")
-        try require(decoded.encoded() == encoded, "\(context()): the encoding is not stable through decode and encode")
-        let quick = try required("\(context()): decodeString(fromEncoded:) of its encoding") { try TextCRDT.decodeString(fromEncoded: encoded) }
+        let decoded = try required("\(context()): decoding its encoding", check: .roundTrip) { try TextCRDT(decoding: encoded, replica: text.replica) }
+        try require(decoded.string == text.string, "\(context()): the encoding decodes to another text", check: .roundTrip)
+        try require(decoded.version == text.version, "\(context()): the encoding decodes to another version", check: .roundTrip)
+        try require(decoded.encoded() == encoded, "\(context()): the encoding is not stable through decode and encode", check: .roundTrip)
+        let quick = try required("\(context()): decodeString(fromEncoded:) of its encoding", check: .roundTrip) { try TextCRDT.decodeString(fromEncoded: encoded) }
         try require(quick == text.string, "\(context()): decodeString(fromEncoded:) of its encoding gives another text")
     }
 
@@ -69,13 +90,13 @@ extension FuzzTarget {
         _ = try required("\(context()): a new replica applying its whole history") { try applied.apply(text.changes(since: VersionVector())) }
         try required("\(context()): a new replica after its whole history") { try applied.checkInvariants() }
         if applied.version == text.version && applied.pendingOperationCount == 0 && text.pendingOperationCount == 0 {
-            try require(applied.string == text.string, "\(context()): equal versions, different texts (its history applied to a new replica)")
+            try require(applied.string == text.string, "\(context()): equal versions, different texts (its history applied to a new replica)", check: .convergence)
         }
         var merged = TextCRDT(replica: ReplicaID(0xE3))
         merged.merge(text)
         try required("\(context()): merged into a new replica") { try merged.checkInvariants() }
         if merged.version == text.version && merged.pendingOperationCount == 0 && text.pendingOperationCount == 0 {
-            try require(merged.string == text.string, "\(context()): equal versions, different texts (merged into a new replica)")
+            try require(merged.string == text.string, "\(context()): equal versions, different texts (merged into a new replica)", check: .convergence)
         }
     }
 }

@@ -10,6 +10,8 @@ struct FuzzWorld: Sendable {
         var peers: [TextCRDT]
         /// The whole history (every peer converges on it).
         var complete: TextCRDT
+        /// A text of two other replicas: its operation ids are none of the history's.
+        var stranger: TextCRDT
         /// Deltas the replicas sent each other, encoded.
         var deltas: [[UInt8]]
         /// States of the replicas along the way, encoded.
@@ -36,10 +38,12 @@ struct FuzzWorld: Sendable {
         var journalState: [UInt8]
         /// The name of its journal.
         var journalName: String
-        /// Its journal: two records.
-        var journal: [UInt8]
-        /// The first of them alone.
-        var firstRecord: [UInt8]
+        /// The records of its journal (two).
+        var records: [[UInt8]]
+        /// The journal: the records one after the other.
+        var journal: [UInt8] { Array(records.joined()) }
+        /// The first record alone.
+        var firstRecord: [UInt8] { records[0] }
     }
 
     var texts: Texts
@@ -81,7 +85,13 @@ struct FuzzWorld: Sendable {
         deltas.append(alice.changes(since: VersionVector()).encoded())
         states.append(alice.encoded())
         let peers = [TextCRDT(replica: ReplicaID(0xC3)), middle.fork(replica: ReplicaID(0xC4)), bob.fork(replica: ReplicaID(0xC5))]
-        return Texts(peers: peers, complete: alice, deltas: deltas, states: states)
+        var stranger = TextCRDT(replica: ReplicaID(0xD1))
+        try stranger.insert("à bientôt", atScalar: 0)
+        var other = stranger.fork(replica: ReplicaID(0xD2))
+        try other.delete(scalarRange: 1..<3)
+        try other.insert("🇫🇷", atScalar: 1)
+        try stranger.apply(other.changes(since: stranger.version))
+        return Texts(peers: peers, complete: alice, stranger: stranger, deltas: deltas, states: states)
     }
 
     private static func makeNotebooks() throws -> Notebooks {
@@ -148,7 +158,7 @@ struct FuzzWorld: Sendable {
         let secondRecord = second.operations.compactMap(\.appendedBytes).first!
         return Library(
             states: states, journalState: journalState, journalName: LibraryCore.journalFileName(generation: 1),
-            journal: firstRecord + secondRecord, firstRecord: firstRecord)
+            records: [firstRecord, secondRecord])
     }
 }
 

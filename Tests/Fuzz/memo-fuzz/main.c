@@ -18,9 +18,19 @@
 // Tests/Fuzz/MemoFuzzChecks/FuzzEntryPoints.swift
 extern int32_t memo_fuzz_select(const char *name);
 extern void memo_fuzz_print_targets(void);
+extern int32_t memo_fuzz_skip(const char *names);
 extern int32_t memo_fuzz_test_one_input(const uint8_t *data, ptrdiff_t count);
 extern ptrdiff_t memo_fuzz_seed_count(void);
 extern ptrdiff_t memo_fuzz_seed(ptrdiff_t index, uint8_t *buffer, ptrdiff_t capacity);
+
+/// Applies `MEMO_FUZZ_SKIP` (comma-separated kinds of check: general, round-trip, convergence).
+static void skip_checks(void) {
+    const char *names = getenv("MEMO_FUZZ_SKIP");
+    if (names != NULL && memo_fuzz_skip(names) != 0) {
+        fprintf(stderr, "memo-fuzz: MEMO_FUZZ_SKIP=%s: unknown kind of check (general, round-trip, convergence)\n", names);
+        exit(2);
+    }
+}
 
 static int usage(void) {
     fprintf(stderr,
@@ -95,6 +105,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         if (memo_fuzz_select(arguments[2]) != 0) exit(usage());
         exit(write_seeds(arguments[3]));
     }
+    skip_checks();
     const char *name = getenv("MEMO_FUZZ_TARGET");
     if (name == NULL) {
         if (*argc < 2 || memo_fuzz_select(arguments[1]) != 0) exit(usage());
@@ -118,6 +129,7 @@ int main(int argc, char **argv) {
         return write_seeds(argv[3]);
     }
     if (argc < 2 || memo_fuzz_select(argv[1]) != 0) return usage();
+    skip_checks();
     int status = 0;
     for (int index = 2; index < argc; index++) {
         if (argv[index][0] == '-') continue;

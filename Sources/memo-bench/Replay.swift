@@ -318,7 +318,14 @@ enum Replay {
     /// `replica`.
     static func mergeAll(_ documents: [TextCRDT], replica: ReplicaID) -> TextCRDT {
         var merged = TextCRDT(replica: replica)
-        for document in documents { merged.merge(document) }
+        for document in documents {
+            do {
+                try merged.merge(document)
+            } catch {
+                // Documents replayed from one trace never reuse an operation id.
+                fatalError("merging the trace's documents failed: \(error)")
+            }
+        }
         return merged
     }
 }

@@ -96,7 +96,7 @@ import Testing
     func restrictionMatchesALinearScan(seed: UInt64) throws {
         let scenario = try DivergedReplicas(seed: seed, replicaCount: 3)
         var merged = scenario.base.fork(replica: ReplicaID(0xFEED))
-        for replica in scenario.replicas { merged.merge(replica) }
+        for replica in scenario.replicas { try merged.merge(replica) }
         let delta = merged.changes(since: VersionVector())
         for entry in merged.version.entries {
             let count = entry.operationCount
@@ -119,7 +119,7 @@ import Testing
     func deletionCoverageMatchesTheDeletedItems(seed: UInt64) throws {
         let scenario = try DivergedReplicas(seed: seed, replicaCount: 3)
         var merged = scenario.base.fork(replica: ReplicaID(0xFEED))
-        for replica in scenario.replicas { merged.merge(replica) }
+        for replica in scenario.replicas { try merged.merge(replica) }
         var deleted = Set<OperationID>()
         for run in merged.changes(since: VersionVector()).runs {
             guard case let .deletion(target, _) = run.kind else { continue }

@@ -338,7 +338,12 @@ struct FugueDifferentialRun {
                 return
             }
         } else {
-            replicas[receiver].text.merge(source)
+            do {
+                try replicas[receiver].text.merge(source)
+            } catch {
+                fail("merge threw \(error)")
+                return
+            }
         }
         replicas[receiver].reference.merge(from: replicas[sender].reference)
         if replicas[receiver].text.replica != replicas[receiver].reference.replica {

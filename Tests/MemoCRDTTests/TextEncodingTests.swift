@@ -19,7 +19,7 @@ private func randomReplicas(seed: UInt64, replicaCount: Int = 3, steps: Int = 12
             try replicas[index].delete(scalarRange: lower..<upper)
         default:
             let other = random.int(in: 0..<replicaCount)
-            if other != index { replicas[index].merge(replicas[other]) }
+            if other != index { try replicas[index].merge(replicas[other]) }
         }
     }
     return replicas
@@ -56,10 +56,10 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
             // Merge only some pairs each round, so deletions stay concurrent.
             let from = random.int(in: 0..<replicas.count)
             let to = (from + 1 + round) % replicas.count
-            replicas[to].merge(replicas[from])
+            try replicas[to].merge(replicas[from])
         }
         var merged = replicas[0]
-        for other in replicas.dropFirst() { merged.merge(other) }
+        for other in replicas.dropFirst() { try merged.merge(other) }
         for original in replicas + [merged] {
             let bytes = original.encoded()
             let decoded = try TextCRDT(decoding: bytes, replica: ReplicaID(999))
@@ -94,8 +94,8 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
             var continued = decoded
             try continued.insert("after decoding", atScalar: continued.lengthScalars / 2)
             var peer = replicas[0]
-            peer.merge(continued)
-            continued.merge(peer)
+            try peer.merge(continued)
+            try continued.merge(peer)
             #expect(peer.string == continued.string, "seed \(seed)")
             try continued.checkInvariants()
         }
@@ -106,10 +106,10 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
     func equalStatesEncodeEqually(seed: UInt64) throws {
         var replicas = try randomReplicas(seed: seed)
         for index in replicas.indices {
-            for other in replicas.indices where other != index { replicas[index].merge(replicas[other]) }
+            for other in replicas.indices where other != index { try replicas[index].merge(replicas[other]) }
         }
         for index in replicas.indices {
-            for other in replicas.indices where other != index { replicas[index].merge(replicas[other]) }
+            for other in replicas.indices where other != index { try replicas[index].merge(replicas[other]) }
         }
         let encodings = replicas.map { $0.encoded() }
         #expect(Set(encodings.map { $0 }).count == 1, "seed \(seed)")
@@ -307,7 +307,7 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
         try alice.replace(utf16Range: 6..<11, with: "there")
         try bob.insert(" 👋", atUTF16: 11)
         try bob.delete(utf16Range: 0..<1)
-        alice.merge(bob)
+        try alice.merge(bob)
         #expect(alice.string == "ello there 👋")
         let state = hex(alice.encoded())
         let delta = hex(bob.changes(since: VersionVector([ReplicaID(0xA11CE): 11])).encoded())

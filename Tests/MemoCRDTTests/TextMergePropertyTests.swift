@@ -25,7 +25,7 @@ import Testing
             // An older, overlapping delta and a text's own changes are no-ops too.
             try receiver.apply(source.changes(since: VersionVector()))
             try receiver.apply(receiver.changes(since: scenario.base.version))
-            receiver.merge(source)
+            try receiver.merge(source)
             #expect(Snapshot(receiver) == once, "seed \(seed) replica \(index)")
             #expect(receiver.pendingOperationCount == 0)
             try receiver.checkInvariants()
@@ -65,7 +65,7 @@ import Testing
         var expected: Snapshot?
         for order in permutations(of: Array(scenario.replicas.indices)) {
             var receiver = scenario.replicas[order[0]]
-            for index in order.dropFirst() { receiver.merge(scenario.replicas[index]) }
+            for index in order.dropFirst() { try receiver.merge(scenario.replicas[index]) }
             let state = Snapshot(receiver)
             if let expected {
                 #expect(state == expected, "seed \(seed) order \(order)")
@@ -84,8 +84,8 @@ import Testing
         let (a, b, c) = (scenario.replicas[0], scenario.replicas[1], scenario.replicas[2])
         // (a + b) + c
         var left = a
-        left.merge(b)
-        left.merge(c)
+        try left.merge(b)
+        try left.merge(c)
         // a + (b + c), with deltas this time
         var right = b
         try right.apply(c.changes(since: right.version))

@@ -195,7 +195,7 @@ import Testing
             let piece = min(scalars.count - done, random.int(in: 1...3))
             try texts[turn].insert(scalars[done..<done + piece].map { $0 }.string, atScalar: done)
             done += piece
-            texts[1 - turn].merge(texts[turn])
+            try texts[1 - turn].merge(texts[turn])
             turn = 1 - turn
         }
         return texts[turn]

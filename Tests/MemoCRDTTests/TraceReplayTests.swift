@@ -124,7 +124,7 @@ private func traceFiles() -> [URL] {
             next[agent][agent] = produced[agent].count
         }
         var merged = TextCRDT(replica: ReplicaID(UInt64(trace.agentCount) + 1))
-        for agent in agents { merged.merge(agent) }
+        for agent in agents { try merged.merge(agent) }
         return merged
     }
 }

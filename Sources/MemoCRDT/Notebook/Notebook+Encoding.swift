@@ -315,6 +315,17 @@ extension Notebook {
             guard coverage[index] == version.entries else {
                 throw .malformed("memo \(memoIDs[index]): text operations differ from the runs")
             }
+            // A trash or purge applies only once the memo holds the text it saw (and a text only
+            // gains operations): one that saw more than the memo holds comes from no history.
+            for record in notebook.memos[at: index].lifecycle {
+                switch record.kind {
+                case let .trash(seen), let .purge(seen):
+                    guard seen.isIncluded(in: version) else {
+                        throw .malformed("memo \(memoIDs[index]): a trash or purge saw text the memo does not hold")
+                    }
+                case .restore: break
+                }
+            }
         }
         self = notebook
     }

@@ -46,7 +46,12 @@ extension Notebook {
         var texts: [(memo: MemoID, delta: TextDelta)] = []
         for memo in textRanges.keys.sorted() {
             let text = try readableText(of: memos[memo]!)
-            texts.append((memo, text.changes(in: textRanges[memo]!)))
+            do throws(TextError) {
+                texts.append((memo, try text.changes(in: textRanges[memo]!)))
+            } catch {
+                // (The notebook's runs cover exactly its texts' operations: checked when decoded.)
+                throw .text(memo, error)
+            }
         }
         return NotebookDelta(runs: runs, texts: texts)
     }

@@ -170,18 +170,23 @@ extension TextCRDT {
     /// delta. A notebook uses this to send exactly the text operations a set of notebook
     /// operations stands for.
     ///
-    /// - Precondition: every range lies within what this text holds of its replica.
+    /// Insertions in the result whose characters are deleted here travel as tombstones, and the
+    /// deletions are part of the result only if `ranges` include them: a receiver holds such
+    /// tombstones back until their deletions arrive (FORMAT.md, "Text delta").
+    ///
+    /// - Throws: ``TextError/operationsNotHeld(replica:counters:)`` when a range reaches past what
+    ///   this text holds of its replica (or names a replica it holds nothing of).
     /// - Complexity: O(k + r log r) for k runs in the result.
-    public func changes(in ranges: [(replica: ReplicaID, counters: Range<UInt32>)]) -> TextDelta {
+    public func changes(in ranges: [(replica: ReplicaID, counters: Range<UInt32>)]) throws(TextError) -> TextDelta {
         let sorted = ranges.filter { !$0.counters.isEmpty }.sorted {
             ($0.replica, $0.counters.lowerBound) < ($1.replica, $1.counters.lowerBound)
         }
+        for (replicaID, counters) in sorted where counters.upperBound > operationCount(of: replicaID) {
+            throw .operationsNotHeld(replica: replicaID, counters: counters)
+        }
         var runs: [TextDelta.Run] = []
         for (replicaID, counters) in sorted {
-            guard let replicaIndex = replicaTable.index(of: replicaID) else {
-                preconditionFailure("changes(in:): replica \(replicaID) has no operations here")
-            }
-            precondition(counters.upperBound <= logs[replicaIndex].operationCount, "changes(in:): range beyond the text")
+            let replicaIndex = replicaTable.index(of: replicaID)!
             appendChanges(of: replicaIndex, from: counters.lowerBound, to: counters.upperBound, into: &runs)
         }
         for index in runs.indices { runs[index] = canonicalOrigins(runs[index]) }

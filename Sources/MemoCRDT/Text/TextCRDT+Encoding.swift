@@ -237,7 +237,9 @@ extension TextCRDT {
         let replica = try reader.count(max: replicaCount - 1, "replica index")
         let target: Int64
         if replica == Int(replicaIndex) {
-            target = Int64(counter) - (try reader.signedVarint())
+            let (difference, overflow) = Int64(counter).subtractingReportingOverflow(try reader.signedVarint())
+            guard !overflow else { throw .malformed("reference overflows") }
+            target = difference
         } else {
             target = Int64(try reader.uint32Varint("counter"))
         }
@@ -624,12 +626,12 @@ extension TextCRDT {
         let visible = totalCounts.scalars
         switch (isDeletion, isIDForm) {
         case (false, false):
-            let offset = cursors[Int(replicaIndex)] + Int(try reader.signedVarint())
+            let offset = try Self.readOffset(&reader, cursor: cursors[Int(replicaIndex)])
             guard offset >= 0 && offset <= visible else { throw .malformed("insertion at \(offset) of \(visible)") }
             replayInsertion(replica: replicaIndex, length: length, atScalar: offset)
             cursors[Int(replicaIndex)] = offset + Int(length)
         case (true, false):
-            let offset = cursors[Int(replicaIndex)] + Int(try reader.signedVarint())
+            let offset = try Self.readOffset(&reader, cursor: cursors[Int(replicaIndex)])
             guard offset >= 0 && offset + Int(length) <= visible else {
                 throw .malformed("deletion at \(offset) of \(visible)")
             }
@@ -675,6 +677,15 @@ extension TextCRDT {
                 replica: replicaIndex, length: length, targetReplica: target.replica,
                 targetCounter: target.counter, isReversed: backward)
         }
+    }
+
+    /// A position-form offset: the cursor plus a signed step, checked for overflow (a hostile
+    /// step may be any 64-bit value).
+    @inline(__always)
+    private static func readOffset(_ reader: inout ByteReader, cursor: Int) throws(DecodingError) -> Int {
+        let (offset, overflow) = cursor.addingReportingOverflow(Int(try reader.signedVarint()))
+        guard !overflow else { throw .malformed("position overflows") }
+        return offset
     }
 
     /// What a text state body says without replaying its operations: the range of the visible

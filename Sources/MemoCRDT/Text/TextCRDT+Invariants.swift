@@ -24,10 +24,17 @@ extension TextCRDT {
     /// Checked: the B+tree's shape, parent links and counts; the leaf chain; every span's
     /// lengths against its content; runs maximally merged within each leaf; each replica's spans
     /// in counter order, matching its block index; counters dense (each one an item or a
-    /// deletion, none missing); every deletion's target deleted; the content garbage count.
+    /// deletion, none missing); every deletion's target deleted, and every deleted item the
+    /// target of a deletion held (no tombstone without its deletion); the content garbage count.
     ///
     /// - Throws: ``InvariantViolation`` naming the first broken invariant.
     public func checkInvariants() throws(InvariantViolation) {
+        try checkInvariants(orphansAllowed: false)
+    }
+
+    /// ``checkInvariants()``; with `orphansAllowed`, deleted items need no deletion (a notebook
+    /// applying runs one by one checks that once its whole call is done).
+    func checkInvariants(orphansAllowed: Bool) throws(InvariantViolation) {
         // Tree shape and counts.
         try require(nodeHeaders[root].parent == noIndex, "root has a parent")
         try require(leafSlots.count == leafHeaders.count * TreeShape.leafCapacity, "leaf slot storage")
@@ -174,6 +181,21 @@ extension TextCRDT {
             }
         }
         try require(slotsInLists == slotsInTree, "spans on replica lists \(slotsInLists) != spans in the tree \(slotsInTree)")
+        if !orphansAllowed {
+            // Every deleted item is deleted by an operation held (else two texts with equal
+            // versions could differ, and the state would not encode to this text).
+            var deleted = [[Range<UInt32>]](repeating: [], count: logs.count)
+            for log in logs {
+                for run in log.deletionRuns { deleted[Int(run.targetReplica)].append(run.targetCounter..<run.end - run.counter + run.targetCounter) }
+            }
+            deleted = deleted.map(mergedRanges)
+            for leaf in leafOrder {
+                for slot in slots(of: leaf) where spans[slot].isDeleted {
+                    let span = spans[slot]
+                    try require(covers(deleted[Int(span.replica)], span.counter..<span.end), "deleted items \(span.replica).\(span.counter)..<\(span.end) have no deletion")
+                }
+            }
+        }
         try require(replicaTable.ids.count == logs.count, "replica table")
         try require(replicaTable.ids[localReplicaIndex] == replica, "local replica index")
         try replicaTable.check()
@@ -183,7 +205,7 @@ extension TextCRDT {
     /// the text holds at most 2048 operations, then after one mutation in 1024 (the check is
     /// O(n), so checking every edit of a large text would make debug builds quadratic).
     @inline(__always)
-    mutating func checkInvariantsIfEnabled() {
+    mutating func checkInvariantsIfEnabled(orphansAllowed: Bool = false) {
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active != nil { return }  // as in a release build: the harness must find it
         #endif
@@ -191,7 +213,7 @@ extension TextCRDT {
         debugMutationCount &+= 1
         if debugMutationCount % 1024 == 0 || operationCount <= 2048 {
             do {
-                try checkInvariants()
+                try checkInvariants(orphansAllowed: orphansAllowed)
             } catch {
                 preconditionFailure("TextCRDT invariant violated: \(error)")
             }

@@ -164,18 +164,73 @@ extension TextCRDT {
     /// Applies `delta` as ``apply(_:)`` does and, when `recordingEdits` is true, reports every
     /// visible change as a UTF-16 edit in the report's `edits` (what a text view needs to follow
     /// along without reloading). Recording costs O(log r) more per run applied.
+    ///
+    /// Characters that arrive already deleted (tombstones: a delta made after they were deleted
+    /// carries no content for them) are applied only together with operations that delete them.
+    /// A tombstone whose deletions are missing, or still held back at the end of the call, is
+    /// held back itself (with whatever builds on it), so that a text never holds a character
+    /// deleted by no operation it holds: two texts with equal versions hold equal texts.
     @discardableResult
     public mutating func apply(_ delta: TextDelta, recordingEdits: Bool) throws(TextError) -> TextApplyReport {
         if delta.isEmpty && pending.isEmpty { return TextApplyReport() }
         try validate(delta)
-        return apply(validated: delta, recordingEdits: recordingEdits)
+        guard delta.hasTombstones || pending.contains(where: \.isTombstone) else {
+            return apply(validated: delta, recordingEdits: recordingEdits)
+        }
+        // Every tombstone the text lacks has its deletions in the delta, and every run applies:
+        // the deletions are applied with them (the common case: a delta from `changes(since:)`).
+        if pending.isEmpty && delta.carriesItsDeletions(holding: version) && canApplyCompletely(delta) {
+            let report = apply(validated: delta, recordingEdits: recordingEdits)
+            checkInvariantsIfEnabled()
+            return report
+        }
+        // Else apply, and undo if some tombstone applied is not deleted by then; try again with
+        // those held back, then (if holding them back left others without their deletions) with
+        // every tombstone held back, which cannot leave any. Keeping `original` makes the first
+        // change copy the text's storage: only on this path.
+        let original = self
+        var heldBack: [TextDelta.Run] = []
+        for attempt in 0..<3 {
+            var applied: [TextDelta.Run]? = []
+            let report = apply(
+                validated: delta, recordingEdits: recordingEdits, holdingBack: heldBack, appliedTombstones: &applied)
+            if applied!.isEmpty || deletionsCover(applied!) {
+                checkInvariantsIfEnabled()
+                return report
+            }
+            self = original
+            if attempt == 0 {
+                heldBack = applied!.filter { !deletionsCover([$0]) }
+            } else {
+                heldBack = (pending + delta.runs).filter(\.isTombstone)
+            }
+        }
+        // Nothing was applied with every tombstone held back... unreachable: the last attempt
+        // applies no tombstone. Held back whole rather than trapping.
+        pending = Self.withoutOverlaps(pending + delta.runs)
+        var report = TextApplyReport()
+        report.pendingOperationCount = pendingOperationCount
+        return report
     }
 
     /// ``apply(_:recordingEdits:)`` for a delta that ``validate(_:)`` accepted against this
     /// very text (nothing changed since): the notebook checks each run's text that way before
-    /// deciding it is ready, and applies it right after.
+    /// deciding it is ready, and applies it right after. Tombstones are applied whether or not
+    /// their deletions are (the notebook checks that at the end of its own call).
     @discardableResult
     mutating func apply(validated delta: TextDelta, recordingEdits: Bool) -> TextApplyReport {
+        var unused: [TextDelta.Run]?
+        return apply(validated: delta, recordingEdits: recordingEdits, holdingBack: [], appliedTombstones: &unused)
+    }
+
+    /// The loop of ``apply(_:recordingEdits:)``: runs in Lamport order, again while some
+    /// apply. Insertion runs without content overlapping `heldBack` are held back whatever
+    /// their dependencies; when `appliedTombstones` is not nil, it receives every tombstone
+    /// applied (the part this text did not hold).
+    private mutating func apply(
+        validated delta: TextDelta, recordingEdits: Bool, holdingBack heldBack: [TextDelta.Run],
+        appliedTombstones: inout [TextDelta.Run]?
+    ) -> TextApplyReport {
         var report = TextApplyReport()
         if delta.isEmpty && pending.isEmpty { return report }
         typingCursor = nil
@@ -194,7 +249,13 @@ extension TextCRDT {
             progress = false
             var blocked: [TextDelta.Run] = []
             for run in queue {
-                switch applyRun(run, recordingEdits: recordingEdits, report: &report) {
+                if !heldBack.isEmpty && run.isTombstone
+                    && heldBack.contains(where: { $0.replica == run.replica && $0.counter < run.end && run.counter < $0.end })
+                {
+                    blocked.append(run)
+                    continue
+                }
+                switch applyRun(run, recordingEdits: recordingEdits, report: &report, appliedTombstones: &appliedTombstones) {
                 case .done:
                     progress = true
                 case let .partial(rest):
@@ -216,7 +277,7 @@ extension TextCRDT {
             assertionFailure("pending limit checked in validate")
         }
         compactContentIfWorthwhile()
-        checkInvariantsIfEnabled()
+        checkInvariantsIfEnabled(orphansAllowed: true)
         return report
     }
 
@@ -224,7 +285,12 @@ extension TextCRDT {
     ///
     /// Equivalent to `apply(other.changes(since: version))`, and O(1) when this text holds no
     /// operations yet or already holds all of `other`'s.
-    public mutating func merge(_ other: TextCRDT) {
+    ///
+    /// - Throws: ``TextError/invalidDelta(reason:)`` when the two texts used one operation id for
+    ///   different operations (a forged or damaged history: a copy of a replica that went on
+    ///   under the same id), and the limit errors of ``apply(_:)``; the text is unchanged when it
+    ///   throws.
+    public mutating func merge(_ other: TextCRDT) throws(TextError) {
         if operationCount == 0 && pending.isEmpty {
             let ownReplica = replica
             let ownLamport = lamport
@@ -239,14 +305,10 @@ extension TextCRDT {
         case .equal, .after: return
         case .before, .concurrent: break
         }
-        typingCursor = nil
-        do {
-            try apply(other.changes(since: version))
-        } catch {
-            // `other` is a valid text, so its changes are valid and causally complete on top of
-            // this version: nothing is held back and nothing contradicts.
-            preconditionFailure("merging a valid text failed: \(error)")
-        }
+        // `other` is a valid text, so its changes are causally complete on top of this version;
+        // they contradict this text only where the two reused an id (checked before anything
+        // changes, by `apply`).
+        try apply(other.changes(since: version))
     }
 
     /// Held-back runs sorted by replica and counter, each operation once (a delta that arrives
@@ -397,7 +459,8 @@ extension TextCRDT {
     }
 
     private mutating func applyRun(
-        _ incoming: TextDelta.Run, recordingEdits: Bool, report: inout TextApplyReport
+        _ incoming: TextDelta.Run, recordingEdits: Bool, report: inout TextApplyReport,
+        appliedTombstones: inout [TextDelta.Run]?
     ) -> RunOutcome {
         let replicaIndex = internReplica(incoming.replica)
         let held = logs[replicaIndex].operationCount
@@ -470,6 +533,7 @@ extension TextCRDT {
                 insertRun(
                     leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
                     originLeft: originLeft, originRight: originRight, content: .deleted)
+                appliedTombstones?.append(run)
             }
             if let splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
             if recordingEdits, let bytes {

@@ -156,8 +156,12 @@ extension TextDelta {
         for groupIndex in 0..<groupCount {
             let replica = table[groupIndex]
             var counter = try reader.uint32Varint("first counter")
-            let lamportOffset = try reader.signedVarint()
-            var lamport = Int64(counter) + lamportOffset
+            guard counter < Limits.operationsPerReplicaMax else { throw .malformed("first counter \(counter) past the limit") }
+            // Every number read is checked before it meets another: a hostile delta may hold any
+            // 64-bit value where a small one belongs.
+            let (start, startOverflow) = Int64(counter).addingReportingOverflow(try reader.signedVarint())
+            guard !startOverflow else { throw .malformed("Lamport timestamp overflows") }
+            var lamport = start
             let runCount = try reader.count(max: reader.remaining, "run count")
             guard runCount > 0 else { throw .malformed("empty group") }
             func readReference(_ reader: inout ByteReader) throws(DecodingError) -> OperationID {
@@ -165,7 +169,9 @@ extension TextDelta {
                 if index >= groupCount { referencedExtras.insert(index) }
                 let target: Int64
                 if index == groupIndex {
-                    target = Int64(counter) - (try reader.signedVarint())
+                    let (difference, overflow) = Int64(counter).subtractingReportingOverflow(try reader.signedVarint())
+                    guard !overflow else { throw .malformed("reference overflows") }
+                    target = difference
                 } else {
                     target = Int64(try reader.uint32Varint("counter"))
                 }
@@ -188,7 +194,9 @@ extension TextDelta {
                 if jump {
                     let change = try reader.signedVarint()
                     guard change != 0 else { throw .malformed("empty Lamport jump") }
-                    lamport += change
+                    let (jumped, overflow) = lamport.addingReportingOverflow(change)
+                    guard !overflow else { throw .malformed("Lamport timestamp overflows") }
+                    lamport = jumped
                 }
                 guard lamport >= 1 && lamport < Int64(1) << 62 else { throw .malformed("Lamport timestamp \(lamport)") }
                 let kind: Run.Kind

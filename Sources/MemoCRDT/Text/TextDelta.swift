@@ -52,6 +52,12 @@ public struct TextDelta: Sendable, Equatable {
             return false
         }
 
+        /// An insertion that travels without its content (deleted when the delta was made).
+        var isTombstone: Bool {
+            if case .insertion(_, _, nil) = kind { return true }
+            return false
+        }
+
         /// The run without its first `count` operations.
         func dropping(_ count: UInt32) -> Run {
             precondition(count < length)

@@ -18,6 +18,8 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyPendingOperations(count: Int)
     /// An anchor or character id names a character this text does not hold.
     case unknownAnchor
+    /// Operations asked for by id range (``TextCRDT/changes(in:)``) that this text does not hold.
+    case operationsNotHeld(replica: ReplicaID, counters: Range<UInt32>)
 
     public var description: String {
         switch self {
@@ -39,6 +41,8 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(count) operations are waiting for their dependencies, more than the limit"
         case .unknownAnchor:
             "the anchor's character is not in this text"
+        case let .operationsNotHeld(replica, counters):
+            "operations \(counters.lowerBound)..<\(counters.upperBound) of replica \(replica) are not all in this text"
         }
     }
 }

@@ -1,0 +1,213 @@
+@testable import MemoCRDT
+import TestSupport
+import Testing
+
+/// Every crash reproducer found by fuzzing (issue 18 and `/work/fuzz-findings.md`), decoded from
+/// its hex and fed to the path that trapped: each must now give a typed error or a valid value
+/// that then behaves (its invariants hold, it encodes, and the encoding decodes to the same
+/// bytes).
+@Suite struct HostileBytesRegressionTests {
+    // MARK: Issue 18, item 1: arithmetic overflow in decoders
+
+    /// Text deltas whose numbers overflowed when they met another (`TextDelta+Encoding.swift`).
+    @Test(arguments: [
+        // counter + Lamport offset
+        "6d73211404010000000000000001feffffffffffffffff0137541c8d",
+        // a reference minus Int64.min
+        "6d7321180401000000000000000002010100ffffffffffffffffff01246c6438",
+        // first counter 0xFFFFFFFF
+        "6d732111040100000000000000ffffffff0f020100d66bfd25",
+        // lamport += change
+        "6d73211704010000000000000000020140feffffffffffffffff01913d1f8e",
+    ])
+    func textDeltaOverflows(hex: String) throws {
+        #expect(throws: DecodingError.self) { try TextDelta(decoding: bytesFromHex( hex)) }
+    }
+
+    /// Text states whose numbers overflowed (`TextCRDT+Encoding.swift`: a reference, a
+    /// position-form offset).
+    @Test(arguments: [
+        "6d73111d00010100000000000000010100020100010300ffffffffffffffffff01d410ebad",
+        "6d73111f016101010000000000000002010002010002000000feffffffffffffffff018219ca23",
+    ])
+    func textStateOverflows(hex: String) throws {
+        #expect(throws: DecodingError.self) { try TextCRDT(decoding: bytesFromHex( hex), replica: ReplicaID(9)) }
+    }
+
+    /// The 60-byte segment that stopped `memo sync` on every device: a notebook delta whose text
+    /// delta overflows.
+    @Test func notebookDeltaWithOverflowingText() throws {
+        let hex = "6d73413801010000000000000001010000000000000001000000000000000100000100000101001404010000000000000001feffffffffffffffff018ac81dfb"
+        #expect(throws: DecodingError.self) { try NotebookDelta(decoding: bytesFromHex( hex)) }
+    }
+
+    /// The 77-byte snapshot that crashed a new device's first sync: a notebook state whose memo's
+    /// text overflows when replayed. Refused or, where it decodes lazily, every later use gives a
+    /// typed error.
+    @Test func notebookStateWithOverflowingText() throws {
+        let hex = "6d73314401010000000000000001000000000000001f016101010000000000000002010002010002000001feffffffffffffffff010101000000000000000302000001010002000177ae1dd3"
+        try exerciseNotebookState(bytesFromHex( hex))
+    }
+
+    // MARK: Issue 18, item 2 (and issue 12, item 5): tombstones without their deletions
+
+    /// A text delta whose insertion arrives already deleted while the deletion is held back.
+    @Test func tombstoneWithoutItsDeletion() throws {
+        let hex = "6d73211b0801000000000000000200000000000000000201200102010100005a3da2be"
+        let delta = try TextDelta(decoding: bytesFromHex( hex))
+        var text = TextCRDT(replica: ReplicaID(50))
+        do {
+            try text.apply(delta)
+        } catch {
+            return  // refused whole: nothing to check
+        }
+        try checkTextBehaves(text)
+        // A text that holds the same operations with nothing deleted shows the same.
+        #expect(text.string.isEmpty || text.version.entries.isEmpty == false)
+    }
+
+    // MARK: Issue 18, item 3: a notebook state whose parts disagree
+
+    /// A trash that saw text operations the memo does not hold: refused when decoded (else
+    /// replicas that load it would see the memo trashed while those that received the same
+    /// history as a delta see it active).
+    @Test func trashSeeingTextThatDoesNotExist() throws {
+        let hex = "6d7331290101000000000000000100000000000000030000000101000000000000000202000001020001000101303782f4"
+        #expect(throws: DecodingError.self) { try Notebook(decoding: bytesFromHex( hex), replica: ReplicaID(9)) }
+    }
+
+    // MARK: Issue 18, item 4: merge with reused operation ids
+
+    /// Two texts that used one operation id for different things: `merge` throws, as `apply`
+    /// does, and leaves the text as it was.
+    @Test func mergeOfForgedHistoriesThrows() throws {
+        var a = TextCRDT(replica: ReplicaID(1))
+        try a.insert("abc", atUTF16: 0)
+        var forged = TextCRDT(replica: ReplicaID(1))
+        try forged.insert("x", atUTF16: 0)
+        try forged.delete(utf16Range: 0..<1)
+        var b = TextCRDT(replica: ReplicaID(2))
+        try b.insert("q", atUTF16: 0)
+        try b.merge(forged)
+        let before = b.encoded()
+        try a.insert("d", atUTF16: 3)
+        #expect(throws: TextError.self) { try b.merge(a) }
+        #expect(b.encoded() == before)
+        try checkTextBehaves(b)
+    }
+
+    // MARK: Issue 18, item 5: non-canonical encodings
+
+    /// "Hello" as two unmerged runs: readers normalise (FORMAT.md): it decodes to the same text
+    /// as the canonical encoding, and encodes to exactly the canonical bytes.
+    @Test func nonCanonicalTextStateNormalises() throws {
+        let hex = "6d73111a0548656c6c6f010100000000000000050100020100020400080092083dee"
+        let decoded = try TextCRDT(decoding: bytesFromHex( hex), replica: ReplicaID(9))
+        var typed = TextCRDT(replica: ReplicaID(1))
+        try typed.insert("Hello", atUTF16: 0)
+        #expect(decoded.string == "Hello")
+        #expect(decoded.version == typed.version)
+        #expect(decoded.encoded() == typed.encoded())
+        try checkTextBehaves(decoded)
+    }
+
+    // MARK: Issue 12, item 5: the public API cannot make states that disagree
+
+    /// `changes(since:)` then `restricted(to:counters:)` carries "He" as a tombstone without the
+    /// deletion: the receiver holds it back instead of showing "llo" at the version of a replica
+    /// that shows "Hello".
+    @Test func restrictedDeltaWithoutItsDeletionIsHeldBack() throws {
+        var a = TextCRDT(replica: ReplicaID(1))
+        try a.insert("Hello", atUTF16: 0)
+        var b = a.fork(replica: ReplicaID(2))
+        try b.delete(utf16Range: 0..<2)
+        let restricted = b.changes(since: VersionVector()).restricted(to: ReplicaID(1), counters: 0..<5)
+        var receiver = TextCRDT(replica: ReplicaID(3))
+        try receiver.apply(restricted)
+        try checkTextBehaves(receiver)
+        var peer = TextCRDT(replica: ReplicaID(4))
+        try peer.apply(a.changes(since: peer.version))
+        if receiver.version == peer.version {
+            #expect(receiver.string == peer.string)
+            #expect(receiver.encoded() == peer.encoded())
+        }
+        // The deletion arriving later completes it.
+        try receiver.apply(b.changes(since: receiver.version))
+        #expect(receiver.string == "llo")
+        #expect(receiver.pendingOperationCount == 0)
+        #expect(receiver.encoded() == b.encoded())
+        // changes(in:) makes the same delta.
+        var other = TextCRDT(replica: ReplicaID(5))
+        try other.apply(try b.changes(in: [(ReplicaID(1), 0..<5)]))
+        try checkTextBehaves(other)
+        #expect(other.version.entries.isEmpty || other.string == "Hello")
+    }
+
+    /// `changes(in:)` with a replica or range the text does not hold throws.
+    @Test func changesInUnheldRangesThrow() throws {
+        var a = TextCRDT(replica: ReplicaID(1))
+        try a.insert("Hello", atUTF16: 0)
+        #expect(throws: TextError.self) { try a.changes(in: [(ReplicaID(7), 0..<1)]) }
+        #expect(throws: TextError.self) { try a.changes(in: [(ReplicaID(1), 0..<6)]) }
+        #expect(try a.changes(in: [(ReplicaID(1), 2..<2)]).isEmpty)
+        #expect(try a.changes(in: [(ReplicaID(1), 0..<5)]) == a.changes(since: VersionVector()))
+    }
+}
+
+// MARK: Checks shared with the property tests
+
+/// A valid text behaves: its invariants hold, it encodes, its encoding decodes to a text with the
+/// same string and version that encodes to the same bytes.
+func checkTextBehaves(_ text: TextCRDT, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try text.checkInvariants()
+    let encoded = text.encoded()
+    let decoded = try TextCRDT(decoding: encoded, replica: text.replica)
+    #expect(decoded.string == text.string, sourceLocation: sourceLocation)
+    #expect(decoded.version == text.version, sourceLocation: sourceLocation)
+    #expect(decoded.encoded() == encoded, sourceLocation: sourceLocation)
+}
+
+/// Feeds notebook state bytes to every path that reads them: decoding gives a typed error, or a
+/// notebook whose every use gives a typed error or a valid value (its invariants hold, its memos
+/// open, its changes apply to a fresh notebook, and it encodes and decodes to the same bytes).
+func exerciseNotebookState(_ bytes: [UInt8]) throws {
+    let notebook: Notebook
+    do {
+        notebook = try Notebook(decoding: bytes, replica: ReplicaID(77))
+    } catch {
+        return
+    }
+    try notebook.checkInvariants()
+    var copy = notebook
+    for id in notebook.memoIDs {
+        do throws(NotebookError) {
+            try copy.prepareForEditing(id)
+        } catch {
+            if case .corruptMemo = error { continue }
+            throw error
+        }
+    }
+    let delta: NotebookDelta
+    do {
+        delta = try notebook.changes(since: VersionVector())
+    } catch {
+        guard case .corruptMemo = error else { throw error }
+        return
+    }
+    var fresh = Notebook(replica: ReplicaID(78))
+    try fresh.apply(delta)
+    try fresh.checkInvariants()
+    let encoded = fresh.encoded()
+    #expect(try Notebook(decoding: encoded, replica: ReplicaID(79)).encoded() == encoded)
+}
+
+func bytesFromHex(_ text: String) -> [UInt8] {
+    var result: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex {
+        let next = text.index(index, offsetBy: 2)
+        result.append(UInt8(text[index..<next], radix: 16) ?? 0)
+        index = next
+    }
+    return result
+}

@@ -30,11 +30,11 @@ extension FuzzTarget {
         }
     }
 
-    /// A decoded text state: both decoders agree, round trip, transfer to a new replica; each
-    /// honest peer's history applied to it and its history applied to each honest peer (a
-    /// refusal is allowed: a hostile state may reuse the peers' operation ids); merged both ways
-    /// with a text whose operation ids are none of the honest history's. Equal versions give
-    /// equal texts.
+    /// A decoded text state: both decoders agree, round trip, transfer to a new replica; with
+    /// each honest peer and with a text of other replicas, histories applied both ways and
+    /// merges both ways. A refusal is allowed (a hostile state may reuse the peers' operation
+    /// ids for other operations) and must leave the text unchanged; equal versions give equal
+    /// texts.
     static func checkTextState(_ bytes: [UInt8]) throws(FuzzFailure) {
         let quick = try? TextCRDT.decodeString(fromEncoded: bytes)
         guard let text = try? TextCRDT(decoding: bytes, replica: ReplicaID(0xE1)) else { return }
@@ -42,26 +42,40 @@ extension FuzzTarget {
         try checkText(text, "the decoded text")
         try checkTransfer(text, "the decoded text")
         let world = FuzzWorld.shared.texts
-        for (index, peer) in world.peers.enumerated() {
+        for (index, peer) in (world.peers + [world.stranger]).enumerated() {
+            let context = index < world.peers.count ? "text peer \(index)" : "a stranger text"
             var forward = peer
             var backward = text
             let forwardApplied = (try? forward.apply(text.changes(since: VersionVector()))) != nil
             let backwardApplied = (try? backward.apply(peer.changes(since: VersionVector()))) != nil
-            try required("text peer \(index) after the decoded text's history") { try forward.checkInvariants() }
-            try required("the decoded text after text peer \(index)'s history") { try backward.checkInvariants() }
+            try required("\(context) after the decoded text's history") { try forward.checkInvariants() }
+            try required("the decoded text after \(context)'s history") { try backward.checkInvariants() }
             if forwardApplied && backwardApplied {
-                try requireEqualTexts(forward, backward, "text peer \(index) and the decoded text, each given the other's history")
+                try requireEqualTexts(forward, backward, "\(context) and the decoded text, each given the other's history")
+            }
+            var forwardMerge = peer
+            var backwardMerge = text
+            let forwardMerged = try mergeOrRefuse(&forwardMerge, text, "\(context) merging the decoded text")
+            let backwardMerged = try mergeOrRefuse(&backwardMerge, peer, "the decoded text merging \(context)")
+            if forwardMerged && backwardMerged {
+                try requireEqualTexts(forwardMerge, backwardMerge, "\(context) and the decoded text, merged both ways")
             }
         }
-        // Merge (unlike apply) assumes the two texts never used one id for different operations
-        // (issue 18, item 4): merge with a text of other replicas.
-        var forward = world.stranger
-        forward.merge(text)
-        var backward = text
-        backward.merge(world.stranger)
-        try required("a stranger text merged with the decoded text") { try forward.checkInvariants() }
-        try required("the decoded text merged with a stranger text") { try backward.checkInvariants() }
-        try requireEqualTexts(forward, backward, "the decoded text and a stranger text, merged both ways")
+    }
+
+    /// Merges `other` into `text`: true, or false when refused (leaving `text` unchanged).
+    static func mergeOrRefuse(_ text: inout TextCRDT, _ other: TextCRDT, _ context: @autoclosure () -> String) throws(FuzzFailure) -> Bool {
+        let before = text
+        do {
+            try text.merge(other)
+        } catch {
+            try require(
+                text.string == before.string && text.version == before.version && text.pendingOperationCount == before.pendingOperationCount,
+                "\(context()): a refused merge (\(error)) changed the text")
+            return false
+        }
+        try required(context()) { try text.checkInvariants() }
+        return true
     }
 
     /// Equal versions give equal texts (when neither holds operations back).
@@ -93,8 +107,10 @@ extension FuzzTarget {
             try require(applied.string == text.string, "\(context()): equal versions, different texts (its history applied to a new replica)", check: .convergence)
         }
         var merged = TextCRDT(replica: ReplicaID(0xE3))
-        merged.merge(text)
-        try required("\(context()): merged into a new replica") { try merged.checkInvariants() }
+        try required("\(context()): merged into a new replica") {
+            try merged.merge(text)
+            try merged.checkInvariants()
+        }
         if merged.version == text.version && merged.pendingOperationCount == 0 && text.pendingOperationCount == 0 {
             try require(merged.string == text.string, "\(context()): equal versions, different texts (merged into a new replica)", check: .convergence)
         }

@@ -46,6 +46,13 @@ let package = Package(
             name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoSync"], path: "Simulations/MemoSimulation",
             swiftSettings: mutants),
         .executableTarget(name: "memo-sim", dependencies: ["MemoSimulation"], path: "Simulations/memo-sim"),
+        // The fuzz targets (Tests/Fuzz/README.md): one check per decoder and apply path, shared by
+        // the libFuzzer driver and the fixture regression tests. Public API only.
+        .target(name: "MemoFuzzChecks", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/Fuzz/MemoFuzzChecks"),
+        // The libFuzzer driver (C: SwiftPM renames a Swift executable's `main`). The ordinary build
+        // gets a replay loop; `Tests/Fuzz/fuzz.sh` builds it with libFuzzer and AddressSanitizer
+        // (`-sanitize=fuzzer,address`, `-DMEMOSYNC_LIBFUZZER`) under its own scratch path.
+        .executableTarget(name: "memo-fuzz", dependencies: ["MemoFuzzChecks"], path: "Tests/Fuzz/memo-fuzz"),
         // Shared by every test target: seeded random sources and the reference models.
         .target(name: "TestSupport", dependencies: ["MemoCRDT"], path: "Tests/TestSupport"),
         .testTarget(
@@ -60,6 +67,9 @@ let package = Package(
         ),
         // Runs the built `memo` executable as a subprocess.
         .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoCRDT"]),
+        // Every fuzz fixture (a crash the fuzzers found, Tests/Fixtures/fuzz) and every seed
+        // through its target's checks.
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["MemoFuzzChecks"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["MemoSimulation", "MemoSync", "MemoCRDT", "TestSupport"],

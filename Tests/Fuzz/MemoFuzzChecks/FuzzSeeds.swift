@@ -1,0 +1,52 @@
+import MemoCRDT
+import MemoSync
+
+/// Seed inputs made with the public API: every blob of the honest histories in each mode (raw,
+/// checksum recomputed, its body sealed), and a few store keys.
+enum FuzzSeeds {
+    static func seeds(for target: FuzzTarget) -> [[UInt8]] {
+        let world = FuzzWorld.shared
+        switch target {
+        case .textDelta: return inEveryMode(world.texts.deltas, kind: .textDelta)
+        case .textState: return inEveryMode(world.texts.states, kind: .textState)
+        case .notebookDelta: return inEveryMode(world.notebooks.deltas, kind: .notebookDelta)
+        case .notebookState: return inEveryMode(world.notebooks.states, kind: .notebookState)
+        case .libraryState: return inEveryMode(world.library.states, kind: .localFile)
+        case .libraryJournal:
+            // Raw and checksum-recomputed inputs are whole journals; a sealed input is a record
+            // body appended to the honest first record (FuzzInput.journal()).
+            let journal = world.library.journal
+            var seeds = [[FuzzInput.modeByte(.raw)] + journal, [FuzzInput.modeByte(.checksumRecomputed)] + journal]
+            seeds += inEveryMode(world.library.records, kind: .localFile)
+            return seeds
+        case .storeKey:
+            let replica = ReplicaID(0x0123_4567_89AB_CDEF)
+            let keys = [
+                StoreLayout.segmentKey(replica: replica, counters: 0..<1, bytes: [1]),
+                StoreLayout.snapshotKey(replica: replica, totalOperations: 3, bytes: [2]),
+                "memosync/v1/\(replica)/segments/0000000007-0000000009-0123456789abcdef (Alice's conflicted copy 2026-01-02).seg",
+                "memosync/v1/\(replica)/snapshots/000000000012-0123456789abcdef.sync-conflict-20260102-101010-ABC.snap",
+            ]
+            var seeds = keys.map { [FuzzInput.modeByte(.raw)] + Array($0.utf8) }
+            seeds += keys.map { [FuzzInput.modeByte(.checksumRecomputed)] + Array($0.utf8.dropFirst(StoreLayout.root.utf8.count)) }
+            let prefix = "memosync/v1/\(replica)/segments/".utf8.count
+            seeds.append([FuzzInput.modeByte(.sealed), 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0] + Array(keys[0].utf8.dropFirst(prefix)))
+            return seeds
+        }
+    }
+
+    /// Each of `blobs` as a raw input and a checksum-recomputed one, and its body as a sealed one
+    /// (with the blob's own version).
+    private static func inEveryMode(_ blobs: [[UInt8]], kind: BlobKind) -> [[UInt8]] {
+        var seeds: [[UInt8]] = []
+        for blob in blobs {
+            seeds.append([FuzzInput.modeByte(.raw)] + blob)
+            seeds.append([FuzzInput.modeByte(.checksumRecomputed)] + blob)
+            guard let (body, version) = try? BlobEnvelope.open(blob, kind: kind, versions: 1...15) else {
+                preconditionFailure("an honest \(kind) blob does not open")
+            }
+            seeds.append([FuzzInput.modeByte(.sealed, version: version)] + Array(blob[body]))
+        }
+        return seeds
+    }
+}

@@ -1,0 +1,78 @@
+import MemoCRDT
+import MemoSync
+
+// The local library's files: the state file and the journal, through the public open path
+// (`LibraryCore.recover`), then a compaction and a second open.
+
+extension FuzzTarget {
+    /// A folder holding `bytes` as its state file: opens to a valid notebook or a typed error, and
+    /// what it opens survives a compaction and a second open.
+    static func checkLibraryState(_ bytes: [UInt8]) throws(FuzzFailure) {
+        let files = [LibraryCore.stateFileName]
+        let recovery: LibraryCore.Recovery?
+        do {
+            recovery = try LibraryCore.recover(files: files, contents: [LibraryCore.stateFileName: bytes])
+        } catch {
+            return
+        }
+        guard let recovery else { throw FuzzFailure("a folder with a state file opened as no library") }
+        try checkNotebook(recovery.notebook, "the opened library's notebook")
+        try checkTransfer(recovery.notebook, "the opened library's notebook")
+        try checkCompaction(recovery, "the opened library")
+    }
+
+    /// A sound generation-1 state file with `journal` as its journal: opens (a journal never
+    /// makes a library unreadable) with the intact prefix replayed and the rest cut; the repaired
+    /// folder opens to the same library; a compaction keeps it.
+    static func checkLibraryJournal(_ journal: [UInt8]) throws(FuzzFailure) {
+        let world = FuzzWorld.shared.library
+        let files = [LibraryCore.stateFileName, world.journalName]
+        let contents = [LibraryCore.stateFileName: world.journalState, world.journalName: journal]
+        let recovery = try required("opening a sound state file with a hostile journal") {
+            try LibraryCore.recover(files: files, contents: contents)
+        }
+        guard let recovery else { throw FuzzFailure("a folder with a state file opened as no library") }
+        let report = recovery.report
+        try require(
+            report.discardedJournalBytes >= 0 && report.discardedJournalBytes <= journal.count,
+            "discarded \(report.discardedJournalBytes) of \(journal.count) journal bytes")
+        let kept = journal.count - report.discardedJournalBytes
+        try require(
+            (report.discardedJournalBytes == 0) == !recovery.repairs.contains(.truncate(file: world.journalName, length: kept)),
+            "the repairs do not cut the journal to its intact \(kept) bytes: \(recovery.repairs)")
+        // Nothing replayed: the sound state alone (checked by the seeds), the whole journal cut.
+        if report.journalRecords == 0 { return }
+        try checkNotebook(recovery.notebook, "the library opened with a hostile journal")
+        try checkCompaction(recovery, "the library opened with a hostile journal")
+        guard report.discardedJournalBytes > 0 else { return }
+        // The repaired folder opens to the same library, with nothing more to cut.
+        let repaired = [LibraryCore.stateFileName: world.journalState, world.journalName: Array(journal.prefix(kept))]
+        let reopened = try required("reopening the repaired folder") { try LibraryCore.recover(files: files, contents: repaired) }
+        guard let reopened else { throw FuzzFailure("the repaired folder opened as no library") }
+        try require(reopened.report.discardedJournalBytes == 0, "the repaired journal is cut again")
+        try require(reopened.report.journalRecords == report.journalRecords, "the repaired journal replays another number of records")
+        try require(reopened.notebook.version == recovery.notebook.version, "the repaired folder opens to another version")
+        try require(reopened.syncState == recovery.syncState, "the repaired folder opens to another sync state")
+    }
+
+    /// A compaction of what `recovery` opened, opened again, gives the same notebook and sync
+    /// state, one generation later.
+    static func checkCompaction(_ recovery: LibraryCore.Recovery, _ context: @autoclosure () -> String) throws(FuzzFailure) {
+        let plan = recovery.core.planCompaction(notebook: recovery.notebook, syncState: recovery.syncState)
+        guard let state = plan.operations.compactMap(\.writtenBytes).first else {
+            throw FuzzFailure("\(context()): a compaction writes no state file")
+        }
+        let reopened = try required("\(context()): opening its compaction") {
+            try LibraryCore.recover(files: [LibraryCore.stateFileName], contents: [LibraryCore.stateFileName: state])
+        }
+        guard let reopened else { throw FuzzFailure("\(context()): its compaction opened as no library") }
+        try require(reopened.core.generation == recovery.core.generation &+ 1, "\(context()): the compaction's generation")
+        try require(reopened.notebook.version == recovery.notebook.version, "\(context()): the compaction opens to another version")
+        try require(reopened.syncState == recovery.syncState, "\(context()): the compaction opens to another sync state")
+        let ids = recovery.notebook.memoIDs
+        try require(reopened.notebook.memoIDs == ids, "\(context()): the compaction opens to other memos")
+        try require(
+            ids.map { reopened.notebook.memo($0) } == ids.map { recovery.notebook.memo($0) },
+            "\(context()): the compaction opens to other memo contents")
+    }
+}

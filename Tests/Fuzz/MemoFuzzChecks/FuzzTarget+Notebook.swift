@@ -1,0 +1,83 @@
+import MemoCRDT
+
+// Notebook deltas and notebook states: decode, round trip, apply and merge with honest peers.
+
+extension FuzzTarget {
+    /// A decoded notebook delta: round trip, then applied to each honest library, where a refusal
+    /// must leave the library unchanged and an acceptance a valid notebook that takes the honest
+    /// history and transfers whole to a new replica.
+    static func checkNotebookDelta(_ bytes: [UInt8]) throws(FuzzFailure) {
+        guard let delta = try? NotebookDelta(decoding: bytes) else { return }
+        let encoded = delta.encoded()
+        let again = try required("decoding the encoding of a decoded notebook delta") { try NotebookDelta(decoding: encoded) }
+        try require(again == delta, "a notebook delta changed through encode and decode")
+        try require(again.encoded() == encoded, "a notebook delta's encoding changed through decode and encode")
+        let world = FuzzWorld.shared.notebooks
+        for (index, peer) in world.peers.enumerated() {
+            var notebook = peer
+            do {
+                _ = try notebook.apply(delta)
+            } catch {
+                try require(
+                    notebook.version == peer.version && notebook.pendingOperationCount == peer.pendingOperationCount
+                        && notebook.encoded() == peer.encoded(),
+                    "notebook peer \(index): a refused delta (\(error)) changed the notebook")
+                continue
+            }
+            try checkNotebook(notebook, "notebook peer \(index) after the delta")
+            _ = try? notebook.apply(world.complete.changes(since: VersionVector()))
+            try checkNotebook(notebook, "notebook peer \(index) after the delta and the honest history")
+            try checkTransfer(notebook, "notebook peer \(index) after the delta and the honest history")
+        }
+    }
+
+    /// A decoded notebook state: every memo read, round trip, transfer to a new replica, merge
+    /// with each honest library.
+    static func checkNotebookState(_ bytes: [UInt8]) throws(FuzzFailure) {
+        guard let notebook = try? Notebook(decoding: bytes, replica: ReplicaID(0xF1)) else { return }
+        try checkNotebook(notebook, "the decoded notebook")
+        try checkTransfer(notebook, "the decoded notebook")
+        for (index, peer) in FuzzWorld.shared.notebooks.peers.enumerated() {
+            var merged = peer
+            do {
+                try merged.merge(notebook)
+            } catch {
+                try require(merged.version == peer.version, "notebook peer \(index): a refused merge (\(error)) changed the version")
+                continue
+            }
+            try required("notebook peer \(index) merged with the decoded notebook") { try merged.checkInvariants() }
+        }
+    }
+
+    /// `notebook`'s invariants hold, every memo reads, and its encoding decodes to an equal
+    /// notebook.
+    static func checkNotebook(_ notebook: Notebook, _ context: @autoclosure () -> String) throws(FuzzFailure) {
+        try required(context()) { try notebook.checkInvariants() }
+        let memos = notebook.memoIDs.map { notebook.memo($0) }
+        let encoded = notebook.encoded()
+        let decoded = try required("\(context()): decoding its encoding", check: .roundTrip) { try Notebook(decoding: encoded, replica: notebook.replica) }
+        try require(decoded.version == notebook.version, "\(context()): the encoding decodes to another version", check: .roundTrip)
+        try require(decoded.memoIDs == notebook.memoIDs, "\(context()): the encoding decodes to other memos", check: .roundTrip)
+        try require(decoded.memoIDs.map { decoded.memo($0) } == memos, "\(context()): the encoding decodes to other memo contents", check: .roundTrip)
+        try require(decoded.encoded() == encoded, "\(context()): the encoding is not stable through decode and encode", check: .roundTrip)
+    }
+
+    /// `notebook`'s whole history, applied to a new replica, gives the same memos.
+    ///
+    /// A memo whose text cannot be read (a lazily decoded state) makes `changes(since:)` throw a
+    /// typed error: allowed, and nothing more is checked.
+    static func checkTransfer(_ notebook: Notebook, _ context: @autoclosure () -> String) throws(FuzzFailure) {
+        guard let history = try? notebook.changes(since: VersionVector()) else { return }
+        var applied = Notebook(replica: ReplicaID(0xF2))
+        _ = try required("\(context()): a new replica applying its whole history") { try applied.apply(history) }
+        try required("\(context()): a new replica after its whole history") { try applied.checkInvariants() }
+        guard applied.version == notebook.version, applied.pendingOperationCount == 0, notebook.pendingOperationCount == 0 else { return }
+        try require(applied.memoIDs == notebook.memoIDs, "\(context()): equal versions, different memos", check: .convergence)
+        for id in notebook.memoIDs {
+            let (expected, actual) = (notebook.memo(id), applied.memo(id))
+            try require(
+                expected?.text == actual?.text && expected?.status == actual?.status,
+                "\(context()): equal versions, memo \(id) differs: \(String(describing: expected)) / \(String(describing: actual))", check: .convergence)
+        }
+    }
+}

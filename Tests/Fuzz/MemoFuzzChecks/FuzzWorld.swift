@@ -1,0 +1,175 @@
+import MemoCRDT
+import MemoSync
+
+/// The honest peers the checks apply and merge decoded values into, and the blobs the seeds are
+/// made of: small fixed histories made with the public API, built once per process.
+struct FuzzWorld: Sendable {
+    /// Texts of two replicas that edited concurrently and exchanged deltas.
+    struct Texts: Sendable {
+        /// Peers at several versions: empty, part of the history, all of it.
+        var peers: [TextCRDT]
+        /// The whole history (every peer converges on it).
+        var complete: TextCRDT
+        /// A text of two other replicas: its operation ids are none of the history's.
+        var stranger: TextCRDT
+        /// Deltas the replicas sent each other, encoded.
+        var deltas: [[UInt8]]
+        /// States of the replicas along the way, encoded.
+        var states: [[UInt8]]
+    }
+
+    /// Notebooks of three replicas editing two memos and exchanging deltas.
+    struct Notebooks: Sendable {
+        /// Libraries at several versions: empty, part of the history, all of it.
+        var peers: [Notebook]
+        /// The whole history.
+        var complete: Notebook
+        /// Deltas sent, encoded.
+        var deltas: [[UInt8]]
+        /// States along the way, encoded.
+        var states: [[UInt8]]
+    }
+
+    /// A library's files at one moment.
+    struct Library: Sendable {
+        /// State files: a new library's, and one after a compaction (generation 1).
+        var states: [[UInt8]]
+        /// The generation-1 state file the journal target opens.
+        var journalState: [UInt8]
+        /// The name of its journal.
+        var journalName: String
+        /// The records of its journal (two).
+        var records: [[UInt8]]
+        /// The journal: the records one after the other.
+        var journal: [UInt8] { Array(records.joined()) }
+        /// The first record alone.
+        var firstRecord: [UInt8] { records[0] }
+    }
+
+    var texts: Texts
+    var notebooks: Notebooks
+    var library: Library
+
+    /// The one world of this process.
+    static let shared = FuzzWorld()
+
+    private init() {
+        do {
+            texts = try Self.makeTexts()
+            notebooks = try Self.makeNotebooks()
+            library = try Self.makeLibrary(notebooks: notebooks)
+        } catch {
+            fatalError("the honest fuzz histories failed to build: \(error)")
+        }
+    }
+
+    private static func makeTexts() throws -> Texts {
+        var alice = TextCRDT(replica: ReplicaID(0xA1))
+        var bob = TextCRDT(replica: ReplicaID(0xB2))
+        var deltas: [[UInt8]] = []
+        var states: [[UInt8]] = []
+        try alice.insert("Hello world", atScalar: 0)
+        try bob.apply(alice.changes(since: bob.version))
+        try alice.insert(", dear", atScalar: 5)
+        try bob.delete(scalarRange: 6..<11)
+        try bob.insert("Welt 👍🏽 e\u{301}", atScalar: 6)
+        let middle = bob
+        deltas.append(alice.changes(since: middle.version).encoded())
+        deltas.append(bob.changes(since: alice.version).encoded())
+        states.append(bob.encoded())
+        try alice.apply(bob.changes(since: alice.version))
+        try bob.apply(alice.changes(since: bob.version))
+        try alice.delete(scalarRange: 0..<1)
+        try alice.insert("h", atScalar: 0)
+        try bob.apply(alice.changes(since: bob.version))
+        deltas.append(alice.changes(since: VersionVector()).encoded())
+        states.append(alice.encoded())
+        let peers = [TextCRDT(replica: ReplicaID(0xC3)), middle.fork(replica: ReplicaID(0xC4)), bob.fork(replica: ReplicaID(0xC5))]
+        var stranger = TextCRDT(replica: ReplicaID(0xD1))
+        try stranger.insert("à bientôt", atScalar: 0)
+        var other = stranger.fork(replica: ReplicaID(0xD2))
+        try other.delete(scalarRange: 1..<3)
+        try other.insert("🇫🇷", atScalar: 1)
+        try stranger.apply(other.changes(since: stranger.version))
+        return Texts(peers: peers, complete: alice, stranger: stranger, deltas: deltas, states: states)
+    }
+
+    private static func makeNotebooks() throws -> Notebooks {
+        var replicas = (0..<3).map { Notebook(replica: ReplicaID(UInt64($0) * 11 + 5)) }
+        let memos = [MemoID(high: 1, low: 2), MemoID(high: 3, low: 4)]
+        var deltas: [[UInt8]] = []
+        var states: [[UInt8]] = []
+        var peers: [Notebook] = [Notebook(replica: ReplicaID(99))]
+        try replicas[0].createMemo(memos[0], text: "first memo\nbody", wallMilliseconds: 1_000)
+        try replicas[1].createMemo(memos[1], text: "second", wallMilliseconds: 1_100)
+        /// Sends everything `source` has that `target` lacks.
+        func send(_ source: Int, _ target: Int) throws {
+            let delta = try replicas[source].changes(since: replicas[target].version)
+            deltas.append(delta.encoded())
+            try replicas[target].apply(delta)
+        }
+        try send(0, 1)
+        try replicas[1].edit(memos[0], replacingScalars: 0..<5, with: "1st 한국", wallMilliseconds: 2_000)
+        try replicas[0].edit(memos[0], replacingScalars: 11..<11, with: " 👍🏽", wallMilliseconds: 2_100)
+        try send(1, 2)
+        peers.append(replicas[2].fork(replica: ReplicaID(98)))
+        states.append(replicas[2].encoded())
+        try replicas[2].moveToTrash(memos[1], wallMilliseconds: 3_000)
+        try send(2, 0)
+        try send(0, 1)
+        try replicas[1].restore(memos[1], wallMilliseconds: 4_000)
+        try replicas[1].edit(memos[1], replacingScalars: 0..<0, with: "the ", wallMilliseconds: 4_100)
+        for target in 0..<3 {
+            for source in 0..<3 where source != target { try send(source, target) }
+        }
+        deltas.append(try replicas[0].changes(since: VersionVector()).encoded())
+        states.append(replicas[0].encoded())
+        peers.append(replicas[1].fork(replica: ReplicaID(97)))
+        return Notebooks(peers: peers, complete: replicas[0], deltas: deltas, states: states)
+    }
+
+    private static func makeLibrary(notebooks: Notebooks) throws -> Library {
+        let replica = ReplicaID(0x5EED)
+        var (core, operations) = LibraryCore.create(replica: replica)
+        var states = operations.compactMap(\.writtenBytes)
+        var notebook = Notebook(replica: replica)
+        try notebook.apply(NotebookDelta(decoding: notebooks.deltas[0]))
+        var syncState = SyncState()
+        syncState.addToLineage(replica)
+        syncState.addToLineage(ReplicaID(0x5EEE))
+        syncState.published = VersionVector([replica: 3])
+        syncState.ownSegments = [StoreLayout.segmentKey(replica: replica, counters: 0..<3, bytes: [1, 2, 3])]
+        syncState.ownSnapshots = [
+            .init(key: StoreLayout.snapshotKey(replica: replica, totalOperations: 3, bytes: [4]), version: notebook.version, writtenAtMilliseconds: 5_000),
+        ]
+        syncState.operationsAtLastSnapshot = 3
+        syncState.lastSyncMilliseconds = 6_000
+        let compaction = core.planCompaction(notebook: notebook, syncState: syncState)
+        let journalState = compaction.operations.compactMap(\.writtenBytes).first!
+        states.append(journalState)
+        core.didSave(compaction, notebook: notebook, syncState: syncState)
+        try notebook.edit(MemoID(high: 1, low: 2), replacingScalars: 0..<0, with: "» ", wallMilliseconds: 7_000)
+        let first = try core.planSave(notebook: notebook, syncState: syncState)
+        let firstRecord = first.operations.compactMap(\.appendedBytes).first!
+        core.didSave(first, notebook: notebook, syncState: syncState)
+        try notebook.createMemo(MemoID(high: 5, low: 6), text: "third", wallMilliseconds: 8_000)
+        syncState.lastSyncMilliseconds = 9_000
+        let second = try core.planSave(notebook: notebook, syncState: syncState)
+        let secondRecord = second.operations.compactMap(\.appendedBytes).first!
+        return Library(
+            states: states, journalState: journalState, journalName: LibraryCore.journalFileName(generation: 1),
+            records: [firstRecord, secondRecord])
+    }
+}
+
+extension DiskOperation {
+    /// The bytes of a `write`.
+    var writtenBytes: [UInt8]? {
+        if case let .write(_, bytes) = self { bytes } else { nil }
+    }
+
+    /// The bytes of an `append`.
+    var appendedBytes: [UInt8]? {
+        if case let .append(_, bytes) = self { bytes } else { nil }
+    }
+}

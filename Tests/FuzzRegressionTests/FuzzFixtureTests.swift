@@ -1,0 +1,55 @@
+import Foundation
+import MemoFuzzChecks
+import Testing
+
+/// The fuzz targets' checks (Tests/Fuzz/README.md) on every fixture in
+/// `Tests/Fixtures/fuzz/<target>/` (inputs that once crashed a fuzzer, kept as regressions) and
+/// on every seed: each must pass, exactly as `memo-fuzz` runs it.
+@Suite struct FuzzFixtureTests {
+    /// The fixture files of `target`: binary inputs, or `.hex` files of hexadecimal digits.
+    private static func fixtures(of target: FuzzTarget) throws -> [(name: String, bytes: [UInt8])] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/\(target.rawValue)")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
+        return try names.map { name in
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            guard name.hasSuffix(".hex") else { return (name, [UInt8](data)) }
+            let digits = String(decoding: data, as: UTF8.self).filter(\.isHexDigit)
+            let hexDigits = Array(digits)
+            let bytes = try stride(from: 0, to: hexDigits.count - 1, by: 2).map { index in
+                guard let byte = UInt8(String(hexDigits[index...index + 1]), radix: 16) else { throw FixtureError(name: name) }
+                return byte
+            }
+            return (name, bytes)
+        }
+    }
+
+    private struct FixtureError: Error {
+        var name: String
+    }
+
+    @Test(arguments: FuzzTarget.allCases)
+    func fixturesPassTheirChecks(target: FuzzTarget) throws {
+        for fixture in try Self.fixtures(of: target) {
+            do {
+                try target.check(fixture.bytes)
+            } catch {
+                Issue.record("\(target.rawValue)/\(fixture.name): \(error)")
+            }
+        }
+    }
+
+    @Test(arguments: FuzzTarget.allCases)
+    func seedsPassTheirChecks(target: FuzzTarget) throws {
+        let seeds = target.seeds
+        #expect(!seeds.isEmpty)
+        for (index, seed) in seeds.enumerated() {
+            do {
+                try target.check(seed)
+            } catch {
+                Issue.record("\(target.rawValue) seed \(index): \(error)")
+            }
+        }
+    }
+}

@@ -19,6 +19,9 @@ extension FuzzTarget {
         case let .snapshot(replica, totalOperations)?:
             let made = StoreLayout.snapshotKey(replica: replica, totalOperations: totalOperations, bytes: Array(key.utf8))
             try require(StoreLayout.parse(made) == parsed, "\(key.debugDescription): the snapshot key made from what it names parses otherwise")
+        case let .head(replica)?:
+            let made = StoreLayout.headKey(replica: replica, bytes: Array(key.utf8))
+            try require(StoreLayout.parse(made) == parsed, "\(key.debugDescription): the head key made from what it names parses otherwise")
         }
         if key.utf8.allSatisfy({ $0 < 0x80 }) {
             let widened = key + "\u{E9}"

@@ -132,7 +132,7 @@ struct SyncReportCLITests {
         let id = try sandbox.newMemo("hello", library: alice)
         try sandbox.ok(["sync", "--store", store], library: alice)
         let root = store + "/memosync/v1"
-        let replica = try #require(try FileManager.default.contentsOfDirectory(atPath: root).first)
+        let replica = try #require(try FileManager.default.contentsOfDirectory(atPath: root).first { FileManager.default.fileExists(atPath: root + "/" + $0 + "/segments") })
         #expect(mkfifo(root + "/\(replica)/segments/0000000006-0000000007-00.seg", 0o644) == 0)
         try FileManager.default.createSymbolicLink(atPath: root + "/0000000000000abc", withDestinationPath: "/")
         let huge = open(root + "/\(replica)/segments/0000000006-0000000009-00.seg", O_WRONLY | O_CREAT, 0o644)

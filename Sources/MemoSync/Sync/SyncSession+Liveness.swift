@@ -139,6 +139,9 @@ extension SyncSession {
     mutating func nextHeadWrite() -> SyncAction? {
         guard !headAttempted else { return nil }
         headAttempted = true
+        // A store that refused this sync's publication gets no head either (it would announce
+        // operations the store does not hold yet); the next sync writes both.
+        guard !publishFailed else { return nil }
         let version = notebook.version
         var newest: SyncState.ReadSnapshot?
         for snapshot in listedOwnSnapshots where newest == nil || snapshot.version.operationCount >= newest!.version.operationCount {

@@ -574,30 +574,27 @@ final class IOTestBox<Value>: @unchecked Sendable {
         #expect(BlobStoreError.tooLarge(key: key, sizeBytes: huge, limitBytes: 1_000).description.contains("too large"))
     }
 
-    @Test func aFileThatGrowsPastTheLimitWhileReadIsRefused() throws {
+    @Test func aFileThatGrowsWhileReadIsRefused() throws {
         let folder = IOTestFolder("store-growing")
         defer { folder.remove() }
         try folder.createFile("f", Self.blob(3, size: 5_000))
-        // The size the reader took from fstat is smaller than what is there by the time it
-        // reads: the file grew in between.
-        func readWithStaleSize(limit: Int) throws(POSIXFailure) -> [UInt8] {
+        // `size` is what the reader took from fstat; the file may have changed since.
+        func read(takingSize size: Int) throws(POSIXFailure) -> [UInt8] {
             let descriptor = try POSIX.open(folder.path("f"), .read)
             defer { POSIX.closeQuietly(descriptor) }
-            return try POSIX.readAll(descriptor, path: folder.path("f"), sizeHint: 10, limit: limit)
+            return try POSIX.readWhole(descriptor, size: size, path: folder.path("f"))
         }
-        #expect(try readWithStaleSize(limit: 5_000) == Self.blob(3, size: 5_000))
-        #expect(try readWithStaleSize(limit: 100_000) == Self.blob(3, size: 5_000))
-        do {
-            _ = try readWithStaleSize(limit: 4_999)
-            Issue.record("a file larger than the limit was read")
-        } catch {
-            #expect(error.kind == .tooLarge)
-        }
-        do {
-            _ = try readWithStaleSize(limit: 0)
-            Issue.record("a file larger than the limit was read")
-        } catch {
-            #expect(error.kind == .tooLarge)
+        #expect(try read(takingSize: 5_000) == Self.blob(3, size: 5_000))
+        // It shrank: what is there is returned (the envelope then says it is incomplete).
+        #expect(try read(takingSize: 9_000) == Self.blob(3, size: 5_000))
+        // It grew: refused, without reading more than the size taken and one byte.
+        for size in [0, 10, 4_999] {
+            do {
+                _ = try read(takingSize: size)
+                Issue.record("a file that grew was read (size taken \(size))")
+            } catch {
+                #expect(error.kind == .grewWhileRead)
+            }
         }
     }
 

@@ -27,8 +27,8 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Another input/output failure.
     case io(reason: String)
     /// The blob is larger than the store reads (``StoreLayout/maxBlobBytes`` for MemoSync's
-    /// stores): refused without reading it. `sizeBytes` is its size, or a lower bound of it when
-    /// it grew while being read.
+    /// stores): refused without reading it (or, when it grew past the limit while being read,
+    /// without reading more). `sizeBytes` is its size as last seen.
     case tooLarge(key: String, sizeBytes: Int, limitBytes: Int)
 
     public var description: String {

@@ -28,8 +28,10 @@ import Foundation
 ///   symbolic link (`O_NOFOLLOW`), so a key through a link names no blob, whatever changes
 ///   during the walk. A read never blocks on a
 ///   FIFO or device (`O_NONBLOCK`, then `fstat`: only regular files are read), and never takes
-///   more memory than ``maxBlobBytes``: a larger file is refused from its `fstat` size before
-///   any of it is read, and a file that grows past the limit while it is read is refused too.
+///   more memory than ``maxBlobBytes`` (plus one byte): a larger file is refused from its
+///   `fstat` size before any of it is read, and the read goes into one buffer of that size
+///   plus one byte, so a file that grows while it is read is refused too (it is still being
+///   written; the next sync tries again).
 /// - Keys follow the same rules (see ``isValidKey(_:)``), so every key `list` returns can be
 ///   read, and every blob written under a valid key shows in listings (unless it is empty).
 ///
@@ -270,10 +272,10 @@ public final class DirectoryBlobStore: BlobStore {
     /// - Throws: ``BlobStoreError/notFound(key:)`` when no regular file has this name (a folder,
     ///   a symbolic link, a FIFO or device is not a blob, and neither is a name under a symbolic
     ///   link to a folder); ``BlobStoreError/tooLarge(key:sizeBytes:limitBytes:)`` when the file
-    ///   is larger than ``maxBlobBytes``, before reading any of it (or as soon as it grows past
-    ///   it while read); ``BlobStoreError/invalidKey(_:)``;
-    ///   ``BlobStoreError/unavailable(reason:)`` when the root folder is missing;
-    ///   ``BlobStoreError/io(reason:)`` for a failed read.
+    ///   is larger than ``maxBlobBytes``, before reading any of it (or when it grew past it while
+    ///   read); ``BlobStoreError/invalidKey(_:)``; ``BlobStoreError/unavailable(reason:)`` when
+    ///   the root folder is missing; ``BlobStoreError/io(reason:)`` for a failed read, or a file
+    ///   that grew while it was read.
     public func read(key: String) throws(BlobStoreError) -> [UInt8] {
         guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
         let filePath = absolutePath(ofKey: key)
@@ -315,12 +317,14 @@ public final class DirectoryBlobStore: BlobStore {
             throw .tooLarge(key: key, sizeBytes: status.size, limitBytes: maxBlobBytes)
         }
         do throws(POSIXFailure) {
-            return try POSIX.readAll(descriptor, path: filePath, sizeHint: status.size, limit: maxBlobBytes)
+            return try POSIX.readWhole(descriptor, size: status.size, path: filePath)
         } catch {
-            if error.kind == .tooLarge {
-                throw .tooLarge(key: key, sizeBytes: maxBlobBytes + 1, limitBytes: maxBlobBytes)
-            }
-            throw mapped(error)
+            guard error.kind == .grewWhileRead else { throw mapped(error) }
+            // Still being written (a sync client copying it in place): refused, like a file
+            // that is too large if it now is.
+            let now = (try? POSIX.status(of: descriptor, path: filePath))?.size ?? 0
+            if now > maxBlobBytes { throw .tooLarge(key: key, sizeBytes: now, limitBytes: maxBlobBytes) }
+            throw .io(reason: "\(BlobKeyRules.abbreviated(key)) grew while it was read (it is still being written)")
         }
     }
 

@@ -61,8 +61,10 @@ struct POSIXFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case nameTooLong
         /// ELOOP: a symbolic link where none may be followed (`O_NOFOLLOW`), or a loop of them.
         case symbolicLink
-        /// EFBIG, or a file larger than the limit a reader was given.
+        /// EFBIG: a file too large.
         case tooLarge
+        /// A file that grew while it was read (not an error number: see `POSIX.readWhole`).
+        case grewWhileRead
         /// Anything else.
         case other
     }
@@ -205,49 +207,53 @@ enum POSIX {
     }
 
     /// Reads everything from the current position to the end of the file. O(size).
-    ///
-    /// The buffer starts at the size `fstat` reports (plus one byte, so that a file that did not
-    /// grow ends in one read; without a `limit`, at most `maxInitialReadCapacity`) and grows only
-    /// for a file that grows while it is read. With a `limit`, the buffer never holds more than
-    /// `limit` + 1 bytes: a file that has more throws `.tooLarge` (check the size before calling
-    /// to refuse a large file without reading any of it).
-    static func readAll(_ descriptor: Int32, path: String, limit: Int? = nil) throws(POSIXFailure) -> [UInt8] {
+    static func readAll(_ descriptor: Int32, path: String) throws(POSIXFailure) -> [UInt8] {
         let hint = try status(of: descriptor, path: path).size
-        return try readAll(descriptor, path: path, sizeHint: hint, limit: limit)
-    }
-
-    /// ``readAll(_:path:limit:)`` with the size already known (`sizeHint`, from an `fstat`
-    /// made by the caller); a file longer than the hint is read to its end all the same.
-    static func readAll(_ descriptor: Int32, path: String, sizeHint: Int, limit: Int?) throws(POSIXFailure) -> [UInt8] {
-        let cap = limit.map { max($0, 0) + 1 } ?? Int.max
-        let initial = limit == nil ? min(max(sizeHint, 0), maxInitialReadCapacity) + 1 : min(max(sizeHint, 0) + 1, cap)
-        var bytes = [UInt8](repeating: 0, count: initial)
+        // One more byte than the size, so that a file that did not grow ends in one read.
+        var bytes = [UInt8](repeating: 0, count: min(max(hint, 0), maxInitialReadCapacity) + 1)
         var filled = 0
         while true {
             if filled == bytes.count {
-                guard bytes.count < cap else {
-                    throw POSIXFailure(call: "read", path: path, kind: .tooLarge, reason: "more than \(cap - 1) bytes")
-                }
-                let grown = min(cap, bytes.count + max(bytes.count, 1 << 16))
-                bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
+                bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 1 << 16)))
             }
-            let (count, code) = bytes.withUnsafeMutableBytes { buffer -> (Int, Int32) in
-                guard let base = buffer.baseAddress else { return (0, 0) }
-                let count = systemRead(descriptor, base + filled, buffer.count - filled)
-                return (count, count < 0 ? errno : 0)
-            }
-            if count < 0 {
-                if code == EINTR { continue }
-                throw POSIXFailure(call: "read", path: path, code: code)
-            }
+            let count = try readSome(descriptor, into: &bytes, at: filled, path: path)
             if count == 0 { break }
             filled += count
         }
-        if filled == cap {
-            throw POSIXFailure(call: "read", path: path, kind: .tooLarge, reason: "more than \(cap - 1) bytes")
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// Reads a file whose size the caller took from `fstat` on `descriptor` (`size`), into one
+    /// buffer of `size` + 1 bytes that never grows: a file that turns out longer (it grew since)
+    /// throws `.grewWhileRead`; one that got shorter is returned as it is. O(size).
+    static func readWhole(_ descriptor: Int32, size: Int, path: String) throws(POSIXFailure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(size, 0) + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let count = try readSome(descriptor, into: &bytes, at: filled, path: path)
+            if count == 0 { break }
+            filled += count
+        }
+        if filled == bytes.count {
+            throw POSIXFailure(call: "read", path: path, kind: .grewWhileRead, reason: "the file grew while it was read")
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    /// One `read` into `bytes` from `offset` to its end, retrying on EINTR; 0 at the end of the file.
+    private static func readSome(_ descriptor: Int32, into bytes: inout [UInt8], at offset: Int, path: String) throws(POSIXFailure) -> Int {
+        while true {
+            let (count, code) = bytes.withUnsafeMutableBytes { buffer -> (Int, Int32) in
+                guard let base = buffer.baseAddress else { return (0, 0) }
+                let count = systemRead(descriptor, base + offset, buffer.count - offset)
+                return (count, count < 0 ? errno : 0)
+            }
+            if count >= 0 { return count }
+            if code == EINTR { continue }
+            throw POSIXFailure(call: "read", path: path, code: code)
+        }
     }
 
     /// Writes all of `bytes`, continuing after partial writes and retrying on EINTR. O(size).

@@ -401,6 +401,9 @@ struct Runner {
 
     // MARK: status
 
+    /// How many ids of the lineage `status` shows.
+    static let lineageShownMax = 8
+
     private mutating func status(library: Library, json: Bool) throws(CLIError) {
         let settings = try CLISettings.load(library: library.path)
         let replica = library.replica
@@ -408,11 +411,16 @@ struct Runner {
         let trashed = replica.notebook.trash().count
         let lastSync = replica.syncState.lastSyncMilliseconds
         let unsynced = replica.unpublishedOperationCount
+        // The lineage grows by one id per crash or copy of the library (clean sessions keep
+        // theirs): shown as its newest ids and a count, so the summary stays short.
+        let lineage = replica.syncState.lineage
+        let lineageShown = lineage.suffix(Self.lineageShownMax).map(\.description)
         if json {
             let object: [String: Any] = [
                 "library": library.path,
                 "replica": replica.id.description,
-                "lineage": replica.syncState.lineage.map(\.description),
+                "lineage": lineageShown,
+                "lineageCount": lineage.count,
                 "memos": active,
                 "trashedMemos": trashed,
                 "unsyncedEdits": unsynced,
@@ -424,9 +432,12 @@ struct Runner {
             return
         }
         console.print("Library:        \(library.path)")
-        console.print("Replica:        \(replica.id) (this session; a library takes a fresh id each time it opens)")
-        if !replica.syncState.lineage.isEmpty {
-            console.print("Earlier ids:    \(replica.syncState.lineage.map(\.description).joined(separator: ", "))")
+        console.print("Replica:        \(replica.id) (kept while the library is closed cleanly; a new one after a crash or in a copy)")
+        let earlier = lineage.filter { $0 != replica.id }
+        if !earlier.isEmpty {
+            let shown = earlier.suffix(Self.lineageShownMax).map(\.description).joined(separator: ", ")
+            let more = earlier.count > Self.lineageShownMax ? " and \(earlier.count - Self.lineageShownMax) older" : ""
+            console.print("Earlier ids:    \(shown)\(more) (after crashes or copies)")
         }
         console.print("Memos:          \(active), \(trashed) in the trash")
         console.print("Unsynced edits: \(unsynced == 0 ? "none" : "\(Format.count(unsynced, "operation")) this library has not published yet")")
@@ -457,7 +468,7 @@ struct Runner {
 }
 
 /// An open library and what commands ask of it.
-struct Library {
+final class Library {
     let replica: Replica
     /// The absolute path of the library folder.
     let path: String
@@ -468,6 +479,13 @@ struct Library {
         self.replica = replica
         self.path = path
         shortIDs = ShortIDs(replica.notebook.memoIDs)
+    }
+
+    /// Closes the library when the command is done with it. With everything saved, closing
+    /// seals the folder, so the next command keeps this one's replica id: a library used from
+    /// the command line does not take a new id (and leave a blob in the store) per command.
+    deinit {
+        replica.close()
     }
 
     /// The memo `id` (active or in the trash).

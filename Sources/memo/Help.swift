@@ -190,7 +190,8 @@ enum Help {
                 purged, as 'memo sync' counts them), when it last synced completely, and the
                 remembered store folder.
 
-                --json  an object: library, replica, lineage (earlier ids), memos,
+                --json  an object: library, replica, lineage (the newest 8 ids this library
+                        made edits under), lineageCount, memos,
                         trashedMemos, unsyncedEdits (also as unpublishedOperations), lastSync
                         (ISO 8601 or null), store (or null).
                 """

@@ -268,7 +268,7 @@ struct CommandTests {
         #expect((fresh["unsyncedEdits"] as? Int ?? 0) > 0)
         #expect(fresh["lastSync"] is NSNull && fresh["store"] is NSNull)
         let lineage = try #require(fresh["lineage"] as? [String])
-        #expect(!lineage.isEmpty && !lineage.contains(replica), "earlier sessions' ids, not this one's")
+        #expect(lineage == [replica], "one id: each command, closed cleanly, kept the one before's")
         let human = try sandbox.ok(["status"], library: library).stdout
         #expect(human.contains(lineage[0]) && human.contains("never") && human.contains("Unsynced edits"))
 

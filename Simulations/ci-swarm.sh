@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The simulation swarm CI runs (`.ci/run`, after `swift test`): as many seeds as fit in about
-# two minutes after the release build, every workload feature and fault drawn per seed. Fails on
+# 80 seconds after the release build, every workload feature and fault drawn per seed, then
+# seed 796 and about 40 seconds of long 8-replica runs with every fault on. Fails on
 # any violated invariant, printing the seed and the command that replays it.
 #
 #     MEMO_SIM_SECONDS=600 Simulations/ci-swarm.sh     # a longer swarm
@@ -9,4 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product memo-sim
 first="${MEMO_SIM_FIRST_SEED:-1}"
-.build/release/memo-sim --seeds "$first..$((first + 100000000))" --time-limit "${MEMO_SIM_SECONDS:-110}" --quiet
+.build/release/memo-sim --seeds "$first..$((first + 100000000))" --time-limit "${MEMO_SIM_SECONDS:-80}" --quiet
+# Long runs with 8 replicas and every fault on, where stalls over time show (seed 796 stalled
+# for good before heads and the store check): that seed, then as many others as fit.
+.build/release/memo-sim --seed 796 --steps 3000 --replicas 8 --faults all --quiet
+.build/release/memo-sim --seeds "$first..$((first + 100000000))" --steps 3000 --replicas 8 --faults all \
+    --time-limit "${MEMO_SIM_LONG_SECONDS:-40}" --quiet

@@ -48,7 +48,7 @@ import Testing
         case .gcWithoutGracePeriod: Plan(seeds: 5, options: swarm, expected: [.collection])
         case .skippedFsync: Plan(seeds: 5, options: crashes, expected: [.durability])
         case .recoveryDropsLastRecord: Plan(seeds: 5, options: crashes, expected: [.durability])
-        case .publishCountsFailedWrite: Plan(seeds: 20, options: transientErrors, expected: [.convergence, .quiescence])
+        case .publishCountsFailedWrite: Plan(seeds: 60, options: transientErrors, expected: [.convergence, .quiescence])
         }
     }
 

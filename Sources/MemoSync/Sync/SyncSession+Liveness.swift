@@ -69,8 +69,9 @@ extension SyncSession {
     }
 
     /// Operations known to exist (held by a replica whose head was read, or named by a listed
-    /// segment) that this notebook does not hold, and that no listed segment it could read next
-    /// offers: for each replica, how many exist.
+    /// segment) that this notebook does not hold (held back ones included: what they wait for
+    /// comes with them in a snapshot of a replica that holds them), and that no listed segment it
+    /// has not tried in this sync offers: for each replica, how many exist.
     func currentLacks() -> VersionVector {
         var known = VersionVector()
         for other in state.otherHeads { known.merge(other.head.holds) }
@@ -82,8 +83,7 @@ extension SyncSession {
         let version = notebook.version
         var lacks: [VersionVector.Entry] = []
         for entry in known.entries where entry.operationCount > version[entry.replica] {
-            let held = max(version[entry.replica], fetchedThrough[entry.replica] ?? 0)
-            if held >= entry.operationCount { continue }
+            let held = version[entry.replica]
             // A listed segment that covers the next operation: read next time (or now).
             if let list = segments[entry.replica], list.contains(where: { $0.start <= held && $0.end > held && !attempted.contains($0.key) }) {
                 continue
@@ -148,9 +148,22 @@ extension SyncSession {
             newest = SyncState.ReadSnapshot(key: snapshot.key, version: snapshot.version)
         }
         let head = SyncHead(holds: version, lacks: currentLacks(), newestSnapshot: newest)
-        if let own = state.ownHead, own.head == head, listedKeys.contains(own.key) { return nil }
-        // A library that holds nothing and lacks nothing has nothing to say.
-        if head.holds.isEmpty && !head.isLacking && state.ownHead == nil { return nil }
+        // What it holds matters to others only where segment names do not tell them: operations
+        // beyond every listed (or just published) segment of their replica. Otherwise a head is
+        // rewritten only when what it lacks, or its newest snapshot, changed: in a store where
+        // every operation is in a segment, a sync writes no head.
+        let holdsBeyondNames = version.entries.contains { entry in
+            var end = state.lineage.contains(entry.replica) ? state.published[entry.replica] : 0
+            for segment in segments[entry.replica] ?? [] { end = max(end, segment.end) }
+            return entry.operationCount > end
+        }
+        if let own = state.ownHead, listedKeys.contains(own.key) {
+            let says = own.head.lacks != head.lacks || own.head.newestSnapshot != head.newestSnapshot
+                || (holdsBeyondNames && own.head.holds != head.holds)
+            guard says else { return nil }
+        } else if !head.isLacking && head.newestSnapshot == nil && !holdsBeyondNames {
+            return nil
+        }
         let bytes = head.encoded()
         let key = StoreLayout.headKey(replica: notebook.replica, bytes: bytes)
         pendingHead = (key, head)

@@ -61,12 +61,16 @@ final class Oracle {
     private var pending: [[Effect]]
     /// Effects saved but maybe not yet in the store, per replica.
     private var unpublished: [[Effect]]
+    /// Effects known to have reached the store, per replica: a store loss makes them
+    /// unpublished again (each library holds them and must publish them again).
+    private var publishedEffects: [[Effect]]
     /// Whether effects are committed as they are made (the notebook-level engine has no disk).
     let commitsImmediately: Bool
 
     init(peerCount: Int, commitsImmediately: Bool) {
         pending = Array(repeating: [], count: peerCount)
         unpublished = Array(repeating: [], count: peerCount)
+        publishedEffects = Array(repeating: [], count: peerCount)
         self.commitsImmediately = commitsImmediately
     }
 
@@ -181,7 +185,17 @@ final class Oracle {
 
     /// Everything `peer` saved is in the store.
     func published(peer: Int) {
+        publishedEffects[peer].append(contentsOf: unpublished[peer])
         unpublished[peer].removeAll(keepingCapacity: true)
+    }
+
+    /// The store was wiped or replaced by an older copy of itself: nothing any replica
+    /// published is known to be in it any more.
+    func storeLost() {
+        for peer in unpublished.indices {
+            unpublished[peer] = publishedEffects[peer] + unpublished[peer]
+            publishedEffects[peer].removeAll()
+        }
     }
 
     /// Whether `peer` has effects not yet saved.

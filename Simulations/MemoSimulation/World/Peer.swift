@@ -67,6 +67,10 @@ final class Peer {
     /// True for a replica that joined after the start (its first sync is the interesting one).
     var joinedLate = false
     var completedSyncs = 0
+    /// The store-loss count when this replica's current (or last) sync began, and whether a
+    /// sync begun after the last loss has published everything it holds.
+    var syncStartStoreLossCount = 0
+    var syncedSinceStoreLoss = true
 
     // Replica level.
     let disk: SimulatedDisk

@@ -190,7 +190,7 @@ extension Simulation {
             // A notebook hands everything to another replica before it goes.
             deliverDirectly(from: peer, to: target)
         }
-        if let replica = peer.replica, replica.unpublishedOperationCount == 0 {
+        if let replica = peer.replica, replica.unpublishedOperationCount == 0, peer.syncedSinceStoreLoss {
             oracle.commit(peer: peer.index)
             oracle.published(peer: peer.index)
         }
@@ -222,6 +222,9 @@ extension Simulation {
         // publishes what the store lacks again.
         for record in writtenSnapshots where !image.contains(where: { $0.key == record.key }) { snapshotsLostWithTheStore.insert(record.key) }
         store.replaceContents(with: image, now: now)
+        oracle.storeLost()
+        storeLossCount += 1
+        for other in peers { other.syncedSinceStoreLoss = false }
         record(peer, .fault, UInt64(choice), UInt64(image.count)) {
             choice == 0 ? "the store is wiped" : "the store is replaced by an older copy of itself (\(image.count) blobs)"
         }

@@ -12,6 +12,7 @@ extension Simulation {
         guard peer.session == nil else { return skip(peer, "sync: already syncing") }
         setClock(peer)
         peer.sessionWallMilliseconds = peer.box.wallMilliseconds
+        peer.syncStartStoreLossCount = storeLossCount
         let session: SyncSession
         do throws(ReplicaError) {
             session = try replica.beginSync()
@@ -97,6 +98,7 @@ extension Simulation {
         guard peer.status == .live, let replica = peer.replica, peer.session == nil, let store else { return nil }
         setClock(peer)
         peer.sessionWallMilliseconds = peer.box.wallMilliseconds
+        peer.syncStartStoreLossCount = storeLossCount
         var session: SyncSession
         do throws(ReplicaError) {
             session = try replica.beginSync()
@@ -257,7 +259,11 @@ extension Simulation {
         keepStoreImage()
         statistics.operationsApplied += report.operationsApplied
         peer.completedSyncs += 1
-        if replica.unpublishedOperationCount == 0 { oracle.published(peer: peer.index) }
+        // Only a sync that listed the store after its last loss knows what it holds.
+        if replica.unpublishedOperationCount == 0 && peer.syncStartStoreLossCount == storeLossCount && report.listedStore {
+            oracle.published(peer: peer.index)
+            peer.syncedSinceStoreLoss = true
+        }
         noteCopySynced(peer, report)
         if report.blobsDeleted > 0 { sometimes.insert(.collected) }
         logReport(peer, report)

@@ -69,6 +69,8 @@ public final class Simulation {
     var storeHoldsWhatNoLibraryDoes = false
     /// Snapshots the store-loss fault took away (see `loseStore`).
     var snapshotsLostWithTheStore: Set<String> = []
+    /// Store losses so far.
+    var storeLossCount = 0
     /// Engine behaviour worth reporting that is not (yet) treated as a violation.
     var engineNotes: Set<String> = []
 

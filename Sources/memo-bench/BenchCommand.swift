@@ -16,7 +16,7 @@ enum BenchCommand: Equatable {
     case sync(memos: Int, runs: Int)
     /// Simulate `devices` devices over a year, `sessions` sessions each, on an in-memory store,
     /// and measure what the store, a new device's bootstrap and the notebook's state come to.
-    case longevity(sessions: Int, devices: Int, seed: UInt64)
+    case longevity(sessions: Int, devices: Int, seed: UInt64, explain: Bool)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -30,7 +30,7 @@ enum BenchCommand: Equatable {
                memo-bench all [DIR] [--runs N]
                memo-bench notebook [--memos N] [--runs N]
                memo-bench sync [--memos N] [--runs N]
-               memo-bench longevity [--sessions N] [--devices D] [--seed S]
+               memo-bench longevity [--sessions N] [--devices D] [--seed S] [--explain]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -50,7 +50,8 @@ enum BenchCommand: Equatable {
                        with an in-memory store, close. Prints what the store holds, what a new
                        device reads to bootstrap, and the notebook state's size against the same
                        memos typed in one session. Deterministic given --seed (default \(LongevityBenchmark.defaultSeed)),
-                       except bootstrap_ms. Runs once; not part of `all`
+                       except bootstrap_ms. Runs once; not part of `all`. --explain lists
+                       on stderr the blobs the store ends with and those the bootstrap read
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not,
@@ -72,6 +73,7 @@ enum BenchCommand: Equatable {
         var seed = LongevityBenchmark.defaultSeed
         // Options that only `longevity` takes, and whether `--runs` was given (it does not).
         var longevityOptions: [String] = []
+        var explain = false
         var runsGiven = false
         var positional: [String] = []
         var index = 0
@@ -90,6 +92,9 @@ enum BenchCommand: Equatable {
                 }
                 memos = value
                 index += 1
+            } else if argument == "--explain" {
+                explain = true
+                longevityOptions.append(argument)
             } else if argument == "--sessions" || argument == "--devices" || argument == "--seed" {
                 guard index + 1 < arguments.count else { throw .usage("\(argument) needs a value") }
                 let text = arguments[index + 1]
@@ -130,7 +135,7 @@ enum BenchCommand: Equatable {
         case "longevity":
             guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
             guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
-            return .longevity(sessions: sessions, devices: devices, seed: seed)
+            return .longevity(sessions: sessions, devices: devices, seed: seed, explain: explain)
         case "notebook", "sync":
             guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
             return command == "sync" ? .sync(memos: memos, runs: runs) : .notebook(memos: memos, runs: runs)
@@ -206,9 +211,11 @@ enum BenchRunner {
                 writeError("notebook benchmark failed: \(error)")
                 return exitReplayFailed
             }
-        case let .longevity(sessions, devices, seed):
+        case let .longevity(sessions, devices, seed, explain):
             do {
-                writeOutput(try LongevityBenchmark.run(sessions: sessions, devices: devices, seed: seed).json)
+                let report = try LongevityBenchmark.run(
+                    sessions: sessions, devices: devices, seed: seed, explain: explain ? { writeError($0) } : nil)
+                writeOutput(report.json)
                 return exitSuccess
             } catch {
                 writeError("longevity benchmark failed: \(error)")

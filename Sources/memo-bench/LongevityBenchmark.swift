@@ -45,6 +45,32 @@ final class SimulatedEnvironment: @unchecked Sendable {
     }
 }
 
+/// A store that passes everything on to an `InMemoryBlobStore` and records the keys read, to
+/// say what a bootstrap reads.
+///
+/// `@unchecked Sendable`: used from the benchmark's one thread only.
+final class RecordingStore: BlobStore, @unchecked Sendable {
+    let store: InMemoryBlobStore
+    /// The keys read, in order, with their sizes.
+    private(set) var reads: [(key: String, bytes: Int)] = []
+
+    init(_ store: InMemoryBlobStore) {
+        self.store = store
+    }
+
+    func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] { try store.list(prefix: prefix) }
+
+    func read(key: String) throws(BlobStoreError) -> [UInt8] {
+        let bytes = try store.read(key: key)
+        reads.append((key, bytes.count))
+        return bytes
+    }
+
+    func write(key: String, bytes: [UInt8]) throws(BlobStoreError) { try store.write(key: key, bytes: bytes) }
+
+    func delete(key: String) throws(BlobStoreError) { try store.delete(key: key) }
+}
+
 /// A benchmark run that went wrong: a sync that did not complete, or devices that did not
 /// converge.
 struct LongevityFailure: Error, CustomStringConvertible {
@@ -74,7 +100,12 @@ enum LongevityBenchmark {
     }
 
     /// Runs the benchmark: `sessions` sessions on each of `devices` devices.
-    static func run(sessions sessionsPerDevice: Int, devices deviceCount: Int, seed: UInt64) throws -> Report {
+    ///
+    /// - Parameter explain: when set, receives lines that say which blobs the store holds at the
+    ///   end (by device and kind) and which ones the new device's bootstrap read.
+    static func run(
+        sessions sessionsPerDevice: Int, devices deviceCount: Int, seed: UInt64, explain: ((String) -> Void)? = nil
+    ) throws -> Report {
         let store = InMemoryBlobStore()
         let clock = SimulatedEnvironment(milliseconds: startMilliseconds, seed: 0)
         var workload = BenchRandom(seed: seed)
@@ -87,13 +118,31 @@ enum LongevityBenchmark {
         // The gap between two sessions (of any device), on average; a year in all.
         let step = yearMilliseconds / UInt64(sessionsPerDevice * deviceCount)
         var peakBlobs = 0
+        var peakBlobsPerDevice = 0
+        var sampledBootstraps = 0
+        var peakBootstrapBlobs = 0
         var operations = 0
-        for _ in 0..<sessionsPerDevice {
+        // A new device bootstraps from a copy of the store about 50 times over the year.
+        let sampleEvery = max(1, sessionsPerDevice / 50)
+        for round in 1...sessionsPerDevice {
             for index in Array(0..<deviceCount).shuffled(using: &workload) {
                 clock.milliseconds += step / 2 + workload.next() % max(step, 1)
                 operations += try session(&devices[index], editing: true, store: store, clock: clock, random: &workload).operations
             }
-            peakBlobs = max(peakBlobs, store.keys.count)
+            let keys = store.keys
+            peakBlobs = max(peakBlobs, keys.count)
+            peakBlobsPerDevice = max(peakBlobsPerDevice, blobsPerDevice(keys, devices: devices).max() ?? 0)
+            if round % sampleEvery == 0 {
+                let copy = InMemoryBlobStore()
+                for key in keys { try copy.put(key: key, bytes: store.bytes(key: key) ?? []) }
+                let entropy = SimulatedEnvironment(milliseconds: 0, seed: seed &+ UInt64(round))
+                let newcomer = try Replica(disk: MemoryDisk(device: 0xB007), environment: entropy.environment(clock: clock))
+                let report = try newcomer.sync(with: copy)
+                newcomer.close()
+                guard report.isComplete else { throw LongevityFailure(description: "a sampled bootstrap failed: \(report.errors)") }
+                sampledBootstraps += 1
+                peakBootstrapBlobs = max(peakBootstrapBlobs, report.blobsRead)
+            }
         }
         // Every device syncs once more, editing nothing: all then hold everything.
         var notebooks: [Notebook] = []
@@ -110,41 +159,46 @@ enum LongevityBenchmark {
         let keys = store.keys
         let storeBytes = keys.reduce(0) { $0 + (store.bytes(key: $1)?.count ?? 0) }
         let listedKeys = try store.list(prefix: StoreLayout.root).count
-        var owner: [ReplicaID: Int] = [:]
-        for (index, device) in devices.enumerated() {
-            for id in device.replicaIDs { owner[id] = index }
-        }
-        var blobsPerDevice = Array(repeating: 0, count: deviceCount)
+        let owner = owners(devices)
+        let perDevice = blobsPerDevice(keys, devices: devices)
         var segments = 0
         var snapshots = 0
         var heads = 0
         for key in keys {
-            let replica: ReplicaID
             switch StoreLayout.parse(key) {
-            case let .segment(id, _, _)?:
-                segments += 1
-                replica = id
-            case let .snapshot(id, _)?:
-                snapshots += 1
-                replica = id
-            case let .head(id)?:
-                heads += 1
-                replica = id
-            case nil:
-                continue
+            case .segment?: segments += 1
+            case .snapshot?: snapshots += 1
+            case .head?: heads += 1
+            case nil: break
             }
-            if let index = owner[replica] { blobsPerDevice[index] += 1 }
         }
 
         // A new device's first sync.
         let newcomerEntropy = SimulatedEnvironment(milliseconds: 0, seed: seed &+ 0xB007)
         let newcomer = try Replica(
             disk: MemoryDisk(device: 0xB007), environment: newcomerEntropy.environment(clock: clock))
-        let bootstrap = try Measure.timed { () throws(ReplicaError) in try newcomer.sync(with: store) }
+        let recording = RecordingStore(store)
+        let bootstrap = try Measure.timed { () throws(ReplicaError) in try newcomer.sync(with: recording) }
         guard bootstrap.result.isComplete, sameMemos(newcomer.notebook, final) else {
             throw LongevityFailure(description: "the new device's first sync did not get every memo: \(bootstrap.result.errors)")
         }
         newcomer.close()
+        if let explain {
+            func describe(_ key: String) -> String {
+                let device = StoreLayout.parse(key).map { parsed -> String in
+                    let id: ReplicaID
+                    switch parsed {
+                    case let .segment(replica, _, _), let .snapshot(replica, _), let .head(replica): id = replica
+                    }
+                    return owner[id].map { "device \($0 + 1)" } ?? "unknown"
+                } ?? "not MemoSync"
+                return "\(device): \(key.dropFirst(StoreLayout.root.count))"
+            }
+            explain("store at the end (\(keys.count) blobs):")
+            for key in keys { explain("  \(describe(key)) (\(store.bytes(key: key)?.count ?? 0) bytes)") }
+            explain("the new device's bootstrap read \(recording.reads.count) blobs:")
+            for read in recording.reads { explain("  \(describe(read.key)) (\(read.bytes) bytes)") }
+        }
 
         // The same memos typed in one session into a fresh notebook.
         var fresh = Notebook(replica: final.replica)
@@ -152,8 +206,12 @@ enum LongevityBenchmark {
             guard let memo = final.memo(summary.id) else { continue }
             try fresh.createMemo(memo.id, text: memo.text, wallMilliseconds: clock.milliseconds)
         }
-        let stateBytes = final.encoded().count
-        let freshBytes = fresh.encoded().count
+        let state = final.encoded()
+        let freshState = fresh.encoded()
+        let stateBytes = state.count
+        let freshBytes = freshState.count
+        let parts = try StateParts(state)
+        let freshParts = try StateParts(freshState)
 
         var report = Report()
         report.add("benchmark", .string("longevity"))
@@ -171,18 +229,50 @@ enum LongevityBenchmark {
         report.add("store_snapshots", .integer(snapshots))
         report.add("store_heads", .integer(heads))
         report.add("store_blobs_peak", .integer(peakBlobs))
-        report.add("store_blobs_per_device", .integers(blobsPerDevice))
-        report.add("store_blobs_per_device_max", .integer(blobsPerDevice.max() ?? 0))
+        report.add("store_blobs_per_device", .integers(perDevice))
+        report.add("store_blobs_per_device_max", .integer(perDevice.max() ?? 0))
+        report.add("store_blobs_per_device_peak", .integer(peakBlobsPerDevice))
         report.add("device_replica_ids_max", .integer(devices.map(\.replicaIDs.count).max() ?? 0))
         report.add("list_keys", .integer(listedKeys))
         report.add("bootstrap_blobs_read", .integer(bootstrap.result.blobsRead))
         report.add("bootstrap_bytes_read", .integer(bootstrap.result.bytesRead))
+        report.add("bootstrap_blobs_read_peak", .integer(max(peakBootstrapBlobs, bootstrap.result.blobsRead)))
+        report.add("bootstrap_samples", .integer(sampledBootstraps + 1))
         report.add("bootstrap_ms", .milliseconds(bootstrap.milliseconds))
         report.add("state_bytes", .integer(stateBytes))
         report.add("state_bytes_fresh", .integer(freshBytes))
         report.add("state_ratio", .number(Double(stateBytes) / Double(max(freshBytes, 1))))
+        report.add("state_text_bytes", .integer(parts.text))
+        report.add("state_text_history_bytes", .integer(parts.textHistory))
+        report.add("state_log_bytes", .integer(parts.log))
+        report.add("state_fresh_text_history_bytes", .integer(freshParts.textHistory))
+        report.add("state_fresh_log_bytes", .integer(freshParts.log))
         report.add("replica_ids_in_state", .integer(final.version.entries.count))
         return report.sortedByKey()
+    }
+
+    /// Which device each replica id belongs to (by index).
+    private static func owners(_ devices: [Device]) -> [ReplicaID: Int] {
+        var owner: [ReplicaID: Int] = [:]
+        for (index, device) in devices.enumerated() {
+            for id in device.replicaIDs { owner[id] = index }
+        }
+        return owner
+    }
+
+    /// How many of `keys` each device wrote (under one of its replica ids).
+    private static func blobsPerDevice(_ keys: [String], devices: [Device]) -> [Int] {
+        let owner = owners(devices)
+        var counts = Array(repeating: 0, count: devices.count)
+        for key in keys {
+            let replica: ReplicaID
+            switch StoreLayout.parse(key) {
+            case let .segment(id, _, _)?, let .snapshot(id, _)?, let .head(id)?: replica = id
+            case nil: continue
+            }
+            if let index = owner[replica] { counts[index] += 1 }
+        }
+        return counts
     }
 
     /// One session of `device`: open, edit (when `editing`), sync, save, close. Returns the
@@ -241,6 +331,33 @@ enum LongevityBenchmark {
                 try replica.edit(id, replacingScalars: start..<(start + count), with: "")
             }
             clock.milliseconds += 5_000
+        }
+    }
+
+    /// Where the bytes of an encoded notebook state go (FORMAT.md, "Notebook state"): the memos'
+    /// visible texts (UTF-8), the rest of their text states (ids, Lamport runs, the operation
+    /// log of each text: its history), the notebook's operation log (replica table and runs),
+    /// and the rest (envelope, memo ids and lengths).
+    struct StateParts {
+        var text = 0
+        var textHistory = 0
+        var log = 0
+        var other = 0
+
+        init(_ state: [UInt8]) throws {
+            let (body, _) = try BlobEnvelope.open(state, kind: .notebookState, versions: 1...15)
+            var reader = ByteReader(state, from: body.lowerBound, to: body.upperBound)
+            let memoCount = try reader.varint()
+            for _ in 0..<memoCount {
+                _ = try reader.range(count: 16)
+                let textBody = try reader.lengthPrefixedRange()
+                var textReader = ByteReader(state, from: textBody.lowerBound, to: textBody.upperBound)
+                let visible = try textReader.lengthPrefixedRange()
+                text += visible.count
+                textHistory += textBody.count - visible.count
+            }
+            log = reader.remaining
+            other = state.count - text - textHistory - log
         }
     }
 

@@ -16,7 +16,7 @@ enum BenchCommand: Equatable {
     case sync(memos: Int, runs: Int)
     /// Simulate `devices` devices over a year, `sessions` sessions each, on an in-memory store,
     /// and measure what the store, a new device's bootstrap and the notebook's state come to.
-    case longevity(sessions: Int, devices: Int, seed: UInt64, explain: Bool)
+    case longevity(sessions: Int, devices: Int, seed: UInt64, keepOpen: Bool, explain: Bool)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -30,7 +30,7 @@ enum BenchCommand: Equatable {
                memo-bench all [DIR] [--runs N]
                memo-bench notebook [--memos N] [--runs N]
                memo-bench sync [--memos N] [--runs N]
-               memo-bench longevity [--sessions N] [--devices D] [--seed S] [--explain]
+               memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--explain]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -50,7 +50,8 @@ enum BenchCommand: Equatable {
                        with an in-memory store, close. Prints what the store holds, what a new
                        device reads to bootstrap, and the notebook state's size against the same
                        memos typed in one session. Deterministic given --seed (default \(LongevityBenchmark.defaultSeed)),
-                       except bootstrap_ms. Runs once; not part of `all`. --explain lists
+                       except bootstrap_ms. Runs once; not part of `all`. --keep-open (a
+                       control) opens each library once and never closes it; --explain lists
                        on stderr the blobs the store ends with and those the bootstrap read
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
@@ -74,6 +75,7 @@ enum BenchCommand: Equatable {
         // Options that only `longevity` takes, and whether `--runs` was given (it does not).
         var longevityOptions: [String] = []
         var explain = false
+        var keepOpen = false
         var runsGiven = false
         var positional: [String] = []
         var index = 0
@@ -92,8 +94,8 @@ enum BenchCommand: Equatable {
                 }
                 memos = value
                 index += 1
-            } else if argument == "--explain" {
-                explain = true
+            } else if argument == "--explain" || argument == "--keep-open" {
+                if argument == "--explain" { explain = true } else { keepOpen = true }
                 longevityOptions.append(argument)
             } else if argument == "--sessions" || argument == "--devices" || argument == "--seed" {
                 guard index + 1 < arguments.count else { throw .usage("\(argument) needs a value") }
@@ -135,7 +137,7 @@ enum BenchCommand: Equatable {
         case "longevity":
             guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
             guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
-            return .longevity(sessions: sessions, devices: devices, seed: seed, explain: explain)
+            return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain)
         case "notebook", "sync":
             guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
             return command == "sync" ? .sync(memos: memos, runs: runs) : .notebook(memos: memos, runs: runs)
@@ -211,10 +213,10 @@ enum BenchRunner {
                 writeError("notebook benchmark failed: \(error)")
                 return exitReplayFailed
             }
-        case let .longevity(sessions, devices, seed, explain):
+        case let .longevity(sessions, devices, seed, keepOpen, explain):
             do {
                 let report = try LongevityBenchmark.run(
-                    sessions: sessions, devices: devices, seed: seed, explain: explain ? { writeError($0) } : nil)
+                    sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain ? { writeError($0) } : nil)
                 writeOutput(report.json)
                 return exitSuccess
             } catch {

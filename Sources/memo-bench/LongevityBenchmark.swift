@@ -97,14 +97,20 @@ enum LongevityBenchmark {
         var entropy: SimulatedEnvironment
         var language: Int
         var replicaIDs: [ReplicaID] = []
+        /// The library, when it stays open from one session to the next (`keepOpen`).
+        var open: Replica?
     }
 
     /// Runs the benchmark: `sessions` sessions on each of `devices` devices.
     ///
+    /// - Parameter keepOpen: a control: each device's library is opened once and stays open all
+    ///   year (its syncs and edits happen at the same moments, it is never closed), so the
+    ///   difference from a normal run is what opening and closing sessions costs.
     /// - Parameter explain: when set, receives lines that say which blobs the store holds at the
     ///   end (by device and kind) and which ones the new device's bootstrap read.
     static func run(
-        sessions sessionsPerDevice: Int, devices deviceCount: Int, seed: UInt64, explain: ((String) -> Void)? = nil
+        sessions sessionsPerDevice: Int, devices deviceCount: Int, seed: UInt64, keepOpen: Bool = false,
+        explain: ((String) -> Void)? = nil
     ) throws -> Report {
         let store = InMemoryBlobStore()
         let clock = SimulatedEnvironment(milliseconds: startMilliseconds, seed: 0)
@@ -122,12 +128,15 @@ enum LongevityBenchmark {
         var sampledBootstraps = 0
         var peakBootstrapBlobs = 0
         var operations = 0
+        var edits = 0
         // A new device bootstraps from a copy of the store about 50 times over the year.
         let sampleEvery = max(1, sessionsPerDevice / 50)
         for round in 1...sessionsPerDevice {
             for index in Array(0..<deviceCount).shuffled(using: &workload) {
                 clock.milliseconds += step / 2 + workload.next() % max(step, 1)
-                operations += try session(&devices[index], editing: true, store: store, clock: clock, random: &workload).operations
+                let session = try session(&devices[index], editing: true, keepOpen: keepOpen, store: store, clock: clock, random: &workload)
+                operations += session.operations
+                edits += session.edits
             }
             let keys = store.keys
             peakBlobs = max(peakBlobs, keys.count)
@@ -148,7 +157,7 @@ enum LongevityBenchmark {
         var notebooks: [Notebook] = []
         for index in devices.indices {
             clock.milliseconds += 60_000
-            notebooks.append(try session(&devices[index], editing: false, store: store, clock: clock, random: &workload).notebook)
+            notebooks.append(try session(&devices[index], editing: false, keepOpen: false, store: store, clock: clock, random: &workload).notebook)
         }
         let final = notebooks[0]
         for (index, notebook) in notebooks.enumerated() where !sameMemos(notebook, final) {
@@ -219,8 +228,10 @@ enum LongevityBenchmark {
         report.add("devices", .integer(deviceCount))
         report.add("sessions", .integer(sessionsPerDevice * deviceCount))
         report.add("sessions_per_device", .integer(sessionsPerDevice))
+        report.add("libraries_kept_open", .boolean(keepOpen))
         report.add("days", .decimal(Double(clock.milliseconds - startMilliseconds) / Double(dayMilliseconds), places: 1))
         report.add("operations", .integer(operations))
+        report.add("edits", .integer(edits))
         report.add("memos", .integer(final.activeMemoCount))
         report.add("text_scalars", .integer(final.list().reduce(0) { $0 + (final.memo($1.id)?.text.unicodeScalars.count ?? 0) }))
         report.add("store_blobs", .integer(keys.count))
@@ -278,12 +289,14 @@ enum LongevityBenchmark {
     /// One session of `device`: open, edit (when `editing`), sync, save, close. Returns the
     /// notebook as the session left it and how many operations it made.
     private static func session(
-        _ device: inout Device, editing: Bool, store: InMemoryBlobStore, clock: SimulatedEnvironment, random: inout BenchRandom
-    ) throws -> (notebook: Notebook, operations: Int) {
-        let replica = try Replica(disk: device.disk, environment: device.entropy.environment(clock: clock))
+        _ device: inout Device, editing: Bool, keepOpen: Bool, store: InMemoryBlobStore, clock: SimulatedEnvironment,
+        random: inout BenchRandom
+    ) throws -> (notebook: Notebook, operations: Int, edits: Int) {
+        let replica = try device.open ?? Replica(disk: device.disk, environment: device.entropy.environment(clock: clock))
+        device.open = keepOpen ? replica : nil
         if !device.replicaIDs.contains(replica.id) { device.replicaIDs.append(replica.id) }
         let before = replica.notebook.operationCount(of: replica.id)
-        if editing { try edit(replica, language: device.language, clock: clock, random: &random) }
+        let edits = editing ? try edit(replica, language: device.language, clock: clock, random: &random) : 0
         let made = Int(replica.notebook.operationCount(of: replica.id) - before)
         clock.milliseconds += 1_000
         let report = try replica.sync(with: store)
@@ -292,23 +305,27 @@ enum LongevityBenchmark {
         }
         try replica.save()
         let notebook = replica.notebook
-        replica.close()
-        return (notebook, made)
+        if !keepOpen { replica.close() }
+        return (notebook, made, edits)
     }
 
     /// A few edits: now and then a new memo, then one to three edits of recently changed memos
     /// (sometimes an older one): a few words typed keystroke by keystroke at the end or inside
-    /// the text, or a deletion (backspaces at the end, or a selection cut).
-    private static func edit(_ replica: Replica, language: Int, clock: SimulatedEnvironment, random: inout BenchRandom) throws {
+    /// the text, or a deletion (backspaces at the end, or a selection cut). Returns how many of
+    /// these it made (a memo created, words typed at one place, a deletion: one each).
+    private static func edit(_ replica: Replica, language: Int, clock: SimulatedEnvironment, random: inout BenchRandom) throws -> Int {
         let words = NotebookBenchmark.words[language]
         var memos = replica.notebook.list()
+        var made = 0
         if memos.isEmpty || random.int(0..<100) < 6 {
             let title = (0..<(1 + random.int(0..<4))).map { _ in NotebookBenchmark.word(words, random: &random) }
             try replica.createMemo(text: title.joined(separator: " ") + "\n")
             clock.milliseconds += 2_000
             memos = replica.notebook.list()
+            made += 1
         }
-        for _ in 0..<(1 + random.int(0..<3)) {
+        let count = 1 + random.int(0..<3)
+        for _ in 0..<count {
             let index = random.int(0..<100) < 70 ? random.int(0..<min(8, memos.count)) : random.int(0..<memos.count)
             let id = memos[index].id
             let length = replica.notebook.memo(id)?.text.unicodeScalars.count ?? 0
@@ -332,6 +349,7 @@ enum LongevityBenchmark {
             }
             clock.milliseconds += 5_000
         }
+        return made + count
     }
 
     /// Where the bytes of an encoded notebook state go (FORMAT.md, "Notebook state"): the memos'

@@ -55,8 +55,10 @@ enum BenchCommand: Equatable {
                        on stderr the blobs the store ends with and those the bootstrap read
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
-        Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not,
-        2 on a usage error or a trace that cannot be read or parsed.
+        Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not
+        (or a benchmark fails: devices that do not converge, a sync that does not complete),
+        2 on a usage error or a trace that cannot be read or parsed. Missing a target is not
+        a failure.
         """
 
     /// Parses the arguments after the program name.

@@ -14,6 +14,9 @@ enum BenchCommand: Equatable {
     case notebook(memos: Int, runs: Int)
     /// Sync a notebook of `memos` memos through a local folder: bootstrap, one change, receive.
     case sync(memos: Int, runs: Int)
+    /// Simulate `devices` devices over a year, `sessions` sessions each, on an in-memory store,
+    /// and measure what the store, a new device's bootstrap and the notebook's state come to.
+    case longevity(sessions: Int, devices: Int, seed: UInt64, keepOpen: Bool, explain: Bool)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -27,6 +30,7 @@ enum BenchCommand: Equatable {
                memo-bench all [DIR] [--runs N]
                memo-bench notebook [--memos N] [--runs N]
                memo-bench sync [--memos N] [--runs N]
+               memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--explain]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -41,10 +45,20 @@ enum BenchCommand: Equatable {
           sync         publish that notebook to a local folder as a snapshot; measure a new
                        device's first sync (bootstrap), syncing one changed memo, and
                        receiving that change on another device
+          longevity    D devices (default \(LongevityBenchmark.defaultDevices)) use one notebook for a simulated year, N
+                       sessions each (default \(LongevityBenchmark.defaultSessions)): open the library, type a little, sync
+                       with an in-memory store, close. Prints what the store holds, what a new
+                       device reads to bootstrap, and the notebook state's size against the same
+                       memos typed in one session. Deterministic given --seed (default \(LongevityBenchmark.defaultSeed)),
+                       except bootstrap_ms. Runs once; not part of `all`. --keep-open (a
+                       control) opens each library once and never closes it; --explain lists
+                       on stderr the blobs the store ends with and those the bootstrap read
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
-        Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not,
-        2 on a usage error or a trace that cannot be read or parsed.
+        Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not
+        (or a benchmark fails: devices that do not converge, a sync that does not complete),
+        2 on a usage error or a trace that cannot be read or parsed. Missing a target is not
+        a failure.
         """
 
     /// Parses the arguments after the program name.
@@ -57,6 +71,14 @@ enum BenchCommand: Equatable {
         }
         var runs = defaultRuns
         var memos = 10_000
+        var sessions = LongevityBenchmark.defaultSessions
+        var devices = LongevityBenchmark.defaultDevices
+        var seed = LongevityBenchmark.defaultSeed
+        // Options that only `longevity` takes, and whether `--runs` was given (it does not).
+        var longevityOptions: [String] = []
+        var explain = false
+        var keepOpen = false
+        var runsGiven = false
         var positional: [String] = []
         var index = 0
         while index < arguments.count {
@@ -74,6 +96,27 @@ enum BenchCommand: Equatable {
                 }
                 memos = value
                 index += 1
+            } else if argument == "--explain" || argument == "--keep-open" {
+                if argument == "--explain" { explain = true } else { keepOpen = true }
+                longevityOptions.append(argument)
+            } else if argument == "--sessions" || argument == "--devices" || argument == "--seed" {
+                guard index + 1 < arguments.count else { throw .usage("\(argument) needs a value") }
+                let text = arguments[index + 1]
+                switch argument {
+                case "--sessions":
+                    guard let value = Int(text), value >= 1, value <= 1_000_000 else {
+                        throw .usage("--sessions needs an integer from 1 to 1000000")
+                    }
+                    sessions = value
+                case "--devices":
+                    guard let value = Int(text), value >= 1, value <= 64 else { throw .usage("--devices needs an integer from 1 to 64") }
+                    devices = value
+                default:
+                    guard let value = UInt64(text) else { throw .usage("--seed needs a non-negative integer") }
+                    seed = value
+                }
+                longevityOptions.append(argument)
+                index += 1
             } else if argument.hasPrefix("-") && argument != "-" {
                 throw .usage("unknown option \(argument)")
             } else {
@@ -84,11 +127,19 @@ enum BenchCommand: Equatable {
                     throw .usage("--runs needs an integer from 1 to 1000, not \"\(runsText)\"")
                 }
                 runs = value
+                runsGiven = true
             }
             index += 1
         }
         guard let command = positional.first else { throw .usage("missing command") }
+        if command != "longevity", let option = longevityOptions.first {
+            throw .usage("\(option) is an option of longevity only")
+        }
         switch command {
+        case "longevity":
+            guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+            guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
+            return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain)
         case "notebook", "sync":
             guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
             return command == "sync" ? .sync(memos: memos, runs: runs) : .notebook(memos: memos, runs: runs)
@@ -162,6 +213,16 @@ enum BenchRunner {
                 return exitSuccess
             } catch {
                 writeError("notebook benchmark failed: \(error)")
+                return exitReplayFailed
+            }
+        case let .longevity(sessions, devices, seed, keepOpen, explain):
+            do {
+                let report = try LongevityBenchmark.run(
+                    sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain ? { writeError($0) } : nil)
+                writeOutput(report.json)
+                return exitSuccess
+            } catch {
+                writeError("longevity benchmark failed: \(error)")
                 return exitReplayFailed
             }
         case let .sync(memos, runs):

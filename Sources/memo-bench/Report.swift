@@ -11,6 +11,8 @@ enum ReportValue {
     case decimal(Double, places: Int)
     /// A JSON boolean.
     case boolean(Bool)
+    /// A JSON array of integers.
+    case integers([Int])
 
     /// A time in milliseconds, with 3 decimals.
     static func milliseconds(_ value: Double) -> ReportValue { .decimal(value, places: 3) }
@@ -24,6 +26,7 @@ enum ReportValue {
         case let .string(text): return Self.quoted(text)
         case let .integer(value): return String(value)
         case let .boolean(value): return value ? "true" : "false"
+        case let .integers(values): return "[" + values.map(String.init).joined(separator: ", ") + "]"
         case let .decimal(value, places):
             guard value.isFinite else { return "null" }
             return Self.fixed(value, places: places)
@@ -78,6 +81,13 @@ struct Report {
     /// The value stored for `key`, if any.
     subscript(key: String) -> ReportValue? {
         fields.first { $0.key == key }?.value
+    }
+
+    /// The same pairs, sorted by key (a stable sort: equal keys keep their order).
+    func sortedByKey() -> Report {
+        var sorted = self
+        sorted.fields = fields.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+        return sorted
     }
 
     /// The report as a one-line JSON object.

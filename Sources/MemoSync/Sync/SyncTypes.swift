@@ -145,8 +145,11 @@ public struct SyncConfiguration: Sendable, Equatable {
     /// Publish a snapshot when the store holds at least this many segments newer than the newest
     /// snapshot whose contents this replica knows (its own, or one named in its writer's head),
     /// so that a new device reads one snapshot and a handful of segments, however long the
-    /// history.
-    public var snapshotAfterSegments: Int = 6
+    /// history; and when this replica wrote this many segments since its own last snapshot.
+    /// With devices syncing one after another, a new device then reads their heads, one
+    /// snapshot and at most this many segments (`memo-bench longevity`: at most 8 blobs with
+    /// three devices at 4; 10 at 6).
+    public var snapshotAfterSegments: Int = 4
     /// Own segments covered by an own snapshot, and own snapshots replaced by a newer one, are
     /// deleted once the covering snapshot is this old (so replicas that listed the store earlier
     /// can still read what they saw).

@@ -143,6 +143,37 @@ import Testing
         #expect(other.version.entries.isEmpty || other.string == "Hello")
     }
 
+    /// One hostile change (the deletion's target, or an origin, naming an operation that does
+    /// not exist): the tombstone it would orphan is held back with it, never applied alone.
+    @Test func deltaWithAMissingDependencyIsNotAcceptedInPart() throws {
+        var a = TextCRDT(replica: ReplicaID(1))
+        try a.insert("Hello", atUTF16: 0)
+        var b = a.fork(replica: ReplicaID(2))
+        try b.delete(utf16Range: 0..<2)
+        try b.insert("J", atUTF16: 0)
+        let honest = b.changes(since: VersionVector())
+        var variants: [TextDelta] = []
+        for index in honest.runs.indices {
+            var runs = honest.runs
+            switch runs[index].kind {
+            case let .deletion(target, isReversed):
+                runs[index].kind = .deletion(target: OperationID(replica: target.replica, counter: target.counter + 40), isReversed: isReversed)
+            case let .insertion(_, originRight, content):
+                runs[index].kind = .insertion(originLeft: OperationID(replica: ReplicaID(1), counter: 77), originRight: originRight, content: content)
+            }
+            variants.append(TextDelta(runs: runs))
+        }
+        for delta in variants {
+            var receiver = TextCRDT(replica: ReplicaID(3))
+            guard (try? receiver.apply(delta)) != nil else { continue }
+            try checkTextBehaves(receiver)
+            try checkTransfer(receiver)
+            // The honest history completes it (the forged run stays held back: ids are trusted).
+            _ = try? receiver.apply(honest)
+            try checkTextBehaves(receiver)
+        }
+    }
+
     /// `changes(in:)` with a replica or range the text does not hold throws.
     @Test func changesInUnheldRangesThrow() throws {
         var a = TextCRDT(replica: ReplicaID(1))

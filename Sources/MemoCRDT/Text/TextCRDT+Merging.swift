@@ -179,7 +179,11 @@ extension TextCRDT {
         }
         // Every tombstone the text lacks has its deletions in the delta, and every run applies:
         // the deletions are applied with them (the common case: a delta from `changes(since:)`).
-        if pending.isEmpty && delta.carriesItsDeletions(holding: version) && canApplyCompletely(delta) {
+        // Checked when copying the text (below) would cost more than checking: a delta smaller
+        // than the text.
+        if pending.isEmpty && spans.count > delta.runs.count && delta.carriesItsDeletions(holding: version)
+            && canApplyCompletely(delta)
+        {
             let report = apply(validated: delta, recordingEdits: recordingEdits)
             checkInvariantsIfEnabled()
             return report

@@ -735,12 +735,14 @@ extension TextCRDT {
         // The insertion version: walk the run headers of the log (no replay). Fields are not
         // replayed, but checked as far as they can be without the text (what the replay of a
         // memo's log, on its first use, would refuse anyway): stretch structure, origin modes,
-        // references to operations listed before the run, position-form offsets without overflow
+        // references to insertions listed before the run, position-form offsets without overflow
         // and within the items inserted so far.
         var counts = [UInt32](repeating: 0, count: entries.count)
         var insertionEnds = [UInt32](repeating: 0, count: entries.count)
         var cursors = [Int](repeating: 0, count: entries.count)
         var inserted = 0
+        // Per replica, the counters of its insertions listed so far (references must name items).
+        var insertionRanges = [[Range<UInt32>]](repeating: [], count: entries.count)
         var previousReplica = -1
         let stretchCount = try reader.count(max: reader.remaining / 2, "stretch count")
         for _ in 0..<stretchCount {
@@ -758,12 +760,18 @@ extension TextCRDT {
                     throw .malformed("run past the replica's operation count")
                 }
                 let length = UInt32(lengthMinusOne) + 1
-                // A reference must name an operation listed before this run.
-                func checkReference(_ reader: inout ByteReader, length: UInt32) throws(DecodingError) {
-                    let target = try readReference(&reader, from: UInt32(replica), counter: counter, replicaCount: entries.count)
-                    guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]) else {
-                        throw .malformed("reference to an operation not listed before it")
+                // A reference must name insertions listed before this run.
+                func checkItems(_ target: ItemRef, length: UInt32) throws(DecodingError) {
+                    guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]),
+                        covers(insertionRanges[Int(target.replica)], target.counter..<target.counter + length)
+                    else {
+                        throw .malformed("reference to an operation that is not an insertion listed before it")
                     }
+                }
+                func checkReference(_ reader: inout ByteReader, length: UInt32) throws(DecodingError) -> ItemRef {
+                    let target = try readReference(&reader, from: UInt32(replica), counter: counter, replicaCount: entries.count)
+                    try checkItems(target, length: length)
+                    return target
                 }
                 switch (isDeletion, header & StateRunHeader.idForm != 0) {
                 case (_, false):
@@ -775,16 +783,38 @@ extension TextCRDT {
                 case (false, true):
                     let modes = try reader.byte()
                     guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
-                    if modes & 3 == OriginMode.leftPrevious && counter == 0 { throw .malformed("no previous operation") }
-                    if modes & 3 == OriginMode.leftExplicit { try checkReference(&reader, length: 1) }
-                    if modes >> 2 == OriginMode.rightExplicit { try checkReference(&reader, length: 1) }
+                    var originLeft = ItemRef.none
+                    switch modes & 3 {
+                    case OriginMode.leftStart: break
+                    case OriginMode.leftPrevious:
+                        guard counter > 0 else { throw .malformed("no previous operation") }
+                        originLeft = ItemRef(replica: UInt32(replica), counter: counter - 1)
+                        try checkItems(originLeft, length: 1)
+                    default:
+                        originLeft = try checkReference(&reader, length: 1)
+                    }
+                    switch modes >> 2 {
+                    case OriginMode.rightEnd: break
+                    case OriginMode.rightSuccessor:
+                        guard !originLeft.isNone else { throw .malformed("successor of the start") }
+                        try checkItems(ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1), length: 1)
+                    case OriginMode.rightInherited:
+                        guard !originLeft.isNone else { throw .malformed("inherited origin of the start") }
+                    default:
+                        _ = try checkReference(&reader, length: 1)
+                    }
                 case (true, true):
-                    try checkReference(&reader, length: length)
+                    _ = try checkReference(&reader, length: length)
                 }
                 counts[replica] += length
                 if !isDeletion {
                     insertionEnds[replica] = counts[replica]
                     inserted += Int(length)
+                    if let last = insertionRanges[replica].last, last.upperBound == counter {
+                        insertionRanges[replica][insertionRanges[replica].count - 1] = last.lowerBound..<counts[replica]
+                    } else {
+                        insertionRanges[replica].append(counter..<counts[replica])
+                    }
                 }
             }
         }

@@ -112,6 +112,37 @@ import Testing
         try checkTextBehaves(decoded)
     }
 
+    /// The same body in a notebook state: it is read (readers normalise), written back as read
+    /// while the memo is not decoded (FORMAT.md), and once the memo is decoded the notebook
+    /// encodes to the bytes of a notebook that holds the same operations written canonically.
+    @Test func nonCanonicalMemoBodyNormalisesOnceDecoded() throws {
+        let memo = MemoID(high: 7, low: 7)
+        var honest = Notebook(replica: ReplicaID(1))
+        try honest.createMemo(memo, text: "Hello", wallMilliseconds: 1_000)
+        let canonicalBytes = honest.encoded()
+        let nonCanonical = Array(bytesFromHex("6d73111a0548656c6c6f010100000000000000050100020100020400080092083dee")[4..<30])
+        var canonicalText = TextCRDT(replica: ReplicaID(1))
+        try canonicalText.insert("Hello", atUTF16: 0)
+        let canonicalBody = canonicalText.encodedBody()
+        // Splice the non-canonical body in place of the memo's (one length byte either way).
+        let (bodyRange, _) = try BlobEnvelope.open(canonicalBytes, kind: .notebookState, versions: 1...1)
+        var body = Array(canonicalBytes[bodyRange])
+        guard let start = (0...(body.count - canonicalBody.count)).first(where: { body[$0..<$0 + canonicalBody.count].elementsEqual(canonicalBody) }) else {
+            Issue.record("the memo's text body is not in the notebook state as encoded alone")
+            return
+        }
+        #expect(body[start - 1] == UInt8(canonicalBody.count))
+        body.replaceSubrange(start - 1..<start + canonicalBody.count, with: [UInt8(nonCanonical.count)] + nonCanonical)
+        let spliced = BlobEnvelope.seal(kind: .notebookState, version: 1, body: body)
+        var read = try Notebook(decoding: spliced, replica: ReplicaID(2))
+        #expect(read.memo(memo)?.text == "Hello")
+        #expect(read.version == honest.version)
+        #expect(read.encoded() == spliced, "written back as read while the memo is not decoded")
+        try read.prepareForEditing(memo)
+        #expect(read.encoded() == canonicalBytes, "canonical once decoded")
+        try read.checkInvariants()
+    }
+
     // MARK: Issue 12, item 5: the public API cannot make states that disagree
 
     /// `changes(since:)` then `restricted(to:counters:)` carries "He" as a tombstone without the

@@ -250,11 +250,15 @@ extension HostileBytesRegressionTests {
         }
     }
 
-    /// F1: a hostile delta, then the honest history: no deleted item without its deletion.
-    @Test func fuzzF1HostileDeltaThenHonestHistory() throws {
-        let delta = try TextDelta(decoding: Self.fuzzInput(
-            "0208a100000000000000b200000000000040000206208204a2048c05000e051200221800240018022100468c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
-            kind: .textDelta))
+    /// F1 and F3: a hostile delta, then the honest history: no deleted item without its
+    /// deletion, and a text whose operation log replays to it (what a new replica given its
+    /// history shows).
+    @Test(arguments: [
+        "0208a100000000000000b200000000000040000206208204a2048c05000e051200221800240018022100468c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
+        "02084c00000000000000b200000000000040000206208004a2048c05010a350c00221800240018022100068c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
+    ])
+    func fuzzHostileDeltaThenHonestHistory(hex: String) throws {
+        let delta = try TextDelta(decoding: Self.fuzzInput(hex, kind: .textDelta))
         let world = try Self.fuzzWorldTexts()
         for peer in world.peers {
             var text = peer

@@ -667,6 +667,13 @@ extension TextCRDT {
             if !originRight.isNone {
                 guard holdsItem(originRight) else { throw .malformed("originRight is not a replayed item") }
             }
+            // As `apply` requires: an insertion is newer than its origins.
+            let lamport = logs[replicaIndex].lamport(of: counter)
+            for origin in [originLeft, originRight] where !origin.isNone {
+                guard logs[origin.replica].lamport(of: origin.counter) < lamport else {
+                    throw .malformed("an insertion older than its origin")
+                }
+            }
             replayInsertion(replica: replicaIndex, length: length, originLeft: originLeft, originRight: originRight)
         case (true, true):
             let target = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)

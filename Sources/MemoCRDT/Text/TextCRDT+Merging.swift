@@ -545,6 +545,10 @@ extension TextCRDT {
                 guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .rejected }
                 originRight = spans[slot].originRight
             }
+            // An operation is newer than everything it builds on (a replica's clock passes every
+            // operation it has seen): origins with a later timestamp come from no history.
+            if !originLeft.isNone && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport { return .rejected }
+            if !originRight.isNone && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport { return .rejected }
             let destination = integrationDestination(
                 originLeft: originLeft, originRight: originRight,
                 newItem: OperationID(replica: run.replica, counter: run.counter))

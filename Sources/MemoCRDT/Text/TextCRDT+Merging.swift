@@ -447,6 +447,30 @@ extension TextCRDT {
                 }
             }
         }
+        // An insertion is newer than its origins (a replica's clock passes every operation it
+        // has seen): checked here where the origin's timestamp is known (held, or in the delta),
+        // else when the run's turn comes (`applyRun` rejects it).
+        func checkNewer(than origin: OperationID, lamport: UInt64) throws(TextError) {
+            var originLamport: UInt64?
+            if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
+                originLamport = logs[Int(index)].lamport(of: origin.counter)
+            } else {
+                let indices = delta.runIndices(of: origin.replica)
+                var low = indices.lowerBound
+                var high = indices.upperBound
+                while low < high {
+                    let middle = (low + high) / 2
+                    if delta.runs[middle].end > origin.counter { high = middle } else { low = middle + 1 }
+                }
+                let position = low
+                if position < indices.upperBound, delta.runs[position].counter <= origin.counter {
+                    originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
+                }
+            }
+            if let originLamport, originLamport >= lamport {
+                throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")
+            }
+        }
         var contentBytes = 0
         var newReplicas = 0
         var previousReplica: ReplicaID?
@@ -467,8 +491,14 @@ extension TextCRDT {
             }
             switch runs[index].kind {
             case let .insertion(originLeft, originRight, content):
-                if let originLeft { try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1) }
-                if case let .item(id) = originRight { try check(id.replica, id.counter..<id.counter + 1) }
+                if let originLeft {
+                    try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1)
+                    try checkNewer(than: originLeft, lamport: lamport)
+                }
+                if case let .item(id) = originRight {
+                    try check(id.replica, id.counter..<id.counter + 1)
+                    try checkNewer(than: id, lamport: lamport)
+                }
                 contentBytes += content?.count ?? 0
             case let .deletion(target, _):
                 try check(target.replica, target.counter..<target.counter + runs[index].length)

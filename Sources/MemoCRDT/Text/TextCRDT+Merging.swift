@@ -152,8 +152,10 @@ extension TextCRDT {
     /// - Returns: what was applied, skipped and held back, and the visible changes as UTF-16
     ///   edits in order.
     /// - Throws: ``TextError/invalidDelta(reason:)`` when the delta contradicts what this text
-    ///   holds (an origin or deletion target that is itself a deletion), and
-    ///   ``TextError/tooManyPendingOperations(count:)``; the text is unchanged when it throws.
+    ///   holds or itself (an origin or deletion target that is itself a deletion, held ids
+    ///   arriving as the other kind, an insertion not newer than an origin whose timestamp is
+    ///   known), and ``TextError/tooManyPendingOperations(count:)``; the text is unchanged when
+    ///   it throws.
     /// - Complexity: O(k log r) for k runs applied, when no concurrent insertions compete for
     ///   the same place.
     @discardableResult

@@ -152,8 +152,10 @@ extension TextCRDT {
     /// - Returns: what was applied, skipped and held back, and the visible changes as UTF-16
     ///   edits in order.
     /// - Throws: ``TextError/invalidDelta(reason:)`` when the delta contradicts what this text
-    ///   holds (an origin or deletion target that is itself a deletion), and
-    ///   ``TextError/tooManyPendingOperations(count:)``; the text is unchanged when it throws.
+    ///   holds or itself (an origin or deletion target that is itself a deletion, held ids
+    ///   arriving as the other kind, an insertion not newer than an origin whose timestamp is
+    ///   known), and ``TextError/tooManyPendingOperations(count:)``; the text is unchanged when
+    ///   it throws.
     /// - Complexity: O(k log r) for k runs applied, when no concurrent insertions compete for
     ///   the same place.
     @discardableResult
@@ -179,7 +181,11 @@ extension TextCRDT {
         }
         // Every tombstone the text lacks has its deletions in the delta, and every run applies:
         // the deletions are applied with them (the common case: a delta from `changes(since:)`).
-        if pending.isEmpty && delta.carriesItsDeletions(holding: version) && canApplyCompletely(delta) {
+        // Checked when copying the text (below) would cost more than checking: a delta smaller
+        // than the text.
+        if pending.isEmpty && spans.count > delta.runs.count && delta.carriesItsDeletions(holding: version)
+            && canApplyCompletely(delta)
+        {
             let report = apply(validated: delta, recordingEdits: recordingEdits)
             checkInvariantsIfEnabled()
             return report
@@ -189,21 +195,18 @@ extension TextCRDT {
         // every tombstone held back, which cannot leave any. Keeping `original` makes the first
         // change copy the text's storage: only on this path.
         let original = self
-        var heldBack: [TextDelta.Run] = []
+        var heldBack = HeldBackTombstones()
         for attempt in 0..<3 {
             var applied: [TextDelta.Run]? = []
             let report = apply(
                 validated: delta, recordingEdits: recordingEdits, holdingBack: heldBack, appliedTombstones: &applied)
-            if applied!.isEmpty || deletionsCover(applied!) {
+            let uncovered = uncoveredTombstones(applied!)
+            if uncovered.isEmpty {
                 checkInvariantsIfEnabled()
                 return report
             }
             self = original
-            if attempt == 0 {
-                heldBack = applied!.filter { !deletionsCover([$0]) }
-            } else {
-                heldBack = (pending + delta.runs).filter(\.isTombstone)
-            }
+            heldBack = HeldBackTombstones(attempt == 0 ? uncovered : (pending + delta.runs).filter(\.isTombstone))
         }
         // Nothing was applied with every tombstone held back... unreachable: the last attempt
         // applies no tombstone. Held back whole rather than trapping.
@@ -220,7 +223,7 @@ extension TextCRDT {
     @discardableResult
     mutating func apply(validated delta: TextDelta, recordingEdits: Bool) -> TextApplyReport {
         var unused: [TextDelta.Run]?
-        return apply(validated: delta, recordingEdits: recordingEdits, holdingBack: [], appliedTombstones: &unused)
+        return apply(validated: delta, recordingEdits: recordingEdits, holdingBack: HeldBackTombstones(), appliedTombstones: &unused)
     }
 
     /// The loop of ``apply(_:recordingEdits:)``: runs in Lamport order, again while some
@@ -228,7 +231,7 @@ extension TextCRDT {
     /// their dependencies; when `appliedTombstones` is not nil, it receives every tombstone
     /// applied (the part this text did not hold).
     private mutating func apply(
-        validated delta: TextDelta, recordingEdits: Bool, holdingBack heldBack: [TextDelta.Run],
+        validated delta: TextDelta, recordingEdits: Bool, holdingBack heldBack: HeldBackTombstones,
         appliedTombstones: inout [TextDelta.Run]?
     ) -> TextApplyReport {
         var report = TextApplyReport()
@@ -249,9 +252,7 @@ extension TextCRDT {
             progress = false
             var blocked: [TextDelta.Run] = []
             for run in queue {
-                if !heldBack.isEmpty && run.isTombstone
-                    && heldBack.contains(where: { $0.replica == run.replica && $0.counter < run.end && run.counter < $0.end })
-                {
+                if !heldBack.isEmpty && run.isTombstone && heldBack.overlaps(run) {
                     blocked.append(run)
                     continue
                 }
@@ -326,6 +327,47 @@ extension TextCRDT {
             if run.end > last.end { result.append(run.dropping(last.end - run.counter)) }
         }
         return result
+    }
+
+    /// The tombstone runs of `runs` (applied in this call) that the deletions held do not
+    /// delete completely.
+    ///
+    /// - Complexity: O(d + t log t) for d deletion runs held and t tombstone runs.
+    func uncoveredTombstones(_ runs: [TextDelta.Run]) -> [TextDelta.Run] {
+        if runs.isEmpty { return [] }
+        var deleted = [[Range<UInt32>]](repeating: [], count: logs.count)
+        for log in logs {
+            for run in log.deletionRuns {
+                deleted[Int(run.targetReplica)].append(run.targetCounter..<run.targetCounter + run.length)
+            }
+        }
+        deleted = deleted.map(mergedRanges)
+        return runs.filter { run in
+            guard let index = replicaTable.index(of: run.replica) else { return true }
+            return !covers(deleted[Int(index)], run.counter..<run.end)
+        }
+    }
+
+    /// Tombstone runs an ``apply(_:recordingEdits:)`` attempt holds back, by replica as ascending
+    /// disjoint counter ranges: found by bisection for each tombstone the loop meets.
+    struct HeldBackTombstones {
+        private var ranges: [ReplicaID: [Range<UInt32>]] = [:]
+
+        init() {}
+
+        init(_ runs: [TextDelta.Run]) {
+            for run in runs { ranges[run.replica, default: []].append(run.counter..<run.end) }
+            for replica in Array(ranges.keys) { ranges[replica] = mergedRanges(ranges[replica]!) }
+        }
+
+        var isEmpty: Bool { ranges.isEmpty }
+
+        /// Whether `run`'s operations overlap a held-back tombstone.
+        func overlaps(_ run: TextDelta.Run) -> Bool {
+            guard let held = ranges[run.replica] else { return false }
+            let index = held.partitioningIndex { $0.upperBound > run.counter }
+            return index < held.count && held[index].lowerBound < run.end
+        }
     }
 
     // MARK: Validation
@@ -407,6 +449,30 @@ extension TextCRDT {
                 }
             }
         }
+        // An insertion is newer than its origins (a replica's clock passes every operation it
+        // has seen): checked here where the origin's timestamp is known (held, or in the delta),
+        // else when the run's turn comes (`applyRun` rejects it).
+        func checkNewer(than origin: OperationID, lamport: UInt64) throws(TextError) {
+            var originLamport: UInt64?
+            if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
+                originLamport = logs[Int(index)].lamport(of: origin.counter)
+            } else {
+                let indices = delta.runIndices(of: origin.replica)
+                var low = indices.lowerBound
+                var high = indices.upperBound
+                while low < high {
+                    let middle = (low + high) / 2
+                    if delta.runs[middle].end > origin.counter { high = middle } else { low = middle + 1 }
+                }
+                let position = low
+                if position < indices.upperBound, delta.runs[position].counter <= origin.counter {
+                    originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
+                }
+            }
+            if let originLamport, originLamport >= lamport {
+                throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")
+            }
+        }
         var contentBytes = 0
         var newReplicas = 0
         var previousReplica: ReplicaID?
@@ -427,8 +493,14 @@ extension TextCRDT {
             }
             switch runs[index].kind {
             case let .insertion(originLeft, originRight, content):
-                if let originLeft { try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1) }
-                if case let .item(id) = originRight { try check(id.replica, id.counter..<id.counter + 1) }
+                if let originLeft {
+                    try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1)
+                    try checkNewer(than: originLeft, lamport: lamport)
+                }
+                if case let .item(id) = originRight {
+                    try check(id.replica, id.counter..<id.counter + 1)
+                    try checkNewer(than: id, lamport: lamport)
+                }
                 contentBytes += content?.count ?? 0
             case let .deletion(target, _):
                 try check(target.replica, target.counter..<target.counter + runs[index].length)
@@ -505,6 +577,10 @@ extension TextCRDT {
                 guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .rejected }
                 originRight = spans[slot].originRight
             }
+            // An operation is newer than everything it builds on (a replica's clock passes every
+            // operation it has seen): origins with a later timestamp come from no history.
+            if !originLeft.isNone && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport { return .rejected }
+            if !originRight.isNone && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport { return .rejected }
             let destination = integrationDestination(
                 originLeft: originLeft, originRight: originRight,
                 newItem: OperationID(replica: run.replica, counter: run.counter))

@@ -220,6 +220,8 @@ struct ReplicaLog: Sendable {
 
     /// Lamport timestamp of operation `counter` (which must have been applied).
     func lamport(of counter: UInt32) -> UInt64 {
+        // Most lookups name a recent operation: the last run, without a search.
+        if let last = lamportRuns.last, last.counter <= counter { return last.lamport + UInt64(counter - last.counter) }
         var low = 0
         var high = lamportRuns.count
         while low + 1 < high {

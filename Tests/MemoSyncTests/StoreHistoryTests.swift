@@ -249,14 +249,14 @@ import Testing
         #expect(replica.notebook.version.entries.count == 1)
         replica.close()
         // A session that saves and never closes (a killed process: the lock goes with the
-        // process, no seal is written): the next one takes a fresh id.
-        func sessionThatCrashes() throws -> ReplicaID {
-            let session = try Replica(libraryPath: folder)
-            try session.edit(memo, replacingUTF16: 0..<0, with: "y")
-            try session.save()
-            return session.id
-        }
-        let crashed = try sessionThatCrashes()
+        // process, no seal is written): the next one takes a fresh id. The disk's lock is
+        // released by hand, as the kernel does for a killed process.
+        let crashingDisk = try FileDisk(path: folder)
+        let crashing = try Replica(disk: crashingDisk)
+        try crashing.edit(memo, replacingUTF16: 0..<0, with: "y")
+        try crashing.save()
+        let crashed = crashing.id
+        crashingDisk.close()
         replica = try Replica(libraryPath: folder)
         #expect(replica.id != crashed)
         #expect(replica.notebook.memo(memo)?.text.hasPrefix("y") == true)

@@ -63,7 +63,7 @@ import Testing
         // interesting.)
         var reached: SometimesFlags = []
         var seed: UInt64 = 100
-        while seed < 112 && !reached.isSuperset(of: SometimesFlags.required) {
+        while seed < 130 && !reached.isSuperset(of: SometimesFlags.required) {
             let options = options(steps: 400, replicas: 5, faults: .only([.crash, .delayedVisibility]))
             reached.formUnion(run(Trace.generate(seed: seed, options: options)).sometimes)
             seed += 1

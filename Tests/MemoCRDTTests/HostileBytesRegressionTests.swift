@@ -143,6 +143,37 @@ import Testing
         #expect(other.version.entries.isEmpty || other.string == "Hello")
     }
 
+    /// One hostile change (the deletion's target, or an origin, naming an operation that does
+    /// not exist): the tombstone it would orphan is held back with it, never applied alone.
+    @Test func deltaWithAMissingDependencyIsNotAcceptedInPart() throws {
+        var a = TextCRDT(replica: ReplicaID(1))
+        try a.insert("Hello", atUTF16: 0)
+        var b = a.fork(replica: ReplicaID(2))
+        try b.delete(utf16Range: 0..<2)
+        try b.insert("J", atUTF16: 0)
+        let honest = b.changes(since: VersionVector())
+        var variants: [TextDelta] = []
+        for index in honest.runs.indices {
+            var runs = honest.runs
+            switch runs[index].kind {
+            case let .deletion(target, isReversed):
+                runs[index].kind = .deletion(target: OperationID(replica: target.replica, counter: target.counter + 40), isReversed: isReversed)
+            case let .insertion(_, originRight, content):
+                runs[index].kind = .insertion(originLeft: OperationID(replica: ReplicaID(1), counter: 77), originRight: originRight, content: content)
+            }
+            variants.append(TextDelta(runs: runs))
+        }
+        for delta in variants {
+            var receiver = TextCRDT(replica: ReplicaID(3))
+            guard (try? receiver.apply(delta)) != nil else { continue }
+            try checkTextBehaves(receiver)
+            try checkTransfer(receiver)
+            // The honest history completes it (the forged run stays held back: ids are trusted).
+            _ = try? receiver.apply(honest)
+            try checkTextBehaves(receiver)
+        }
+    }
+
     /// `changes(in:)` with a replica or range the text does not hold throws.
     @Test func changesInUnheldRangesThrow() throws {
         var a = TextCRDT(replica: ReplicaID(1))
@@ -151,6 +182,57 @@ import Testing
         #expect(throws: TextError.self) { try a.changes(in: [(ReplicaID(1), 0..<6)]) }
         #expect(try a.changes(in: [(ReplicaID(1), 2..<2)]).isEmpty)
         #expect(try a.changes(in: [(ReplicaID(1), 0..<5)]) == a.changes(since: VersionVector()))
+    }
+}
+
+extension HostileBytesRegressionTests {
+    // MARK: /work/fuzz-findings.md
+
+    /// The fuzzers' two-replica text history (wt-fuzz `FuzzWorld.makeTexts`): the peers and the
+    /// whole history.
+    static func fuzzWorldTexts() throws -> (peers: [TextCRDT], complete: TextCRDT) {
+        var alice = TextCRDT(replica: ReplicaID(0xA1))
+        var bob = TextCRDT(replica: ReplicaID(0xB2))
+        try alice.insert("Hello world", atScalar: 0)
+        try bob.apply(alice.changes(since: bob.version))
+        try alice.insert(", dear", atScalar: 5)
+        try bob.delete(scalarRange: 6..<11)
+        try bob.insert("Welt 👍🏽 e\u{301}", atScalar: 6)
+        let middle = bob
+        try alice.apply(bob.changes(since: alice.version))
+        try bob.apply(alice.changes(since: bob.version))
+        try alice.delete(scalarRange: 0..<1)
+        try alice.insert("h", atScalar: 0)
+        try bob.apply(alice.changes(since: bob.version))
+        let peers = [TextCRDT(replica: ReplicaID(0xC3)), middle.fork(replica: ReplicaID(0xC4)), bob.fork(replica: ReplicaID(0xC5))]
+        return (peers, alice)
+    }
+
+    /// A fuzz input: mode byte, then the blob (mode 0), the blob whose checksum is made valid
+    /// (1), or a body to seal (2).
+    static func fuzzInput(_ hex: String, kind: BlobKind) -> [UInt8] {
+        let input = bytesFromHex(hex)
+        switch input.first {
+        case 2: return BlobEnvelope.seal(kind: kind, version: 1, body: Array(input.dropFirst()))
+        default: return Array(input.dropFirst())
+        }
+    }
+
+    /// F1: a hostile delta, then the honest history: no deleted item without its deletion.
+    @Test func fuzzF1HostileDeltaThenHonestHistory() throws {
+        let delta = try TextDelta(decoding: Self.fuzzInput(
+            "0208a100000000000000b200000000000040000206208204a2048c05000e051200221800240018022100468c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
+            kind: .textDelta))
+        let world = try Self.fuzzWorldTexts()
+        for peer in world.peers {
+            var text = peer
+            guard (try? text.apply(delta)) != nil else { continue }
+            try checkTextBehaves(text)
+            try checkTransfer(text)
+            _ = try? text.apply(world.complete.changes(since: VersionVector()))
+            try checkTextBehaves(text)
+            try checkTransfer(text)
+        }
     }
 }
 
@@ -165,6 +247,21 @@ func checkTextBehaves(_ text: TextCRDT, sourceLocation: SourceLocation = #_sourc
     #expect(decoded.string == text.string, sourceLocation: sourceLocation)
     #expect(decoded.version == text.version, sourceLocation: sourceLocation)
     #expect(decoded.encoded() == encoded, sourceLocation: sourceLocation)
+}
+
+/// `text`'s whole history applied to a new replica, and `text` merged into another, give
+/// valid texts that agree with it at equal versions.
+func checkTransfer(_ text: TextCRDT, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    var applied = TextCRDT(replica: ReplicaID(0xE2))
+    try applied.apply(text.changes(since: VersionVector()))
+    try checkTextBehaves(applied, sourceLocation: sourceLocation)
+    var merged = TextCRDT(replica: ReplicaID(0xE3))
+    try merged.merge(text)
+    try checkTextBehaves(merged, sourceLocation: sourceLocation)
+    for other in [applied, merged] where other.version == text.version {
+        #expect(other.string == text.string, sourceLocation: sourceLocation)
+        #expect(other.encoded() == text.encoded(), sourceLocation: sourceLocation)
+    }
 }
 
 /// Feeds notebook state bytes to every path that reads them: decoding gives a typed error, or a

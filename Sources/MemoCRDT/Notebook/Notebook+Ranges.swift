@@ -176,11 +176,15 @@ extension TextDelta {
     }
 
     /// Whether every tombstone insertion not within `held` is deleted by a deletion of this
-    /// delta.
+    /// delta that is not within `held` either (a receiver skips the operations it holds: the
+    /// deletions it applies are those it lacks).
     func carriesItsDeletions(holding held: VersionVector) -> Bool {
         guard hasTombstones else { return true }
         var deleted: [ReplicaID: [Range<UInt32>]] = [:]
-        for run in runs {
+        for var run in runs where !run.isInsertion {
+            let heldCount = held[run.replica]
+            if run.end <= heldCount { continue }
+            if run.counter < heldCount { run = run.dropping(heldCount - run.counter) }
             if case let .deletion(target, _) = run.kind {
                 deleted[target.replica, default: []].append(target.counter..<target.counter + run.length)
             }

@@ -296,6 +296,7 @@ extension TextDelta {
     ///
     /// - Complexity: O(log n + k) for n runs in the delta and k in the result.
     public func restricted(to replica: ReplicaID, counters: Range<UInt32>) -> TextDelta {
+        if counters.isEmpty { return TextDelta() }
         let (start, stop) = runIndices(of: replica, overlapping: counters)
         if start == 0 && stop == runs.count, let first = runs.first, let last = runs.last,
             first.replica == replica && last.replica == replica,

@@ -107,7 +107,10 @@ extension FuzzTarget {
         _ = try required("\(context()): a new replica applying its whole history") { try applied.apply(text.changes(since: VersionVector())) }
         try required("\(context()): a new replica after its whole history") { try applied.checkInvariants() }
         if applied.version == text.version && applied.pendingOperationCount == 0 && text.pendingOperationCount == 0 {
-            try require(applied.string == text.string, "\(context()): equal versions, different texts (its history applied to a new replica)", check: .convergence)
+            try require(
+                applied.string == text.string,
+                "\(context()): equal versions \(text.version), different texts \(text.string.debugDescription) and, its history applied to a new replica, \(applied.string.debugDescription)",
+                check: .convergence)
         }
         var merged = TextCRDT(replica: ReplicaID(0xE3))
         try required("\(context()): merged into a new replica") {
@@ -115,7 +118,10 @@ extension FuzzTarget {
             try merged.checkInvariants()
         }
         if merged.version == text.version && merged.pendingOperationCount == 0 && text.pendingOperationCount == 0 {
-            try require(merged.string == text.string, "\(context()): equal versions, different texts (merged into a new replica)", check: .convergence)
+            try require(
+                merged.string == text.string,
+                "\(context()): equal versions \(text.version), different texts \(text.string.debugDescription) and, merged into a new replica, \(merged.string.debugDescription)",
+                check: .convergence)
         }
     }
 }

@@ -21,7 +21,7 @@ import Testing
         "6d73211704010000000000000000020140feffffffffffffffff01913d1f8e",
     ])
     func textDeltaOverflows(hex: String) throws {
-        #expect(throws: DecodingError.self) { try TextDelta(decoding: bytesFromHex( hex)) }
+        #expect(throws: DecodingError.self) { try TextDelta(decoding: bytesFromHex(hex)) }
     }
 
     /// Text states whose numbers overflowed (`TextCRDT+Encoding.swift`: a reference, a
@@ -31,22 +31,23 @@ import Testing
         "6d73111f016101010000000000000002010002010002000000feffffffffffffffff018219ca23",
     ])
     func textStateOverflows(hex: String) throws {
-        #expect(throws: DecodingError.self) { try TextCRDT(decoding: bytesFromHex( hex), replica: ReplicaID(9)) }
+        #expect(throws: DecodingError.self) { try TextCRDT(decoding: bytesFromHex(hex), replica: ReplicaID(9)) }
     }
 
     /// The 60-byte segment that stopped `memo sync` on every device: a notebook delta whose text
     /// delta overflows.
     @Test func notebookDeltaWithOverflowingText() throws {
         let hex = "6d73413801010000000000000001010000000000000001000000000000000100000100000101001404010000000000000001feffffffffffffffff018ac81dfb"
-        #expect(throws: DecodingError.self) { try NotebookDelta(decoding: bytesFromHex( hex)) }
+        #expect(throws: DecodingError.self) { try NotebookDelta(decoding: bytesFromHex(hex)) }
     }
 
     /// The 77-byte snapshot that crashed a new device's first sync: a notebook state whose memo's
-    /// text overflows when replayed. Refused or, where it decodes lazily, every later use gives a
-    /// typed error.
+    /// text overflows when replayed. Refused when decoded (the lazy check of each memo's log
+    /// checks position-form offsets); every path that reads it gives a typed error.
     @Test func notebookStateWithOverflowingText() throws {
         let hex = "6d73314401010000000000000001000000000000001f016101010000000000000002010002010002000001feffffffffffffffff010101000000000000000302000001010002000177ae1dd3"
-        try exerciseNotebookState(bytesFromHex( hex))
+        #expect(throws: DecodingError.self) { try Notebook(decoding: bytesFromHex(hex), replica: ReplicaID(9)) }
+        try exerciseNotebookState(bytesFromHex(hex))
     }
 
     // MARK: Issue 18, item 2 (and issue 12, item 5): tombstones without their deletions
@@ -54,7 +55,7 @@ import Testing
     /// A text delta whose insertion arrives already deleted while the deletion is held back.
     @Test func tombstoneWithoutItsDeletion() throws {
         let hex = "6d73211b0801000000000000000200000000000000000201200102010100005a3da2be"
-        let delta = try TextDelta(decoding: bytesFromHex( hex))
+        let delta = try TextDelta(decoding: bytesFromHex(hex))
         var text = TextCRDT(replica: ReplicaID(50))
         do {
             try text.apply(delta)
@@ -73,7 +74,7 @@ import Testing
     /// history as a delta see it active).
     @Test func trashSeeingTextThatDoesNotExist() throws {
         let hex = "6d7331290101000000000000000100000000000000030000000101000000000000000202000001020001000101303782f4"
-        #expect(throws: DecodingError.self) { try Notebook(decoding: bytesFromHex( hex), replica: ReplicaID(9)) }
+        #expect(throws: DecodingError.self) { try Notebook(decoding: bytesFromHex(hex), replica: ReplicaID(9)) }
     }
 
     // MARK: Issue 18, item 4: merge with reused operation ids
@@ -102,13 +103,44 @@ import Testing
     /// as the canonical encoding, and encodes to exactly the canonical bytes.
     @Test func nonCanonicalTextStateNormalises() throws {
         let hex = "6d73111a0548656c6c6f010100000000000000050100020100020400080092083dee"
-        let decoded = try TextCRDT(decoding: bytesFromHex( hex), replica: ReplicaID(9))
+        let decoded = try TextCRDT(decoding: bytesFromHex(hex), replica: ReplicaID(9))
         var typed = TextCRDT(replica: ReplicaID(1))
         try typed.insert("Hello", atUTF16: 0)
         #expect(decoded.string == "Hello")
         #expect(decoded.version == typed.version)
         #expect(decoded.encoded() == typed.encoded())
         try checkTextBehaves(decoded)
+    }
+
+    /// The same body in a notebook state: it is read (readers normalise), written back as read
+    /// while the memo is not decoded (FORMAT.md), and once the memo is decoded the notebook
+    /// encodes to the bytes of a notebook that holds the same operations written canonically.
+    @Test func nonCanonicalMemoBodyNormalisesOnceDecoded() throws {
+        let memo = MemoID(high: 7, low: 7)
+        var honest = Notebook(replica: ReplicaID(1))
+        try honest.createMemo(memo, text: "Hello", wallMilliseconds: 1_000)
+        let canonicalBytes = honest.encoded()
+        let nonCanonical = Array(bytesFromHex("6d73111a0548656c6c6f010100000000000000050100020100020400080092083dee")[4..<30])
+        var canonicalText = TextCRDT(replica: ReplicaID(1))
+        try canonicalText.insert("Hello", atUTF16: 0)
+        let canonicalBody = canonicalText.encodedBody()
+        // Splice the non-canonical body in place of the memo's (one length byte either way).
+        let (bodyRange, _) = try BlobEnvelope.open(canonicalBytes, kind: .notebookState, versions: 1...1)
+        var body = Array(canonicalBytes[bodyRange])
+        guard let start = (0...(body.count - canonicalBody.count)).first(where: { body[$0..<$0 + canonicalBody.count].elementsEqual(canonicalBody) }) else {
+            Issue.record("the memo's text body is not in the notebook state as encoded alone")
+            return
+        }
+        #expect(body[start - 1] == UInt8(canonicalBody.count))
+        body.replaceSubrange(start - 1..<start + canonicalBody.count, with: [UInt8(nonCanonical.count)] + nonCanonical)
+        let spliced = BlobEnvelope.seal(kind: .notebookState, version: 1, body: body)
+        var read = try Notebook(decoding: spliced, replica: ReplicaID(2))
+        #expect(read.memo(memo)?.text == "Hello")
+        #expect(read.version == honest.version)
+        #expect(read.encoded() == spliced, "written back as read while the memo is not decoded")
+        try read.prepareForEditing(memo)
+        #expect(read.encoded() == canonicalBytes, "canonical once decoded")
+        try read.checkInvariants()
     }
 
     // MARK: Issue 12, item 5: the public API cannot make states that disagree

@@ -132,6 +132,40 @@ import Testing
         }
     }
 
+    /// The checks a notebook makes of a memo's text without replaying it (``TextCRDT/summary``)
+    /// never refuse a body the full decoder accepts, and agree with it on the version: mutated
+    /// text states with valid checksums, compared.
+    @Test(arguments: testSeeds(12, salt: 0x5A11_12))
+    func lazyChecksNeverRefuseWhatTheDecoderAccepts(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        var replicas = (0..<3).map { TextCRDT(replica: ReplicaID(UInt64($0) + 1)) }
+        for step in 0..<40 {
+            let index = random.int(in: 0..<replicas.count)
+            try Self.randomEdit(&replicas[index], random: &random)
+            if random.chance(0.4) {
+                let source = random.int(in: 0..<replicas.count)
+                try replicas[index].apply(replicas[source].changes(since: replicas[index].version))
+            }
+            let encoded = replicas[index].encoded()
+            for _ in 0..<8 {
+                var bytes = encoded
+                guard let (bodyRange, _) = try? BlobEnvelope.open(bytes, kind: .textState, versions: 1...1) else { continue }
+                var body = Array(bytes[bodyRange])
+                for _ in 0..<random.int(in: 0...2) where !body.isEmpty {
+                    body[random.int(in: 0..<body.count)] = random.chance(0.5) ? UInt8(truncatingIfNeeded: random.next()) : random.pick([0x00, 0x01, 0x7F, 0x80, 0xFF])
+                }
+                bytes = BlobEnvelope.seal(kind: .textState, version: 1, body: body)
+                let full = try? TextCRDT(decoding: bytes, replica: ReplicaID(9))
+                let sealedBody = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...1).body
+                let summary = try? TextCRDT.summary(ofBody: bytes, range: sealedBody)
+                if let full {
+                    #expect(summary != nil, "seed \(seed), step \(step): the lazy checks refuse a body the decoder accepts")
+                    #expect(summary?.version == full.version, "seed \(seed), step \(step): the lazy checks read another version")
+                }
+            }
+        }
+    }
+
     // MARK: Helpers
 
     /// One local edit: an insertion, a deletion or a replacement at a random place.

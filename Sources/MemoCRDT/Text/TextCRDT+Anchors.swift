@@ -292,7 +292,12 @@ extension TextDelta {
     ///
     /// Runs are sorted by replica then counter and do not overlap (every delta is built or
     /// decoded that way), so the first run concerned is found by bisection; a delta that lies
-    /// wholly within the range is returned as it is, without copying its runs.
+    /// wholly within the range is returned as it is, without copying its runs. An empty range
+    /// gives an empty delta.
+    ///
+    /// Insertions of the result that travel as tombstones keep them even when the deletions that
+    /// removed them are outside the range: a receiver holds such tombstones back until their
+    /// deletions arrive (``TextCRDT/apply(_:recordingEdits:)``).
     ///
     /// - Complexity: O(log n + k) for n runs in the delta and k in the result.
     public func restricted(to replica: ReplicaID, counters: Range<UInt32>) -> TextDelta {

@@ -719,41 +719,102 @@ extension TextCRDT {
             guard runCount > 0 else { throw .malformed("no Lamport runs") }
             var counter: UInt32 = 0
             var offset: Int64 = 0
-            for _ in 0..<runCount {
+            for runIndex in 0..<runCount {
                 let step = try reader.uint32Varint("Lamport run counter")
+                guard (runIndex == 0) == (step == 0) else { throw .malformed("Lamport run counters") }
                 guard UInt64(counter) + UInt64(step) < UInt64(entry.operationCount) else { throw .malformed("Lamport run past the operations") }
                 counter += step
-                let (next, overflow) = offset.addingReportingOverflow(try reader.signedVarint())
+                let change = try reader.signedVarint()
+                guard runIndex == 0 || change != 0 else { throw .malformed("Lamport runs not minimal") }
+                let (next, overflow) = offset.addingReportingOverflow(change)
                 guard !overflow, next >= 1, next <= Int64(Limits.lamportOffsetMax) else { throw .malformed("Lamport offset") }
                 offset = next
             }
             lamport = max(lamport, UInt64(Int64(entry.operationCount - 1) + offset))
         }
-        // The insertion version: walk the run headers of the log (no replay), skipping fields.
+        // The insertion version: walk the run headers of the log (no replay). Fields are not
+        // replayed, but checked as far as they can be without the text (what the replay of a
+        // memo's log, on its first use, would refuse anyway): stretch structure, origin modes,
+        // references to insertions listed before the run, position-form offsets without overflow
+        // and within the items inserted so far.
         var counts = [UInt32](repeating: 0, count: entries.count)
         var insertionEnds = [UInt32](repeating: 0, count: entries.count)
+        var cursors = [Int](repeating: 0, count: entries.count)
+        var inserted = 0
+        // Per replica, the counters of its insertions listed so far (references must name items).
+        var insertionRanges = [[Range<UInt32>]](repeating: [], count: entries.count)
+        var previousReplica = -1
         let stretchCount = try reader.count(max: reader.remaining / 2, "stretch count")
         for _ in 0..<stretchCount {
             let replica = try reader.count(max: entries.count - 1, "replica index")
+            guard replica != previousReplica else { throw .malformed("two stretches of one replica in a row") }
+            previousReplica = replica
             let runCount = try reader.count(max: reader.remaining, "run count")
+            guard runCount > 0 else { throw .malformed("empty stretch") }
             for _ in 0..<runCount {
                 let header = try reader.varint()
                 let isDeletion = header & StateRunHeader.deletion != 0
                 let lengthMinusOne = header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)
-                guard lengthMinusOne < UInt64(entries[replica].operationCount - counts[replica]) else {
+                let counter = counts[replica]
+                guard lengthMinusOne < UInt64(entries[replica].operationCount - counter) else {
                     throw .malformed("run past the replica's operation count")
                 }
-                counts[replica] += UInt32(lengthMinusOne) + 1
-                if !isDeletion { insertionEnds[replica] = counts[replica] }
+                let length = UInt32(lengthMinusOne) + 1
+                // A reference must name insertions listed before this run.
+                func checkItems(_ target: ItemRef, length: UInt32) throws(DecodingError) {
+                    guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]),
+                        covers(insertionRanges[Int(target.replica)], target.counter..<target.counter + length)
+                    else {
+                        throw .malformed("reference to an operation that is not an insertion listed before it")
+                    }
+                }
+                func checkReference(_ reader: inout ByteReader, length: UInt32) throws(DecodingError) -> ItemRef {
+                    let target = try readReference(&reader, from: UInt32(replica), counter: counter, replicaCount: entries.count)
+                    try checkItems(target, length: length)
+                    return target
+                }
                 switch (isDeletion, header & StateRunHeader.idForm != 0) {
                 case (_, false):
-                    _ = try reader.signedVarint()
+                    let offset = try readOffset(&reader, cursor: cursors[replica])
+                    guard offset >= 0, offset + (isDeletion ? Int(length) : 0) <= inserted else {
+                        throw .malformed("position \(offset) outside the items listed before it")
+                    }
+                    cursors[replica] = isDeletion ? offset : offset + Int(length)
                 case (false, true):
                     let modes = try reader.byte()
-                    if modes & 3 == OriginMode.leftExplicit { try skipReference(&reader, own: replica) }
-                    if modes >> 2 == OriginMode.rightExplicit { try skipReference(&reader, own: replica) }
+                    guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
+                    var originLeft = ItemRef.none
+                    switch modes & 3 {
+                    case OriginMode.leftStart: break
+                    case OriginMode.leftPrevious:
+                        guard counter > 0 else { throw .malformed("no previous operation") }
+                        originLeft = ItemRef(replica: UInt32(replica), counter: counter - 1)
+                        try checkItems(originLeft, length: 1)
+                    default:
+                        originLeft = try checkReference(&reader, length: 1)
+                    }
+                    switch modes >> 2 {
+                    case OriginMode.rightEnd: break
+                    case OriginMode.rightSuccessor:
+                        guard !originLeft.isNone else { throw .malformed("successor of the start") }
+                        try checkItems(ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1), length: 1)
+                    case OriginMode.rightInherited:
+                        guard !originLeft.isNone else { throw .malformed("inherited origin of the start") }
+                    default:
+                        _ = try checkReference(&reader, length: 1)
+                    }
                 case (true, true):
-                    try skipReference(&reader, own: replica)
+                    _ = try checkReference(&reader, length: length)
+                }
+                counts[replica] += length
+                if !isDeletion {
+                    insertionEnds[replica] = counts[replica]
+                    inserted += Int(length)
+                    if let last = insertionRanges[replica].last, last.upperBound == counter {
+                        insertionRanges[replica][insertionRanges[replica].count - 1] = last.lowerBound..<counts[replica]
+                    } else {
+                        insertionRanges[replica].append(counter..<counts[replica])
+                    }
                 }
             }
         }
@@ -765,11 +826,6 @@ extension TextCRDT {
             end == 0 ? nil : VersionVector.Entry(replica: entry.replica, operationCount: end)
         }
         return (textRange, VersionVector(entries: entries), VersionVector(entries: insertions), lamport)
-    }
-
-    private static func skipReference(_ reader: inout ByteReader, own: Int) throws(DecodingError) {
-        let replica = try reader.varint()
-        if replica == UInt64(own) { _ = try reader.signedVarint() } else { _ = try reader.varint() }
     }
 
     /// The visible text of an encoded text state, without decoding the operations: checks the

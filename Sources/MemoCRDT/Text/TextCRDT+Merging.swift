@@ -179,7 +179,11 @@ extension TextCRDT {
         }
         // Every tombstone the text lacks has its deletions in the delta, and every run applies:
         // the deletions are applied with them (the common case: a delta from `changes(since:)`).
-        if pending.isEmpty && delta.carriesItsDeletions(holding: version) && canApplyCompletely(delta) {
+        // Checked when copying the text (below) would cost more than checking: a delta smaller
+        // than the text.
+        if pending.isEmpty && spans.count > delta.runs.count && delta.carriesItsDeletions(holding: version)
+            && canApplyCompletely(delta)
+        {
             let report = apply(validated: delta, recordingEdits: recordingEdits)
             checkInvariantsIfEnabled()
             return report
@@ -189,21 +193,18 @@ extension TextCRDT {
         // every tombstone held back, which cannot leave any. Keeping `original` makes the first
         // change copy the text's storage: only on this path.
         let original = self
-        var heldBack: [TextDelta.Run] = []
+        var heldBack = HeldBackTombstones()
         for attempt in 0..<3 {
             var applied: [TextDelta.Run]? = []
             let report = apply(
                 validated: delta, recordingEdits: recordingEdits, holdingBack: heldBack, appliedTombstones: &applied)
-            if applied!.isEmpty || deletionsCover(applied!) {
+            let uncovered = uncoveredTombstones(applied!)
+            if uncovered.isEmpty {
                 checkInvariantsIfEnabled()
                 return report
             }
             self = original
-            if attempt == 0 {
-                heldBack = applied!.filter { !deletionsCover([$0]) }
-            } else {
-                heldBack = (pending + delta.runs).filter(\.isTombstone)
-            }
+            heldBack = HeldBackTombstones(attempt == 0 ? uncovered : (pending + delta.runs).filter(\.isTombstone))
         }
         // Nothing was applied with every tombstone held back... unreachable: the last attempt
         // applies no tombstone. Held back whole rather than trapping.
@@ -220,7 +221,7 @@ extension TextCRDT {
     @discardableResult
     mutating func apply(validated delta: TextDelta, recordingEdits: Bool) -> TextApplyReport {
         var unused: [TextDelta.Run]?
-        return apply(validated: delta, recordingEdits: recordingEdits, holdingBack: [], appliedTombstones: &unused)
+        return apply(validated: delta, recordingEdits: recordingEdits, holdingBack: HeldBackTombstones(), appliedTombstones: &unused)
     }
 
     /// The loop of ``apply(_:recordingEdits:)``: runs in Lamport order, again while some
@@ -228,7 +229,7 @@ extension TextCRDT {
     /// their dependencies; when `appliedTombstones` is not nil, it receives every tombstone
     /// applied (the part this text did not hold).
     private mutating func apply(
-        validated delta: TextDelta, recordingEdits: Bool, holdingBack heldBack: [TextDelta.Run],
+        validated delta: TextDelta, recordingEdits: Bool, holdingBack heldBack: HeldBackTombstones,
         appliedTombstones: inout [TextDelta.Run]?
     ) -> TextApplyReport {
         var report = TextApplyReport()
@@ -249,9 +250,7 @@ extension TextCRDT {
             progress = false
             var blocked: [TextDelta.Run] = []
             for run in queue {
-                if !heldBack.isEmpty && run.isTombstone
-                    && heldBack.contains(where: { $0.replica == run.replica && $0.counter < run.end && run.counter < $0.end })
-                {
+                if !heldBack.isEmpty && run.isTombstone && heldBack.overlaps(run) {
                     blocked.append(run)
                     continue
                 }
@@ -326,6 +325,47 @@ extension TextCRDT {
             if run.end > last.end { result.append(run.dropping(last.end - run.counter)) }
         }
         return result
+    }
+
+    /// The tombstone runs of `runs` (applied in this call) that the deletions held do not
+    /// delete completely.
+    ///
+    /// - Complexity: O(d + t log t) for d deletion runs held and t tombstone runs.
+    func uncoveredTombstones(_ runs: [TextDelta.Run]) -> [TextDelta.Run] {
+        if runs.isEmpty { return [] }
+        var deleted = [[Range<UInt32>]](repeating: [], count: logs.count)
+        for log in logs {
+            for run in log.deletionRuns {
+                deleted[Int(run.targetReplica)].append(run.targetCounter..<run.targetCounter + run.length)
+            }
+        }
+        deleted = deleted.map(mergedRanges)
+        return runs.filter { run in
+            guard let index = replicaTable.index(of: run.replica) else { return true }
+            return !covers(deleted[Int(index)], run.counter..<run.end)
+        }
+    }
+
+    /// Tombstone runs an ``apply(_:recordingEdits:)`` attempt holds back, by replica as ascending
+    /// disjoint counter ranges: found by bisection for each tombstone the loop meets.
+    struct HeldBackTombstones {
+        private var ranges: [ReplicaID: [Range<UInt32>]] = [:]
+
+        init() {}
+
+        init(_ runs: [TextDelta.Run]) {
+            for run in runs { ranges[run.replica, default: []].append(run.counter..<run.end) }
+            for replica in Array(ranges.keys) { ranges[replica] = mergedRanges(ranges[replica]!) }
+        }
+
+        var isEmpty: Bool { ranges.isEmpty }
+
+        /// Whether `run`'s operations overlap a held-back tombstone.
+        func overlaps(_ run: TextDelta.Run) -> Bool {
+            guard let held = ranges[run.replica] else { return false }
+            let index = held.partitioningIndex { $0.upperBound > run.counter }
+            return index < held.count && held[index].lowerBound < run.end
+        }
     }
 
     // MARK: Validation

@@ -34,7 +34,9 @@ extension FuzzTarget {
     /// each honest peer and with a text of other replicas, histories applied both ways and
     /// merges both ways. A refusal is allowed (a hostile state may reuse the peers' operation
     /// ids for other operations) and must leave the text unchanged; equal versions give equal
-    /// texts.
+    /// texts when the two share no replica. (FORMAT.md, "Operation ids are trusted": texts that
+    /// spent one id on two different insertions may differ at equal versions, so convergence is
+    /// not checked where the decoded text and the peer share a replica.)
     static func checkTextState(_ bytes: [UInt8]) throws(FuzzFailure) {
         let quick = try? TextCRDT.decodeString(fromEncoded: bytes)
         guard let text = try? TextCRDT(decoding: bytes, replica: ReplicaID(0xE1)) else { return }
@@ -44,20 +46,21 @@ extension FuzzTarget {
         let world = FuzzWorld.shared.texts
         for (index, peer) in (world.peers + [world.stranger]).enumerated() {
             let context = index < world.peers.count ? "text peer \(index)" : "a stranger text"
+            let disjoint = Set(peer.version.replicas).isDisjoint(with: text.version.replicas)
             var forward = peer
             var backward = text
             let forwardApplied = (try? forward.apply(text.changes(since: VersionVector()))) != nil
             let backwardApplied = (try? backward.apply(peer.changes(since: VersionVector()))) != nil
             try required("\(context) after the decoded text's history") { try forward.checkInvariants() }
             try required("the decoded text after \(context)'s history") { try backward.checkInvariants() }
-            if forwardApplied && backwardApplied {
+            if forwardApplied && backwardApplied && disjoint {
                 try requireEqualTexts(forward, backward, "\(context) and the decoded text, each given the other's history")
             }
             var forwardMerge = peer
             var backwardMerge = text
             let forwardMerged = try mergeOrRefuse(&forwardMerge, text, "\(context) merging the decoded text")
             let backwardMerged = try mergeOrRefuse(&backwardMerge, peer, "the decoded text merging \(context)")
-            if forwardMerged && backwardMerged {
+            if forwardMerged && backwardMerged && disjoint {
                 try requireEqualTexts(forwardMerge, backwardMerge, "\(context) and the decoded text, merged both ways")
             }
         }
@@ -104,7 +107,10 @@ extension FuzzTarget {
         _ = try required("\(context()): a new replica applying its whole history") { try applied.apply(text.changes(since: VersionVector())) }
         try required("\(context()): a new replica after its whole history") { try applied.checkInvariants() }
         if applied.version == text.version && applied.pendingOperationCount == 0 && text.pendingOperationCount == 0 {
-            try require(applied.string == text.string, "\(context()): equal versions, different texts (its history applied to a new replica)", check: .convergence)
+            try require(
+                applied.string == text.string,
+                "\(context()): equal versions \(text.version), different texts \(text.string.debugDescription) and, its history applied to a new replica, \(applied.string.debugDescription)",
+                check: .convergence)
         }
         var merged = TextCRDT(replica: ReplicaID(0xE3))
         try required("\(context()): merged into a new replica") {
@@ -112,7 +118,10 @@ extension FuzzTarget {
             try merged.checkInvariants()
         }
         if merged.version == text.version && merged.pendingOperationCount == 0 && text.pendingOperationCount == 0 {
-            try require(merged.string == text.string, "\(context()): equal versions, different texts (merged into a new replica)", check: .convergence)
+            try require(
+                merged.string == text.string,
+                "\(context()): equal versions \(text.version), different texts \(text.string.debugDescription) and, merged into a new replica, \(merged.string.debugDescription)",
+                check: .convergence)
         }
     }
 }

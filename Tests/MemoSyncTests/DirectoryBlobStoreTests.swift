@@ -669,7 +669,10 @@ final class IOTestBox<Value>: @unchecked Sendable {
         }
         var version: UInt8 = 1
         var writes = 0
-        while writes < 40 || (state.withValue({ $0.reads }) < 40 && writes < 2_000) {
+        // Writes go on until the reader has read 40 times (a busy machine may starve its
+        // thread for a while), for at most 60 seconds.
+        let deadline = Date().addingTimeInterval(60)
+        while writes < 40 || (state.withValue({ $0.reads }) < 40 && Date() < deadline) {
             try store.write(key: key, bytes: Self.blob(version, size: Self.size(ofVersion: version)))
             version = version == 255 ? 1 : version + 1
             writes += 1

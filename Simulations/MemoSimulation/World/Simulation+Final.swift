@@ -266,7 +266,7 @@ extension Simulation {
     func checkBounded(reference: Notebook, encodedBytes: Int) {
         guard let store else { return }
         // Blobs are counted per library: under every id of its lineage (a library takes a new
-        // id each time it opens). Each earlier id keeps its last segment for good once retired
+        // id after a crash or restore; clean sessions keep theirs). Each earlier id keeps its last segment for good once retired
         // from the lineage; those are counted apart, as `retired`.
         var owner: [ReplicaID: Int] = [:]
         var lineageLength: [Int: Int] = [:]

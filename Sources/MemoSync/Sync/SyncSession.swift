@@ -8,9 +8,10 @@ import MemoCRDT
 // comes from what the blobs hold (their names carry replica ids and counter ranges, their bodies
 // carry operations with ids), never from file dates or the absence of a file.
 //
-// Identity: a library takes a fresh replica id each time it is opened (`Replica`), so copies of
-// one library (a clone, a restored backup, the same library after a crash) never make different
-// operations under one id, and every id's operations are one history. What a library has made
+// Identity: a library keeps its replica id from one clean session to the next and takes a fresh
+// one after a crash or in a copy (`Replica`, `LibrarySeal`), so copies of one library (a clone,
+// a restored backup, the same library after a crash) never make different operations under one
+// id, and every id's operations are one history. What a library has made
 // under its earlier ids (its lineage, in `SyncState`) it publishes and collects as its own; any
 // copy holding part of that history may publish it, and what it writes is the same operations.
 //

@@ -161,9 +161,9 @@ public struct SyncConfiguration: Sendable, Equatable {
 
 /// What a replica remembers about the store between syncs (kept in its library).
 ///
-/// A library takes a fresh replica id every time it is opened, so that no two copies of it (a
-/// clone, a restored backup, the library after a crash) ever make different operations under one
-/// id. Its *lineage* is the ids it has made operations under: it publishes, and collects, what
+/// A library keeps its replica id across clean sessions and takes a fresh one after a crash or in
+/// a copy, so that no two copies of it (a clone, a restored backup, the library after a crash)
+/// ever make different operations under one id. Its *lineage* is the ids it has made operations under: it publishes, and collects, what
 /// it holds of each of them.
 public struct SyncState: Sendable, Equatable {
     /// One of this library's snapshots in the store.

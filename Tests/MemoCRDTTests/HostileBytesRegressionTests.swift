@@ -257,7 +257,8 @@ extension HostileBytesRegressionTests {
         "0208a100000000000000b200000000000040000206208204a2048c05000e051200221800240018022100468c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
         "02084c00000000000000b200000000000040000206208004a2048c05010a350c00221800240018022100068c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
         "02089900000000000000b200000000000040000206208204a2048c05010a350c00221800240018022100068c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
-    ])
+        Self.fuzzF3ThirdInput,
+    ] + fuzzF3OwnItemsBetweenOriginsInputs)
     func fuzzHostileDeltaThenHonestHistory(hex: String) throws {
         let delta = try TextDelta(decoding: Self.fuzzInput(hex, kind: .textDelta))
         let world = try Self.fuzzWorldTexts()
@@ -270,6 +271,103 @@ extension HostileBytesRegressionTests {
             try checkTextBehaves(text)
             try checkTransfer(text)
         }
+    }
+}
+
+extension HostileBytesRegressionTests {
+    /// F3, third input: run 5d.18 names (start, 5d.5) as its origins, with 5d.0…16 of its own
+    /// replica between them. Since 4e7ac30 every peer refuses it whole (its run f2.5, Lamport 8,
+    /// names 5d.5, Lamport 14).
+    static let fuzzF3ThirdInput =
+        "02085d00000000000000f200000002000000001206208004a2048c05000e0512002218001a0006022100068c090005656c6c6f206465202c20656572685764616c7420f09f918dec9f81"
+
+    /// The class of the F3 third input, timestamps consistent (raw envelopes): replica 5d types
+    /// "ab" (5d.0, 5d.1), then 5d.2 "Z" after 5d.0 before the end (5d.1 between), then 5d.3 "X"
+    /// from the start before 5d.2; and "abcdef", then "X" between 5d.0 and 5d.1 (fine), then "Y"
+    /// from the start before 5d.1 (5d.0 between). Before the rule, the text they and the honest
+    /// history left depended on the order they arrived in, and its log did not replay to it.
+    static let fuzzF3OwnItemsBetweenOriginsInputs = [
+        "006d73211a045d000000000000000002038001441e00045802000261625a585ead2225",
+        "006d73211e045d0000000000000000020380054c2a000c5806000c6162636465665859a49c3042",
+    ]
+
+    /// F3, third input: refused whole by every peer (an insertion not newer than its origin).
+    @Test func fuzzF3ThirdInputIsRefused() throws {
+        let delta = try TextDelta(decoding: Self.fuzzInput(Self.fuzzF3ThirdInput, kind: .textDelta))
+        for peer in try Self.fuzzWorldTexts().peers {
+            var text = peer
+            #expect(throws: TextError.self) { try text.apply(delta) }
+            #expect(text.version == peer.version && text.string == peer.string)
+        }
+    }
+
+    /// An insertion whose origins have an earlier item of its own replica between them is
+    /// rejected (what follows it of its replica waits for good), whatever the order operations
+    /// arrive in: the hostile delta then the honest history, or the reverse, give one text, the
+    /// one its own log replays to. And what a notebook checks before deciding a text run is ready
+    /// (`appliesWithoutRejection`) agrees with apply, so a notebook never applies a run that
+    /// apply rejects.
+    @Test(arguments: fuzzF3OwnItemsBetweenOriginsInputs)
+    func fuzzF3OwnItemsBetweenOrigins(hex: String) throws {
+        let delta = try TextDelta(decoding: Self.fuzzInput(hex, kind: .textDelta))
+        let world = try Self.fuzzWorldTexts()
+        let honest = world.complete.changes(since: VersionVector())
+        for peer in world.peers {
+            var text = peer
+            let report = try text.apply(delta)
+            #expect(report.rejectedOperationCount == 1)
+            try checkTextBehaves(text)
+            try checkTransfer(text)
+            try text.apply(honest)
+            var honestFirst = peer
+            try honestFirst.apply(honest)
+            try honestFirst.apply(delta)
+            try checkTextBehaves(text)
+            try checkTransfer(text)
+            try checkTextBehaves(honestFirst)
+            #expect(text.version == honestFirst.version)
+            #expect(text.string == honestFirst.string)
+        }
+        // The replica's runs up to each run (what a notebook run's text is): the prediction
+        // agrees with apply, on a copy (several insertion runs) or against the tree (one).
+        var predictedRejections = 0
+        for peer in world.peers {
+            for run in delta.runs {
+                let part = delta.restricted(to: run.replica, counters: run.counter..<run.end)
+                for candidate in [part, delta.restricted(to: run.replica, counters: 0..<run.end)] {
+                    guard (try? peer.validate(candidate)) != nil, peer.canApplyCompletely(candidate) else { continue }
+                    var applied = peer
+                    let report = applied.apply(validated: candidate, recordingEdits: false)
+                    let predicted = peer.appliesWithoutRejection(candidate)
+                    #expect(predicted == (report.rejectedOperationCount == 0))
+                    if !predicted { predictedRejections += 1 }
+                }
+            }
+        }
+        #expect(predictedRejections > 0)
+    }
+
+    /// The same forged text as a notebook run's text: the notebook applies the part that applies
+    /// and holds the rest back (never applying a run that apply would reject in part: that
+    /// was a precondition), and stays valid.
+    @Test func fuzzF3OwnItemsBetweenOriginsInANotebook() throws {
+        let text = try TextDelta(decoding: Self.fuzzInput(Self.fuzzF3OwnItemsBetweenOriginsInputs[0], kind: .textDelta))
+        let replica = ReplicaID(0x5d)
+        let memo = MemoID(high: 3, low: 4)
+        let delta = NotebookDelta(
+            runs: [
+                .init(replica: replica, run: NotebookRun(counter: 0, length: 1, memo: memo, kind: .create, timestamp: HybridTimestamp(rawValue: 1 << 16))),
+                .init(replica: replica, run: NotebookRun(counter: 1, length: 4, memo: memo, kind: .text(textCounter: 0), timestamp: HybridTimestamp(rawValue: 2 << 16))),
+            ],
+            texts: [(memo, text)])
+        var notebook = Notebook(replica: ReplicaID(1))
+        try notebook.createMemo(MemoID(high: 1, low: 2), text: "kept", wallMilliseconds: 1_000)
+        _ = try notebook.apply(delta)
+        #expect(notebook.pendingOperationCount > 0)
+        #expect(notebook.memo(memo)?.text == "ab")
+        try notebook.checkInvariants()
+        let decoded = try Notebook(decoding: notebook.encoded(), replica: ReplicaID(1))
+        #expect(decoded.memo(memo)?.text == "ab")
     }
 }
 

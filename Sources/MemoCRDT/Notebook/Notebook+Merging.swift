@@ -388,15 +388,16 @@ extension Notebook {
 
     /// Whether `delta` applies to `text` completely and without error: valid against the text
     /// as it is now (the notebook validated the whole delta when it arrived, but runs applied
-    /// since, of this call or held back, may have changed what its references are) and nothing
-    /// held back.
+    /// since, of this call or held back, may have changed what its references are), nothing
+    /// held back and nothing rejected (an insertion whose origins have an earlier item of its
+    /// replica between them: `TextCRDT.appliesWithoutRejection`).
     private static func textApplies(_ delta: TextDelta, to text: TextCRDT) -> Bool {
         do throws(TextError) {
             try text.validate(delta)
         } catch {
             return false
         }
-        return text.canApplyCompletely(delta)
+        return text.canApplyCompletely(delta) && text.appliesWithoutRejection(delta)
     }
 
     /// For a held text run that cannot be applied whole, its longest first part that can, and

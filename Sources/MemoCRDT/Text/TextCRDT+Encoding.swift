@@ -674,6 +674,10 @@ extension TextCRDT {
                     throw .malformed("an insertion older than its origin")
                 }
             }
+            // As `apply` requires: no earlier item of its replica between its origins.
+            guard !holdsItem(of: replicaIndex, between: originLeft, and: originRight) else {
+                throw .malformed("an item of the inserting replica between its origins")
+            }
             replayInsertion(replica: replicaIndex, length: length, originLeft: originLeft, originRight: originRight)
         case (true, true):
             let target = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)

@@ -183,8 +183,11 @@ extension TextCRDT {
         // the deletions are applied with them (the common case: a delta from `changes(since:)`).
         // Checked when copying the text (below) would cost more than checking: a delta smaller
         // than the text.
+        // (An insertion rejected by `applyRun` would leave what follows of its replica held
+        // back, a tombstone's deletion among it maybe: the fast path only where the tree tells
+        // that none is.)
         if pending.isEmpty && spans.count > delta.runs.count && delta.carriesItsDeletions(holding: version)
-            && canApplyCompletely(delta)
+            && canApplyCompletely(delta) && appliesWithoutRejectionByTree(delta) == true
         {
             let report = apply(validated: delta, recordingEdits: recordingEdits)
             checkInvariantsIfEnabled()
@@ -512,6 +515,49 @@ extension TextCRDT {
         guard replicaTable.ids.count + newReplicas <= Limits.replicasPerTextMax else { throw .tooManyReplicas }
     }
 
+    /// Whether applying `delta` (accepted by ``validate(_:)`` and ``canApplyCompletely(_:)``
+    /// against this very text) rejects none of its runs: no insertion run whose origins have an
+    /// earlier item of its own replica between them (what a notebook checks before deciding a
+    /// text run is ready, as `applyRun` rejects such a run at its turn).
+    ///
+    /// - Complexity: for a delta with at most one insertion run not held here (typing), that
+    ///   run's check against the tree; else O(n) more: the delta is applied to a copy.
+    func appliesWithoutRejection(_ delta: TextDelta) -> Bool {
+        if let known = appliesWithoutRejectionByTree(delta) { return known }
+        var trial = self
+        let report = trial.apply(validated: delta, recordingEdits: false)
+        return report.rejectedOperationCount == 0
+    }
+
+    /// ``appliesWithoutRejection(_:)`` when the tree alone tells (at most one insertion run not
+    /// held here, starting where its replica's held operations end, its origins held: no
+    /// earlier run of the delta moves anything it is checked against); nil otherwise.
+    func appliesWithoutRejectionByTree(_ delta: TextDelta) -> Bool? {
+        var candidate: Int?
+        for index in delta.runs.indices where delta.runs[index].isInsertion {
+            let held = operationCount(of: delta.runs[index].replica)
+            guard delta.runs[index].end > held else { continue }
+            guard candidate == nil, delta.runs[index].counter == held else { return nil }
+            candidate = index
+        }
+        guard let candidate else { return true }
+        guard case let .insertion(originLeftID, originRightForm, _) = delta.runs[candidate].kind,
+            let replicaIndex = replicaTable.index(of: delta.runs[candidate].replica)
+        else { return true }
+        guard let originLeft = itemRef(originLeftID), originLeft.isNone || lookup(originLeft) != nil else { return nil }
+        let originRight: ItemRef
+        switch originRightForm {
+        case .end: originRight = .none
+        case let .item(id):
+            guard let ref = itemRef(id), lookup(ref) != nil else { return nil }
+            originRight = ref
+        case .inherited:
+            guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return nil }
+            originRight = spans[slot].originRight
+        }
+        return !holdsItem(of: replicaIndex, between: originLeft, and: originRight)
+    }
+
     // MARK: Applying one run
 
     enum RunOutcome {
@@ -581,6 +627,9 @@ extension TextCRDT {
             // operation it has seen): origins with a later timestamp come from no history.
             if !originLeft.isNone && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport { return .rejected }
             if !originRight.isNone && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport { return .rejected }
+            // Its origins were next to each other where it was made, and its replica held all of
+            // its own earlier items there: none of them can lie between the two.
+            if holdsItem(of: replicaIndex, between: originLeft, and: originRight) { return .rejected }
             let destination = integrationDestination(
                 originLeft: originLeft, originRight: originRight,
                 newItem: OperationID(replica: run.replica, counter: run.counter))
@@ -691,6 +740,35 @@ extension TextCRDT {
             }
             counter += taken
         }
+    }
+
+    /// Whether an item of `replica` lies strictly between `originLeft` (nil: the start) and
+    /// `originRight` (nil: the end), both held: an insertion of `replica` naming these origins
+    /// comes from no history, as its replica held its own earlier items when it made it and
+    /// its origins were next to each other then (fuzz finding F3, third input). Scans the spans
+    /// between the two (those of concurrent insertions only, for an honest insertion).
+    func holdsItem(of replica: UInt32, between originLeft: ItemRef, and originRight: ItemRef) -> Bool {
+        var cursor: SpanLocation?
+        var offset: UInt32 = 0
+        if originLeft.isNone {
+            cursor = firstLocation
+        } else {
+            guard let (slot, leftOffset) = lookup(originLeft) else { return false }
+            cursor = location(ofSlot: slot)
+            offset = leftOffset + 1
+        }
+        while let location = cursor {
+            let span = spans[location.slot]
+            if !originRight.isNone && span.replica == originRight.replica
+                && originRight.counter >= span.counter + offset && originRight.counter < span.end
+            {
+                return span.replica == replica && originRight.counter > span.counter + offset
+            }
+            if span.replica == replica && offset < span.lengthScalars { return true }
+            cursor = self.location(after: location)
+            offset = 0
+        }
+        return false
     }
 
     // MARK: FugueMax integration

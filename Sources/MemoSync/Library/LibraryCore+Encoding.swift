@@ -123,20 +123,9 @@ extension LibraryCore {
         for snapshot in state.ownSnapshots {
             writer.lengthPrefixed(Array(snapshot.key.utf8))
             writer.varint(snapshot.writtenAtMilliseconds)
-            writer.varint(snapshot.version.entries.count)
-            for entry in snapshot.version.entries {
-                writer.uint64LittleEndian(entry.replica.rawValue)
-                writer.varint(entry.operationCount)
-            }
+            writer.versionVector(snapshot.version)
         }
         // Version 3: heads and read snapshots.
-        func vector(_ version: VersionVector) {
-            writer.varint(version.entries.count)
-            for entry in version.entries {
-                writer.uint64LittleEndian(entry.replica.rawValue)
-                writer.varint(entry.operationCount)
-            }
-        }
         func head(_ known: SyncState.KnownHead) {
             writer.uint64LittleEndian(known.replica.rawValue)
             writer.lengthPrefixed(Array(known.key.utf8))
@@ -153,7 +142,7 @@ extension LibraryCore {
         writer.varint(state.readSnapshots.count)
         for snapshot in state.readSnapshots {
             writer.lengthPrefixed(Array(snapshot.key.utf8))
-            vector(snapshot.version)
+            writer.versionVector(snapshot.version)
         }
         return writer.bytes
     }

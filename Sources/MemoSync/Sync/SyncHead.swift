@@ -55,19 +55,12 @@ public struct SyncHead: Sendable, Equatable {
     /// The head as a blob (envelope kind 5, ``formatVersion``).
     public func encoded() -> [UInt8] {
         var body = ByteWriter(capacity: 16 * (holds.entries.count + lacks.entries.count) + 4)
-        func write(_ vector: VersionVector) {
-            body.varint(vector.entries.count)
-            for entry in vector.entries {
-                body.uint64LittleEndian(entry.replica.rawValue)
-                body.varint(entry.operationCount)
-            }
-        }
-        write(holds)
-        write(lacks)
+        body.versionVector(holds)
+        body.versionVector(lacks)
         if let newestSnapshot {
             body.byte(1)
             body.lengthPrefixed(Array(newestSnapshot.key.utf8))
-            write(newestSnapshot.version)
+            body.versionVector(newestSnapshot.version)
         } else {
             body.byte(0)
         }
@@ -114,5 +107,17 @@ public struct SyncHead: Sendable, Equatable {
         }
         self.holds = holds
         self.lacks = lacks
+    }
+}
+
+extension ByteWriter {
+    /// A version vector as the sync state and heads write it: a varint count of entries, then
+    /// per entry the replica id (u64le) and its operation count (varint).
+    mutating func versionVector(_ version: VersionVector) {
+        varint(version.entries.count)
+        for entry in version.entries {
+            uint64LittleEndian(entry.replica.rawValue)
+            varint(entry.operationCount)
+        }
     }
 }

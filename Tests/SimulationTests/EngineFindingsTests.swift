@@ -323,4 +323,165 @@ import Testing
         2953447765 r0 sync
         2953590421 r6 sync
         """
+
+    /// A snapshot no head describes is read: a replica published its operations only in a
+    /// snapshot (its head write failed), and its library was then restored from an older backup,
+    /// so no later head or segment named them; every other replica ignored the snapshot and a
+    /// deletion was lost. (Shrunk from `memo-sim --seed 5373 --steps 2000`.)
+    @Test func aSnapshotNoHeadDescribesIsRead() throws {
+        try expectPasses(Self.undescribedSnapshotTrace)
+    }
+
+    static let undescribedSnapshotTrace = """
+        # shrunk from seed 5373 (9 replicas, 2004 events)
+        # deleted-stays-deleted violated at 24d04:00:06.039 on replica(s) r4: U+4E31 typed by r4 in memo 6 was deleted but shows
+        memo-sim trace 1
+        seed 5373
+        engine replica
+        replicas 9
+        founders 5
+        steps 128
+        features caret-typing,clone,compact,create,delete-range,late-join,paste,purge,replace-all,replace-range,restore,save,trash,type-forward,undo
+        fault bitflips 0.004454
+        fault delay 0.05662
+        fault stale 0.35927
+        fault transient 0.103826
+        delay-max-ms 9234833
+        snapshot-after-segments 2
+        snapshot-every-operations 5000
+        grace-period-ms 60000
+        memos-max 16
+        memo-scalars-max 200
+        intention-check 1.0
+        expect deleted-stays-deleted
+        events
+        257294672 r0 paste len=1 memo=2812354372 at=238495257
+        257296999 r4 replace del=1 len=1 memo=3280868130 at=1465482027
+        257297416 r0 create len=0
+        260024278 r4 purge memo=1720955658
+        260579369 r0 create len=0
+        260771204 r3 type dir=fwd len=1 memo=3195561714 at=1335786167
+        260771464 r2 caret-type len=1
+        260776630 r1 type dir=fwd len=1 memo=2741922803 at=2822986738
+        260777583 r1 sync
+        261489224 r2 purge memo=194808092
+        261505472 r0 sync
+        261505810 r4 caret-type len=1
+        261505839 r3 sync
+        267517583 r1 trash memo=1074164610
+        288454270 r1 type dir=fwd len=1 memo=2152170433 at=1472990772
+        288457107 r0 create len=1
+        291892055 r1 sync
+        295760363 r4 trash memo=1623654216
+        295764414 r2 type dir=fwd len=1 memo=2215067710 at=110116597
+        297279692 r4 type dir=fwd len=1 memo=2083852782 at=244171679
+        297287529 r2 trash memo=1149950649
+        298476972 r2 type dir=fwd len=1 memo=2354492593 at=754049273
+        298526479 r2 sync
+        298526535 r1 paste len=1 memo=1174182829 at=3751368657
+        298527163 r2 type dir=fwd len=54 memo=1101241330 at=3372695918
+        300400016 r4 purge memo=2944663457
+        309125089 r2 sync
+        309127407 r4 type dir=fwd len=1 memo=797576063 at=2289438127
+        309127689 r4 create len=1
+        309228865 r2 caret-type len=1
+        309258433 r2 sync
+        309259834 r4 sync
+        309266947 r2 restore memo=198338576
+        309267066 r1 sync
+        309269354 r0 crash disk-op=6 performs=0 down=2
+        309271989 r3 type dir=fwd len=1 memo=3747368470 at=2195986473
+        309277370 r1 type dir=fwd len=1 memo=2800987504 at=2619356504
+        310156473 r0 save
+        310157127 r4 crash down=1228
+        310158600 r2 create len=0
+        310162467 r0 caret-type len=1
+        310163207 r0 sync
+        311516162 r2 sync
+        311608592 r2 type dir=fwd len=1 memo=2698574077 at=4288536947
+        315464842 r3 sync
+        315466218 r0 caret-type len=1
+        315468726 r0 sync
+        315468958 r2 sync
+        331388172 r2 create len=1
+        333125552 r0 create len=0
+        333304415 r1 sync
+        333307646 r4 create len=1
+        333309221 r4 sync
+        333594968 r2 sync
+        333836226 r2 crash store-op=1 performs=1 down=44
+        333837849 r4 create len=1
+        333846616 r3 sync
+        334579613 r2 sync
+        401213481 r1 crash disk-op=4 performs=1 down=1155
+        719329080 r0 crash down=1
+        719668872 r1 create len=1
+        798814758 r3 caret-type len=1
+        798816010 r4 sync
+        800208578 r3 sync
+        864837084 r2 create len=0
+        864854376 r4 purge memo=1233686915
+        864872261 r1 sync
+        864879462 r3 sync
+        864879501 r3 offline ms=469
+        864896954 r2 sync
+        867010397 r4 sync
+        1015882875 r0 paste len=1 memo=3726727322 at=1832427941
+        1016810730 r0 sync
+        1016816752 r0 type dir=fwd len=1 memo=750116712 at=825468423
+        1016834487 r4 replace del=1 len=1 memo=4246087962 at=2040903487
+        1016852193 r4 sync
+        1053864564 r1 paste len=1 memo=332548151 at=1527931615
+        1053868593 r4 paste len=1 memo=2673744492 at=4142415989
+        1053873312 r4 sync
+        1053877314 r2 purge memo=3796097304
+        1309751286 r1 sync
+        1309752463 r4 type dir=fwd len=70 memo=2870141947 at=4229383606
+        1311136618 r4 sync
+        1313330508 r8 join
+        1313330508 r2 sync
+        1314634281 r0 sync
+        1314645128 r2 type dir=fwd len=1 memo=2414116907 at=1282251469
+        1314646588 r0 type dir=fwd len=1 memo=59801530 at=2056793407
+        1314650915 r0 sync
+        1315806748 r8 crash down=7
+        1315818403 r1 purge memo=1045015593
+        1315835190 r4 paste len=28 memo=1224620164 at=2551699105
+        1316379308 r1 sync
+        1316389514 r4 sync
+        1316472610 r2 sync
+        1318079268 r0 type dir=fwd len=1 memo=1271238719 at=1739264850
+        1318079351 r0 sync
+        1318084309 r0 backup
+        1531368979 r1 type dir=fwd len=1 memo=3274275719 at=3474552064
+        1531379838 r4 sync
+        1531400151 r1 sync
+        1531522275 r8 sync
+        1602507616 r7 join
+        1602887707 r2 crash down=1
+        1602890921 r7 caret-type len=1
+        1781379775 r7 sync
+        1781401657 r0 type dir=fwd len=1 memo=3946613594 at=3200852722
+        1781996726 r0 sync
+        1782187968 r4 sync
+        1782193698 r0 sync
+        2028743411 r7 sync
+        2028745372 r0 sync
+        2031958118 r0 restore-backup which=395642999
+        2031958174 r1 sync
+        2032511825 r0 crash disk-op=6 performs=0 down=1
+        2032512801 r0 type dir=fwd len=1 memo=30779744 at=3627601847
+        2032514951 r3 sync
+        2066118723 r0 save
+        2066136375 r0 paste len=56 memo=283926884 at=2184649047
+        2070305095 r2 sync
+        2070307831 r2 type dir=fwd len=1 memo=3497870310 at=2924505816
+        2070323743 r0 save
+        2070348908 r2 sync
+        2070354772 r0 type dir=fwd len=1 memo=856752929 at=757145789
+        2070357688 r0 sync
+        2070364493 r5 join
+        2070384225 r0 sync
+        2087757124 r0 restore-backup which=1482600345
+        """
 }

@@ -431,7 +431,29 @@ public struct SyncSession {
             pendingSnapshotRead = true
             return .read(key: snapshot.key)
         }
+        // A snapshot nothing describes may hold operations no segment name and no head shows
+        // (its writer published a snapshot, its head write failed, and then its library was
+        // lost or restored from an older backup, so no later head will come): read once, and
+        // remembered as read.
+        if let snapshot = snapshots.first(where: { !attempted.contains($0.key) && !isDescribed($0) }) {
+            return .read(key: snapshot.key)
+        }
         return nil
+    }
+
+    /// Whether this library knows what `snapshot` holds without reading it: one of its lineage's,
+    /// or another replica's that it read (or a later one of the same id), or that the id's head
+    /// names (or a later one). One id's snapshots are written by one library, each holding all
+    /// the earlier ones held (a restored or copied library takes a new id), so a later one of an
+    /// id, by operation count, describes the earlier ones.
+    private func isDescribed(_ snapshot: ListedSnapshot) -> Bool {
+        if snapshot.replica == notebook.replica || state.lineage.contains(snapshot.replica) { return true }
+        func describes(_ key: String) -> Bool {
+            guard case let .snapshot(replica, total)? = StoreLayout.parse(key) else { return false }
+            return replica == snapshot.replica && total >= snapshot.totalOperations
+        }
+        if state.readSnapshots.contains(where: { describes($0.key) }) { return true }
+        return state.otherHeads.contains { $0.replica == snapshot.replica && $0.head.newestSnapshot.map { describes($0.key) } == true }
     }
 
     /// The listed snapshot to read for operations this notebook lacks, newest first: one not

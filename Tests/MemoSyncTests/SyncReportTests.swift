@@ -194,6 +194,34 @@ import Testing
         #expect(try bob.sync(with: atLimit).skipped.isEmpty)
         #expect(inner.readCount == 1 && bob.notebook.memoIDs.count == 1)
     }
+
+    // MARK: Misuse of the step-by-step API is refused, never a trap
+
+    @Test func stepByStepMisuseIsRefusedOrIgnored() throws {
+        let environment = TestEnvironment(seed: 13)
+        let store = InMemoryBlobStore()
+        let alice = try replica(environment)
+        _ = try alice.createMemo(text: "hello")
+        var session = try alice.beginSync()
+        // Asked twice before answering: the same action.
+        let first = session.nextAction()
+        #expect(first != nil)
+        #expect(session.nextAction().map { "\($0)" } == first.map { "\($0)" })
+        // Driven to the end, each answer once; a stray answer after that changes nothing.
+        while let action = session.nextAction() {
+            session.handle(Replica.perform(action, on: store))
+        }
+        let report = session.report
+        session.handle(SyncResult.done)
+        #expect(session.report.errors == report.errors)
+        #expect(session.nextAction() == nil)
+        try alice.finishSync(session)
+        #expect(report.isComplete)
+        // Finishing again, with no sync begun: a typed error.
+        #expect(throws: ReplicaError.noSyncInProgress) { try alice.finishSync(session) }
+        let stillEditable = try alice.createMemo(text: "still editable")
+        #expect(alice.notebook.memo(stillEditable) != nil)
+    }
 }
 
 /// A store that lists one blob with another size than it has.

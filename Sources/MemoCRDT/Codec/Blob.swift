@@ -33,8 +33,9 @@ public enum BlobKind: UInt8, Sendable, CustomStringConvertible {
 public enum BlobEnvelope {
     static let magic: (UInt8, UInt8) = (0x6D, 0x73)
 
-    /// Wraps `body` in the envelope.
-    public static func seal(kind: BlobKind, version: UInt8, body: [UInt8]) -> [UInt8] {
+    /// Wraps `body` in the envelope. Package-internal: the package's encoders pass their
+    /// format's version, 1 to 15 (a precondition no app can reach).
+    package static func seal(kind: BlobKind, version: UInt8, body: [UInt8]) -> [UInt8] {
         precondition(version > 0 && version < 16)
         var writer = ByteWriter(capacity: body.count + 12)
         writer.byte(magic.0)

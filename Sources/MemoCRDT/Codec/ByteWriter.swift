@@ -1,19 +1,23 @@
 /// Appends the primitive encodings MemoSync formats are built from (see FORMAT.md).
-public struct ByteWriter {
-    public var bytes: [UInt8] = []
+///
+/// Package-internal: its callers are the package's own encoders, which pass only values the
+/// format allows (a negative count is a programming error there, checked by a precondition
+/// that no app can reach).
+package struct ByteWriter {
+    package var bytes: [UInt8] = []
 
-    public init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
-    public mutating func byte(_ value: UInt8) {
+    package mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }
 
     /// Unsigned LEB128: 7 bits a byte, least significant first, high bit set on all but the last.
-    public mutating func varint(_ value: UInt64) {
+    package mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -22,38 +26,38 @@ public struct ByteWriter {
         bytes.append(UInt8(value))
     }
 
-    public mutating func varint(_ value: Int) {
+    package mutating func varint(_ value: Int) {
         precondition(value >= 0)
         varint(UInt64(value))
     }
 
-    public mutating func varint(_ value: UInt32) {
+    package mutating func varint(_ value: UInt32) {
         varint(UInt64(value))
     }
 
     /// Signed values as zigzag LEB128: 0, -1, 1, -2, ... become 0, 1, 2, 3, ...
-    public mutating func signedVarint(_ value: Int64) {
+    package mutating func signedVarint(_ value: Int64) {
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
-    public mutating func uint64LittleEndian(_ value: UInt64) {
+    package mutating func uint64LittleEndian(_ value: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) {
             bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
         }
     }
 
-    public mutating func uint32LittleEndian(_ value: UInt32) {
+    package mutating func uint32LittleEndian(_ value: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) {
             bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
         }
     }
 
-    public mutating func append<C: Collection<UInt8>>(contentsOf other: C) {
+    package mutating func append<C: Collection<UInt8>>(contentsOf other: C) {
         bytes.append(contentsOf: other)
     }
 
     /// A varint byte count, then the bytes.
-    public mutating func lengthPrefixed<C: Collection<UInt8>>(_ other: C) {
+    package mutating func lengthPrefixed<C: Collection<UInt8>>(_ other: C) {
         varint(other.count)
         bytes.append(contentsOf: other)
     }

@@ -40,6 +40,8 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
     case syncInProgress
     /// The replica was closed.
     case closed
+    /// ``Replica/finishSync(_:)`` was called with no sync begun by ``Replica/beginSync()``.
+    case noSyncInProgress
 
     public var description: String {
         switch self {
@@ -50,6 +52,7 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notebook(error): "\(error)"
         case .syncInProgress: "a sync is in progress"
         case .closed: "the library is closed"
+        case .noSyncInProgress: "no sync is in progress (finishSync without beginSync)"
         }
     }
 }
@@ -333,9 +336,11 @@ public final class Replica {
     }
 
     /// Takes back a finished (or abandoned) session's notebook and store state, and saves them.
+    ///
+    /// - Throws: ``ReplicaError/noSyncInProgress`` when no sync was begun (nothing changes).
     @discardableResult
     public func finishSync(_ session: SyncSession) throws(ReplicaError) -> SyncReport {
-        precondition(isSyncing, "finishSync without beginSync")
+        guard isSyncing else { throw .noSyncInProgress }
         isSyncing = false
         notebook = session.notebook
         syncState = session.state

@@ -174,10 +174,11 @@ public struct SyncSession {
             bytesRead: report.bytesRead, bytesWritten: report.bytesWritten)
     }
 
-    /// The next store operation to perform, or nil when the sync is over. Each action must be
-    /// answered with ``handle(_:)`` before the next is asked for.
+    /// The next store operation to perform, or nil when the sync is over. Each action is
+    /// answered with ``handle(_:)`` before the next is asked for; asked again before that, it
+    /// returns the same action.
     public mutating func nextAction() -> SyncAction? {
-        precondition(outstanding == nil, "the previous action has not been answered")
+        if let outstanding { return outstanding }
         while true {
             let action: SyncAction?
             switch phase {
@@ -199,9 +200,10 @@ public struct SyncSession {
         }
     }
 
-    /// Takes the result of the action ``nextAction()`` returned.
+    /// Takes the result of the action ``nextAction()`` returned. A result given while no action
+    /// is outstanding (answered twice, or never asked) is ignored.
     public mutating func handle(_ result: SyncResult) {
-        guard let action = outstanding else { preconditionFailure("no action is outstanding") }
+        guard let action = outstanding else { return }
         outstanding = nil
         blobsDone += 1
         switch (action, result) {

@@ -2,23 +2,26 @@
 //
 // MemoSync: an offline-first replication engine for notes.
 //
-// Build flags:
+// Self-checks, for the project's own tests only (`Tests/run.sh`, the test command README gives
+// and `.ci/run` runs, sets MEMOSYNC_SELF_CHECKS=1). Without that variable, which is every client
+// app's build, Debug included, none of this code is compiled:
 // - MEMOSYNC_INTERNAL_CHECKS: every core type runs its full `checkInvariants()` at the end of
-//   each mutation. This voids the documented complexity (checks are O(n) per edit), so it is on
-//   only in debug builds, which is what `swift test` uses; release builds and benchmarks run
-//   without it.
+//   each mutation. This voids the documented complexity (checks are O(n) per edit).
 // - MEMOSYNC_MUTANTS: compiles the deliberately broken engine variants (`EngineMutant`) that
-//   prove the simulation harness can find bugs (issue 5). Debug builds only: release builds
-//   contain no mutant code at all.
+//   prove the simulation harness can find bugs (issue 5), and their hooks in the engine.
+// Both apply to debug builds only: release builds and benchmarks never contain them.
 import PackageDescription
 
-let mutants: [SwiftSetting] = [
-    .define("MEMOSYNC_MUTANTS", .when(configuration: .debug)),
-]
+/// Whether the project's own test command asked for self-checks (`Tests/run.sh`).
+let selfChecks = Context.environment["MEMOSYNC_SELF_CHECKS"] == "1"
 
-let internalChecks: [SwiftSetting] = [
+let mutants: [SwiftSetting] = selfChecks ? [
+    .define("MEMOSYNC_MUTANTS", .when(configuration: .debug)),
+] : []
+
+let internalChecks: [SwiftSetting] = (selfChecks ? [
     .define("MEMOSYNC_INTERNAL_CHECKS", .when(configuration: .debug)),
-] + mutants
+] : []) + mutants
 
 let package = Package(
     name: "MemoSync",

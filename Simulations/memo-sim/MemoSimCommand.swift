@@ -30,7 +30,7 @@ enum MemoSimCommand {
           --without LIST      never turn on these faults (names above) or workload features:
                               \(WorkloadFeature.allCases.map(\.rawValue).joined(separator: ","))
           --check-every P     compare whole texts after a share P of local actions (default 1)
-          --mutant NAME       run a deliberately broken engine (debug builds only): \(mutantList)
+          --mutant NAME       run a deliberately broken engine (debug builds with MEMOSYNC_SELF_CHECKS=1): \(mutantList)
         """
 
     static let mutantList = SimulationParameters.availableMutants.isEmpty
@@ -100,7 +100,7 @@ enum MemoSimCommand {
             case "--mutant":
                 guard let text = value() else { return bad("--mutant needs a name") }
                 if SimulationParameters.availableMutants.isEmpty {
-                    err("mutants exist only in debug builds (swift build --product memo-sim)")
+                    err("mutants exist only in debug builds with self-checks (MEMOSYNC_SELF_CHECKS=1 swift build --product memo-sim)")
                     return 2
                 }
                 if let problem = SimulationParameters.mutantProblem(text) { return bad(problem) }

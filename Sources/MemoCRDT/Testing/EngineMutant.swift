@@ -1,6 +1,7 @@
 #if MEMOSYNC_MUTANTS
-// Deliberately broken variants of the engine, compiled only into debug builds, to prove that
-// the simulation harness finds bugs (issue 5, "proof that it can fail"). Each case names one
+// Deliberately broken variants of the engine, compiled only into debug builds of the project's own
+// test command (MEMOSYNC_SELF_CHECKS=1, Package.swift), to prove that the simulation harness finds
+// bugs (issue 5, "proof that it can fail"). Each case names one
 // realistic bug; the engine code holds a one-to-three-line hook for it:
 //
 //     #if MEMOSYNC_MUTANTS
@@ -18,7 +19,7 @@
 /// While a mutant is active the engine's own debug self-checks (`MEMOSYNC_INTERNAL_CHECKS`) are
 /// off, as in a release build: the point is that the simulation harness's invariants find the
 /// bug, not that a precondition stops the process first.
-public enum EngineMutant: String, CaseIterable, Sendable {
+package enum EngineMutant: String, CaseIterable, Sendable {
     /// The wrong FugueMax tie-break: sibling insertions with the same origins are ordered by
     /// the replica's index in this text's own replica table (the order in which this replica
     /// happened to meet them) instead of by replica id, so replicas that met their peers in
@@ -67,7 +68,7 @@ public enum EngineMutant: String, CaseIterable, Sendable {
     case publishCountsFailedWrite = "publish-counts-failed-write"
 
     /// The mutant active for the current task, if any (nil: the real engine).
-    @TaskLocal public static var active: EngineMutant?
+    @TaskLocal package static var active: EngineMutant?
 }
 
 extension TextCRDT {

@@ -25,6 +25,10 @@ let internalChecks: [SwiftSetting] = (selfChecks ? [
 
 let package = Package(
     name: "MemoSync",
+    // The releases that ship the Swift 6 runtime: typed throws through generic function types
+    // (the benchmarks' `Measure`), `AsyncStream.makeStream` (replica events) and Swift 6
+    // concurrency checking need it. Built and tested on Linux only (README, "Platforms").
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "MemoCRDT", targets: ["MemoCRDT"]),
         .library(name: "MemoSync", targets: ["MemoSync"]),

@@ -8,8 +8,9 @@ public enum BlobKind: UInt8, Sendable, CustomStringConvertible {
     case notebookState = 3
     /// Notebook operations since some version.
     case notebookDelta = 4
-    /// A replica's published segment or snapshot (MemoSync layer).
-    case syncBlob = 5
+    /// A replica's head in the store: what it holds and lacks (MemoSync layer). Its segments
+    /// and snapshots are notebook deltas and states (kinds 4 and 3).
+    case syncHead = 5
     /// A replica's local journal or state file (MemoSync layer).
     case localFile = 6
 
@@ -19,7 +20,7 @@ public enum BlobKind: UInt8, Sendable, CustomStringConvertible {
         case .textDelta: "text delta"
         case .notebookState: "notebook state"
         case .notebookDelta: "notebook delta"
-        case .syncBlob: "sync blob"
+        case .syncHead: "sync head"
         case .localFile: "local file"
         }
     }

@@ -64,7 +64,7 @@ public struct SyncHead: Sendable, Equatable {
         } else {
             body.byte(0)
         }
-        return BlobEnvelope.seal(kind: .syncBlob, version: Self.formatVersion, body: body.bytes)
+        return BlobEnvelope.seal(kind: .syncHead, version: Self.formatVersion, body: body.bytes)
     }
 
     /// Decodes a head blob.
@@ -72,7 +72,7 @@ public struct SyncHead: Sendable, Equatable {
     /// - Throws: `DecodingError` for a damaged, foreign or newer blob, or a body that breaks the
     ///   rules above (ids not ascending, zero counts, a lack not beyond the hold).
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
-        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .syncBlob, versions: 1...Self.formatVersion)
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .syncHead, versions: 1...Self.formatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         func vector(_ what: String) throws(DecodingError) -> VersionVector {
             let count = try reader.count(max: reader.remaining / 9, what)

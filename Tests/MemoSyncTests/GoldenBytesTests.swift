@@ -1,0 +1,110 @@
+import MemoCRDT
+import Testing
+
+@testable import MemoSync
+
+/// Golden bytes for every blob kind a store or a library holds (FORMAT.md): a fixed history,
+/// replayed with a fixed clock and random source, must encode to these bytes exactly. A change
+/// here is a format change: a new version in FORMAT.md first, and the old bytes kept below as a
+/// fixture that must still decode. (Text states and deltas, kinds 1 and 2, are pinned in
+/// `TextEncodingTests`.)
+@Suite struct GoldenBytesTests {
+    /// Two devices: one writes a memo, the other receives it and edits it, both sync.
+    struct History {
+        let store = InMemoryBlobStore()
+        let aliceDisk = MemoryDisk()
+        let alice: Replica
+        let bob: Replica
+        let memo: MemoID
+
+        init() throws {
+            let environment = TestEnvironment(seed: 2026)
+            alice = try Replica(disk: aliceDisk, environment: environment.environment)
+            bob = try Replica(disk: MemoryDisk(), environment: environment.environment)
+            memo = try alice.createMemo(text: "Groceries\nmilk")
+            environment.advance(milliseconds: 1_000)
+            try alice.edit(memo, replacingUTF16: 10..<14, with: "oat milk")
+            try alice.save()
+            _ = try alice.sync(with: store)
+            environment.advance(milliseconds: 60_000)
+            _ = try bob.sync(with: store)
+            try bob.edit(memo, replacingUTF16: 0..<0, with: "🛒 ")
+            try bob.moveToTrash(memo)
+            try bob.save()
+            _ = try bob.sync(with: store)
+            environment.advance(milliseconds: 60_000)
+            _ = try alice.sync(with: store)
+            try alice.save()
+        }
+    }
+
+    @Test func everyKindEncodesToItsGoldenBytes() throws {
+        let history = try History()
+        #expect(history.alice.notebook.version == history.bob.notebook.version)
+        let notebookState = hex(history.alice.notebook.encoded())
+        let notebookDelta = hex(try history.bob.notebook.changes(since: VersionVector()).encoded())
+        let head = hex(SyncHead(holds: history.alice.notebook.version, lacks: VersionVector([history.bob.notebook.replica: 3])).encoded())
+        let files = try history.aliceDisk.listFiles().sorted()
+        let library = try files.map { name in "\(name)=\(hex(try history.aliceDisk.read(file: name) ?? []))" }
+        let keys = history.store.keys.sorted()
+        #expect(notebookState == Self.notebookState, "notebook state (kind 3) changed: \(notebookState)")
+        #expect(notebookDelta == Self.notebookDelta, "notebook delta (kind 4) changed: \(notebookDelta)")
+        #expect(head == Self.head, "head (kind 5) changed: \(head)")
+        #expect(library == Self.library, "library files (kind 6) changed: \(library)")
+        #expect(keys == Self.storeKeys, "store keys changed: \(keys)")
+    }
+
+    /// The golden bytes decode to what they encoded (and so an older version kept here must go
+    /// on decoding after a format change).
+    @Test func goldenBytesDecode() throws {
+        let state = try Notebook(decoding: bytes(fromHex: Self.notebookState), replica: ReplicaID(1))
+        let delta = try NotebookDelta(decoding: bytes(fromHex: Self.notebookDelta))
+        var fresh = Notebook(replica: ReplicaID(2))
+        try fresh.apply(delta)
+        #expect(fresh.version == state.version)
+        #expect(state.trash().count == 1)
+        let trashed = try #require(state.trash().first)
+        #expect(state.memo(trashed.id)?.text == "🛒 Groceries\noat milk")
+        #expect(fresh.memo(trashed.id)?.text == "🛒 Groceries\noat milk")
+        _ = try SyncHead(decoding: bytes(fromHex: Self.head))
+        // The library files open as a library holding the same notebook.
+        let disk = MemoryDisk()
+        for file in Self.library {
+            let parts = file.split(separator: "=", maxSplits: 1).map(String.init)
+            try disk.perform(.write(file: parts[0], bytes: bytes(fromHex: parts[1])))
+        }
+        let reopened = try Replica(disk: disk, environment: TestEnvironment(seed: 1).environment)
+        #expect(reopened.notebook.version == state.version)
+        #expect(reopened.notebook.memo(trashed.id)?.text == "🛒 Groceries\noat milk")
+    }
+
+    static let notebookState = "6d73318d0101dade9c9d279e00d00267d586a7dcc7e43e17f09f9b922047726f6365726965730a6f6174206d696c6b02d8186d6d94379f4815ae982e5911e092021a010036010002020103340019071c000001040002d8186d6d94379f4815ae982e5911e0920302010002008080a0d2958ab1d0010200020002011a011b020000808080e0868ab1d00101001a008080a01fae6a9e18"
+    static let notebookDelta = "6d7341910102d8186d6d94379f4815ae982e5911e09201dade9c9d279e00d00267d586a7dcc7e402000002010002008080a0d2958ab1d0010200020002011a010100020000808080e0868ab1d00101001a008080a01f01003d08d8186d6d94379f4815ae982e5911e092003601980101000002048009a2031901088c070112f09f9b922047726f6365726965730a6f6174206d696c6b648881f8"
+    static let head = "6d73511502d8186d6d94379f480315ae982e5911e0921b00007705223f"
+    static let library: [String] = [
+        "journal-0=6d73637b0200656d73415d0115ae982e5911e09201dade9c9d279e00d00267d586a7dcc7e4010000020000808080e0868ab1d00101001a008080a01f0100290415ae982e5911e0920002048009a2031900088c07001247726f6365726965730a6f6174206d696c6bf7e8b4bd011100000115ae982e5911e09200000000000071c75fe96d73637802000c6d73410400000000ca62f1d30167e8dfc1a28c34000115ae982e5911e0921b01506d656d6f73796e632f76312f393265303131353932653938616531352f7365676d656e74732f303030303030303030302d303030303030303032372d636234323537373032663262633734632e736567000000000d08d2036d7363cf010200636d73415b02d8186d6d94379f4815ae982e5911e09201dade9c9d279e00d00267d586a7dcc7e401000002010002008080a0d2958ab1d0010200020002011a0101001d05d8186d6d94379f4815ae982e5911e09200360198010100f09f9b92203de0b5060167a889c9a28c34000115ae982e5911e0921b01506d656d6f73796e632f76312f393265303131353932653938616531352f7365676d656e74732f303030303030303030302d303030303030303032372d636234323537373032663262633734632e736567000000007a7980b8",
+        "state=6d73631e010015ae982e5911e0920800000000000000000a6d733102000040269aa60fb795f4",
+    ]
+    static let storeKeys: [String] = [
+        "memosync/v1/489f37946d6d18d8/segments/0000000000-0000000003-bbe1bde77c675fa0.seg",
+        "memosync/v1/92e011592e98ae15/segments/0000000000-0000000027-cb4257702f2bc74c.seg",
+    ]
+}
+
+private func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { byte in
+        let digits = String(byte, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }.joined()
+}
+
+private func bytes(fromHex text: String) -> [UInt8] {
+    var result: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex {
+        let next = text.index(index, offsetBy: 2)
+        result.append(UInt8(text[index..<next], radix: 16) ?? 0)
+        index = next
+    }
+    return result
+}

@@ -17,16 +17,17 @@
 //
 // Three structures find spans:
 //
-// 1. A B+tree over document order (`leaves`, `nodes`). Leaves hold up to `leafCapacity` span
-//    slots; internal nodes hold, for each child, the number of visible scalars, visible UTF-16
-//    units and items (tombstones included) below it. Finding the span at a visible offset, or the
-//    offset of a span, is O(log n).
+// 1. A B+tree over document order (`leafHeaders` and `leafSlots`, `nodeHeaders` and
+//    `nodeEntries`, from `root`). Leaves hold up to `leafCapacity` span slots; internal nodes
+//    hold, for each child, the number of visible scalars, visible UTF-16 units and items
+//    (tombstones included) below it. Finding the span at a visible offset, or the offset of a
+//    span, is O(log n).
 // 2. An arena of span records (`spans`), addressed by slot number, so a span keeps its slot while
 //    leaves split around it. A span records the leaf it sits in.
 // 3. Per replica, the spans in counter order as a linked list (`nextInReplica`), and an index
-//    `blockFirstSpan[counter >> blockShift]` pointing into that list. Finding the span that holds
-//    an id walks at most `blockSize` links, so it is O(1); with the leaf pointer and the tree,
-//    the id's document offset is O(log n).
+//    `blockFirstSpan[counter >> blockShift]` (in the replica's `ReplicaLog`) pointing into that
+//    list. Finding the span that holds an id walks at most `1 << blockShift` links, so it is
+//    O(1); with the leaf pointer and the tree, the id's document offset is O(log n).
 //
 // Text content lives in one append-only UTF-8 buffer (`content`); a visible span names a byte
 // range in it. Deleted content is garbage there until `compactContent` copies the live bytes out.

@@ -169,7 +169,7 @@ public struct LibraryCore: Sendable {
     /// The operations that make `notebook` and `syncState` durable: one journal record, or a
     /// compaction when the journal has grown past the state.
     ///
-    /// Call ``didSave(notebook:syncState:bytes:compacted:)`` after performing all of them, or
+    /// Call ``didSave(_:notebook:syncState:)`` after performing all of them, or
     /// ``saveFailed()`` when one failed.
     ///
     /// - Throws: ``ReplicaError/notebook(_:)`` when a lazily loaded memo cannot be read.

@@ -459,18 +459,8 @@ extension TextCRDT {
             var originLamport: UInt64?
             if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
                 originLamport = logs[Int(index)].lamport(of: origin.counter)
-            } else {
-                let indices = delta.runIndices(of: origin.replica)
-                var low = indices.lowerBound
-                var high = indices.upperBound
-                while low < high {
-                    let middle = (low + high) / 2
-                    if delta.runs[middle].end > origin.counter { high = middle } else { low = middle + 1 }
-                }
-                let position = low
-                if position < indices.upperBound, delta.runs[position].counter <= origin.counter {
-                    originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
-                }
+            } else if let position = delta.runIndex(holding: origin) {
+                originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
             }
             if let originLamport, originLamport >= lamport {
                 throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")

@@ -617,11 +617,19 @@ extension TextCRDT {
             // operation it has seen): origins with a later timestamp come from no history.
             if !originLeft.isNone && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport { return .rejected }
             if !originRight.isNone && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport { return .rejected }
+            // Where the left origin stands, found once for both the origin rule and the
+            // integration below (each would look it up in the tree otherwise).
+            var leftPlace: LeftOriginPlace?
+            if !originLeft.isNone {
+                // (Held as an item: `presence` said so above; never rejected here.)
+                guard let (slot, offset) = lookup(originLeft) else { return .rejected }
+                leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+            }
             // Its origins were next to each other where it was made, and its replica held all of
             // its own earlier items there: none of them can lie between the two.
-            if holdsItem(of: replicaIndex, between: originLeft, and: originRight) { return .rejected }
+            if holdsItem(of: replicaIndex, after: leftPlace, before: originRight) { return .rejected }
             let destination = integrationDestination(
-                originLeft: originLeft, originRight: originRight,
+                originLeft: originLeft, leftPlace: leftPlace, originRight: originRight,
                 newItem: OperationID(replica: run.replica, counter: run.counter))
             var leaf: UInt32
             var index: Int
@@ -738,14 +746,30 @@ extension TextCRDT {
     /// its origins were next to each other then (fuzz finding F3, third input). Scans the spans
     /// between the two (those of concurrent insertions only, for an honest insertion).
     func holdsItem(of replica: UInt32, between originLeft: ItemRef, and originRight: ItemRef) -> Bool {
+        var leftPlace: LeftOriginPlace?
+        if !originLeft.isNone {
+            guard let (slot, offset) = lookup(originLeft) else { return false }
+            leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+        }
+        return holdsItem(of: replica, after: leftPlace, before: originRight)
+    }
+
+    /// Where a held left origin stands in the tree: its span's location and its offset there.
+    struct LeftOriginPlace {
+        var location: SpanLocation
+        var offset: UInt32
+    }
+
+    /// ``holdsItem(of:between:and:)`` with the left origin's place already looked up (nil: the
+    /// start of the text), as `applyRun` has it.
+    func holdsItem(of replica: UInt32, after leftPlace: LeftOriginPlace?, before originRight: ItemRef) -> Bool {
         var cursor: SpanLocation?
         var offset: UInt32 = 0
-        if originLeft.isNone {
-            cursor = firstLocation
+        if let leftPlace {
+            cursor = leftPlace.location
+            offset = leftPlace.offset + 1
         } else {
-            guard let (slot, leftOffset) = lookup(originLeft) else { return false }
-            cursor = location(ofSlot: slot)
-            offset = leftOffset + 1
+            cursor = firstLocation
         }
         while let location = cursor {
             let span = spans[location.slot]
@@ -763,6 +787,19 @@ extension TextCRDT {
 
     // MARK: FugueMax integration
 
+    /// ``integrationDestination(originLeft:leftPlace:originRight:newItem:)``, the left origin
+    /// (held, or none) looked up here.
+    func integrationDestination(
+        originLeft: ItemRef, originRight: ItemRef, newItem: OperationID
+    ) -> (location: SpanLocation, offset: UInt32)? {
+        var leftPlace: LeftOriginPlace?
+        if !originLeft.isNone {
+            let (slot, offset) = lookup(originLeft)!
+            leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+        }
+        return integrationDestination(originLeft: originLeft, leftPlace: leftPlace, originRight: originRight, newItem: newItem)
+    }
+
     /// Where a new item with the given origins goes: before the item at the returned span and
     /// offset, or at the end of the text when nil.
     ///
@@ -775,22 +812,27 @@ extension TextCRDT {
     ///
     /// The scan treats a span as one unit: items after a span's first have the item before them
     /// as originLeft, so they are always inside the subtree being skipped.
+    ///
+    /// `leftPlace` is where `originLeft` stands (nil exactly when `originLeft` is none), looked
+    /// up by the caller.
     func integrationDestination(
-        originLeft: ItemRef, originRight: ItemRef, newItem: OperationID
+        originLeft: ItemRef, leftPlace: LeftOriginPlace?, originRight: ItemRef, newItem: OperationID
     ) -> (location: SpanLocation, offset: UInt32)? {
+        assert(originLeft.isNone == (leftPlace == nil), "the left origin's place is given when it is held")
         var cursor: (location: SpanLocation, offset: UInt32)?
         var leftIndex: Int?
-        if originLeft.isNone {
-            leftIndex = -1
-            cursor = firstLocation.map { ($0, 0) }
-        } else {
-            let (slot, offset) = lookup(originLeft)!
-            let location = location(ofSlot: slot)
+        if let leftPlace {
+            let location = leftPlace.location
+            let offset = leftPlace.offset
+            let slot = location.slot
             if offset + 1 < spans[slot].lengthScalars {
                 cursor = (location, offset + 1)
             } else {
                 cursor = self.location(after: location).map { ($0, 0) }
             }
+        } else {
+            leftIndex = -1
+            cursor = firstLocation.map { ($0, 0) }
         }
         var rightIndex: Int?
         var scanning = false

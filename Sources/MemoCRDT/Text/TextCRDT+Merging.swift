@@ -510,8 +510,9 @@ extension TextCRDT {
     /// earlier item of its own replica between them (what a notebook checks before deciding a
     /// text run is ready, as `applyRun` rejects such a run at its turn).
     ///
-    /// - Complexity: for a delta with at most one insertion run not held here (typing), that
-    ///   run's check against the tree; else O(n) more: the delta is applied to a copy.
+    /// - Complexity: mostly (``appliesWithoutRejectionByTree(_:)`` decides) the origin rule's
+    ///   check against the tree for each insertion run not held here; else O(n) more: the delta
+    ///   is applied to a copy.
     func appliesWithoutRejection(_ delta: TextDelta) -> Bool {
         if let known = appliesWithoutRejectionByTree(delta) { return known }
         var trial = self
@@ -519,33 +520,119 @@ extension TextCRDT {
         return report.rejectedOperationCount == 0
     }
 
-    /// ``appliesWithoutRejection(_:)`` when the tree alone tells (at most one insertion run not
-    /// held here, starting where its replica's held operations end, its origins held: no
-    /// earlier run of the delta moves anything it is checked against); nil otherwise.
+    /// How many earlier insertion runs of its replica the up-front check compares a run with
+    /// (one comparison each); beyond that it gives up (nil) and applying tells.
+    static let originRuleComparedRunsMax = 64
+
+    /// ``appliesWithoutRejection(_:)`` decided before anything is applied, from the tree and
+    /// the delta's own runs; nil when they do not tell (then only applying does).
+    ///
+    /// For a delta accepted by ``validate(_:)`` and ``canApplyCompletely(_:)`` against this text
+    /// with nothing held back, every run gets its turn unless an earlier one is rejected, and
+    /// only the origin rule can reject (validation saw to the rest: origins and targets that are
+    /// items, origins older than the run; an inherited right origin is older than the left one).
+    /// The rule rejects an insertion of replica R when an item of R lies between its origins at
+    /// its turn. The items of R then are those held now and those of R's earlier insertion runs
+    /// in the delta; other replicas' insertions add no item of R and never reorder items held.
+    /// So each insertion run not held here is decided from its replica's runs before it, in
+    /// counter order, in one of three cases (its left origin's place and the order of held items
+    /// are what the tree tells):
+    ///
+    /// 1. Its origins are held (or the start, the end) and no earlier insertion run of its
+    ///    replica is in the delta: the tree check (`holdsItem`) is exactly what `applyRun` will
+    ///    see, rejection included.
+    /// 2. It continues the previous insertion run of its replica (its left origin is that run's
+    ///    last item, its right origin the same): it goes into the part of that run's gap after
+    ///    all of that run, so it passes when that run passes.
+    /// 3. Its origins are held, in order, and every earlier insertion run of its replica lies,
+    ///    by the held items bounding it (its first run's origins), wholly before the left origin
+    ///    or after the right one: the tree check again.
+    ///
+    /// Anything else (an origin that arrives in the delta from another replica or not at the
+    /// end of the previous run, a partly held run, origins in reverse order, held-back runs)
+    /// gives nil.
     func appliesWithoutRejectionByTree(_ delta: TextDelta) -> Bool? {
-        var candidate: Int?
-        for index in delta.runs.indices where delta.runs[index].isInsertion {
-            let held = operationCount(of: delta.runs[index].replica)
-            guard delta.runs[index].end > held else { continue }
-            guard candidate == nil, delta.runs[index].counter == held else { return nil }
-            candidate = index
+        guard pending.isEmpty else { return nil }
+        // The item `id` names when this text holds it (nil when it arrives in the delta).
+        func heldItem(_ id: OperationID) -> ItemRef? {
+            guard let replicaIndex = replicaTable.index(of: id.replica),
+                id.counter < logs[replicaIndex].operationCount
+            else { return nil }
+            let ref = ItemRef(replica: replicaIndex, counter: id.counter)
+            return lookup(ref) == nil ? nil : ref
         }
-        guard let candidate else { return true }
-        guard case let .insertion(originLeftID, originRightForm, _) = delta.runs[candidate].kind,
-            let replicaIndex = replicaTable.index(of: delta.runs[candidate].replica)
-        else { return true }
-        guard let originLeft = itemRef(originLeftID), originLeft.isNone || lookup(originLeft) != nil else { return nil }
-        let originRight: ItemRef
-        switch originRightForm {
-        case .end: originRight = .none
-        case let .item(id):
-            guard let ref = itemRef(id), lookup(ref) != nil else { return nil }
-            originRight = ref
-        case .inherited:
-            guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return nil }
-            originRight = spans[slot].originRight
+        // Index of a held item in the text (start: -1, end: Int.max), for ordering bounds.
+        func position(_ ref: ItemRef, isLeft: Bool) -> Int {
+            ref.isNone ? (isLeft ? -1 : Int.max) : itemIndex(of: ref)
         }
-        return !holdsItem(of: replicaIndex, between: originLeft, and: originRight)
+        let runs = delta.runs
+        var index = 0
+        while index < runs.count {
+            let replica = runs[index].replica
+            let held = operationCount(of: replica)
+            let ownIndex = replicaTable.index(of: replica)
+            // The replica's insertion runs decided so far, each with the held items bounding it
+            // (`high` is also its right origin); a run continuing the previous one extends it.
+            var passed: [(end: UInt32, low: ItemRef, high: ItemRef)] = []
+            while index < runs.count && runs[index].replica == replica {
+                defer { index += 1 }
+                guard case let .insertion(originLeftID, originRightForm, _) = runs[index].kind,
+                    runs[index].end > held
+                else { continue }
+                let counter = runs[index].counter
+                guard counter >= held else { return nil }
+                var left = ItemRef.none
+                var continuesPrevious = false
+                if let originLeftID {
+                    if let ref = heldItem(originLeftID) {
+                        left = ref
+                    } else if originLeftID.replica == replica, let last = passed.last, last.end == counter,
+                        originLeftID.counter == counter - 1
+                    {
+                        continuesPrevious = true
+                    } else {
+                        return nil
+                    }
+                }
+                let right: ItemRef
+                switch originRightForm {
+                case .end:
+                    right = .none
+                case let .item(id):
+                    guard let ref = heldItem(id) else { return nil }
+                    right = ref
+                case .inherited:
+                    if continuesPrevious {
+                        right = passed[passed.count - 1].high
+                    } else {
+                        guard !left.isNone, let (slot, _) = lookup(left) else { return nil }
+                        right = spans[slot].originRight
+                    }
+                }
+                if continuesPrevious {
+                    // Case 2: inside the previous run's bounds, after all of it.
+                    guard right == passed[passed.count - 1].high else { return nil }
+                    passed[passed.count - 1].end = runs[index].end
+                    continue
+                }
+                // Cases 1 and 3: the items of this replica held now.
+                if let ownIndex, holdsItem(of: ownIndex, between: left, and: right) { return false }
+                if !passed.isEmpty {
+                    // Case 3: the replica's earlier runs in the delta lie outside the origins.
+                    guard passed.count <= Self.originRuleComparedRunsMax else { return nil }
+                    let leftPosition = position(left, isLeft: true)
+                    let rightPosition = position(right, isLeft: false)
+                    guard leftPosition < rightPosition else { return nil }
+                    for earlier in passed {
+                        let low = position(earlier.low, isLeft: true)
+                        let high = position(earlier.high, isLeft: false)
+                        guard low < high, high <= leftPosition || low >= rightPosition else { return nil }
+                    }
+                }
+                passed.append((runs[index].end, left, right))
+            }
+        }
+        return true
     }
 
     // MARK: Applying one run

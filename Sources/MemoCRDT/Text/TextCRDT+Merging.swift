@@ -572,8 +572,9 @@ extension TextCRDT {
             let held = operationCount(of: replica)
             let ownIndex = replicaTable.index(of: replica)
             // The replica's insertion runs decided so far, each with the held items bounding it
-            // (`high` is also its right origin); a run continuing the previous one extends it.
-            var passed: [(end: UInt32, low: ItemRef, high: ItemRef)] = []
+            // (`high` is also its right origin) and, once a case 3 needs them, their positions;
+            // a run continuing the previous one extends it.
+            var passed: [(end: UInt32, low: ItemRef, high: ItemRef, positions: Range<Int>?)] = []
             while index < runs.count && runs[index].replica == replica {
                 defer { index += 1 }
                 guard case let .insertion(originLeftID, originRightForm, _) = runs[index].kind,
@@ -623,13 +624,18 @@ extension TextCRDT {
                     let leftPosition = position(left, isLeft: true)
                     let rightPosition = position(right, isLeft: false)
                     guard leftPosition < rightPosition else { return nil }
-                    for earlier in passed {
-                        let low = position(earlier.low, isLeft: true)
-                        let high = position(earlier.high, isLeft: false)
-                        guard low < high, high <= leftPosition || low >= rightPosition else { return nil }
+                    for earlierIndex in passed.indices {
+                        if passed[earlierIndex].positions == nil {
+                            let low = position(passed[earlierIndex].low, isLeft: true)
+                            let high = position(passed[earlierIndex].high, isLeft: false)
+                            guard low < high else { return nil }
+                            passed[earlierIndex].positions = low..<high
+                        }
+                        let bounds = passed[earlierIndex].positions!
+                        guard bounds.upperBound <= leftPosition || bounds.lowerBound >= rightPosition else { return nil }
                     }
                 }
-                passed.append((runs[index].end, left, right))
+                passed.append((runs[index].end, left, right, nil))
             }
         }
         return true

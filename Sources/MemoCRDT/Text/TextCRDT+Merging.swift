@@ -241,6 +241,10 @@ extension TextCRDT {
         if delta.isEmpty && pending.isEmpty { return report }
         typingCursor = nil
         var queue: [TextDelta.Run]
+        // With nothing held back, every run here comes from `delta`, which `validate` checked
+        // against this very text: the timestamps it compared origins with are those they have
+        // when the runs' turns come (`applyRun` need not look them up again).
+        let timestampsValidated = pending.isEmpty
         if pending.isEmpty {
             queue = delta.runs
         } else {
@@ -259,7 +263,10 @@ extension TextCRDT {
                     blocked.append(run)
                     continue
                 }
-                switch applyRun(run, recordingEdits: recordingEdits, report: &report, appliedTombstones: &appliedTombstones) {
+                switch applyRun(
+                    run, timestampsValidated: timestampsValidated, recordingEdits: recordingEdits, report: &report,
+                    appliedTombstones: &appliedTombstones)
+                {
                 case .done:
                     progress = true
                 case let .partial(rest):
@@ -455,10 +462,15 @@ extension TextCRDT {
         // An insertion is newer than its origins (a replica's clock passes every operation it
         // has seen): checked here where the origin's timestamp is known (held, or in the delta),
         // else when the run's turn comes (`applyRun` rejects it).
-        func checkNewer(than origin: OperationID, lamport: UInt64) throws(TextError) {
+        func checkNewer(than origin: OperationID, lamport: UInt64, runIndex: Int) throws(TextError) {
             var originLamport: UInt64?
             if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
                 originLamport = logs[Int(index)].lamport(of: origin.counter)
+            } else if runIndex > 0, delta.runs[runIndex - 1].replica == origin.replica,
+                delta.runs[runIndex - 1].counter <= origin.counter, origin.counter < delta.runs[runIndex - 1].end
+            {
+                // Mostly the run before holds it (typing on past a timestamp jump): no search.
+                originLamport = delta.runs[runIndex - 1].lamport + UInt64(origin.counter - delta.runs[runIndex - 1].counter)
             } else if let position = delta.runIndex(holding: origin) {
                 originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
             }
@@ -488,11 +500,11 @@ extension TextCRDT {
             case let .insertion(originLeft, originRight, content):
                 if let originLeft {
                     try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1)
-                    try checkNewer(than: originLeft, lamport: lamport)
+                    try checkNewer(than: originLeft, lamport: lamport, runIndex: index)
                 }
                 if case let .item(id) = originRight {
                     try check(id.replica, id.counter..<id.counter + 1)
-                    try checkNewer(than: id, lamport: lamport)
+                    try checkNewer(than: id, lamport: lamport, runIndex: index)
                 }
                 contentBytes += content?.count ?? 0
             case let .deletion(target, _):
@@ -659,8 +671,11 @@ extension TextCRDT {
         return lookup(ItemRef(replica: replicaIndex, counter: id.counter)) == nil ? .deletion : .item
     }
 
+    /// Applies one run, or tells why not. `timestampsValidated`: the run comes from a delta
+    /// `validate` accepted against this text as it was when the call began, nothing else in the
+    /// call (then the origins `validate` compared timestamps with need no comparing again).
     private mutating func applyRun(
-        _ incoming: TextDelta.Run, recordingEdits: Bool, report: inout TextApplyReport,
+        _ incoming: TextDelta.Run, timestampsValidated: Bool, recordingEdits: Bool, report: inout TextApplyReport,
         appliedTombstones: inout [TextDelta.Run]?
     ) -> RunOutcome {
         let replicaIndex = internReplica(incoming.replica)
@@ -708,8 +723,22 @@ extension TextCRDT {
             }
             // An operation is newer than everything it builds on (a replica's clock passes every
             // operation it has seen): origins with a later timestamp come from no history.
-            if !originLeft.isNone && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport { return .rejected }
-            if !originRight.isNone && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport { return .rejected }
+            // `validate` compared the origins a run names with the timestamps they have here (held
+            // then, or arriving in the delta and applied with them in this call; one that was
+            // neither is not held now): not again for a run of the validated delta as it came
+            // (a run cut where its held part ends has another left origin, an inherited right
+            // origin is not named).
+            let untrimmed = timestampsValidated && run.counter == incoming.counter
+            if !originLeft.isNone && !untrimmed
+                && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport
+            {
+                return .rejected
+            }
+            if !originRight.isNone && !(untrimmed && originRightForm != .inherited)
+                && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport
+            {
+                return .rejected
+            }
             // Where the left origin stands, found once for both the origin rule and the
             // integration below (each would look it up in the tree otherwise).
             var leftPlace: LeftOriginPlace?

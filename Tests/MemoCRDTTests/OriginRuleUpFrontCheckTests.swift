@@ -20,6 +20,29 @@ import Testing
         #expect(totals.forgedRejectedByTree > 0)
     }
 
+    /// The hinted timestamp lookup validation uses gives what the plain one gives, whatever
+    /// order the counters come in.
+    @Test func hintedTimestampLookupAgrees() throws {
+        var random = SeededRandom(seed: 0x1A3B)
+        var a = TextCRDT(replica: ReplicaID(1))
+        var b = TextCRDT(replica: ReplicaID(2))
+        for _ in 0..<60 {
+            try TextPartialDeltaPropertyTests.randomEdit(&a, random: &random)
+            try TextPartialDeltaPropertyTests.randomEdit(&b, random: &random)
+            if random.chance(0.5) { try a.merge(b) } else { try b.merge(a) }
+        }
+        for log in a.logs where log.operationCount > 0 {
+            #expect(log.lamportRuns.count > 1)
+            var hint = 0
+            for step in 0..<400 {
+                let counter = step < 200
+                    ? UInt32(step) % log.operationCount
+                    : UInt32(random.int(in: 0..<Int(log.operationCount)))
+                #expect(log.lamport(of: counter, hint: &hint) == log.lamport(of: counter))
+            }
+        }
+    }
+
     struct Totals {
         var honestAsked = 0
         var honestDecided = 0

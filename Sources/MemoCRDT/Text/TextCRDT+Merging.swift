@@ -462,10 +462,14 @@ extension TextCRDT {
         // An insertion is newer than its origins (a replica's clock passes every operation it
         // has seen): checked here where the origin's timestamp is known (held, or in the delta),
         // else when the run's turn comes (`applyRun` rejects it).
+        // Where the last timestamp lookup in a log ended (origins are mostly read in counter
+        // order, one replica after another): the next lookup in that log starts there.
+        var lamportHint: (replica: UInt32, position: Int) = (noIndex, 0)
         func checkNewer(than origin: OperationID, lamport: UInt64, runIndex: Int) throws(TextError) {
             var originLamport: UInt64?
             if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
-                originLamport = logs[Int(index)].lamport(of: origin.counter)
+                if lamportHint.replica != index { lamportHint = (index, 0) }
+                originLamport = logs[Int(index)].lamport(of: origin.counter, hint: &lamportHint.position)
             } else if runIndex > 0, delta.runs[runIndex - 1].replica == origin.replica,
                 delta.runs[runIndex - 1].counter <= origin.counter, origin.counter < delta.runs[runIndex - 1].end
             {

@@ -184,8 +184,8 @@ extension TextCRDT {
         // Checked when copying the text (below) would cost more than checking: a delta smaller
         // than the text.
         // (An insertion rejected by `applyRun` would leave what follows of its replica held
-        // back, a tombstone's deletion among it maybe: the fast path only where the tree tells
-        // that none is.)
+        // back, a tombstone's deletion among it maybe: the fast path only where the tree and the
+        // delta's own runs tell, before anything changes, that none is.)
         if pending.isEmpty && spans.count > delta.runs.count && delta.carriesItsDeletions(holding: version)
             && canApplyCompletely(delta) && appliesWithoutRejectionByTree(delta) == true
         {

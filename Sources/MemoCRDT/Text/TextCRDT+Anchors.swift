@@ -347,10 +347,30 @@ extension TextDelta {
 
     /// The indices of all runs of `replica` in ``runs``.
     ///
-    /// - Complexity: O(log n + k) for n runs and k in the result.
+    /// Both ends are found by bisection over the runs sorted by replica, then counter (not by
+    /// walking the replica's runs: validation asks this for every origin a delta names).
+    ///
+    /// - Complexity: O(log n) for n runs.
     func runIndices(of replica: ReplicaID) -> Range<Int> {
-        let (start, stop) = runIndices(of: replica, overlapping: 0..<UInt32.max)
-        return start..<stop
+        let start = runs.partitioningIndex { $0.replica >= replica }
+        var low = start
+        var high = runs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].replica > replica { high = middle } else { low = middle + 1 }
+        }
+        assert(start <= low, "runs are sorted by replica")
+        return start..<low
+    }
+
+    /// The index in ``runs`` of the run holding operation `id`, or nil when the delta does not
+    /// hold it: one bisection over the runs sorted by replica, then counter.
+    ///
+    /// - Complexity: O(log n) for n runs.
+    func runIndex(holding id: OperationID) -> Int? {
+        let index = runs.partitioningIndex { $0.replica > id.replica || ($0.replica == id.replica && $0.end > id.counter) }
+        guard index < runs.count, runs[index].replica == id.replica, runs[index].counter <= id.counter else { return nil }
+        return index
     }
 
     /// The indices of the runs of `replica` that overlap `counters` (a possibly empty range of

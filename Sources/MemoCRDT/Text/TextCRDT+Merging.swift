@@ -184,8 +184,8 @@ extension TextCRDT {
         // Checked when copying the text (below) would cost more than checking: a delta smaller
         // than the text.
         // (An insertion rejected by `applyRun` would leave what follows of its replica held
-        // back, a tombstone's deletion among it maybe: the fast path only where the tree tells
-        // that none is.)
+        // back, a tombstone's deletion among it maybe: the fast path only where the tree and the
+        // delta's own runs tell, before anything changes, that none is.)
         if pending.isEmpty && spans.count > delta.runs.count && delta.carriesItsDeletions(holding: version)
             && canApplyCompletely(delta) && appliesWithoutRejectionByTree(delta) == true
         {
@@ -241,6 +241,10 @@ extension TextCRDT {
         if delta.isEmpty && pending.isEmpty { return report }
         typingCursor = nil
         var queue: [TextDelta.Run]
+        // With nothing held back, every run here comes from `delta`, which `validate` checked
+        // against this very text: the timestamps it compared origins with are those they have
+        // when the runs' turns come (`applyRun` need not look them up again).
+        let timestampsValidated = pending.isEmpty
         if pending.isEmpty {
             queue = delta.runs
         } else {
@@ -259,7 +263,10 @@ extension TextCRDT {
                     blocked.append(run)
                     continue
                 }
-                switch applyRun(run, recordingEdits: recordingEdits, report: &report, appliedTombstones: &appliedTombstones) {
+                switch applyRun(
+                    run, timestampsValidated: timestampsValidated, recordingEdits: recordingEdits, report: &report,
+                    appliedTombstones: &appliedTombstones)
+                {
                 case .done:
                     progress = true
                 case let .partial(rest):
@@ -455,22 +462,21 @@ extension TextCRDT {
         // An insertion is newer than its origins (a replica's clock passes every operation it
         // has seen): checked here where the origin's timestamp is known (held, or in the delta),
         // else when the run's turn comes (`applyRun` rejects it).
-        func checkNewer(than origin: OperationID, lamport: UInt64) throws(TextError) {
+        // Where the last timestamp lookup in a log ended (origins are mostly read in counter
+        // order, one replica after another): the next lookup in that log starts there.
+        var lamportHint: (replica: UInt32, position: Int) = (noIndex, 0)
+        func checkNewer(than origin: OperationID, lamport: UInt64, runIndex: Int) throws(TextError) {
             var originLamport: UInt64?
             if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
-                originLamport = logs[Int(index)].lamport(of: origin.counter)
-            } else {
-                let indices = delta.runIndices(of: origin.replica)
-                var low = indices.lowerBound
-                var high = indices.upperBound
-                while low < high {
-                    let middle = (low + high) / 2
-                    if delta.runs[middle].end > origin.counter { high = middle } else { low = middle + 1 }
-                }
-                let position = low
-                if position < indices.upperBound, delta.runs[position].counter <= origin.counter {
-                    originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
-                }
+                if lamportHint.replica != index { lamportHint = (index, 0) }
+                originLamport = logs[Int(index)].lamport(of: origin.counter, hint: &lamportHint.position)
+            } else if runIndex > 0, delta.runs[runIndex - 1].replica == origin.replica,
+                delta.runs[runIndex - 1].counter <= origin.counter, origin.counter < delta.runs[runIndex - 1].end
+            {
+                // Mostly the run before holds it (typing on past a timestamp jump): no search.
+                originLamport = delta.runs[runIndex - 1].lamport + UInt64(origin.counter - delta.runs[runIndex - 1].counter)
+            } else if let position = delta.runIndex(holding: origin) {
+                originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
             }
             if let originLamport, originLamport >= lamport {
                 throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")
@@ -498,11 +504,11 @@ extension TextCRDT {
             case let .insertion(originLeft, originRight, content):
                 if let originLeft {
                     try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1)
-                    try checkNewer(than: originLeft, lamport: lamport)
+                    try checkNewer(than: originLeft, lamport: lamport, runIndex: index)
                 }
                 if case let .item(id) = originRight {
                     try check(id.replica, id.counter..<id.counter + 1)
-                    try checkNewer(than: id, lamport: lamport)
+                    try checkNewer(than: id, lamport: lamport, runIndex: index)
                 }
                 contentBytes += content?.count ?? 0
             case let .deletion(target, _):
@@ -520,8 +526,9 @@ extension TextCRDT {
     /// earlier item of its own replica between them (what a notebook checks before deciding a
     /// text run is ready, as `applyRun` rejects such a run at its turn).
     ///
-    /// - Complexity: for a delta with at most one insertion run not held here (typing), that
-    ///   run's check against the tree; else O(n) more: the delta is applied to a copy.
+    /// - Complexity: mostly (``appliesWithoutRejectionByTree(_:)`` decides) the origin rule's
+    ///   check against the tree for each insertion run not held here; else O(n) more: the delta
+    ///   is applied to a copy.
     func appliesWithoutRejection(_ delta: TextDelta) -> Bool {
         if let known = appliesWithoutRejectionByTree(delta) { return known }
         var trial = self
@@ -529,33 +536,125 @@ extension TextCRDT {
         return report.rejectedOperationCount == 0
     }
 
-    /// ``appliesWithoutRejection(_:)`` when the tree alone tells (at most one insertion run not
-    /// held here, starting where its replica's held operations end, its origins held: no
-    /// earlier run of the delta moves anything it is checked against); nil otherwise.
+    /// How many earlier insertion runs of its replica the up-front check compares a run with
+    /// (one comparison each); beyond that it gives up (nil) and applying tells.
+    static let originRuleComparedRunsMax = 64
+
+    /// ``appliesWithoutRejection(_:)`` decided before anything is applied, from the tree and
+    /// the delta's own runs; nil when they do not tell (then only applying does).
+    ///
+    /// For a delta accepted by ``validate(_:)`` and ``canApplyCompletely(_:)`` against this text
+    /// with nothing held back, every run gets its turn unless an earlier one is rejected, and
+    /// only the origin rule can reject (validation saw to the rest: origins and targets that are
+    /// items, origins older than the run; an inherited right origin is older than the left one).
+    /// The rule rejects an insertion of replica R when an item of R lies between its origins at
+    /// its turn. The items of R then are those held now and those of R's earlier insertion runs
+    /// in the delta; other replicas' insertions add no item of R and never reorder items held.
+    /// So each insertion run not held here is decided from its replica's runs before it, in
+    /// counter order, in one of three cases (its left origin's place and the order of held items
+    /// are what the tree tells):
+    ///
+    /// 1. Its origins are held (or the start, the end) and no earlier insertion run of its
+    ///    replica is in the delta: the tree check (`holdsItem`) is exactly what `applyRun` will
+    ///    see, rejection included.
+    /// 2. It continues the previous insertion run of its replica (its left origin is that run's
+    ///    last item, its right origin the same): it goes into the part of that run's gap after
+    ///    all of that run, so it passes when that run passes.
+    /// 3. Its origins are held, in order, and every earlier insertion run of its replica lies,
+    ///    by the held items bounding it (its first run's origins), wholly before the left origin
+    ///    or after the right one: the tree check again.
+    ///
+    /// Anything else (an origin that arrives in the delta from another replica or not at the
+    /// end of the previous run, a partly held run, origins in reverse order, held-back runs)
+    /// gives nil.
     func appliesWithoutRejectionByTree(_ delta: TextDelta) -> Bool? {
-        var candidate: Int?
-        for index in delta.runs.indices where delta.runs[index].isInsertion {
-            let held = operationCount(of: delta.runs[index].replica)
-            guard delta.runs[index].end > held else { continue }
-            guard candidate == nil, delta.runs[index].counter == held else { return nil }
-            candidate = index
+        guard pending.isEmpty else { return nil }
+        // The item `id` names when this text holds it (nil when it arrives in the delta).
+        func heldItem(_ id: OperationID) -> ItemRef? {
+            guard let replicaIndex = replicaTable.index(of: id.replica),
+                id.counter < logs[replicaIndex].operationCount
+            else { return nil }
+            let ref = ItemRef(replica: replicaIndex, counter: id.counter)
+            return lookup(ref) == nil ? nil : ref
         }
-        guard let candidate else { return true }
-        guard case let .insertion(originLeftID, originRightForm, _) = delta.runs[candidate].kind,
-            let replicaIndex = replicaTable.index(of: delta.runs[candidate].replica)
-        else { return true }
-        guard let originLeft = itemRef(originLeftID), originLeft.isNone || lookup(originLeft) != nil else { return nil }
-        let originRight: ItemRef
-        switch originRightForm {
-        case .end: originRight = .none
-        case let .item(id):
-            guard let ref = itemRef(id), lookup(ref) != nil else { return nil }
-            originRight = ref
-        case .inherited:
-            guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return nil }
-            originRight = spans[slot].originRight
+        // Index of a held item in the text (start: -1, end: Int.max), for ordering bounds.
+        func position(_ ref: ItemRef, isLeft: Bool) -> Int {
+            ref.isNone ? (isLeft ? -1 : Int.max) : itemIndex(of: ref)
         }
-        return !holdsItem(of: replicaIndex, between: originLeft, and: originRight)
+        let runs = delta.runs
+        var index = 0
+        while index < runs.count {
+            let replica = runs[index].replica
+            let held = operationCount(of: replica)
+            let ownIndex = replicaTable.index(of: replica)
+            // The replica's insertion runs decided so far, each with the held items bounding it
+            // (`high` is also its right origin) and, once a case 3 needs them, their positions;
+            // a run continuing the previous one extends it.
+            var passed: [(end: UInt32, low: ItemRef, high: ItemRef, positions: Range<Int>?)] = []
+            while index < runs.count && runs[index].replica == replica {
+                defer { index += 1 }
+                guard case let .insertion(originLeftID, originRightForm, _) = runs[index].kind,
+                    runs[index].end > held
+                else { continue }
+                let counter = runs[index].counter
+                guard counter >= held else { return nil }
+                var left = ItemRef.none
+                var continuesPrevious = false
+                if let originLeftID {
+                    if let ref = heldItem(originLeftID) {
+                        left = ref
+                    } else if originLeftID.replica == replica, let last = passed.last, last.end == counter,
+                        originLeftID.counter == counter - 1
+                    {
+                        continuesPrevious = true
+                    } else {
+                        return nil
+                    }
+                }
+                let right: ItemRef
+                switch originRightForm {
+                case .end:
+                    right = .none
+                case let .item(id):
+                    guard let ref = heldItem(id) else { return nil }
+                    right = ref
+                case .inherited:
+                    if continuesPrevious {
+                        right = passed[passed.count - 1].high
+                    } else {
+                        guard !left.isNone, let (slot, _) = lookup(left) else { return nil }
+                        right = spans[slot].originRight
+                    }
+                }
+                if continuesPrevious {
+                    // Case 2: inside the previous run's bounds, after all of it.
+                    guard right == passed[passed.count - 1].high else { return nil }
+                    passed[passed.count - 1].end = runs[index].end
+                    continue
+                }
+                // Cases 1 and 3: the items of this replica held now.
+                if let ownIndex, holdsItem(of: ownIndex, between: left, and: right) { return false }
+                if !passed.isEmpty {
+                    // Case 3: the replica's earlier runs in the delta lie outside the origins.
+                    guard passed.count <= Self.originRuleComparedRunsMax else { return nil }
+                    let leftPosition = position(left, isLeft: true)
+                    let rightPosition = position(right, isLeft: false)
+                    guard leftPosition < rightPosition else { return nil }
+                    for earlierIndex in passed.indices {
+                        if passed[earlierIndex].positions == nil {
+                            let low = position(passed[earlierIndex].low, isLeft: true)
+                            let high = position(passed[earlierIndex].high, isLeft: false)
+                            guard low < high else { return nil }
+                            passed[earlierIndex].positions = low..<high
+                        }
+                        let bounds = passed[earlierIndex].positions!
+                        guard bounds.upperBound <= leftPosition || bounds.lowerBound >= rightPosition else { return nil }
+                    }
+                }
+                passed.append((runs[index].end, left, right, nil))
+            }
+        }
+        return true
     }
 
     // MARK: Applying one run
@@ -576,8 +675,11 @@ extension TextCRDT {
         return lookup(ItemRef(replica: replicaIndex, counter: id.counter)) == nil ? .deletion : .item
     }
 
+    /// Applies one run, or tells why not. `timestampsValidated`: the run comes from a delta
+    /// `validate` accepted against this text as it was when the call began, nothing else in the
+    /// call (then the origins `validate` compared timestamps with need no comparing again).
     private mutating func applyRun(
-        _ incoming: TextDelta.Run, recordingEdits: Bool, report: inout TextApplyReport,
+        _ incoming: TextDelta.Run, timestampsValidated: Bool, recordingEdits: Bool, report: inout TextApplyReport,
         appliedTombstones: inout [TextDelta.Run]?
     ) -> RunOutcome {
         let replicaIndex = internReplica(incoming.replica)
@@ -625,13 +727,35 @@ extension TextCRDT {
             }
             // An operation is newer than everything it builds on (a replica's clock passes every
             // operation it has seen): origins with a later timestamp come from no history.
-            if !originLeft.isNone && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport { return .rejected }
-            if !originRight.isNone && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport { return .rejected }
+            // `validate` compared the origins a run names with the timestamps they have here (held
+            // then, or arriving in the delta and applied with them in this call; one that was
+            // neither is not held now): not again for a run of the validated delta as it came
+            // (a run cut where its held part ends has another left origin, an inherited right
+            // origin is not named).
+            let untrimmed = timestampsValidated && run.counter == incoming.counter
+            if !originLeft.isNone && !untrimmed
+                && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport
+            {
+                return .rejected
+            }
+            if !originRight.isNone && !(untrimmed && originRightForm != .inherited)
+                && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport
+            {
+                return .rejected
+            }
+            // Where the left origin stands, found once for both the origin rule and the
+            // integration below (each would look it up in the tree otherwise).
+            var leftPlace: LeftOriginPlace?
+            if !originLeft.isNone {
+                // (Held as an item: `presence` said so above; never rejected here.)
+                guard let (slot, offset) = lookup(originLeft) else { return .rejected }
+                leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+            }
             // Its origins were next to each other where it was made, and its replica held all of
             // its own earlier items there: none of them can lie between the two.
-            if holdsItem(of: replicaIndex, between: originLeft, and: originRight) { return .rejected }
+            if holdsItem(of: replicaIndex, after: leftPlace, before: originRight) { return .rejected }
             let destination = integrationDestination(
-                originLeft: originLeft, originRight: originRight,
+                originLeft: originLeft, leftPlace: leftPlace, originRight: originRight,
                 newItem: OperationID(replica: run.replica, counter: run.counter))
             var leaf: UInt32
             var index: Int
@@ -748,14 +872,30 @@ extension TextCRDT {
     /// its origins were next to each other then (fuzz finding F3, third input). Scans the spans
     /// between the two (those of concurrent insertions only, for an honest insertion).
     func holdsItem(of replica: UInt32, between originLeft: ItemRef, and originRight: ItemRef) -> Bool {
+        var leftPlace: LeftOriginPlace?
+        if !originLeft.isNone {
+            guard let (slot, offset) = lookup(originLeft) else { return false }
+            leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+        }
+        return holdsItem(of: replica, after: leftPlace, before: originRight)
+    }
+
+    /// Where a held left origin stands in the tree: its span's location and its offset there.
+    struct LeftOriginPlace {
+        var location: SpanLocation
+        var offset: UInt32
+    }
+
+    /// ``holdsItem(of:between:and:)`` with the left origin's place already looked up (nil: the
+    /// start of the text), as `applyRun` has it.
+    func holdsItem(of replica: UInt32, after leftPlace: LeftOriginPlace?, before originRight: ItemRef) -> Bool {
         var cursor: SpanLocation?
         var offset: UInt32 = 0
-        if originLeft.isNone {
-            cursor = firstLocation
+        if let leftPlace {
+            cursor = leftPlace.location
+            offset = leftPlace.offset + 1
         } else {
-            guard let (slot, leftOffset) = lookup(originLeft) else { return false }
-            cursor = location(ofSlot: slot)
-            offset = leftOffset + 1
+            cursor = firstLocation
         }
         while let location = cursor {
             let span = spans[location.slot]
@@ -773,6 +913,19 @@ extension TextCRDT {
 
     // MARK: FugueMax integration
 
+    /// ``integrationDestination(originLeft:leftPlace:originRight:newItem:)``, the left origin
+    /// (held, or none) looked up here.
+    func integrationDestination(
+        originLeft: ItemRef, originRight: ItemRef, newItem: OperationID
+    ) -> (location: SpanLocation, offset: UInt32)? {
+        var leftPlace: LeftOriginPlace?
+        if !originLeft.isNone {
+            let (slot, offset) = lookup(originLeft)!
+            leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+        }
+        return integrationDestination(originLeft: originLeft, leftPlace: leftPlace, originRight: originRight, newItem: newItem)
+    }
+
     /// Where a new item with the given origins goes: before the item at the returned span and
     /// offset, or at the end of the text when nil.
     ///
@@ -785,22 +938,27 @@ extension TextCRDT {
     ///
     /// The scan treats a span as one unit: items after a span's first have the item before them
     /// as originLeft, so they are always inside the subtree being skipped.
+    ///
+    /// `leftPlace` is where `originLeft` stands (nil exactly when `originLeft` is none), looked
+    /// up by the caller.
     func integrationDestination(
-        originLeft: ItemRef, originRight: ItemRef, newItem: OperationID
+        originLeft: ItemRef, leftPlace: LeftOriginPlace?, originRight: ItemRef, newItem: OperationID
     ) -> (location: SpanLocation, offset: UInt32)? {
+        assert(originLeft.isNone == (leftPlace == nil), "the left origin's place is given when it is held")
         var cursor: (location: SpanLocation, offset: UInt32)?
         var leftIndex: Int?
-        if originLeft.isNone {
-            leftIndex = -1
-            cursor = firstLocation.map { ($0, 0) }
-        } else {
-            let (slot, offset) = lookup(originLeft)!
-            let location = location(ofSlot: slot)
+        if let leftPlace {
+            let location = leftPlace.location
+            let offset = leftPlace.offset
+            let slot = location.slot
             if offset + 1 < spans[slot].lengthScalars {
                 cursor = (location, offset + 1)
             } else {
                 cursor = self.location(after: location).map { ($0, 0) }
             }
+        } else {
+            leftIndex = -1
+            cursor = firstLocation.map { ($0, 0) }
         }
         var rightIndex: Int?
         var scanning = false

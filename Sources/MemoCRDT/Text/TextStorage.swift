@@ -233,6 +233,28 @@ struct ReplicaLog: Sendable {
         return run.lamport + UInt64(counter - run.counter)
     }
 
+    /// ``lamport(of:)`` for lookups that mostly move forward a little (validation reads the
+    /// origins of a delta's runs in counter order): `hint` is the index in `lamportRuns` the
+    /// last lookup ended at; that run and the next are tried before a bisection. Updated.
+    func lamport(of counter: UInt32, hint: inout Int) -> UInt64 {
+        let count = lamportRuns.count
+        var index = hint
+        if index < count && lamportRuns[index].counter <= counter {
+            if index + 1 < count && lamportRuns[index + 1].counter <= counter {
+                index += 1
+                if index + 1 < count && lamportRuns[index + 1].counter <= counter {
+                    index = lamportRuns.partitioningIndex { $0.counter > counter } - 1
+                }
+            }
+        } else {
+            index = max(0, lamportRuns.partitioningIndex { $0.counter > counter } - 1)
+        }
+        assert(index < count && lamportRuns[index].counter <= counter, "operation \(counter) has been applied")
+        hint = index
+        let run = lamportRuns[index]
+        return run.lamport + UInt64(counter - run.counter)
+    }
+
     /// Records that operations `counter ..< counter + length` got timestamps `lamport ...`.
     mutating func appendTimestamps(counter: UInt32, lamport: UInt64) {
         if let last = lamportRuns.last, lamport &- UInt64(counter) == last.lamport &- UInt64(last.counter) {

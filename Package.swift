@@ -31,6 +31,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "MemoCRDT", targets: ["MemoCRDT"]),
+        .library(name: "MemoNotes", targets: ["MemoNotes"]),
         .library(name: "MemoSync", targets: ["MemoSync"]),
         .executable(name: "memo", targets: ["memo"]),
         .executable(name: "memo-bench", targets: ["memo-bench"]),
@@ -41,7 +42,8 @@ let package = Package(
         .target(name: "MemoCRDT", swiftSettings: internalChecks),
         // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that
         // ask for store and disk operations); drivers for real folders and disks live beside it.
-        .target(name: "MemoSync", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
+        .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
+        .target(name: "MemoSync", dependencies: ["MemoNotes", "MemoCRDT"], swiftSettings: internalChecks),
         // The command line front end.
         .executableTarget(name: "memo", dependencies: ["MemoSync"]),
         .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoSync"]),

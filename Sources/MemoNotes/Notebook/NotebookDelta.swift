@@ -1,3 +1,4 @@
+import MemoCRDT
 /// Notebook operations to send to another replica: what ``Notebook/changes(since:)`` returns and
 /// ``Notebook/apply(_:)`` takes.
 ///

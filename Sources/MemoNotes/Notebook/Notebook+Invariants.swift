@@ -1,3 +1,4 @@
+import MemoCRDT
 extension Notebook {
     /// Checks every internal invariant of the notebook, in O(n) (n: runs, memos and text).
     ///

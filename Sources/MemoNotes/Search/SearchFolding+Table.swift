@@ -1,3 +1,4 @@
+import MemoCRDT
 // The lookup table behind `SearchFolding`: what every scalar of the Basic Multilingual Plane folds
 // to, built once per process from the generated decomposition tables and the standard library's
 // Unicode properties (lowercase mappings and general categories).

@@ -1,3 +1,4 @@
+import MemoCRDT
 // Canonical decompositions of the Basic Multilingual Plane, reduced to what search folding keeps.
 //
 // GENERATED DATA: do not edit by hand. Generated once, with Swift 6.3.1's Foundation on Linux

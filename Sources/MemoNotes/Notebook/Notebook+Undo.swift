@@ -1,3 +1,4 @@
+import MemoCRDT
 // Undo and redo of this replica's own edits. Undoing an insertion deletes the characters it
 // inserted that are still there; undoing a deletion inserts the deleted text again where it was
 // (next to its deleted characters). Edits by other replicas are never touched, so undo works

@@ -1,3 +1,4 @@
+import MemoCRDT
 // A cheap bound on what applying a delta can achieve, for callers that try deltas and keep them
 // only when they apply whole (a sync's segments of several sessions).
 

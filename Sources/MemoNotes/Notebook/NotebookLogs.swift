@@ -1,3 +1,4 @@
+import MemoCRDT
 // Every replica's notebook log, with the version they make kept up to date on every change, so
 // that `Notebook.version` costs nothing to read.
 

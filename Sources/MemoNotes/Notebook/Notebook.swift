@@ -1,3 +1,4 @@
+import MemoCRDT
 /// One user's collection of memos, replicated: every device holds its own `Notebook` and they
 /// converge by exchanging ``NotebookDelta`` values (or merging whole notebooks).
 ///

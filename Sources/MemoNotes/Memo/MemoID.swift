@@ -1,3 +1,4 @@
+import MemoCRDT
 /// The identity of one memo: 128 random bits chosen by the caller.
 ///
 /// The core has no random source of its own, so a new id is drawn from a generator the caller

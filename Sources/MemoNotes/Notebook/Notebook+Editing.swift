@@ -1,3 +1,4 @@
+import MemoCRDT
 // Local changes: creating memos, editing their text, trash, restore and purge.
 
 extension Notebook {

@@ -1,3 +1,4 @@
+import MemoCRDT
 // The notebook encodings (FORMAT.md, "Notebook state" and "Notebook delta").
 
 /// Kinds of a notebook run in an encoding.

@@ -1,3 +1,4 @@
+import MemoCRDT
 // How a notebook is stored
 // ========================
 //

@@ -1,3 +1,4 @@
+import MemoCRDT
 // The public values a notebook hands out: memos, their status, events, errors.
 
 /// Where a memo is in its life.

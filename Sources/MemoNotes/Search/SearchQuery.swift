@@ -1,3 +1,4 @@
+import MemoCRDT
 /// A compiled query: finds its folded form inside search keys.
 ///
 /// The query folds like the texts (`SearchFolding`), so "CAFE" finds "café", "한국" typed as

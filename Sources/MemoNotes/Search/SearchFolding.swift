@@ -1,3 +1,4 @@
+import MemoCRDT
 /// Folding text for search.
 ///
 /// A search key is the UTF-8 of a text with case, diacritics and normalization form folded away,

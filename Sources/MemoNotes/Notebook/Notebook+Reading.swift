@@ -1,3 +1,4 @@
+import MemoCRDT
 // Reading a notebook: single memos, the list and the trash, search, cursors, sharing.
 
 extension Notebook {

@@ -1,3 +1,4 @@
+import MemoCRDT
 // Exchanging notebook operations: the changes since a version, applying a delta in causal order
 // (holding back runs whose dependencies have not arrived), merging whole notebooks.
 

@@ -1,3 +1,4 @@
+import MemoCRDT
 /// File names for exporting memos as text files, one per memo, safe on every common file system.
 public enum ExportNaming {
     /// The extension every exported file gets.

@@ -1,3 +1,4 @@
+import MemoCRDT
 /// How a memo's text divides into a title and a body, and the short forms a list shows.
 ///
 /// A memo is plain text. Its first line is its title and everything after the first line break

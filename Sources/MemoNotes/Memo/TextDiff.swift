@@ -1,3 +1,4 @@
+import MemoCRDT
 /// One replacement in a text: the scalars in `range` of the old text become `replacement`.
 ///
 /// A deletion has an empty `replacement`; an insertion has an empty `range` (its lower bound is

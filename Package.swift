@@ -45,19 +45,19 @@ let package = Package(
         .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
         .target(name: "MemoSync", dependencies: ["MemoNotes", "MemoCRDT"], swiftSettings: internalChecks),
         // The command line front end.
-        .executableTarget(name: "memo", dependencies: ["MemoSync"]),
-        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoSync"]),
+        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
+        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
         // The deterministic simulation harness (issue 5): many replicas of the real engine against
         // a simulated store, disk and clock, under faults, from a seed.
         .target(
-            name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoSync"], path: "Simulations/MemoSimulation",
+            name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync"], path: "Simulations/MemoSimulation",
             swiftSettings: mutants),
         .executableTarget(name: "memo-sim", dependencies: ["MemoSimulation"], path: "Simulations/memo-sim"),
         // The fuzz targets (Tests/Fuzz/README.md): one check per decoder and apply path, shared by
         // the libFuzzer driver and the fixture regression tests. Public API only.
-        .target(name: "MemoFuzzChecks", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/Fuzz/MemoFuzzChecks"),
+        .target(name: "MemoFuzzChecks", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync"], path: "Tests/Fuzz/MemoFuzzChecks"),
         // The libFuzzer driver (C: SwiftPM renames a Swift executable's `main`). The ordinary build
         // gets a replay loop; `Tests/Fuzz/fuzz.sh` builds it with libFuzzer and AddressSanitizer
         // (`-sanitize=fuzzer,address`, `-DMEMOSYNC_LIBFUZZER`) under its own scratch path.

@@ -1,4 +1,4 @@
-// Range helpers and the tombstone checks on text deltas, shared by the text CRDT and the
+// Range helpers and the tombstone checks on text deltas and texts, shared by the text CRDT and the
 // notes model.
 
 /// `ranges` sorted and joined where they touch or overlap.
@@ -25,7 +25,7 @@ package func covers(_ ranges: [Range<UInt32>], _ counters: Range<UInt32>) -> Boo
 
 extension TextDelta {
     /// The insertion runs that travel without their content.
-    var tombstoneRuns: [Run] {
+    package var tombstoneRuns: [Run] {
         runs.filter { run in
             if case .insertion(_, _, nil) = run.kind { return true }
             return false
@@ -62,5 +62,38 @@ extension TextDelta {
             if !covers(deleted[run.replica] ?? [], start..<run.end) { return false }
         }
         return true
+    }
+}
+
+extension TextCRDT {
+    /// Whether deletion operations held here delete every item of each of `runs` (insertion
+    /// runs, taken by their replica and counters): the items a delta brought already deleted
+    /// are all deleted by an operation this text holds.
+    ///
+    /// Only deletions of the replicas `runs` name are gathered; one pass over the deletion runs.
+    ///
+    /// - Complexity: O(d + t log t) for d deletion runs held, t of them deleting items of those
+    ///   replicas.
+    package func deletionsCover(_ runs: [TextDelta.Run]) -> Bool {
+        // For each replica index, where its ranges are in `ranges` (-1: not asked for).
+        var slots = [Int](repeating: -1, count: replicaTable.ids.count)
+        var ranges: [[Range<UInt32>]] = []
+        for run in runs {
+            guard let index = replicaTable.index(of: run.replica) else { return false }
+            if slots[Int(index)] < 0 {
+                slots[Int(index)] = ranges.count
+                ranges.append([])
+            }
+        }
+        for replicaIndex in logs.indices {
+            for run in logs[replicaIndex].deletionRuns {
+                let slot = slots[Int(run.targetReplica)]
+                if slot >= 0 { ranges[slot].append(run.targetCounter..<run.targetCounter + run.length) }
+            }
+        }
+        for slot in ranges.indices { ranges[slot] = mergedRanges(ranges[slot]) }
+        return runs.allSatisfy { run in
+            covers(ranges[slots[Int(replicaTable.index(of: run.replica)!)]], run.counter..<run.end)
+        }
     }
 }

@@ -70,18 +70,23 @@ let package = Package(
             swiftSettings: internalChecks
         ),
         .testTarget(
+            name: "MemoNotesTests",
+            dependencies: ["MemoNotes", "MemoCRDT", "TestSupport"],
+            swiftSettings: internalChecks
+        ),
+        .testTarget(
             name: "MemoSyncTests",
-            dependencies: ["MemoSync", "MemoCRDT", "TestSupport"],
+            dependencies: ["MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],
             swiftSettings: internalChecks
         ),
         // Runs the built `memo` executable as a subprocess.
-        .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoCRDT"]),
+        .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
         // Every fuzz fixture (a crash the fuzzers found, Tests/Fixtures/fuzz) and every seed
         // through its target's checks.
         .testTarget(name: "FuzzRegressionTests", dependencies: ["MemoFuzzChecks"]),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["MemoSimulation", "MemoSync", "MemoCRDT", "TestSupport"],
+            dependencies: ["MemoSimulation", "MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],
             swiftSettings: mutants
         ),
     ],

@@ -1,7 +1,8 @@
+import MemoCRDT
 import TestSupport
 import Testing
 
-@testable import MemoCRDT
+@testable import MemoNotes
 
 /// `Notebook.applyWithoutEvents(_:)` (the journal replay at open) against `apply(_:)`: the same
 /// report, the same error, the same notebook, and no event queued; on random deltas delivered

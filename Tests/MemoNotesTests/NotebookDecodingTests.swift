@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import Testing
 
 /// Notebook states whose parts do not agree are refused, whatever their checksum says.

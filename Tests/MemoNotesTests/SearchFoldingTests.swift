@@ -1,5 +1,6 @@
 import Foundation
-@testable import MemoCRDT
+import MemoCRDT
+@testable import MemoNotes
 import TestSupport
 import Testing
 

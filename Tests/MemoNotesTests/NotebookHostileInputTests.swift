@@ -1,4 +1,5 @@
-@testable import MemoCRDT
+import MemoCRDT
+import MemoNotes
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
-@testable import MemoCRDT
+import MemoCRDT
+@testable import MemoNotes
 import Testing
 
 /// The fast paths of `MemoText.preview` rest on two facts about Unicode; these tests check them

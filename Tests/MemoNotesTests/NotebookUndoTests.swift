@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import Testing
 
 /// Undo steps of local edits: how keystrokes coalesce, and what undo and redo give back.

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import TestSupport
 import Testing
 

@@ -2,6 +2,15 @@
 //
 // MemoSync: an offline-first replication engine for notes.
 //
+// Three library modules, each depending only on those below it:
+//   MemoCRDT   the replicated data types: identities, version vectors, Lamport and hybrid clocks,
+//              the text CRDT, the codec primitives.
+//   MemoNotes  the notes model: memos, the notebook, undo, search (and, for now, export naming).
+//   MemoSync   replicas, the local library, sync, blob stores; re-exports the two below, so an
+//              app writes `import MemoSync` only.
+// Above them: `memo` (the command line), `memo-bench`, `MemoSimulation`/`memo-sim`, the fuzz
+// checks and the tests.
+//
 // Self-checks, for the project's own tests only (`Tests/run.sh`, the test command README gives
 // and `.ci/run` runs, sets MEMOSYNC_SELF_CHECKS=1). Without that variable, which is every client
 // app's build, Debug included, none of this code is compiled:
@@ -40,9 +49,10 @@ let package = Package(
     targets: [
         // The pure core: identities, clocks, the text CRDT and its codec. Standard library only.
         .target(name: "MemoCRDT", swiftSettings: internalChecks),
+        // The notes model on the text CRDT: memos, notebook, undo, search. Standard library only.
+        .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
         // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that
         // ask for store and disk operations); drivers for real folders and disks live beside it.
-        .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
         .target(name: "MemoSync", dependencies: ["MemoNotes", "MemoCRDT"], swiftSettings: internalChecks),
         // The command line front end.
         .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),

@@ -2,6 +2,15 @@
 //
 // MemoSync: an offline-first replication engine for notes.
 //
+// Three library modules, each depending only on those below it:
+//   MemoCRDT   the replicated data types: identities, version vectors, Lamport and hybrid clocks,
+//              the text CRDT, the codec primitives.
+//   MemoNotes  the notes model: memos, the notebook, undo, search (and, for now, export naming).
+//   MemoSync   replicas, the local library, sync, blob stores; re-exports the two below, so an
+//              app writes `import MemoSync` only.
+// Above them: `memo` (the command line), `memo-bench`, `MemoSimulation`/`memo-sim`, the fuzz
+// checks and the tests.
+//
 // Self-checks, for the project's own tests only (`Tests/run.sh`, the test command README gives
 // and `.ci/run` runs, sets MEMOSYNC_SELF_CHECKS=1). Without that variable, which is every client
 // app's build, Debug included, none of this code is compiled:
@@ -31,6 +40,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "MemoCRDT", targets: ["MemoCRDT"]),
+        .library(name: "MemoNotes", targets: ["MemoNotes"]),
         .library(name: "MemoSync", targets: ["MemoSync"]),
         .executable(name: "memo", targets: ["memo"]),
         .executable(name: "memo-bench", targets: ["memo-bench"]),
@@ -39,23 +49,25 @@ let package = Package(
     targets: [
         // The pure core: identities, clocks, the text CRDT and its codec. Standard library only.
         .target(name: "MemoCRDT", swiftSettings: internalChecks),
+        // The notes model on the text CRDT: memos, notebook, undo, search. Standard library only.
+        .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
         // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that
         // ask for store and disk operations); drivers for real folders and disks live beside it.
-        .target(name: "MemoSync", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
+        .target(name: "MemoSync", dependencies: ["MemoNotes", "MemoCRDT"], swiftSettings: internalChecks),
         // The command line front end.
-        .executableTarget(name: "memo", dependencies: ["MemoSync"]),
-        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoSync"]),
+        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
+        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
         // The deterministic simulation harness (issue 5): many replicas of the real engine against
         // a simulated store, disk and clock, under faults, from a seed.
         .target(
-            name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoSync"], path: "Simulations/MemoSimulation",
+            name: "MemoSimulation", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync"], path: "Simulations/MemoSimulation",
             swiftSettings: mutants),
         .executableTarget(name: "memo-sim", dependencies: ["MemoSimulation"], path: "Simulations/memo-sim"),
         // The fuzz targets (Tests/Fuzz/README.md): one check per decoder and apply path, shared by
         // the libFuzzer driver and the fixture regression tests. Public API only.
-        .target(name: "MemoFuzzChecks", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/Fuzz/MemoFuzzChecks"),
+        .target(name: "MemoFuzzChecks", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync"], path: "Tests/Fuzz/MemoFuzzChecks"),
         // The libFuzzer driver (C: SwiftPM renames a Swift executable's `main`). The ordinary build
         // gets a replay loop; `Tests/Fuzz/fuzz.sh` builds it with libFuzzer and AddressSanitizer
         // (`-sanitize=fuzzer,address`, `-DMEMOSYNC_LIBFUZZER`) under its own scratch path.
@@ -68,18 +80,23 @@ let package = Package(
             swiftSettings: internalChecks
         ),
         .testTarget(
+            name: "MemoNotesTests",
+            dependencies: ["MemoNotes", "MemoCRDT", "TestSupport"],
+            swiftSettings: internalChecks
+        ),
+        .testTarget(
             name: "MemoSyncTests",
-            dependencies: ["MemoSync", "MemoCRDT", "TestSupport"],
+            dependencies: ["MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],
             swiftSettings: internalChecks
         ),
         // Runs the built `memo` executable as a subprocess.
-        .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoCRDT"]),
+        .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
         // Every fuzz fixture (a crash the fuzzers found, Tests/Fixtures/fuzz) and every seed
         // through its target's checks.
         .testTarget(name: "FuzzRegressionTests", dependencies: ["MemoFuzzChecks"]),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["MemoSimulation", "MemoSync", "MemoCRDT", "TestSupport"],
+            dependencies: ["MemoSimulation", "MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],
             swiftSettings: mutants
         ),
     ],

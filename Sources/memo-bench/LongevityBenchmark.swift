@@ -21,6 +21,7 @@
 
 import Foundation
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 /// What the environment closures of a `Replica` read: a clock that only the benchmark moves,

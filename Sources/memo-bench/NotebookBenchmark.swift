@@ -3,6 +3,7 @@
 
 import Foundation
 import MemoCRDT
+import MemoNotes
 
 /// A deterministic generator for the synthetic library (SplitMix64).
 struct BenchRandom: RandomNumberGenerator {

@@ -2,6 +2,7 @@
 
 import Foundation
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 /// Runs one parsed command line.

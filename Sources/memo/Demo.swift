@@ -4,6 +4,7 @@
 
 import Foundation
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 enum Demo {

@@ -2,6 +2,7 @@
 
 import Foundation
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 /// `bytes` as a string if they are valid UTF-8, kept exactly (a byte order mark included);

@@ -2,6 +2,7 @@
 
 import Foundation
 import MemoCRDT
+import MemoNotes
 import Testing
 
 @Suite("memo commands")

@@ -1,7 +1,8 @@
+import MemoCRDT
 import TestSupport
 import Testing
 
-@testable import MemoCRDT
+@testable import MemoNotes
 @testable import MemoSync
 
 /// Reopening a library replays its journal without events (`Notebook.applyWithoutEvents`):

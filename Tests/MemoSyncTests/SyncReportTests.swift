@@ -1,5 +1,6 @@
 import Foundation
 import MemoCRDT
+import MemoNotes
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSimulation
 import Testing
 

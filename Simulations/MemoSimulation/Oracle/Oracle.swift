@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 
 /// What the simulated users did, as the ground truth the engine's final state is judged
 /// against: every character typed (each a unique scalar, see ``TrackedAlphabet``), every

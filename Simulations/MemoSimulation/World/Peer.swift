@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 /// The clock reading and random source a simulated replica's `ReplicaEnvironment` reads.

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 // Local actions: what the simulated users do to their memos, each applied to the engine and,

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 // The final phase (faults stop, clocks are set right, every live replica syncs until quiet,

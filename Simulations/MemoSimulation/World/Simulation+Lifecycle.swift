@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 // Replicas starting, saving, crashing, restarting, restored from backups, leaving.

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 // Keeping each replica's model in step with what arrives from others (through the events the

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 // Syncs at the notebook level: a replica sends each of a few others the encoded delta of what

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 // Syncs at the replica level: `Replica.beginSync()`, then one store operation per event

@@ -5,7 +5,7 @@
 // would cost O(n), so the sorted view is dropped and lookups hash.
 
 /// Ids to positions, with a sorted view while at most `sortedCapacity` ids are held.
-struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteger & Sendable>: Sendable {
+package struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteger & Sendable>: Sendable {
     private var positionByID: [ID: Position] = [:]
     /// While ``isSorted``: every id in ascending order, and the position of each.
     private(set) var sortedIDs: [ID] = []
@@ -13,7 +13,7 @@ struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteg
     /// Most ids kept in the sorted view.
     let sortedCapacity: Int
 
-    init(sortedCapacity: Int) { self.sortedCapacity = sortedCapacity }
+    package init(sortedCapacity: Int) { self.sortedCapacity = sortedCapacity }
 
     /// How many ids are held.
     var count: Int { positionByID.count }
@@ -24,7 +24,7 @@ struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteg
     /// The position of `id`, if it is held.
     ///
     /// - Complexity: O(log n) comparisons while sorted, else one hash lookup.
-    func position(of id: ID) -> Position? {
+    package func position(of id: ID) -> Position? {
         guard isSorted else { return positionByID[id] }
         let at = sortedIDs.firstPosition(notBelow: id)
         return at < sortedIDs.count && sortedIDs[at] == id ? sortedPositions[at] : nil
@@ -33,7 +33,7 @@ struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteg
     /// Adds `id`, which is not held yet, at `position`.
     ///
     /// - Complexity: O(n) while sorted (O(1) amortized past the capacity).
-    mutating func insert(_ id: ID, at position: Position) {
+    package mutating func insert(_ id: ID, at position: Position) {
         if isSorted && count < sortedCapacity {
             let at = sortedIDs.firstPosition(notBelow: id)
             sortedIDs.insert(id, at: at)
@@ -47,7 +47,7 @@ struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteg
 
     /// Checks the index against the table, where `idAt(p)` is the id at position `p` for each
     /// of the `tableCount` positions; `name` says which table in the message.
-    func check(tableCount: Int, name: String, idAt: (Int) -> ID) throws(InvariantViolation) {
+    package func check(tableCount: Int, name: String, idAt: (Int) -> ID) throws(InvariantViolation) {
         guard count == tableCount, (0..<tableCount).allSatisfy({ positionByID[idAt($0)] == Position($0) }) else {
             throw InvariantViolation("\(name): index by id")
         }

@@ -335,7 +335,7 @@ extension TextDelta {
     /// ``operationCount`` of ``restricted(to:counters:)``, without building it.
     ///
     /// - Complexity: O(log n + k) for n runs in the delta and k overlapping the range.
-    func operationCount(of replica: ReplicaID, counters: Range<UInt32>) -> Int {
+    package func operationCount(of replica: ReplicaID, counters: Range<UInt32>) -> Int {
         let (start, stop) = runIndices(of: replica, overlapping: counters)
         var total = 0
         for index in start..<stop {
@@ -405,7 +405,7 @@ extension TextCRDT {
 
     /// The UTF-8 of ``prefix(utf8Bytes:)`` (content is valid UTF-8 already: no check, no copy
     /// through a `String`).
-    func prefixBytes(utf8Bytes: Int) -> [UInt8] {
+    package func prefixBytes(utf8Bytes: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(utf8Bytes, content.count))
         var leaf = firstLeaf
@@ -435,7 +435,7 @@ extension TextCRDT {
     /// from the spans it covers instead of building the whole string.
     ///
     /// - Complexity: O(log r + k) for k spans and bytes in the range.
-    func string(inScalarRange range: Range<Int>) -> String {
+    package func string(inScalarRange range: Range<Int>) -> String {
         precondition(range.lowerBound >= 0 && range.upperBound <= lengthScalars, "scalar range out of bounds")
         if range.isEmpty { return "" }
         var bytes: [UInt8] = []
@@ -472,7 +472,7 @@ extension TextCRDT {
 
     /// How many operations of `replica` this text holds (its entry in ``version``, without
     /// building the version).
-    func operationCount(of replica: ReplicaID) -> UInt32 {
+    package func operationCount(of replica: ReplicaID) -> UInt32 {
         guard let index = replicaTable.index(of: replica) else { return 0 }
         return logs[Int(index)].operationCount
     }

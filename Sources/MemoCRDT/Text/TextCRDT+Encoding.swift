@@ -46,7 +46,7 @@ extension TextCRDT {
     }
 
     /// The body of the text state encoding, without its envelope (a notebook embeds it).
-    func encodedBody() -> [UInt8] {
+    package func encodedBody() -> [UInt8] {
         // Replicas with operations, sorted by id: the table.
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
@@ -532,7 +532,7 @@ extension TextCRDT {
     }
 
     /// Decodes a text state body (version 1) found at `range` of `bytes`.
-    init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
+    package init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let textRange = try reader.lengthPrefixedRange()
         let text = Array(bytes[textRange])
@@ -704,7 +704,7 @@ extension TextCRDT {
     /// version, and the highest Lamport timestamp. Checks everything else it reads.
     ///
     /// - Complexity: O(t + r) for t bytes of text and r Lamport runs.
-    static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) -> (
+    package static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)

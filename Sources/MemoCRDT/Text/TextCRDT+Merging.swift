@@ -224,7 +224,7 @@ extension TextCRDT {
     /// deciding it is ready, and applies it right after. Tombstones are applied whether or not
     /// their deletions are (the notebook checks that at the end of its own call).
     @discardableResult
-    mutating func apply(validated delta: TextDelta, recordingEdits: Bool) -> TextApplyReport {
+    package mutating func apply(validated delta: TextDelta, recordingEdits: Bool) -> TextApplyReport {
         var unused: [TextDelta.Run]?
         return apply(validated: delta, recordingEdits: recordingEdits, holdingBack: HeldBackTombstones(), appliedTombstones: &unused)
     }
@@ -385,7 +385,7 @@ extension TextCRDT {
     /// Checks, before anything changes, that every id the delta refers to is an insertion
     /// wherever its kind is already known (held here, held back, or in the delta itself), and
     /// that the delta's own operations held here already are held as the same kind.
-    func validate(_ delta: TextDelta) throws(TextError) {
+    package func validate(_ delta: TextDelta) throws(TextError) {
         let total = pendingOperationCount + delta.operationCount
         guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
         // Counter ranges of deletions arriving now or held back, per replica (rarely needed:
@@ -529,7 +529,7 @@ extension TextCRDT {
     /// - Complexity: mostly (``appliesWithoutRejectionByTree(_:)`` decides) the origin rule's
     ///   check against the tree for each insertion run not held here; else O(n) more: the delta
     ///   is applied to a copy.
-    func appliesWithoutRejection(_ delta: TextDelta) -> Bool {
+    package func appliesWithoutRejection(_ delta: TextDelta) -> Bool {
         if let known = appliesWithoutRejectionByTree(delta) { return known }
         var trial = self
         let report = trial.apply(validated: delta, recordingEdits: false)
@@ -1009,7 +1009,7 @@ extension TextCRDT {
 extension Array {
     /// The first index whose element satisfies `belongsInSecondPartition`, assuming the array is
     /// partitioned (all elements failing the predicate come first).
-    func partitioningIndex(where belongsInSecondPartition: (Element) -> Bool) -> Int {
+    package func partitioningIndex(where belongsInSecondPartition: (Element) -> Bool) -> Int {
         var low = 0
         var high = count
         while low < high {

@@ -64,7 +64,7 @@ extension TextCRDT {
     ///
     /// - Throws: ``TextError/unknownAnchor`` when a character is not in this text.
     /// - Complexity: O(s log r) for s stretches.
-    func sequenceStretchLengths(first: OperationID, count: Int) throws(TextError) -> [Int] {
+    package func sequenceStretchLengths(first: OperationID, count: Int) throws(TextError) -> [Int] {
         var lengths: [Int] = []
         var done = 0
         while done < count {

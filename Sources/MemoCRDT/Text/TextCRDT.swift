@@ -118,7 +118,7 @@ public struct TextCRDT: Sendable {
     /// without a lookup): the counter of the next local operation.
     ///
     /// - Complexity: O(1).
-    var localOperationCount: UInt32 { logs[Int(localReplicaIndex)].operationCount }
+    package var localOperationCount: UInt32 { logs[Int(localReplicaIndex)].operationCount }
 
     /// How many operations are held back until their causal dependencies arrive.
     public var pendingOperationCount: Int { pending.reduce(0) { $0 + Int($1.length) } }

@@ -26,7 +26,7 @@ extension TextDelta {
     }
 
     /// The body of the delta encoding, without its envelope (a notebook delta embeds it).
-    func encodedBody() -> [UInt8] {
+    package func encodedBody() -> [UInt8] {
         // The table: replicas with runs, then replicas only referred to.
         var groupReplicas: [ReplicaID] = []
         for run in runs where groupReplicas.last != run.replica { groupReplicas.append(run.replica) }
@@ -128,7 +128,7 @@ extension TextDelta {
     }
 
     /// Decodes a delta body (version 1) found at `range` of `bytes`.
-    init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) {
+    package init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let tableHeader = try reader.count(max: reader.remaining * 4, "replica table header")
         let groupCount = tableHeader >> 2

@@ -12,7 +12,7 @@
 public struct TextDelta: Sendable, Equatable {
     /// Where an insertion run's originRight is.
     @usableFromInline
-    enum RightOrigin: Sendable, Equatable {
+    package enum RightOrigin: Sendable, Equatable {
         /// The end of the text.
         case end
         /// A named item.
@@ -25,10 +25,10 @@ public struct TextDelta: Sendable, Equatable {
 
     /// A run of consecutive operations by one replica.
     @usableFromInline
-    struct Run: Sendable, Equatable {
+    package struct Run: Sendable, Equatable {
         /// What the operations of a run do.
         @usableFromInline
-        enum Kind: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable {
             /// Inserting `length` scalars. Item 0 goes between `originLeft` (nil: the start of the
             /// text) and `originRight`; item `i > 0` has item `i - 1` as its originLeft and the
             /// same originRight. `content` is the scalars' UTF-8, or nil when they were deleted by
@@ -39,15 +39,15 @@ public struct TextDelta: Sendable, Equatable {
             case deletion(target: OperationID, isReversed: Bool)
         }
 
-        var replica: ReplicaID
-        var counter: UInt32
+        package var replica: ReplicaID
+        package var counter: UInt32
         var lamport: UInt64
-        var length: UInt32
-        var kind: Kind
+        package var length: UInt32
+        package var kind: Kind
 
-        var end: UInt32 { counter + length }
+        package var end: UInt32 { counter + length }
 
-        var isInsertion: Bool {
+        package var isInsertion: Bool {
             if case .insertion = kind { return true }
             return false
         }
@@ -143,14 +143,14 @@ public struct TextDelta: Sendable, Equatable {
     }
 
     /// Runs sorted by replica, then counter; runs of one replica do not overlap.
-    @usableFromInline var runs: [Run]
+    @usableFromInline package var runs: [Run]
 
     /// An empty delta.
     public init() {
         runs = []
     }
 
-    init(runs: [Run]) {
+    package init(runs: [Run]) {
         self.runs = runs
     }
 

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 
 // The local files' encodings (FORMAT.md, "Local library"). Both are MemoSync envelopes of kind 6
 // ("local file"), version 1:

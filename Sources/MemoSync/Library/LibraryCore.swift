@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 
 // The local library, as pure logic: what to read when opening, how to recover from a crash, and
 // which disk operations save and compaction consist of. `Replica` performs the operations on a

@@ -1,5 +1,6 @@
 import Foundation
 import MemoCRDT
+import MemoNotes
 
 /// The clock and random source a replica uses, injected so that the simulator can run replicas
 /// deterministically.

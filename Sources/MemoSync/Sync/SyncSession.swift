@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 
 // A sync, as a state machine with no I/O of its own.
 //

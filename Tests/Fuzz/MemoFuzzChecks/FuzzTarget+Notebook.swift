@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 
 // Notebook deltas and notebook states: decode, round trip, apply and merge with honest peers.
 

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 import MemoSync
 
 /// The honest peers the checks apply and merge decoded values into, and the blobs the seeds are

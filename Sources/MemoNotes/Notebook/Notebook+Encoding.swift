@@ -1,0 +1,449 @@
+import MemoCRDT
+// The notebook encodings (FORMAT.md, "Notebook state" and "Notebook delta").
+
+/// Kinds of a notebook run in an encoding.
+enum NotebookRunCode {
+    static let create: UInt8 = 0
+    static let text: UInt8 = 1
+    static let trash: UInt8 = 2
+    static let restore: UInt8 = 3
+    static let purge: UInt8 = 4
+}
+
+extension Notebook {
+    /// The current format version of a notebook state and of a notebook delta.
+    static let formatVersion: UInt8 = 1
+
+    // MARK: State
+
+    /// The whole notebook as bytes: every memo's text state and every notebook operation, enough
+    /// to merge with any replica. Two notebooks that hold the same operations encode to the same
+    /// bytes. Local state is not included: the replica id, undo history, held-back operations and
+    /// untaken events. The layout is in FORMAT.md.
+    ///
+    /// A memo still in its loaded form is written back unchanged, and so is one whose body
+    /// ``encodedKeepingTextBodies()`` kept, if its text has not changed since.
+    ///
+    /// - Complexity: O(n) for memos still in their loaded form or unchanged since they were
+    ///   last encoded, O(n log n) for the others.
+    public func encoded() -> [UInt8] {
+        var kept: [KeptTextBody]?
+        return encodedState(keeping: &kept)
+    }
+
+    /// ``encoded()``, keeping each memo's text body (in the returned buffer, shared) so that the
+    /// next encoding copies the bodies of the memos that have not changed by then instead of
+    /// encoding them again. The bytes are those of ``encoded()``.
+    ///
+    /// For a notebook that is encoded again and again as it changes (a replica's snapshots):
+    /// the cache holds a reference to the returned buffer, one state's worth of memory.
+    ///
+    /// - Complexity: as ``encoded()``.
+    public mutating func encodedKeepingTextBodies() -> [UInt8] {
+        var kept: [KeptTextBody]? = []
+        let bytes = encodedState(keeping: &kept)
+        for entry in kept! {
+            memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: entry.body, version: entry.version)
+        }
+        return bytes
+    }
+
+    /// A decoded memo's text body in an encoded state: the memo's index in the memo table,
+    /// where its body is in the state, and the text version it stands for.
+    private typealias KeptTextBody = (index: Int, body: Range<Int>, version: VersionVector)
+
+    /// The state; when `kept` is not nil, it receives where the body of each memo held decoded
+    /// is in the result.
+    private func encodedState(keeping kept: inout [KeptTextBody]?) -> [UInt8] {
+        let memoIDs = memos.ids.sorted()
+        var memoIndex: [MemoID: Int] = [:]
+        for (index, id) in memoIDs.enumerated() { memoIndex[id] = index }
+        let replicas = logs.keys.sorted()
+        var replicaIndex: [ReplicaID: Int] = [:]
+        for (index, id) in replicas.enumerated() { replicaIndex[id] = index }
+
+        var body = ByteWriter()
+        body.varint(memoIDs.count)
+        for id in memoIDs {
+            body.uint64LittleEndian(id.high)
+            body.uint64LittleEndian(id.low)
+            let tableIndex = memos.index(of: id)!
+            let record = memos[at: tableIndex]
+            switch record.text {
+            case let .materialized(text):
+                let version = text.version
+                let start: Int
+                if let cached = record.encodedTextBody, cached.version == version {
+                    #if MEMOSYNC_INTERNAL_CHECKS
+                    precondition(
+                        cached.bytes[cached.range].elementsEqual(text.encodedBody()),
+                        "memo \(id): the kept text body is not the text's encoding")
+                    #endif
+                    body.varint(cached.range.count)
+                    start = body.count
+                    body.append(contentsOf: cached.bytes[cached.range])
+                } else {
+                    let fresh = text.encodedBody()
+                    body.varint(fresh.count)
+                    start = body.count
+                    body.append(contentsOf: fresh)
+                }
+                kept?.append((tableIndex, start..<body.count, version))
+            case let .encoded(bytes, textBody, _, _, _, _): body.lengthPrefixed(bytes[textBody])
+            }
+        }
+        body.varint(replicas.count)
+        for id in replicas { body.uint64LittleEndian(id.rawValue) }
+        for replicaID in replicas {
+            let log = logs[replicaID]!
+            body.varint(log.operationCount)
+            body.varint(log.runs.count)
+            var previousTimestamp: UInt64 = 0
+            for run in log.runs {
+                Self.writeRun(run, memoIndex: memoIndex[run.memo]!, replicaIndex: replicaIndex, previousTimestamp: &previousTimestamp, into: &body)
+            }
+        }
+        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.formatVersion, body: body.bytes)
+        if kept != nil {
+            // The envelope puts its header before the body and a 4-byte checksum after it.
+            let headerCount = state.count - body.count - 4
+            for index in kept!.indices {
+                let range = kept![index].body
+                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
+            }
+        }
+        return state
+    }
+
+    /// One run: kind, memo index, length and text counter (text runs), seen version (trash and
+    /// purge), timestamp as the increase over the previous run's.
+    static func writeRun(
+        _ run: NotebookRun, memoIndex: Int, replicaIndex: [ReplicaID: Int], previousTimestamp: inout UInt64,
+        into writer: inout ByteWriter
+    ) {
+        switch run.kind {
+        case .create: writer.byte(NotebookRunCode.create)
+        case .text: writer.byte(NotebookRunCode.text)
+        case .trash: writer.byte(NotebookRunCode.trash)
+        case .restore: writer.byte(NotebookRunCode.restore)
+        case .purge: writer.byte(NotebookRunCode.purge)
+        }
+        writer.varint(memoIndex)
+        switch run.kind {
+        case let .text(textCounter):
+            writer.varint(run.length)
+            writer.varint(textCounter)
+        case let .trash(seen), let .purge(seen):
+            writer.varint(seen.entries.count)
+            for entry in seen.entries {
+                writer.varint(replicaIndex[entry.replica]!)
+                writer.varint(entry.operationCount)
+            }
+        case .create, .restore:
+            break
+        }
+        writer.varint(run.timestamp.rawValue - previousTimestamp)
+        previousTimestamp = run.timestamp.rawValue
+    }
+
+    /// Reads one run (see ``writeRun(_:memoIndex:replicaIndex:previousTimestamp:into:)``);
+    /// `memoIndex` receives the index of its memo in `memoIDs`.
+    static func readRun(
+        _ reader: inout ByteReader, counter: UInt32, memos memoIDs: [MemoID], replicas: [ReplicaID],
+        previousTimestamp: inout UInt64, memoIndex: inout Int
+    ) throws(DecodingError) -> NotebookRun {
+        let code = try reader.byte()
+        memoIndex = try reader.count(max: memoIDs.count - 1, "memo index")
+        let memo = memoIDs[memoIndex]
+        var length: UInt32 = 1
+        let kind: NotebookRunKind
+        func readSeen(_ reader: inout ByteReader) throws(DecodingError) -> VersionVector {
+            let count = try reader.count(max: min(replicas.count, reader.remaining / 2), "seen version size")
+            var entries: [VersionVector.Entry] = []
+            var previous = -1
+            for _ in 0..<count {
+                let index = try reader.count(max: replicas.count - 1, "replica index")
+                guard index > previous else { throw .malformed("seen version not in replica order") }
+                previous = index
+                let operations = try reader.uint32Varint("seen operation count")
+                guard operations > 0 else { throw .malformed("empty seen entry") }
+                entries.append(VersionVector.Entry(replica: replicas[index], operationCount: operations))
+            }
+            return VersionVector(entries: entries)
+        }
+        switch code {
+        case NotebookRunCode.create: kind = .create
+        case NotebookRunCode.text:
+            length = try reader.uint32Varint("run length")
+            guard length > 0 else { throw .malformed("empty text run") }
+            let textCounter = try reader.uint32Varint("text counter")
+            guard UInt64(textCounter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
+                throw .malformed("text counters past the limit")
+            }
+            kind = .text(textCounter: textCounter)
+        case NotebookRunCode.trash: kind = .trash(seen: try readSeen(&reader))
+        case NotebookRunCode.restore: kind = .restore
+        case NotebookRunCode.purge: kind = .purge(seen: try readSeen(&reader))
+        default: throw .malformed("run kind \(code)")
+        }
+        guard UInt64(counter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
+            throw .malformed("notebook counters past the limit")
+        }
+        let step = try reader.varint()
+        let (timestamp, overflow) = previousTimestamp.addingReportingOverflow(step)
+        guard !overflow else { throw .malformed("timestamp overflows") }
+        previousTimestamp = timestamp
+        return NotebookRun(counter: counter, length: length, memo: memo, kind: kind, timestamp: HybridTimestamp(rawValue: timestamp))
+    }
+
+    /// Decodes a notebook state written by ``encoded()``; local changes are attributed to
+    /// `replica`.
+    ///
+    /// Memos are ready to list and search at once; each memo's text operations are replayed when
+    /// it is first edited or merged (``prepareForEditing(_:)`` does it ahead of time).
+    ///
+    /// - Throws: `DecodingError` for any input that is not such a notebook.
+    /// - Complexity: O(b) for b bytes.
+    public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...Self.formatVersion)
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        var notebook = Notebook(replica: replica)
+        let memoCount = try reader.count(max: reader.remaining / 17, "memo count")
+        var memoIDs: [MemoID] = []
+        memoIDs.reserveCapacity(memoCount)
+        for _ in 0..<memoCount {
+            let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
+            if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
+            memoIDs.append(id)
+            let range = try reader.lengthPrefixedRange()
+            let summary = try TextCRDT.summary(ofBody: bytes, range: range)
+            // Folding the text for search checks that it is UTF-8, in the same pass.
+            guard let key = bytes.withUnsafeBufferPointer({ buffer in
+                SearchFolding.validatedKey(forUTF8: UnsafeBufferPointer(rebasing: buffer[summary.text]))
+            }) else {
+                throw .malformed("memo \(id): the text is not valid UTF-8")
+            }
+            notebook.lamport = max(notebook.lamport, summary.lamport)
+            var record = MemoRecord(
+                id: id,
+                text: .encoded(
+                    bytes: bytes, body: range, text: summary.text, version: summary.version,
+                    insertionVersion: summary.insertionVersion, lamport: summary.lamport),
+                createdAt: .zero, modifiedAt: .zero)
+            record.searchKey = key
+            record.searchKeyVersion = summary.version
+            notebook.memos[id] = record
+        }
+        let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
+        var replicas: [ReplicaID] = []
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
+            replicas.append(id)
+        }
+        // Memos were added in id order: a memo's index in `memoIDs` is its index in the table.
+        var created = [Bool](repeating: false, count: memoIDs.count)
+        var createdCount = 0
+        var latest = HybridTimestamp.zero
+        // Each memo's text runs, per replica, must cover exactly the text operations the memo
+        // holds: per memo, the text operations its runs cover, in replica order (checked after
+        // the structure, as a malformed state).
+        var coverage = [[VersionVector.Entry]](repeating: [], count: memoIDs.count)
+        var coverageViolation: String?
+        // Per memo index, the text operations of the current replica covered so far (0: none),
+        // and the memos it touched: arrays reused for every replica instead of a dictionary.
+        var covered = [UInt32](repeating: 0, count: memoIDs.count)
+        var touched: [Int] = []
+        for replicaID in replicas {
+            let operationCount = try reader.uint32Varint("operation count")
+            let runCount = try reader.count(max: min(Int(operationCount), reader.remaining / 3), "run count")
+            var log = NotebookLog()
+            var previousTimestamp: UInt64 = 0
+            for _ in 0..<runCount {
+                var index = 0
+                let run = try Self.readRun(
+                    &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas,
+                    previousTimestamp: &previousTimestamp, memoIndex: &index)
+                if var last = log.runs.last, last.append(run) { throw .malformed("runs not maximally merged") }
+                log.append(run)
+                latest = max(latest, run.timestamp)
+                switch run.kind {
+                case .create:
+                    let createdAt = notebook.memos[at: index].createdAt
+                    notebook.memos[at: index].createdAt = created[index] ? min(createdAt, run.timestamp) : run.timestamp
+                    if !created[index] {
+                        created[index] = true
+                        createdCount += 1
+                    }
+                case let .text(textCounter):
+                    let before = covered[index]
+                    if textCounter != before && coverageViolation == nil {
+                        coverageViolation = "memo \(run.memo): text runs of \(replicaID) skip counters"
+                    }
+                    if before == 0 { touched.append(index) }
+                    covered[index] = textCounter + run.length
+                case let .trash(seen):
+                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                case .restore:
+                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .restore, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                case let .purge(seen):
+                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .purge(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+                }
+                if notebook.memos[at: index].modifiedAt < run.timestamp { notebook.memos[at: index].modifiedAt = run.timestamp }
+            }
+            guard log.operationCount == operationCount else { throw .malformed("replica \(replicaID) runs do not add up to its count") }
+            notebook.logs[replicaID] = log
+            // Replicas come in ascending order: each memo's entries stay sorted.
+            for index in touched {
+                coverage[index].append(VersionVector.Entry(replica: replicaID, operationCount: covered[index]))
+                covered[index] = 0
+            }
+            touched.removeAll(keepingCapacity: true)
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        guard createdCount == memoIDs.count else { throw .malformed("a memo was never created") }
+        notebook.clock.observe(latest, wallMilliseconds: 0)
+        for index in memoIDs.indices {
+            notebook.memos[at: index].refreshStatus()
+            notebook.memos[at: index].refreshDerivedText()
+        }
+        if let coverageViolation { throw .malformed(coverageViolation) }
+        for index in memoIDs.indices {
+            let version = notebook.memos[at: index].text.version
+            guard coverage[index].count == version.entries.count else {
+                throw .malformed("memo \(memoIDs[index]): text replicas differ from the runs")
+            }
+            guard coverage[index] == version.entries else {
+                throw .malformed("memo \(memoIDs[index]): text operations differ from the runs")
+            }
+            // A trash or purge applies only once the memo holds the text it saw (and a text only
+            // gains operations): one that saw more than the memo holds comes from no history.
+            for record in notebook.memos[at: index].lifecycle {
+                switch record.kind {
+                case let .trash(seen), let .purge(seen):
+                    guard seen.isIncluded(in: version) else {
+                        throw .malformed("memo \(memoIDs[index]): a trash or purge saw text the memo does not hold")
+                    }
+                case .restore: break
+                }
+            }
+        }
+        self = notebook
+    }
+}
+
+extension NotebookDelta {
+    // MARK: Delta
+
+    /// The delta as bytes (layout in FORMAT.md). Equal deltas encode to equal bytes.
+    public func encoded() -> [UInt8] {
+        var replicaSet = Set<ReplicaID>()
+        for replicaRun in runs {
+            replicaSet.insert(replicaRun.replica)
+            switch replicaRun.run.kind {
+            case let .trash(seen), let .purge(seen): for entry in seen.entries { replicaSet.insert(entry.replica) }
+            default: break
+            }
+        }
+        let replicas = replicaSet.sorted()
+        var replicaIndex: [ReplicaID: Int] = [:]
+        for (index, id) in replicas.enumerated() { replicaIndex[id] = index }
+        let memoIDs = memos
+        var memoIndex: [MemoID: Int] = [:]
+        for (index, id) in memoIDs.enumerated() { memoIndex[id] = index }
+
+        var body = ByteWriter()
+        body.varint(replicas.count)
+        for id in replicas { body.uint64LittleEndian(id.rawValue) }
+        body.varint(memoIDs.count)
+        for id in memoIDs {
+            body.uint64LittleEndian(id.high)
+            body.uint64LittleEndian(id.low)
+        }
+        var groups: [(replica: ReplicaID, runs: ArraySlice<ReplicaRun>)] = []
+        var start = 0
+        while start < runs.count {
+            var end = start
+            while end < runs.count && runs[end].replica == runs[start].replica { end += 1 }
+            groups.append((runs[start].replica, runs[start..<end]))
+            start = end
+        }
+        body.varint(groups.count)
+        for group in groups {
+            body.varint(replicaIndex[group.replica]!)
+            body.varint(group.runs.first!.run.counter)
+            body.varint(group.runs.count)
+            var previousTimestamp: UInt64 = 0
+            for replicaRun in group.runs {
+                Notebook.writeRun(
+                    replicaRun.run, memoIndex: memoIndex[replicaRun.run.memo]!, replicaIndex: replicaIndex,
+                    previousTimestamp: &previousTimestamp, into: &body)
+            }
+        }
+        body.varint(texts.count)
+        for (memo, delta) in texts {
+            body.varint(memoIndex[memo]!)
+            body.lengthPrefixed(delta.encodedBody())
+        }
+        return BlobEnvelope.seal(kind: .notebookDelta, version: Notebook.formatVersion, body: body.bytes)
+    }
+
+    /// Decodes a delta written by ``encoded()``.
+    ///
+    /// - Throws: `DecodingError` for any input that is not such a delta.
+    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookDelta, versions: 1...Notebook.formatVersion)
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
+        var replicas: [ReplicaID] = []
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
+            replicas.append(id)
+        }
+        let memoCount = try reader.count(max: reader.remaining / 16, "memo count")
+        var memoIDs: [MemoID] = []
+        for _ in 0..<memoCount {
+            let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
+            if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
+            memoIDs.append(id)
+        }
+        var runs: [ReplicaRun] = []
+        let groupCount = try reader.count(max: replicaCount, "group count")
+        var previousReplica = -1
+        for _ in 0..<groupCount {
+            let index = try reader.count(max: replicaCount - 1, "replica index")
+            guard index > previousReplica else { throw .malformed("groups not in replica order") }
+            previousReplica = index
+            var counter = try reader.uint32Varint("first counter")
+            let runCount = try reader.count(max: reader.remaining / 3, "run count")
+            guard runCount > 0 else { throw .malformed("empty group") }
+            var previousTimestamp: UInt64 = 0
+            var previousRun: NotebookRun?
+            for _ in 0..<runCount {
+                var memoIndex = 0
+                let run = try Notebook.readRun(
+                    &reader, counter: counter, memos: memoIDs, replicas: replicas, previousTimestamp: &previousTimestamp,
+                    memoIndex: &memoIndex)
+                if var last = previousRun, last.append(run) { throw .malformed("runs not maximally merged") }
+                runs.append(ReplicaRun(replica: replicas[index], run: run))
+                counter = run.end
+                previousRun = run
+            }
+        }
+        let textCount = try reader.count(max: memoCount, "text count")
+        var texts: [(memo: MemoID, delta: TextDelta)] = []
+        var previousMemo = -1
+        for _ in 0..<textCount {
+            let index = try reader.count(max: memoCount - 1, "memo index")
+            guard index > previousMemo else { throw .malformed("texts not in memo order") }
+            previousMemo = index
+            let range = try reader.lengthPrefixedRange()
+            texts.append((memoIDs[index], try TextDelta(decodingBody: bytes, range: range)))
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        let touched = Set(runs.map(\.run.memo))
+        guard touched.count == memoIDs.count else { throw .malformed("a listed memo has no run") }
+        self.init(runs: runs, texts: texts)
+    }
+}

@@ -1,0 +1,105 @@
+import MemoCRDT
+extension Notebook {
+    /// Checks every internal invariant of the notebook, in O(n) (n: runs, memos and text).
+    ///
+    /// Checked: each replica's runs cover its operations without gaps, maximally merged, with
+    /// non-decreasing timestamps; every run names a known memo that it created first; each memo's
+    /// text runs of each replica cover that replica's text operations in the memo exactly and in
+    /// order (the notebook-to-text mapping); lifecycle records match the log; status, dates and
+    /// derived text match a recomputation; the clock is past every timestamp; decoded texts pass
+    /// their own checks.
+    ///
+    /// - Throws: ``InvariantViolation`` naming the first broken invariant.
+    public func checkInvariants() throws(InvariantViolation) {
+        var textCoverage: [MemoID: [ReplicaID: UInt32]] = [:]
+        var lifecycleCount: [MemoID: Int] = [:]
+        var created: Set<MemoID> = []
+        var newest: [MemoID: HybridTimestamp] = [:]
+        var earliestCreate: [MemoID: HybridTimestamp] = [:]
+        for replicaID in logs.keys.sorted() {
+            let log = logs[replicaID]!
+            var counter: UInt32 = 0
+            var previous: NotebookRun?
+            for run in log.runs {
+                try require(run.counter == counter && run.length > 0, "replica \(replicaID) runs leave a gap at \(counter)")
+                try require(clock.latest >= run.timestamp, "clock behind a run's timestamp")
+                if var last = previous {
+                    try require(!last.append(run), "replica \(replicaID) runs not merged at \(run.counter)")
+                    try require(run.timestamp >= previous!.timestamp, "replica \(replicaID) timestamps go back at \(run.counter)")
+                }
+                try require(memos[run.memo] != nil, "run names unknown memo \(run.memo)")
+                switch run.kind {
+                case .create:
+                    created.insert(run.memo)
+                    earliestCreate[run.memo] = min(earliestCreate[run.memo] ?? run.timestamp, run.timestamp)
+                case let .text(textCounter):
+                    let covered = textCoverage[run.memo, default: [:]][replicaID, default: 0]
+                    try require(textCounter == covered, "memo \(run.memo): replica \(replicaID) text runs skip from \(covered) to \(textCounter)")
+                    textCoverage[run.memo, default: [:]][replicaID] = textCounter + run.length
+                case .trash, .restore, .purge:
+                    lifecycleCount[run.memo, default: 0] += 1
+                }
+                newest[run.memo] = max(newest[run.memo] ?? run.timestamp, run.timestamp)
+                counter = run.end
+                previous = run
+            }
+            try require(counter == log.operationCount, "replica \(replicaID) count \(log.operationCount) != runs \(counter)")
+        }
+        try require(logs.version == logs.recomputedVersion, "the maintained version differs from the logs")
+        try memos.checkIndex()
+        for record in memos.records {
+            let id = record.id
+            try require(record.id == id, "memo key")
+            try require(created.contains(id), "memo \(id) was never created")
+            let version = record.text.version
+            let coverage = textCoverage[id] ?? [:]
+            for entry in version.entries {
+                try require(coverage[entry.replica] == entry.operationCount, "memo \(id): text of \(entry.replica) has \(entry.operationCount) operations, runs cover \(coverage[entry.replica] ?? 0)")
+            }
+            try require(coverage.values.reduce(0, +) == UInt32(version.operationCount), "memo \(id): runs cover text not in the memo")
+            try require(record.lifecycle.count == (lifecycleCount[id] ?? 0), "memo \(id) lifecycle records")
+            try require(record.createdAt == earliestCreate[id], "memo \(id) createdAt")
+            try require(record.modifiedAt == newest[id], "memo \(id) modifiedAt \(record.modifiedAt) != \(String(describing: newest[id]))")
+            var recomputed = record
+            recomputed.refreshStatus()
+            try require(recomputed.status == record.status, "memo \(id) status \(record.status) != \(recomputed.status)")
+            if !record.derivedTextIsStale {
+                try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
+                try require(record.cachedTextPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
+            }
+            try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
+            if record.searchKeyVersion == version {
+                try require(record.searchKey == SearchFolding.key(for: record.text.string), "memo \(id) cached search key is wrong")
+            }
+            if case let .materialized(text) = record.text {
+                try text.checkInvariants()
+                try require(text.replica == replica, "memo \(id) text attributed to another replica")
+                try require(text.pendingOperationCount == 0, "memo \(id) text holds back operations")
+                try require(lamport >= text.lamport, "notebook Lamport clock behind memo \(id)")
+            }
+        }
+        for (replicaID, queue) in pending {
+            for item in queue {
+                try require(item.run.end > log(of: replicaID).operationCount, "a held-back run is already applied")
+            }
+        }
+    }
+
+    /// Runs ``checkInvariants()`` under `MEMOSYNC_INTERNAL_CHECKS`: after every mutation while
+    /// the notebook is small, then after one mutation in 256.
+    mutating func checkInvariantsIfEnabled() {
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active != nil { return }  // as in a release build: the harness must find it
+        #endif
+        #if MEMOSYNC_INTERNAL_CHECKS
+        debugMutationCount &+= 1
+        if memos.count <= 64 || debugMutationCount % 256 == 0 {
+            do {
+                try checkInvariants()
+            } catch {
+                preconditionFailure("Notebook invariant violated: \(error)")
+            }
+        }
+        #endif
+    }
+}

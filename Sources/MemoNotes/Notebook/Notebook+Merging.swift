@@ -1,0 +1,602 @@
+import MemoCRDT
+// Exchanging notebook operations: the changes since a version, applying a delta in causal order
+// (holding back runs whose dependencies have not arrived), merging whole notebooks.
+
+/// What ``Notebook/apply(_:)`` did with a delta.
+public struct NotebookApplyReport: Sendable, Equatable {
+    /// Notebook operations applied now (including held-back ones whose dependencies arrived).
+    public var appliedOperationCount = 0
+    /// Operations the notebook already held.
+    public var duplicateOperationCount = 0
+    /// Operations held back for missing dependencies, after this call.
+    public var pendingOperationCount = 0
+    /// Memos that changed, in id order.
+    public var changedMemos: [MemoID] = []
+
+    /// An empty report.
+    public init() {}
+}
+
+extension Notebook {
+    // MARK: Changes
+
+    /// The operations this notebook holds that `version` lacks: notebook runs, and for each memo
+    /// they touch, exactly the text operations behind them.
+    ///
+    /// - Throws: ``NotebookError/corruptMemo(_:_:)`` when a memo's stored text cannot be decoded.
+    /// - Complexity: O(k) in the runs and text operations returned (plus decoding any memo still
+    ///   encoded).
+    public func changes(since version: VersionVector) throws(NotebookError) -> NotebookDelta {
+        var runs: [NotebookDelta.ReplicaRun] = []
+        var textRanges: [MemoID: [(replica: ReplicaID, counters: Range<UInt32>)]] = [:]
+        for replicaID in logs.keys.sorted() {
+            let log = logs[replicaID]!
+            let from = version[replicaID]
+            guard from < log.operationCount else { continue }
+            for var run in log.runs[log.firstRun(endingAfter: from)...] {
+                if run.counter < from { run = run.dropping(from - run.counter) }
+                #if MEMOSYNC_MUTANTS
+                if EngineMutant.active == .deltaOmitsOperation, run.end == log.operationCount, run.length > 1 { run.length -= 1 }
+                #endif
+                runs.append(NotebookDelta.ReplicaRun(replica: replicaID, run: run))
+                if case let .text(textCounter) = run.kind {
+                    textRanges[run.memo, default: []].append((replicaID, textCounter..<textCounter + run.length))
+                }
+            }
+        }
+        var texts: [(memo: MemoID, delta: TextDelta)] = []
+        for memo in textRanges.keys.sorted() {
+            let text = try readableText(of: memos[memo]!)
+            do throws(TextError) {
+                texts.append((memo, try text.changes(in: textRanges[memo]!)))
+            } catch {
+                // (The notebook's runs cover exactly its texts' operations: checked when decoded.)
+                throw .text(memo, error)
+            }
+        }
+        return NotebookDelta(runs: runs, texts: texts)
+    }
+
+    // MARK: Applying
+
+    /// Applies the operations of `delta` this notebook does not hold yet.
+    ///
+    /// Idempotent, commutative and associative, like the text CRDT: notebooks that applied the
+    /// same deltas in any order hold the same memos, texts and statuses. Runs whose dependencies
+    /// (the memo's creation, text operations they build on, what a trash saw) have not arrived are
+    /// held back and applied by the call that brings them. Events for the changes are queued for
+    /// ``takeEvents()``, marked remote.
+    ///
+    /// Characters a delta carries already deleted (without their content) are applied only
+    /// together with the operations that delete them: a call that would end with such a
+    /// deletion still held back is undone and held back whole (after trying `delta` apart from
+    /// the runs held back before it), so the notebook never holds a deletion no operation made.
+    ///
+    /// - Throws: ``NotebookError/invalidDelta(reason:)`` for a delta no correct replica could
+    ///   produce, ``NotebookError/corruptMemo(_:_:)``; nothing changes when it throws.
+    @discardableResult
+    public mutating func apply(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
+        try apply(delta, separatingHeldBack: true, queueingEvents: true)
+    }
+
+    /// ``apply(_:)`` for a caller that discards the events: the same checks, the same errors,
+    /// the same memos, texts, logs, held-back runs and report, but no event is queued (and no
+    /// text edit is recorded to build one). Events queued before the call stay queued.
+    ///
+    /// Reopening a library replays its journal with this: what it replays was already reported
+    /// when it happened, and recovery drops every event.
+    ///
+    /// - Throws: as ``apply(_:)``; nothing changes when it throws.
+    @discardableResult
+    package mutating func applyWithoutEvents(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
+        try apply(delta, separatingHeldBack: true, queueingEvents: false)
+    }
+
+    /// `apply(_:)`; `separatingHeldBack`: when the call must be undone (below), try `delta` on
+    /// its own, the runs held back before it aside, then those again. `queueingEvents`: false
+    /// leaves `events` as it was (nothing else depends on it).
+    private mutating func apply(
+        _ delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool
+    ) throws(NotebookError) -> NotebookApplyReport {
+        var report = NotebookApplyReport()
+        if delta.isEmpty && pending.isEmpty { return report }
+        try validate(delta)
+        // Queue every run with the text operations it stands for. A run the notebook holds
+        // already is only counted as a duplicate (held counts only grow), so it is queued
+        // without them. Runs come grouped by replica: each group is appended at once.
+        func queue(_ delta: NotebookDelta, into notebook: inout Notebook) {
+            var start = 0
+            while start < delta.runs.count {
+                let replicaID = delta.runs[start].replica
+                let held = notebook.logs[replicaID]?.operationCount ?? 0
+                // Runs held back already (the same segment read again by every sync while what
+                // it waits for is missing) are not queued twice: the queue would grow each time.
+                let waiting = notebook.heldBackRanges(of: replicaID)
+                var group: [PendingRun] = []
+                var index = start
+                while index < delta.runs.count && delta.runs[index].replica == replicaID {
+                    let run = delta.runs[index].run
+                    if !waiting.isEmpty && covers(waiting, run.counter..<run.end) {
+                        index += 1
+                        continue
+                    }
+                    var payload = TextDelta()
+                    if case let .text(textCounter) = run.kind, run.end > held {
+                        payload = delta.text(for: run.memo).restricted(to: replicaID, counters: textCounter..<textCounter + run.length)
+                    }
+                    group.append(PendingRun(run: run, text: payload))
+                    index += 1
+                }
+                notebook.pending[replicaID, default: []] += group
+                start = index
+            }
+        }
+        // As it was, for the case below where the whole call must be undone. Kept only when
+        // tombstones are in play: holding it makes the first change copy the memo table.
+        let mayOrphan = delta.texts.contains { $0.delta.hasTombstones }
+            || pending.values.contains { $0.contains { $0.text.hasTombstones } }
+        let original: Notebook? = mayOrphan ? self : nil
+        queue(delta, into: &self)
+        // Text runs applied in this call that brought characters already deleted (tombstones):
+        // their deletions must be held by the end of the call (see below). Looked for only when
+        // some queued text has tombstones (`mayOrphan`): the parts of texts without are without.
+        var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
+        var statusBefore: [MemoID: MemoStatus?] = [:]
+        // Memos whose text changed, in order (a memo repeated only when another came between):
+        // their titles are marked stale once each at the end, not after every run.
+        var textChanged: [MemoID] = []
+        func applied(_ item: PendingRun, from replicaID: ReplicaID, into notebook: inout Notebook) {
+            notebook.applyRemote(item, from: replicaID, queueingEvents: queueingEvents)
+            if case .text = item.run.kind, textChanged.last != item.run.memo { textChanged.append(item.run.memo) }
+        }
+        var progress = true
+        while progress {
+            progress = false
+            for replicaID in pending.keys.sorted() {
+                // Held-back runs are kept in counter order; a sort (stable, so a no-op on sorted
+                // runs) is needed only when some arrived out of order or a partly applied run's
+                // rest moved past the next one.
+                var queue = pending[replicaID]!
+                var changed = false
+                if !Self.isInCounterOrder(queue) {
+                    queue.sort { $0.run.counter < $1.run.counter }
+                    changed = true
+                }
+                var index = 0
+                let log = logs[replicaID]
+                var held = log?.operationCount ?? 0
+                // A replica's timestamps never go back: a run older than its replica's last
+                // applied operation comes from a forged history and is held back for good
+                // (``validate(_:)`` refuses the ones it can see then).
+                var heldTimestamp = log?.runs.last?.timestamp
+                while index < queue.count {
+                    var item = queue[index]
+                    if item.run.end <= held {
+                        report.duplicateOperationCount += Int(item.run.length)
+                        index += 1
+                        continue
+                    }
+                    if item.run.counter > held { break }
+                    if item.run.counter < held {
+                        let skip = held - item.run.counter
+                        report.duplicateOperationCount += Int(skip)
+                        item.run = item.run.dropping(skip)
+                        if case let .text(textCounter) = item.run.kind {
+                            item.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + item.run.length)
+                        }
+                    }
+                    if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
+                    if statusBefore[item.run.memo] == nil { statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
+                    guard try isReady(item, from: replicaID) else {
+                        // A replica's log joins its text operations on one memo into one run,
+                        // even when a later one builds on a remote operation that itself builds
+                        // on an earlier one: apply what is ready and hold the rest.
+                        if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
+                            if mayOrphan { appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) } }
+                            applied(head, from: replicaID, into: &self)
+                            report.appliedOperationCount += Int(head.run.length)
+                            held = head.run.end
+                            heldTimestamp = head.run.timestamp
+                            queue[index] = rest
+                            changed = true
+                            progress = true
+                        }
+                        break
+                    }
+                    if mayOrphan { appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) } }
+                    applied(item, from: replicaID, into: &self)
+                    report.appliedOperationCount += Int(item.run.length)
+                    held = item.run.end
+                    heldTimestamp = item.run.timestamp
+                    index += 1
+                    progress = true
+                }
+                guard changed || index > 0 else { continue }
+                queue.removeFirst(index)
+                pending[replicaID] = queue.isEmpty ? nil : queue
+            }
+        }
+        // Characters that arrived already deleted (a delta carries no content for them) whose
+        // deletions are still held back (they wait for something else) would be deleted by no
+        // operation held: a state that would not encode. Undo the call and hold the whole delta
+        // back; it applies once what the deletions wait for arrives (in one call then).
+        var orphaned = false
+        var tombstonesByMemo: [MemoID: [TextDelta.Run]] = [:]
+        for (memo, run) in appliedTombstones { tombstonesByMemo[memo, default: []].append(run) }
+        for memo in tombstonesByMemo.keys.sorted() where !orphaned {
+            orphaned = try !materializedText(of: memo).deletionsCover(tombstonesByMemo[memo]!)
+        }
+        if orphaned, let original {
+            self = original
+            // Runs held back earlier may be what leaves the orphans (they can wait for
+            // operations that are still missing): try this delta on its own (a snapshot's delta
+            // is complete by itself), then the earlier ones again.
+            if separatingHeldBack && !original.pending.isEmpty && !delta.isEmpty {
+                let earlier = pending
+                pending = [:]
+                let alone = try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents)
+                for (replica, runs) in earlier {
+                    // (Not twice: runs the delta alone held back again.)
+                    let waiting = heldBackRanges(of: replica)
+                    pending[replica, default: []] += runs.filter { waiting.isEmpty || !covers(waiting, $0.run.counter..<$0.run.end) }
+                }
+                _ = try apply(NotebookDelta(), separatingHeldBack: false, queueingEvents: queueingEvents)
+                var result = alone
+                result.pendingOperationCount = pendingOperationCount
+                return result
+            }
+            queue(delta, into: &self)
+            // (Runs of the delta this notebook held already are not held back: they are
+            // duplicates, as the loop above counts them.)
+            dropAppliedPendingRuns()
+            checkInvariantsIfEnabled()
+            var heldBack = NotebookApplyReport()
+            heldBack.pendingOperationCount = pendingOperationCount
+            return heldBack
+        }
+        // Titles: marking memos stale in the order of their last change leaves every one but
+        // the last refreshed from its final text, as marking after each run would.
+        var marked = Set<MemoID>()
+        var staleOrder: [MemoID] = []
+        for id in textChanged.reversed() where marked.insert(id).inserted { staleOrder.append(id) }
+        for id in staleOrder.reversed() {
+            if let index = memos.index(of: id) { memos.markDerivedTextStale(at: index) }
+        }
+        // Status changes, as events. Runs applied above leave statuses as they were; every memo
+        // they touched is in `statusBefore`, so its status is taken here once.
+        for (id, before) in statusBefore.sorted(by: { $0.key < $1.key }) {
+            guard let index = memos.index(of: id) else { continue }
+            memos[at: index].refreshStatus()
+            let after = memos[at: index].status
+            // A memo created by this delta starts active (its `.added` event said so).
+            let previous = before ?? .active
+            if queueingEvents && previous != after {
+                switch after {
+                case .trashed: events.append(.trashed(id, origin: .remote))
+                case .purged: events.append(.purged(id, origin: .remote))
+                case .active: events.append(.restored(id, origin: .remote))
+                }
+            }
+            report.changedMemos.append(id)
+        }
+        report.pendingOperationCount = pendingOperationCount
+        checkInvariantsIfEnabled()
+        return report
+    }
+
+    /// Merges every operation of `other` into this notebook.
+    ///
+    /// - Throws: ``NotebookError/corruptMemo(_:_:)`` when a stored memo cannot be decoded.
+    ///
+    /// A notebook that holds nothing yet adopts the other's storage (O(1) until changed) and
+    /// reports every memo as added with its text, so a new device loads a snapshot at the speed
+    /// of decoding it.
+    public mutating func merge(_ other: Notebook) throws(NotebookError) {
+        if logs.isEmpty && pending.isEmpty && !other.logs.isEmpty {
+            adopt(other)
+            return
+        }
+        switch version.compare(other.version) {
+        case .equal, .after: return
+        case .before, .concurrent: break
+        }
+        try apply(other.changes(since: version))
+    }
+
+    /// Takes over `other`'s memos and operations (this notebook holds none), keeping this
+    /// replica, and reports each memo as added, with its text as one edit.
+    private mutating func adopt(_ other: Notebook) {
+        let ownReplica = replica
+        let ownClock = clock
+        let ownEvents = events
+        self = other
+        replica = ownReplica
+        events = ownEvents
+        undoHistories = [:]
+        clock.observe(ownClock.latest, wallMilliseconds: 0)
+        for record in memos.records {
+            if case let .materialized(text) = record.text {
+                memos[existing: record.id].text = .materialized(text.fork(replica: ownReplica))
+            }
+        }
+        // The same events as receiving the operations one by one would give: a purged memo is
+        // announced too (added, then purged), so that an edit which later brings it back is
+        // reported for a memo the listener knows.
+        for record in memos.records.sorted(by: { $0.id < $1.id }) {
+            events.append(.added(record.id, origin: .remote))
+            let text = record.text.string
+            if !text.isEmpty { events.append(.changed(record.id, edits: [TextEdit(rangeUTF16: 0..<0, replacement: text)], origin: .remote)) }
+            switch record.status {
+            case .active: break
+            case .trashed: events.append(.trashed(record.id, origin: .remote))
+            case .purged: events.append(.purged(record.id, origin: .remote))
+            }
+        }
+        checkInvariantsIfEnabled()
+    }
+
+    // MARK: Implementation
+
+    /// The counters of `replica`'s held-back runs, as ascending disjoint ranges (empty when
+    /// none is held back).
+    private func heldBackRanges(of replica: ReplicaID) -> [Range<UInt32>] {
+        pending[replica].map { mergedRanges($0.map { $0.run.counter..<$0.run.end }) } ?? []
+    }
+
+    /// Removes held-back runs whose operations this notebook holds already.
+    private mutating func dropAppliedPendingRuns() {
+        for replicaID in pending.keys.sorted() {
+            let held = logs.version[replicaID]
+            let queue = pending[replicaID]!
+            guard queue.contains(where: { $0.run.end <= held }) else { continue }
+            let kept = queue.filter { $0.run.end > held }
+            pending[replicaID] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Whether held-back runs are in ascending counter order (ties allowed).
+    private static func isInCounterOrder(_ queue: [PendingRun]) -> Bool {
+        var index = 1
+        while index < queue.count {
+            if queue[index].run.counter < queue[index - 1].run.counter { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether a held run of `replicaID` can be applied now.
+    ///
+    /// A text run must hold the next text operations of its replica in the memo: every earlier
+    /// notebook operation of the replica is applied when it is next in line, so a run at other
+    /// text counters comes from a forged history (``validate(_:)`` refuses the ones it can see
+    /// then) and is held back for good rather than breaking the log.
+    private mutating func isReady(_ item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> Bool {
+        let id = item.run.memo
+        switch item.run.kind {
+        case .create:
+            return true
+        case let .text(textCounter):
+            guard memos.contains(id) else { return false }
+            let text = try materializedText(of: id)
+            return text.operationCount(of: replicaID) == textCounter && Self.textApplies(item.text, to: text)
+        case let .trash(seen), let .purge(seen):
+            guard let record = memos[id] else { return false }
+            return seen.isIncluded(in: record.text.version)
+        case .restore:
+            return memos.contains(id)
+        }
+    }
+
+    /// Whether `delta` applies to `text` completely and without error: valid against the text
+    /// as it is now (the notebook validated the whole delta when it arrived, but runs applied
+    /// since, of this call or held back, may have changed what its references are), nothing
+    /// held back and nothing rejected (an insertion whose origins have an earlier item of its
+    /// replica between them: `TextCRDT.appliesWithoutRejection`).
+    private static func textApplies(_ delta: TextDelta, to text: TextCRDT) -> Bool {
+        do throws(TextError) {
+            try text.validate(delta)
+        } catch {
+            return false
+        }
+        return text.canApplyCompletely(delta) && text.appliesWithoutRejection(delta)
+    }
+
+    /// For a held text run that cannot be applied whole, its longest first part that can, and
+    /// the rest; nil when not even its first text run is ready.
+    ///
+    /// The text operations of a notebook run come in text runs, each ready or not as a whole (a
+    /// text run's dependencies are those of its first operation), and a prefix of ready ones
+    /// stays ready when it is shortened, so a binary search over text runs finds the longest.
+    ///
+    /// - Complexity: O(k log k) for k text runs.
+    private mutating func readyTextPrefix(of item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> (PendingRun, PendingRun)? {
+        guard case let .text(textCounter) = item.run.kind, memos.contains(item.run.memo) else { return nil }
+        let text = try materializedText(of: item.run.memo)
+        guard text.operationCount(of: replicaID) == textCounter else { return nil }
+        let starts = item.text.runs.map(\.counter)
+        // `ready` leading text runs apply; `blocked` leading text runs do not (all of them, as
+        // the whole run is not ready).
+        var ready = 0
+        var blocked = starts.count
+        while blocked - ready > 1 {
+            let middle = (ready + blocked) / 2
+            if Self.textApplies(item.text.restricted(to: replicaID, counters: textCounter..<starts[middle]), to: text) {
+                ready = middle
+            } else {
+                blocked = middle
+            }
+        }
+        guard ready > 0 else { return nil }
+        let length = starts[ready] - textCounter
+        guard length > 0 && length < item.run.length else { return nil }
+        var head = item
+        head.run.length = length
+        head.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + length)
+        var rest = item
+        rest.run = item.run.dropping(length)
+        rest.text = item.text.restricted(to: replicaID, counters: textCounter + length..<textCounter + item.run.length)
+        return (head, rest)
+    }
+
+    /// Applies one ready run from another replica; `queueingEvents`: false queues no event and
+    /// records no text edit (the memo, text and log change the same).
+    private mutating func applyRemote(_ item: PendingRun, from replicaID: ReplicaID, queueingEvents: Bool) {
+        let run = item.run
+        let id = run.memo
+        clock.observe(run.timestamp, wallMilliseconds: 0)
+        logs.append(run, for: replicaID)
+        switch run.kind {
+        case .create:
+            if var record = memos[id] {
+                record.createdAt = min(record.createdAt, run.timestamp)
+                record.modifiedAt = max(record.modifiedAt, run.timestamp)
+                memos[id] = record
+            } else {
+                var record = MemoRecord(
+                    id: id, text: .materialized(TextCRDT(replica: replica)), createdAt: run.timestamp, modifiedAt: run.timestamp)
+                record.refreshDerivedText()
+                memos[id] = record
+                if queueingEvents { events.append(.added(id, origin: .remote)) }
+            }
+        case .text:
+            // Changed in place in the table (no copy of the record).
+            guard let index = memos.index(of: id), case .materialized(var text) = memos[at: index].text else {
+                preconditionFailure("materialized by isReady")
+            }
+            // Drop the table's reference to the text, so it is changed in place.
+            memos[at: index].text = .placeholder
+            // Validated against this very text by `isReady` or `readyTextPrefix` just before.
+            let result = text.apply(validated: item.text, recordingEdits: queueingEvents)
+            precondition(text.pendingOperationCount == 0 && result.rejectedOperationCount == 0, "checked by isReady")
+            lamport = max(lamport, text.lamport)
+            memos[at: index].text = .materialized(text)
+            memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, run.timestamp)
+            // Title and preview go stale while this memo changes (taken on the fly when read, and
+            // cached again by refreshSearchKeys()).
+            if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
+            // Status and the stale title are taken by `apply` once per memo, after every run.
+            if queueingEvents, !result.edits.isEmpty { events.append(.changed(id, edits: result.edits, origin: .remote)) }
+        case let .trash(seen):
+            appendRemoteLifecycle(.trash(seen: seen), run: run, replica: replicaID)
+        case .restore:
+            appendRemoteLifecycle(.restore, run: run, replica: replicaID)
+        case let .purge(seen):
+            appendRemoteLifecycle(.purge(seen: seen), run: run, replica: replicaID)
+            undoHistories[id] = nil
+        }
+    }
+
+    private mutating func appendRemoteLifecycle(_ kind: LifecycleRecord.Kind, run: NotebookRun, replica replicaID: ReplicaID) {
+        var record = memos[run.memo]!
+        record.lifecycle.append(LifecycleRecord(kind: kind, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+        record.modifiedAt = max(record.modifiedAt, run.timestamp)
+        // (Status is taken by `apply` once all runs are applied.)
+        memos[run.memo] = record
+    }
+
+    /// Whether the operations of `run` (of `replica`) this notebook holds already are held as
+    /// the same operations: on the same memo, of the same kind, text runs at the same text
+    /// counters. A delta that spends held ids on other operations comes from a forged or damaged
+    /// history (a copy of a replica that went on under the same id).
+    ///
+    /// - Complexity: O(log r + k) for a replica log of r runs, k of them overlapping `run`; O(1)
+    ///   for a run this notebook holds none of.
+    private func heldPartMatches(_ run: NotebookRun, of replica: ReplicaID) -> Bool {
+        // (The version is read first: it is a bisection, the log a hash lookup.)
+        guard run.counter < logs.version[replica], let log = logs[replica] else { return true }
+        let heldEnd = min(run.end, log.operationCount)
+        var index = log.firstRun(endingAfter: run.counter)
+        while index < log.runs.count && log.runs[index].counter < heldEnd {
+            let held = log.runs[index]
+            guard held.memo == run.memo else { return false }
+            switch (held.kind, run.kind) {
+            case let (.text(heldTextCounter), .text(runTextCounter)):
+                // Operation c stands for the same text operation in both.
+                guard Int64(heldTextCounter) - Int64(held.counter) == Int64(runTextCounter) - Int64(run.counter) else { return false }
+            default:
+                guard held.kind == run.kind else { return false }
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// Checks a delta before anything changes: runs in order and not overlapping per replica,
+    /// text runs matched by text operations, each memo's text operations consistent with its
+    /// text, memos that will be touched decodable, and no held operation id reused for another
+    /// operation.
+    private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
+        var previous: NotebookDelta.ReplicaRun?
+        // Text operations the runs stand for, per entry of `delta.texts` (nil: no run).
+        var textCounts = [Int?](repeating: nil, count: delta.texts.count)
+        for replicaRun in delta.runs {
+            let run = replicaRun.run
+            guard run.length > 0 else { throw .invalidDelta(reason: "empty run") }
+            if let previous, previous.replica == replicaRun.replica {
+                guard previous.run.end <= run.counter else { throw .invalidDelta(reason: "overlapping runs") }
+            } else if let previous, previous.replica > replicaRun.replica {
+                throw .invalidDelta(reason: "runs out of order")
+            }
+            if case let .text(textCounter) = run.kind {
+                guard UInt64(textCounter) + UInt64(run.length) <= UInt64(Limits.operationsPerReplicaMax) else {
+                    throw .invalidDelta(reason: "text counters past the limit")
+                }
+                let textIndex = delta.textIndex(for: run.memo)
+                let covered = textIndex.map {
+                    delta.texts[$0].delta.operationCount(of: replicaRun.replica, counters: textCounter..<textCounter + run.length)
+                } ?? 0
+                guard let textIndex, covered == Int(run.length) else {
+                    throw .invalidDelta(reason: "a text run without its text operations")
+                }
+                textCounts[textIndex] = (textCounts[textIndex] ?? 0) + Int(run.length)
+            } else {
+                guard run.length == 1 else { throw .invalidDelta(reason: "a lifecycle run of several operations") }
+            }
+            guard heldPartMatches(run, of: replicaRun.replica) else {
+                throw .invalidDelta(reason: "operations of \(replicaRun.replica) from \(run.counter) are held here as other operations")
+            }
+            // The run next in line must not be older than its replica's last held operation.
+            let held = logs.version[replicaRun.replica]
+            if run.counter <= held && run.end > held, held > 0, let last = logs[replicaRun.replica]?.runs.last,
+                run.timestamp < last.timestamp
+            {
+                throw .invalidDelta(reason: "operations of \(replicaRun.replica) from \(run.counter) are older than the ones before them")
+            }
+            previous = replicaRun
+        }
+        for (textIndex, (memo, text)) in delta.texts.enumerated() {
+            guard textCounts[textIndex] == text.operationCount else {
+                throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
+            }
+            if memos.contains(memo) {
+                let current = try materializedText(of: memo)
+                do throws(TextError) {
+                    try current.validate(text)
+                } catch {
+                    throw .text(memo, error)
+                }
+            }
+        }
+        // A text run next in line (the first each replica's log lacks) must stand for the
+        // replica's next text operations in its memo (what a forged history gets wrong; runs
+        // further on are checked when their turn comes, and held back for good if wrong).
+        for replicaRun in delta.runs {
+            guard case let .text(textCounter) = replicaRun.run.kind else { continue }
+            let run = replicaRun.run
+            let held = logs.version[replicaRun.replica]
+            guard run.counter <= held && run.end > held, memos.contains(run.memo) else { continue }
+            let next = try materializedText(of: run.memo).operationCount(of: replicaRun.replica)
+            guard textCounter + (held - run.counter) == next else {
+                throw .invalidDelta(reason: "text operations of \(replicaRun.replica) from \(run.counter) are not the next in memo \(run.memo)")
+            }
+        }
+        // Memos touched by lifecycle runs must be readable too.
+        // (Only a memo still encoded needs decoding; consecutive runs of one memo look once.)
+        var checked: MemoID?
+        for replicaRun in delta.runs where replicaRun.run.memo != checked {
+            checked = replicaRun.run.memo
+            guard let index = memos.index(of: replicaRun.run.memo) else { continue }
+            if case .encoded = memos[at: index].text { _ = try materializedText(of: replicaRun.run.memo) }
+        }
+    }
+}

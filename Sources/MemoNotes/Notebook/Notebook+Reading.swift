@@ -1,0 +1,137 @@
+import MemoCRDT
+// Reading a notebook: single memos, the list and the trash, search, cursors, sharing.
+
+extension Notebook {
+    /// Newest `modifiedAt` first, ties by id.
+    static func listOrder(_ lhs: MemoSummary, _ rhs: MemoSummary) -> Bool {
+        lhs.modifiedAt != rhs.modifiedAt ? lhs.modifiedAt > rhs.modifiedAt : lhs.id < rhs.id
+    }
+
+    /// The memo with `id`, active or in the trash; nil when there is none or it was purged.
+    public func memo(_ id: MemoID) -> Memo? {
+        // The record is read in place (not copied out of the table).
+        guard let index = memos.index(of: id), memos[at: index].status != .purged else { return nil }
+        return Memo(
+            id: id, text: memos[at: index].text.string, createdAt: memos[at: index].createdAt,
+            modifiedAt: memos[at: index].modifiedAt, status: memos[at: index].status)
+    }
+
+    /// The memo's status, or nil when the notebook has never heard of it.
+    public func status(of id: MemoID) -> MemoStatus? { memos.contains(id) ? memos[existing: id].status : nil }
+
+    /// The active memos, newest `modifiedAt` first, ties broken by id.
+    ///
+    /// - Complexity: O(m log m) for m memos.
+    public func list() -> [MemoSummary] {
+        summaries(status: .active)
+    }
+
+    /// The memos in the trash, newest `modifiedAt` first, ties broken by id.
+    public func trash() -> [MemoSummary] {
+        summaries(status: .trashed)
+    }
+
+    /// Summaries of the memos with `status` (and matching `query`, if given), in list order.
+    /// Reads records in place (no copies), sorts small keys, then builds the summaries.
+    func summaries(status: MemoStatus, matching query: SearchQuery? = nil) -> [MemoSummary] {
+        let records = memos.records
+        var keys: [(modifiedAt: UInt64, index: Int)] = []
+        keys.reserveCapacity(records.count)
+        for index in records.indices where records[index].status == status {
+            if let query {
+                let matches = records[index].searchKeyVersion == records[index].text.version
+                    ? query.matches(key: records[index].searchKey)
+                    : query.matches(key: SearchFolding.key(for: records[index].text.string))
+                if !matches { continue }
+            }
+            keys.append((records[index].modifiedAt.rawValue, index))
+        }
+        keys.sort { $0.modifiedAt != $1.modifiedAt ? $0.modifiedAt > $1.modifiedAt : records[$0.index].id < records[$1.index].id }
+        return keys.map { records[$0.index].summary }
+    }
+
+    /// How many notebook operations of `replica` this notebook holds: its entry in ``version``,
+    /// without building the version.
+    ///
+    /// - Complexity: O(1).
+    public func operationCount(of replica: ReplicaID) -> UInt32 { logs[replica]?.operationCount ?? 0 }
+
+    /// Every memo id the notebook knows, purged ones included, in id order.
+    public var memoIDs: [MemoID] { memos.ids.sorted() }
+
+    /// The number of active memos.
+    public var activeMemoCount: Int { memos.records.reduce(0) { $0 + ($1.status == .active ? 1 : 0) } }
+
+    /// The active memos whose title or body contains `query`, ignoring case, diacritics and
+    /// Unicode normalization form ("cafe" finds "Café"; Hangul typed as separate jamo finds
+    /// precomposed syllables), newest first. Reflects every change so far: a memo created a
+    /// moment ago is found, a trashed one is not. An empty query finds nothing.
+    ///
+    /// - Complexity: O(b) for b bytes of folded text across active memos.
+    public func search(_ query: String) -> [MemoSummary] {
+        let compiled = SearchQuery(query)
+        if compiled.isEmpty { return [] }
+        return summaries(status: .active, matching: compiled)
+    }
+
+    /// Caches the search keys, titles and previews of memos edited since the last call, so
+    /// searches stop folding their text and lists stop taking the beginning of it each time (edits
+    /// leave both stale rather than paying for them on every keystroke). A front end calls it
+    /// when idle; searching and listing are exact either way.
+    ///
+    /// - Complexity: O(b) for b bytes of text in the memos edited since.
+    public mutating func refreshSearchKeys() {
+        for index in memos.records.indices {
+            let version = memos[at: index].text.version
+            if memos[at: index].searchKeyVersion != version { memos[at: index].refreshSearchKey() }
+            if memos[at: index].derivedTextIsStale { memos[at: index].refreshDerivedText() }
+        }
+    }
+
+    // MARK: Cursors
+
+    /// A stable caret position in the memo at UTF-16 offset `offsetUTF16` (see ``TextAnchor``).
+    ///
+    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/text(_:_:)``.
+    public func anchor(in id: MemoID, atUTF16 offsetUTF16: Int) throws(NotebookError) -> TextAnchor {
+        guard let index = memos.index(of: id), memos[at: index].status != .purged else { throw .memoNotFound(id) }
+        let text = try readableText(of: memos[at: index])
+        do throws(TextError) {
+            return try text.anchor(atUTF16: offsetUTF16)
+        } catch {
+            throw .text(id, error)
+        }
+    }
+
+    /// Where `anchor`'s caret is now in the memo, as a UTF-16 offset.
+    ///
+    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/text(_:_:)``.
+    public func utf16Offset(of anchor: TextAnchor, in id: MemoID) throws(NotebookError) -> Int {
+        guard let index = memos.index(of: id), memos[at: index].status != .purged else { throw .memoNotFound(id) }
+        let text = try readableText(of: memos[at: index])
+        do throws(TextError) {
+            return try text.utf16Offset(of: anchor)
+        } catch {
+            throw .text(id, error)
+        }
+    }
+
+    /// Decodes the memo's stored operations now (loading decodes them only on first need), so
+    /// that cursors and edits on it are O(log n) from the start.
+    ///
+    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/corruptMemo(_:_:)``.
+    public mutating func prepareForEditing(_ id: MemoID) throws(NotebookError) {
+        _ = try materializedText(of: id)
+    }
+
+    // MARK: Sharing
+
+    /// Every active memo as a plain text file for export: a safe, unique file name (".txt") and
+    /// the memo's text, oldest first (by creation, then id, so names are stable).
+    public func exportFiles() -> [(fileName: String, text: String)] {
+        let active = memos.records.filter { $0.status == .active }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
+        let names = ExportNaming.fileNames(forTitles: active.map { MemoText.title(of: String(decoding: $0.textPrefix, as: UTF8.self)) })
+        return zip(names, active).map { ($0, MemoText.plainText(of: $1.text.string)) }
+    }
+}

@@ -1,0 +1,139 @@
+import MemoCRDT
+/// One user's collection of memos, replicated: every device holds its own `Notebook` and they
+/// converge by exchanging ``NotebookDelta`` values (or merging whole notebooks).
+///
+/// A notes front end embeds this and never writes merge logic: create, edit, trash, restore and
+/// purge memos, list them newest first, search them, follow changes as events, keep carets
+/// with anchors, undo its own edits. Concurrency policy, enforced by the tests:
+///
+/// - Concurrent edits to one memo merge character by character (FugueMax).
+/// - An edit the trashing replica had not seen wins over the trash: the memo comes back, with the
+///   edit. The same holds for a purge, which removes (and deletes the text of) only what the
+///   purging replica had seen; a concurrent edit brings the memo back with what that edit wrote.
+/// - Trash and restore racing each other: the later one by hybrid logical time wins.
+///
+/// `Notebook` is a pure value: time comes in as a parameter (wall milliseconds since the Unix
+/// epoch, fed to a hybrid logical clock), memo ids from the caller's random source.
+///
+/// ```swift
+/// var notebook = Notebook(replica: ReplicaID(7))
+/// let id = MemoID(using: &generator)
+/// try notebook.createMemo(id, text: "Groceries\nmilk", wallMilliseconds: now)
+/// try notebook.edit(id, replacingUTF16: 14..<14, with: ", eggs", wallMilliseconds: now)
+/// notebook.list().first?.title   // "Groceries"
+/// ```
+public struct Notebook: Sendable {
+    /// The replica local changes are attributed to.
+    public internal(set) var replica: ReplicaID
+    /// The hybrid logical clock that stamps local operations.
+    public internal(set) var clock = HybridClock()
+
+    @usableFromInline var memos = MemoTable()
+    /// Every replica's log, with the version they make (kept up to date on every change).
+    @usableFromInline var logs = NotebookLogs()
+    /// The highest Lamport timestamp of any text operation in any memo.
+    @usableFromInline var lamport: UInt64 = 0
+    /// Runs received before their dependencies, per replica in counter order, each with the text
+    /// operations it stands for.
+    @usableFromInline var pending: [ReplicaID: [PendingRun]] = [:]
+    /// Events not yet taken by ``takeEvents()``.
+    @usableFromInline var events: [NotebookEvent] = []
+    /// This replica's undo and redo history, per memo (not replicated, not encoded).
+    @usableFromInline var undoHistories: [MemoID: UndoHistory] = [:]
+    #if MEMOSYNC_INTERNAL_CHECKS
+    var debugMutationCount = 0
+    #endif
+
+    /// A held-back run and its text operations.
+    @usableFromInline
+    struct PendingRun: Sendable {
+        var run: NotebookRun
+        var text: TextDelta
+    }
+
+    /// An empty notebook whose local changes are attributed to `replica`.
+    public init(replica: ReplicaID) {
+        self.replica = replica
+    }
+
+    /// The operations this notebook holds: for each replica, how many notebook operations.
+    ///
+    /// - Complexity: O(1) (maintained as the logs change).
+    public var version: VersionVector { logs.version }
+
+    /// How many notebook operations wait for their dependencies.
+    public var pendingOperationCount: Int {
+        pending.values.reduce(0) { $0 + $1.reduce(0) { $0 + Int($1.run.length) } }
+    }
+
+    /// The events since the last call, oldest first, and forgets them. A front end calls this
+    /// after each change it makes or merges, and updates its views.
+    public mutating func takeEvents() -> [NotebookEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// A copy whose local changes are attributed to `replica` (which no other copy may use).
+    /// Undo history and untaken events stay with the original.
+    public func fork(replica: ReplicaID) -> Notebook {
+        var copy = self
+        copy.replica = replica
+        copy.events = []
+        copy.undoHistories = [:]
+        for record in copy.memos.records {
+            if case let .materialized(text) = record.text {
+                copy.memos[existing: record.id].text = .materialized(text.fork(replica: replica))
+            }
+        }
+        return copy
+    }
+
+    /// The log of `replica`, empty when it has made no operation.
+    func log(of replica: ReplicaID) -> NotebookLog { logs[replica] ?? NotebookLog() }
+
+    /// The memo's text, decoded if it was still encoded. Records the decoded text, so later calls
+    /// are O(1).
+    mutating func materializedText(of id: MemoID) throws(NotebookError) -> TextCRDT {
+        guard let index = memos.index(of: id) else { throw .memoNotFound(id) }
+        try materializeText(at: index)
+        guard case let .materialized(text) = memos[at: index].text else { preconditionFailure("materialized above") }
+        return text
+    }
+
+    /// Decodes the text of the record at `index` if it is still encoded, in place (the record is
+    /// not copied).
+    mutating func materializeText(at index: Int) throws(NotebookError) {
+        if case .materialized = memos[at: index].text { return }
+        guard case let .encoded(bytes, body, _, _, _, _) = memos[at: index].text else { preconditionFailure("encoded") }
+        do throws(DecodingError) {
+            let text = try TextCRDT(decodingBody: bytes, range: body, replica: replica)
+            memos[at: index].text = .materialized(text)
+        } catch {
+            throw .corruptMemo(memos[at: index].id, error)
+        }
+    }
+
+    /// Takes the (materialized) text out of the record at `index`, leaving a placeholder, so
+    /// that the caller holds the only reference and edits it in place; the caller puts it back
+    /// with `memos[at: index].text = .materialized(text)` on every path.
+    mutating func takeText(at index: Int) -> TextCRDT {
+        var storage = MemoTextStorage.placeholder
+        swap(&storage, &memos[at: index].text)
+        guard case let .materialized(text) = consume storage else { preconditionFailure("materialize the text first") }
+        return text
+    }
+
+    /// The memo's text without recording a decoding (for reads on a value that must not change).
+    func readableText(of record: MemoRecord) throws(NotebookError) -> TextCRDT {
+        switch record.text {
+        case let .materialized(text):
+            return text
+        case let .encoded(bytes, body, _, _, _, _):
+            do throws(DecodingError) {
+                return try TextCRDT(decodingBody: bytes, range: body, replica: replica)
+            } catch {
+                throw .corruptMemo(record.id, error)
+            }
+        }
+    }
+}

@@ -1,0 +1,381 @@
+import MemoCRDT
+// How a notebook is stored
+// ========================
+//
+// A notebook is a set of memos, each with its own text CRDT, plus one operation log that says,
+// in order, what each replica did to which memo. Every operation of a replica has a notebook
+// counter, dense per replica, so a notebook version vector names an exact set of operations.
+//
+// Notebook operations map one to one onto what happened:
+//
+//   create(memo)                   one operation
+//   text(memo, first text counter) one notebook operation per text operation, in a run
+//   trash / restore / purge(memo)  one operation each, carrying the text version it saw
+//
+// Because text runs map counter for counter, a notebook version translates exactly into "which
+// text operations of which memo" (a delta since version V carries precisely the text operations
+// behind the notebook operations V lacks), and runs compress like text runs do: typing a memo
+// is one run.
+//
+//   replica A:  [0: create M1] [1..<41: text M1 0..<40] [41: create M2] [42..<60: text M2 0..<18]
+//
+// Each run also carries the hybrid logical timestamp of its last operation; a memo's
+// `modifiedAt` is the latest of its runs'. A run's timestamp is exact on every replica: a delta
+// always reaches the sender's newest operation, so a run received in parts ends with the same
+// operation, and the same timestamp, as the sender's.
+//
+// Memo status is derived, never stored: purged if a purge saw every character anyone inserted in
+// the memo; else trashed if the latest trash or restore (by timestamp) is a trash that saw them
+// all; else active. Text the deleting replica had not seen therefore brings a memo back (a
+// deletion it had not seen does not: it loses nothing).
+
+/// What a notebook operation run does.
+@usableFromInline
+enum NotebookRunKind: Sendable, Equatable {
+    /// Creates the memo.
+    case create
+    /// Text operations of the run's replica in the memo, from text counter `textCounter`, one
+    /// per notebook operation.
+    case text(textCounter: UInt32)
+    /// Moves the memo to the trash, having seen text version `seen`.
+    case trash(seen: VersionVector)
+    /// Takes the memo out of the trash.
+    case restore
+    /// Removes the memo for good, having seen (and deleted) text version `seen`.
+    case purge(seen: VersionVector)
+
+    var isLifecycle: Bool {
+        switch self {
+        case .trash, .restore, .purge: true
+        case .create, .text: false
+        }
+    }
+}
+
+/// Consecutive notebook operations of one replica on one memo.
+@usableFromInline
+struct NotebookRun: Sendable, Equatable {
+    var counter: UInt32
+    var length: UInt32
+    var memo: MemoID
+    var kind: NotebookRunKind
+    /// The hybrid logical timestamp of the run's last operation.
+    var timestamp: HybridTimestamp
+
+    var end: UInt32 { counter + length }
+
+    /// Extends this run with `next` when it continues it (text operations on the same memo,
+    /// consecutive counters). Returns whether it did.
+    mutating func append(_ next: NotebookRun) -> Bool {
+        guard next.counter == end, next.memo == memo,
+            case let .text(textCounter) = kind, case let .text(nextCounter) = next.kind,
+            nextCounter == textCounter + length
+        else { return false }
+        length += next.length
+        timestamp = max(timestamp, next.timestamp)
+        return true
+    }
+
+    /// The run without its first `count` operations (text runs only).
+    func dropping(_ count: UInt32) -> NotebookRun {
+        precondition(count < length)
+        guard case let .text(textCounter) = kind else { preconditionFailure("only text runs have parts") }
+        var result = self
+        result.counter += count
+        result.length -= count
+        result.kind = .text(textCounter: textCounter + count)
+        return result
+    }
+}
+
+/// One replica's notebook operations.
+@usableFromInline
+struct NotebookLog: Sendable, Equatable {
+    /// Operations applied from this replica; also its next notebook counter.
+    var operationCount: UInt32 = 0
+    /// Runs in counter order, maximally merged, covering `0 ..< operationCount`.
+    var runs: [NotebookRun] = []
+
+    mutating func append(_ run: NotebookRun) {
+        precondition(run.counter == operationCount, "notebook operations are appended in order")
+        operationCount = run.end
+        if var last = runs.last, last.append(run) {
+            runs[runs.count - 1] = last
+        } else {
+            runs.append(run)
+        }
+    }
+
+    /// Index of the first run ending after `counter`.
+    func firstRun(endingAfter counter: UInt32) -> Int {
+        runs.partitioningIndex { $0.end > counter }
+    }
+}
+
+/// A lifecycle operation as a memo keeps it.
+@usableFromInline
+struct LifecycleRecord: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case trash(seen: VersionVector)
+        case restore
+        case purge(seen: VersionVector)
+    }
+
+    var kind: Kind
+    var timestamp: HybridTimestamp
+    var replica: ReplicaID
+    var counter: UInt32
+
+    /// Later lifecycle operations win: by timestamp, then replica, then counter.
+    func isLater(than other: LifecycleRecord) -> Bool {
+        (timestamp, replica, counter) > (other.timestamp, other.replica, other.counter)
+    }
+}
+
+/// A memo's text, decoded lazily: loading a notebook reads each memo's visible text, version and
+/// clock, and replays its operations only when the memo is first edited or merged.
+@usableFromInline
+enum MemoTextStorage: Sendable {
+    case materialized(TextCRDT)
+    /// A text state body (FORMAT.md) at `body` of `bytes` (the loaded notebook's buffer, shared by
+    /// all its memos), its visible text (valid UTF-8, checked when loaded) at `text`, its version,
+    /// insertion version and highest Lamport time.
+    case encoded(
+        bytes: [UInt8], body: Range<Int>, text: Range<Int>, version: VersionVector, insertionVersion: VersionVector,
+        lamport: UInt64)
+
+    var string: String {
+        switch self {
+        case let .materialized(text): text.string
+        case let .encoded(bytes, _, text, _, _, _): String(decoding: bytes[text], as: UTF8.self)
+        }
+    }
+
+    var version: VersionVector {
+        switch self {
+        case let .materialized(text): text.version
+        case let .encoded(_, _, _, version, _, _): version
+        }
+    }
+
+    var insertionVersion: VersionVector {
+        switch self {
+        case let .materialized(text): text.insertionVersion
+        case let .encoded(_, _, _, _, insertionVersion, _): insertionVersion
+        }
+    }
+
+    var lamport: UInt64 {
+        switch self {
+        case let .materialized(text): text.lamport
+        case let .encoded(_, _, _, _, _, lamport): lamport
+        }
+    }
+
+    /// A stand-in while the text is taken out to be edited in place.
+    static let placeholder = MemoTextStorage.encoded(
+        bytes: [], body: 0..<0, text: 0..<0, version: VersionVector(), insertionVersion: VersionVector(), lamport: 0)
+
+    /// The UTF-8 of the visible text's first `count` bytes at most, cut at a scalar boundary.
+    func prefixUTF8(_ count: Int) -> ArraySlice<UInt8> {
+        switch self {
+        case let .materialized(text):
+            return text.prefixBytes(utf8Bytes: count)[...]
+        case let .encoded(bytes, _, text, _, _, _):
+            var end = min(text.upperBound, text.lowerBound + count)
+            while end > text.lowerBound && end < text.upperBound && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            return bytes[text.lowerBound..<end]
+        }
+    }
+}
+
+/// A memo's text state body as this notebook last encoded it, kept so that the next notebook
+/// state copies these bytes instead of encoding an unchanged text again (most memos do not change
+/// between two snapshots of a replica).
+///
+/// It is keyed by the text's version, not invalidated by each mutation: a text changes only by
+/// gaining operations, which changes its version, and a version names an exact set of operations
+/// (``VersionVector``), which the canonical encoding turns into exactly one body. So the cached
+/// body is the body of the current text whenever the versions are equal, whatever path changed
+/// the text in between; builds with internal checks compare it with a fresh encoding at each use.
+@usableFromInline
+struct EncodedTextBody: Sendable {
+    /// The buffer the body is in: a whole notebook state, shared by all the memos encoded with
+    /// it (so the cache costs one copy of the last state written, not one buffer per memo).
+    var bytes: [UInt8]
+    /// Where the body is in ``bytes``.
+    var range: Range<Int>
+    /// The version of the text the body was encoded from.
+    var version: VersionVector
+}
+
+/// Everything a notebook keeps about one memo.
+@usableFromInline
+struct MemoRecord: Sendable {
+    var id: MemoID
+    var text: MemoTextStorage
+    /// The text's encoded body, when ``Notebook/encodedKeepingTextBodies()`` kept it (current
+    /// while the text's version is the one it was encoded at; see ``EncodedTextBody``).
+    var encodedTextBody: EncodedTextBody?
+    var createdAt: HybridTimestamp
+    var modifiedAt: HybridTimestamp
+    var lifecycle: [LifecycleRecord] = []
+    // Derived from the above, kept for listing and searching.
+    var status: MemoStatus = .active
+    /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
+    /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
+    /// ``refreshDerivedText()`` caches it again). Edits and remote text runs leave it stale
+    /// instead of taking 4 KB of text again on every change (any number of memos may be stale:
+    /// see ``MemoTable/markDerivedTextStale(at:)``).
+    var cachedTextPrefix: ArraySlice<UInt8> = []
+    var searchKey: [UInt8] = []
+    /// The text version `cachedTextPrefix` was taken from.
+    var derivedVersion = VersionVector()
+    /// Set when the text changed and `cachedTextPrefix` was not taken again (only edits and
+    /// remote text runs do that); every other change refreshes it at once.
+    var derivedTextIsStale = false
+    /// The text version `searchKey` was computed for; older means stale (searches fold the text
+    /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
+    var searchKeyVersion: VersionVector?
+
+    /// The beginning of the text (UTF-8, whole scalars, at most `derivedPrefixBytes` bytes): the
+    /// cached prefix when it is current, else taken now.
+    ///
+    /// - Complexity: O(1) when cached, else O(log n + p).
+    var textPrefix: ArraySlice<UInt8> {
+        derivedTextIsStale ? text.prefixUTF8(Self.derivedPrefixBytes) : cachedTextPrefix
+    }
+
+    var summary: MemoSummary {
+        MemoSummary(id: id, createdAt: createdAt, modifiedAt: modifiedAt, status: status, textPrefix: textPrefix)
+    }
+
+    /// The search key for the current text: cached, or folded now.
+    var currentSearchKey: [UInt8] {
+        searchKeyVersion == text.version ? searchKey : SearchFolding.key(for: text.string)
+    }
+
+    /// Recomputes the status from the lifecycle operations and the text: a trash or purge holds
+    /// only if it saw every character anyone inserted (unseen deletions lose nothing and do not
+    /// bring a memo back).
+    mutating func refreshStatus() {
+        // No trash, restore or purge ever: active (and no version to build).
+        if lifecycle.isEmpty {
+            status = .active
+            return
+        }
+        var result = MemoStatus.active
+        var latest: LifecycleRecord?
+        for record in lifecycle {
+            if case let .purge(seen) = record.kind, sawEveryInsertion(seen) {
+                status = .purged
+                return
+            }
+            if case .purge = record.kind { continue }
+            if latest.map({ record.isLater(than: $0) }) ?? true { latest = record }
+        }
+        if let latest, case let .trash(seen) = latest.kind, sawEveryInsertion(seen) {
+            result = .trashed
+        }
+        status = result
+    }
+
+    /// Whether `seen` includes every character anyone inserted in the memo (the text's insertion
+    /// version is included in it), without building that version for a decoded text.
+    func sawEveryInsertion(_ seen: VersionVector) -> Bool {
+        if case let .materialized(text) = text { return text.insertionsAreIncluded(in: seen) }
+        return text.insertionVersion.isIncluded(in: seen)
+    }
+
+    /// Takes the beginning of the text again (for titles and previews), if the text changed.
+    ///
+    /// - Complexity: O(log n + p) for a prefix of p = `MemoRecord.derivedPrefixBytes` bytes.
+    mutating func refreshDerivedText() {
+        let version = text.version
+        derivedTextIsStale = false
+        guard version != derivedVersion || searchKeyVersion == nil else { return }
+        cachedTextPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
+        derivedVersion = version
+        if searchKeyVersion == nil { refreshSearchKey() }
+    }
+
+    /// Caches the search key for the current text.
+    mutating func refreshSearchKey() {
+        searchKey = SearchFolding.key(for: text.string)
+        searchKeyVersion = text.version
+    }
+
+    /// Title and preview are computed from at most this many bytes of the text.
+    static let derivedPrefixBytes = 4096
+}
+
+/// The memos of a notebook: records in an append-only array (memos are never removed; purged
+/// ones stay as small tombstones) with an index by id. Scans borrow records from the array
+/// instead of copying them out of a dictionary.
+///
+/// Memos are looked up by id on every operation applied: while the table holds at most
+/// ``sortedCapacity`` memos they are found by bisection, not by hashing 16 bytes
+/// (``SortedIDIndex``).
+@usableFromInline
+struct MemoTable: Sendable {
+    private(set) var records: [MemoRecord] = []
+    private var indexByID = SortedIDIndex<MemoID, Int>(sortedCapacity: sortedCapacity)
+
+    /// Most memos kept in the sorted view.
+    static let sortedCapacity = 4096
+
+    var count: Int { records.count }
+
+    /// The record of `id`, if any. Setting a record for a new id appends it; records cannot be
+    /// removed.
+    subscript(id: MemoID) -> MemoRecord? {
+        get { index(of: id).map { records[$0] } }
+        set {
+            guard let newValue else { preconditionFailure("memos are never removed") }
+            precondition(newValue.id == id)
+            if let index = index(of: id) {
+                records[index] = newValue
+            } else {
+                indexByID.insert(id, at: records.count)
+                records.append(newValue)
+            }
+        }
+    }
+
+    /// The record of `id`, which must exist, for reading or changing in place.
+    subscript(existing id: MemoID) -> MemoRecord {
+        _read { yield records[index(of: id)!] }
+        _modify { yield &records[index(of: id)!] }
+    }
+
+    func contains(_ id: MemoID) -> Bool { index(of: id) != nil }
+
+    /// Checks the lookup structures against the records.
+    func checkIndex() throws(InvariantViolation) {
+        try indexByID.check(tableCount: records.count, name: "memo table") { records[$0].id }
+    }
+
+    /// Notes that the text of the record at `index` changed without its title prefix being
+    /// taken again. Nothing is taken now, for this memo or any other: a stale prefix is taken on
+    /// the fly by whatever reads it (``MemoRecord/textPrefix``: lists, the trash, exports) until
+    /// ``Notebook/refreshSearchKeys()`` caches it again. Changes that nobody lists cost nothing.
+    ///
+    /// - Complexity: O(1).
+    mutating func markDerivedTextStale(at index: Int) {
+        records[index].derivedTextIsStale = true
+    }
+
+    /// Where the record of `id` is in ``records``, if there is one.
+    ///
+    /// - Complexity: O(log m) comparisons while sorted, else one hash lookup.
+    func index(of id: MemoID) -> Int? { indexByID.position(of: id) }
+
+    /// The record at `index` (from ``index(of:)``), for reading or changing in place.
+    subscript(at index: Int) -> MemoRecord {
+        _read { yield records[index] }
+        _modify { yield &records[index] }
+    }
+
+    /// Every id, in no particular order.
+    var ids: [MemoID] { records.map(\.id) }
+}

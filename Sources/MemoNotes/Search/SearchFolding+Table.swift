@@ -1,0 +1,256 @@
+import MemoCRDT
+// The lookup table behind `SearchFolding`: what every scalar of the Basic Multilingual Plane folds
+// to, built once per process from the generated decomposition tables and the standard library's
+// Unicode properties (lowercase mappings and general categories).
+
+extension SearchFolding {
+    /// Lowercase letters that Unicode case folding (CaseFolding.txt, statuses C and S) maps to
+    /// another letter although their lowercase mapping is themselves, with what they fold to:
+    /// `scalar << 16 | folded`. Their uppercase forms lowercase to the folded letter, so without
+    /// these, "ΛΟΓΟΣ" would not find "λόγος".
+    static let extraCaseFoldings: [UInt32] = [
+        0x00B5_03BC,  // µ MICRO SIGN → μ
+        0x017F_0073,  // ſ LATIN SMALL LETTER LONG S → s
+        0x03C2_03C3,  // ς GREEK SMALL LETTER FINAL SIGMA → σ
+        0x03D0_03B2,  // ϐ GREEK BETA SYMBOL → β
+        0x03D1_03B8,  // ϑ GREEK THETA SYMBOL → θ
+        0x03D5_03C6,  // ϕ GREEK PHI SYMBOL → φ
+        0x03D6_03C0,  // ϖ GREEK PI SYMBOL → π
+        0x03F0_03BA,  // ϰ GREEK KAPPA SYMBOL → κ
+        0x03F1_03C1,  // ϱ GREEK RHO SYMBOL → ρ
+        0x03F5_03B5,  // ϵ GREEK LUNATE EPSILON SYMBOL → ε
+        0x1C80_0432,  // ᲀ CYRILLIC SMALL LETTER ROUNDED VE → в
+        0x1C81_0434,  // ᲁ CYRILLIC SMALL LETTER LONG-LEGGED DE → д
+        0x1C82_043E,  // ᲂ CYRILLIC SMALL LETTER NARROW O → о
+        0x1C83_0441,  // ᲃ CYRILLIC SMALL LETTER WIDE ES → с
+        0x1C84_0442,  // ᲄ CYRILLIC SMALL LETTER TALL TE → т
+        0x1C85_0442,  // ᲅ CYRILLIC SMALL LETTER THREE-LEGGED TE → т
+        0x1C86_044A,  // ᲆ CYRILLIC SMALL LETTER TALL HARD SIGN → ъ
+        0x1C87_0463,  // ᲇ CYRILLIC SMALL LETTER TALL YAT → ѣ
+        0x1C88_A64B,  // ᲈ CYRILLIC SMALL LETTER UNBLENDED UK → ꙋ
+    ]
+
+    /// BMP ranges that hold no nonspacing mark, no letter with a lowercase form and no canonical
+    /// decomposition, so the table leaves them out without asking: CJK Unified Ideographs and
+    /// Extension A, Yi syllables, Hangul syllables (decomposed algorithmically), surrogates and
+    /// the Private Use Area. A test checks the claim.
+    static let plainRanges: [ClosedRange<UInt32>] = [
+        0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA48F, 0xAC00...0xD7A3, 0xD800...0xDFFF,
+        0xE000...0xF8FF,
+    ]
+
+    /// The fold of every BMP scalar, as a two-level table: `pages[scalar >> 8]` is a block of 256
+    /// entries in `entries`, shared by every page that folds alike (all plain pages share block 0).
+    ///
+    /// An entry is `identity` (0: the scalar stays as it is), or the fold's UTF-8 ready to store:
+    /// up to 3 bytes in memory order in the low 24 bits and their count in bits 24–25 (a count of
+    /// 0, for a nonspacing mark, is `drop`), or, with the top bit set, the index of an expansion
+    /// too long for that, whose UTF-8 is `expansionBytes[expansionStarts[k] ..<
+    /// expansionStarts[k + 1]]`.
+    struct FoldTable: Sendable {
+        /// The entry of a scalar that folds to itself.
+        static let identity: UInt32 = 0
+        /// The entry of a scalar that folds to nothing.
+        static let drop: UInt32 = 1 << 28
+        /// The flag of an expansion's entry.
+        static let expansionFlag: UInt32 = 1 << 31
+
+        /// For each of the 256 pages of 256 scalars, its block in `entries`.
+        let pages: [UInt16]
+        /// Blocks of 256 entries.
+        let entries: [UInt32]
+        /// The UTF-8 of every expansion, one after another.
+        let expansionBytes: [UInt8]
+        /// Where each expansion starts in `expansionBytes`, and where the last one ends.
+        let expansionStarts: [UInt32]
+        /// For each Hangul syllable index divided by 28 (a leading consonant and a vowel), the
+        /// UTF-8 of its two jamo in the low 6 bytes, in memory order (little-endian).
+        let hangulLeadingVowel: [UInt64]
+        /// For each trailing consonant index (0: none), the UTF-8 of its jamo in the low 3 bytes.
+        let hangulTrailing: [UInt32]
+
+        /// The table, built on first use.
+        static let shared = FoldTable()
+
+        /// Builds the table from `canonicalBases`, `canonicalExpansions`, `extraCaseFoldings` and
+        /// the standard library's Unicode properties.
+        init() {
+            let rules = FoldRules()
+            var pages = [UInt16](repeating: 0, count: 256)
+            var entries = [UInt32](repeating: FoldTable.identity, count: 256)  // block 0: plain
+            var expansionBytes: [UInt8] = []
+            var expansionStarts: [UInt32] = [0]
+            var expansions: [[UInt8]: UInt32] = [:]
+            var block = [UInt32](repeating: FoldTable.identity, count: 256)
+            for page in 0..<256 {
+                var folds = false
+                for low in 0..<256 {
+                    block[low] = FoldTable.identity
+                    let value = UInt32(page << 8 | low)
+                    guard let scalar = Unicode.Scalar(value), rules.mayFold(scalar) else { continue }
+                    let folded = rules.fold(scalar)
+                    if folded.count == 1, folded[0] == scalar { continue }
+                    folds = true
+                    var utf8: [UInt8] = []
+                    for folded in folded { utf8.append(contentsOf: UTF8.encode(folded)!) }
+                    // The folding loop's output bound: 3 bytes out per byte in. No fold comes
+                    // near it (a test checks every scalar); one that did would be left unfolded.
+                    guard utf8.count <= 3 * UTF8.width(scalar) else { continue }
+                    if utf8.isEmpty {
+                        block[low] = FoldTable.drop
+                    } else if utf8.count <= 3 {
+                        var entry = UInt32(utf8.count) << 24
+                        for (k, byte) in utf8.enumerated() { entry |= UInt32(byte) << (8 * k) }
+                        block[low] = entry
+                    } else if let known = expansions[utf8] {
+                        block[low] = known
+                    } else {
+                        let entry = FoldTable.expansionFlag | UInt32(expansions.count)
+                        expansions[utf8] = entry
+                        block[low] = entry
+                        expansionBytes.append(contentsOf: utf8)
+                        expansionStarts.append(UInt32(expansionBytes.count))
+                    }
+                }
+                guard folds else { continue }  // block 0
+                let blockCount = entries.count / 256
+                let known = (1..<blockCount).first { entries[($0 * 256)..<($0 * 256 + 256)].elementsEqual(block) }
+                if let known {
+                    pages[page] = UInt16(known)
+                } else {
+                    pages[page] = UInt16(blockCount)
+                    entries.append(contentsOf: block)
+                }
+            }
+            self.pages = pages
+            self.entries = entries
+            self.expansionBytes = expansionBytes
+            self.expansionStarts = expansionStarts
+
+            func utf8(_ value: UInt32) -> UInt64 {
+                var packed: UInt64 = 0
+                for (k, byte) in UTF8.encode(Unicode.Scalar(value)!)!.enumerated() {
+                    packed |= UInt64(byte) << (8 * k)
+                }
+                return packed
+            }
+            let vowels = SearchFolding.hangulVowelCount
+            hangulLeadingVowel = (0..<(19 * vowels)).map { index in
+                utf8(SearchFolding.hangulLeadingBase + index / vowels)
+                    | utf8(SearchFolding.hangulVowelBase + index % vowels) << 24
+            }
+            hangulTrailing = (0..<SearchFolding.hangulTrailingCount).map { index in
+                index == 0 ? 0 : UInt32(utf8(SearchFolding.hangulTrailingBase + index))
+            }
+        }
+
+        /// Calls `body` with pointers to the table's arrays.
+        func withLookup<R>(_ body: (SearchFolding.Lookup) -> R) -> R {
+            pages.withUnsafeBufferPointer { pages in
+                entries.withUnsafeBufferPointer { entries in
+                    expansionBytes.withUnsafeBufferPointer { expansionBytes in
+                        expansionStarts.withUnsafeBufferPointer { expansionStarts in
+                            hangulLeadingVowel.withUnsafeBufferPointer { leadingVowel in
+                                hangulTrailing.withUnsafeBufferPointer { trailing in
+                                    body(
+                                        SearchFolding.Lookup(
+                                            pages: pages.baseAddress!, entries: entries.baseAddress!,
+                                            expansionBytes: expansionBytes.baseAddress!,
+                                            expansionStarts: expansionStarts.baseAddress!,
+                                            hangulLeadingVowel: leadingVowel.baseAddress!,
+                                            hangulTrailing: trailing.baseAddress!))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The folding rules for one scalar of the BMP other than a Hangul syllable, straight from
+    /// the data: what `FoldTable` is built from, and what tests check it against.
+    struct FoldRules {
+        /// For each BMP scalar: 0, or a tag in bits 24–31 and a value: `single` and the scalar its
+        /// canonical decomposition keeps, `expansion` and the offset of its entry in
+        /// `canonicalExpansions`, or `caseFolding` and the scalar it case-folds to.
+        let special: [UInt32]
+        static let single: UInt32 = 1 << 24
+        static let expansion: UInt32 = 2 << 24
+        static let caseFolding: UInt32 = 3 << 24
+
+        init() {
+            var special = [UInt32](repeating: 0, count: 0x10000)
+            for packed in SearchFolding.canonicalBases {
+                special[Int(packed >> 16)] = FoldRules.single | packed & 0xFFFF
+            }
+            let flat = SearchFolding.canonicalExpansions
+            var index = 0
+            while index < flat.count {
+                special[Int(flat[index])] = FoldRules.expansion | UInt32(index)
+                index += 2 + Int(flat[index + 1])
+            }
+            for packed in SearchFolding.extraCaseFoldings {
+                special[Int(packed >> 16)] = FoldRules.caseFolding | packed & 0xFFFF
+            }
+            self.special = special
+        }
+
+        /// Whether `scalar` may fold to something other than itself (a quick filter: false
+        /// for the plain ranges and for most other scalars, without building anything).
+        func mayFold(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            if value > 0xFFFF { return true }
+            if SearchFolding.plainRanges.contains(where: { $0.contains(value) }) { return false }
+            if special[Int(value)] != 0 { return true }
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .nonspacingMark:
+                return true
+            case .uppercaseLetter, .titlecaseLetter, .lowercaseLetter, .otherLetter, .modifierLetter,
+                .letterNumber, .otherSymbol:
+                // Only letters, letter numbers (Ⅻ) and symbols (Ⓐ) have lowercase forms.
+                return properties.changesWhenLowercased
+            default:
+                return false
+            }
+        }
+
+        /// What `scalar` folds to: decomposition, lowercase or extra case folding, and dropping
+        /// nonspacing marks, repeated until nothing changes.
+        func fold(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+            var current = [scalar]
+            for _ in 0..<8 {
+                var next: [Unicode.Scalar] = []
+                var changed = false
+                for scalar in current {
+                    let value = scalar.value
+                    let entry = value <= 0xFFFF ? special[Int(value)] : 0
+                    let properties = scalar.properties
+                    if properties.generalCategory == .nonspacingMark {
+                        changed = true
+                    } else if entry & 0xFF00_0000 == FoldRules.single {
+                        next.append(Unicode.Scalar(entry & 0xFFFF)!)
+                        changed = true
+                    } else if entry & 0xFF00_0000 == FoldRules.expansion {
+                        let offset = Int(entry & 0xFFFF)
+                        let flat = SearchFolding.canonicalExpansions
+                        for k in 0..<Int(flat[offset + 1]) { next.append(Unicode.Scalar(flat[offset + 2 + k])!) }
+                        changed = true
+                    } else if properties.changesWhenLowercased {
+                        next.append(contentsOf: properties.lowercaseMapping.unicodeScalars)
+                        changed = true
+                    } else if entry & 0xFF00_0000 == FoldRules.caseFolding {
+                        next.append(Unicode.Scalar(entry & 0xFFFF)!)
+                        changed = true
+                    } else {
+                        next.append(scalar)
+                    }
+                }
+                if !changed { break }
+                current = next
+            }
+            return current  // settled: a test checks that folding twice changes nothing
+        }
+    }
+}

@@ -1,0 +1,320 @@
+import MemoCRDT
+/// Folding text for search.
+///
+/// A search key is the UTF-8 of a text with case, diacritics and normalization form folded away,
+/// so that a plain byte substring search finds "Café" for "cafe", precomposed Hangul for jamo
+/// typed one by one, and "が" for "か". Each Unicode scalar folds on its own, independently of
+/// its neighbours, by these rules:
+///
+/// 1. **Canonical decomposition.** A Hangul syllable (U+AC00–U+D7A3) becomes its conjoining jamo,
+///    leading, vowel and trailing if any (U+1100–U+11FF), computed as Unicode specifies. Any other
+///    scalar of the Basic Multilingual Plane becomes its canonical decomposition (NFD), from the
+///    generated tables in `SearchFolding+Decompositions.swift`: é → e + U+0301, ệ → e + U+0323 +
+///    U+0302, ά → α + U+0301, й → и + U+0306, が → か + U+3099, U+212B ANGSTROM SIGN → A + U+030A,
+///    U+F900 → U+8C48. Scalars outside the BMP are not decomposed (none a notes app needs are).
+/// 2. **Case.** Each scalar becomes its lowercase (the standard library's full lowercase mapping),
+///    and the few lowercase letters that Unicode case folding still maps elsewhere fold too:
+///    ς → σ, ſ → s, µ → μ, the Greek symbol forms ϐ ϑ ϕ ϖ ϰ ϱ ϵ, and the Cyrillic variant forms
+///    U+1C80–U+1C88 (`SearchFolding.extraCaseFoldings`). Case folding's expansions are not
+///    applied: ß stays ß (ẞ folds to it) and does not match "ss", and ligatures such as ﬁ stay
+///    themselves.
+/// 3. **Marks.** Nonspacing marks (General_Category Mn) are dropped: the combining diacritics
+///    U+0300–U+036F, the kana voicing marks U+3099–U+309A, Hebrew and Arabic vowel points,
+///    variation selectors (so "❤️" and "❤" fold alike), and so on. Spacing and enclosing marks
+///    stay (U+20E3 keeps a keycap emoji whole), and conjoining jamo are letters, never marks.
+///
+/// The rules repeat until nothing changes, so a key never holds a scalar that would fold further,
+/// and a text folds to the same key in any normalization form. Everything else, emoji included,
+/// is kept exactly. Compatibility forms are not folded: fullwidth "Ａ" is not "a", halfwidth
+/// "ｶ" is not "カ", "ﬁ" is not "fi", and Hangul compatibility jamo (U+3130–U+318F) are not
+/// conjoining jamo. Hiragana and katakana stay distinct.
+///
+/// Folding is linear in the input and allocates the key and a scratch buffer of at most 48 KiB.
+/// The first call builds a lookup table, once per process (a few milliseconds).
+public enum SearchFolding {
+    /// The folded UTF-8 of `text` (a "search key").
+    ///
+    /// - Parameter text: Any text.
+    /// - Returns: The key: valid UTF-8, at most three times as long as `text`'s UTF-8 (a Hangul
+    ///   syllable's 3 bytes become up to 9).
+    public static func key(for text: String) -> [UInt8] {
+        var key: [UInt8] = []
+        var text = text
+        text.withUTF8 { bytes in append(utf8: bytes, to: &key) }
+        return key
+    }
+
+    /// Appends the folded UTF-8 of valid UTF-8 `bytes` to `key`.
+    ///
+    /// Appending the keys of two texts gives the key of their concatenation (folding looks at one
+    /// scalar at a time), so a key may be built in pieces.
+    ///
+    /// - Parameters:
+    ///   - bytes: Valid UTF-8: an array, a slice of one, `Data`, an `UnsafeBufferPointer`...
+    ///     Contiguous storage is read in place; anything else is copied first. Bytes that are not
+    ///     valid UTF-8 give an unspecified key, never a crash or a read out of bounds.
+    ///   - key: The key to append to.
+    public static func appendKey<C: Collection<UInt8>>(forUTF8 bytes: C, to key: inout [UInt8])
+    where C.Index == Int {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            append(utf8: buffer, to: &key)
+        }
+        if done == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBufferPointer { buffer in append(utf8: buffer, to: &key) }
+        }
+    }
+
+    /// The folded UTF-8 of `bytes` if they are valid UTF-8 (shortest forms, no surrogates, at
+    /// most U+10FFFF), else nil: validation and folding in one pass over the bytes.
+    public static func validatedKey(forUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var key: [UInt8] = []
+        var invalid = false
+        append(utf8: bytes, to: &key, invalid: &invalid)
+        return invalid ? nil : key
+    }
+
+    // MARK: Folding loop
+
+    /// Input bytes folded per pass through the scratch buffer.
+    static let chunkBytes = 16 * 1024
+
+    /// Folds `input` chunk by chunk (each ending on a scalar boundary) into a scratch buffer
+    /// three times the chunk's size, appending each chunk's output to `key`.
+    static func append(utf8 input: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) {
+        var invalid = false
+        append(utf8: input, to: &key, invalid: &invalid)
+    }
+
+    /// As `append(utf8:to:)`, and sets `invalid` when the bytes are not valid UTF-8.
+    static func append(utf8 input: UnsafeBufferPointer<UInt8>, to key: inout [UInt8], invalid: inout Bool) {
+        guard let source = input.baseAddress, !input.isEmpty else { return }
+        let table = FoldTable.shared
+        let scratchCount = 3 * min(input.count, chunkBytes) + 16
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchCount) { scratch in
+            let output = scratch.baseAddress!
+            table.withLookup { lookup in
+                var start = 0
+                while start < input.count {
+                    var end = min(input.count, start + chunkBytes)
+                    // Back up to the start of a scalar (at most 3 bytes in UTF-8).
+                    var backedUp = 0
+                    while end < input.count, backedUp < 3, source[end] & 0xC0 == 0x80 {
+                        end -= 1
+                        backedUp += 1
+                    }
+                    if end == start { end = min(input.count, start + chunkBytes) }
+                    let written = fold(source + start, count: end - start, into: output, lookup, invalid: &invalid)
+                    key.append(contentsOf: UnsafeBufferPointer(start: output, count: written))
+                    start = end
+                }
+            }
+        }
+    }
+
+    /// The fold table's arrays, as pointers for the loop.
+    struct Lookup {
+        let pages: UnsafePointer<UInt16>
+        let entries: UnsafePointer<UInt32>
+        let expansionBytes: UnsafePointer<UInt8>
+        let expansionStarts: UnsafePointer<UInt32>
+        let hangulLeadingVowel: UnsafePointer<UInt64>
+        let hangulTrailing: UnsafePointer<UInt32>
+    }
+
+    /// Folds `count` bytes at `input` into `output`, which has room for `3 * count + 16` bytes,
+    /// and returns the bytes written.
+    ///
+    /// Output never runs ahead of three bytes per input byte consumed: ASCII is 1 for 1, a
+    /// two-byte scalar folds to at most 3 bytes, a three-byte one to at most 9 (a Hangul syllable,
+    /// or an expansion, which `FoldTable` checks), a four-byte one to at most 4 (checked). Some
+    /// paths store a few bytes past what they keep (a Hangul syllable stores 10 and keeps 6 or
+    /// 9), never more than 16 past the bound.
+    @inline(__always)
+    static func fold(
+        _ input: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutablePointer<UInt8>,
+        _ lookup: Lookup, invalid: inout Bool
+    ) -> Int {
+        var source = input
+        let end = input + count
+        var target = output
+        var errors = false
+        // While 8 bytes remain, no scalar can be cut short: no length checks.
+        while end - source >= 8 { step(&source, &target, end: end, wide: true, lookup, errors: &errors) }
+        while source < end { step(&source, &target, end: end, wide: false, lookup, errors: &errors) }
+        if errors { invalid = true }
+        return target - output
+    }
+
+    /// Folds the scalar at `source` (or the run of ASCII there) to `target` and moves both past
+    /// what it read and wrote. `wide`: at least 8 bytes remain before `end`.
+    @inline(__always)
+    ///
+    /// Sets `errors` for anything that is not valid UTF-8 (a bad continuation byte, an overlong
+    /// form, a surrogate, a value past U+10FFFF, a bad or truncated lead), folding on regardless.
+    static func step(
+        _ source: inout UnsafePointer<UInt8>, _ target: inout UnsafeMutablePointer<UInt8>,
+        end: UnsafePointer<UInt8>, wide: Bool, _ lookup: Lookup, errors: inout Bool
+    ) {
+        let remaining = wide ? 8 : end - source
+        let lead = source[0]
+        if lead < 0x80 {
+            if wide {
+                // The run of ASCII bytes among the next 8 (at least this one), lowercased 8 at a
+                // time: all 8 stored, the run kept.
+                let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+                let high = word & 0x8080_8080_8080_8080
+                UnsafeMutableRawPointer(target).storeBytes(
+                    of: lowercasedASCII(word & 0x7F7F_7F7F_7F7F_7F7F), as: UInt64.self)
+                let run = high.trailingZeroBitCount &>> 3  // 8 when all are ASCII
+                source += run
+                target += run
+                guard run == 8 else { return }
+                // A longer run of ASCII: on, 8 bytes at a time.
+                while end - source >= 8 {
+                    let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 != 0 { return }
+                    UnsafeMutableRawPointer(target).storeBytes(of: lowercasedASCII(word), as: UInt64.self)
+                    source += 8
+                    target += 8
+                }
+                return
+            }
+            target[0] = lead &+ (lead &- 0x41 < 26 ? 0x20 : 0)
+            source += 1
+            target += 1
+        } else if lead & 0xF0 == 0xE0, wide || remaining >= 3 {
+            let second = source[1]
+            let third = source[2]
+            let scalar = UInt32(lead & 0x0F) &<< 12 | UInt32(second & 0x3F) &<< 6 | UInt32(third & 0x3F)
+            // Continuations, not overlong (≥ U+0800), not a surrogate (U+D800–U+DFFF).
+            if (second & 0xC0) != 0x80 || (third & 0xC0) != 0x80 || scalar < 0x800 || scalar & 0xF800 == 0xD800 {
+                errors = true
+            }
+            let syllable = scalar &- hangulSyllableBase
+            if syllable < hangulSyllableCount {
+                target += appendHangul(syllable: syllable, to: target, lookup)
+            } else {
+                let packed = UInt32(lead) | UInt32(second) &<< 8 | UInt32(third) &<< 16 | 3 &<< 24
+                target += emit(scalar, packed: packed, to: target, lookup)
+            }
+            source += 3
+        } else if lead >= 0xC2, lead < 0xE0, wide || remaining >= 2 {
+            let second = source[1]
+            if (second & 0xC0) != 0x80 { errors = true }
+            let scalar = UInt32(lead & 0x1F) &<< 6 | UInt32(second & 0x3F)
+            let packed = UInt32(lead) | UInt32(second) &<< 8 | 2 &<< 24
+            target += emit(scalar, packed: packed, to: target, lookup)
+            source += 2
+        } else if lead >= 0xF0, lead < 0xF5, wide || remaining >= 4 {
+            let scalar = UInt32(lead & 0x07) &<< 18 | UInt32(source[1] & 0x3F) &<< 12
+                | UInt32(source[2] & 0x3F) &<< 6 | UInt32(source[3] & 0x3F)
+            // Continuations, not overlong (≥ U+10000), at most U+10FFFF.
+            if (source[1] & 0xC0) != 0x80 || (source[2] & 0xC0) != 0x80 || (source[3] & 0xC0) != 0x80
+                || scalar < 0x10000 || scalar > 0x10FFFF
+            {
+                errors = true
+            }
+            if scalar &- 0x1F000 < 0xE0000 - 0x1F000 {
+                // Emoji and symbols (U+1F000–U+1FFFF), CJK extensions (U+20000–U+3FFFF),
+                // unassigned planes: no case, no marks.
+                UnsafeMutableRawPointer(target).storeBytes(
+                    of: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                target += 4
+            } else {
+                target += appendSupplementary(scalar, from: source, to: target)
+            }
+            source += 4
+        } else {
+            // Not valid UTF-8 (a stray continuation byte, a bad or truncated lead): copied.
+            errors = true
+            target[0] = lead
+            source += 1
+            target += 1
+        }
+    }
+
+    /// `word`'s eight ASCII bytes with A–Z lowercased.
+    @inline(__always)
+    static func lowercasedASCII(_ word: UInt64) -> UInt64 {
+        // No byte is 0x80 or above, so the additions never carry from one byte to the next.
+        let atLeastA = word &+ 0x3F3F_3F3F_3F3F_3F3F  // high bit set where the byte is ≥ 0x41
+        let aboveZ = word &+ 0x2525_2525_2525_2525  // high bit set where the byte is ≥ 0x5B
+        let upper = atLeastA & ~aboveZ & 0x8080_8080_8080_8080
+        return word | upper >> 2
+    }
+
+    /// Writes the fold of the BMP scalar `scalar`, whose UTF-8 is `packed` (the bytes in memory
+    /// order, their count in bits 24–25), at `target`, and returns its length. Stores 4 bytes
+    /// (or an expansion's 4 to 9).
+    @inline(__always)
+    static func emit(
+        _ scalar: UInt32, packed: UInt32, to target: UnsafeMutablePointer<UInt8>, _ lookup: Lookup
+    ) -> Int {
+        let page = Int(truncatingIfNeeded: lookup.pages[Int(truncatingIfNeeded: scalar &>> 8)])
+        let entry = lookup.entries[page &<< 8 | Int(truncatingIfNeeded: scalar & 0xFF)]
+        if entry & FoldTable.expansionFlag != 0 {
+            let index = Int(truncatingIfNeeded: entry & 0xFFFF)
+            let from = Int(truncatingIfNeeded: lookup.expansionStarts[index])
+            let count = Int(truncatingIfNeeded: lookup.expansionStarts[index &+ 1]) &- from
+            target.update(from: lookup.expansionBytes + from, count: count)
+            return count
+        }
+        let folded = entry == FoldTable.identity ? packed : entry
+        UnsafeMutableRawPointer(target).storeBytes(of: folded, as: UInt32.self)
+        return Int(truncatingIfNeeded: (folded &>> 24) & 3)
+    }
+
+    /// The first Hangul syllable, U+AC00, and the number of syllables (Unicode §3.12).
+    static let hangulSyllableBase: UInt32 = 0xAC00
+    static let hangulSyllableCount: UInt32 = 11172
+    /// The first leading consonant, vowel and (one before the first) trailing consonant jamo.
+    static let hangulLeadingBase: UInt32 = 0x1100
+    static let hangulVowelBase: UInt32 = 0x1161
+    static let hangulTrailingBase: UInt32 = 0x11A7
+    /// Jamo counts: 19 leading consonants, 21 vowels, 28 trailing consonants (the first: none).
+    static let hangulVowelCount: UInt32 = 21
+    static let hangulTrailingCount: UInt32 = 28
+
+    /// Writes the conjoining jamo of the Hangul syllable with index `syllable` (its distance from
+    /// U+AC00) at `target`: leading consonant (U+1100 + L), vowel (U+1161 + V) and, unless it
+    /// has none, trailing consonant (U+11A7 + T); 3 bytes of UTF-8 each, from `FoldTable`'s
+    /// jamo tables. Always stores 10 bytes; returns 6 or 9, the bytes kept.
+    @inline(__always)
+    static func appendHangul(syllable: UInt32, to target: UnsafeMutablePointer<UInt8>, _ lookup: Lookup) -> Int {
+        let leadingVowel = syllable / hangulTrailingCount
+        let trailing = syllable &- leadingVowel &* hangulTrailingCount
+        let raw = UnsafeMutableRawPointer(target)
+        raw.storeBytes(of: lookup.hangulLeadingVowel[Int(truncatingIfNeeded: leadingVowel)], as: UInt64.self)
+        raw.storeBytes(
+            of: lookup.hangulTrailing[Int(truncatingIfNeeded: trailing)], toByteOffset: 6, as: UInt32.self)
+        return trailing == 0 ? 6 : 9
+    }
+
+    /// Writes the fold of a scalar outside the BMP that may have a lowercase form or be a
+    /// nonspacing mark (historic and minority scripts, variation selectors U+E0100–U+E01EF), with
+    /// the standard library's properties, at `target`; returns its length. Not decomposed. At
+    /// most 4 bytes: a lowercase form longer than that (none exists) would be left out.
+    @inline(never)
+    static func appendSupplementary(
+        _ value: UInt32, from bytes: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        guard let scalar = Unicode.Scalar(value) else {
+            target.update(from: bytes, count: 4)  // not valid UTF-8: copied
+            return 4
+        }
+        let properties = scalar.properties
+        if properties.generalCategory == .nonspacingMark { return 0 }
+        if properties.changesWhenLowercased {
+            var lower = properties.lowercaseMapping
+            let written = lower.withUTF8 { utf8 -> Int in
+                guard utf8.count <= 4 else { return 0 }
+                target.update(from: utf8.baseAddress!, count: utf8.count)
+                return utf8.count
+            }
+            if written > 0 { return written }
+        }
+        target.update(from: bytes, count: 4)
+        return 4
+    }
+}

@@ -1,0 +1,74 @@
+import MemoCRDT
+@testable import MemoNotes
+import Testing
+
+/// The notebook's structures behind the remote apply path: held-back deltas received again and
+/// the maintained notebook version, each against a plain recomputation (the text's part:
+/// `ApplyPathTests`).
+@Suite struct NotebookApplyPathTests {
+    private static let memo = MemoID(high: 1, low: 2)
+
+    private static func textRun(counter: UInt32, length: UInt32, textCounter: UInt32) -> NotebookRun {
+        NotebookRun(
+            counter: counter, length: length, memo: memo, kind: .text(textCounter: textCounter),
+            timestamp: HybridTimestamp(wallMilliseconds: 1_000 + UInt64(counter), logical: 0))
+    }
+
+    /// A delta held back (what it builds on has not arrived) and received again, as a sync
+    /// reads the same segment each time while it waits, is held once: the queue does not grow
+    /// with every sync.
+    @Test func heldBackDeltaReceivedAgainIsHeldOnce() throws {
+        let memo = MemoID(high: 5, low: 5)
+        var author = Notebook(replica: ReplicaID(1))
+        try author.createMemo(memo, text: "base", wallMilliseconds: 1_000)
+        var editor = Notebook(replica: ReplicaID(2))
+        try editor.apply(author.changes(since: VersionVector()))
+        try editor.edit(memo, replacingUTF16: 4..<4, with: " and more", wallMilliseconds: 2_000)
+        try editor.edit(memo, replacingUTF16: 0..<1, with: "B", wallMilliseconds: 3_000)
+        let edits = try editor.changes(since: author.version)
+        var receiver = Notebook(replica: ReplicaID(3))
+        try receiver.apply(edits)
+        let held = receiver.pendingOperationCount
+        #expect(held > 0)
+        for _ in 0..<5 {
+            try receiver.apply(edits)
+            try receiver.checkInvariants()
+        }
+        #expect(receiver.pendingOperationCount == held)
+        // A delta that overlaps what is held (the same operations and more) adds only itself.
+        try editor.edit(memo, replacingUTF16: 0..<0, with: "Re: ", wallMilliseconds: 4_000)
+        try receiver.apply(editor.changes(since: author.version))
+        try receiver.apply(edits)
+        try receiver.apply(author.changes(since: VersionVector()))
+        #expect(receiver.pendingOperationCount == 0)
+        #expect(receiver.memo(memo)?.text == editor.memo(memo)?.text)
+        #expect(receiver.version == editor.version)
+        #expect(receiver.encoded() == editor.encoded())
+        try receiver.checkInvariants()
+    }
+
+    @Test func logsKeepTheirVersionOnEveryChange() {
+        var logs = NotebookLogs()
+        #expect(logs.isEmpty && logs.version.isEmpty)
+        let a = ReplicaID(30)
+        let b = ReplicaID(10)
+        logs[a, default: NotebookLog()].append(Self.textRun(counter: 0, length: 3, textCounter: 0))
+        logs[b, default: NotebookLog()].append(Self.textRun(counter: 0, length: 1, textCounter: 0))
+        let held = logs.version
+        logs.append(Self.textRun(counter: 3, length: 2, textCounter: 3), for: a)
+        #expect(logs.version == VersionVector([a: 5, b: 1]))
+        #expect(logs.version == logs.recomputedVersion)
+        // A copy taken earlier is unchanged (value semantics).
+        #expect(held == VersionVector([a: 3, b: 1]))
+        #expect(logs[a]?.runs.count == 1 && logs[a]?.operationCount == 5)
+        // Replacing a log, and an empty log (no operations: no version entry).
+        var replaced = NotebookLog()
+        replaced.append(Self.textRun(counter: 0, length: 7, textCounter: 0))
+        logs[b] = replaced
+        logs[ReplicaID(20)] = NotebookLog()
+        #expect(logs.version == VersionVector([a: 5, b: 7]))
+        #expect(logs.version == logs.recomputedVersion)
+        #expect(Set(logs.keys) == [a, b, ReplicaID(20)])
+        #expect(logs.map(\.value.operationCount).reduce(0, +) == 12)
+    }
+}

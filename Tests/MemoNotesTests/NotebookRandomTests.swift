@@ -1,0 +1,360 @@
+import MemoCRDT
+import MemoNotes
+import TestSupport
+import Testing
+
+/// Several replicas of one notebook doing everything a user can, with deltas delivered late,
+/// shuffled and twice; every replica keeps a shadow copy of each memo's text built only from the
+/// events it reports, checked against the real text after every step.
+private struct NotebookCluster {
+    var replicas: [Notebook]
+    /// Per replica, per memo: the text as the events describe it (UTF-16 units).
+    var shadows: [[MemoID: [UInt16]]]
+    /// Per replica, the wall clock's skew in milliseconds (hours ahead or behind).
+    var skews: [Int64]
+    /// Deltas sent but not delivered yet: (target, bytes).
+    var inFlight: [(target: Int, bytes: [UInt8])] = []
+    var memoIDs: [MemoID] = []
+    var random: SeededRandom
+    var now: UInt64 = 1_700_000_000_000
+    let seed: UInt64
+
+    init(seed: UInt64, replicaCount: Int, skewed: Bool = false) {
+        self.seed = seed
+        random = SeededRandom(seed: seed)
+        replicas = (0..<replicaCount).map { Notebook(replica: ReplicaID(UInt64($0) * 7 + 3)) }
+        shadows = Array(repeating: [:], count: replicaCount)
+        skews = (0..<replicaCount).map { index in skewed ? Int64(index - 1) * 3 * 3_600_000 : 0 }
+    }
+
+    func wall(_ replica: Int) -> UInt64 { UInt64(Int64(now) + skews[replica]) }
+
+    /// Drains `replica`'s events into its shadows and checks them against the memos.
+    mutating func followEvents(_ replica: Int) {
+        for event in replicas[replica].takeEvents() {
+            switch event {
+            case let .added(id, _): shadows[replica][id] = []
+            case let .changed(id, edits, _):
+                for edit in edits {
+                    #expect(edit.rangeUTF16.upperBound <= shadows[replica][id]?.count ?? -1, "seed \(seed): edit outside the shadow")
+                    if edit.rangeUTF16.upperBound <= shadows[replica][id]?.count ?? -1 { edit.apply(to: &shadows[replica][id]!) }
+                }
+            case .trashed, .restored, .purged: break
+            }
+        }
+        for id in memoIDs {
+            if let memo = replicas[replica].memo(id) {
+                #expect(shadows[replica][id] == Array(memo.text.utf16), "seed \(seed): replica \(replica) shadow of \(id) differs")
+            }
+        }
+    }
+
+    /// A random scalar range of `text` and its UTF-16 range.
+    mutating func randomRange(in text: String, maxLength: Int) -> (scalars: Range<Int>, utf16: Range<Int>) {
+        let scalars = Array(text.unicodeScalars)
+        let lower = random.int(in: 0...scalars.count)
+        let upper = min(scalars.count, lower + random.int(in: 0...maxLength))
+        let utf16Lower = scalars[..<lower].reduce(0) { $0 + $1.utf16.count }
+        let utf16Upper = utf16Lower + scalars[lower..<upper].reduce(0) { $0 + $1.utf16.count }
+        return (lower..<upper, utf16Lower..<utf16Upper)
+    }
+
+    mutating func step() throws {
+        now += UInt64(random.int(in: 1...5_000))
+        let index = random.int(in: 0..<replicas.count)
+        let wall = wall(index)
+        let known = memoIDs.filter { replicas[index].memo($0) != nil }
+        let active = known.filter { replicas[index].status(of: $0) == .active }
+        let trashed = known.filter { replicas[index].status(of: $0) == .trashed }
+        switch random.int(in: 0..<100) {
+        case 0..<8:
+            let id = MemoID(using: &random)
+            memoIDs.append(id)
+            try replicas[index].createMemo(id, text: RandomText.string(random.int(in: 0...12), using: &random), wallMilliseconds: wall)
+        case 8..<45 where !active.isEmpty:
+            let id = random.pick(active)
+            let range = randomRange(in: replicas[index].memo(id)!.text, maxLength: 4)
+            let replacement = random.chance(0.3) ? "" : RandomText.string(random.int(in: 1...6), using: &random)
+            if random.chance(0.5) {
+                try replicas[index].edit(id, replacingUTF16: range.utf16, with: replacement, wallMilliseconds: wall)
+            } else {
+                try replicas[index].edit(id, replacingScalars: range.scalars, with: replacement, wallMilliseconds: wall)
+            }
+        case 45..<50 where !active.isEmpty:
+            let id = random.pick(active)
+            var scalars = Array(replicas[index].memo(id)!.text.unicodeScalars)
+            let range = randomRange(in: replicas[index].memo(id)!.text, maxLength: 3)
+            scalars.replaceSubrange(range.scalars, with: RandomText.scalars(random.int(in: 0...3), using: &random))
+            try replicas[index].setText(id, to: scalars.string, wallMilliseconds: wall)
+        case 50..<55 where !active.isEmpty:
+            try replicas[index].moveToTrash(random.pick(active), wallMilliseconds: wall)
+        case 55..<59 where !trashed.isEmpty:
+            try replicas[index].restore(random.pick(trashed), wallMilliseconds: wall)
+        case 59..<61 where !known.isEmpty:
+            try replicas[index].purge(random.pick(known), wallMilliseconds: wall)
+        case 61..<66 where !active.isEmpty:
+            let id = random.pick(active)
+            if random.chance(0.6) {
+                if replicas[index].canUndo(id) { try replicas[index].undo(id, wallMilliseconds: wall) }
+            } else if replicas[index].canRedo(id) {
+                try replicas[index].redo(id, wallMilliseconds: wall)
+            }
+        case 66..<90:
+            // Send what another replica lacks (as bytes), to arrive later.
+            let target = random.int(in: 0..<replicas.count)
+            if target != index {
+                let delta = try replicas[index].changes(since: replicas[target].version)
+                inFlight.append((target, delta.encoded()))
+            }
+        default:
+            // Deliver something in flight, sometimes twice.
+            if !inFlight.isEmpty {
+                let pick = random.int(in: 0..<inFlight.count)
+                let (target, bytes) = random.chance(0.15) ? inFlight[pick] : inFlight.remove(at: pick)
+                try replicas[target].apply(NotebookDelta(decoding: bytes))
+                followEvents(target)
+            }
+        }
+        followEvents(index)
+        if random.chance(0.05) { replicas[index].refreshSearchKeys() }
+    }
+
+    /// Delivers everything, then syncs every pair until all hold the same operations.
+    mutating func settle() throws {
+        for (target, bytes) in inFlight {
+            try replicas[target].apply(NotebookDelta(decoding: bytes))
+            followEvents(target)
+        }
+        inFlight.removeAll()
+        for _ in 0..<2 {
+            for source in replicas.indices {
+                for target in replicas.indices where target != source {
+                    try replicas[target].apply(replicas[source].changes(since: replicas[target].version))
+                    followEvents(target)
+                }
+            }
+        }
+    }
+}
+
+@Suite struct NotebookRandomTests {
+    /// Random collaboration converges: same memos, texts, statuses, lists, searches and bytes on
+    /// every replica; events kept every shadow copy exact; invariants hold throughout.
+    @Test(arguments: testSeeds(12, salt: 0x4E0B))
+    func replicasConverge(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 3 + Int(seed % 2))
+        for _ in 0..<250 { try cluster.step() }
+        try cluster.settle()
+        let reference = cluster.replicas[0]
+        try reference.checkInvariants()
+        for replica in cluster.replicas.dropFirst() {
+            try replica.checkInvariants()
+            #expect(replica.version == reference.version, "seed \(seed)")
+            #expect(replica.pendingOperationCount == 0, "seed \(seed)")
+            #expect(replica.list() == reference.list(), "seed \(seed)")
+            #expect(replica.trash() == reference.trash(), "seed \(seed)")
+            #expect(replica.encoded() == reference.encoded(), "seed \(seed): encodings differ")
+            for id in cluster.memoIDs {
+                #expect(replica.memo(id) == reference.memo(id), "seed \(seed): memo \(id)")
+            }
+            for word in ["a", "e", "한", "の"] {
+                #expect(replica.search(word).map(\.id) == reference.search(word).map(\.id), "seed \(seed)")
+            }
+        }
+        // A decoded copy is the same notebook and keeps working.
+        var decoded = try Notebook(decoding: reference.encoded(), replica: ReplicaID(999))
+        #expect(decoded.list() == reference.list(), "seed \(seed)")
+        #expect(decoded.encoded() == reference.encoded(), "seed \(seed)")
+        if let id = decoded.list().first?.id {
+            try decoded.edit(id, replacingUTF16: 0..<0, with: "↑", wallMilliseconds: cluster.now + 1)
+            var peer = cluster.replicas[1]
+            try peer.apply(NotebookDelta(decoding: decoded.changes(since: peer.version).encoded()))
+            #expect(peer.memo(id)?.text == decoded.memo(id)?.text, "seed \(seed)")
+            try decoded.checkInvariants()
+        }
+    }
+
+    /// Text bodies kept by `encodedKeepingTextBodies()` are reused only while they are exact:
+    /// through edits, undo, remote deltas, trash and purge, every encoding (kept or not) equals
+    /// that of a notebook rebuilt from the same operations, which has nothing kept. (Debug builds
+    /// also compare every reused body with a fresh encoding.)
+    @Test(arguments: testSeeds(8, salt: 0xCAC4))
+    func keptTextBodiesMatchFreshEncodings(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 3)
+        var random = SeededRandom(seed: seed ^ 0xCAC4)
+        var reused = 0
+        func rebuilt(_ notebook: Notebook) throws -> [UInt8] {
+            var fresh = Notebook(replica: ReplicaID(0xF4E5))
+            try fresh.apply(notebook.changes(since: VersionVector()))
+            return fresh.encoded()
+        }
+        for _ in 0..<300 {
+            try cluster.step()
+            let index = random.int(in: 0..<cluster.replicas.count)
+            guard random.chance(0.2) else { continue }
+            let expected = try rebuilt(cluster.replicas[index])
+            #expect(cluster.replicas[index].encoded() == expected, "seed \(seed)")
+            let first = cluster.replicas[index].encodedKeepingTextBodies()
+            #expect(first == expected, "seed \(seed)")
+            // Encoding again right away reuses every body.
+            #expect(cluster.replicas[index].encodedKeepingTextBodies() == expected, "seed \(seed)")
+            reused += 1
+        }
+        #expect(reused > 20)
+        try cluster.settle()
+        for replica in cluster.replicas {
+            #expect(replica.encoded() == (try rebuilt(replica)), "seed \(seed)")
+            try replica.checkInvariants()
+            // A fork keeps the bodies: its replica id is not part of the encoding.
+            #expect(replica.fork(replica: ReplicaID(0xF0)).encoded() == replica.encoded(), "seed \(seed)")
+        }
+    }
+
+    /// `mayApplyWithoutHoldingBackMore` never rules out a delta that applies without holding
+    /// back more: checked against real applies of deltas delivered late, out of order and in
+    /// pieces (a replica's operations cut at random counters), and it rules out most that do not.
+    @Test(arguments: testSeeds(8, salt: 0xB0D5))
+    func heldBackBoundIsSound(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 4)
+        var random = SeededRandom(seed: seed ^ 0xB0D5)
+        var ruledOut = 0
+        var failed = 0
+        for _ in 0..<250 {
+            try cluster.step()
+            let source = random.int(in: 0..<cluster.replicas.count)
+            let target = random.int(in: 0..<cluster.replicas.count)
+            guard source != target else { continue }
+            // Some of one replica's operations the target lacks, possibly leaving a gap.
+            let version = cluster.replicas[source].version
+            guard !version.entries.isEmpty else { continue }
+            let entry = random.pick(version.entries)
+            let start = UInt32(random.int(in: 0...Int(entry.operationCount - 1)))
+            let end = UInt32(random.int(in: Int(start) + 1...Int(entry.operationCount)))
+            let delta = try cluster.replicas[source].changes(of: entry.replica, counters: start..<end)
+            let notebook = cluster.replicas[target]
+            var trial = notebook
+            let wholly = (try? trial.apply(delta)) != nil && trial.pendingOperationCount <= notebook.pendingOperationCount
+            let may = notebook.mayApplyWithoutHoldingBackMore(delta)
+            #expect(may || !wholly, "seed \(seed): a delta that applies was ruled out")
+            if !wholly { failed += 1 }
+            if !may { ruledOut += 1 }
+        }
+        #expect(failed == 0 || ruledOut > 0, "seed \(seed): \(failed) failing deltas, none ruled out")
+    }
+
+    /// Wall clocks hours apart still give every replica the same order, consistent with cause
+    /// and effect: a memo edited after seeing another's edit sorts after it.
+    @Test(arguments: testSeeds(6, salt: 0x5C3E))
+    func skewedClocksGiveOneOrder(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 3, skewed: true)
+        for _ in 0..<200 { try cluster.step() }
+        try cluster.settle()
+        let orders = cluster.replicas.map { $0.list().map(\.id) }
+        #expect(Set(orders.map { $0.map(\.description).joined() }).count == 1, "seed \(seed)")
+        // Causality: the replica whose clock is hours behind edits after seeing the one ahead.
+        var behind = cluster.replicas[0]
+        var ahead = cluster.replicas[2]
+        guard let first = ahead.list().first?.id, let second = ahead.list().last?.id, first != second else { return }
+        try ahead.edit(first, replacingUTF16: 0..<0, with: "A", wallMilliseconds: cluster.wall(2) + 10)
+        try behind.apply(ahead.changes(since: behind.version))
+        try behind.edit(second, replacingUTF16: 0..<0, with: "B", wallMilliseconds: cluster.wall(0) + 20)
+        let firstTime = behind.list().first { $0.id == first }!.modifiedAt
+        let secondTime = behind.list().first { $0.id == second }!.modifiedAt
+        #expect(secondTime > firstTime, "seed \(seed): an edit made after seeing another sorts before it")
+        #expect(behind.list().first?.id == second, "seed \(seed)")
+    }
+
+    /// A caret anchored after a character stays right after it whatever other replicas insert
+    /// and delete around it.
+    @Test(arguments: testSeeds(10, salt: 0xCA5E))
+    func cursorsStayOnTheirCharacter(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let id = MemoID(high: 9, low: seed)
+        var mine = Notebook(replica: ReplicaID(1))
+        try mine.createMemo(id, text: RandomText.string(20, using: &random) + "¶" + RandomText.string(20, using: &random), wallMilliseconds: 1)
+        var theirs = Notebook(replica: ReplicaID(2))
+        try theirs.apply(mine.changes(since: theirs.version))
+        let markerOffset = Array(mine.memo(id)!.text.utf16).firstIndex(of: 0xB6)!
+        let anchor = try mine.anchor(in: id, atUTF16: markerOffset + 1)
+        for step in 0..<60 {
+            // Another replica edits anywhere except the marker.
+            let text = theirs.memo(id)!.text
+            let scalars = Array(text.unicodeScalars)
+            let marker = scalars.firstIndex(of: "¶")!
+            let lower = random.int(in: 0...scalars.count)
+            var upper = min(scalars.count, lower + random.int(in: 0...3))
+            if lower <= marker && marker < upper { upper = lower }
+            try theirs.edit(id, replacingScalars: lower..<upper, with: random.chance(0.5) ? RandomText.string(random.int(in: 1...4), using: &random) : "", wallMilliseconds: UInt64(step + 2))
+            try mine.apply(theirs.changes(since: mine.version))
+            let now = Array(mine.memo(id)!.text.utf16)
+            let expected = now.firstIndex(of: 0xB6)! + 1
+            #expect(try mine.utf16Offset(of: anchor, in: id) == expected, "seed \(seed) step \(step)")
+        }
+    }
+
+    /// Undo takes back exactly this replica's own edit, while another replica keeps editing; redo
+    /// puts it back.
+    @Test(arguments: testSeeds(10, salt: 0x0DD0))
+    func undoLeavesOthersEditsAlone(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let id = MemoID(high: 7, low: seed)
+        var mine = Notebook(replica: ReplicaID(1))
+        try mine.createMemo(id, text: "The quick brown fox", wallMilliseconds: 1)
+        var theirs = Notebook(replica: ReplicaID(2))
+        try theirs.apply(mine.changes(since: theirs.version))
+        // I type a word (several keystrokes: one undo step) and delete another.
+        let base = Array(mine.memo(id)!.text.unicodeScalars)
+        let at = random.int(in: 0...base.count)
+        var offset = at
+        for scalar in "WORD".unicodeScalars {
+            try mine.edit(id, replacingScalars: offset..<offset, with: String(scalar), wallMilliseconds: UInt64(10 + offset))
+            offset += 1
+        }
+        let mineAfterTyping = mine.memo(id)!.text
+        // They edit elsewhere at the same time.
+        try theirs.edit(id, replacingScalars: 0..<0, with: "«", wallMilliseconds: 20)
+        try theirs.edit(id, replacingScalars: theirs.memo(id)!.text.unicodeScalars.count..<theirs.memo(id)!.text.unicodeScalars.count, with: "»", wallMilliseconds: 21)
+        try mine.apply(theirs.changes(since: mine.version))
+        // Both edits, merged (typed at the very start, my word and their "«" are concurrent
+        // insertions at one place: the merge rule orders them).
+        let merged = mine.memo(id)!.text
+        #expect(merged.filter { $0 != "«" && $0 != "»" } == mineAfterTyping, "seed \(seed)")
+        #expect(at == 0 || merged == "«" + mineAfterTyping + "»", "seed \(seed)")
+        try mine.undo(id, wallMilliseconds: 100)
+        #expect(mine.memo(id)!.text == "«The quick brown fox»", "seed \(seed)")
+        try mine.redo(id, wallMilliseconds: 101)
+        #expect(mine.memo(id)!.text == merged, "seed \(seed): redo puts the word back where it was")
+        try theirs.apply(mine.changes(since: theirs.version))
+        #expect(theirs.memo(id)!.text == mine.memo(id)!.text, "seed \(seed)")
+        // Undo a deletion while they type inside the same sentence.
+        try mine.undo(id, wallMilliseconds: 200)
+        let before = mine.memo(id)!.text
+        let deleteRange = 4..<9  // "quick"
+        try mine.edit(id, replacingScalars: deleteRange, with: "", wallMilliseconds: 300)
+        try theirs.apply(mine.changes(since: theirs.version))
+        try theirs.edit(id, replacingScalars: 0..<0, with: "!", wallMilliseconds: 301)
+        try mine.apply(theirs.changes(since: mine.version))
+        try mine.undo(id, wallMilliseconds: 302)
+        #expect(mine.memo(id)!.text == "!" + before, "seed \(seed)")
+        try mine.checkInvariants()
+    }
+
+    /// The delta for one edit holds that memo only, and is small whatever the notebook's size.
+    @Test func deltaIsProportionalToTheChange() throws {
+        var random = SeededRandom(seed: 1)
+        var notebook = Notebook(replica: ReplicaID(1))
+        var ids: [MemoID] = []
+        for index in 0..<200 {
+            let id = MemoID(using: &random)
+            ids.append(id)
+            try notebook.createMemo(id, text: RandomText.string(300, using: &random), wallMilliseconds: UInt64(index))
+        }
+        let before = notebook.version
+        try notebook.edit(ids[77], replacingUTF16: 3..<3, with: "x", wallMilliseconds: 1_000)
+        let delta = try notebook.changes(since: before)
+        #expect(delta.memos == [ids[77]])
+        #expect(delta.operationCount == 1)
+        #expect(delta.encoded().count < 80, "one keystroke's notebook delta is \(delta.encoded().count) bytes")
+        #expect(notebook.encoded().count > 50_000)
+    }
+}

@@ -1,0 +1,583 @@
+import Foundation
+import MemoCRDT
+@testable import MemoNotes
+import TestSupport
+import Testing
+
+/// Search folding: case, diacritics and normalization form folded away, checked against
+/// Foundation. Foundation derives the generated decomposition tables again, every scalar of the
+/// BMP folds like its decomposition, and random texts fold to exactly what a slow oracle built
+/// on Foundation gives.
+@Suite struct SearchFoldingTests {
+    // MARK: Helpers
+
+    /// Whether `query` finds `text`.
+    func finds(_ query: String, in text: String) -> Bool {
+        SearchQuery(query).matches(key: SearchFolding.key(for: text))
+    }
+
+    /// The scalars of `text`'s key.
+    func keyScalars(_ text: String) -> [Unicode.Scalar] {
+        Array(String(decoding: SearchFolding.key(for: text), as: UTF8.self).unicodeScalars)
+    }
+
+    func hex(_ scalars: some Sequence<Unicode.Scalar>) -> String {
+        scalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+    }
+
+    /// Every BMP scalar.
+    static let bmp: [Unicode.Scalar] = (0...0xFFFF).compactMap { Unicode.Scalar(UInt32($0)) }
+
+    static func isNonspacingMark(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .nonspacingMark
+    }
+
+    static func isHangulSyllable(_ scalar: Unicode.Scalar) -> Bool {
+        (0xAC00...0xD7A3).contains(scalar.value)
+    }
+
+    // MARK: The generated tables
+
+    /// Derives `canonicalBases` and `canonicalExpansions` again, exactly as their generator did
+    /// (Foundation's NFD of every BMP scalar other than a Hangul syllable or a nonspacing mark,
+    /// nonspacing marks removed), and checks they are identical: the tables are proven, and this
+    /// test is how to regenerate them.
+    @Test func decompositionTablesMatchFoundation() {
+        var bases: [UInt32] = []
+        var expansions: [UInt32] = []
+        for scalar in Self.bmp where !Self.isHangulSyllable(scalar) && !Self.isNonspacingMark(scalar) {
+            let nfd = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
+            if nfd == [scalar] { continue }
+            let kept = nfd.filter { !Self.isNonspacingMark($0) }.map(\.value)
+            if kept.count == 1 && kept[0] <= 0xFFFF {
+                bases.append(scalar.value << 16 | kept[0])
+            } else {
+                expansions += [scalar.value, UInt32(kept.count)] + kept
+            }
+        }
+        #expect(bases == SearchFolding.canonicalBases)
+        #expect(expansions == SearchFolding.canonicalExpansions)
+        #expect(SearchFolding.canonicalBases.count == 1447)
+        #expect(bases == bases.sorted())
+    }
+
+    /// The ranges the table skips hold nothing to fold: no nonspacing mark, no lowercase
+    /// mapping, no decomposition but the Hangul syllables'. Outside the BMP, the emoji and CJK
+    /// planes the loop copies without asking hold none either.
+    @Test func plainRangesHoldNothingToFold() {
+        for range in SearchFolding.plainRanges {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let properties = scalar.properties
+                #expect(properties.generalCategory != .nonspacingMark && !properties.changesWhenLowercased)
+                if !Self.isHangulSyllable(scalar) {
+                    #expect(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual([scalar]))
+                }
+            }
+        }
+        var unexpected: [UInt32] = []
+        for value in UInt32(0x1F000)..<0xE0000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let properties = scalar.properties
+            if properties.generalCategory == .nonspacingMark || properties.changesWhenLowercased {
+                unexpected.append(value)
+            }
+        }
+        #expect(unexpected.isEmpty)
+    }
+
+    /// The table the loop uses folds every BMP scalar exactly as `FoldRules` says, and every
+    /// Hangul syllable to its jamo as Foundation decomposes it.
+    @Test func tableMatchesRulesForEveryBMPScalar() {
+        let rules = SearchFolding.FoldRules()
+        for scalar in Self.bmp {
+            let expected: [Unicode.Scalar]
+            if Self.isHangulSyllable(scalar) {
+                expected = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
+            } else {
+                expected = rules.fold(scalar)
+            }
+            let key = keyScalars(String(scalar))
+            #expect(key == expected, "\(hex([scalar])): \(hex(key)), expected \(hex(expected))")
+        }
+    }
+
+    /// Every BMP scalar folds exactly like its canonical decomposition by Foundation, and like its
+    /// case folding by Foundation when that is one scalar (ß → "ss" and the ligatures are the
+    /// documented exceptions), and folding is idempotent.
+    @Test func everyBMPScalarFoldsLikeItsDecompositionAndCaseFolding() {
+        for scalar in Self.bmp {
+            let text = String(scalar)
+            let key = SearchFolding.key(for: text)
+            let nfd = text.decomposedStringWithCanonicalMapping
+            #expect(SearchFolding.key(for: nfd) == key, "\(hex([scalar])) and its NFD \(hex(nfd.unicodeScalars))")
+            let caseFolded = text.folding(options: [.caseInsensitive], locale: nil)
+            if caseFolded.unicodeScalars.count == 1, !Self.isNonspacingMark(scalar) {
+                #expect(
+                    SearchFolding.key(for: caseFolded) == key,
+                    "\(hex([scalar])) and its case folding \(hex(caseFolded.unicodeScalars))")
+            }
+            let again = SearchFolding.key(for: String(decoding: key, as: UTF8.self))
+            #expect(again == key, "\(hex([scalar])) folds again")
+        }
+    }
+
+    /// The extra case foldings agree with Foundation's case folding wherever Foundation folds the
+    /// letter; it does not know the Cyrillic variant forms U+1C80–U+1C88 (Unicode 9.0), which
+    /// CaseFolding.txt folds as listed.
+    @Test func extraCaseFoldingsMatchFoundation() {
+        for packed in SearchFolding.extraCaseFoldings {
+            let scalar = Unicode.Scalar(packed >> 16)!
+            let folded = Unicode.Scalar(packed & 0xFFFF)!
+            #expect(scalar.properties.lowercaseMapping == String(scalar))
+            let foundation = String(scalar).folding(options: [.caseInsensitive], locale: nil)
+            if (0x1C80...0x1C88).contains(scalar.value) {
+                #expect(foundation == String(scalar))
+                #expect(String(folded).uppercased() == String(scalar).uppercased())
+            } else {
+                #expect(foundation == String(folded), "\(hex([scalar]))")
+            }
+        }
+    }
+
+    // MARK: Case
+
+    @Test func caseFolds() {
+        #expect(finds("hello", in: "Say HELLO World"))
+        #expect(finds("HeLLo WORLD", in: "say hello world"))
+        #expect(finds("ÉCOLE", in: "école"))
+        #expect(finds("straße", in: "STRAẞE"))  // ẞ lowercases to ß
+        #expect(finds("ΣΟΦΙΑ", in: "σοφία"))
+        #expect(finds("ΛΟΓΟΣ", in: "λόγος"))  // final sigma folds to σ
+        #expect(finds("λογος", in: "ΛΌΓΟΣ"))
+        #expect(finds("ДОМ", in: "дом"))
+        #expect(finds("ǆ", in: "Ǆ"))  // titlecase and uppercase digraphs
+        #expect(finds("ǆ", in: "ǅ"))
+        #expect(finds("kelvin 5k", in: "Kelvin 5\u{212A}"))  // KELVIN SIGN
+        #expect(finds("istanbul", in: "İSTANBUL"))  // İ decomposes to I + dot, then lowercases
+        #expect(!finds("ı", in: "i"))  // dotless ı is a letter of its own
+        #expect(finds("ａｂｃ", in: "ＡＢＣ"))  // fullwidth letters have case too
+        #expect(!finds("abc", in: "ＡＢＣ"))  // but are not folded to ASCII
+        #expect(SearchFolding.key(for: "ABCxyz[@`{") == Array("abcxyz[@`{".utf8))
+    }
+
+    /// Long ASCII runs go 8 bytes at a time: every byte value at every position of a run.
+    @Test func asciiRunsLowercaseEveryByte() {
+        let all = (0..<128).map { UInt8($0) }
+        for shift in 0..<9 {
+            let bytes = Array(all[shift...]) + all + Array(all[..<shift])
+            var key: [UInt8] = []
+            SearchFolding.appendKey(forUTF8: bytes, to: &key)
+            #expect(key == bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 })
+        }
+    }
+
+    // MARK: Accents and normalization
+
+    @Test func accentsFoldComposedOrDecomposed() {
+        let composed = "Café crème brûlée à Zürich, São Paulo, Ærøskøbing, Dvořák, Łódź, ệ"
+        let decomposed = composed.decomposedStringWithCanonicalMapping
+        #expect(!composed.unicodeScalars.elementsEqual(decomposed.unicodeScalars))
+        #expect(SearchFolding.key(for: composed) == SearchFolding.key(for: decomposed))
+        for text in [composed, decomposed] {
+            #expect(finds("cafe", in: text))
+            #expect(finds("Café", in: text))
+            #expect(finds("cafe\u{301}", in: text))
+            #expect(finds("creme brulee", in: text))
+            #expect(finds("zurich", in: text))
+            #expect(finds("sao paulo", in: text))
+            #expect(finds("dvorak", in: text))
+            #expect(finds("e", in: text))
+        }
+        #expect(finds("ÆRØ", in: composed))  // æ and ø are letters, not a letter with a mark
+        #expect(!finds("aero", in: composed))
+        #expect(!finds("lodz", in: composed))  // ł is a letter of its own too
+        #expect(finds("łodz", in: composed))
+        #expect(SearchFolding.key(for: "e\u{323}\u{302}") == SearchFolding.key(for: "e\u{302}\u{323}"))
+        #expect(SearchFolding.key(for: "\u{212B}") == Array("a".utf8))  // ANGSTROM SIGN
+        #expect(SearchFolding.key(for: "\u{2126}") == Array("ω".utf8))  // OHM SIGN
+        #expect(SearchFolding.key(for: "\u{F900}") == Array("\u{8C48}".utf8))  // CJK compatibility
+    }
+
+    /// A query may start or end anywhere around marks: they are gone from both sides.
+    @Test func queryMaySpanACombiningMark() {
+        let decomposed = "un cafe\u{301} au lait"
+        let composed = "un café au lait"
+        for text in [decomposed, composed] {
+            #expect(finds("é au", in: text))
+            #expect(finds("e\u{301} au", in: text))
+            #expect(finds("fe\u{301}", in: text))
+            #expect(finds("e au", in: text))
+            #expect(finds("\u{301} au", in: text))  // a leading mark folds away
+            #expect(finds("afe", in: text))
+        }
+        #expect(finds("ά", in: "α\u{301}"))
+        #expect(!finds("cafeau", in: composed))
+    }
+
+    @Test func greekAndCyrillicWithAccents() {
+        #expect(finds("αθηνα", in: "Αθήνα"))
+        #expect(finds("ΑΘΗΝΑ", in: "αθήνα"))
+        #expect(finds("ελλαδα", in: "Ελλάδα"))
+        #expect(finds("ϊ", in: "ι"))
+        #expect(finds("ΐ", in: "ι"))  // dialytika and tonos
+        #expect(finds("αι", in: "ᾼΙ"))  // prosgegrammeni is a nonspacing mark
+        #expect(finds("οδυσσευς", in: "Ὀδυσσεύς"))  // polytonic: psili, oxia
+        #expect(finds("ΟΔΥΣΣΕΥΣ", in: "ὀδυσσεύς"))
+        #expect(finds("ёлка", in: "Елка"))
+        #expect(finds("елка", in: "ЁЛКА"))
+        #expect(finds("й", in: "и"))  // й is и + breve
+        #expect(finds("ЇЖАК", in: "їжак"))
+        #expect(finds("ўсё", in: "Усе"))
+        #expect(finds("ѐ", in: "е"))
+    }
+
+    // MARK: Korean
+
+    static let hangulComposed = "한국어 텍스트를 검색합니다"
+    static let hangulDecomposed: String = {
+        let nfd = hangulComposed.decomposedStringWithCanonicalMapping
+        precondition(nfd.unicodeScalars.contains { (0x1100...0x11FF).contains($0.value) })
+        return nfd
+    }()
+
+    @Test func hangulComposedAndDecomposedFindEachOther() {
+        let composed = Self.hangulComposed
+        let decomposed = Self.hangulDecomposed
+        #expect(SearchFolding.key(for: composed) == SearchFolding.key(for: decomposed))
+        #expect(SearchFolding.key(for: composed) == Array(decomposed.utf8))  // keys hold jamo
+        // Query composed, text decomposed, and the other way round.
+        #expect(finds("한국어", in: decomposed))
+        #expect(finds("\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}", in: composed))
+        #expect(finds("텍스트", in: decomposed))
+        #expect(finds("검색", in: composed))
+        // A syllable followed by a trailing jamo is the syllable with that trailing consonant.
+        #expect(finds("각", in: "가\u{11A8}"))
+        #expect(finds("가\u{11A8}", in: "각"))
+        // Incremental search: a syllable being typed finds syllables that go on.
+        #expect(finds("하", in: composed))
+        #expect(finds("\u{1112}\u{1161}", in: composed))
+        #expect(!finds("한국인", in: composed))
+        #expect(!finds("국한", in: composed))
+        // Compatibility jamo are not conjoining jamo.
+        #expect(!finds("ㅎ", in: composed))
+    }
+
+    @Test func everyHangulSyllableDecomposesLikeFoundation() {
+        for value in UInt32(0xAC00)...0xD7A3 {
+            let syllable = String(Unicode.Scalar(value)!)
+            let jamo = syllable.decomposedStringWithCanonicalMapping
+            #expect(SearchFolding.key(for: syllable) == Array(jamo.utf8), "U+\(String(value, radix: 16))")
+        }
+    }
+
+    // MARK: Japanese
+
+    @Test func japaneseKanaKanjiAndVoicedKana() {
+        let text = "東京で会議があります。データベースのパフォーマンスを確認。ヴァイオリン"
+        #expect(finds("東京", in: text))
+        #expect(finds("会議", in: text))
+        #expect(finds("があります", in: text))
+        #expect(finds("かあります", in: text))  // dakuten folds away
+        #expect(finds("テータヘース", in: text))
+        #expect(finds("ハフォーマンス", in: text))  // handakuten too
+        #expect(finds("ウァイオリン", in: text))  // ヴ is ウ + dakuten
+        #expect(finds("パフォーマンス", in: text))
+        #expect(finds("が", in: "か"))
+        #expect(finds("か\u{3099}", in: "が"))  // decomposed voiced kana
+        #expect(finds("が", in: "か\u{3099}"))
+        #expect(finds("ぽ", in: "ほ"))
+        #expect(finds("ぼ", in: "ぽ"))
+        #expect(!finds("トウキョウ", in: text))  // hiragana, katakana and kanji stay distinct
+        #expect(!finds("とうきょう", in: "トウキョウ"))
+        #expect(!finds("カ", in: "ｶ"))  // halfwidth forms are compatibility forms
+        #expect(SearchFolding.key(for: "ガギグゲゴ") == Array("カキクケコ".utf8))
+    }
+
+    // MARK: Emoji
+
+    @Test func emojiMatchThemselves() {
+        let family = "👨\u{200D}👩\u{200D}👧\u{200D}👦"
+        let text = "plans 😀 with \(family), 👍🏽 and 🇯🇵🇫🇷 flags, 1️⃣ keycap, 🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        #expect(SearchFolding.key(for: "😀👍🏽🇯🇵") == Array("😀👍🏽🇯🇵".utf8))
+        #expect(finds("😀", in: text))
+        #expect(finds(family, in: text))
+        #expect(finds("👩", in: text))  // a person inside the family
+        #expect(finds("👍🏽", in: text))
+        #expect(finds("👍", in: text))
+        #expect(!finds("👍🏿", in: text))
+        #expect(finds("🇯🇵", in: text))
+        #expect(finds("🇫🇷", in: text))
+        #expect(finds("🇯🇵🇫🇷", in: text))
+        #expect(!finds("🇵🇫", in: text))  // straddles two flags
+        #expect(finds("🇯", in: text))  // the first half of a flag
+        #expect(!finds("🇵", in: text))  // the second half is not a flag's start
+        #expect(finds("🇵", in: "🇵🇫"))
+        #expect(!finds("🇫", in: "🇵🇫"))
+        #expect(finds("🇦🇦", in: "🇦🇦🇦🇦"))
+        #expect(finds("1️⃣", in: text))
+        #expect(finds("1\u{20E3}", in: text))  // the variation selector folds away, the keycap stays
+        #expect(!finds("1 ", in: text))
+        #expect(finds("🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", in: text))
+        #expect(finds("❤", in: "I ❤️ it"))  // variation selectors are nonspacing marks
+        #expect(finds("❤️", in: "I ❤ it"))
+        #expect(!finds("😃", in: text))
+    }
+
+    // MARK: Empty queries
+
+    @Test func emptyQueries() {
+        for query in ["", "\u{301}", "\u{301}\u{308}\u{3099}", "\u{FE0F}"] {
+            let compiled = SearchQuery(query)
+            #expect(compiled.isEmpty)
+            #expect(compiled.key.isEmpty)
+            #expect(compiled.matches(key: SearchFolding.key(for: "anything")))
+            #expect(compiled.matches(key: []))
+            #expect(compiled.matches(key: ArraySlice<UInt8>()))
+        }
+        for query in [" ", "\n", "a", "\u{200D}", "ᄀ"] {
+            #expect(!SearchQuery(query).isEmpty, "\(query.debugDescription)")
+        }
+        #expect(!SearchQuery(" ").matches(key: SearchFolding.key(for: "nospace")))
+        #expect(SearchFolding.key(for: "").isEmpty)
+        #expect(!SearchQuery("a").matches(key: []))
+    }
+
+    // MARK: Keys in pieces
+
+    /// Keys concatenate; `appendKey` takes any collection of bytes with integer indices,
+    /// contiguous or not; texts longer than one chunk fold like their pieces, wherever a chunk
+    /// boundary falls inside a scalar.
+    @Test(arguments: testSeeds(6, salt: 0x5EA2_C001))
+    func keysConcatenateAndChunk(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let pieces = (0..<random.int(in: 1...400)).map { _ in
+            RandomText.string(random.int(in: 0...120), using: &random)
+        }
+        let text = pieces.joined()
+        let whole = SearchFolding.key(for: text)
+        #expect(whole == pieces.flatMap { SearchFolding.key(for: $0) }, "seed \(seed)")
+        let utf8 = Array(text.utf8)
+        var appended: [UInt8] = [1, 2, 3]
+        SearchFolding.appendKey(forUTF8: utf8[...], to: &appended)
+        #expect(appended == [1, 2, 3] + whole, "seed \(seed)")
+        var lazy: [UInt8] = []
+        SearchFolding.appendKey(forUTF8: (0..<utf8.count).lazy.map { utf8[$0] }, to: &lazy)
+        #expect(lazy == whole, "seed \(seed)")
+        var fromData: [UInt8] = []
+        SearchFolding.appendKey(forUTF8: Data(utf8), to: &fromData)
+        #expect(fromData == whole, "seed \(seed)")
+    }
+
+    /// Chunk boundaries (every 16 KiB of input) inside two-, three- and four-byte scalars.
+    @Test func chunkBoundariesInsideScalars() {
+        for (prefix, unit) in [("", "한"), ("a", "한"), ("ab", "한"), ("", "É"), ("a", "É"), ("", "😀"), ("a", "😀"), ("ab", "🇯"), ("abc", "Ǆ")] {
+            let count = 3 * SearchFolding.chunkBytes / unit.utf8.count + 7
+            let text = prefix + String(repeating: unit, count: count)
+            let expected = SearchFolding.key(for: prefix) + Array(repeating: SearchFolding.key(for: unit), count: count).joined()
+            #expect(SearchFolding.key(for: text) == expected, "\(prefix) + \(unit) × \(count)")
+        }
+    }
+
+    /// Bytes that are not UTF-8 give some key, without crashing or reading out of bounds.
+    @Test(arguments: testSeeds(4, salt: 0x5EA2_C002))
+    func invalidUTF8IsHarmless(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<200 {
+            let bytes = (0..<random.int(in: 0...40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            var key: [UInt8] = []
+            SearchFolding.appendKey(forUTF8: bytes, to: &key)
+            #expect(key.count <= 3 * bytes.count, "seed \(seed)")
+            var again: [UInt8] = []
+            SearchFolding.appendKey(forUTF8: bytes, to: &again)
+            #expect(key == again, "seed \(seed)")
+        }
+    }
+
+    // MARK: Matching
+
+    /// The scan (sixteen positions at a time, then one at a time) against a naive search, for
+    /// every needle length and position near the ends, over a small alphabet so that partial
+    /// matches abound; and key slices.
+    @Test(arguments: testSeeds(6, salt: 0x5EA2_C003))
+    func scanMatchesNaiveSearch(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let alphabet = Array("aab c".utf8)
+        for _ in 0..<400 {
+            let haystack = (0..<random.int(in: 0...80)).map { _ in random.pick(alphabet) }
+            let needle: [UInt8]
+            if !haystack.isEmpty, random.chance(0.5) {
+                let start = random.int(in: 0..<haystack.count)
+                needle = Array(haystack[start..<random.int(in: (start + 1)...haystack.count)])
+            } else {
+                needle = (0..<random.int(in: 1...6)).map { _ in random.pick(alphabet) }
+            }
+            let query = SearchQuery(String(decoding: needle, as: UTF8.self))
+            #expect(query.key == needle)
+            let expected = Self.naiveContains(haystack[...], needle)
+            #expect(query.matches(key: haystack) == expected, "seed \(seed)")
+            let lower = random.int(in: 0...haystack.count)
+            let upper = random.int(in: lower...haystack.count)
+            let slice = haystack[lower..<upper]
+            #expect(query.matches(key: slice) == Self.naiveContains(slice, needle), "seed \(seed)")
+        }
+    }
+
+    static func naiveContains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        if needle.isEmpty { return true }
+        if haystack.count < needle.count { return false }
+        return (haystack.startIndex...(haystack.endIndex - needle.count)).contains {
+            haystack[$0..<($0 + needle.count)].elementsEqual(needle)
+        }
+    }
+
+    /// Probes pick rare bytes, distinct positions, and different bytes when there are some.
+    @Test func probesArePlausible() {
+        for text in ["ab", "aa", "the cat", "회의록", "東京タワー", "🇯🇵", "zzzzzzzzzzzzzzzzzzzz"] {
+            let needle = SearchFolding.key(for: text)
+            let (first, second) = SearchQuery.probes(for: needle)
+            #expect(first < second && second < needle.count, "\(text)")
+            if Set(needle).count > 1 { #expect(needle[first] != needle[second], "\(text)") }
+        }
+        #expect(SearchQuery.probes(for: [0x61]) == (0, 0))
+        let cat = SearchFolding.key(for: "the cat")
+        let (first, second) = SearchQuery.probes(for: cat)
+        #expect(cat[first] != 0x20 && cat[second] != 0x20)
+    }
+
+    // MARK: Differential test against Foundation
+
+    /// Scalars where these rules and Foundation's folding legitimately differ, left out of the
+    /// random texts:
+    /// - ß and ẞ: Foundation's case folding is the full one, ß → "ss"; search keeps ß (ẞ
+    ///   folds to it) and does not match "ss".
+    /// - Ligatures and other letters that case-fold to several (ﬀ → "ff", ﬁ → "fi", ŉ → "ʼn",
+    ///   ẚ → "aʾ", the Armenian ligatures): search keeps them whole.
+    /// - Enclosing marks (Me) such as the keycap U+20E3: Foundation's diacritic folding drops them;
+    ///   search keeps them, so "1️⃣" does not match "1".
+    /// - Emoji skin-tone modifiers U+1F3FB–U+1F3FF (Sk): Foundation's diacritic folding drops
+    ///   them after some letters ("a🏽" → "a"); search keeps them, so "👍🏽" never matches "👍🏿".
+    /// - The halfwidth voiced and semi-voiced sound marks U+FF9E–U+FF9F (Lm): Foundation's
+    ///   diacritic folding drops them; search leaves halfwidth katakana alone (compatibility
+    ///   forms, like fullwidth Latin).
+    static let excludedFromOracle: Set<UInt32> = [
+        0x00DF, 0x1E9E,  // ß ẞ
+        0x0149, 0x0587, 0x1E9A, 0xFB00, 0xFB01, 0xFB02, 0xFB03, 0xFB04, 0xFB05, 0xFB06,
+        0xFB13, 0xFB14, 0xFB15, 0xFB16, 0xFB17,  // ligatures
+        0x20DD, 0x20DE, 0x20DF, 0x20E0, 0x20E2, 0x20E3, 0x20E4,  // enclosing marks
+        0x1F3FB, 0x1F3FC, 0x1F3FD, 0x1F3FE, 0x1F3FF,  // skin-tone modifiers
+        0xFF9E, 0xFF9F,  // halfwidth (semi-)voiced sound marks
+    ]
+
+    /// Alphabets beyond `RandomText`'s: accented Latin and Vietnamese, Greek (monotonic and
+    /// polytonic), Cyrillic, voiced kana, every kind of Hangul, symbols with decompositions, and
+    /// letters that case folding maps elsewhere than lowercase.
+    static let alphabets: [[Unicode.Scalar]] = [
+        Array("ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖØòóôõöøÙÚÛÜùúûüÝýÿŒœŁłĐđĞğİıŞşŽžŸ".unicodeScalars)
+            + Array("ẠạẢảẤấẦầẨẩẪẫẬậỆệỮữƠơƯư ".unicodeScalars)
+            + ["\u{300}", "\u{301}", "\u{302}", "\u{303}", "\u{308}", "\u{323}", "\u{327}", "\u{30C}", "\u{31B}"],
+        Array("ΑΒΓΔΕΘΙΛΜΝΟΠΡΣΤΥΦΩαβγδεθιλμνοπρστυφωςάέήίόύώΆΈΉΊΌΎΏϊϋΐΰἀἁᾳᾼῆὈὀ ".unicodeScalars)
+            + ["\u{301}", "\u{308}", "\u{313}", "\u{342}", "\u{345}"],
+        Array("АБВГДЕЁЖЗИЙКЛМНОПРСТУЭЮЯабвгдеёжзийклмнопрстуэюяЇїЎўҐґ ".unicodeScalars) + ["\u{306}", "\u{308}"],
+        Array("がぎぐげござじずぜぞだばびぶべぼぱぴぷぺぽゔガギグゴパピプペポヴヷかきはほカハウ。".unicodeScalars)
+            + ["\u{3099}", "\u{309A}", "\u{FF76}", "\u{FF9E}", "\u{FF21}", "\u{FF41}"],
+        Array("가각한국어뷁힣".unicodeScalars) + ["\u{1100}", "\u{1112}", "\u{1161}", "\u{1175}", "\u{11A8}", "\u{11C2}", "\u{3131}", "\u{314F}", " "],
+        Array("≠≤≮ÅΩKµſϐϑϕϖϰϱϵ1#*".unicodeScalars)
+            + ["\u{FE0F}", "\u{200D}", "\u{1F600}", "\u{1F1EF}", "\u{1F1F5}", "\u{1F3FD}", "\u{F900}", "\u{212B}", "\u{2126}", "\u{212A}"],
+    ]
+
+    /// A random text: `RandomText`'s alphabets and the ones above, excluded scalars left out.
+    static func randomText(_ length: Int, using random: inout SeededRandom) -> [Unicode.Scalar] {
+        var scalars: [Unicode.Scalar] = []
+        let mine = random.pick(alphabets)
+        while scalars.count < length {
+            let scalar: Unicode.Scalar
+            if random.chance(0.4) {
+                scalar = RandomText.scalars(1, using: &random)[0]
+            } else {
+                scalar = random.pick(random.chance(0.8) ? mine : random.pick(alphabets))
+            }
+            if !excludedFromOracle.contains(scalar.value) { scalars.append(scalar) }
+        }
+        return scalars
+    }
+
+    /// The oracle's key: Foundation's NFD, nonspacing marks removed, Foundation's case- and
+    /// diacritic-insensitive folding, again until nothing changes.
+    static func oracleKey(_ text: String) -> [Unicode.Scalar] {
+        var current = Array(text.decomposedStringWithCanonicalMapping.unicodeScalars).filter { !isNonspacingMark($0) }
+        for _ in 0..<4 {
+            let folded = current.string.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            let next = Array(folded.decomposedStringWithCanonicalMapping.unicodeScalars).filter { !isNonspacingMark($0) }
+            if next == current { return current }
+            current = next
+        }
+        return current
+    }
+
+    /// Whether the oracle's key of a text contains the oracle's key of a query, scalar by scalar,
+    /// a query that starts with a regional indicator only at the start of a flag.
+    static func oracleContains(_ text: [Unicode.Scalar], _ query: [Unicode.Scalar]) -> Bool {
+        if query.isEmpty { return true }
+        if text.count < query.count { return false }
+        let isRegional = { (scalar: Unicode.Scalar) in (0x1F1E6...0x1F1FF).contains(scalar.value) }
+        for start in 0...(text.count - query.count) where text[start..<(start + query.count)].elementsEqual(query) {
+            if isRegional(query[0]) {
+                var before = 0
+                while start - before - 1 >= 0, isRegional(text[start - before - 1]) { before += 1 }
+                if before % 2 == 1 { continue }
+            }
+            return true
+        }
+        return false
+    }
+
+    /// `scalars` transformed the way a user's query might differ from the text: each scalar
+    /// uppercased or lowercased (simple mappings), the whole in NFC or NFD, marks dropped.
+    static func variant(of scalars: [Unicode.Scalar], using random: inout SeededRandom) -> String {
+        var changed = scalars.map { scalar -> Unicode.Scalar in
+            guard random.chance(0.3) else { return scalar }
+            let mapped = random.chance(0.5) ? scalar.properties.uppercaseMapping : scalar.properties.lowercaseMapping
+            return mapped.unicodeScalars.count == 1 ? mapped.unicodeScalars.first! : scalar
+        }
+        if random.chance(0.2) { changed = changed.filter { !isNonspacingMark($0) } }
+        let text = changed.string
+        switch random.int(in: 0..<3) {
+        case 0: return text.precomposedStringWithCanonicalMapping
+        case 1: return text.decomposedStringWithCanonicalMapping
+        default: return text
+        }
+    }
+
+    /// Random texts fold to exactly the oracle's key, and random queries (pieces of the text in
+    /// another case or normalization form, or unrelated) match exactly when the oracle says.
+    @Test(arguments: testSeeds(20, salt: 0x5EA2_C004))
+    func differentialAgainstFoundation(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<25 {
+            let scalars = Self.randomText(random.int(in: 0...60), using: &random)
+            let text = scalars.string
+            let key = SearchFolding.key(for: text)
+            let expected = Self.oracleKey(text)
+            let keyScalars = Array(String(decoding: key, as: UTF8.self).unicodeScalars)
+            #expect(
+                keyScalars == expected,
+                "seed \(seed): \(hex(scalars)) folds to \(hex(keyScalars)), oracle \(hex(expected))")
+            for _ in 0..<6 {
+                let query: String
+                if !scalars.isEmpty, random.chance(0.7) {
+                    let start = random.int(in: 0..<scalars.count)
+                    let end = random.int(in: (start + 1)...min(scalars.count, start + 12))
+                    query = Self.variant(of: Array(scalars[start..<end]), using: &random)
+                } else {
+                    query = Self.randomText(random.int(in: 1...4), using: &random).string
+                }
+                let matches = SearchQuery(query).matches(key: key)
+                let oracle = Self.oracleContains(expected, Self.oracleKey(query))
+                #expect(
+                    matches == oracle,
+                    "seed \(seed): query \(hex(query.unicodeScalars)) in \(hex(scalars)): \(matches), oracle \(oracle)")
+            }
+        }
+    }
+}

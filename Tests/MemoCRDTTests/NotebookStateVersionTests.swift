@@ -144,4 +144,121 @@ import Testing
         try decoded.edit(first, replacingScalars: 0..<0, with: "x", wallMilliseconds: 1_900_000_000_000)
         #expect(decoded.encoded() == edited.encoded())
     }
+
+    /// Timestamps a replica's runs can have, one after the other: the same millisecond (the next
+    /// logical tick, a jump of several after merging a replica ahead, no wall step), later
+    /// milliseconds with and without a logical counter, a wall time near the limit. All survive
+    /// encoding and decoding exactly.
+    @Test func versionTwoTimestampsRoundTrip() throws {
+        let first = MemoID(high: 1, low: 1)
+        let second = MemoID(high: 2, low: 2)
+        var one = Notebook(replica: Self.a)
+        var two = Notebook(replica: Self.b)
+        try one.createMemo(first, text: "a", wallMilliseconds: 5_000)
+        for index in 0..<20 { try two.createMemo(MemoID(high: 9, low: UInt64(index)), text: "b", wallMilliseconds: 5_000) }
+        try one.merge(two)
+        try one.createMemo(second, text: "", wallMilliseconds: 5_000)
+        try one.edit(first, replacingScalars: 0..<0, with: "c", wallMilliseconds: 5_000)
+        try one.edit(second, replacingScalars: 0..<0, with: "d", wallMilliseconds: 5_001)
+        try one.edit(first, replacingScalars: 0..<0, with: "e", wallMilliseconds: 9_000_000_000)
+        try one.edit(second, replacingScalars: 0..<0, with: "f", wallMilliseconds: HybridTimestamp.maxWallMilliseconds)
+        try one.edit(first, replacingScalars: 0..<0, with: "g", wallMilliseconds: HybridTimestamp.maxWallMilliseconds)
+        let state = one.encoded()
+        #expect(try BlobEnvelope.open(state, kind: .notebookState, versions: 1...15).version == 2)
+        let decoded = try Notebook(decoding: state, replica: Self.a)
+        #expect(try Self.observed(decoded) == Self.observed(one))
+        #expect(decoded.encoded() == state)
+        #expect(try decoded.changes(since: VersionVector()).encoded() == one.changes(since: VersionVector()).encoded())
+    }
+
+    /// The body of `state` up to its logs (memo table and replica table).
+    private func headBeforeLogs(_ state: [UInt8]) throws -> [UInt8] {
+        let (range, _) = try BlobEnvelope.open(state, kind: .notebookState, versions: 1...15)
+        var reader = ByteReader(state, from: range.lowerBound, to: range.upperBound)
+        let memoCount = try reader.varint()
+        for _ in 0..<memoCount {
+            _ = try reader.range(count: 16)
+            _ = try reader.range(count: Int(try reader.varint() >> 1))
+        }
+        let replicaCount = try reader.varint()
+        for _ in 0..<replicaCount { _ = try reader.uint64LittleEndian() }
+        return Array(state[range.lowerBound..<reader.position])
+    }
+
+    /// Version 2 logs that are not canonical or overflow are refused with a typed error.
+    @Test func hostileVersionTwoLogsAreRefused() throws {
+        var notebook = Notebook(replica: Self.a)
+        try notebook.createMemo(MemoID(high: 1, low: 1), text: "", wallMilliseconds: 5_000)
+        let head = try headBeforeLogs(notebook.encoded())
+        func varint(_ value: UInt64) -> [UInt8] {
+            var writer = ByteWriter()
+            writer.varint(value)
+            return writer.bytes
+        }
+        let cases: [(log: [UInt8], reason: String)] = [
+            // Two creates, the second naming the (recent) memo by index.
+            ([2, 0] + varint(10_000) + [1 << 3] + varint(2), "recent memo"),
+            // A memo index past the table.
+            ([1, 2 << 3] + varint(10_000), "memo index"),
+            // A wall step past 48 bits; one that overflows 64 bits after the first run.
+            ([1, 0] + varint(1 << 49), "timestamp"),
+            ([2, 0] + varint(10_000) + [0 << 3 | 3] + varint(UInt64.max), "timestamp"),
+            // A logical counter past 16 bits, a later wall millisecond.
+            ([1, 0] + varint(10_000 << 1 | 1) + varint(65_535), "logical"),
+            // The same millisecond: an increase of 1 written out; one past 16 bits.
+            ([2, 0] + varint(10_000) + [0 << 3 | 3, 1] + varint(1), "increase of 1"),
+            ([2, 0] + varint(10_000) + [0 << 3 | 3, 1] + varint(65_536), "logical"),
+            // An unknown kind; an empty text run; more runs than bytes.
+            ([1, 5] + varint(10_000), "run kind"),
+            ([1, 1, 0] + varint(10_000), "empty text run"),
+            (varint(200) + [0], "run count"),
+        ]
+        for (log, reason) in cases {
+            let state = BlobEnvelope.seal(kind: .notebookState, version: 2, body: head + log)
+            do {
+                _ = try Notebook(decoding: state, replica: Self.a)
+                Issue.record("\(log) decoded")
+            } catch {
+                #expect("\(error)".contains(reason), "\(log): \(error)")
+            }
+        }
+        // The honest log decodes.
+        let honest = BlobEnvelope.seal(kind: .notebookState, version: 2, body: head + [1, 0] + varint(5_000 << 1))
+        #expect(try Notebook(decoding: honest, replica: Self.a).encoded() == notebook.encoded())
+    }
+
+    /// Version 2 text state logs that break its rules are refused with a typed error.
+    @Test func hostileVersionTwoTextLogsAreRefused() throws {
+        // "a" by replica 1: one insertion at 0, Lamport 1.
+        let head: [UInt8] = [1, 0x61, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]
+        let honest = BlobEnvelope.seal(kind: .textState, version: 2, body: head + [1, 0x01, 0x01, 0x00, 0x00])
+        #expect(try TextCRDT(decoding: honest, replica: Self.a).string == "a")
+        var text = TextCRDT(replica: ReplicaID(1))
+        try text.insert("a", atScalar: 0)
+        #expect(text.encoded() == honest)
+        let cases: [(log: [UInt8], reason: String)] = [
+            ([1, 0x00, 0x00], "names no replica"),
+            ([1, 0x01, 0x00, 0x00, 0x00], "says nothing"),
+            ([1, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00, 0x00], "Lamport"),
+            ([1, 0x01, 0x03, 0x00, 0x00], "Lamport offset"),
+            ([2, 0x01, 0x01, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00], "run count"),
+        ]
+        for (log, reason) in cases {
+            let state = BlobEnvelope.seal(kind: .textState, version: 2, body: head + log)
+            do {
+                _ = try TextCRDT(decoding: state, replica: Self.a)
+                Issue.record("\(log) decoded")
+            } catch {
+                #expect("\(error)".contains(reason), "\(log): \(error)")
+            }
+        }
+        // Two runs of one replica, the second naming it again (a replica with two operations).
+        let twice: [UInt8] = [2, 0x61, 0x62, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0x01, 0x01, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01]
+        do {
+            _ = try TextCRDT(decoding: BlobEnvelope.seal(kind: .textState, version: 2, body: twice), replica: Self.a)
+            Issue.record("a run naming the replica before it decoded")
+        } catch {
+            #expect("\(error)".contains("replica of the run before it"), "\(error)")
+        }
+    }
 }

@@ -763,7 +763,7 @@ extension TextCRDT {
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
         if bodyVersion >= 2 {
-            let walk = try walkVersion2(bytes, range: bodyRange)
+            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: false)
             let entries = zip(walk.replicas, walk.operationCounts).map { VersionVector.Entry(replica: $0, operationCount: $1) }
             let insertions = zip(walk.replicas, walk.insertionEnds).compactMap { replica, end in
                 end == 0 ? nil : VersionVector.Entry(replica: replica, operationCount: end)
@@ -925,7 +925,11 @@ extension TextCRDT {
     /// items inserted so far; and derives each replica's Lamport runs.
     ///
     /// - Complexity: O(t + n) for t bytes of text and n runs.
-    static func walkVersion2(_ bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) -> StateWalk {
+    /// `derivingLamportRuns`: whether to collect each replica's Lamport runs (a decoder needs
+    /// them; a summary needs only the highest timestamp, and is spared the allocations).
+    static func walkVersion2(
+        _ bytes: [UInt8], range bodyRange: Range<Int>, derivingLamportRuns: Bool = true
+    ) throws(DecodingError) -> StateWalk {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let textRange = try reader.lengthPrefixedRange()
         let replicaCount = try reader.count(max: min(Limits.replicasPerTextMax, reader.remaining / 8), "replica count")
@@ -952,7 +956,9 @@ extension TextCRDT {
         var counts = [UInt32](repeating: 0, count: replicaCount)
         var insertionEnds = [UInt32](repeating: 0, count: replicaCount)
         var cursors = [Int](repeating: 0, count: replicaCount)
-        var lamportRuns = [[LamportRun]](repeating: [], count: replicaCount)
+        var lamportRuns = [[LamportRun]](repeating: [], count: derivingLamportRuns ? replicaCount : 0)
+        // Per replica, the Lamport timestamp of its last operation so far.
+        var lastLamports = [UInt64](repeating: 0, count: replicaCount)
         var inserted = 0
         // Per replica, the counters of its insertions listed so far (references must name items).
         var insertionRanges = [[Range<UInt32>]](repeating: [], count: replicaCount)
@@ -978,12 +984,15 @@ extension TextCRDT {
             }
             let length = UInt32(lengthMinusOne) + 1
             let lamport = try lamport(fromField: lamportField, highest: highest, counter: counter)
-            if let last = lamportRuns[replica].last, last.lamport + UInt64(counter - last.counter) == lamport {
-                // The run continues the replica's Lamport run.
-            } else {
-                lamportRuns[replica].append(LamportRun(counter: counter, lamport: lamport))
+            if derivingLamportRuns {
+                if let last = lamportRuns[replica].last, last.lamport + UInt64(counter - last.counter) == lamport {
+                    // The run continues the replica's Lamport run.
+                } else {
+                    lamportRuns[replica].append(LamportRun(counter: counter, lamport: lamport))
+                }
             }
-            highest = max(highest, lamport + UInt64(length) - 1)
+            lastLamports[replica] = lamport + UInt64(length) - 1
+            highest = max(highest, lastLamports[replica])
             // A reference must name insertions listed before this run.
             func checkItems(_ target: ItemRef, length: UInt32) throws(DecodingError) {
                 guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]),
@@ -1045,11 +1054,8 @@ extension TextCRDT {
         for index in counts.indices where counts[index] != operationCounts[index] {
             throw .malformed("replica \(index) has \(counts[index]) operations in the log, \(operationCounts[index]) counted")
         }
-        var lamport: UInt64 = 0
-        for (runs, count) in zip(lamportRuns, operationCounts) {
-            let last = runs[runs.count - 1]
-            lamport = max(lamport, last.lamport + UInt64(count - 1 - last.counter))
-        }
+        // As version 1 reads it: the highest of the replicas' last operations' timestamps.
+        let lamport = lastLamports.max() ?? 0
         return StateWalk(
             text: textRange, replicas: ids, operationCounts: operationCounts, lamportRuns: lamportRuns,
             insertionEnds: insertionEnds, lamport: lamport, logStart: logStart)

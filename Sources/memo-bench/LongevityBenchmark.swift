@@ -222,6 +222,10 @@ enum LongevityBenchmark {
         let freshBytes = freshState.count
         let parts = try StateParts(state)
         let freshParts = try StateParts(freshState)
+        if let explain {
+            for line in try StateBreakdown(state).lines(title: "state (\(stateBytes) bytes)") { explain(line) }
+            for line in try StateBreakdown(freshState).lines(title: "fresh state (\(freshBytes) bytes)") { explain(line) }
+        }
 
         var report = Report()
         report.add("benchmark", .string("longevity"))
@@ -364,12 +368,13 @@ enum LongevityBenchmark {
         var other = 0
 
         init(_ state: [UInt8]) throws {
-            let (body, _) = try BlobEnvelope.open(state, kind: .notebookState, versions: 1...15)
+            let (body, version) = try BlobEnvelope.open(state, kind: .notebookState, versions: 1...15)
             var reader = ByteReader(state, from: body.lowerBound, to: body.upperBound)
             let memoCount = try reader.varint()
             for _ in 0..<memoCount {
                 _ = try reader.range(count: 16)
-                let textBody = try reader.lengthPrefixedRange()
+                // Version 2 writes the body's length shifted left by one (bit 0: a version 1 body).
+                let textBody = version == 1 ? try reader.lengthPrefixedRange() : try reader.range(count: Int(try reader.varint() >> 1))
                 var textReader = ByteReader(state, from: textBody.lowerBound, to: textBody.upperBound)
                 let visible = try textReader.lengthPrefixedRange()
                 text += visible.count

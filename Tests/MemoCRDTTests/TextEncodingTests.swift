@@ -242,10 +242,12 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
         let replicas = try randomReplicas(seed: seed, steps: 60)
         let state = replicas[1].encoded()
         let delta = replicas[1].changes(since: replicas[0].version).encoded()
-        let stateBody = try BlobEnvelope.open(state, kind: .textState, versions: 1...1).body
-        let deltaBody = try BlobEnvelope.open(delta, kind: .textDelta, versions: 1...1).body
+        let (stateBody, stateVersion) = try BlobEnvelope.open(state, kind: .textState, versions: 1...15)
+        let (deltaBody, deltaVersion) = try BlobEnvelope.open(delta, kind: .textDelta, versions: 1...15)
         for _ in 0..<300 {
-            for (original, body, kind) in [(state, stateBody, BlobKind.textState), (delta, deltaBody, BlobKind.textDelta)] {
+            for (original, body, kind, version) in [
+                (state, stateBody, BlobKind.textState, stateVersion), (delta, deltaBody, BlobKind.textDelta, deltaVersion),
+            ] {
                 var mutated = Array(original[body])
                 switch random.int(in: 0..<4) {
                 case 0 where !mutated.isEmpty:
@@ -260,7 +262,7 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
                         mutated[index] = [0x00, 0x7F, 0x80, 0xFF][random.int(in: 0..<4)]
                     }
                 }
-                let sealed = BlobEnvelope.seal(kind: kind, version: 1, body: mutated)
+                let sealed = BlobEnvelope.seal(kind: kind, version: version, body: mutated)
                 if kind == .textState {
                     if let text = try? TextCRDT(decoding: sealed, replica: ReplicaID(77)) { try text.checkInvariants() }
                 } else if let decoded = try? TextDelta(decoding: sealed) {
@@ -315,9 +317,24 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
         #expect(delta == Self.goldenDelta, "delta encoding changed: \(delta)")
         let decoded = try TextCRDT(decoding: bytes(fromHex: Self.goldenState), replica: ReplicaID(1))
         #expect(decoded.string == "ello there 👋")
+        // The same text as version 1 wrote it still decodes, to the same text (which encodes in
+        // the current version).
+        let versionOne = try TextCRDT(decoding: bytes(fromHex: Self.goldenStateVersion1), replica: ReplicaID(1))
+        #expect(versionOne.string == "ello there 👋")
+        #expect(sameItems(versionOne, alice))
+        #expect(versionOne.version == alice.version)
+        #expect(hex(versionOne.encoded()) == Self.goldenState)
+        #expect(versionOne.changes(since: VersionVector()) == alice.changes(since: VersionVector()))
     }
 
-    static let goldenState = "6d73113e0f656c6c6f20746865726520f09f918b020b0b000000000000ce110a00000000000315010018010002050101280000010416010121090001011901011001ddf4fedc"
+    /// Version 2: text, replicas 0xB0B and 0xA11CE, counts 3 and 21, then five runs, each with
+    /// its header (bit 0 set: a Lamport field follows), Lamport field (step, and the replica
+    /// where it changes: here every run) and position-form offset: insert 11 at 0 (alice,
+    /// Lamport 1), insert 2 at 11 (bob, 12), delete 5 at 6 (alice, 12), delete 1 at 0 (bob, 14),
+    /// insert 5 at 5 (alice, 17).
+    static let goldenState = "6d7312380f656c6c6f20746865726520f09f918b020b0b000000000000ce110a0000000000031505510101000901001643070109030b001921010101672a0e69"
+    /// Version 1 (written until version 2).
+    static let goldenStateVersion1 = "6d73113e0f656c6c6f20746865726520f09f918b020b0b000000000000ce110a00000000000315010018010002050101280000010416010121090001011901011001ddf4fedc"
     static let goldenDelta = "6d732120050b0b000000000000ce110a00000000000018028401010a01010020f09f918bfd24cd9b"
 }
 

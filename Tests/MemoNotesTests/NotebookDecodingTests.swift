@@ -7,11 +7,12 @@ import Testing
     /// The parts of a notebook state holding one memo: everything before the memo's text body,
     /// the body, and everything after it.
     private func split(_ state: [UInt8]) throws -> (head: [UInt8], body: [UInt8], tail: [UInt8]) {
-        let (bodyRange, _) = try BlobEnvelope.open(state, kind: .notebookState, versions: 1...1)
+        let (bodyRange, _) = try BlobEnvelope.open(state, kind: .notebookState, versions: 1...15)
         var reader = ByteReader(state, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         #expect(try reader.varint() == 1)
         for _ in 0..<16 { _ = try reader.byte() }
-        let length = Int(try reader.varint())
+        // Version 2: the body's length shifted left by one (bit 0: a version 1 body).
+        let length = Int(try reader.varint() >> 1)
         let start = reader.position
         return (
             Array(state[bodyRange.lowerBound..<start]), Array(state[start..<start + length]),
@@ -34,10 +35,10 @@ import Testing
         _ = try Notebook(decoding: short.encoded(), replica: replica)
         for (body, tail) in [(longBody, shortTail), (shortBody, longTail)] {
             var spliced = shortHead
-            spliced.removeLast(varintLength(shortBody.count))
-            appendVarint(body.count, to: &spliced)
+            spliced.removeLast(varintLength(shortBody.count << 1))
+            appendVarint(body.count << 1, to: &spliced)
             spliced += body + tail
-            let state = BlobEnvelope.seal(kind: .notebookState, version: 1, body: spliced)
+            let state = BlobEnvelope.seal(kind: .notebookState, version: try BlobEnvelope.open(short.encoded(), kind: .notebookState, versions: 1...15).version, body: spliced)
             #expect(throws: DecodingError.self) { try Notebook(decoding: state, replica: replica) }
             do {
                 _ = try Notebook(decoding: state, replica: replica)

@@ -49,16 +49,17 @@ import Testing
         var canonicalText = TextCRDT(replica: ReplicaID(1))
         try canonicalText.insert("Hello", atUTF16: 0)
         let canonicalBody = canonicalText.encodedBody()
-        // Splice the non-canonical body in place of the memo's (one length byte either way).
-        let (bodyRange, _) = try BlobEnvelope.open(canonicalBytes, kind: .notebookState, versions: 1...1)
+        // Splice the non-canonical body (a version 1 body) in place of the memo's (one length
+        // byte either way: the length shifted left by one, bit 0 set for a version 1 body).
+        let (bodyRange, version) = try BlobEnvelope.open(canonicalBytes, kind: .notebookState, versions: 1...15)
         var body = Array(canonicalBytes[bodyRange])
         guard let start = (0...(body.count - canonicalBody.count)).first(where: { body[$0..<$0 + canonicalBody.count].elementsEqual(canonicalBody) }) else {
             Issue.record("the memo's text body is not in the notebook state as encoded alone")
             return
         }
-        #expect(body[start - 1] == UInt8(canonicalBody.count))
-        body.replaceSubrange(start - 1..<start + canonicalBody.count, with: [UInt8(nonCanonical.count)] + nonCanonical)
-        let spliced = BlobEnvelope.seal(kind: .notebookState, version: 1, body: body)
+        #expect(body[start - 1] == UInt8(canonicalBody.count << 1))
+        body.replaceSubrange(start - 1..<start + canonicalBody.count, with: [UInt8(nonCanonical.count << 1 | 1)] + nonCanonical)
+        let spliced = BlobEnvelope.seal(kind: .notebookState, version: version, body: body)
         var read = try Notebook(decoding: spliced, replica: ReplicaID(2))
         #expect(read.memo(memo)?.text == "Hello")
         #expect(read.version == honest.version)

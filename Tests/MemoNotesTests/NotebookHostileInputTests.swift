@@ -1,5 +1,6 @@
+import Foundation
 import MemoCRDT
-import MemoNotes
+@testable import MemoNotes
 import TestSupport
 import Testing
 
@@ -86,16 +87,26 @@ import Testing
     }
 
     /// The bodies of version-1 blobs of `kind`.
-    private static func bodies(of blobs: [[UInt8]], kind: BlobKind) throws -> [[UInt8]] {
-        try blobs.map { bytes in Array(bytes[try BlobEnvelope.open(bytes, kind: kind, versions: 1...1).body]) }
+    /// The bodies of `blobs` (all of one version) and that version.
+    private static func bodies(of blobs: [[UInt8]], kind: BlobKind) throws -> (bodies: [[UInt8]], version: UInt8) {
+        var version: UInt8 = 0
+        let bodies = try blobs.map { bytes in
+            let (range, blobVersion) = try BlobEnvelope.open(bytes, kind: kind, versions: 1...15)
+            precondition(version == 0 || version == blobVersion, "blobs of one version")
+            version = blobVersion
+            return Array(bytes[range])
+        }
+        return (bodies, version)
     }
 
     /// One of `bodies` changed one to three times (another of them the donor of spliced
-    /// stretches), sealed as a version-1 blob of `kind` with a sound checksum.
-    private static func mutatedBlob(of bodies: [[UInt8]], kind: BlobKind, random: inout SeededRandom) -> [UInt8] {
-        var body = random.pick(bodies)
-        for _ in 0..<random.int(in: 1...3) { mutate(&body, donor: random.pick(bodies), random: &random) }
-        return BlobEnvelope.seal(kind: kind, version: 1, body: body)
+    /// stretches), sealed as a blob of `kind` and their version with a sound checksum.
+    private static func mutatedBlob(
+        of bodies: (bodies: [[UInt8]], version: UInt8), kind: BlobKind, random: inout SeededRandom
+    ) -> [UInt8] {
+        var body = random.pick(bodies.bodies)
+        for _ in 0..<random.int(in: 1...3) { mutate(&body, donor: random.pick(bodies.bodies), random: &random) }
+        return BlobEnvelope.seal(kind: kind, version: bodies.version, body: body)
     }
 
     @Test(arguments: testSeeds(8, salt: 0x4057))
@@ -134,9 +145,12 @@ import Testing
         var random = SeededRandom(seed: seed &+ 2)
         let (_, _, states, complete) = try Self.histories(seed: seed)
         let bodies = try Self.bodies(of: states, kind: .notebookState)
+        // And a state written by the version 1 encoder (which readers still accept).
+        let fixture = [UInt8](try Data(contentsOf: NotebookStateVersionTests.fixtures.appendingPathComponent("notebook-state-v1.bin")))
+        let versionOne = try Self.bodies(of: [fixture], kind: .notebookState)
         var decodedCount = 0
         for attempt in 0..<300 {
-            let sealed = Self.mutatedBlob(of: bodies, kind: .notebookState, random: &random)
+            let sealed = Self.mutatedBlob(of: attempt % 3 == 2 ? versionOne : bodies, kind: .notebookState, random: &random)
             guard var notebook = try? Notebook(decoding: sealed, replica: ReplicaID(77)) else { continue }
             decodedCount += 1
             // Memos are decoded lazily: reading each one's text and merging into the notebook

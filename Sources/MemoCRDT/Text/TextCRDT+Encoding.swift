@@ -27,8 +27,8 @@ enum OriginMode {
 }
 
 extension TextCRDT {
-    /// The current format version of a text state.
-    static let stateFormatVersion: UInt8 = 1
+    /// The current format version of a text state (and of the text bodies in a notebook state).
+    package static let stateFormatVersion: UInt8 = 2
 
     // MARK: Encoding
 
@@ -69,27 +69,16 @@ extension TextCRDT {
         body.varint(table.count)
         for id in table { body.uint64LittleEndian(id.rawValue) }
         for index in order { body.varint(logs[index].operationCount) }
-        for index in order {
-            let runs = logs[index].lamportRuns
-            body.varint(runs.count)
-            var previousCounter: UInt32 = 0
-            var previousOffset: Int64 = 0
-            for run in runs {
-                body.varint(run.counter - previousCounter)
-                let offset = Int64(run.lamport) - Int64(run.counter)
-                body.signedVarint(offset - previousOffset)
-                previousCounter = run.counter
-                previousOffset = offset
-            }
-        }
-        // The operation log, in stretches of runs by one replica.
+        // The operation log, each run with its Lamport timestamp (against the highest before it)
+        // and, where it changes, its replica.
         let log = causalOrder(order: order)
         var replay = TextCRDT(
             replaying: table, lamportRuns: order.map { logs[$0].lamportRuns },
             localReplica: replica)
-        // Stretches of runs by one replica: their runs' bytes go one after another in one buffer.
-        var stretches: [(replica: UInt32, runs: Int, start: Int)] = []
-        var stretchBytes = ByteWriter()
+        var logBytes = ByteWriter()
+        var runCount = 0
+        var previousReplica = noIndex
+        var highestLamport: UInt64 = 0
         // One run's fields, written after its header; one buffer reused for every run.
         var fields = ByteWriter()
         var cursors = [Int](repeating: 0, count: table.count)
@@ -98,7 +87,6 @@ extension TextCRDT {
             let run = log[position]
             position += 1
             let replicaIndex = run.replica
-            if stretches.last?.replica != replicaIndex { stretches.append((replicaIndex, 0, stretchBytes.count)) }
             fields.bytes.removeAll(keepingCapacity: true)
             var header: UInt64
             if !run.isDeletion {
@@ -155,17 +143,27 @@ extension TextCRDT {
                         targetCounter: targetRef.counter, isReversed: isReversed)
                 }
             }
-            stretches[stretches.count - 1].runs += 1
-            stretchBytes.varint(header)
-            stretchBytes.append(contentsOf: fields.bytes)
+            // The run as written (deletions joined above are one run): its length from the header.
+            let isDeletion = header & StateRunHeader.deletion != 0
+            let length = (header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)) + 1
+            // Bit 0 of the header: a Lamport field follows (the run's timestamp is not the next
+            // one, or its replica changes); most runs of a text with one replica have none.
+            let changesReplica = replicaIndex != previousReplica
+            let lamportField = Self.lamportField(lamport: run.lamport, highest: highestLamport, changesReplica: changesReplica)
+            if lamportField == 0 {
+                logBytes.varint(header << 1)
+            } else {
+                logBytes.varint(header << 1 | 1)
+                logBytes.varint(lamportField)
+                if changesReplica { logBytes.varint(replicaIndex) }
+            }
+            logBytes.append(contentsOf: fields.bytes)
+            highestLamport = max(highestLamport, run.lamport + length - 1)
+            previousReplica = replicaIndex
+            runCount += 1
         }
-        body.varint(stretches.count)
-        for (index, stretch) in stretches.enumerated() {
-            body.varint(stretch.replica)
-            body.varint(stretch.runs)
-            let end = index + 1 < stretches.count ? stretches[index + 1].start : stretchBytes.count
-            body.append(contentsOf: stretchBytes.bytes[stretch.start..<end])
-        }
+        body.varint(runCount)
+        body.append(contentsOf: logBytes.bytes)
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active != nil { return body.bytes }  // as in a release build
         #endif
@@ -247,6 +245,28 @@ extension TextCRDT {
             throw .malformed("reference to counter \(target)")
         }
         return ItemRef(replica: UInt32(replica), counter: UInt32(target))
+    }
+
+    /// A version 2 log run's second varint: its Lamport timestamp minus (the highest Lamport
+    /// timestamp of the runs before it + 1), zigzag, shifted left by one; bit 0 set when the run's
+    /// replica index follows (it differs from the previous run's).
+    static func lamportField(lamport: UInt64, highest: UInt64, changesReplica: Bool) -> UInt64 {
+        let step = Int64(lamport) - Int64(highest) - 1
+        let zigzag = UInt64(bitPattern: (step << 1) ^ (step >> 63))
+        return zigzag << 1 | (changesReplica ? 1 : 0)
+    }
+
+    /// The Lamport timestamp a version 2 log run's second varint `field` gives after runs whose
+    /// highest timestamp is `highest`, checked: the offset from `counter` must be a valid one.
+    static func lamport(fromField field: UInt64, highest: UInt64, counter: UInt32) throws(DecodingError) -> UInt64 {
+        let zigzag = field >> 1
+        let step = Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))
+        // `highest` is at most a valid counter plus a valid offset: far below 2^62.
+        let (lamport, overflow) = (Int64(highest) + 1).addingReportingOverflow(step)
+        guard !overflow else { throw .malformed("Lamport timestamp overflows") }
+        let (offset, offsetOverflow) = lamport.subtractingReportingOverflow(Int64(counter))
+        guard !offsetOverflow, offset >= 1, offset <= Int64(Limits.lamportOffsetMax) else { throw .malformed("Lamport offset \(offset)") }
+        return UInt64(lamport)
     }
 
     /// One run of the operation log as the state encoder handles it: a plain value (no content,
@@ -527,12 +547,16 @@ extension TextCRDT {
     ///
     /// - Complexity: O(n log n) for n runs in the log.
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
-        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
-        try self.init(decodingBody: bytes, range: bodyRange, replica: replica)
+        let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
+        try self.init(decodingBody: bytes, range: bodyRange, version: version, replica: replica)
     }
 
-    /// Decodes a text state body (version 1) found at `range` of `bytes`.
-    package init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
+    /// Decodes a text state body of `version` (1 or 2) found at `range` of `bytes`.
+    package init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>, version: UInt8, replica: ReplicaID) throws(DecodingError) {
+        if version >= 2 {
+            self = try Self(decodingVersion2Body: bytes, range: bodyRange, replica: replica)
+            return
+        }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let textRange = try reader.lengthPrefixedRange()
         let text = Array(bytes[textRange])
@@ -592,28 +616,59 @@ extension TextCRDT {
             guard runCount > 0 else { throw .malformed("empty stretch") }
             for _ in 0..<runCount {
                 try decoded.decodeStateRun(
-                    &reader, replicaIndex: replicaIndex, operationCounts: operationCounts, cursors: &cursors)
+                    &reader, header: try reader.varint(), replicaIndex: replicaIndex, operationCounts: operationCounts,
+                    cursors: &cursors)
             }
         }
-        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
-        for index in 0..<replicaCount where decoded.logs[index].operationCount != operationCounts[index] {
-            throw .malformed("replica \(index) replayed \(decoded.logs[index].operationCount) of \(operationCounts[index]) operations")
-        }
-        try decoded.fillContent(from: text)
-        decoded.lamport = 0
-        for log in decoded.logs where log.operationCount > 0 {
-            decoded.lamport = max(decoded.lamport, log.lamport(of: log.operationCount - 1))
-        }
-        decoded.checkInvariantsIfEnabled()
+        try decoded.finishDecoding(reader: reader, operationCounts: operationCounts, text: text)
         self = decoded
+    }
+
+    /// Decodes a version 2 text state body: a walk of the log (``walkVersion2(_:range:)``) checks
+    /// its structure and gives each replica's Lamport runs, then the log is replayed.
+    private init(decodingVersion2Body bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
+        let walk = try Self.walkVersion2(bytes, range: bodyRange)
+        let text = Array(bytes[walk.text])
+        guard UTF8Scanning.isValid(text) else { throw .malformed("the text section is not valid UTF-8") }
+        var decoded = TextCRDT(
+            replaying: walk.replicas, lamportRuns: walk.lamportRuns, operationCount: walk.operationCounts, localReplica: replica)
+        var reader = ByteReader(bytes, from: walk.logStart, to: bodyRange.upperBound)
+        let runCount = try reader.varint()
+        var cursors = [Int](repeating: 0, count: walk.replicas.count)
+        var replicaIndex: UInt32 = 0
+        for _ in 0..<runCount {
+            let headerAndFlag = try reader.varint()
+            let header = headerAndFlag >> 1
+            if headerAndFlag & 1 == 1, try reader.varint() & 1 == 1 {
+                replicaIndex = UInt32(try reader.count(max: walk.replicas.count - 1, "replica index"))
+            }
+            try decoded.decodeStateRun(
+                &reader, header: header, replicaIndex: replicaIndex, operationCounts: walk.operationCounts, cursors: &cursors)
+        }
+        try decoded.finishDecoding(reader: reader, operationCounts: walk.operationCounts, text: text)
+        self = decoded
+    }
+
+    /// The end of a decoding: every byte read, every operation replayed, the text's content
+    /// filled in and its clock set.
+    private mutating func finishDecoding(reader: ByteReader, operationCounts: [UInt32], text: [UInt8]) throws(DecodingError) {
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        for index in operationCounts.indices where logs[index].operationCount != operationCounts[index] {
+            throw .malformed("replica \(index) replayed \(logs[index].operationCount) of \(operationCounts[index]) operations")
+        }
+        try fillContent(from: text)
+        lamport = 0
+        for log in logs where log.operationCount > 0 {
+            lamport = max(lamport, log.lamport(of: log.operationCount - 1))
+        }
+        checkInvariantsIfEnabled()
     }
 
     /// Reads one run of a text state's operation log and replays it.
     private mutating func decodeStateRun(
-        _ reader: inout ByteReader, replicaIndex: UInt32, operationCounts: [UInt32], cursors: inout [Int]
+        _ reader: inout ByteReader, header: UInt64, replicaIndex: UInt32, operationCounts: [UInt32], cursors: inout [Int]
     ) throws(DecodingError) {
         let replicaCount = operationCounts.count
-        let header = try reader.varint()
         let isDeletion = header & StateRunHeader.deletion != 0
         let isIDForm = header & StateRunHeader.idForm != 0
         let backward = isDeletion && header & StateRunHeader.backward != 0
@@ -704,9 +759,17 @@ extension TextCRDT {
     /// version, and the highest Lamport timestamp. Checks everything else it reads.
     ///
     /// - Complexity: O(t + r) for t bytes of text and r Lamport runs.
-    package static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) -> (
+    package static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
+        if bodyVersion >= 2 {
+            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: false)
+            let entries = zip(walk.replicas, walk.operationCounts).map { VersionVector.Entry(replica: $0, operationCount: $1) }
+            let insertions = zip(walk.replicas, walk.insertionEnds).compactMap { replica, end in
+                end == 0 ? nil : VersionVector.Entry(replica: replica, operationCount: end)
+            }
+            return (walk.text, VersionVector(entries: entries), VersionVector(entries: insertions), walk.lamport)
+        }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         // The caller validates the text (making a String of it validates it once).
         let textRange = try reader.lengthPrefixedRange()
@@ -837,6 +900,165 @@ extension TextCRDT {
             end == 0 ? nil : VersionVector.Entry(replica: entry.replica, operationCount: end)
         }
         return (textRange, VersionVector(entries: entries), VersionVector(entries: insertions), lamport)
+    }
+
+    /// What a walk of a version 2 text state body finds without replaying it.
+    struct StateWalk {
+        /// The visible text's bytes (not yet checked to be UTF-8).
+        var text: Range<Int>
+        var replicas: [ReplicaID]
+        var operationCounts: [UInt32]
+        /// Per replica, its Lamport runs (minimal: each starts where the timestamps jump).
+        var lamportRuns: [[LamportRun]]
+        /// Per replica, the end of its last insertion (0: none).
+        var insertionEnds: [UInt32]
+        /// The highest Lamport timestamp of any replica's last operation.
+        var lamport: UInt64
+        /// Where the log (its run count) starts.
+        var logStart: Int
+    }
+
+    /// Walks a version 2 text state body without replaying it, checking what needs no text (as
+    /// ``summary(ofBody:range:version:)`` does for version 1): the tables and counts, the decoder
+    /// safety limit, each run's replica, length and Lamport timestamp, origin modes, references
+    /// to insertions listed before the run, position-form offsets without overflow and within the
+    /// items inserted so far; and derives each replica's Lamport runs.
+    ///
+    /// - Complexity: O(t + n) for t bytes of text and n runs.
+    /// `derivingLamportRuns`: whether to collect each replica's Lamport runs (a decoder needs
+    /// them; a summary needs only the highest timestamp, and is spared the allocations).
+    static func walkVersion2(
+        _ bytes: [UInt8], range bodyRange: Range<Int>, derivingLamportRuns: Bool = true
+    ) throws(DecodingError) -> StateWalk {
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let textRange = try reader.lengthPrefixedRange()
+        let replicaCount = try reader.count(max: min(Limits.replicasPerTextMax, reader.remaining / 8), "replica count")
+        var ids: [ReplicaID] = []
+        ids.reserveCapacity(replicaCount)
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = ids.last, last >= id { throw .malformed("replica ids are not strictly ascending") }
+            ids.append(id)
+        }
+        // A decoder safety limit: a state may not describe vastly more operations than its size.
+        let operationsMax = max(1 << 20, 256 * bodyRange.count)
+        var operationCounts: [UInt32] = []
+        var totalOperations = 0
+        for _ in 0..<replicaCount {
+            let count = try reader.uint32Varint("operation count")
+            guard count > 0, count <= Limits.operationsPerReplicaMax else { throw .malformed("operation count \(count)") }
+            totalOperations += Int(count)
+            guard totalOperations <= operationsMax else { throw .malformed("more operations than the decoder accepts for this size") }
+            operationCounts.append(count)
+        }
+        let logStart = reader.position
+        let runCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "run count")
+        var counts = [UInt32](repeating: 0, count: replicaCount)
+        var insertionEnds = [UInt32](repeating: 0, count: replicaCount)
+        var cursors = [Int](repeating: 0, count: replicaCount)
+        var lamportRuns = [[LamportRun]](repeating: [], count: derivingLamportRuns ? replicaCount : 0)
+        // Per replica, the Lamport timestamp of its last operation so far.
+        var lastLamports = [UInt64](repeating: 0, count: replicaCount)
+        var inserted = 0
+        // Per replica, the counters of its insertions listed so far (references must name items).
+        var insertionRanges = [[Range<UInt32>]](repeating: [], count: replicaCount)
+        var replica = -1
+        var highest: UInt64 = 0
+        for _ in 0..<runCount {
+            let headerAndFlag = try reader.varint()
+            let header = headerAndFlag >> 1
+            let lamportField = headerAndFlag & 1 == 1 ? try reader.varint() : 0
+            guard headerAndFlag & 1 == 0 || lamportField != 0 else { throw .malformed("a Lamport field that says nothing") }
+            if lamportField & 1 == 1 {
+                let next = try reader.count(max: replicaCount - 1, "replica index")
+                guard next != replica else { throw .malformed("a run names the replica of the run before it") }
+                replica = next
+            } else {
+                guard replica >= 0 else { throw .malformed("the first run names no replica") }
+            }
+            let isDeletion = header & StateRunHeader.deletion != 0
+            let lengthMinusOne = header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)
+            let counter = counts[replica]
+            guard lengthMinusOne < UInt64(operationCounts[replica] - counter) else {
+                throw .malformed("run past the replica's operation count")
+            }
+            let length = UInt32(lengthMinusOne) + 1
+            let lamport = try lamport(fromField: lamportField, highest: highest, counter: counter)
+            if derivingLamportRuns {
+                if let last = lamportRuns[replica].last, last.lamport + UInt64(counter - last.counter) == lamport {
+                    // The run continues the replica's Lamport run.
+                } else {
+                    lamportRuns[replica].append(LamportRun(counter: counter, lamport: lamport))
+                }
+            }
+            lastLamports[replica] = lamport + UInt64(length) - 1
+            highest = max(highest, lastLamports[replica])
+            // A reference must name insertions listed before this run.
+            func checkItems(_ target: ItemRef, length: UInt32) throws(DecodingError) {
+                guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]),
+                    covers(insertionRanges[Int(target.replica)], target.counter..<target.counter + length)
+                else {
+                    throw .malformed("reference to an operation that is not an insertion listed before it")
+                }
+            }
+            func checkReference(_ reader: inout ByteReader, length: UInt32) throws(DecodingError) -> ItemRef {
+                let target = try readReference(&reader, from: UInt32(replica), counter: counter, replicaCount: replicaCount)
+                try checkItems(target, length: length)
+                return target
+            }
+            switch (isDeletion, header & StateRunHeader.idForm != 0) {
+            case (_, false):
+                let offset = try readOffset(&reader, cursor: cursors[replica])
+                guard offset >= 0, offset + (isDeletion ? Int(length) : 0) <= inserted else {
+                    throw .malformed("position \(offset) outside the items listed before it")
+                }
+                cursors[replica] = isDeletion ? offset : offset + Int(length)
+            case (false, true):
+                let modes = try reader.byte()
+                guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
+                var originLeft = ItemRef.none
+                switch modes & 3 {
+                case OriginMode.leftStart: break
+                case OriginMode.leftPrevious:
+                    guard counter > 0 else { throw .malformed("no previous operation") }
+                    originLeft = ItemRef(replica: UInt32(replica), counter: counter - 1)
+                    try checkItems(originLeft, length: 1)
+                default:
+                    originLeft = try checkReference(&reader, length: 1)
+                }
+                switch modes >> 2 {
+                case OriginMode.rightEnd: break
+                case OriginMode.rightSuccessor:
+                    guard !originLeft.isNone else { throw .malformed("successor of the start") }
+                    try checkItems(ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1), length: 1)
+                case OriginMode.rightInherited:
+                    guard !originLeft.isNone else { throw .malformed("inherited origin of the start") }
+                default:
+                    _ = try checkReference(&reader, length: 1)
+                }
+            case (true, true):
+                _ = try checkReference(&reader, length: length)
+            }
+            counts[replica] += length
+            if !isDeletion {
+                insertionEnds[replica] = counts[replica]
+                inserted += Int(length)
+                if let last = insertionRanges[replica].last, last.upperBound == counter {
+                    insertionRanges[replica][insertionRanges[replica].count - 1] = last.lowerBound..<counts[replica]
+                } else {
+                    insertionRanges[replica].append(counter..<counts[replica])
+                }
+            }
+        }
+        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        for index in counts.indices where counts[index] != operationCounts[index] {
+            throw .malformed("replica \(index) has \(counts[index]) operations in the log, \(operationCounts[index]) counted")
+        }
+        // As version 1 reads it: the highest of the replicas' last operations' timestamps.
+        let lamport = lastLamports.max() ?? 0
+        return StateWalk(
+            text: textRange, replicas: ids, operationCounts: operationCounts, lamportRuns: lamportRuns,
+            insertionEnds: insertionEnds, lamport: lamport, logStart: logStart)
     }
 
     /// The visible text of an encoded text state, without decoding the operations: checks the

@@ -10,9 +10,57 @@ enum NotebookRunCode {
     static let purge: UInt8 = 4
 }
 
+/// What a version 2 notebook state's runs of one replica refer to as they are read and written:
+/// the memos its latest runs touched (most recent first), and the previous run's timestamp.
+struct StateRunContext {
+    /// How many recent memos a run can refer to by rank.
+    static let recentMemoLimit = 16
+    /// Memo indices, most recently used first, at most ``recentMemoLimit``.
+    var recent: [Int] = []
+    /// The wall milliseconds and logical counter of the previous run's timestamp (0 before the
+    /// first run).
+    var previousWall: UInt64 = 0
+    var previousLogical: UInt64 = 0
+
+    init() { recent.reserveCapacity(Self.recentMemoLimit) }
+
+    /// The reference a run on memo `index` writes (its rank among the recent memos, else the
+    /// number of recent memos plus its index), and `index` made the most recent.
+    mutating func reference(toMemo index: Int) -> Int {
+        let reference: Int
+        if let rank = recent.firstIndex(of: index) {
+            reference = rank
+            recent.remove(at: rank)
+        } else {
+            reference = recent.count + index
+            if recent.count == Self.recentMemoLimit { recent.removeLast() }
+        }
+        recent.insert(index, at: 0)
+        return reference
+    }
+
+    /// The memo index a read `reference` stands for (of `memoCount` memos), made the most recent.
+    mutating func memo(atReference reference: UInt64, memoCount: Int) throws(DecodingError) -> Int {
+        let index: Int
+        if reference < UInt64(recent.count) {
+            index = recent.remove(at: Int(reference))
+        } else {
+            let absolute = reference - UInt64(recent.count)
+            guard absolute < UInt64(memoCount) else { throw .malformed("memo index \(absolute) exceeds \(memoCount - 1)") }
+            index = Int(absolute)
+            guard !recent.contains(index) else { throw .malformed("a recent memo referred to by index") }
+            if recent.count == Self.recentMemoLimit { recent.removeLast() }
+        }
+        recent.insert(index, at: 0)
+        return index
+    }
+}
+
 extension Notebook {
-    /// The current format version of a notebook state and of a notebook delta.
-    static let formatVersion: UInt8 = 1
+    /// The current format version of a notebook state.
+    static let stateFormatVersion: UInt8 = 2
+    /// The current format version of a notebook delta.
+    static let deltaFormatVersion: UInt8 = 1
 
     // MARK: State
 
@@ -79,31 +127,48 @@ extension Notebook {
                         cached.bytes[cached.range].elementsEqual(text.encodedBody()),
                         "memo \(id): the kept text body is not the text's encoding")
                     #endif
-                    body.varint(cached.range.count)
+                    body.varint(cached.range.count << 1)
                     start = body.count
                     body.append(contentsOf: cached.bytes[cached.range])
                 } else {
                     let fresh = text.encodedBody()
-                    body.varint(fresh.count)
+                    body.varint(fresh.count << 1)
                     start = body.count
                     body.append(contentsOf: fresh)
                 }
                 kept?.append((tableIndex, start..<body.count, version))
-            case let .encoded(bytes, textBody, _, _, _, _): body.lengthPrefixed(bytes[textBody])
+            case let .encoded(bytes, textBody, _, _, _, _, bodyVersion):
+                // A body is written back as it was read: a version 1 body (one that could not be
+                // decoded when its version 1 notebook was read) is marked as such.
+                body.varint(textBody.count << 1 | (bodyVersion == 1 ? 1 : 0))
+                body.append(contentsOf: bytes[textBody])
             }
         }
         body.varint(replicas.count)
         for id in replicas { body.uint64LittleEndian(id.rawValue) }
+        // Per memo index, the current replica's text operations so far (what its next text run
+        // starts at), and the memos it touched (reset for the next replica).
+        var textCounters = [UInt32](repeating: 0, count: memoIDs.count)
+        var touched: [Int] = []
         for replicaID in replicas {
             let log = logs[replicaID]!
-            body.varint(log.operationCount)
             body.varint(log.runs.count)
-            var previousTimestamp: UInt64 = 0
+            var context = StateRunContext()
             for run in log.runs {
-                Self.writeRun(run, memoIndex: memoIndex[run.memo]!, replicaIndex: replicaIndex, previousTimestamp: &previousTimestamp, into: &body)
+                let index = memoIndex[run.memo]!
+                if case let .text(textCounter) = run.kind {
+                    // The state leaves the text counter out: a replica's text runs on a memo cover
+                    // its text operations there in order, from 0 (what a decoder checks).
+                    precondition(textCounter == textCounters[index], "memo \(run.memo): text runs of \(replicaID) skip counters")
+                    if textCounter == 0 { touched.append(index) }
+                    textCounters[index] = textCounter + run.length
+                }
+                Self.writeStateRun(run, memoIndex: index, replicaIndex: replicaIndex, context: &context, into: &body)
             }
+            for index in touched { textCounters[index] = 0 }
+            touched.removeAll(keepingCapacity: true)
         }
-        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.formatVersion, body: body.bytes)
+        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.stateFormatVersion, body: body.bytes)
         if kept != nil {
             // The envelope puts its header before the body and a 4-byte checksum after it.
             let headerCount = state.count - body.count - 4
@@ -115,30 +180,151 @@ extension Notebook {
         return state
     }
 
+    /// The kind code of a run in an encoding.
+    static func runCode(_ kind: NotebookRunKind) -> UInt8 {
+        switch kind {
+        case .create: NotebookRunCode.create
+        case .text: NotebookRunCode.text
+        case .trash: NotebookRunCode.trash
+        case .restore: NotebookRunCode.restore
+        case .purge: NotebookRunCode.purge
+        }
+    }
+
+    /// One run of a version 2 state: kind and memo reference in one varint, length (text runs;
+    /// the text counter is implicit), seen version (trash and purge), timestamp as wall
+    /// milliseconds and logical counter steps (FORMAT.md, "Notebook state").
+    static func writeStateRun(
+        _ run: NotebookRun, memoIndex: Int, replicaIndex: [ReplicaID: Int], context: inout StateRunContext,
+        into writer: inout ByteWriter
+    ) {
+        let reference = context.reference(toMemo: memoIndex)
+        writer.varint(UInt64(reference) << 3 | UInt64(runCode(run.kind)))
+        switch run.kind {
+        case .text:
+            writer.varint(run.length)
+        case let .trash(seen), let .purge(seen):
+            writeSeen(seen, replicaIndex: replicaIndex, into: &writer)
+        case .create, .restore:
+            break
+        }
+        let wall = run.timestamp.wallMilliseconds
+        let logical = UInt64(run.timestamp.logical)
+        // A replica's timestamps never go back (its runs are in counter order).
+        let step = wall - context.previousWall
+        if step == 0 {
+            // The same millisecond: 0 for the next logical tick, else 1 and the increase (not 1).
+            let increase = logical - context.previousLogical
+            if increase == 1 {
+                writer.varint(0 as UInt64)
+            } else {
+                writer.varint(1 as UInt64)
+                writer.varint(increase)
+            }
+        } else if logical == 0 {
+            writer.varint(step << 1)
+        } else {
+            writer.varint(step << 1 | 1)
+            writer.varint(logical - 1)
+        }
+        context.previousWall = wall
+        context.previousLogical = logical
+    }
+
+    /// Reads one run of a version 2 state (see
+    /// ``writeStateRun(_:memoIndex:replicaIndex:context:into:)``); `textCounters` holds, per memo
+    /// index, the replica's text operations so far; `memoIndex` receives the run's memo index.
+    static func readStateRun(
+        _ reader: inout ByteReader, counter: UInt32, memos memoIDs: [MemoID], replicas: [ReplicaID],
+        textCounters: [UInt32], context: inout StateRunContext, memoIndex: inout Int
+    ) throws(DecodingError) -> NotebookRun {
+        let head = try reader.varint()
+        memoIndex = try context.memo(atReference: head >> 3, memoCount: memoIDs.count)
+        let memo = memoIDs[memoIndex]
+        var length: UInt32 = 1
+        let kind: NotebookRunKind
+        switch UInt8(head & 7) {
+        case NotebookRunCode.create: kind = .create
+        case NotebookRunCode.text:
+            length = try reader.uint32Varint("run length")
+            guard length > 0 else { throw .malformed("empty text run") }
+            let textCounter = textCounters[memoIndex]
+            guard UInt64(textCounter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
+                throw .malformed("text counters past the limit")
+            }
+            kind = .text(textCounter: textCounter)
+        case NotebookRunCode.trash: kind = .trash(seen: try readSeen(&reader, replicas: replicas))
+        case NotebookRunCode.restore: kind = .restore
+        case NotebookRunCode.purge: kind = .purge(seen: try readSeen(&reader, replicas: replicas))
+        case let code: throw .malformed("run kind \(code)")
+        }
+        guard UInt64(counter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
+            throw .malformed("notebook counters past the limit")
+        }
+        let stamp = try reader.varint()
+        let step = stamp >> 1
+        let (wall, overflow) = context.previousWall.addingReportingOverflow(step)
+        guard !overflow, wall <= HybridTimestamp.maxWallMilliseconds else { throw .malformed("timestamp overflows") }
+        var logical: UInt64
+        if step == 0 {
+            // The same millisecond as the previous run: the next tick, or an increase other than 1.
+            let increase = stamp & 1 == 0 ? 1 : try reader.varint()
+            guard stamp & 1 == 0 || increase != 1 else { throw .malformed("a logical increase of 1 written out") }
+            guard increase <= UInt64(UInt16.max) - context.previousLogical else { throw .malformed("logical counter overflows") }
+            logical = context.previousLogical + increase
+        } else if stamp & 1 == 0 {
+            logical = 0
+        } else {
+            let value = try reader.varint()
+            guard value < UInt64(UInt16.max) else { throw .malformed("logical counter overflows") }
+            logical = value + 1
+        }
+        context.previousWall = wall
+        context.previousLogical = logical
+        return NotebookRun(
+            counter: counter, length: length, memo: memo, kind: kind, timestamp: HybridTimestamp(rawValue: wall << 16 | logical))
+    }
+
+    /// A trash's or purge's seen version: entry count, then replica index (ascending) and
+    /// operation count (≥ 1) per entry.
+    static func writeSeen(_ seen: VersionVector, replicaIndex: [ReplicaID: Int], into writer: inout ByteWriter) {
+        writer.varint(seen.entries.count)
+        for entry in seen.entries {
+            writer.varint(replicaIndex[entry.replica]!)
+            writer.varint(entry.operationCount)
+        }
+    }
+
+    /// Reads a seen version (see ``writeSeen(_:replicaIndex:into:)``).
+    static func readSeen(_ reader: inout ByteReader, replicas: [ReplicaID]) throws(DecodingError) -> VersionVector {
+        let count = try reader.count(max: min(replicas.count, reader.remaining / 2), "seen version size")
+        var entries: [VersionVector.Entry] = []
+        var previous = -1
+        for _ in 0..<count {
+            let index = try reader.count(max: replicas.count - 1, "replica index")
+            guard index > previous else { throw .malformed("seen version not in replica order") }
+            previous = index
+            let operations = try reader.uint32Varint("seen operation count")
+            guard operations > 0 else { throw .malformed("empty seen entry") }
+            entries.append(VersionVector.Entry(replica: replicas[index], operationCount: operations))
+        }
+        return VersionVector(entries: entries)
+    }
+
     /// One run: kind, memo index, length and text counter (text runs), seen version (trash and
     /// purge), timestamp as the increase over the previous run's.
     static func writeRun(
         _ run: NotebookRun, memoIndex: Int, replicaIndex: [ReplicaID: Int], previousTimestamp: inout UInt64,
         into writer: inout ByteWriter
     ) {
-        switch run.kind {
-        case .create: writer.byte(NotebookRunCode.create)
-        case .text: writer.byte(NotebookRunCode.text)
-        case .trash: writer.byte(NotebookRunCode.trash)
-        case .restore: writer.byte(NotebookRunCode.restore)
-        case .purge: writer.byte(NotebookRunCode.purge)
-        }
+        writer.byte(runCode(run.kind))
         writer.varint(memoIndex)
         switch run.kind {
         case let .text(textCounter):
             writer.varint(run.length)
             writer.varint(textCounter)
         case let .trash(seen), let .purge(seen):
-            writer.varint(seen.entries.count)
-            for entry in seen.entries {
-                writer.varint(replicaIndex[entry.replica]!)
-                writer.varint(entry.operationCount)
-            }
+            writeSeen(seen, replicaIndex: replicaIndex, into: &writer)
         case .create, .restore:
             break
         }
@@ -157,20 +343,6 @@ extension Notebook {
         let memo = memoIDs[memoIndex]
         var length: UInt32 = 1
         let kind: NotebookRunKind
-        func readSeen(_ reader: inout ByteReader) throws(DecodingError) -> VersionVector {
-            let count = try reader.count(max: min(replicas.count, reader.remaining / 2), "seen version size")
-            var entries: [VersionVector.Entry] = []
-            var previous = -1
-            for _ in 0..<count {
-                let index = try reader.count(max: replicas.count - 1, "replica index")
-                guard index > previous else { throw .malformed("seen version not in replica order") }
-                previous = index
-                let operations = try reader.uint32Varint("seen operation count")
-                guard operations > 0 else { throw .malformed("empty seen entry") }
-                entries.append(VersionVector.Entry(replica: replicas[index], operationCount: operations))
-            }
-            return VersionVector(entries: entries)
-        }
         switch code {
         case NotebookRunCode.create: kind = .create
         case NotebookRunCode.text:
@@ -181,9 +353,9 @@ extension Notebook {
                 throw .malformed("text counters past the limit")
             }
             kind = .text(textCounter: textCounter)
-        case NotebookRunCode.trash: kind = .trash(seen: try readSeen(&reader))
+        case NotebookRunCode.trash: kind = .trash(seen: try readSeen(&reader, replicas: replicas))
         case NotebookRunCode.restore: kind = .restore
-        case NotebookRunCode.purge: kind = .purge(seen: try readSeen(&reader))
+        case NotebookRunCode.purge: kind = .purge(seen: try readSeen(&reader, replicas: replicas))
         default: throw .malformed("run kind \(code)")
         }
         guard UInt64(counter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax) else {
@@ -205,7 +377,7 @@ extension Notebook {
     /// - Throws: `DecodingError` for any input that is not such a notebook.
     /// - Complexity: O(b) for b bytes.
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
-        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...Self.formatVersion)
+        let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...Self.stateFormatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         var notebook = Notebook(replica: replica)
         let memoCount = try reader.count(max: reader.remaining / 17, "memo count")
@@ -215,8 +387,22 @@ extension Notebook {
             let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
             if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
             memoIDs.append(id)
-            let range = try reader.lengthPrefixedRange()
-            let summary = try TextCRDT.summary(ofBody: bytes, range: range)
+            // Version 1: a version 1 text body. Version 2: its length shifted left by one, bit 0
+            // set for a version 1 text body, then the body.
+            let range: Range<Int>
+            let bodyVersion: UInt8
+            if version == 1 {
+                range = try reader.lengthPrefixedRange()
+                bodyVersion = 1
+            } else {
+                let lengthAndVersion = try reader.varint()
+                guard lengthAndVersion >> 1 <= UInt64(reader.remaining) else {
+                    throw .malformed("length prefix \(lengthAndVersion >> 1) exceeds \(reader.remaining)")
+                }
+                range = try reader.range(count: Int(lengthAndVersion >> 1))
+                bodyVersion = lengthAndVersion & 1 == 1 ? 1 : TextCRDT.stateFormatVersion
+            }
+            let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion)
             // Folding the text for search checks that it is UTF-8, in the same pass.
             guard let key = bytes.withUnsafeBufferPointer({ buffer in
                 SearchFolding.validatedKey(forUTF8: UnsafeBufferPointer(rebasing: buffer[summary.text]))
@@ -228,7 +414,7 @@ extension Notebook {
                 id: id,
                 text: .encoded(
                     bytes: bytes, body: range, text: summary.text, version: summary.version,
-                    insertionVersion: summary.insertionVersion, lamport: summary.lamport),
+                    insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: bodyVersion),
                 createdAt: .zero, modifiedAt: .zero)
             record.searchKey = key
             record.searchKeyVersion = summary.version
@@ -255,15 +441,22 @@ extension Notebook {
         var covered = [UInt32](repeating: 0, count: memoIDs.count)
         var touched: [Int] = []
         for replicaID in replicas {
-            let operationCount = try reader.uint32Varint("operation count")
-            let runCount = try reader.count(max: min(Int(operationCount), reader.remaining / 3), "run count")
+            // Version 1 writes the replica's operation count first; version 2 leaves it out.
+            let operationCount = version == 1 ? try reader.uint32Varint("operation count") : nil
+            let runCount = try reader.count(
+                max: min(Int(operationCount ?? UInt32.max), reader.remaining / (version == 1 ? 3 : 2)), "run count")
             var log = NotebookLog()
             var previousTimestamp: UInt64 = 0
+            var context = StateRunContext()
             for _ in 0..<runCount {
                 var index = 0
-                let run = try Self.readRun(
-                    &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas,
-                    previousTimestamp: &previousTimestamp, memoIndex: &index)
+                let run = version == 1
+                    ? try Self.readRun(
+                        &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas,
+                        previousTimestamp: &previousTimestamp, memoIndex: &index)
+                    : try Self.readStateRun(
+                        &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas, textCounters: covered,
+                        context: &context, memoIndex: &index)
                 if var last = log.runs.last, last.append(run) { throw .malformed("runs not maximally merged") }
                 log.append(run)
                 latest = max(latest, run.timestamp)
@@ -291,7 +484,9 @@ extension Notebook {
                 }
                 if notebook.memos[at: index].modifiedAt < run.timestamp { notebook.memos[at: index].modifiedAt = run.timestamp }
             }
-            guard log.operationCount == operationCount else { throw .malformed("replica \(replicaID) runs do not add up to its count") }
+            if let operationCount, log.operationCount != operationCount {
+                throw .malformed("replica \(replicaID) runs do not add up to its count")
+            }
             notebook.logs[replicaID] = log
             // Replicas come in ascending order: each memo's entries stay sorted.
             for index in touched {
@@ -327,6 +522,13 @@ extension Notebook {
                 case .restore: break
                 }
             }
+        }
+        if version == 1 {
+            // Version 1 text bodies are decoded now, once, so that the notebook encodes in the
+            // current version (canonically) from the start. A body that does not decode stays as
+            // it was read (its memo reports the error when used) and is written back marked as
+            // version 1.
+            for index in memoIDs.indices { try? notebook.materializeText(at: index) }
         }
         self = notebook
     }
@@ -385,14 +587,14 @@ extension NotebookDelta {
             body.varint(memoIndex[memo]!)
             body.lengthPrefixed(delta.encodedBody())
         }
-        return BlobEnvelope.seal(kind: .notebookDelta, version: Notebook.formatVersion, body: body.bytes)
+        return BlobEnvelope.seal(kind: .notebookDelta, version: Notebook.deltaFormatVersion, body: body.bytes)
     }
 
     /// Decodes a delta written by ``encoded()``.
     ///
     /// - Throws: `DecodingError` for any input that is not such a delta.
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
-        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookDelta, versions: 1...Notebook.formatVersion)
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookDelta, versions: 1...Notebook.deltaFormatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
         var replicas: [ReplicaID] = []

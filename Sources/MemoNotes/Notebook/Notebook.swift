@@ -104,9 +104,9 @@ public struct Notebook: Sendable {
     /// not copied).
     mutating func materializeText(at index: Int) throws(NotebookError) {
         if case .materialized = memos[at: index].text { return }
-        guard case let .encoded(bytes, body, _, _, _, _) = memos[at: index].text else { preconditionFailure("encoded") }
+        guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
         do throws(DecodingError) {
-            let text = try TextCRDT(decodingBody: bytes, range: body, replica: replica)
+            let text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
             memos[at: index].text = .materialized(text)
         } catch {
             throw .corruptMemo(memos[at: index].id, error)
@@ -128,9 +128,9 @@ public struct Notebook: Sendable {
         switch record.text {
         case let .materialized(text):
             return text
-        case let .encoded(bytes, body, _, _, _, _):
+        case let .encoded(bytes, body, _, _, _, _, bodyVersion):
             do throws(DecodingError) {
-                return try TextCRDT(decodingBody: bytes, range: body, replica: replica)
+                return try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
             } catch {
                 throw .corruptMemo(record.id, error)
             }

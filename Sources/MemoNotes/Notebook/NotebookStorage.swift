@@ -139,49 +139,50 @@ enum MemoTextStorage: Sendable {
     case materialized(TextCRDT)
     /// A text state body (FORMAT.md) at `body` of `bytes` (the loaded notebook's buffer, shared by
     /// all its memos), its visible text (valid UTF-8, checked when loaded) at `text`, its version,
-    /// insertion version and highest Lamport time.
+    /// insertion version and highest Lamport time, and the text state version of the body.
     case encoded(
         bytes: [UInt8], body: Range<Int>, text: Range<Int>, version: VersionVector, insertionVersion: VersionVector,
-        lamport: UInt64)
+        lamport: UInt64, bodyVersion: UInt8)
 
     var string: String {
         switch self {
         case let .materialized(text): text.string
-        case let .encoded(bytes, _, text, _, _, _): String(decoding: bytes[text], as: UTF8.self)
+        case let .encoded(bytes, _, text, _, _, _, _): String(decoding: bytes[text], as: UTF8.self)
         }
     }
 
     var version: VersionVector {
         switch self {
         case let .materialized(text): text.version
-        case let .encoded(_, _, _, version, _, _): version
+        case let .encoded(_, _, _, version, _, _, _): version
         }
     }
 
     var insertionVersion: VersionVector {
         switch self {
         case let .materialized(text): text.insertionVersion
-        case let .encoded(_, _, _, _, insertionVersion, _): insertionVersion
+        case let .encoded(_, _, _, _, insertionVersion, _, _): insertionVersion
         }
     }
 
     var lamport: UInt64 {
         switch self {
         case let .materialized(text): text.lamport
-        case let .encoded(_, _, _, _, _, lamport): lamport
+        case let .encoded(_, _, _, _, _, lamport, _): lamport
         }
     }
 
     /// A stand-in while the text is taken out to be edited in place.
     static let placeholder = MemoTextStorage.encoded(
-        bytes: [], body: 0..<0, text: 0..<0, version: VersionVector(), insertionVersion: VersionVector(), lamport: 0)
+        bytes: [], body: 0..<0, text: 0..<0, version: VersionVector(), insertionVersion: VersionVector(), lamport: 0,
+        bodyVersion: TextCRDT.stateFormatVersion)
 
     /// The UTF-8 of the visible text's first `count` bytes at most, cut at a scalar boundary.
     func prefixUTF8(_ count: Int) -> ArraySlice<UInt8> {
         switch self {
         case let .materialized(text):
             return text.prefixBytes(utf8Bytes: count)[...]
-        case let .encoded(bytes, _, text, _, _, _):
+        case let .encoded(bytes, _, text, _, _, _, _):
             var end = min(text.upperBound, text.lowerBound + count)
             while end > text.lowerBound && end < text.upperBound && bytes[end] & 0xC0 == 0x80 { end -= 1 }
             return bytes[text.lowerBound..<end]

@@ -42,6 +42,8 @@ let package = Package(
         .library(name: "MemoCRDT", targets: ["MemoCRDT"]),
         .library(name: "MemoNotes", targets: ["MemoNotes"]),
         .library(name: "MemoSync", targets: ["MemoSync"]),
+        // For an app's own tests: an in-memory blob store and library folder. Never in an app.
+        .library(name: "MemoSyncTesting", targets: ["MemoSyncTesting"]),
         .executable(name: "memo", targets: ["memo"]),
         .executable(name: "memo-bench", targets: ["memo-bench"]),
         .executable(name: "memo-sim", targets: ["memo-sim"]),
@@ -54,9 +56,11 @@ let package = Package(
         // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that
         // ask for store and disk operations); drivers for real folders and disks live beside it.
         .target(name: "MemoSync", dependencies: ["MemoNotes", "MemoCRDT"], swiftSettings: internalChecks),
+        // An in-memory store and library folder for tests (this package's and an app's).
+        .target(name: "MemoSyncTesting", dependencies: ["MemoSync"]),
         // The command line front end.
         .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
-        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync"]),
+        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncTesting"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
         // The deterministic simulation harness (issue 5): many replicas of the real engine against
@@ -86,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MemoSyncTests",
-            dependencies: ["MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],
+            dependencies: ["MemoSync", "MemoSyncTesting", "MemoNotes", "MemoCRDT", "TestSupport"],
             swiftSettings: internalChecks
         ),
         // Runs the built `memo` executable as a subprocess.

@@ -23,6 +23,7 @@ import Foundation
 import MemoCRDT
 import MemoNotes
 import MemoSync
+import MemoSyncTesting
 
 /// What the environment closures of a `Replica` read: a clock that only the benchmark moves,
 /// and a seeded random source.

@@ -2,6 +2,7 @@ import MemoCRDT
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 /// Golden bytes for every blob kind a store or a library holds (FORMAT.md): a fixed history,
 /// replayed with a fixed clock and random source, must encode to these bytes exactly. A change

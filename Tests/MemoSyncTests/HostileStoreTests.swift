@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 /// What the fuzzers cannot reach: a whole store full of hostile blobs. No sync stops; each bad
 /// blob is skipped and reported; everything else converges.

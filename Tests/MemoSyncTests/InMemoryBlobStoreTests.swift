@@ -1,5 +1,6 @@
 import Foundation
 import MemoSync
+import MemoSyncTesting
 import Testing
 
 /// The in-memory test store: the `BlobStore` contract, its test hooks (counters, damage,

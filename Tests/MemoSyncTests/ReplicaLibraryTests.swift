@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 /// The local library: durability of saved edits, crash recovery at every disk operation,
 /// compaction, damaged files.

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 /// Sync against a store that holds damaged and foreign blobs; garbage collection; bootstrap
 /// from a snapshot; cloned and restored libraries.

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 @Suite struct ReplicaSyncTests {
     private func makeReplica(_ disk: MemoryDisk = MemoryDisk(), _ environment: TestEnvironment, configuration: SyncConfiguration = SyncConfiguration()) throws -> Replica {

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 /// Sync over time: a new, switched, wiped or restored store gets this library's history again in
 /// the same sync, so a new device that syncs that store holds every memo with nothing held back.

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 /// What a sync reports (issue 12, item 6): one unit for every operation count, no last-sync time
 /// for a sync that did not finish, and the store entries a listing left out (item 4).

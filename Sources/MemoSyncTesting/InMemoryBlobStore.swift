@@ -1,6 +1,8 @@
 import Foundation
+import MemoSync
 
-/// A blob store in memory, for tests: a dictionary behind a lock, with hooks to inspect and
+/// A blob store in memory, for tests (the MemoSyncTesting product; an app adds it to its test
+/// target only): a dictionary behind a lock, with hooks to inspect and
 /// damage its contents, count traffic and inject failures.
 ///
 /// It follows the same rules as ``DirectoryBlobStore``: the same valid keys
@@ -224,6 +226,6 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
     }
 
     private static func validate(_ key: String) throws(BlobStoreError) {
-        guard BlobKeyRules.components(of: key) != nil else { throw .invalidKey(key) }
+        guard DirectoryBlobStore.isValidKey(key) else { throw .invalidKey(key) }
     }
 }

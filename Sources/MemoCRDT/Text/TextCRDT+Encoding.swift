@@ -684,6 +684,7 @@ extension TextCRDT {
             let offset = try Self.readOffset(&reader, cursor: cursors[Int(replicaIndex)])
             guard offset >= 0 && offset <= visible else { throw .malformed("insertion at \(offset) of \(visible)") }
             replayInsertion(replica: replicaIndex, length: length, atScalar: offset)
+            try checkReplayedInsertionIsNewerThanItsOrigins(replica: replicaIndex, counter: counter)
             cursors[Int(replicaIndex)] = offset + Int(length)
         case (true, false):
             let offset = try Self.readOffset(&reader, cursor: cursors[Int(replicaIndex)])
@@ -742,6 +743,24 @@ extension TextCRDT {
             replayDeletion(
                 replica: replicaIndex, length: length, targetReplica: target.replica,
                 targetCounter: target.counter, isReversed: backward)
+        }
+    }
+
+    /// As `apply` requires of every insertion, and as the id form checks before replaying: a
+    /// position-form insertion (placed like a local edit, its origins the items it lands
+    /// between) is newer than its origins. The run's first item carries the run's origins; the
+    /// later ones follow it (older by one) under the same right origin, which the first item
+    /// already passes.
+    private func checkReplayedInsertionIsNewerThanItsOrigins(replica: UInt32, counter: UInt32) throws(DecodingError) {
+        guard let (slot, offset) = lookup(ItemRef(replica: replica, counter: counter)) else {
+            throw .malformed("a replayed insertion is not in the text")
+        }
+        let lamport = logs[replica].lamport(of: counter)
+        let origins = offset == 0 ? [spans[slot].originLeft, spans[slot].originRight] : [spans[slot].originRight]
+        for origin in origins where !origin.isNone {
+            guard logs[origin.replica].lamport(of: origin.counter) < lamport else {
+                throw .malformed("an insertion older than its origin")
+            }
         }
     }
 

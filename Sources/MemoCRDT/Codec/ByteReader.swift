@@ -2,27 +2,27 @@
 ///
 /// Every read that would pass the end throws `DecodingError.truncated`; varints must be minimal
 /// (one encoding per value, so encodings stay canonical) and fit their type.
-public struct ByteReader {
-    public let bytes: [UInt8]
-    public private(set) var position: Int
-    public let end: Int
+package struct ByteReader {
+    package let bytes: [UInt8]
+    package private(set) var position: Int
+    package let end: Int
 
-    public init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
+    package init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.position = start
         self.end = end ?? bytes.count
     }
 
-    public var remaining: Int { end - position }
-    public var isAtEnd: Bool { position == end }
+    package var remaining: Int { end - position }
+    package var isAtEnd: Bool { position == end }
 
-    public mutating func byte() throws(DecodingError) -> UInt8 {
+    package mutating func byte() throws(DecodingError) -> UInt8 {
         guard position < end else { throw .truncated(neededBytes: position + 1, availableBytes: end) }
         defer { position += 1 }
         return bytes[position]
     }
 
-    public mutating func varint() throws(DecodingError) -> UInt64 {
+    package mutating func varint() throws(DecodingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -41,24 +41,24 @@ public struct ByteReader {
 
     /// A varint that must fit `Int` and be at most `maximum` (nothing fits a negative maximum:
     /// an index into an empty table, say).
-    public mutating func count(max maximum: Int, _ what: @autoclosure () -> String) throws(DecodingError) -> Int {
+    package mutating func count(max maximum: Int, _ what: @autoclosure () -> String) throws(DecodingError) -> Int {
         let value = try varint()
         guard maximum >= 0, value <= UInt64(maximum) else { throw .malformed("\(what()) \(value) exceeds \(maximum)") }
         return Int(value)
     }
 
-    public mutating func uint32Varint(_ what: @autoclosure () -> String) throws(DecodingError) -> UInt32 {
+    package mutating func uint32Varint(_ what: @autoclosure () -> String) throws(DecodingError) -> UInt32 {
         let value = try varint()
         guard value <= UInt64(UInt32.max) else { throw .malformed("\(what()) \(value) exceeds 32 bits") }
         return UInt32(value)
     }
 
-    public mutating func signedVarint() throws(DecodingError) -> Int64 {
+    package mutating func signedVarint() throws(DecodingError) -> Int64 {
         let raw = try varint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    public mutating func uint64LittleEndian() throws(DecodingError) -> UInt64 {
+    package mutating func uint64LittleEndian() throws(DecodingError) -> UInt64 {
         guard remaining >= 8 else { throw .truncated(neededBytes: position + 8, availableBytes: end) }
         var value: UInt64 = 0
         for index in 0..<8 { value |= UInt64(bytes[position + index]) << UInt64(8 * index) }
@@ -68,7 +68,7 @@ public struct ByteReader {
 
     /// The next `count` bytes as a range of `bytes`; the count is checked against what is left
     /// before anything is allocated.
-    public mutating func range(count: Int) throws(DecodingError) -> Range<Int> {
+    package mutating func range(count: Int) throws(DecodingError) -> Range<Int> {
         guard count >= 0, count <= remaining else {
             throw .truncated(neededBytes: position + max(count, 0), availableBytes: end)
         }
@@ -77,7 +77,7 @@ public struct ByteReader {
     }
 
     /// A varint byte count, then that many bytes, as a range of `bytes`.
-    public mutating func lengthPrefixedRange() throws(DecodingError) -> Range<Int> {
+    package mutating func lengthPrefixedRange() throws(DecodingError) -> Range<Int> {
         let count = try self.count(max: remaining, "length prefix")
         return try range(count: count)
     }

@@ -36,13 +36,13 @@ public struct LibraryOpenReport: Sendable, Equatable {
 }
 
 /// The persistence logic of a library, free of I/O.
-public struct LibraryCore: Sendable {
+package struct LibraryCore: Sendable {
     /// The state file's name.
-    public static let stateFileName = "state"
+    package static let stateFileName = "state"
     /// The temporary name a new state file is written under.
-    public static let temporaryStateFileName = "state.tmp"
+    package static let temporaryStateFileName = "state.tmp"
     /// The journal of generation `generation`.
-    public static func journalFileName(generation: UInt64) -> String { "journal-\(generation)" }
+    package static func journalFileName(generation: UInt64) -> String { "journal-\(generation)" }
 
     /// The format version of the local files.
     static let formatVersion: UInt8 = 3
@@ -50,42 +50,42 @@ public struct LibraryCore: Sendable {
     static let recordTag: UInt8 = 2
 
     /// The generation of the state file; its journal is `journal-<generation>`.
-    public private(set) var generation: UInt64
+    package private(set) var generation: UInt64
     /// The replica id the state file was last written under (the session that compacted it).
-    public private(set) var replica: ReplicaID
+    package private(set) var replica: ReplicaID
     /// Bytes in the journal.
-    public private(set) var journalBytes: Int
+    package private(set) var journalBytes: Int
     /// Records in the journal.
-    public private(set) var journalRecords: Int
+    package private(set) var journalRecords: Int
     /// Bytes of the state file.
-    public private(set) var stateBytes: Int
+    package private(set) var stateBytes: Int
     /// Set when an append may have left a torn record behind: the next save compacts instead.
-    public private(set) var needsCompaction = false
+    package private(set) var needsCompaction = false
 
     /// The operations the files hold.
-    public private(set) var durableVersion: VersionVector
+    package private(set) var durableVersion: VersionVector
     /// The sync state the files hold.
-    public private(set) var durableSyncState: SyncState
+    package private(set) var durableSyncState: SyncState
 
     // MARK: Opening
 
     /// What a library folder holds, recovered.
-    public struct Recovery {
+    package struct Recovery {
         /// The persistence state.
-        public var core: LibraryCore
+        package var core: LibraryCore
         /// The notebook.
-        public var notebook: Notebook
+        package var notebook: Notebook
         /// The sync state.
-        public var syncState: SyncState
+        package var syncState: SyncState
         /// Operations that repair the folder (cut a torn journal tail, delete leftovers),
         /// to perform before anything else.
-        public var repairs: [DiskOperation]
+        package var repairs: [DiskOperation]
         /// What was found.
-        public var report: LibraryOpenReport
+        package var report: LibraryOpenReport
     }
 
     /// The files to read to open a library whose folder lists `files`.
-    public static func filesToRead(listing files: [String]) -> [String] {
+    package static func filesToRead(listing files: [String]) -> [String] {
         guard files.contains(stateFileName) else { return [] }
         return [stateFileName] + files.filter { $0.hasPrefix("journal-") }.sorted() + files.filter { $0 == LibrarySeal.fileName }
     }
@@ -98,7 +98,7 @@ public struct LibraryCore: Sendable {
     /// - Returns: nil when the folder holds no library yet (see ``create(replica:)``).
     /// - Throws: ``ReplicaError/corruptLibrary(file:reason:)`` for a damaged state file (never
     ///   replaced silently: that would lose every edit), ``ReplicaError/unknownLibraryVersion(file:kind:version:)``.
-    public static func recover(files: [String], contents: [String: [UInt8]]) throws(ReplicaError) -> Recovery? {
+    package static func recover(files: [String], contents: [String: [UInt8]]) throws(ReplicaError) -> Recovery? {
         var repairs: [DiskOperation] = []
         var report = LibraryOpenReport()
         guard let stateBytes = contents[stateFileName] else {
@@ -151,7 +151,7 @@ public struct LibraryCore: Sendable {
     }
 
     /// A new library for `replica`: the core and the operations that create its state file.
-    public static func create(replica: ReplicaID) -> (core: LibraryCore, operations: [DiskOperation]) {
+    package static func create(replica: ReplicaID) -> (core: LibraryCore, operations: [DiskOperation]) {
         let notebook = Notebook(replica: replica)
         let bytes = encodeState(generation: 0, notebook: notebook, syncState: SyncState())
         let core = LibraryCore(
@@ -163,7 +163,7 @@ public struct LibraryCore: Sendable {
     // MARK: Saving
 
     /// Whether `notebook` and `syncState` hold anything the files do not.
-    public func hasUnsavedChanges(notebook: Notebook, syncState: SyncState) -> Bool {
+    package func hasUnsavedChanges(notebook: Notebook, syncState: SyncState) -> Bool {
         notebook.version != durableVersion || syncState != durableSyncState
     }
 
@@ -174,7 +174,7 @@ public struct LibraryCore: Sendable {
     /// ``saveFailed()`` when one failed.
     ///
     /// - Throws: ``ReplicaError/notebook(_:)`` when a lazily loaded memo cannot be read.
-    public func planSave(notebook: Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
+    package func planSave(notebook: Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
         var notebook = notebook
         return try planSave(keepingTextBodiesOf: &notebook, syncState: syncState)
     }
@@ -210,7 +210,7 @@ public struct LibraryCore: Sendable {
     }
 
     /// The operations that rewrite the state file from `notebook` and start an empty journal.
-    public func planCompaction(notebook: Notebook, syncState: SyncState) -> SavePlan {
+    package func planCompaction(notebook: Notebook, syncState: SyncState) -> SavePlan {
         let bytes = Self.encodeState(generation: generation + 1, notebook: notebook, syncState: syncState)
         return compactionPlan(stateBytes: bytes)
     }
@@ -230,17 +230,17 @@ public struct LibraryCore: Sendable {
     }
 
     /// Disk operations that save, and what they are.
-    public struct SavePlan: Sendable {
+    package struct SavePlan: Sendable {
         /// The operations, in order.
-        public var operations: [DiskOperation]
+        package var operations: [DiskOperation]
         /// True for a compaction (a new state file and generation).
-        public var isCompaction: Bool
+        package var isCompaction: Bool
         /// The bytes of the record or state file written.
-        public var bytes: Int
+        package var bytes: Int
     }
 
     /// Records that `plan` was performed: `notebook` and `syncState` are durable.
-    public mutating func didSave(_ plan: SavePlan, notebook: Notebook, syncState: SyncState) {
+    package mutating func didSave(_ plan: SavePlan, notebook: Notebook, syncState: SyncState) {
         if plan.isCompaction {
             generation += 1
             stateBytes = plan.bytes
@@ -258,7 +258,7 @@ public struct LibraryCore: Sendable {
 
     /// Records that an operation of a save failed: what it wrote may be torn, so the next save
     /// compacts (rewrites the state whole) rather than appending after it.
-    public mutating func saveFailed() {
+    package mutating func saveFailed() {
         needsCompaction = true
     }
 

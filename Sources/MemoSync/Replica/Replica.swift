@@ -189,7 +189,7 @@ public final class Replica {
     }
 
     /// Facts about the library files (generation, journal size), for status displays and tests.
-    public var library: LibraryCore { core }
+    package var library: LibraryCore { core }
 
     // MARK: Editing
 

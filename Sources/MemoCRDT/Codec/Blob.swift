@@ -31,7 +31,7 @@ public enum BlobKind: UInt8, Sendable, CustomStringConvertible {
 ///     magic "ms" (0x6D 0x73) | kind << 4 | version | body length (varint) | body | CRC-32C (LE)
 ///
 /// The checksum covers every byte before it.
-public enum BlobEnvelope {
+package enum BlobEnvelope {
     static let magic: (UInt8, UInt8) = (0x6D, 0x73)
 
     /// Wraps `body` in the envelope. Package-internal: the package's encoders pass their
@@ -52,7 +52,7 @@ public enum BlobEnvelope {
     ///
     /// - Throws: `DecodingError` for a bad magic number, another kind, an unknown version, a
     ///   truncation, a checksum mismatch, or bytes after the checksum.
-    public static func open(_ bytes: [UInt8], kind: BlobKind, versions: ClosedRange<UInt8>) throws(DecodingError) -> (body: Range<Int>, version: UInt8) {
+    package static func open(_ bytes: [UInt8], kind: BlobKind, versions: ClosedRange<UInt8>) throws(DecodingError) -> (body: Range<Int>, version: UInt8) {
         var reader = ByteReader(bytes)
         let first = try reader.byte()
         let second = try reader.byte()

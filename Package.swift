@@ -5,7 +5,7 @@
 // Three library modules, each depending only on those below it:
 //   MemoCRDT   the replicated data types: identities, version vectors, Lamport and hybrid clocks,
 //              the text CRDT, the codec primitives.
-//   MemoNotes  the notes model: memos, the notebook, undo, search (and, for now, export naming).
+//   MemoNotes  the notes model: memos, the notebook, undo, search, plain text for sharing.
 //   MemoSync   replicas, the local library, sync, blob stores; re-exports the two below, so an
 //              app writes `import MemoSync` only.
 // Above them: `memo` (the command line), `memo-bench`, `MemoSimulation`/`memo-sim`, the fuzz
@@ -94,7 +94,7 @@ let package = Package(
             swiftSettings: internalChecks
         ),
         // Runs the built `memo` executable as a subprocess.
-        .testTarget(name: "MemoCLITests", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
+        .testTarget(name: "MemoCLITests", dependencies: ["memo", "MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"]),
         // Every fuzz fixture (a crash the fuzzers found, Tests/Fixtures/fuzz) and every seed
         // through its target's checks.
         .testTarget(name: "FuzzRegressionTests", dependencies: ["MemoFuzzChecks"]),

@@ -233,7 +233,8 @@ struct Runner {
     }
 
     private mutating func exportAll(library: Library, directory: String, overwrite: Bool) throws(CLIError) {
-        let files = library.replica.notebook.exportFiles()
+        let texts = library.replica.notebook.exportTexts()
+        let files = zip(ExportNaming.fileNames(forTitles: texts.map(\.title)), texts).map { (fileName: $0, text: $1.text) }
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: directory, isDirectory: &isFolder) {

@@ -5,6 +5,8 @@ import MemoCRDT
 import MemoNotes
 import Testing
 
+@testable import memo
+
 @Suite("memo commands")
 struct CommandTests {
     @Test("new, list, show: text given, from standard input, exact output, JSON")

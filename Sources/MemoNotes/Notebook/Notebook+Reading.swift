@@ -126,12 +126,12 @@ extension Notebook {
 
     // MARK: Sharing
 
-    /// Every active memo as a plain text file for export: a safe, unique file name (".txt") and
-    /// the memo's text, oldest first (by creation, then id, so names are stable).
-    public func exportFiles() -> [(fileName: String, text: String)] {
+    /// Every active memo as plain text for sharing or export: its title (``MemoText/title(of:)``)
+    /// and its text, oldest first (by creation, then id, so an export names them stably). A front
+    /// end turns titles into file names (the `memo` command's `ExportNaming`).
+    public func exportTexts() -> [(title: String, text: String)] {
         let active = memos.records.filter { $0.status == .active }
             .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
-        let names = ExportNaming.fileNames(forTitles: active.map { MemoText.title(of: String(decoding: $0.textPrefix, as: UTF8.self)) })
-        return zip(names, active).map { ($0, MemoText.plainText(of: $1.text.string)) }
+        return active.map { (MemoText.title(of: String(decoding: $0.textPrefix, as: UTF8.self)), MemoText.plainText(of: $0.text.string)) }
     }
 }

@@ -1,15 +1,15 @@
 import MemoCRDT
 /// File names for exporting memos as text files, one per memo, safe on every common file system.
-public enum ExportNaming {
+enum ExportNaming {
     /// The extension every exported file gets.
-    public static let fileExtension = ".txt"
+    static let fileExtension = ".txt"
 
     /// The name a memo with an empty (or entirely unusable) title gets.
-    public static let untitled = "Untitled"
+    static let untitled = "Untitled"
 
     /// The smallest `maxBytes` honoured: room for ".txt", "Untitled" and the longest numeric
     /// suffix (" " and 19 digits). Smaller values are raised to this.
-    public static let minimumMaxBytes = 32
+    static let minimumMaxBytes = 32
 
     /// One file name per title, in the same order: safe, distinct, and ending in ".txt".
     ///
@@ -46,7 +46,7 @@ public enum ExportNaming {
     ///   ``minimumMaxBytes`` are raised to it.
     /// - Complexity: O(total length of the titles), plus the suffix search for repeated titles
     ///   (which resumes where the previous search for the same name stopped).
-    public static func fileNames(forTitles titles: [String], maxBytes: Int = 120) -> [String] {
+    static func fileNames(forTitles titles: [String], maxBytes: Int = 120) -> [String] {
         let budget = Swift.max(maxBytes, minimumMaxBytes) - fileExtension.utf8.count
         var taken = TakenNames()
         var nextSuffix: [String: Int] = [:]

@@ -1,7 +1,7 @@
-import MemoCRDT
-import MemoNotes
 import TestSupport
 import Testing
+
+@testable import memo
 
 /// Export file names: the cleaning rules one by one, Windows device names, length limits that
 /// respect grapheme clusters, uniqueness up to case and canonical equivalence, and random titles

@@ -26,11 +26,24 @@ enum Editor {
     /// removed. If `text` did not end with a line break and the result ends with "\n" (most
     /// editors add one), that one "\n" is dropped.
     ///
+    /// When the editor exits unsuccessfully, or leaves text that is not UTF-8, the file is kept
+    /// if it holds anything other than `text` (what was typed is never lost, as git keeps a
+    /// commit message), and the error names it.
+    ///
     /// - Throws: a runtime error when the file cannot be written or read, the editor cannot be
     ///   started or exits unsuccessfully, or the result is not UTF-8.
     static func edit(_ text: String, name: String, command: String) throws(CLIError) -> String {
         let file = try temporaryFile(name: name, contents: Array(text.utf8))
-        defer { _ = unlink(file) }
+        // Removes the file unless it holds something other than what it was given; returns
+        // the sentence that tells the user where their text is, if it was kept.
+        func discardUnlessTyped() -> String {
+            let now = try? Data(contentsOf: URL(fileURLWithPath: file))
+            guard let now, Array(now) != Array(text.utf8) else {
+                _ = unlink(file)
+                return ""
+            }
+            return "; what was typed is kept in \(file)"
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -38,6 +51,7 @@ enum Editor {
         do {
             try process.run()
         } catch {
+            _ = unlink(file)
             throw .runtime("cannot start the editor '\(command)': \(error.localizedDescription)")
         }
         process.waitUntilExit()
@@ -45,17 +59,18 @@ enum Editor {
             let how = process.terminationReason == .exit
                 ? "exited with status \(process.terminationStatus)"
                 : "was stopped by signal \(process.terminationStatus)"
-            throw .runtime("the editor '\(command)' \(how); the memo is unchanged")
+            throw .runtime("the editor '\(command)' \(how); the memo is unchanged\(discardUnlessTyped())")
         }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw .runtime("cannot read the edited file \(file): \(error.localizedDescription); the memo is unchanged")
+            throw .runtime("cannot read the edited file \(file): \(error.localizedDescription); the memo is unchanged\(discardUnlessTyped())")
         }
         guard var result = exactUTF8(Array(data)) else {
-            throw .runtime("the edited text is not valid UTF-8; the memo is unchanged")
+            throw .runtime("the edited text is not valid UTF-8; the memo is unchanged\(discardUnlessTyped())")
         }
+        _ = unlink(file)
         if text.utf8.last != UInt8(ascii: "\n") && result.utf8.last == UInt8(ascii: "\n") {
             result.removeLast()
             // "\r\n" is one Character in Swift: removeLast dropped both. Keep the "\r" then.

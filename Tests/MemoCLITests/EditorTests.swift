@@ -50,7 +50,15 @@ struct EditorTests {
 
         // Failures: the memo stays as it was.
         let invalid = try script(sandbox, "invalid.sh", #"printf '\377\376' > "$1""#)
-        try sandbox.fails(["edit", id], status: 1, containing: ["not valid UTF-8"], library: library, environment: ["EDITOR": invalid])
+        let invalidRun = try sandbox.fails(["edit", id], status: 1, containing: ["not valid UTF-8", "kept in"], library: library, environment: ["EDITOR": invalid])
+        try removeKeptFile(named: invalidRun.stderr, expecting: [0xFF, 0xFE])
+        // An editor that fails after text was typed: the memo is unchanged, and what was typed
+        // is kept in the file the message names (as git keeps a failed commit's message).
+        let typedThenFailed = try script(sandbox, "typed-then-failed.sh", #"printf ' typed' >> "$1"; exit 3"#)
+        let failedRun = try sandbox.fails(["edit", id], status: 1, containing: ["exited with status 3", "kept in"], library: library, environment: ["EDITOR": typedThenFailed])
+        try removeKeptFile(named: failedRun.stderr, expecting: Array("new text typed".utf8))
+        // An editor that fails having typed nothing leaves no file behind.
+        try sandbox.fails(["edit", id], status: 1, containing: ["exited with status 1"], library: library, environment: ["EDITOR": "false"])
         try sandbox.fails(["edit", id], status: 1, containing: ["exited with status"], library: library, environment: ["EDITOR": sandbox.at("no-such-editor")])
         let removing = try script(sandbox, "remove.sh", #"rm "$1""#)
         try sandbox.fails(["edit", id], status: 1, containing: ["cannot read the edited file"], library: library, environment: ["EDITOR": removing])
@@ -61,6 +69,18 @@ struct EditorTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { $0.hasPrefix("memo-\(id.prefix(8))") }
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    /// Reads the file an error message says holds the typed text, checks its bytes, removes it.
+    private func removeKeptFile(named message: String, expecting bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard let range = message.range(of: "kept in ") else {
+            Issue.record("no kept file in: \(message)", sourceLocation: sourceLocation)
+            return
+        }
+        let path = String(message[range.upperBound...].prefix { !$0.isNewline })
+        let kept = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(kept == bytes, "\(path) holds \(kept)", sourceLocation: sourceLocation)
+        try FileManager.default.removeItem(atPath: path)
     }
 
     @Test("while the editor runs, the library is locked: another memo gets a clear error")

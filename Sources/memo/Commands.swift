@@ -30,7 +30,7 @@ struct Runner {
             // Gathered before the library is opened (and locked): reading standard input or
             // waiting for the editor may take a while.
             let content = try newMemoText(given: text)
-            let library = try open(invocation)
+            let library = try open(invocation, creating: true)
             let id = try attempt { () throws(ReplicaError) in try library.replica.createMemo(text: content) }
             try save(library)
             console.print(id.description)
@@ -78,7 +78,7 @@ struct Runner {
             let library = try open(invocation)
             try export(library: library, target: target)
         case let .sync(store):
-            let library = try open(invocation)
+            let library = try open(invocation, creating: true)
             try sync(library: library, storeOption: store, json: json)
         case .status:
             let library = try open(invocation)
@@ -88,10 +88,19 @@ struct Runner {
 
     // MARK: Opening
 
-    private func open(_ invocation: Invocation) throws(CLIError) -> Library {
+    /// Opens the library. Only `new` and `sync` (`creating`) make one where there is none, and
+    /// say so on standard error; every other command refuses a path that holds no library, so
+    /// a typo in `--library` never looks like an empty library (and never leaves a folder).
+    private func open(_ invocation: Invocation, creating: Bool = false) throws(CLIError) -> Library {
         let path = absolute(try LibraryLocation.resolve(option: invocation.libraryPath, environment: environment))
+        let existed = FileManager.default.fileExists(atPath: path + "/" + LibraryCore.stateFileName)
+        guard existed || creating else {
+            throw .runtime("there is no library at \(path); 'memo new' creates one, 'memo sync --store PATH' gets one from a store")
+        }
         do throws(ReplicaError) {
-            return Library(replica: try Replica(libraryPath: path), path: path)
+            let library = Library(replica: try Replica(libraryPath: path), path: path)
+            if !existed { console.error("memo: created a new library at \(path)\n") }
+            return library
         } catch {
             throw .runtime("cannot open the library at \(path): \(error)")
         }

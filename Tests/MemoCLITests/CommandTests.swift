@@ -318,7 +318,9 @@ struct CommandTests {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         func library(_ arguments: [String], environment: [String: String]) throws -> String? {
-            try sandbox.ok(arguments + ["status", "--json"], environment: environment).object()["library"] as? String
+            // 'new' creates the library where the options and environment say; status names it.
+            try sandbox.ok(arguments + ["new", "probe"], environment: environment)
+            return try sandbox.ok(arguments + ["status", "--json"], environment: environment).object()["library"] as? String
         }
         let env = sandbox.at("from-env")
         let option = sandbox.at("from-option")
@@ -338,6 +340,7 @@ struct CommandTests {
         #endif
         try sandbox.fails(["--library", "", "list"], status: 2, containing: ["--library"])
         // A relative --library is resolved against the current folder.
+        try sandbox.ok(["--library", "relative-lib", "new", "probe"])
         #expect(try sandbox.ok(["--library", "relative-lib", "status", "--json"]).object()["library"] as? String == sandbox.at("relative-lib"))
     }
 
@@ -346,6 +349,15 @@ struct CommandTests {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let library = sandbox.at("library")
+        // A read-only command never creates a library: a typo in the path is an error, and
+        // leaves no folder behind.
+        try sandbox.fails(["list"], status: 1, containing: ["there is no library at \(library)"], library: library)
+        try sandbox.fails(["show", "abc"], status: 1, containing: ["there is no library"], library: library)
+        #expect(!FileManager.default.fileExists(atPath: library))
+        // 'new' creates it, and says so.
+        let created = try sandbox.ok(["new", "first"], library: library)
+        #expect(created.stderr.contains("created a new library at \(library)"))
+        #expect(!(try sandbox.ok(["new", "second"], library: library).stderr.contains("created")))
         let cases: [([String], Int32, String)] = [
             ([], 2, "no command given"),
             (["frobnicate"], 2, "unknown command 'frobnicate'"),

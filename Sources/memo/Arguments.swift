@@ -9,6 +9,8 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
         case usage
         /// The command line is fine but the command failed: an unknown memo, a disk error.
         case runtime
+        /// `search` found nothing: exit status 1 and no message, as grep does.
+        case noMatch
     }
 
     /// The kind of failure.
@@ -20,6 +22,9 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
     static func usage(_ message: String) -> CLIError { CLIError(kind: .usage, message: message) }
     /// A runtime error.
     static func runtime(_ message: String) -> CLIError { CLIError(kind: .runtime, message: message) }
+
+    /// `search` found nothing (exit status 1, nothing printed).
+    static let noMatch = CLIError(kind: .noMatch, message: "")
 
     /// The process exit status for this error: 2 for usage errors, 1 otherwise.
     var exitStatus: Int32 { kind == .usage ? 2 : 1 }

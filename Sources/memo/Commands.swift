@@ -42,7 +42,9 @@ struct Runner {
             try printSummaries(library.replica.notebook.trash(), library: library, json: json, empty: "(the trash is empty)")
         case let .search(query):
             let library = try open(invocation)
-            try printSummaries(library.replica.notebook.search(query), library: library, json: json, empty: "(no memo matches)")
+            let matches = library.replica.notebook.search(query)
+            try printSummaries(matches, library: library, json: json, empty: "(no memo matches)")
+            if matches.isEmpty { throw .noMatch }
         case let .show(prefix):
             let library = try open(invocation)
             let memo = try library.memo(try library.resolve(prefix, preferring: [.active, .trashed]))

@@ -39,8 +39,9 @@ enum Help {
         variable MEMO_LIBRARY, else the per-user data folder ($XDG_DATA_HOME/memosync or
         ~/.local/share/memosync on Linux, ~/Library/Application Support/MemoSync on macOS).
 
-        Exit status: 0 on success, 1 when a command fails, 2 for a wrong command line. Errors go
-        to standard error as "memo: <message>"; a failed command changes nothing.
+        Exit status: 0 on success, 1 when a command fails (and when 'search' matches nothing, as
+        grep does), 2 for a wrong command line. Errors go to standard error as "memo: <message>";
+        a failed command changes nothing.
         """
 
     /// The help of one command.
@@ -111,6 +112,9 @@ enum Help {
                 not searched.
 
                 --json  as 'memo list --json'.
+
+                Exit status: 0 when some memo matched, 1 when none did (nothing is printed but on
+                a terminal), 2 for a wrong command line.
                 """
         case .delete:
             return """

@@ -5,8 +5,9 @@
 // ids) and programs (JSON); Editor.swift runs $VISUAL/$EDITOR; Settings.swift finds the library
 // folder and keeps the remembered store path in it.
 //
-// Exit status: 0 on success, 1 when the command failed, 2 for a wrong command line. Errors are
-// printed to standard error as "memo: <message>".
+// Exit status: 0 on success, 1 when the command failed (or, for `search`, matched nothing, as
+// grep does), 2 for a wrong command line. Errors are printed to standard error as
+// "memo: <message>".
 
 import Foundation
 
@@ -15,16 +16,29 @@ if CommandLine.arguments.dropFirst().first == "demo" {
     exit(Demo.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
 }
 
+/// The arguments as given, each checked to be UTF-8: `CommandLine.arguments` would repair an
+/// invalid one with U+FFFD, and the memo would silently hold other text than what was given.
+func validatedArguments() throws(CLIError) -> [String] {
+    var arguments: [String] = []
+    for index in 1..<Int(CommandLine.argc) {
+        guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
+            throw .usage("argument \(index) is not valid UTF-8; memo stores text exactly as given, so it refuses it")
+        }
+        arguments.append(argument)
+    }
+    return arguments
+}
+
 var console = Console()
 var status: Int32 = 0
 do throws(CLIError) {
-    let invocation = try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()))
+    let invocation = try ArgumentParser.parse(try validatedArguments())
     var runner = Runner(console: console, environment: ProcessInfo.processInfo.environment)
     defer { console = runner.console }
     try runner.run(invocation)
 } catch {
     console.flush()
-    console.error("memo: \(error.message)\n")
+    if error.kind != .noMatch { console.error("memo: \(error.message)\n") }
     status = error.exitStatus
 }
 console.flush()

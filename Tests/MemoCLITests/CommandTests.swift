@@ -179,7 +179,12 @@ struct CommandTests {
         #expect(found.map { $0["id"] as? String } == [cafe])
         for key in ["id", "title", "preview", "createdAt", "modifiedAt"] { #expect(found[0][key] != nil) }
         #expect(try sandbox.ok(["search", "nothing", "here"], library: library).stdout.contains("Other"))
-        #expect(try sandbox.ok(["search", "zebra", "--json"], library: library).objects().isEmpty)
+        // Nothing matched: exit status 1 and no message, as grep; --json still prints [].
+        let none = try sandbox.memo(["search", "zebra", "--json"], library: library)
+        #expect(none.status == 1 && none.stderr.isEmpty, "\(none)")
+        #expect(try none.objects().isEmpty)
+        let noneText = try sandbox.memo(["search", "zebra"], library: library)
+        #expect(noneText.status == 1 && noneText.stderr.isEmpty && noneText.stdout.isEmpty, "\(noneText)")
         try sandbox.fails(["search"], status: 2, containing: ["needs something to search for"], library: library)
 
         let deleted = try sandbox.ok(["delete", String(cafe.prefix(10))], library: library)
@@ -189,7 +194,7 @@ struct CommandTests {
         #expect(trash.map { $0["id"] as? String } == [cafe])
         #expect(trash[0]["status"] as? String == "trashed")
         #expect(try sandbox.ok(["trash"], library: library).stdout.contains("Café list"))
-        #expect(try sandbox.ok(["search", "cafe", "--json"], library: library).objects().isEmpty)
+        #expect(try sandbox.memo(["search", "cafe", "--json"], library: library).objects().isEmpty)  // exit status 1: no match
         // A memo in the trash can be shown, not edited or deleted again.
         #expect(try sandbox.ok(["show", cafe, "--json"], library: library).object()["status"] as? String == "trashed")
         let before = sandbox.contents(of: library)
@@ -342,6 +347,27 @@ struct CommandTests {
         // A relative --library is resolved against the current folder.
         try sandbox.ok(["--library", "relative-lib", "new", "probe"])
         #expect(try sandbox.ok(["--library", "relative-lib", "status", "--json"]).object()["library"] as? String == sandbox.at("relative-lib"))
+    }
+
+    @Test("an argument that is not UTF-8 is refused, not stored with U+FFFD")
+    func invalidUTF8ArgumentIsRefused() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("first", library: library)
+        let before = sandbox.contents(of: library)
+        let executable = try #require(MemoExecutable.path)
+        // Latin-1 "café" (0xE9): not UTF-8. Only a shell can pass such bytes to a process here.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #""$0" new "$(printf 'caf\351')" 2>"$1""#, executable, sandbox.at("stderr")]
+        process.environment = ["MEMO_LIBRARY": library, "HOME": sandbox.home, "LANG": "C.UTF-8"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        let message = try String(contentsOfFile: sandbox.at("stderr"), encoding: .utf8)
+        #expect(message.contains("argument 2 is not valid UTF-8"), "\(message)")
+        #expect(sandbox.contents(of: library) == before, "the library changed")
     }
 
     @Test("usage errors exit with 2, runtime errors with 1, always with a message")

@@ -311,19 +311,19 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
         try bob.delete(utf16Range: 0..<1)
         try alice.merge(bob)
         #expect(alice.string == "ello there 👋")
-        let state = hex(alice.encoded())
-        let delta = hex(bob.changes(since: VersionVector([ReplicaID(0xA11CE): 11])).encoded())
+        let state = hexString(alice.encoded())
+        let delta = hexString(bob.changes(since: VersionVector([ReplicaID(0xA11CE): 11])).encoded())
         #expect(state == Self.goldenState, "state encoding changed: \(state)")
         #expect(delta == Self.goldenDelta, "delta encoding changed: \(delta)")
-        let decoded = try TextCRDT(decoding: bytes(fromHex: Self.goldenState), replica: ReplicaID(1))
+        let decoded = try TextCRDT(decoding: bytesFromHex(Self.goldenState), replica: ReplicaID(1))
         #expect(decoded.string == "ello there 👋")
         // The same text as version 1 wrote it still decodes, to the same text (which encodes in
         // the current version).
-        let versionOne = try TextCRDT(decoding: bytes(fromHex: Self.goldenStateVersion1), replica: ReplicaID(1))
+        let versionOne = try TextCRDT(decoding: bytesFromHex(Self.goldenStateVersion1), replica: ReplicaID(1))
         #expect(versionOne.string == "ello there 👋")
         #expect(sameItems(versionOne, alice))
         #expect(versionOne.version == alice.version)
-        #expect(hex(versionOne.encoded()) == Self.goldenState)
+        #expect(hexString(versionOne.encoded()) == Self.goldenState)
         #expect(versionOne.changes(since: VersionVector()) == alice.changes(since: VersionVector()))
     }
 
@@ -336,22 +336,4 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
     /// Version 1 (written until version 2).
     static let goldenStateVersion1 = "6d73113e0f656c6c6f20746865726520f09f918b020b0b000000000000ce110a00000000000315010018010002050101280000010416010121090001011901011001ddf4fedc"
     static let goldenDelta = "6d732120050b0b000000000000ce110a00000000000018028401010a01010020f09f918bfd24cd9b"
-}
-
-private func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { byte in
-        let digits = String(byte, radix: 16)
-        return digits.count == 1 ? "0" + digits : digits
-    }.joined()
-}
-
-private func bytes(fromHex text: String) -> [UInt8] {
-    var result: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-        let next = text.index(index, offsetBy: 2)
-        result.append(UInt8(text[index..<next], radix: 16) ?? 0)
-        index = next
-    }
-    return result
 }

@@ -1,4 +1,5 @@
 import MemoCRDT
+import TestSupport
 import Testing
 
 @testable import MemoSync
@@ -42,11 +43,11 @@ import MemoSyncTesting
     @Test func everyKindEncodesToItsGoldenBytes() throws {
         let history = try History()
         #expect(history.alice.notebook.version == history.bob.notebook.version)
-        let notebookState = hex(history.alice.notebook.encoded())
-        let notebookDelta = hex(try history.bob.notebook.changes(since: VersionVector()).encoded())
-        let head = hex(SyncHead(holds: history.alice.notebook.version, lacks: VersionVector([history.bob.notebook.replica: 3])).encoded())
+        let notebookState = hexString(history.alice.notebook.encoded())
+        let notebookDelta = hexString(try history.bob.notebook.changes(since: VersionVector()).encoded())
+        let head = hexString(SyncHead(holds: history.alice.notebook.version, lacks: VersionVector([history.bob.notebook.replica: 3])).encoded())
         let files = try history.aliceDisk.listFiles().sorted()
-        let library = try files.map { name in "\(name)=\(hex(try history.aliceDisk.read(file: name) ?? []))" }
+        let library = try files.map { name in "\(name)=\(hexString(try history.aliceDisk.read(file: name) ?? []))" }
         let keys = history.store.keys.sorted()
         #expect(notebookState == Self.notebookState, "notebook state (kind 3) changed: \(notebookState)")
         #expect(notebookDelta == Self.notebookDelta, "notebook delta (kind 4) changed: \(notebookDelta)")
@@ -59,8 +60,8 @@ import MemoSyncTesting
     /// on decoding after a format change).
     @Test(arguments: [(state: notebookState, library: library), (state: notebookStateVersion1, library: libraryVersion1)])
     func goldenBytesDecode(state stateHex: String, library: [String]) throws {
-        let state = try Notebook(decoding: bytes(fromHex: stateHex), replica: ReplicaID(1))
-        let delta = try NotebookDelta(decoding: bytes(fromHex: Self.notebookDelta))
+        let state = try Notebook(decoding: bytesFromHex(stateHex), replica: ReplicaID(1))
+        let delta = try NotebookDelta(decoding: bytesFromHex(Self.notebookDelta))
         var fresh = Notebook(replica: ReplicaID(2))
         try fresh.apply(delta)
         #expect(fresh.version == state.version)
@@ -68,13 +69,13 @@ import MemoSyncTesting
         let trashed = try #require(state.trash().first)
         #expect(state.memo(trashed.id)?.text == "🛒 Groceries\noat milk")
         #expect(fresh.memo(trashed.id)?.text == "🛒 Groceries\noat milk")
-        #expect(hex(state.encoded()) == Self.notebookState, "re-encoded in the current version")
-        _ = try SyncHead(decoding: bytes(fromHex: Self.head))
+        #expect(hexString(state.encoded()) == Self.notebookState, "re-encoded in the current version")
+        _ = try SyncHead(decoding: bytesFromHex(Self.head))
         // The library files open as a library holding the same notebook.
         let disk = MemoryDisk()
         for file in library {
             let parts = file.split(separator: "=", maxSplits: 1).map(String.init)
-            try disk.perform(.write(file: parts[0], bytes: bytes(fromHex: parts[1])))
+            try disk.perform(.write(file: parts[0], bytes: bytesFromHex(parts[1])))
         }
         let reopened = try Replica(disk: disk, environment: TestEnvironment(seed: 1).environment)
         #expect(reopened.notebook.version == state.version)
@@ -99,22 +100,4 @@ import MemoSyncTesting
         "memosync/v1/489f37946d6d18d8/segments/0000000000-0000000003-bbe1bde77c675fa0.seg",
         "memosync/v1/92e011592e98ae15/segments/0000000000-0000000027-cb4257702f2bc74c.seg",
     ]
-}
-
-private func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { byte in
-        let digits = String(byte, radix: 16)
-        return digits.count == 1 ? "0" + digits : digits
-    }.joined()
-}
-
-private func bytes(fromHex text: String) -> [UInt8] {
-    var result: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-        let next = text.index(index, offsetBy: 2)
-        result.append(UInt8(text[index..<next], radix: 16) ?? 0)
-        index = next
-    }
-    return result
 }

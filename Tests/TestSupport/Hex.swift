@@ -9,3 +9,11 @@ public func bytesFromHex(_ text: String) -> [UInt8] {
     }
     return result
 }
+
+/// `bytes` as lowercase hex, two digits a byte (the inverse of ``bytesFromHex(_:)``).
+public func hexString(_ bytes: [UInt8]) -> String {
+    bytes.map { byte in
+        let digits = String(byte, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }.joined()
+}

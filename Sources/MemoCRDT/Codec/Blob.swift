@@ -1,29 +1,29 @@
-/// The kinds of MemoSync blob. The kind is part of every blob's header (see FORMAT.md).
-public enum BlobKind: UInt8, Sendable, CustomStringConvertible {
-    /// A whole text: every operation, enough to merge with any replica.
-    case textState = 1
-    /// Text operations since some version.
-    case textDelta = 2
-    /// A whole notebook.
-    case notebookState = 3
-    /// Notebook operations since some version.
-    case notebookDelta = 4
-    /// A replica's head in the store: what it holds and lacks (MemoSync layer). Its segments
-    /// and snapshots are notebook deltas and states (kinds 4 and 3).
-    case syncHead = 5
-    /// A replica's local journal or state file (MemoSync layer).
-    case localFile = 6
+/// A kind of MemoSync blob: a number from 1 to 15 in every blob's header (FORMAT.md, "Blob
+/// kinds"), so a reader refuses a blob of another kind before it reads its body.
+///
+/// Each layer declares the kinds it writes: this module the text kinds (1 and 2), MemoNotes the
+/// notebook kinds (3 and 4), MemoSync the sync head (5) and the local library files (6). FORMAT.md
+/// is the registry; two kinds never share a number.
+public struct BlobKind: Sendable, Hashable, CustomStringConvertible {
+    /// The number in the header, 1 to 15.
+    public let rawValue: UInt8
+    /// What a blob of this kind holds, for messages ("text state").
+    public let description: String
 
-    public var description: String {
-        switch self {
-        case .textState: "text state"
-        case .textDelta: "text delta"
-        case .notebookState: "notebook state"
-        case .notebookDelta: "notebook delta"
-        case .syncHead: "sync head"
-        case .localFile: "local file"
-        }
+    /// A kind with its number and its name. Package-internal: the registry is FORMAT.md.
+    package init(rawValue: UInt8, name: String) {
+        precondition(rawValue > 0 && rawValue < 16, "a blob kind is a number from 1 to 15")
+        self.rawValue = rawValue
+        self.description = name
     }
+
+    public static func == (lhs: BlobKind, rhs: BlobKind) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// A whole text: every operation, enough to merge with any replica.
+    public static let textState = BlobKind(rawValue: 1, name: "text state")
+    /// Text operations since some version.
+    public static let textDelta = BlobKind(rawValue: 2, name: "text delta")
 }
 
 /// The envelope of every MemoSync blob:

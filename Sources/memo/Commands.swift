@@ -422,7 +422,7 @@ struct Runner {
         let replica = library.replica
         let active = replica.notebook.list().count
         let trashed = replica.notebook.trash().count
-        let lastSync = replica.syncState.lastSyncMilliseconds
+        let lastSync = replica.lastSyncMilliseconds
         let unsynced = replica.unpublishedOperationCount
         // The lineage grows by one id per crash or copy of the library (clean sessions keep
         // theirs): shown as its newest ids and a count, so the summary stays short.

@@ -3,7 +3,7 @@ import MemoSync
 extension SimulatedBlobStore {
     /// Performs one store operation for `reader` at simulated time `now`, with the faults in
     /// force, and returns what the sync session gets back.
-    public func perform(_ action: SyncAction, reader: Int, now: UInt64) -> SyncResult {
+    package func perform(_ action: SyncAction, reader: Int, now: UInt64) -> SyncResult {
         precondition(reader >= 0 && reader < readerCount, "unknown reader \(reader)")
         let faults = active
         if random.chance(faults.transientErrors) {

@@ -75,7 +75,7 @@ public final class Replica {
     /// The notebook: memos, their texts, the list, the trash, search.
     public private(set) var notebook: Notebook
     /// What this replica remembers about the store.
-    public private(set) var syncState: SyncState
+    package private(set) var syncState: SyncState
     /// What opening the library found and repaired.
     public let openReport: LibraryOpenReport
 
@@ -171,7 +171,7 @@ public final class Replica {
     /// session to the next while its folder is exactly as its last clean ``close()`` sealed it;
     /// after a crash, or in a copy of the folder (a clone, a restored backup), it takes a fresh
     /// one, so no two copies make different edits under one id. The ids it made edits under
-    /// are its lineage (``SyncState/lineage``).
+    /// are its ``lineage``.
     public var id: ReplicaID { notebook.replica }
 
     /// Operations not yet durable: ``save()`` makes them so.
@@ -187,6 +187,14 @@ public final class Replica {
     public var unpublishedOperationCount: Int {
         syncState.unpublishedOperationCount(in: notebook.version)
     }
+
+    /// When this library last completed a sync (``SyncReport/isComplete``), in wall-clock
+    /// milliseconds since 1970; 0 before its first. For a "last synced" line.
+    public var lastSyncMilliseconds: UInt64 { syncState.lastSyncMilliseconds }
+
+    /// The replica ids this library has made edits under, oldest session first: ``id`` is the
+    /// last. It publishes, and collects, what it holds of each.
+    public var lineage: [ReplicaID] { syncState.lineage }
 
     /// Facts about the library files (generation, journal size), for status displays and tests.
     package var library: LibraryCore { core }
@@ -300,7 +308,7 @@ public final class Replica {
     ///
     /// Store failures do not throw: the sync does what it can and lists them in the report's
     /// `errors` (try again later); ``SyncReport/isComplete`` tells whether it did everything,
-    /// and only then does ``SyncState/lastSyncMilliseconds`` move. Entries the store's listing
+    /// and only then does ``lastSyncMilliseconds`` move. Entries the store's listing
     /// left out (``BlobStore/listing(prefix:)``) and blobs that could not be used are in the
     /// report's `skipped`. Only the local disk's failures throw.
     ///
@@ -327,7 +335,7 @@ public final class Replica {
     /// Starts a sync that the caller drives step by step (the simulator does, to interleave
     /// many replicas): saves first, then hands out a session holding the notebook. No edits are
     /// accepted until ``finishSync(_:)``.
-    public func beginSync() throws(ReplicaError) -> SyncSession {
+    package func beginSync() throws(ReplicaError) -> SyncSession {
         try checkEditable()
         try save()
         isSyncing = true
@@ -340,7 +348,7 @@ public final class Replica {
     ///
     /// - Throws: ``ReplicaError/noSyncInProgress`` when no sync was begun (nothing changes).
     @discardableResult
-    public func finishSync(_ session: SyncSession) throws(ReplicaError) -> SyncReport {
+    package func finishSync(_ session: SyncSession) throws(ReplicaError) -> SyncReport {
         guard isSyncing else { throw .noSyncInProgress }
         isSyncing = false
         notebook = session.notebook

@@ -9,6 +9,9 @@ import MemoCRDT
 /// `<replica>` is 16 hex digits, counters 10 decimal digits, `<total>` 12, `<hash>` 16 hex digits
 /// of the blob's content hash. Each replica writes only under its own prefix, so no two replicas
 /// ever write the same key. Blobs are immutable: a key names one content forever.
+///
+/// A store needs only ``root`` (every key starts with it) and ``maxBlobBytes``; the key grammar
+/// is the sync layer's (package-internal).
 public enum StoreLayout {
     /// Every MemoSync key starts with this.
     public static let root = "memosync/v1/"
@@ -20,7 +23,7 @@ public enum StoreLayout {
     public static let maxBlobBytes = Limits.encodedBytesMax + 12
 
     /// What a key names.
-    public enum Key: Sendable, Equatable, Hashable {
+    package enum Key: Sendable, Equatable, Hashable {
         /// A segment: operations `start ..< end` of `replica`.
         case segment(replica: ReplicaID, start: UInt32, end: UInt32)
         /// A snapshot by `replica` holding `totalOperations` operations.
@@ -30,17 +33,17 @@ public enum StoreLayout {
     }
 
     /// The key of a segment of `replica`'s operations `counters`, with content `bytes`.
-    public static func segmentKey(replica: ReplicaID, counters: Range<UInt32>, bytes: [UInt8]) -> String {
+    package static func segmentKey(replica: ReplicaID, counters: Range<UInt32>, bytes: [UInt8]) -> String {
         "\(root)\(replica)/segments/\(padded(counters.lowerBound, 10))-\(padded(counters.upperBound, 10))-\(hash(bytes)).seg"
     }
 
     /// The key of a snapshot by `replica` of a notebook holding `totalOperations` operations.
-    public static func snapshotKey(replica: ReplicaID, totalOperations: UInt64, bytes: [UInt8]) -> String {
+    package static func snapshotKey(replica: ReplicaID, totalOperations: UInt64, bytes: [UInt8]) -> String {
         "\(root)\(replica)/snapshots/\(padded(totalOperations, 12))-\(hash(bytes)).snap"
     }
 
     /// The key of a head of `replica` with content `bytes`.
-    public static func headKey(replica: ReplicaID, bytes: [UInt8]) -> String {
+    package static func headKey(replica: ReplicaID, bytes: [UInt8]) -> String {
         "\(root)\(replica)/heads/\(hash(bytes)).head"
     }
 
@@ -48,7 +51,7 @@ public enum StoreLayout {
     /// do to names: a conflicted copy ("… (Alice's conflicted copy 2026-01-02).seg",
     /// "….sync-conflict-20260102-101010-ABC.seg") parses like the original, since only the
     /// leading digits of the file name are read.
-    public static func parse(_ key: String) -> Key? {
+    package static func parse(_ key: String) -> Key? {
         var key = key
         // ASCII keys (every key MemoSync writes) are read byte by byte; where characters are
         // bytes this is exactly what the character-level reading below does, a hundred times
@@ -149,7 +152,7 @@ public enum StoreLayout {
 
     /// The content hash in keys: 64-bit FNV-1a, then mixed (SplitMix64's finalizer), as 16 hex
     /// digits. Not cryptographic: it tells different contents for one range apart.
-    public static func hash(_ bytes: [UInt8]) -> String {
+    package static func hash(_ bytes: [UInt8]) -> String {
         var value: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes {
             value ^= UInt64(byte)

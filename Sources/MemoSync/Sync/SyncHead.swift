@@ -19,32 +19,32 @@ import MemoCRDT
 /// `lacks` is greater than the same replica's entry of `holds`. Then a byte, 0 or 1: with 1, the
 /// writer's newest snapshot in the store follows, its key (lp-bytes, UTF-8, a snapshot key of the
 /// writer) and the operations it holds (a vector as above).
-public struct SyncHead: Sendable, Equatable {
+package struct SyncHead: Sendable, Equatable {
     /// The operations the replica held (applied; not those held back).
-    public var holds: VersionVector
+    package var holds: VersionVector
     /// For each replica whose operations it knew to exist beyond what it held, and found in no
     /// listed segment: how many exist (always more than ``holds`` has of that replica).
-    public var lacks: VersionVector
+    package var lacks: VersionVector
     /// The writer's newest snapshot in the store and the operations it holds, if it has one: how
     /// others count the segments a new device would read after it.
-    public var newestSnapshot: SyncState.ReadSnapshot?
+    package var newestSnapshot: SyncState.ReadSnapshot?
 
     /// The format version of head bodies.
-    public static let formatVersion: UInt8 = 1
+    package static let formatVersion: UInt8 = 1
 
     /// A head. Entries of `lacks` not beyond `holds` are dropped.
-    public init(holds: VersionVector, lacks: VersionVector, newestSnapshot: SyncState.ReadSnapshot? = nil) {
+    package init(holds: VersionVector, lacks: VersionVector, newestSnapshot: SyncState.ReadSnapshot? = nil) {
         self.holds = holds
         self.lacks = VersionVector(entries: lacks.entries.filter { $0.operationCount > holds[$0.replica] })
         self.newestSnapshot = newestSnapshot
     }
 
     /// Whether the replica knew of operations it could not find.
-    public var isLacking: Bool { !lacks.isEmpty }
+    package var isLacking: Bool { !lacks.isEmpty }
 
     /// The operations this head lacks that `version` holds: for each replica, the count up to
     /// which `version` could give it more than it held (empty when it could give nothing).
-    public func wanted(from version: VersionVector) -> VersionVector {
+    package func wanted(from version: VersionVector) -> VersionVector {
         VersionVector(entries: lacks.entries.compactMap { entry in
             let give = min(entry.operationCount, version[entry.replica])
             guard give > holds[entry.replica] else { return nil }
@@ -53,7 +53,7 @@ public struct SyncHead: Sendable, Equatable {
     }
 
     /// The head as a blob (envelope kind 5, ``formatVersion``).
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var body = ByteWriter(capacity: 16 * (holds.entries.count + lacks.entries.count) + 4)
         body.versionVector(holds)
         body.versionVector(lacks)
@@ -71,7 +71,7 @@ public struct SyncHead: Sendable, Equatable {
     ///
     /// - Throws: `DecodingError` for a damaged, foreign or newer blob, or a body that breaks the
     ///   rules above (ids not ascending, zero counts, a lack not beyond the hold).
-    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+    package init(decoding bytes: [UInt8]) throws(DecodingError) {
         let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .syncHead, versions: 1...Self.formatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         func vector(_ what: String) throws(DecodingError) -> VersionVector {

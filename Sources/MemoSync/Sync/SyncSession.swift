@@ -65,9 +65,9 @@ public struct SyncProgress: Sendable, Equatable {
 ///
 /// Store failures do not stop a sync: they are reported in ``report`` and the session goes on
 /// with what it can do (a failed listing ends it, since nothing else is safe without one).
-public struct SyncSession {
+package struct SyncSession {
     /// The notebook, with everything the sync applied.
-    public private(set) var notebook: Notebook {
+    package private(set) var notebook: Notebook {
         // Without `oldValue`, an observer lets mutations happen in place.
         didSet { notebookRevision &+= 1 }
     }
@@ -75,9 +75,9 @@ public struct SyncSession {
     /// deferred segment that did not apply whole at one revision does not at the same one.
     var notebookRevision = 0
     /// What the replica remembers about the store, updated.
-    public internal(set) var state: SyncState
+    package internal(set) var state: SyncState
     /// What the sync did so far.
-    public internal(set) var report = SyncReport()
+    package internal(set) var report = SyncReport()
 
     let configuration: SyncConfiguration
     let nowMilliseconds: UInt64
@@ -145,7 +145,7 @@ public struct SyncSession {
     /// - Parameters:
     ///   - state: what the replica remembered about the store after its last sync.
     ///   - wallMilliseconds: the wall clock now (only for the grace period of deletions).
-    public init(notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64) {
+    package init(notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64) {
         self.notebook = notebook
         self.state = state
         self.configuration = configuration
@@ -155,13 +155,13 @@ public struct SyncSession {
     }
 
     /// True once the sync is over.
-    public var isFinished: Bool { phase == .finished }
+    package var isFinished: Bool { phase == .finished }
 
     /// The replica id this session's library makes new operations under.
-    public var replica: ReplicaID { notebook.replica }
+    package var replica: ReplicaID { notebook.replica }
 
     /// How far the sync has come.
-    public var progress: SyncProgress {
+    package var progress: SyncProgress {
         var ahead = verifyQueue.count + deletions.count
         if phase == .fetch || phase == .verify || phase == .list {
             let version = notebook.version
@@ -178,7 +178,7 @@ public struct SyncSession {
     /// The next store operation to perform, or nil when the sync is over. Each action is
     /// answered with ``handle(_:)`` before the next is asked for; asked again before that, it
     /// returns the same action.
-    public mutating func nextAction() -> SyncAction? {
+    package mutating func nextAction() -> SyncAction? {
         if let outstanding { return outstanding }
         while true {
             let action: SyncAction?
@@ -203,7 +203,7 @@ public struct SyncSession {
 
     /// Takes the result of the action ``nextAction()`` returned. A result given while no action
     /// is outstanding (answered twice, or never asked) is ignored.
-    public mutating func handle(_ result: SyncResult) {
+    package mutating func handle(_ result: SyncResult) {
         guard let action = outstanding else { return }
         outstanding = nil
         blobsDone += 1
@@ -232,7 +232,7 @@ public struct SyncSession {
     /// Takes the answer to a `.list` action from a store that reports the entries its listing
     /// left out (``BlobStore/listing(prefix:)``): like `handle(.listed(listing.blobs))`, and the
     /// skipped entries go to the report's ``SyncReport/skipped``.
-    public mutating func handle(listing: BlobListing) {
+    package mutating func handle(listing: BlobListing) {
         if case .list? = outstanding {
             report.skipped += listing.skipped.map { SkippedBlob(key: $0.key, reason: .notListed($0.problem)) }
         }

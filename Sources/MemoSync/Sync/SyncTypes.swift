@@ -1,7 +1,7 @@
 import MemoCRDT
 
 /// One operation a ``SyncSession`` asks its driver to perform on the store.
-public enum SyncAction: Sendable, Equatable, CustomStringConvertible {
+package enum SyncAction: Sendable, Equatable, CustomStringConvertible {
     /// List every blob whose key starts with `prefix`.
     case list(prefix: String)
     /// Read the blob `key`.
@@ -11,7 +11,7 @@ public enum SyncAction: Sendable, Equatable, CustomStringConvertible {
     /// Delete the blob `key`.
     case delete(key: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .list(prefix): "list \(prefix)"
         case let .read(key): "read \(key)"
@@ -22,7 +22,7 @@ public enum SyncAction: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The outcome of a ``SyncAction``, handed back to the session.
-public enum SyncResult: Sendable, Equatable {
+package enum SyncResult: Sendable, Equatable {
     /// The listing.
     case listed([BlobInfo])
     /// The blob's bytes.
@@ -131,7 +131,7 @@ public struct SyncReport: Sendable, Equatable {
 
     /// Whether the sync did everything it set out to: it listed the store and met no store
     /// error (skipped blobs are not errors). Only a complete sync moves
-    /// ``SyncState/lastSyncMilliseconds``.
+    /// `Replica.lastSyncMilliseconds`.
     public var isComplete: Bool { listedStore && errors.isEmpty }
 
     /// An empty report.
@@ -165,18 +165,18 @@ public struct SyncConfiguration: Sendable, Equatable {
 /// a copy, so that no two copies of it (a clone, a restored backup, the library after a crash)
 /// ever make different operations under one id. Its *lineage* is the ids it has made operations under: it publishes, and collects, what
 /// it holds of each of them.
-public struct SyncState: Sendable, Equatable {
+package struct SyncState: Sendable, Equatable {
     /// One of this library's snapshots in the store.
-    public struct OwnSnapshot: Sendable, Equatable {
+    package struct OwnSnapshot: Sendable, Equatable {
         /// Its key.
-        public var key: String
+        package var key: String
         /// The operations it holds (of every replica).
-        public var version: VersionVector
+        package var version: VersionVector
         /// When it was written, or found (wall clock, milliseconds).
-        public var writtenAtMilliseconds: UInt64
+        package var writtenAtMilliseconds: UInt64
 
         /// A snapshot record.
-        public init(key: String, version: VersionVector, writtenAtMilliseconds: UInt64) {
+        package init(key: String, version: VersionVector, writtenAtMilliseconds: UInt64) {
             self.key = key
             self.version = version
             self.writtenAtMilliseconds = writtenAtMilliseconds
@@ -184,24 +184,24 @@ public struct SyncState: Sendable, Equatable {
     }
 
     /// The replica ids this library has made operations under, oldest session first.
-    public var lineage: [ReplicaID] = []
+    package var lineage: [ReplicaID] = []
     /// For each id of the lineage, how many of its operations are known to be in the store.
-    public var published = VersionVector()
+    package var published = VersionVector()
     /// Segments of lineage ids known to be in the store.
-    public var ownSegments: [String] = []
+    package var ownSegments: [String] = []
     /// This library's snapshots in the store, oldest first.
-    public var ownSnapshots: [OwnSnapshot] = []
+    package var ownSnapshots: [OwnSnapshot] = []
     /// A head of another replica this library has read (``SyncHead``), with its key.
-    public struct KnownHead: Sendable, Equatable {
+    package struct KnownHead: Sendable, Equatable {
         /// The replica that published it.
-        public var replica: ReplicaID
+        package var replica: ReplicaID
         /// Its key.
-        public var key: String
+        package var key: String
         /// What it says.
-        public var head: SyncHead
+        package var head: SyncHead
 
         /// A head record.
-        public init(replica: ReplicaID, key: String, head: SyncHead) {
+        package init(replica: ReplicaID, key: String, head: SyncHead) {
             self.replica = replica
             self.key = key
             self.head = head
@@ -210,43 +210,43 @@ public struct SyncState: Sendable, Equatable {
 
     /// A snapshot of another replica this library has read, with the operations it held, so that
     /// it is not read again while it has nothing this library lacks.
-    public struct ReadSnapshot: Sendable, Equatable {
+    package struct ReadSnapshot: Sendable, Equatable {
         /// Its key.
-        public var key: String
+        package var key: String
         /// The operations it holds.
-        public var version: VersionVector
+        package var version: VersionVector
 
         /// A record of a read snapshot.
-        public init(key: String, version: VersionVector) {
+        package init(key: String, version: VersionVector) {
             self.key = key
             self.version = version
         }
     }
 
     /// This library's head in the store (its key and what it says), if it has published one.
-    public var ownHead: KnownHead?
+    package var ownHead: KnownHead?
     /// The latest head of each other replica, as last read (ascending by replica).
-    public var otherHeads: [KnownHead] = []
+    package var otherHeads: [KnownHead] = []
     /// Other replicas' snapshots this library has read, still listed at its last sync (bounded by
     /// the snapshots in the store).
-    public var readSnapshots: [ReadSnapshot] = []
+    package var readSnapshots: [ReadSnapshot] = []
     /// Total operations the notebook held at the last own snapshot.
-    public var operationsAtLastSnapshot: UInt64 = 0
+    package var operationsAtLastSnapshot: UInt64 = 0
     /// When the last complete sync finished (wall clock, milliseconds; ``SyncReport/isComplete``),
     /// 0 if never. A sync that could not list the store, or met a store error, leaves it.
-    public var lastSyncMilliseconds: UInt64 = 0
+    package var lastSyncMilliseconds: UInt64 = 0
 
     /// A fresh state: nothing published.
-    public init() {}
+    package init() {}
 
     /// Adds `replica` to the end of the lineage, unless it is there already.
-    public mutating func addToLineage(_ replica: ReplicaID) {
+    package mutating func addToLineage(_ replica: ReplicaID) {
         guard !lineage.contains(replica) else { return }
         lineage.append(replica)
     }
 
     /// `version` restricted to the lineage's ids.
-    public func lineageVersion(of version: VersionVector) -> VersionVector {
+    package func lineageVersion(of version: VersionVector) -> VersionVector {
         VersionVector(entries: lineage.compactMap { id in
             let count = version[id]
             return count == 0 ? nil : VersionVector.Entry(replica: id, operationCount: count)
@@ -254,7 +254,7 @@ public struct SyncState: Sendable, Equatable {
     }
 
     /// Operations of lineage ids that `version` holds and the store is not known to hold.
-    public func unpublishedOperationCount(in version: VersionVector) -> Int {
+    package func unpublishedOperationCount(in version: VersionVector) -> Int {
         lineage.reduce(0) { $0 + Int(version[$1] - min(version[$1], published[$1])) }
     }
 }

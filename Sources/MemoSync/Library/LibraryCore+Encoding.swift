@@ -152,78 +152,28 @@ extension LibraryCore {
     /// lineages) kept its published operations and snapshots under.
     static func decodeSyncState(_ bytes: [UInt8], version: UInt8, replica: ReplicaID) throws(DecodingError) -> SyncState {
         if version == 1 { return try decodeSyncStateVersion1(bytes, replica: replica) }
-        var reader = ByteReader(bytes)
+        var input = SyncStateReader(bytes)
         var state = SyncState()
-        state.lastSyncMilliseconds = try reader.varint()
-        state.operationsAtLastSnapshot = try reader.varint()
-        func key(_ reader: inout ByteReader) throws(DecodingError) -> String {
-            let range = try reader.lengthPrefixedRange()
-            guard let key = String(validating: bytes[range], as: UTF8.self), StoreLayout.parse(key) != nil else {
-                throw .malformed("not a store key")
-            }
-            return key
-        }
-        /// Distinct replica ids (ascending when `ascending`) with their counts.
-        func versionEntries(_ reader: inout ByteReader, _ what: String, ascending: Bool = true) throws(DecodingError) -> [(ReplicaID, UInt32)] {
-            let count = try reader.count(max: reader.remaining / 9, what)
-            var result: [(ReplicaID, UInt32)] = []
-            var seen = Set<ReplicaID>()
-            for _ in 0..<count {
-                let id = ReplicaID(try reader.uint64LittleEndian())
-                let operations = try reader.uint32Varint("operation count")
-                if ascending, let last = result.last, last.0 >= id { throw .malformed("\(what): replica ids not ascending") }
-                if !seen.insert(id).inserted { throw .malformed("\(what): a replica id twice") }
-                result.append((id, operations))
-            }
-            return result
-        }
-        for (id, published) in try versionEntries(&reader, "lineage", ascending: false) {
+        state.lastSyncMilliseconds = try input.reader.varint()
+        state.operationsAtLastSnapshot = try input.reader.varint()
+        for (id, published) in try input.versionEntries("lineage", ascending: false) {
             state.lineage.append(id)
             state.published[id] = published
         }
-        let segmentCount = try reader.count(max: reader.remaining, "segment count")
-        for _ in 0..<segmentCount { state.ownSegments.append(try key(&reader)) }
-        let snapshotCount = try reader.count(max: reader.remaining, "snapshot count")
+        state.ownSegments = try input.keys("segment count")
+        let snapshotCount = try input.reader.count(max: input.reader.remaining, "snapshot count")
         for _ in 0..<snapshotCount {
-            let snapshotKey = try key(&reader)
-            let writtenAt = try reader.varint()
-            let covered = try versionEntries(&reader, "snapshot lineage version")
+            let snapshotKey = try input.key()
+            let writtenAt = try input.reader.varint()
+            let covered = try input.versionEntries("snapshot lineage version")
             state.ownSnapshots.append(
                 SyncState.OwnSnapshot(
                     key: snapshotKey,
                     version: VersionVector(entries: covered.filter { $0.1 > 0 }.map { VersionVector.Entry(replica: $0.0, operationCount: $0.1) }),
                     writtenAtMilliseconds: writtenAt))
         }
-        if version >= 3 {
-            func head(_ reader: inout ByteReader) throws(DecodingError) -> SyncState.KnownHead {
-                let replica = ReplicaID(try reader.uint64LittleEndian())
-                let headKey = try key(&reader)
-                guard case .head(replica)? = StoreLayout.parse(headKey) else { throw .malformed("a head key of another replica") }
-                let body = try reader.lengthPrefixedRange()
-                return SyncState.KnownHead(replica: replica, key: headKey, head: try SyncHead(decoding: Array(bytes[body])))
-            }
-            switch try reader.byte() {
-            case 0: break
-            case 1: state.ownHead = try head(&reader)
-            default: throw .malformed("own head: a flag other than 0 or 1")
-            }
-            let headCount = try reader.count(max: reader.remaining / 10, "head count")
-            for _ in 0..<headCount {
-                let other = try head(&reader)
-                if let last = state.otherHeads.last, last.replica >= other.replica { throw .malformed("heads: replica ids not ascending") }
-                state.otherHeads.append(other)
-            }
-            let snapshotReadCount = try reader.count(max: reader.remaining / 2, "read snapshot count")
-            for _ in 0..<snapshotReadCount {
-                let snapshotKey = try key(&reader)
-                let entries = try versionEntries(&reader, "read snapshot version")
-                guard entries.allSatisfy({ $0.1 > 0 }) else { throw .malformed("read snapshot version: an entry of zero operations") }
-                state.readSnapshots.append(
-                    SyncState.ReadSnapshot(
-                        key: snapshotKey, version: VersionVector(entries: entries.map { VersionVector.Entry(replica: $0.0, operationCount: $0.1) })))
-            }
-        }
-        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        if version >= 3 { try input.readHeadsAndReadSnapshots(into: &state) }
+        guard input.reader.isAtEnd else { throw .trailingBytes(count: input.reader.remaining) }
         return state
     }
 
@@ -231,32 +181,101 @@ extension LibraryCore {
     /// own segment count, then each key; own snapshot count, then each key, own operations and
     /// written-at (ms). Everything was under the one replica id, which becomes the lineage.
     static func decodeSyncStateVersion1(_ bytes: [UInt8], replica: ReplicaID) throws(DecodingError) -> SyncState {
-        var reader = ByteReader(bytes)
+        var input = SyncStateReader(bytes)
         var state = SyncState()
-        let published = try reader.uint32Varint("published operations")
-        state.lastSyncMilliseconds = try reader.varint()
-        state.operationsAtLastSnapshot = try reader.varint()
+        let published = try input.reader.uint32Varint("published operations")
+        state.lastSyncMilliseconds = try input.reader.varint()
+        state.operationsAtLastSnapshot = try input.reader.varint()
         state.lineage = [replica]
         state.published[replica] = published
-        func key(_ reader: inout ByteReader) throws(DecodingError) -> String {
-            let range = try reader.lengthPrefixedRange()
-            guard let key = String(validating: bytes[range], as: UTF8.self), StoreLayout.parse(key) != nil else {
-                throw .malformed("not a store key")
-            }
-            return key
-        }
-        let segmentCount = try reader.count(max: reader.remaining, "segment count")
-        for _ in 0..<segmentCount { state.ownSegments.append(try key(&reader)) }
-        let snapshotCount = try reader.count(max: reader.remaining, "snapshot count")
+        state.ownSegments = try input.keys("segment count")
+        let snapshotCount = try input.reader.count(max: input.reader.remaining, "snapshot count")
         for _ in 0..<snapshotCount {
-            let snapshotKey = try key(&reader)
-            let ownOperations = try reader.uint32Varint("own operations")
-            let writtenAt = try reader.varint()
+            let snapshotKey = try input.key()
+            let ownOperations = try input.reader.uint32Varint("own operations")
+            let writtenAt = try input.reader.varint()
             var covered = VersionVector()
             covered[replica] = ownOperations
             state.ownSnapshots.append(SyncState.OwnSnapshot(key: snapshotKey, version: covered, writtenAtMilliseconds: writtenAt))
         }
-        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+        guard input.reader.isAtEnd else { throw .trailingBytes(count: input.reader.remaining) }
         return state
+    }
+}
+
+/// The parts a sync state is made of (store keys, version entries, heads), read from its bytes.
+private struct SyncStateReader {
+    let bytes: [UInt8]
+    var reader: ByteReader
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        self.reader = ByteReader(bytes)
+    }
+
+    /// A length-prefixed key that parses as a store key.
+    mutating func key() throws(DecodingError) -> String {
+        let range = try reader.lengthPrefixedRange()
+        guard let key = String(validating: bytes[range], as: UTF8.self), StoreLayout.parse(key) != nil else {
+            throw .malformed("not a store key")
+        }
+        return key
+    }
+
+    /// A count, then that many keys.
+    mutating func keys(_ what: String) throws(DecodingError) -> [String] {
+        let count = try reader.count(max: reader.remaining, what)
+        var keys: [String] = []
+        for _ in 0..<count { keys.append(try key()) }
+        return keys
+    }
+
+    /// Distinct replica ids (ascending when `ascending`) with their counts.
+    mutating func versionEntries(_ what: String, ascending: Bool = true) throws(DecodingError) -> [(ReplicaID, UInt32)] {
+        let count = try reader.count(max: reader.remaining / 9, what)
+        var result: [(ReplicaID, UInt32)] = []
+        var seen = Set<ReplicaID>()
+        for _ in 0..<count {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            let operations = try reader.uint32Varint("operation count")
+            if ascending, let last = result.last, last.0 >= id { throw .malformed("\(what): replica ids not ascending") }
+            if !seen.insert(id).inserted { throw .malformed("\(what): a replica id twice") }
+            result.append((id, operations))
+        }
+        return result
+    }
+
+    /// A head: its replica, its key (a head key of that replica) and its blob.
+    mutating func head() throws(DecodingError) -> SyncState.KnownHead {
+        let replica = ReplicaID(try reader.uint64LittleEndian())
+        let headKey = try key()
+        guard case .head(replica)? = StoreLayout.parse(headKey) else { throw .malformed("a head key of another replica") }
+        let body = try reader.lengthPrefixedRange()
+        return SyncState.KnownHead(replica: replica, key: headKey, head: try SyncHead(decoding: Array(bytes[body])))
+    }
+
+    /// What version 3 added: the own head (a flag, then the head), other replicas' heads in
+    /// ascending replica order, and the snapshots read, each with the version it holds.
+    mutating func readHeadsAndReadSnapshots(into state: inout SyncState) throws(DecodingError) {
+        switch try reader.byte() {
+        case 0: break
+        case 1: state.ownHead = try head()
+        default: throw .malformed("own head: a flag other than 0 or 1")
+        }
+        let headCount = try reader.count(max: reader.remaining / 10, "head count")
+        for _ in 0..<headCount {
+            let other = try head()
+            if let last = state.otherHeads.last, last.replica >= other.replica { throw .malformed("heads: replica ids not ascending") }
+            state.otherHeads.append(other)
+        }
+        let snapshotReadCount = try reader.count(max: reader.remaining / 2, "read snapshot count")
+        for _ in 0..<snapshotReadCount {
+            let snapshotKey = try key()
+            let entries = try versionEntries("read snapshot version")
+            guard entries.allSatisfy({ $0.1 > 0 }) else { throw .malformed("read snapshot version: an entry of zero operations") }
+            state.readSnapshots.append(
+                SyncState.ReadSnapshot(
+                    key: snapshotKey, version: VersionVector(entries: entries.map { VersionVector.Entry(replica: $0.0, operationCount: $0.1) })))
+        }
     }
 }

@@ -84,6 +84,9 @@ public final class Replica {
     private let configuration: SyncConfiguration
     private var core: LibraryCore
     private var isSyncing = false
+    /// The blobs earlier syncs skipped (``SkipMemory``): reported once. In memory only: a
+    /// replica opened again reports them again.
+    private var skippedBlobs: [String: SkipMemory] = [:]
     private var isClosed = false
     private var pendingEvents: [NotebookEvent] = []
     private var continuations: [UUID: AsyncStream<NotebookEvent>.Continuation] = [:]
@@ -341,7 +344,7 @@ public final class Replica {
         isSyncing = true
         return SyncSession(
             notebook: notebook, state: syncState, configuration: configuration,
-            wallMilliseconds: environment.wallMilliseconds())
+            wallMilliseconds: environment.wallMilliseconds(), skippedBefore: skippedBlobs)
     }
 
     /// Takes back a finished (or abandoned) session's notebook and store state, and saves them.
@@ -353,6 +356,7 @@ public final class Replica {
         isSyncing = false
         notebook = session.notebook
         syncState = session.state
+        if session.isFinished || session.report.listedStore { skippedBlobs = session.skippedNow }
         deliverEvents()
         try save()
         return session.report

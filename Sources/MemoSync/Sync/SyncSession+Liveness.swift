@@ -55,7 +55,7 @@ extension SyncSession {
         do throws(DecodingError) {
             head = try SyncHead(decoding: bytes)
         } catch {
-            report.skipped.append(SkippedBlob(key: key, reason: SkipReason(error)))
+            skip(key, SkipReason(error))
             return
         }
         let read = SyncState.KnownHead(replica: replica, key: key, head: head)

@@ -106,6 +106,12 @@ package struct SyncSession {
     var headAttempted = false
     /// Keys read (or given up on) in this session: never read twice.
     var attempted: Set<String> = []
+    /// Blobs skipped in earlier syncs of this replica (``SkipMemory``), and those skipped in
+    /// this one: what the replica remembers after it.
+    let skippedBefore: [String: SkipMemory]
+    package private(set) var skippedNow: [String: SkipMemory] = [:]
+    /// Each listed key's size, in bytes.
+    var listedSizes: [String: Int] = [:]
     /// Snapshots of lineage ids this library does not know of, to read and remember, in order.
     var verifyQueue: [String] = []
     /// Segments holding several sessions' operations that do not apply whole yet, each with the
@@ -145,9 +151,15 @@ package struct SyncSession {
     /// - Parameters:
     ///   - state: what the replica remembered about the store after its last sync.
     ///   - wallMilliseconds: the wall clock now (only for the grace period of deletions).
-    package init(notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64) {
+    ///   - skippedBefore: the blobs earlier syncs of this replica skipped (``skippedNow`` of the
+    ///     previous session): read again, but not reported again for the same reason.
+    package init(
+        notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64,
+        skippedBefore: [String: SkipMemory] = [:]
+    ) {
         self.notebook = notebook
         self.state = state
+        self.skippedBefore = skippedBefore
         self.configuration = configuration
         self.nowMilliseconds = wallMilliseconds
         // The current id is part of the lineage from its first operation on.
@@ -234,9 +246,24 @@ package struct SyncSession {
     /// skipped entries go to the report's ``SyncReport/skipped``.
     package mutating func handle(listing: BlobListing) {
         if case .list? = outstanding {
-            report.skipped += listing.skipped.map { SkippedBlob(key: $0.key, reason: .notListed($0.problem)) }
+            for entry in listing.skipped { skip(entry.key, .notListed(entry.problem)) }
         }
         handle(.listed(listing.blobs))
+    }
+
+    // MARK: Skipping
+
+    /// Skips `key` for `reason`: reported unless an earlier sync of this replica reported it for
+    /// the same reason at the same size, and remembered for the next sync.
+    mutating func skip(_ key: String, _ reason: SkipReason) {
+        if skippedNow[key] != nil { return }
+        let sizeBytes = listedSizes[key] ?? 0
+        skippedNow[key] = SkipMemory(sizeBytes: sizeBytes, reason: reason)
+        if let before = skippedBefore[key], before.reason == reason, before.sizeBytes == sizeBytes {
+            report.skippedAgainCount += 1
+        } else {
+            report.skipped.append(SkippedBlob(key: key, reason: reason))
+        }
     }
 
     // MARK: Phases
@@ -278,7 +305,7 @@ package struct SyncSession {
                 headQueue.removeAll { $0 == key }
                 return
             }
-            report.skipped.append(SkippedBlob(key: key, reason: .unreadable(error.description)))
+            skip(key, .unreadable(error.description))
             verifyQueue.removeAll { $0 == key }
             headQueue.removeAll { $0 == key }
         case let .write(key, _):
@@ -318,9 +345,10 @@ package struct SyncSession {
         var listedHeads: [ReplicaID: [String]] = [:]
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             guard entry.sizeBytes > 0 else { continue }
+            listedSizes[entry.key] = entry.sizeBytes
             // Refused from its listed size: reading it could take more memory than any blob may.
             guard entry.sizeBytes <= StoreLayout.maxBlobBytes else {
-                report.skipped.append(SkippedBlob(key: entry.key, reason: .tooLarge(sizeBytes: entry.sizeBytes, limitBytes: StoreLayout.maxBlobBytes)))
+                skip(entry.key, .tooLarge(sizeBytes: entry.sizeBytes, limitBytes: StoreLayout.maxBlobBytes))
                 continue
             }
             listedKeys.insert(entry.key)
@@ -334,7 +362,7 @@ package struct SyncSession {
                     listedHeads[replicaID, default: []].append(entry.key)
                 }
             case nil:
-                report.skipped.append(SkippedBlob(key: entry.key, reason: .notMemoSync))
+                skip(entry.key, .notMemoSync)
             case let .segment(replicaID, start, end)?:
                 segments[replicaID, default: []].append(ListedSegment(key: entry.key, start: start, end: end))
             case let .snapshot(replicaID, total)?:
@@ -497,7 +525,7 @@ package struct SyncSession {
                 // Characters deleted by operations this segment does not carry (a copy of a
                 // library published them again after someone deleted them): not applied; a
                 // snapshot holds them with their deletions.
-                report.skipped.append(SkippedBlob(key: key, reason: .incomplete))
+                skip(key, .incomplete)
                 return
             }
             if delta.counterRanges.count > 1 {
@@ -555,7 +583,7 @@ package struct SyncSession {
             report.operationsApplied += notebook.version.operationCount - before
             applyDeferred()
         } catch {
-            report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
+            skip(key, .corrupt(error.description))
         }
     }
 
@@ -564,7 +592,7 @@ package struct SyncSession {
             let applied = try notebook.apply(delta)
             report.operationsApplied += applied.appliedOperationCount
         } catch {
-            report.skipped.append(SkippedBlob(key: key, reason: .corrupt(error.description)))
+            skip(key, .corrupt(error.description))
         }
     }
 
@@ -575,14 +603,14 @@ package struct SyncSession {
         do throws(DecodingError) {
             delta = try NotebookDelta(decoding: bytes)
         } catch {
-            report.skipped.append(SkippedBlob(key: key, reason: SkipReason(error)))
+            skip(key, SkipReason(error))
             return nil
         }
         // Exactly the operations its name says of its replica; a library may add the operations
         // of its earlier sessions (other replicas).
         let ranges = delta.counterRanges
         guard ranges.filter({ $0.replica == replica }).map(\.counters) == [counters] else {
-            report.skipped.append(SkippedBlob(key: key, reason: .corrupt("its operations are not the ones its name says")))
+            skip(key, .corrupt("its operations are not the ones its name says"))
             return nil
         }
         return delta
@@ -592,7 +620,7 @@ package struct SyncSession {
         do throws(DecodingError) {
             return try Notebook(decoding: bytes, replica: notebook.replica)
         } catch {
-            report.skipped.append(SkippedBlob(key: key, reason: SkipReason(error)))
+            skip(key, SkipReason(error))
             return nil
         }
     }

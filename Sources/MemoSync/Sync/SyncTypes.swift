@@ -73,6 +73,19 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// What a replica remembers of a blob a sync skipped, from one sync to the next (in memory,
+/// while it is open), so that each problem is reported once.
+///
+/// The blob is still read at every sync: what looked damaged may have been damaged on the way
+/// (a flipped bit, a cut connection), and a download may complete. Not reading it would risk the
+/// one copy of some operations (FORMAT.md, "Liveness").
+package struct SkipMemory: Sendable, Equatable {
+    /// Its listed size when it was skipped, in bytes.
+    package var sizeBytes: Int
+    /// Why it was skipped.
+    package var reason: SkipReason
+}
+
 /// A blob a sync skipped, and why.
 public struct SkippedBlob: Sendable, Equatable, CustomStringConvertible {
     /// Its key.
@@ -124,8 +137,13 @@ public struct SyncReport: Sendable, Equatable {
     public var publishedOperationCount = 0
     /// The snapshot this replica published, if any.
     public var publishedSnapshot: String?
-    /// Blobs skipped, and why.
+    /// Blobs skipped, and why: those this replica had not reported before (since it was opened,
+    /// or for another reason, or at another size). A blob skipped again is counted in
+    /// ``skippedAgainCount`` instead, so an app can show each problem once.
     public var skipped: [SkippedBlob] = []
+    /// Blobs skipped again: reported by an earlier sync of this replica, for the same reason and
+    /// at the same size. Each is still read at every sync, and used once it is whole.
+    public var skippedAgainCount = 0
     /// Store errors met (the sync went on where it could).
     public var errors: [String] = []
 

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MemoSync
+import MemoSyncTesting
+
+/// A blob a sync cannot use is reported once per problem, read again at every sync, and used as
+/// soon as it is whole (issue 18: "each one is skipped, reported once").
+@Suite struct SkippedBlobTests {
+    /// A store over an in-memory one that records the keys read and can fail reads of one key.
+    final class RecordingStore: BlobStore {
+        let inner = InMemoryBlobStore()
+        private let state = Mutex<(reads: [String], failingKey: String?)>(([], nil))
+
+        var reads: [String] { state.withLock { $0.reads } }
+        func failReads(of key: String?) { state.withLock { $0.failingKey = key } }
+        func forgetReads() { state.withLock { $0.reads = [] } }
+
+        func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] { try inner.list(prefix: prefix) }
+        func read(key: String) throws(BlobStoreError) -> [UInt8] {
+            let failing = state.withLock { state in
+                state.reads.append(key)
+                return state.failingKey == key
+            }
+            if failing { throw .io(reason: "connection reset") }
+            return try inner.read(key: key)
+        }
+        func write(key: String, bytes: [UInt8]) throws(BlobStoreError) { try inner.write(key: key, bytes: bytes) }
+        func delete(key: String) throws(BlobStoreError) { try inner.delete(key: key) }
+    }
+
+    /// Alice and Bob share a memo; Alice then edits it and publishes one segment, returned with
+    /// its honest bytes. Bob has not seen it.
+    private static func twoDevicesAndANewSegment(_ store: RecordingStore) throws -> (alice: Replica, bob: Replica, memo: MemoID, segment: String, bytes: [UInt8]) {
+        let environment = TestEnvironment(seed: 18)
+        let alice = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        let bob = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        let memo = try alice.createMemo(text: "Groceries")
+        try alice.sync(with: store)
+        try bob.sync(with: store)
+        try alice.edit(memo, replacingUTF16: 9..<9, with: "\nmilk")
+        let report = try alice.sync(with: store)
+        let segment = try #require(report.publishedSegment)
+        return (alice, bob, memo, segment, try #require(store.inner.bytes(key: segment)))
+    }
+
+    @Test func aDamagedBlobIsReportedOnceAndReadAtEverySync() throws {
+        let store = RecordingStore()
+        let (alice, bob, memo, segment, bytes) = try Self.twoDevicesAndANewSegment(store)
+        try store.inner.corrupt(key: segment, byteAt: bytes.count / 2)
+        for sync in 1...4 {
+            store.forgetReads()
+            let report = try bob.sync(with: store)
+            // Read every time (it may have been damaged on the way), reported the first time.
+            #expect(store.reads.contains(segment), "sync \(sync)")
+            #expect(report.skipped.map(\.key) == (sync == 1 ? [segment] : []), "sync \(sync)")
+            #expect(report.skippedAgainCount == (sync == 1 ? 0 : 1), "sync \(sync)")
+            #expect(bob.notebook.memo(memo)?.text == "Groceries")
+        }
+        // Mended in place (same size): used at the next sync.
+        try store.inner.put(key: segment, bytes: bytes)
+        let report = try bob.sync(with: store)
+        #expect(report.skipped.isEmpty && report.skippedAgainCount == 0)
+        #expect(bob.notebook.memo(memo)?.text == alice.notebook.memo(memo)?.text)
+    }
+
+    @Test func anIncompleteBlobIsReportedAgainOnlyForAnotherReason() throws {
+        let store = RecordingStore()
+        let (_, bob, memo, segment, bytes) = try Self.twoDevicesAndANewSegment(store)
+        try store.inner.truncate(key: segment, to: bytes.count - 3)
+        let first = try bob.sync(with: store)
+        #expect(first.skipped == [SkippedBlob(key: segment, reason: .incomplete)])
+        let second = try bob.sync(with: store)
+        #expect(second.skipped.isEmpty && second.skippedAgainCount == 1)
+        // Whole now, but damaged: a new problem, reported.
+        var damaged = bytes
+        damaged[bytes.count / 2] ^= 0x01
+        try store.inner.put(key: segment, bytes: damaged)
+        let third = try bob.sync(with: store)
+        #expect(third.skipped.map(\.key) == [segment] && third.skippedAgainCount == 0)
+        // The download completes: used.
+        try store.inner.put(key: segment, bytes: bytes)
+        let fourth = try bob.sync(with: store)
+        #expect(fourth.skipped.isEmpty && fourth.skippedAgainCount == 0)
+        #expect(bob.notebook.memo(memo)?.text == "Groceries\nmilk")
+    }
+
+    @Test func anUnreadableBlobIsTriedAtEverySyncAndReportedOnce() throws {
+        let store = RecordingStore()
+        let (_, bob, memo, segment, _) = try Self.twoDevicesAndANewSegment(store)
+        store.failReads(of: segment)
+        for sync in 1...3 {
+            store.forgetReads()
+            let report = try bob.sync(with: store)
+            #expect(store.reads.contains(segment), "sync \(sync)")
+            #expect(report.skipped.map(\.key) == (sync == 1 ? [segment] : []), "sync \(sync)")
+            #expect(report.skippedAgainCount == (sync == 1 ? 0 : 1), "sync \(sync)")
+        }
+        store.failReads(of: nil)
+        let report = try bob.sync(with: store)
+        #expect(report.skipped.isEmpty && report.skippedAgainCount == 0)
+        #expect(bob.notebook.memo(memo)?.text == "Groceries\nmilk")
+    }
+
+    @Test func aReplicaOpenedAgainReportsAgain() throws {
+        let store = RecordingStore()
+        let (_, bob, _, segment, bytes) = try Self.twoDevicesAndANewSegment(store)
+        try store.inner.corrupt(key: segment, byteAt: bytes.count / 2)
+        #expect(try bob.sync(with: store).skipped.map(\.key) == [segment])
+        #expect(try bob.sync(with: store).skipped.isEmpty)
+        // Another process (a new Replica) has no memory of it: one report per run.
+        let disk = MemoryDisk()
+        let carol = try Replica(disk: disk, environment: TestEnvironment(seed: 19).environment)
+        #expect(try carol.sync(with: store).skipped.map(\.key) == [segment])
+    }
+}

@@ -186,7 +186,7 @@ enum BenchRunner {
 
     /// Parses `arguments` (without the program name), runs the command, and returns the exit
     /// status. Never traps on bad input.
-    static func main(arguments: [String]) -> Int32 {
+    static func main(arguments: [String]) async -> Int32 {
         let command: BenchCommand
         do throws(BenchFailure) {
             command = try BenchCommand.parse(arguments)
@@ -217,7 +217,7 @@ enum BenchRunner {
             }
         case let .longevity(sessions, devices, seed, keepOpen, explain):
             do {
-                let report = try LongevityBenchmark.run(
+                let report = try await LongevityBenchmark.run(
                     sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain ? { writeError($0) } : nil)
                 writeOutput(report.json)
                 return exitSuccess
@@ -227,7 +227,7 @@ enum BenchRunner {
             }
         case let .sync(memos, runs):
             do {
-                writeOutput(try SyncBenchmark.run(memoCount: memos, runs: runs).json)
+                writeOutput(try await SyncBenchmark.run(memoCount: memos, runs: runs).json)
                 return exitSuccess
             } catch {
                 writeError("sync benchmark failed: \(error)")

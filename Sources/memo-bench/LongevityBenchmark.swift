@@ -113,7 +113,7 @@ enum LongevityBenchmark {
     static func run(
         sessions sessionsPerDevice: Int, devices deviceCount: Int, seed: UInt64, keepOpen: Bool = false,
         explain: ((String) -> Void)? = nil
-    ) throws -> Report {
+    ) async throws -> Report {
         let store = InMemoryBlobStore()
         let clock = SimulatedEnvironment(milliseconds: startMilliseconds, seed: 0)
         var workload = BenchRandom(seed: seed)
@@ -136,7 +136,7 @@ enum LongevityBenchmark {
         for round in 1...sessionsPerDevice {
             for index in Array(0..<deviceCount).shuffled(using: &workload) {
                 clock.milliseconds += step / 2 + workload.next() % max(step, 1)
-                let session = try session(&devices[index], editing: true, keepOpen: keepOpen, store: store, clock: clock, random: &workload)
+                let session = try await session(&devices[index], editing: true, keepOpen: keepOpen, store: store, clock: clock, random: &workload)
                 operations += session.operations
                 edits += session.edits
             }
@@ -148,8 +148,8 @@ enum LongevityBenchmark {
                 for key in keys { try copy.put(key: key, bytes: store.bytes(key: key) ?? []) }
                 let entropy = SimulatedEnvironment(milliseconds: 0, seed: seed &+ UInt64(round))
                 let newcomer = try Replica(disk: MemoryDisk(device: 0xB007), environment: entropy.environment(clock: clock))
-                let report = try newcomer.sync(with: copy)
-                newcomer.close()
+                let report = try await newcomer.sync(with: copy)
+                await newcomer.close()
                 guard report.isComplete else { throw LongevityFailure(description: "a sampled bootstrap failed: \(report.errors)") }
                 sampledBootstraps += 1
                 peakBootstrapBlobs = max(peakBootstrapBlobs, report.blobsRead)
@@ -159,7 +159,7 @@ enum LongevityBenchmark {
         var notebooks: [Notebook] = []
         for index in devices.indices {
             clock.milliseconds += 60_000
-            notebooks.append(try session(&devices[index], editing: false, keepOpen: false, store: store, clock: clock, random: &workload).notebook)
+            notebooks.append(try await session(&devices[index], editing: false, keepOpen: false, store: store, clock: clock, random: &workload).notebook)
         }
         let final = notebooks[0]
         for (index, notebook) in notebooks.enumerated() where !sameMemos(notebook, final) {
@@ -189,11 +189,11 @@ enum LongevityBenchmark {
         let newcomer = try Replica(
             disk: MemoryDisk(device: 0xB007), environment: newcomerEntropy.environment(clock: clock))
         let recording = RecordingStore(store)
-        let bootstrap = try Measure.timed { () throws(ReplicaError) in try newcomer.sync(with: recording) }
+        let bootstrap = try await Measure.timed { () async throws(ReplicaError) in try await newcomer.sync(with: recording) }
         guard bootstrap.result.isComplete, sameMemos(newcomer.notebook, final) else {
             throw LongevityFailure(description: "the new device's first sync did not get every memo: \(bootstrap.result.errors)")
         }
-        newcomer.close()
+        await newcomer.close()
         if let explain {
             func describe(_ key: String) -> String {
                 let device = StoreLayout.parse(key).map { parsed -> String in
@@ -297,7 +297,7 @@ enum LongevityBenchmark {
     private static func session(
         _ device: inout Device, editing: Bool, keepOpen: Bool, store: InMemoryBlobStore, clock: SimulatedEnvironment,
         random: inout BenchRandom
-    ) throws -> (notebook: Notebook, operations: Int, edits: Int) {
+    ) async throws -> (notebook: Notebook, operations: Int, edits: Int) {
         let replica = try device.open ?? Replica(disk: device.disk, environment: device.entropy.environment(clock: clock))
         device.open = keepOpen ? replica : nil
         if !device.replicaIDs.contains(replica.id) { device.replicaIDs.append(replica.id) }
@@ -305,13 +305,13 @@ enum LongevityBenchmark {
         let edits = editing ? try edit(replica, language: device.language, clock: clock, random: &random) : 0
         let made = Int(replica.notebook.operationCount(of: replica.id) - before)
         clock.milliseconds += 1_000
-        let report = try replica.sync(with: store)
+        let report = try await replica.sync(with: store)
         guard report.isComplete else {
             throw LongevityFailure(description: "a sync did not complete: \(report.errors)")
         }
-        try replica.save()
+        try await replica.save()
         let notebook = replica.notebook
-        if !keepOpen { replica.close() }
+        if !keepOpen { await replica.close() }
         return (notebook, made, edits)
     }
 

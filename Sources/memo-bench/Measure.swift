@@ -24,6 +24,17 @@ enum Measure {
         return (result, milliseconds(elapsed))
     }
 
+    /// ``timed(_:)`` for an async body (a sync, a save).
+    static func timed<Result, Failure: Error>(
+        _ body: () async throws(Failure) -> Result
+    ) async throws(Failure) -> (result: Result, milliseconds: Double) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await body()
+        let elapsed = clock.now - start
+        return (result, milliseconds(elapsed))
+    }
+
     /// A `Duration` in milliseconds.
     static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components

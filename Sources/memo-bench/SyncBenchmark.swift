@@ -13,7 +13,7 @@ import MemoCRDT
 import MemoSync
 
 enum SyncBenchmark {
-    static func run(memoCount: Int, runs: Int) throws -> Report {
+    static func run(memoCount: Int, runs: Int) async throws -> Report {
         var random = BenchRandom(seed: 0x5_11C0)
         let built = try NotebookBenchmark.build(memoCount: memoCount, random: &random)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-sync-\(UUID().uuidString)")
@@ -39,7 +39,7 @@ enum SyncBenchmark {
         var devices: [Replica] = []
         for _ in 0..<max(runs, 2) {
             let device = try newDevice()
-            let timed = try Measure.timed { () throws(ReplicaError) in try device.sync(with: store) }
+            let timed = try await Measure.timed { () async throws(ReplicaError) in try await device.sync(with: store) }
             bootstrapTimes.append(timed.milliseconds)
             bootstrapReport = timed.result
             guard device.notebook.activeMemoCount == built.activeMemoCount else {
@@ -49,7 +49,7 @@ enum SyncBenchmark {
         }
         let writer = devices[0]
         let reader = devices[1]
-        for device in devices.dropFirst(2) { device.close() }
+        for device in devices.dropFirst(2) { await device.close() }
 
         // One change, published, then received.
         let target = writer.notebook.list()[memoCount / 2].id
@@ -59,10 +59,10 @@ enum SyncBenchmark {
         var receiveReport = SyncReport()
         for run in 0..<runs {
             try writer.edit(target, replacingUTF16: 0..<0, with: "edit \(run) ")
-            let published = try Measure.timed { () throws(ReplicaError) in try writer.sync(with: store) }
+            let published = try await Measure.timed { () async throws(ReplicaError) in try await writer.sync(with: store) }
             publishTimes.append(published.milliseconds)
             publishReport = published.result
-            let received = try Measure.timed { () throws(ReplicaError) in try reader.sync(with: store) }
+            let received = try await Measure.timed { () async throws(ReplicaError) in try await reader.sync(with: store) }
             receiveTimes.append(received.milliseconds)
             receiveReport = received.result
         }
@@ -87,8 +87,8 @@ enum SyncBenchmark {
         report.add("bootstrap_blobs_read", .integer(bootstrapReport.blobsRead))
         report.add("bootstrap_bytes_read", .integer(bootstrapReport.bytesRead))
         report.add("runs", .integer(runs))
-        writer.close()
-        reader.close()
+        await writer.close()
+        await reader.close()
         return report
     }
 }

@@ -3,4 +3,4 @@
 
 import Foundation
 
-exit(BenchRunner.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(await BenchRunner.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -20,7 +20,7 @@ struct Runner {
     }
 
     /// Runs `invocation`.
-    mutating func run(_ invocation: Invocation) throws(CLIError) {
+    mutating func run(_ invocation: Invocation) async throws(CLIError) {
         let json = invocation.json
         switch invocation.command {
         case let .help(topic):
@@ -32,7 +32,7 @@ struct Runner {
             let content = try newMemoText(given: text)
             let library = try open(invocation, creating: true)
             let id = try attempt { () throws(ReplicaError) in try library.replica.createMemo(text: content) }
-            try save(library)
+            try await save(library)
             console.print(id.description)
         case .list:
             let library = try open(invocation)
@@ -55,7 +55,7 @@ struct Runner {
             }
         case let .edit(prefix, mode):
             let library = try open(invocation)
-            try edit(library: library, prefix: prefix, mode: mode)
+            try await edit(library: library, prefix: prefix, mode: mode)
         case let .delete(prefix):
             let library = try open(invocation)
             let memo = try library.memo(try library.resolve(prefix, preferring: [.active]))
@@ -64,7 +64,7 @@ struct Runner {
                 throw .runtime("memo \(short) is already in the trash")
             }
             try attempt { () throws(ReplicaError) in try library.replica.moveToTrash(memo.id) }
-            try save(library)
+            try await save(library)
             console.print("Moved \(short) \(quoted(memo.title)) to the trash ('memo restore \(short)' brings it back).")
         case let .restore(prefix):
             let library = try open(invocation)
@@ -74,14 +74,14 @@ struct Runner {
                 throw .runtime("memo \(short) is not in the trash")
             }
             try attempt { () throws(ReplicaError) in try library.replica.restore(memo.id) }
-            try save(library)
+            try await save(library)
             console.print("Restored \(short) \(quoted(memo.title)).")
         case let .export(target):
             let library = try open(invocation)
             try export(library: library, target: target)
         case let .sync(store):
             let library = try open(invocation, creating: true)
-            try sync(library: library, storeOption: store, json: json)
+            try await sync(library: library, storeOption: store, json: json)
         case .status:
             let library = try open(invocation)
             try status(library: library, json: json)
@@ -108,9 +108,9 @@ struct Runner {
         }
     }
 
-    private func save(_ library: Library) throws(CLIError) {
+    private func save(_ library: Library) async throws(CLIError) {
         do throws(ReplicaError) {
-            try library.replica.save()
+            try await library.replica.save()
         } catch {
             throw .runtime("cannot save the library at \(library.path): \(error); the change is lost")
         }
@@ -179,7 +179,7 @@ struct Runner {
 
     // MARK: edit
 
-    private mutating func edit(library: Library, prefix: String, mode: EditMode) throws(CLIError) {
+    private mutating func edit(library: Library, prefix: String, mode: EditMode) async throws(CLIError) {
         let memo = try library.memo(try library.resolve(prefix, preferring: [.active]))
         let short = library.shortIDs(memo.id)
         guard memo.status == .active else {
@@ -220,7 +220,7 @@ struct Runner {
                 }
             }
         }
-        try save(library)
+        try await save(library)
     }
 
     // MARK: export
@@ -281,7 +281,7 @@ struct Runner {
 
     // MARK: sync
 
-    private mutating func sync(library: Library, storeOption: String?, json: Bool) throws(CLIError) {
+    private mutating func sync(library: Library, storeOption: String?, json: Bool) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
         let store: DirectoryBlobStore
         if let storeOption {
@@ -309,7 +309,7 @@ struct Runner {
         let progress = ProgressLine(console: console)
         let report: SyncReport
         do throws(ReplicaError) {
-            report = try library.replica.sync(with: store, progress: { progress.update($0) })
+            report = try await library.replica.sync(with: store, progress: { progress.update($0) })
         } catch {
             progress.finish()
             throw .runtime("the sync failed: \(error)")
@@ -498,7 +498,7 @@ final class Library {
     /// seals the folder, so the next command keeps this one's replica id: a library used from
     /// the command line does not take a new id (and leave a blob in the store) per command.
     deinit {
-        replica.close()
+        replica.closeNow()
     }
 
     /// The memo `id` (active or in the trash).

@@ -9,7 +9,7 @@ import MemoSync
 
 enum Demo {
     /// Runs the demo; returns the exit status.
-    static func run(arguments: [String]) -> Int32 {
+    static func run(arguments: [String]) async -> Int32 {
         var folder: String?
         var index = 0
         while index < arguments.count {
@@ -23,7 +23,7 @@ enum Demo {
         }
         let root = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("memosync-demo-\(UUID().uuidString.prefix(8))").path
         do {
-            return try demo(root: root) ? 0 : 1
+            return try await demo(root: root) ? 0 : 1
         } catch {
             FileHandle.standardError.write(Data("memo: demo failed: \(error)\n".utf8))
             return 1
@@ -37,7 +37,7 @@ enum Demo {
         say("    \(name): \(text.debugDescription)")
     }
 
-    private static func demo(root: String) throws -> Bool {
+    private static func demo(root: String) async throws -> Bool {
         let store = root + "/shared-folder"
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         let folder = try DirectoryBlobStore(path: store)
@@ -50,11 +50,11 @@ enum Demo {
         say("    alice \(alice.id)   bob \(bob.id)\n")
 
         let memo = try alice.createMemo(text: "Shopping\nmilk")
-        try alice.save()
-        try alice.sync(with: folder)
+        try await alice.save()
+        try await alice.sync(with: folder)
         say("2. Alice writes a memo and syncs      memo --library \(root)/alice new 'Shopping⏎milk'")
         say("                                       memo --library \(root)/alice sync --store \(store)")
-        let bobFirst = try bob.sync(with: folder)
+        let bobFirst = try await bob.sync(with: folder)
         say("   Bob syncs and gets it (\(bobFirst.blobsRead) blob read, \(bobFirst.operationsApplied) operations applied):")
         show("bob", bob, memo)
         say("")
@@ -63,18 +63,18 @@ enum Demo {
         try alice.edit(memo, replacingUTF16: 13..<13, with: ", eggs")
         try bob.edit(memo, replacingUTF16: 0..<8, with: "Groceries")
         try bob.edit(memo, replacingUTF16: 10..<10, with: "oat ")
-        try alice.save()
-        try bob.save()
+        try await alice.save()
+        try await bob.save()
         show("alice", alice, memo)
         show("bob  ", bob, memo)
         say("")
 
         say("4. They sync through the folder, in turn (any order gives the same result):")
-        let aliceReport = try alice.sync(with: folder)
+        let aliceReport = try await alice.sync(with: folder)
         say("    alice: published \(aliceReport.blobsWritten) blob(s), read \(aliceReport.blobsRead)")
-        let bobReport = try bob.sync(with: folder)
+        let bobReport = try await bob.sync(with: folder)
         say("    bob:   published \(bobReport.blobsWritten) blob(s), read \(bobReport.blobsRead), applied \(bobReport.operationsApplied) operations")
-        let aliceAgain = try alice.sync(with: folder)
+        let aliceAgain = try await alice.sync(with: folder)
         say("    alice: read \(aliceAgain.blobsRead), applied \(aliceAgain.operationsApplied) operations\n")
 
         say("5. Both hold the same memo, with both edits:")
@@ -84,8 +84,8 @@ enum Demo {
             && alice.notebook.memo(memo)?.text == "Groceries\noat milk, eggs"
         say("\n   converged: \(converged ? "yes" : "NO")")
         say("   try it by hand: memo --library \(root)/bob show \(memo.description.prefix(8))")
-        alice.close()
-        bob.close()
+        await alice.close()
+        await bob.close()
         return converged
     }
 }

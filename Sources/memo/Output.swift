@@ -238,7 +238,9 @@ struct ShortIDs {
 /// A single updating line on standard error showing how far a sync has come. Silent unless
 /// standard error is a terminal, and silent for the first half second (short syncs show
 /// nothing).
-final class ProgressLine {
+/// Unchecked: the sync calls ``update(_:)`` from its task, one call at a time, and ``finish()``
+/// runs after the sync returned; no two calls ever overlap.
+final class ProgressLine: @unchecked Sendable {
     private let enabled: Bool
     private let start = Date()
     private var lastDrawn: Date?

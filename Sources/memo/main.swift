@@ -13,7 +13,7 @@ import Foundation
 
 // `memo demo`: two devices converging through a shared folder (Demo.swift).
 if CommandLine.arguments.dropFirst().first == "demo" {
-    exit(Demo.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
+    exit(await Demo.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
 }
 
 /// The arguments as given, each checked to be UTF-8: `CommandLine.arguments` would repair an
@@ -35,7 +35,7 @@ do throws(CLIError) {
     let invocation = try ArgumentParser.parse(try validatedArguments())
     var runner = Runner(console: console, environment: ProcessInfo.processInfo.environment)
     defer { console = runner.console }
-    try runner.run(invocation)
+    try await runner.run(invocation)
 } catch {
     console.flush()
     if error.kind != .noMatch { console.error("memo: \(error.message)\n") }

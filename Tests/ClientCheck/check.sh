@@ -29,8 +29,9 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo
 defer { try? FileManager.default.removeItem(at: folder) }
 let replica = try Replica(libraryPath: folder.appendingPathComponent("library").path)
 let id: MemoID = try replica.createMemo(text: "Groceries\nmilk")
-try replica.save()
-let report = try replica.sync(with: try DirectoryBlobStore(path: folder.appendingPathComponent("store").path))
+try await replica.save()
+let report = try await replica.sync(with: try DirectoryBlobStore(path: folder.appendingPathComponent("store").path))
+await replica.close()
 let version: VersionVector = replica.notebook.version
 guard report.isComplete, replica.notebook.memo(id)?.text == "Groceries\nmilk", version.operationCount > 0 else {
     fatalError("the client did not sync its memo")

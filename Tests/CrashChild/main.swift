@@ -42,12 +42,12 @@ do {
             let length = replica.notebook.memo(memo)!.text.utf16.count
             try replica.edit(memo, replacingUTF16: length..<length, with: "t\(token) ")
         }
-        try replica.save()
+        try await replica.save()
         // Unbuffered, so the parent sees it before any kill that follows.
         FileHandle.standardOutput.write(Data("saved \(token)\n".utf8))
         token += 1
-        if random(7) == 0 { try replica.sync(with: store) }
-        if random(13) == 0 { try replica.compact() }
+        if random(7) == 0 { try await replica.sync(with: store) }
+        if random(13) == 0 { try await replica.compact() }
     }
 } catch {
     FileHandle.standardError.write(Data("memo-crash-child: \(error)\n".utf8))

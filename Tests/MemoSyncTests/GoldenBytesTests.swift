@@ -19,29 +19,29 @@ import MemoSyncTesting
         let bob: Replica
         let memo: MemoID
 
-        init() throws {
+        init() async throws {
             let environment = TestEnvironment(seed: 2026)
             alice = try Replica(disk: aliceDisk, environment: environment.environment)
             bob = try Replica(disk: MemoryDisk(), environment: environment.environment)
             memo = try alice.createMemo(text: "Groceries\nmilk")
             environment.advance(milliseconds: 1_000)
             try alice.edit(memo, replacingUTF16: 10..<14, with: "oat milk")
-            try alice.save()
-            _ = try alice.sync(with: store)
+            try await alice.save()
+            _ = try await alice.sync(with: store)
             environment.advance(milliseconds: 60_000)
-            _ = try bob.sync(with: store)
+            _ = try await bob.sync(with: store)
             try bob.edit(memo, replacingUTF16: 0..<0, with: "🛒 ")
             try bob.moveToTrash(memo)
-            try bob.save()
-            _ = try bob.sync(with: store)
+            try await bob.save()
+            _ = try await bob.sync(with: store)
             environment.advance(milliseconds: 60_000)
-            _ = try alice.sync(with: store)
-            try alice.save()
+            _ = try await alice.sync(with: store)
+            try await alice.save()
         }
     }
 
-    @Test func everyKindEncodesToItsGoldenBytes() throws {
-        let history = try History()
+    @Test func everyKindEncodesToItsGoldenBytes() async throws {
+        let history = try await History()
         #expect(history.alice.notebook.version == history.bob.notebook.version)
         let notebookState = hexString(history.alice.notebook.encoded())
         let notebookDelta = hexString(try history.bob.notebook.changes(since: VersionVector()).encoded())

@@ -35,7 +35,7 @@ import MemoSyncTesting
     /// Copies of honest blobs with random damage and the checksum made valid again, under the
     /// names of real blobs of another (made-up) replica, plus the reproducers: two devices sync
     /// through it, converge, and report every bad blob.
-    @Test func aStoreFullOfHostileBlobsNeverStopsASync() throws {
+    @Test func aStoreFullOfHostileBlobsNeverStopsASync() async throws {
         let seedCount = ProcessInfo.processInfo.environment["MEMOSYNC_SEEDS"].flatMap(UInt64.init) ?? 8
         let only = ProcessInfo.processInfo.environment["MEMOSYNC_SEED"].flatMap(UInt64.init)
         for seed in only.map({ [$0] }) ?? Array(1...seedCount) {
@@ -45,10 +45,10 @@ import MemoSyncTesting
             let alice = try Replica(disk: MemoryDisk(), environment: environment.environment)
             let bob = try Replica(disk: MemoryDisk(), environment: environment.environment)
             let memo = try alice.createMemo(text: "Groceries\nmilk")
-            try alice.sync(with: store)
-            try bob.sync(with: store)
+            try await alice.sync(with: store)
+            try await bob.sync(with: store)
             try bob.edit(memo, replacingUTF16: 14..<14, with: ", eggs")
-            try bob.sync(with: store)
+            try await bob.sync(with: store)
             // The attacker copies every honest blob, damages it, seals it again and drops it
             // under another replica's prefix, keeping its kind of name.
             var planted: [String] = []
@@ -79,11 +79,11 @@ import MemoSyncTesting
             var carolReported: [String] = []
             for _ in 0..<3 {
                 for replica in [alice, bob, carol] {
-                    let report = try replica.sync(with: store)
+                    let report = try await replica.sync(with: store)
                     if replica === carol { carolReported += report.skipped.map(\.key) }
                 }
             }
-            let report = try carol.sync(with: store)
+            let report = try await carol.sync(with: store)
             carolReported += report.skipped.map(\.key)
             // Each bad blob is reported once (then counted in skippedAgainCount), and only those.
             #expect(Set(carolReported).count == carolReported.count, "seed \(seed): reported twice: \(carolReported)")

@@ -147,9 +147,9 @@ import Testing
         #expect(try store.read(key: "w3/150") == [3, 150])
     }
 
-    @Test func canStandInForAnyBlobStore() throws {
+    @Test func canStandInForAnyBlobStore() async throws {
         let store: any BlobStore = InMemoryBlobStore()
-        try store.write(key: "x/y", bytes: [1])
-        #expect(try store.list(prefix: "x/") == [BlobInfo(key: "x/y", sizeBytes: 1)])
+        try await store.write(key: "x/y", bytes: [1])
+        await #expect(try store.list(prefix: "x/") == [BlobInfo(key: "x/y", sizeBytes: 1)])
     }
 }

@@ -19,7 +19,7 @@ import Testing
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    @Test func killedProcessesLoseNoSavedEdit() throws {
+    @Test func killedProcessesLoseNoSavedEdit() async throws {
         let child = try #require(Self.childPath, "memo-crash-child is not built")
         let seed = UInt64(ProcessInfo.processInfo.environment["MEMOSYNC_CRASH_SEED"] ?? "") ?? 0xC4A5
         let kills = Int(ProcessInfo.processInfo.environment["MEMOSYNC_CRASH_KILLS"] ?? "") ?? 120
@@ -76,12 +76,12 @@ import Testing
             if !missing.isEmpty { return }
             totalSaved = lastSaved
             nextToken = (tokens.max() ?? 0) + 1
-            replica.close()
+            await replica.close()
         }
         #expect(totalSaved > kills, "the children should have saved many edits (saved \(totalSaved))")
         // The store the killed processes synced to is whole: a new replica reads it cleanly.
         let reader = try Replica(libraryPath: root.appendingPathComponent("reader").path)
-        let report = try reader.sync(with: DirectoryBlobStore(path: store))
+        let report = try await reader.sync(with: DirectoryBlobStore(path: store))
         #expect(report.skipped.isEmpty, "\(report.skipped)")
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(!reader.notebook.list().isEmpty)

@@ -10,7 +10,7 @@ import MemoSyncTesting
 /// The local library: durability of saved edits, crash recovery at every disk operation,
 /// compaction, damaged files.
 @Suite struct ReplicaLibraryTests {
-    @Test func savedEditsSurviveReopening() throws {
+    @Test func savedEditsSurviveReopening() async throws {
         let environment = TestEnvironment(seed: 21)
         let disk = MemoryDisk()
         let replica = try Replica(disk: disk, environment: environment.environment)
@@ -18,10 +18,10 @@ import MemoSyncTesting
         let memo = try replica.createMemo(text: "Title\nbody")
         try replica.edit(memo, replacingUTF16: 5..<5, with: "!")
         #expect(replica.unsavedOperationCount > 0)
-        try replica.save()
+        try await replica.save()
         #expect(replica.unsavedOperationCount == 0)
         let id = replica.id
-        replica.close()
+        await replica.close()
         disk.crash()
         let reopened = try Replica(disk: disk, environment: environment.environment)
         #expect(!reopened.openReport.created)
@@ -31,12 +31,12 @@ import MemoSyncTesting
         #expect(reopened.notebook.encoded() == replica.notebook.encoded(), "the session id is not part of the state")
     }
 
-    @Test func unsavedEditsAreLostInACrashButNothingElse() throws {
+    @Test func unsavedEditsAreLostInACrashButNothingElse() async throws {
         let environment = TestEnvironment(seed: 22)
         let disk = MemoryDisk()
         let replica = try Replica(disk: disk, environment: environment.environment)
         let memo = try replica.createMemo(text: "kept")
-        try replica.save()
+        try await replica.save()
         try replica.edit(memo, replacingUTF16: 0..<4, with: "lost")
         disk.crash()
         let reopened = try Replica(disk: disk, environment: environment.environment)
@@ -44,7 +44,7 @@ import MemoSyncTesting
     }
 
     /// Random edits with saves and compactions; `saved` gets the notebook after each save that returned.
-    private static func run(_ disk: MemoryDisk, random: inout SeededRandom, environment: TestEnvironment, saved: inout [(version: VersionVector, bytes: [UInt8])]) {
+    private static func run(_ disk: MemoryDisk, random: inout SeededRandom, environment: TestEnvironment, saved: inout [(version: VersionVector, bytes: [UInt8])]) async {
         guard let replica = try? Replica(disk: disk, environment: environment.environment) else { return }
         saved.append((replica.notebook.version, replica.notebook.encoded()))
         for step in 0..<40 {
@@ -59,7 +59,7 @@ import MemoSyncTesting
                 guard (try? replica.edit(memo, replacingScalars: start..<end, with: "x\(step)")) != nil else { return }
             }
             do {
-                if random.int(in: 0..<8) == 0 { try replica.compact() } else { try replica.save() }
+                if random.int(in: 0..<8) == 0 { try await replica.compact() } else { try await replica.save() }
             } catch {
                 return  // the injected failure: the process "dies" here
             }
@@ -70,12 +70,12 @@ import MemoSyncTesting
     /// Crashes at every disk operation of a run of saves and compactions (with torn appends),
     /// and checks each time that the library reopens with every edit whose save returned.
     @Test(arguments: [UInt64(31), 32, 33])
-    func crashAtEveryDiskOperationKeepsEverySavedEdit(seed: UInt64) throws {
+    func crashAtEveryDiskOperationKeepsEverySavedEdit(seed: UInt64) async throws {
         let environment = TestEnvironment(seed: seed)
         var random = SeededRandom(seed: seed)
         var referenceSaved: [(version: VersionVector, bytes: [UInt8])] = []
         let reference = MemoryDisk()
-        Self.run(reference, random: &random, environment: environment, saved: &referenceSaved)
+        await Self.run(reference, random: &random, environment: environment, saved: &referenceSaved)
         let operationCount = reference.operationCount
         #expect(operationCount > 80, "the run should perform many disk operations (seed \(seed))")
         for crashAt in 1...operationCount {
@@ -84,7 +84,7 @@ import MemoSyncTesting
             var runRandom = SeededRandom(seed: seed)
             let runEnvironment = TestEnvironment(seed: seed)
             var saved: [(version: VersionVector, bytes: [UInt8])] = []
-            Self.run(disk, random: &runRandom, environment: runEnvironment, saved: &saved)
+            await Self.run(disk, random: &runRandom, environment: runEnvironment, saved: &saved)
             var tornRandom: SeededRandom? = SeededRandom(seed: seed &+ UInt64(crashAt))
             disk.crash(keepingTornTails: &tornRandom)
             let reopened: Replica
@@ -108,11 +108,11 @@ import MemoSyncTesting
             try reopened.notebook.checkInvariants()
             // And it keeps working.
             try reopened.createMemo(text: "after the crash")
-            try reopened.save()
+            try await reopened.save()
         }
     }
 
-    @Test func journalCompactsWhenItOutgrowsTheState() throws {
+    @Test func journalCompactsWhenItOutgrowsTheState() async throws {
         let environment = TestEnvironment(seed: 23)
         let disk = MemoryDisk()
         let replica = try Replica(disk: disk, environment: environment.environment)
@@ -122,7 +122,7 @@ import MemoSyncTesting
         let chunk = String(repeating: "abcdefghij", count: 2_000)
         for index in 0..<80 {
             try replica.edit(memo, replacingScalars: 0..<0, with: chunk + "\(index)")
-            try replica.save()
+            try await replica.save()
         }
         #expect(replica.library.generation > generation)
         #expect(try disk.listFiles().filter { $0.hasPrefix("journal-") }.count <= 1)
@@ -160,12 +160,12 @@ import MemoSyncTesting
         #expect(try LibraryCore.decodeState(bytes).notebook.encoded() == notebook.encoded())
     }
 
-    @Test func damagedStateFileIsReportedNotReplaced() throws {
+    @Test func damagedStateFileIsReportedNotReplaced() async throws {
         let environment = TestEnvironment(seed: 24)
         let disk = MemoryDisk()
         let replica = try Replica(disk: disk, environment: environment.environment)
         try replica.createMemo(text: "precious")
-        try replica.compact()
+        try await replica.compact()
         var bytes = try #require(try disk.read(file: LibraryCore.stateFileName))
         bytes[bytes.count / 2] ^= 0x40
         try disk.perform(.write(file: LibraryCore.stateFileName, bytes: bytes))
@@ -274,7 +274,7 @@ import MemoSyncTesting
         let stream = replica.events()
         let memo = try replica.createMemo(text: "hello")
         try replica.moveToTrash(memo)
-        replica.close()
+        await replica.close()
         var received: [NotebookEvent] = []
         for await event in stream { received.append(event) }
         #expect(received.first == .added(memo, origin: .local))

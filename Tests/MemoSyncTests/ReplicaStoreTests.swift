@@ -13,17 +13,17 @@ import MemoSyncTesting
         try Replica(disk: disk, environment: environment.environment, configuration: configuration)
     }
 
-    @Test func damagedAndForeignBlobsAreSkippedAndReported() throws {
+    @Test func damagedAndForeignBlobsAreSkippedAndReported() async throws {
         let environment = TestEnvironment(seed: 41)
         let store = InMemoryBlobStore()
         let alice = try replica(environment)
         let bob = try replica(environment)
         let memo = try alice.createMemo(text: "one")
-        let first = try alice.sync(with: store)
+        let first = try await alice.sync(with: store)
         let good = try #require(first.publishedSegment)
         let goodBytes = try #require(store.bytes(key: good))
         try alice.edit(memo, replacingUTF16: 3..<3, with: " two")
-        let second = try #require(try alice.sync(with: store).publishedSegment)
+        let second = try #require(try await alice.sync(with: store).publishedSegment)
         let secondBytes = try #require(store.bytes(key: second))
         // A conflicted copy of the first segment, a truncated and a bit-flipped copy of the
         // second under other names, an unknown format version, a file no MemoSync wrote.
@@ -40,7 +40,7 @@ import MemoSyncTesting
         try store.put(key: StoreLayout.root + "\(ReplicaID(0xABCD))/segments/0000000000-0000000001-0000000000000000.seg", bytes: newer)
         try store.put(key: StoreLayout.root + "notes.txt", bytes: Array("hello".utf8))
 
-        let report = try bob.sync(with: store)
+        let report = try await bob.sync(with: store)
         #expect(bob.notebook.memo(memo)?.text == "one two")
         let reasons = Dictionary(report.skipped.map { ($0.key, $0.reason) }, uniquingKeysWith: { first, _ in first })
         #expect(reasons[StoreLayout.root + "notes.txt"] == .notMemoSync)
@@ -49,38 +49,38 @@ import MemoSyncTesting
         // removing the good second segment.
         try store.delete(key: second)
         let carol = try replica(environment)
-        let carolReport = try carol.sync(with: store)
+        let carolReport = try await carol.sync(with: store)
         let carolReasons = carolReport.skipped.map(\.reason)
         #expect(carolReasons.contains(.incomplete))
         #expect(carolReasons.contains { if case .corrupt = $0 { true } else { false } })
         #expect(carol.notebook.memo(memo)?.text == "one", "the damaged copies hold nothing usable; the conflicted copy of the first does")
         // Once the good blob is back, the next sync gets it.
         try store.put(key: second, bytes: secondBytes)
-        try carol.sync(with: store)
+        try await carol.sync(with: store)
         expectConverged([alice, bob, carol])
     }
 
-    @Test func transientStoreErrorsAreReportedAndTheNextSyncCatchesUp() throws {
+    @Test func transientStoreErrorsAreReportedAndTheNextSyncCatchesUp() async throws {
         let environment = TestEnvironment(seed: 42)
         let store = InMemoryBlobStore()
         let alice = try replica(environment)
         let bob = try replica(environment)
         try alice.createMemo(text: "hello")
         store.failNext(1, with: .unavailable(reason: "offline"), on: [.write])
-        let failed = try alice.sync(with: store)
+        let failed = try await alice.sync(with: store)
         #expect(!failed.errors.isEmpty)
         #expect(failed.publishedSegment == nil)
         #expect(alice.unpublishedOperationCount > 0)
         store.failNext(1, with: .unavailable(reason: "offline"), on: [.list])
-        #expect(try bob.sync(with: store).errors.count == 1)
-        try syncUntilQuiet([alice, bob], store: store)
+        #expect(try await bob.sync(with: store).errors.count == 1)
+        try await syncUntilQuiet([alice, bob], store: store)
         expectConverged([alice, bob])
         #expect(alice.unpublishedOperationCount == 0)
     }
 
     /// Segments covered by a snapshot are deleted after the grace period; a replica offline far
     /// longer still converges and publishes its offline edits; the store stays bounded.
-    @Test func garbageCollectionWithAReplicaOfflinePastTheGracePeriod() throws {
+    @Test func garbageCollectionWithAReplicaOfflinePastTheGracePeriod() async throws {
         let environment = TestEnvironment(seed: 43)
         let store = InMemoryBlobStore()
         var configuration = SyncConfiguration()
@@ -90,7 +90,7 @@ import MemoSyncTesting
         let bob = try replica(environment, MemoryDisk(), configuration)
         let carol = try replica(environment, MemoryDisk(), configuration)
         let memo = try alice.createMemo(text: "start\n")
-        try syncUntilQuiet([alice, bob, carol], store: store)
+        try await syncUntilQuiet([alice, bob, carol], store: store)
         // Carol goes offline for 30 days and edits.
         try carol.edit(memo, replacingUTF16: 0..<0, with: "carol offline\n")
         var deleted = 0
@@ -98,8 +98,8 @@ import MemoSyncTesting
             for hour in 0..<4 {
                 try alice.edit(memo, replacingUTF16: 0..<0, with: "a\(day).\(hour) ")
                 try bob.edit(memo, replacingUTF16: 0..<0, with: "b\(day).\(hour) ")
-                deleted += try alice.sync(with: store).blobsDeleted
-                deleted += try bob.sync(with: store).blobsDeleted
+                deleted += try await alice.sync(with: store).blobsDeleted
+                deleted += try await bob.sync(with: store).blobsDeleted
                 environment.advance(milliseconds: 6 * 3_600_000)
             }
         }
@@ -114,15 +114,15 @@ import MemoSyncTesting
             #expect(snapshots <= 2)
         }
         // Carol comes back: her earlier counters' segments are gone, so she reads a snapshot.
-        let report = try carol.sync(with: store)
+        let report = try await carol.sync(with: store)
         #expect(report.operationsApplied > 0)
-        try syncUntilQuiet([alice, bob, carol], store: store)
+        try await syncUntilQuiet([alice, bob, carol], store: store)
         expectConverged([alice, bob, carol])
         #expect(alice.notebook.memo(memo)?.text.contains("carol offline") == true)
         #expect(alice.notebook.memo(memo)?.text.contains("a29.3 ") == true)
     }
 
-    @Test func newReplicaBootstrapsFromOneSnapshot() throws {
+    @Test func newReplicaBootstrapsFromOneSnapshot() async throws {
         let environment = TestEnvironment(seed: 44)
         let store = InMemoryBlobStore()
         var configuration = SyncConfiguration()
@@ -130,23 +130,23 @@ import MemoSyncTesting
         let alice = try replica(environment, MemoryDisk(), configuration)
         for index in 0..<40 {
             try alice.createMemo(text: "memo \(index)\nbody")
-            try alice.sync(with: store)
+            try await alice.sync(with: store)
         }
         let newcomer = try replica(environment, MemoryDisk(), configuration)
-        let report = try newcomer.sync(with: store)
+        let report = try await newcomer.sync(with: store)
         expectConverged([alice, newcomer])
         // One snapshot, then only the segments after it (fewer than the snapshot threshold).
         #expect(report.blobsRead <= 1 + configuration.snapshotAfterSegments, "read \(report.blobsRead) blobs")
         #expect(newcomer.notebook.list().count == 40)
     }
 
-    @Test func aCopiedLibraryNeverSharesAnIDWithItsOriginal() throws {
+    @Test func aCopiedLibraryNeverSharesAnIDWithItsOriginal() async throws {
         let environment = TestEnvironment(seed: 45)
         let store = InMemoryBlobStore()
         let disk = MemoryDisk()
         let original = try replica(environment, disk)
         let memo = try original.createMemo(text: "shared\n")
-        try original.sync(with: store)
+        try await original.sync(with: store)
         // The library folder is copied to a second device while the original is open; both edit.
         let clone = try replica(environment, disk.durableCopy())
         #expect(clone.id != original.id, "every open takes a fresh id")
@@ -155,10 +155,10 @@ import MemoSyncTesting
         environment.advance(milliseconds: 1_000)
         try clone.edit(memo, replacingUTF16: 7..<7, with: "clone's line\n")
         let cloneMemo = try clone.createMemo(text: "clone only")
-        try original.sync(with: store)
-        try clone.sync(with: store)
+        try await original.sync(with: store)
+        try await clone.sync(with: store)
         let bob = try replica(environment)
-        try syncUntilQuiet([original, clone, bob], store: store)
+        try await syncUntilQuiet([original, clone, bob], store: store)
         expectConverged([original, clone, bob])
         let text = try #require(bob.notebook.memo(memo)?.text)
         #expect(text.contains("original's line"))
@@ -166,86 +166,86 @@ import MemoSyncTesting
         #expect(bob.notebook.memo(cloneMemo)?.text == "clone only")
     }
 
-    @Test func restoredBackupRecoversLaterEditsAndKeepsNewOnes() throws {
+    @Test func restoredBackupRecoversLaterEditsAndKeepsNewOnes() async throws {
         let environment = TestEnvironment(seed: 46)
         let store = InMemoryBlobStore()
         let disk = MemoryDisk()
         let alice = try replica(environment, disk)
         let memo = try alice.createMemo(text: "v1\n")
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         let backup = disk.durableCopy()
         try alice.edit(memo, replacingUTF16: 3..<3, with: "after the backup\n")
-        try alice.sync(with: store)
-        alice.close()
+        try await alice.sync(with: store)
+        await alice.close()
         // The device is restored from the backup, and edited before it syncs.
         let restored = try replica(environment, backup)
         #expect(restored.id != alice.id)
         try restored.edit(memo, replacingUTF16: 0..<0, with: "after the restore\n")
-        try restored.sync(with: store)
+        try await restored.sync(with: store)
         let text = try #require(restored.notebook.memo(memo)?.text)
         #expect(text.contains("after the backup"))
         #expect(text.contains("after the restore"))
         let bob = try replica(environment)
-        try syncUntilQuiet([restored, bob], store: store)
+        try await syncUntilQuiet([restored, bob], store: store)
         expectConverged([restored, bob])
     }
 
-    @Test func restoredBackupWithoutNewEditsCatchesUp() throws {
+    @Test func restoredBackupWithoutNewEditsCatchesUp() async throws {
         let environment = TestEnvironment(seed: 47)
         let store = InMemoryBlobStore()
         let disk = MemoryDisk()
         let alice = try replica(environment, disk)
         let memo = try alice.createMemo(text: "v1\n")
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         let backup = disk.durableCopy()
         try alice.edit(memo, replacingUTF16: 3..<3, with: "later")
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         let restored = try replica(environment, backup)
-        let report = try restored.sync(with: store)
+        let report = try await restored.sync(with: store)
         #expect(report.publishedSegments.isEmpty, "nothing of its own to publish")
         #expect(restored.notebook.memo(memo)?.text == "v1\nlater")
         try restored.edit(memo, replacingUTF16: 0..<0, with: "more ")
-        try restored.sync(with: store)
+        try await restored.sync(with: store)
         let bob = try replica(environment)
-        try syncUntilQuiet([restored, bob], store: store)
+        try await syncUntilQuiet([restored, bob], store: store)
         expectConverged([restored, bob])
         #expect(bob.notebook.memo(memo)?.text == "more v1\nlater")
     }
 
-    @Test func unpublishedEditsOfAnEarlierSessionArePublishedAfterReopening() throws {
+    @Test func unpublishedEditsOfAnEarlierSessionArePublishedAfterReopening() async throws {
         let environment = TestEnvironment(seed: 49)
         let store = InMemoryBlobStore()
         let disk = MemoryDisk()
         let alice = try replica(environment, disk)
         let memo = try alice.createMemo(text: "typed offline")
-        try alice.save()
+        try await alice.save()
         let firstID = alice.id
-        alice.close()
+        await alice.close()
         let reopened = try replica(environment, disk)
         #expect(reopened.id != firstID)
         #expect(reopened.unpublishedOperationCount > 0)
-        let report = try reopened.sync(with: store)
+        let report = try await reopened.sync(with: store)
         #expect(report.publishedSegments.count == 1)
         #expect(report.publishedSegments.first.map { $0.contains(firstID.description) } == true)
         #expect(reopened.unpublishedOperationCount == 0)
         let bob = try replica(environment)
-        try bob.sync(with: store)
+        try await bob.sync(with: store)
         #expect(bob.notebook.memo(memo)?.text == "typed offline")
     }
 
-    @Test func crashAfterPublishingIsRecognisedAsOwnWork() throws {
+    @Test func crashAfterPublishingIsRecognisedAsOwnWork() async throws {
         let environment = TestEnvironment(seed: 48)
         let store = InMemoryBlobStore()
         let disk = MemoryDisk()
         let alice = try replica(environment, disk)
         try alice.createMemo(text: "x")
         // Publish, then die before the sync state is saved.
-        var session = try alice.beginSync()
-        while let action = session.nextAction() { session.handle(Replica.perform(action, on: store)) }
+        try alice.beginSync()
+        try await driveSync(alice, on: store)
         disk.crash()
         let reopened = try replica(environment, disk)
         #expect(reopened.syncState.published.isEmpty)
-        let report = try reopened.sync(with: store)
+        let report = try await reopened.sync(with: store)
         #expect(report.publishedSegment == nil, "the published segment is recognised, not published again")
         #expect(reopened.unpublishedOperationCount == 0)
     }

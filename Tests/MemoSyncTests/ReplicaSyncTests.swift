@@ -12,23 +12,23 @@ import MemoSyncTesting
         try Replica(disk: disk, environment: environment.environment, configuration: configuration)
     }
 
-    @Test func twoReplicasConvergeOnConcurrentEdits() throws {
+    @Test func twoReplicasConvergeOnConcurrentEdits() async throws {
         let environment = TestEnvironment(seed: 1)
         let store = InMemoryBlobStore()
         let alice = try makeReplica(MemoryDisk(), environment)
         let bob = try makeReplica(MemoryDisk(), environment)
         #expect(alice.id != bob.id)
         let memo = try alice.createMemo(text: "Groceries\nmilk")
-        try alice.sync(with: store)
-        let bobFirst = try bob.sync(with: store)
+        try await alice.sync(with: store)
+        let bobFirst = try await bob.sync(with: store)
         #expect(bobFirst.operationsApplied > 0)
         #expect(bob.notebook.memo(memo)?.text == "Groceries\nmilk")
         // Offline, both edit the same memo.
         try alice.edit(memo, replacingUTF16: 14..<14, with: ", eggs")
         try bob.edit(memo, replacingUTF16: 0..<9, with: "Shopping")
-        try alice.sync(with: store)
-        try bob.sync(with: store)
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
+        try await bob.sync(with: store)
+        try await alice.sync(with: store)
         expectConverged([alice, bob])
         #expect(alice.notebook.memo(memo)?.text == "Shopping\nmilk, eggs")
     }
@@ -37,7 +37,7 @@ import MemoSyncTesting
     /// stays torn) are not left waiting because this library's own snapshot is the newest in
     /// the store: a snapshot it wrote and holds all of is never the one read for them. (Found
     /// by `memo-sim --seed 796 --steps 3000 --replicas 8 --faults all`, which stalled.)
-    @Test func heldBackOperationsReadAnotherDevicesSnapshotNotTheirOwn() throws {
+    @Test func heldBackOperationsReadAnotherDevicesSnapshotNotTheirOwn() async throws {
         let environment = TestEnvironment(seed: 3)
         let store = InMemoryBlobStore()
         var snapshotting = SyncConfiguration()
@@ -49,45 +49,45 @@ import MemoSyncTesting
         let bob = try makeReplica(MemoryDisk(), environment, configuration: snapshotting)
         let carol = try makeReplica(MemoryDisk(), environment, configuration: quiet)
         let memo = try alice.createMemo(text: "hello")
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         // Carol adds to it; Bob reads her segment, which then stays torn in the store, types
         // after her words and publishes a segment and a snapshot.
-        try carol.sync(with: store)
+        try await carol.sync(with: store)
         try carol.edit(memo, replacingUTF16: 5..<5, with: " world")
-        try carol.sync(with: store)
-        try bob.sync(with: store)
+        try await carol.sync(with: store)
+        try await bob.sync(with: store)
         #expect(bob.notebook.memo(memo)?.text == "hello world")
         let carolSegments = store.keys.filter { $0.contains("/\(carol.id)/segments/") }
         #expect(!carolSegments.isEmpty)
         for key in carolSegments { try store.truncate(key: key, to: 10) }
         try bob.edit(memo, replacingUTF16: 11..<11, with: "!")
-        try bob.sync(with: store)
+        try await bob.sync(with: store)
         // Alice types a lot and, while reads fail, publishes a snapshot holding more
         // operations than Bob's.
         for offset in 5..<205 { try alice.edit(memo, replacingUTF16: offset..<offset, with: "a") }
         store.failNext(100, with: .unavailable(reason: "offline"), on: [.read])
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         store.failNext(0, with: .unavailable(reason: "offline"))
         let snapshots = store.keys.filter { $0.contains("/snapshots/") }
         #expect(snapshots.contains { $0.contains("/\(alice.id)/snapshots/000000000206-") }, "\(snapshots)")
         // Alice reads Bob's typing, holds it back for Carol's words, and finds those in Bob's
         // snapshot, not in her own newer one.
-        for _ in 0..<3 { try alice.sync(with: store) }
+        for _ in 0..<3 { try await alice.sync(with: store) }
         #expect(alice.notebook.pendingOperationCount == 0)
         let text = alice.notebook.memo(memo)?.text ?? ""
         #expect(text.contains(" world!") && text.filter { $0 == "a" }.count == 200, "\(text)")
     }
 
-    @Test func deleteAgainstEditKeepsTheMemoInTheTrashWithTheEdit() throws {
+    @Test func deleteAgainstEditKeepsTheMemoInTheTrashWithTheEdit() async throws {
         let environment = TestEnvironment(seed: 2)
         let store = InMemoryBlobStore()
         let alice = try makeReplica(MemoryDisk(), environment)
         let bob = try makeReplica(MemoryDisk(), environment)
         let memo = try alice.createMemo(text: "Draft")
-        try syncUntilQuiet([alice, bob], store: store)
+        try await syncUntilQuiet([alice, bob], store: store)
         try alice.moveToTrash(memo)
         try bob.edit(memo, replacingUTF16: 5..<5, with: " two")
-        try syncUntilQuiet([bob, alice], store: store)
+        try await syncUntilQuiet([bob, alice], store: store)
         expectConverged([alice, bob])
         // The edit was made without seeing the trash: the memo is still recoverable with it.
         #expect(alice.notebook.memo(memo)?.text == "Draft two")
@@ -95,7 +95,7 @@ import MemoSyncTesting
     }
 
     @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])
-    func randomReplicasConverge(seed: UInt64) throws {
+    func randomReplicasConverge(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let environment = TestEnvironment(seed: seed)
         let store = InMemoryBlobStore()
@@ -116,7 +116,7 @@ import MemoSyncTesting
             case 3:
                 if let trashed = replica.notebook.trash().first { try replica.restore(trashed.id) }
             case 4, 5:
-                try replica.sync(with: store)
+                try await replica.sync(with: store)
             default:
                 let memo = memos.isEmpty ? try replica.createMemo() : memos[random.int(in: 0..<memos.count)]
                 let length = replica.notebook.memo(memo)!.text.unicodeScalars.count
@@ -124,9 +124,9 @@ import MemoSyncTesting
                 let end = min(length, start + random.int(in: 0..<4))
                 try replica.edit(memo, replacingScalars: start..<end, with: String(repeating: "abcdé"[random.int(in: 0..<5)], count: random.int(in: 0..<6)))
             }
-            if random.int(in: 0..<4) == 0 { try replica.save() }
+            if random.int(in: 0..<4) == 0 { try await replica.save() }
         }
-        try syncUntilQuiet(replicas, store: store)
+        try await syncUntilQuiet(replicas, store: store)
         expectConverged(replicas, seed: seed)
     }
 }
@@ -147,7 +147,7 @@ extension String {
         }
     }
 
-    @Test func twoReplicasSyncTheSameFolderAtOnce() throws {
+    @Test func twoReplicasSyncTheSameFolderAtOnce() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("memosync-concurrent-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("store"), withIntermediateDirectories: true)
@@ -155,24 +155,30 @@ extension String {
             replicas: try (0..<2).map { try Replica(libraryPath: root.appendingPathComponent("library-\($0)").path) },
             store: try DirectoryBlobStore(path: root.appendingPathComponent("store").path))
         let memo = try shared.replicas[0].createMemo(text: "start\n")
-        try syncUntilQuiet(shared.replicas, store: shared.store)
-        let failures = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let replica = shared.replicas[index]
-            do {
-                for round in 0..<40 {
-                    try replica.edit(memo, replacingUTF16: 0..<0, with: "r\(index).\(round) ")
-                    let report = try replica.sync(with: shared.store)
-                    if !report.skipped.isEmpty || !report.errors.isEmpty {
-                        failures.withLock { $0.append("replica \(index) round \(round): \(report.skipped) \(report.errors)") }
+        try await syncUntilQuiet(shared.replicas, store: shared.store)
+        let failures = await withTaskGroup(of: [String].self) { group in
+            for index in 0..<2 {
+                group.addTask {
+                    let replica = shared.replicas[index]
+                    var failures: [String] = []
+                    do {
+                        for round in 0..<40 {
+                            try replica.edit(memo, replacingUTF16: 0..<0, with: "r\(index).\(round) ")
+                            let report = try await replica.sync(with: shared.store)
+                            if !report.skipped.isEmpty || !report.errors.isEmpty {
+                                failures.append("replica \(index) round \(round): \(report.skipped) \(report.errors)")
+                            }
+                        }
+                    } catch {
+                        failures.append("replica \(index): \(error)")
                     }
+                    return failures
                 }
-            } catch {
-                failures.withLock { $0.append("replica \(index): \(error)") }
             }
+            return await group.reduce(into: []) { $0 += $1 }
         }
-        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
-        try syncUntilQuiet(shared.replicas, store: shared.store)
+        #expect(failures.isEmpty, "\(failures)")
+        try await syncUntilQuiet(shared.replicas, store: shared.store)
         expectConverged(shared.replicas)
         let text = try #require(shared.replicas[0].notebook.memo(memo)?.text)
         for index in 0..<2 { for round in 0..<40 { #expect(text.contains("r\(index).\(round) ")) } }

@@ -28,11 +28,11 @@ final class TestEnvironment: @unchecked Sendable {
 
 /// Syncs every replica with `store`, in rounds, until a whole round changes nothing.
 @discardableResult
-func syncUntilQuiet(_ replicas: [Replica], store: any BlobStore, roundsMax: Int = 10) throws -> Int {
+func syncUntilQuiet(_ replicas: [Replica], store: any BlobStore, roundsMax: Int = 10) async throws -> Int {
     for round in 1...roundsMax {
         var changed = false
         for replica in replicas {
-            let report = try replica.sync(with: store)
+            let report = try await replica.sync(with: store)
             if ProcessInfo.processInfo.environment["MEMOSYNC_TRACE_SYNC"] != nil {
                 print("sync \(replica.id): read \(report.blobsRead) wrote \(report.blobsWritten) deleted \(report.blobsDeleted) applied \(report.operationsApplied) pending \(report.pendingOperationCount) skipped \(report.skipped) errors \(report.errors) version \(replica.notebook.version)")
             }
@@ -60,5 +60,17 @@ func expectConverged(_ replicas: [Replica], seed: UInt64? = nil, sourceLocation:
             let same = replica.notebook.memo(id)?.text == first.notebook.memo(id)?.text
             #expect(same, "memo \(id) differs\(seedNote)", sourceLocation: sourceLocation)
         }
+    }
+}
+
+/// Drives the sync `replica` began (`beginSync()`) on `store` to its end, `maxInFlight` store
+/// operations at a time answered in the order handed out, without finishing it.
+func driveSync(_ replica: Replica, on store: any BlobStore, maxInFlight: Int = 1) async throws {
+    var inFlight: [SyncAction] = []
+    while true {
+        inFlight += try replica.nextSyncActions(limit: maxInFlight - inFlight.count)
+        guard !inFlight.isEmpty else { return }
+        let action = inFlight.removeFirst()
+        replica.handleSync(action, await Replica.perform(action, on: store))
     }
 }

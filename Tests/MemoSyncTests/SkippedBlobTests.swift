@@ -32,26 +32,26 @@ import MemoSyncTesting
 
     /// Alice and Bob share a memo; Alice then edits it and publishes one segment, returned with
     /// its honest bytes. Bob has not seen it.
-    private static func twoDevicesAndANewSegment(_ store: RecordingStore) throws -> (alice: Replica, bob: Replica, memo: MemoID, segment: String, bytes: [UInt8]) {
+    private static func twoDevicesAndANewSegment(_ store: RecordingStore) async throws -> (alice: Replica, bob: Replica, memo: MemoID, segment: String, bytes: [UInt8]) {
         let environment = TestEnvironment(seed: 18)
         let alice = try Replica(disk: MemoryDisk(), environment: environment.environment)
         let bob = try Replica(disk: MemoryDisk(), environment: environment.environment)
         let memo = try alice.createMemo(text: "Groceries")
-        try alice.sync(with: store)
-        try bob.sync(with: store)
+        try await alice.sync(with: store)
+        try await bob.sync(with: store)
         try alice.edit(memo, replacingUTF16: 9..<9, with: "\nmilk")
-        let report = try alice.sync(with: store)
+        let report = try await alice.sync(with: store)
         let segment = try #require(report.publishedSegment)
         return (alice, bob, memo, segment, try #require(store.inner.bytes(key: segment)))
     }
 
-    @Test func aDamagedBlobIsReportedOnceAndReadAtEverySync() throws {
+    @Test func aDamagedBlobIsReportedOnceAndReadAtEverySync() async throws {
         let store = RecordingStore()
-        let (alice, bob, memo, segment, bytes) = try Self.twoDevicesAndANewSegment(store)
+        let (alice, bob, memo, segment, bytes) = try await Self.twoDevicesAndANewSegment(store)
         try store.inner.corrupt(key: segment, byteAt: bytes.count / 2)
         for sync in 1...4 {
             store.forgetReads()
-            let report = try bob.sync(with: store)
+            let report = try await bob.sync(with: store)
             // Read every time (it may have been damaged on the way), reported the first time.
             #expect(store.reads.contains(segment), "sync \(sync)")
             #expect(report.skipped.map(\.key) == (sync == 1 ? [segment] : []), "sync \(sync)")
@@ -60,58 +60,58 @@ import MemoSyncTesting
         }
         // Mended in place (same size): used at the next sync.
         try store.inner.put(key: segment, bytes: bytes)
-        let report = try bob.sync(with: store)
+        let report = try await bob.sync(with: store)
         #expect(report.skipped.isEmpty && report.skippedAgainCount == 0)
         #expect(bob.notebook.memo(memo)?.text == alice.notebook.memo(memo)?.text)
     }
 
-    @Test func anIncompleteBlobIsReportedAgainOnlyForAnotherReason() throws {
+    @Test func anIncompleteBlobIsReportedAgainOnlyForAnotherReason() async throws {
         let store = RecordingStore()
-        let (_, bob, memo, segment, bytes) = try Self.twoDevicesAndANewSegment(store)
+        let (_, bob, memo, segment, bytes) = try await Self.twoDevicesAndANewSegment(store)
         try store.inner.truncate(key: segment, to: bytes.count - 3)
-        let first = try bob.sync(with: store)
+        let first = try await bob.sync(with: store)
         #expect(first.skipped == [SkippedBlob(key: segment, reason: .incomplete)])
-        let second = try bob.sync(with: store)
+        let second = try await bob.sync(with: store)
         #expect(second.skipped.isEmpty && second.skippedAgainCount == 1)
         // Whole now, but damaged: a new problem, reported.
         var damaged = bytes
         damaged[bytes.count / 2] ^= 0x01
         try store.inner.put(key: segment, bytes: damaged)
-        let third = try bob.sync(with: store)
+        let third = try await bob.sync(with: store)
         #expect(third.skipped.map(\.key) == [segment] && third.skippedAgainCount == 0)
         // The download completes: used.
         try store.inner.put(key: segment, bytes: bytes)
-        let fourth = try bob.sync(with: store)
+        let fourth = try await bob.sync(with: store)
         #expect(fourth.skipped.isEmpty && fourth.skippedAgainCount == 0)
         #expect(bob.notebook.memo(memo)?.text == "Groceries\nmilk")
     }
 
-    @Test func anUnreadableBlobIsTriedAtEverySyncAndReportedOnce() throws {
+    @Test func anUnreadableBlobIsTriedAtEverySyncAndReportedOnce() async throws {
         let store = RecordingStore()
-        let (_, bob, memo, segment, _) = try Self.twoDevicesAndANewSegment(store)
+        let (_, bob, memo, segment, _) = try await Self.twoDevicesAndANewSegment(store)
         store.failReads(of: segment)
         for sync in 1...3 {
             store.forgetReads()
-            let report = try bob.sync(with: store)
+            let report = try await bob.sync(with: store)
             #expect(store.reads.contains(segment), "sync \(sync)")
             #expect(report.skipped.map(\.key) == (sync == 1 ? [segment] : []), "sync \(sync)")
             #expect(report.skippedAgainCount == (sync == 1 ? 0 : 1), "sync \(sync)")
         }
         store.failReads(of: nil)
-        let report = try bob.sync(with: store)
+        let report = try await bob.sync(with: store)
         #expect(report.skipped.isEmpty && report.skippedAgainCount == 0)
         #expect(bob.notebook.memo(memo)?.text == "Groceries\nmilk")
     }
 
-    @Test func aReplicaOpenedAgainReportsAgain() throws {
+    @Test func aReplicaOpenedAgainReportsAgain() async throws {
         let store = RecordingStore()
-        let (_, bob, _, segment, bytes) = try Self.twoDevicesAndANewSegment(store)
+        let (_, bob, _, segment, bytes) = try await Self.twoDevicesAndANewSegment(store)
         try store.inner.corrupt(key: segment, byteAt: bytes.count / 2)
-        #expect(try bob.sync(with: store).skipped.map(\.key) == [segment])
-        #expect(try bob.sync(with: store).skipped.isEmpty)
+        #expect(try await bob.sync(with: store).skipped.map(\.key) == [segment])
+        #expect(try await bob.sync(with: store).skipped.isEmpty)
         // Another process (a new Replica) has no memory of it: one report per run.
         let disk = MemoryDisk()
         let carol = try Replica(disk: disk, environment: TestEnvironment(seed: 19).environment)
-        #expect(try carol.sync(with: store).skipped.map(\.key) == [segment])
+        #expect(try await carol.sync(with: store).skipped.map(\.key) == [segment])
     }
 }

@@ -15,9 +15,9 @@ import MemoSyncTesting
 
     /// A device that has never synced, synced once with `store`: it must hold what `expected`
     /// holds, with nothing held back.
-    private func expectNewDeviceGetsEverything(from store: InMemoryBlobStore, like expected: Replica, _ environment: TestEnvironment, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectNewDeviceGetsEverything(from store: InMemoryBlobStore, like expected: Replica, _ environment: TestEnvironment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let newcomer = try makeReplica(environment)
-        try newcomer.sync(with: store)
+        try await newcomer.sync(with: store)
         #expect(newcomer.notebook.pendingOperationCount == 0, "operations held back", sourceLocation: sourceLocation)
         #expect(newcomer.notebook.version == expected.notebook.version, "\(newcomer.notebook.version) vs \(expected.notebook.version)", sourceLocation: sourceLocation)
         for id in expected.notebook.memoIDs {
@@ -34,66 +34,66 @@ import MemoSyncTesting
         for (key, bytes) in contents { try store.put(key: key, bytes: bytes) }
     }
 
-    @Test func switchingStoresBothWaysPublishesEverythingAgain() throws {
+    @Test func switchingStoresBothWaysPublishesEverythingAgain() async throws {
         let environment = TestEnvironment(seed: 11)
         let first = InMemoryBlobStore()
         let second = InMemoryBlobStore()
         let alice = try makeReplica(environment)
         let memo = try alice.createMemo(text: "hello")
-        try alice.sync(with: first)
+        try await alice.sync(with: first)
         // The second store is new: Alice's sync publishes what she published to the first.
-        let report = try alice.sync(with: second)
+        let report = try await alice.sync(with: second)
         #expect(report.blobsWritten > 0)
         #expect(report.republishedOperationCount > 0)
-        try expectNewDeviceGetsEverything(from: second, like: alice, environment)
+        try await expectNewDeviceGetsEverything(from: second, like: alice, environment)
         // Later edits reach a device of the second store, and back in the first store too.
         try alice.edit(memo, replacingUTF16: 5..<5, with: " world")
-        try alice.sync(with: second)
-        try expectNewDeviceGetsEverything(from: second, like: alice, environment)
-        try alice.sync(with: first)
-        try expectNewDeviceGetsEverything(from: first, like: alice, environment)
+        try await alice.sync(with: second)
+        try await expectNewDeviceGetsEverything(from: second, like: alice, environment)
+        try await alice.sync(with: first)
+        try await expectNewDeviceGetsEverything(from: first, like: alice, environment)
     }
 
-    @Test func aWipedStoreGetsEveryonesHistoryBackFromOneLibrary() throws {
+    @Test func aWipedStoreGetsEveryonesHistoryBackFromOneLibrary() async throws {
         let environment = TestEnvironment(seed: 12)
         let store = InMemoryBlobStore()
         let alice = try makeReplica(environment)
         let bob = try makeReplica(environment)
         try alice.createMemo(text: "from alice")
         try bob.createMemo(text: "from bob")
-        try syncUntilQuiet([alice, bob], store: store)
+        try await syncUntilQuiet([alice, bob], store: store)
         // Bob leaves; the store folder is wiped and re-created.
-        bob.close()
+        await bob.close()
         try replaceContents(of: store, with: [])
-        try alice.sync(with: store)
-        try expectNewDeviceGetsEverything(from: store, like: alice, environment)
+        try await alice.sync(with: store)
+        try await expectNewDeviceGetsEverything(from: store, like: alice, environment)
     }
 
-    @Test func aStoreRestoredFromAnOlderCopyGetsTheNewerHistory() throws {
+    @Test func aStoreRestoredFromAnOlderCopyGetsTheNewerHistory() async throws {
         let environment = TestEnvironment(seed: 13)
         let store = InMemoryBlobStore()
         var configuration = SyncConfiguration()
         configuration.snapshotAfterSegments = 2
         let alice = try Replica(disk: MemoryDisk(), environment: environment.environment, configuration: configuration)
         let memo = try alice.createMemo(text: "a")
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         let old = try copy(of: store)
         for index in 0..<6 {
             try alice.edit(memo, replacingUTF16: 0..<0, with: "\(index)")
-            try alice.sync(with: store)
+            try await alice.sync(with: store)
         }
         // Missing the newer blobs.
         try replaceContents(of: store, with: old)
-        try alice.sync(with: store)
-        try expectNewDeviceGetsEverything(from: store, like: alice, environment)
+        try await alice.sync(with: store)
+        try await expectNewDeviceGetsEverything(from: store, like: alice, environment)
         // Only the older ones: the newest snapshot and segments are gone, older segments stay.
         let now = try copy(of: store)
         try replaceContents(of: store, with: now.filter { !$0.0.contains("/snapshots/") }.prefix(1).map { $0 })
-        try alice.sync(with: store)
-        try expectNewDeviceGetsEverything(from: store, like: alice, environment)
+        try await alice.sync(with: store)
+        try await expectNewDeviceGetsEverything(from: store, like: alice, environment)
     }
 
-    @Test func twoStoresAlternated() throws {
+    @Test func twoStoresAlternated() async throws {
         let environment = TestEnvironment(seed: 14)
         let first = InMemoryBlobStore()
         let second = InMemoryBlobStore()
@@ -104,27 +104,27 @@ import MemoSyncTesting
         var random = SeededRandom(seed: 14)
         for round in 0..<12 {
             try alice.edit(memo, replacingUTF16: 0..<0, with: "\(round)")
-            try alice.sync(with: round.isMultiple(of: 2) ? first : second)
+            try await alice.sync(with: round.isMultiple(of: 2) ? first : second)
             // Bob only ever syncs the first store, Carol the second; both edit too.
             if random.int(in: 0...1) == 0 { try bob.createMemo(text: "bob \(round)") }
-            try bob.sync(with: first)
+            try await bob.sync(with: first)
             if random.int(in: 0...1) == 0 { try carol.createMemo(text: "carol \(round)") }
-            try carol.sync(with: second)
+            try await carol.sync(with: second)
         }
         // Alice carries each store's news to the other: a device of one store learns from her
         // head what exists, says in its own what it lacks, and she writes a snapshot for it.
         for _ in 0..<4 {
-            try alice.sync(with: first)
-            try bob.sync(with: first)
-            try alice.sync(with: second)
-            try carol.sync(with: second)
+            try await alice.sync(with: first)
+            try await bob.sync(with: first)
+            try await alice.sync(with: second)
+            try await carol.sync(with: second)
         }
         expectConverged([alice, bob, carol])
-        try expectNewDeviceGetsEverything(from: first, like: alice, environment)
-        try expectNewDeviceGetsEverything(from: second, like: alice, environment)
+        try await expectNewDeviceGetsEverything(from: first, like: alice, environment)
+        try await expectNewDeviceGetsEverything(from: second, like: alice, environment)
     }
 
-    @Test func aStoreThatLostSomeOfALibrarysBlobs() throws {
+    @Test func aStoreThatLostSomeOfALibrarysBlobs() async throws {
         for seed in UInt64(1)...UInt64(ProcessInfo.processInfo.environment["MEMOSYNC_SEEDS"].flatMap(UInt64.init) ?? 12) {
             let environment = TestEnvironment(seed: seed)
             var random = SeededRandom(seed: seed)
@@ -137,21 +137,21 @@ import MemoSyncTesting
             for round in 0..<random.int(in: 4...14) {
                 try (random.int(in: 0...1) == 0 ? alice : bob).createMemo(text: "memo \(round)")
                 if alice.notebook.memo(memo) != nil { try alice.edit(memo, replacingUTF16: 0..<0, with: "a") }
-                try alice.sync(with: store)
-                try bob.sync(with: store)
+                try await alice.sync(with: store)
+                try await bob.sync(with: store)
             }
-            try syncUntilQuiet([alice, bob], store: store)
+            try await syncUntilQuiet([alice, bob], store: store)
             // Some blobs of Alice's vanish (a sync client lost them, a careless cleanup).
             for key in store.keys where key.contains("/\(alice.id)/") && random.int(in: 0...2) == 0 {
                 try store.delete(key: key)
             }
-            try alice.sync(with: store)
-            try bob.sync(with: store)
-            try alice.sync(with: store)
+            try await alice.sync(with: store)
+            try await bob.sync(with: store)
+            try await alice.sync(with: store)
             let environmentNote = "seed \(seed) (MEMOSYNC_SEEDS)"
             let newcomer = try Replica(disk: MemoryDisk(), environment: environment.environment)
-            try syncUntilQuiet([newcomer], store: store)
-            try syncUntilQuiet([alice, bob, newcomer], store: store)
+            try await syncUntilQuiet([newcomer], store: store)
+            try await syncUntilQuiet([alice, bob, newcomer], store: store)
             #expect(newcomer.notebook.pendingOperationCount == 0, "\(environmentNote): held back")
             #expect(newcomer.notebook.version == alice.notebook.version, "\(environmentNote)")
             expectConverged([alice, bob, newcomer], seed: seed)
@@ -162,7 +162,7 @@ import MemoSyncTesting
     /// and their writer had no snapshot) says so in its head; a device that holds them writes a
     /// snapshot, and the next sync of the first one reads it. (The stall of
     /// `memo-sim --seed 796 --steps 3000 --replicas 8 --faults all`.)
-    @Test func aDeviceLackingWhatOnlyAnotherHoldsGetsASnapshot() throws {
+    @Test func aDeviceLackingWhatOnlyAnotherHoldsGetsASnapshot() async throws {
         let environment = TestEnvironment(seed: 15)
         let store = InMemoryBlobStore()
         var quiet = SyncConfiguration()
@@ -172,24 +172,24 @@ import MemoSyncTesting
         let bob = try Replica(disk: MemoryDisk(), environment: environment.environment, configuration: quiet)
         let carol = try Replica(disk: MemoryDisk(), environment: environment.environment, configuration: quiet)
         let memo = try alice.createMemo(text: "hello")
-        try alice.sync(with: store)
-        try bob.sync(with: store)
+        try await alice.sync(with: store)
+        try await bob.sync(with: store)
         try bob.edit(memo, replacingUTF16: 5..<5, with: " world")
-        try bob.sync(with: store)
-        try alice.sync(with: store)
+        try await bob.sync(with: store)
+        try await alice.sync(with: store)
         // Alice builds on Bob's words; then Bob's segment vanishes and Bob leaves for good.
         try alice.edit(memo, replacingUTF16: 11..<11, with: "!")
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         for key in store.keys where key.contains("/\(bob.id)/segments/") { try store.delete(key: key) }
-        bob.close()
+        await bob.close()
         // Carol holds Alice's "!" back: it needs Bob's words.
-        try carol.sync(with: store)
+        try await carol.sync(with: store)
         #expect(carol.notebook.pendingOperationCount > 0)
         #expect(store.keys.contains { $0.contains("/\(carol.id)/heads/") })
         // Alice reads Carol's head, sees what Carol lacks, and writes a snapshot.
-        let aliceReport = try alice.sync(with: store)
+        let aliceReport = try await alice.sync(with: store)
         #expect(aliceReport.publishedSnapshot != nil)
-        try carol.sync(with: store)
+        try await carol.sync(with: store)
         #expect(carol.notebook.pendingOperationCount == 0)
         #expect(carol.notebook.memo(memo)?.text == "hello world!")
     }
@@ -229,40 +229,40 @@ import MemoSyncTesting
         return path
     }
 
-    @Test func cleanSessionsKeepOneIdAndACrashOrACopyDoesNot() throws {
+    @Test func cleanSessionsKeepOneIdAndACrashOrACopyDoesNot() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var replica = try Replica(libraryPath: folder)
         let memo = try replica.createMemo(text: "one")
-        try replica.save()
+        try await replica.save()
         let first = replica.id
-        replica.close()
+        await replica.close()
         // Many clean sessions that edit: one id, a lineage of one.
         for index in 0..<20 {
             replica = try Replica(libraryPath: folder)
             #expect(replica.id == first, "session \(index)")
             try replica.edit(memo, replacingUTF16: 0..<0, with: "x")
-            try replica.save()
-            replica.close()
+            try await replica.save()
+            await replica.close()
         }
         replica = try Replica(libraryPath: folder)
         #expect(replica.syncState.lineage == [first])
         #expect(replica.notebook.version.entries.count == 1)
-        replica.close()
+        await replica.close()
         // A session that saves and never closes (a killed process: the lock goes with the
         // process, no seal is written): the next one takes a fresh id. The disk's lock is
         // released by hand, as the kernel does for a killed process.
         let crashingDisk = try FileDisk(path: folder)
         let crashing = try Replica(disk: crashingDisk)
         try crashing.edit(memo, replacingUTF16: 0..<0, with: "y")
-        try crashing.save()
+        try await crashing.save()
         let crashed = crashing.id
         crashingDisk.close()
         replica = try Replica(libraryPath: folder)
         #expect(replica.id != crashed)
         #expect(replica.notebook.memo(memo)?.text.hasPrefix("y") == true)
         let afterCrash = replica.id
-        replica.close()
+        await replica.close()
         // A copy of the closed folder: the copy takes a fresh id, the original keeps its own.
         let copyFolder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: copyFolder) }
@@ -270,10 +270,10 @@ import MemoSyncTesting
         try FileManager.default.copyItem(atPath: folder, toPath: copyFolder)
         let copy = try Replica(libraryPath: copyFolder)
         #expect(copy.id != afterCrash)
-        copy.close()
+        await copy.close()
         let original = try Replica(libraryPath: folder)
         #expect(original.id == afterCrash)
-        original.close()
+        await original.close()
         // The state file rewritten in place with the same bytes (a restore that keeps the
         // inode): its change time moved, so a fresh id.
         let statePath = folder + "/state"
@@ -281,23 +281,23 @@ import MemoSyncTesting
         try bytes.write(to: URL(fileURLWithPath: statePath))
         let restored = try Replica(libraryPath: folder)
         #expect(restored.id != afterCrash)
-        restored.close()
+        await restored.close()
     }
 
-    @Test func aDamagedSealKeepsNoId() throws {
+    @Test func aDamagedSealKeepsNoId() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var replica = try Replica(libraryPath: folder)
         try replica.createMemo(text: "one")
-        try replica.save()
+        try await replica.save()
         let first = replica.id
-        replica.close()
+        await replica.close()
         let sealPath = folder + "/seal"
         var seal = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sealPath)))
         seal[seal.count / 2] ^= 0x40
         try Data(seal).write(to: URL(fileURLWithPath: sealPath))
         replica = try Replica(libraryPath: folder)
         #expect(replica.id != first)
-        replica.close()
+        await replica.close()
     }
 }

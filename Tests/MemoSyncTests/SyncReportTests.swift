@@ -16,31 +16,31 @@ import MemoSyncTesting
 
     // MARK: The numbers agree
 
-    @Test func anOperationIsACharacterOrAMemoChange() throws {
+    @Test func anOperationIsACharacterOrAMemoChange() async throws {
         let environment = TestEnvironment(seed: 12)
         let store = InMemoryBlobStore()
         let disk = MemoryDisk()
         var alice = try replica(environment, disk)
         let memo = try alice.createMemo(text: "hello")  // 1 creation + 5 characters
-        try alice.save()
-        alice.close()
+        try await alice.save()
+        await alice.close()
         alice = try replica(environment, disk)  // a new session, under a fresh id
         try alice.edit(memo, replacingUTF16: 5..<5, with: " world")  // 6 characters
         try alice.edit(memo, replacingUTF16: 0..<2, with: "")  // 2 characters deleted
         try alice.moveToTrash(memo)  // 1
         #expect(alice.unpublishedOperationCount == 15)
-        let published = try alice.sync(with: store)
+        let published = try await alice.sync(with: store)
         #expect(published.publishedOperationCount == 15)
         // One segment, named after the later session's range alone (9 operations): the count is
         // not taken from names.
         #expect(published.publishedSegments.count == 1)
         #expect(alice.unpublishedOperationCount == 0)
         let bob = try replica(environment)
-        #expect(try bob.sync(with: store).operationsApplied == 15)
+        #expect(try await bob.sync(with: store).operationsApplied == 15)
     }
 
     @Test(arguments: testSeeds(12, salt: 0x12_06))
-    func publishedReceivedAndUnsyncedCountTheSameOperations(seed: UInt64) throws {
+    func publishedReceivedAndUnsyncedCountTheSameOperations(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let environment = TestEnvironment(seed: seed)
         let store = InMemoryBlobStore()
@@ -69,37 +69,37 @@ import MemoSyncTesting
             }
             if random.chance(0.6) {
                 let unsynced = alice.unpublishedOperationCount
-                let report = try alice.sync(with: store)
+                let report = try await alice.sync(with: store)
                 #expect(report.isComplete, "seed \(seed)")
                 #expect(report.publishedOperationCount == unsynced, "seed \(seed), session \(session): published \(report.publishedOperationCount), status said \(unsynced)")
                 #expect(alice.unpublishedOperationCount == 0, "seed \(seed)")
                 publishedByAlice += report.publishedOperationCount
                 if random.chance(0.5) {
-                    let received = try bob.sync(with: store)
+                    let received = try await bob.sync(with: store)
                     #expect(received.pendingOperationCount == 0, "seed \(seed)")
                     receivedByBob += received.operationsApplied
                     #expect(receivedByBob == publishedByAlice, "seed \(seed): bob received \(receivedByBob), alice published \(publishedByAlice)")
                 }
             }
-            try alice.save()
-            alice.close()
+            try await alice.save()
+            await alice.close()
             alice = try replica(environment, disk)
         }
         let unsynced = alice.unpublishedOperationCount
-        #expect(try alice.sync(with: store).publishedOperationCount == unsynced, "seed \(seed)")
-        receivedByBob += try bob.sync(with: store).operationsApplied
+        #expect(try await alice.sync(with: store).publishedOperationCount == unsynced, "seed \(seed)")
+        receivedByBob += try await bob.sync(with: store).operationsApplied
         #expect(receivedByBob == alice.notebook.version.operationCount, "seed \(seed)")
     }
 
     // MARK: A sync that did not finish
 
-    @Test func aSyncThatCannotListTheStoreChangesNothing() throws {
+    @Test func aSyncThatCannotListTheStoreChangesNothing() async throws {
         let environment = TestEnvironment(seed: 13)
         let store = InMemoryBlobStore()
         let alice = try replica(environment)
         try alice.createMemo(text: "one")
         store.failNext(with: .io(reason: "opendir memosync/v1: Permission denied"), on: [.list])
-        let failed = try alice.sync(with: store)
+        let failed = try await alice.sync(with: store)
         #expect(!failed.listedStore && !failed.isComplete)
         #expect(failed.errors.count == 1 && failed.blobsWritten == 0 && failed.publishedOperationCount == 0)
         #expect(store.keys.isEmpty)
@@ -107,7 +107,7 @@ import MemoSyncTesting
         #expect(alice.unpublishedOperationCount == 4)
 
         environment.advance(milliseconds: 1_000)
-        let synced = try alice.sync(with: store)
+        let synced = try await alice.sync(with: store)
         #expect(synced.isComplete && synced.publishedOperationCount == 4)
         let syncedAt = environment.nowMilliseconds
         #expect(alice.syncState.lastSyncMilliseconds == syncedAt)
@@ -115,30 +115,30 @@ import MemoSyncTesting
         environment.advance(milliseconds: 1_000)
         try alice.createMemo(text: "two")
         store.failNext(with: .unavailable(reason: "offline"), on: [.list])
-        #expect(try !alice.sync(with: store).isComplete)
+        await #expect(try !alice.sync(with: store).isComplete)
         #expect(alice.syncState.lastSyncMilliseconds == syncedAt, "a failed sync moved the last-sync time")
     }
 
-    @Test func aSyncWhoseWriteFailedIsNotComplete() throws {
+    @Test func aSyncWhoseWriteFailedIsNotComplete() async throws {
         let environment = TestEnvironment(seed: 14)
         let store = InMemoryBlobStore()
         let alice = try replica(environment)
         try alice.createMemo(text: "one")
         store.failNext(with: .full, on: [.write])
-        let failed = try alice.sync(with: store)
+        let failed = try await alice.sync(with: store)
         #expect(failed.listedStore && !failed.isComplete && failed.errors.count == 1)
         #expect(failed.blobsWritten == 0 && failed.publishedOperationCount == 0)
         #expect(alice.syncState.lastSyncMilliseconds == 0)
         #expect(alice.unpublishedOperationCount == 4)
         environment.advance(milliseconds: 5)
-        let retried = try alice.sync(with: store)
+        let retried = try await alice.sync(with: store)
         #expect(retried.isComplete && retried.publishedOperationCount == 4)
         #expect(alice.syncState.lastSyncMilliseconds == environment.nowMilliseconds)
     }
 
     // MARK: Store entries a listing left out
 
-    @Test func entriesTheListingLeftOutAreReportedAndTheRestSyncs() throws {
+    @Test func entriesTheListingLeftOutAreReportedAndTheRestSyncs() async throws {
         let folder = IOTestFolder("sync-bad-entries")
         defer { folder.remove() }
         let environment = TestEnvironment(seed: 15)
@@ -148,7 +148,7 @@ import MemoSyncTesting
         }
         let alice = try replica(environment)
         let memo = try alice.createMemo(text: "hello")
-        try alice.sync(with: store)
+        try await alice.sync(with: store)
         // An unreadable folder, a symbolic link out of the store, a FIFO, and a sparse 3 GiB
         // file named like a segment.
         try store.write(key: junk + "/segments/0000000000-0000000001-00.seg", bytes: [1])
@@ -163,7 +163,7 @@ import MemoSyncTesting
         close(descriptor)
 
         let bob = try replica(environment)
-        let report = try bob.sync(with: store)
+        let report = try await bob.sync(with: store)
         #expect(bob.notebook.memo(memo)?.text == "hello")
         #expect(report.isComplete && report.errors.isEmpty)
         #expect(bob.syncState.lastSyncMilliseconds == environment.nowMilliseconds)
@@ -176,51 +176,55 @@ import MemoSyncTesting
         #expect(reasons[huge] == .tooLarge(sizeBytes: 3 << 30, limitBytes: StoreLayout.maxBlobBytes))
     }
 
-    @Test func aListedBlobLargerThanTheFormatAllowsIsNeverRead() throws {
+    @Test func aListedBlobLargerThanTheFormatAllowsIsNeverRead() async throws {
         let environment = TestEnvironment(seed: 16)
         let alice = try replica(environment)
         try alice.createMemo(text: "hello")
         let inner = InMemoryBlobStore()
-        try alice.sync(with: inner)
+        try await alice.sync(with: inner)
         let key = try #require(inner.keys.first { $0.contains("/segments/") })
         // A store that lists the segment one byte over the limit.
         let store = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxBlobBytes + 1)
         inner.resetCounters()
         let bob = try replica(environment)
-        let report = try bob.sync(with: store)
+        let report = try await bob.sync(with: store)
         #expect(inner.readCount == 0)
         #expect(report.skipped == [SkippedBlob(key: key, reason: .tooLarge(sizeBytes: StoreLayout.maxBlobBytes + 1, limitBytes: StoreLayout.maxBlobBytes))])
         #expect(bob.notebook.memoIDs.isEmpty)
         // At the limit it is read.
         let atLimit = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxBlobBytes)
-        #expect(try bob.sync(with: atLimit).skipped.isEmpty)
+        #expect(try await bob.sync(with: atLimit).skipped.isEmpty)
         #expect(inner.readCount == 1 && bob.notebook.memoIDs.count == 1)
     }
 
     // MARK: Misuse of the step-by-step API is refused, never a trap
 
-    @Test func stepByStepMisuseIsRefusedOrIgnored() throws {
+    @Test func stepByStepMisuseIsRefusedOrIgnored() async throws {
         let environment = TestEnvironment(seed: 13)
         let store = InMemoryBlobStore()
         let alice = try replica(environment)
         _ = try alice.createMemo(text: "hello")
-        var session = try alice.beginSync()
-        // Asked twice before answering: the same action.
-        let first = session.nextAction()
-        #expect(first != nil)
-        #expect(session.nextAction().map { "\($0)" } == first.map { "\($0)" })
-        // Driven to the end, each answer once; a stray answer after that changes nothing.
-        while let action = session.nextAction() {
-            session.handle(Replica.perform(action, on: store))
-        }
-        let report = session.report
-        session.handle(SyncResult.done)
-        #expect(session.report.errors == report.errors)
-        #expect(session.nextAction() == nil)
-        try alice.finishSync(session)
-        #expect(report.isComplete)
-        // Finishing again, with no sync begun: a typed error.
-        #expect(throws: ReplicaError.noSyncInProgress) { try alice.finishSync(session) }
+        // No sync begun: nothing to do, and finishing is a typed error.
+        #expect(try alice.nextSyncActions(limit: 8).isEmpty)
+        #expect(throws: ReplicaError.noSyncInProgress) { try alice.finishSync() }
+        try alice.beginSync()
+        // One sync at a time.
+        #expect(throws: ReplicaError.syncInProgress) { try alice.beginSync() }
+        // Asked again before answering: nothing new (the listing is in flight).
+        let first = try alice.nextSyncActions(limit: 8)
+        #expect(first.count == 1)
+        #expect(try alice.nextSyncActions(limit: 8).isEmpty)
+        // An answer to an action never handed out changes nothing.
+        alice.handleSync(.read(key: "memosync/v1/never/handed/out"), .read([1, 2, 3]))
+        #expect(alice.syncSession?.report.blobsRead == 0)
+        alice.handleSync(first[0], await Replica.perform(first[0], on: store))
+        try await driveSync(alice, on: store, maxInFlight: 4)
+        let report = try #require(alice.syncSession?.report)
+        // A stray answer after the end changes nothing.
+        alice.handleSync(first[0], .done)
+        #expect(alice.syncSession?.report == report)
+        #expect(try alice.finishSync().isComplete)
+        #expect(throws: ReplicaError.noSyncInProgress) { try alice.finishSync() }
         let stillEditable = try alice.createMemo(text: "still editable")
         #expect(alice.notebook.memo(stillEditable) != nil)
     }

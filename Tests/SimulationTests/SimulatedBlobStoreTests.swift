@@ -8,7 +8,7 @@ import Testing
 
     func keys(_ result: SyncResult) -> [String] {
         guard case let .listed(entries) = result else { return [] }
-        return entries.map(\.key).sorted()
+        return entries.blobs.map(\.key).sorted()
     }
 
     @Test func withoutFaultsEveryReaderSeesEveryWriteAtOnce() {
@@ -162,7 +162,7 @@ import Testing
         #expect(store.groundTruth().isEmpty)
     }
 
-    @Test func aReplicaSyncsThroughTheStoreAsABlobStore() throws {
+    @Test func aReplicaSyncsThroughTheStoreAsABlobStore() async throws {
         let store = SimulatedBlobStore(readerCount: 2, seed: 1)
         let a = TestEnvironment()
         let b = TestEnvironment()
@@ -170,8 +170,8 @@ import Testing
         let alice = try Replica(disk: SimulatedDisk(seed: 1), environment: a.environment)
         let bob = try Replica(disk: SimulatedDisk(seed: 2), environment: b.environment)
         let id = try alice.createMemo(text: "hello")
-        try alice.sync(with: store.client(reader: 0) { 1 })
-        try bob.sync(with: store.client(reader: 1) { 2 })
+        try await alice.sync(with: store.client(reader: 0) { 1 })
+        try await bob.sync(with: store.client(reader: 1) { 2 })
         #expect(bob.notebook.memo(id)?.text == "hello")
     }
 }

@@ -120,7 +120,7 @@ import Testing
         #expect(throws: DiskError.self) { try disk.perform(.write(file: "a/b", bytes: [])) }
     }
 
-    @Test func aReplicaReopensWithEverySavedEditAfterACrashAtEachStep() throws {
+    @Test func aReplicaReopensWithEverySavedEditAfterACrashAtEachStep() async throws {
         // Crash at every disk operation of a save and of a compaction: the reopened library has
         // at least what was saved before, and opens.
         for crashAt in 1...8 {
@@ -129,12 +129,12 @@ import Testing
                 let environment = TestEnvironment()
                 let replica = try Replica(disk: disk, environment: environment.environment)
                 let id = try replica.createMemo(text: "saved")
-                try replica.save()
+                try await replica.save()
                 try replica.edit(id, replacingUTF16: 5..<5, with: " more")
                 disk.crashAfterOperations = crashAt
                 disk.crashPerformsLastOperation = performs
-                _ = try? replica.compact()
-                _ = try? replica.save()
+                _ = try? await replica.compact()
+                _ = try? await replica.save()
                 disk.crash()
                 let reopened = try Replica(disk: disk, environment: environment.environment)
                 let text = try #require(reopened.notebook.memo(id)).text

@@ -20,7 +20,7 @@ extension SimulatedBlobStore {
         }
         switch action {
         case let .list(prefix):
-            return .listed(list(prefix: prefix, reader: reader, now: now, faults: faults))
+            return .listed(BlobListing(blobs: list(prefix: prefix, reader: reader, now: now, faults: faults)))
         case let .read(key):
             return read(key: key, reader: reader, now: now, faults: faults)
         case let .write(key, bytes):
@@ -211,7 +211,7 @@ public final class SimulatedBlobStoreClient: BlobStore, @unchecked Sendable {
 
     public func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] {
         switch store.perform(.list(prefix: prefix), reader: reader, now: now()) {
-        case let .listed(entries): return entries
+        case let .listed(listing): return listing.blobs
         case let .failed(error): throw error
         default: throw .io(reason: "unexpected answer")
         }

@@ -76,7 +76,9 @@ final class Peer {
     // Replica level.
     let disk: SimulatedDisk
     var replica: Replica?
-    var session: SyncSession?
+    /// The sync in progress (the replica holds its session): its store operations in flight,
+    /// and how many it may have.
+    var session: SimulatedSync?
     /// Incremented for each session, so that steps of an abandoned session are ignored.
     var sessionNumber = 0
     /// Store operations left before a scheduled crash, and whether the last one happens.
@@ -123,9 +125,9 @@ final class Peer {
         return core!
     }
 
-    /// Whether local edits can be made now.
+    /// Whether local edits can be made now (a replica takes them during a sync too).
     var isEditable: Bool {
-        status == .live && (core != nil || (replica != nil && session == nil))
+        status == .live && (core != nil || replica != nil)
     }
 
     /// The shadow of memo `memo`, if this replica knows it.
@@ -146,4 +148,12 @@ final class Peer {
         }
         return result
     }
+}
+
+/// A replica's sync in progress, as the simulator drives it.
+struct SimulatedSync {
+    /// Store operations handed out and not yet answered.
+    var inFlight = 0
+    /// The most it may have in flight (1 performs them one at a time).
+    var maxInFlight: Int
 }

@@ -64,6 +64,7 @@ extension Simulation {
         default:
             preconditionFailure("not a local action")
         }
+        if peer.session != nil { sometimes.insert(.editDuringSync) }
         _ = peer.takeEvents()
     }
 

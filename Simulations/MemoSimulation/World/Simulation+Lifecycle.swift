@@ -65,7 +65,7 @@ extension Simulation {
         guard peer.status == .live, let replica = peer.replica else { return skip(peer, "save: not running") }
         setClock(peer)
         do throws(ReplicaError) {
-            if compact { try replica.compact() } else { try replica.save() }
+            if compact { try replica.compactNow() } else { try replica.saveNow() }
         } catch {
             return replicaFailure(peer, error, compact ? "compacting" : "saving")
         }
@@ -153,7 +153,7 @@ extension Simulation {
         guard parameters.engine == .replica else { return }
         guard peer.status == .live || peer.status == .down, !peer.backups.isEmpty else { return skip(peer, "restore: no backup") }
         let image = peer.backups[Int(which) % peer.backups.count]
-        peer.replica?.close()
+        peer.replica?.closeNow()
         peer.replica = nil
         peer.session = nil
         peer.sessionNumber += 1
@@ -196,7 +196,7 @@ extension Simulation {
             oracle.published(peer: peer.index)
         }
         oracle.makeUncertain(peer: peer.index)
-        peer.replica?.close()
+        peer.replica?.closeNow()
         peer.replica = nil
         peer.session = nil
         peer.sessionNumber += 1

@@ -2,11 +2,16 @@ import MemoCRDT
 import MemoNotes
 import MemoSync
 
-// Syncs at the replica level: `Replica.beginSync()`, then one store operation per event
-// (`SyncSession.nextAction()` performed on the simulated store, `handle(_:)`), each after a
-// simulated latency, so the steps of many replicas' syncs interleave; `finishSync` at the end.
+// Syncs at the replica level: `Replica.beginSync()`, then its store operations, several in
+// flight (`nextSyncActions(limit:)`), each performed on the simulated store after its own
+// simulated latency, so they complete out of order and the steps of many replicas' syncs
+// interleave; `handleSync` takes each answer, `finishSync` ends it. A sync is sometimes
+// cancelled midway (`cancelSync`), and the replica keeps editing while it runs.
 
 extension Simulation {
+    /// Chance that a sync is cancelled after an answer.
+    static let syncCancelChance = 0.01
+
     func startSync(_ peer: Peer) {
         if parameters.engine == .notebook { return sendDeltas(peer) }
         guard peer.status == .live, let replica = peer.replica else { return skip(peer, "sync: not running") }
@@ -14,41 +19,62 @@ extension Simulation {
         setClock(peer)
         peer.sessionWallMilliseconds = peer.box.wallMilliseconds
         peer.syncStartStoreLossCount = storeLossCount
-        let session: SyncSession
         do throws(ReplicaError) {
-            session = try replica.beginSync()
+            try replica.beginSync()
         } catch {
             return replicaFailure(peer, error, "beginning a sync")
         }
         didSave(peer)
         statistics.syncsStarted += 1
-        peer.session = session
+        peer.session = SimulatedSync(maxInFlight: latency.int(in: 1...8))
         peer.sessionNumber += 1
         peer.lastWriteKey = nil
         record(peer, .syncStart, UInt64(peer.sessionNumber)) { "sync begins" }
         queue.schedule(.syncStep(peer: peer.index, session: peer.sessionNumber), at: now + latency.uint64(in: 1...30))
     }
 
+    /// Hands out the sync's next store operations, each answered after its own latency; ends
+    /// the sync when it is over.
     func syncStep(_ peer: Peer, session number: Int) {
-        guard number == peer.sessionNumber, peer.session != nil, let store else { return }
-        // Take the session out so that it is the only reference to its notebook while it changes.
-        var session = peer.session!
-        peer.session = nil
-        guard let action = session.nextAction() else { return finishSync(peer, session) }
+        guard number == peer.sessionNumber, var sync = peer.session, let replica = peer.replica else { return }
+        let actions: [SyncAction]
+        do throws(ReplicaError) {
+            actions = try replica.nextSyncActions(limit: sync.maxInFlight - sync.inFlight)
+        } catch {
+            return replicaFailure(peer, error, "saving before a store write")
+        }
+        if actions.contains(where: \.isWrite) { didSave(peer) }
+        takeSyncEvents(peer)
+        for action in actions {
+            if let session = replica.syncSession { checkCollection(peer, action, session) }
+            if violation != nil { return }
+            sync.inFlight += 1
+            queue.schedule(.syncAnswer(peer: peer.index, session: number, action: action), at: now + stepLatency(action, nil))
+        }
+        peer.session = sync
+        if sync.inFlight == 0 {
+            guard replica.syncSession?.isFinished ?? true else {
+                return fail(.quiescence, [peer.index], "a sync waits with nothing in flight")
+            }
+            finishSync(peer)
+        }
+    }
+
+    /// One store operation of a sync completes: performed on the store now (or failed: offline),
+    /// answered, and the sync goes on (or is cancelled, now and then).
+    func syncAnswer(_ peer: Peer, session number: Int, action: SyncAction) {
+        guard number == peer.sessionNumber, var sync = peer.session, let replica = peer.replica, let store else { return }
+        sync.inFlight -= 1
+        peer.session = sync
         if let countdown = peer.storeCrashCountdown {
             if countdown <= 1 {
                 peer.storeCrashCountdown = nil
-                if peer.storeCrashPerforms {
-                    checkCollection(peer, action, session)
-                    _ = store.perform(action, reader: peer.index, now: now)
-                }
+                if peer.storeCrashPerforms { _ = store.perform(action, reader: peer.index, now: now) }
                 if case let .write(key, _) = action, StoreLayout.parse(key) != nil { sometimes.insert(.crashDuringPublish) }
                 return crashNow(peer, reason: "crash \(peer.storeCrashPerforms ? "after" : "before") the store performed: \(action)")
             }
             peer.storeCrashCountdown = countdown - 1
         }
-        checkCollection(peer, action, session)
-        if violation != nil { return }
         let result: SyncResult
         if isFinalPhase || now >= peer.offlineUntil {
             result = store.perform(action, reader: peer.index, now: now)
@@ -59,24 +85,37 @@ extension Simulation {
         logStoreStep(peer, action, result)
         if case let .write(key, bytes) = action {
             peer.lastWriteKey = key
-            checkPublished(peer, key: key, bytes: bytes, lineage: session.state.lineage)
+            checkPublished(peer, key: key, bytes: bytes, lineage: replica.syncSession?.state.lineage ?? replica.lineage)
         }
         if case let .read(key) = action, peer.joinedLate, peer.completedSyncs == 0, case .read = result,
             case .snapshot? = StoreLayout.parse(key)
         {
             sometimes.insert(.lateJoinFromSnapshot)
         }
-        session.handle(result)
-        peer.session = session
-        queue.schedule(.syncStep(peer: peer.index, session: number), at: now + stepLatency(action, result))
+        if violation != nil { return }
+        replica.handleSync(action, result)
+        takeSyncEvents(peer)
+        if !isFinalPhase && latency.chance(Self.syncCancelChance) {
+            replica.cancelSync()
+            sometimes.insert(.syncCancelled)
+            record(peer, .syncStep, UInt64(number)) { "sync cancelled" }
+        }
+        syncStep(peer, session: number)
     }
 
-    func finishSync(_ peer: Peer, _ session: SyncSession) {
+    /// What a sync applied, into the model as it happens (the replica keeps editing meanwhile).
+    func takeSyncEvents(_ peer: Peer) {
+        applyRemoteEvents(peer, peer.takeEvents())
+        if violation == nil { checkCaret(peer) }
+    }
+
+    func finishSync(_ peer: Peer) {
         guard let replica = peer.replica else { return }
+        peer.session = nil
         setClock(peer)
         let report: SyncReport
         do throws(ReplicaError) {
-            report = try replica.finishSync(session)
+            report = try replica.finishSync()
         } catch {
             return replicaFailure(peer, error, "finishing a sync")
         }
@@ -94,15 +133,15 @@ extension Simulation {
     }
 
     /// Runs a whole sync of `peer` at once (the final phase), time advancing by each step's
-    /// latency. Returns the report, or nil when the replica could not sync.
+    /// latency; up to eight operations in flight, answered in an order drawn from the seed.
+    /// Returns the report, or nil when the replica could not sync.
     func syncToCompletion(_ peer: Peer) -> SyncReport? {
         guard peer.status == .live, let replica = peer.replica, peer.session == nil, let store else { return nil }
         setClock(peer)
         peer.sessionWallMilliseconds = peer.box.wallMilliseconds
         peer.syncStartStoreLossCount = storeLossCount
-        var session: SyncSession
         do throws(ReplicaError) {
-            session = try replica.beginSync()
+            try replica.beginSync()
         } catch {
             replicaFailure(peer, error, "beginning a sync")
             return nil
@@ -110,27 +149,50 @@ extension Simulation {
         didSave(peer)
         statistics.syncsStarted += 1
         record(peer, .syncStart, 0) { "sync begins (final phase)" }
+        let maxInFlight = latency.int(in: 1...8)
+        var inFlight: [SyncAction] = []
         var steps = 0
-        while let action = session.nextAction() {
+        while true {
+            let actions: [SyncAction]
+            do throws(ReplicaError) {
+                actions = try replica.nextSyncActions(limit: maxInFlight - inFlight.count)
+            } catch {
+                replicaFailure(peer, error, "saving before a store write")
+                return nil
+            }
+            if actions.contains(where: \.isWrite) { didSave(peer) }
+            for action in actions {
+                checkCollection(peer, action, replica.syncSession!)
+                if violation != nil { return nil }
+                inFlight.append(action)
+            }
+            if inFlight.isEmpty { break }
             steps += 1
             guard steps < 1_000_000 else {
                 fail(.quiescence, [peer.index], "a sync did not end after a million store operations")
                 return nil
             }
-            checkCollection(peer, action, session)
-            if violation != nil { return nil }
+            let action = inFlight.remove(at: latency.int(in: 0...(inFlight.count - 1)))
             let result = store.perform(action, reader: peer.index, now: now)
             statistics.storeOperations += 1
             logStoreStep(peer, action, result)
-            if case let .write(key, bytes) = action { checkPublished(peer, key: key, bytes: bytes, lineage: session.state.lineage) }
+            if case let .write(key, bytes) = action {
+                checkPublished(peer, key: key, bytes: bytes, lineage: replica.syncSession?.state.lineage ?? replica.lineage)
+            }
             if violation != nil { return nil }
-            session.handle(result)
+            replica.handleSync(action, result)
+            takeSyncEvents(peer)
+            if violation != nil { return nil }
             now += stepLatency(action, result)
+        }
+        guard replica.syncSession?.isFinished ?? true else {
+            fail(.quiescence, [peer.index], "a sync waits with nothing in flight")
+            return nil
         }
         setClock(peer)
         let report: SyncReport
         do throws(ReplicaError) {
-            report = try replica.finishSync(session)
+            report = try replica.finishSync()
         } catch {
             replicaFailure(peer, error, "finishing a sync")
             return nil
@@ -149,7 +211,7 @@ extension Simulation {
             if case .snapshot? = StoreLayout.parse(key) {
                 writtenSnapshots.append(
                     SnapshotRecord(
-                        key: key, writer: peer.index, version: session.notebook.version,
+                        key: key, writer: peer.index, version: peer.notebook.version,
                         writtenAtMilliseconds: peer.sessionWallMilliseconds))
             }
         case let .delete(key):
@@ -240,7 +302,7 @@ extension Simulation {
         case let .head(id)?:
             do throws(DecodingError) {
                 let head = try SyncHead(decoding: bytes)
-                if id != peer.replica?.id && id != peer.session?.replica && !lineage.contains(id) {
+                if id != peer.replica?.id && !lineage.contains(id) {
                     fail(.engine, [peer.index], "published head \(key) under another replica's id")
                 }
                 _ = head
@@ -280,11 +342,12 @@ extension Simulation {
         sometimes.insert(.copySynced)
     }
 
-    /// A store operation's simulated duration: a round trip plus the bytes at about 2 MB/s.
-    func stepLatency(_ action: SyncAction, _ result: SyncResult) -> UInt64 {
+    /// A store operation's simulated duration: a round trip plus the bytes at about 2 MB/s
+    /// (a read's bytes counted when its result is known).
+    func stepLatency(_ action: SyncAction, _ result: SyncResult?) -> UInt64 {
         var bytes = 0
         if case let .write(_, written) = action { bytes = written.count }
-        if case let .read(read) = result { bytes = read.count }
+        if case let .read(read)? = result { bytes = read.count }
         return latency.uint64(in: 2...120) + UInt64(bytes / 2_000)
     }
 
@@ -300,7 +363,7 @@ extension Simulation {
         var outcome: UInt64 = 0
         var size = 0
         switch result {
-        case let .listed(entries): outcome = 1; size = entries.count
+        case let .listed(listing): outcome = 1; size = listing.blobs.count
         case let .read(bytes): outcome = 2; size = bytes.count
         case .done: outcome = 3
         case .failed: outcome = 4
@@ -309,7 +372,7 @@ extension Simulation {
         record(peer, .storeOp, kind, outcome, UInt64(size)) {
             switch result {
             case let .failed(error): "store \(action): \(error)"
-            case let .listed(entries): "store \(action): \(entries.count) entries"
+            case let .listed(listing): "store \(action): \(listing.blobs.count) entries"
             case let .read(bytes): "store \(action): \(bytes.count) bytes"
             case .done: "store \(action): done"
             }

@@ -18,6 +18,7 @@ public final class Simulation {
     /// What the run schedules for itself.
     enum DynamicEvent {
         case syncStep(peer: Int, session: Int)
+        case syncAnswer(peer: Int, session: Int, action: SyncAction)
         case restart(peer: Int)
         case deliver(from: Int, to: Int, bytes: [UInt8])
         case acknowledge(peer: Int, holder: Int, version: VersionVector)
@@ -162,6 +163,7 @@ public final class Simulation {
     func handle(_ event: DynamicEvent) {
         switch event {
         case let .syncStep(peer, session): syncStep(peers[peer], session: session)
+        case let .syncAnswer(peer, session, action): syncAnswer(peers[peer], session: session, action: action)
         case let .restart(peer): restart(peers[peer])
         case let .deliver(from, to, bytes): deliver(from: from, to: peers[to], bytes: bytes)
         case let .acknowledge(peer, holder, version): peers[peer].beliefs[holder].merge(version)

@@ -70,6 +70,10 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
     public static let copySynced = SometimesFlags(rawValue: 1 << 5)
     /// Garbage collection deleted blobs.
     public static let collected = SometimesFlags(rawValue: 1 << 6)
+    /// A sync was cancelled midway.
+    public static let syncCancelled = SometimesFlags(rawValue: 1 << 7)
+    /// A replica edited while its sync was running.
+    public static let editDuringSync = SometimesFlags(rawValue: 1 << 8)
 
     /// Every flag with its name.
     public static let named: [(SometimesFlags, String)] = [
@@ -80,6 +84,8 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
         (.crashDuringSave, "a crash during a save"),
         (.copySynced, "a library copy synced"),
         (.collected, "garbage collection"),
+        (.syncCancelled, "a sync cancelled"),
+        (.editDuringSync, "an edit during a sync"),
     ]
 
     /// The flags a batch must reach (the list).

@@ -30,6 +30,9 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// stores): refused without reading it (or, when it grew past the limit while being read,
     /// without reading more). `sizeBytes` is its size as last seen.
     case tooLarge(key: String, sizeBytes: Int, limitBytes: Int)
+    /// The task performing the operation was cancelled. A cancelled write or deletion may still
+    /// have happened; a sync counts it as not done.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -40,6 +43,7 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .io(reason): "store input/output error: \(reason)"
         case let .tooLarge(key, size, limit):
             "the blob \(BlobKeyRules.abbreviated(key)) is too large (\(size) bytes; the limit is \(limit))"
+        case .cancelled: "the store operation was cancelled"
         }
     }
 }
@@ -102,7 +106,7 @@ public struct BlobListing: Sendable, Equatable {
 }
 
 /// Somewhere replicas exchange immutable blobs: a local folder (which a sync client may mirror),
-/// a cloud bucket, memory. Only four operations, so any store fits.
+/// a cloud bucket, a WebDAV server, memory. Only four operations, so any store fits.
 ///
 /// Contract:
 /// - `write` is atomic: a reader sees the whole blob or nothing, never a prefix.
@@ -111,29 +115,34 @@ public struct BlobListing: Sendable, Equatable {
 ///   (listings may be stale) and possibly including blobs it cannot read yet.
 /// - A missing blob never means anything was deleted on purpose: MemoSync decides from versions
 ///   inside blobs, never from listings or file dates.
+/// - Calls may run concurrently (a sync keeps up to ``SyncConfiguration/maxInFlight`` in
+///   flight, reads of different blobs and independent writes), and may be cancelled: a store
+///   over a network throws ``BlobStoreError/cancelled`` (or finishes) when its task is.
 ///
-/// These calls block until done. MemoSync's sync logic never calls them itself: it is a state
-/// machine (`SyncSession`) that asks for operations; `Replica.sync(with:)` performs them here,
-/// and the deterministic simulator performs them on its simulated store.
+/// The operations are `async`, so a store can be written with `URLSession` or any async SDK; a
+/// store whose calls are quick and local (``DirectoryBlobStore``) may implement them
+/// synchronously. MemoSync's sync logic never calls them itself: it is a state machine that asks
+/// for operations; `Replica.sync(with:)` performs them here, and the deterministic simulator
+/// performs them on its simulated store.
 public protocol BlobStore: Sendable {
     /// Every blob whose key starts with `prefix`.
-    func list(prefix: String) throws(BlobStoreError) -> [BlobInfo]
+    func list(prefix: String) async throws(BlobStoreError) -> [BlobInfo]
     /// Every blob whose key starts with `prefix`, and the entries under it the listing left out
     /// (a folder it cannot read, a symbolic link, a FIFO). A store whose listings never leave
     /// anything out need not implement it: the default is ``list(prefix:)`` with nothing
     /// skipped. A sync uses this, and reports the skipped entries.
-    func listing(prefix: String) throws(BlobStoreError) -> BlobListing
+    func listing(prefix: String) async throws(BlobStoreError) -> BlobListing
     /// The bytes of the blob `key`.
-    func read(key: String) throws(BlobStoreError) -> [UInt8]
+    func read(key: String) async throws(BlobStoreError) -> [UInt8]
     /// Stores `bytes` under `key`, atomically, replacing any blob with that key.
-    func write(key: String, bytes: [UInt8]) throws(BlobStoreError)
+    func write(key: String, bytes: [UInt8]) async throws(BlobStoreError)
     /// Removes the blob `key`; removing a missing blob is not an error.
-    func delete(key: String) throws(BlobStoreError)
+    func delete(key: String) async throws(BlobStoreError)
 }
 
 extension BlobStore {
     /// ``list(prefix:)``, with nothing skipped.
-    public func listing(prefix: String) throws(BlobStoreError) -> BlobListing {
-        BlobListing(blobs: try list(prefix: prefix), skipped: [])
+    public func listing(prefix: String) async throws(BlobStoreError) -> BlobListing {
+        BlobListing(blobs: try await list(prefix: prefix), skipped: [])
     }
 }

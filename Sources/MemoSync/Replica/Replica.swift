@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MemoCRDT
 import MemoNotes
 
@@ -37,11 +38,11 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownLibraryVersion(file: String, kind: UInt8, version: UInt8)
     /// An edit was refused (an unknown memo, a range outside the text, ...).
     case notebook(NotebookError)
-    /// A sync is running (between ``Replica/beginSync()`` and ``Replica/finishSync(_:)``).
+    /// Another sync of this replica is running (one at a time).
     case syncInProgress
     /// The replica was closed.
     case closed
-    /// ``Replica/finishSync(_:)`` was called with no sync begun by ``Replica/beginSync()``.
+    /// A step of a sync was asked for with no sync begun (package-internal drivers only).
     case noSyncInProgress
 
     public var description: String {
@@ -53,7 +54,7 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notebook(error): "\(error)"
         case .syncInProgress: "a sync is in progress"
         case .closed: "the library is closed"
-        case .noSyncInProgress: "no sync is in progress (finishSync without beginSync)"
+        case .noSyncInProgress: "no sync is in progress"
         }
     }
 }
@@ -63,33 +64,59 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
 /// ```swift
 /// let replica = try Replica(libraryPath: "/path/to/library")
 /// let id = try replica.createMemo(text: "Groceries\nmilk")
-/// try replica.save()                                           // durable from here on
-/// let report = try replica.sync(with: DirectoryBlobStore(path: "/path/to/Dropbox/notes"))
+/// try await replica.save()                                     // durable from here on
+/// let report = try await replica.sync(with: DirectoryBlobStore(path: "/path/to/Dropbox/notes"))
 /// ```
+///
+/// ## Concurrency
+///
+/// A replica is `Sendable`: one instance serves the main actor and background tasks at once.
+/// Its state sits behind a lock held only for in-memory work, so:
+/// - **Cheap and synchronous**, fine on the main actor: reading ``notebook`` (a value: a list,
+///   a memo's text, a search), the status properties, and every edit (``createMemo(text:)``,
+///   ``edit(_:replacingUTF16:with:)``, undo, trash...). An edit changes memory only.
+/// - **Async, never on the caller's actor**: ``save()`` and ``compact()`` (the disk, with an
+///   `fsync`), ``sync(with:progress:)`` (the store and the disk) and ``close()``. They run on
+///   the global executor (`@concurrent`), so awaiting them from the main actor never blocks it.
+///
+/// Edits are accepted while a sync runs: what the sync receives merges into the live notebook
+/// (with events), and what was typed meanwhile goes out in that sync or the next. Saves are
+/// serialized with each other; a save during a sync is fine.
 ///
 /// Edits change the in-memory notebook at once; ``save()`` makes them durable (one journal
 /// record, fsynced). A process killed at any instant reopens with every saved edit.
-///
-/// A replica is not thread-safe: use it from one thread (or actor) at a time.
-public final class Replica {
-    /// The notebook: memos, their texts, the list, the trash, search.
-    public private(set) var notebook: Notebook
-    /// What this replica remembers about the store.
-    package private(set) var syncState: SyncState
+public final class Replica: Sendable {
     /// What opening the library found and repaired.
     public let openReport: LibraryOpenReport
 
-    private let disk: any LibraryDisk
+    /// The library folder. Only used under `diskLock` (or in `init`), so a disk that is not
+    /// thread-safe is never used from two threads at once.
+    private nonisolated(unsafe) let disk: any LibraryDisk
     private let environment: ReplicaEnvironment
     private let configuration: SyncConfiguration
-    private var core: LibraryCore
-    private var isSyncing = false
-    /// The blobs earlier syncs skipped (``SkipMemory``): reported once. In memory only: a
-    /// replica opened again reports them again.
-    private var skippedBlobs: [String: SkipMemory] = [:]
-    private var isClosed = false
-    private var pendingEvents: [NotebookEvent] = []
-    private var continuations: [UUID: AsyncStream<NotebookEvent>.Continuation] = [:]
+    /// Everything that changes, behind one lock held for in-memory work only.
+    private let guarded: Mutex<Guarded>
+    /// Held for a whole save, compaction or close (disk work, one at a time), never while
+    /// waiting for `guarded`'s holder to wait for it.
+    private let diskLock = Mutex<Void>(())
+
+    private struct Guarded {
+        var notebook: Notebook
+        var syncState: SyncState
+        var core: LibraryCore
+        var session: SyncSession?
+        /// The blobs earlier syncs skipped (``SkipMemory``): reported once. In memory only: a
+        /// replica opened again reports them again.
+        var skippedBlobs: [String: SkipMemory] = [:]
+        var isClosed = false
+        var events = EventHub()
+
+        /// Takes the notebook's new events into the hub.
+        mutating func deliverEvents() {
+            let taken = notebook.takeEvents()
+            if !taken.isEmpty { events.publish(taken) }
+        }
+    }
 
     /// Opens the library on `disk`, creating it (with a replica id from the random source) when
     /// the folder holds none.
@@ -100,6 +127,15 @@ public final class Replica {
         self.disk = disk
         self.environment = environment
         self.configuration = configuration
+        let opened = try Self.open(disk: disk, environment: environment)
+        openReport = opened.report
+        guarded = Mutex(Guarded(notebook: opened.notebook, syncState: opened.syncState, core: opened.core))
+    }
+
+    /// Reads (or creates) the library on `disk`, repairing what a crash left.
+    private static func open(disk: any LibraryDisk, environment: ReplicaEnvironment) throws(ReplicaError)
+        -> (notebook: Notebook, syncState: SyncState, core: LibraryCore, report: LibraryOpenReport)
+    {
         let files: [String]
         var contents: [String: [UInt8]] = [:]
         do throws(DiskError) {
@@ -110,47 +146,47 @@ public final class Replica {
         } catch {
             throw .disk(error)
         }
-        if let recovery = try LibraryCore.recover(files: files, contents: contents) {
-            // The id of the last session when its clean close sealed the folder and the folder
-            // is still exactly as sealed (read before any repair changes it).
-            let kept = LibrarySeal.replicaToKeep(
-                seal: contents[LibrarySeal.fileName], recovery: recovery,
-                identities: LibraryIdentities.read(from: disk, generation: recovery.core.generation))
-            do throws(DiskError) { try disk.perform(recovery.repairs) } catch { throw .disk(error) }
-            if let kept {
-                notebook = kept == recovery.notebook.replica ? recovery.notebook : recovery.notebook.fork(replica: kept)
-            } else {
-                // A fresh id for this session's operations: a copy of this library (a clone, a
-                // restored backup, this folder before a crash) may have continued the earlier
-                // ids, which stay in the lineage to be published. Opening changes nothing on
-                // disk: the id joins the lineage with its first operation.
-                var taken = Set(recovery.notebook.version.replicas)
-                taken.formUnion(recovery.syncState.lineage)
-                taken.insert(recovery.notebook.replica)
-                let fresh = Self.randomReplicaID(environment, excluding: taken)
-                notebook = recovery.notebook.fork(replica: fresh)
-            }
-            syncState = recovery.syncState
-            core = recovery.core
-            openReport = recovery.report
-        } else {
-            let leftovers = files.filter { $0 == LibraryCore.temporaryStateFileName }
-            let replica = Self.randomReplicaID(environment, excluding: [])
-            let created = LibraryCore.create(replica: replica)
-            do throws(DiskError) {
-                try disk.perform(leftovers.map { DiskOperation.delete(file: $0) })
-                try disk.perform(created.operations)
-            } catch {
-                throw .disk(error)
-            }
-            notebook = Notebook(replica: replica)
-            syncState = SyncState()
-            core = created.core
-            var report = LibraryOpenReport()
-            report.created = true
-            report.removedFiles = leftovers
-            openReport = report
+        guard let recovery = try LibraryCore.recover(files: files, contents: contents) else {
+            return try create(disk: disk, environment: environment, leftovers: files.filter { $0 == LibraryCore.temporaryStateFileName })
         }
+        // The id of the last session when its clean close sealed the folder and the folder is
+        // still exactly as sealed (read before any repair changes it).
+        let kept = LibrarySeal.replicaToKeep(
+            seal: contents[LibrarySeal.fileName], recovery: recovery,
+            identities: LibraryIdentities.read(from: disk, generation: recovery.core.generation))
+        do throws(DiskError) { try disk.perform(recovery.repairs) } catch { throw .disk(error) }
+        let notebook: Notebook
+        if let kept {
+            notebook = kept == recovery.notebook.replica ? recovery.notebook : recovery.notebook.fork(replica: kept)
+        } else {
+            // A fresh id for this session's operations: a copy of this library (a clone, a
+            // restored backup, this folder before a crash) may have continued the earlier ids,
+            // which stay in the lineage to be published. Opening changes nothing on disk: the id
+            // joins the lineage with its first operation.
+            var taken = Set(recovery.notebook.version.replicas)
+            taken.formUnion(recovery.syncState.lineage)
+            taken.insert(recovery.notebook.replica)
+            notebook = recovery.notebook.fork(replica: randomReplicaID(environment, excluding: taken))
+        }
+        return (notebook, recovery.syncState, recovery.core, recovery.report)
+    }
+
+    /// Creates a library in an empty folder (removing a temporary file a crash left).
+    private static func create(disk: any LibraryDisk, environment: ReplicaEnvironment, leftovers: [String]) throws(ReplicaError)
+        -> (notebook: Notebook, syncState: SyncState, core: LibraryCore, report: LibraryOpenReport)
+    {
+        let replica = randomReplicaID(environment, excluding: [])
+        let created = LibraryCore.create(replica: replica)
+        do throws(DiskError) {
+            try disk.perform(leftovers.map { DiskOperation.delete(file: $0) })
+            try disk.perform(created.operations)
+        } catch {
+            throw .disk(error)
+        }
+        var report = LibraryOpenReport()
+        report.created = true
+        report.removedFiles = leftovers
+        return (Notebook(replica: replica), SyncState(), created.core, report)
     }
 
     /// Opens (or creates) the library in the folder at `libraryPath` (created if missing).
@@ -165,58 +201,74 @@ public final class Replica {
     }
 
     deinit {
-        for continuation in continuations.values { continuation.finish() }
+        for continuation in guarded.withLock({ $0.events.removeAll() }) { continuation.finish() }
     }
 
-    // MARK: Identity and status
+    // MARK: Reading
+
+    /// The notebook: memos, their texts, the list, the trash, search. A value: reading it takes
+    /// the lock for a moment (no copy of the memos is made), and later changes do not affect it.
+    public var notebook: Notebook { guarded.withLock { $0.notebook } }
 
     /// The replica id this session's edits are made under. A library keeps its id from one
     /// session to the next while its folder is exactly as its last clean ``close()`` sealed it;
     /// after a crash, or in a copy of the folder (a clone, a restored backup), it takes a fresh
     /// one, so no two copies make different edits under one id. The ids it made edits under
     /// are its ``lineage``.
-    public var id: ReplicaID { notebook.replica }
+    public var id: ReplicaID { guarded.withLock { $0.notebook.replica } }
 
     /// Operations not yet durable: ``save()`` makes them so.
     public var unsavedOperationCount: Int {
-        var count = 0
-        for entry in notebook.version.entries {
-            count += Int(entry.operationCount - min(entry.operationCount, core.durableVersion[entry.replica]))
+        guarded.withLock { guarded in
+            var count = 0
+            for entry in guarded.notebook.version.entries {
+                count += Int(entry.operationCount - min(entry.operationCount, guarded.core.durableVersion[entry.replica]))
+            }
+            return count
         }
-        return count
     }
 
     /// Operations of this library's ids (its lineage) not yet known to be in the store.
     public var unpublishedOperationCount: Int {
-        syncState.unpublishedOperationCount(in: notebook.version)
+        guarded.withLock { $0.syncState.unpublishedOperationCount(in: $0.notebook.version) }
     }
 
     /// When this library last completed a sync (``SyncReport/isComplete``), in wall-clock
     /// milliseconds since 1970; 0 before its first. For a "last synced" line.
-    public var lastSyncMilliseconds: UInt64 { syncState.lastSyncMilliseconds }
+    public var lastSyncMilliseconds: UInt64 { guarded.withLock { $0.syncState.lastSyncMilliseconds } }
 
     /// The replica ids this library has made edits under, oldest session first: ``id`` is the
     /// last. It publishes, and collects, what it holds of each.
-    public var lineage: [ReplicaID] { syncState.lineage }
+    public var lineage: [ReplicaID] { guarded.withLock { $0.syncState.lineage } }
+
+    /// Whether a sync is running, and how far it has come.
+    public var syncProgress: SyncProgress? { guarded.withLock { $0.session?.progress } }
+
+    /// What this replica remembers about the store.
+    package var syncState: SyncState { guarded.withLock { $0.syncState } }
 
     /// Facts about the library files (generation, journal size), for status displays and tests.
-    package var library: LibraryCore { core }
+    package var library: LibraryCore { guarded.withLock { $0.core } }
+
+    /// The running sync's session, for the simulator's checks.
+    package var syncSession: SyncSession? { guarded.withLock { $0.session } }
 
     // MARK: Editing
 
     /// Creates a memo holding `text`, with a new random id.
     @discardableResult
     public func createMemo(text: String = "") throws(ReplicaError) -> MemoID {
-        try checkEditable()
         var generator = EnvironmentRandom(environment: environment)
-        var id = MemoID(using: &generator)
-        while notebook.status(of: id) != nil { id = MemoID(using: &generator) }
-        let memoID = id
-        try change { notebook, now throws(NotebookError) in try notebook.createMemo(memoID, text: text, wallMilliseconds: now) }
-        return memoID
+        return try change { notebook, now throws(NotebookError) in
+            var id = MemoID(using: &generator)
+            while notebook.status(of: id) != nil { id = MemoID(using: &generator) }
+            try notebook.createMemo(id, text: text, wallMilliseconds: now)
+            return id
+        }
     }
 
-    /// Replaces the UTF-16 range `range` of a memo's text with `replacement`.
+    /// Replaces the UTF-16 range `range` of a memo's text with `replacement` (a text view's
+    /// `NSRange` edit).
     public func edit(_ id: MemoID, replacingUTF16 range: Range<Int>, with replacement: String) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.edit(id, replacingUTF16: range, with: replacement, wallMilliseconds: now) }
     }
@@ -256,123 +308,220 @@ public final class Replica {
         try change { notebook, now throws(NotebookError) in try notebook.redo(id, wallMilliseconds: now) }
     }
 
-    private func change(_ body: (inout Notebook, UInt64) throws(NotebookError) -> Void) throws(ReplicaError) {
-        try checkEditable()
-        do throws(NotebookError) {
-            try body(&notebook, environment.wallMilliseconds())
-        } catch {
-            throw .notebook(error)
+    private func change<Result>(_ body: (inout Notebook, UInt64) throws(NotebookError) -> Result) throws(ReplicaError) -> Result {
+        let now = environment.wallMilliseconds()
+        return try guarded.withLock { guarded throws(ReplicaError) -> Result in
+            if guarded.isClosed { throw .closed }
+            let result: Result
+            do throws(NotebookError) {
+                result = try body(&guarded.notebook, now)
+            } catch {
+                throw .notebook(error)
+            }
+            // This session's id joins the lineage with its first operation (saved in the same
+            // journal record), so that it is published even if the library is reopened first.
+            if guarded.notebook.operationCount(of: guarded.notebook.replica) > 0 { guarded.syncState.addToLineage(guarded.notebook.replica) }
+            guarded.deliverEvents()
+            return result
         }
-        // This session's id joins the lineage with its first operation (saved in the same
-        // journal record), so that it is published even if the library is reopened first.
-        if notebook.operationCount(of: notebook.replica) > 0 { syncState.addToLineage(notebook.replica) }
-        deliverEvents()
-    }
-
-    private func checkEditable() throws(ReplicaError) {
-        if isClosed { throw .closed }
-        if isSyncing { throw .syncInProgress }
     }
 
     // MARK: Saving
 
     /// Makes every edit and everything a sync learned durable. Once it returns, a crash loses
-    /// none of it.
+    /// none of it. Runs off the caller's actor; edits go on meanwhile (those made after it
+    /// began are saved by the next save).
     ///
     /// - Throws: ``ReplicaError/disk(_:)``; the edits stay in memory and the next save retries.
-    public func save() throws(ReplicaError) {
-        if isClosed { throw .closed }
-        guard core.hasUnsavedChanges(notebook: notebook, syncState: syncState) || core.needsCompaction else { return }
-        // Keeping the encoded text bodies when it compacts (the bytes are the same): the next
-        // snapshot or compaction copies those of the memos unchanged by then.
-        try perform(core.planSave(keepingTextBodiesOf: &notebook, syncState: syncState))
+    @concurrent
+    public func save() async throws(ReplicaError) {
+        try saveNow()
     }
 
-    /// Rewrites the state file from the notebook and starts an empty journal.
-    public func compact() throws(ReplicaError) {
-        if isClosed { throw .closed }
-        try perform(core.planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState))
+    /// Rewrites the state file from the notebook and starts an empty journal. Runs off the
+    /// caller's actor.
+    @concurrent
+    public func compact() async throws(ReplicaError) {
+        try compactNow()
     }
 
-    private func perform(_ plan: LibraryCore.SavePlan) throws(ReplicaError) {
-        do throws(DiskError) {
-            try disk.perform(plan.operations)
-        } catch {
-            core.saveFailed()
-            throw .disk(error)
+    /// ``save()``, on the calling thread: for the simulator and the command line, which have no
+    /// user interface to keep responsive.
+    package func saveNow() throws(ReplicaError) {
+        try writeToDisk { guarded throws(ReplicaError) -> LibraryCore.SavePlan? in
+            guard guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState) || guarded.core.needsCompaction else {
+                return nil
+            }
+            // Keeping the encoded text bodies when it compacts (the bytes are the same): the next
+            // snapshot or compaction copies those of the memos unchanged by then.
+            return try guarded.core.planSave(keepingTextBodiesOf: &guarded.notebook, syncState: guarded.syncState)
         }
-        core.didSave(plan, notebook: notebook, syncState: syncState)
+    }
+
+    /// ``compact()``, on the calling thread.
+    package func compactNow() throws(ReplicaError) {
+        try writeToDisk { guarded throws(ReplicaError) -> LibraryCore.SavePlan? in
+            guarded.core.planCompaction(keepingTextBodiesOf: &guarded.notebook, syncState: guarded.syncState)
+        }
+    }
+
+    /// Plans a save under the lock, performs it on the disk without the lock (edits go on), and
+    /// records what became durable: what the plan was made from, not what was edited since.
+    private func writeToDisk(_ plan: (inout Guarded) throws(ReplicaError) -> LibraryCore.SavePlan?) throws(ReplicaError) {
+        try diskLock.withLock { _ throws(ReplicaError) in
+            let planned = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore.SavePlan, Notebook, SyncState)? in
+                if guarded.isClosed { throw .closed }
+                guard let made = try plan(&guarded) else { return nil }
+                return (made, guarded.notebook, guarded.syncState)
+            }
+            guard let (made, notebook, syncState) = planned else { return }
+            do throws(DiskError) {
+                try disk.perform(made.operations)
+            } catch {
+                guarded.withLock { $0.core.saveFailed() }
+                throw .disk(error)
+            }
+            guarded.withLock { $0.core.didSave(made, notebook: notebook, syncState: syncState) }
+        }
     }
 
     // MARK: Syncing
 
     /// Syncs with `store`: saves, publishes what the store lacks, applies what others
-    /// published, saves again.
+    /// published, saves again. Up to ``SyncConfiguration/maxInFlight`` store operations run at
+    /// once. Edits go on meanwhile; what the sync receives merges into the notebook as it
+    /// arrives, with events.
     ///
     /// Store failures do not throw: the sync does what it can and lists them in the report's
     /// `errors` (try again later); ``SyncReport/isComplete`` tells whether it did everything,
     /// and only then does ``lastSyncMilliseconds`` move. Entries the store's listing
     /// left out (``BlobStore/listing(prefix:)``) and blobs that could not be used are in the
-    /// report's `skipped`. Only the local disk's failures throw.
+    /// report's `skipped`.
     ///
-    /// - Parameter progress: called after each store operation.
+    /// Cancelling the task stops the sync at the next safe point: operations in flight end (a
+    /// store may cancel them), a write counts as published only when the store said it was
+    /// done, what was received is kept and saved, and the next sync does the rest. The report
+    /// says ``SyncReport/cancelled``.
+    ///
+    /// - Parameter progress: called after each store operation (on the sync's task).
+    /// - Throws: the local disk's failures (``ReplicaError/disk(_:)``), ``ReplicaError/closed``,
+    ///   ``ReplicaError/syncInProgress`` when another sync of this replica runs.
+    @concurrent
     @discardableResult
-    public func sync(with store: any BlobStore, progress: ((SyncProgress) -> Void)? = nil) throws(ReplicaError) -> SyncReport {
-        var session = try beginSync()
-        while let action = session.nextAction() {
-            if case let .list(prefix) = action {
-                // The listing with the entries it left out, which the report shows.
-                do throws(BlobStoreError) {
-                    session.handle(listing: try store.listing(prefix: prefix))
+    public func sync(with store: any BlobStore, progress: (@Sendable (SyncProgress) -> Void)? = nil) async throws(ReplicaError) -> SyncReport {
+        try beginSync()
+        let limit = configuration.maxInFlight
+        await withTaskGroup(of: (SyncAction, SyncResult).self) { group in
+            var inFlight = 0
+            while true {
+                if Task.isCancelled { cancelSync() }
+                let actions: [SyncAction]
+                do throws(ReplicaError) {
+                    actions = try nextSyncActions(limit: limit - inFlight)
                 } catch {
-                    session.handle(.failed(error))
+                    // The disk failed (the sync is cancelled): finishing it saves again, and throws.
+                    actions = []
                 }
-            } else {
-                session.handle(Self.perform(action, on: store))
+                for action in actions {
+                    inFlight += 1
+                    group.addTask { (action, await Self.perform(action, on: store)) }
+                }
+                guard inFlight > 0, let (action, result) = await group.next() else { break }
+                inFlight -= 1
+                handleSync(action, result)
+                if let progress, let now = syncProgress { progress(now) }
             }
-            progress?(session.progress)
         }
-        return try finishSync(session)
+        return try finishSync()
     }
 
-    /// Starts a sync that the caller drives step by step (the simulator does, to interleave
-    /// many replicas): saves first, then hands out a session holding the notebook. No edits are
-    /// accepted until ``finishSync(_:)``.
-    package func beginSync() throws(ReplicaError) -> SyncSession {
-        try checkEditable()
-        try save()
-        isSyncing = true
-        return SyncSession(
-            notebook: notebook, state: syncState, configuration: configuration,
-            wallMilliseconds: environment.wallMilliseconds(), skippedBefore: skippedBlobs)
+    /// Starts a sync that the caller drives step by step (``nextSyncActions(limit:)``,
+    /// ``handleSync(_:_:)``, ``finishSync()``): saves first.
+    package func beginSync() throws(ReplicaError) {
+        try saveNow()
+        let now = environment.wallMilliseconds()
+        try guarded.withLock { guarded throws(ReplicaError) in
+            if guarded.isClosed { throw .closed }
+            if guarded.session != nil { throw .syncInProgress }
+            guarded.session = SyncSession(
+                notebook: guarded.notebook, state: guarded.syncState, configuration: configuration,
+                wallMilliseconds: now, skippedBefore: guarded.skippedBlobs)
+        }
     }
 
-    /// Takes back a finished (or abandoned) session's notebook and store state, and saves them.
+    /// The running sync's next store operations (at most `limit`); empty while it waits for
+    /// answers, when it is over, and when no sync runs.
+    ///
+    /// Nothing goes to the store that this library could lose: when the operations include a
+    /// write (a segment, a snapshot or a head, made from the live notebook) and edits are not
+    /// saved yet, everything is saved first. If that save fails, the writes are answered as
+    /// failed, the sync is cancelled, and the error is thrown.
+    package func nextSyncActions(limit: Int) throws(ReplicaError) -> [SyncAction] {
+        let (actions, mustSave) = guarded.withLock { guarded -> ([SyncAction], Bool) in
+            guard guarded.session != nil, !guarded.isClosed else { return ([], false) }
+            let actions = guarded.session!.nextActions(limit: limit, notebook: &guarded.notebook)
+            guarded.deliverEvents()
+            let writes = actions.contains { if case .write = $0 { true } else { false } }
+            return (actions, writes && guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState))
+        }
+        guard mustSave else { return actions }
+        do throws(ReplicaError) {
+            try saveNow()
+        } catch {
+            // The sync stops here; what was handed out is answered as failed (nothing written).
+            cancelSync()
+            for action in actions { handleSync(action, .failed(.io(reason: "not performed: this library could not save first (\(error))"))) }
+            throw error
+        }
+        return actions
+    }
+
+    /// Takes the answer to one of the running sync's operations.
+    package func handleSync(_ action: SyncAction, _ result: SyncResult) {
+        guarded.withLock { guarded in
+            guard guarded.session != nil, !guarded.isClosed else { return }
+            guarded.session!.handle(action, result, notebook: &guarded.notebook)
+            guarded.deliverEvents()
+        }
+    }
+
+    /// Stops the running sync at the next safe point (see ``sync(with:progress:)``).
+    package func cancelSync() {
+        guarded.withLock { guarded in guarded.session?.cancel() }
+    }
+
+    /// Ends the running sync (finished, or cancelled with nothing in flight): keeps what it
+    /// learned of the store, and saves.
     ///
     /// - Throws: ``ReplicaError/noSyncInProgress`` when no sync was begun (nothing changes).
     @discardableResult
-    package func finishSync(_ session: SyncSession) throws(ReplicaError) -> SyncReport {
-        guard isSyncing else { throw .noSyncInProgress }
-        isSyncing = false
-        notebook = session.notebook
-        syncState = session.state
-        if session.isFinished || session.report.listedStore { skippedBlobs = session.skippedNow }
-        deliverEvents()
-        try save()
-        return session.report
+    package func finishSync() throws(ReplicaError) -> SyncReport {
+        let report = try guarded.withLock { guarded throws(ReplicaError) -> SyncReport in
+            guard let session = guarded.session else { throw .noSyncInProgress }
+            guarded.session = nil
+            guarded.syncState = session.state
+            // An id that made its first operation during the sync is in the lineage.
+            if guarded.notebook.operationCount(of: guarded.notebook.replica) > 0 { guarded.syncState.addToLineage(guarded.notebook.replica) }
+            if session.report.listedStore { guarded.skippedBlobs = session.skippedNow }
+            if guarded.isClosed { throw .closed }
+            return session.report
+        }
+        try saveNow()
+        return report
     }
 
     /// Performs one store operation.
-    static func perform(_ action: SyncAction, on store: any BlobStore) -> SyncResult {
+    static func perform(_ action: SyncAction, on store: any BlobStore) async -> SyncResult {
         do throws(BlobStoreError) {
+            if Task.isCancelled { throw .cancelled }
             switch action {
-            case let .list(prefix): return .listed(try store.list(prefix: prefix))
-            case let .read(key): return .read(try store.read(key: key))
+            case let .list(prefix): return .listed(try await store.listing(prefix: prefix))
+            case let .read(key): return .read(try await store.read(key: key))
             case let .write(key, bytes):
-                try store.write(key: key, bytes: bytes)
+                try await store.write(key: key, bytes: bytes)
                 return .done
             case let .delete(key):
-                try store.delete(key: key)
+                try await store.delete(key: key)
                 return .done
             }
         } catch {
@@ -382,52 +531,71 @@ public final class Replica {
 
     // MARK: Events
 
-    /// The changes since the last call (local edits and what syncs applied), oldest first.
-    /// Events are delivered either here or to ``events()`` streams, not both.
+    /// The changes since the last call (local edits and what syncs applied), oldest first. Every
+    /// event goes here and to every ``events(bufferingNewest:)`` stream; the newest
+    /// ``EventHub/queuedEventsMax`` are kept for a caller that does not call this.
     public func takeEvents() -> [NotebookEvent] {
-        defer { pendingEvents = [] }
-        return pendingEvents
+        guarded.withLock { $0.events.take() }
     }
 
-    /// A stream of every change from now on: local edits and what syncs applied.
-    public func events() -> AsyncStream<NotebookEvent> {
-        let (stream, continuation) = AsyncStream<NotebookEvent>.makeStream(bufferingPolicy: .unbounded)
-        let key = UUID()
-        continuations[key] = continuation
+    /// A stream of every change from now on: local edits and what syncs applied. Each stream
+    /// gets every event; several may be subscribed. A stream ends when its consumer stops (the
+    /// task iterating it is cancelled, or it is dropped) or the replica closes, and is removed
+    /// then. One not read keeps at most `limit` events, the newest.
+    public func events(bufferingNewest limit: Int = 10_000) -> AsyncStream<NotebookEvent> {
+        let (stream, continuation) = AsyncStream<NotebookEvent>.makeStream(bufferingPolicy: .bufferingNewest(max(1, limit)))
+        let subscriber: UInt64? = guarded.withLock { guarded in
+            guarded.isClosed ? nil : guarded.events.subscribe(continuation)
+        }
+        guard let subscriber else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.guarded.withLock { $0.events.unsubscribe(subscriber) }
+        }
         return stream
     }
 
-    private func deliverEvents() {
-        let events = notebook.takeEvents()
-        guard !events.isEmpty else { return }
-        if continuations.isEmpty {
-            if pendingEvents.isEmpty { pendingEvents = events } else { pendingEvents += events }
-        } else {
-            for key in continuations.keys.sorted(by: { $0.uuidString < $1.uuidString }) {
-                for event in events { continuations[key]!.yield(event) }
-            }
-        }
-    }
+    /// How many ``events(bufferingNewest:)`` streams are subscribed (a stream whose consumer
+    /// stopped is removed).
+    public var eventSubscriberCount: Int { guarded.withLock { $0.events.subscriberCount } }
 
-    /// Closes the library (releasing its folder's lock for a `FileDisk`). Unsaved edits are lost:
-    /// save first.
+    /// Closes the library (releasing its folder's lock for a `FileDisk`) and ends every event
+    /// stream. Unsaved edits are lost: save first. A running sync ends at its next step.
     ///
     /// When everything is saved, the folder is sealed first, so that the next open keeps this
     /// session's replica id (see ``id``). A failure to seal only means a fresh id next time.
-    public func close() {
-        guard !isClosed else { return }
-        if !isSyncing, !core.needsCompaction, !core.hasUnsavedChanges(notebook: notebook, syncState: syncState),
-            let identities = LibraryIdentities.read(from: disk, generation: core.generation)
-        {
-            let seal = LibrarySeal(
-                replica: notebook.replica, generation: core.generation, journalBytes: core.journalBytes,
-                operationCount: notebook.version[notebook.replica], identities: identities)
-            try? disk.perform([.write(file: LibrarySeal.fileName, bytes: seal.encoded()), .sync(file: LibrarySeal.fileName)])
+    @concurrent
+    public func close() async {
+        closeNow()
+    }
+
+    /// ``close()``, on the calling thread.
+    package func closeNow() {
+        let continuations = diskLock.withLock { _ -> [AsyncStream<NotebookEvent>.Continuation] in
+            // What the seal records, when everything is saved (nil otherwise); nil when closed.
+            typealias Sealed = (replica: ReplicaID, generation: UInt64, journalBytes: Int, operationCount: UInt32)
+            let closing = guarded.withLock { guarded -> Sealed?? in
+                guard !guarded.isClosed else { return .none }
+                guarded.isClosed = true
+                guard guarded.session == nil, !guarded.core.needsCompaction,
+                    !guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState)
+                else { return .some(nil) }
+                let replica = guarded.notebook.replica
+                return .some((replica, guarded.core.generation, guarded.core.journalBytes, guarded.notebook.version[replica]))
+            }
+            guard case let .some(sealed) = closing else { return [] }
+            if let sealed, let identities = LibraryIdentities.read(from: disk, generation: sealed.generation) {
+                let seal = LibrarySeal(
+                    replica: sealed.replica, generation: sealed.generation, journalBytes: sealed.journalBytes,
+                    operationCount: sealed.operationCount, identities: identities)
+                try? disk.perform([.write(file: LibrarySeal.fileName, bytes: seal.encoded()), .sync(file: LibrarySeal.fileName)])
+            }
+            (disk as? FileDisk)?.close()
+            return guarded.withLock { $0.events.removeAll() }
         }
-        isClosed = true
-        (disk as? FileDisk)?.close()
-        for continuation in continuations.values { continuation.finish() }
-        continuations = [:]
+        for continuation in continuations { continuation.finish() }
     }
 
     // MARK: Ids

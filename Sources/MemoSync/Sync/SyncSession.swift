@@ -3,11 +3,25 @@ import MemoNotes
 
 // A sync, as a state machine with no I/O of its own.
 //
-// The session asks for one store operation at a time (`nextAction()`) and takes its result
-// (`handle(_:)`). `Replica.sync(with:)` performs the operations on a real store; the simulator
-// performs them on its simulated one, interleaving the steps of many replicas. Every decision
-// comes from what the blobs hold (their names carry replica ids and counter ranges, their bodies
-// carry operations with ids), never from file dates or the absence of a file.
+// The session hands out store operations (`nextActions(limit:notebook:)`), several at once, and
+// takes their results in any order (`handle(_:_:notebook:)`). `Replica.sync(with:)` performs
+// them on a real store, up to a limit in flight; the simulator performs them on its simulated
+// one, completing them out of order from its seed. Every decision comes from what the blobs hold
+// (their names carry replica ids and counter ranges, their bodies carry operations with ids),
+// never from file dates or the absence of a file.
+//
+// How several operations can be in flight while every decision stays sequential: the phases
+// below decide one step at a time, as if each operation were answered before the next. Reads
+// they are about to want (the heads, the snapshots to verify, each replica's chain of segments
+// from what the notebook holds) are handed out ahead as *prefetches*; their results wait in a
+// buffer until the sequential step asks for them. The publication of this library's own
+// operations, when no read can change it, is handed out right after the listing the same way;
+// and the collect phase's deletions, which are independent, all go at once. So the outcome is
+// the one of the same results answered one at a time, in any order of completion.
+//
+// The notebook is the replica's live one, lent to the session for each call: edits made between
+// calls are the user typing during the sync. What the sync receives merges into it; what was
+// typed goes out in this sync (when typed before its publication) or the next.
 //
 // Identity: a library keeps its replica id from one clean session to the next and takes a fresh
 // one after a crash or in a copy (`Replica`, `LibrarySeal`), so copies of one library (a clone,
@@ -56,24 +70,33 @@ public struct SyncProgress: Sendable, Equatable {
 /// ```swift
 /// var session = SyncSession(notebook: notebook, state: state, configuration: .init(),
 ///                           wallMilliseconds: now)
-/// while let action = session.nextAction() {
-///     session.handle(perform(action))   // exactly one action outstanding at a time
+/// var inFlight: [SyncAction] = []
+/// while !session.isFinished {
+///     inFlight += session.nextActions(limit: 8 - inFlight.count, notebook: &notebook)
+///     let action = inFlight.removeFirst()            // any of them, in any order
+///     session.handle(action, perform(action), notebook: &notebook)
 /// }
-/// notebook = session.notebook
 /// state = session.state
 /// ```
 ///
 /// Store failures do not stop a sync: they are reported in ``report`` and the session goes on
 /// with what it can do (a failed listing ends it, since nothing else is safe without one).
 package struct SyncSession {
-    /// The notebook, with everything the sync applied.
-    package private(set) var notebook: Notebook {
+    /// The replica's notebook while it is lent to the session (during ``nextActions(limit:notebook:)``
+    /// and ``handle(_:_:notebook:)``); an empty placeholder between calls.
+    var notebook: Notebook {
         // Without `oldValue`, an observer lets mutations happen in place.
         didSet { notebookRevision &+= 1 }
     }
-    /// Bumped by every change of ``notebook`` (by the observer, so no path can miss it): a
-    /// deferred segment that did not apply whole at one revision does not at the same one.
+    /// Bumped by every change of ``notebook`` (by the observer, so no path can miss it, and when
+    /// a lent notebook was edited since the last call): a deferred segment that did not apply
+    /// whole at one revision does not at the same one.
     var notebookRevision = 0
+    /// The lent notebook's operation and held-back counts when it was last given back: a
+    /// notebook lent with other counts was edited in between (a new revision).
+    var givenBackCounts: (operations: Int, pending: Int) = (-1, -1)
+    /// ``progress`` as of the last call.
+    package private(set) var progress = SyncProgress(blobsDone: 0, blobsPlanned: 1, bytesRead: 0, bytesWritten: 0)
     /// What the replica remembers about the store, updated.
     package internal(set) var state: SyncState
     /// What the sync did so far.
@@ -85,8 +108,20 @@ package struct SyncSession {
     enum Phase { case list, heads, verify, fetch, publish, snapshot, head, collect, finished }
 
     var phase: Phase = .list
-    /// The action handed out and not yet answered.
-    var outstanding: SyncAction?
+    /// The sequential step's action: handed out, or waiting for a prefetch of the same read.
+    var wanted: SyncAction?
+    /// Every action handed out and not yet answered, in the order handed out.
+    var inFlight: [SyncAction] = []
+    /// Answers to prefetched reads (and to the early publication) the sequential step has not
+    /// asked for yet, by key.
+    var answered: [String: SyncResult] = [:]
+    /// This library's segment, planned with the listing (no read can change it) and handed out
+    /// with the reads (`earlyPublication`, until handed out); the publish phase takes its answer
+    /// (`plannedPublication`, until taken).
+    var earlyPublication: SyncAction?
+    var plannedPublication: SyncAction?
+    /// Set by ``cancel()``: nothing new is handed out; the session ends once nothing is in flight.
+    var isCancelled = false
     /// The parsed listing.
     var segments: [ReplicaID: [ListedSegment]] = [:]
     var snapshots: [ListedSnapshot] = []
@@ -157,7 +192,7 @@ package struct SyncSession {
         notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64,
         skippedBefore: [String: SkipMemory] = [:]
     ) {
-        self.notebook = notebook
+        self.notebook = Notebook(replica: notebook.replica)
         self.state = state
         self.skippedBefore = skippedBefore
         self.configuration = configuration
@@ -166,32 +201,106 @@ package struct SyncSession {
         if notebook.version[notebook.replica] > 0 { self.state.addToLineage(notebook.replica) }
     }
 
-    /// True once the sync is over.
-    package var isFinished: Bool { phase == .finished }
+    /// True once the sync is over: every phase done, or cancelled with nothing in flight.
+    package var isFinished: Bool { phase == .finished || (isCancelled && inFlight.isEmpty) }
 
     /// The replica id this session's library makes new operations under.
     package var replica: ReplicaID { notebook.replica }
 
-    /// How far the sync has come.
-    package var progress: SyncProgress {
-        var ahead = verifyQueue.count + deletions.count
-        if phase == .fetch || phase == .verify || phase == .list {
-            let version = notebook.version
-            for (replicaID, list) in segments {
-                let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
-                ahead += list.reduce(0) { $0 + ($1.end > held && !attempted.contains($1.key) ? 1 : 0) }
-            }
-        }
-        return SyncProgress(
-            blobsDone: blobsDone, blobsPlanned: blobsDone + ahead + (outstanding == nil ? 0 : 1),
-            bytesRead: report.bytesRead, bytesWritten: report.bytesWritten)
+    /// Stops the sync at the next safe point: nothing new is handed out, and the actions in
+    /// flight are answered (or fail) as usual, so a write counts as published only when its
+    /// answer says it was done. What was applied stays applied; the next sync does the rest.
+    /// A cancelled sync is not complete (``SyncReport/isComplete``).
+    package mutating func cancel() {
+        guard phase != .finished, !isCancelled else { return }
+        isCancelled = true
+        report.cancelled = true
+        wanted = nil
+        answered = [:]
     }
 
-    /// The next store operation to perform, or nil when the sync is over. Each action is
-    /// answered with ``handle(_:)`` before the next is asked for; asked again before that, it
-    /// returns the same action.
-    package mutating func nextAction() -> SyncAction? {
-        if let outstanding { return outstanding }
+    // MARK: Driving
+
+    /// The store operations to perform now: at most `limit`, none handed out before. Empty while
+    /// the session waits for answers, and when it is finished.
+    ///
+    /// - Parameter notebook: the replica's notebook, lent for the call: what the session has
+    ///   received is applied to it (with events).
+    package mutating func nextActions(limit: Int, notebook lent: inout Notebook) -> [SyncAction] {
+        lend(&lent)
+        defer { giveBack(&lent) }
+        guard !isCancelled else { return [] }
+        var handedOut: [SyncAction] = []
+        var room = max(0, limit)
+        // The sequential step, as far as the answers go.
+        while room > 0 || wanted != nil {
+            if wanted == nil {
+                guard let action = nextSequentialAction() else { break }
+                wanted = action
+            }
+            let action = wanted!
+            if let key = action.answerKey, let result = answered.removeValue(forKey: key) {
+                wanted = nil
+                take(action, result)
+                continue
+            }
+            if inFlight.contains(where: { $0.identity == action.identity }) { break }
+            guard room > 0 else { break }
+            if earlyPublication?.identity == action.identity { earlyPublication = nil }
+            inFlight.append(action)
+            handedOut.append(action)
+            room -= 1
+            // Deletions are independent: every one goes at once, each taken as it is answered.
+            guard case .delete = action else { break }
+            wanted = nil
+        }
+        // What the sequential step will want next, ahead of it.
+        for action in actionsAhead(limit: room) {
+            inFlight.append(action)
+            handedOut.append(action)
+        }
+        return handedOut
+    }
+
+    /// Takes the answer to `action` (one handed out by ``nextActions(limit:notebook:)``), in any
+    /// order. An answer to an action not in flight (answered twice, or never handed out) is
+    /// ignored.
+    package mutating func handle(_ action: SyncAction, _ result: SyncResult, notebook lent: inout Notebook) {
+        guard let index = inFlight.firstIndex(where: { $0.identity == action.identity }) else { return }
+        lend(&lent)
+        defer { giveBack(&lent) }
+        inFlight.remove(at: index)
+        blobsDone += 1
+        switch (action, result) {
+        case let (.read, .read(bytes)):
+            report.blobsRead += 1
+            report.bytesRead += bytes.count
+        case let (.write(_, bytes), .done):
+            report.blobsWritten += 1
+            report.bytesWritten += bytes.count
+        default: break
+        }
+        if isCancelled {
+            // Only what the store did counts: a write done is published, a deletion done gone.
+            switch (action, result) {
+            case let (.write(key, _), .done): wrote(key: key)
+            case let (.delete(key), .done): deleted(key: key)
+            default: break
+            }
+            return
+        }
+        if let wanted, wanted.identity == action.identity {
+            self.wanted = nil
+            take(action, result)
+        } else if case .delete = action {
+            take(action, result)
+        } else if let key = action.answerKey {
+            answered[key] = result
+        }
+    }
+
+    /// The sequential step's next action, advancing through the phases; nil when finished.
+    private mutating func nextSequentialAction() -> SyncAction? {
         while true {
             let action: SyncAction?
             switch phase {
@@ -202,36 +311,32 @@ package struct SyncSession {
             case .publish: action = nextPublication()
             case .snapshot: action = nextSnapshot()
             case .head: action = nextHeadWrite()
-            case .collect: action = nextDeletion()
+            case .collect:
+                // Every deletion goes at once; the phase ends when all are answered.
+                if let key = deletions.first(where: { key in !inFlight.contains { $0.identity == "delete " + key } }) {
+                    return .delete(key: key)
+                }
+                if !deletions.isEmpty { return nil }
+                action = nil
             case .finished: return nil
             }
-            if let action {
-                outstanding = action
-                return action
-            }
+            if let action { return action }
             advancePhase()
         }
     }
 
-    /// Takes the result of the action ``nextAction()`` returned. A result given while no action
-    /// is outstanding (answered twice, or never asked) is ignored.
-    package mutating func handle(_ result: SyncResult) {
-        guard let action = outstanding else { return }
-        outstanding = nil
-        blobsDone += 1
+    /// Takes an answer in the sequential step's order.
+    private mutating func take(_ action: SyncAction, _ result: SyncResult) {
         switch (action, result) {
         case let (_, .failed(error)):
             failed(action, error)
-        case let (.list, .listed(entries)):
-            takeListing(entries)
+        case let (.list, .listed(listing)):
+            for entry in listing.skipped { skip(entry.key, .notListed(entry.problem)) }
+            takeListing(listing.blobs)
             phase = .heads
         case let (.read(key), .read(bytes)):
-            report.blobsRead += 1
-            report.bytesRead += bytes.count
             took(key: key, bytes: bytes)
-        case let (.write(key, bytes), .done):
-            report.blobsWritten += 1
-            report.bytesWritten += bytes.count
+        case let (.write(key, _), .done):
             wrote(key: key)
         case let (.delete(key), .done):
             deleted(key: key)
@@ -241,14 +346,97 @@ package struct SyncSession {
         }
     }
 
-    /// Takes the answer to a `.list` action from a store that reports the entries its listing
-    /// left out (``BlobStore/listing(prefix:)``): like `handle(.listed(listing.blobs))`, and the
-    /// skipped entries go to the report's ``SyncReport/skipped``.
-    package mutating func handle(listing: BlobListing) {
-        if case .list? = outstanding {
-            for entry in listing.skipped { skip(entry.key, .notListed(entry.problem)) }
+    /// Reads the sequential step will want (the heads to read, the snapshots to verify, a
+    /// bootstrap snapshot, each replica's chain of segments from what the notebook holds), and
+    /// the early publication: at most `limit`, each handed out once. Nothing before the
+    /// listing, nothing after the fetch phase; at most `limit` answers wait unconsumed.
+    private mutating func actionsAhead(limit: Int) -> [SyncAction] {
+        guard limit > 0, phase == .heads || phase == .verify || phase == .fetch else { return [] }
+        var room = min(limit, max(0, configuration.maxAnswersAhead - answered.count))
+        var ahead: [SyncAction] = []
+        func offer(_ action: SyncAction) {
+            guard room > 0, let key = action.answerKey, answered[key] == nil, !attempted.contains(key),
+                !inFlight.contains(where: { $0.identity == action.identity }),
+                !ahead.contains(where: { $0.identity == action.identity })
+            else { return }
+            ahead.append(action)
+            room -= 1
         }
-        handle(.listed(listing.blobs))
+        if let early = earlyPublication, room > 0 {
+            earlyPublication = nil
+            ahead.append(early)
+            room -= 1
+        }
+        if phase == .heads { for key in headQueue { offer(.read(key: key)) } }
+        if phase == .heads || phase == .verify { for key in verifyQueue { offer(.read(key: key)) } }
+        let version = notebook.version
+        var baseline = version
+        if version.entries.isEmpty, let newest = snapshots.first(where: { !attempted.contains($0.key) }) {
+            offer(.read(key: newest.key))
+            // Segments after it, once a head says what it holds.
+            guard let known = state.otherHeads.lazy.compactMap(\.head.newestSnapshot).first(where: { $0.key == newest.key }) else {
+                return ahead
+            }
+            baseline = known.version
+        }
+        for replicaID in segments.keys.sorted() {
+            var held = max(baseline[replicaID], fetchedThrough[replicaID] ?? 0)
+            while room > 0, let next = chainSegment(of: replicaID, after: held) {
+                offer(.read(key: next.key))
+                held = next.end
+            }
+        }
+        return ahead
+    }
+
+    /// The listed segment of `replicaID`, not tried in this sync, that covers counter `held`
+    /// and reaches furthest (ties: the shorter key, then the smaller): the one the fetch phase
+    /// reads next.
+    func chainSegment(of replicaID: ReplicaID, after held: UInt32) -> ListedSegment? {
+        var best: ListedSegment?
+        for segment in segments[replicaID] ?? [] where segment.end > held && segment.start <= held && !attempted.contains(segment.key) {
+            if let current = best {
+                if (segment.end, current.key.utf8.count, current.key) > (current.end, segment.key.utf8.count, segment.key) {
+                    best = segment
+                }
+            } else {
+                best = segment
+            }
+        }
+        return best
+    }
+
+    /// Takes the replica's notebook for a call (a move, not a copy: the replica's variable holds
+    /// an empty placeholder meanwhile).
+    private mutating func lend(_ lent: inout Notebook) {
+        let counts = (lent.version.operationCount, lent.pendingOperationCount)
+        swap(&notebook, &lent)
+        if counts != givenBackCounts { notebookRevision &+= 1 }
+        // This session's id is in the lineage from its first operation on, typed during the sync
+        // or before.
+        if notebook.version[notebook.replica] > 0 { state.addToLineage(notebook.replica) }
+    }
+
+    /// Gives the notebook back after a call, with the progress as of now.
+    private mutating func giveBack(_ lent: inout Notebook) {
+        progress = currentProgress()
+        givenBackCounts = (notebook.version.operationCount, notebook.pendingOperationCount)
+        swap(&notebook, &lent)
+    }
+
+    /// How far the sync has come.
+    private func currentProgress() -> SyncProgress {
+        var ahead = verifyQueue.count + deletions.count
+        if phase == .fetch || phase == .verify || phase == .list || phase == .heads {
+            let version = notebook.version
+            for (replicaID, list) in segments {
+                let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
+                ahead += list.reduce(0) { $0 + ($1.end > held && !attempted.contains($1.key) ? 1 : 0) }
+            }
+        }
+        return SyncProgress(
+            blobsDone: blobsDone, blobsPlanned: blobsDone + max(ahead, inFlight.count) + (isFinished ? 0 : 1),
+            bytesRead: report.bytesRead, bytesWritten: report.bytesWritten)
     }
 
     // MARK: Skipping
@@ -382,6 +570,21 @@ package struct SyncSession {
         verifyQueue = unknownSnapshots.sorted { ($0.total, $0.key) < ($1.total, $1.key) }.map(\.key)
         // Newest first, ties by key, so choices are deterministic.
         snapshots.sort { ($0.totalOperations, $1.key) > ($1.totalOperations, $0.key) }
+        planEarlyPublication()
+    }
+
+    /// Plans the publication now, to go out with the reads, when nothing read in this sync can
+    /// change it: the store has not lost this library's history (that takes a snapshot), no own
+    /// snapshot is to be verified, and every listed segment of the lineage ends within what the
+    /// notebook holds (so fetching adopts nothing more as published). The publish phase then
+    /// takes its answer.
+    private mutating func planEarlyPublication() {
+        guard !storeLostHistory, verifyQueue.isEmpty else { return }
+        let version = notebook.version
+        for id in state.lineage where (segments[id] ?? []).contains(where: { $0.end > version[id] }) { return }
+        guard let action = nextPublication() else { return }
+        earlyPublication = action
+        plannedPublication = action
     }
 
     // MARK: Own snapshots found in the store
@@ -652,6 +855,11 @@ package struct SyncSession {
     /// session among them. (Apart, an insertion one session made and a later one deleted would
     /// travel as a tombstone without its deletion.)
     private mutating func nextPublication() -> SyncAction? {
+        if let planned = plannedPublication {
+            // Planned with the listing: its answer is taken now, in order.
+            plannedPublication = nil
+            return planned
+        }
         guard !publishAttempted else { return nil }
         publishAttempted = true
         // A store that lost this library's history gets a snapshot of everything instead.
@@ -744,7 +952,7 @@ package struct SyncSession {
             state.ownSnapshots.removeAll { $0.key == key }
             state.ownSnapshots.append(SyncState.OwnSnapshot(key: key, version: written.version, writtenAtMilliseconds: nowMilliseconds))
             listedKeys.insert(key)
-            state.operationsAtLastSnapshot = UInt64(notebook.version.operationCount)
+            state.operationsAtLastSnapshot = UInt64(written.version.operationCount)
             report.publishedSnapshot = key
         case .head?, nil:
             break

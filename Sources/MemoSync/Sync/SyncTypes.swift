@@ -11,6 +11,30 @@ package enum SyncAction: Sendable, Equatable, CustomStringConvertible {
     /// Delete the blob `key`.
     case delete(key: String)
 
+    /// What tells two actions apart: the operation and its key (never the bytes).
+    package var identity: String {
+        switch self {
+        case let .list(prefix): "list " + prefix
+        case let .read(key): "read " + key
+        case let .write(key, _): "write " + key
+        case let .delete(key): "delete " + key
+        }
+    }
+
+    /// Whether it writes to the store.
+    package var isWrite: Bool {
+        if case .write = self { true } else { false }
+    }
+
+    /// The key under which an answer waits for the sequential step (reads and writes).
+    var answerKey: String? {
+        switch self {
+        case .list, .delete: nil
+        case let .read(key): "read " + key
+        case let .write(key, _): "write " + key
+        }
+    }
+
     package var description: String {
         switch self {
         case let .list(prefix): "list \(prefix)"
@@ -23,8 +47,8 @@ package enum SyncAction: Sendable, Equatable, CustomStringConvertible {
 
 /// The outcome of a ``SyncAction``, handed back to the session.
 package enum SyncResult: Sendable, Equatable {
-    /// The listing.
-    case listed([BlobInfo])
+    /// The listing, with the entries it left out.
+    case listed(BlobListing)
     /// The blob's bytes.
     case read([UInt8])
     /// A write or delete succeeded.
@@ -146,11 +170,14 @@ public struct SyncReport: Sendable, Equatable {
     public var skippedAgainCount = 0
     /// Store errors met (the sync went on where it could).
     public var errors: [String] = []
+    /// Whether the sync was cancelled (its task was): it stopped at a safe point, what it wrote
+    /// and applied until then counts, and the next sync does the rest.
+    public var cancelled = false
 
     /// Whether the sync did everything it set out to: it listed the store and met no store
     /// error (skipped blobs are not errors). Only a complete sync moves
     /// `Replica.lastSyncMilliseconds`.
-    public var isComplete: Bool { listedStore && errors.isEmpty }
+    public var isComplete: Bool { listedStore && errors.isEmpty && !cancelled }
 
     /// An empty report.
     public init() {}
@@ -172,6 +199,14 @@ public struct SyncConfiguration: Sendable, Equatable {
     /// deleted once the covering snapshot is this old (so replicas that listed the store earlier
     /// can still read what they saw).
     public var gracePeriodMilliseconds: UInt64 = 7 * 24 * 3_600_000
+    /// Store operations a sync keeps in flight at once (reads of different blobs, independent
+    /// writes and deletions): 1 performs them one after another. A store over a network
+    /// answers in about one round trip for all of them.
+    public var maxInFlight: Int = 8 {
+        didSet { maxInFlight = max(1, maxInFlight) }
+    }
+    /// Blobs read ahead whose answers may wait in memory before the sync uses them.
+    package var maxAnswersAhead: Int { max(1, maxInFlight) }
 
     /// The defaults.
     public init() {}

@@ -1,0 +1,203 @@
+// `memo-bench remote`: syncing over a store with network latency (issue 14).
+//
+// The store is a local folder wrapped so that every request waits a fixed latency first
+// (`LatencyStore`, `--latency-ms`, default 50), like a cloud bucket or a WebDAV server. It holds
+// a snapshot of a 10,000-memo notebook and 300 segments from 3 devices (the writers never write
+// a snapshot, so a new device must read them all). Then:
+// - bootstrap: a new device's first sync, with the default in-flight limit (8) and with 1;
+// - typing during a sync: 1,000 keystrokes, one every 2 ms, into a 2,000-character memo of a
+//   device whose bootstrap runs meanwhile; each keystroke's call is timed;
+// - one change: a writer edits one memo and syncs; a bootstrapped reader syncs and gets it.
+//   Round trips are the sync's time over the latency, rounded (the local work is small beside
+//   50 ms), and the requests it made are counted.
+
+import Foundation
+import MemoCRDT
+import MemoSync
+import Synchronization
+
+/// A store whose every request waits `latency` first, then runs on a folder store.
+final class LatencyStore: BlobStore {
+    let inner: DirectoryBlobStore
+    let latency: Duration
+    private let counts = Mutex<(requests: Int, inFlight: Int, maxInFlight: Int)>((0, 0, 0))
+
+    init(inner: DirectoryBlobStore, latencyMilliseconds: Int) {
+        self.inner = inner
+        self.latency = .milliseconds(latencyMilliseconds)
+    }
+
+    /// Requests made so far, and the most that were in flight at once.
+    var requests: (count: Int, maxInFlight: Int) { counts.withLock { ($0.requests, $0.maxInFlight) } }
+
+    func resetCounts() { counts.withLock { $0 = (0, 0, 0) } }
+
+    private func delayed<T>(_ body: () throws(BlobStoreError) -> T) async throws(BlobStoreError) -> T {
+        counts.withLock {
+            $0.requests += 1
+            $0.inFlight += 1
+            $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
+        }
+        defer { counts.withLock { $0.inFlight -= 1 } }
+        do {
+            try await Task.sleep(for: latency)
+        } catch {
+            throw .cancelled
+        }
+        return try body()
+    }
+
+    func list(prefix: String) async throws(BlobStoreError) -> [BlobInfo] {
+        try await delayed { () throws(BlobStoreError) in try inner.list(prefix: prefix) }
+    }
+
+    func listing(prefix: String) async throws(BlobStoreError) -> BlobListing {
+        try await delayed { () throws(BlobStoreError) in try inner.listing(prefix: prefix) }
+    }
+
+    func read(key: String) async throws(BlobStoreError) -> [UInt8] {
+        try await delayed { () throws(BlobStoreError) in try inner.read(key: key) }
+    }
+
+    func write(key: String, bytes: [UInt8]) async throws(BlobStoreError) {
+        try await delayed { () throws(BlobStoreError) in try inner.write(key: key, bytes: bytes) }
+    }
+
+    func delete(key: String) async throws(BlobStoreError) {
+        try await delayed { () throws(BlobStoreError) in try inner.delete(key: key) }
+    }
+}
+
+enum RemoteBenchmark {
+    static let memoCount = 10_000
+    static let deviceCount = 3
+    static let segmentsPerDevice = 100
+    static let keystrokeCount = 1_000
+    static let typedMemoLength = 2_000
+
+    static func run(latencyMilliseconds: Int) async throws -> Report {
+        var random = BenchRandom(seed: 0x4E_7000)
+        let built = try NotebookBenchmark.build(memoCount: memoCount, random: &random)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-remote-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let storePath = root.appendingPathComponent("store").path
+        try FileManager.default.createDirectory(atPath: storePath, withIntermediateDirectories: true)
+        let folder = try DirectoryBlobStore(path: storePath)
+        let snapshot = built.encoded()
+        try folder.write(
+            key: StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot),
+            bytes: snapshot)
+        var deviceNumber = 0
+        func newDevice(_ configuration: SyncConfiguration = SyncConfiguration()) throws -> Replica {
+            deviceNumber += 1
+            return try Replica(libraryPath: root.appendingPathComponent("device-\(deviceNumber)").path, configuration: configuration)
+        }
+
+        // The writers, through the folder without latency: 100 syncs each, one edit per sync,
+        // and never a snapshot (so the store keeps every segment).
+        var quiet = SyncConfiguration()
+        quiet.snapshotAfterSegments = .max
+        quiet.snapshotEveryOperations = .max
+        var writers: [Replica] = []
+        for _ in 0..<deviceCount { writers.append(try newDevice(quiet)) }
+        for writer in writers { try await writer.sync(with: folder) }
+        let targets = writers[0].notebook.list().prefix(segmentsPerDevice).map(\.id)
+        for round in 0..<segmentsPerDevice {
+            for (index, writer) in writers.enumerated() {
+                try writer.edit(targets[(round + index * 7) % targets.count], replacingUTF16: 0..<0, with: "w\(index)r\(round) ")
+                let report = try await writer.sync(with: folder)
+                guard report.isComplete, report.publishedSegment != nil else {
+                    throw BenchFailure.usage("a writer's sync did not publish: \(report.errors)")
+                }
+            }
+        }
+        let store = LatencyStore(inner: folder, latencyMilliseconds: latencyMilliseconds)
+
+        // Bootstrap, with 8 in flight and with 1.
+        func bootstrap(maxInFlight: Int) async throws -> (Replica, Double, SyncReport) {
+            var configuration = SyncConfiguration()
+            configuration.maxInFlight = maxInFlight
+            let device = try newDevice(configuration)
+            let timed = try await Measure.timed { () async throws(ReplicaError) in try await device.sync(with: store) }
+            guard timed.result.isComplete, device.notebook.version == writers[0].notebook.version else {
+                throw BenchFailure.usage("a bootstrap did not get everything: \(timed.result.errors)")
+            }
+            return (device, timed.milliseconds, timed.result)
+        }
+        store.resetCounts()
+        let (reader, bootstrapMilliseconds, bootstrapReport) = try await bootstrap(maxInFlight: SyncConfiguration().maxInFlight)
+        let bootstrapRequests = store.requests
+        let (serialDevice, serialMilliseconds, _) = try await bootstrap(maxInFlight: 1)
+        await serialDevice.close()
+
+        // Typing into a device whose bootstrap runs.
+        let typist = try newDevice()
+        let memo = try typist.createMemo(text: String(repeating: "abcdefghij", count: typedMemoLength / 10))
+        try await typist.save()
+        let bootstrapping = Task { try await typist.sync(with: store) }
+        var keystrokeMilliseconds: [Double] = []
+        var position = typedMemoLength / 2
+        var keystrokesDuringSync = 0
+        for index in 0..<keystrokeCount {
+            let letter = String(UnicodeScalar(UInt8(97 + index % 26)))
+            let timed = try Measure.timed { () throws(ReplicaError) in try typist.edit(memo, replacingUTF16: position..<position, with: letter) }
+            keystrokeMilliseconds.append(timed.milliseconds)
+            if typist.syncProgress != nil { keystrokesDuringSync += 1 }
+            position += 1
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let typedReport = try await bootstrapping.value
+        guard typedReport.isComplete, typist.notebook.memo(memo)?.text.utf16.count == typedMemoLength + keystrokeCount else {
+            throw BenchFailure.usage("typing during the bootstrap lost keystrokes or the sync failed: \(typedReport.errors)")
+        }
+        await typist.close()
+
+        // One change, published by a writer and received by the reader, over the latency.
+        let target = targets[0]
+        try writers[0].edit(target, replacingUTF16: 0..<0, with: "one change ")
+        _ = try await reader.sync(with: store)   // the reader is up to date first
+        store.resetCounts()
+        let published = try await Measure.timed { () async throws(ReplicaError) in try await writers[0].sync(with: store) }
+        let publishRequests = store.requests
+        store.resetCounts()
+        let received = try await Measure.timed { () async throws(ReplicaError) in try await reader.sync(with: store) }
+        let receiveRequests = store.requests
+        guard reader.notebook.memo(target)?.text == writers[0].notebook.memo(target)?.text else {
+            throw BenchFailure.usage("the reader did not receive the change")
+        }
+        for writer in writers { await writer.close() }
+        await reader.close()
+
+        let latency = Double(max(1, latencyMilliseconds))
+        var report = Report()
+        report.add("benchmark", .string("remote"))
+        report.add("latency_ms", .integer(latencyMilliseconds))
+        report.add("memos", .integer(built.activeMemoCount))
+        report.add("segments", .integer(deviceCount * segmentsPerDevice))
+        report.add("bootstrap_ms", .milliseconds(bootstrapMilliseconds))
+        report.add("bootstrap_ms_serial", .milliseconds(serialMilliseconds))
+        report.add("bootstrap_ratio", .number(bootstrapMilliseconds / max(serialMilliseconds, 0.001)))
+        report.add("bootstrap_blobs_read", .integer(bootstrapReport.blobsRead))
+        report.add("bootstrap_requests", .integer(bootstrapRequests.count))
+        report.add("bootstrap_max_in_flight", .integer(bootstrapRequests.maxInFlight))
+        report.add("sync_one_change_ms", .milliseconds(published.milliseconds))
+        report.add("round_trips_one_change", .integer(Int((published.milliseconds / latency).rounded())))
+        report.add("requests_one_change", .integer(publishRequests.count))
+        report.add("receive_one_change_ms", .milliseconds(received.milliseconds))
+        report.add("round_trips_receive_one_change", .integer(Int((received.milliseconds / latency).rounded())))
+        report.add("requests_receive_one_change", .integer(receiveRequests.count))
+        report.add("edit_p99_ms_during_sync", .milliseconds(percentile(keystrokeMilliseconds, 0.99)))
+        report.add("edit_max_ms_during_sync", .milliseconds(keystrokeMilliseconds.max() ?? 0))
+        report.add("keystrokes", .integer(keystrokeCount))
+        report.add("keystrokes_during_sync", .integer(keystrokesDuringSync))
+        return report
+    }
+
+    /// The value below which a share `fraction` of `values` lie (nearest rank).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}

@@ -69,27 +69,41 @@ enum BenchCommand: Equatable {
         if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) || arguments.first == "help" {
             return .help
         }
-        var runs = defaultRuns
+        var line = ParsedArguments()
+        var index = 0
+        while index < arguments.count {
+            try line.read(arguments, at: &index)
+            index += 1
+        }
+        return try line.command()
+    }
+
+    /// A command line read so far: the options' values (defaults until given) and the
+    /// positional arguments.
+    private struct ParsedArguments {
+        var runs = BenchCommand.defaultRuns
         var memos = 10_000
         var sessions = LongevityBenchmark.defaultSessions
         var devices = LongevityBenchmark.defaultDevices
         var seed = LongevityBenchmark.defaultSeed
-        // Options that only `longevity` takes, and whether `--runs` was given (it does not).
-        var longevityOptions: [String] = []
         var explain = false
         var keepOpen = false
+        /// Options that only `longevity` takes, in the order given.
+        var longevityOptions: [String] = []
+        /// Whether `--runs` was given (`longevity` does not take it).
         var runsGiven = false
         var positional: [String] = []
-        var index = 0
-        while index < arguments.count {
+
+        /// Reads the argument at `index`, and the value after it when it is an option that
+        /// takes one (leaving `index` on that value).
+        mutating func read(_ arguments: [String], at index: inout Int) throws(BenchFailure) {
             let argument = arguments[index]
-            var runsText: String?
             if argument == "--runs" {
                 guard index + 1 < arguments.count else { throw .usage("--runs needs a value") }
-                runsText = arguments[index + 1]
                 index += 1
+                try readRuns(arguments[index])
             } else if argument.hasPrefix("--runs=") {
-                runsText = String(argument.dropFirst("--runs=".count))
+                try readRuns(String(argument.dropFirst("--runs=".count)))
             } else if argument == "--memos" {
                 guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value >= 1, value <= 1_000_000 else {
                     throw .usage("--memos needs an integer from 1 to 1000000")
@@ -101,58 +115,67 @@ enum BenchCommand: Equatable {
                 longevityOptions.append(argument)
             } else if argument == "--sessions" || argument == "--devices" || argument == "--seed" {
                 guard index + 1 < arguments.count else { throw .usage("\(argument) needs a value") }
-                let text = arguments[index + 1]
-                switch argument {
-                case "--sessions":
-                    guard let value = Int(text), value >= 1, value <= 1_000_000 else {
-                        throw .usage("--sessions needs an integer from 1 to 1000000")
-                    }
-                    sessions = value
-                case "--devices":
-                    guard let value = Int(text), value >= 1, value <= 64 else { throw .usage("--devices needs an integer from 1 to 64") }
-                    devices = value
-                default:
-                    guard let value = UInt64(text) else { throw .usage("--seed needs a non-negative integer") }
-                    seed = value
-                }
-                longevityOptions.append(argument)
                 index += 1
+                try readLongevityValue(argument, arguments[index])
+                longevityOptions.append(argument)
             } else if argument.hasPrefix("-") && argument != "-" {
                 throw .usage("unknown option \(argument)")
             } else {
                 positional.append(argument)
             }
-            if let runsText {
-                guard let value = Int(runsText), value >= 1, value <= 1_000 else {
-                    throw .usage("--runs needs an integer from 1 to 1000, not \"\(runsText)\"")
+        }
+
+        /// The value of `--runs`.
+        private mutating func readRuns(_ text: String) throws(BenchFailure) {
+            guard let value = Int(text), value >= 1, value <= 1_000 else {
+                throw .usage("--runs needs an integer from 1 to 1000, not \"\(text)\"")
+            }
+            runs = value
+            runsGiven = true
+        }
+
+        /// The value of `--sessions`, `--devices` or `--seed`.
+        private mutating func readLongevityValue(_ option: String, _ text: String) throws(BenchFailure) {
+            switch option {
+            case "--sessions":
+                guard let value = Int(text), value >= 1, value <= 1_000_000 else {
+                    throw .usage("--sessions needs an integer from 1 to 1000000")
                 }
-                runs = value
-                runsGiven = true
+                sessions = value
+            case "--devices":
+                guard let value = Int(text), value >= 1, value <= 64 else { throw .usage("--devices needs an integer from 1 to 64") }
+                devices = value
+            default:
+                guard let value = UInt64(text) else { throw .usage("--seed needs a non-negative integer") }
+                seed = value
             }
-            index += 1
         }
-        guard let command = positional.first else { throw .usage("missing command") }
-        if command != "longevity", let option = longevityOptions.first {
-            throw .usage("\(option) is an option of longevity only")
-        }
-        switch command {
-        case "longevity":
-            guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
-            guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
-            return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain)
-        case "notebook", "sync":
-            guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
-            return command == "sync" ? .sync(memos: memos, runs: runs) : .notebook(memos: memos, runs: runs)
-        case "all" where positional.count == 1:
-            return .all(directory: defaultTraceDirectory, runs: runs)
-        case "trace", "all":
-            guard positional.count == 2 else {
-                throw .usage(positional.count < 2 ? "\(command) needs a path" : "unexpected argument \(positional[2])")
+
+        /// The command the positional arguments name, with the options that apply to it.
+        func command() throws(BenchFailure) -> BenchCommand {
+            guard let command = positional.first else { throw .usage("missing command") }
+            if command != "longevity", let option = longevityOptions.first {
+                throw .usage("\(option) is an option of longevity only")
             }
-            return command == "trace"
-                ? .trace(path: positional[1], runs: runs) : .all(directory: positional[1], runs: runs)
-        default:
-            throw .usage("unknown command \"\(command)\"")
+            switch command {
+            case "longevity":
+                guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
+                return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain)
+            case "notebook", "sync":
+                guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                return command == "sync" ? .sync(memos: memos, runs: runs) : .notebook(memos: memos, runs: runs)
+            case "all" where positional.count == 1:
+                return .all(directory: defaultTraceDirectory, runs: runs)
+            case "trace", "all":
+                guard positional.count == 2 else {
+                    throw .usage(positional.count < 2 ? "\(command) needs a path" : "unexpected argument \(positional[2])")
+                }
+                return command == "trace"
+                    ? .trace(path: positional[1], runs: runs) : .all(directory: positional[1], runs: runs)
+            default:
+                throw .usage("unknown command \"\(command)\"")
+            }
         }
     }
 }

@@ -128,6 +128,35 @@ enum ArgumentParser {
     ///
     /// - Throws: a usage ``CLIError`` describing the first problem.
     static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
+        let (positionals, given) = try separateOptions(arguments)
+        let wantsHelp = given.contains { $0.name == "--help" || $0.name == "-h" }
+        var invocation = Invocation(command: .help(topic: nil))
+        invocation.libraryPath = try libraryPath(given)
+
+        guard let commandWord = positionals.first else {
+            if wantsHelp { return invocation }
+            throw .usage("no command given (run 'memo help' for the list of commands)")
+        }
+        guard let command = CommandName(rawValue: commandWord) else {
+            throw .usage("unknown command '\(commandWord)' (run 'memo help' for the list of commands)")
+        }
+        if wantsHelp {
+            invocation.command = .help(topic: command == .help ? nil : command)
+            return invocation
+        }
+        let allowed = options(of: command).union(globalOptions)
+        for option in given where !allowed.contains(option.name) {
+            throw .usage("option \(option.name) does not apply to '\(command.rawValue)' (run 'memo help \(command.rawValue)')")
+        }
+        invocation.json = given.contains { $0.name == "--json" }
+        let arguments = Array(positionals.dropFirst())
+        invocation.command = try parseCommand(command, arguments: arguments, options: given)
+        return invocation
+    }
+
+    /// Splits the command line into positional arguments and options with their values, in
+    /// the order given. Which options apply to which command is checked later.
+    private static func separateOptions(_ arguments: [String]) throws(CLIError) -> (positionals: [String], given: [GivenOption]) {
         var positionals: [String] = []
         var given: [GivenOption] = []
         var index = 0
@@ -170,42 +199,21 @@ enum ArgumentParser {
             }
             given.append(GivenOption(name: name, values: values))
         }
+        return (positionals, given)
+    }
 
-        let wantsHelp = given.contains { $0.name == "--help" || $0.name == "-h" }
-        var invocation = Invocation(command: .help(topic: nil))
+    /// The `--library PATH` option, if given (once, and not empty).
+    private static func libraryPath(_ given: [GivenOption]) throws(CLIError) -> String? {
+        var path: String?
         for option in given where option.name == "--library" {
-            guard invocation.libraryPath == nil else { throw .usage("option --library is given twice") }
+            guard path == nil else { throw .usage("option --library is given twice") }
             guard !option.values[0].isEmpty else { throw .usage("option --library needs a folder path, not an empty string") }
-            invocation.libraryPath = option.values[0]
+            path = option.values[0]
         }
-
-        guard let commandWord = positionals.first else {
-            if wantsHelp { return invocation }
-            throw .usage("no command given (run 'memo help' for the list of commands)")
-        }
-        guard let command = CommandName(rawValue: commandWord) else {
-            throw .usage("unknown command '\(commandWord)' (run 'memo help' for the list of commands)")
-        }
-        if wantsHelp {
-            invocation.command = .help(topic: command == .help ? nil : command)
-            return invocation
-        }
-        let allowed = options(of: command).union(globalOptions)
-        for option in given where !allowed.contains(option.name) {
-            throw .usage("option \(option.name) does not apply to '\(command.rawValue)' (run 'memo help \(command.rawValue)')")
-        }
-        invocation.json = given.contains { $0.name == "--json" }
-        let arguments = Array(positionals.dropFirst())
-        invocation.command = try parseCommand(command, arguments: arguments, options: given)
-        return invocation
+        return path
     }
 
     private static func parseCommand(_ command: CommandName, arguments: [String], options: [GivenOption]) throws(CLIError) -> Command {
-        func single(_ name: String) throws(CLIError) -> String? {
-            let matching = options.filter { $0.name == name }
-            guard matching.count <= 1 else { throw .usage("option \(name) is given twice") }
-            return matching.first?.values[0]
-        }
         switch command {
         case .help:
             guard arguments.count <= 1 else { throw .usage("'help' takes at most one command name") }
@@ -239,30 +247,43 @@ enum ArgumentParser {
             let id = try oneID(arguments, command)
             return .edit(id: id, mode: try editMode(options))
         case .export:
-            let output = try single("--output")
-            let shortOutput = try single("-o")
-            guard output == nil || shortOutput == nil else { throw .usage("option --output is given twice") }
-            let force = options.contains { $0.name == "--force" }
-            if let directory = try single("--all") {
-                guard arguments.isEmpty else {
-                    throw .usage("'export --all DIR' exports every memo; it takes no memo id")
-                }
-                guard output == nil && shortOutput == nil else {
-                    throw .usage("--output names one file; with --all, give a folder only")
-                }
-                guard !directory.isEmpty else { throw .usage("option --all needs a folder path") }
-                return .export(.all(directory: directory, overwrite: force))
-            }
-            if force { throw .usage("--force applies to 'export --all DIR' only") }
-            let file = output ?? shortOutput
-            if let file, file.isEmpty { throw .usage("option --output needs a file path") }
-            return .export(.one(id: try oneID(arguments, command), output: file))
+            return .export(try exportTarget(arguments, options: options))
         case .sync:
             try expectNoArguments(arguments, command)
-            let store = try single("--store")
+            let store = try single("--store", in: options)
             if let store, store.isEmpty { throw .usage("option --store needs a folder path") }
             return .sync(store: store)
         }
+    }
+
+    /// What `memo export` writes: one memo (to standard output or `--output FILE`), or every
+    /// memo into the folder of `--all DIR`.
+    private static func exportTarget(_ arguments: [String], options: [GivenOption]) throws(CLIError) -> ExportTarget {
+        let output = try single("--output", in: options)
+        let shortOutput = try single("-o", in: options)
+        guard output == nil || shortOutput == nil else { throw .usage("option --output is given twice") }
+        let force = options.contains { $0.name == "--force" }
+        if let directory = try single("--all", in: options) {
+            guard arguments.isEmpty else {
+                throw .usage("'export --all DIR' exports every memo; it takes no memo id")
+            }
+            guard output == nil && shortOutput == nil else {
+                throw .usage("--output names one file; with --all, give a folder only")
+            }
+            guard !directory.isEmpty else { throw .usage("option --all needs a folder path") }
+            return .all(directory: directory, overwrite: force)
+        }
+        if force { throw .usage("--force applies to 'export --all DIR' only") }
+        let file = output ?? shortOutput
+        if let file, file.isEmpty { throw .usage("option --output needs a file path") }
+        return .one(id: try oneID(arguments, .export), output: file)
+    }
+
+    /// The value of option `name`, which takes one value and may be given at most once.
+    private static func single(_ name: String, in options: [GivenOption]) throws(CLIError) -> String? {
+        let matching = options.filter { $0.name == name }
+        guard matching.count <= 1 else { throw .usage("option \(name) is given twice") }
+        return matching.first?.values[0]
     }
 
     /// The edit mode the options of `memo edit` ask for.

@@ -17,6 +17,9 @@ enum BenchCommand: Equatable {
     /// Simulate `devices` devices over a year, `sessions` sessions each, on an in-memory store,
     /// and measure what the store, a new device's bootstrap and the notebook's state come to.
     case longevity(sessions: Int, devices: Int, seed: UInt64, keepOpen: Bool, explain: Bool)
+    /// Sync through a folder store behind a fixed latency per request: bootstrap with several
+    /// requests in flight and with one, typing during a bootstrap, one change.
+    case remote(latencyMilliseconds: Int, explain: Bool)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -31,6 +34,7 @@ enum BenchCommand: Equatable {
                memo-bench notebook [--memos N] [--runs N]
                memo-bench sync [--memos N] [--runs N]
                memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--explain]
+               memo-bench remote [--latency-ms MS] [--explain]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -53,6 +57,12 @@ enum BenchCommand: Equatable {
                        except bootstrap_ms. Runs once; not part of `all`. --keep-open (a
                        control) opens each library once and never closes it; --explain lists
                        on stderr the blobs the store ends with and those the bootstrap read
+          remote       a folder store behind a fixed latency per request (--latency-ms, default
+                       50) holding a snapshot of 10000 memos and 300 segments of 3 devices:
+                       a new device's bootstrap with 8 requests in flight and with 1, 1000
+                       keystrokes typed during a bootstrap (99th percentile of each call), and
+                       one changed memo published and received (time, round trips, requests).
+                       Runs once; --explain lists the one change's requests on stderr
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not
@@ -88,6 +98,8 @@ enum BenchCommand: Equatable {
         var seed = LongevityBenchmark.defaultSeed
         var explain = false
         var keepOpen = false
+        var latencyMilliseconds = 50
+        var latencyGiven = false
         /// Options that only `longevity` takes, in the order given.
         var longevityOptions: [String] = []
         /// Whether `--runs` was given (`longevity` does not take it).
@@ -118,6 +130,13 @@ enum BenchCommand: Equatable {
                 index += 1
                 try readLongevityValue(argument, arguments[index])
                 longevityOptions.append(argument)
+            } else if argument == "--latency-ms" {
+                guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value >= 0, value <= 10_000 else {
+                    throw .usage("--latency-ms needs an integer from 0 to 10000")
+                }
+                latencyMilliseconds = value
+                latencyGiven = true
+                index += 1
             } else if argument.hasPrefix("-") && argument != "-" {
                 throw .usage("unknown option \(argument)")
             } else {
@@ -154,10 +173,15 @@ enum BenchCommand: Equatable {
         /// The command the positional arguments name, with the options that apply to it.
         func command() throws(BenchFailure) -> BenchCommand {
             guard let command = positional.first else { throw .usage("missing command") }
-            if command != "longevity", let option = longevityOptions.first {
+            if command != "longevity" && !(command == "remote" && longevityOptions == ["--explain"]), let option = longevityOptions.first {
                 throw .usage("\(option) is an option of longevity only")
             }
+            if command != "remote" && latencyGiven { throw .usage("--latency-ms is an option of remote only") }
             switch command {
+            case "remote":
+                guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                guard !runsGiven else { throw .usage("remote runs once: --runs does not apply") }
+                return .remote(latencyMilliseconds: latencyMilliseconds, explain: explain)
             case "longevity":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
@@ -248,6 +272,16 @@ enum BenchRunner {
                 writeError("longevity benchmark failed: \(error)")
                 return exitReplayFailed
             }
+        case let .remote(latency, explain):
+            do {
+                var lines: (@Sendable (String) -> Void)?
+                if explain { lines = { @Sendable line in writeErrorLine(line) } }
+                writeOutput(try await RemoteBenchmark.run(latencyMilliseconds: latency, explain: lines).json)
+                return exitSuccess
+            } catch {
+                writeError("remote benchmark failed: \(error)")
+                return exitReplayFailed
+            }
         case let .sync(memos, runs):
             do {
                 writeOutput(try await SyncBenchmark.run(memoCount: memos, runs: runs).json)
@@ -309,6 +343,11 @@ enum BenchRunner {
     /// Writes `line` and a newline to stdout, unbuffered, so results appear as they are made.
     static func writeOutput(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes `line` to stderr.
+    @Sendable static func writeErrorLine(_ line: String) {
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
     }
 
     /// Writes `memo-bench: <error>` to stderr.

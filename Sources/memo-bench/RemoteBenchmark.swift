@@ -8,8 +8,8 @@
 // - typing during a sync: 1,000 keystrokes, one every 2 ms, into a 2,000-character memo of a
 //   device whose bootstrap runs meanwhile; each keystroke's call is timed;
 // - one change: a writer edits one memo and syncs; a bootstrapped reader syncs and gets it.
-//   Round trips are the sync's time over the latency, rounded (the local work is small beside
-//   50 ms), and the requests it made are counted.
+//   Round trips count the waits a sync makes: one begins with a request made while none is in
+//   flight (requests made meanwhile share it); the requests are counted too.
 
 import Foundation
 import MemoCRDT
@@ -20,20 +20,29 @@ import Synchronization
 final class LatencyStore: BlobStore {
     let inner: DirectoryBlobStore
     let latency: Duration
-    private let counts = Mutex<(requests: Int, inFlight: Int, maxInFlight: Int)>((0, 0, 0))
+    private let counts = Mutex<(requests: Int, inFlight: Int, maxInFlight: Int, rounds: Int)>((0, 0, 0, 0))
 
-    init(inner: DirectoryBlobStore, latencyMilliseconds: Int) {
+    init(inner: DirectoryBlobStore, latencyMilliseconds: Int, explain: (@Sendable (String) -> Void)? = nil) {
         self.inner = inner
+        self.explain = explain
         self.latency = .milliseconds(latencyMilliseconds)
     }
 
-    /// Requests made so far, and the most that were in flight at once.
-    var requests: (count: Int, maxInFlight: Int) { counts.withLock { ($0.requests, $0.maxInFlight) } }
+    /// Requests made so far, the most that were in flight at once, and the round trips: a
+    /// round trip begins with a request made while none is in flight (requests made meanwhile
+    /// share it).
+    var requests: (count: Int, maxInFlight: Int, roundTrips: Int) { counts.withLock { ($0.requests, $0.maxInFlight, $0.rounds) } }
 
-    func resetCounts() { counts.withLock { $0 = (0, 0, 0) } }
+    func resetCounts() { counts.withLock { $0 = (0, 0, 0, 0) } }
 
-    private func delayed<T>(_ body: () throws(BlobStoreError) -> T) async throws(BlobStoreError) -> T {
+    /// Set to print each request on standard error (`--explain`).
+    let explain: (@Sendable (String) -> Void)?
+    private let start = ContinuousClock.now
+
+    private func delayed<T>(_ what: String, _ body: () throws(BlobStoreError) -> T) async throws(BlobStoreError) -> T {
+        if let explain { explain("\(Measure.milliseconds(ContinuousClock.now - start)) ms: \(what)") }
         counts.withLock {
+            if $0.inFlight == 0 { $0.rounds += 1 }
             $0.requests += 1
             $0.inFlight += 1
             $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
@@ -48,23 +57,27 @@ final class LatencyStore: BlobStore {
     }
 
     func list(prefix: String) async throws(BlobStoreError) -> [BlobInfo] {
-        try await delayed { () throws(BlobStoreError) in try inner.list(prefix: prefix) }
+        try await delayed("list") { () throws(BlobStoreError) in try inner.list(prefix: prefix) }
     }
 
     func listing(prefix: String) async throws(BlobStoreError) -> BlobListing {
-        try await delayed { () throws(BlobStoreError) in try inner.listing(prefix: prefix) }
+        try await delayed("list") { () throws(BlobStoreError) in try inner.listing(prefix: prefix) }
     }
 
     func read(key: String) async throws(BlobStoreError) -> [UInt8] {
-        try await delayed { () throws(BlobStoreError) in try inner.read(key: key) }
+        try await delayed("read \(key)") { () throws(BlobStoreError) in try inner.read(key: key) }
     }
 
     func write(key: String, bytes: [UInt8]) async throws(BlobStoreError) {
-        try await delayed { () throws(BlobStoreError) in try inner.write(key: key, bytes: bytes) }
+        var what = "write \(key)"
+        if explain != nil, key.contains("/heads/"), let head = try? SyncHead(decoding: bytes) {
+            what += " holds \(head.holds) lacks \(head.lacks) newest \(head.newestSnapshot.map { "\($0.key) \($0.version)" } ?? "-")"
+        }
+        try await delayed(what) { () throws(BlobStoreError) in try inner.write(key: key, bytes: bytes) }
     }
 
     func delete(key: String) async throws(BlobStoreError) {
-        try await delayed { () throws(BlobStoreError) in try inner.delete(key: key) }
+        try await delayed("delete \(key)") { () throws(BlobStoreError) in try inner.delete(key: key) }
     }
 }
 
@@ -75,7 +88,7 @@ enum RemoteBenchmark {
     static let keystrokeCount = 1_000
     static let typedMemoLength = 2_000
 
-    static func run(latencyMilliseconds: Int) async throws -> Report {
+    static func run(latencyMilliseconds: Int, explain: (@Sendable (String) -> Void)? = nil) async throws -> Report {
         var random = BenchRandom(seed: 0x4E_7000)
         let built = try NotebookBenchmark.build(memoCount: memoCount, random: &random)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-remote-\(UUID().uuidString)")
@@ -112,6 +125,9 @@ enum RemoteBenchmark {
             }
         }
         let store = LatencyStore(inner: folder, latencyMilliseconds: latencyMilliseconds)
+        let explained = LatencyStore(inner: folder, latencyMilliseconds: latencyMilliseconds, explain: explain)
+        var everything = VersionVector()
+        for writer in writers { everything.merge(writer.notebook.version) }
 
         // Bootstrap, with 8 in flight and with 1.
         func bootstrap(maxInFlight: Int) async throws -> (Replica, Double, SyncReport) {
@@ -119,7 +135,7 @@ enum RemoteBenchmark {
             configuration.maxInFlight = maxInFlight
             let device = try newDevice(configuration)
             let timed = try await Measure.timed { () async throws(ReplicaError) in try await device.sync(with: store) }
-            guard timed.result.isComplete, device.notebook.version == writers[0].notebook.version else {
+            guard timed.result.isComplete, device.notebook.version == everything else {
                 throw BenchFailure.usage("a bootstrap did not get everything: \(timed.result.errors)")
             }
             return (device, timed.milliseconds, timed.result)
@@ -154,21 +170,22 @@ enum RemoteBenchmark {
 
         // One change, published by a writer and received by the reader, over the latency.
         let target = targets[0]
+        try await writers[0].sync(with: folder)   // both up to date first
+        try await reader.sync(with: folder)
         try writers[0].edit(target, replacingUTF16: 0..<0, with: "one change ")
-        _ = try await reader.sync(with: store)   // the reader is up to date first
-        store.resetCounts()
-        let published = try await Measure.timed { () async throws(ReplicaError) in try await writers[0].sync(with: store) }
-        let publishRequests = store.requests
-        store.resetCounts()
-        let received = try await Measure.timed { () async throws(ReplicaError) in try await reader.sync(with: store) }
-        let receiveRequests = store.requests
+        explain?("one change, published:")
+        let published = try await Measure.timed { () async throws(ReplicaError) in try await writers[0].sync(with: explained) }
+        let publishRequests = explained.requests
+        explained.resetCounts()
+        explain?("one change, received:")
+        let received = try await Measure.timed { () async throws(ReplicaError) in try await reader.sync(with: explained) }
+        let receiveRequests = explained.requests
         guard reader.notebook.memo(target)?.text == writers[0].notebook.memo(target)?.text else {
             throw BenchFailure.usage("the reader did not receive the change")
         }
         for writer in writers { await writer.close() }
         await reader.close()
 
-        let latency = Double(max(1, latencyMilliseconds))
         var report = Report()
         report.add("benchmark", .string("remote"))
         report.add("latency_ms", .integer(latencyMilliseconds))
@@ -181,10 +198,10 @@ enum RemoteBenchmark {
         report.add("bootstrap_requests", .integer(bootstrapRequests.count))
         report.add("bootstrap_max_in_flight", .integer(bootstrapRequests.maxInFlight))
         report.add("sync_one_change_ms", .milliseconds(published.milliseconds))
-        report.add("round_trips_one_change", .integer(Int((published.milliseconds / latency).rounded())))
+        report.add("round_trips_one_change", .integer(publishRequests.roundTrips))
         report.add("requests_one_change", .integer(publishRequests.count))
         report.add("receive_one_change_ms", .milliseconds(received.milliseconds))
-        report.add("round_trips_receive_one_change", .integer(Int((received.milliseconds / latency).rounded())))
+        report.add("round_trips_receive_one_change", .integer(receiveRequests.roundTrips))
         report.add("requests_receive_one_change", .integer(receiveRequests.count))
         report.add("edit_p99_ms_during_sync", .milliseconds(percentile(keystrokeMilliseconds, 0.99)))
         report.add("edit_max_ms_during_sync", .milliseconds(keystrokeMilliseconds.max() ?? 0))

@@ -152,14 +152,18 @@ extension SyncSession {
         // beyond every listed (or just published) segment of their replica. Otherwise a head is
         // rewritten only when what it lacks, or its newest snapshot, changed: in a store where
         // every operation is in a segment, a sync writes no head.
-        let holdsBeyondNames = version.entries.contains { entry in
+        let beyondNames = version.entries.filter { entry in
             var end = state.lineage.contains(entry.replica) ? state.published[entry.replica] : 0
             for segment in segments[entry.replica] ?? [] { end = max(end, segment.end) }
             return entry.operationCount > end
         }
+        let holdsBeyondNames = !beyondNames.isEmpty
         if let own = state.ownHead, listedKeys.contains(own.key) {
+            // Of what it holds, only counts beyond every segment name are news (a replica whose
+            // operations came in a snapshot only, say): one that did not change is announced
+            // already, and the rest the names tell.
             let says = own.head.lacks != head.lacks || own.head.newestSnapshot != head.newestSnapshot
-                || (holdsBeyondNames && own.head.holds != head.holds)
+                || beyondNames.contains { own.head.holds[$0.replica] != $0.operationCount }
             guard says else { return nil }
         } else if !head.isLacking && head.newestSnapshot == nil && !holdsBeyondNames {
             return nil

@@ -348,40 +348,38 @@ public final class Replica: Sendable {
     /// ``save()``, on the calling thread: for the simulator and the command line, which have no
     /// user interface to keep responsive.
     package func saveNow() throws(ReplicaError) {
-        try writeToDisk { guarded throws(ReplicaError) -> LibraryCore.SavePlan? in
-            guard guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState) || guarded.core.needsCompaction else {
-                return nil
-            }
-            // Keeping the encoded text bodies when it compacts (the bytes are the same): the next
-            // snapshot or compaction copies those of the memos unchanged by then.
-            return try guarded.core.planSave(keepingTextBodiesOf: &guarded.notebook, syncState: guarded.syncState)
-        }
+        try writeToDisk(compacting: false)
     }
 
     /// ``compact()``, on the calling thread.
     package func compactNow() throws(ReplicaError) {
-        try writeToDisk { guarded throws(ReplicaError) -> LibraryCore.SavePlan? in
-            guarded.core.planCompaction(keepingTextBodiesOf: &guarded.notebook, syncState: guarded.syncState)
-        }
+        try writeToDisk(compacting: true)
     }
 
-    /// Plans a save under the lock, performs it on the disk without the lock (edits go on), and
-    /// records what became durable: what the plan was made from, not what was edited since.
-    private func writeToDisk(_ plan: (inout Guarded) throws(ReplicaError) -> LibraryCore.SavePlan?) throws(ReplicaError) {
+    /// Saves (or compacts): takes a copy of what is to be saved under the lock (a copy of a
+    /// value: no memo is copied), plans and performs it without the lock (encoding a large
+    /// notebook takes a while, and edits go on meanwhile), and records what became durable: what
+    /// the plan was made from, not what was edited since.
+    private func writeToDisk(compacting: Bool) throws(ReplicaError) {
         try diskLock.withLock { _ throws(ReplicaError) in
-            let planned = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore.SavePlan, Notebook, SyncState)? in
+            let taken = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore, Notebook, SyncState)? in
                 if guarded.isClosed { throw .closed }
-                guard let made = try plan(&guarded) else { return nil }
-                return (made, guarded.notebook, guarded.syncState)
+                guard compacting || guarded.core.needsCompaction
+                    || guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState)
+                else { return nil }
+                return (guarded.core, guarded.notebook, guarded.syncState)
             }
-            guard let (made, notebook, syncState) = planned else { return }
+            guard let (core, notebook, syncState) = taken else { return }
+            let plan = compacting
+                ? core.planCompaction(notebook: notebook, syncState: syncState)
+                : try core.planSave(notebook: notebook, syncState: syncState)
             do throws(DiskError) {
-                try disk.perform(made.operations)
+                try disk.perform(plan.operations)
             } catch {
                 guarded.withLock { $0.core.saveFailed() }
                 throw .disk(error)
             }
-            guarded.withLock { $0.core.didSave(made, notebook: notebook, syncState: syncState) }
+            guarded.withLock { $0.core.didSave(plan, notebook: notebook, syncState: syncState) }
         }
     }
 

@@ -37,6 +37,30 @@ enum MemoSimCommand {
         ? "none in this build" : SimulationParameters.availableMutants.joined(separator: ",")
 
     static func main(_ arguments: [String]) -> Int32 {
+        let invocation: Invocation
+        do throws(EarlyExit) {
+            invocation = try parse(arguments)
+        } catch {
+            return error.status
+        }
+        if let replayPath = invocation.replayPath {
+            return replay(replayPath, invocation)
+        }
+        if invocation.shrink {
+            let seed = invocation.seeds.lowerBound
+            let trace = Trace.generate(seed: seed, options: invocation.options)
+            let path = invocation.shrinkOut ?? "memo-sim-\(seed).trace"
+            return shrinkRun(trace, path: path, timeLimit: invocation.timeLimit ?? 600)
+        }
+        if invocation.seeds.count == 1 && (invocation.printLog || invocation.traceOut != nil) {
+            return runSeed(invocation)
+        }
+        return runSwarm(invocation)
+    }
+
+    /// What a command line asks for.
+    struct Invocation {
+        /// What each run is like.
         var options = SimulationOptions()
         var seeds: ClosedRange<UInt64> = 1...1
         var timeLimit: Double?
@@ -46,134 +70,163 @@ enum MemoSimCommand {
         var replayPath: String?
         var traceOut: String?
         var shrinkOut: String?
+    }
+
+    /// The command line asked for help, or is wrong: what it printed has been printed, and
+    /// `memo-sim` exits with `status`.
+    struct EarlyExit: Error {
+        var status: Int32
+    }
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(EarlyExit) -> Invocation {
+        var invocation = Invocation()
         var index = 0
         func value() -> String? {
             index += 1
             return index < arguments.count ? arguments[index] : nil
         }
-        func bad(_ message: String) -> Int32 {
-            err("\(message)\n\n\(usage)")
-            return 2
-        }
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
             case "--seed":
-                guard let text = value(), let seed = UInt64(text) else { return bad("--seed needs a number") }
-                seeds = seed...seed
+                guard let text = value(), let seed = UInt64(text) else { throw bad("--seed needs a number") }
+                invocation.seeds = seed...seed
             case "--seeds":
-                guard let text = value() else { return bad("--seeds needs A..B") }
+                guard let text = value() else { throw bad("--seeds needs A..B") }
                 let parts = text.split(separator: ".", omittingEmptySubsequences: true)
                 guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, text.contains("..") else {
-                    return bad("--seeds needs A..B with A <= B")
+                    throw bad("--seeds needs A..B with A <= B")
                 }
-                seeds = low...high
-            case "--replicas":
-                guard let text = value(), let count = Int(text), (2...64).contains(count) else { return bad("--replicas needs 2 to 64") }
-                options.replicaCount = count
-            case "--steps":
-                guard let text = value(), let steps = Int(text), (1...100_000_000).contains(steps) else { return bad("--steps needs a positive number") }
-                options.steps = steps
-            case "--faults":
-                guard let text = value(), let faults = FaultSelection(parsing: text) else { return bad("--faults needs none, all, swarm or a list of fault names") }
-                options.faults = faults
-            case "--engine":
-                guard let text = value(), let engine = EngineLevel(rawValue: text) else { return bad("--engine needs replica or notebook") }
-                options.engine = engine
+                invocation.seeds = low...high
             case "--time-limit":
-                guard let text = value(), let seconds = Double(text), seconds > 0 else { return bad("--time-limit needs a number of seconds") }
-                timeLimit = seconds
-            case "--check-every":
-                guard let text = value(), let share = Double(text), (0...1).contains(share) else { return bad("--check-every needs 0 to 1") }
-                options.intentionCheckProbability = share
-            case "--without":
-                guard let text = value() else { return bad("--without needs a list of features and faults") }
-                for name in text.split(separator: ",").map(String.init) {
-                    if let feature = WorkloadFeature(rawValue: name) {
-                        options.withoutFeatures.append(feature)
-                    } else if let fault = FaultKind(rawValue: name) {
-                        options.withoutFaults.append(fault)
-                    } else {
-                        return bad("unknown feature or fault \(name)")
-                    }
-                }
-            case "--mutant":
-                guard let text = value() else { return bad("--mutant needs a name") }
-                if SimulationParameters.availableMutants.isEmpty {
-                    err("mutants exist only in debug builds with self-checks (MEMOSYNC_SELF_CHECKS=1 swift build --product memo-sim)")
-                    return 2
-                }
-                if let problem = SimulationParameters.mutantProblem(text) { return bad(problem) }
-                options.mutant = text
-            case "--quiet": quiet = true
-            case "--log": printLog = true
-            case "--shrink": shrink = true
+                guard let text = value(), let seconds = Double(text), seconds > 0 else { throw bad("--time-limit needs a number of seconds") }
+                invocation.timeLimit = seconds
+            case "--quiet": invocation.quiet = true
+            case "--log": invocation.printLog = true
+            case "--shrink": invocation.shrink = true
             case "--replay":
-                guard let path = value() else { return bad("--replay needs a file") }
-                replayPath = path
+                guard let path = value() else { throw bad("--replay needs a file") }
+                invocation.replayPath = path
             case "--trace-out":
-                guard let path = value() else { return bad("--trace-out needs a file") }
-                traceOut = path
+                guard let path = value() else { throw bad("--trace-out needs a file") }
+                invocation.traceOut = path
             case "--out":
-                guard let path = value() else { return bad("--out needs a file") }
-                shrinkOut = path
+                guard let path = value() else { throw bad("--out needs a file") }
+                invocation.shrinkOut = path
             case "--help", "-h":
                 out(usage)
-                return 0
+                throw EarlyExit(status: 0)
             default:
-                return bad("unknown argument \(argument)")
+                guard try readRunOption(argument, value: value, into: &invocation.options) else {
+                    throw bad("unknown argument \(argument)")
+                }
             }
             index += 1
         }
+        return invocation
+    }
 
-        if let replayPath {
-            let text: String
-            do {
-                text = try String(contentsOfFile: replayPath, encoding: .utf8)
-            } catch {
-                err("cannot read \(replayPath): \(error)")
-                return 2
-            }
-            let trace: Trace
-            do throws(TraceParseError) {
-                trace = try Trace(parsing: text)
-            } catch {
-                err("\(replayPath): \(error)")
-                return 2
-            }
-            if shrink {
-                return shrinkRun(trace, path: shrinkOut ?? replayPath + ".small", timeLimit: timeLimit ?? 600)
-            }
-            let code = runOne(trace, printLog: printLog, command: "memo-sim --replay \(replayPath)")
-            if let expected = trace.expectedFailure {
-                out(code == 1 ? "the trace fails as expected (\(expected))" : "the trace was expected to fail (\(expected)) and did not")
-            }
-            return code
-        }
-
-        if shrink {
-            let seed = seeds.lowerBound
-            let trace = Trace.generate(seed: seed, options: options)
-            let path = shrinkOut ?? "memo-sim-\(seed).trace"
-            return shrinkRun(trace, path: path, timeLimit: timeLimit ?? 600)
-        }
-
-        if seeds.count == 1 && (printLog || traceOut != nil) {
-            let trace = Trace.generate(seed: seeds.lowerBound, options: options)
-            if let traceOut {
-                do {
-                    try trace.text.write(toFile: traceOut, atomically: true, encoding: .utf8)
-                } catch {
-                    err("cannot write \(traceOut): \(error)")
-                    return 2
+    /// Reads `argument` if it is an option that shapes each run (its `SimulationOptions`),
+    /// taking its value from `value`; returns false if it is not one.
+    private static func readRunOption(
+        _ argument: String, value: () -> String?, into options: inout SimulationOptions
+    ) throws(EarlyExit) -> Bool {
+        switch argument {
+        case "--replicas":
+            guard let text = value(), let count = Int(text), (2...64).contains(count) else { throw bad("--replicas needs 2 to 64") }
+            options.replicaCount = count
+        case "--steps":
+            guard let text = value(), let steps = Int(text), (1...100_000_000).contains(steps) else { throw bad("--steps needs a positive number") }
+            options.steps = steps
+        case "--faults":
+            guard let text = value(), let faults = FaultSelection(parsing: text) else { throw bad("--faults needs none, all, swarm or a list of fault names") }
+            options.faults = faults
+        case "--engine":
+            guard let text = value(), let engine = EngineLevel(rawValue: text) else { throw bad("--engine needs replica or notebook") }
+            options.engine = engine
+        case "--check-every":
+            guard let text = value(), let share = Double(text), (0...1).contains(share) else { throw bad("--check-every needs 0 to 1") }
+            options.intentionCheckProbability = share
+        case "--without":
+            guard let text = value() else { throw bad("--without needs a list of features and faults") }
+            for name in text.split(separator: ",").map(String.init) {
+                if let feature = WorkloadFeature(rawValue: name) {
+                    options.withoutFeatures.append(feature)
+                } else if let fault = FaultKind(rawValue: name) {
+                    options.withoutFaults.append(fault)
+                } else {
+                    throw bad("unknown feature or fault \(name)")
                 }
             }
-            return runOne(trace, printLog: printLog, command: options.commandLine(seed: seeds.lowerBound))
+        case "--mutant":
+            guard let text = value() else { throw bad("--mutant needs a name") }
+            if SimulationParameters.availableMutants.isEmpty {
+                err("mutants exist only in debug builds with self-checks (MEMOSYNC_SELF_CHECKS=1 swift build --product memo-sim)")
+                throw EarlyExit(status: 2)
+            }
+            if let problem = SimulationParameters.mutantProblem(text) { throw bad(problem) }
+            options.mutant = text
+        default:
+            return false
         }
+        return true
+    }
 
-        var runner = SwarmRunner(options: options, timeLimitSeconds: timeLimit) { out($0) }
-        runner.printsEveryRun = !quiet
-        let summary = runner.run(seeds: seeds)
+    /// A wrong command line: prints `message` and the usage, for exit status 2.
+    private static func bad(_ message: String) -> EarlyExit {
+        err("\(message)\n\n\(usage)")
+        return EarlyExit(status: 2)
+    }
+
+    /// `--replay FILE`: runs the trace written in `path`, or with `--shrink` makes it smaller.
+    static func replay(_ path: String, _ invocation: Invocation) -> Int32 {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            err("cannot read \(path): \(error)")
+            return 2
+        }
+        let trace: Trace
+        do throws(TraceParseError) {
+            trace = try Trace(parsing: text)
+        } catch {
+            err("\(path): \(error)")
+            return 2
+        }
+        if invocation.shrink {
+            return shrinkRun(trace, path: invocation.shrinkOut ?? path + ".small", timeLimit: invocation.timeLimit ?? 600)
+        }
+        let code = runOne(trace, printLog: invocation.printLog, command: "memo-sim --replay \(path)")
+        if let expected = trace.expectedFailure {
+            out(code == 1 ? "the trace fails as expected (\(expected))" : "the trace was expected to fail (\(expected)) and did not")
+        }
+        return code
+    }
+
+    /// One seed, printing its event log (`--log`) or writing its trace (`--trace-out`).
+    static func runSeed(_ invocation: Invocation) -> Int32 {
+        let seed = invocation.seeds.lowerBound
+        let trace = Trace.generate(seed: seed, options: invocation.options)
+        if let traceOut = invocation.traceOut {
+            do {
+                try trace.text.write(toFile: traceOut, atomically: true, encoding: .utf8)
+            } catch {
+                err("cannot write \(traceOut): \(error)")
+                return 2
+            }
+        }
+        return runOne(trace, printLog: invocation.printLog, command: invocation.options.commandLine(seed: seed))
+    }
+
+    /// Every seed of the range; fails when one fails, or when a long enough run with faults
+    /// never reached some of the situations every swarm must reach (`SometimesFlags`).
+    static func runSwarm(_ invocation: Invocation) -> Int32 {
+        let options = invocation.options
+        var runner = SwarmRunner(options: options, timeLimitSeconds: invocation.timeLimit) { out($0) }
+        runner.printsEveryRun = !invocation.quiet
+        let summary = runner.run(seeds: invocation.seeds)
         let missing = SometimesFlags.required.subtracting(summary.sometimes)
         if summary.seedsRun >= 200 && options.faults != .none && options.engine == .replica && !missing.isEmpty {
             out("SOMETIMES FAILURE: in \(summary.seedsRun) seeds no run reached: \(missing.names.joined(separator: "; "))")

@@ -123,110 +123,17 @@ enum LongevityBenchmark {
                 entropy: SimulatedEnvironment(milliseconds: 0, seed: seed &+ 0x9E37_79B9 &* UInt64(index + 1)),
                 language: index % NotebookBenchmark.words.count)
         }
-        // The gap between two sessions (of any device), on average; a year in all.
-        let step = yearMilliseconds / UInt64(sessionsPerDevice * deviceCount)
-        var peakBlobs = 0
-        var peakBlobsPerDevice = 0
-        var sampledBootstraps = 0
-        var peakBootstrapBlobs = 0
-        var operations = 0
-        var edits = 0
-        // A new device bootstraps from a copy of the store about 50 times over the year.
-        let sampleEvery = max(1, sessionsPerDevice / 50)
-        for round in 1...sessionsPerDevice {
-            for index in Array(0..<deviceCount).shuffled(using: &workload) {
-                clock.milliseconds += step / 2 + workload.next() % max(step, 1)
-                let session = try await session(&devices[index], editing: true, keepOpen: keepOpen, store: store, clock: clock, random: &workload)
-                operations += session.operations
-                edits += session.edits
-            }
-            let keys = store.keys
-            peakBlobs = max(peakBlobs, keys.count)
-            peakBlobsPerDevice = max(peakBlobsPerDevice, blobsPerDevice(keys, devices: devices).max() ?? 0)
-            if round % sampleEvery == 0 {
-                let copy = InMemoryBlobStore()
-                for key in keys { try copy.put(key: key, bytes: store.bytes(key: key) ?? []) }
-                let entropy = SimulatedEnvironment(milliseconds: 0, seed: seed &+ UInt64(round))
-                let newcomer = try Replica(disk: MemoryDisk(device: 0xB007), environment: entropy.environment(clock: clock))
-                let report = try await newcomer.sync(with: copy)
-                await newcomer.close()
-                guard report.isComplete else { throw LongevityFailure(description: "a sampled bootstrap failed: \(report.errors)") }
-                sampledBootstraps += 1
-                peakBootstrapBlobs = max(peakBootstrapBlobs, report.blobsRead)
-            }
-        }
-        // Every device syncs once more, editing nothing: all then hold everything.
-        var notebooks: [Notebook] = []
-        for index in devices.indices {
-            clock.milliseconds += 60_000
-            notebooks.append(try await session(&devices[index], editing: false, keepOpen: false, store: store, clock: clock, random: &workload).notebook)
-        }
-        let final = notebooks[0]
-        for (index, notebook) in notebooks.enumerated() where !sameMemos(notebook, final) {
-            throw LongevityFailure(description: "device \(index + 1) did not converge with device 1")
-        }
-
-        // The store.
-        let keys = store.keys
-        let storeBytes = keys.reduce(0) { $0 + (store.bytes(key: $1)?.count ?? 0) }
-        let listedKeys = try store.list(prefix: StoreLayout.root).count
-        let owner = owners(devices)
-        let perDevice = blobsPerDevice(keys, devices: devices)
-        var segments = 0
-        var snapshots = 0
-        var heads = 0
-        for key in keys {
-            switch StoreLayout.parse(key) {
-            case .segment?: segments += 1
-            case .snapshot?: snapshots += 1
-            case .head?: heads += 1
-            case nil: break
-            }
-        }
-
-        // A new device's first sync.
-        let newcomerEntropy = SimulatedEnvironment(milliseconds: 0, seed: seed &+ 0xB007)
-        let newcomer = try Replica(
-            disk: MemoryDisk(device: 0xB007), environment: newcomerEntropy.environment(clock: clock))
-        let recording = RecordingStore(store)
-        let bootstrap = try await Measure.timed { () async throws(ReplicaError) in try await newcomer.sync(with: recording) }
-        guard bootstrap.result.isComplete, sameMemos(newcomer.notebook, final) else {
-            throw LongevityFailure(description: "the new device's first sync did not get every memo: \(bootstrap.result.errors)")
-        }
-        await newcomer.close()
+        let year = try await simulateYear(
+            &devices, sessionsPerDevice: sessionsPerDevice, keepOpen: keepOpen, store: store, clock: clock, seed: seed,
+            workload: &workload)
+        let final = try await converge(&devices, store: store, clock: clock, workload: &workload)
+        let census = try StoreCensus(store, devices: devices)
+        let bootstrap = try await bootstrapNewDevice(from: store, clock: clock, seed: seed, expecting: final)
         if let explain {
-            func describe(_ key: String) -> String {
-                let device = StoreLayout.parse(key).map { parsed -> String in
-                    let id: ReplicaID
-                    switch parsed {
-                    case let .segment(replica, _, _), let .snapshot(replica, _), let .head(replica): id = replica
-                    }
-                    return owner[id].map { "device \($0 + 1)" } ?? "unknown"
-                } ?? "not MemoSync"
-                return "\(device): \(key.dropFirst(StoreLayout.root.count))"
-            }
-            explain("store at the end (\(keys.count) blobs):")
-            for key in keys { explain("  \(describe(key)) (\(store.bytes(key: key)?.count ?? 0) bytes)") }
-            explain("the new device's bootstrap read \(recording.reads.count) blobs:")
-            for read in recording.reads { explain("  \(describe(read.key)) (\(read.bytes) bytes)") }
+            explainStore(census, bootstrapReads: bootstrap.reads, store: store, devices: devices, explain: explain)
         }
-
-        // The same memos typed in one session into a fresh notebook.
-        var fresh = Notebook(replica: final.replica)
-        for summary in final.list().reversed() {
-            guard let memo = final.memo(summary.id) else { continue }
-            try fresh.createMemo(memo.id, text: memo.text, wallMilliseconds: clock.milliseconds)
-        }
-        let state = final.encoded()
-        let freshState = fresh.encoded()
-        let stateBytes = state.count
-        let freshBytes = freshState.count
-        let parts = try StateParts(state)
-        let freshParts = try StateParts(freshState)
-        if let explain {
-            for line in try StateBreakdown(state).lines(title: "state (\(stateBytes) bytes)") { explain(line) }
-            for line in try StateBreakdown(freshState).lines(title: "fresh state (\(freshBytes) bytes)") { explain(line) }
-        }
+        let state = try StateComparison(final, wallMilliseconds: clock.milliseconds)
+        if let explain { try state.explain(explain) }
 
         var report = Report()
         report.add("benchmark", .string("longevity"))
@@ -236,36 +143,209 @@ enum LongevityBenchmark {
         report.add("sessions_per_device", .integer(sessionsPerDevice))
         report.add("libraries_kept_open", .boolean(keepOpen))
         report.add("days", .decimal(Double(clock.milliseconds - startMilliseconds) / Double(dayMilliseconds), places: 1))
-        report.add("operations", .integer(operations))
-        report.add("edits", .integer(edits))
+        report.add("operations", .integer(year.operations))
+        report.add("edits", .integer(year.edits))
         report.add("memos", .integer(final.activeMemoCount))
         report.add("text_scalars", .integer(final.list().reduce(0) { $0 + (final.memo($1.id)?.text.unicodeScalars.count ?? 0) }))
-        report.add("store_blobs", .integer(keys.count))
-        report.add("store_bytes", .integer(storeBytes))
-        report.add("store_segments", .integer(segments))
-        report.add("store_snapshots", .integer(snapshots))
-        report.add("store_heads", .integer(heads))
-        report.add("store_blobs_peak", .integer(peakBlobs))
-        report.add("store_blobs_per_device", .integers(perDevice))
-        report.add("store_blobs_per_device_max", .integer(perDevice.max() ?? 0))
-        report.add("store_blobs_per_device_peak", .integer(peakBlobsPerDevice))
+        report.add("store_blobs", .integer(census.keys.count))
+        report.add("store_bytes", .integer(census.bytes))
+        report.add("store_segments", .integer(census.segments))
+        report.add("store_snapshots", .integer(census.snapshots))
+        report.add("store_heads", .integer(census.heads))
+        report.add("store_blobs_peak", .integer(year.peakBlobs))
+        report.add("store_blobs_per_device", .integers(census.perDevice))
+        report.add("store_blobs_per_device_max", .integer(census.perDevice.max() ?? 0))
+        report.add("store_blobs_per_device_peak", .integer(year.peakBlobsPerDevice))
         report.add("device_replica_ids_max", .integer(devices.map(\.replicaIDs.count).max() ?? 0))
-        report.add("list_keys", .integer(listedKeys))
-        report.add("bootstrap_blobs_read", .integer(bootstrap.result.blobsRead))
-        report.add("bootstrap_bytes_read", .integer(bootstrap.result.bytesRead))
-        report.add("bootstrap_blobs_read_peak", .integer(max(peakBootstrapBlobs, bootstrap.result.blobsRead)))
-        report.add("bootstrap_samples", .integer(sampledBootstraps + 1))
+        report.add("list_keys", .integer(census.listedKeys))
+        report.add("bootstrap_blobs_read", .integer(bootstrap.sync.blobsRead))
+        report.add("bootstrap_bytes_read", .integer(bootstrap.sync.bytesRead))
+        report.add("bootstrap_blobs_read_peak", .integer(max(year.peakBootstrapBlobs, bootstrap.sync.blobsRead)))
+        report.add("bootstrap_samples", .integer(year.sampledBootstraps + 1))
         report.add("bootstrap_ms", .milliseconds(bootstrap.milliseconds))
-        report.add("state_bytes", .integer(stateBytes))
-        report.add("state_bytes_fresh", .integer(freshBytes))
-        report.add("state_ratio", .number(Double(stateBytes) / Double(max(freshBytes, 1))))
-        report.add("state_text_bytes", .integer(parts.text))
-        report.add("state_text_history_bytes", .integer(parts.textHistory))
-        report.add("state_log_bytes", .integer(parts.log))
-        report.add("state_fresh_text_history_bytes", .integer(freshParts.textHistory))
-        report.add("state_fresh_log_bytes", .integer(freshParts.log))
+        report.add("state_bytes", .integer(state.state.count))
+        report.add("state_bytes_fresh", .integer(state.fresh.count))
+        report.add("state_ratio", .number(Double(state.state.count) / Double(max(state.fresh.count, 1))))
+        report.add("state_text_bytes", .integer(state.parts.text))
+        report.add("state_text_history_bytes", .integer(state.parts.textHistory))
+        report.add("state_log_bytes", .integer(state.parts.log))
+        report.add("state_fresh_text_history_bytes", .integer(state.freshParts.textHistory))
+        report.add("state_fresh_log_bytes", .integer(state.freshParts.log))
         report.add("replica_ids_in_state", .integer(final.version.entries.count))
         return report.sortedByKey()
+    }
+
+    /// What the simulated year records along the way.
+    private struct YearFigures {
+        /// Operations and edits (`edit`'s count) made by all sessions.
+        var operations = 0
+        var edits = 0
+        /// The most blobs the store held at the end of a round, in all and of one device.
+        var peakBlobs = 0
+        var peakBlobsPerDevice = 0
+        /// New devices bootstrapped from a copy of the store during the year, and the most
+        /// blobs one of them read.
+        var sampledBootstraps = 0
+        var peakBootstrapBlobs = 0
+    }
+
+    /// The year: `sessionsPerDevice` rounds in which every device, in a shuffled order, has one
+    /// editing session. After each round the store's size is sampled, and about 50 times a
+    /// new device bootstraps from a copy of it.
+    private static func simulateYear(
+        _ devices: inout [Device], sessionsPerDevice: Int, keepOpen: Bool, store: InMemoryBlobStore,
+        clock: SimulatedEnvironment, seed: UInt64, workload: inout BenchRandom
+    ) async throws -> YearFigures {
+        // The gap between two sessions (of any device), on average; a year in all.
+        let step = yearMilliseconds / UInt64(sessionsPerDevice * devices.count)
+        var figures = YearFigures()
+        let sampleEvery = max(1, sessionsPerDevice / 50)
+        for round in 1...sessionsPerDevice {
+            for index in Array(0..<devices.count).shuffled(using: &workload) {
+                clock.milliseconds += step / 2 + workload.next() % max(step, 1)
+                let session = try await session(&devices[index], editing: true, keepOpen: keepOpen, store: store, clock: clock, random: &workload)
+                figures.operations += session.operations
+                figures.edits += session.edits
+            }
+            let keys = store.keys
+            figures.peakBlobs = max(figures.peakBlobs, keys.count)
+            figures.peakBlobsPerDevice = max(figures.peakBlobsPerDevice, blobsPerDevice(keys, devices: devices).max() ?? 0)
+            if round % sampleEvery == 0 {
+                let blobsRead = try await sampleBootstrap(store: store, keys: keys, clock: clock, seed: seed &+ UInt64(round))
+                figures.sampledBootstraps += 1
+                figures.peakBootstrapBlobs = max(figures.peakBootstrapBlobs, blobsRead)
+            }
+        }
+        return figures
+    }
+
+    /// A new device's first sync from a copy of the store (so that it changes nothing in the
+    /// store itself). Returns how many blobs it read.
+    private static func sampleBootstrap(
+        store: InMemoryBlobStore, keys: [String], clock: SimulatedEnvironment, seed: UInt64
+    ) async throws -> Int {
+        let copy = InMemoryBlobStore()
+        for key in keys { try copy.put(key: key, bytes: store.bytes(key: key) ?? []) }
+        let entropy = SimulatedEnvironment(milliseconds: 0, seed: seed)
+        let newcomer = try Replica(disk: MemoryDisk(device: 0xB007), environment: entropy.environment(clock: clock))
+        let report = try await newcomer.sync(with: copy)
+        await newcomer.close()
+        guard report.isComplete else { throw LongevityFailure(description: "a sampled bootstrap failed: \(report.errors)") }
+        return report.blobsRead
+    }
+
+    /// Every device syncs once more, editing nothing: all then hold everything. Returns the
+    /// notebook they all hold.
+    private static func converge(
+        _ devices: inout [Device], store: InMemoryBlobStore, clock: SimulatedEnvironment, workload: inout BenchRandom
+    ) async throws -> Notebook {
+        var notebooks: [Notebook] = []
+        for index in devices.indices {
+            clock.milliseconds += 60_000
+            notebooks.append(try await session(&devices[index], editing: false, keepOpen: false, store: store, clock: clock, random: &workload).notebook)
+        }
+        let final = notebooks[0]
+        for (index, notebook) in notebooks.enumerated() where !sameMemos(notebook, final) {
+            throw LongevityFailure(description: "device \(index + 1) did not converge with device 1")
+        }
+        return final
+    }
+
+    /// What the store holds at the end of the year.
+    private struct StoreCensus {
+        /// The blobs' keys.
+        var keys: [String]
+        /// Their bytes in all.
+        var bytes: Int
+        /// The keys one listing of the store returns.
+        var listedKeys: Int
+        /// The blobs each device wrote, by device.
+        var perDevice: [Int]
+        var segments = 0
+        var snapshots = 0
+        var heads = 0
+
+        init(_ store: InMemoryBlobStore, devices: [Device]) throws {
+            keys = store.keys
+            bytes = keys.reduce(0) { $0 + (store.bytes(key: $1)?.count ?? 0) }
+            listedKeys = try store.list(prefix: StoreLayout.root).count
+            perDevice = blobsPerDevice(keys, devices: devices)
+            for key in keys {
+                switch StoreLayout.parse(key) {
+                case .segment?: segments += 1
+                case .snapshot?: snapshots += 1
+                case .head?: heads += 1
+                case nil: break
+                }
+            }
+        }
+    }
+
+    /// A new device's first sync from the store itself, timed: what it syncs (which must get
+    /// every memo of `final`), and the blobs it read.
+    private static func bootstrapNewDevice(
+        from store: InMemoryBlobStore, clock: SimulatedEnvironment, seed: UInt64, expecting final: Notebook
+    ) async throws -> (sync: SyncReport, milliseconds: Double, reads: [(key: String, bytes: Int)]) {
+        let newcomerEntropy = SimulatedEnvironment(milliseconds: 0, seed: seed &+ 0xB007)
+        let newcomer = try Replica(
+            disk: MemoryDisk(device: 0xB007), environment: newcomerEntropy.environment(clock: clock))
+        let recording = RecordingStore(store)
+        let bootstrap = try await Measure.timed { () async throws(ReplicaError) in try await newcomer.sync(with: recording) }
+        guard bootstrap.result.isComplete, sameMemos(newcomer.notebook, final) else {
+            throw LongevityFailure(description: "the new device's first sync did not get every memo: \(bootstrap.result.errors)")
+        }
+        await newcomer.close()
+        return (bootstrap.result, bootstrap.milliseconds, recording.reads)
+    }
+
+    /// `--explain`: the blobs the store held at the end of the year, and those the new
+    /// device's bootstrap read, each with the device that wrote it.
+    private static func explainStore(
+        _ census: StoreCensus, bootstrapReads: [(key: String, bytes: Int)], store: InMemoryBlobStore, devices: [Device],
+        explain: (String) -> Void
+    ) {
+        let owner = owners(devices)
+        func describe(_ key: String) -> String {
+            let device = StoreLayout.parse(key).map { parsed -> String in
+                let id: ReplicaID
+                switch parsed {
+                case let .segment(replica, _, _), let .snapshot(replica, _), let .head(replica): id = replica
+                }
+                return owner[id].map { "device \($0 + 1)" } ?? "unknown"
+            } ?? "not MemoSync"
+            return "\(device): \(key.dropFirst(StoreLayout.root.count))"
+        }
+        explain("store at the end (\(census.keys.count) blobs):")
+        for key in census.keys { explain("  \(describe(key)) (\(store.bytes(key: key)?.count ?? 0) bytes)") }
+        explain("the new device's bootstrap read \(bootstrapReads.count) blobs:")
+        for read in bootstrapReads { explain("  \(describe(read.key)) (\(read.bytes) bytes)") }
+    }
+
+    /// The final notebook's state against a fresh notebook holding the same memo texts, typed
+    /// in one session by the same replica.
+    private struct StateComparison {
+        var state: [UInt8]
+        var fresh: [UInt8]
+        var parts: StateParts
+        var freshParts: StateParts
+
+        init(_ final: Notebook, wallMilliseconds: UInt64) throws {
+            var fresh = Notebook(replica: final.replica)
+            for summary in final.list().reversed() {
+                guard let memo = final.memo(summary.id) else { continue }
+                try fresh.createMemo(memo.id, text: memo.text, wallMilliseconds: wallMilliseconds)
+            }
+            state = final.encoded()
+            self.fresh = fresh.encoded()
+            parts = try StateParts(state)
+            freshParts = try StateParts(self.fresh)
+        }
+
+        /// `--explain`: both states, field by field.
+        func explain(_ explain: (String) -> Void) throws {
+            for line in try StateBreakdown(state).lines(title: "state (\(state.count) bytes)") { explain(line) }
+            for line in try StateBreakdown(fresh).lines(title: "fresh state (\(fresh.count) bytes)") { explain(line) }
+        }
     }
 
     /// Which device each replica id belongs to (by index).

@@ -212,6 +212,29 @@ enum Replay {
             deltas.reserveCapacity(transactionCount)
             versions.reserveCapacity(transactionCount)
         }
+
+        /// Sets `missing` to the transactions that produced operations inside `target` but not
+        /// inside `held` (unsorted).
+        mutating func collectMissing(from held: VersionVector, to target: VersionVector) {
+            missing.removeAll(keepingCapacity: true)
+            for entry in target.entries {
+                let from = held[entry.replica]
+                guard from < entry.operationCount else { continue }
+                let agent = Int(entry.replica.rawValue) - 1
+                guard produced.indices.contains(agent) else { continue }
+                // The first range ending after `from`, by binary search, then every range up to the target.
+                var index = 0
+                var high = produced[agent].count
+                while index < high {
+                    let middle = (index + high) / 2
+                    if produced[agent][middle].end <= from { index = middle + 1 } else { high = middle }
+                }
+                while index < produced[agent].count && produced[agent][index].end <= entry.operationCount {
+                    missing.append(produced[agent][index].transaction)
+                    index += 1
+                }
+            }
+        }
     }
 
     /// Brings `document` to exactly the version of the transaction's parents, applies its
@@ -229,52 +252,9 @@ enum Replay {
         let transaction = trace.transactions[transactionIndex]
         var target = VersionVector()
         for parent in transaction.parents { target.merge(history.versions[parent]) }
-
-        // Catch up: collect the transactions in `target` the document lacks.
-        let held = history.agentVersions[transaction.agent]
-        if verifyingVersions && document.version != held {
-            throw .causality(
-                transaction: transactionIndex,
-                reason: "agent \(transaction.agent) holds \(document.version), not the recorded \(held)")
-        }
-        guard held.isIncluded(in: target) else {
-            throw .causality(
-                transaction: transactionIndex,
-                reason: "agent \(transaction.agent) holds \(held), more than its parents cover (\(target))")
-        }
-        history.missing.removeAll(keepingCapacity: true)
-        for entry in target.entries {
-            let from = held[entry.replica]
-            guard from < entry.operationCount else { continue }
-            let agent = Int(entry.replica.rawValue) - 1
-            guard history.produced.indices.contains(agent) else { continue }
-            // The first range ending after `from`, by binary search, then every range up to the target.
-            var index = 0
-            var high = history.produced[agent].count
-            while index < high {
-                let middle = (index + high) / 2
-                if history.produced[agent][middle].end <= from { index = middle + 1 } else { high = middle }
-            }
-            while index < history.produced[agent].count && history.produced[agent][index].end <= entry.operationCount {
-                history.missing.append(history.produced[agent][index].transaction)
-                index += 1
-            }
-        }
-        if !history.missing.isEmpty {
-            history.missing.sort()
-            do throws(TextError) {
-                for source in history.missing { try document.apply(history.deltas[source]) }
-            } catch {
-                throw .merge(transaction: transactionIndex, underlying: error)
-            }
-        }
-        let before = verifyingVersions ? document.version : target
-        guard before == target, document.pendingOperationCount == 0 else {
-            throw .causality(
-                transaction: transactionIndex,
-                reason: "agent \(transaction.agent) reached \(before) with \(document.pendingOperationCount) "
-                    + "operations held back, not its parents' version \(target)")
-        }
+        try catchUp(
+            &document, to: target, before: transactionIndex, agent: transaction.agent, history: &history,
+            verifyingVersions: verifyingVersions)
 
         if history.textHashes != nil, history.firstNonConvergentTransaction == nil,
             let recorded = history.textHashes?[target], recorded != document.string.hashValue
@@ -292,6 +272,53 @@ enum Replay {
                     transaction: transactionIndex, patch: patchIndex - patchIndexes.lowerBound, underlying: error)
             }
         }
+        try record(
+            transactionIndex, agent: transaction.agent, of: document, since: target, replica: replica, history: &history,
+            verifyingVersions: verifyingVersions)
+    }
+
+    /// Brings `document`, `agent`'s, from the version `history` recorded after its previous
+    /// transaction to exactly `target`: applies, in transaction order, the stored deltas of the
+    /// transactions inside `target` it lacks.
+    private static func catchUp(
+        _ document: inout TextCRDT, to target: VersionVector, before transactionIndex: Int, agent: Int,
+        history: inout ConcurrentHistory, verifyingVersions: Bool
+    ) throws(ReplayError) {
+        let held = history.agentVersions[agent]
+        if verifyingVersions && document.version != held {
+            throw .causality(
+                transaction: transactionIndex,
+                reason: "agent \(agent) holds \(document.version), not the recorded \(held)")
+        }
+        guard held.isIncluded(in: target) else {
+            throw .causality(
+                transaction: transactionIndex,
+                reason: "agent \(agent) holds \(held), more than its parents cover (\(target))")
+        }
+        history.collectMissing(from: held, to: target)
+        if !history.missing.isEmpty {
+            history.missing.sort()
+            do throws(TextError) {
+                for source in history.missing { try document.apply(history.deltas[source]) }
+            } catch {
+                throw .merge(transaction: transactionIndex, underlying: error)
+            }
+        }
+        let before = verifyingVersions ? document.version : target
+        guard before == target, document.pendingOperationCount == 0 else {
+            throw .causality(
+                transaction: transactionIndex,
+                reason: "agent \(agent) reached \(before) with \(document.pendingOperationCount) "
+                    + "operations held back, not its parents' version \(target)")
+        }
+    }
+
+    /// Records what the transaction produced: its delta (the operations `document` made since
+    /// `target`), the version it reached, and the counters it added to `replica`.
+    private static func record(
+        _ transactionIndex: Int, agent: Int, of document: TextCRDT, since target: VersionVector, replica: ReplicaID,
+        history: inout ConcurrentHistory, verifyingVersions: Bool
+    ) throws(ReplayError) {
         let delta = document.changes(since: target)
         var after = target
         let start = target[replica]
@@ -300,15 +327,15 @@ enum Replay {
         if verifyingVersions && document.version != after {
             throw .causality(
                 transaction: transactionIndex,
-                reason: "agent \(transaction.agent) reached \(document.version), expected \(after)")
+                reason: "agent \(agent) reached \(document.version), expected \(after)")
         }
         if end > start {
-            history.produced[transaction.agent].append(
+            history.produced[agent].append(
                 ProducedRange(transaction: transactionIndex, start: start, end: end))
         }
         history.deltas.append(delta)
         history.versions.append(after)
-        history.agentVersions[transaction.agent] = after
+        history.agentVersions[agent] = after
         if history.textHashes != nil, history.textHashes?[after] == nil {
             history.textHashes?[after] = document.string.hashValue
         }

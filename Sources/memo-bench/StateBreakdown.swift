@@ -20,6 +20,13 @@ struct StateBreakdown {
         let (body, version) = try BlobEnvelope.open(state, kind: .notebookState, versions: 1...15)
         bytes["envelope"] = state.count - body.count
         var reader = ByteReader(state, from: body.lowerBound, to: body.upperBound)
+        try memoTable(&reader, state: state, body: body, version: version)
+        try log(&reader, version: version)
+    }
+
+    /// The memo table: each memo's id and its text state (`text(_:version:)`), which leaves
+    /// `reader` on the operation log.
+    private mutating func memoTable(_ reader: inout ByteReader, state: [UInt8], body: Range<Int>, version: UInt8) throws {
         let memoCount = try field("memo table: counts, ids, body lengths", &reader) { reader in try reader.varint() }
         for _ in 0..<memoCount {
             _ = try field("memo table: counts, ids, body lengths", &reader) { reader in try reader.range(count: 16) }
@@ -37,59 +44,72 @@ struct StateBreakdown {
             try text(&textReader, version: textVersion)
             reader = ByteReader(state, from: textBody.upperBound, to: body.upperBound)
         }
+    }
+
+    /// The notebook's operation log: the replica table, then each replica's runs.
+    private mutating func log(_ reader: inout ByteReader, version: UInt8) throws {
         let replicaCount = try field("log: replica table", &reader) { reader in try reader.varint() }
         for _ in 0..<replicaCount { _ = try field("log: replica table", &reader) { reader in try reader.uint64LittleEndian() } }
         for _ in 0..<replicaCount {
             if version == 1 { _ = try field("log: operation and run counts", &reader) { reader in try reader.varint() } }
             let runCount = try field("log: operation and run counts", &reader) { reader in try reader.varint() }
             var recent: [UInt64] = []
-            for _ in 0..<runCount {
-                counts["log runs", default: 0] += 1
-                let kind: UInt64
-                if version == 1 {
-                    kind = try field("log: run kind", &reader) { reader in UInt64(try reader.byte()) }
-                    _ = try field("log: run memo index", &reader) { reader in try reader.varint() }
-                } else {
-                    let head = try field("log: run head (kind, memo reference)", &reader) { reader in try reader.varint() }
-                    kind = head & 7
-                    let reference = head >> 3
-                    if reference < UInt64(recent.count) {
-                        counts["log runs: memo by recent rank", default: 0] += 1
-                        recent.insert(recent.remove(at: Int(reference)), at: 0)
-                    } else {
-                        counts["log runs: memo by index", default: 0] += 1
-                        recent.insert(reference - UInt64(recent.count), at: 0)
-                        if recent.count > Int(recentMemos) { recent.removeLast() }
-                    }
-                }
-                counts["log runs of kind \(kind)", default: 0] += 1
-                switch kind {
-                case 1:
-                    _ = try field("log: text run length", &reader) { reader in try reader.varint() }
-                    if version == 1 { _ = try field("log: text run text counter", &reader) { reader in try reader.varint() } }
-                case 2, 4:
-                    let entries = try field("log: seen versions", &reader) { reader in try reader.varint() }
-                    for _ in 0..<entries {
-                        _ = try field("log: seen versions", &reader) { reader in try reader.varint() }
-                        _ = try field("log: seen versions", &reader) { reader in try reader.varint() }
-                    }
-                default: break
-                }
-                let start = reader.position
-                if version == 1 {
-                    _ = try reader.varint()
-                } else {
-                    let head = try reader.varint()
-                    if head >> 1 == 0 {
-                        if head & 1 == 1 { _ = try reader.varint() }
-                    } else if head & 1 == 1 {
-                        _ = try reader.varint()
-                    }
-                }
-                bytes["log: run timestamp", default: 0] += reader.position - start
-                timestampSizes[reader.position - start, default: 0] += 1
+            for _ in 0..<runCount { try logRun(&reader, version: version, recent: &recent) }
+        }
+    }
+
+    /// One run of the log: its kind and memo (in version 2, a reference to one of the `recent`
+    /// memos or a new index), the fields of its kind, and its timestamp.
+    private mutating func logRun(_ reader: inout ByteReader, version: UInt8, recent: inout [UInt64]) throws {
+        counts["log runs", default: 0] += 1
+        let kind: UInt64
+        if version == 1 {
+            kind = try field("log: run kind", &reader) { reader in UInt64(try reader.byte()) }
+            _ = try field("log: run memo index", &reader) { reader in try reader.varint() }
+        } else {
+            let head = try field("log: run head (kind, memo reference)", &reader) { reader in try reader.varint() }
+            kind = head & 7
+            let reference = head >> 3
+            if reference < UInt64(recent.count) {
+                counts["log runs: memo by recent rank", default: 0] += 1
+                recent.insert(recent.remove(at: Int(reference)), at: 0)
+            } else {
+                counts["log runs: memo by index", default: 0] += 1
+                recent.insert(reference - UInt64(recent.count), at: 0)
+                if recent.count > Int(recentMemos) { recent.removeLast() }
             }
         }
+        counts["log runs of kind \(kind)", default: 0] += 1
+        switch kind {
+        case 1:
+            _ = try field("log: text run length", &reader) { reader in try reader.varint() }
+            if version == 1 { _ = try field("log: text run text counter", &reader) { reader in try reader.varint() } }
+        case 2, 4:
+            let entries = try field("log: seen versions", &reader) { reader in try reader.varint() }
+            for _ in 0..<entries {
+                _ = try field("log: seen versions", &reader) { reader in try reader.varint() }
+                _ = try field("log: seen versions", &reader) { reader in try reader.varint() }
+            }
+        default: break
+        }
+        try runTimestamp(&reader, version: version)
+    }
+
+    /// A log run's timestamp, counted by its size.
+    private mutating func runTimestamp(_ reader: inout ByteReader, version: UInt8) throws {
+        let start = reader.position
+        if version == 1 {
+            _ = try reader.varint()
+        } else {
+            let head = try reader.varint()
+            if head >> 1 == 0 {
+                if head & 1 == 1 { _ = try reader.varint() }
+            } else if head & 1 == 1 {
+                _ = try reader.varint()
+            }
+        }
+        bytes["log: run timestamp", default: 0] += reader.position - start
+        timestampSizes[reader.position - start, default: 0] += 1
     }
 
     /// Reads one field, counting its bytes under `name`.

@@ -18,77 +18,95 @@ enum SyncBenchmark {
         let built = try NotebookBenchmark.build(memoCount: memoCount, random: &random)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let storePath = root.appendingPathComponent("store").path
-        try FileManager.default.createDirectory(atPath: storePath, withIntermediateDirectories: true)
-        let store = try DirectoryBlobStore(path: storePath)
-        // The notebook as its writers would have published it: one snapshot.
-        let snapshot = built.encoded()
-        try store.write(
-            key: StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot),
-            bytes: snapshot)
+        let (store, snapshot) = try publishSnapshot(of: built, under: root)
 
-        var deviceNumber = 0
-        func newDevice() throws -> Replica {
-            deviceNumber += 1
-            return try Replica(libraryPath: root.appendingPathComponent("device-\(deviceNumber)").path)
-        }
-
-        // Bootstrap: fresh devices.
-        var bootstrapTimes: [Double] = []
-        var bootstrapReport = SyncReport()
-        var devices: [Replica] = []
-        for _ in 0..<max(runs, 2) {
-            let device = try newDevice()
-            let timed = try await Measure.timed { () async throws(ReplicaError) in try await device.sync(with: store) }
-            bootstrapTimes.append(timed.milliseconds)
-            bootstrapReport = timed.result
-            guard device.notebook.activeMemoCount == built.activeMemoCount else {
-                throw BenchFailure.usage("bootstrap produced \(device.notebook.activeMemoCount) memos, not \(built.activeMemoCount)")
-            }
-            devices.append(device)
-        }
+        let (bootstrap, devices) = try await bootstrapDevices(count: max(runs, 2), from: store, under: root, expecting: built)
         let writer = devices[0]
         let reader = devices[1]
         for device in devices.dropFirst(2) { await device.close() }
 
-        // One change, published, then received.
         let target = writer.notebook.list()[memoCount / 2].id
-        var publishTimes: [Double] = []
-        var receiveTimes: [Double] = []
-        var publishReport = SyncReport()
-        var receiveReport = SyncReport()
-        for run in 0..<runs {
-            try writer.edit(target, replacingUTF16: 0..<0, with: "edit \(run) ")
-            let published = try await Measure.timed { () async throws(ReplicaError) in try await writer.sync(with: store) }
-            publishTimes.append(published.milliseconds)
-            publishReport = published.result
-            let received = try await Measure.timed { () async throws(ReplicaError) in try await reader.sync(with: store) }
-            receiveTimes.append(received.milliseconds)
-            receiveReport = received.result
-        }
-        guard reader.notebook.memo(target)?.text == writer.notebook.memo(target)?.text else {
-            throw BenchFailure.usage("the reader did not receive the change")
-        }
+        let (publish, receive) = try await publishAndReceive(runs: runs, changing: target, writer: writer, reader: reader, store: store)
 
         var report = Report()
         report.add("benchmark", .string("sync"))
         report.add("memos", .integer(built.activeMemoCount))
         report.add("snapshot_bytes", .integer(snapshot.count))
-        report.add("sync_one_change_ms", .milliseconds(Measure.median(publishTimes)))
-        report.add("blobs_read", .integer(publishReport.blobsRead))
-        report.add("blobs_written", .integer(publishReport.blobsWritten))
-        report.add("bytes_read", .integer(publishReport.bytesRead))
-        report.add("bytes_written", .integer(publishReport.bytesWritten))
-        report.add("receive_one_change_ms", .milliseconds(Measure.median(receiveTimes)))
-        report.add("receive_blobs_read", .integer(receiveReport.blobsRead))
-        report.add("receive_bytes_read", .integer(receiveReport.bytesRead))
-        report.add("receive_blobs_written", .integer(receiveReport.blobsWritten))
-        report.add("bootstrap_ms", .milliseconds(Measure.median(bootstrapTimes)))
-        report.add("bootstrap_blobs_read", .integer(bootstrapReport.blobsRead))
-        report.add("bootstrap_bytes_read", .integer(bootstrapReport.bytesRead))
+        report.add("sync_one_change_ms", .milliseconds(Measure.median(publish.times)))
+        report.add("blobs_read", .integer(publish.last.blobsRead))
+        report.add("blobs_written", .integer(publish.last.blobsWritten))
+        report.add("bytes_read", .integer(publish.last.bytesRead))
+        report.add("bytes_written", .integer(publish.last.bytesWritten))
+        report.add("receive_one_change_ms", .milliseconds(Measure.median(receive.times)))
+        report.add("receive_blobs_read", .integer(receive.last.blobsRead))
+        report.add("receive_bytes_read", .integer(receive.last.bytesRead))
+        report.add("receive_blobs_written", .integer(receive.last.blobsWritten))
+        report.add("bootstrap_ms", .milliseconds(Measure.median(bootstrap.times)))
+        report.add("bootstrap_blobs_read", .integer(bootstrap.last.blobsRead))
+        report.add("bootstrap_bytes_read", .integer(bootstrap.last.bytesRead))
         report.add("runs", .integer(runs))
         await writer.close()
         await reader.close()
         return report
+    }
+
+    /// The times of one measured sync over the runs, and the report of the last run.
+    private struct Measured {
+        var times: [Double] = []
+        var last = SyncReport()
+
+        mutating func record(_ timed: (result: SyncReport, milliseconds: Double)) {
+            times.append(timed.milliseconds)
+            last = timed.result
+        }
+    }
+
+    /// A folder store under `root` holding the notebook as its writers would have published
+    /// it: one snapshot. Returns the store and the snapshot's bytes.
+    private static func publishSnapshot(of built: Notebook, under root: URL) throws -> (DirectoryBlobStore, [UInt8]) {
+        let storePath = root.appendingPathComponent("store").path
+        try FileManager.default.createDirectory(atPath: storePath, withIntermediateDirectories: true)
+        let store = try DirectoryBlobStore(path: storePath)
+        let snapshot = built.encoded()
+        try store.write(
+            key: StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot),
+            bytes: snapshot)
+        return (store, snapshot)
+    }
+
+    /// Bootstrap: `count` new devices (libraries under `root`), each timed on its first sync,
+    /// which must bring every memo of `built`. Returns the times and the devices, still open.
+    private static func bootstrapDevices(
+        count: Int, from store: DirectoryBlobStore, under root: URL, expecting built: Notebook
+    ) async throws -> (Measured, [Replica]) {
+        var bootstrap = Measured()
+        var devices: [Replica] = []
+        for number in 1...count {
+            let device = try Replica(libraryPath: root.appendingPathComponent("device-\(number)").path)
+            bootstrap.record(try await Measure.timed { () async throws(ReplicaError) in try await device.sync(with: store) })
+            guard device.notebook.activeMemoCount == built.activeMemoCount else {
+                throw BenchFailure.usage("bootstrap produced \(device.notebook.activeMemoCount) memos, not \(built.activeMemoCount)")
+            }
+            devices.append(device)
+        }
+        return (bootstrap, devices)
+    }
+
+    /// One change, `runs` times: `writer` edits memo `target` and syncs (publish), then
+    /// `reader` syncs (receive), each timed. The reader must end with the writer's text.
+    private static func publishAndReceive(
+        runs: Int, changing target: MemoID, writer: Replica, reader: Replica, store: DirectoryBlobStore
+    ) async throws -> (publish: Measured, receive: Measured) {
+        var publish = Measured()
+        var receive = Measured()
+        for run in 0..<runs {
+            try writer.edit(target, replacingUTF16: 0..<0, with: "edit \(run) ")
+            publish.record(try await Measure.timed { () async throws(ReplicaError) in try await writer.sync(with: store) })
+            receive.record(try await Measure.timed { () async throws(ReplicaError) in try await reader.sync(with: store) })
+        }
+        guard reader.notebook.memo(target)?.text == writer.notebook.memo(target)?.text else {
+            throw BenchFailure.usage("the reader did not receive the change")
+        }
+        return (publish, receive)
     }
 }

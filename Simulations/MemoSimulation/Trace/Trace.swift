@@ -137,9 +137,25 @@ extension Trace {
 
     /// Reads a trace written by ``text``.
     public init(parsing text: String) throws(TraceParseError) {
+        let lines = try Self.readLines(text)
+        let parameters = try Self.parameters(header: lines.header, faults: lines.faults)
+        try Self.checkEvents(lines.events, replicaCount: parameters.replicaCount)
+        self.init(parameters: parameters, events: lines.events, expectedFailure: lines.header["expect"])
+    }
+
+    /// The lines of a trace, read but not yet checked against each other.
+    private struct TraceLines {
+        /// The header's `NAME VALUE` lines.
         var header: [String: String] = [:]
+        /// The `fault NAME RATE` lines.
         var faults: [FaultKind: Double] = [:]
+        /// The lines after `events`.
         var events: [ScriptEvent] = []
+    }
+
+    /// Reads the magic line, the header lines up to `events`, then one event per line.
+    private static func readLines(_ text: String) throws(TraceParseError) -> TraceLines {
+        var lines = TraceLines()
         var inEvents = false
         var sawMagic = false
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -155,8 +171,8 @@ extension Trace {
                 continue
             }
             if inEvents {
-                guard events.count < 10_000_000 else { throw TraceParseError(line: lineNumber, reason: "too many events") }
-                events.append(try Self.parseEvent(words, line: lineNumber))
+                guard lines.events.count < 10_000_000 else { throw TraceParseError(line: lineNumber, reason: "too many events") }
+                lines.events.append(try parseEvent(words, line: lineNumber))
                 continue
             }
             switch words[0] {
@@ -166,13 +182,18 @@ extension Trace {
                 guard words.count == 3, let kind = FaultKind(rawValue: words[1]), let rate = Double(words[2]), rate >= 0, rate.isFinite else {
                     throw TraceParseError(line: lineNumber, reason: "expected \"fault NAME RATE\"")
                 }
-                faults[kind] = rate
+                lines.faults[kind] = rate
             default:
                 guard words.count == 2 else { throw TraceParseError(line: lineNumber, reason: "expected \"NAME VALUE\"") }
-                header[words[0]] = words[1]
+                lines.header[words[0]] = words[1]
             }
         }
         guard sawMagic else { throw TraceParseError(line: 1, reason: "empty trace") }
+        return lines
+    }
+
+    /// The parameters the header and fault lines give.
+    private static func parameters(header: [String: String], faults: [FaultKind: Double]) throws(TraceParseError) -> SimulationParameters {
         func number<T: FixedWidthInteger>(_ name: String, _ range: ClosedRange<T>) throws(TraceParseError) -> T {
             guard let text = header[name], let value = T(text), range.contains(value) else {
                 throw TraceParseError(line: 0, reason: "missing or invalid \"\(name)\" (\(range.lowerBound)...\(range.upperBound))")
@@ -209,6 +230,11 @@ extension Trace {
             throw TraceParseError(line: 0, reason: problem)
         }
         parameters.mutant = header["mutant"]
+        return parameters
+    }
+
+    /// Checks that every event names replicas of the run and that the events are in time order.
+    private static func checkEvents(_ events: [ScriptEvent], replicaCount: Int) throws(TraceParseError) {
         for (index, event) in events.enumerated() {
             guard event.peers.allSatisfy({ $0 >= 0 && $0 < replicaCount }) else {
                 throw TraceParseError(line: 0, reason: "event \(index + 1) names a replica outside 0..<\(replicaCount)")
@@ -217,83 +243,104 @@ extension Trace {
                 throw TraceParseError(line: 0, reason: "event \(index + 1) is earlier than the one before it")
             }
         }
-        self.init(parameters: parameters, events: events, expectedFailure: header["expect"])
     }
 
+    /// Reads one event line: `TIME rN ACTION key=value...`.
     static func parseEvent(_ words: [String], line: Int) throws(TraceParseError) -> ScriptEvent {
-        func fail(_ reason: String) -> TraceParseError { TraceParseError(line: line, reason: reason) }
         guard words.count >= 3, let time = UInt64(words[0]), words[1].hasPrefix("r"), let peer = Int(words[1].dropFirst()), peer >= 0 else {
-            throw fail("expected \"TIME rN ACTION key=value...\"")
+            throw TraceParseError(line: line, reason: "expected \"TIME rN ACTION key=value...\"")
         }
-        var fields: [String: String] = [:]
-        for word in words.dropFirst(3) {
-            let parts = word.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { throw fail("expected key=value, got \"\(word)\"") }
-            fields[String(parts[0])] = String(parts[1])
+        let fields = try EventFields(words.dropFirst(3), line: line)
+        return ScriptEvent(time: time, peer: peer, action: try action(words[2], fields: fields))
+    }
+
+    /// The `key=value` words of an event line, read as the values its action takes.
+    private struct EventFields {
+        var values: [String: String] = [:]
+        /// The line, for errors.
+        let line: Int
+
+        init(_ words: ArraySlice<String>, line: Int) throws(TraceParseError) {
+            self.line = line
+            for word in words {
+                let parts = word.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { throw fail("expected key=value, got \"\(word)\"") }
+                values[String(parts[0])] = String(parts[1])
+            }
         }
+
+        func fail(_ reason: String) -> TraceParseError { TraceParseError(line: line, reason: reason) }
+
+        subscript(_ key: String) -> String? { values[key] }
+
         func int(_ key: String, _ range: ClosedRange<Int> = 0...1_000_000) throws(TraceParseError) -> Int {
-            guard let text = fields[key], let value = Int(text), range.contains(value) else { throw fail("missing or invalid \(key)") }
+            guard let text = values[key], let value = Int(text), range.contains(value) else { throw fail("missing or invalid \(key)") }
             return value
         }
+
+        /// A selector (`memo`, `at`, `which`...): resolved when the event runs.
         func selector(_ key: String) throws(TraceParseError) -> UInt32 {
-            guard let text = fields[key], let value = UInt32(text) else { throw fail("missing or invalid \(key)") }
+            guard let text = values[key], let value = UInt32(text) else { throw fail("missing or invalid \(key)") }
             return value
         }
+
         func milliseconds(_ key: String) throws(TraceParseError) -> UInt64 {
-            guard let text = fields[key], let value = UInt64(text), value <= UInt64(1) << 45 else { throw fail("missing or invalid \(key)") }
+            guard let text = values[key], let value = UInt64(text), value <= UInt64(1) << 45 else { throw fail("missing or invalid \(key)") }
             return value
         }
+
         func direction() throws(TraceParseError) -> TypingDirection {
-            guard let direction = TypingDirection(rawValue: fields["dir"] ?? "") else { throw fail("missing or invalid dir") }
+            guard let direction = TypingDirection(rawValue: values["dir"] ?? "") else { throw fail("missing or invalid dir") }
             return direction
         }
-        let action: ScriptAction
-        switch words[2] {
-        case "type": action = .type(direction: try direction(), length: try int("len"), memo: try selector("memo"), at: try selector("at"))
-        case "caret-type": action = .caretType(length: try int("len"))
+    }
+
+    /// The action `verb` names, with its fields `f`.
+    private static func action(_ verb: String, fields f: EventFields) throws(TraceParseError) -> ScriptAction {
+        switch verb {
+        case "type": return .type(direction: try f.direction(), length: try f.int("len"), memo: try f.selector("memo"), at: try f.selector("at"))
+        case "caret-type": return .caretType(length: try f.int("len"))
         case "concurrent":
             var peers: [Int] = []
-            for part in (fields["peers"] ?? "").split(separator: ",") {
-                guard let value = Int(part), value >= 0 else { throw fail("invalid peers") }
+            for part in (f["peers"] ?? "").split(separator: ",") {
+                guard let value = Int(part), value >= 0 else { throw f.fail("invalid peers") }
                 peers.append(value)
             }
-            action = .concurrentType(peers: peers, direction: try direction(), length: try int("len"), memo: try selector("memo"), at: try selector("at"))
-        case "paste": action = .paste(length: try int("len"), memo: try selector("memo"), at: try selector("at"))
-        case "delete": action = .deleteRange(length: try int("len"), memo: try selector("memo"), at: try selector("at"))
-        case "backspace": action = .backspace(count: try int("len"), memo: try selector("memo"), at: try selector("at"))
+            return .concurrentType(peers: peers, direction: try f.direction(), length: try f.int("len"), memo: try f.selector("memo"), at: try f.selector("at"))
+        case "paste": return .paste(length: try f.int("len"), memo: try f.selector("memo"), at: try f.selector("at"))
+        case "delete": return .deleteRange(length: try f.int("len"), memo: try f.selector("memo"), at: try f.selector("at"))
+        case "backspace": return .backspace(count: try f.int("len"), memo: try f.selector("memo"), at: try f.selector("at"))
         case "replace":
-            action = .replaceRange(deleted: try int("del"), inserted: try int("len"), memo: try selector("memo"), at: try selector("at"))
-        case "replace-all": action = .replaceAll(mode: try int("mode", 0...2), memo: try selector("memo"), choice: try selector("choice"))
-        case "create": action = .create(length: try int("len"))
-        case "trash": action = .trash(memo: try selector("memo"))
-        case "restore": action = .restore(memo: try selector("memo"))
-        case "purge": action = .purge(memo: try selector("memo"))
-        case "undo": action = .undo(memo: try selector("memo"), count: try int("len", 1...1_000))
-        case "redo": action = .redo(memo: try selector("memo"))
-        case "sync": action = .sync
-        case "save": action = .save
-        case "compact": action = .compact
+            return .replaceRange(deleted: try f.int("del"), inserted: try f.int("len"), memo: try f.selector("memo"), at: try f.selector("at"))
+        case "replace-all": return .replaceAll(mode: try f.int("mode", 0...2), memo: try f.selector("memo"), choice: try f.selector("choice"))
+        case "create": return .create(length: try f.int("len"))
+        case "trash": return .trash(memo: try f.selector("memo"))
+        case "restore": return .restore(memo: try f.selector("memo"))
+        case "purge": return .purge(memo: try f.selector("memo"))
+        case "undo": return .undo(memo: try f.selector("memo"), count: try f.int("len", 1...1_000))
+        case "redo": return .redo(memo: try f.selector("memo"))
+        case "sync": return .sync
+        case "save": return .save
+        case "compact": return .compact
         case "crash":
-            let down = try milliseconds("down")
-            if fields["disk-op"] != nil {
-                action = .crash(point: .disk(operations: try int("disk-op", 1...1_000), performs: try int("performs", 0...1) == 1), downMilliseconds: down)
-            } else if fields["store-op"] != nil {
-                action = .crash(point: .store(operations: try int("store-op", 1...1_000), performs: try int("performs", 0...1) == 1), downMilliseconds: down)
-            } else {
-                action = .crash(point: .now, downMilliseconds: down)
+            let down = try f.milliseconds("down")
+            if f["disk-op"] != nil {
+                return .crash(point: .disk(operations: try f.int("disk-op", 1...1_000), performs: try f.int("performs", 0...1) == 1), downMilliseconds: down)
+            } else if f["store-op"] != nil {
+                return .crash(point: .store(operations: try f.int("store-op", 1...1_000), performs: try f.int("performs", 0...1) == 1), downMilliseconds: down)
             }
-        case "backup": action = .backup
-        case "restore-backup": action = .restoreBackup(which: try selector("which"))
-        case "join": action = .join(cloneOf: fields["clone"] == nil ? nil : try int("clone", 0...63))
-        case "leave": action = .leave(graceful: try int("graceful", 0...1) == 1)
-        case "offline": action = .offline(milliseconds: try milliseconds("ms"))
+            return .crash(point: .now, downMilliseconds: down)
+        case "backup": return .backup
+        case "restore-backup": return .restoreBackup(which: try f.selector("which"))
+        case "join": return .join(cloneOf: f["clone"] == nil ? nil : try f.int("clone", 0...63))
+        case "leave": return .leave(graceful: try f.int("graceful", 0...1) == 1)
+        case "offline": return .offline(milliseconds: try f.milliseconds("ms"))
         case "clock-jump":
-            guard let text = fields["ms"], let value = Int64(text), value.magnitude <= UInt64(1) << 44 else { throw fail("missing or invalid ms") }
-            action = .clockJump(milliseconds: value)
-        case "store-full": action = .storeFull(milliseconds: try milliseconds("ms"))
-        case "store-loss": action = .storeLoss(which: try selector("which"))
-        default: throw fail("unknown action \"\(words[2])\"")
+            guard let text = f["ms"], let value = Int64(text), value.magnitude <= UInt64(1) << 44 else { throw f.fail("missing or invalid ms") }
+            return .clockJump(milliseconds: value)
+        case "store-full": return .storeFull(milliseconds: try f.milliseconds("ms"))
+        case "store-loss": return .storeLoss(which: try f.selector("which"))
+        default: throw f.fail("unknown action \"\(verb)\"")
         }
-        return ScriptEvent(time: time, peer: peer, action: action)
     }
 }

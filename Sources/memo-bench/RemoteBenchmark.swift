@@ -93,86 +93,27 @@ enum RemoteBenchmark {
         let built = try NotebookBenchmark.build(memoCount: memoCount, random: &random)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-remote-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let storePath = root.appendingPathComponent("store").path
-        try FileManager.default.createDirectory(atPath: storePath, withIntermediateDirectories: true)
-        let folder = try DirectoryBlobStore(path: storePath)
+        let devices = try Devices(root: root)
         let snapshot = built.encoded()
-        try folder.write(
+        try devices.folder.write(
             key: StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot),
             bytes: snapshot)
-        var deviceNumber = 0
-        func newDevice(_ configuration: SyncConfiguration = SyncConfiguration()) throws -> Replica {
-            deviceNumber += 1
-            return try Replica(libraryPath: root.appendingPathComponent("device-\(deviceNumber)").path, configuration: configuration)
-        }
-
-        // The writers, through the folder without latency: 100 syncs each, one edit per sync,
-        // and never a snapshot (so the store keeps every segment).
-        var quiet = SyncConfiguration()
-        quiet.snapshotAfterSegments = .max
-        quiet.snapshotEveryOperations = .max
-        var writers: [Replica] = []
-        for _ in 0..<deviceCount { writers.append(try newDevice(quiet)) }
-        for writer in writers { try await writer.sync(with: folder) }
-        let targets = writers[0].notebook.list().prefix(segmentsPerDevice).map(\.id)
-        for round in 0..<segmentsPerDevice {
-            for (index, writer) in writers.enumerated() {
-                try writer.edit(targets[(round + index * 7) % targets.count], replacingUTF16: 0..<0, with: "w\(index)r\(round) ")
-                let report = try await writer.sync(with: folder)
-                guard report.isComplete, report.publishedSegment != nil else {
-                    throw BenchFailure.usage("a writer's sync did not publish: \(report.errors)")
-                }
-            }
-        }
-        let store = LatencyStore(inner: folder, latencyMilliseconds: latencyMilliseconds)
-        let explained = LatencyStore(inner: folder, latencyMilliseconds: latencyMilliseconds, explain: explain)
+        let (writers, targets) = try await publishSegments(devices)
         var everything = VersionVector()
         for writer in writers { everything.merge(writer.notebook.version) }
+        let store = LatencyStore(inner: devices.folder, latencyMilliseconds: latencyMilliseconds)
 
-        // Bootstrap, with 8 in flight and with 1.
-        func bootstrap(maxInFlight: Int) async throws -> (Replica, Double, SyncReport) {
-            var configuration = SyncConfiguration()
-            configuration.maxInFlight = maxInFlight
-            let device = try newDevice(configuration)
-            let timed = try await Measure.timed { () async throws(ReplicaError) in try await device.sync(with: store) }
-            guard timed.result.isComplete, device.notebook.version == everything else {
-                throw BenchFailure.usage("a bootstrap did not get everything: \(timed.result.errors)")
-            }
-            return (device, timed.milliseconds, timed.result)
-        }
-        store.resetCounts()
-        let (reader, bootstrapMilliseconds, bootstrapReport) = try await bootstrap(maxInFlight: SyncConfiguration().maxInFlight)
-        let bootstrapRequests = store.requests
-        let (serialDevice, serialMilliseconds, _) = try await bootstrap(maxInFlight: 1)
-        await serialDevice.close()
-
-        // Typing into a device whose bootstrap runs.
-        let typist = try newDevice()
-        let memo = try typist.createMemo(text: String(repeating: "abcdefghij", count: typedMemoLength / 10))
-        try await typist.save()
-        let bootstrapping = Task { try await typist.sync(with: store) }
-        var keystrokeMilliseconds: [Double] = []
-        var position = typedMemoLength / 2
-        var keystrokesDuringSync = 0
-        for index in 0..<keystrokeCount {
-            let letter = String(UnicodeScalar(UInt8(97 + index % 26)))
-            let timed = try Measure.timed { () throws(ReplicaError) in try typist.edit(memo, replacingUTF16: position..<position, with: letter) }
-            keystrokeMilliseconds.append(timed.milliseconds)
-            if typist.syncProgress != nil { keystrokesDuringSync += 1 }
-            position += 1
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        let typedReport = try await bootstrapping.value
-        guard typedReport.isComplete, typist.notebook.memo(memo)?.text.utf16.count == typedMemoLength + keystrokeCount else {
-            throw BenchFailure.usage("typing during the bootstrap lost keystrokes or the sync failed: \(typedReport.errors)")
-        }
-        await typist.close()
+        let parallel = try await bootstrap(devices, store: store, maxInFlight: SyncConfiguration().maxInFlight, expecting: everything)
+        let serial = try await bootstrap(devices, store: store, maxInFlight: 1, expecting: everything)
+        await serial.device.close()
+        let typing = try await typeDuringBootstrap(devices, store: store)
 
         // One change, published by a writer and received by the reader, over the latency.
-        let target = targets[0]
-        try await writers[0].sync(with: folder)   // both up to date first
-        try await reader.sync(with: folder)
-        try writers[0].edit(target, replacingUTF16: 0..<0, with: "one change ")
+        let explained = LatencyStore(inner: devices.folder, latencyMilliseconds: latencyMilliseconds, explain: explain)
+        let reader = parallel.device
+        try await writers[0].sync(with: devices.folder)   // both up to date first
+        try await reader.sync(with: devices.folder)
+        try writers[0].edit(targets[0], replacingUTF16: 0..<0, with: "one change ")
         explain?("one change, published:")
         let published = try await Measure.timed { () async throws(ReplicaError) in try await writers[0].sync(with: explained) }
         let publishRequests = explained.requests
@@ -180,7 +121,7 @@ enum RemoteBenchmark {
         explain?("one change, received:")
         let received = try await Measure.timed { () async throws(ReplicaError) in try await reader.sync(with: explained) }
         let receiveRequests = explained.requests
-        guard reader.notebook.memo(target)?.text == writers[0].notebook.memo(target)?.text else {
+        guard reader.notebook.memo(targets[0])?.text == writers[0].notebook.memo(targets[0])?.text else {
             throw BenchFailure.usage("the reader did not receive the change")
         }
         for writer in writers { await writer.close() }
@@ -191,23 +132,105 @@ enum RemoteBenchmark {
         report.add("latency_ms", .integer(latencyMilliseconds))
         report.add("memos", .integer(built.activeMemoCount))
         report.add("segments", .integer(deviceCount * segmentsPerDevice))
-        report.add("bootstrap_ms", .milliseconds(bootstrapMilliseconds))
-        report.add("bootstrap_ms_serial", .milliseconds(serialMilliseconds))
-        report.add("bootstrap_ratio", .number(bootstrapMilliseconds / max(serialMilliseconds, 0.001)))
-        report.add("bootstrap_blobs_read", .integer(bootstrapReport.blobsRead))
-        report.add("bootstrap_requests", .integer(bootstrapRequests.count))
-        report.add("bootstrap_max_in_flight", .integer(bootstrapRequests.maxInFlight))
+        report.add("bootstrap_ms", .milliseconds(parallel.milliseconds))
+        report.add("bootstrap_ms_serial", .milliseconds(serial.milliseconds))
+        report.add("bootstrap_ratio", .number(parallel.milliseconds / max(serial.milliseconds, 0.001)))
+        report.add("bootstrap_blobs_read", .integer(parallel.report.blobsRead))
+        report.add("bootstrap_requests", .integer(parallel.requests.count))
+        report.add("bootstrap_max_in_flight", .integer(parallel.requests.maxInFlight))
         report.add("sync_one_change_ms", .milliseconds(published.milliseconds))
         report.add("round_trips_one_change", .integer(publishRequests.roundTrips))
         report.add("requests_one_change", .integer(publishRequests.count))
         report.add("receive_one_change_ms", .milliseconds(received.milliseconds))
         report.add("round_trips_receive_one_change", .integer(receiveRequests.roundTrips))
         report.add("requests_receive_one_change", .integer(receiveRequests.count))
-        report.add("edit_p99_ms_during_sync", .milliseconds(percentile(keystrokeMilliseconds, 0.99)))
-        report.add("edit_max_ms_during_sync", .milliseconds(keystrokeMilliseconds.max() ?? 0))
+        report.add("edit_p99_ms_during_sync", .milliseconds(percentile(typing.keystrokeMilliseconds, 0.99)))
+        report.add("edit_max_ms_during_sync", .milliseconds(typing.keystrokeMilliseconds.max() ?? 0))
         report.add("keystrokes", .integer(keystrokeCount))
-        report.add("keystrokes_during_sync", .integer(keystrokesDuringSync))
+        report.add("keystrokes_during_sync", .integer(typing.duringSync))
         return report
+    }
+
+    /// The store folder and new devices' libraries, under one temporary folder.
+    final class Devices {
+        let root: URL
+        let folder: DirectoryBlobStore
+        private var count = 0
+
+        init(root: URL) throws {
+            self.root = root
+            let storePath = root.appendingPathComponent("store").path
+            try FileManager.default.createDirectory(atPath: storePath, withIntermediateDirectories: true)
+            folder = try DirectoryBlobStore(path: storePath)
+        }
+
+        func new(_ configuration: SyncConfiguration = SyncConfiguration()) throws -> Replica {
+            count += 1
+            return try Replica(libraryPath: root.appendingPathComponent("device-\(count)").path, configuration: configuration)
+        }
+    }
+
+    /// The writers, through the folder without latency: 100 syncs each, one edit per sync, and
+    /// never a snapshot (so the store keeps every segment). Returns them and the memos they edit.
+    static func publishSegments(_ devices: Devices) async throws -> ([Replica], [MemoID]) {
+        var quiet = SyncConfiguration()
+        quiet.snapshotAfterSegments = .max
+        quiet.snapshotEveryOperations = .max
+        var writers: [Replica] = []
+        for _ in 0..<deviceCount { writers.append(try devices.new(quiet)) }
+        for writer in writers { try await writer.sync(with: devices.folder) }
+        let targets = writers[0].notebook.list().prefix(segmentsPerDevice).map(\.id)
+        for round in 0..<segmentsPerDevice {
+            for (index, writer) in writers.enumerated() {
+                try writer.edit(targets[(round + index * 7) % targets.count], replacingUTF16: 0..<0, with: "w\(index)r\(round) ")
+                let report = try await writer.sync(with: devices.folder)
+                guard report.isComplete, report.publishedSegment != nil else {
+                    throw BenchFailure.usage("a writer's sync did not publish: \(report.errors)")
+                }
+            }
+        }
+        return (writers, targets)
+    }
+
+    /// A new device's first sync over `store`, with `maxInFlight` requests in flight.
+    static func bootstrap(_ devices: Devices, store: LatencyStore, maxInFlight: Int, expecting everything: VersionVector) async throws
+        -> (device: Replica, milliseconds: Double, report: SyncReport, requests: (count: Int, maxInFlight: Int, roundTrips: Int))
+    {
+        var configuration = SyncConfiguration()
+        configuration.maxInFlight = maxInFlight
+        let device = try devices.new(configuration)
+        store.resetCounts()
+        let timed = try await Measure.timed { () async throws(ReplicaError) in try await device.sync(with: store) }
+        guard timed.result.isComplete, device.notebook.version == everything else {
+            throw BenchFailure.usage("a bootstrap did not get everything: \(timed.result.errors)")
+        }
+        return (device, timed.milliseconds, timed.result, store.requests)
+    }
+
+    /// Keystrokes, one every 2 ms, into a memo of a device whose bootstrap runs meanwhile: each
+    /// call's time, and how many were typed while the sync ran.
+    static func typeDuringBootstrap(_ devices: Devices, store: LatencyStore) async throws -> (keystrokeMilliseconds: [Double], duringSync: Int) {
+        let typist = try devices.new()
+        let memo = try typist.createMemo(text: String(repeating: "abcdefghij", count: typedMemoLength / 10))
+        try await typist.save()
+        let bootstrapping = Task { try await typist.sync(with: store) }
+        var keystrokeMilliseconds: [Double] = []
+        var position = typedMemoLength / 2
+        var duringSync = 0
+        for index in 0..<keystrokeCount {
+            let letter = String(UnicodeScalar(UInt8(97 + index % 26)))
+            let timed = try Measure.timed { () throws(ReplicaError) in try typist.edit(memo, replacingUTF16: position..<position, with: letter) }
+            keystrokeMilliseconds.append(timed.milliseconds)
+            if typist.syncProgress != nil { duringSync += 1 }
+            position += 1
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let report = try await bootstrapping.value
+        guard report.isComplete, typist.notebook.memo(memo)?.text.utf16.count == typedMemoLength + keystrokeCount else {
+            throw BenchFailure.usage("typing during the bootstrap lost keystrokes or the sync failed: \(report.errors)")
+        }
+        await typist.close()
+        return (keystrokeMilliseconds, duringSync)
     }
 
     /// The value below which a share `fraction` of `values` lie (nearest rank).

@@ -426,6 +426,9 @@ public final class Replica: Sendable {
                 }
                 guard inFlight > 0, let (action, result) = await group.next() else { break }
                 inFlight -= 1
+                // An operation that failed because the task was cancelled is no store failure:
+                // the sync is cancelled first, so the answer only counts what the store did.
+                if Task.isCancelled || result == .failed(.cancelled) { cancelSync() }
                 handleSync(action, result)
                 if let progress, let now = syncProgress { progress(now) }
             }

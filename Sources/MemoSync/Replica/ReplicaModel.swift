@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import Synchronization
 import MemoCRDT
 import MemoNotes
 
@@ -13,12 +14,12 @@ import MemoNotes
 /// Button("Sync") { Task { await model.sync(with: store) } }
 /// ```
 ///
-/// The model reads one ``Replica/events(bufferingNewest:)`` stream in a task it owns (ended by
-/// ``stop()``, or when the model goes away) and refreshes only what the events name: the list or
-/// the trash holding the memo, and the text when it is the selected memo. Events that arrive
-/// together (a sync applies many at once) are taken in one refresh, in a later turn of the main
-/// actor. Changes made by other code on the same replica (a background task, another window's
-/// model) show up the same way.
+/// The model reads one ``Replica/events(bufferingNewest:)`` stream in a task it owns, off the
+/// main actor (ended by ``stop()``, or when the model goes away), and refreshes only what the
+/// events name: the list or the trash showing the memo or about to, and the text when it is the
+/// selected memo. The events that arrive before the main actor gets to them (a sync applies many
+/// at once) are taken in one refresh. Changes made by other code on the same replica (a
+/// background task, another window's model) show up the same way.
 ///
 /// Cost on the main actor:
 /// - **Cheap**: the edit methods (the replica's synchronous, in-memory edits, then a read of
@@ -87,20 +88,50 @@ public final class ReplicaModel {
     /// What the last sync started through the model did.
     public private(set) var lastReport: SyncReport?
 
-    /// The task reading the replica's events; nil once stopped.
+    /// The task reading the replica's events; nil once it ended.
     @ObservationIgnored private var eventTask: Task<Void, Never>?
-    /// What events named since the last refresh.
-    @ObservationIgnored private var pending = Pending()
-    /// Whether a refresh of `pending` is scheduled.
-    @ObservationIgnored private var refreshScheduled = false
+    /// What the events named since the last refresh.
+    @ObservationIgnored private let inbox = Inbox()
     /// Counts the syncs started here, so that a late progress report of one is ignored.
     @ObservationIgnored private var syncNumber = 0
 
-    private struct Pending {
-        var list = false
-        var trash = false
-        /// Memos added or changed: their list (or the trash) is refreshed.
-        var touched: Set<MemoID> = []
+    /// What events named since the last refresh: filled by the task reading the stream, emptied
+    /// by the refresh on the main actor.
+    private final class Inbox: Sendable {
+        struct Pending {
+            /// Refresh the list, the trash (a memo moved between them or left).
+            var list = false
+            var trash = false
+            /// Memos added or changed: the list or trash showing them, or about to, is refreshed.
+            var touched: Set<MemoID> = []
+        }
+
+        private let state = Mutex<(pending: Pending, refreshScheduled: Bool)>((Pending(), false))
+
+        /// Notes what `event` changed; true when no refresh is scheduled yet (the caller
+        /// schedules one).
+        func note(_ event: NotebookEvent) -> Bool {
+            state.withLock { state in
+                switch event {
+                case .added, .changed:
+                    break
+                case .trashed, .restored, .purged:
+                    state.pending.list = true
+                    state.pending.trash = true
+                }
+                state.pending.touched.insert(event.memo)
+                defer { state.refreshScheduled = true }
+                return !state.refreshScheduled
+            }
+        }
+
+        /// What was noted, forgotten; a later event schedules a new refresh.
+        func take() -> Pending {
+            state.withLock { state in
+                defer { state = (Pending(), false) }
+                return state.pending
+            }
+        }
     }
 
     /// A model of `replica`, showing it as it is now and following its events from now on.
@@ -109,11 +140,12 @@ public final class ReplicaModel {
         // Subscribed before reading, so that no change falls between the read and the stream.
         let events = replica.events()
         reload()
-        eventTask = Task { [weak self] in
-            for await event in events {
-                guard let self else { return }
-                self.note(event)
+        eventTask = Task.detached { [weak self, inbox] in
+            for await event in events where inbox.note(event) {
+                Task { @MainActor in self?.refreshPending() }
             }
+            // The replica closed, or the task was cancelled.
+            await self?.eventsEnded()
         }
     }
 
@@ -130,6 +162,10 @@ public final class ReplicaModel {
 
     /// Whether the model follows the replica's events (until ``stop()``, or the replica closes).
     public var isFollowingEvents: Bool { eventTask != nil }
+
+    private func eventsEnded() {
+        eventTask = nil
+    }
 
     /// Reads the list, the trash, the selected text and the last sync time again. O(m log m)
     /// for m memos.
@@ -254,31 +290,25 @@ public final class ReplicaModel {
 
     // MARK: Refreshing
 
-    /// Notes what an event changed, and schedules a refresh for after the events that came with it.
-    private func note(_ event: NotebookEvent) {
-        switch event {
-        case .added, .changed:
-            pending.touched.insert(event.memo)
-        case .trashed, .restored, .purged:
-            pending.list = true
-            pending.trash = true
-            pending.touched.insert(event.memo)
-        }
-        guard !refreshScheduled else { return }
-        refreshScheduled = true
-        Task { [weak self] in self?.refreshPending() }
-    }
-
     /// Refreshes what the events since the last refresh changed.
     private func refreshPending() {
-        refreshScheduled = false
-        let taken = pending
-        pending = Pending()
+        let taken = inbox.take()
         var list = taken.list, trash = taken.trash
-        if !(list && trash) {
+        if !(list && trash) && !taken.touched.isEmpty {
             let notebook = replica.notebook
-            for id in taken.touched {
-                if notebook.status(of: id) == .trashed { trash = true } else { list = true }
+            for id in taken.touched where !(list && trash) {
+                // Where the memo is now, and where it is shown (it may have just moved).
+                switch notebook.status(of: id) {
+                case .active?:
+                    list = true
+                    trash = trash || self.trash.contains { $0.id == id }
+                case .trashed?:
+                    trash = true
+                    list = list || memos.contains { $0.id == id }
+                default:
+                    list = true
+                    trash = true
+                }
             }
         }
         refresh(list: list, trash: trash, text: selection.map(taken.touched.contains) ?? false)

@@ -1,0 +1,260 @@
+import Foundation
+import MemoCRDT
+import Observation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import MemoSync
+import MemoSyncTesting
+
+/// Set when an observed property changes (observation callbacks may come from any thread).
+private final class Fired: Sendable {
+    private let flag = Mutex(false)
+    var value: Bool { flag.withLock { $0 } }
+    func set() { flag.withLock { $0 = true } }
+}
+
+/// Tracks what `read` reads of the model; the result is set at its first change.
+@MainActor
+private func observe(_ read: @escaping @MainActor () -> Void) -> Fired {
+    let fired = Fired()
+    withObservationTracking { read() } onChange: { fired.set() }
+    return fired
+}
+
+/// Issue 14, item 7: the `@Observable` model a SwiftUI list and editor bind to.
+@MainActor
+@Suite struct ReplicaModelTests {
+    private let environment = TestEnvironment(seed: 14)
+
+    private func makeReplica(_ disk: MemoryDisk = MemoryDisk()) throws -> Replica {
+        try Replica(disk: disk, environment: environment.environment)
+    }
+
+    /// The model starts from the replica as it is; the list changes (and observers hear of it)
+    /// for the model's own edits at once, and for edits made on the replica elsewhere through
+    /// its events; newest modified first, as `Notebook.list()`.
+    @Test(.timeLimit(.minutes(1))) func theListFollowsEdits() async throws {
+        let replica = try makeReplica()
+        let older = try replica.createMemo(text: "older")
+        environment.advance(milliseconds: 10)
+        let newer = try replica.createMemo(text: "newer")
+        let model = ReplicaModel(replica: replica)
+        #expect(model.memos.map(\.id) == [newer, older])
+        #expect(model.trash.isEmpty && model.selection == nil && model.selectedText == nil)
+        #expect(model.syncStatus == .idle && model.lastError == nil && model.lastSyncMilliseconds == 0)
+
+        // Through the model: at once.
+        var fired = observe { _ = model.memos }
+        environment.advance(milliseconds: 10)
+        let created = try model.createMemo(text: "created")
+        #expect(fired.value)
+        #expect(model.memos.map(\.id) == [created, newer, older])
+
+        // On the replica, from elsewhere: through the events.
+        fired = observe { _ = model.memos }
+        environment.advance(milliseconds: 10)
+        try replica.edit(older, replacingUTF16: 5..<5, with: "!")
+        await waitUntil("the list changed") { fired.value }
+        #expect(model.memos.map(\.id) == [older, created, newer])
+        #expect(model.memos == replica.notebook.list())
+
+        // Trash and restore move it between the lists.
+        let trashFired = observe { _ = model.trash }
+        try model.moveToTrash(newer)
+        #expect(trashFired.value)
+        #expect(model.trash.map(\.id) == [newer] && !model.memos.contains { $0.id == newer })
+        try model.restore(newer)
+        #expect(model.trash.isEmpty && model.memos.contains { $0.id == newer })
+        try replica.moveToTrash(created)
+        await waitUntil("the model shows the replica's lists") {
+            model.memos == replica.notebook.list() && model.trash == replica.notebook.trash()
+        }
+        #expect(model.trash.map(\.id) == [created] && !model.memos.contains { $0.id == created })
+    }
+
+    /// The selected memo's text changes (and observers hear of it) for the model's edits at
+    /// once and for the replica's through events; an edit of another memo leaves it alone.
+    @Test(.timeLimit(.minutes(1))) func theSelectedTextFollowsEdits() async throws {
+        let replica = try makeReplica()
+        let memo = try replica.createMemo(text: "Hello")
+        let other = try replica.createMemo(text: "Other")
+        let model = ReplicaModel(replica: replica)
+        model.select(memo)
+        #expect(model.selectedText == "Hello")
+
+        var fired = observe { _ = model.selectedText }
+        try model.edit(memo, replacingUTF16: 5..<5, with: ", world")
+        #expect(fired.value)
+        #expect(model.selectedText == "Hello, world")
+
+        fired = observe { _ = model.selectedText }
+        try replica.edit(memo, replacingUTF16: 0..<5, with: "Goodbye")
+        await waitUntil("the text changed") { fired.value }
+        #expect(model.selectedText == "Goodbye, world")
+
+        // Another memo's edit refreshes the list, not the text.
+        fired = observe { _ = model.selectedText }
+        try replica.edit(other, replacingUTF16: 5..<5, with: "!")
+        await waitUntil("the list changed") { model.memos.first?.id == other }
+        #expect(!fired.value)
+
+        try model.setText(memo, to: "Set")
+        #expect(model.selectedText == "Set")
+        try model.edit(memo, replacingUTF16: 3..<3, with: "!")
+        #expect(model.selectedText == "Set!")
+        try model.undo(memo)
+        #expect(model.selectedText == "Set")
+        try model.redo(memo)
+        #expect(model.selectedText == "Set!")
+        model.select(nil)
+        #expect(model.selectedText == nil)
+    }
+
+    /// A sync through the model: the status goes to syncing (with progress) and back to idle,
+    /// observers hearing of each; the last sync time and report are set. What another device
+    /// published arrives in the list and the selected text.
+    @Test(.timeLimit(.minutes(1))) func aSyncShowsItsStatusAndWhatItBrought() async throws {
+        let store = InMemoryBlobStore()
+        let replica = try makeReplica()
+        let other = try makeReplica()
+        let shared = try replica.createMemo(text: "Shared")
+        try await replica.sync(with: store)
+        try await other.sync(with: store)
+        try other.edit(shared, replacingUTF16: 6..<6, with: " by two")
+        let theirs = try other.createMemo(text: "Theirs")
+        try await other.sync(with: store)
+
+        let model = ReplicaModel(replica: replica)
+        model.select(shared)
+        #expect(model.lastSyncMilliseconds == replica.lastSyncMilliseconds)
+        environment.advance(milliseconds: 1_000)
+        let held = ConcurrencyTestStore(store, holding: [.read])
+        let started = observe { _ = model.syncStatus }
+        let sync = Task { await model.sync(with: held) }
+        await waitUntil("the sync started") { started.value }
+        // The listing is done and the reads are held: progress is shown.
+        await waitUntil("progress shown") {
+            if case let .syncing(progress?) = model.syncStatus { progress.blobsDone > 0 } else { false }
+        }
+        let ended = observe { _ = model.syncStatus }
+        held.openGate()
+        let report = try #require(await sync.value)
+        #expect(ended.value)
+        #expect(model.syncStatus == .idle)
+        #expect(report.isComplete && model.lastReport == report)
+        #expect(model.lastError == nil)
+        #expect(model.lastSyncMilliseconds == environment.nowMilliseconds)
+        #expect(model.memos.contains { $0.id == theirs })
+        #expect(model.selectedText == "Shared by two")
+    }
+
+    /// A sync run on the replica elsewhere (not through the model) brings its changes in
+    /// through the events.
+    @Test(.timeLimit(.minutes(1))) func aRemoteChangeArrivesThroughEvents() async throws {
+        let store = InMemoryBlobStore()
+        let replica = try makeReplica()
+        let other = try makeReplica()
+        let shared = try replica.createMemo(text: "Shared")
+        try await replica.sync(with: store)
+        try await other.sync(with: store)
+        let model = ReplicaModel(replica: replica)
+        model.select(shared)
+
+        try other.edit(shared, replacingUTF16: 0..<0, with: "Remote ")
+        let theirs = try other.createMemo(text: "Theirs")
+        try await other.sync(with: store)
+        let listFired = observe { _ = model.memos }
+        let textFired = observe { _ = model.selectedText }
+        try await replica.sync(with: store)
+        await waitUntil("the list and text changed") { listFired.value && textFired.value }
+        await waitUntil("both arrived") { model.memos.contains { $0.id == theirs } && model.selectedText == "Remote Shared" }
+        #expect(model.memos == replica.notebook.list())
+    }
+
+    /// A store that fails shows in `lastError` (the sync's report); a complete sync clears it.
+    /// A sync that throws (the replica is closed) and a save the disk refuses show too.
+    @Test(.timeLimit(.minutes(1))) func failuresShowInLastError() async throws {
+        let store = InMemoryBlobStore()
+        let disk = MemoryDisk()
+        let replica = try makeReplica(disk)
+        let model = ReplicaModel(replica: replica)
+        try model.createMemo(text: "memo")
+
+        store.failNext(10, with: .unavailable(reason: "offline"), on: [.list])
+        let fired = observe { _ = model.lastError }
+        let failed = try #require(await model.sync(with: store))
+        #expect(fired.value)
+        #expect(!failed.isComplete)
+        guard case let .incompleteSync(report)? = model.lastError else {
+            Issue.record("no incomplete sync in lastError: \(String(describing: model.lastError))")
+            return
+        }
+        #expect(report == failed)
+        #expect(model.lastError?.description.contains("offline") == true)
+        #expect(model.lastSyncMilliseconds == 0)
+        #expect(model.syncStatus == .idle)
+
+        store.failNext(0, with: .unavailable(reason: "offline"))
+        let complete = try #require(await model.sync(with: store))
+        #expect(complete.isComplete)
+        #expect(model.lastError == nil)
+        #expect(model.lastSyncMilliseconds > 0)
+
+        // A save the disk refuses, then one it takes.
+        try model.createMemo(text: "unsaved")
+        disk.failAtOperation = disk.operationCount + 1
+        #expect(await model.save() == false)
+        guard case .save(.disk)? = model.lastError else {
+            Issue.record("no save failure in lastError: \(String(describing: model.lastError))")
+            return
+        }
+        disk.failAtOperation = nil
+        #expect(await model.save())
+        #expect(model.lastError == nil)
+
+        // A sync that throws.
+        await replica.close()
+        #expect(await model.sync(with: store) == nil)
+        guard case .sync(.closed)? = model.lastError else {
+            Issue.record("no sync failure in lastError: \(String(describing: model.lastError))")
+            return
+        }
+        #expect(model.syncStatus == .idle)
+    }
+
+    /// `stop()` ends the model's task: its stream is removed and later changes no longer reach
+    /// it. A model that goes away removes its stream too, and closing the replica ends the task.
+    @Test(.timeLimit(.minutes(1))) func stoppingEndsTheEventTask() async throws {
+        let replica = try makeReplica()
+        let model = ReplicaModel(replica: replica)
+        #expect(model.isFollowingEvents && replica.eventSubscriberCount == 1)
+        model.stop()
+        #expect(!model.isFollowingEvents)
+        await waitUntil("the stream removed") { replica.eventSubscriberCount == 0 }
+        // A change the model no longer hears of (another subscriber shows it was delivered).
+        var witness = replica.events().makeAsyncIterator()
+        try replica.createMemo(text: "unseen")
+        #expect(await witness.next() != nil)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(model.memos.isEmpty)
+        model.reload()
+        #expect(model.memos.count == 1)
+
+        // A model dropped without stop().
+        do {
+            let dropped = ReplicaModel(replica: replica)
+            #expect(dropped.memos.count == 1)
+            #expect(replica.eventSubscriberCount == 2)
+        }
+        await waitUntil("the dropped model's stream removed") { replica.eventSubscriberCount == 1 }
+
+        // The replica closing ends the task.
+        let following = ReplicaModel(replica: replica)
+        #expect(following.isFollowingEvents)
+        await replica.close()
+        await waitUntil("the task ended") { !following.isFollowingEvents }
+        _ = witness
+    }
+}

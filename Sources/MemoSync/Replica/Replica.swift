@@ -278,7 +278,8 @@ public final class Replica: Sendable {
         try change { notebook, now throws(NotebookError) in try notebook.edit(id, replacingScalars: range, with: replacement, wallMilliseconds: now) }
     }
 
-    /// Sets a memo's whole text, as the smallest edit from the current one.
+    /// Sets a memo's whole text, as the smallest edit from the current one. Not an undo step
+    /// (it clears redo): an undo after it undoes the edit before it, as it applies now.
     public func setText(_ id: MemoID, to text: String) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.setText(id, to: text, wallMilliseconds: now) }
     }

@@ -18,6 +18,8 @@ import Foundation
 public final class FileDisk: LibraryDisk, @unchecked Sendable {
     /// The name of the lock file inside the library folder.
     public static let lockFileName = ".memosync.lock"
+    /// Tries to take the lock, 10 ms apart, before reporting it held.
+    static let lockAttempts = 20
 
     /// The absolute path of the library folder, without a trailing "/".
     public let path: String
@@ -50,11 +52,22 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
         } catch {
             throw error.kind == .noSpace ? .full : .unavailable(reason: error.description)
         }
-        do throws(POSIXFailure) {
-            try POSIX.lockExclusively(descriptor, path: lockPath)
-        } catch {
-            POSIX.closeQuietly(descriptor)
-            throw error.kind == .wouldBlock ? .locked(path: absolute) : .unavailable(reason: error.description)
+        // A lock just released may still be held for a moment: a process that forked before
+        // the holder closed its descriptor shares it until it execs. Tried for up to 200 ms.
+        var attempt = 0
+        while true {
+            do throws(POSIXFailure) {
+                try POSIX.lockExclusively(descriptor, path: lockPath)
+                break
+            } catch {
+                attempt += 1
+                if error.kind == .wouldBlock && attempt < Self.lockAttempts {
+                    usleep(10_000)
+                    continue
+                }
+                POSIX.closeQuietly(descriptor)
+                throw error.kind == .wouldBlock ? .locked(path: absolute) : .unavailable(reason: error.description)
+            }
         }
         lockDescriptor = descriptor
     }

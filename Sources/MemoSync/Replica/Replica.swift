@@ -480,9 +480,15 @@ public final class Replica: Sendable {
 
     /// Takes the answer to one of the running sync's operations.
     package func handleSync(_ action: SyncAction, _ result: SyncResult) {
+        // A segment or snapshot is decoded before the lock is taken: a large snapshot takes a
+        // while, and typing goes on meanwhile.
+        var decoded: SyncSession.DecodedBlob?
+        if case let .read(key) = action, case let .read(bytes) = result {
+            decoded = SyncSession.decode(key: key, bytes: bytes, replica: id)
+        }
         guarded.withLock { guarded in
             guard guarded.session != nil, !guarded.isClosed else { return }
-            guarded.session!.handle(action, result, notebook: &guarded.notebook)
+            guarded.session!.handle(action, result, notebook: &guarded.notebook, decoded: decoded)
             guarded.deliverEvents()
         }
     }

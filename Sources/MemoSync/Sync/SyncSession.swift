@@ -122,6 +122,9 @@ package struct SyncSession {
     var plannedPublication: SyncAction?
     /// Set by ``cancel()``: nothing new is handed out; the session ends once nothing is in flight.
     var isCancelled = false
+    /// Blobs read and decoded by the driver (``decode(key:bytes:replica:)``), by key, until the
+    /// sequential step takes them.
+    var decodedAnswers: [String: DecodedBlob] = [:]
     /// The parsed listing.
     var segments: [ReplicaID: [ListedSegment]] = [:]
     var snapshots: [ListedSnapshot] = []
@@ -217,6 +220,7 @@ package struct SyncSession {
         report.cancelled = true
         wanted = nil
         answered = [:]
+        decodedAnswers = [:]
     }
 
     // MARK: Driving
@@ -265,8 +269,12 @@ package struct SyncSession {
     /// Takes the answer to `action` (one handed out by ``nextActions(limit:notebook:)``), in any
     /// order. An answer to an action not in flight (answered twice, or never handed out) is
     /// ignored.
-    package mutating func handle(_ action: SyncAction, _ result: SyncResult, notebook lent: inout Notebook) {
+    ///
+    /// - Parameter decoded: the read blob decoded by ``decode(key:bytes:replica:)``, if the
+    ///   driver did (the same value the session would get).
+    package mutating func handle(_ action: SyncAction, _ result: SyncResult, notebook lent: inout Notebook, decoded: DecodedBlob? = nil) {
         guard let index = inFlight.firstIndex(where: { $0.identity == action.identity }) else { return }
+        if let decoded, !isCancelled, case let .read(key) = action, case .read = result { decodedAnswers[key] = decoded }
         lend(&lent)
         defer { giveBack(&lent) }
         inFlight.remove(at: index)
@@ -803,9 +811,15 @@ package struct SyncSession {
     /// report entry) when it cannot be used.
     private mutating func decodeSegment(key: String, bytes: [UInt8], replica: ReplicaID, counters: Range<UInt32>) -> NotebookDelta? {
         let delta: NotebookDelta
-        do throws(DecodingError) {
-            delta = try NotebookDelta(decoding: bytes)
-        } catch {
+        let decoded: Result<NotebookDelta, DecodingError>
+        if case let .delta(early)? = decodedAnswers.removeValue(forKey: key) {
+            decoded = early
+        } else {
+            decoded = Result { () throws(DecodingError) in try NotebookDelta(decoding: bytes) }
+        }
+        switch decoded {
+        case let .success(value): delta = value
+        case let .failure(error):
             skip(key, SkipReason(error))
             return nil
         }
@@ -820,11 +834,34 @@ package struct SyncSession {
     }
 
     private mutating func decodeSnapshot(key: String, bytes: [UInt8]) -> Notebook? {
-        do throws(DecodingError) {
-            return try Notebook(decoding: bytes, replica: notebook.replica)
-        } catch {
+        let decoded: Result<Notebook, DecodingError>
+        if case let .snapshot(early)? = decodedAnswers.removeValue(forKey: key) {
+            decoded = early
+        } else {
+            decoded = Result { () throws(DecodingError) in try Notebook(decoding: bytes, replica: notebook.replica) }
+        }
+        switch decoded {
+        case let .success(snapshot): return snapshot
+        case let .failure(error):
             skip(key, SkipReason(error))
             return nil
+        }
+    }
+
+    /// A segment or snapshot read from the store, decoded by the driver before it hands the
+    /// answer over (so that the replica's lock is not held while a large blob decodes).
+    package enum DecodedBlob: Sendable {
+        case delta(Result<NotebookDelta, DecodingError>)
+        case snapshot(Result<Notebook, DecodingError>)
+    }
+
+    /// Decodes what `key` names (a segment or a snapshot; nil for anything else) as the session
+    /// would: pure, so a driver may call it outside any lock. `replica` is the session's.
+    package static func decode(key: String, bytes: [UInt8], replica: ReplicaID) -> DecodedBlob? {
+        switch StoreLayout.parse(key) {
+        case .segment?: .delta(Result { () throws(DecodingError) in try NotebookDelta(decoding: bytes) })
+        case .snapshot?: .snapshot(Result { () throws(DecodingError) in try Notebook(decoding: bytes, replica: replica) })
+        case .head?, nil: nil
         }
     }
 

@@ -24,6 +24,7 @@ import MemoCRDT
 import MemoNotes
 import MemoSync
 import MemoSyncTesting
+import Synchronization
 
 /// What the environment closures of a `Replica` read: a clock that only the benchmark moves,
 /// and a seeded random source.
@@ -50,21 +51,23 @@ final class SimulatedEnvironment: @unchecked Sendable {
 /// A store that passes everything on to an `InMemoryBlobStore` and records the keys read, to
 /// say what a bootstrap reads.
 ///
-/// `@unchecked Sendable`: used from the benchmark's one thread only.
-final class RecordingStore: BlobStore, @unchecked Sendable {
+/// A sync has several reads in flight at once, so the record is behind a lock.
+final class RecordingStore: BlobStore, Sendable {
     let store: InMemoryBlobStore
-    /// The keys read, in order, with their sizes.
-    private(set) var reads: [(key: String, bytes: Int)] = []
+    private let recorded = Mutex<[(key: String, bytes: Int)]>([])
 
     init(_ store: InMemoryBlobStore) {
         self.store = store
     }
 
+    /// The keys read, in the order the reads finished, with their sizes.
+    var reads: [(key: String, bytes: Int)] { recorded.withLock { $0 } }
+
     func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] { try store.list(prefix: prefix) }
 
     func read(key: String) throws(BlobStoreError) -> [UInt8] {
         let bytes = try store.read(key: key)
-        reads.append((key, bytes.count))
+        recorded.withLock { $0.append((key, bytes.count)) }
         return bytes
     }
 

@@ -730,46 +730,8 @@ extension TextCRDT {
             replayDeletion(replica: replicaIndex, length: length, atScalar: offset, backward: backward)
             cursors[Int(replicaIndex)] = offset
         case (false, true):
-            let modes = try reader.byte()
-            guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
-            let originLeft: ItemRef
-            switch modes & 3 {
-            case OriginMode.leftStart: originLeft = .none
-            case OriginMode.leftPrevious:
-                guard counter > 0 else { throw .malformed("no previous operation") }
-                originLeft = ItemRef(replica: replicaIndex, counter: counter - 1)
-            default:
-                originLeft = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
-            }
-            if !originLeft.isNone {
-                guard holdsItem(originLeft) else { throw .malformed("originLeft is not a replayed item") }
-            }
-            let originRight: ItemRef
-            switch modes >> 2 {
-            case OriginMode.rightEnd: originRight = .none
-            case OriginMode.rightSuccessor:
-                guard !originLeft.isNone else { throw .malformed("successor of the start") }
-                originRight = ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1)
-            case OriginMode.rightInherited:
-                guard let (slot, _) = lookup(originLeft) else { throw .malformed("inherited origin of the start") }
-                originRight = spans[slot].originRight
-            default:
-                originRight = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
-            }
-            if !originRight.isNone {
-                guard holdsItem(originRight) else { throw .malformed("originRight is not a replayed item") }
-            }
-            // As `apply` requires: an insertion is newer than its origins.
-            let lamport = logs[replicaIndex].lamport(of: counter)
-            for origin in [originLeft, originRight] where !origin.isNone {
-                guard logs[origin.replica].lamport(of: origin.counter) < lamport else {
-                    throw .malformed("an insertion older than its origin")
-                }
-            }
-            // As `apply` requires: no earlier item of its replica between its origins.
-            guard !holdsItem(of: replicaIndex, between: originLeft, and: originRight) else {
-                throw .malformed("an item of the inserting replica between its origins")
-            }
+            let (originLeft, originRight) = try readIDFormOrigins(
+                &reader, replica: replicaIndex, counter: counter, replicaCount: replicaCount)
             replayInsertion(replica: replicaIndex, length: length, originLeft: originLeft, originRight: originRight)
         case (true, true):
             let target = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
@@ -780,6 +742,55 @@ extension TextCRDT {
                 replica: replicaIndex, length: length, targetReplica: target.replica,
                 targetCounter: target.counter, isReversed: backward)
         }
+    }
+
+    /// Reads the origin modes and origins of an id-form insertion run of `replica` whose first
+    /// operation is `counter`, and checks them as `apply` would: held items, older than the
+    /// run, and no earlier item of the run's replica between them.
+    private func readIDFormOrigins(
+        _ reader: inout ByteReader, replica replicaIndex: UInt32, counter: UInt32, replicaCount: Int
+    ) throws(DecodingError) -> (originLeft: ItemRef, originRight: ItemRef) {
+        let modes = try reader.byte()
+        guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
+        let originLeft: ItemRef
+        switch modes & 3 {
+        case OriginMode.leftStart: originLeft = .none
+        case OriginMode.leftPrevious:
+            guard counter > 0 else { throw .malformed("no previous operation") }
+            originLeft = ItemRef(replica: replicaIndex, counter: counter - 1)
+        default:
+            originLeft = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
+        }
+        if !originLeft.isNone {
+            guard holdsItem(originLeft) else { throw .malformed("originLeft is not a replayed item") }
+        }
+        let originRight: ItemRef
+        switch modes >> 2 {
+        case OriginMode.rightEnd: originRight = .none
+        case OriginMode.rightSuccessor:
+            guard !originLeft.isNone else { throw .malformed("successor of the start") }
+            originRight = ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1)
+        case OriginMode.rightInherited:
+            guard let (slot, _) = lookup(originLeft) else { throw .malformed("inherited origin of the start") }
+            originRight = spans[slot].originRight
+        default:
+            originRight = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
+        }
+        if !originRight.isNone {
+            guard holdsItem(originRight) else { throw .malformed("originRight is not a replayed item") }
+        }
+        // As `apply` requires: an insertion is newer than its origins.
+        let lamport = logs[replicaIndex].lamport(of: counter)
+        for origin in [originLeft, originRight] where !origin.isNone {
+            guard logs[origin.replica].lamport(of: origin.counter) < lamport else {
+                throw .malformed("an insertion older than its origin")
+            }
+        }
+        // As `apply` requires: no earlier item of its replica between its origins.
+        guard !holdsItem(of: replicaIndex, between: originLeft, and: originRight) else {
+            throw .malformed("an item of the inserting replica between its origins")
+        }
+        return (originLeft, originRight)
     }
 
     /// As `apply` requires of every insertion, and as the id form checks before replaying: a

@@ -60,17 +60,7 @@ extension TextCRDT {
 
         var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)
         // Text, in document order.
-        var text: [UInt8] = []
-        text.reserveCapacity(content.count - contentGarbageBytes)
-        var leaf = firstLeaf
-        while leaf != noIndex {
-            for slot in slots(of: leaf) where !spans[slot].isDeleted {
-                let start = Int(spans[slot].contentOffset)
-                text.append(contentsOf: content[start..<start + Int(spans[slot].lengthUTF8)])
-            }
-            leaf = leafHeaders[leaf].next
-        }
-        body.lengthPrefixed(text)
+        body.lengthPrefixed(visibleBytes())
         // Replicas, counts, Lamport runs.
         body.varint(table.count)
         for id in table { body.uint64LittleEndian(id.rawValue) }
@@ -81,10 +71,7 @@ extension TextCRDT {
         var replay = TextCRDT(
             replaying: table, lamportRuns: order.map { logs[$0].lamportRuns },
             localReplica: replica)
-        var logBytes = ByteWriter()
-        var runCount = 0
-        var previousReplica = noIndex
-        var highestLamport: UInt64 = 0
+        var logWriter = StateLogWriter()
         // One run's fields, written after its header; one buffer reused for every run.
         var fields = ByteWriter()
         var cursors = [Int](repeating: 0, count: table.count)
@@ -92,84 +79,21 @@ extension TextCRDT {
         while position < log.count {
             let run = log[position]
             position += 1
-            let replicaIndex = run.replica
             fields.bytes.removeAll(keepingCapacity: true)
             var header: UInt64
             if !run.isDeletion {
                 header = UInt64(run.length - 1) << StateRunHeader.insertionLengthShift
                 encodeInsertion(
-                    run: run, replicaIndex: replicaIndex, originLeft: run.first, originRight: run.right,
+                    run: run, replicaIndex: run.replica, originLeft: run.first, originRight: run.right,
                     replay: &replay, cursors: &cursors, header: &header, fields: &fields)
             } else {
-                let targetRef = run.first
-                let isReversed = run.isReversed
-                if let (offset, backward) = replay.positionForDeletion(
-                    targetReplica: targetRef.replica, targetCounter: targetRef.counter, length: run.length,
-                    isReversed: isReversed)
-                {
-                    // Replayed by its targets, which were just found to be exactly the visible
-                    // items there (no second search by position; the same items are deleted).
-                    replay.replayDeletion(
-                        replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
-                        targetCounter: targetRef.counter, isReversed: isReversed)
-                    // Deletions that continue this one at the same place (a range crossing spans,
-                    // held backspace) join it: one run, as the user made it.
-                    var start = offset
-                    var length = run.length
-                    var lamportEnd = run.lamport + UInt64(run.length)
-                    while position < log.count {
-                        let next = log[position]
-                        guard next.replica == run.replica, next.lamport == lamportEnd, next.isDeletion else { break }
-                        let nextRef = next.first
-                        guard let (nextOffset, nextBackward) = replay.positionForDeletion(
-                            targetReplica: nextRef.replica, targetCounter: nextRef.counter, length: next.length,
-                            isReversed: next.isReversed),
-                            nextBackward == backward,
-                            backward ? nextOffset + Int(next.length) == start : nextOffset == start
-                        else { break }
-                        replay.replayDeletion(
-                            replica: replicaIndex, length: next.length, targetReplica: nextRef.replica,
-                            targetCounter: nextRef.counter, isReversed: next.isReversed)
-                        if backward { start = nextOffset }
-                        length += next.length
-                        lamportEnd += UInt64(next.length)
-                        position += 1
-                    }
-                    header = UInt64(length - 1) << StateRunHeader.deletionLengthShift | StateRunHeader.deletion
-                    if backward { header |= StateRunHeader.backward }
-                    fields.signedVarint(Int64(start - cursors[Int(replicaIndex)]))
-                    cursors[Int(replicaIndex)] = start
-                } else {
-                    header = UInt64(run.length - 1) << StateRunHeader.deletionLengthShift
-                        | StateRunHeader.deletion | StateRunHeader.idForm
-                    if isReversed { header |= StateRunHeader.backward }
-                    Self.writeReference(targetRef, from: replicaIndex, counter: run.counter, into: &fields)
-                    replay.replayDeletion(
-                        replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
-                        targetCounter: targetRef.counter, isReversed: isReversed)
-                }
+                header = encodeDeletion(
+                    run: run, joiningFollowersIn: log, at: &position, replay: &replay, cursors: &cursors, fields: &fields)
             }
-            // The run as written (deletions joined above are one run): its length from the header.
-            let isDeletion = header & StateRunHeader.deletion != 0
-            let length = (header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)) + 1
-            // Bit 0 of the header: a Lamport field follows (the run's timestamp is not the next
-            // one, or its replica changes); most runs of a text with one replica have none.
-            let changesReplica = replicaIndex != previousReplica
-            let lamportField = Self.lamportField(lamport: run.lamport, highest: highestLamport, changesReplica: changesReplica)
-            if lamportField == 0 {
-                logBytes.varint(header << 1)
-            } else {
-                logBytes.varint(header << 1 | 1)
-                logBytes.varint(lamportField)
-                if changesReplica { logBytes.varint(replicaIndex) }
-            }
-            logBytes.append(contentsOf: fields.bytes)
-            highestLamport = max(highestLamport, run.lamport + length - 1)
-            previousReplica = replicaIndex
-            runCount += 1
+            logWriter.append(header: header, lamport: run.lamport, replica: run.replica, fields: fields)
         }
-        body.varint(runCount)
-        body.append(contentsOf: logBytes.bytes)
+        body.varint(logWriter.runCount)
+        body.append(contentsOf: logWriter.bytes.bytes)
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active != nil { return body.bytes }  // as in a release build
         #endif
@@ -183,6 +107,96 @@ extension TextCRDT {
             "text state encoder: the operation log does not replay to the text")
         #endif
         return body.bytes
+    }
+
+    /// The log of a version 2 text state as the encoder writes it: each run's header, its
+    /// Lamport field where needed, and its fields.
+    private struct StateLogWriter {
+        private(set) var bytes = ByteWriter()
+        private(set) var runCount = 0
+        private var previousReplica = noIndex
+        /// The highest Lamport timestamp of the runs written so far.
+        private var highestLamport: UInt64 = 0
+
+        /// Appends a run of `replica` whose first operation has timestamp `lamport`, written as
+        /// `header` (deletions joined by the encoder are one run: its length is the header's).
+        mutating func append(header: UInt64, lamport: UInt64, replica: UInt32, fields: ByteWriter) {
+            let length = StateRunHeader.lengthMinusOne(header) + 1
+            // Bit 0 of the header: a Lamport field follows (the run's timestamp is not the next
+            // one, or its replica changes); most runs of a text with one replica have none.
+            let changesReplica = replica != previousReplica
+            let lamportField = TextCRDT.lamportField(lamport: lamport, highest: highestLamport, changesReplica: changesReplica)
+            if lamportField == 0 {
+                bytes.varint(header << 1)
+            } else {
+                bytes.varint(header << 1 | 1)
+                bytes.varint(lamportField)
+                if changesReplica { bytes.varint(replica) }
+            }
+            bytes.append(contentsOf: fields.bytes)
+            highestLamport = max(highestLamport, lamport + length - 1)
+            previousReplica = replica
+            runCount += 1
+        }
+    }
+
+    /// Writes the fields of the deletion run `run` (just taken from `log`, whose next run is at
+    /// `position`), replays it, and returns its header: in position form when its targets are
+    /// exactly the visible items at one place, joined with the deletions that follow it there
+    /// (`position` moves past them), else in id form.
+    private func encodeDeletion(
+        run: StateRun, joiningFollowersIn log: [StateRun], at position: inout Int, replay: inout TextCRDT,
+        cursors: inout [Int], fields: inout ByteWriter
+    ) -> UInt64 {
+        let replicaIndex = run.replica
+        let targetRef = run.first
+        let isReversed = run.isReversed
+        guard let (offset, backward) = replay.positionForDeletion(
+            targetReplica: targetRef.replica, targetCounter: targetRef.counter, length: run.length,
+            isReversed: isReversed)
+        else {
+            var header = UInt64(run.length - 1) << StateRunHeader.deletionLengthShift
+                | StateRunHeader.deletion | StateRunHeader.idForm
+            if isReversed { header |= StateRunHeader.backward }
+            Self.writeReference(targetRef, from: replicaIndex, counter: run.counter, into: &fields)
+            replay.replayDeletion(
+                replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
+                targetCounter: targetRef.counter, isReversed: isReversed)
+            return header
+        }
+        // Replayed by its targets, which were just found to be exactly the visible items there
+        // (no second search by position; the same items are deleted).
+        replay.replayDeletion(
+            replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
+            targetCounter: targetRef.counter, isReversed: isReversed)
+        // Deletions that continue this one at the same place (a range crossing spans, held
+        // backspace) join it: one run, as the user made it.
+        var start = offset
+        var length = run.length
+        var lamportEnd = run.lamport + UInt64(run.length)
+        while position < log.count {
+            let next = log[position]
+            guard next.replica == run.replica, next.lamport == lamportEnd, next.isDeletion else { break }
+            let nextRef = next.first
+            guard let (nextOffset, nextBackward) = replay.positionForDeletion(
+                targetReplica: nextRef.replica, targetCounter: nextRef.counter, length: next.length,
+                isReversed: next.isReversed),
+                nextBackward == backward,
+                backward ? nextOffset + Int(next.length) == start : nextOffset == start
+            else { break }
+            replay.replayDeletion(
+                replica: replicaIndex, length: next.length, targetReplica: nextRef.replica,
+                targetCounter: nextRef.counter, isReversed: next.isReversed)
+            if backward { start = nextOffset }
+            length += next.length
+            lamportEnd += UInt64(next.length)
+            position += 1
+        }
+        var header = UInt64(length - 1) << StateRunHeader.deletionLengthShift | StateRunHeader.deletion
+        if backward { header |= StateRunHeader.backward }
+        fields.signedVarint(Int64(start - cursors[Int(replicaIndex)]))
+        cursors[Int(replicaIndex)] = start
+        return header
     }
 
     private func encodeInsertion(

@@ -481,17 +481,46 @@ extension TextCRDT {
             total += runs.count
             perReplica.append(runs)
         }
-        // Each replica's next run, if any (a split deletion's rest until it is listed).
-        var heads: [StateRun?] = perReplica.map { $0.first }
-        var nextIndex = [Int](repeating: 1, count: perReplica.count)
-        var listed = [UInt32](repeating: 0, count: perReplica.count)
+        var heads = CausalOrderHeads(perReplica)
+        var result: [StateRun] = []
+        result.reserveCapacity(total)
+        while let index = heads.nextReady() {
+            result.append(heads.list(index))
+        }
+        precondition(heads.allListed, "a valid text's operations are causally closed")
+        return result
+    }
+
+    /// The replicas' runs not listed yet by ``causalOrder(order:)``: each replica's next run (its
+    /// head), what that head waits for, and how many operations of each replica are listed.
+    private struct CausalOrderHeads {
+        private let perReplica: [[StateRun]]
+        /// Each replica's next run, if any (a split deletion's rest until it is listed).
+        private var heads: [StateRun?]
+        /// Per replica, the index in `perReplica` of the run after its head.
+        private var nextIndex: [Int]
+        /// Per replica, how many of its operations are listed (its counters below that).
+        private var listed: [UInt32]
         // Per head, as plain arrays the scan reads: its timestamp (UInt64.max: no head left) and
         // what it needs listed, twice: `listed[needReplica] > needCounter` (noIndex: nothing).
-        var headLamport = [UInt64](repeating: .max, count: perReplica.count)
-        var needs = [(replica: UInt32, counter: UInt32, rightReplica: UInt32, rightCounter: UInt32)](
-            repeating: (noIndex, 0, noIndex, 0), count: perReplica.count)
-        func setNeeds(_ index: Int, _ head: StateRun?) {
-            guard let head else {
+        private var headLamport: [UInt64]
+        private var needs: [(replica: UInt32, counter: UInt32, rightReplica: UInt32, rightCounter: UInt32)]
+
+        init(_ perReplica: [[StateRun]]) {
+            self.perReplica = perReplica
+            heads = perReplica.map { $0.first }
+            nextIndex = [Int](repeating: 1, count: perReplica.count)
+            listed = [UInt32](repeating: 0, count: perReplica.count)
+            headLamport = [UInt64](repeating: .max, count: perReplica.count)
+            needs = .init(repeating: (noIndex, 0, noIndex, 0), count: perReplica.count)
+            for index in heads.indices { setNeeds(index) }
+        }
+
+        /// Whether every run is listed.
+        var allListed: Bool { heads.allSatisfy { $0 == nil } }
+
+        private mutating func setNeeds(_ index: Int) {
+            guard let head = heads[index] else {
                 headLamport[index] = .max
                 return
             }
@@ -504,14 +533,13 @@ extension TextCRDT {
                 needs[index] = (head.first.replica, head.first.counter, head.right.replica, head.right.counter)
             }
         }
-        for index in heads.indices { setNeeds(index, heads[index]) }
-        var result: [StateRun] = []
-        result.reserveCapacity(total)
-        while true {
-            // The ready head with the smallest (timestamp, replica id): heads are visited in
-            // table order, which is replica id order, so only a smaller timestamp displaces the
-            // best so far (and is tested for readiness at all).
-            var best = -1
+
+        /// The replica whose head is ready (everything it needs listed) and goes next: the
+        /// smallest (timestamp, replica id). Nil when no head is ready.
+        func nextReady() -> Int? {
+            // Heads are visited in table order, which is replica id order, so only a smaller
+            // timestamp displaces the best so far (and is tested for readiness at all).
+            var best: Int?
             var bestLamport = UInt64.max
             for index in headLamport.indices where headLamport[index] < bestLamport {
                 let need = needs[index]
@@ -520,27 +548,29 @@ extension TextCRDT {
                 best = index
                 bestLamport = headLamport[index]
             }
-            guard best >= 0 else {
-                precondition(heads.allSatisfy { $0 == nil }, "a valid text's operations are causally closed")
-                return result
-            }
-            let index = best
+            return best
+        }
+
+        /// Lists the ready part of replica `index`'s head (``nextReady()`` chose it) and returns it.
+        mutating func list(_ index: Int) -> StateRun {
             let head = heads[index]!
             // A deletion may be ready in part: the targets listed so far.
             var ready = head.length
             if head.isDeletion && !head.isReversed {
                 ready = min(head.length, listed[Int(head.first.replica)] - head.first.counter)
             }
+            let part: StateRun
             if ready == head.length {
-                result.append(head)
+                part = head
                 heads[index] = nextIndex[index] < perReplica[index].count ? perReplica[index][nextIndex[index]] : nil
                 nextIndex[index] += 1
             } else {
-                result.append(head.prefix(ready))
+                part = head.prefix(ready)
                 heads[index] = head.dropping(ready)
             }
-            setNeeds(index, heads[index])
+            setNeeds(index)
             listed[index] += ready
+            return part
         }
     }
 

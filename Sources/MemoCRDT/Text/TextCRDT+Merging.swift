@@ -694,139 +694,200 @@ extension TextCRDT {
             report.duplicateOperationCount += Int(held - run.counter)
             run = run.dropping(held - run.counter)
         }
-        // Origins mostly name the run's own replica, whose index is known already.
-        func index(of replica: ReplicaID) -> UInt32? {
-            replica == incoming.replica ? replicaIndex : replicaTable.index(of: replica)
-        }
         switch run.kind {
         case let .insertion(originLeftID, originRightForm, bytes):
-            var originLeft = ItemRef.none
-            if let originLeftID {
-                let leftIndex = index(of: originLeftID.replica)
-                switch presence(originLeftID, replicaIndex: leftIndex) {
-                case .item: originLeft = ItemRef(replica: leftIndex!, counter: originLeftID.counter)
-                case .absent: return .blocked
-                case .deletion: return .rejected
-                }
+            let origins: (left: ItemRef, right: ItemRef)
+            switch heldOrigins(originLeft: originLeftID, originRight: originRightForm, ofRunBy: run.replica, at: replicaIndex) {
+            case let .held(left, right): origins = (left, right)
+            case .absent: return .blocked
+            case .contradicted: return .rejected
             }
-            let originRight: ItemRef
-            switch originRightForm {
-            case .end:
-                originRight = .none
-            case let .item(id):
-                let rightIndex = index(of: id.replica)
-                switch presence(id, replicaIndex: rightIndex) {
-                case .item: break
-                case .absent: return .blocked
-                case .deletion: return .rejected
-                }
-                originRight = ItemRef(replica: rightIndex!, counter: id.counter)
-            case .inherited:
-                guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .rejected }
-                originRight = spans[slot].originRight
-            }
-            // An operation is newer than everything it builds on (a replica's clock passes every
-            // operation it has seen): origins with a later timestamp come from no history.
             // `validate` compared the origins a run names with the timestamps they have here (held
             // then, or arriving in the delta and applied with them in this call; one that was
             // neither is not held now): not again for a run of the validated delta as it came
             // (a run cut where its held part ends has another left origin, an inherited right
             // origin is not named).
             let untrimmed = timestampsValidated && run.counter == incoming.counter
-            if !originLeft.isNone && !untrimmed
-                && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport
+            if !originsAreOlder(
+                than: run, originLeft: origins.left, originRight: origins.right,
+                comparingLeft: !untrimmed, comparingRight: !(untrimmed && originRightForm != .inherited))
             {
                 return .rejected
             }
-            if !originRight.isNone && !(untrimmed && originRightForm != .inherited)
-                && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport
-            {
-                return .rejected
-            }
-            // Where the left origin stands, found once for both the origin rule and the
-            // integration below (each would look it up in the tree otherwise).
-            var leftPlace: LeftOriginPlace?
-            if !originLeft.isNone {
-                // (Held as an item: `presence` said so above; never rejected here.)
-                guard let (slot, offset) = lookup(originLeft) else { return .rejected }
-                leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
-            }
-            // Its origins were next to each other where it was made, and its replica held all of
-            // its own earlier items there: none of them can lie between the two.
-            if holdsItem(of: replicaIndex, after: leftPlace, before: originRight) { return .rejected }
-            let destination = integrationDestination(
-                originLeft: originLeft, leftPlace: leftPlace, originRight: originRight,
-                newItem: OperationID(replica: run.replica, counter: run.counter))
-            var leaf: UInt32
-            var index: Int
-            var splitPieces: (left: UInt32, right: UInt32)?
-            if let (location, offset) = destination {
-                if offset > 0 {
-                    let second = splitSpan(at: location, offset: offset)
-                    (leaf, index) = (second.leaf, second.index)
-                    splitPieces = (location.slot, second.slot)
-                } else {
-                    (leaf, index) = (location.leaf, location.index)
-                }
-            } else {
-                leaf = lastLeaf
-                index = slotCount(of: leaf)
-            }
-            if let bytes {
-                _ = bytes.withUnsafeBufferPointer { buffer in
-                    insertRun(
-                        leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
-                        originLeft: originLeft, originRight: originRight, content: .bytes(buffer))
-                }
-            } else {
-                insertRun(
-                    leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
-                    originLeft: originLeft, originRight: originRight, content: .deleted)
-                appliedTombstones?.append(run)
-            }
-            if let splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
-            if recordingEdits, let bytes {
-                let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
-                let location = location(ofSlot: placed.slot)
-                let before = countsBefore(location).utf16
-                    + (placed.offset == 0
-                        ? 0
-                        : prefixLengths(of: spans[placed.slot], scalars: placed.offset).utf16)
-                report.edits.append(TextEdit(rangeUTF16: before..<before, replacement: String(decoding: bytes, as: UTF8.self)))
-            }
-            recordApplied(run, replicaIndex: replicaIndex, report: &report)
-            return .done
+            return applyInsertion(
+                run, replicaIndex: replicaIndex, originLeft: origins.left, originRight: origins.right, content: bytes,
+                recordingEdits: recordingEdits, report: &report, appliedTombstones: &appliedTombstones)
         case let .deletion(target, isReversed):
-            // Apply the longest prefix whose targets have all arrived.
-            var ready = run.length
-            guard let targetIndex = replicaTable.index(of: target.replica) else { return .blocked }
-            let targetsHeld = logs[targetIndex].operationCount
-            if isReversed {
-                if targetsHeld < target.counter + run.length { return .blocked }
-            } else {
-                if targetsHeld <= target.counter { return .blocked }
-                ready = min(run.length, targetsHeld - target.counter)
-            }
-            let part = ready == run.length ? run : run.prefix(ready)
-            guard case let .deletion(partTarget, _) = part.kind else { preconditionFailure() }
-            // Every target must be an item.
-            var counter = partTarget.counter
-            while counter < partTarget.counter + part.length {
-                guard let (slot, offset) = lookup(ItemRef(replica: targetIndex, counter: counter)) else {
-                    return .rejected
-                }
-                counter += spans[slot].lengthScalars - offset
-            }
-            deleteItems(
-                replica: targetIndex, from: partTarget.counter, count: part.length,
-                recordingEdits: recordingEdits, edits: &report.edits)
-            logs[replicaIndex].appendDeletions(
-                DeletionRun(
-                    counter: part.counter, length: part.length, targetReplica: targetIndex,
-                    targetCounter: partTarget.counter, isReversed: isReversed))
-            recordApplied(part, replicaIndex: replicaIndex, report: &report)
-            return ready == run.length ? .done : .partial(rest: run.dropping(ready))
+            return applyDeletion(
+                run, replicaIndex: replicaIndex, target: target, isReversed: isReversed, recordingEdits: recordingEdits,
+                report: &report)
         }
+    }
+
+    /// The origins of an insertion run as this text holds them, or why it holds them not.
+    private enum HeldOrigins {
+        case held(originLeft: ItemRef, originRight: ItemRef)
+        /// An origin has not arrived: the run waits for it.
+        case absent
+        /// An origin is held as a deletion, or an inherited right origin has no left origin.
+        case contradicted
+    }
+
+    /// The held origins of an insertion run of `runReplica` (its index here `replicaIndex`).
+    private func heldOrigins(
+        originLeft originLeftID: OperationID?, originRight originRightForm: TextDelta.RightOrigin,
+        ofRunBy runReplica: ReplicaID, at replicaIndex: UInt32
+    ) -> HeldOrigins {
+        // Origins mostly name the run's own replica, whose index is known already.
+        func index(of replica: ReplicaID) -> UInt32? {
+            replica == runReplica ? replicaIndex : replicaTable.index(of: replica)
+        }
+        var originLeft = ItemRef.none
+        if let originLeftID {
+            let leftIndex = index(of: originLeftID.replica)
+            switch presence(originLeftID, replicaIndex: leftIndex) {
+            case .item: originLeft = ItemRef(replica: leftIndex!, counter: originLeftID.counter)
+            case .absent: return .absent
+            case .deletion: return .contradicted
+            }
+        }
+        let originRight: ItemRef
+        switch originRightForm {
+        case .end:
+            originRight = .none
+        case let .item(id):
+            let rightIndex = index(of: id.replica)
+            switch presence(id, replicaIndex: rightIndex) {
+            case .item: break
+            case .absent: return .absent
+            case .deletion: return .contradicted
+            }
+            originRight = ItemRef(replica: rightIndex!, counter: id.counter)
+        case .inherited:
+            guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .contradicted }
+            originRight = spans[slot].originRight
+        }
+        return .held(originLeft: originLeft, originRight: originRight)
+    }
+
+    /// Whether `run` is newer than its origins (those asked for; a none origin passes): an
+    /// operation is newer than everything it builds on (a replica's clock passes every
+    /// operation it has seen), so origins with a later timestamp come from no history.
+    @inline(__always)
+    private func originsAreOlder(
+        than run: TextDelta.Run, originLeft: ItemRef, originRight: ItemRef, comparingLeft: Bool, comparingRight: Bool
+    ) -> Bool {
+        if !originLeft.isNone && comparingLeft && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport {
+            return false
+        }
+        if !originRight.isNone && comparingRight && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport {
+            return false
+        }
+        return true
+    }
+
+    /// Applies an insertion run whose origins are held and older than it, unless the origin
+    /// rule rejects it: places it where FugueMax puts it, records the edit and the operations.
+    private mutating func applyInsertion(
+        _ run: TextDelta.Run, replicaIndex: UInt32, originLeft: ItemRef, originRight: ItemRef, content bytes: [UInt8]?,
+        recordingEdits: Bool, report: inout TextApplyReport, appliedTombstones: inout [TextDelta.Run]?
+    ) -> RunOutcome {
+        // Where the left origin stands, found once for both the origin rule and the
+        // integration below (each would look it up in the tree otherwise).
+        var leftPlace: LeftOriginPlace?
+        if !originLeft.isNone {
+            // (Held as an item: `presence` said so above; never rejected here.)
+            guard let (slot, offset) = lookup(originLeft) else { return .rejected }
+            leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+        }
+        // Its origins were next to each other where it was made, and its replica held all of
+        // its own earlier items there: none of them can lie between the two.
+        if holdsItem(of: replicaIndex, after: leftPlace, before: originRight) { return .rejected }
+        let destination = integrationDestination(
+            originLeft: originLeft, leftPlace: leftPlace, originRight: originRight,
+            newItem: OperationID(replica: run.replica, counter: run.counter))
+        let point = openInsertionPoint(at: destination)
+        if let bytes {
+            _ = bytes.withUnsafeBufferPointer { buffer in
+                insertRun(
+                    leaf: point.leaf, index: point.index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
+                    originLeft: originLeft, originRight: originRight, content: .bytes(buffer))
+            }
+        } else {
+            insertRun(
+                leaf: point.leaf, index: point.index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
+                originLeft: originLeft, originRight: originRight, content: .deleted)
+            appliedTombstones?.append(run)
+        }
+        if let splitPieces = point.splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
+        if recordingEdits, let bytes { recordInsertionEdit(of: run, replicaIndex: replicaIndex, content: bytes, report: &report) }
+        recordApplied(run, replicaIndex: replicaIndex, report: &report)
+        return .done
+    }
+
+    /// The leaf and index where new items go before the item at `destination` (nil: at the end
+    /// of the text), splitting its span when the item is inside it: then the two pieces, to
+    /// merge again around the new items where they allow it.
+    @inline(__always)
+    private mutating func openInsertionPoint(
+        at destination: (location: SpanLocation, offset: UInt32)?
+    ) -> (leaf: UInt32, index: Int, splitPieces: (left: UInt32, right: UInt32)?) {
+        guard let (location, offset) = destination else {
+            let leaf = lastLeaf
+            return (leaf, slotCount(of: leaf), nil)
+        }
+        guard offset > 0 else { return (location.leaf, location.index, nil) }
+        let second = splitSpan(at: location, offset: offset)
+        return (second.leaf, second.index, (location.slot, second.slot))
+    }
+
+    /// Reports the insertion just applied as a UTF-16 edit.
+    private func recordInsertionEdit(
+        of run: TextDelta.Run, replicaIndex: UInt32, content bytes: [UInt8], report: inout TextApplyReport
+    ) {
+        let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
+        let location = location(ofSlot: placed.slot)
+        let before = countsBefore(location).utf16
+            + (placed.offset == 0
+                ? 0
+                : prefixLengths(of: spans[placed.slot], scalars: placed.offset).utf16)
+        report.edits.append(TextEdit(rangeUTF16: before..<before, replacement: String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// Applies the longest prefix of a deletion run whose targets have all arrived (reversed
+    /// runs: all of it or nothing); rejects it when a target is a deletion.
+    private mutating func applyDeletion(
+        _ run: TextDelta.Run, replicaIndex: UInt32, target: OperationID, isReversed: Bool, recordingEdits: Bool,
+        report: inout TextApplyReport
+    ) -> RunOutcome {
+        var ready = run.length
+        guard let targetIndex = replicaTable.index(of: target.replica) else { return .blocked }
+        let targetsHeld = logs[targetIndex].operationCount
+        if isReversed {
+            if targetsHeld < target.counter + run.length { return .blocked }
+        } else {
+            if targetsHeld <= target.counter { return .blocked }
+            ready = min(run.length, targetsHeld - target.counter)
+        }
+        let part = ready == run.length ? run : run.prefix(ready)
+        guard case let .deletion(partTarget, _) = part.kind else { preconditionFailure() }
+        // Every target must be an item.
+        var counter = partTarget.counter
+        while counter < partTarget.counter + part.length {
+            guard let (slot, offset) = lookup(ItemRef(replica: targetIndex, counter: counter)) else {
+                return .rejected
+            }
+            counter += spans[slot].lengthScalars - offset
+        }
+        deleteItems(
+            replica: targetIndex, from: partTarget.counter, count: part.length,
+            recordingEdits: recordingEdits, edits: &report.edits)
+        logs[replicaIndex].appendDeletions(
+            DeletionRun(
+                counter: part.counter, length: part.length, targetReplica: targetIndex,
+                targetCounter: partTarget.counter, isReversed: isReversed))
+        recordApplied(part, replicaIndex: replicaIndex, report: &report)
+        return ready == run.length ? .done : .partial(rest: run.dropping(ready))
     }
 
     private mutating func recordApplied(_ run: TextDelta.Run, replicaIndex: UInt32, report: inout TextApplyReport) {

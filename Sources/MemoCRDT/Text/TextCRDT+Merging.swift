@@ -388,100 +388,7 @@ extension TextCRDT {
     package func validate(_ delta: TextDelta) throws(TextError) {
         let total = pendingOperationCount + delta.operationCount
         guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
-        // Counter ranges of deletions arriving now or held back, per replica (rarely needed:
-        // only consulted for ids this text does not hold yet), gathered for one replica when
-        // first asked for: the delta's runs of that replica are found by bisection.
-        var deletionRanges: [(replica: ReplicaID, ranges: [Range<UInt32>])] = []
-        func arrivingDeletions(of replica: ReplicaID) -> [Range<UInt32>] {
-            if let last = deletionRanges.last, last.replica == replica { return last.ranges }
-            if let index = deletionRanges.firstIndex(where: { $0.replica == replica }) {
-                deletionRanges.swapAt(index, deletionRanges.count - 1)
-                return deletionRanges[deletionRanges.count - 1].ranges
-            }
-            var ranges: [Range<UInt32>] = []
-            for index in delta.runIndices(of: replica) where !delta.runs[index].isInsertion {
-                ranges.append(delta.runs[index].counter..<delta.runs[index].end)
-            }
-            for run in pending where run.replica == replica && !run.isInsertion { ranges.append(run.counter..<run.end) }
-            ranges.sort { $0.lowerBound < $1.lowerBound }
-            deletionRanges.append((replica, ranges))
-            return ranges
-        }
-        // References mostly name the replica of the run before (typing on, deleting on): the
-        // last replica's index is kept instead of looked up again.
-        var lastIndex: (replica: ReplicaID, index: UInt32?)?
-        func replicaIndex(of replica: ReplicaID) -> UInt32? {
-            if let lastIndex, lastIndex.replica == replica { return lastIndex.index }
-            let index = replicaTable.index(of: replica)
-            lastIndex = (replica, index)
-            return index
-        }
-        func check(_ replica: ReplicaID, _ counters: Range<UInt32>) throws(TextError) {
-            var counter = counters.lowerBound
-            if let replicaIndex = replicaIndex(of: replica) {
-                // The part held here must be text.
-                let known = min(counters.upperBound, logs[replicaIndex].operationCount)
-                while counter < known {
-                    guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
-                        throw .invalidDelta(reason: "operation \(replica).\(counter) is a deletion, not text")
-                    }
-                    counter += spans[slot].lengthScalars - offset
-                }
-            }
-            guard counter < counters.upperBound else { return }
-            // The part not held here must not be a deletion arriving now or held back.
-            let ranges = arrivingDeletions(of: replica)
-            let index = ranges.partitioningIndex { $0.upperBound > counter }
-            if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
-                throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
-            }
-        }
-        // A run's own ids that are held here already must be held as operations of its kind: a
-        // delta that spends held ids on other operations comes from a forged or damaged
-        // history (a copy of a replica that went on under the same id), and applying the rest of
-        // it would build on operations this text holds as something else.
-        func checkHeldOwnIDs(_ replica: ReplicaID, _ counters: Range<UInt32>, insertion: Bool) throws(TextError) {
-            guard let replicaIndex = replicaIndex(of: replica) else { return }
-            let log = logs[Int(replicaIndex)]
-            let known = min(counters.upperBound, log.operationCount)
-            var counter = counters.lowerBound
-            while counter < known {
-                if insertion {
-                    guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
-                        throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as text but is held as a deletion")
-                    }
-                    counter += spans[slot].lengthScalars - offset
-                } else {
-                    guard let runIndex = log.deletionRunIndex(of: counter) else {
-                        throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as a deletion but is held as text")
-                    }
-                    counter = log.deletionRuns[runIndex].end
-                }
-            }
-        }
-        // An insertion is newer than its origins (a replica's clock passes every operation it
-        // has seen): checked here where the origin's timestamp is known (held, or in the delta),
-        // else when the run's turn comes (`applyRun` rejects it).
-        // Where the last timestamp lookup in a log ended (origins are mostly read in counter
-        // order, one replica after another): the next lookup in that log starts there.
-        var lamportHint: (replica: UInt32, position: Int) = (noIndex, 0)
-        func checkNewer(than origin: OperationID, lamport: UInt64, runIndex: Int) throws(TextError) {
-            var originLamport: UInt64?
-            if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
-                if lamportHint.replica != index { lamportHint = (index, 0) }
-                originLamport = logs[Int(index)].lamport(of: origin.counter, hint: &lamportHint.position)
-            } else if runIndex > 0, delta.runs[runIndex - 1].replica == origin.replica,
-                delta.runs[runIndex - 1].counter <= origin.counter, origin.counter < delta.runs[runIndex - 1].end
-            {
-                // Mostly the run before holds it (typing on past a timestamp jump): no search.
-                originLamport = delta.runs[runIndex - 1].lamport + UInt64(origin.counter - delta.runs[runIndex - 1].counter)
-            } else if let position = delta.runIndex(holding: origin) {
-                originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
-            }
-            if let originLamport, originLamport >= lamport {
-                throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")
-            }
-        }
+        var lookups = ValidationLookups()
         var contentBytes = 0
         var newReplicas = 0
         var previousReplica: ReplicaID?
@@ -491,9 +398,9 @@ extension TextCRDT {
             let replica = runs[index].replica
             if replica != previousReplica {
                 previousReplica = replica
-                if replicaIndex(of: replica) == nil { newReplicas += 1 }
+                if replicaIndex(of: replica, &lookups) == nil { newReplicas += 1 }
             }
-            try checkHeldOwnIDs(replica, runs[index].counter..<runs[index].end, insertion: runs[index].isInsertion)
+            try checkHeldOwnIDs(replica, runs[index].counter..<runs[index].end, insertion: runs[index].isInsertion, &lookups)
             // Timestamps a state can hold (its operations' gaps are all the same).
             let lamport = runs[index].lamport
             let counter = UInt64(runs[index].counter)
@@ -503,22 +410,139 @@ extension TextCRDT {
             switch runs[index].kind {
             case let .insertion(originLeft, originRight, content):
                 if let originLeft {
-                    try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1)
-                    try checkNewer(than: originLeft, lamport: lamport, runIndex: index)
+                    try checkReferencedItems(originLeft.replica, originLeft.counter..<originLeft.counter + 1, in: delta, &lookups)
+                    try checkNewer(than: originLeft, lamport: lamport, runIndex: index, in: delta, &lookups)
                 }
                 if case let .item(id) = originRight {
-                    try check(id.replica, id.counter..<id.counter + 1)
-                    try checkNewer(than: id, lamport: lamport, runIndex: index)
+                    try checkReferencedItems(id.replica, id.counter..<id.counter + 1, in: delta, &lookups)
+                    try checkNewer(than: id, lamport: lamport, runIndex: index, in: delta, &lookups)
                 }
                 contentBytes += content?.count ?? 0
             case let .deletion(target, _):
-                try check(target.replica, target.counter..<target.counter + runs[index].length)
+                try checkReferencedItems(target.replica, target.counter..<target.counter + runs[index].length, in: delta, &lookups)
             }
         }
         guard content.count + contentBytes <= Limits.contentBytesMax else {
             throw .contentTooLarge(bytes: content.count + contentBytes)
         }
         guard replicaTable.ids.count + newReplicas <= Limits.replicasPerTextMax else { throw .tooManyReplicas }
+    }
+
+    /// What ``validate(_:)`` remembers from one lookup to the next, as they mostly repeat.
+    private struct ValidationLookups {
+        /// Counter ranges of deletions arriving now or held back, per replica (rarely needed:
+        /// only consulted for ids this text does not hold yet), gathered for one replica when
+        /// first asked for, the last one asked for at the end.
+        var deletionRanges: [(replica: ReplicaID, ranges: [Range<UInt32>])] = []
+        /// References mostly name the replica of the run before (typing on, deleting on): the
+        /// last replica's index is kept instead of looked up again.
+        var lastIndex: (replica: ReplicaID, index: UInt32?)?
+        /// Where the last timestamp lookup in a log ended (origins are mostly read in counter
+        /// order, one replica after another): the next lookup in that log starts there.
+        var lamportHint: (replica: UInt32, position: Int) = (noIndex, 0)
+    }
+
+    /// The index of `replica` here (nil: this text has nothing of it), the last answer kept.
+    private func replicaIndex(of replica: ReplicaID, _ lookups: inout ValidationLookups) -> UInt32? {
+        if let lastIndex = lookups.lastIndex, lastIndex.replica == replica { return lastIndex.index }
+        let index = replicaTable.index(of: replica)
+        lookups.lastIndex = (replica, index)
+        return index
+    }
+
+    /// The counter ranges of `replica`'s deletions arriving in `delta` or held back, sorted: the
+    /// delta's runs of that replica are found by bisection.
+    private func arrivingDeletions(
+        of replica: ReplicaID, in delta: TextDelta, _ lookups: inout ValidationLookups
+    ) -> [Range<UInt32>] {
+        if let last = lookups.deletionRanges.last, last.replica == replica { return last.ranges }
+        if let index = lookups.deletionRanges.firstIndex(where: { $0.replica == replica }) {
+            lookups.deletionRanges.swapAt(index, lookups.deletionRanges.count - 1)
+            return lookups.deletionRanges[lookups.deletionRanges.count - 1].ranges
+        }
+        var ranges: [Range<UInt32>] = []
+        for index in delta.runIndices(of: replica) where !delta.runs[index].isInsertion {
+            ranges.append(delta.runs[index].counter..<delta.runs[index].end)
+        }
+        for run in pending where run.replica == replica && !run.isInsertion { ranges.append(run.counter..<run.end) }
+        ranges.sort { $0.lowerBound < $1.lowerBound }
+        lookups.deletionRanges.append((replica, ranges))
+        return ranges
+    }
+
+    /// Checks that the operations `counters` of `replica`, which a run of `delta` refers to as
+    /// items, are insertions where their kind is known: held here, or arriving or held back as
+    /// deletions.
+    private func checkReferencedItems(
+        _ replica: ReplicaID, _ counters: Range<UInt32>, in delta: TextDelta, _ lookups: inout ValidationLookups
+    ) throws(TextError) {
+        var counter = counters.lowerBound
+        if let replicaIndex = replicaIndex(of: replica, &lookups) {
+            // The part held here must be text.
+            let known = min(counters.upperBound, logs[replicaIndex].operationCount)
+            while counter < known {
+                guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
+                    throw .invalidDelta(reason: "operation \(replica).\(counter) is a deletion, not text")
+                }
+                counter += spans[slot].lengthScalars - offset
+            }
+        }
+        guard counter < counters.upperBound else { return }
+        // The part not held here must not be a deletion arriving now or held back.
+        let ranges = arrivingDeletions(of: replica, in: delta, &lookups)
+        let index = ranges.partitioningIndex { $0.upperBound > counter }
+        if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
+            throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
+        }
+    }
+
+    /// A run's own ids that are held here already must be held as operations of its kind: a
+    /// delta that spends held ids on other operations comes from a forged or damaged history (a
+    /// copy of a replica that went on under the same id), and applying the rest of it would
+    /// build on operations this text holds as something else.
+    private func checkHeldOwnIDs(
+        _ replica: ReplicaID, _ counters: Range<UInt32>, insertion: Bool, _ lookups: inout ValidationLookups
+    ) throws(TextError) {
+        guard let replicaIndex = replicaIndex(of: replica, &lookups) else { return }
+        let log = logs[Int(replicaIndex)]
+        let known = min(counters.upperBound, log.operationCount)
+        var counter = counters.lowerBound
+        while counter < known {
+            if insertion {
+                guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
+                    throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as text but is held as a deletion")
+                }
+                counter += spans[slot].lengthScalars - offset
+            } else {
+                guard let runIndex = log.deletionRunIndex(of: counter) else {
+                    throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as a deletion but is held as text")
+                }
+                counter = log.deletionRuns[runIndex].end
+            }
+        }
+    }
+
+    /// An insertion is newer than its origins (a replica's clock passes every operation it has
+    /// seen): checked here where the origin's timestamp is known (held, or in the delta), else
+    /// when the run's turn comes (`applyRun` rejects it).
+    private func checkNewer(
+        than origin: OperationID, lamport: UInt64, runIndex: Int, in delta: TextDelta, _ lookups: inout ValidationLookups
+    ) throws(TextError) {
+        var originLamport: UInt64?
+        if let index = replicaIndex(of: origin.replica, &lookups), origin.counter < logs[Int(index)].operationCount {
+            if lookups.lamportHint.replica != index { lookups.lamportHint = (index, 0) }
+            originLamport = logs[Int(index)].lamport(of: origin.counter, hint: &lookups.lamportHint.position)
+        } else if runIndex > 0, delta.runs[runIndex - 1].replica == origin.replica,
+            delta.runs[runIndex - 1].counter <= origin.counter, origin.counter < delta.runs[runIndex - 1].end
+        {
+            // Mostly the run before holds it (typing on past a timestamp jump): no search.
+            originLamport = delta.runs[runIndex - 1].lamport + UInt64(origin.counter - delta.runs[runIndex - 1].counter)
+        } else if let position = delta.runIndex(holding: origin) {
+            originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
+        }
+        if let originLamport, originLamport >= lamport {
+            throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")
+        }
     }
 
     /// Whether applying `delta` (accepted by ``validate(_:)`` and ``canApplyCompletely(_:)``

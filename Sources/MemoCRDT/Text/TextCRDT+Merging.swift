@@ -593,92 +593,134 @@ extension TextCRDT {
     /// gives nil.
     func appliesWithoutRejectionByTree(_ delta: TextDelta) -> Bool? {
         guard pending.isEmpty else { return nil }
-        // The item `id` names when this text holds it (nil when it arrives in the delta).
-        func heldItem(_ id: OperationID) -> ItemRef? {
-            guard let replicaIndex = replicaTable.index(of: id.replica),
-                id.counter < logs[replicaIndex].operationCount
-            else { return nil }
-            let ref = ItemRef(replica: replicaIndex, counter: id.counter)
-            return lookup(ref) == nil ? nil : ref
-        }
-        // Index of a held item in the text (start: -1, end: Int.max), for ordering bounds.
-        func position(_ ref: ItemRef, isLeft: Bool) -> Int {
-            ref.isNone ? (isLeft ? -1 : Int.max) : itemIndex(of: ref)
-        }
         let runs = delta.runs
-        var index = 0
-        while index < runs.count {
-            let replica = runs[index].replica
-            let held = operationCount(of: replica)
-            let ownIndex = replicaTable.index(of: replica)
-            // The replica's insertion runs decided so far, each with the held items bounding it
-            // (`high` is also its right origin) and, once a case 3 needs them, their positions;
-            // a run continuing the previous one extends it.
-            var passed: [(end: UInt32, low: ItemRef, high: ItemRef, positions: Range<Int>?)] = []
-            while index < runs.count && runs[index].replica == replica {
-                defer { index += 1 }
-                guard case let .insertion(originLeftID, originRightForm, _) = runs[index].kind,
-                    runs[index].end > held
-                else { continue }
-                let counter = runs[index].counter
-                guard counter >= held else { return nil }
-                var left = ItemRef.none
-                var continuesPrevious = false
-                if let originLeftID {
-                    if let ref = heldItem(originLeftID) {
-                        left = ref
-                    } else if originLeftID.replica == replica, let last = passed.last, last.end == counter,
-                        originLeftID.counter == counter - 1
-                    {
-                        continuesPrevious = true
-                    } else {
-                        return nil
-                    }
-                }
-                let right: ItemRef
-                switch originRightForm {
-                case .end:
-                    right = .none
-                case let .item(id):
-                    guard let ref = heldItem(id) else { return nil }
-                    right = ref
-                case .inherited:
-                    if continuesPrevious {
-                        right = passed[passed.count - 1].high
-                    } else {
-                        guard !left.isNone, let (slot, _) = lookup(left) else { return nil }
-                        right = spans[slot].originRight
-                    }
-                }
-                if continuesPrevious {
-                    // Case 2: inside the previous run's bounds, after all of it.
-                    guard right == passed[passed.count - 1].high else { return nil }
-                    passed[passed.count - 1].end = runs[index].end
-                    continue
-                }
-                // Cases 1 and 3: the items of this replica held now.
-                if let ownIndex, holdsItem(of: ownIndex, between: left, and: right) { return false }
-                if !passed.isEmpty {
-                    // Case 3: the replica's earlier runs in the delta lie outside the origins.
-                    guard passed.count <= Self.originRuleComparedRunsMax else { return nil }
-                    let leftPosition = position(left, isLeft: true)
-                    let rightPosition = position(right, isLeft: false)
-                    guard leftPosition < rightPosition else { return nil }
-                    for earlierIndex in passed.indices {
-                        if passed[earlierIndex].positions == nil {
-                            let low = position(passed[earlierIndex].low, isLeft: true)
-                            let high = position(passed[earlierIndex].high, isLeft: false)
-                            guard low < high else { return nil }
-                            passed[earlierIndex].positions = low..<high
-                        }
-                        let bounds = passed[earlierIndex].positions!
-                        guard bounds.upperBound <= leftPosition || bounds.lowerBound >= rightPosition else { return nil }
-                    }
-                }
-                passed.append((runs[index].end, left, right, nil))
-            }
+        var start = 0
+        while start < runs.count {
+            let replica = runs[start].replica
+            var end = start + 1
+            while end < runs.count && runs[end].replica == replica { end += 1 }
+            guard let passes = insertionRunsPassOriginRule(runs[start..<end], of: replica) else { return nil }
+            if !passes { return false }
+            start = end
         }
         return true
+    }
+
+    /// An insertion run that ``insertionRunsPassOriginRule(_:of:)`` decided passes, with the held
+    /// items bounding it (`high` is also its right origin) and, once a case 3 needs them, their
+    /// positions; a run continuing the previous one extends it.
+    private struct PassedRun {
+        var end: UInt32
+        var low: ItemRef
+        var high: ItemRef
+        var positions: Range<Int>?
+    }
+
+    /// ``appliesWithoutRejectionByTree(_:)`` for the runs of one replica (all of its runs in the
+    /// delta, in counter order): true when every insertion run not held here passes, false when
+    /// one is rejected, nil when the tree and the runs do not tell.
+    private func insertionRunsPassOriginRule(_ runs: ArraySlice<TextDelta.Run>, of replica: ReplicaID) -> Bool? {
+        let held = operationCount(of: replica)
+        let ownIndex = replicaTable.index(of: replica)
+        var passed: [PassedRun] = []
+        for index in runs.indices {
+            guard case let .insertion(originLeftID, originRightForm, _) = runs[index].kind,
+                runs[index].end > held
+            else { continue }
+            let counter = runs[index].counter
+            guard counter >= held,
+                let (left, right, continuesPrevious) = originBounds(
+                    originLeft: originLeftID, originRight: originRightForm, ofRunAt: counter, by: replica, after: passed)
+            else { return nil }
+            if continuesPrevious {
+                // Case 2: inside the previous run's bounds, after all of it.
+                guard right == passed[passed.count - 1].high else { return nil }
+                passed[passed.count - 1].end = runs[index].end
+                continue
+            }
+            // Cases 1 and 3: the items of this replica held now.
+            if let ownIndex, holdsItem(of: ownIndex, between: left, and: right) { return false }
+            if !passed.isEmpty {
+                // Case 3: the replica's earlier runs in the delta lie outside the origins.
+                guard passed.count <= Self.originRuleComparedRunsMax,
+                    earlierRunsLieOutside(&passed, left: left, right: right)
+                else { return nil }
+            }
+            passed.append(PassedRun(end: runs[index].end, low: left, high: right, positions: nil))
+        }
+        return true
+    }
+
+    /// The held origins of an insertion run of `replica` starting at `counter` (none: the start
+    /// or the end), or that it continues the last run of `passed` (its left origin that run's
+    /// last item; then `left` is none). Nil when an origin is neither.
+    private func originBounds(
+        originLeft originLeftID: OperationID?, originRight originRightForm: TextDelta.RightOrigin, ofRunAt counter: UInt32,
+        by replica: ReplicaID, after passed: [PassedRun]
+    ) -> (left: ItemRef, right: ItemRef, continuesPrevious: Bool)? {
+        var left = ItemRef.none
+        var continuesPrevious = false
+        if let originLeftID {
+            if let ref = heldItem(originLeftID) {
+                left = ref
+            } else if originLeftID.replica == replica, let last = passed.last, last.end == counter,
+                originLeftID.counter == counter - 1
+            {
+                continuesPrevious = true
+            } else {
+                return nil
+            }
+        }
+        let right: ItemRef
+        switch originRightForm {
+        case .end:
+            right = .none
+        case let .item(id):
+            guard let ref = heldItem(id) else { return nil }
+            right = ref
+        case .inherited:
+            if continuesPrevious {
+                right = passed[passed.count - 1].high
+            } else {
+                guard !left.isNone, let (slot, _) = lookup(left) else { return nil }
+                right = spans[slot].originRight
+            }
+        }
+        return (left, right, continuesPrevious)
+    }
+
+    /// The item `id` names when this text holds it (nil when it arrives in the delta).
+    private func heldItem(_ id: OperationID) -> ItemRef? {
+        guard let replicaIndex = replicaTable.index(of: id.replica),
+            id.counter < logs[replicaIndex].operationCount
+        else { return nil }
+        let ref = ItemRef(replica: replicaIndex, counter: id.counter)
+        return lookup(ref) == nil ? nil : ref
+    }
+
+    /// Whether the held origins `left` and `right` are in order and every run of `passed` lies,
+    /// by the held items bounding it, wholly before `left` or after `right` (the positions of
+    /// the bounds are found once, and kept in `passed`).
+    private func earlierRunsLieOutside(_ passed: inout [PassedRun], left: ItemRef, right: ItemRef) -> Bool {
+        let leftPosition = orderPosition(left, isLeft: true)
+        let rightPosition = orderPosition(right, isLeft: false)
+        guard leftPosition < rightPosition else { return false }
+        for earlierIndex in passed.indices {
+            if passed[earlierIndex].positions == nil {
+                let low = orderPosition(passed[earlierIndex].low, isLeft: true)
+                let high = orderPosition(passed[earlierIndex].high, isLeft: false)
+                guard low < high else { return false }
+                passed[earlierIndex].positions = low..<high
+            }
+            let bounds = passed[earlierIndex].positions!
+            guard bounds.upperBound <= leftPosition || bounds.lowerBound >= rightPosition else { return false }
+        }
+        return true
+    }
+
+    /// Index of a held item in the text (start: -1, end: Int.max), for ordering bounds.
+    private func orderPosition(_ ref: ItemRef, isLeft: Bool) -> Int {
+        ref.isNone ? (isLeft ? -1 : Int.max) : itemIndex(of: ref)
     }
 
     // MARK: Applying one run

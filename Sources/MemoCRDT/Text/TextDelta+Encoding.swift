@@ -27,21 +27,7 @@ extension TextDelta {
 
     /// The body of the delta encoding, without its envelope (a notebook delta embeds it).
     package func encodedBody() -> [UInt8] {
-        // The table: replicas with runs, then replicas only referred to.
-        var groupReplicas: [ReplicaID] = []
-        for run in runs where groupReplicas.last != run.replica { groupReplicas.append(run.replica) }
-        let groupSet = Set(groupReplicas)
-        var extraSet = Set<ReplicaID>()
-        for run in runs {
-            switch run.kind {
-            case let .insertion(originLeft, originRight, _):
-                if let originLeft, !groupSet.contains(originLeft.replica) { extraSet.insert(originLeft.replica) }
-                if case let .item(id) = originRight, !groupSet.contains(id.replica) { extraSet.insert(id.replica) }
-            case let .deletion(target, _):
-                if !groupSet.contains(target.replica) { extraSet.insert(target.replica) }
-            }
-        }
-        let extras = extraSet.sorted()
+        let (groupReplicas, extras) = replicaTable()
         let table = groupReplicas + extras
         var tableIndex: [ReplicaID: Int] = [:]
         for (index, id) in table.enumerated() { tableIndex[id] = index }
@@ -62,49 +48,10 @@ extension TextDelta {
             var expectedLamport = first.lamport
             for run in runs[runIndex..<groupEnd] {
                 let jump = run.lamport != expectedLamport
-                func writeReference(_ id: OperationID, into writer: inout ByteWriter) {
-                    let index = tableIndex[id.replica]!
-                    writer.varint(index)
-                    if index == groupIndex {
-                        writer.signedVarint(Int64(run.counter) - Int64(id.counter))
-                    } else {
-                        writer.varint(id.counter)
-                    }
-                }
                 var fields = ByteWriter()
-                var header: UInt64
-                switch run.kind {
-                case let .insertion(originLeft, originRight, content):
-                    var leftMode = OriginMode.leftExplicit
-                    if originLeft == nil {
-                        leftMode = OriginMode.leftStart
-                    } else if originLeft == OperationID(replica: replica, counter: run.counter &- 1) {
-                        leftMode = OriginMode.leftPrevious
-                    }
-                    var rightMode = OriginMode.rightExplicit
-                    switch originRight {
-                    case .end: rightMode = OriginMode.rightEnd
-                    case .inherited: rightMode = OriginMode.rightInherited
-                    case let .item(id):
-                        if let originLeft, id.replica == originLeft.replica, id.counter == originLeft.counter &+ 1 {
-                            rightMode = OriginMode.rightSuccessor
-                        }
-                    }
-                    header = UInt64(run.length - 1) << DeltaRunHeader.insertionLengthShift
-                        | UInt64(leftMode) << 1 | UInt64(rightMode) << 3
-                    if content == nil { header |= DeltaRunHeader.insertionTombstone }
-                    if jump { header |= DeltaRunHeader.insertionLamportJump }
-                    if leftMode == OriginMode.leftExplicit { writeReference(originLeft!, into: &fields) }
-                    if rightMode == OriginMode.rightExplicit, case let .item(id) = originRight {
-                        writeReference(id, into: &fields)
-                    }
-                    if let content { contentColumn.append(contentsOf: content) }
-                case let .deletion(target, isReversed):
-                    header = UInt64(run.length - 1) << DeltaRunHeader.deletionLengthShift | DeltaRunHeader.deletion
-                    if isReversed { header |= DeltaRunHeader.deletionReversed }
-                    if jump { header |= DeltaRunHeader.deletionLamportJump }
-                    writeReference(target, into: &fields)
-                }
+                let header = Self.encodeRun(
+                    run, groupIndex: groupIndex, lamportJumps: jump, tableIndex: tableIndex, fields: &fields,
+                    contentColumn: &contentColumn)
                 body.varint(header)
                 if jump { body.signedVarint(Int64(run.lamport) - Int64(expectedLamport)) }
                 body.append(contentsOf: fields.bytes)
@@ -114,6 +61,83 @@ extension TextDelta {
         }
         body.append(contentsOf: contentColumn)
         return body.bytes
+    }
+
+    /// The replica table: the replicas with runs, in the order of their groups, then the
+    /// replicas only referred to (origins, deletion targets), sorted.
+    private func replicaTable() -> (groupReplicas: [ReplicaID], extras: [ReplicaID]) {
+        var groupReplicas: [ReplicaID] = []
+        for run in runs where groupReplicas.last != run.replica { groupReplicas.append(run.replica) }
+        let groupSet = Set(groupReplicas)
+        var extraSet = Set<ReplicaID>()
+        for run in runs {
+            switch run.kind {
+            case let .insertion(originLeft, originRight, _):
+                if let originLeft, !groupSet.contains(originLeft.replica) { extraSet.insert(originLeft.replica) }
+                if case let .item(id) = originRight, !groupSet.contains(id.replica) { extraSet.insert(id.replica) }
+            case let .deletion(target, _):
+                if !groupSet.contains(target.replica) { extraSet.insert(target.replica) }
+            }
+        }
+        return (groupReplicas, extraSet.sorted())
+    }
+
+    /// Writes the fields of `run`, of the group `groupIndex` (its replica's index in the table),
+    /// into `fields` and its content (if any) onto `contentColumn`; returns its header.
+    private static func encodeRun(
+        _ run: Run, groupIndex: Int, lamportJumps jump: Bool, tableIndex: [ReplicaID: Int], fields: inout ByteWriter,
+        contentColumn: inout [UInt8]
+    ) -> UInt64 {
+        var header: UInt64
+        switch run.kind {
+        case let .insertion(originLeft, originRight, content):
+            var leftMode = OriginMode.leftExplicit
+            if originLeft == nil {
+                leftMode = OriginMode.leftStart
+            } else if originLeft == OperationID(replica: run.replica, counter: run.counter &- 1) {
+                leftMode = OriginMode.leftPrevious
+            }
+            var rightMode = OriginMode.rightExplicit
+            switch originRight {
+            case .end: rightMode = OriginMode.rightEnd
+            case .inherited: rightMode = OriginMode.rightInherited
+            case let .item(id):
+                if let originLeft, id.replica == originLeft.replica, id.counter == originLeft.counter &+ 1 {
+                    rightMode = OriginMode.rightSuccessor
+                }
+            }
+            header = UInt64(run.length - 1) << DeltaRunHeader.insertionLengthShift
+                | UInt64(leftMode) << 1 | UInt64(rightMode) << 3
+            if content == nil { header |= DeltaRunHeader.insertionTombstone }
+            if jump { header |= DeltaRunHeader.insertionLamportJump }
+            if leftMode == OriginMode.leftExplicit {
+                writeReference(originLeft!, of: run, groupIndex: groupIndex, tableIndex: tableIndex, into: &fields)
+            }
+            if rightMode == OriginMode.rightExplicit, case let .item(id) = originRight {
+                writeReference(id, of: run, groupIndex: groupIndex, tableIndex: tableIndex, into: &fields)
+            }
+            if let content { contentColumn.append(contentsOf: content) }
+        case let .deletion(target, isReversed):
+            header = UInt64(run.length - 1) << DeltaRunHeader.deletionLengthShift | DeltaRunHeader.deletion
+            if isReversed { header |= DeltaRunHeader.deletionReversed }
+            if jump { header |= DeltaRunHeader.deletionLamportJump }
+            writeReference(target, of: run, groupIndex: groupIndex, tableIndex: tableIndex, into: &fields)
+        }
+        return header
+    }
+
+    /// An id a run refers to: its table index, then for the run's own replica the distance back
+    /// from the run's counter (zigzag), else the counter.
+    private static func writeReference(
+        _ id: OperationID, of run: Run, groupIndex: Int, tableIndex: [ReplicaID: Int], into writer: inout ByteWriter
+    ) {
+        let index = tableIndex[id.replica]!
+        writer.varint(index)
+        if index == groupIndex {
+            writer.signedVarint(Int64(run.counter) - Int64(id.counter))
+        } else {
+            writer.varint(id.counter)
+        }
     }
 
     /// Decodes a delta written by ``encoded()``.

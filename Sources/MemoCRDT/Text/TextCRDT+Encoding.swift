@@ -71,7 +71,10 @@ extension TextCRDT {
         var replay = TextCRDT(
             replaying: table, lamportRuns: order.map { logs[$0].lamportRuns },
             localReplica: replica)
-        var logWriter = StateLogWriter()
+        var logBytes = ByteWriter()
+        var runCount = 0
+        var previousReplica = noIndex
+        var highestLamport: UInt64 = 0
         // One run's fields, written after its header; one buffer reused for every run.
         var fields = ByteWriter()
         var cursors = [Int](repeating: 0, count: table.count)
@@ -90,14 +93,38 @@ extension TextCRDT {
                 header = encodeDeletion(
                     run: run, joiningFollowersIn: log, at: &position, replay: &replay, cursors: &cursors, fields: &fields)
             }
-            logWriter.append(header: header, lamport: run.lamport, replica: run.replica, fields: fields)
+            // Bit 0 of the header: a Lamport field follows (the run's timestamp is not the next
+            // one, or its replica changes); most runs of a text with one replica have none.
+            let changesReplica = run.replica != previousReplica
+            let lamportField = Self.lamportField(lamport: run.lamport, highest: highestLamport, changesReplica: changesReplica)
+            if lamportField == 0 {
+                logBytes.varint(header << 1)
+            } else {
+                logBytes.varint(header << 1 | 1)
+                logBytes.varint(lamportField)
+                if changesReplica { logBytes.varint(run.replica) }
+            }
+            logBytes.append(contentsOf: fields.bytes)
+            // The run as written (deletions joined above are one run): its length from the header.
+            highestLamport = max(highestLamport, run.lamport + StateRunHeader.lengthMinusOne(header))
+            previousReplica = run.replica
+            runCount += 1
         }
-        body.varint(logWriter.runCount)
-        body.append(contentsOf: logWriter.bytes.bytes)
+        body.varint(runCount)
+        body.append(contentsOf: logBytes.bytes)
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active != nil { return body.bytes }  // as in a release build
         #endif
         #if MEMOSYNC_INTERNAL_CHECKS
+        checkEncodedLog(replayed: replay)
+        #endif
+        return body.bytes
+    }
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// The state encoder's self-check: its runs are the text's changes, and the log it wrote,
+    /// replayed into `replay`, gives this very text.
+    private func checkEncodedLog(replayed replay: TextCRDT) {
         precondition(stateRunsMatchChanges(), "text state encoder: its runs differ from the text's changes")
         // The log must replay to this very text.
         let replayed = replay.itemsInDocumentOrder
@@ -105,40 +132,8 @@ extension TextCRDT {
         precondition(
             replayed.count == original.count && zip(replayed, original).allSatisfy { $0.id == $1.id && $0.isDeleted == $1.isDeleted },
             "text state encoder: the operation log does not replay to the text")
-        #endif
-        return body.bytes
     }
-
-    /// The log of a version 2 text state as the encoder writes it: each run's header, its
-    /// Lamport field where needed, and its fields.
-    private struct StateLogWriter {
-        private(set) var bytes = ByteWriter()
-        private(set) var runCount = 0
-        private var previousReplica = noIndex
-        /// The highest Lamport timestamp of the runs written so far.
-        private var highestLamport: UInt64 = 0
-
-        /// Appends a run of `replica` whose first operation has timestamp `lamport`, written as
-        /// `header` (deletions joined by the encoder are one run: its length is the header's).
-        mutating func append(header: UInt64, lamport: UInt64, replica: UInt32, fields: ByteWriter) {
-            let length = StateRunHeader.lengthMinusOne(header) + 1
-            // Bit 0 of the header: a Lamport field follows (the run's timestamp is not the next
-            // one, or its replica changes); most runs of a text with one replica have none.
-            let changesReplica = replica != previousReplica
-            let lamportField = TextCRDT.lamportField(lamport: lamport, highest: highestLamport, changesReplica: changesReplica)
-            if lamportField == 0 {
-                bytes.varint(header << 1)
-            } else {
-                bytes.varint(header << 1 | 1)
-                bytes.varint(lamportField)
-                if changesReplica { bytes.varint(replica) }
-            }
-            bytes.append(contentsOf: fields.bytes)
-            highestLamport = max(highestLamport, lamport + length - 1)
-            previousReplica = replica
-            runCount += 1
-        }
-    }
+    #endif
 
     /// Writes the fields of the deletion run `run` (just taken from `log`, whose next run is at
     /// `position`), replays it, and returns its header: in position form when its targets are
@@ -519,6 +514,7 @@ extension TextCRDT {
         /// Whether every run is listed.
         var allListed: Bool { heads.allSatisfy { $0 == nil } }
 
+        @inline(__always)
         private mutating func setNeeds(_ index: Int) {
             guard let head = heads[index] else {
                 headLamport[index] = .max
@@ -536,6 +532,7 @@ extension TextCRDT {
 
         /// The replica whose head is ready (everything it needs listed) and goes next: the
         /// smallest (timestamp, replica id). Nil when no head is ready.
+        @inline(__always)
         func nextReady() -> Int? {
             // Heads are visited in table order, which is replica id order, so only a smaller
             // timestamp displaces the best so far (and is tested for readiness at all).
@@ -552,6 +549,7 @@ extension TextCRDT {
         }
 
         /// Lists the ready part of replica `index`'s head (``nextReady()`` chose it) and returns it.
+        @inline(__always)
         mutating func list(_ index: Int) -> StateRun {
             let head = heads[index]!
             // A deletion may be ready in part: the targets listed so far.
@@ -970,6 +968,7 @@ extension TextCRDT {
 
         /// The length of the next run of `replica`, written as `header`: within the operations
         /// the replica has left.
+        @inline(__always)
         func length(ofRun header: UInt64, replica: Int) throws(DecodingError) -> UInt32 {
             let lengthMinusOne = StateRunHeader.lengthMinusOne(header)
             guard lengthMinusOne < UInt64(operationCounts[replica] - counts[replica]) else {
@@ -980,6 +979,7 @@ extension TextCRDT {
 
         /// Reads and checks the fields of the next run of `replica` (`header`, and `length` from
         /// ``length(ofRun:replica:)``), then counts the run.
+        @inline(__always)
         mutating func checkFields(
             _ reader: inout ByteReader, header: UInt64, length: UInt32, replica: Int
         ) throws(DecodingError) {

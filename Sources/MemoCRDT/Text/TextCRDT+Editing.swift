@@ -374,59 +374,30 @@ extension TextCRDT {
             leaf = leafHeaders[leaf].previous
             index = slotCount(of: leaf)
         }
-        var isDeleted = false
-        var isPlaceholder = false
-        var source = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        switch runContent {
-        case let .bytes(bytes): source = bytes
-        case .deleted: isDeleted = true
-        case .placeholder: isPlaceholder = true
-        }
+        var bytes = RunBytes(runContent)
         var counter = counter
         var remaining = lengthScalars
         var originLeft = originLeft
-        var byteStart = 0
         var lastSlot = noIndex
-
-        // Takes the next `scalars` items' bytes off the front of the run, appending them to the
-        // content buffer; returns their UTF-8 and UTF-16 lengths.
-        func take(_ scalars: UInt32) -> (utf8: UInt32, utf16: UInt32) {
-            if isDeleted || isPlaceholder { return (0, 0) }
-            let (byteCount, utf16) = UTF8Scanning.advance(source, from: byteStart, scalars: Int(scalars))
-            content.append(contentsOf: UnsafeBufferPointer(rebasing: source[byteStart..<byteStart + byteCount]))
-            byteStart += byteCount
-            return (UInt32(byteCount), UInt32(utf16))
-        }
-
-        if index > 0 {
-            let previousSlot = slot(in: leaf, at: index - 1)
-            let previous = spans[previousSlot]
-            let room = UInt32(Limits.spanLengthScalarsMax) - previous.lengthScalars
-            if previous.replica == replica && previous.end == counter && previous.lastItem == originLeft
-                && previous.originRight == originRight && previous.isDeleted == isDeleted
-                && (isDeleted || Int(previous.contentOffset + previous.lengthUTF8) == content.count) && room > 0
-            {
-                let scalars = min(room, remaining)
-                let (utf8, utf16) = take(scalars)
-                let before = spans[previousSlot].counts
-                extendSpan(previousSlot, by: scalars, utf16: utf16, utf8: utf8)
-                addCounts(spans[previousSlot].counts - before, toLeaf: leaf)
-                counter += scalars
-                remaining -= scalars
-                originLeft = ItemRef(replica: replica, counter: counter - 1)
-                lastSlot = previousSlot
-            }
+        if index > 0, let (slot, taken) = extendPreviousSpan(
+            before: index, in: leaf, replica: replica, counter: counter, length: remaining,
+            originLeft: originLeft, originRight: originRight, bytes: &bytes)
+        {
+            counter += taken
+            remaining -= taken
+            originLeft = ItemRef(replica: replica, counter: counter - 1)
+            lastSlot = slot
         }
         while remaining > 0 {
             let scalars = min(UInt32(Limits.spanLengthScalarsMax), remaining)
             let offset = UInt32(content.count)
-            let (utf8, utf16) = take(scalars)
+            let (utf8, utf16) = bytes.take(scalars, appendingTo: &content)
             let slot = registerNewSpan(
                 Span(
                     replica: replica, counter: counter, lengthScalars: scalars,
-                    lengthUTF16: utf16, lengthUTF8: utf8, contentOffset: isDeleted ? 0 : offset,
+                    lengthUTF16: utf16, lengthUTF8: utf8, contentOffset: bytes.isDeleted ? 0 : offset,
                     originLeft: originLeft, originRight: originRight,
-                    leaf: leaf, nextInReplica: noIndex, isDeleted: isDeleted))
+                    leaf: leaf, nextInReplica: noIndex, isDeleted: bytes.isDeleted))
             let placed = insertSlot(slot, leaf: leaf, index: index)
             lastSlot = slot
             leaf = placed.leaf
@@ -435,8 +406,33 @@ extension TextCRDT {
             remaining -= scalars
             originLeft = ItemRef(replica: replica, counter: counter - 1)
         }
-        assert(byteStart == source.count)
+        assert(bytes.isExhausted)
         return lastSlot
+    }
+
+    /// Extends the span before `index` of `leaf` with the first items of a run that continues
+    /// it: the same replica and deletion status, the next counter, the span's last item as left
+    /// origin, the same right origin, and (for visible items) the span's content at the end of
+    /// the buffer, where the run's bytes go. Takes as many items as the span has room for, at
+    /// most `length`; returns the span's slot and how many it took, or nil when it took none.
+    @inline(__always)
+    private mutating func extendPreviousSpan(
+        before index: Int, in leaf: UInt32, replica: UInt32, counter: UInt32, length: UInt32,
+        originLeft: ItemRef, originRight: ItemRef, bytes: inout RunBytes
+    ) -> (slot: UInt32, taken: UInt32)? {
+        let previousSlot = slot(in: leaf, at: index - 1)
+        let previous = spans[previousSlot]
+        let room = UInt32(Limits.spanLengthScalarsMax) - previous.lengthScalars
+        guard previous.replica == replica && previous.end == counter && previous.lastItem == originLeft
+            && previous.originRight == originRight && previous.isDeleted == bytes.isDeleted
+            && (bytes.isDeleted || Int(previous.contentOffset + previous.lengthUTF8) == content.count) && room > 0
+        else { return nil }
+        let scalars = min(room, length)
+        let (utf8, utf16) = bytes.take(scalars, appendingTo: &content)
+        let before = spans[previousSlot].counts
+        extendSpan(previousSlot, by: scalars, utf16: utf16, utf8: utf8)
+        addCounts(spans[previousSlot].counts - before, toLeaf: leaf)
+        return (previousSlot, scalars)
     }
 
     /// Copies the live content into a fresh buffer when more than half of it is garbage.
@@ -462,5 +458,42 @@ extension TextCRDT {
         }
         content = fresh
         contentGarbageBytes = 0
+    }
+}
+
+/// The bytes of a run of new items (``TextCRDT/insertRun(leaf:index:replica:counter:lengthScalars:originLeft:originRight:content:)``),
+/// taken off its front span by span.
+private struct RunBytes {
+    private let source: UnsafeBufferPointer<UInt8>
+    private var start = 0
+    /// Items deleted already, or placeholders: no bytes (yet).
+    private let hasNoBytes: Bool
+    /// The items arrive deleted.
+    let isDeleted: Bool
+
+    @inline(__always)
+    init(_ content: RunContent) {
+        switch content {
+        case let .bytes(bytes):
+            (source, hasNoBytes, isDeleted) = (bytes, false, false)
+        case .deleted:
+            (source, hasNoBytes, isDeleted) = (UnsafeBufferPointer(start: nil, count: 0), true, true)
+        case .placeholder:
+            (source, hasNoBytes, isDeleted) = (UnsafeBufferPointer(start: nil, count: 0), true, false)
+        }
+    }
+
+    /// Whether every byte was taken.
+    var isExhausted: Bool { start == source.count }
+
+    /// Takes the next `scalars` items' bytes off the front of the run, appending them to
+    /// `content`; returns their UTF-8 and UTF-16 lengths.
+    @inline(__always)
+    mutating func take(_ scalars: UInt32, appendingTo content: inout [UInt8]) -> (utf8: UInt32, utf16: UInt32) {
+        if hasNoBytes { return (0, 0) }
+        let (byteCount, utf16) = UTF8Scanning.advance(source, from: start, scalars: Int(scalars))
+        content.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<start + byteCount]))
+        start += byteCount
+        return (UInt32(byteCount), UInt32(utf16))
     }
 }

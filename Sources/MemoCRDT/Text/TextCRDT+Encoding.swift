@@ -11,6 +11,12 @@ enum StateRunHeader {
     static let backward: UInt64 = 1 << 2
     static let insertionLengthShift: UInt64 = 2
     static let deletionLengthShift: UInt64 = 3
+
+    /// The run's length minus one, read from `header` (the shift depends on the run's kind).
+    @inline(__always)
+    static func lengthMinusOne(_ header: UInt64) -> UInt64 {
+        header >> (header & deletion != 0 ? deletionLengthShift : insertionLengthShift)
+    }
 }
 
 /// Reference modes of an id-form insertion's origins (FORMAT.md).
@@ -54,17 +60,7 @@ extension TextCRDT {
 
         var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)
         // Text, in document order.
-        var text: [UInt8] = []
-        text.reserveCapacity(content.count - contentGarbageBytes)
-        var leaf = firstLeaf
-        while leaf != noIndex {
-            for slot in slots(of: leaf) where !spans[slot].isDeleted {
-                let start = Int(spans[slot].contentOffset)
-                text.append(contentsOf: content[start..<start + Int(spans[slot].lengthUTF8)])
-            }
-            leaf = leafHeaders[leaf].next
-        }
-        body.lengthPrefixed(text)
+        body.lengthPrefixed(visibleBytes())
         // Replicas, counts, Lamport runs.
         body.varint(table.count)
         for id in table { body.uint64LittleEndian(id.rawValue) }
@@ -86,80 +82,32 @@ extension TextCRDT {
         while position < log.count {
             let run = log[position]
             position += 1
-            let replicaIndex = run.replica
             fields.bytes.removeAll(keepingCapacity: true)
             var header: UInt64
             if !run.isDeletion {
                 header = UInt64(run.length - 1) << StateRunHeader.insertionLengthShift
                 encodeInsertion(
-                    run: run, replicaIndex: replicaIndex, originLeft: run.first, originRight: run.right,
+                    run: run, replicaIndex: run.replica, originLeft: run.first, originRight: run.right,
                     replay: &replay, cursors: &cursors, header: &header, fields: &fields)
             } else {
-                let targetRef = run.first
-                let isReversed = run.isReversed
-                if let (offset, backward) = replay.positionForDeletion(
-                    targetReplica: targetRef.replica, targetCounter: targetRef.counter, length: run.length,
-                    isReversed: isReversed)
-                {
-                    // Replayed by its targets, which were just found to be exactly the visible
-                    // items there (no second search by position; the same items are deleted).
-                    replay.replayDeletion(
-                        replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
-                        targetCounter: targetRef.counter, isReversed: isReversed)
-                    // Deletions that continue this one at the same place (a range crossing spans,
-                    // held backspace) join it: one run, as the user made it.
-                    var start = offset
-                    var length = run.length
-                    var lamportEnd = run.lamport + UInt64(run.length)
-                    while position < log.count {
-                        let next = log[position]
-                        guard next.replica == run.replica, next.lamport == lamportEnd, next.isDeletion else { break }
-                        let nextRef = next.first
-                        guard let (nextOffset, nextBackward) = replay.positionForDeletion(
-                            targetReplica: nextRef.replica, targetCounter: nextRef.counter, length: next.length,
-                            isReversed: next.isReversed),
-                            nextBackward == backward,
-                            backward ? nextOffset + Int(next.length) == start : nextOffset == start
-                        else { break }
-                        replay.replayDeletion(
-                            replica: replicaIndex, length: next.length, targetReplica: nextRef.replica,
-                            targetCounter: nextRef.counter, isReversed: next.isReversed)
-                        if backward { start = nextOffset }
-                        length += next.length
-                        lamportEnd += UInt64(next.length)
-                        position += 1
-                    }
-                    header = UInt64(length - 1) << StateRunHeader.deletionLengthShift | StateRunHeader.deletion
-                    if backward { header |= StateRunHeader.backward }
-                    fields.signedVarint(Int64(start - cursors[Int(replicaIndex)]))
-                    cursors[Int(replicaIndex)] = start
-                } else {
-                    header = UInt64(run.length - 1) << StateRunHeader.deletionLengthShift
-                        | StateRunHeader.deletion | StateRunHeader.idForm
-                    if isReversed { header |= StateRunHeader.backward }
-                    Self.writeReference(targetRef, from: replicaIndex, counter: run.counter, into: &fields)
-                    replay.replayDeletion(
-                        replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
-                        targetCounter: targetRef.counter, isReversed: isReversed)
-                }
+                header = encodeDeletion(
+                    run: run, joiningFollowersIn: log, at: &position, replay: &replay, cursors: &cursors, fields: &fields)
             }
-            // The run as written (deletions joined above are one run): its length from the header.
-            let isDeletion = header & StateRunHeader.deletion != 0
-            let length = (header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)) + 1
             // Bit 0 of the header: a Lamport field follows (the run's timestamp is not the next
             // one, or its replica changes); most runs of a text with one replica have none.
-            let changesReplica = replicaIndex != previousReplica
+            let changesReplica = run.replica != previousReplica
             let lamportField = Self.lamportField(lamport: run.lamport, highest: highestLamport, changesReplica: changesReplica)
             if lamportField == 0 {
                 logBytes.varint(header << 1)
             } else {
                 logBytes.varint(header << 1 | 1)
                 logBytes.varint(lamportField)
-                if changesReplica { logBytes.varint(replicaIndex) }
+                if changesReplica { logBytes.varint(run.replica) }
             }
             logBytes.append(contentsOf: fields.bytes)
-            highestLamport = max(highestLamport, run.lamport + length - 1)
-            previousReplica = replicaIndex
+            // The run as written (deletions joined above are one run): its length from the header.
+            highestLamport = max(highestLamport, run.lamport + StateRunHeader.lengthMinusOne(header))
+            previousReplica = run.replica
             runCount += 1
         }
         body.varint(runCount)
@@ -168,6 +116,15 @@ extension TextCRDT {
         if EngineMutant.active != nil { return body.bytes }  // as in a release build
         #endif
         #if MEMOSYNC_INTERNAL_CHECKS
+        checkEncodedLog(replayed: replay)
+        #endif
+        return body.bytes
+    }
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// The state encoder's self-check: its runs are the text's changes, and the log it wrote,
+    /// replayed into `replay`, gives this very text.
+    private func checkEncodedLog(replayed replay: TextCRDT) {
         precondition(stateRunsMatchChanges(), "text state encoder: its runs differ from the text's changes")
         // The log must replay to this very text.
         let replayed = replay.itemsInDocumentOrder
@@ -175,8 +132,66 @@ extension TextCRDT {
         precondition(
             replayed.count == original.count && zip(replayed, original).allSatisfy { $0.id == $1.id && $0.isDeleted == $1.isDeleted },
             "text state encoder: the operation log does not replay to the text")
-        #endif
-        return body.bytes
+    }
+    #endif
+
+    /// Writes the fields of the deletion run `run` (just taken from `log`, whose next run is at
+    /// `position`), replays it, and returns its header: in position form when its targets are
+    /// exactly the visible items at one place, joined with the deletions that follow it there
+    /// (`position` moves past them), else in id form.
+    private func encodeDeletion(
+        run: StateRun, joiningFollowersIn log: [StateRun], at position: inout Int, replay: inout TextCRDT,
+        cursors: inout [Int], fields: inout ByteWriter
+    ) -> UInt64 {
+        let replicaIndex = run.replica
+        let targetRef = run.first
+        let isReversed = run.isReversed
+        guard let (offset, backward) = replay.positionForDeletion(
+            targetReplica: targetRef.replica, targetCounter: targetRef.counter, length: run.length,
+            isReversed: isReversed)
+        else {
+            var header = UInt64(run.length - 1) << StateRunHeader.deletionLengthShift
+                | StateRunHeader.deletion | StateRunHeader.idForm
+            if isReversed { header |= StateRunHeader.backward }
+            Self.writeReference(targetRef, from: replicaIndex, counter: run.counter, into: &fields)
+            replay.replayDeletion(
+                replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
+                targetCounter: targetRef.counter, isReversed: isReversed)
+            return header
+        }
+        // Replayed by its targets, which were just found to be exactly the visible items there
+        // (no second search by position; the same items are deleted).
+        replay.replayDeletion(
+            replica: replicaIndex, length: run.length, targetReplica: targetRef.replica,
+            targetCounter: targetRef.counter, isReversed: isReversed)
+        // Deletions that continue this one at the same place (a range crossing spans, held
+        // backspace) join it: one run, as the user made it.
+        var start = offset
+        var length = run.length
+        var lamportEnd = run.lamport + UInt64(run.length)
+        while position < log.count {
+            let next = log[position]
+            guard next.replica == run.replica, next.lamport == lamportEnd, next.isDeletion else { break }
+            let nextRef = next.first
+            guard let (nextOffset, nextBackward) = replay.positionForDeletion(
+                targetReplica: nextRef.replica, targetCounter: nextRef.counter, length: next.length,
+                isReversed: next.isReversed),
+                nextBackward == backward,
+                backward ? nextOffset + Int(next.length) == start : nextOffset == start
+            else { break }
+            replay.replayDeletion(
+                replica: replicaIndex, length: next.length, targetReplica: nextRef.replica,
+                targetCounter: nextRef.counter, isReversed: next.isReversed)
+            if backward { start = nextOffset }
+            length += next.length
+            lamportEnd += UInt64(next.length)
+            position += 1
+        }
+        var header = UInt64(length - 1) << StateRunHeader.deletionLengthShift | StateRunHeader.deletion
+        if backward { header |= StateRunHeader.backward }
+        fields.signedVarint(Int64(start - cursors[Int(replicaIndex)]))
+        cursors[Int(replicaIndex)] = start
+        return header
     }
 
     private func encodeInsertion(
@@ -461,17 +476,47 @@ extension TextCRDT {
             total += runs.count
             perReplica.append(runs)
         }
-        // Each replica's next run, if any (a split deletion's rest until it is listed).
-        var heads: [StateRun?] = perReplica.map { $0.first }
-        var nextIndex = [Int](repeating: 1, count: perReplica.count)
-        var listed = [UInt32](repeating: 0, count: perReplica.count)
+        var heads = CausalOrderHeads(perReplica)
+        var result: [StateRun] = []
+        result.reserveCapacity(total)
+        while let index = heads.nextReady() {
+            result.append(heads.list(index))
+        }
+        precondition(heads.allListed, "a valid text's operations are causally closed")
+        return result
+    }
+
+    /// The replicas' runs not listed yet by ``causalOrder(order:)``: each replica's next run (its
+    /// head), what that head waits for, and how many operations of each replica are listed.
+    private struct CausalOrderHeads {
+        private let perReplica: [[StateRun]]
+        /// Each replica's next run, if any (a split deletion's rest until it is listed).
+        private var heads: [StateRun?]
+        /// Per replica, the index in `perReplica` of the run after its head.
+        private var nextIndex: [Int]
+        /// Per replica, how many of its operations are listed (its counters below that).
+        private var listed: [UInt32]
         // Per head, as plain arrays the scan reads: its timestamp (UInt64.max: no head left) and
         // what it needs listed, twice: `listed[needReplica] > needCounter` (noIndex: nothing).
-        var headLamport = [UInt64](repeating: .max, count: perReplica.count)
-        var needs = [(replica: UInt32, counter: UInt32, rightReplica: UInt32, rightCounter: UInt32)](
-            repeating: (noIndex, 0, noIndex, 0), count: perReplica.count)
-        func setNeeds(_ index: Int, _ head: StateRun?) {
-            guard let head else {
+        private var headLamport: [UInt64]
+        private var needs: [(replica: UInt32, counter: UInt32, rightReplica: UInt32, rightCounter: UInt32)]
+
+        init(_ perReplica: [[StateRun]]) {
+            self.perReplica = perReplica
+            heads = perReplica.map { $0.first }
+            nextIndex = [Int](repeating: 1, count: perReplica.count)
+            listed = [UInt32](repeating: 0, count: perReplica.count)
+            headLamport = [UInt64](repeating: .max, count: perReplica.count)
+            needs = .init(repeating: (noIndex, 0, noIndex, 0), count: perReplica.count)
+            for index in heads.indices { setNeeds(index) }
+        }
+
+        /// Whether every run is listed.
+        var allListed: Bool { heads.allSatisfy { $0 == nil } }
+
+        @inline(__always)
+        private mutating func setNeeds(_ index: Int) {
+            guard let head = heads[index] else {
                 headLamport[index] = .max
                 return
             }
@@ -484,14 +529,14 @@ extension TextCRDT {
                 needs[index] = (head.first.replica, head.first.counter, head.right.replica, head.right.counter)
             }
         }
-        for index in heads.indices { setNeeds(index, heads[index]) }
-        var result: [StateRun] = []
-        result.reserveCapacity(total)
-        while true {
-            // The ready head with the smallest (timestamp, replica id): heads are visited in
-            // table order, which is replica id order, so only a smaller timestamp displaces the
-            // best so far (and is tested for readiness at all).
-            var best = -1
+
+        /// The replica whose head is ready (everything it needs listed) and goes next: the
+        /// smallest (timestamp, replica id). Nil when no head is ready.
+        @inline(__always)
+        func nextReady() -> Int? {
+            // Heads are visited in table order, which is replica id order, so only a smaller
+            // timestamp displaces the best so far (and is tested for readiness at all).
+            var best: Int?
             var bestLamport = UInt64.max
             for index in headLamport.indices where headLamport[index] < bestLamport {
                 let need = needs[index]
@@ -500,27 +545,30 @@ extension TextCRDT {
                 best = index
                 bestLamport = headLamport[index]
             }
-            guard best >= 0 else {
-                precondition(heads.allSatisfy { $0 == nil }, "a valid text's operations are causally closed")
-                return result
-            }
-            let index = best
+            return best
+        }
+
+        /// Lists the ready part of replica `index`'s head (``nextReady()`` chose it) and returns it.
+        @inline(__always)
+        mutating func list(_ index: Int) -> StateRun {
             let head = heads[index]!
             // A deletion may be ready in part: the targets listed so far.
             var ready = head.length
             if head.isDeletion && !head.isReversed {
                 ready = min(head.length, listed[Int(head.first.replica)] - head.first.counter)
             }
+            let part: StateRun
             if ready == head.length {
-                result.append(head)
+                part = head
                 heads[index] = nextIndex[index] < perReplica[index].count ? perReplica[index][nextIndex[index]] : nil
                 nextIndex[index] += 1
             } else {
-                result.append(head.prefix(ready))
+                part = head.prefix(ready)
                 heads[index] = head.dropping(ready)
             }
-            setNeeds(index, heads[index])
+            setNeeds(index)
             listed[index] += ready
+            return part
         }
     }
 
@@ -562,17 +610,56 @@ extension TextCRDT {
         let text = Array(bytes[textRange])
         guard UTF8Scanning.isValid(text) else { throw .malformed("the text section is not valid UTF-8") }
 
+        let table = try Self.readReplicaTable(&reader)
+        let replicaCount = table.count
+        let (operationCounts, totalOperations) = try Self.readOperationCounts(
+            &reader, replicaCount: replicaCount, operationsMax: Self.decodedOperationsMax(bodyBytes: bodyRange.count))
+        let lamportRuns = try Self.readVersion1LamportRuns(&reader, operationCounts: operationCounts)
+        var decoded = TextCRDT(replaying: table, lamportRuns: lamportRuns, operationCount: operationCounts, localReplica: replica)
+        let stretchCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "stretch count")
+        var cursors = [Int](repeating: 0, count: replicaCount)
+        var previousReplica = -1
+        for _ in 0..<stretchCount {
+            let replicaIndex = UInt32(try reader.count(max: replicaCount - 1, "replica index"))
+            guard Int(replicaIndex) != previousReplica else { throw .malformed("two stretches of one replica in a row") }
+            previousReplica = Int(replicaIndex)
+            let runCount = try reader.count(max: min(totalOperations, reader.remaining), "run count")
+            guard runCount > 0 else { throw .malformed("empty stretch") }
+            for _ in 0..<runCount {
+                try decoded.decodeStateRun(
+                    &reader, header: try reader.varint(), replicaIndex: replicaIndex, operationCounts: operationCounts,
+                    cursors: &cursors)
+            }
+        }
+        try decoded.finishDecoding(reader: reader, operationCounts: operationCounts, text: text)
+        self = decoded
+    }
+
+    /// The replica table of a text state (either version): its count, then the ids, strictly
+    /// ascending.
+    private static func readReplicaTable(_ reader: inout ByteReader) throws(DecodingError) -> [ReplicaID] {
         let replicaCount = try reader.count(max: min(Limits.replicasPerTextMax, reader.remaining / 8), "replica count")
-        var table: [ReplicaID] = []
-        table.reserveCapacity(replicaCount)
+        var ids: [ReplicaID] = []
+        ids.reserveCapacity(replicaCount)
         for _ in 0..<replicaCount {
             let id = ReplicaID(try reader.uint64LittleEndian())
-            if let last = table.last, last >= id { throw .malformed("replica ids are not strictly ascending") }
-            table.append(id)
+            if let last = ids.last, last >= id { throw .malformed("replica ids are not strictly ascending") }
+            ids.append(id)
         }
-        // A decoder safety limit: a state may not describe vastly more operations than its size
-        // (a tiny hostile input must not make the decoder allocate gigabytes).
-        let operationsMax = max(1 << 20, 256 * bodyRange.count)
+        return ids
+    }
+
+    /// A decoder safety limit: a state may not describe vastly more operations than its size (a
+    /// tiny hostile input must not make the decoder allocate gigabytes).
+    private static func decodedOperationsMax(bodyBytes: Int) -> Int {
+        max(1 << 20, 256 * bodyBytes)
+    }
+
+    /// Each replica's operation count (positive, within the limit), and their total, which may
+    /// not pass `operationsMax`.
+    private static func readOperationCounts(
+        _ reader: inout ByteReader, replicaCount: Int, operationsMax: Int
+    ) throws(DecodingError) -> (counts: [UInt32], total: Int) {
         var operationCounts: [UInt32] = []
         var totalOperations = 0
         for _ in 0..<replicaCount {
@@ -582,8 +669,16 @@ extension TextCRDT {
             guard totalOperations <= operationsMax else { throw .malformed("more operations than the decoder accepts for this size") }
             operationCounts.append(count)
         }
+        return (operationCounts, totalOperations)
+    }
+
+    /// A version 1 state's Lamport runs: per replica, their count, then each run's counter (the
+    /// step from the run before) and timestamp offset (the change from the run before), checked.
+    private static func readVersion1LamportRuns(
+        _ reader: inout ByteReader, operationCounts: [UInt32]
+    ) throws(DecodingError) -> [[LamportRun]] {
         var lamportRuns: [[LamportRun]] = []
-        for replicaIndex in 0..<replicaCount {
+        for replicaIndex in operationCounts.indices {
             let runCount = try reader.count(max: min(Int(operationCounts[replicaIndex]), reader.remaining / 2), "Lamport run count")
             guard runCount > 0 else { throw .malformed("replica \(replicaIndex) has no Lamport runs") }
             var runs: [LamportRun] = []
@@ -604,24 +699,7 @@ extension TextCRDT {
             }
             lamportRuns.append(runs)
         }
-        var decoded = TextCRDT(replaying: table, lamportRuns: lamportRuns, operationCount: operationCounts, localReplica: replica)
-        let stretchCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "stretch count")
-        var cursors = [Int](repeating: 0, count: replicaCount)
-        var previousReplica = -1
-        for _ in 0..<stretchCount {
-            let replicaIndex = UInt32(try reader.count(max: replicaCount - 1, "replica index"))
-            guard Int(replicaIndex) != previousReplica else { throw .malformed("two stretches of one replica in a row") }
-            previousReplica = Int(replicaIndex)
-            let runCount = try reader.count(max: min(totalOperations, reader.remaining), "run count")
-            guard runCount > 0 else { throw .malformed("empty stretch") }
-            for _ in 0..<runCount {
-                try decoded.decodeStateRun(
-                    &reader, header: try reader.varint(), replicaIndex: replicaIndex, operationCounts: operationCounts,
-                    cursors: &cursors)
-            }
-        }
-        try decoded.finishDecoding(reader: reader, operationCounts: operationCounts, text: text)
-        self = decoded
+        return lamportRuns
     }
 
     /// Decodes a version 2 text state body: a walk of the log (``walkVersion2(_:range:)``) checks
@@ -672,7 +750,7 @@ extension TextCRDT {
         let isDeletion = header & StateRunHeader.deletion != 0
         let isIDForm = header & StateRunHeader.idForm != 0
         let backward = isDeletion && header & StateRunHeader.backward != 0
-        let lengthMinusOne = header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)
+        let lengthMinusOne = StateRunHeader.lengthMinusOne(header)
         let counter = logs[replicaIndex].operationCount
         guard lengthMinusOne < UInt64(operationCounts[Int(replicaIndex)] - counter) else {
             throw .malformed("run past replica \(replicaIndex)'s operation count")
@@ -694,46 +772,8 @@ extension TextCRDT {
             replayDeletion(replica: replicaIndex, length: length, atScalar: offset, backward: backward)
             cursors[Int(replicaIndex)] = offset
         case (false, true):
-            let modes = try reader.byte()
-            guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
-            let originLeft: ItemRef
-            switch modes & 3 {
-            case OriginMode.leftStart: originLeft = .none
-            case OriginMode.leftPrevious:
-                guard counter > 0 else { throw .malformed("no previous operation") }
-                originLeft = ItemRef(replica: replicaIndex, counter: counter - 1)
-            default:
-                originLeft = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
-            }
-            if !originLeft.isNone {
-                guard holdsItem(originLeft) else { throw .malformed("originLeft is not a replayed item") }
-            }
-            let originRight: ItemRef
-            switch modes >> 2 {
-            case OriginMode.rightEnd: originRight = .none
-            case OriginMode.rightSuccessor:
-                guard !originLeft.isNone else { throw .malformed("successor of the start") }
-                originRight = ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1)
-            case OriginMode.rightInherited:
-                guard let (slot, _) = lookup(originLeft) else { throw .malformed("inherited origin of the start") }
-                originRight = spans[slot].originRight
-            default:
-                originRight = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
-            }
-            if !originRight.isNone {
-                guard holdsItem(originRight) else { throw .malformed("originRight is not a replayed item") }
-            }
-            // As `apply` requires: an insertion is newer than its origins.
-            let lamport = logs[replicaIndex].lamport(of: counter)
-            for origin in [originLeft, originRight] where !origin.isNone {
-                guard logs[origin.replica].lamport(of: origin.counter) < lamport else {
-                    throw .malformed("an insertion older than its origin")
-                }
-            }
-            // As `apply` requires: no earlier item of its replica between its origins.
-            guard !holdsItem(of: replicaIndex, between: originLeft, and: originRight) else {
-                throw .malformed("an item of the inserting replica between its origins")
-            }
+            let (originLeft, originRight) = try readIDFormOrigins(
+                &reader, replica: replicaIndex, counter: counter, replicaCount: replicaCount)
             replayInsertion(replica: replicaIndex, length: length, originLeft: originLeft, originRight: originRight)
         case (true, true):
             let target = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
@@ -744,6 +784,55 @@ extension TextCRDT {
                 replica: replicaIndex, length: length, targetReplica: target.replica,
                 targetCounter: target.counter, isReversed: backward)
         }
+    }
+
+    /// Reads the origin modes and origins of an id-form insertion run of `replica` whose first
+    /// operation is `counter`, and checks them as `apply` would: held items, older than the
+    /// run, and no earlier item of the run's replica between them.
+    private func readIDFormOrigins(
+        _ reader: inout ByteReader, replica replicaIndex: UInt32, counter: UInt32, replicaCount: Int
+    ) throws(DecodingError) -> (originLeft: ItemRef, originRight: ItemRef) {
+        let modes = try reader.byte()
+        guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
+        let originLeft: ItemRef
+        switch modes & 3 {
+        case OriginMode.leftStart: originLeft = .none
+        case OriginMode.leftPrevious:
+            guard counter > 0 else { throw .malformed("no previous operation") }
+            originLeft = ItemRef(replica: replicaIndex, counter: counter - 1)
+        default:
+            originLeft = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
+        }
+        if !originLeft.isNone {
+            guard holdsItem(originLeft) else { throw .malformed("originLeft is not a replayed item") }
+        }
+        let originRight: ItemRef
+        switch modes >> 2 {
+        case OriginMode.rightEnd: originRight = .none
+        case OriginMode.rightSuccessor:
+            guard !originLeft.isNone else { throw .malformed("successor of the start") }
+            originRight = ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1)
+        case OriginMode.rightInherited:
+            guard let (slot, _) = lookup(originLeft) else { throw .malformed("inherited origin of the start") }
+            originRight = spans[slot].originRight
+        default:
+            originRight = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
+        }
+        if !originRight.isNone {
+            guard holdsItem(originRight) else { throw .malformed("originRight is not a replayed item") }
+        }
+        // As `apply` requires: an insertion is newer than its origins.
+        let lamport = logs[replicaIndex].lamport(of: counter)
+        for origin in [originLeft, originRight] where !origin.isNone {
+            guard logs[origin.replica].lamport(of: origin.counter) < lamport else {
+                throw .malformed("an insertion older than its origin")
+            }
+        }
+        // As `apply` requires: no earlier item of its replica between its origins.
+        guard !holdsItem(of: replicaIndex, between: originLeft, and: originRight) else {
+            throw .malformed("an item of the inserting replica between its origins")
+        }
+        return (originLeft, originRight)
     }
 
     /// As `apply` requires of every insertion, and as the id form checks before replaying: a
@@ -783,39 +872,59 @@ extension TextCRDT {
     ) {
         if bodyVersion >= 2 {
             let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: false)
-            let entries = zip(walk.replicas, walk.operationCounts).map { VersionVector.Entry(replica: $0, operationCount: $1) }
-            let insertions = zip(walk.replicas, walk.insertionEnds).compactMap { replica, end in
-                end == 0 ? nil : VersionVector.Entry(replica: replica, operationCount: end)
-            }
-            return (walk.text, VersionVector(entries: entries), VersionVector(entries: insertions), walk.lamport)
+            return (
+                walk.text, versionVector(walk.replicas, walk.operationCounts),
+                versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
         }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         // The caller validates the text (making a String of it validates it once).
         let textRange = try reader.lengthPrefixedRange()
-        let replicaCount = try reader.count(max: min(Limits.replicasPerTextMax, reader.remaining / 8), "replica count")
-        var ids: [ReplicaID] = []
-        ids.reserveCapacity(replicaCount)
-        for _ in 0..<replicaCount {
-            let id = ReplicaID(try reader.uint64LittleEndian())
-            if let last = ids.last, last >= id { throw .malformed("replica ids are not strictly ascending") }
-            ids.append(id)
+        let ids = try readReplicaTable(&reader)
+        let (operationCounts, _) = try readOperationCounts(&reader, replicaCount: ids.count, operationsMax: .max)
+        let lamport = try highestVersion1Lamport(&reader, operationCounts: operationCounts)
+        // The insertion version: walk the run headers of the log (no replay), checking the runs'
+        // fields as far as they can be without the text.
+        var check = StateLogCheck(operationCounts: operationCounts)
+        var previousReplica = -1
+        let stretchCount = try reader.count(max: reader.remaining / 2, "stretch count")
+        for _ in 0..<stretchCount {
+            let replica = try reader.count(max: ids.count - 1, "replica index")
+            guard replica != previousReplica else { throw .malformed("two stretches of one replica in a row") }
+            previousReplica = replica
+            let runCount = try reader.count(max: reader.remaining, "run count")
+            guard runCount > 0 else { throw .malformed("empty stretch") }
+            for _ in 0..<runCount {
+                let header = try reader.varint()
+                let length = try check.length(ofRun: header, replica: replica)
+                try check.checkFields(&reader, header: header, length: length, replica: replica)
+            }
         }
-        var entries: [VersionVector.Entry] = []
-        for id in ids {
-            let count = try reader.uint32Varint("operation count")
-            guard count > 0, count <= Limits.operationsPerReplicaMax else { throw .malformed("operation count \(count)") }
-            entries.append(VersionVector.Entry(replica: id, operationCount: count))
-        }
+        try check.checkComplete(reader)
+        return (textRange, versionVector(ids, operationCounts), versionVector(ids, check.insertionEnds), lamport)
+    }
+
+    /// The version vector of `counts` by replica (a count of 0: not in the vector).
+    private static func versionVector(_ replicas: [ReplicaID], _ counts: [UInt32]) -> VersionVector {
+        VersionVector(entries: zip(replicas, counts).compactMap { replica, count in
+            count == 0 ? nil : VersionVector.Entry(replica: replica, operationCount: count)
+        })
+    }
+
+    /// Reads a version 1 state's Lamport runs as ``readVersion1LamportRuns(_:operationCounts:)``
+    /// does, keeping only the highest timestamp of the replicas' last operations.
+    private static func highestVersion1Lamport(
+        _ reader: inout ByteReader, operationCounts: [UInt32]
+    ) throws(DecodingError) -> UInt64 {
         var lamport: UInt64 = 0
-        for entry in entries {
-            let runCount = try reader.count(max: min(Int(entry.operationCount), reader.remaining / 2), "Lamport run count")
+        for operationCount in operationCounts {
+            let runCount = try reader.count(max: min(Int(operationCount), reader.remaining / 2), "Lamport run count")
             guard runCount > 0 else { throw .malformed("no Lamport runs") }
             var counter: UInt32 = 0
             var offset: Int64 = 0
             for runIndex in 0..<runCount {
                 let step = try reader.uint32Varint("Lamport run counter")
                 guard (runIndex == 0) == (step == 0) else { throw .malformed("Lamport run counters") }
-                guard UInt64(counter) + UInt64(step) < UInt64(entry.operationCount) else { throw .malformed("Lamport run past the operations") }
+                guard UInt64(counter) + UInt64(step) < UInt64(operationCount) else { throw .malformed("Lamport run past the operations") }
                 counter += step
                 let change = try reader.signedVarint()
                 guard runIndex == 0 || change != 0 else { throw .malformed("Lamport runs not minimal") }
@@ -823,102 +932,136 @@ extension TextCRDT {
                 guard !overflow, next >= 1, next <= Int64(Limits.lamportOffsetMax) else { throw .malformed("Lamport offset") }
                 offset = next
             }
-            lamport = max(lamport, UInt64(Int64(entry.operationCount - 1) + offset))
+            lamport = max(lamport, UInt64(Int64(operationCount - 1) + offset))
         }
-        // The insertion version: walk the run headers of the log (no replay). Fields are not
-        // replayed, but checked as far as they can be without the text (what the replay of a
-        // memo's log, on its first use, would refuse anyway): stretch structure, origin modes,
-        // references to insertions listed before the run, position-form offsets without overflow
-        // and within the items inserted so far.
-        var counts = [UInt32](repeating: 0, count: entries.count)
-        var insertionEnds = [UInt32](repeating: 0, count: entries.count)
-        var cursors = [Int](repeating: 0, count: entries.count)
-        var inserted = 0
-        // Per replica, the counters of its insertions listed so far (references must name items).
-        var insertionRanges = [[Range<UInt32>]](repeating: [], count: entries.count)
-        var previousReplica = -1
-        let stretchCount = try reader.count(max: reader.remaining / 2, "stretch count")
-        for _ in 0..<stretchCount {
-            let replica = try reader.count(max: entries.count - 1, "replica index")
-            guard replica != previousReplica else { throw .malformed("two stretches of one replica in a row") }
-            previousReplica = replica
-            let runCount = try reader.count(max: reader.remaining, "run count")
-            guard runCount > 0 else { throw .malformed("empty stretch") }
-            for _ in 0..<runCount {
-                let header = try reader.varint()
-                let isDeletion = header & StateRunHeader.deletion != 0
-                let lengthMinusOne = header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)
-                let counter = counts[replica]
-                guard lengthMinusOne < UInt64(entries[replica].operationCount - counter) else {
-                    throw .malformed("run past the replica's operation count")
+        return lamport
+    }
+
+    /// The checks a walk of a text state's operation log makes on each run without replaying
+    /// it, as far as they can be made without the text (what the replay of a memo's log, on its
+    /// first use, would refuse anyway): each run within its replica's operation count, origin
+    /// modes, references to insertions listed before the run, position-form offsets without
+    /// overflow and within the items inserted so far. One checker for both versions, whose logs
+    /// differ only in how a run's replica and timestamp are written (``summary(ofBody:range:version:)``
+    /// for version 1, ``walkVersion2(_:range:derivingLamportRuns:)``).
+    private struct StateLogCheck {
+        /// Per replica, the operation count the state declares.
+        let operationCounts: [UInt32]
+        /// Per replica, the operations listed so far.
+        private(set) var counts: [UInt32]
+        /// Per replica, the end of its last insertion so far (0: none).
+        private(set) var insertionEnds: [UInt32]
+        /// Per replica, where its last position-form run left the cursor.
+        private var cursors: [Int]
+        /// Items inserted so far, by all replicas.
+        private var inserted = 0
+        /// Per replica, the counters of its insertions listed so far (references must name items).
+        private var insertionRanges: [[Range<UInt32>]]
+
+        init(operationCounts: [UInt32]) {
+            self.operationCounts = operationCounts
+            counts = [UInt32](repeating: 0, count: operationCounts.count)
+            insertionEnds = [UInt32](repeating: 0, count: operationCounts.count)
+            cursors = [Int](repeating: 0, count: operationCounts.count)
+            insertionRanges = [[Range<UInt32>]](repeating: [], count: operationCounts.count)
+        }
+
+        /// The length of the next run of `replica`, written as `header`: within the operations
+        /// the replica has left.
+        @inline(__always)
+        func length(ofRun header: UInt64, replica: Int) throws(DecodingError) -> UInt32 {
+            let lengthMinusOne = StateRunHeader.lengthMinusOne(header)
+            guard lengthMinusOne < UInt64(operationCounts[replica] - counts[replica]) else {
+                throw .malformed("run past the replica's operation count")
+            }
+            return UInt32(lengthMinusOne) + 1
+        }
+
+        /// Reads and checks the fields of the next run of `replica` (`header`, and `length` from
+        /// ``length(ofRun:replica:)``), then counts the run.
+        @inline(__always)
+        mutating func checkFields(
+            _ reader: inout ByteReader, header: UInt64, length: UInt32, replica: Int
+        ) throws(DecodingError) {
+            let isDeletion = header & StateRunHeader.deletion != 0
+            let counter = counts[replica]
+            switch (isDeletion, header & StateRunHeader.idForm != 0) {
+            case (_, false):
+                let offset = try readOffset(&reader, cursor: cursors[replica])
+                guard offset >= 0, offset + (isDeletion ? Int(length) : 0) <= inserted else {
+                    throw .malformed("position \(offset) outside the items listed before it")
                 }
-                let length = UInt32(lengthMinusOne) + 1
-                // A reference must name insertions listed before this run.
-                func checkItems(_ target: ItemRef, length: UInt32) throws(DecodingError) {
-                    guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]),
-                        covers(insertionRanges[Int(target.replica)], target.counter..<target.counter + length)
-                    else {
-                        throw .malformed("reference to an operation that is not an insertion listed before it")
-                    }
-                }
-                func checkReference(_ reader: inout ByteReader, length: UInt32) throws(DecodingError) -> ItemRef {
-                    let target = try readReference(&reader, from: UInt32(replica), counter: counter, replicaCount: entries.count)
-                    try checkItems(target, length: length)
-                    return target
-                }
-                switch (isDeletion, header & StateRunHeader.idForm != 0) {
-                case (_, false):
-                    let offset = try readOffset(&reader, cursor: cursors[replica])
-                    guard offset >= 0, offset + (isDeletion ? Int(length) : 0) <= inserted else {
-                        throw .malformed("position \(offset) outside the items listed before it")
-                    }
-                    cursors[replica] = isDeletion ? offset : offset + Int(length)
-                case (false, true):
-                    let modes = try reader.byte()
-                    guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
-                    var originLeft = ItemRef.none
-                    switch modes & 3 {
-                    case OriginMode.leftStart: break
-                    case OriginMode.leftPrevious:
-                        guard counter > 0 else { throw .malformed("no previous operation") }
-                        originLeft = ItemRef(replica: UInt32(replica), counter: counter - 1)
-                        try checkItems(originLeft, length: 1)
-                    default:
-                        originLeft = try checkReference(&reader, length: 1)
-                    }
-                    switch modes >> 2 {
-                    case OriginMode.rightEnd: break
-                    case OriginMode.rightSuccessor:
-                        guard !originLeft.isNone else { throw .malformed("successor of the start") }
-                        try checkItems(ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1), length: 1)
-                    case OriginMode.rightInherited:
-                        guard !originLeft.isNone else { throw .malformed("inherited origin of the start") }
-                    default:
-                        _ = try checkReference(&reader, length: 1)
-                    }
-                case (true, true):
-                    _ = try checkReference(&reader, length: length)
-                }
-                counts[replica] += length
-                if !isDeletion {
-                    insertionEnds[replica] = counts[replica]
-                    inserted += Int(length)
-                    if let last = insertionRanges[replica].last, last.upperBound == counter {
-                        insertionRanges[replica][insertionRanges[replica].count - 1] = last.lowerBound..<counts[replica]
-                    } else {
-                        insertionRanges[replica].append(counter..<counts[replica])
-                    }
+                cursors[replica] = isDeletion ? offset : offset + Int(length)
+            case (false, true):
+                try checkIDFormOrigins(&reader, replica: replica, counter: counter)
+            case (true, true):
+                _ = try checkReference(&reader, replica: replica, counter: counter, length: length)
+            }
+            counts[replica] += length
+            if !isDeletion {
+                insertionEnds[replica] = counts[replica]
+                inserted += Int(length)
+                if let last = insertionRanges[replica].last, last.upperBound == counter {
+                    insertionRanges[replica][insertionRanges[replica].count - 1] = last.lowerBound..<counts[replica]
+                } else {
+                    insertionRanges[replica].append(counter..<counts[replica])
                 }
             }
         }
-        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
-        for index in entries.indices where counts[index] != entries[index].operationCount {
-            throw .malformed("replica \(index) has \(counts[index]) operations in the log, \(entries[index].operationCount) counted")
+
+        /// The origin modes and origins of an id-form insertion, as far as they can be checked
+        /// without the text.
+        private func checkIDFormOrigins(_ reader: inout ByteReader, replica: Int, counter: UInt32) throws(DecodingError) {
+            let modes = try reader.byte()
+            guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
+            var originLeft = ItemRef.none
+            switch modes & 3 {
+            case OriginMode.leftStart: break
+            case OriginMode.leftPrevious:
+                guard counter > 0 else { throw .malformed("no previous operation") }
+                originLeft = ItemRef(replica: UInt32(replica), counter: counter - 1)
+                try checkItems(originLeft, length: 1)
+            default:
+                originLeft = try checkReference(&reader, replica: replica, counter: counter, length: 1)
+            }
+            switch modes >> 2 {
+            case OriginMode.rightEnd: break
+            case OriginMode.rightSuccessor:
+                guard !originLeft.isNone else { throw .malformed("successor of the start") }
+                try checkItems(ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1), length: 1)
+            case OriginMode.rightInherited:
+                guard !originLeft.isNone else { throw .malformed("inherited origin of the start") }
+            default:
+                _ = try checkReference(&reader, replica: replica, counter: counter, length: 1)
+            }
         }
-        let insertions = zip(entries, insertionEnds).compactMap { entry, end in
-            end == 0 ? nil : VersionVector.Entry(replica: entry.replica, operationCount: end)
+
+        /// Reads a reference of a run of `replica` whose first operation is `counter`, naming
+        /// `length` items from there (``checkItems(_:length:)``).
+        private func checkReference(
+            _ reader: inout ByteReader, replica: Int, counter: UInt32, length: UInt32
+        ) throws(DecodingError) -> ItemRef {
+            let target = try readReference(&reader, from: UInt32(replica), counter: counter, replicaCount: operationCounts.count)
+            try checkItems(target, length: length)
+            return target
         }
-        return (textRange, VersionVector(entries: entries), VersionVector(entries: insertions), lamport)
+
+        /// A reference must name insertions listed before this run.
+        private func checkItems(_ target: ItemRef, length: UInt32) throws(DecodingError) {
+            guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]),
+                covers(insertionRanges[Int(target.replica)], target.counter..<target.counter + length)
+            else {
+                throw .malformed("reference to an operation that is not an insertion listed before it")
+            }
+        }
+
+        /// The end of the log: every byte read, every operation the state counts listed.
+        func checkComplete(_ reader: ByteReader) throws(DecodingError) {
+            guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
+            for index in counts.indices where counts[index] != operationCounts[index] {
+                throw .malformed("replica \(index) has \(counts[index]) operations in the log, \(operationCounts[index]) counted")
+            }
+        }
     }
 
     /// What a walk of a version 2 text state body finds without replaying it.
@@ -939,9 +1082,8 @@ extension TextCRDT {
 
     /// Walks a version 2 text state body without replaying it, checking what needs no text (as
     /// ``summary(ofBody:range:version:)`` does for version 1): the tables and counts, the decoder
-    /// safety limit, each run's replica, length and Lamport timestamp, origin modes, references
-    /// to insertions listed before the run, position-form offsets without overflow and within the
-    /// items inserted so far; and derives each replica's Lamport runs.
+    /// safety limit, each run's replica, length and Lamport timestamp, and its fields
+    /// (``StateLogCheck``); and derives each replica's Lamport runs.
     ///
     /// - Complexity: O(t + n) for t bytes of text and n runs.
     /// `derivingLamportRuns`: whether to collect each replica's Lamport runs (a decoder needs
@@ -951,36 +1093,16 @@ extension TextCRDT {
     ) throws(DecodingError) -> StateWalk {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let textRange = try reader.lengthPrefixedRange()
-        let replicaCount = try reader.count(max: min(Limits.replicasPerTextMax, reader.remaining / 8), "replica count")
-        var ids: [ReplicaID] = []
-        ids.reserveCapacity(replicaCount)
-        for _ in 0..<replicaCount {
-            let id = ReplicaID(try reader.uint64LittleEndian())
-            if let last = ids.last, last >= id { throw .malformed("replica ids are not strictly ascending") }
-            ids.append(id)
-        }
-        // A decoder safety limit: a state may not describe vastly more operations than its size.
-        let operationsMax = max(1 << 20, 256 * bodyRange.count)
-        var operationCounts: [UInt32] = []
-        var totalOperations = 0
-        for _ in 0..<replicaCount {
-            let count = try reader.uint32Varint("operation count")
-            guard count > 0, count <= Limits.operationsPerReplicaMax else { throw .malformed("operation count \(count)") }
-            totalOperations += Int(count)
-            guard totalOperations <= operationsMax else { throw .malformed("more operations than the decoder accepts for this size") }
-            operationCounts.append(count)
-        }
+        let ids = try readReplicaTable(&reader)
+        let replicaCount = ids.count
+        let (operationCounts, totalOperations) = try readOperationCounts(
+            &reader, replicaCount: replicaCount, operationsMax: decodedOperationsMax(bodyBytes: bodyRange.count))
         let logStart = reader.position
         let runCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "run count")
-        var counts = [UInt32](repeating: 0, count: replicaCount)
-        var insertionEnds = [UInt32](repeating: 0, count: replicaCount)
-        var cursors = [Int](repeating: 0, count: replicaCount)
+        var check = StateLogCheck(operationCounts: operationCounts)
         var lamportRuns = [[LamportRun]](repeating: [], count: derivingLamportRuns ? replicaCount : 0)
         // Per replica, the Lamport timestamp of its last operation so far.
         var lastLamports = [UInt64](repeating: 0, count: replicaCount)
-        var inserted = 0
-        // Per replica, the counters of its insertions listed so far (references must name items).
-        var insertionRanges = [[Range<UInt32>]](repeating: [], count: replicaCount)
         var replica = -1
         var highest: UInt64 = 0
         for _ in 0..<runCount {
@@ -995,13 +1117,8 @@ extension TextCRDT {
             } else {
                 guard replica >= 0 else { throw .malformed("the first run names no replica") }
             }
-            let isDeletion = header & StateRunHeader.deletion != 0
-            let lengthMinusOne = header >> (isDeletion ? StateRunHeader.deletionLengthShift : StateRunHeader.insertionLengthShift)
-            let counter = counts[replica]
-            guard lengthMinusOne < UInt64(operationCounts[replica] - counter) else {
-                throw .malformed("run past the replica's operation count")
-            }
-            let length = UInt32(lengthMinusOne) + 1
+            let length = try check.length(ofRun: header, replica: replica)
+            let counter = check.counts[replica]
             let lamport = try lamport(fromField: lamportField, highest: highest, counter: counter)
             if derivingLamportRuns {
                 if let last = lamportRuns[replica].last, last.lamport + UInt64(counter - last.counter) == lamport {
@@ -1012,72 +1129,14 @@ extension TextCRDT {
             }
             lastLamports[replica] = lamport + UInt64(length) - 1
             highest = max(highest, lastLamports[replica])
-            // A reference must name insertions listed before this run.
-            func checkItems(_ target: ItemRef, length: UInt32) throws(DecodingError) {
-                guard UInt64(target.counter) + UInt64(length) <= UInt64(counts[Int(target.replica)]),
-                    covers(insertionRanges[Int(target.replica)], target.counter..<target.counter + length)
-                else {
-                    throw .malformed("reference to an operation that is not an insertion listed before it")
-                }
-            }
-            func checkReference(_ reader: inout ByteReader, length: UInt32) throws(DecodingError) -> ItemRef {
-                let target = try readReference(&reader, from: UInt32(replica), counter: counter, replicaCount: replicaCount)
-                try checkItems(target, length: length)
-                return target
-            }
-            switch (isDeletion, header & StateRunHeader.idForm != 0) {
-            case (_, false):
-                let offset = try readOffset(&reader, cursor: cursors[replica])
-                guard offset >= 0, offset + (isDeletion ? Int(length) : 0) <= inserted else {
-                    throw .malformed("position \(offset) outside the items listed before it")
-                }
-                cursors[replica] = isDeletion ? offset : offset + Int(length)
-            case (false, true):
-                let modes = try reader.byte()
-                guard modes < 16, modes & 3 != 3 else { throw .malformed("origin modes \(modes)") }
-                var originLeft = ItemRef.none
-                switch modes & 3 {
-                case OriginMode.leftStart: break
-                case OriginMode.leftPrevious:
-                    guard counter > 0 else { throw .malformed("no previous operation") }
-                    originLeft = ItemRef(replica: UInt32(replica), counter: counter - 1)
-                    try checkItems(originLeft, length: 1)
-                default:
-                    originLeft = try checkReference(&reader, length: 1)
-                }
-                switch modes >> 2 {
-                case OriginMode.rightEnd: break
-                case OriginMode.rightSuccessor:
-                    guard !originLeft.isNone else { throw .malformed("successor of the start") }
-                    try checkItems(ItemRef(replica: originLeft.replica, counter: originLeft.counter + 1), length: 1)
-                case OriginMode.rightInherited:
-                    guard !originLeft.isNone else { throw .malformed("inherited origin of the start") }
-                default:
-                    _ = try checkReference(&reader, length: 1)
-                }
-            case (true, true):
-                _ = try checkReference(&reader, length: length)
-            }
-            counts[replica] += length
-            if !isDeletion {
-                insertionEnds[replica] = counts[replica]
-                inserted += Int(length)
-                if let last = insertionRanges[replica].last, last.upperBound == counter {
-                    insertionRanges[replica][insertionRanges[replica].count - 1] = last.lowerBound..<counts[replica]
-                } else {
-                    insertionRanges[replica].append(counter..<counts[replica])
-                }
-            }
+            try check.checkFields(&reader, header: header, length: length, replica: replica)
         }
-        guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
-        for index in counts.indices where counts[index] != operationCounts[index] {
-            throw .malformed("replica \(index) has \(counts[index]) operations in the log, \(operationCounts[index]) counted")
-        }
+        try check.checkComplete(reader)
         // As version 1 reads it: the highest of the replicas' last operations' timestamps.
         let lamport = lastLamports.max() ?? 0
         return StateWalk(
             text: textRange, replicas: ids, operationCounts: operationCounts, lamportRuns: lamportRuns,
-            insertionEnds: insertionEnds, lamport: lamport, logStart: logStart)
+            insertionEnds: check.insertionEnds, lamport: lamport, logStart: logStart)
     }
 
     /// The visible text of an encoded text state, without decoding the operations: checks the

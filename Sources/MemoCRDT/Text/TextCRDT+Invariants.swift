@@ -39,34 +39,63 @@ extension TextCRDT {
         try require(nodeHeaders[root].parent == noIndex, "root has a parent")
         try require(leafSlots.count == leafHeaders.count * TreeShape.leafCapacity, "leaf slot storage")
         try require(nodeEntries.count == nodeHeaders.count * TreeShape.nodeCapacity, "node entry storage")
+        var walk = TreeWalk()
+        let total = try walk.visit(root, in: self)
+        try require(total == totalCounts, "cached totals \(totalCounts) != \(total)")
+        try checkCursors()
+        try require(walk.visitedNodes == nodeHeaders.count, "unreachable nodes")
+        let leafOrder = walk.leafOrder
+        try checkLeafChain(leafOrder)
+        let slotsInTree = try checkSpansInDocumentOrder(leafOrder, total: total)
+        // Each replica: counter-order list, block index, dense counters, timestamps.
+        var slotsInLists = 0
+        for replicaIndex in logs.indices {
+            slotsInLists += try checkReplicaLog(replicaIndex)
+        }
+        try require(slotsInLists == slotsInTree, "spans on replica lists \(slotsInLists) != spans in the tree \(slotsInTree)")
+        if !orphansAllowed {
+            try checkEveryTombstoneHasItsDeletion(leafOrder)
+        }
+        try require(replicaTable.ids.count == logs.count, "replica table")
+        try require(replicaTable.ids[localReplicaIndex] == replica, "local replica index")
+        try replicaTable.check()
+    }
+
+    /// A walk of the B+tree from the root: checks each node's entries, links and counts, and
+    /// lists the leaves in order.
+    private struct TreeWalk {
         var leafOrder: [UInt32] = []
         var visitedNodes = 0
-        func visit(_ node: UInt32) throws(InvariantViolation) -> Counts {
+
+        /// Checks `node`'s subtree and returns its counts.
+        mutating func visit(_ node: UInt32, in text: TextCRDT) throws(InvariantViolation) -> Counts {
             visitedNodes += 1
-            let count = entryCount(of: node)
+            let count = text.entryCount(of: node)
             try require(count > 0 && count <= TreeShape.nodeCapacity, "node \(node) has \(count) entries")
             var total = Counts()
             for index in 0..<count {
-                let entry = entry(of: node, at: index)
+                let entry = text.entry(of: node, at: index)
                 let actual: Counts
-                if nodeHeaders[node].height == 1 {
-                    try require(leafHeaders[entry.child].parent == node, "leaf \(entry.child) parent link")
-                    try require(Int(leafHeaders[entry.child].parentEntry) == index, "leaf \(entry.child) parent entry")
+                if text.nodeHeaders[node].height == 1 {
+                    try require(text.leafHeaders[entry.child].parent == node, "leaf \(entry.child) parent link")
+                    try require(Int(text.leafHeaders[entry.child].parentEntry) == index, "leaf \(entry.child) parent entry")
                     leafOrder.append(entry.child)
-                    actual = slots(of: entry.child).reduce(Counts()) { $0 + spans[$1].counts }
+                    actual = text.slots(of: entry.child).reduce(Counts()) { $0 + text.spans[$1].counts }
                 } else {
-                    try require(nodeHeaders[entry.child].parent == node, "node \(entry.child) parent link")
-                    try require(Int(nodeHeaders[entry.child].parentEntry) == index, "node \(entry.child) parent entry")
-                    try require(nodeHeaders[entry.child].height + 1 == nodeHeaders[node].height, "node \(entry.child) height")
-                    actual = try visit(entry.child)
+                    try require(text.nodeHeaders[entry.child].parent == node, "node \(entry.child) parent link")
+                    try require(Int(text.nodeHeaders[entry.child].parentEntry) == index, "node \(entry.child) parent entry")
+                    try require(text.nodeHeaders[entry.child].height + 1 == text.nodeHeaders[node].height, "node \(entry.child) height")
+                    actual = try visit(entry.child, in: text)
                 }
                 try require(actual == entry.counts, "counts of child \(entry.child) of node \(node): \(entry.counts) != \(actual)")
                 total += actual
             }
             return total
         }
-        let total = try visit(root)
-        try require(total == totalCounts, "cached totals \(totalCounts) != \(total)")
+    }
+
+    /// The cached cursors: the cursor leaf's start and counts, the typing cursor's offset.
+    private func checkCursors() throws(InvariantViolation) {
         if cursorLeaf != noIndex {
             try require(countsBeforeUncached(leaf: cursorLeaf) == cursorLeafStart, "cursor leaf start")
             let parent = leafHeaders[cursorLeaf].parent
@@ -81,7 +110,10 @@ extension TextCRDT {
                 try require(next == spans[cursor.slot].originRight, "typing cursor span is not followed by its originRight")
             }
         }
-        try require(visitedNodes == nodeHeaders.count, "unreachable nodes")
+    }
+
+    /// Every leaf reached from the root, and the leaf chain linking them in that order.
+    private func checkLeafChain(_ leafOrder: [UInt32]) throws(InvariantViolation) {
         try require(leafOrder.count == leafHeaders.count, "unreachable leaves")
         try require(leafOrder.first == firstLeaf, "first leaf")
         var previous = noIndex
@@ -91,8 +123,11 @@ extension TextCRDT {
             previous = leaf
         }
         try require(leafHeaders[previous].next == noIndex, "last leaf next link")
+    }
 
-        // Spans in document order.
+    /// The spans in document order: each one's leaf, lengths and content, runs merged within a
+    /// leaf; the item total, span slots and content garbage. Returns the spans in the tree.
+    private func checkSpansInDocumentOrder(_ leafOrder: [UInt32], total: Counts) throws(InvariantViolation) -> Int {
         var slotsInTree = 0
         var visibleBytes = 0
         for leaf in leafOrder {
@@ -124,81 +159,90 @@ extension TextCRDT {
         try require(total.items == leafOrder.reduce(0) { $0 + slots(of: $1).reduce(0) { $0 + Int(spans[$1].lengthScalars) } }, "item total")
         try require(slotsInTree + freeSpanSlots.count == spans.count, "span slots leaked")
         try require(content.count - visibleBytes == contentGarbageBytes, "content garbage count")
+        return slotsInTree
+    }
 
-        // Each replica: counter-order list, block index, dense counters, timestamps.
-        var slotsInLists = 0
-        for (replicaIndex, log) in logs.enumerated() {
-            var expectedBlocks: [UInt32] = []
-            var slot = log.firstSpan
-            var last = noIndex
-            var counter: UInt32 = 0
-            var deletionIndex = 0
-            while slot != noIndex {
-                let span = spans[slot]
-                slotsInLists += 1
-                try require(Int(span.replica) == replicaIndex, "span \(slot) on the wrong replica list")
-                try require(span.leaf != noIndex, "freed span \(slot) on a list")
-                // Counters before this span are deletions.
-                while counter < span.counter {
-                    try require(deletionIndex < log.deletionRuns.count && log.deletionRuns[deletionIndex].counter == counter, "replica \(replicaIndex) counter \(counter) missing")
-                    counter = log.deletionRuns[deletionIndex].end
-                    deletionIndex += 1
-                }
-                try require(counter == span.counter, "replica \(replicaIndex) counters overlap at \(span.counter)")
-                for block in Int(span.counter >> TreeShape.blockShift)...Int((span.end - 1) >> TreeShape.blockShift) {
-                    while expectedBlocks.count <= block { expectedBlocks.append(noIndex) }
-                    if expectedBlocks[block] == noIndex { expectedBlocks[block] = slot }
-                }
-                counter = span.end
-                last = slot
-                slot = span.nextInReplica
-            }
-            while deletionIndex < log.deletionRuns.count {
-                try require(log.deletionRuns[deletionIndex].counter == counter, "replica \(replicaIndex) deletion run at \(counter)")
+    /// One replica's log: its spans in counter order and its block index, counters dense (each
+    /// an item or a deletion), its timestamps, every deletion's targets deleted items. Returns
+    /// the spans on its list.
+    private func checkReplicaLog(_ replicaIndex: Int) throws(InvariantViolation) -> Int {
+        let log = logs[replicaIndex]
+        var slotsInList = 0
+        var expectedBlocks: [UInt32] = []
+        var slot = log.firstSpan
+        var last = noIndex
+        var counter: UInt32 = 0
+        var deletionIndex = 0
+        while slot != noIndex {
+            let span = spans[slot]
+            slotsInList += 1
+            try require(Int(span.replica) == replicaIndex, "span \(slot) on the wrong replica list")
+            try require(span.leaf != noIndex, "freed span \(slot) on a list")
+            // Counters before this span are deletions.
+            while counter < span.counter {
+                try require(deletionIndex < log.deletionRuns.count && log.deletionRuns[deletionIndex].counter == counter, "replica \(replicaIndex) counter \(counter) missing")
                 counter = log.deletionRuns[deletionIndex].end
                 deletionIndex += 1
             }
-            try require(counter == log.operationCount, "replica \(replicaIndex) holds \(counter) counters, count says \(log.operationCount)")
-            try require(last == log.lastSpan, "replica \(replicaIndex) last span")
-            try require(log.blockFirstSpan == expectedBlocks, "replica \(replicaIndex) block index")
-            try require(log.operationCount == 0 || log.lamportRuns.first?.counter == 0, "replica \(replicaIndex) timestamps start")
-            for pair in zip(log.lamportRuns, log.lamportRuns.dropFirst()) {
-                try require(pair.0.counter < pair.1.counter, "replica \(replicaIndex) timestamp runs order")
+            try require(counter == span.counter, "replica \(replicaIndex) counters overlap at \(span.counter)")
+            for block in Int(span.counter >> TreeShape.blockShift)...Int((span.end - 1) >> TreeShape.blockShift) {
+                while expectedBlocks.count <= block { expectedBlocks.append(noIndex) }
+                if expectedBlocks[block] == noIndex { expectedBlocks[block] = slot }
             }
-            if log.operationCount > 0 {
-                try require(log.lamport(of: log.operationCount - 1) <= lamport, "replica \(replicaIndex) timestamps beyond the clock")
-            }
-            for run in log.deletionRuns {
-                try require(run.length > 0, "empty deletion run")
-                var target = run.targetCounter
-                while target < run.targetCounter + run.length {
-                    guard let (slot, offset) = lookup(ItemRef(replica: run.targetReplica, counter: target)) else {
-                        throw InvariantViolation("deletion target \(run.targetReplica).\(target) is not an item")
-                    }
-                    try require(spans[slot].isDeleted, "deletion target \(run.targetReplica).\(target) is visible")
-                    target += spans[slot].lengthScalars - offset
+            counter = span.end
+            last = slot
+            slot = span.nextInReplica
+        }
+        while deletionIndex < log.deletionRuns.count {
+            try require(log.deletionRuns[deletionIndex].counter == counter, "replica \(replicaIndex) deletion run at \(counter)")
+            counter = log.deletionRuns[deletionIndex].end
+            deletionIndex += 1
+        }
+        try require(counter == log.operationCount, "replica \(replicaIndex) holds \(counter) counters, count says \(log.operationCount)")
+        try require(last == log.lastSpan, "replica \(replicaIndex) last span")
+        try require(log.blockFirstSpan == expectedBlocks, "replica \(replicaIndex) block index")
+        try checkTimestampsAndDeletionTargets(of: replicaIndex)
+        return slotsInList
+    }
+
+    /// One replica's Lamport runs (in counter order, from counter 0, within the clock), and
+    /// its deletions' targets: items, deleted.
+    private func checkTimestampsAndDeletionTargets(of replicaIndex: Int) throws(InvariantViolation) {
+        let log = logs[replicaIndex]
+        try require(log.operationCount == 0 || log.lamportRuns.first?.counter == 0, "replica \(replicaIndex) timestamps start")
+        for pair in zip(log.lamportRuns, log.lamportRuns.dropFirst()) {
+            try require(pair.0.counter < pair.1.counter, "replica \(replicaIndex) timestamp runs order")
+        }
+        if log.operationCount > 0 {
+            try require(log.lamport(of: log.operationCount - 1) <= lamport, "replica \(replicaIndex) timestamps beyond the clock")
+        }
+        for run in log.deletionRuns {
+            try require(run.length > 0, "empty deletion run")
+            var target = run.targetCounter
+            while target < run.targetCounter + run.length {
+                guard let (slot, offset) = lookup(ItemRef(replica: run.targetReplica, counter: target)) else {
+                    throw InvariantViolation("deletion target \(run.targetReplica).\(target) is not an item")
                 }
+                try require(spans[slot].isDeleted, "deletion target \(run.targetReplica).\(target) is visible")
+                target += spans[slot].lengthScalars - offset
             }
         }
-        try require(slotsInLists == slotsInTree, "spans on replica lists \(slotsInLists) != spans in the tree \(slotsInTree)")
-        if !orphansAllowed {
-            // Every deleted item is deleted by an operation held (else two texts with equal
-            // versions could differ, and the state would not encode to this text).
-            var deleted = [[Range<UInt32>]](repeating: [], count: logs.count)
-            for log in logs {
-                for run in log.deletionRuns { deleted[Int(run.targetReplica)].append(run.targetCounter..<run.end - run.counter + run.targetCounter) }
-            }
-            deleted = deleted.map(mergedRanges)
-            for leaf in leafOrder {
-                for slot in slots(of: leaf) where spans[slot].isDeleted {
-                    let span = spans[slot]
-                    try require(covers(deleted[Int(span.replica)], span.counter..<span.end), "deleted items \(span.replica).\(span.counter)..<\(span.end) have no deletion")
-                }
+    }
+
+    /// Every deleted item is deleted by an operation held (else two texts with equal versions
+    /// could differ, and the state would not encode to this text).
+    private func checkEveryTombstoneHasItsDeletion(_ leafOrder: [UInt32]) throws(InvariantViolation) {
+        var deleted = [[Range<UInt32>]](repeating: [], count: logs.count)
+        for log in logs {
+            for run in log.deletionRuns { deleted[Int(run.targetReplica)].append(run.targetCounter..<run.end - run.counter + run.targetCounter) }
+        }
+        deleted = deleted.map(mergedRanges)
+        for leaf in leafOrder {
+            for slot in slots(of: leaf) where spans[slot].isDeleted {
+                let span = spans[slot]
+                try require(covers(deleted[Int(span.replica)], span.counter..<span.end), "deleted items \(span.replica).\(span.counter)..<\(span.end) have no deletion")
             }
         }
-        try require(replicaTable.ids.count == logs.count, "replica table")
-        try require(replicaTable.ids[localReplicaIndex] == replica, "local replica index")
-        try replicaTable.check()
     }
 
     /// Runs ``checkInvariants()`` under `MEMOSYNC_INTERNAL_CHECKS`: after every mutation while

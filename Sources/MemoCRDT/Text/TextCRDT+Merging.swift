@@ -388,100 +388,7 @@ extension TextCRDT {
     package func validate(_ delta: TextDelta) throws(TextError) {
         let total = pendingOperationCount + delta.operationCount
         guard total <= Limits.pendingOperationsMax else { throw .tooManyPendingOperations(count: total) }
-        // Counter ranges of deletions arriving now or held back, per replica (rarely needed:
-        // only consulted for ids this text does not hold yet), gathered for one replica when
-        // first asked for: the delta's runs of that replica are found by bisection.
-        var deletionRanges: [(replica: ReplicaID, ranges: [Range<UInt32>])] = []
-        func arrivingDeletions(of replica: ReplicaID) -> [Range<UInt32>] {
-            if let last = deletionRanges.last, last.replica == replica { return last.ranges }
-            if let index = deletionRanges.firstIndex(where: { $0.replica == replica }) {
-                deletionRanges.swapAt(index, deletionRanges.count - 1)
-                return deletionRanges[deletionRanges.count - 1].ranges
-            }
-            var ranges: [Range<UInt32>] = []
-            for index in delta.runIndices(of: replica) where !delta.runs[index].isInsertion {
-                ranges.append(delta.runs[index].counter..<delta.runs[index].end)
-            }
-            for run in pending where run.replica == replica && !run.isInsertion { ranges.append(run.counter..<run.end) }
-            ranges.sort { $0.lowerBound < $1.lowerBound }
-            deletionRanges.append((replica, ranges))
-            return ranges
-        }
-        // References mostly name the replica of the run before (typing on, deleting on): the
-        // last replica's index is kept instead of looked up again.
-        var lastIndex: (replica: ReplicaID, index: UInt32?)?
-        func replicaIndex(of replica: ReplicaID) -> UInt32? {
-            if let lastIndex, lastIndex.replica == replica { return lastIndex.index }
-            let index = replicaTable.index(of: replica)
-            lastIndex = (replica, index)
-            return index
-        }
-        func check(_ replica: ReplicaID, _ counters: Range<UInt32>) throws(TextError) {
-            var counter = counters.lowerBound
-            if let replicaIndex = replicaIndex(of: replica) {
-                // The part held here must be text.
-                let known = min(counters.upperBound, logs[replicaIndex].operationCount)
-                while counter < known {
-                    guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
-                        throw .invalidDelta(reason: "operation \(replica).\(counter) is a deletion, not text")
-                    }
-                    counter += spans[slot].lengthScalars - offset
-                }
-            }
-            guard counter < counters.upperBound else { return }
-            // The part not held here must not be a deletion arriving now or held back.
-            let ranges = arrivingDeletions(of: replica)
-            let index = ranges.partitioningIndex { $0.upperBound > counter }
-            if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
-                throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
-            }
-        }
-        // A run's own ids that are held here already must be held as operations of its kind: a
-        // delta that spends held ids on other operations comes from a forged or damaged
-        // history (a copy of a replica that went on under the same id), and applying the rest of
-        // it would build on operations this text holds as something else.
-        func checkHeldOwnIDs(_ replica: ReplicaID, _ counters: Range<UInt32>, insertion: Bool) throws(TextError) {
-            guard let replicaIndex = replicaIndex(of: replica) else { return }
-            let log = logs[Int(replicaIndex)]
-            let known = min(counters.upperBound, log.operationCount)
-            var counter = counters.lowerBound
-            while counter < known {
-                if insertion {
-                    guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
-                        throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as text but is held as a deletion")
-                    }
-                    counter += spans[slot].lengthScalars - offset
-                } else {
-                    guard let runIndex = log.deletionRunIndex(of: counter) else {
-                        throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as a deletion but is held as text")
-                    }
-                    counter = log.deletionRuns[runIndex].end
-                }
-            }
-        }
-        // An insertion is newer than its origins (a replica's clock passes every operation it
-        // has seen): checked here where the origin's timestamp is known (held, or in the delta),
-        // else when the run's turn comes (`applyRun` rejects it).
-        // Where the last timestamp lookup in a log ended (origins are mostly read in counter
-        // order, one replica after another): the next lookup in that log starts there.
-        var lamportHint: (replica: UInt32, position: Int) = (noIndex, 0)
-        func checkNewer(than origin: OperationID, lamport: UInt64, runIndex: Int) throws(TextError) {
-            var originLamport: UInt64?
-            if let index = replicaIndex(of: origin.replica), origin.counter < logs[Int(index)].operationCount {
-                if lamportHint.replica != index { lamportHint = (index, 0) }
-                originLamport = logs[Int(index)].lamport(of: origin.counter, hint: &lamportHint.position)
-            } else if runIndex > 0, delta.runs[runIndex - 1].replica == origin.replica,
-                delta.runs[runIndex - 1].counter <= origin.counter, origin.counter < delta.runs[runIndex - 1].end
-            {
-                // Mostly the run before holds it (typing on past a timestamp jump): no search.
-                originLamport = delta.runs[runIndex - 1].lamport + UInt64(origin.counter - delta.runs[runIndex - 1].counter)
-            } else if let position = delta.runIndex(holding: origin) {
-                originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
-            }
-            if let originLamport, originLamport >= lamport {
-                throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")
-            }
-        }
+        var lookups = ValidationLookups()
         var contentBytes = 0
         var newReplicas = 0
         var previousReplica: ReplicaID?
@@ -491,9 +398,9 @@ extension TextCRDT {
             let replica = runs[index].replica
             if replica != previousReplica {
                 previousReplica = replica
-                if replicaIndex(of: replica) == nil { newReplicas += 1 }
+                if replicaIndex(of: replica, &lookups) == nil { newReplicas += 1 }
             }
-            try checkHeldOwnIDs(replica, runs[index].counter..<runs[index].end, insertion: runs[index].isInsertion)
+            try checkHeldOwnIDs(replica, runs[index].counter..<runs[index].end, insertion: runs[index].isInsertion, &lookups)
             // Timestamps a state can hold (its operations' gaps are all the same).
             let lamport = runs[index].lamport
             let counter = UInt64(runs[index].counter)
@@ -503,22 +410,139 @@ extension TextCRDT {
             switch runs[index].kind {
             case let .insertion(originLeft, originRight, content):
                 if let originLeft {
-                    try check(originLeft.replica, originLeft.counter..<originLeft.counter + 1)
-                    try checkNewer(than: originLeft, lamport: lamport, runIndex: index)
+                    try checkReferencedItems(originLeft.replica, originLeft.counter..<originLeft.counter + 1, in: delta, &lookups)
+                    try checkNewer(than: originLeft, lamport: lamport, runIndex: index, in: delta, &lookups)
                 }
                 if case let .item(id) = originRight {
-                    try check(id.replica, id.counter..<id.counter + 1)
-                    try checkNewer(than: id, lamport: lamport, runIndex: index)
+                    try checkReferencedItems(id.replica, id.counter..<id.counter + 1, in: delta, &lookups)
+                    try checkNewer(than: id, lamport: lamport, runIndex: index, in: delta, &lookups)
                 }
                 contentBytes += content?.count ?? 0
             case let .deletion(target, _):
-                try check(target.replica, target.counter..<target.counter + runs[index].length)
+                try checkReferencedItems(target.replica, target.counter..<target.counter + runs[index].length, in: delta, &lookups)
             }
         }
         guard content.count + contentBytes <= Limits.contentBytesMax else {
             throw .contentTooLarge(bytes: content.count + contentBytes)
         }
         guard replicaTable.ids.count + newReplicas <= Limits.replicasPerTextMax else { throw .tooManyReplicas }
+    }
+
+    /// What ``validate(_:)`` remembers from one lookup to the next, as they mostly repeat.
+    private struct ValidationLookups {
+        /// Counter ranges of deletions arriving now or held back, per replica (rarely needed:
+        /// only consulted for ids this text does not hold yet), gathered for one replica when
+        /// first asked for, the last one asked for at the end.
+        var deletionRanges: [(replica: ReplicaID, ranges: [Range<UInt32>])] = []
+        /// References mostly name the replica of the run before (typing on, deleting on): the
+        /// last replica's index is kept instead of looked up again.
+        var lastIndex: (replica: ReplicaID, index: UInt32?)?
+        /// Where the last timestamp lookup in a log ended (origins are mostly read in counter
+        /// order, one replica after another): the next lookup in that log starts there.
+        var lamportHint: (replica: UInt32, position: Int) = (noIndex, 0)
+    }
+
+    /// The index of `replica` here (nil: this text has nothing of it), the last answer kept.
+    private func replicaIndex(of replica: ReplicaID, _ lookups: inout ValidationLookups) -> UInt32? {
+        if let lastIndex = lookups.lastIndex, lastIndex.replica == replica { return lastIndex.index }
+        let index = replicaTable.index(of: replica)
+        lookups.lastIndex = (replica, index)
+        return index
+    }
+
+    /// The counter ranges of `replica`'s deletions arriving in `delta` or held back, sorted: the
+    /// delta's runs of that replica are found by bisection.
+    private func arrivingDeletions(
+        of replica: ReplicaID, in delta: TextDelta, _ lookups: inout ValidationLookups
+    ) -> [Range<UInt32>] {
+        if let last = lookups.deletionRanges.last, last.replica == replica { return last.ranges }
+        if let index = lookups.deletionRanges.firstIndex(where: { $0.replica == replica }) {
+            lookups.deletionRanges.swapAt(index, lookups.deletionRanges.count - 1)
+            return lookups.deletionRanges[lookups.deletionRanges.count - 1].ranges
+        }
+        var ranges: [Range<UInt32>] = []
+        for index in delta.runIndices(of: replica) where !delta.runs[index].isInsertion {
+            ranges.append(delta.runs[index].counter..<delta.runs[index].end)
+        }
+        for run in pending where run.replica == replica && !run.isInsertion { ranges.append(run.counter..<run.end) }
+        ranges.sort { $0.lowerBound < $1.lowerBound }
+        lookups.deletionRanges.append((replica, ranges))
+        return ranges
+    }
+
+    /// Checks that the operations `counters` of `replica`, which a run of `delta` refers to as
+    /// items, are insertions where their kind is known: held here, or arriving or held back as
+    /// deletions.
+    private func checkReferencedItems(
+        _ replica: ReplicaID, _ counters: Range<UInt32>, in delta: TextDelta, _ lookups: inout ValidationLookups
+    ) throws(TextError) {
+        var counter = counters.lowerBound
+        if let replicaIndex = replicaIndex(of: replica, &lookups) {
+            // The part held here must be text.
+            let known = min(counters.upperBound, logs[replicaIndex].operationCount)
+            while counter < known {
+                guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
+                    throw .invalidDelta(reason: "operation \(replica).\(counter) is a deletion, not text")
+                }
+                counter += spans[slot].lengthScalars - offset
+            }
+        }
+        guard counter < counters.upperBound else { return }
+        // The part not held here must not be a deletion arriving now or held back.
+        let ranges = arrivingDeletions(of: replica, in: delta, &lookups)
+        let index = ranges.partitioningIndex { $0.upperBound > counter }
+        if index < ranges.count && ranges[index].lowerBound < counters.upperBound {
+            throw .invalidDelta(reason: "a run refers to deletion operations of \(replica) as text")
+        }
+    }
+
+    /// A run's own ids that are held here already must be held as operations of its kind: a
+    /// delta that spends held ids on other operations comes from a forged or damaged history (a
+    /// copy of a replica that went on under the same id), and applying the rest of it would
+    /// build on operations this text holds as something else.
+    private func checkHeldOwnIDs(
+        _ replica: ReplicaID, _ counters: Range<UInt32>, insertion: Bool, _ lookups: inout ValidationLookups
+    ) throws(TextError) {
+        guard let replicaIndex = replicaIndex(of: replica, &lookups) else { return }
+        let log = logs[Int(replicaIndex)]
+        let known = min(counters.upperBound, log.operationCount)
+        var counter = counters.lowerBound
+        while counter < known {
+            if insertion {
+                guard let (slot, offset) = lookup(ItemRef(replica: replicaIndex, counter: counter)) else {
+                    throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as text but is held as a deletion")
+                }
+                counter += spans[slot].lengthScalars - offset
+            } else {
+                guard let runIndex = log.deletionRunIndex(of: counter) else {
+                    throw .invalidDelta(reason: "operation \(replica).\(counter) arrives as a deletion but is held as text")
+                }
+                counter = log.deletionRuns[runIndex].end
+            }
+        }
+    }
+
+    /// An insertion is newer than its origins (a replica's clock passes every operation it has
+    /// seen): checked here where the origin's timestamp is known (held, or in the delta), else
+    /// when the run's turn comes (`applyRun` rejects it).
+    private func checkNewer(
+        than origin: OperationID, lamport: UInt64, runIndex: Int, in delta: TextDelta, _ lookups: inout ValidationLookups
+    ) throws(TextError) {
+        var originLamport: UInt64?
+        if let index = replicaIndex(of: origin.replica, &lookups), origin.counter < logs[Int(index)].operationCount {
+            if lookups.lamportHint.replica != index { lookups.lamportHint = (index, 0) }
+            originLamport = logs[Int(index)].lamport(of: origin.counter, hint: &lookups.lamportHint.position)
+        } else if runIndex > 0, delta.runs[runIndex - 1].replica == origin.replica,
+            delta.runs[runIndex - 1].counter <= origin.counter, origin.counter < delta.runs[runIndex - 1].end
+        {
+            // Mostly the run before holds it (typing on past a timestamp jump): no search.
+            originLamport = delta.runs[runIndex - 1].lamport + UInt64(origin.counter - delta.runs[runIndex - 1].counter)
+        } else if let position = delta.runIndex(holding: origin) {
+            originLamport = delta.runs[position].lamport + UInt64(origin.counter - delta.runs[position].counter)
+        }
+        if let originLamport, originLamport >= lamport {
+            throw .invalidDelta(reason: "an insertion is not newer than its origin \(origin)")
+        }
     }
 
     /// Whether applying `delta` (accepted by ``validate(_:)`` and ``canApplyCompletely(_:)``
@@ -569,92 +593,134 @@ extension TextCRDT {
     /// gives nil.
     func appliesWithoutRejectionByTree(_ delta: TextDelta) -> Bool? {
         guard pending.isEmpty else { return nil }
-        // The item `id` names when this text holds it (nil when it arrives in the delta).
-        func heldItem(_ id: OperationID) -> ItemRef? {
-            guard let replicaIndex = replicaTable.index(of: id.replica),
-                id.counter < logs[replicaIndex].operationCount
-            else { return nil }
-            let ref = ItemRef(replica: replicaIndex, counter: id.counter)
-            return lookup(ref) == nil ? nil : ref
-        }
-        // Index of a held item in the text (start: -1, end: Int.max), for ordering bounds.
-        func position(_ ref: ItemRef, isLeft: Bool) -> Int {
-            ref.isNone ? (isLeft ? -1 : Int.max) : itemIndex(of: ref)
-        }
         let runs = delta.runs
-        var index = 0
-        while index < runs.count {
-            let replica = runs[index].replica
-            let held = operationCount(of: replica)
-            let ownIndex = replicaTable.index(of: replica)
-            // The replica's insertion runs decided so far, each with the held items bounding it
-            // (`high` is also its right origin) and, once a case 3 needs them, their positions;
-            // a run continuing the previous one extends it.
-            var passed: [(end: UInt32, low: ItemRef, high: ItemRef, positions: Range<Int>?)] = []
-            while index < runs.count && runs[index].replica == replica {
-                defer { index += 1 }
-                guard case let .insertion(originLeftID, originRightForm, _) = runs[index].kind,
-                    runs[index].end > held
-                else { continue }
-                let counter = runs[index].counter
-                guard counter >= held else { return nil }
-                var left = ItemRef.none
-                var continuesPrevious = false
-                if let originLeftID {
-                    if let ref = heldItem(originLeftID) {
-                        left = ref
-                    } else if originLeftID.replica == replica, let last = passed.last, last.end == counter,
-                        originLeftID.counter == counter - 1
-                    {
-                        continuesPrevious = true
-                    } else {
-                        return nil
-                    }
-                }
-                let right: ItemRef
-                switch originRightForm {
-                case .end:
-                    right = .none
-                case let .item(id):
-                    guard let ref = heldItem(id) else { return nil }
-                    right = ref
-                case .inherited:
-                    if continuesPrevious {
-                        right = passed[passed.count - 1].high
-                    } else {
-                        guard !left.isNone, let (slot, _) = lookup(left) else { return nil }
-                        right = spans[slot].originRight
-                    }
-                }
-                if continuesPrevious {
-                    // Case 2: inside the previous run's bounds, after all of it.
-                    guard right == passed[passed.count - 1].high else { return nil }
-                    passed[passed.count - 1].end = runs[index].end
-                    continue
-                }
-                // Cases 1 and 3: the items of this replica held now.
-                if let ownIndex, holdsItem(of: ownIndex, between: left, and: right) { return false }
-                if !passed.isEmpty {
-                    // Case 3: the replica's earlier runs in the delta lie outside the origins.
-                    guard passed.count <= Self.originRuleComparedRunsMax else { return nil }
-                    let leftPosition = position(left, isLeft: true)
-                    let rightPosition = position(right, isLeft: false)
-                    guard leftPosition < rightPosition else { return nil }
-                    for earlierIndex in passed.indices {
-                        if passed[earlierIndex].positions == nil {
-                            let low = position(passed[earlierIndex].low, isLeft: true)
-                            let high = position(passed[earlierIndex].high, isLeft: false)
-                            guard low < high else { return nil }
-                            passed[earlierIndex].positions = low..<high
-                        }
-                        let bounds = passed[earlierIndex].positions!
-                        guard bounds.upperBound <= leftPosition || bounds.lowerBound >= rightPosition else { return nil }
-                    }
-                }
-                passed.append((runs[index].end, left, right, nil))
-            }
+        var start = 0
+        while start < runs.count {
+            let replica = runs[start].replica
+            var end = start + 1
+            while end < runs.count && runs[end].replica == replica { end += 1 }
+            guard let passes = insertionRunsPassOriginRule(runs[start..<end], of: replica) else { return nil }
+            if !passes { return false }
+            start = end
         }
         return true
+    }
+
+    /// An insertion run that ``insertionRunsPassOriginRule(_:of:)`` decided passes, with the held
+    /// items bounding it (`high` is also its right origin) and, once a case 3 needs them, their
+    /// positions; a run continuing the previous one extends it.
+    private struct PassedRun {
+        var end: UInt32
+        var low: ItemRef
+        var high: ItemRef
+        var positions: Range<Int>?
+    }
+
+    /// ``appliesWithoutRejectionByTree(_:)`` for the runs of one replica (all of its runs in the
+    /// delta, in counter order): true when every insertion run not held here passes, false when
+    /// one is rejected, nil when the tree and the runs do not tell.
+    private func insertionRunsPassOriginRule(_ runs: ArraySlice<TextDelta.Run>, of replica: ReplicaID) -> Bool? {
+        let held = operationCount(of: replica)
+        let ownIndex = replicaTable.index(of: replica)
+        var passed: [PassedRun] = []
+        for index in runs.indices {
+            guard case let .insertion(originLeftID, originRightForm, _) = runs[index].kind,
+                runs[index].end > held
+            else { continue }
+            let counter = runs[index].counter
+            guard counter >= held,
+                let (left, right, continuesPrevious) = originBounds(
+                    originLeft: originLeftID, originRight: originRightForm, ofRunAt: counter, by: replica, after: passed)
+            else { return nil }
+            if continuesPrevious {
+                // Case 2: inside the previous run's bounds, after all of it.
+                guard right == passed[passed.count - 1].high else { return nil }
+                passed[passed.count - 1].end = runs[index].end
+                continue
+            }
+            // Cases 1 and 3: the items of this replica held now.
+            if let ownIndex, holdsItem(of: ownIndex, between: left, and: right) { return false }
+            if !passed.isEmpty {
+                // Case 3: the replica's earlier runs in the delta lie outside the origins.
+                guard passed.count <= Self.originRuleComparedRunsMax,
+                    earlierRunsLieOutside(&passed, left: left, right: right)
+                else { return nil }
+            }
+            passed.append(PassedRun(end: runs[index].end, low: left, high: right, positions: nil))
+        }
+        return true
+    }
+
+    /// The held origins of an insertion run of `replica` starting at `counter` (none: the start
+    /// or the end), or that it continues the last run of `passed` (its left origin that run's
+    /// last item; then `left` is none). Nil when an origin is neither.
+    private func originBounds(
+        originLeft originLeftID: OperationID?, originRight originRightForm: TextDelta.RightOrigin, ofRunAt counter: UInt32,
+        by replica: ReplicaID, after passed: [PassedRun]
+    ) -> (left: ItemRef, right: ItemRef, continuesPrevious: Bool)? {
+        var left = ItemRef.none
+        var continuesPrevious = false
+        if let originLeftID {
+            if let ref = heldItem(originLeftID) {
+                left = ref
+            } else if originLeftID.replica == replica, let last = passed.last, last.end == counter,
+                originLeftID.counter == counter - 1
+            {
+                continuesPrevious = true
+            } else {
+                return nil
+            }
+        }
+        let right: ItemRef
+        switch originRightForm {
+        case .end:
+            right = .none
+        case let .item(id):
+            guard let ref = heldItem(id) else { return nil }
+            right = ref
+        case .inherited:
+            if continuesPrevious {
+                right = passed[passed.count - 1].high
+            } else {
+                guard !left.isNone, let (slot, _) = lookup(left) else { return nil }
+                right = spans[slot].originRight
+            }
+        }
+        return (left, right, continuesPrevious)
+    }
+
+    /// The item `id` names when this text holds it (nil when it arrives in the delta).
+    private func heldItem(_ id: OperationID) -> ItemRef? {
+        guard let replicaIndex = replicaTable.index(of: id.replica),
+            id.counter < logs[replicaIndex].operationCount
+        else { return nil }
+        let ref = ItemRef(replica: replicaIndex, counter: id.counter)
+        return lookup(ref) == nil ? nil : ref
+    }
+
+    /// Whether the held origins `left` and `right` are in order and every run of `passed` lies,
+    /// by the held items bounding it, wholly before `left` or after `right` (the positions of
+    /// the bounds are found once, and kept in `passed`).
+    private func earlierRunsLieOutside(_ passed: inout [PassedRun], left: ItemRef, right: ItemRef) -> Bool {
+        let leftPosition = orderPosition(left, isLeft: true)
+        let rightPosition = orderPosition(right, isLeft: false)
+        guard leftPosition < rightPosition else { return false }
+        for earlierIndex in passed.indices {
+            if passed[earlierIndex].positions == nil {
+                let low = orderPosition(passed[earlierIndex].low, isLeft: true)
+                let high = orderPosition(passed[earlierIndex].high, isLeft: false)
+                guard low < high else { return false }
+                passed[earlierIndex].positions = low..<high
+            }
+            let bounds = passed[earlierIndex].positions!
+            guard bounds.upperBound <= leftPosition || bounds.lowerBound >= rightPosition else { return false }
+        }
+        return true
+    }
+
+    /// Index of a held item in the text (start: -1, end: Int.max), for ordering bounds.
+    private func orderPosition(_ ref: ItemRef, isLeft: Bool) -> Int {
+        ref.isNone ? (isLeft ? -1 : Int.max) : itemIndex(of: ref)
     }
 
     // MARK: Applying one run
@@ -694,139 +760,200 @@ extension TextCRDT {
             report.duplicateOperationCount += Int(held - run.counter)
             run = run.dropping(held - run.counter)
         }
-        // Origins mostly name the run's own replica, whose index is known already.
-        func index(of replica: ReplicaID) -> UInt32? {
-            replica == incoming.replica ? replicaIndex : replicaTable.index(of: replica)
-        }
         switch run.kind {
         case let .insertion(originLeftID, originRightForm, bytes):
-            var originLeft = ItemRef.none
-            if let originLeftID {
-                let leftIndex = index(of: originLeftID.replica)
-                switch presence(originLeftID, replicaIndex: leftIndex) {
-                case .item: originLeft = ItemRef(replica: leftIndex!, counter: originLeftID.counter)
-                case .absent: return .blocked
-                case .deletion: return .rejected
-                }
+            let origins: (left: ItemRef, right: ItemRef)
+            switch heldOrigins(originLeft: originLeftID, originRight: originRightForm, ofRunBy: run.replica, at: replicaIndex) {
+            case let .held(left, right): origins = (left, right)
+            case .absent: return .blocked
+            case .contradicted: return .rejected
             }
-            let originRight: ItemRef
-            switch originRightForm {
-            case .end:
-                originRight = .none
-            case let .item(id):
-                let rightIndex = index(of: id.replica)
-                switch presence(id, replicaIndex: rightIndex) {
-                case .item: break
-                case .absent: return .blocked
-                case .deletion: return .rejected
-                }
-                originRight = ItemRef(replica: rightIndex!, counter: id.counter)
-            case .inherited:
-                guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .rejected }
-                originRight = spans[slot].originRight
-            }
-            // An operation is newer than everything it builds on (a replica's clock passes every
-            // operation it has seen): origins with a later timestamp come from no history.
             // `validate` compared the origins a run names with the timestamps they have here (held
             // then, or arriving in the delta and applied with them in this call; one that was
             // neither is not held now): not again for a run of the validated delta as it came
             // (a run cut where its held part ends has another left origin, an inherited right
             // origin is not named).
             let untrimmed = timestampsValidated && run.counter == incoming.counter
-            if !originLeft.isNone && !untrimmed
-                && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport
+            if !originsAreOlder(
+                than: run, originLeft: origins.left, originRight: origins.right,
+                comparingLeft: !untrimmed, comparingRight: !(untrimmed && originRightForm != .inherited))
             {
                 return .rejected
             }
-            if !originRight.isNone && !(untrimmed && originRightForm != .inherited)
-                && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport
-            {
-                return .rejected
-            }
-            // Where the left origin stands, found once for both the origin rule and the
-            // integration below (each would look it up in the tree otherwise).
-            var leftPlace: LeftOriginPlace?
-            if !originLeft.isNone {
-                // (Held as an item: `presence` said so above; never rejected here.)
-                guard let (slot, offset) = lookup(originLeft) else { return .rejected }
-                leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
-            }
-            // Its origins were next to each other where it was made, and its replica held all of
-            // its own earlier items there: none of them can lie between the two.
-            if holdsItem(of: replicaIndex, after: leftPlace, before: originRight) { return .rejected }
-            let destination = integrationDestination(
-                originLeft: originLeft, leftPlace: leftPlace, originRight: originRight,
-                newItem: OperationID(replica: run.replica, counter: run.counter))
-            var leaf: UInt32
-            var index: Int
-            var splitPieces: (left: UInt32, right: UInt32)?
-            if let (location, offset) = destination {
-                if offset > 0 {
-                    let second = splitSpan(at: location, offset: offset)
-                    (leaf, index) = (second.leaf, second.index)
-                    splitPieces = (location.slot, second.slot)
-                } else {
-                    (leaf, index) = (location.leaf, location.index)
-                }
-            } else {
-                leaf = lastLeaf
-                index = slotCount(of: leaf)
-            }
-            if let bytes {
-                _ = bytes.withUnsafeBufferPointer { buffer in
-                    insertRun(
-                        leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
-                        originLeft: originLeft, originRight: originRight, content: .bytes(buffer))
-                }
-            } else {
-                insertRun(
-                    leaf: leaf, index: index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
-                    originLeft: originLeft, originRight: originRight, content: .deleted)
-                appliedTombstones?.append(run)
-            }
-            if let splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
-            if recordingEdits, let bytes {
-                let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
-                let location = location(ofSlot: placed.slot)
-                let before = countsBefore(location).utf16
-                    + (placed.offset == 0
-                        ? 0
-                        : prefixLengths(of: spans[placed.slot], scalars: placed.offset).utf16)
-                report.edits.append(TextEdit(rangeUTF16: before..<before, replacement: String(decoding: bytes, as: UTF8.self)))
-            }
-            recordApplied(run, replicaIndex: replicaIndex, report: &report)
-            return .done
+            return applyInsertion(
+                run, replicaIndex: replicaIndex, originLeft: origins.left, originRight: origins.right, content: bytes,
+                recordingEdits: recordingEdits, report: &report, appliedTombstones: &appliedTombstones)
         case let .deletion(target, isReversed):
-            // Apply the longest prefix whose targets have all arrived.
-            var ready = run.length
-            guard let targetIndex = replicaTable.index(of: target.replica) else { return .blocked }
-            let targetsHeld = logs[targetIndex].operationCount
-            if isReversed {
-                if targetsHeld < target.counter + run.length { return .blocked }
-            } else {
-                if targetsHeld <= target.counter { return .blocked }
-                ready = min(run.length, targetsHeld - target.counter)
-            }
-            let part = ready == run.length ? run : run.prefix(ready)
-            guard case let .deletion(partTarget, _) = part.kind else { preconditionFailure() }
-            // Every target must be an item.
-            var counter = partTarget.counter
-            while counter < partTarget.counter + part.length {
-                guard let (slot, offset) = lookup(ItemRef(replica: targetIndex, counter: counter)) else {
-                    return .rejected
-                }
-                counter += spans[slot].lengthScalars - offset
-            }
-            deleteItems(
-                replica: targetIndex, from: partTarget.counter, count: part.length,
-                recordingEdits: recordingEdits, edits: &report.edits)
-            logs[replicaIndex].appendDeletions(
-                DeletionRun(
-                    counter: part.counter, length: part.length, targetReplica: targetIndex,
-                    targetCounter: partTarget.counter, isReversed: isReversed))
-            recordApplied(part, replicaIndex: replicaIndex, report: &report)
-            return ready == run.length ? .done : .partial(rest: run.dropping(ready))
+            return applyDeletion(
+                run, replicaIndex: replicaIndex, target: target, isReversed: isReversed, recordingEdits: recordingEdits,
+                report: &report)
         }
+    }
+
+    /// The origins of an insertion run as this text holds them, or why it holds them not.
+    private enum HeldOrigins {
+        case held(originLeft: ItemRef, originRight: ItemRef)
+        /// An origin has not arrived: the run waits for it.
+        case absent
+        /// An origin is held as a deletion, or an inherited right origin has no left origin.
+        case contradicted
+    }
+
+    /// The held origins of an insertion run of `runReplica` (its index here `replicaIndex`).
+    private func heldOrigins(
+        originLeft originLeftID: OperationID?, originRight originRightForm: TextDelta.RightOrigin,
+        ofRunBy runReplica: ReplicaID, at replicaIndex: UInt32
+    ) -> HeldOrigins {
+        // Origins mostly name the run's own replica, whose index is known already.
+        func index(of replica: ReplicaID) -> UInt32? {
+            replica == runReplica ? replicaIndex : replicaTable.index(of: replica)
+        }
+        var originLeft = ItemRef.none
+        if let originLeftID {
+            let leftIndex = index(of: originLeftID.replica)
+            switch presence(originLeftID, replicaIndex: leftIndex) {
+            case .item: originLeft = ItemRef(replica: leftIndex!, counter: originLeftID.counter)
+            case .absent: return .absent
+            case .deletion: return .contradicted
+            }
+        }
+        let originRight: ItemRef
+        switch originRightForm {
+        case .end:
+            originRight = .none
+        case let .item(id):
+            let rightIndex = index(of: id.replica)
+            switch presence(id, replicaIndex: rightIndex) {
+            case .item: break
+            case .absent: return .absent
+            case .deletion: return .contradicted
+            }
+            originRight = ItemRef(replica: rightIndex!, counter: id.counter)
+        case .inherited:
+            guard !originLeft.isNone, let (slot, _) = lookup(originLeft) else { return .contradicted }
+            originRight = spans[slot].originRight
+        }
+        return .held(originLeft: originLeft, originRight: originRight)
+    }
+
+    /// Whether `run` is newer than its origins (those asked for; a none origin passes): an
+    /// operation is newer than everything it builds on (a replica's clock passes every
+    /// operation it has seen), so origins with a later timestamp come from no history.
+    @inline(__always)
+    private func originsAreOlder(
+        than run: TextDelta.Run, originLeft: ItemRef, originRight: ItemRef, comparingLeft: Bool, comparingRight: Bool
+    ) -> Bool {
+        if !originLeft.isNone && comparingLeft && logs[originLeft.replica].lamport(of: originLeft.counter) >= run.lamport {
+            return false
+        }
+        if !originRight.isNone && comparingRight && logs[originRight.replica].lamport(of: originRight.counter) >= run.lamport {
+            return false
+        }
+        return true
+    }
+
+    /// Applies an insertion run whose origins are held and older than it, unless the origin
+    /// rule rejects it: places it where FugueMax puts it, records the edit and the operations.
+    private mutating func applyInsertion(
+        _ run: TextDelta.Run, replicaIndex: UInt32, originLeft: ItemRef, originRight: ItemRef, content bytes: [UInt8]?,
+        recordingEdits: Bool, report: inout TextApplyReport, appliedTombstones: inout [TextDelta.Run]?
+    ) -> RunOutcome {
+        // Where the left origin stands, found once for both the origin rule and the
+        // integration below (each would look it up in the tree otherwise).
+        var leftPlace: LeftOriginPlace?
+        if !originLeft.isNone {
+            // (Held as an item: `presence` said so above; never rejected here.)
+            guard let (slot, offset) = lookup(originLeft) else { return .rejected }
+            leftPlace = LeftOriginPlace(location: location(ofSlot: slot), offset: offset)
+        }
+        // Its origins were next to each other where it was made, and its replica held all of
+        // its own earlier items there: none of them can lie between the two.
+        if holdsItem(of: replicaIndex, after: leftPlace, before: originRight) { return .rejected }
+        let destination = integrationDestination(
+            originLeft: originLeft, leftPlace: leftPlace, originRight: originRight,
+            newItem: OperationID(replica: run.replica, counter: run.counter))
+        let point = openInsertionPoint(at: destination)
+        if let bytes {
+            _ = bytes.withUnsafeBufferPointer { buffer in
+                insertRun(
+                    leaf: point.leaf, index: point.index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
+                    originLeft: originLeft, originRight: originRight, content: .bytes(buffer))
+            }
+        } else {
+            insertRun(
+                leaf: point.leaf, index: point.index, replica: replicaIndex, counter: run.counter, lengthScalars: run.length,
+                originLeft: originLeft, originRight: originRight, content: .deleted)
+            appliedTombstones?.append(run)
+        }
+        if let splitPieces = point.splitPieces { mergeOutward(left: splitPieces.left, right: splitPieces.right) }
+        if recordingEdits, let bytes { recordInsertionEdit(of: run, replicaIndex: replicaIndex, content: bytes, report: &report) }
+        recordApplied(run, replicaIndex: replicaIndex, report: &report)
+        return .done
+    }
+
+    /// The leaf and index where new items go before the item at `destination` (nil: at the end
+    /// of the text), splitting its span when the item is inside it: then the two pieces, to
+    /// merge again around the new items where they allow it.
+    @inline(__always)
+    private mutating func openInsertionPoint(
+        at destination: (location: SpanLocation, offset: UInt32)?
+    ) -> (leaf: UInt32, index: Int, splitPieces: (left: UInt32, right: UInt32)?) {
+        guard let (location, offset) = destination else {
+            let leaf = lastLeaf
+            return (leaf, slotCount(of: leaf), nil)
+        }
+        guard offset > 0 else { return (location.leaf, location.index, nil) }
+        let second = splitSpan(at: location, offset: offset)
+        return (second.leaf, second.index, (location.slot, second.slot))
+    }
+
+    /// Reports the insertion just applied as a UTF-16 edit.
+    private func recordInsertionEdit(
+        of run: TextDelta.Run, replicaIndex: UInt32, content bytes: [UInt8], report: inout TextApplyReport
+    ) {
+        let placed = lookup(ItemRef(replica: replicaIndex, counter: run.counter))!
+        let location = location(ofSlot: placed.slot)
+        let before = countsBefore(location).utf16
+            + (placed.offset == 0
+                ? 0
+                : prefixLengths(of: spans[placed.slot], scalars: placed.offset).utf16)
+        report.edits.append(TextEdit(rangeUTF16: before..<before, replacement: String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// Applies the longest prefix of a deletion run whose targets have all arrived (reversed
+    /// runs: all of it or nothing); rejects it when a target is a deletion.
+    private mutating func applyDeletion(
+        _ run: TextDelta.Run, replicaIndex: UInt32, target: OperationID, isReversed: Bool, recordingEdits: Bool,
+        report: inout TextApplyReport
+    ) -> RunOutcome {
+        var ready = run.length
+        guard let targetIndex = replicaTable.index(of: target.replica) else { return .blocked }
+        let targetsHeld = logs[targetIndex].operationCount
+        if isReversed {
+            if targetsHeld < target.counter + run.length { return .blocked }
+        } else {
+            if targetsHeld <= target.counter { return .blocked }
+            ready = min(run.length, targetsHeld - target.counter)
+        }
+        let part = ready == run.length ? run : run.prefix(ready)
+        guard case let .deletion(partTarget, _) = part.kind else { preconditionFailure() }
+        // Every target must be an item.
+        var counter = partTarget.counter
+        while counter < partTarget.counter + part.length {
+            guard let (slot, offset) = lookup(ItemRef(replica: targetIndex, counter: counter)) else {
+                return .rejected
+            }
+            counter += spans[slot].lengthScalars - offset
+        }
+        deleteItems(
+            replica: targetIndex, from: partTarget.counter, count: part.length,
+            recordingEdits: recordingEdits, edits: &report.edits)
+        logs[replicaIndex].appendDeletions(
+            DeletionRun(
+                counter: part.counter, length: part.length, targetReplica: targetIndex,
+                targetCounter: partTarget.counter, isReversed: isReversed))
+        recordApplied(part, replicaIndex: replicaIndex, report: &report)
+        return ready == run.length ? .done : .partial(rest: run.dropping(ready))
     }
 
     private mutating func recordApplied(_ run: TextDelta.Run, replicaIndex: UInt32, report: inout TextApplyReport) {

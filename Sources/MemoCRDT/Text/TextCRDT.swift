@@ -86,20 +86,24 @@ public struct TextCRDT: Sendable {
     ///
     /// - Complexity: O(n) in the length of the text.
     public var string: String {
+        String(decoding: visibleBytes(), as: UTF8.self)
+    }
+
+    /// The visible text's UTF-8, in document order.
+    ///
+    /// - Complexity: O(n) in the length of the text.
+    func visibleBytes() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(content.count - contentGarbageBytes)
         var leaf = firstLeaf
         while leaf != noIndex {
-            for slot in slots(of: leaf) {
-                let span = spans[Int(slot)]
-                if !span.isDeleted {
-                    let start = Int(span.contentOffset)
-                    bytes.append(contentsOf: content[start..<start + Int(span.lengthUTF8)])
-                }
+            for slot in slots(of: leaf) where !spans[slot].isDeleted {
+                let start = Int(spans[slot].contentOffset)
+                bytes.append(contentsOf: content[start..<start + Int(spans[slot].lengthUTF8)])
             }
             leaf = leafHeaders[leaf].next
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The length of the visible text in UTF-16 code units.

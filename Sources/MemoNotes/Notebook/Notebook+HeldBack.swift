@@ -23,7 +23,7 @@ extension Notebook {
     /// - Complexity: O(k log k) for k notebook and text runs in `delta` and held back; the
     ///   references of the runs held back are read only when those of `delta` leave the answer
     ///   open.
-    public func mayApplyWithoutHoldingBackMore(_ delta: NotebookDelta) -> Bool {
+    package func mayApplyWithoutHoldingBackMore(_ delta: NotebookDelta) -> Bool {
         if delta.isEmpty { return true }
         var added = 0
         // Every queued notebook run (counter ranges per replica), the queued text operations per

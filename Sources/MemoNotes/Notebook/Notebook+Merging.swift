@@ -587,8 +587,36 @@ extension Notebook {
     /// text, memos that will be touched decodable, and no held operation id reused for another
     /// operation.
     private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
+        let textCounts = try validateRuns(of: delta)
+        for (textIndex, (memo, text)) in delta.texts.enumerated() {
+            guard textCounts[textIndex] == text.operationCount else {
+                throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
+            }
+            if memos.contains(memo) {
+                let current = try materializedText(of: memo)
+                do throws(TextError) {
+                    try current.validate(text)
+                } catch {
+                    throw .text(memo, error)
+                }
+            }
+        }
+        try validateNextTextRuns(of: delta)
+        // Memos touched by lifecycle runs must be readable too.
+        // (Only a memo still encoded needs decoding; consecutive runs of one memo look once.)
+        var checked: MemoID?
+        for replicaRun in delta.runs where replicaRun.run.memo != checked {
+            checked = replicaRun.run.memo
+            guard let index = memos.index(of: replicaRun.run.memo) else { continue }
+            if case .encoded = memos[at: index].text { _ = try materializedText(of: replicaRun.run.memo) }
+        }
+    }
+
+    /// Checks the runs of `delta` one by one (order, lengths, limits, text operations present,
+    /// agreement with the operations held, timestamps), and returns how many text operations
+    /// the runs stand for per entry of `delta.texts` (nil: no run).
+    private func validateRuns(of delta: NotebookDelta) throws(NotebookError) -> [Int?] {
         var previous: NotebookDelta.ReplicaRun?
-        // Text operations the runs stand for, per entry of `delta.texts` (nil: no run).
         var textCounts = [Int?](repeating: nil, count: delta.texts.count)
         for replicaRun in delta.runs {
             let run = replicaRun.run
@@ -625,22 +653,13 @@ extension Notebook {
             }
             previous = replicaRun
         }
-        for (textIndex, (memo, text)) in delta.texts.enumerated() {
-            guard textCounts[textIndex] == text.operationCount else {
-                throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
-            }
-            if memos.contains(memo) {
-                let current = try materializedText(of: memo)
-                do throws(TextError) {
-                    try current.validate(text)
-                } catch {
-                    throw .text(memo, error)
-                }
-            }
-        }
-        // A text run next in line (the first each replica's log lacks) must stand for the
-        // replica's next text operations in its memo (what a forged history gets wrong; runs
-        // further on are checked when their turn comes, and held back for good if wrong).
+        return textCounts
+    }
+
+    /// Checks that a text run next in line (the first each replica's log lacks) stands for the
+    /// replica's next text operations in its memo (what a forged history gets wrong; runs
+    /// further on are checked when their turn comes, and held back for good if wrong).
+    private mutating func validateNextTextRuns(of delta: NotebookDelta) throws(NotebookError) {
         for replicaRun in delta.runs {
             guard case let .text(textCounter) = replicaRun.run.kind else { continue }
             let run = replicaRun.run
@@ -650,14 +669,6 @@ extension Notebook {
             guard textCounter + (held - run.counter) == next else {
                 throw .invalidDelta(reason: "text operations of \(replicaRun.replica) from \(run.counter) are not the next in memo \(run.memo)")
             }
-        }
-        // Memos touched by lifecycle runs must be readable too.
-        // (Only a memo still encoded needs decoding; consecutive runs of one memo look once.)
-        var checked: MemoID?
-        for replicaRun in delta.runs where replicaRun.run.memo != checked {
-            checked = replicaRun.run.memo
-            guard let index = memos.index(of: replicaRun.run.memo) else { continue }
-            if case .encoded = memos[at: index].text { _ = try materializedText(of: replicaRun.run.memo) }
         }
     }
 }

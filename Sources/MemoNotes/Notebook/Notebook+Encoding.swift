@@ -112,43 +112,66 @@ extension Notebook {
 
         var body = ByteWriter()
         body.varint(memoIDs.count)
-        for id in memoIDs {
-            body.uint64LittleEndian(id.high)
-            body.uint64LittleEndian(id.low)
-            let tableIndex = memos.index(of: id)!
-            let record = memos[at: tableIndex]
-            switch record.text {
-            case let .materialized(text):
-                let version = text.version
-                let start: Int
-                if let cached = record.encodedTextBody, cached.version == version {
-                    #if MEMOSYNC_INTERNAL_CHECKS
-                    precondition(
-                        cached.bytes[cached.range].elementsEqual(text.encodedBody()),
-                        "memo \(id): the kept text body is not the text's encoding")
-                    #endif
-                    body.varint(cached.range.count << 1)
-                    start = body.count
-                    body.append(contentsOf: cached.bytes[cached.range])
-                } else {
-                    let fresh = text.encodedBody()
-                    body.varint(fresh.count << 1)
-                    start = body.count
-                    body.append(contentsOf: fresh)
-                }
-                kept?.append((tableIndex, start..<body.count, version))
-            case let .encoded(bytes, textBody, _, _, _, _, bodyVersion):
-                // A body is written back as it was read: a version 1 body (one that could not be
-                // decoded when its version 1 notebook was read) is marked as such.
-                body.varint(textBody.count << 1 | (bodyVersion == 1 ? 1 : 0))
-                body.append(contentsOf: bytes[textBody])
-            }
-        }
+        for id in memoIDs { writeMemo(id, into: &body, keeping: &kept) }
         body.varint(replicas.count)
         for id in replicas { body.uint64LittleEndian(id.rawValue) }
+        writeLogs(of: replicas, memoIndex: memoIndex, replicaIndex: replicaIndex, memoCount: memoIDs.count, into: &body)
+        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.stateFormatVersion, body: body.bytes)
+        if kept != nil {
+            // The envelope puts its header before the body and a 4-byte checksum after it.
+            let headerCount = state.count - body.count - 4
+            for index in kept!.indices {
+                let range = kept![index].body
+                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
+            }
+        }
+        return state
+    }
+
+    /// Writes one memo of the state: its id and its text body (the body kept from the last
+    /// encoding when the text has not changed since); `kept` receives where a decoded memo's
+    /// body is in `body`.
+    private func writeMemo(_ id: MemoID, into body: inout ByteWriter, keeping kept: inout [KeptTextBody]?) {
+        body.uint64LittleEndian(id.high)
+        body.uint64LittleEndian(id.low)
+        let tableIndex = memos.index(of: id)!
+        let record = memos[at: tableIndex]
+        switch record.text {
+        case let .materialized(text):
+            let version = text.version
+            let start: Int
+            if let cached = record.encodedTextBody, cached.version == version {
+                #if MEMOSYNC_INTERNAL_CHECKS
+                precondition(
+                    cached.bytes[cached.range].elementsEqual(text.encodedBody()),
+                    "memo \(id): the kept text body is not the text's encoding")
+                #endif
+                body.varint(cached.range.count << 1)
+                start = body.count
+                body.append(contentsOf: cached.bytes[cached.range])
+            } else {
+                let fresh = text.encodedBody()
+                body.varint(fresh.count << 1)
+                start = body.count
+                body.append(contentsOf: fresh)
+            }
+            kept?.append((tableIndex, start..<body.count, version))
+        case let .encoded(bytes, textBody, _, _, _, _, bodyVersion):
+            // A body is written back as it was read: a version 1 body (one that could not be
+            // decoded when its version 1 notebook was read) is marked as such.
+            body.varint(textBody.count << 1 | (bodyVersion == 1 ? 1 : 0))
+            body.append(contentsOf: bytes[textBody])
+        }
+    }
+
+    /// Writes every replica's log, in the order of `replicas`: its run count, then its runs.
+    private func writeLogs(
+        of replicas: [ReplicaID], memoIndex: [MemoID: Int], replicaIndex: [ReplicaID: Int], memoCount: Int,
+        into body: inout ByteWriter
+    ) {
         // Per memo index, the current replica's text operations so far (what its next text run
         // starts at), and the memos it touched (reset for the next replica).
-        var textCounters = [UInt32](repeating: 0, count: memoIDs.count)
+        var textCounters = [UInt32](repeating: 0, count: memoCount)
         var touched: [Int] = []
         for replicaID in replicas {
             let log = logs[replicaID]!
@@ -168,16 +191,6 @@ extension Notebook {
             for index in touched { textCounters[index] = 0 }
             touched.removeAll(keepingCapacity: true)
         }
-        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.stateFormatVersion, body: body.bytes)
-        if kept != nil {
-            // The envelope puts its header before the body and a 4-byte checksum after it.
-            let headerCount = state.count - body.count - 4
-            for index in kept!.indices {
-                let range = kept![index].body
-                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
-            }
-        }
-        return state
     }
 
     /// The kind code of a run in an encoding.

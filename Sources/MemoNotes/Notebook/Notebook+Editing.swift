@@ -100,48 +100,21 @@ extension Notebook {
     ) throws(NotebookError) {
         let id = memos[at: index].id
         var text = takeText(at: index)
-        let range: Range<Int>
-        var utf16Range: Range<Int>?
-        switch localRange {
-        case let .scalars(scalars):
-            range = scalars
-        case let .utf16(units):
-            do throws(TextError) {
-                let lower = try text.scalarOffset(fromUTF16: units.lowerBound)
-                let upper = units.isEmpty ? lower : try text.scalarOffset(fromUTF16: units.upperBound)
-                range = lower..<upper
-                utf16Range = units
-            } catch {
-                memos[at: index].text = .materialized(text)
-                throw .text(id, error)
-            }
-        }
-        guard range.lowerBound >= 0 && range.upperBound <= text.lengthScalars else {
-            let length = text.lengthScalars
+        let checked: (scalars: Range<Int>, utf16: Range<Int>?)
+        do throws(TextError) {
+            checked = try Self.scalarRange(of: localRange, in: text)
+        } catch {
             memos[at: index].text = .materialized(text)
-            throw .text(id, .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: length))
+            throw .text(id, error)
         }
+        let range = checked.scalars
         if range.isEmpty && replacement.isEmpty {
             memos[at: index].text = .materialized(text)
             return
         }
         // What undo and the event need, read before the edit.
-        var deleted: [UndoStep.Piece] = []
-        if recordingUndo && !range.isEmpty {
-            if let runs = try? text.characterRuns(inScalarRange: range), !runs.isEmpty {
-                deleted.append(
-                    UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: text.string(inScalarRange: range)))
-            }
-        }
-        let reportedRange: Range<Int>
-        if let utf16Range {
-            reportedRange = utf16Range
-        } else {
-            // In bounds: checked above.
-            let lower = (try? text.utf16Offset(fromScalar: range.lowerBound)) ?? 0
-            let upper = range.isEmpty ? lower : (try? text.utf16Offset(fromScalar: range.upperBound)) ?? 0
-            reportedRange = lower..<upper
-        }
+        let deleted = recordingUndo ? Self.deletedPieces(in: range, of: text) : []
+        let reportedRange = checked.utf16 ?? Self.utf16Range(ofScalars: range, in: text)
         let before = text.localOperationCount
         let firstInserted = OperationID(replica: replica, counter: before + UInt32(range.count))
         text.observeLamport(lamport)
@@ -157,20 +130,72 @@ extension Notebook {
         recordLocalTextRun(at: index, from: before, to: after, wallMilliseconds: now)
         events.append(.changed(id, edits: [TextEdit(rangeUTF16: reportedRange, replacement: replacement)], origin: .local))
         if recordingUndo {
-            let insertedCount = replacement.unicodeScalars.count
-            if deleted.isEmpty && insertedCount > 0 {
-                undoHistories[id, default: UndoHistory()].recordInsertion(
-                    first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: range.lowerBound)
-            } else {
-                recordUndo(
-                    UndoStep(
-                        inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: insertedCount)] : [],
-                        deleted: deleted, wallMilliseconds: now,
-                        startScalars: range.lowerBound, endScalars: range.lowerBound + insertedCount),
-                    in: id)
-            }
+            recordLocalUndo(
+                in: id, deleted: deleted, firstInserted: firstInserted, insertedCount: replacement.unicodeScalars.count,
+                at: range.lowerBound, wallMilliseconds: now)
         }
         checkInvariantsIfEnabled()
+    }
+
+    /// The scalar range `localRange` stands for in `text`, and the UTF-16 range when the caller
+    /// gave one.
+    ///
+    /// - Throws: `TextError` for a UTF-16 offset inside a surrogate pair or a range outside the
+    ///   text.
+    private static func scalarRange(
+        of localRange: LocalRange, in text: TextCRDT
+    ) throws(TextError) -> (scalars: Range<Int>, utf16: Range<Int>?) {
+        let range: Range<Int>
+        var utf16Range: Range<Int>?
+        switch localRange {
+        case let .scalars(scalars):
+            range = scalars
+        case let .utf16(units):
+            let lower = try text.scalarOffset(fromUTF16: units.lowerBound)
+            let upper = units.isEmpty ? lower : try text.scalarOffset(fromUTF16: units.upperBound)
+            range = lower..<upper
+            utf16Range = units
+        }
+        guard range.lowerBound >= 0 && range.upperBound <= text.lengthScalars else {
+            throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: text.lengthScalars)
+        }
+        return (range, utf16Range)
+    }
+
+    /// What undo needs of the scalars in `range` (in bounds) before they are replaced: their
+    /// characters and their text; none when the range is empty.
+    private static func deletedPieces(in range: Range<Int>, of text: TextCRDT) -> [UndoStep.Piece] {
+        guard !range.isEmpty, let runs = try? text.characterRuns(inScalarRange: range), !runs.isEmpty else { return [] }
+        return [
+            UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: text.string(inScalarRange: range))
+        ]
+    }
+
+    /// The UTF-16 range of the scalars in `range` (in bounds), for the event.
+    private static func utf16Range(ofScalars range: Range<Int>, in text: TextCRDT) -> Range<Int> {
+        // In bounds: checked by `scalarRange(of:in:)`.
+        let lower = (try? text.utf16Offset(fromScalar: range.lowerBound)) ?? 0
+        let upper = range.isEmpty ? lower : (try? text.utf16Offset(fromScalar: range.upperBound)) ?? 0
+        return lower..<upper
+    }
+
+    /// Records a local replacement at scalar `start` for undo: an insertion alone as one that
+    /// typing may extend, anything that deleted as a step of its own.
+    private mutating func recordLocalUndo(
+        in id: MemoID, deleted: [UndoStep.Piece], firstInserted: OperationID, insertedCount: Int, at start: Int,
+        wallMilliseconds now: UInt64
+    ) {
+        if deleted.isEmpty && insertedCount > 0 {
+            undoHistories[id, default: UndoHistory()].recordInsertion(
+                first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: start)
+        } else {
+            recordUndo(
+                UndoStep(
+                    inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: insertedCount)] : [],
+                    deleted: deleted, wallMilliseconds: now,
+                    startScalars: start, endScalars: start + insertedCount),
+                in: id)
+        }
     }
 
     // MARK: Trash, restore, purge

@@ -80,7 +80,7 @@ extension Notebook {
     }
 
     /// A range of a text to replace, in the unit the caller gave it.
-    private enum LocalRange {
+    fileprivate enum LocalRange {
         case scalars(Range<Int>)
         case utf16(Range<Int>)
     }
@@ -100,21 +100,20 @@ extension Notebook {
     ) throws(NotebookError) {
         let id = memos[at: index].id
         var text = takeText(at: index)
-        let checked: (scalars: Range<Int>, utf16: Range<Int>?)
+        let range: Range<Int>
         do throws(TextError) {
-            checked = try Self.scalarRange(of: localRange, in: text)
+            range = try text.scalarRange(of: localRange)
         } catch {
             memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }
-        let range = checked.scalars
         if range.isEmpty && replacement.isEmpty {
             memos[at: index].text = .materialized(text)
             return
         }
         // What undo and the event need, read before the edit.
-        let deleted = recordingUndo ? Self.deletedPieces(in: range, of: text) : []
-        let reportedRange = checked.utf16 ?? Self.utf16Range(ofScalars: range, in: text)
+        let deleted = recordingUndo ? text.undoPieces(deleting: range) : []
+        let reportedRange = text.utf16Range(of: localRange, scalars: range)
         let before = text.localOperationCount
         let firstInserted = OperationID(replica: replica, counter: before + UInt32(range.count))
         text.observeLamport(lamport)
@@ -135,48 +134,6 @@ extension Notebook {
                 at: range.lowerBound, wallMilliseconds: now)
         }
         checkInvariantsIfEnabled()
-    }
-
-    /// The scalar range `localRange` stands for in `text`, and the UTF-16 range when the caller
-    /// gave one.
-    ///
-    /// - Throws: `TextError` for a UTF-16 offset inside a surrogate pair or a range outside the
-    ///   text.
-    private static func scalarRange(
-        of localRange: LocalRange, in text: TextCRDT
-    ) throws(TextError) -> (scalars: Range<Int>, utf16: Range<Int>?) {
-        let range: Range<Int>
-        var utf16Range: Range<Int>?
-        switch localRange {
-        case let .scalars(scalars):
-            range = scalars
-        case let .utf16(units):
-            let lower = try text.scalarOffset(fromUTF16: units.lowerBound)
-            let upper = units.isEmpty ? lower : try text.scalarOffset(fromUTF16: units.upperBound)
-            range = lower..<upper
-            utf16Range = units
-        }
-        guard range.lowerBound >= 0 && range.upperBound <= text.lengthScalars else {
-            throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: text.lengthScalars)
-        }
-        return (range, utf16Range)
-    }
-
-    /// What undo needs of the scalars in `range` (in bounds) before they are replaced: their
-    /// characters and their text; none when the range is empty.
-    private static func deletedPieces(in range: Range<Int>, of text: TextCRDT) -> [UndoStep.Piece] {
-        guard !range.isEmpty, let runs = try? text.characterRuns(inScalarRange: range), !runs.isEmpty else { return [] }
-        return [
-            UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: text.string(inScalarRange: range))
-        ]
-    }
-
-    /// The UTF-16 range of the scalars in `range` (in bounds), for the event.
-    private static func utf16Range(ofScalars range: Range<Int>, in text: TextCRDT) -> Range<Int> {
-        // In bounds: checked by `scalarRange(of:in:)`.
-        let lower = (try? text.utf16Offset(fromScalar: range.lowerBound)) ?? 0
-        let upper = range.isEmpty ? lower : (try? text.utf16Offset(fromScalar: range.upperBound)) ?? 0
-        return lower..<upper
     }
 
     /// Records a local replacement at scalar `start` for undo: an insertion alone as one that
@@ -364,5 +321,49 @@ extension NotebookLog {
         let counter = operationCount
         append(NotebookRun(counter: counter, length: length, memo: memo, kind: kind, timestamp: timestamp))
         return counter
+    }
+}
+
+// Reads of a text that a local replacement makes before it edits. Methods of the text, so that
+// the caller's text (taken out of its record, edited in place next) is read where it is.
+extension TextCRDT {
+    /// The scalar range `localRange` stands for in this text.
+    ///
+    /// - Throws: `TextError` for a UTF-16 offset inside a surrogate pair or a range outside the
+    ///   text.
+    @inline(__always)
+    fileprivate func scalarRange(of localRange: Notebook.LocalRange) throws(TextError) -> Range<Int> {
+        let range: Range<Int>
+        switch localRange {
+        case let .scalars(scalars):
+            range = scalars
+        case let .utf16(units):
+            let lower = try scalarOffset(fromUTF16: units.lowerBound)
+            let upper = units.isEmpty ? lower : try scalarOffset(fromUTF16: units.upperBound)
+            range = lower..<upper
+        }
+        guard range.lowerBound >= 0 && range.upperBound <= lengthScalars else {
+            throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: lengthScalars)
+        }
+        return range
+    }
+
+    /// What undo needs of the scalars in `range` (in bounds) before a replacement deletes them:
+    /// their characters and their text; none when the range is empty.
+    @inline(__always)
+    fileprivate func undoPieces(deleting range: Range<Int>) -> [UndoStep.Piece] {
+        guard !range.isEmpty, let runs = try? characterRuns(inScalarRange: range), !runs.isEmpty else { return [] }
+        return [UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: string(inScalarRange: range))]
+    }
+
+    /// The UTF-16 range a replacement of `localRange` (the scalars in `range`, in bounds)
+    /// reports in its event: as the caller gave it, else converted.
+    @inline(__always)
+    fileprivate func utf16Range(of localRange: Notebook.LocalRange, scalars range: Range<Int>) -> Range<Int> {
+        if case let .utf16(units) = localRange { return units }
+        // In bounds: checked by `scalarRange(of:)`.
+        let lower = (try? utf16Offset(fromScalar: range.lowerBound)) ?? 0
+        let upper = range.isEmpty ? lower : (try? utf16Offset(fromScalar: range.upperBound)) ?? 0
+        return lower..<upper
     }
 }

@@ -64,6 +64,7 @@ private struct QueuedOperations {
     var creatable = Set<MemoID>()
 
     /// Queues one run of `replica`.
+    @inline(__always)
     mutating func add(_ run: NotebookRun, of replica: ReplicaID) {
         ranges[replica, default: []].append(run.counter..<run.end)
         addText(of: run, replica: replica)
@@ -80,6 +81,7 @@ private struct QueuedOperations {
 
     /// Records what a queued run means for the texts: a memo that can be created, or text
     /// operations of a memo.
+    @inline(__always)
     private mutating func addText(of run: NotebookRun, replica: ReplicaID) {
         switch run.kind {
         case .create: creatable.insert(run.memo)

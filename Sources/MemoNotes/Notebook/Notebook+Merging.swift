@@ -244,6 +244,7 @@ extension Notebook {
 
     /// Drops from a held-back run of `replicaID` its operations below `held`, which the log
     /// holds already, with their text operations.
+    @inline(__always)
     private static func dropHeldPart(of item: inout PendingRun, from replicaID: ReplicaID, held: UInt32) {
         item.run = item.run.dropping(held - item.run.counter)
         if case let .text(textCounter) = item.run.kind {
@@ -252,6 +253,7 @@ extension Notebook {
     }
 
     /// Applies a ready run and records it in `pass`.
+    @inline(__always)
     private mutating func applyReady(_ item: PendingRun, from replicaID: ReplicaID, _ pass: inout ApplyPass) {
         if pass.collectingTombstones { pass.appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) } }
         applyRemote(item, from: replicaID, queueingEvents: pass.queueingEvents)
@@ -285,7 +287,7 @@ extension Notebook {
         }
         holdBack(delta)
         // (Runs of the delta this notebook held already are not held back: they are
-        // duplicates, as the loop above counts them.)
+        // duplicates, as `applyReadyRuns(of:_:)` counts them.)
         dropAppliedPendingRuns()
         checkInvariantsIfEnabled()
         var heldBack = NotebookApplyReport()

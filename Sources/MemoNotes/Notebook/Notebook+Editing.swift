@@ -111,9 +111,15 @@ extension Notebook {
             memos[at: index].text = .materialized(text)
             return
         }
-        // What undo and the event need, read before the edit.
-        let deleted = recordingUndo ? text.undoPieces(deleting: range) : []
-        let reportedRange = text.utf16Range(of: localRange, scalars: range)
+        // What undo and the event need, read before the edit. (Typing, an insertion at a UTF-16
+        // offset, needs neither read.)
+        let deleted = recordingUndo && !range.isEmpty ? text.undoPieces(deleting: range) : []
+        let reportedRange: Range<Int>
+        if case let .utf16(units) = localRange {
+            reportedRange = units
+        } else {
+            reportedRange = text.utf16Range(ofScalars: range)
+        }
         let before = text.localOperationCount
         let firstInserted = OperationID(replica: replica, counter: before + UInt32(range.count))
         text.observeLamport(lamport)
@@ -348,19 +354,17 @@ extension TextCRDT {
         return range
     }
 
-    /// What undo needs of the scalars in `range` (in bounds) before a replacement deletes them:
-    /// their characters and their text; none when the range is empty.
+    /// What undo needs of the scalars in `range` (in bounds, not empty) before a replacement
+    /// deletes them: their characters and their text.
     @inline(__always)
     fileprivate func undoPieces(deleting range: Range<Int>) -> [UndoStep.Piece] {
-        guard !range.isEmpty, let runs = try? characterRuns(inScalarRange: range), !runs.isEmpty else { return [] }
+        guard let runs = try? characterRuns(inScalarRange: range), !runs.isEmpty else { return [] }
         return [UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: string(inScalarRange: range))]
     }
 
-    /// The UTF-16 range a replacement of `localRange` (the scalars in `range`, in bounds)
-    /// reports in its event: as the caller gave it, else converted.
+    /// The UTF-16 range of the scalars in `range` (in bounds), for the event.
     @inline(__always)
-    fileprivate func utf16Range(of localRange: Notebook.LocalRange, scalars range: Range<Int>) -> Range<Int> {
-        if case let .utf16(units) = localRange { return units }
+    fileprivate func utf16Range(ofScalars range: Range<Int>) -> Range<Int> {
         // In bounds: checked by `scalarRange(of:)`.
         let lower = (try? utf16Offset(fromScalar: range.lowerBound)) ?? 0
         let upper = range.isEmpty ? lower : (try? utf16Offset(fromScalar: range.upperBound)) ?? 0

@@ -183,8 +183,46 @@ struct MyersDiff {
         let naturalSteps = (n + m + 1) / 2
         let boundedSteps = (maxCost + 1) / 2 + 1
         let steps = Swift.min(naturalSteps, boundedSteps)
-        let offset = steps + 1
-        let length = 2 * steps + 3
+        let grid = Grid(aLow: aLow, aHigh: aHigh, bLow: bLow, bHigh: bHigh, offset: steps + 1)
+        resetPaths(count: grid.length)
+        forward[grid.offset + 1] = 0
+        reverse[grid.offset + 1] = 0
+        // Diagonals that have run off the grid are not extended again.
+        var forwardStart = 0, forwardEnd = 0, reverseStart = 0, reverseEnd = 0
+        for d in 0..<steps {
+            if let split = extendForward(d, grid, start: &forwardStart, end: &forwardEnd) { return split }
+            if let split = extendReverse(d, grid, start: &reverseStart, end: &reverseEnd) { return split }
+        }
+        return steps == naturalSteps ? .nothingInCommon : .tooCostly
+    }
+
+    /// The subproblem `middle` searches, `a[aLow..<aHigh]` against `b[bLow..<bHigh]`, and where
+    /// its diagonals are in `forward` and `reverse`.
+    private struct Grid {
+        let aLow: Int, aHigh: Int, bLow: Int, bHigh: Int
+        let n: Int, m: Int
+        /// Index of diagonal 0 in `forward` and `reverse`, and how many diagonals they hold.
+        let offset: Int, length: Int
+        /// n − m: forward diagonal k faces reverse diagonal `delta − k`.
+        let delta: Int
+        /// Whether the paths can meet after a forward step (the cost is odd), else after a
+        /// reverse step.
+        let meetsForward: Bool
+
+        init(aLow: Int, aHigh: Int, bLow: Int, bHigh: Int, offset: Int) {
+            (self.aLow, self.aHigh, self.bLow, self.bHigh) = (aLow, aHigh, bLow, bHigh)
+            n = aHigh - aLow
+            m = bHigh - bLow
+            self.offset = offset
+            length = 2 * offset + 1
+            delta = n - m
+            meetsForward = delta % 2 != 0
+        }
+    }
+
+    /// Sets the first `count` diagonals of both directions to unreached (−1), growing the
+    /// arrays when they are shorter.
+    private mutating func resetPaths(count length: Int) {
         if forward.count < length {
             forward = Array(repeating: -1, count: length)
             reverse = Array(repeating: -1, count: length)
@@ -194,67 +232,75 @@ struct MyersDiff {
                 reverse[index] = -1
             }
         }
-        forward[offset + 1] = 0
-        reverse[offset + 1] = 0
-        let delta = n - m
-        let meetsForward = delta % 2 != 0
-        // Diagonals that have run off the grid are not extended again.
-        var forwardStart = 0, forwardEnd = 0, reverseStart = 0, reverseEnd = 0
+    }
 
-        for d in 0..<steps {
-            // Forward d-paths, from (0, 0).
-            var k = -d + forwardStart
-            while k <= d - forwardEnd {
-                let index = offset + k
-                var x = k == -d || (k != d && forward[index - 1] < forward[index + 1])
-                    ? forward[index + 1] : forward[index - 1] + 1
-                var y = x - k
-                while x < n && y < m && a[aLow + x] == b[bLow + y] {
-                    x += 1
-                    y += 1
-                }
-                forward[index] = x
-                if x > n {
-                    forwardEnd += 2
-                } else if y > m {
-                    forwardStart += 2
-                } else if meetsForward {
-                    let mirrored = offset + delta - k
-                    if mirrored >= 0 && mirrored < length && reverse[mirrored] != -1 && x >= n - reverse[mirrored] {
-                        return .split(x: aLow + x, y: bLow + y, before: d, after: d - 1)
-                    }
-                }
-                k += 2
+    /// Extends the forward (d − 1)-paths, from (0, 0), to d-paths; the split when one meets a
+    /// reverse path. `start` and `end` count the diagonals at either side that ran off the grid.
+    @inline(__always)
+    private mutating func extendForward(_ d: Int, _ grid: Grid, start: inout Int, end: inout Int) -> Middle? {
+        let (n, m, offset) = (grid.n, grid.m, grid.offset)
+        // The texts as local constants: the optimizer keeps them at hand while the paths are
+        // written (measured: fewer instructions than reading the properties).
+        let (a, b) = (self.a, self.b)
+        var k = -d + start
+        while k <= d - end {
+            let index = offset + k
+            var x = k == -d || (k != d && forward[index - 1] < forward[index + 1])
+                ? forward[index + 1] : forward[index - 1] + 1
+            var y = x - k
+            while x < n && y < m && a[grid.aLow + x] == b[grid.bLow + y] {
+                x += 1
+                y += 1
             }
-            // Reverse d-paths, from (n, m), in mirrored coordinates (x counts from the end).
-            k = -d + reverseStart
-            while k <= d - reverseEnd {
-                let index = offset + k
-                var x = k == -d || (k != d && reverse[index - 1] < reverse[index + 1])
-                    ? reverse[index + 1] : reverse[index - 1] + 1
-                var y = x - k
-                while x < n && y < m && a[aHigh - 1 - x] == b[bHigh - 1 - y] {
-                    x += 1
-                    y += 1
+            forward[index] = x
+            if x > n {
+                end += 2
+            } else if y > m {
+                start += 2
+            } else if grid.meetsForward {
+                let mirrored = offset + grid.delta - k
+                if mirrored >= 0 && mirrored < grid.length && reverse[mirrored] != -1 && x >= n - reverse[mirrored] {
+                    return .split(x: grid.aLow + x, y: grid.bLow + y, before: d, after: d - 1)
                 }
-                reverse[index] = x
-                if x > n {
-                    reverseEnd += 2
-                } else if y > m {
-                    reverseStart += 2
-                } else if !meetsForward {
-                    let mirrored = offset + delta - k
-                    if mirrored >= 0 && mirrored < length && forward[mirrored] != -1 {
-                        let forwardX = forward[mirrored]
-                        let forwardY = forwardX - (mirrored - offset)
-                        if forwardX >= n - x {
-                            return .split(x: aLow + forwardX, y: bLow + forwardY, before: d, after: d)
-                        }
-                    }
-                }
-                k += 2
             }
+            k += 2
         }
-        return steps == naturalSteps ? .nothingInCommon : .tooCostly
+        return nil
+    }
+
+    /// Extends the reverse (d − 1)-paths, from (n, m) in mirrored coordinates (x counts from
+    /// the end), to d-paths; the split when one meets a forward path.
+    @inline(__always)
+    private mutating func extendReverse(_ d: Int, _ grid: Grid, start: inout Int, end: inout Int) -> Middle? {
+        let (n, m, offset) = (grid.n, grid.m, grid.offset)
+        let (a, b) = (self.a, self.b)  // (as in `extendForward`)
+        var k = -d + start
+        while k <= d - end {
+            let index = offset + k
+            var x = k == -d || (k != d && reverse[index - 1] < reverse[index + 1])
+                ? reverse[index + 1] : reverse[index - 1] + 1
+            var y = x - k
+            while x < n && y < m && a[grid.aHigh - 1 - x] == b[grid.bHigh - 1 - y] {
+                x += 1
+                y += 1
+            }
+            reverse[index] = x
+            if x > n {
+                end += 2
+            } else if y > m {
+                start += 2
+            } else if !grid.meetsForward {
+                let mirrored = offset + grid.delta - k
+                if mirrored >= 0 && mirrored < grid.length && forward[mirrored] != -1 {
+                    let forwardX = forward[mirrored]
+                    let forwardY = forwardX - (mirrored - offset)
+                    if forwardX >= n - x {
+                        return .split(x: grid.aLow + forwardX, y: grid.bLow + forwardY, before: d, after: d)
+                    }
+                }
+            }
+            k += 2
+        }
+        return nil
     }
 }

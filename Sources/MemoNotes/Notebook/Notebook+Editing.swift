@@ -80,7 +80,7 @@ extension Notebook {
     }
 
     /// A range of a text to replace, in the unit the caller gave it.
-    private enum LocalRange {
+    fileprivate enum LocalRange {
         case scalars(Range<Int>)
         case utf16(Range<Int>)
     }
@@ -101,46 +101,24 @@ extension Notebook {
         let id = memos[at: index].id
         var text = takeText(at: index)
         let range: Range<Int>
-        var utf16Range: Range<Int>?
-        switch localRange {
-        case let .scalars(scalars):
-            range = scalars
-        case let .utf16(units):
-            do throws(TextError) {
-                let lower = try text.scalarOffset(fromUTF16: units.lowerBound)
-                let upper = units.isEmpty ? lower : try text.scalarOffset(fromUTF16: units.upperBound)
-                range = lower..<upper
-                utf16Range = units
-            } catch {
-                memos[at: index].text = .materialized(text)
-                throw .text(id, error)
-            }
-        }
-        guard range.lowerBound >= 0 && range.upperBound <= text.lengthScalars else {
-            let length = text.lengthScalars
+        do throws(TextError) {
+            range = try text.scalarRange(of: localRange)
+        } catch {
             memos[at: index].text = .materialized(text)
-            throw .text(id, .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: length))
+            throw .text(id, error)
         }
         if range.isEmpty && replacement.isEmpty {
             memos[at: index].text = .materialized(text)
             return
         }
-        // What undo and the event need, read before the edit.
-        var deleted: [UndoStep.Piece] = []
-        if recordingUndo && !range.isEmpty {
-            if let runs = try? text.characterRuns(inScalarRange: range), !runs.isEmpty {
-                deleted.append(
-                    UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: text.string(inScalarRange: range)))
-            }
-        }
+        // What undo and the event need, read before the edit. (Typing, an insertion at a UTF-16
+        // offset, needs neither read.)
+        let deleted = recordingUndo && !range.isEmpty ? text.undoPieces(deleting: range) : []
         let reportedRange: Range<Int>
-        if let utf16Range {
-            reportedRange = utf16Range
+        if case let .utf16(units) = localRange {
+            reportedRange = units
         } else {
-            // In bounds: checked above.
-            let lower = (try? text.utf16Offset(fromScalar: range.lowerBound)) ?? 0
-            let upper = range.isEmpty ? lower : (try? text.utf16Offset(fromScalar: range.upperBound)) ?? 0
-            reportedRange = lower..<upper
+            reportedRange = text.utf16Range(ofScalars: range)
         }
         let before = text.localOperationCount
         let firstInserted = OperationID(replica: replica, counter: before + UInt32(range.count))
@@ -157,20 +135,30 @@ extension Notebook {
         recordLocalTextRun(at: index, from: before, to: after, wallMilliseconds: now)
         events.append(.changed(id, edits: [TextEdit(rangeUTF16: reportedRange, replacement: replacement)], origin: .local))
         if recordingUndo {
-            let insertedCount = replacement.unicodeScalars.count
-            if deleted.isEmpty && insertedCount > 0 {
-                undoHistories[id, default: UndoHistory()].recordInsertion(
-                    first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: range.lowerBound)
-            } else {
-                recordUndo(
-                    UndoStep(
-                        inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: insertedCount)] : [],
-                        deleted: deleted, wallMilliseconds: now,
-                        startScalars: range.lowerBound, endScalars: range.lowerBound + insertedCount),
-                    in: id)
-            }
+            recordLocalUndo(
+                in: id, deleted: deleted, firstInserted: firstInserted, insertedCount: replacement.unicodeScalars.count,
+                at: range.lowerBound, wallMilliseconds: now)
         }
         checkInvariantsIfEnabled()
+    }
+
+    /// Records a local replacement at scalar `start` for undo: an insertion alone as one that
+    /// typing may extend, anything that deleted as a step of its own.
+    private mutating func recordLocalUndo(
+        in id: MemoID, deleted: [UndoStep.Piece], firstInserted: OperationID, insertedCount: Int, at start: Int,
+        wallMilliseconds now: UInt64
+    ) {
+        if deleted.isEmpty && insertedCount > 0 {
+            undoHistories[id, default: UndoHistory()].recordInsertion(
+                first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: start)
+        } else {
+            recordUndo(
+                UndoStep(
+                    inserted: insertedCount > 0 ? [UndoStep.Run(first: firstInserted, count: insertedCount)] : [],
+                    deleted: deleted, wallMilliseconds: now,
+                    startScalars: start, endScalars: start + insertedCount),
+                in: id)
+        }
     }
 
     // MARK: Trash, restore, purge
@@ -339,5 +327,47 @@ extension NotebookLog {
         let counter = operationCount
         append(NotebookRun(counter: counter, length: length, memo: memo, kind: kind, timestamp: timestamp))
         return counter
+    }
+}
+
+// Reads of a text that a local replacement makes before it edits. Methods of the text, so that
+// the caller's text (taken out of its record, edited in place next) is read where it is.
+extension TextCRDT {
+    /// The scalar range `localRange` stands for in this text.
+    ///
+    /// - Throws: `TextError` for a UTF-16 offset inside a surrogate pair or a range outside the
+    ///   text.
+    @inline(__always)
+    fileprivate func scalarRange(of localRange: Notebook.LocalRange) throws(TextError) -> Range<Int> {
+        let range: Range<Int>
+        switch localRange {
+        case let .scalars(scalars):
+            range = scalars
+        case let .utf16(units):
+            let lower = try scalarOffset(fromUTF16: units.lowerBound)
+            let upper = units.isEmpty ? lower : try scalarOffset(fromUTF16: units.upperBound)
+            range = lower..<upper
+        }
+        guard range.lowerBound >= 0 && range.upperBound <= lengthScalars else {
+            throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: lengthScalars)
+        }
+        return range
+    }
+
+    /// What undo needs of the scalars in `range` (in bounds, not empty) before a replacement
+    /// deletes them: their characters and their text.
+    @inline(__always)
+    fileprivate func undoPieces(deleting range: Range<Int>) -> [UndoStep.Piece] {
+        guard let runs = try? characterRuns(inScalarRange: range), !runs.isEmpty else { return [] }
+        return [UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: string(inScalarRange: range))]
+    }
+
+    /// The UTF-16 range of the scalars in `range` (in bounds), for the event.
+    @inline(__always)
+    fileprivate func utf16Range(ofScalars range: Range<Int>) -> Range<Int> {
+        // In bounds: checked by `scalarRange(of:)`.
+        let lower = (try? utf16Offset(fromScalar: range.lowerBound)) ?? 0
+        let upper = range.isEmpty ? lower : (try? utf16Offset(fromScalar: range.upperBound)) ?? 0
+        return lower..<upper
     }
 }

@@ -112,43 +112,66 @@ extension Notebook {
 
         var body = ByteWriter()
         body.varint(memoIDs.count)
-        for id in memoIDs {
-            body.uint64LittleEndian(id.high)
-            body.uint64LittleEndian(id.low)
-            let tableIndex = memos.index(of: id)!
-            let record = memos[at: tableIndex]
-            switch record.text {
-            case let .materialized(text):
-                let version = text.version
-                let start: Int
-                if let cached = record.encodedTextBody, cached.version == version {
-                    #if MEMOSYNC_INTERNAL_CHECKS
-                    precondition(
-                        cached.bytes[cached.range].elementsEqual(text.encodedBody()),
-                        "memo \(id): the kept text body is not the text's encoding")
-                    #endif
-                    body.varint(cached.range.count << 1)
-                    start = body.count
-                    body.append(contentsOf: cached.bytes[cached.range])
-                } else {
-                    let fresh = text.encodedBody()
-                    body.varint(fresh.count << 1)
-                    start = body.count
-                    body.append(contentsOf: fresh)
-                }
-                kept?.append((tableIndex, start..<body.count, version))
-            case let .encoded(bytes, textBody, _, _, _, _, bodyVersion):
-                // A body is written back as it was read: a version 1 body (one that could not be
-                // decoded when its version 1 notebook was read) is marked as such.
-                body.varint(textBody.count << 1 | (bodyVersion == 1 ? 1 : 0))
-                body.append(contentsOf: bytes[textBody])
-            }
-        }
+        for id in memoIDs { writeMemo(id, into: &body, keeping: &kept) }
         body.varint(replicas.count)
         for id in replicas { body.uint64LittleEndian(id.rawValue) }
+        writeLogs(of: replicas, memoIndex: memoIndex, replicaIndex: replicaIndex, memoCount: memoIDs.count, into: &body)
+        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.stateFormatVersion, body: body.bytes)
+        if kept != nil {
+            // The envelope puts its header before the body and a 4-byte checksum after it.
+            let headerCount = state.count - body.count - 4
+            for index in kept!.indices {
+                let range = kept![index].body
+                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
+            }
+        }
+        return state
+    }
+
+    /// Writes one memo of the state: its id and its text body (the body kept from the last
+    /// encoding when the text has not changed since); `kept` receives where a decoded memo's
+    /// body is in `body`.
+    private func writeMemo(_ id: MemoID, into body: inout ByteWriter, keeping kept: inout [KeptTextBody]?) {
+        body.uint64LittleEndian(id.high)
+        body.uint64LittleEndian(id.low)
+        let tableIndex = memos.index(of: id)!
+        let record = memos[at: tableIndex]
+        switch record.text {
+        case let .materialized(text):
+            let version = text.version
+            let start: Int
+            if let cached = record.encodedTextBody, cached.version == version {
+                #if MEMOSYNC_INTERNAL_CHECKS
+                precondition(
+                    cached.bytes[cached.range].elementsEqual(text.encodedBody()),
+                    "memo \(id): the kept text body is not the text's encoding")
+                #endif
+                body.varint(cached.range.count << 1)
+                start = body.count
+                body.append(contentsOf: cached.bytes[cached.range])
+            } else {
+                let fresh = text.encodedBody()
+                body.varint(fresh.count << 1)
+                start = body.count
+                body.append(contentsOf: fresh)
+            }
+            kept?.append((tableIndex, start..<body.count, version))
+        case let .encoded(bytes, textBody, _, _, _, _, bodyVersion):
+            // A body is written back as it was read: a version 1 body (one that could not be
+            // decoded when its version 1 notebook was read) is marked as such.
+            body.varint(textBody.count << 1 | (bodyVersion == 1 ? 1 : 0))
+            body.append(contentsOf: bytes[textBody])
+        }
+    }
+
+    /// Writes every replica's log, in the order of `replicas`: its run count, then its runs.
+    private func writeLogs(
+        of replicas: [ReplicaID], memoIndex: [MemoID: Int], replicaIndex: [ReplicaID: Int], memoCount: Int,
+        into body: inout ByteWriter
+    ) {
         // Per memo index, the current replica's text operations so far (what its next text run
         // starts at), and the memos it touched (reset for the next replica).
-        var textCounters = [UInt32](repeating: 0, count: memoIDs.count)
+        var textCounters = [UInt32](repeating: 0, count: memoCount)
         var touched: [Int] = []
         for replicaID in replicas {
             let log = logs[replicaID]!
@@ -168,16 +191,6 @@ extension Notebook {
             for index in touched { textCounters[index] = 0 }
             touched.removeAll(keepingCapacity: true)
         }
-        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.stateFormatVersion, body: body.bytes)
-        if kept != nil {
-            // The envelope puts its header before the body and a 4-byte checksum after it.
-            let headerCount = state.count - body.count - 4
-            for index in kept!.indices {
-                let range = kept![index].body
-                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
-            }
-        }
-        return state
     }
 
     /// The kind code of a run in an encoding.
@@ -387,38 +400,7 @@ extension Notebook {
             let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
             if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
             memoIDs.append(id)
-            // Version 1: a version 1 text body. Version 2: its length shifted left by one, bit 0
-            // set for a version 1 text body, then the body.
-            let range: Range<Int>
-            let bodyVersion: UInt8
-            if version == 1 {
-                range = try reader.lengthPrefixedRange()
-                bodyVersion = 1
-            } else {
-                let lengthAndVersion = try reader.varint()
-                guard lengthAndVersion >> 1 <= UInt64(reader.remaining) else {
-                    throw .malformed("length prefix \(lengthAndVersion >> 1) exceeds \(reader.remaining)")
-                }
-                range = try reader.range(count: Int(lengthAndVersion >> 1))
-                bodyVersion = lengthAndVersion & 1 == 1 ? 1 : TextCRDT.stateFormatVersion
-            }
-            let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion)
-            // Folding the text for search checks that it is UTF-8, in the same pass.
-            guard let key = bytes.withUnsafeBufferPointer({ buffer in
-                SearchFolding.validatedKey(forUTF8: UnsafeBufferPointer(rebasing: buffer[summary.text]))
-            }) else {
-                throw .malformed("memo \(id): the text is not valid UTF-8")
-            }
-            notebook.lamport = max(notebook.lamport, summary.lamport)
-            var record = MemoRecord(
-                id: id,
-                text: .encoded(
-                    bytes: bytes, body: range, text: summary.text, version: summary.version,
-                    insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: bodyVersion),
-                createdAt: .zero, modifiedAt: .zero)
-            record.searchKey = key
-            record.searchKeyVersion = summary.version
-            notebook.memos[id] = record
+            try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook)
         }
         let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
         var replicas: [ReplicaID] = []
@@ -427,84 +409,75 @@ extension Notebook {
             if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
             replicas.append(id)
         }
-        // Memos were added in id order: a memo's index in `memoIDs` is its index in the table.
-        var created = [Bool](repeating: false, count: memoIDs.count)
-        var createdCount = 0
-        var latest = HybridTimestamp.zero
-        // Each memo's text runs, per replica, must cover exactly the text operations the memo
-        // holds: per memo, the text operations its runs cover, in replica order (checked after
-        // the structure, as a malformed state).
-        var coverage = [[VersionVector.Entry]](repeating: [], count: memoIDs.count)
-        var coverageViolation: String?
-        // Per memo index, the text operations of the current replica covered so far (0: none),
-        // and the memos it touched: arrays reused for every replica instead of a dictionary.
-        var covered = [UInt32](repeating: 0, count: memoIDs.count)
-        var touched: [Int] = []
+        var logs = StateLogReading(memoCount: memoIDs.count)
         for replicaID in replicas {
-            // Version 1 writes the replica's operation count first; version 2 leaves it out.
-            let operationCount = version == 1 ? try reader.uint32Varint("operation count") : nil
-            let runCount = try reader.count(
-                max: min(Int(operationCount ?? UInt32.max), reader.remaining / (version == 1 ? 3 : 2)), "run count")
-            var log = NotebookLog()
-            var previousTimestamp: UInt64 = 0
-            var context = StateRunContext()
-            for _ in 0..<runCount {
-                var index = 0
-                let run = version == 1
-                    ? try Self.readRun(
-                        &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas,
-                        previousTimestamp: &previousTimestamp, memoIndex: &index)
-                    : try Self.readStateRun(
-                        &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas, textCounters: covered,
-                        context: &context, memoIndex: &index)
-                if var last = log.runs.last, last.append(run) { throw .malformed("runs not maximally merged") }
-                log.append(run)
-                latest = max(latest, run.timestamp)
-                switch run.kind {
-                case .create:
-                    let createdAt = notebook.memos[at: index].createdAt
-                    notebook.memos[at: index].createdAt = created[index] ? min(createdAt, run.timestamp) : run.timestamp
-                    if !created[index] {
-                        created[index] = true
-                        createdCount += 1
-                    }
-                case let .text(textCounter):
-                    let before = covered[index]
-                    if textCounter != before && coverageViolation == nil {
-                        coverageViolation = "memo \(run.memo): text runs of \(replicaID) skip counters"
-                    }
-                    if before == 0 { touched.append(index) }
-                    covered[index] = textCounter + run.length
-                case let .trash(seen):
-                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
-                case .restore:
-                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .restore, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
-                case let .purge(seen):
-                    notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .purge(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
-                }
-                if notebook.memos[at: index].modifiedAt < run.timestamp { notebook.memos[at: index].modifiedAt = run.timestamp }
-            }
-            if let operationCount, log.operationCount != operationCount {
-                throw .malformed("replica \(replicaID) runs do not add up to its count")
-            }
-            notebook.logs[replicaID] = log
-            // Replicas come in ascending order: each memo's entries stay sorted.
-            for index in touched {
-                coverage[index].append(VersionVector.Entry(replica: replicaID, operationCount: covered[index]))
-                covered[index] = 0
-            }
-            touched.removeAll(keepingCapacity: true)
+            try logs.readLog(of: replicaID, &reader, version: version, memos: memoIDs, replicas: replicas, into: &notebook)
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
-        guard createdCount == memoIDs.count else { throw .malformed("a memo was never created") }
-        notebook.clock.observe(latest, wallMilliseconds: 0)
+        guard logs.createdCount == memoIDs.count else { throw .malformed("a memo was never created") }
+        notebook.clock.observe(logs.latest, wallMilliseconds: 0)
         for index in memoIDs.indices {
             notebook.memos[at: index].refreshStatus()
             notebook.memos[at: index].refreshDerivedText()
         }
-        if let coverageViolation { throw .malformed(coverageViolation) }
+        if let coverageViolation = logs.coverageViolation { throw .malformed(coverageViolation) }
+        try notebook.checkTextsAgainstRuns(logs.coverage, memos: memoIDs)
+        if version == 1 {
+            // Version 1 text bodies are decoded now, once, so that the notebook encodes in the
+            // current version (canonically) from the start. A body that does not decode stays as
+            // it was read (its memo reports the error when used) and is written back marked as
+            // version 1.
+            for index in memoIDs.indices { try? notebook.materializeText(at: index) }
+        }
+        self = notebook
+    }
+
+    /// Reads the text body of memo `id` in a state of format `version` and adds the memo to
+    /// `notebook`, its text left encoded: summarized (version, Lamport clock) and folded for
+    /// search, not decoded.
+    private static func readMemoText(
+        of id: MemoID, _ reader: inout ByteReader, in bytes: [UInt8], version: UInt8, into notebook: inout Notebook
+    ) throws(DecodingError) {
+        // Version 1: a version 1 text body. Version 2: its length shifted left by one, bit 0
+        // set for a version 1 text body, then the body.
+        let range: Range<Int>
+        let bodyVersion: UInt8
+        if version == 1 {
+            range = try reader.lengthPrefixedRange()
+            bodyVersion = 1
+        } else {
+            let lengthAndVersion = try reader.varint()
+            guard lengthAndVersion >> 1 <= UInt64(reader.remaining) else {
+                throw .malformed("length prefix \(lengthAndVersion >> 1) exceeds \(reader.remaining)")
+            }
+            range = try reader.range(count: Int(lengthAndVersion >> 1))
+            bodyVersion = lengthAndVersion & 1 == 1 ? 1 : TextCRDT.stateFormatVersion
+        }
+        let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion)
+        // Folding the text for search checks that it is UTF-8, in the same pass.
+        guard let key = bytes.withUnsafeBufferPointer({ buffer in
+            SearchFolding.validatedKey(forUTF8: UnsafeBufferPointer(rebasing: buffer[summary.text]))
+        }) else {
+            throw .malformed("memo \(id): the text is not valid UTF-8")
+        }
+        notebook.lamport = max(notebook.lamport, summary.lamport)
+        var record = MemoRecord(
+            id: id,
+            text: .encoded(
+                bytes: bytes, body: range, text: summary.text, version: summary.version,
+                insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: bodyVersion),
+            createdAt: .zero, modifiedAt: .zero)
+        record.searchKey = key
+        record.searchKeyVersion = summary.version
+        notebook.memos[id] = record
+    }
+
+    /// Checks each decoded memo's text against the runs read: its text operations per replica
+    /// are those its text runs cover (`coverage`, per memo index), and no trash or purge saw
+    /// more than it holds.
+    private func checkTextsAgainstRuns(_ coverage: [[VersionVector.Entry]], memos memoIDs: [MemoID]) throws(DecodingError) {
         for index in memoIDs.indices {
-            let version = notebook.memos[at: index].text.version
+            let version = memos[at: index].text.version
             guard coverage[index].count == version.entries.count else {
                 throw .malformed("memo \(memoIDs[index]): text replicas differ from the runs")
             }
@@ -513,7 +486,7 @@ extension Notebook {
             }
             // A trash or purge applies only once the memo holds the text it saw (and a text only
             // gains operations): one that saw more than the memo holds comes from no history.
-            for record in notebook.memos[at: index].lifecycle {
+            for record in memos[at: index].lifecycle {
                 switch record.kind {
                 case let .trash(seen), let .purge(seen):
                     guard seen.isIncluded(in: version) else {
@@ -523,14 +496,98 @@ extension Notebook {
                 }
             }
         }
-        if version == 1 {
-            // Version 1 text bodies are decoded now, once, so that the notebook encodes in the
-            // current version (canonically) from the start. A body that does not decode stays as
-            // it was read (its memo reports the error when used) and is written back marked as
-            // version 1.
-            for index in memoIDs.indices { try? notebook.materializeText(at: index) }
+    }
+}
+
+/// What reading a notebook state's logs gathers, replica after replica, for the checks after
+/// them. Memos were added to the table in id order: a memo's index in the state's memo list is
+/// its index in the table.
+private struct StateLogReading {
+    /// Per memo index, whether a run created it.
+    private var created: [Bool]
+    private(set) var createdCount = 0
+    /// The latest timestamp of any run.
+    private(set) var latest = HybridTimestamp.zero
+    /// Each memo's text runs, per replica, must cover exactly the text operations the memo
+    /// holds: per memo, the text operations its runs cover, in replica order (checked after the
+    /// structure, as a malformed state).
+    private(set) var coverage: [[VersionVector.Entry]]
+    private(set) var coverageViolation: String?
+    /// Per memo index, the text operations of the current replica covered so far (0: none), and
+    /// the memos it touched: arrays reused for every replica instead of a dictionary.
+    private var covered: [UInt32]
+    private var touched: [Int] = []
+
+    init(memoCount: Int) {
+        created = [Bool](repeating: false, count: memoCount)
+        coverage = [[VersionVector.Entry]](repeating: [], count: memoCount)
+        covered = [UInt32](repeating: 0, count: memoCount)
+    }
+
+    /// Reads the log of `replicaID` (a state of format `version`) into `notebook`.
+    mutating func readLog(
+        of replicaID: ReplicaID, _ reader: inout ByteReader, version: UInt8, memos memoIDs: [MemoID], replicas: [ReplicaID],
+        into notebook: inout Notebook
+    ) throws(DecodingError) {
+        // Version 1 writes the replica's operation count first; version 2 leaves it out.
+        let operationCount = version == 1 ? try reader.uint32Varint("operation count") : nil
+        let runCount = try reader.count(
+            max: min(Int(operationCount ?? UInt32.max), reader.remaining / (version == 1 ? 3 : 2)), "run count")
+        var log = NotebookLog()
+        var previousTimestamp: UInt64 = 0
+        var context = StateRunContext()
+        for _ in 0..<runCount {
+            var index = 0
+            let run = version == 1
+                ? try Notebook.readRun(
+                    &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas,
+                    previousTimestamp: &previousTimestamp, memoIndex: &index)
+                : try Notebook.readStateRun(
+                    &reader, counter: log.operationCount, memos: memoIDs, replicas: replicas, textCounters: covered,
+                    context: &context, memoIndex: &index)
+            if var last = log.runs.last, last.append(run) { throw .malformed("runs not maximally merged") }
+            log.append(run)
+            latest = max(latest, run.timestamp)
+            record(run, memoIndex: index, of: replicaID, into: &notebook)
         }
-        self = notebook
+        if let operationCount, log.operationCount != operationCount {
+            throw .malformed("replica \(replicaID) runs do not add up to its count")
+        }
+        notebook.logs[replicaID] = log
+        // Replicas come in ascending order: each memo's entries stay sorted.
+        for index in touched {
+            coverage[index].append(VersionVector.Entry(replica: replicaID, operationCount: covered[index]))
+            covered[index] = 0
+        }
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    /// Records what a run read means for its memo (at `memoIndex` in the table): its creation
+    /// date, the text operations covered, its lifecycle, its modification date.
+    private mutating func record(_ run: NotebookRun, memoIndex index: Int, of replicaID: ReplicaID, into notebook: inout Notebook) {
+        switch run.kind {
+        case .create:
+            let createdAt = notebook.memos[at: index].createdAt
+            notebook.memos[at: index].createdAt = created[index] ? min(createdAt, run.timestamp) : run.timestamp
+            if !created[index] {
+                created[index] = true
+                createdCount += 1
+            }
+        case let .text(textCounter):
+            let before = covered[index]
+            if textCounter != before && coverageViolation == nil {
+                coverageViolation = "memo \(run.memo): text runs of \(replicaID) skip counters"
+            }
+            if before == 0 { touched.append(index) }
+            covered[index] = textCounter + run.length
+        case let .trash(seen):
+            notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+        case .restore:
+            notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .restore, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+        case let .purge(seen):
+            notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .purge(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+        }
+        if notebook.memos[at: index].modifiedAt < run.timestamp { notebook.memos[at: index].modifiedAt = run.timestamp }
     }
 }
 

@@ -11,11 +11,31 @@ extension Notebook {
     ///
     /// - Throws: ``InvariantViolation`` naming the first broken invariant.
     public func checkInvariants() throws(InvariantViolation) {
+        let tally = try checkLogs()
+        try require(logs.version == logs.recomputedVersion, "the maintained version differs from the logs")
+        try memos.checkIndex()
+        for record in memos.records { try checkMemo(record, against: tally) }
+        for (replicaID, queue) in pending {
+            for item in queue {
+                try require(item.run.end > log(of: replicaID).operationCount, "a held-back run is already applied")
+            }
+        }
+    }
+
+    /// What the logs say of each memo, to check the memos against.
+    private struct LogTally {
+        /// Per memo and replica, the text operations its text runs cover.
         var textCoverage: [MemoID: [ReplicaID: UInt32]] = [:]
         var lifecycleCount: [MemoID: Int] = [:]
         var created: Set<MemoID> = []
         var newest: [MemoID: HybridTimestamp] = [:]
         var earliestCreate: [MemoID: HybridTimestamp] = [:]
+    }
+
+    /// Checks each replica's runs (no gaps, maximally merged, timestamps not going back and not
+    /// past the clock, known memos, text runs in text counter order) and tallies them per memo.
+    private func checkLogs() throws(InvariantViolation) -> LogTally {
+        var tally = LogTally()
         for replicaID in logs.keys.sorted() {
             let log = logs[replicaID]!
             var counter: UInt32 = 0
@@ -30,58 +50,56 @@ extension Notebook {
                 try require(memos[run.memo] != nil, "run names unknown memo \(run.memo)")
                 switch run.kind {
                 case .create:
-                    created.insert(run.memo)
-                    earliestCreate[run.memo] = min(earliestCreate[run.memo] ?? run.timestamp, run.timestamp)
+                    tally.created.insert(run.memo)
+                    tally.earliestCreate[run.memo] = min(tally.earliestCreate[run.memo] ?? run.timestamp, run.timestamp)
                 case let .text(textCounter):
-                    let covered = textCoverage[run.memo, default: [:]][replicaID, default: 0]
+                    let covered = tally.textCoverage[run.memo, default: [:]][replicaID, default: 0]
                     try require(textCounter == covered, "memo \(run.memo): replica \(replicaID) text runs skip from \(covered) to \(textCounter)")
-                    textCoverage[run.memo, default: [:]][replicaID] = textCounter + run.length
+                    tally.textCoverage[run.memo, default: [:]][replicaID] = textCounter + run.length
                 case .trash, .restore, .purge:
-                    lifecycleCount[run.memo, default: 0] += 1
+                    tally.lifecycleCount[run.memo, default: 0] += 1
                 }
-                newest[run.memo] = max(newest[run.memo] ?? run.timestamp, run.timestamp)
+                tally.newest[run.memo] = max(tally.newest[run.memo] ?? run.timestamp, run.timestamp)
                 counter = run.end
                 previous = run
             }
             try require(counter == log.operationCount, "replica \(replicaID) count \(log.operationCount) != runs \(counter)")
         }
-        try require(logs.version == logs.recomputedVersion, "the maintained version differs from the logs")
-        try memos.checkIndex()
-        for record in memos.records {
-            let id = record.id
-            try require(record.id == id, "memo key")
-            try require(created.contains(id), "memo \(id) was never created")
-            let version = record.text.version
-            let coverage = textCoverage[id] ?? [:]
-            for entry in version.entries {
-                try require(coverage[entry.replica] == entry.operationCount, "memo \(id): text of \(entry.replica) has \(entry.operationCount) operations, runs cover \(coverage[entry.replica] ?? 0)")
-            }
-            try require(coverage.values.reduce(0, +) == UInt32(version.operationCount), "memo \(id): runs cover text not in the memo")
-            try require(record.lifecycle.count == (lifecycleCount[id] ?? 0), "memo \(id) lifecycle records")
-            try require(record.createdAt == earliestCreate[id], "memo \(id) createdAt")
-            try require(record.modifiedAt == newest[id], "memo \(id) modifiedAt \(record.modifiedAt) != \(String(describing: newest[id]))")
-            var recomputed = record
-            recomputed.refreshStatus()
-            try require(recomputed.status == record.status, "memo \(id) status \(record.status) != \(recomputed.status)")
-            if !record.derivedTextIsStale {
-                try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
-                try require(record.cachedTextPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
-            }
-            try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
-            if record.searchKeyVersion == version {
-                try require(record.searchKey == SearchFolding.key(for: record.text.string), "memo \(id) cached search key is wrong")
-            }
-            if case let .materialized(text) = record.text {
-                try text.checkInvariants()
-                try require(text.replica == replica, "memo \(id) text attributed to another replica")
-                try require(text.pendingOperationCount == 0, "memo \(id) text holds back operations")
-                try require(lamport >= text.lamport, "notebook Lamport clock behind memo \(id)")
-            }
+        return tally
+    }
+
+    /// Checks one memo against the logs (`tally`) and against a recomputation of what it
+    /// derives: text covered by its runs, lifecycle, dates, status, title, search key, and its
+    /// decoded text's own invariants.
+    private func checkMemo(_ record: MemoRecord, against tally: LogTally) throws(InvariantViolation) {
+        let id = record.id
+        try require(record.id == id, "memo key")
+        try require(tally.created.contains(id), "memo \(id) was never created")
+        let version = record.text.version
+        let coverage = tally.textCoverage[id] ?? [:]
+        for entry in version.entries {
+            try require(coverage[entry.replica] == entry.operationCount, "memo \(id): text of \(entry.replica) has \(entry.operationCount) operations, runs cover \(coverage[entry.replica] ?? 0)")
         }
-        for (replicaID, queue) in pending {
-            for item in queue {
-                try require(item.run.end > log(of: replicaID).operationCount, "a held-back run is already applied")
-            }
+        try require(coverage.values.reduce(0, +) == UInt32(version.operationCount), "memo \(id): runs cover text not in the memo")
+        try require(record.lifecycle.count == (tally.lifecycleCount[id] ?? 0), "memo \(id) lifecycle records")
+        try require(record.createdAt == tally.earliestCreate[id], "memo \(id) createdAt")
+        try require(record.modifiedAt == tally.newest[id], "memo \(id) modifiedAt \(record.modifiedAt) != \(String(describing: tally.newest[id]))")
+        var recomputed = record
+        recomputed.refreshStatus()
+        try require(recomputed.status == record.status, "memo \(id) status \(record.status) != \(recomputed.status)")
+        if !record.derivedTextIsStale {
+            try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
+            try require(record.cachedTextPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
+        }
+        try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
+        if record.searchKeyVersion == version {
+            try require(record.searchKey == SearchFolding.key(for: record.text.string), "memo \(id) cached search key is wrong")
+        }
+        if case let .materialized(text) = record.text {
+            try text.checkInvariants()
+            try require(text.replica == replica, "memo \(id) text attributed to another replica")
+            try require(text.pendingOperationCount == 0, "memo \(id) text holds back operations")
+            try require(lamport >= text.lamport, "notebook Lamport clock behind memo \(id)")
         }
     }
 

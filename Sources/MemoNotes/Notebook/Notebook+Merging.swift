@@ -98,190 +98,253 @@ extension Notebook {
     private mutating func apply(
         _ delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool
     ) throws(NotebookError) -> NotebookApplyReport {
-        var report = NotebookApplyReport()
-        if delta.isEmpty && pending.isEmpty { return report }
+        if delta.isEmpty && pending.isEmpty { return NotebookApplyReport() }
         try validate(delta)
-        // Queue every run with the text operations it stands for. A run the notebook holds
-        // already is only counted as a duplicate (held counts only grow), so it is queued
-        // without them. Runs come grouped by replica: each group is appended at once.
-        func queue(_ delta: NotebookDelta, into notebook: inout Notebook) {
-            var start = 0
-            while start < delta.runs.count {
-                let replicaID = delta.runs[start].replica
-                let held = notebook.logs[replicaID]?.operationCount ?? 0
-                // Runs held back already (the same segment read again by every sync while what
-                // it waits for is missing) are not queued twice: the queue would grow each time.
-                let waiting = notebook.heldBackRanges(of: replicaID)
-                var group: [PendingRun] = []
-                var index = start
-                while index < delta.runs.count && delta.runs[index].replica == replicaID {
-                    let run = delta.runs[index].run
-                    if !waiting.isEmpty && covers(waiting, run.counter..<run.end) {
-                        index += 1
-                        continue
-                    }
-                    var payload = TextDelta()
-                    if case let .text(textCounter) = run.kind, run.end > held {
-                        payload = delta.text(for: run.memo).restricted(to: replicaID, counters: textCounter..<textCounter + run.length)
-                    }
-                    group.append(PendingRun(run: run, text: payload))
-                    index += 1
-                }
-                notebook.pending[replicaID, default: []] += group
-                start = index
-            }
-        }
         // As it was, for the case below where the whole call must be undone. Kept only when
         // tombstones are in play: holding it makes the first change copy the memo table.
         let mayOrphan = delta.texts.contains { $0.delta.hasTombstones }
             || pending.values.contains { $0.contains { $0.text.hasTombstones } }
         let original: Notebook? = mayOrphan ? self : nil
-        queue(delta, into: &self)
-        // Text runs applied in this call that brought characters already deleted (tombstones):
-        // their deletions must be held by the end of the call (see below). Looked for only when
-        // some queued text has tombstones (`mayOrphan`): the parts of texts without are without.
-        var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
-        var statusBefore: [MemoID: MemoStatus?] = [:]
-        // Memos whose text changed, in order (a memo repeated only when another came between):
-        // their titles are marked stale once each at the end, not after every run.
-        var textChanged: [MemoID] = []
-        func applied(_ item: PendingRun, from replicaID: ReplicaID, into notebook: inout Notebook) {
-            notebook.applyRemote(item, from: replicaID, queueingEvents: queueingEvents)
-            if case .text = item.run.kind, textChanged.last != item.run.memo { textChanged.append(item.run.memo) }
-        }
-        var progress = true
-        while progress {
-            progress = false
-            for replicaID in pending.keys.sorted() {
-                // Held-back runs are kept in counter order; a sort (stable, so a no-op on sorted
-                // runs) is needed only when some arrived out of order or a partly applied run's
-                // rest moved past the next one.
-                var queue = pending[replicaID]!
-                var changed = false
-                if !Self.isInCounterOrder(queue) {
-                    queue.sort { $0.run.counter < $1.run.counter }
-                    changed = true
-                }
-                var index = 0
-                let log = logs[replicaID]
-                var held = log?.operationCount ?? 0
-                // A replica's timestamps never go back: a run older than its replica's last
-                // applied operation comes from a forged history and is held back for good
-                // (``validate(_:)`` refuses the ones it can see then).
-                var heldTimestamp = log?.runs.last?.timestamp
-                while index < queue.count {
-                    var item = queue[index]
-                    if item.run.end <= held {
-                        report.duplicateOperationCount += Int(item.run.length)
-                        index += 1
-                        continue
-                    }
-                    if item.run.counter > held { break }
-                    if item.run.counter < held {
-                        let skip = held - item.run.counter
-                        report.duplicateOperationCount += Int(skip)
-                        item.run = item.run.dropping(skip)
-                        if case let .text(textCounter) = item.run.kind {
-                            item.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + item.run.length)
-                        }
-                    }
-                    if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
-                    if statusBefore[item.run.memo] == nil { statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
-                    guard try isReady(item, from: replicaID) else {
-                        // A replica's log joins its text operations on one memo into one run,
-                        // even when a later one builds on a remote operation that itself builds
-                        // on an earlier one: apply what is ready and hold the rest.
-                        if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
-                            if mayOrphan { appliedTombstones += head.text.tombstoneRuns.map { (head.run.memo, $0) } }
-                            applied(head, from: replicaID, into: &self)
-                            report.appliedOperationCount += Int(head.run.length)
-                            held = head.run.end
-                            heldTimestamp = head.run.timestamp
-                            queue[index] = rest
-                            changed = true
-                            progress = true
-                        }
-                        break
-                    }
-                    if mayOrphan { appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) } }
-                    applied(item, from: replicaID, into: &self)
-                    report.appliedOperationCount += Int(item.run.length)
-                    held = item.run.end
-                    heldTimestamp = item.run.timestamp
-                    index += 1
-                    progress = true
-                }
-                guard changed || index > 0 else { continue }
-                queue.removeFirst(index)
-                pending[replicaID] = queue.isEmpty ? nil : queue
-            }
-        }
+        holdBack(delta)
+        var pass = ApplyPass(queueingEvents: queueingEvents, collectingTombstones: mayOrphan)
+        try applyReadyRuns(&pass)
         // Characters that arrived already deleted (a delta carries no content for them) whose
         // deletions are still held back (they wait for something else) would be deleted by no
         // operation held: a state that would not encode. Undo the call and hold the whole delta
         // back; it applies once what the deletions wait for arrives (in one call then).
-        var orphaned = false
-        var tombstonesByMemo: [MemoID: [TextDelta.Run]] = [:]
-        for (memo, run) in appliedTombstones { tombstonesByMemo[memo, default: []].append(run) }
-        for memo in tombstonesByMemo.keys.sorted() where !orphaned {
-            orphaned = try !materializedText(of: memo).deletionsCover(tombstonesByMemo[memo]!)
+        if try leavesOrphans(pass.appliedTombstones), let original {
+            return try undo(to: original, holdingBack: delta, separatingHeldBack: separatingHeldBack, queueingEvents: queueingEvents)
         }
-        if orphaned, let original {
-            self = original
-            // Runs held back earlier may be what leaves the orphans (they can wait for
-            // operations that are still missing): try this delta on its own (a snapshot's delta
-            // is complete by itself), then the earlier ones again.
-            if separatingHeldBack && !original.pending.isEmpty && !delta.isEmpty {
-                let earlier = pending
-                pending = [:]
-                let alone = try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents)
-                for (replica, runs) in earlier {
-                    // (Not twice: runs the delta alone held back again.)
-                    let waiting = heldBackRanges(of: replica)
-                    pending[replica, default: []] += runs.filter { waiting.isEmpty || !covers(waiting, $0.run.counter..<$0.run.end) }
+        markTitlesStale(inOrderOfChange: pass.textChanged)
+        reportStatusChanges(&pass)
+        pass.report.pendingOperationCount = pendingOperationCount
+        checkInvariantsIfEnabled()
+        return pass.report
+    }
+
+    /// What one call of `apply` gathers as it applies runs, for the checks and the report at its
+    /// end.
+    private struct ApplyPass {
+        let queueingEvents: Bool
+        /// Whether some queued text has tombstones (`mayOrphan`): only then are the applied ones
+        /// collected (the parts of texts without are without).
+        let collectingTombstones: Bool
+        var report = NotebookApplyReport()
+        /// Text runs applied in this call that brought characters already deleted (tombstones):
+        /// their deletions must be held by the end of the call (see `apply`).
+        var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
+        /// The status of each memo a run touched, before the call (nil: the memo did not exist).
+        var statusBefore: [MemoID: MemoStatus?] = [:]
+        /// Memos whose text changed, in order (a memo repeated only when another came between):
+        /// their titles are marked stale once each at the end, not after every run.
+        var textChanged: [MemoID] = []
+    }
+
+    /// Queues every run of `delta` with the text operations it stands for. A run the notebook
+    /// holds already is only counted as a duplicate (held counts only grow), so it is queued
+    /// without them. Runs come grouped by replica: each group is appended at once.
+    private mutating func holdBack(_ delta: NotebookDelta) {
+        var start = 0
+        while start < delta.runs.count {
+            let replicaID = delta.runs[start].replica
+            let held = logs[replicaID]?.operationCount ?? 0
+            // Runs held back already (the same segment read again by every sync while what
+            // it waits for is missing) are not queued twice: the queue would grow each time.
+            let waiting = heldBackRanges(of: replicaID)
+            var group: [PendingRun] = []
+            var index = start
+            while index < delta.runs.count && delta.runs[index].replica == replicaID {
+                let run = delta.runs[index].run
+                if !waiting.isEmpty && covers(waiting, run.counter..<run.end) {
+                    index += 1
+                    continue
                 }
-                _ = try apply(NotebookDelta(), separatingHeldBack: false, queueingEvents: queueingEvents)
-                var result = alone
-                result.pendingOperationCount = pendingOperationCount
-                return result
+                var payload = TextDelta()
+                if case let .text(textCounter) = run.kind, run.end > held {
+                    payload = delta.text(for: run.memo).restricted(to: replicaID, counters: textCounter..<textCounter + run.length)
+                }
+                group.append(PendingRun(run: run, text: payload))
+                index += 1
             }
-            queue(delta, into: &self)
-            // (Runs of the delta this notebook held already are not held back: they are
-            // duplicates, as the loop above counts them.)
-            dropAppliedPendingRuns()
-            checkInvariantsIfEnabled()
-            var heldBack = NotebookApplyReport()
-            heldBack.pendingOperationCount = pendingOperationCount
-            return heldBack
+            pending[replicaID, default: []] += group
+            start = index
         }
-        // Titles: marking memos stale in the order of their last change leaves every one but
-        // the last refreshed from its final text, as marking after each run would.
+    }
+
+    /// Applies held-back runs, replica by replica, until none is ready.
+    private mutating func applyReadyRuns(_ pass: inout ApplyPass) throws(NotebookError) {
+        var progress = true
+        while progress {
+            progress = false
+            for replicaID in pending.keys.sorted() {
+                if try applyReadyRuns(of: replicaID, &pass) { progress = true }
+            }
+        }
+    }
+
+    /// Applies the held-back runs of `replicaID` that are next in line and ready, in counter
+    /// order, and drops those the log holds; true when it applied any.
+    private mutating func applyReadyRuns(of replicaID: ReplicaID, _ pass: inout ApplyPass) throws(NotebookError) -> Bool {
+        // Held-back runs are kept in counter order; a sort (stable, so a no-op on sorted
+        // runs) is needed only when some arrived out of order or a partly applied run's
+        // rest moved past the next one.
+        var queue = pending[replicaID]!
+        var changed = false
+        var progress = false
+        if !Self.isInCounterOrder(queue) {
+            queue.sort { $0.run.counter < $1.run.counter }
+            changed = true
+        }
+        var index = 0
+        let log = logs[replicaID]
+        var held = log?.operationCount ?? 0
+        // A replica's timestamps never go back: a run older than its replica's last
+        // applied operation comes from a forged history and is held back for good
+        // (``validate(_:)`` refuses the ones it can see then).
+        var heldTimestamp = log?.runs.last?.timestamp
+        while index < queue.count {
+            var item = queue[index]
+            if item.run.end <= held {
+                pass.report.duplicateOperationCount += Int(item.run.length)
+                index += 1
+                continue
+            }
+            if item.run.counter > held { break }
+            if item.run.counter < held {
+                pass.report.duplicateOperationCount += Int(held - item.run.counter)
+                Self.dropHeldPart(of: &item, from: replicaID, held: held)
+            }
+            if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
+            if pass.statusBefore[item.run.memo] == nil { pass.statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
+            guard try isReady(item, from: replicaID) else {
+                // A replica's log joins its text operations on one memo into one run,
+                // even when a later one builds on a remote operation that itself builds
+                // on an earlier one: apply what is ready and hold the rest.
+                if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
+                    applyReady(head, from: replicaID, &pass)
+                    held = head.run.end
+                    heldTimestamp = head.run.timestamp
+                    queue[index] = rest
+                    changed = true
+                    progress = true
+                }
+                break
+            }
+            applyReady(item, from: replicaID, &pass)
+            held = item.run.end
+            heldTimestamp = item.run.timestamp
+            index += 1
+            progress = true
+        }
+        guard changed || index > 0 else { return progress }
+        queue.removeFirst(index)
+        pending[replicaID] = queue.isEmpty ? nil : queue
+        return progress
+    }
+
+    /// Drops from a held-back run of `replicaID` its operations below `held`, which the log
+    /// holds already, with their text operations.
+    @inline(__always)
+    private static func dropHeldPart(of item: inout PendingRun, from replicaID: ReplicaID, held: UInt32) {
+        item.run = item.run.dropping(held - item.run.counter)
+        if case let .text(textCounter) = item.run.kind {
+            item.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + item.run.length)
+        }
+    }
+
+    /// Applies a ready run and records it in `pass`.
+    @inline(__always)
+    private mutating func applyReady(_ item: PendingRun, from replicaID: ReplicaID, _ pass: inout ApplyPass) {
+        if pass.collectingTombstones { pass.appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) } }
+        applyRemote(item, from: replicaID, queueingEvents: pass.queueingEvents)
+        if case .text = item.run.kind, pass.textChanged.last != item.run.memo { pass.textChanged.append(item.run.memo) }
+        pass.report.appliedOperationCount += Int(item.run.length)
+    }
+
+    /// Whether some character of `tombstones` (text runs applied already deleted) is deleted by
+    /// no operation its memo holds now.
+    private mutating func leavesOrphans(_ tombstones: [(memo: MemoID, run: TextDelta.Run)]) throws(NotebookError) -> Bool {
+        var tombstonesByMemo: [MemoID: [TextDelta.Run]] = [:]
+        for (memo, run) in tombstones { tombstonesByMemo[memo, default: []].append(run) }
+        for memo in tombstonesByMemo.keys.sorted() {
+            if try !materializedText(of: memo).deletionsCover(tombstonesByMemo[memo]!) { return true }
+        }
+        return false
+    }
+
+    /// Puts the notebook back as it was before the call (`original`) and holds `delta` back
+    /// whole, after trying it apart from the runs held back before it when
+    /// `separatingHeldBack`.
+    private mutating func undo(
+        to original: Notebook, holdingBack delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool
+    ) throws(NotebookError) -> NotebookApplyReport {
+        self = original
+        // Runs held back earlier may be what leaves the orphans (they can wait for
+        // operations that are still missing): try this delta on its own (a snapshot's delta
+        // is complete by itself), then the earlier ones again.
+        if separatingHeldBack && !original.pending.isEmpty && !delta.isEmpty {
+            return try applyApartFromHeldBack(delta, queueingEvents: queueingEvents)
+        }
+        holdBack(delta)
+        // (Runs of the delta this notebook held already are not held back: they are
+        // duplicates, as `applyReadyRuns(of:_:)` counts them.)
+        dropAppliedPendingRuns()
+        checkInvariantsIfEnabled()
+        var heldBack = NotebookApplyReport()
+        heldBack.pendingOperationCount = pendingOperationCount
+        return heldBack
+    }
+
+    /// Applies `delta` with the held-back runs set aside, then those again (without those the
+    /// delta alone held back again); the report is that of the delta alone, with the count of
+    /// operations held back at the end.
+    private mutating func applyApartFromHeldBack(
+        _ delta: NotebookDelta, queueingEvents: Bool
+    ) throws(NotebookError) -> NotebookApplyReport {
+        let earlier = pending
+        pending = [:]
+        let alone = try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents)
+        for (replica, runs) in earlier {
+            // (Not twice: runs the delta alone held back again.)
+            let waiting = heldBackRanges(of: replica)
+            pending[replica, default: []] += runs.filter { waiting.isEmpty || !covers(waiting, $0.run.counter..<$0.run.end) }
+        }
+        _ = try apply(NotebookDelta(), separatingHeldBack: false, queueingEvents: queueingEvents)
+        var result = alone
+        result.pendingOperationCount = pendingOperationCount
+        return result
+    }
+
+    /// Marks the titles of `changed` stale: in the order of their last change, which leaves
+    /// every one but the last refreshed from its final text, as marking after each run would.
+    private mutating func markTitlesStale(inOrderOfChange changed: [MemoID]) {
         var marked = Set<MemoID>()
         var staleOrder: [MemoID] = []
-        for id in textChanged.reversed() where marked.insert(id).inserted { staleOrder.append(id) }
+        for id in changed.reversed() where marked.insert(id).inserted { staleOrder.append(id) }
         for id in staleOrder.reversed() {
             if let index = memos.index(of: id) { memos.markDerivedTextStale(at: index) }
         }
-        // Status changes, as events. Runs applied above leave statuses as they were; every memo
-        // they touched is in `statusBefore`, so its status is taken here once.
-        for (id, before) in statusBefore.sorted(by: { $0.key < $1.key }) {
+    }
+
+    /// Status changes, as events, and the changed memos in the report. Runs applied leave
+    /// statuses as they were; every memo they touched is in `statusBefore`, so its status is
+    /// taken here once.
+    private mutating func reportStatusChanges(_ pass: inout ApplyPass) {
+        for (id, before) in pass.statusBefore.sorted(by: { $0.key < $1.key }) {
             guard let index = memos.index(of: id) else { continue }
             memos[at: index].refreshStatus()
             let after = memos[at: index].status
             // A memo created by this delta starts active (its `.added` event said so).
             let previous = before ?? .active
-            if queueingEvents && previous != after {
+            if pass.queueingEvents && previous != after {
                 switch after {
                 case .trashed: events.append(.trashed(id, origin: .remote))
                 case .purged: events.append(.purged(id, origin: .remote))
                 case .active: events.append(.restored(id, origin: .remote))
                 }
             }
-            report.changedMemos.append(id)
+            pass.report.changedMemos.append(id)
         }
-        report.pendingOperationCount = pendingOperationCount
-        checkInvariantsIfEnabled()
-        return report
     }
 
     /// Merges every operation of `other` into this notebook.
@@ -526,8 +589,36 @@ extension Notebook {
     /// text, memos that will be touched decodable, and no held operation id reused for another
     /// operation.
     private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
+        let textCounts = try validateRuns(of: delta)
+        for (textIndex, (memo, text)) in delta.texts.enumerated() {
+            guard textCounts[textIndex] == text.operationCount else {
+                throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
+            }
+            if memos.contains(memo) {
+                let current = try materializedText(of: memo)
+                do throws(TextError) {
+                    try current.validate(text)
+                } catch {
+                    throw .text(memo, error)
+                }
+            }
+        }
+        try validateNextTextRuns(of: delta)
+        // Memos touched by lifecycle runs must be readable too.
+        // (Only a memo still encoded needs decoding; consecutive runs of one memo look once.)
+        var checked: MemoID?
+        for replicaRun in delta.runs where replicaRun.run.memo != checked {
+            checked = replicaRun.run.memo
+            guard let index = memos.index(of: replicaRun.run.memo) else { continue }
+            if case .encoded = memos[at: index].text { _ = try materializedText(of: replicaRun.run.memo) }
+        }
+    }
+
+    /// Checks the runs of `delta` one by one (order, lengths, limits, text operations present,
+    /// agreement with the operations held, timestamps), and returns how many text operations
+    /// the runs stand for per entry of `delta.texts` (nil: no run).
+    private func validateRuns(of delta: NotebookDelta) throws(NotebookError) -> [Int?] {
         var previous: NotebookDelta.ReplicaRun?
-        // Text operations the runs stand for, per entry of `delta.texts` (nil: no run).
         var textCounts = [Int?](repeating: nil, count: delta.texts.count)
         for replicaRun in delta.runs {
             let run = replicaRun.run
@@ -564,22 +655,13 @@ extension Notebook {
             }
             previous = replicaRun
         }
-        for (textIndex, (memo, text)) in delta.texts.enumerated() {
-            guard textCounts[textIndex] == text.operationCount else {
-                throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
-            }
-            if memos.contains(memo) {
-                let current = try materializedText(of: memo)
-                do throws(TextError) {
-                    try current.validate(text)
-                } catch {
-                    throw .text(memo, error)
-                }
-            }
-        }
-        // A text run next in line (the first each replica's log lacks) must stand for the
-        // replica's next text operations in its memo (what a forged history gets wrong; runs
-        // further on are checked when their turn comes, and held back for good if wrong).
+        return textCounts
+    }
+
+    /// Checks that a text run next in line (the first each replica's log lacks) stands for the
+    /// replica's next text operations in its memo (what a forged history gets wrong; runs
+    /// further on are checked when their turn comes, and held back for good if wrong).
+    private mutating func validateNextTextRuns(of delta: NotebookDelta) throws(NotebookError) {
         for replicaRun in delta.runs {
             guard case let .text(textCounter) = replicaRun.run.kind else { continue }
             let run = replicaRun.run
@@ -589,14 +671,6 @@ extension Notebook {
             guard textCounter + (held - run.counter) == next else {
                 throw .invalidDelta(reason: "text operations of \(replicaRun.replica) from \(run.counter) are not the next in memo \(run.memo)")
             }
-        }
-        // Memos touched by lifecycle runs must be readable too.
-        // (Only a memo still encoded needs decoding; consecutive runs of one memo look once.)
-        var checked: MemoID?
-        for replicaRun in delta.runs where replicaRun.run.memo != checked {
-            checked = replicaRun.run.memo
-            guard let index = memos.index(of: replicaRun.run.memo) else { continue }
-            if case .encoded = memos[at: index].text { _ = try materializedText(of: replicaRun.run.memo) }
         }
     }
 }

@@ -148,10 +148,10 @@ public enum SearchFolding {
 
     /// Folds the scalar at `source` (or the run of ASCII there) to `target` and moves both past
     /// what it read and wrote. `wide`: at least 8 bytes remain before `end`.
-    @inline(__always)
     ///
     /// Sets `errors` for anything that is not valid UTF-8 (a bad continuation byte, an overlong
     /// form, a surrogate, a value past U+10FFFF, a bad or truncated lead), folding on regardless.
+    @inline(__always)
     static func step(
         _ source: inout UnsafePointer<UInt8>, _ target: inout UnsafeMutablePointer<UInt8>,
         end: UnsafePointer<UInt8>, wide: Bool, _ lookup: Lookup, errors: inout Bool
@@ -160,45 +160,14 @@ public enum SearchFolding {
         let lead = source[0]
         if lead < 0x80 {
             if wide {
-                // The run of ASCII bytes among the next 8 (at least this one), lowercased 8 at a
-                // time: all 8 stored, the run kept.
-                let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
-                let high = word & 0x8080_8080_8080_8080
-                UnsafeMutableRawPointer(target).storeBytes(
-                    of: lowercasedASCII(word & 0x7F7F_7F7F_7F7F_7F7F), as: UInt64.self)
-                let run = high.trailingZeroBitCount &>> 3  // 8 when all are ASCII
-                source += run
-                target += run
-                guard run == 8 else { return }
-                // A longer run of ASCII: on, 8 bytes at a time.
-                while end - source >= 8 {
-                    let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
-                    if word & 0x8080_8080_8080_8080 != 0 { return }
-                    UnsafeMutableRawPointer(target).storeBytes(of: lowercasedASCII(word), as: UInt64.self)
-                    source += 8
-                    target += 8
-                }
+                foldASCIIRun(&source, &target, end: end)
                 return
             }
             target[0] = lead &+ (lead &- 0x41 < 26 ? 0x20 : 0)
             source += 1
             target += 1
         } else if lead & 0xF0 == 0xE0, wide || remaining >= 3 {
-            let second = source[1]
-            let third = source[2]
-            let scalar = UInt32(lead & 0x0F) &<< 12 | UInt32(second & 0x3F) &<< 6 | UInt32(third & 0x3F)
-            // Continuations, not overlong (≥ U+0800), not a surrogate (U+D800–U+DFFF).
-            if (second & 0xC0) != 0x80 || (third & 0xC0) != 0x80 || scalar < 0x800 || scalar & 0xF800 == 0xD800 {
-                errors = true
-            }
-            let syllable = scalar &- hangulSyllableBase
-            if syllable < hangulSyllableCount {
-                target += appendHangul(syllable: syllable, to: target, lookup)
-            } else {
-                let packed = UInt32(lead) | UInt32(second) &<< 8 | UInt32(third) &<< 16 | 3 &<< 24
-                target += emit(scalar, packed: packed, to: target, lookup)
-            }
-            source += 3
+            foldThreeByteScalar(&source, &target, lookup, errors: &errors)
         } else if lead >= 0xC2, lead < 0xE0, wide || remaining >= 2 {
             let second = source[1]
             if (second & 0xC0) != 0x80 { errors = true }
@@ -207,24 +176,7 @@ public enum SearchFolding {
             target += emit(scalar, packed: packed, to: target, lookup)
             source += 2
         } else if lead >= 0xF0, lead < 0xF5, wide || remaining >= 4 {
-            let scalar = UInt32(lead & 0x07) &<< 18 | UInt32(source[1] & 0x3F) &<< 12
-                | UInt32(source[2] & 0x3F) &<< 6 | UInt32(source[3] & 0x3F)
-            // Continuations, not overlong (≥ U+10000), at most U+10FFFF.
-            if (source[1] & 0xC0) != 0x80 || (source[2] & 0xC0) != 0x80 || (source[3] & 0xC0) != 0x80
-                || scalar < 0x10000 || scalar > 0x10FFFF
-            {
-                errors = true
-            }
-            if scalar &- 0x1F000 < 0xE0000 - 0x1F000 {
-                // Emoji and symbols (U+1F000–U+1FFFF), CJK extensions (U+20000–U+3FFFF),
-                // unassigned planes: no case, no marks.
-                UnsafeMutableRawPointer(target).storeBytes(
-                    of: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self), as: UInt32.self)
-                target += 4
-            } else {
-                target += appendSupplementary(scalar, from: source, to: target)
-            }
-            source += 4
+            foldFourByteScalar(&source, &target, errors: &errors)
         } else {
             // Not valid UTF-8 (a stray continuation byte, a bad or truncated lead): copied.
             errors = true
@@ -232,6 +184,83 @@ public enum SearchFolding {
             source += 1
             target += 1
         }
+    }
+
+    /// `step` for an ASCII byte with at least 8 bytes left: the run of ASCII bytes among the
+    /// next 8 (at least this one), lowercased 8 at a time (all 8 stored, the run kept), and on,
+    /// 8 bytes at a time, while they are all ASCII.
+    @inline(__always)
+    private static func foldASCIIRun(
+        _ source: inout UnsafePointer<UInt8>, _ target: inout UnsafeMutablePointer<UInt8>, end: UnsafePointer<UInt8>
+    ) {
+        let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+        let high = word & 0x8080_8080_8080_8080
+        UnsafeMutableRawPointer(target).storeBytes(
+            of: lowercasedASCII(word & 0x7F7F_7F7F_7F7F_7F7F), as: UInt64.self)
+        let run = high.trailingZeroBitCount &>> 3  // 8 when all are ASCII
+        source += run
+        target += run
+        guard run == 8 else { return }
+        // A longer run of ASCII: on, 8 bytes at a time.
+        while end - source >= 8 {
+            let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+            if word & 0x8080_8080_8080_8080 != 0 { return }
+            UnsafeMutableRawPointer(target).storeBytes(of: lowercasedASCII(word), as: UInt64.self)
+            source += 8
+            target += 8
+        }
+    }
+
+    /// `step` for a three-byte lead with its two bytes present: a Hangul syllable becomes its
+    /// jamo, any other scalar its fold from the table.
+    @inline(__always)
+    private static func foldThreeByteScalar(
+        _ source: inout UnsafePointer<UInt8>, _ target: inout UnsafeMutablePointer<UInt8>, _ lookup: Lookup,
+        errors: inout Bool
+    ) {
+        let lead = source[0]
+        let second = source[1]
+        let third = source[2]
+        let scalar = UInt32(lead & 0x0F) &<< 12 | UInt32(second & 0x3F) &<< 6 | UInt32(third & 0x3F)
+        // Continuations, not overlong (≥ U+0800), not a surrogate (U+D800–U+DFFF).
+        if (second & 0xC0) != 0x80 || (third & 0xC0) != 0x80 || scalar < 0x800 || scalar & 0xF800 == 0xD800 {
+            errors = true
+        }
+        let syllable = scalar &- hangulSyllableBase
+        if syllable < hangulSyllableCount {
+            target += appendHangul(syllable: syllable, to: target, lookup)
+        } else {
+            let packed = UInt32(lead) | UInt32(second) &<< 8 | UInt32(third) &<< 16 | 3 &<< 24
+            target += emit(scalar, packed: packed, to: target, lookup)
+        }
+        source += 3
+    }
+
+    /// `step` for a four-byte lead with its three bytes present: emoji, symbols and CJK
+    /// extensions are copied, other scalars folded with the standard library's properties.
+    @inline(__always)
+    private static func foldFourByteScalar(
+        _ source: inout UnsafePointer<UInt8>, _ target: inout UnsafeMutablePointer<UInt8>, errors: inout Bool
+    ) {
+        let lead = source[0]
+        let scalar = UInt32(lead & 0x07) &<< 18 | UInt32(source[1] & 0x3F) &<< 12
+            | UInt32(source[2] & 0x3F) &<< 6 | UInt32(source[3] & 0x3F)
+        // Continuations, not overlong (≥ U+10000), at most U+10FFFF.
+        if (source[1] & 0xC0) != 0x80 || (source[2] & 0xC0) != 0x80 || (source[3] & 0xC0) != 0x80
+            || scalar < 0x10000 || scalar > 0x10FFFF
+        {
+            errors = true
+        }
+        if scalar &- 0x1F000 < 0xE0000 - 0x1F000 {
+            // Emoji and symbols (U+1F000–U+1FFFF), CJK extensions (U+20000–U+3FFFF),
+            // unassigned planes: no case, no marks.
+            UnsafeMutableRawPointer(target).storeBytes(
+                of: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self), as: UInt32.self)
+            target += 4
+        } else {
+            target += appendSupplementary(scalar, from: source, to: target)
+        }
+        source += 4
     }
 
     /// `word`'s eight ASCII bytes with A–Z lowercased.

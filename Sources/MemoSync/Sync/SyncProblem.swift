@@ -68,15 +68,17 @@ public struct SyncProblem: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SyncProblem: LocalizedError {
-    /// The store error's description, or ``description`` for a problem that is not one.
+    /// What the sync could not do, on which blob (its key, abbreviated past 200 bytes), and
+    /// the store's error or the reason.
     public var errorDescription: String? {
-        let what: String = switch operation {
+        var what: String = switch operation {
         case .list: "The sync store could not be listed"
         case .read: "A file could not be read from the sync store"
         case .write: "A file could not be written to the sync store"
         case .delete: "An old file could not be deleted from the sync store"
         case .local: "The sync could not prepare this device's changes"
         }
+        if let key { what += " (\(BlobKeyRules.abbreviated(key)))" }
         if let storeError { return "\(what): \(storeError)." }
         return "\(what): \(reason ?? "unknown reason")."
     }

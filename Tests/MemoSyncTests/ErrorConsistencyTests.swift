@@ -197,6 +197,23 @@ import MemoSyncTesting
         }
     }
 
+    /// The GettingStarted article's `catch` clauses, as written there.
+    @Test func theGettingStartedCatchClausesMatch() throws {
+        let replica = try Replica(disk: MemoryDisk(), environment: TestEnvironment(seed: 9).environment)
+        let groceries = try replica.createMemo(text: "Groceries")
+        var caught = ""
+        do throws(ReplicaError) {
+            try replica.edit(groceries, replacingUTF16: 500..<500, with: "!")
+        } catch .text(let memo, .rangeOutOfBounds(let lower, let upper, let length)) {
+            caught = "\(lower)..<\(upper) is past the end of \(memo) (\(length) UTF-16 units)"
+        } catch .notebook(.memoInTrash) {
+            caught = "restore it from the trash first"
+        } catch {
+            caught = error.localizedDescription
+        }
+        #expect(caught == "500..<500 is past the end of \(groceries) (9 UTF-16 units)")
+    }
+
     // MARK: Sync problems
 
     @Test func aFailedWriteIsASyncProblemWithTheKeyAndTheStoreError() async throws {

@@ -327,11 +327,11 @@ struct Runner {
             printSyncSummary(report, store: store.path)
         }
         if !report.listedStore {
-            let reason = report.errors.first ?? "the store could not be listed"
+            let reason = report.errors.first?.description ?? "the store could not be listed"
             throw .runtime("could not sync with \(store.path): \(Format.terminalSafe(reason)); nothing was read or written")
         }
         if !report.errors.isEmpty {
-            throw .runtime("the sync did not finish: \(report.errors.count == 1 ? Format.terminalSafe(report.errors[0]) : "\(report.errors.count) store errors (listed above)")")
+            throw .runtime("the sync did not finish: \(report.errors.count == 1 ? Format.terminalSafe(report.errors[0].description) : "\(report.errors.count) store errors (listed above)")")
         }
     }
 
@@ -354,7 +354,15 @@ struct Runner {
             "publishedSegments": report.publishedSegments,
             "publishedSnapshot": report.publishedSnapshot ?? NSNull(),
             "skipped": report.skipped.map { ["key": $0.key, "kind": Self.kind(of: $0.reason), "reason": $0.reason.description] },
-            "errors": report.errors,
+            "errors": report.errors.map(\.description),
+            "problems": report.errors.map { problem -> [String: Any] in
+                [
+                    "operation": problem.operation.rawValue,
+                    "key": problem.key ?? NSNull(),
+                    "error": problem.storeError?.description ?? NSNull(),
+                    "reason": problem.reason ?? NSNull(),
+                ]
+            },
         ]
     }
 
@@ -408,7 +416,7 @@ struct Runner {
         }
         if !report.errors.isEmpty {
             console.print("  Store errors:")
-            for error in report.errors { console.print("    \(Format.terminalSafe(error))") }
+            for error in report.errors { console.print("    \(Format.terminalSafe(error.description))") }
         }
     }
 

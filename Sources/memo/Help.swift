@@ -200,8 +200,10 @@ enum Help {
                 blobsWritten, bytesWritten, blobsDeleted, operationsApplied (operations
                 received), publishedOperations, pendingOperationCount,
                 publishedSegment (the last), publishedSegments, publishedSnapshot,
-                skipped (objects: key, kind, reason), errors, store, replica (this
-                session's id; a library takes a fresh one each time it is opened).
+                skipped (objects: key, kind, reason), errors (one line each),
+                problems (the same errors as objects: operation, key, error, reason),
+                store, replica (this session's id; a library takes a fresh one each
+                time it is opened).
                 It is printed even when the sync failed.
         """
 

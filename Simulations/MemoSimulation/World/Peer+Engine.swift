@@ -24,7 +24,7 @@ extension Peer {
         do throws(ReplicaError) {
             return try body(replica!)
         } catch {
-            if case let .notebook(inner) = error { throw .notebook(inner) }
+            if let inner = error.notebookError { throw .notebook(inner) }
             throw .replica(error)
         }
     }

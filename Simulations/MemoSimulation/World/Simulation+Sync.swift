@@ -387,7 +387,7 @@ extension Simulation {
         record(peer, .syncEnd, UInt64(report.operationsApplied), UInt64(report.blobsWritten), UInt64(report.blobsDeleted)) {
             var text = "sync ends: applied \(report.operationsApplied), read \(report.blobsRead), wrote \(report.blobsWritten), deleted \(report.blobsDeleted), pending \(report.pendingOperationCount)"
             if !report.skipped.isEmpty { text += ", skipped \(report.skipped.count) (\(report.skipped.prefix(2).map(\.description).joined(separator: "; ")))" }
-            if !report.errors.isEmpty { text += ", errors: \(report.errors.prefix(2).joined(separator: "; "))" }
+            if !report.errors.isEmpty { text += ", errors: \(report.errors.prefix(2).map(\.description).joined(separator: "; "))" }
             return text
         }
     }

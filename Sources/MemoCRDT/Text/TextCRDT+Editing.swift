@@ -117,14 +117,14 @@ extension TextCRDT {
 
     private func checkScalarRange(_ range: Range<Int>) throws(TextError) {
         let length = lengthScalars
-        guard range.lowerBound >= 0 && range.upperBound <= length else {
+        guard range.lowerBound >= 0 && range.lowerBound <= range.upperBound && range.upperBound <= length else {
             throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: length)
         }
     }
 
     private func scalarRange(fromUTF16 range: Range<Int>) throws(TextError) -> Range<Int> {
         let length = lengthUTF16
-        guard range.lowerBound >= 0 && range.upperBound <= length else {
+        guard range.lowerBound >= 0 && range.lowerBound <= range.upperBound && range.upperBound <= length else {
             throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: length)
         }
         let lower = try scalarOffset(fromUTF16: range.lowerBound)

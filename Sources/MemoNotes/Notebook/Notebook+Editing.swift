@@ -25,8 +25,10 @@ extension Notebook {
 
     /// Replaces the UTF-16 range `range` of the memo's text with `replacement`.
     ///
-    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/memoInTrash(_:)``,
-    ///   ``NotebookError/text(_:_:)`` for a range outside the text or inside a surrogate pair.
+    /// - Throws: ``NotebookError/memoNotFound(_:)``, ``NotebookError/memoInTrash(_:)``, then
+    ///   ``NotebookError/text(_:_:)`` carrying exactly what `TextCRDT.replace(utf16Range:with:)`
+    ///   throws: `TextError.rangeOutOfBounds` (UTF-16 length) for a range past the end or
+    ///   negative, `TextError.offsetInsideSurrogatePair` for a bound between the halves of a pair.
     public mutating func edit(
         _ id: MemoID, replacingUTF16 range: Range<Int>, with replacement: String, wallMilliseconds now: UInt64
     ) throws(NotebookError) {
@@ -344,11 +346,16 @@ extension TextCRDT {
         case let .scalars(scalars):
             range = scalars
         case let .utf16(units):
+            // The same check, and so the same error, as `TextCRDT.replace(utf16Range:with:)`:
+            // a range past the end, negative or reversed is `.rangeOutOfBounds` in UTF-16 units.
+            guard units.lowerBound >= 0 && units.lowerBound <= units.upperBound && units.upperBound <= lengthUTF16 else {
+                throw .rangeOutOfBounds(lowerBound: units.lowerBound, upperBound: units.upperBound, length: lengthUTF16)
+            }
             let lower = try scalarOffset(fromUTF16: units.lowerBound)
             let upper = units.isEmpty ? lower : try scalarOffset(fromUTF16: units.upperBound)
             range = lower..<upper
         }
-        guard range.lowerBound >= 0 && range.upperBound <= lengthScalars else {
+        guard range.lowerBound >= 0 && range.lowerBound <= range.upperBound && range.upperBound <= lengthScalars else {
             throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, length: lengthScalars)
         }
         return range

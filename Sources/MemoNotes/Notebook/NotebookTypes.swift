@@ -110,6 +110,13 @@ public enum NotebookEvent: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What went wrong with a notebook operation. Every failure leaves the notebook unchanged.
+///
+/// Errors nest at most two levels: a text failure is ``text(_:_:)`` with the memo's id and
+/// exactly the `TextError` a `TextCRDT` throws for the same edit (a UTF-16 range past the end is
+/// `.text(id, .rangeOutOfBounds(lowerBound:upperBound:length:))` here, and
+/// `.rangeOutOfBounds(...)` with the same payload from `TextCRDT.replace(utf16Range:with:)`).
+/// ``textError`` and ``memo`` read them without a `switch`. MemoSync's `ReplicaError` mirrors
+/// this: `.text(id, error)` for ``text(_:_:)``, `.notebook(error)` for the other cases.
 public enum NotebookError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No memo has this id (or it was purged).
     case memoNotFound(MemoID)
@@ -127,6 +134,22 @@ public enum NotebookError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptMemo(MemoID, DecodingError)
     /// Nothing to undo or redo.
     case nothingToUndo(MemoID)
+
+    /// The text's error, as `TextCRDT` throws it for the same edit (``text(_:_:)``); `nil`
+    /// for the other cases.
+    public var textError: TextError? {
+        if case let .text(_, error) = self { error } else { nil }
+    }
+
+    /// The memo the failure is about; `nil` for ``invalidDelta(reason:)``.
+    public var memo: MemoID? {
+        switch self {
+        case let .memoNotFound(id), let .memoExists(id), let .memoInTrash(id), let .memoNotInTrash(id),
+            let .text(id, _), let .corruptMemo(id, _), let .nothingToUndo(id):
+            id
+        case .invalidDelta: nil
+        }
+    }
 
     public var description: String {
         switch self {

@@ -191,7 +191,7 @@ package struct LibraryCore: Sendable {
         do throws(NotebookError) {
             delta = try notebook.changes(since: durableVersion)
         } catch {
-            throw .notebook(error)
+            throw ReplicaError(error)
         }
         let record = Self.encodeRecord(
             generation: generation, delta: delta, syncState: syncState == durableSyncState ? nil : syncState)

@@ -29,6 +29,27 @@ public struct ReplicaEnvironment: Sendable {
 }
 
 /// What went wrong in a replica.
+///
+/// ## One mistake, one case, at every layer
+///
+/// An edit mistake is reported with the same case and the same payload by `TextCRDT`,
+/// `Notebook` and `Replica`, and nests at most two levels:
+///
+/// | Mistake | `TextCRDT` | `Notebook` | `Replica` |
+/// |---|---|---|---|
+/// | UTF-16 range past the end, negative or reversed | `TextError.rangeOutOfBounds(l, u, length)` | `.text(id, .rangeOutOfBounds(l, u, length))` | ``text(_:_:)``: `.text(id, .rangeOutOfBounds(l, u, length))` |
+/// | bound between the halves of a surrogate pair | `TextError.offsetInsideSurrogatePair(o)` | `.text(id, .offsetInsideSurrogatePair(o))` | `.text(id, .offsetInsideSurrogatePair(o))` |
+/// | unknown (or purged) memo | - | `.memoNotFound(id)` | ``notebook(_:)``: `.notebook(.memoNotFound(id))` |
+/// | memo in the trash | - | `.memoInTrash(id)` | `.notebook(.memoInTrash(id))` |
+///
+/// (`length` is in the unit of the range: UTF-16 code units for `replacingUTF16`, scalars for
+/// `replacingScalars`.) A text failure is never wrapped twice: the replica throws
+/// ``text(_:_:)`` for what the notebook reports as `NotebookError.text`, and ``notebook(_:)``
+/// for every other notebook refusal, so ``notebook(_:)`` never holds a `.text`. To handle both
+/// layers with one `switch`, use ``notebookError`` (the notebook's own error, rebuilt) or
+/// ``textError`` (the text's case, with ``memo``).
+///
+/// Every case has a `LocalizedError` description an app can show as it is.
 public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The local disk failed.
     case disk(DiskError)
@@ -36,14 +57,45 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptLibrary(file: String, reason: String)
     /// A library file was written by a newer MemoSync.
     case unknownLibraryVersion(file: String, kind: UInt8, version: UInt8)
-    /// An edit was refused (an unknown memo, a range outside the text, ...).
+    /// An edit was refused by the notebook (an unknown memo, a memo in the trash, nothing to
+    /// undo, ...). Never `.text`: a text failure is ``text(_:_:)``.
     case notebook(NotebookError)
+    /// A text operation on the memo failed (a range outside the text, a bound inside a
+    /// surrogate pair, a limit): the same `TextError` a `TextCRDT` throws for the same edit, and
+    /// the same payload as `NotebookError.text`.
+    case text(MemoID, TextError)
     /// Another sync of this replica is running (one at a time).
     case syncInProgress
     /// The replica was closed.
     case closed
     /// A step of a sync was asked for with no sync begun (package-internal drivers only).
     case noSyncInProgress
+
+    /// The replica error for a notebook's: ``text(_:_:)`` for `NotebookError.text`, otherwise
+    /// ``notebook(_:)`` (so a text failure nests two levels, not three).
+    public init(_ error: NotebookError) {
+        if case let .text(id, textError) = error {
+            self = .text(id, textError)
+        } else {
+            self = .notebook(error)
+        }
+    }
+
+    /// The notebook's error for this one, as `Notebook` throws it for the same mistake
+    /// (``text(_:_:)`` becomes `NotebookError.text`); `nil` for a replica-only failure.
+    public var notebookError: NotebookError? {
+        switch self {
+        case let .notebook(error): error
+        case let .text(id, error): .text(id, error)
+        default: nil
+        }
+    }
+
+    /// The text's error, as `TextCRDT` throws it for the same edit; `nil` for other failures.
+    public var textError: TextError? { notebookError?.textError }
+
+    /// The memo the failure is about, if it is about one.
+    public var memo: MemoID? { notebookError?.memo }
 
     public var description: String {
         switch self {
@@ -52,6 +104,7 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unknownLibraryVersion(file, kind, version):
             "the library file \"\(file)\" was written by a newer MemoSync (kind \(kind), version \(version))"
         case let .notebook(error): "\(error)"
+        case let .text(id, error): "\(NotebookError.text(id, error))"
         case .syncInProgress: "a sync is in progress"
         case .closed: "the library is closed"
         case .noSyncInProgress: "no sync is in progress"
@@ -269,11 +322,19 @@ public final class Replica: Sendable {
 
     /// Replaces the UTF-16 range `range` of a memo's text with `replacement` (a text view's
     /// `NSRange` edit).
+    ///
+    /// - Throws: ``ReplicaError/notebook(_:)`` with `.memoNotFound` or `.memoInTrash`;
+    ///   ``ReplicaError/text(_:_:)`` with what `Notebook.edit(_:replacingUTF16:with:wallMilliseconds:)`
+    ///   and `TextCRDT.replace(utf16Range:with:)` throw for the same range
+    ///   (`.rangeOutOfBounds` with the UTF-16 length, `.offsetInsideSurrogatePair`);
+    ///   ``ReplicaError/closed``.
     public func edit(_ id: MemoID, replacingUTF16 range: Range<Int>, with replacement: String) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.edit(id, replacingUTF16: range, with: replacement, wallMilliseconds: now) }
     }
 
     /// Replaces the Unicode scalar range `range` of a memo's text with `replacement`.
+    ///
+    /// - Throws: as ``edit(_:replacingUTF16:with:)``, with lengths in scalars.
     public func edit(_ id: MemoID, replacingScalars range: Range<Int>, with replacement: String) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.edit(id, replacingScalars: range, with: replacement, wallMilliseconds: now) }
     }
@@ -317,7 +378,7 @@ public final class Replica: Sendable {
             do throws(NotebookError) {
                 result = try body(&guarded.notebook, now)
             } catch {
-                throw .notebook(error)
+                throw ReplicaError(error)
             }
             // This session's id joins the lineage with its first operation (saved in the same
             // journal record), so that it is published even if the library is reopened first.

@@ -349,7 +349,7 @@ package struct SyncSession {
         case let (.delete(key), .done):
             deleted(key: key)
         default:
-            report.errors.append("the store answered \(action) with an unexpected result")
+            report.errors.append(SyncProblem(action.problemOperation, key: action.key, reason: "the store gave an unexpected answer"))
             if case .list = action { phase = .finished }
         }
     }
@@ -491,7 +491,7 @@ package struct SyncSession {
     private mutating func failed(_ action: SyncAction, _ error: BlobStoreError) {
         switch action {
         case .list:
-            report.errors.append("listing the store failed: \(error)")
+            report.errors.append(SyncProblem(.list, storeError: error))
             phase = .finished
         case let .read(key):
             // Listed but gone or unreadable now: skipped, tried again next time. A head gone
@@ -508,7 +508,7 @@ package struct SyncSession {
             #if MEMOSYNC_MUTANTS
             if EngineMutant.active == .publishCountsFailedWrite, case .segment? = StoreLayout.parse(key) { wrote(key: key) }
             #endif
-            report.errors.append("writing \(key) failed: \(error)")
+            report.errors.append(SyncProblem(.write, key: key, storeError: error))
             if case .head? = StoreLayout.parse(key) {
                 pendingHead = nil
                 return
@@ -526,7 +526,7 @@ package struct SyncSession {
                 deletions.removeAll { $0 == key }
                 state.ownSegments.removeAll { $0 == key }
                 state.ownSnapshots.removeAll { $0.key == key }
-                report.errors.append("deleting \(key) failed: \(error)")
+                report.errors.append(SyncProblem(.delete, key: key, storeError: error))
             }
         }
     }
@@ -913,7 +913,7 @@ package struct SyncSession {
         do throws(NotebookError) {
             delta = try notebook.changes(of: ranges)
         } catch {
-            report.errors.append("cannot collect this library's operations: \(error)")
+            report.errors.append(SyncProblem(.local, reason: "cannot collect this library's operations: \(error)"))
             return nil
         }
         let bytes = delta.encoded()

@@ -21,6 +21,24 @@ package enum SyncAction: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The operation a ``SyncProblem`` about this action names.
+    var problemOperation: SyncProblem.Operation {
+        switch self {
+        case .list: .list
+        case .read: .read
+        case .write: .write
+        case .delete: .delete
+        }
+    }
+
+    /// The blob's key (none for a listing).
+    var key: String? {
+        switch self {
+        case .list: nil
+        case let .read(key), let .write(key, _), let .delete(key): key
+        }
+    }
+
     /// Whether it writes to the store.
     package var isWrite: Bool {
         if case .write = self { true } else { false }
@@ -168,8 +186,10 @@ public struct SyncReport: Sendable, Equatable {
     /// Blobs skipped again: reported by an earlier sync of this replica, for the same reason and
     /// at the same size. Each is still read at every sync, and used once it is whole.
     public var skippedAgainCount = 0
-    /// Store errors met (the sync went on where it could).
-    public var errors: [String] = []
+    /// What the sync could not do (a failed listing, write or deletion, a step on this device),
+    /// as typed values: the operation, the blob's key and the ``BlobStoreError`` or a reason.
+    /// The sync went on where it could. Skipped blobs are not errors (see ``skipped``).
+    public var errors: [SyncProblem] = []
     /// Whether the sync was cancelled (its task was): it stopped at a safe point, what it wrote
     /// and applied until then counts, and the next sync does the rest.
     public var cancelled = false

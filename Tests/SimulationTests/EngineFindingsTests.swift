@@ -329,6 +329,76 @@ import Testing
     /// snapshot (its head write failed), and its library was then restored from an older backup,
     /// so no later head or segment named them; every other replica ignored the snapshot and a
     /// deletion was lost. (Shrunk from `memo-sim --seed 5373 --steps 2000`.)
+    /// Seed 718, shrunk: a segment of several sessions that does not apply whole must not stop
+    /// another listed segment of the same range (which carries what it waits for) from being
+    /// read. It did: reading it counted its range as fetched, and a deletion was lost.
+    @Test func anUnappliedSegmentDoesNotHideAnotherOfItsRange() throws {
+        try expectPasses(Self.unappliedSegmentTrace)
+    }
+
+    static let unappliedSegmentTrace = """
+        # shrunk from seed 718 (2 replicas, 2000 events)
+        # deleted-stays-deleted violated at 13d11:07:17.058 on replica(s) r0: U+4E22 typed by r0 in memo 0 was deleted but shows
+        memo-sim trace 1
+        seed 718
+        engine replica
+        replicas 2
+        founders 2
+        steps 40
+        features backspace,caret-typing,clone,compact,concurrent-typing,create,late-join,leave,paste,redo,replace-range,restore,save,trash,type-backward,type-forward
+        fault conflicts 0.04209
+        fault stale 0.46891
+        delay-max-ms 14626787
+        snapshot-after-segments 64
+        snapshot-every-operations 5000
+        grace-period-ms 86400000
+        memos-max 28
+        memo-scalars-max 2000
+        intention-check 1.0
+        expect deleted-stays-deleted
+        events
+        6265809 r0 type dir=fwd len=33 memo=1867703900 at=3585716243
+        6266870 r1 type dir=fwd len=5 memo=310582883 at=1564397443
+        6267219 r1 sync
+        6269722 r1 type dir=fwd len=8 memo=1293851743 at=1889712589
+        6270309 r1 compact
+        6280496 r0 sync
+        15790047 r0 type dir=fwd len=11 memo=3967001164 at=4088146581
+        15791609 r0 sync
+        15815461 r0 sync
+        15818562 r0 type dir=fwd len=1 memo=2842061316 at=2831603697
+        16241442 r0 create len=0
+        31818558 r1 crash down=1
+        32028951 r0 sync
+        36007435 r1 type dir=fwd len=4 memo=3819656464 at=2450119105
+        36007700 r0 type dir=fwd len=19 memo=941377116 at=3974856582
+        36014687 r1 sync
+        36015277 r1 type dir=fwd len=28 memo=3136525968 at=3127812230
+        36139893 r0 sync
+        45381083 r1 sync
+        45383068 r0 type dir=fwd len=4 memo=1686603190 at=715098353
+        45383312 r1 sync
+        45383342 r1 type dir=fwd len=1 memo=601116216 at=3217400525
+        45383502 r1 type dir=fwd len=36 memo=3198846618 at=414608145
+        45847436 r1 type dir=fwd len=6 memo=90936240 at=897896709
+        45852098 r0 sync
+        51967535 r1 crash disk-op=2 performs=0 down=1
+        355722146 r1 backup
+        623784170 r0 type dir=fwd len=1 memo=3740331637 at=3680752822
+        623784223 r1 sync
+        623801427 r0 sync
+        630379809 r1 type dir=fwd len=1 memo=2740426563 at=4030162544
+        741987468 r1 paste len=80 memo=3688160316 at=269625157
+        741989428 r1 compact
+        741991239 r1 type dir=fwd len=1 memo=2146568003 at=2565993683
+        857114530 r1 crash disk-op=3 performs=1 down=1
+        857179444 r1 sync
+        870784106 r1 replace del=1 len=1 memo=3142881537 at=4115865435
+        870785671 r1 sync
+        870839189 r1 sync
+        990314407 r1 restore-backup which=1536038295
+        """
+
     @Test func aSnapshotNoHeadDescribesIsRead() throws {
         try expectPasses(Self.undescribedSnapshotTrace)
     }

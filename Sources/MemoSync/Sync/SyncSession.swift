@@ -731,7 +731,9 @@ package struct SyncSession {
         switch StoreLayout.parse(key) {
         case let .segment(replicaID, start, end)?:
             guard let delta = decodeSegment(key: key, bytes: bytes, replica: replicaID, counters: start..<end) else { return }
-            fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+            // What counts as fetched is only what was applied (or held back): a segment left
+            // unapplied (below) must not stop another listed segment of the same range, which
+            // may carry what this one waits for, from being read (seed 718).
             if !notebook.carriesItsDeletions(delta) {
                 // Characters deleted by operations this segment does not carry (a copy of a
                 // library published them again after someone deleted them): not applied; a
@@ -746,6 +748,7 @@ package struct SyncSession {
                 deferred.append((key, delta, nil))
                 applyDeferred()
             } else {
+                fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
                 apply(delta, key: key)
                 applyDeferred()
             }
@@ -778,6 +781,9 @@ package struct SyncSession {
                     continue
                 }
                 // The trial is what applying it gives (the same value, the same delta): kept.
+                if case let .segment(replicaID, _, end)? = StoreLayout.parse(deferred[index].key) {
+                    fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+                }
                 deferred.remove(at: index)
                 notebook = trial
                 report.operationsApplied += applied.appliedOperationCount

@@ -637,22 +637,12 @@ package struct SyncSession {
         var gapReplicas: [ReplicaID] = []
         for replicaID in segments.keys.sorted() {
             let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
-            var best: ListedSegment?
-            var beyond = false
-            for segment in segments[replicaID]! where segment.end > held && !attempted.contains(segment.key) {
-                beyond = true
-                guard segment.start <= held else { continue }
-                if let current = best {
-                    if (segment.end, current.key.utf8.count, current.key) > (current.end, segment.key.utf8.count, segment.key) {
-                        best = segment
-                    }
-                } else {
-                    best = segment
-                }
+            if let best = chainSegment(of: replicaID, after: held) { return .read(key: best.key) }
+            if segments[replicaID]!.contains(where: { $0.end > held && !attempted.contains($0.key) }) {
+                gapReplicas.append(replicaID)
             }
-            if let best { return .read(key: best.key) }
-            if beyond { gapReplicas.append(replicaID) }
         }
+        if let key = otherContentOfDeferredRange() { return .read(key: key) }
         // A gap: the writer collected segments its snapshot covers. Its newest snapshot has them.
         for replicaID in gapReplicas {
             if let snapshot = snapshots.first(where: { $0.replica == replicaID && !attempted.contains($0.key) }) {
@@ -679,6 +669,21 @@ package struct SyncSession {
         // remembered as read.
         if let snapshot = snapshots.first(where: { !attempted.contains($0.key) && !isDescribed($0) }) {
             return .read(key: snapshot.key)
+        }
+        return nil
+    }
+
+    /// A listed segment not read in this sync that may carry what a deferred segment (several
+    /// sessions, not applying whole) waits for: one of the same replica starting before the
+    /// deferred one ends, the earliest first (ties by key). A library whose listing was stale
+    /// can publish a range again with other earlier-id operations (another content, another
+    /// key); the range's segment the fetch chose then applies, but lacks operations only the
+    /// other one carries, and the next segment of that replica waits for them (seed 718).
+    private func otherContentOfDeferredRange() -> String? {
+        for entry in deferred {
+            guard case let .segment(replicaID, _, end)? = StoreLayout.parse(entry.key) else { continue }
+            let candidates = (segments[replicaID] ?? []).filter { $0.start < end && !attempted.contains($0.key) }
+            if let earliest = candidates.min(by: { ($0.start, $0.key) < ($1.start, $1.key) }) { return earliest.key }
         }
         return nil
     }

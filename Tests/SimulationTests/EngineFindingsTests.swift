@@ -406,6 +406,86 @@ import Testing
         990314407 r1 restore-backup which=1536038295
         """
 
+    /// Seed 718 a third time (found once heads were rewritten less often): the range published
+    /// twice belongs to an earlier id, and the segment that waits is a later id's, carrying
+    /// none of that earlier id's operations. The fetch reads every listed segment whose range
+    /// overlaps one it read while a segment stays unapplied, whatever its replica.
+    @Test func aDeferredSegmentReadsOtherContentOfAnyReplicasRange() throws {
+        try expectPasses(Self.otherReplicasContentTrace)
+    }
+
+    static let otherReplicasContentTrace = """
+        # shrunk from seed 718 (2 replicas, 2000 events)
+        # deleted-stays-deleted violated at 13d11:07:16.369 on replica(s) r1: U+4E12 typed by r1 in memo 9 was deleted but shows
+        memo-sim trace 1
+        seed 718
+        engine replica
+        replicas 2
+        founders 2
+        steps 49
+        features backspace,caret-typing,clone,compact,concurrent-typing,create,late-join,leave,paste,redo,replace-range,restore,save,trash,type-backward,type-forward
+        fault conflicts 0.04209
+        fault stale 0.46891
+        delay-max-ms 14626787
+        snapshot-after-segments 64
+        snapshot-every-operations 5000
+        grace-period-ms 86400000
+        memos-max 28
+        memo-scalars-max 2000
+        intention-check 1.0
+        expect deleted-stays-deleted
+        events
+        6266870 r1 type dir=fwd len=1 memo=310582883 at=1564397443
+        6267219 r1 sync
+        6269722 r1 type dir=fwd len=8 memo=1293851743 at=1889712589
+        6276275 r0 paste len=1 memo=1320448119 at=862442740
+        6280496 r0 sync
+        15790047 r0 type dir=fwd len=5 memo=3967001164 at=4088146581
+        15791609 r0 sync
+        15815461 r0 sync
+        16240340 r1 offline ms=1603
+        16241442 r0 create len=0
+        16241739 r1 sync
+        31771428 r0 create len=0
+        31818558 r1 crash down=1
+        32028951 r0 sync
+        35718795 r0 create len=5
+        35730201 r1 type dir=fwd len=1 memo=2693021585 at=3788546243
+        36014687 r1 sync
+        36015277 r1 type dir=fwd len=3 memo=3136525968 at=3127812230
+        36139893 r0 sync
+        45381083 r1 sync
+        45383312 r1 sync
+        45383502 r1 type dir=fwd len=9 memo=3198846618 at=414608145
+        45387059 r0 caret-type len=1
+        45852098 r0 sync
+        51967535 r1 crash disk-op=2 performs=0 down=1
+        306615438 r1 type dir=fwd len=1 memo=803354348 at=844481855
+        306615657 r1 save
+        560075360 r0 create len=0
+        560385444 r0 create len=1
+        575266028 r1 create len=1
+        578891642 r0 create len=0
+        623774226 r1 create len=2
+        623784223 r1 sync
+        623807242 r1 crash down=1
+        624318259 r1 backup
+        630379809 r1 type dir=fwd len=1 memo=2740426563 at=4030162544
+        630379992 r1 sync
+        741989428 r1 compact
+        741991239 r1 type dir=fwd len=1 memo=2146568003 at=2565993683
+        857109370 r0 sync
+        857114530 r1 crash disk-op=3 performs=1 down=1
+        857131170 r1 sync
+        869992076 r1 create len=0
+        870785671 r1 sync
+        870793801 r1 crash store-op=4 performs=0 down=1
+        870839189 r1 sync
+        870844205 r1 replace del=1 len=1 memo=3834860841 at=2288349424
+        990306092 r1 sync
+        990314407 r1 restore-backup which=1536038295
+        """
+
     static let unappliedSegmentTrace = """
         # shrunk from seed 718 (2 replicas, 2000 events)
         # deleted-stays-deleted violated at 13d11:07:17.058 on replica(s) r0: U+4E22 typed by r0 in memo 0 was deleted but shows

@@ -96,6 +96,21 @@ extension Notebook {
         return bytes
     }
 
+    /// Takes the text bodies `copy` kept when it was encoded (``encodedKeepingTextBodies()``),
+    /// for this notebook's memos whose texts are still at the version each body stands for.
+    /// A sync encodes its snapshot from a copy, away from the live notebook the app keeps
+    /// editing; this gives the live notebook the same head start for its next encoding.
+    ///
+    /// - Complexity: O(*m* log *m*) for *m* memos in `copy`.
+    package mutating func keepTextBodies(encodedIn copy: Notebook) {
+        for record in copy.memos.records {
+            guard let body = record.encodedTextBody, let index = memos.index(of: record.id),
+                case let .materialized(text) = memos[at: index].text, text.version == body.version
+            else { continue }
+            memos[at: index].encodedTextBody = body
+        }
+    }
+
     /// A decoded memo's text body in an encoded state: the memo's index in the memo table,
     /// where its body is in the state, and the text version it stands for.
     private typealias KeptTextBody = (index: Int, body: Range<Int>, version: VersionVector)

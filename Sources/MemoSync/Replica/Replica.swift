@@ -519,13 +519,30 @@ public final class Replica: Sendable {
     /// write (a segment, a snapshot or a head, made from the live notebook) and edits are not
     /// saved yet, everything is saved first. If that save fails, the writes are answered as
     /// failed, the sync is cancelled, and the error is thrown.
+    ///
+    /// A snapshot the sync writes is encoded here, outside the lock, from a copy of the notebook
+    /// (encoding 10,000 memos takes a while; edits go on meanwhile).
     package func nextSyncActions(limit: Int) throws(ReplicaError) -> [SyncAction] {
-        let (actions, mustSave) = guarded.withLock { guarded -> ([SyncAction], Bool) in
-            guard guarded.session != nil, !guarded.isClosed else { return ([], false) }
-            let actions = guarded.session!.nextActions(limit: limit, notebook: &guarded.notebook)
-            guarded.deliverEvents()
-            let writes = actions.contains { if case .write = $0 { true } else { false } }
-            return (actions, writes && guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState))
+        var actions: [SyncAction] = []
+        var mustSave = false
+        while true {
+            let (more, save, toEncode) = guarded.withLock { guarded -> ([SyncAction], Bool, Notebook?) in
+                guard guarded.session != nil, !guarded.isClosed else { return ([], false, nil) }
+                let more = guarded.session!.nextActions(limit: limit - actions.count, notebook: &guarded.notebook)
+                guarded.deliverEvents()
+                let writes = more.contains { if case .write = $0 { true } else { false } }
+                let save = writes && guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState)
+                return (more, save, guarded.session!.snapshotToEncode)
+            }
+            actions += more
+            mustSave = mustSave || save
+            guard var copy = toEncode else { break }
+            let bytes = copy.encodedKeepingTextBodies()
+            guarded.withLock { guarded in
+                guard guarded.session != nil else { return }
+                guarded.session!.snapshotEncoded(bytes, from: copy)
+                guarded.notebook.keepTextBodies(encodedIn: copy)
+            }
         }
         guard mustSave else { return actions }
         do throws(ReplicaError) {

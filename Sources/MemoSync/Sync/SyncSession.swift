@@ -169,6 +169,11 @@ package struct SyncSession {
     /// Each of publish and snapshot is tried once per sync.
     var publishAttempted = false
     var snapshotAttempted = false
+    /// A copy of the notebook to encode as this sync's snapshot: the sequential step waits
+    /// until the driver hands the bytes back (``snapshotEncoded(_:from:)``).
+    package private(set) var snapshotToEncode: Notebook?
+    /// The snapshot the driver encoded, and the version it holds, to write next.
+    var encodedSnapshot: (bytes: [UInt8], version: VersionVector)?
     var publishFailed = false
     var blobsDone = 0
 
@@ -317,7 +322,11 @@ package struct SyncSession {
             case .verify: action = nextVerification()
             case .fetch: action = nextFetch()
             case .publish: action = nextPublication()
-            case .snapshot: action = nextSnapshot()
+            case .snapshot:
+                // The driver encodes the snapshot outside any lock: nothing until it is back.
+                if snapshotToEncode != nil { return nil }
+                action = nextSnapshot()
+                if snapshotToEncode != nil { return nil }
             case .head: action = nextHeadWrite()
             case .collect:
                 // Every deletion goes at once; the phase ends when all are answered.
@@ -941,10 +950,16 @@ package struct SyncSession {
         return .write(key: key, bytes: bytes)
     }
 
+    /// The snapshot's write once the driver encoded it; before that, whether one is due (then
+    /// ``snapshotToEncode`` holds a copy of the notebook, and nothing is handed out until the
+    /// bytes come back).
     private mutating func nextSnapshot() -> SyncAction? {
+        if let encoded = encodedSnapshot {
+            encodedSnapshot = nil
+            return snapshotWrite(encoded.bytes, version: encoded.version)
+        }
         guard !snapshotAttempted, !publishFailed else { return nil }
         snapshotAttempted = true
-        let me = notebook.replica
         let version = notebook.version
         guard !version.isEmpty else { return nil }
         let lineageVersion = state.lineageVersion(of: version)
@@ -970,10 +985,21 @@ package struct SyncSession {
             || storeLostHistory
             || anotherReplicaWaitsForThisOne()
         guard due else { return nil }
-        // Keeps the memos' encoded texts: the next snapshot (and a compaction of the library)
-        // copies those of the memos unchanged by then.
-        let bytes = notebook.encodedKeepingTextBodies()
-        let key = StoreLayout.snapshotKey(replica: me, totalOperations: total, bytes: bytes)
+        snapshotToEncode = notebook
+        return nil
+    }
+
+    /// Takes the snapshot the driver encoded from ``snapshotToEncode`` (with
+    /// `Notebook.encodedKeepingTextBodies()`, outside any lock, so that a large notebook's
+    /// encoding never holds up an edit); the sequential step goes on with its write.
+    package mutating func snapshotEncoded(_ bytes: [UInt8], from copy: Notebook) {
+        guard snapshotToEncode != nil else { return }
+        snapshotToEncode = nil
+        encodedSnapshot = (bytes, copy.version)
+    }
+
+    private mutating func snapshotWrite(_ bytes: [UInt8], version: VersionVector) -> SyncAction? {
+        let key = StoreLayout.snapshotKey(replica: notebook.replica, totalOperations: UInt64(version.operationCount), bytes: bytes)
         // The same snapshot still in the store needs no second copy (one that is gone, in a wiped
         // or restored store, is written again).
         guard !(state.ownSnapshots.contains(where: { $0.key == key }) && listedKeys.contains(key)) else { return nil }

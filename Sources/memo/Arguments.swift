@@ -45,12 +45,22 @@ enum EditOperation: Equatable {
     case delete(offset: Int, length: Int)
 }
 
+/// Where a whole text comes from (`memo new`, `memo edit --text`).
+enum TextSource: Equatable {
+    /// Given on the command line.
+    case argument(String)
+    /// Read from this file (`--text-file PATH`).
+    case file(String)
+    /// Read from standard input (`-`, `--text -`, `--text-file -`).
+    case standardInput
+}
+
 /// How `memo edit` changes the memo.
 enum EditMode: Equatable {
     /// Open `$VISUAL` or `$EDITOR` on the text.
     case editor
     /// Set the whole text.
-    case text(String)
+    case text(TextSource)
     /// Apply these changes in order.
     case operations([EditOperation])
 }
@@ -66,7 +76,8 @@ enum ExportTarget: Equatable {
 /// A parsed command.
 enum Command: Equatable {
     case help(topic: CommandName?)
-    case new(text: String?)
+    /// `memo new`: the text's source; nil: standard input when it is not a terminal, else the editor.
+    case new(text: TextSource?)
     case list
     case show(id: String)
     case edit(id: String, mode: EditMode)
@@ -85,6 +96,8 @@ struct Invocation: Equatable {
     var libraryPath: String?
     /// `--json`: machine-readable output.
     var json = false
+    /// `--quiet` (`-q`): nothing on standard error but errors.
+    var quiet = false
     /// The command.
     var command: Command
 }
@@ -98,23 +111,24 @@ struct Invocation: Equatable {
 enum ArgumentParser {
     /// The options and how many values each takes.
     private static let arity: [String: Int] = [
-        "--library": 1, "--json": 0, "--help": 0, "-h": 0,
-        "--text": 1, "--insert": 2, "--delete": 2,
+        "--library": 1, "--json": 0, "--help": 0, "-h": 0, "--quiet": 0, "-q": 0, "--version": 0,
+        "--text": 1, "--text-file": 1, "--insert": 2, "--delete": 2,
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
         "--store": 1,
     ]
 
     /// Options every command accepts.
-    private static let globalOptions: Set<String> = ["--library", "--help", "-h"]
+    private static let globalOptions: Set<String> = ["--library", "--help", "-h", "--quiet", "-q"]
 
     /// The options each command accepts, besides the global ones.
     private static func options(of command: CommandName) -> Set<String> {
         switch command {
         case .list, .show, .search, .status, .trash: ["--json"]
         case .sync: ["--json", "--store"]
-        case .edit: ["--text", "--insert", "--delete"]
+        case .edit: ["--text", "--text-file", "--insert", "--delete"]
         case .export: ["--output", "-o", "--all", "--force"]
-        case .new, .delete, .restore, .help: []
+        case .new: ["--text-file"]
+        case .delete, .restore, .help: []
         }
     }
 
@@ -132,6 +146,7 @@ enum ArgumentParser {
         let wantsHelp = given.contains { $0.name == "--help" || $0.name == "-h" }
         var invocation = Invocation(command: .help(topic: nil))
         invocation.libraryPath = try libraryPath(given)
+        invocation.quiet = given.contains { $0.name == "--quiet" || $0.name == "-q" }
 
         guard let commandWord = positionals.first else {
             if wantsHelp { return invocation }
@@ -223,7 +238,7 @@ enum ArgumentParser {
             }
             return .help(topic: topic == .help ? nil : topic)
         case .new:
-            return .new(text: arguments.isEmpty ? nil : arguments.joined(separator: " "))
+            return .new(text: try newTextSource(arguments, options: options))
         case .list:
             try expectNoArguments(arguments, command)
             return .list
@@ -286,15 +301,35 @@ enum ArgumentParser {
         return matching.first?.values[0]
     }
 
+    /// Where `memo new` takes its text: TEXT..., `-` (standard input) or `--text-file PATH`.
+    private static func newTextSource(_ arguments: [String], options: [GivenOption]) throws(CLIError) -> TextSource? {
+        if let file = try single("--text-file", in: options) {
+            guard arguments.isEmpty else { throw .usage("give the text either as arguments or with --text-file, not both") }
+            return try fileSource(file)
+        }
+        if arguments == ["-"] { return .standardInput }
+        return arguments.isEmpty ? nil : .argument(arguments.joined(separator: " "))
+    }
+
+    /// `--text-file PATH`: a file, or standard input for `-`.
+    private static func fileSource(_ path: String) throws(CLIError) -> TextSource {
+        guard !path.isEmpty else { throw .usage("option --text-file needs a file path (- for standard input)") }
+        return path == "-" ? .standardInput : .file(path)
+    }
+
     /// The edit mode the options of `memo edit` ask for.
     private static func editMode(_ options: [GivenOption]) throws(CLIError) -> EditMode {
-        var text: String?
+        var text: TextSource?
         var operations: [EditOperation] = []
         for option in options {
             switch option.name {
-            case "--text":
-                guard text == nil else { throw .usage("option --text is given twice") }
-                text = option.values[0]
+            case "--text", "--text-file":
+                guard text == nil else {
+                    let twice = options.filter { $0.name == option.name }.count > 1
+                    throw .usage(twice ? "option \(option.name) is given twice" : "give the text once (--text or --text-file)")
+                }
+                let value = option.values[0]
+                text = option.name == "--text-file" ? try fileSource(value) : value == "-" ? .standardInput : .argument(value)
             case "--insert":
                 let offset = try number(option.values[0], what: "the offset of --insert")
                 operations.append(.insert(offset: offset, text: option.values[1]))

@@ -13,6 +13,8 @@ import MemoSync
 struct Runner {
     var console: Console
     let environment: [String: String]
+    /// `--quiet`: nothing on standard error but errors (no progress, no notes).
+    var quiet = false
 
     init(console: Console, environment: [String: String]) {
         self.console = console
@@ -22,6 +24,7 @@ struct Runner {
     /// Runs `invocation`.
     mutating func run(_ invocation: Invocation) async throws(CLIError) {
         let json = invocation.json
+        quiet = invocation.quiet
         switch invocation.command {
         case let .help(topic):
             console.print(topic.map(Help.page) ?? Help.overview)
@@ -31,22 +34,22 @@ struct Runner {
             // waiting for the editor may take a while.
             let content = try newMemoText(given: text)
             let library = try open(invocation, creating: true)
-            let id = try attempt { () throws(ReplicaError) in try library.replica.createMemo(text: content) }
+            let id = try attempt { () throws(ReplicaError) in try library.writer.createMemo(text: content) }
             try await save(library)
             console.print(id.description)
         case .list:
-            let library = try open(invocation)
-            try printSummaries(library.replica.notebook.list(), library: library, json: json, empty: "(no memos)")
+            let library = try readLibrary(invocation)
+            try printSummaries(library.notebook.list(), library: library, json: json, empty: "(no memos)")
         case .trash:
-            let library = try open(invocation)
-            try printSummaries(library.replica.notebook.trash(), library: library, json: json, empty: "(the trash is empty)")
+            let library = try readLibrary(invocation)
+            try printSummaries(library.notebook.trash(), library: library, json: json, empty: "(the trash is empty)")
         case let .search(query):
-            let library = try open(invocation)
-            let matches = library.replica.notebook.search(query)
+            let library = try readLibrary(invocation)
+            let matches = library.notebook.search(query)
             try printSummaries(matches, library: library, json: json, empty: "(no memo matches)")
             if matches.isEmpty { throw .noMatch }
         case let .show(prefix):
-            let library = try open(invocation)
+            let library = try readLibrary(invocation)
             let memo = try library.memo(try library.resolve(prefix, preferring: [.active, .trashed]))
             if json {
                 console.print(try Format.json(Format.json(memo)))
@@ -54,8 +57,7 @@ struct Runner {
                 printExactly(memo.text)
             }
         case let .edit(prefix, mode):
-            let library = try open(invocation)
-            try await edit(library: library, prefix: prefix, mode: mode)
+            try await edit(invocation, prefix: prefix, mode: mode)
         case let .delete(prefix):
             let library = try open(invocation)
             let memo = try library.memo(try library.resolve(prefix, preferring: [.active]))
@@ -63,7 +65,7 @@ struct Runner {
             guard memo.status == .active else {
                 throw .runtime("memo \(short) is already in the trash")
             }
-            try attempt { () throws(ReplicaError) in try library.replica.moveToTrash(memo.id) }
+            try attempt { () throws(ReplicaError) in try library.writer.moveToTrash(memo.id) }
             try await save(library)
             console.print("Moved \(short) \(quoted(memo.title)) to the trash ('memo restore \(short)' brings it back).")
         case let .restore(prefix):
@@ -73,44 +75,89 @@ struct Runner {
             guard memo.status == .trashed else {
                 throw .runtime("memo \(short) is not in the trash")
             }
-            try attempt { () throws(ReplicaError) in try library.replica.restore(memo.id) }
+            try attempt { () throws(ReplicaError) in try library.writer.restore(memo.id) }
             try await save(library)
             console.print("Restored \(short) \(quoted(memo.title)).")
         case let .export(target):
-            let library = try open(invocation)
+            let library = try readLibrary(invocation)
             try export(library: library, target: target)
         case let .sync(store):
             let library = try open(invocation, creating: true)
             try await sync(library: library, storeOption: store, json: json)
         case .status:
-            let library = try open(invocation)
+            let library = try readLibrary(invocation)
             try status(library: library, json: json)
         }
     }
 
     // MARK: Opening
 
-    /// Opens the library. Only `new` and `sync` (`creating`) make one where there is none, and
-    /// say so on standard error; every other command refuses a path that holds no library, so
-    /// a typo in `--library` never looks like an empty library (and never leaves a folder).
+    /// The library folder's absolute path.
+    private func libraryPath(_ invocation: Invocation) throws(CLIError) -> String {
+        absolute(try LibraryLocation.resolve(option: invocation.libraryPath, environment: environment))
+    }
+
+    /// Opens the library to change it. Only `new` and `sync` (`creating`) make one where there
+    /// is none, and say so on standard error; every other command refuses a path that holds
+    /// no library, so a typo in `--library` never looks like an empty library (and never
+    /// leaves a folder).
+    ///
+    /// The library is locked while it is open (by one command at a time): when another
+    /// command holds it (a sync, another change), this one waits for it, up to
+    /// ``lockWaitSeconds``, saying so on standard error after a second.
     private func open(_ invocation: Invocation, creating: Bool = false) throws(CLIError) -> Library {
-        let path = absolute(try LibraryLocation.resolve(option: invocation.libraryPath, environment: environment))
+        try openForChanges(at: try libraryPath(invocation), creating: creating)
+    }
+
+    /// How long a command that changes the library waits for another one to finish with it.
+    static let lockWaitSeconds = 60.0
+
+    private func openForChanges(at path: String, creating: Bool = false) throws(CLIError) -> Library {
         let existed = FileManager.default.fileExists(atPath: path + "/" + LibraryCore.stateFileName)
         guard existed || creating else {
             throw .runtime("there is no library at \(path); 'memo new' creates one, 'memo sync --store PATH' gets one from a store")
         }
-        do throws(ReplicaError) {
-            let library = Library(replica: try Replica(libraryPath: path), path: path)
-            if !existed { console.error("memo: created a new library at \(path)\n") }
-            return library
-        } catch {
-            throw .runtime("cannot open the library at \(path): \(error)")
+        let start = Date()
+        var told = false
+        while true {
+            do throws(ReplicaError) {
+                let library = Library(replica: try Replica(libraryPath: path), path: path)
+                if !existed { note("created a new library at \(path)") }
+                return library
+            } catch let error where error.isLocked {
+                let waited = Date().timeIntervalSince(start)
+                guard waited < Self.lockWaitSeconds else {
+                    throw .runtime("another memo command (a sync, or a change) has been using the library at \(path) for \(Int(Self.lockWaitSeconds)) seconds; try again when it is done")
+                }
+                if waited >= 1 && !told {
+                    note("waiting for another memo command to finish with the library...")
+                    told = true
+                }
+            } catch {
+                throw .runtime("cannot open the library at \(path): \(error)")
+            }
         }
+    }
+
+    /// Reads the library without locking it, for commands that only show it: they work while
+    /// another command changes it (an editor open, a sync running), and see what it saved.
+    private func readLibrary(_ invocation: Invocation) throws(CLIError) -> Library {
+        let path = try libraryPath(invocation)
+        let snapshot: LibrarySnapshot?
+        do throws(ReplicaError) {
+            snapshot = try LibrarySnapshot.read(libraryPath: path)
+        } catch {
+            throw .runtime("cannot read the library at \(path): \(error)")
+        }
+        guard let snapshot else {
+            throw .runtime("there is no library at \(path); 'memo new' creates one, 'memo sync --store PATH' gets one from a store")
+        }
+        return Library(snapshot: snapshot, path: path)
     }
 
     private func save(_ library: Library) async throws(CLIError) {
         do throws(ReplicaError) {
-            try await library.replica.save()
+            try await library.writer.save()
         } catch {
             throw .runtime("cannot save the library at \(library.path): \(error); the change is lost")
         }
@@ -118,12 +165,16 @@ struct Runner {
 
     // MARK: new
 
-    private func newMemoText(given: String?) throws(CLIError) -> String {
-        if let given { return given }
-        if !console.inputIsTerminal {
-            guard let text = exactUTF8(try readStandardInput()) else {
-                throw .runtime("standard input is not UTF-8 text; no memo was created")
+    private func newMemoText(given: TextSource?) throws(CLIError) -> String {
+        if let given {
+            let text = try readText(given)
+            if given != .argument(text) && text.isEmpty {
+                throw .runtime("the text read was empty; no memo was created ('memo new \"\"' creates an empty memo)")
             }
+            return text
+        }
+        if !console.inputIsTerminal {
+            let text = try readText(.standardInput)
             guard !text.isEmpty else {
                 throw .runtime("standard input was empty; no memo was created ('memo new \"\"' creates an empty memo)")
             }
@@ -135,6 +186,31 @@ struct Runner {
             throw .runtime("the text is empty; no memo was created ('memo new \"\"' creates an empty memo)")
         }
         return text
+    }
+
+    /// The text from `source`, exactly as given or read; a file or standard input must hold
+    /// UTF-8 (a byte order mark is kept, as any other character).
+    private func readText(_ source: TextSource) throws(CLIError) -> String {
+        switch source {
+        case let .argument(text):
+            return text
+        case .standardInput:
+            guard let text = exactUTF8(try readStandardInput()) else {
+                throw .runtime("standard input is not UTF-8 text; nothing was changed")
+            }
+            return text
+        case let .file(path):
+            let bytes: [UInt8]
+            do {
+                bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw .runtime("cannot read \(path): \(describe(error))")
+            }
+            guard let text = exactUTF8(bytes) else {
+                throw .runtime("\(path) is not UTF-8 text; nothing was changed")
+            }
+            return text
+        }
     }
 
     private func readStandardInput() throws(CLIError) -> [UInt8] {
@@ -179,38 +255,23 @@ struct Runner {
 
     // MARK: edit
 
-    private mutating func edit(library: Library, prefix: String, mode: EditMode) async throws(CLIError) {
-        let memo = try library.memo(try library.resolve(prefix, preferring: [.active]))
-        let short = library.shortIDs(memo.id)
-        guard memo.status == .active else {
-            throw .runtime("memo \(short) is in the trash; restore it first ('memo restore \(short)')")
-        }
-        let replica = library.replica
+    private mutating func edit(_ invocation: Invocation, prefix: String, mode: EditMode) async throws(CLIError) {
         switch mode {
         case .editor:
-            let command = try Editor.command(environment: environment, console: console)
-            let text = try Editor.edit(memo.text, name: short, command: command)
+            try await editInEditor(invocation, prefix: prefix)
+        case let .text(source):
+            // Read before the library is locked: standard input may take a while.
+            let text = try readText(source)
+            let library = try open(invocation)
+            let memo = try activeMemo(prefix, in: library)
+            let replica = library.writer
             try attempt { () throws(ReplicaError) in try replica.setText(memo.id, to: text) }
-        case let .text(text):
-            try attempt { () throws(ReplicaError) in try replica.setText(memo.id, to: text) }
+            try await save(library)
         case let .operations(operations):
-            // Checked against the text first, so that a change that does not fit changes nothing.
-            var length = memo.text.unicodeScalars.count
-            for (index, operation) in operations.enumerated() {
-                let which = operations.count > 1 ? " (change \(index + 1) of \(operations.count))" : ""
-                switch operation {
-                case let .insert(offset, text):
-                    guard offset <= length else {
-                        throw .runtime("cannot insert at offset \(offset)\(which): the text has only \(Format.count(length, "character")) (Unicode scalars); nothing was changed")
-                    }
-                    length += text.unicodeScalars.count
-                case let .delete(offset, count):
-                    guard offset <= length, count <= length - offset else {
-                        throw .runtime("cannot delete \(Format.count(count, "character")) at offset \(offset)\(which): the text has only \(Format.count(length, "character")) (Unicode scalars); nothing was changed")
-                    }
-                    length -= count
-                }
-            }
+            let library = try open(invocation)
+            let memo = try activeMemo(prefix, in: library)
+            try checkFits(operations, length: memo.text.unicodeScalars.count)
+            let replica = library.writer
             for operation in operations {
                 switch operation {
                 case let .insert(offset, text):
@@ -219,8 +280,66 @@ struct Runner {
                     try attempt { () throws(ReplicaError) in try replica.edit(memo.id, replacingScalars: offset..<offset + count, with: "") }
                 }
             }
+            try await save(library)
         }
-        try await save(library)
+    }
+
+    /// The memo `prefix` names, which must not be in the trash.
+    private func activeMemo(_ prefix: String, in library: Library) throws(CLIError) -> Memo {
+        let memo = try library.memo(try library.resolve(prefix, preferring: [.active]))
+        let short = library.shortIDs(memo.id)
+        guard memo.status == .active else {
+            throw .runtime("memo \(short) is in the trash; restore it first ('memo restore \(short)')")
+        }
+        return memo
+    }
+
+    /// Checks `--insert` and `--delete` against the text first, so that a change that does
+    /// not fit changes nothing.
+    private func checkFits(_ operations: [EditOperation], length start: Int) throws(CLIError) {
+        var length = start
+        for (index, operation) in operations.enumerated() {
+            let which = operations.count > 1 ? " (change \(index + 1) of \(operations.count))" : ""
+            switch operation {
+            case let .insert(offset, text):
+                guard offset <= length else {
+                    throw .runtime("cannot insert at offset \(offset)\(which): the text has only \(Format.count(length, "character")) (Unicode scalars); nothing was changed")
+                }
+                length += text.unicodeScalars.count
+            case let .delete(offset, count):
+                guard offset <= length, count <= length - offset else {
+                    throw .runtime("cannot delete \(Format.count(count, "character")) at offset \(offset)\(which): the text has only \(Format.count(length, "character")) (Unicode scalars); nothing was changed")
+                }
+                length -= count
+            }
+        }
+    }
+
+    /// `memo edit ID` with the editor. The library is read (not locked) to get the text, and
+    /// nothing holds it while the editor runs: other commands, syncs included, go on. When the
+    /// editor is done, the library is opened and what was changed in the editor is applied as
+    /// a change of the text the editor started from (``TextMerge``), so changes made meanwhile
+    /// (by another command, or received by a sync) are kept.
+    private mutating func editInEditor(_ invocation: Invocation, prefix: String) async throws(CLIError) {
+        let before = try readLibrary(invocation)
+        let memo = try activeMemo(prefix, in: before)
+        let short = before.shortIDs(memo.id)
+        let command = try Editor.command(environment: environment, console: console)
+        let edited = try Editor.edit(memo.text, name: short, command: command)
+        guard edited != memo.text else { return }
+        do throws(CLIError) {
+            let library = try open(invocation)
+            let current = try activeMemo(prefix, in: library)
+            let replica = library.writer
+            for change in TextMerge.changes(from: memo.text, to: edited, onto: current.text) {
+                try attempt { () throws(ReplicaError) in try replica.edit(memo.id, replacingScalars: change.range, with: change.text) }
+            }
+            try await save(library)
+        } catch {
+            // What was typed is never lost: kept in a file the message names.
+            let kept = Editor.keep(edited, name: short)
+            throw CLIError(kind: error.kind, message: error.message + (kept.map { "; what was typed is kept in \($0)" } ?? ""))
+        }
     }
 
     // MARK: export
@@ -244,7 +363,7 @@ struct Runner {
     }
 
     private mutating func exportAll(library: Library, directory: String, overwrite: Bool) throws(CLIError) {
-        let texts = library.replica.notebook.exportTexts()
+        let texts = library.notebook.exportTexts()
         let files = zip(ExportNaming.fileNames(forTitles: texts.map(\.title)), texts).map { (fileName: $0, text: $1.text) }
         let manager = FileManager.default
         var isFolder: ObjCBool = false
@@ -309,7 +428,7 @@ struct Runner {
         let progress = ProgressLine(console: console)
         let report: SyncReport
         do throws(ReplicaError) {
-            report = try await library.replica.sync(with: store, progress: { progress.update($0) })
+            report = try await library.writer.sync(with: store, progress: { progress.update($0) })
         } catch {
             progress.finish()
             throw .runtime("the sync failed: \(error)")
@@ -321,7 +440,7 @@ struct Runner {
         }
 
         if json {
-            console.print(try Format.json(syncJSON(report, store: store.path, replica: library.replica.id)))
+            console.print(try Format.json(syncJSON(report, store: store.path, replica: library.writer.id)))
         } else if report.listedStore {
             // A sync that could not list the store did nothing: no summary, only the error.
             printSyncSummary(report, store: store.path)
@@ -427,19 +546,19 @@ struct Runner {
 
     private mutating func status(library: Library, json: Bool) throws(CLIError) {
         let settings = try CLISettings.load(library: library.path)
-        let replica = library.replica
+        let replica = library.snapshot
         let active = replica.notebook.list().count
         let trashed = replica.notebook.trash().count
         let lastSync = replica.lastSyncMilliseconds
         let unsynced = replica.unpublishedOperationCount
         // The lineage grows by one id per crash or copy of the library (clean sessions keep
         // theirs): shown as its newest ids and a count, so the summary stays short.
-        let lineage = replica.syncState.lineage
+        let lineage = replica.lineage
         let lineageShown = lineage.suffix(Self.lineageShownMax).map(\.description)
         if json {
             let object: [String: Any] = [
                 "library": library.path,
-                "replica": replica.id.description,
+                "replica": replica.replica.description,
                 "lineage": lineageShown,
                 "lineageCount": lineage.count,
                 "memos": active,
@@ -453,8 +572,8 @@ struct Runner {
             return
         }
         console.print("Library:        \(library.path)")
-        console.print("Replica:        \(replica.id) (kept while the library is closed cleanly; a new one after a crash or in a copy)")
-        let earlier = lineage.filter { $0 != replica.id }
+        console.print("Replica:        \(replica.replica) (kept while the library is closed cleanly; a new one after a crash or in a copy)")
+        let earlier = lineage.filter { $0 != replica.replica }
         if !earlier.isEmpty {
             let shown = earlier.suffix(Self.lineageShownMax).map(\.description).joined(separator: ", ")
             let more = earlier.count > Self.lineageShownMax ? " and \(earlier.count - Self.lineageShownMax) older" : ""
@@ -467,6 +586,11 @@ struct Runner {
     }
 
     // MARK: Helpers
+
+    /// Writes a note (not an error) to standard error, unless `--quiet`.
+    private func note(_ text: String) {
+        if !quiet { console.error("memo: " + text + "\n") }
+    }
 
     /// Runs a replica call, turning its error into a runtime error.
     private func attempt<T>(_ body: () throws(ReplicaError) -> T) throws(CLIError) -> T {
@@ -488,30 +612,68 @@ struct Runner {
     }
 }
 
-/// An open library and what commands ask of it.
+extension ReplicaError {
+    /// Whether the library is locked by another replica (another `memo` process).
+    var isLocked: Bool {
+        if case .disk(.locked) = self { return true }
+        return false
+    }
+}
+
+/// The library as a command uses it: open to change it (a ``Replica``, which locks the
+/// folder), or read without a lock (a ``LibrarySnapshot``).
 final class Library {
-    let replica: Replica
+    /// The open replica; nil when the library was only read.
+    private let replica: Replica?
+    /// What was read, for a library only read.
+    private let readSnapshot: LibrarySnapshot?
     /// The absolute path of the library folder.
     let path: String
     /// Short forms of every id the notebook knows.
     let shortIDs: ShortIDs
 
+    /// A library open to change it.
     init(replica: Replica, path: String) {
         self.replica = replica
+        readSnapshot = nil
         self.path = path
         shortIDs = ShortIDs(replica.notebook.memoIDs)
+    }
+
+    /// A library read without opening it.
+    init(snapshot: LibrarySnapshot, path: String) {
+        replica = nil
+        readSnapshot = snapshot
+        self.path = path
+        shortIDs = ShortIDs(snapshot.notebook.memoIDs)
     }
 
     /// Closes the library when the command is done with it. With everything saved, closing
     /// seals the folder, so the next command keeps this one's replica id: a library used from
     /// the command line does not take a new id (and leave a blob in the store) per command.
     deinit {
-        replica.closeNow()
+        replica?.closeNow()
     }
+
+    /// The replica of a library opened to change it (a command that changes the library
+    /// opens it so: calling this on one only read is a mistake in `memo`).
+    var writer: Replica {
+        guard let replica else { preconditionFailure("memo: a library only read is changed") }
+        return replica
+    }
+
+    /// The library as read (a library opened to change it is read as it is on disk).
+    var snapshot: LibrarySnapshot {
+        if let readSnapshot { return readSnapshot }
+        preconditionFailure("memo: the snapshot of a library opened to change it")
+    }
+
+    /// The memos: the replica's, or as read.
+    var notebook: Notebook { replica?.notebook ?? snapshot.notebook }
 
     /// The memo `id` (active or in the trash).
     func memo(_ id: MemoID) throws(CLIError) -> Memo {
-        guard let memo = replica.notebook.memo(id) else { throw .runtime("no memo \(id)") }
+        guard let memo = notebook.memo(id) else { throw .runtime("no memo \(id)") }
         return memo
     }
 
@@ -529,7 +691,7 @@ final class Library {
         else {
             throw .usage("'\(Format.terminalSafe(prefix))' is not a memo id: ids are up to 32 hexadecimal digits (0-9, a-f); run '\(listCommand)' to see them")
         }
-        let notebook = replica.notebook
+        let notebook = self.notebook
         let known = notebook.memoIDs.filter { notebook.status(of: $0).map { $0 != .purged } ?? false }
         let candidates = known.filter { id in notebook.status(of: id).map { preferred.contains($0) } ?? false }
         var match = MemoID.matching(prefix: prefix, in: candidates)

@@ -79,6 +79,12 @@ enum Editor {
         return result
     }
 
+    /// Writes `text` to a new private temporary file and returns its path; nil when that
+    /// fails too. For an edit that could not be applied after the editor closed.
+    static func keep(_ text: String, name: String) -> String? {
+        try? temporaryFile(name: name, contents: Array(text.utf8))
+    }
+
     /// Creates a new file in the temporary folder, readable only by the user, holding `contents`.
     private static func temporaryFile(name: String, contents: [UInt8]) throws(CLIError) -> String {
         var folder = FileManager.default.temporaryDirectory.path

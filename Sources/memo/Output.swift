@@ -160,13 +160,9 @@ enum Format {
 
     /// A number with one decimal in the locale's format ("1.5"; "1,5" in German).
     private static func decimal(_ value: Double) -> String {
-        let formatter = NumberFormatter()
-        formatter.locale = Locales.numeric ?? Locale(identifier: "en_US_POSIX")
-        formatter.numberStyle = .decimal
-        formatter.usesGroupingSeparator = Locales.numeric != nil
-        formatter.minimumFractionDigits = 1
-        formatter.maximumFractionDigits = 1
-        return formatter.string(from: NSNumber(value: value)) ?? String(format: "%.1f", value)
+        let plain = String(format: "%.1f", value)
+        guard let separator = Locales.numeric?.decimalSeparator, separator != "." else { return plain }
+        return plain.replacingOccurrences(of: ".", with: separator)
     }
 
     /// A byte count for people: "512 bytes", "1.5 KB", "2.0 MB".

@@ -125,28 +125,30 @@ extension Runner {
         }
     }
 
-    /// Creates one memo per file, at its file's dates: first every memo (empty) at its
-    /// creation date, then every text at its modification date, each in date order, since the
-    /// library's hybrid clock never goes back (a date earlier than a change the library holds
-    /// becomes just after that change).
+    /// Creates one memo per file, at its file's dates: each memo (empty) at its creation date,
+    /// each text at its modification date, all in date order, since the library's hybrid clock
+    /// never goes back (a date earlier than a change the library holds becomes just after
+    /// that change). Returns the memos' ids in the order of `files`.
     private func createMemos(_ files: [ImportedFile], in library: Library, clock: ImportClock) throws(CLIError) -> [MemoID] {
+        // (time, file index, whether it sets the text): a file's creation comes first at a tie
+        // (its creation date is never after its modification date).
+        var events: [(time: UInt64, index: Int, setsText: Bool)] = []
+        for (index, file) in files.enumerated() {
+            events.append((file.createdMilliseconds, index, false))
+            if !file.text.isEmpty { events.append((file.modifiedMilliseconds, index, true)) }
+        }
+        events.sort { ($0.time, $0.setsText ? 1 : 0, $0.index) < ($1.time, $1.setsText ? 1 : 0, $1.index) }
         let replica = library.writer
-        var ids: [MemoID] = []
-        for index in files.indices.sorted(by: { files[$0].createdMilliseconds < files[$1].createdMilliseconds }) {
-            clock.set(files[index].createdMilliseconds)
-            ids.append(try attempt { () throws(ReplicaError) in try replica.createMemo(text: "") })
-        }
-        var byFile = [MemoID?](repeating: nil, count: files.count)
-        for (position, index) in files.indices.sorted(by: { files[$0].createdMilliseconds < files[$1].createdMilliseconds }).enumerated() {
-            byFile[index] = ids[position]
-        }
-        let result = byFile.compactMap { $0 }
-        for index in files.indices.sorted(by: { files[$0].modifiedMilliseconds < files[$1].modifiedMilliseconds }) where !files[index].text.isEmpty {
-            clock.set(files[index].modifiedMilliseconds)
-            let id = result[index]
-            try attempt { () throws(ReplicaError) in try replica.setText(id, to: files[index].text) }
+        var ids = [MemoID?](repeating: nil, count: files.count)
+        for event in events {
+            clock.set(event.time)
+            if event.setsText, let id = ids[event.index] {
+                try attempt { () throws(ReplicaError) in try replica.setText(id, to: files[event.index].text) }
+            } else if !event.setsText {
+                ids[event.index] = try attempt { () throws(ReplicaError) in try replica.createMemo(text: "") }
+            }
         }
         clock.set(nil)
-        return result
+        return ids.compactMap { $0 }
     }
 }

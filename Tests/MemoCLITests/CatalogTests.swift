@@ -156,6 +156,17 @@ struct LocalizedCLITests {
         #expect(NSDictionary(dictionary: english).isEqual(to: localized))
     }
 
+    @Test("memo demo converges, in English and in Japanese")
+    func demo() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let english = try sandbox.ok(["demo", "--dir", sandbox.at("en")])
+        #expect(english.stdout.contains("converged: yes"), "\(english)")
+        let japanese = try sandbox.ok(["demo", "--dir", sandbox.at("ja")], environment: ["LANG": "ja_JP.UTF-8"])
+        #expect(japanese.stdout.contains("収束: はい") && japanese.stdout.contains("共有フォルダー"), "\(japanese)")
+        try sandbox.fails(["demo", "--frobnicate"], status: 2, containing: ["memo demo [--dir DIR]"])
+    }
+
     @Test("dates and numbers in the locale's format")
     func datesAndNumbers() throws {
         let sandbox = try Sandbox()

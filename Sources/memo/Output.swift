@@ -327,15 +327,17 @@ final class ProgressLine: @unchecked Sendable {
         self.enabled = enabled && console.errorIsTerminal
     }
 
-    /// Redraws the line for a sync's `progress`.
+    /// Redraws the line for a sync's `progress` (before its first store operation is done,
+    /// the sync is listing the store).
     func update(_ progress: SyncProgress) {
         update(done: progress.blobsDone, planned: progress.blobsPlanned, unit: "storeOperation",
-               bytesRead: progress.bytesRead, bytesWritten: progress.bytesWritten)
+               bytesRead: progress.bytesRead, bytesWritten: progress.bytesWritten,
+               phase: progress.blobsDone == 0 ? t("progress.listing") : nil)
     }
 
     /// Redraws the line (at most ten times a second): `done` of `planned` things counted as
     /// `unit` (a "cli.count." noun), and the bytes moved.
-    func update(done: Int, planned: Int, unit: String, bytesRead: Int, bytesWritten: Int) {
+    func update(done: Int, planned: Int, unit: String, bytesRead: Int, bytesWritten: Int, phase: String? = nil) {
         guard enabled else { return }
         let now = Date()
         guard now.timeIntervalSince(start) >= Self.delaySeconds else { return }
@@ -343,7 +345,7 @@ final class ProgressLine: @unchecked Sendable {
         lastDrawn = now
         shown = true
         let line = t("progress.line", [
-            "task": task, "done": Format.number(done), "planned": Format.count(max(planned, done), unit),
+            "task": phase.map { task + " (" + $0 + ")" } ?? task, "done": Format.number(done), "planned": Format.count(max(planned, done), unit),
             "read": Format.bytes(bytesRead), "written": Format.bytes(bytesWritten),
         ])
         console.error("\r\u{1B}[K" + line)

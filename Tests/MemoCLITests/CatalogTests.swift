@@ -86,19 +86,36 @@ struct CatalogTests {
         }
     }
 
+    @Test("README's command line section follows memo help: the same groups, every command")
+    func readmeMatchesHelp() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```sh\n# Write\n"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let block = String(readme[start.lowerBound..<end.lowerBound])
+        let english = MemoStrings.catalog(.english)
+        var position = block.startIndex
+        for group in Help.groups {
+            let heading = "# " + (english["help.group." + group.key] ?? "?") + "\n"
+            let range = try #require(block.range(of: heading, range: position..<block.endIndex), "README lacks \(heading)")
+            position = range.upperBound
+            for command in group.commands where command != .demo {
+                #expect(block.contains("memo \(command.rawValue)"), "README lacks memo \(command.rawValue)")
+            }
+        }
+    }
+
     @Test("the engine's error descriptions come from the same catalogs")
     func engineErrorsLocalized() {
         let errors: [any LocalizedError] = [
             DiskError.full, DiskError.locked(path: "/x"), ReplicaError.closed, ReplicaError.syncInProgress,
             BlobStoreError.full, NotebookError.memoInTrash(MemoID(high: 1, low: 2)),
         ]
-        let saved = MemoLanguage.current
-        defer { MemoLanguage.current = saved }
         for error in errors {
             var seen: Set<String> = []
             for language in MemoLanguage.allCases {
-                MemoLanguage.current = language
-                let description = error.errorDescription ?? ""
+                // Task-local: tests running at the same time keep their language.
+                let description = MemoLanguage.$taskLanguage.withValue(language) { error.errorDescription ?? "" }
                 #expect(!description.isEmpty && !description.hasPrefix("error."), "\(language): \(error)")
                 seen.insert(description)
             }

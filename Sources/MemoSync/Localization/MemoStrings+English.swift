@@ -202,6 +202,7 @@ extension MemoStrings {
         "cli.note.waitingForLibrary": "waiting for another memo command to finish with the library...",
         "cli.progress.export": "exporting",
         "cli.progress.line": "{task}: {done}/{planned}, {read} read, {written} written",
+        "cli.progress.listing": "listing the store",
         "cli.progress.sync": "syncing",
         "cli.purged": "Deleted {count} for good.",
         "cli.quoted": "“{title}”",

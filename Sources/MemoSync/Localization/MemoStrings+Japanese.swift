@@ -202,6 +202,7 @@ extension MemoStrings {
         "cli.note.waitingForLibrary": "別の memo コマンドがライブラリを使い終わるのを待っています...",
         "cli.progress.export": "書き出し中",
         "cli.progress.line": "{task}: {done}/{planned}、読み込み {read}、書き込み {written}",
+        "cli.progress.listing": "ストアの一覧を取得中",
         "cli.progress.sync": "同期中",
         "cli.purged": "{count}を完全に削除しました。",
         "cli.quoted": "「{title}」",

@@ -202,6 +202,7 @@ extension MemoStrings {
         "cli.note.waitingForLibrary": "다른 memo 명령이 라이브러리 사용을 마칠 때까지 기다리는 중...",
         "cli.progress.export": "내보내는 중",
         "cli.progress.line": "{task}: {done}/{planned}, {read} 읽음, {written} 씀",
+        "cli.progress.listing": "저장소 목록 읽는 중",
         "cli.progress.sync": "동기화 중",
         "cli.purged": "{count}를 완전히 삭제했습니다.",
         "cli.quoted": "“{title}”",

@@ -39,11 +39,17 @@ public enum MemoLanguage: String, CaseIterable, Sendable {
 
     private static let chosen = Mutex<MemoLanguage?>(nil)
 
-    /// The language of the engine's texts (error descriptions). Unless set, the one the
-    /// locale variables choose, else the first of the system's preferred languages MemoSync
-    /// speaks, else English. An app may set it to the language of its interface.
+    /// A language for the texts made in one task (and the tasks it starts), over ``current``:
+    /// `MemoLanguage.$taskLanguage.withValue(.korean) { error.localizedDescription }`.
+    @TaskLocal public static var taskLanguage: MemoLanguage?
+
+    /// The language of the engine's texts (error descriptions): ``taskLanguage`` when set;
+    /// else, unless set, the one the locale variables choose, else the first of the system's
+    /// preferred languages MemoSync speaks, else English. An app may set it to the language of
+    /// its interface.
     public static var current: MemoLanguage {
         get {
+            if let taskLanguage { return taskLanguage }
             if let chosen = chosen.withLock({ $0 }) { return chosen }
             if let fromEnvironment = fromEnvironment(ProcessInfo.processInfo.environment) { return fromEnvironment }
             return Locale.preferredLanguages.lazy.compactMap { MemoLanguage(localeName: $0) }.first ?? .english

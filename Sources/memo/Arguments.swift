@@ -1,9 +1,21 @@
 // Parsing the command line into an `Invocation`. Nothing here touches the library.
 
+import MemoSync
+
+/// The text of `key` ("cli." is prepended) in the language `memo` speaks, with `arguments`.
+/// A key that is not in the catalogs is taken as an (untranslated) English text itself, so a
+/// message written as a sentence still reads as one; CatalogTests makes sure `memo`'s own
+/// keys are all there.
+func t(_ key: String, _ arguments: [String: String] = [:]) -> String {
+    let full = "cli." + key
+    guard MemoStrings.catalog(.english)[full] != nil else { return MemoStrings.fill(key, arguments) }
+    return MemoStrings.text(full, arguments)
+}
+
 /// A failed command: what to tell the user, and whether it was a usage error (exit status 2)
 /// or a runtime error (exit status 1).
 struct CLIError: Error, Equatable, CustomStringConvertible {
-    /// The two kinds of failure, which exit with different statuses.
+    /// The kinds of failure, which exit with different statuses.
     enum Kind: Equatable {
         /// The command line itself is wrong: an unknown command or option, a missing argument.
         case usage
@@ -18,23 +30,40 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
     /// The message, without the "memo: " prefix. May span several lines.
     var message: String
 
-    /// A usage error.
-    static func usage(_ message: String) -> CLIError { CLIError(kind: .usage, message: message) }
-    /// A runtime error.
-    static func runtime(_ message: String) -> CLIError { CLIError(kind: .runtime, message: message) }
+    /// A usage error: the text of `key` ("cli." is prepended).
+    static func usage(_ key: String, _ arguments: [String: String] = [:]) -> CLIError {
+        CLIError(kind: .usage, message: t(key, arguments))
+    }
+
+    /// A runtime error: the text of `key` ("cli." is prepended).
+    static func runtime(_ key: String, _ arguments: [String: String] = [:]) -> CLIError {
+        CLIError(kind: .runtime, message: t(key, arguments))
+    }
 
     /// `search` found nothing (exit status 1, nothing printed).
     static let noMatch = CLIError(kind: .noMatch, message: "")
 
-    /// The process exit status for this error: 2 for usage errors, 1 otherwise.
-    var exitStatus: Int32 { kind == .usage ? 2 : 1 }
+    /// The process exit status for this error: 2 for usage errors, 1 otherwise; for `search`
+    /// (as grep), 1 when nothing matched and 2 for every error.
+    func exitStatus(command: CommandName?) -> Int32 {
+        switch kind {
+        case .usage: 2
+        case .noMatch: 1
+        case .runtime: command == .search ? 2 : 1
+        }
+    }
 
     var description: String { message }
 }
 
-/// The commands `memo` knows.
+/// The commands `memo` knows, in the order `memo help` groups them.
 enum CommandName: String, CaseIterable {
-    case new, list, show, edit, search, delete, restore, trash, export, sync, status, help
+    case new, edit, undo, redo
+    case list, show, search
+    case delete, restore, trash, purge
+    case sync, status
+    case export, `import`
+    case help, completion, demo
 }
 
 /// One change `memo edit` makes, in Unicode scalar offsets of the text as it is at that point.
@@ -45,12 +74,22 @@ enum EditOperation: Equatable {
     case delete(offset: Int, length: Int)
 }
 
+/// Where a whole text comes from (`memo new`, `memo edit --text`).
+enum TextSource: Equatable {
+    /// Given on the command line.
+    case argument(String)
+    /// Read from this file (`--text-file PATH`).
+    case file(String)
+    /// Read from standard input (`-`, `--text -`, `--text-file -`).
+    case standardInput
+}
+
 /// How `memo edit` changes the memo.
 enum EditMode: Equatable {
     /// Open `$VISUAL` or `$EDITOR` on the text.
     case editor
     /// Set the whole text.
-    case text(String)
+    case text(TextSource)
     /// Apply these changes in order.
     case operations([EditOperation])
 }
@@ -63,20 +102,44 @@ enum ExportTarget: Equatable {
     case all(directory: String, overwrite: Bool)
 }
 
+/// The shells `memo completion` writes a script for.
+enum Shell: String, CaseIterable {
+    case bash, zsh, fish
+}
+
+/// What `memo help` shows.
+enum HelpTopic: Equatable {
+    /// The overview, commands grouped by task.
+    case overview
+    /// One command's page.
+    case command(CommandName)
+    /// The whole manual as a man page (roff).
+    case manual
+}
+
 /// A parsed command.
 enum Command: Equatable {
-    case help(topic: CommandName?)
-    case new(text: String?)
+    case help(HelpTopic)
+    case version
+    /// `memo new`: the text's source; nil: standard input when it is not a terminal, else the editor.
+    case new(text: TextSource?)
     case list
     case show(id: String)
     case edit(id: String, mode: EditMode)
+    case undo(id: String)
+    case redo(id: String)
     case search(query: String)
     case delete(id: String)
     case restore(id: String)
     case trash
+    /// `memo purge ID...`, or every memo in the trash (`--all`: an empty list).
+    case purge(ids: [String])
     case export(ExportTarget)
+    /// `memo import PATH...`; `again`: also files imported before.
+    case `import`(paths: [String], again: Bool)
     case sync(store: String?)
     case status
+    case completion(Shell)
 }
 
 /// A whole command line, parsed.
@@ -85,6 +148,10 @@ struct Invocation: Equatable {
     var libraryPath: String?
     /// `--json`: machine-readable output.
     var json = false
+    /// `--quiet` (`-q`): nothing on standard error but errors.
+    var quiet = false
+    /// The command's name, when one was given (for its exit statuses).
+    var commandName: CommandName?
     /// The command.
     var command: Command
 }
@@ -98,23 +165,27 @@ struct Invocation: Equatable {
 enum ArgumentParser {
     /// The options and how many values each takes.
     private static let arity: [String: Int] = [
-        "--library": 1, "--json": 0, "--help": 0, "-h": 0,
-        "--text": 1, "--insert": 2, "--delete": 2,
+        "--library": 1, "--json": 0, "--help": 0, "-h": 0, "--quiet": 0, "-q": 0, "--version": 0,
+        "--text": 1, "--text-file": 1, "--insert": 2, "--delete": 2,
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
-        "--store": 1,
+        "--store": 1, "--again": 0, "--man": 0,
     ]
 
     /// Options every command accepts.
-    private static let globalOptions: Set<String> = ["--library", "--help", "-h"]
+    static let globalOptions: Set<String> = ["--library", "--help", "-h", "--quiet", "-q"]
 
     /// The options each command accepts, besides the global ones.
-    private static func options(of command: CommandName) -> Set<String> {
+    static func options(of command: CommandName) -> Set<String> {
         switch command {
-        case .list, .show, .search, .status, .trash: ["--json"]
+        case .list, .show, .search, .status, .trash, .delete, .restore, .undo, .redo: ["--json"]
+        case .new: ["--text-file", "--json"]
         case .sync: ["--json", "--store"]
-        case .edit: ["--text", "--insert", "--delete"]
-        case .export: ["--output", "-o", "--all", "--force"]
-        case .new, .delete, .restore, .help: []
+        case .edit: ["--text", "--text-file", "--insert", "--delete", "--json"]
+        case .export: ["--output", "-o", "--all", "--force", "--json"]
+        case .purge: ["--all", "--json"]
+        case .import: ["--again", "--json"]
+        case .help: ["--man"]
+        case .completion, .demo: []
         }
     }
 
@@ -130,25 +201,31 @@ enum ArgumentParser {
     static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
         let (positionals, given) = try separateOptions(arguments)
         let wantsHelp = given.contains { $0.name == "--help" || $0.name == "-h" }
-        var invocation = Invocation(command: .help(topic: nil))
+        var invocation = Invocation(command: .help(.overview))
         invocation.libraryPath = try libraryPath(given)
+        invocation.quiet = given.contains { $0.name == "--quiet" || $0.name == "-q" }
+        invocation.json = given.contains { $0.name == "--json" }
 
         guard let commandWord = positionals.first else {
+            if given.contains(where: { $0.name == "--version" }) {
+                invocation.command = .version
+                return invocation
+            }
             if wantsHelp { return invocation }
-            throw .usage("no command given (run 'memo help' for the list of commands)")
+            throw .usage("error.noCommand")
         }
         guard let command = CommandName(rawValue: commandWord) else {
-            throw .usage("unknown command '\(commandWord)' (run 'memo help' for the list of commands)")
+            throw .usage("error.unknownCommand", ["command": commandWord])
         }
+        invocation.commandName = command
         if wantsHelp {
-            invocation.command = .help(topic: command == .help ? nil : command)
+            invocation.command = .help(command == .help ? .overview : .command(command))
             return invocation
         }
         let allowed = options(of: command).union(globalOptions)
         for option in given where !allowed.contains(option.name) {
-            throw .usage("option \(option.name) does not apply to '\(command.rawValue)' (run 'memo help \(command.rawValue)')")
+            throw .usage("error.optionNotForCommand", ["option": option.name, "command": command.rawValue])
         }
-        invocation.json = given.contains { $0.name == "--json" }
         let arguments = Array(positionals.dropFirst())
         invocation.command = try parseCommand(command, arguments: arguments, options: given)
         return invocation
@@ -161,6 +238,8 @@ enum ArgumentParser {
         var given: [GivenOption] = []
         var index = 0
         var optionsEnded = false
+        // `--all` names a folder for `export`, and takes no value for `purge`.
+        let allTakesNoValue = arguments.contains("purge") && !arguments.contains("export")
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -178,21 +257,21 @@ enum ArgumentParser {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let count = arity[name] else {
-                if Int(argument) != nil {
-                    throw .usage("unexpected number \(argument); to give text that starts with a dash, put -- before it")
-                }
-                throw .usage("unknown option \(name) (run 'memo help')")
+            guard let count = name == "--all" && allTakesNoValue ? 0 : arity[name] else {
+                if Int(argument) != nil { throw .usage("error.unexpectedNumber", ["number": argument]) }
+                throw .usage("error.unknownOption", ["option": name])
             }
             var values: [String] = []
             if let inlineValue {
                 guard count == 1 else {
-                    throw .usage(count == 0 ? "option \(name) takes no value" : "option \(name) takes \(count) values; give them as separate arguments")
+                    throw count == 0
+                        ? .usage("error.optionTakesNoValue", ["option": name])
+                        : .usage("error.optionTakesValues", ["option": name, "count": String(count)])
                 }
                 values = [inlineValue]
             } else {
                 guard arguments.count - index >= count else {
-                    throw .usage("option \(name) needs \(valueNames(name))")
+                    throw .usage("error.optionNeeds", ["option": name, "what": valueNames(name)])
                 }
                 values = Array(arguments[index..<index + count])
                 index += count
@@ -206,8 +285,8 @@ enum ArgumentParser {
     private static func libraryPath(_ given: [GivenOption]) throws(CLIError) -> String? {
         var path: String?
         for option in given where option.name == "--library" {
-            guard path == nil else { throw .usage("option --library is given twice") }
-            guard !option.values[0].isEmpty else { throw .usage("option --library needs a folder path, not an empty string") }
+            guard path == nil else { throw .usage("error.optionTwice", ["option": "--library"]) }
+            guard !option.values[0].isEmpty else { throw .usage("error.optionNeeds", ["option": "--library", "what": valueNames("--library")]) }
             path = option.values[0]
         }
         return path
@@ -216,44 +295,87 @@ enum ArgumentParser {
     private static func parseCommand(_ command: CommandName, arguments: [String], options: [GivenOption]) throws(CLIError) -> Command {
         switch command {
         case .help:
-            guard arguments.count <= 1 else { throw .usage("'help' takes at most one command name") }
-            guard let word = arguments.first else { return .help(topic: nil) }
-            guard let topic = CommandName(rawValue: word) else {
-                throw .usage("unknown command '\(word)' (run 'memo help' for the list of commands)")
-            }
-            return .help(topic: topic == .help ? nil : topic)
+            return .help(try helpTopic(arguments, options: options))
         case .new:
-            return .new(text: arguments.isEmpty ? nil : arguments.joined(separator: " "))
-        case .list:
+            return .new(text: try newTextSource(arguments, options: options))
+        case .list, .trash, .status, .demo:
             try expectNoArguments(arguments, command)
-            return .list
-        case .trash:
-            try expectNoArguments(arguments, command)
-            return .trash
-        case .status:
-            try expectNoArguments(arguments, command)
-            return .status
+            return command == .list ? .list : command == .trash ? .trash : .status
         case .show:
             return .show(id: try oneID(arguments, command))
         case .delete:
             return .delete(id: try oneID(arguments, command))
         case .restore:
             return .restore(id: try oneID(arguments, command))
+        case .undo:
+            return .undo(id: try oneID(arguments, command))
+        case .redo:
+            return .redo(id: try oneID(arguments, command))
+        case .purge:
+            return .purge(ids: try purgeTargets(arguments, options: options))
         case .search:
             let query = arguments.joined(separator: " ")
-            guard !query.allSatisfy(\.isWhitespace) else { throw .usage("'search' needs something to search for") }
+            guard !query.allSatisfy(\.isWhitespace) else { throw .usage("error.searchNeedsQuery") }
             return .search(query: query)
         case .edit:
             let id = try oneID(arguments, command)
             return .edit(id: id, mode: try editMode(options))
         case .export:
             return .export(try exportTarget(arguments, options: options))
+        case .import:
+            guard !arguments.isEmpty else { throw .usage("error.importNeedsPaths") }
+            guard !arguments.contains(where: \.isEmpty) else { throw .usage("error.emptyPath") }
+            return .import(paths: arguments, again: options.contains { $0.name == "--again" })
         case .sync:
             try expectNoArguments(arguments, command)
             let store = try single("--store", in: options)
-            if let store, store.isEmpty { throw .usage("option --store needs a folder path") }
+            if let store, store.isEmpty { throw .usage("error.optionNeeds", ["option": "--store", "what": valueNames("--store")]) }
             return .sync(store: store)
+        case .completion:
+            guard arguments.count == 1, let shell = Shell(rawValue: arguments[0]) else {
+                throw .usage("error.completionNeedsShell")
+            }
+            return .completion(shell)
         }
+    }
+
+    /// `memo help [COMMAND]` or `memo help --man`.
+    private static func helpTopic(_ arguments: [String], options: [GivenOption]) throws(CLIError) -> HelpTopic {
+        if options.contains(where: { $0.name == "--man" }) {
+            guard arguments.isEmpty else { throw .usage("error.helpManAlone") }
+            return .manual
+        }
+        guard arguments.count <= 1 else { throw .usage("error.helpOneCommand") }
+        guard let word = arguments.first else { return .overview }
+        guard let topic = CommandName(rawValue: word) else { throw .usage("error.unknownCommand", ["command": word]) }
+        return .command(topic)
+    }
+
+    /// `memo purge ID...` or `memo purge --all` (every memo in the trash: an empty list).
+    private static func purgeTargets(_ arguments: [String], options: [GivenOption]) throws(CLIError) -> [String] {
+        let all = options.filter { $0.name == "--all" }
+        guard let first = all.first else {
+            guard !arguments.isEmpty else { throw .usage("error.purgeNeedsIDs") }
+            return arguments
+        }
+        guard all.count == 1, arguments.isEmpty, first.values.isEmpty else { throw .usage("error.purgeAllAlone") }
+        return []
+    }
+
+    /// Where `memo new` takes its text: TEXT..., `-` (standard input) or `--text-file PATH`.
+    private static func newTextSource(_ arguments: [String], options: [GivenOption]) throws(CLIError) -> TextSource? {
+        if let file = try single("--text-file", in: options) {
+            guard arguments.isEmpty else { throw .usage("error.textTwoWays") }
+            return try fileSource(file)
+        }
+        if arguments == ["-"] { return .standardInput }
+        return arguments.isEmpty ? nil : .argument(arguments.joined(separator: " "))
+    }
+
+    /// `--text-file PATH`: a file, or standard input for `-`.
+    private static func fileSource(_ path: String) throws(CLIError) -> TextSource {
+        guard !path.isEmpty else { throw .usage("error.optionNeeds", ["option": "--text-file", "what": valueNames("--text-file")]) }
+        return path == "-" ? .standardInput : .file(path)
     }
 
     /// What `memo export` writes: one memo (to standard output or `--output FILE`), or every
@@ -261,55 +383,53 @@ enum ArgumentParser {
     private static func exportTarget(_ arguments: [String], options: [GivenOption]) throws(CLIError) -> ExportTarget {
         let output = try single("--output", in: options)
         let shortOutput = try single("-o", in: options)
-        guard output == nil || shortOutput == nil else { throw .usage("option --output is given twice") }
+        guard output == nil || shortOutput == nil else { throw .usage("error.optionTwice", ["option": "--output"]) }
         let force = options.contains { $0.name == "--force" }
         if let directory = try single("--all", in: options) {
-            guard arguments.isEmpty else {
-                throw .usage("'export --all DIR' exports every memo; it takes no memo id")
-            }
-            guard output == nil && shortOutput == nil else {
-                throw .usage("--output names one file; with --all, give a folder only")
-            }
-            guard !directory.isEmpty else { throw .usage("option --all needs a folder path") }
+            guard arguments.isEmpty else { throw .usage("error.exportAllNoID") }
+            guard output == nil && shortOutput == nil else { throw .usage("error.exportAllNoOutput") }
+            guard !directory.isEmpty else { throw .usage("error.optionNeeds", ["option": "--all", "what": valueNames("--all")]) }
             return .all(directory: directory, overwrite: force)
         }
-        if force { throw .usage("--force applies to 'export --all DIR' only") }
+        if force { throw .usage("error.forceOnlyAll") }
         let file = output ?? shortOutput
-        if let file, file.isEmpty { throw .usage("option --output needs a file path") }
+        if let file, file.isEmpty { throw .usage("error.optionNeeds", ["option": "--output", "what": valueNames("--output")]) }
         return .one(id: try oneID(arguments, .export), output: file)
     }
 
     /// The value of option `name`, which takes one value and may be given at most once.
     private static func single(_ name: String, in options: [GivenOption]) throws(CLIError) -> String? {
         let matching = options.filter { $0.name == name }
-        guard matching.count <= 1 else { throw .usage("option \(name) is given twice") }
-        return matching.first?.values[0]
+        guard matching.count <= 1 else { throw .usage("error.optionTwice", ["option": name]) }
+        return matching.first?.values.first
     }
 
     /// The edit mode the options of `memo edit` ask for.
     private static func editMode(_ options: [GivenOption]) throws(CLIError) -> EditMode {
-        var text: String?
+        var text: TextSource?
         var operations: [EditOperation] = []
         for option in options {
             switch option.name {
-            case "--text":
-                guard text == nil else { throw .usage("option --text is given twice") }
-                text = option.values[0]
+            case "--text", "--text-file":
+                guard text == nil else {
+                    let twice = options.filter { $0.name == option.name }.count > 1
+                    throw twice ? .usage("error.optionTwice", ["option": option.name]) : .usage("error.textOnce")
+                }
+                let value = option.values[0]
+                text = option.name == "--text-file" ? try fileSource(value) : value == "-" ? .standardInput : .argument(value)
             case "--insert":
-                let offset = try number(option.values[0], what: "the offset of --insert")
+                let offset = try number(option.values[0], what: t("what.insertOffset"))
                 operations.append(.insert(offset: offset, text: option.values[1]))
             case "--delete":
-                let offset = try number(option.values[0], what: "the offset of --delete")
-                let length = try number(option.values[1], what: "the length of --delete")
+                let offset = try number(option.values[0], what: t("what.deleteOffset"))
+                let length = try number(option.values[1], what: t("what.deleteLength"))
                 operations.append(.delete(offset: offset, length: length))
             default:
                 continue
             }
         }
         if let text {
-            guard operations.isEmpty else {
-                throw .usage("--text replaces the whole text; it cannot be combined with --insert or --delete")
-            }
+            guard operations.isEmpty else { throw .usage("error.textNotCombined") }
             return .text(text)
         }
         return operations.isEmpty ? .editor : .operations(operations)
@@ -318,37 +438,34 @@ enum ArgumentParser {
     /// A non-negative decimal integer.
     private static func number(_ text: String, what: String) throws(CLIError) -> Int {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            throw .usage("\(what) must be a whole number of characters, 0 or more (got '\(text)')")
+            throw .usage("error.notWholeNumber", ["what": what, "value": text])
         }
-        guard let value = Int(text) else {
-            throw .usage("\(what) is too large (got \(text))")
-        }
+        guard let value = Int(text) else { throw .usage("error.numberTooLarge", ["what": what, "value": text]) }
         return value
     }
 
     private static func expectNoArguments(_ arguments: [String], _ command: CommandName) throws(CLIError) {
         guard arguments.isEmpty else {
-            throw .usage("'\(command.rawValue)' takes no arguments (got '\(arguments[0])'; run 'memo help \(command.rawValue)')")
+            throw .usage("error.noArguments", ["command": command.rawValue, "argument": arguments[0]])
         }
     }
 
     private static func oneID(_ arguments: [String], _ command: CommandName) throws(CLIError) -> String {
-        guard let id = arguments.first else {
-            throw .usage("'\(command.rawValue)' needs a memo id (run 'memo list' to see them)")
-        }
+        guard let id = arguments.first else { throw .usage("error.needsID", ["command": command.rawValue]) }
         guard arguments.count == 1 else {
-            throw .usage("'\(command.rawValue)' takes one memo id (got also '\(arguments[1])')")
+            throw .usage("error.oneID", ["command": command.rawValue, "argument": arguments[1]])
         }
         return id
     }
 
     private static func valueNames(_ option: String) -> String {
         switch option {
-        case "--insert": "OFFSET and TEXT"
-        case "--delete": "OFFSET and LENGTH"
-        case "--library", "--store", "--all": "a folder path"
-        case "--output", "-o": "a file path"
-        default: "a value"
+        case "--insert": t("what.offsetAndText")
+        case "--delete": t("what.offsetAndLength")
+        case "--library", "--store", "--all": t("what.folderPath")
+        case "--output", "-o": t("what.filePath")
+        case "--text-file": t("what.filePathOrDash")
+        default: t("what.value")
         }
     }
 }

@@ -17,7 +17,7 @@ enum Demo {
                 folder = arguments[index + 1]
                 index += 2
             } else {
-                FileHandle.standardError.write(Data("memo: usage: memo demo [--dir DIR]\n".utf8))
+                FileHandle.standardError.write(Data(("memo: " + t("demo.usage") + "\n").utf8))
                 return 2
             }
         }
@@ -25,7 +25,7 @@ enum Demo {
         do {
             return try await demo(root: root) ? 0 : 1
         } catch {
-            FileHandle.standardError.write(Data("memo: demo failed: \(error)\n".utf8))
+            FileHandle.standardError.write(Data(("memo: " + t("demo.failed", ["error": explain(error)]) + "\n").utf8))
             return 1
         }
     }
@@ -33,7 +33,7 @@ enum Demo {
     private static func say(_ text: String) { print(text) }
 
     private static func show(_ name: String, _ replica: Replica, _ memo: MemoID) {
-        let text = replica.notebook.memo(memo)?.text ?? "(missing)"
+        let text = replica.notebook.memo(memo)?.text ?? t("demo.missing")
         say("    \(name): \(text.debugDescription)")
     }
 
@@ -41,25 +41,26 @@ enum Demo {
         let store = root + "/shared-folder"
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         let folder = try DirectoryBlobStore(path: store)
-        say("MemoSync demo in \(root)")
-        say("  the shared folder (any folder Dropbox, iCloud Drive or Syncthing keeps in step): \(store)\n")
+        say(t("demo.title", ["path": root]))
+        say("  " + t("demo.folder", ["path": store]) + "\n")
 
         let alice = try Replica(libraryPath: root + "/alice")
         let bob = try Replica(libraryPath: root + "/bob")
-        say("1. Two devices, each with its own library (and a fresh replica id for this session):")
+        say("1. " + t("demo.step1"))
         say("    alice \(alice.id)   bob \(bob.id)\n")
 
         let memo = try alice.createMemo(text: "Shopping\nmilk")
         try await alice.save()
         try await alice.sync(with: folder)
-        say("2. Alice writes a memo and syncs      memo --library \(root)/alice new 'Shopping⏎milk'")
-        say("                                       memo --library \(root)/alice sync --store \(store)")
+        say("2. " + t("demo.step2"))
+        say("     memo --library \(root)/alice new 'Shopping⏎milk'")
+        say("     memo --library \(root)/alice sync --store \(store)")
         let bobFirst = try await bob.sync(with: folder)
-        say("   Bob syncs and gets it (\(bobFirst.blobsRead) blob read, \(bobFirst.operationsApplied) operations applied):")
+        say("   " + t("demo.bobGets", ["read": Format.count(bobFirst.blobsRead, "blob"), "applied": Format.count(bobFirst.operationsApplied, "operation")]))
         show("bob", bob, memo)
         say("")
 
-        say("3. Both go offline and edit the same memo:")
+        say("3. " + t("demo.step3"))
         try alice.edit(memo, replacingUTF16: 13..<13, with: ", eggs")
         try bob.edit(memo, replacingUTF16: 0..<8, with: "Groceries")
         try bob.edit(memo, replacingUTF16: 10..<10, with: "oat ")
@@ -69,21 +70,21 @@ enum Demo {
         show("bob  ", bob, memo)
         say("")
 
-        say("4. They sync through the folder, in turn (any order gives the same result):")
+        say("4. " + t("demo.step4"))
         let aliceReport = try await alice.sync(with: folder)
-        say("    alice: published \(aliceReport.blobsWritten) blob(s), read \(aliceReport.blobsRead)")
+        say("    alice: " + t("demo.published", ["written": Format.count(aliceReport.blobsWritten, "blob"), "read": Format.count(aliceReport.blobsRead, "blob")]))
         let bobReport = try await bob.sync(with: folder)
-        say("    bob:   published \(bobReport.blobsWritten) blob(s), read \(bobReport.blobsRead), applied \(bobReport.operationsApplied) operations")
+        say("    bob:   " + t("demo.publishedApplied", ["written": Format.count(bobReport.blobsWritten, "blob"), "read": Format.count(bobReport.blobsRead, "blob"), "applied": Format.count(bobReport.operationsApplied, "operation")]))
         let aliceAgain = try await alice.sync(with: folder)
-        say("    alice: read \(aliceAgain.blobsRead), applied \(aliceAgain.operationsApplied) operations\n")
+        say("    alice: " + t("demo.readApplied", ["read": Format.count(aliceAgain.blobsRead, "blob"), "applied": Format.count(aliceAgain.operationsApplied, "operation")]) + "\n")
 
-        say("5. Both hold the same memo, with both edits:")
+        say("5. " + t("demo.step5"))
         show("alice", alice, memo)
         show("bob  ", bob, memo)
         let converged = alice.notebook.encoded() == bob.notebook.encoded()
             && alice.notebook.memo(memo)?.text == "Groceries\noat milk, eggs"
-        say("\n   converged: \(converged ? "yes" : "NO")")
-        say("   try it by hand: memo --library \(root)/bob show \(memo.description.prefix(8))")
+        say("\n   " + t(converged ? "demo.converged" : "demo.diverged"))
+        say("   " + t("demo.byHand") + " memo --library \(root)/bob show \(memo.description.prefix(8))")
         await alice.close()
         await bob.close()
         return converged

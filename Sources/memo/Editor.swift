@@ -13,7 +13,7 @@ enum Editor {
             if let value = environment[name], !value.allSatisfy(\.isWhitespace) { return value }
         }
         guard console.inputIsTerminal && console.outputIsTerminal else {
-            throw .usage("no editor: set VISUAL or EDITOR, or give the text with --text TEXT (or --insert/--delete)")
+            throw .usage("error.noEditor")
         }
         return "vi"
     }
@@ -42,7 +42,7 @@ enum Editor {
                 _ = unlink(file)
                 return ""
             }
-            return "; what was typed is kept in \(file)"
+            return t("typedKeptIn", ["path": file])
         }
 
         let process = Process()
@@ -52,23 +52,23 @@ enum Editor {
             try process.run()
         } catch {
             _ = unlink(file)
-            throw .runtime("cannot start the editor '\(command)': \(error.localizedDescription)")
+            throw .runtime("error.editorNotStarted", ["command": command, "error": describe(error)])
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit && process.terminationStatus == 0 else {
             let how = process.terminationReason == .exit
-                ? "exited with status \(process.terminationStatus)"
-                : "was stopped by signal \(process.terminationStatus)"
-            throw .runtime("the editor '\(command)' \(how); the memo is unchanged\(discardUnlessTyped())")
+                ? t("editorExited", ["status": String(process.terminationStatus)])
+                : t("editorSignalled", ["signal": String(process.terminationStatus)])
+            throw .runtime("error.editorFailed", ["command": command, "how": how, "kept": discardUnlessTyped()])
         }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw .runtime("cannot read the edited file \(file): \(error.localizedDescription); the memo is unchanged\(discardUnlessTyped())")
+            throw .runtime("error.editedUnreadable", ["path": file, "error": describe(error), "kept": discardUnlessTyped()])
         }
         guard var result = exactUTF8(Array(data)) else {
-            throw .runtime("the edited text is not valid UTF-8; the memo is unchanged\(discardUnlessTyped())")
+            throw .runtime("error.editedNotUTF8", ["kept": discardUnlessTyped()])
         }
         _ = unlink(file)
         if text.utf8.last != UInt8(ascii: "\n") && result.utf8.last == UInt8(ascii: "\n") {
@@ -77,6 +77,12 @@ enum Editor {
             if data.count >= 2 && data[data.count - 2] == UInt8(ascii: "\r") { result.append("\r") }
         }
         return result
+    }
+
+    /// Writes `text` to a new private temporary file and returns its path; nil when that
+    /// fails too. For an edit that could not be applied after the editor closed.
+    static func keep(_ text: String, name: String) -> String? {
+        try? temporaryFile(name: name, contents: Array(text.utf8))
     }
 
     /// Creates a new file in the temporary folder, readable only by the user, holding `contents`.
@@ -89,7 +95,7 @@ enum Editor {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
-                throw .runtime("cannot create a temporary file in \(folder): \(String(cString: strerror(errno)))")
+                throw .runtime("error.cannotCreateTemporary", ["path": folder, "error": String(cString: strerror(errno))])
             }
             defer { close(descriptor) }
             var failed = false
@@ -108,10 +114,10 @@ enum Editor {
             if failed {
                 let message = String(cString: strerror(errno))
                 _ = unlink(path)
-                throw .runtime("cannot write the temporary file \(path): \(message)")
+                throw .runtime("error.cannotWrite", ["path": path, "error": message])
             }
             return path
         }
-        throw .runtime("cannot create a temporary file in \(folder)")
+        throw .runtime("error.cannotCreateTemporary", ["path": folder, "error": "EEXIST"])
     }
 }

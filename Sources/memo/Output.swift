@@ -68,16 +68,42 @@ struct Console {
     }
 }
 
-/// Local dates for people, `yyyy-MM-dd HH:mm` in the current time zone. One formatter serves
-/// a whole list.
+/// The locales `memo` formats for people with, from the POSIX locale variables (`LC_ALL`,
+/// then `LC_TIME` or `LC_NUMERIC`, then `LANG`). nil for the "C" and "POSIX" locales (and when
+/// nothing is set): then dates are `yyyy-MM-dd HH:mm` and numbers plain digits.
+enum Locales {
+    /// The locale of dates.
+    static func time(_ environment: [String: String]) -> Locale? { locale(environment, "LC_TIME") }
+    /// The locale of numbers.
+    static let numeric: Locale? = locale(ProcessInfo.processInfo.environment, "LC_NUMERIC")
+
+    private static func locale(_ environment: [String: String], _ category: String) -> Locale? {
+        for name in ["LC_ALL", category, "LANG"] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let identifier = value.prefix { $0 != "." && $0 != "@" }
+            if identifier == "C" || identifier == "POSIX" { return nil }
+            return Locale(identifier: String(identifier))
+        }
+        return nil
+    }
+}
+
+/// Local dates for people: in the locale's format (year, month, day, hours and minutes), or
+/// `yyyy-MM-dd HH:mm` in the "C" locale, in the current time zone. One formatter serves a
+/// whole list.
 struct LocalDates {
     private let formatter: DateFormatter
 
-    init() {
+    init(environment: [String: String]) {
         formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone.current
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        if let locale = Locales.time(environment) {
+            formatter.locale = locale
+            formatter.dateFormat = DateFormatter.dateFormat(fromTemplate: "yyyyMMddHHmm", options: 0, locale: locale) ?? "yyyy-MM-dd HH:mm"
+        } else {
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        }
     }
 
     /// Milliseconds since the Unix epoch (as `HybridTimestamp.wallMilliseconds` holds them).
@@ -118,10 +144,30 @@ enum Format {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
+    /// A hybrid timestamp's wall time as a `Date`.
+    static func date(_ timestamp: HybridTimestamp) -> Date {
+        Date(timeIntervalSince1970: Double(timestamp.wallMilliseconds) / 1000)
+    }
+
+    /// An integer in the locale's format ("1,234" in English); plain digits in the "C" locale.
+    static func number(_ value: Int) -> String {
+        guard let locale = Locales.numeric else { return String(value) }
+        let formatter = NumberFormatter()
+        formatter.locale = locale
+        formatter.numberStyle = .decimal
+        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+    }
+
+    /// A number with one decimal in the locale's format ("1.5"; "1,5" in German).
+    private static func decimal(_ value: Double) -> String {
+        let plain = String(format: "%.1f", value)
+        guard let separator = Locales.numeric?.decimalSeparator, separator != "." else { return plain }
+        return plain.replacingOccurrences(of: ".", with: separator)
+    }
+
     /// A byte count for people: "512 bytes", "1.5 KB", "2.0 MB".
     static func bytes(_ count: Int) -> String {
-        if count == 1 { return "1 byte" }
-        if count < 1024 { return "\(count) bytes" }
+        if count < 1024 { return Format.count(count, "byte") }
         let units = ["KB", "MB", "GB", "TB"]
         var value = Double(count) / 1024
         var unit = 0
@@ -129,12 +175,27 @@ enum Format {
             value /= 1024
             unit += 1
         }
-        return String(format: "%.1f", value) + " " + units[unit]
+        return decimal(value) + " " + units[unit]
     }
 
-    /// "1 memo", "2 memos".
-    static func count(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    /// A count of things in the user's language: "1 memo", "2 memos", "메모 2개" (the catalog's
+    /// "cli.count.NOUN.one" and "cli.count.NOUN.other").
+    static func count(_ count: Int, _ noun: String) -> String {
+        t("count.\(noun).\(count == 1 ? "one" : "other")", ["count": number(count)])
+    }
+
+    /// The columns `text` takes on a terminal: 2 for East Asian wide characters (Hangul,
+    /// kana, CJK ideographs, full-width forms), 1 for others.
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+                0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                width + 2
+            default:
+                width + 1
+            }
+        }
     }
 
     /// `text` safe to print on a terminal: control characters (which could move the cursor or
@@ -160,7 +221,7 @@ enum Format {
 
     /// A title for a list: the title made terminal-safe, or "(untitled)".
     static func title(_ title: String) -> String {
-        title.isEmpty ? "(untitled)" : terminalSafe(title)
+        title.isEmpty ? t("untitled") : terminalSafe(title)
     }
 
     /// JSON text for `value` (dictionaries, arrays, strings, numbers, booleans and `NSNull`),
@@ -172,7 +233,7 @@ enum Format {
             let data = try JSONSerialization.data(withJSONObject: value, options: options)
             return String(decoding: data, as: UTF8.self)
         } catch {
-            throw .runtime("cannot write JSON: \(error.localizedDescription)")
+            throw .runtime("error.json", ["error": describe(error)])
         }
     }
 
@@ -235,33 +296,59 @@ struct ShortIDs {
     }
 }
 
-/// A single updating line on standard error showing how far a sync has come. Silent unless
-/// standard error is a terminal, and silent for the first half second (short syncs show
-/// nothing).
+/// A single updating line on standard error showing how far a sync or an export has come.
+/// Silent unless standard error is a terminal (and not `--quiet`), and silent for the first
+/// second: short runs show nothing.
 /// Unchecked: the sync calls ``update(_:)`` from its task, one call at a time, and ``finish()``
 /// runs after the sync returned; no two calls ever overlap.
 final class ProgressLine: @unchecked Sendable {
     private let enabled: Bool
+    private let task: String
     private let start = Date()
     private var lastDrawn: Date?
     private var shown = false
     private let console: Console
 
-    init(console: Console) {
+    /// How long a run goes before its progress shows, in seconds: 1, or
+    /// `$MEMO_PROGRESS_DELAY_MS` milliseconds (0 shows every run's progress, as a test of the
+    /// line needs).
+    static let delaySeconds: Double = {
+        guard let text = ProcessInfo.processInfo.environment["MEMO_PROGRESS_DELAY_MS"], let milliseconds = Int(text), milliseconds >= 0 else {
+            return 1
+        }
+        return Double(milliseconds) / 1000
+    }()
+
+    /// A progress line for `task` ("syncing"), shown when `enabled` and standard error is a
+    /// terminal.
+    init(console: Console, enabled: Bool, task: String) {
         self.console = console
-        enabled = console.errorIsTerminal
+        self.task = task
+        self.enabled = enabled && console.errorIsTerminal
     }
 
-    /// Redraws the line for `progress` (at most ten times a second).
+    /// Redraws the line for a sync's `progress` (before its first store operation is done,
+    /// the sync is listing the store).
     func update(_ progress: SyncProgress) {
+        update(done: progress.blobsDone, planned: progress.blobsPlanned, unit: "storeOperation",
+               bytesRead: progress.bytesRead, bytesWritten: progress.bytesWritten,
+               phase: progress.blobsDone == 0 ? t("progress.listing") : nil)
+    }
+
+    /// Redraws the line (at most ten times a second): `done` of `planned` things counted as
+    /// `unit` (a "cli.count." noun), and the bytes moved.
+    func update(done: Int, planned: Int, unit: String, bytesRead: Int, bytesWritten: Int, phase: String? = nil) {
         guard enabled else { return }
         let now = Date()
-        guard now.timeIntervalSince(start) >= 0.5 else { return }
+        guard now.timeIntervalSince(start) >= Self.delaySeconds else { return }
         if let lastDrawn, now.timeIntervalSince(lastDrawn) < 0.1 { return }
         lastDrawn = now
         shown = true
-        let planned = max(progress.blobsPlanned, progress.blobsDone)
-        console.error("\r\u{1B}[Ksyncing: \(progress.blobsDone)/\(planned) store operations, \(Format.bytes(progress.bytesRead)) read, \(Format.bytes(progress.bytesWritten)) written")
+        let line = t("progress.line", [
+            "task": phase.map { task + " (" + $0 + ")" } ?? task, "done": Format.number(done), "planned": Format.count(max(planned, done), unit),
+            "read": Format.bytes(bytesRead), "written": Format.bytes(bytesWritten),
+        ])
+        console.error("\r\u{1B}[K" + line)
     }
 
     /// Erases the line, if it was drawn.

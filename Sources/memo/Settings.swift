@@ -44,7 +44,7 @@ enum LibraryLocation {
         if let home = environment["HOME"], home.hasPrefix("/") { return home }
         let path = FileManager.default.homeDirectoryForCurrentUser.path
         guard path.hasPrefix("/") else {
-            throw .runtime("cannot find your home folder; set HOME, or give the library folder with --library PATH or MEMO_LIBRARY")
+            throw .runtime("error.noHome")
         }
         return path
     }
@@ -82,7 +82,7 @@ struct CLISettings: Codable, Equatable {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             return try JSONDecoder().decode(CLISettings.self, from: data)
         } catch {
-            throw .runtime("the settings file \(path) cannot be read (\(describe(error))); fix it or delete it and run 'memo sync --store PATH' again")
+            throw .runtime("error.settingsUnreadable", ["path": path, "error": describe(error)])
         }
     }
 
@@ -97,7 +97,7 @@ struct CLISettings: Codable, Equatable {
             data.append(UInt8(ascii: "\n"))
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw .runtime("cannot write the settings file \(path): \(describe(error))")
+            throw .runtime("error.cannotWrite", ["path": path, "error": describe(error)])
         }
     }
 

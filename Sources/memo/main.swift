@@ -1,15 +1,25 @@
 // memo: the command line front end of MemoSync. See `memo help` (Help.swift) for the commands.
 //
-// The parts: Arguments.swift parses the command line into an `Invocation`; Commands.swift runs
-// it against the library (a `Replica`); Output.swift formats for people (local dates, short
-// ids) and programs (JSON); Editor.swift runs $VISUAL/$EDITOR; Settings.swift finds the library
-// folder and keeps the remembered store path in it.
+// The parts: Arguments.swift parses the command line into an `Invocation`; Commands*.swift run
+// it against the library (a `Replica` to change it, a `LibrarySnapshot` to read it);
+// Output.swift formats for people (local dates and numbers, short ids) and programs (JSON);
+// Editor.swift runs $VISUAL/$EDITOR; Settings.swift finds the library folder and keeps the
+// remembered store path in it; Help.swift, Manual.swift and Completion.swift are the help,
+// the man page and the shell completions, all from the same descriptions.
 //
-// Exit status: 0 on success, 1 when the command failed (or, for `search`, matched nothing, as
-// grep does), 2 for a wrong command line. Errors are printed to standard error as
-// "memo: <message>".
+// Every message and help page comes from the catalogs in MemoSync (MemoStrings, "cli." and
+// "help." keys), in the language LC_ALL, LC_MESSAGES or LANG chooses (English otherwise);
+// `--json` output does not depend on it.
+//
+// Exit status: 0 on success, 1 when the command failed, 2 for a wrong command line; `search`
+// exits 1 when nothing matched and 2 on any error, as grep does. Errors are printed to
+// standard error as "memo: <message>".
 
 import Foundation
+import MemoSync
+
+let environment = ProcessInfo.processInfo.environment
+MemoLanguage.current = MemoLanguage.fromEnvironment(environment) ?? .english
 
 // `memo demo`: two devices converging through a shared folder (Demo.swift).
 if CommandLine.arguments.dropFirst().first == "demo" {
@@ -22,7 +32,7 @@ func validatedArguments() throws(CLIError) -> [String] {
     var arguments: [String] = []
     for index in 1..<Int(CommandLine.argc) {
         guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
-            throw .usage("argument \(index) is not valid UTF-8; memo stores text exactly as given, so it refuses it")
+            throw .usage("error.argumentNotUTF8", ["index": String(index)])
         }
         arguments.append(argument)
     }
@@ -31,19 +41,21 @@ func validatedArguments() throws(CLIError) -> [String] {
 
 var console = Console()
 var status: Int32 = 0
+var commandName: CommandName?
 do throws(CLIError) {
     let invocation = try ArgumentParser.parse(try validatedArguments())
-    var runner = Runner(console: console, environment: ProcessInfo.processInfo.environment)
+    commandName = invocation.commandName
+    var runner = Runner(console: console, environment: environment)
     defer { console = runner.console }
     try await runner.run(invocation)
 } catch {
     console.flush()
     if error.kind != .noMatch { console.error("memo: \(error.message)\n") }
-    status = error.exitStatus
+    status = error.exitStatus(command: commandName)
 }
 console.flush()
 if let failure = console.outputFailure, status == 0 {
-    console.error("memo: cannot write to standard output: \(failure)\n")
+    console.error("memo: " + t("error.cannotWriteOutput", ["error": failure]) + "\n")
     status = 1
 }
 exit(status)

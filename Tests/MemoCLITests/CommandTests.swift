@@ -391,7 +391,7 @@ struct CommandTests {
             (["list", "extra"], 2, "'list' takes no arguments"),
             (["show"], 2, "'show' needs a memo id"),
             (["show", "ab", "cd"], 2, "takes one memo id"),
-            (["delete", "ab", "--json"], 2, "--json does not apply to 'delete'"),
+            (["delete", "ab", "--store", "x"], 2, "--store does not apply to 'delete'"),
             (["new", "--store", "x"], 2, "--store does not apply to 'new'"),
             (["list", "--library"], 2, "--library needs a folder path"),
             (["list", "--json=yes"], 2, "takes no value"),

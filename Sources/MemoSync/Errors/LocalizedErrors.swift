@@ -7,43 +7,50 @@ import MemoNotes
 // suggestion) without a `switch`.
 //
 // MemoCRDT and MemoNotes use the standard library only, so their errors conform here
-// (in another module of this package, so no `@retroactive` is needed). The texts are English
-// sentences: `errorDescription` says what went wrong, `failureReason` why (when there is more
-// to say), `recoverySuggestion` what the user can do (when there is something).
+// (in another module of this package, so no `@retroactive` is needed). The texts come from the
+// catalogs (MemoStrings, "error." keys) in ``MemoLanguage/current``: `errorDescription` says
+// what went wrong, `failureReason` why (when there is more to say), `recoverySuggestion` what
+// the user can do (when there is something). Technical details (a file name, a system
+// message) are given as they are.
+
+/// The text of `key` in the current language.
+private func localized(_ key: String, _ arguments: [String: String] = [:]) -> String {
+    MemoStrings.text(key, arguments)
+}
 
 extension TextError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .offsetOutOfBounds, .offsetInsideSurrogatePair, .rangeOutOfBounds, .unknownAnchor:
-            "The edit does not fit the text: \(description)."
+            localized("error.TextError.doesNotFit.description", ["description": description])
         case .counterOverflow, .contentTooLarge, .tooManyReplicas, .tooManyPendingOperations:
-            "The memo is too large to change: \(description)."
+            localized("error.TextError.tooLarge.description", ["description": description])
         case .invalidDelta, .operationsNotHeld:
-            "The memo's changes are inconsistent: \(description)."
+            localized("error.TextError.inconsistent.description", ["description": description])
         }
     }
 
     public var failureReason: String? {
         switch self {
         case .offsetOutOfBounds, .rangeOutOfBounds:
-            "The text changed since the position was computed, or the position was computed on another text."
+            localized("error.TextError.outOfBounds.reason")
         case .offsetInsideSurrogatePair:
-            "A UTF-16 position splits a character made of two code units (an emoji, for example)."
+            localized("error.TextError.offsetInsideSurrogatePair.reason")
         case .counterOverflow, .contentTooLarge, .tooManyReplicas, .tooManyPendingOperations:
-            "The memo reached one of MemoSync's limits."
+            localized("error.TextError.tooLarge.reason")
         case .invalidDelta, .operationsNotHeld:
-            "Another device sent changes no correct replica could make."
+            localized("error.TextError.inconsistent.reason")
         case .unknownAnchor:
-            "The character the position referred to is not in this text."
+            localized("error.TextError.unknownAnchor.reason")
         }
     }
 
     public var recoverySuggestion: String? {
         switch self {
         case .offsetOutOfBounds, .offsetInsideSurrogatePair, .rangeOutOfBounds, .unknownAnchor:
-            "Read the memo's text again and redo the edit."
+            localized("error.TextError.doesNotFit.suggestion")
         case .counterOverflow, .contentTooLarge, .tooManyReplicas, .tooManyPendingOperations:
-            "Split the memo into smaller memos."
+            localized("error.TextError.tooLarge.suggestion")
         case .invalidDelta, .operationsNotHeld:
             nil
         }
@@ -53,20 +60,20 @@ extension TextError: LocalizedError {
 extension NotebookError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case let .memoNotFound(id): "There is no memo \(id): it may have been deleted."
-        case let .memoExists(id): "A memo \(id) exists already."
-        case let .memoInTrash(id): "Memo \(id) is in the trash."
-        case let .memoNotInTrash(id): "Memo \(id) is not in the trash."
-        case let .text(id, error): "Memo \(id) could not be changed: \(error)."
-        case let .invalidDelta(reason): "Changes from another device are inconsistent: \(reason)."
-        case let .corruptMemo(id, error): "Memo \(id) cannot be read: \(error)."
-        case let .nothingToUndo(id): "There is nothing to undo or redo in memo \(id)."
+        case let .memoNotFound(id): localized("error.NotebookError.memoNotFound.description", ["id": "\(id)"])
+        case let .memoExists(id): localized("error.NotebookError.memoExists.description", ["id": "\(id)"])
+        case let .memoInTrash(id): localized("error.NotebookError.memoInTrash.description", ["id": "\(id)"])
+        case let .memoNotInTrash(id): localized("error.NotebookError.memoNotInTrash.description", ["id": "\(id)"])
+        case let .text(id, error): localized("error.NotebookError.text.description", ["id": "\(id)", "error": "\(error)"])
+        case let .invalidDelta(reason): localized("error.NotebookError.invalidDelta.description", ["reason": "\(reason)"])
+        case let .corruptMemo(id, error): localized("error.NotebookError.corruptMemo.description", ["id": "\(id)", "error": "\(error)"])
+        case let .nothingToUndo(id): localized("error.NotebookError.nothingToUndo.description", ["id": "\(id)"])
         }
     }
 
     public var failureReason: String? {
         switch self {
-        case .memoInTrash: "A memo in the trash cannot be edited."
+        case .memoInTrash: localized("error.NotebookError.memoInTrash.reason")
         case let .text(_, error): error.failureReason
         case let .corruptMemo(_, error): error.failureReason
         default: nil
@@ -75,8 +82,8 @@ extension NotebookError: LocalizedError {
 
     public var recoverySuggestion: String? {
         switch self {
-        case .memoInTrash: "Restore it from the trash first."
-        case .memoNotFound: "Reload the list of memos."
+        case .memoInTrash: localized("error.NotebookError.memoInTrash.suggestion")
+        case .memoNotFound: localized("error.NotebookError.memoNotFound.suggestion")
         case let .text(_, error): error.recoverySuggestion
         case let .corruptMemo(_, error): error.recoverySuggestion
         default: nil
@@ -85,22 +92,22 @@ extension NotebookError: LocalizedError {
 }
 
 extension MemoCRDT.DecodingError: LocalizedError {
-    public var errorDescription: String? { "The data could not be read: \(description)." }
+    public var errorDescription: String? { localized("error.DecodingError.any.description", ["description": "\(description)"]) }
 
     public var failureReason: String? {
         switch self {
-        case .truncated: "It is incomplete: it is still being written or downloaded, or the writer stopped."
-        case .notMemoSync, .wrongKind: "It is not the kind of MemoSync data expected here."
-        case .unsupportedVersion: "It was written by a newer MemoSync."
-        case .checksumMismatch, .malformed, .trailingBytes: "It was damaged."
-        case .tooLarge: "It is larger than MemoSync reads."
+        case .truncated: localized("error.DecodingError.truncated.reason")
+        case .notMemoSync, .wrongKind: localized("error.DecodingError.notMemoSync.reason")
+        case .unsupportedVersion: localized("error.DecodingError.unsupportedVersion.reason")
+        case .checksumMismatch, .malformed, .trailingBytes: localized("error.DecodingError.checksumMismatch.reason")
+        case .tooLarge: localized("error.DecodingError.tooLarge.reason")
         }
     }
 
     public var recoverySuggestion: String? {
         switch self {
-        case .truncated: "Sync again later."
-        case .unsupportedVersion: "Update the app."
+        case .truncated: localized("error.DecodingError.truncated.suggestion")
+        case .unsupportedVersion: localized("error.DecodingError.unsupportedVersion.suggestion")
         default: nil
         }
     }
@@ -112,11 +119,11 @@ extension ReplicaError: LocalizedError {
         case let .disk(error): error.errorDescription
         case let .notebook(error): error.errorDescription
         case let .text(id, error): NotebookError.text(id, error).errorDescription
-        case let .corruptLibrary(file, reason): "The library file \"\(file)\" is damaged: \(reason)."
-        case .unknownLibraryVersion: "The library was written by a newer version of MemoSync."
-        case .syncInProgress: "A sync is already in progress."
-        case .closed: "The library is closed."
-        case .noSyncInProgress: "No sync is in progress."
+        case let .corruptLibrary(file, reason): localized("error.ReplicaError.corruptLibrary.description", ["file": "\(file)", "reason": "\(reason)"])
+        case .unknownLibraryVersion: localized("error.ReplicaError.unknownLibraryVersion.description")
+        case .syncInProgress: localized("error.ReplicaError.syncInProgress.description")
+        case .closed: localized("error.ReplicaError.closed.description")
+        case .noSyncInProgress: localized("error.ReplicaError.noSyncInProgress.description")
         }
     }
 
@@ -126,7 +133,7 @@ extension ReplicaError: LocalizedError {
         case let .notebook(error): error.failureReason
         case let .text(_, error): error.failureReason
         case let .unknownLibraryVersion(file, kind, version):
-            "The file \"\(file)\" has kind \(kind), format version \(version), which this version cannot read."
+            localized("error.ReplicaError.unknownLibraryVersion.reason", ["file": "\(file)", "kind": "\(kind)", "version": "\(version)"])
         default: nil
         }
     }
@@ -136,10 +143,10 @@ extension ReplicaError: LocalizedError {
         case let .disk(error): error.recoverySuggestion
         case let .notebook(error): error.recoverySuggestion
         case let .text(_, error): error.recoverySuggestion
-        case .corruptLibrary: "Keep the library folder as it is and restore it from a backup, or sync a new library."
-        case .unknownLibraryVersion: "Update the app."
-        case .syncInProgress: "Wait for the running sync to finish."
-        case .closed: "Open the library again."
+        case .corruptLibrary: localized("error.ReplicaError.corruptLibrary.suggestion")
+        case .unknownLibraryVersion: localized("error.ReplicaError.unknownLibraryVersion.suggestion")
+        case .syncInProgress: localized("error.ReplicaError.syncInProgress.suggestion")
+        case .closed: localized("error.ReplicaError.closed.suggestion")
         case .noSyncInProgress: nil
         }
     }
@@ -148,21 +155,21 @@ extension ReplicaError: LocalizedError {
 extension BlobStoreError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case let .notFound(key): "The sync store has no blob \(BlobKeyRules.abbreviated(key))."
-        case .invalidKey: "The sync store refused the name: \(description)."
-        case .full: "The sync store is full."
-        case .unavailable: "The sync store cannot be reached: \(description)."
-        case .io: "The sync store failed: \(description)."
-        case .tooLarge: "A file in the sync store is too large: \(description)."
-        case .cancelled: "The sync was cancelled."
+        case let .notFound(key): localized("error.BlobStoreError.notFound.description", ["key": "\(BlobKeyRules.abbreviated(key))"])
+        case .invalidKey: localized("error.BlobStoreError.invalidKey.description", ["description": "\(description)"])
+        case .full: localized("error.BlobStoreError.full.description")
+        case .unavailable: localized("error.BlobStoreError.unavailable.description", ["description": "\(description)"])
+        case .io: localized("error.BlobStoreError.io.description", ["description": "\(description)"])
+        case .tooLarge: localized("error.BlobStoreError.tooLarge.description", ["description": "\(description)"])
+        case .cancelled: localized("error.BlobStoreError.cancelled.description")
         }
     }
 
     public var recoverySuggestion: String? {
         switch self {
-        case .full: "Free space in the sync store, then sync again."
-        case .unavailable, .io: "Check the connection to the store, then sync again."
-        case .notFound, .cancelled: "Sync again."
+        case .full: localized("error.BlobStoreError.full.suggestion")
+        case .unavailable, .io: localized("error.BlobStoreError.unavailable.suggestion")
+        case .notFound, .cancelled: localized("error.BlobStoreError.notFound.suggestion")
         case .invalidKey, .tooLarge: nil
         }
     }
@@ -171,19 +178,19 @@ extension BlobStoreError: LocalizedError {
 extension DiskError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case let .unavailable(reason): "The library folder cannot be used: \(reason)."
-        case .locked: "The library is in use: \(description)."
-        case .full: "The disk is full."
-        case .io: "The library could not be written or read: \(description)."
+        case let .unavailable(reason): localized("error.DiskError.unavailable.description", ["reason": "\(reason)"])
+        case .locked: localized("error.DiskError.locked.description", ["description": "\(description)"])
+        case .full: localized("error.DiskError.full.description")
+        case .io: localized("error.DiskError.io.description", ["description": "\(description)"])
         }
     }
 
     public var recoverySuggestion: String? {
         switch self {
-        case .unavailable: "Check that the folder exists and that the app may use it."
-        case .locked: "Close the other app or window using this library."
-        case .full: "Free space on the disk; unsaved edits are kept in memory until then."
-        case .io: "Try again; if it keeps failing, check the disk."
+        case .unavailable: localized("error.DiskError.unavailable.suggestion")
+        case .locked: localized("error.DiskError.locked.suggestion")
+        case .full: localized("error.DiskError.full.suggestion")
+        case .io: localized("error.DiskError.io.suggestion")
         }
     }
 }

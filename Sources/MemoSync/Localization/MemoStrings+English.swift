@@ -1,0 +1,619 @@
+// The English catalog of MemoSync's texts: the engine's error descriptions ("error."),
+// the `memo` command line's messages ("cli.") and help pages ("help."). Every key is in
+// every catalog with the same {placeholders} (MemoCLITests/CatalogTests checks it); see
+// MemoStrings.swift.
+
+extension MemoStrings {
+    /// The English texts.
+    static let english: [String: String] = [
+        // MARK: error
+        "error.BlobStoreError.cancelled.description": "The sync was cancelled.",
+        "error.BlobStoreError.full.description": "The sync store is full.",
+        "error.BlobStoreError.full.suggestion": "Free space in the sync store, then sync again.",
+        "error.BlobStoreError.invalidKey.description": "The sync store refused the name: {description}.",
+        "error.BlobStoreError.io.description": "The sync store failed: {description}.",
+        "error.BlobStoreError.notFound.description": "The sync store has no blob {key}.",
+        "error.BlobStoreError.notFound.suggestion": "Sync again.",
+        "error.BlobStoreError.tooLarge.description": "A file in the sync store is too large: {description}.",
+        "error.BlobStoreError.unavailable.description": "The sync store cannot be reached: {description}.",
+        "error.BlobStoreError.unavailable.suggestion": "Check the connection to the store, then sync again.",
+        "error.DecodingError.any.description": "The data could not be read: {description}.",
+        "error.DecodingError.checksumMismatch.reason": "It was damaged.",
+        "error.DecodingError.notMemoSync.reason": "It is not the kind of MemoSync data expected here.",
+        "error.DecodingError.tooLarge.reason": "It is larger than MemoSync reads.",
+        "error.DecodingError.truncated.reason": "It is incomplete: it is still being written or downloaded, or the writer stopped.",
+        "error.DecodingError.truncated.suggestion": "Sync again later.",
+        "error.DecodingError.unsupportedVersion.reason": "It was written by a newer MemoSync.",
+        "error.DecodingError.unsupportedVersion.suggestion": "Update the app.",
+        "error.DiskError.full.description": "The disk is full.",
+        "error.DiskError.full.suggestion": "Free space on the disk; unsaved edits are kept in memory until then.",
+        "error.DiskError.io.description": "The library could not be written or read: {description}.",
+        "error.DiskError.io.suggestion": "Try again; if it keeps failing, check the disk.",
+        "error.DiskError.locked.description": "The library is in use: {description}.",
+        "error.DiskError.locked.suggestion": "Close the other app or window using this library.",
+        "error.DiskError.unavailable.description": "The library folder cannot be used: {reason}.",
+        "error.DiskError.unavailable.suggestion": "Check that the folder exists and that the app may use it.",
+        "error.NotebookError.corruptMemo.description": "Memo {id} cannot be read: {error}.",
+        "error.NotebookError.invalidDelta.description": "Changes from another device are inconsistent: {reason}.",
+        "error.NotebookError.memoExists.description": "A memo {id} exists already.",
+        "error.NotebookError.memoInTrash.description": "Memo {id} is in the trash.",
+        "error.NotebookError.memoInTrash.reason": "A memo in the trash cannot be edited.",
+        "error.NotebookError.memoInTrash.suggestion": "Restore it from the trash first.",
+        "error.NotebookError.memoNotFound.description": "There is no memo {id}: it may have been deleted.",
+        "error.NotebookError.memoNotFound.suggestion": "Reload the list of memos.",
+        "error.NotebookError.memoNotInTrash.description": "Memo {id} is not in the trash.",
+        "error.NotebookError.nothingToUndo.description": "There is nothing to undo or redo in memo {id}.",
+        "error.NotebookError.text.description": "Memo {id} could not be changed: {error}.",
+        "error.ReplicaError.closed.description": "The library is closed.",
+        "error.ReplicaError.closed.suggestion": "Open the library again.",
+        "error.ReplicaError.corruptLibrary.description": "The library file \"{file}\" is damaged: {reason}.",
+        "error.ReplicaError.corruptLibrary.suggestion": "Keep the library folder as it is and restore it from a backup, or sync a new library.",
+        "error.ReplicaError.noSyncInProgress.description": "No sync is in progress.",
+        "error.ReplicaError.syncInProgress.description": "A sync is already in progress.",
+        "error.ReplicaError.syncInProgress.suggestion": "Wait for the running sync to finish.",
+        "error.ReplicaError.unknownLibraryVersion.description": "The library was written by a newer version of MemoSync.",
+        "error.ReplicaError.unknownLibraryVersion.reason": "The file \"{file}\" has kind {kind}, format version {version}, which this version cannot read.",
+        "error.ReplicaError.unknownLibraryVersion.suggestion": "Update the app.",
+        "error.TextError.doesNotFit.description": "The edit does not fit the text: {description}.",
+        "error.TextError.doesNotFit.suggestion": "Read the memo's text again and redo the edit.",
+        "error.TextError.inconsistent.description": "The memo's changes are inconsistent: {description}.",
+        "error.TextError.inconsistent.reason": "Another device sent changes no correct replica could make.",
+        "error.TextError.offsetInsideSurrogatePair.reason": "A UTF-16 position splits a character made of two code units (an emoji, for example).",
+        "error.TextError.outOfBounds.reason": "The text changed since the position was computed, or the position was computed on another text.",
+        "error.TextError.tooLarge.description": "The memo is too large to change: {description}.",
+        "error.TextError.tooLarge.reason": "The memo reached one of MemoSync's limits.",
+        "error.TextError.tooLarge.suggestion": "Split the memo into smaller memos.",
+        "error.TextError.unknownAnchor.reason": "The character the position referred to is not in this text.",
+        // MARK: cli
+        "cli.andMore": "and {count} more",
+        "cli.count.blob.one": "{count} blob",
+        "cli.count.blob.other": "{count} blobs",
+        "cli.count.byte.one": "{count} byte",
+        "cli.count.byte.other": "{count} bytes",
+        "cli.count.character.one": "{count} character",
+        "cli.count.character.other": "{count} characters",
+        "cli.count.file.one": "{count} file",
+        "cli.count.file.other": "{count} files",
+        "cli.count.memo.one": "{count} memo",
+        "cli.count.memo.other": "{count} memos",
+        "cli.count.operation.one": "{count} operation",
+        "cli.count.operation.other": "{count} operations",
+        "cli.count.storeEntry.one": "{count} store entry",
+        "cli.count.storeEntry.other": "{count} store entries",
+        "cli.count.storeError.one": "{count} store error",
+        "cli.count.storeError.other": "{count} store errors",
+        "cli.count.storeOperation.one": "{count} store operation",
+        "cli.count.storeOperation.other": "{count} store operations",
+        "cli.deleted": "Moved {id} {title} to the trash ('memo restore {id}' brings it back).",
+        "cli.demo.bobGets": "Bob syncs and gets it ({read} read, {applied} applied):",
+        "cli.demo.byHand": "try it by hand:",
+        "cli.demo.converged": "converged: yes",
+        "cli.demo.diverged": "converged: NO",
+        "cli.demo.failed": "demo failed: {error}",
+        "cli.demo.folder": "the shared folder (any folder Dropbox, iCloud Drive or Syncthing keeps in step): {path}",
+        "cli.demo.missing": "(missing)",
+        "cli.demo.published": "published {written}, read {read}",
+        "cli.demo.publishedApplied": "published {written}, read {read}, applied {applied}",
+        "cli.demo.readApplied": "read {read}, applied {applied}",
+        "cli.demo.step1": "Two devices, each with its own library (and a fresh replica id for this session):",
+        "cli.demo.step2": "Alice writes a memo and syncs, as these commands would:",
+        "cli.demo.step3": "Both go offline and edit the same memo:",
+        "cli.demo.step4": "They sync through the folder, in turn (any order gives the same result):",
+        "cli.demo.step5": "Both hold the same memo, with both edits:",
+        "cli.demo.title": "MemoSync demo in {path}",
+        "cli.demo.usage": "usage: memo demo [--dir DIR]",
+        "cli.editorExited": "exited with status {status}",
+        "cli.editorSignalled": "was stopped by signal {signal}",
+        "cli.error.alreadyInTrash": "memo {id} is already in the trash",
+        "cli.error.ambiguousID": """
+            the id '{id}' is ambiguous: {count} memos start with it; give more digits:
+            {list}
+            """,
+        "cli.error.argumentNotUTF8": "argument {index} is not valid UTF-8; memo stores text exactly as given, so it refuses it",
+        "cli.error.cannotCreateFolder": "cannot create the folder {path}: {error}",
+        "cli.error.cannotCreateTemporary": "cannot create a temporary file in {path}: {error}",
+        "cli.error.cannotOpenLibrary": "cannot open the library at {path}: {error}",
+        "cli.error.cannotRead": "cannot read {path}: {error}",
+        "cli.error.cannotReadInput": "cannot read standard input: {error}",
+        "cli.error.cannotReadLibrary": "cannot read the library at {path}: {error}",
+        "cli.error.cannotSave": "cannot save the library at {path}: {error}; the change is lost",
+        "cli.error.cannotUseStore": "cannot use the store folder {path}: {error}",
+        "cli.error.cannotWrite": "cannot write {path}: {error}",
+        "cli.error.cannotWriteOutput": "cannot write to standard output: {error}",
+        "cli.error.completionNeedsShell": "'completion' needs a shell: bash, zsh or fish",
+        "cli.error.couldNotSync": "could not sync with {path}: {error}; nothing was read or written",
+        "cli.error.deleteDoesNotFit": "cannot delete {count} at offset {offset}{which}: the text has only {length} (Unicode scalars); nothing was changed",
+        "cli.error.editedNotUTF8": "the edited text is not valid UTF-8; the memo is unchanged{kept}",
+        "cli.error.editedUnreadable": "cannot read the edited file {path}: {error}; the memo is unchanged{kept}",
+        "cli.error.editorEmpty": "the text is empty; no memo was created ('memo new \"\"' creates an empty memo)",
+        "cli.error.editorFailed": "the editor '{command}' {how}; the memo is unchanged{kept}",
+        "cli.error.editorNotStarted": "cannot start the editor '{command}': {error}",
+        "cli.error.emptyPath": "an empty path was given",
+        "cli.error.exportAllNoID": "'export --all DIR' exports every memo; it takes no memo id",
+        "cli.error.exportAllNoOutput": "--output names one file; with --all, give a folder only",
+        "cli.error.exportFailed": "cannot write {path}: {error}; the files written so far were removed",
+        "cli.error.exportWouldReplace": """
+            {count} in {path} would be replaced; nothing was written (add --force to replace them):
+            {files}
+            """,
+        "cli.error.fileNotUTF8": "{path} is not UTF-8 text; nothing was changed",
+        "cli.error.forceOnlyAll": "--force applies to 'export --all DIR' only",
+        "cli.error.helpManAlone": "'help --man' takes no command name: the man page covers every command",
+        "cli.error.helpOneCommand": "'help' takes at most one command name",
+        "cli.error.historyUnreadable": "the undo history {path} cannot be read ({error}); delete it to start a new one",
+        "cli.error.importNeedsPaths": "'import' needs the files or folders to import",
+        "cli.error.importRefused": """
+            {count} cannot be imported; nothing was imported:
+            {files}
+            """,
+        "cli.error.inputEmpty": "standard input was empty; no memo was created ('memo new \"\"' creates an empty memo)",
+        "cli.error.inputNotUTF8": "standard input is not UTF-8 text; nothing was changed",
+        "cli.error.insertDoesNotFit": "cannot insert at offset {offset}{which}: the text has only {length} (Unicode scalars); nothing was changed",
+        "cli.error.json": "cannot write JSON: {error}",
+        "cli.error.libraryBusy": "another memo command (a sync, or a change) has been using the library at {path} for {seconds} seconds; try again when it is done",
+        "cli.error.memoInTrash": "memo {id} is in the trash; restore it first ('memo restore {id}')",
+        "cli.error.needsID": "'{command}' needs a memo id (run 'memo list' to see them)",
+        "cli.error.noArguments": "'{command}' takes no arguments (got '{argument}'; run 'memo help {command}')",
+        "cli.error.noCommand": "no command given (run 'memo help' for the list of commands)",
+        "cli.error.noEditor": "no editor: set VISUAL or EDITOR, or give the text with --text TEXT, --text-file PATH (or --insert/--delete)",
+        "cli.error.noHome": "cannot find your home folder; set HOME, or give the library folder with --library PATH or MEMO_LIBRARY",
+        "cli.error.noLibrary": "there is no library at {path}; 'memo new' creates one, 'memo sync --store PATH' gets one from a store",
+        "cli.error.noMatchingID": "no memo has an id starting with '{id}' (run '{list}' to see the ids)",
+        "cli.error.noStoreYet": "no store folder yet: run 'memo sync --store PATH' once (a folder your devices share); later syncs remember it",
+        "cli.error.noSuchMemo": "no memo {id}",
+        "cli.error.notAFolder": "{path} exists and is not a folder",
+        "cli.error.notAnID": "'{id}' is not a memo id: ids are up to 32 hexadecimal digits (0-9, a-f); run '{list}' to see them",
+        "cli.error.notInTrash": "memo {id} is not in the trash",
+        "cli.error.notWholeNumber": "{what} must be a whole number of characters, 0 or more (got '{value}')",
+        "cli.error.nothingToRedo": "nothing to redo in memo {id}",
+        "cli.error.nothingToUndo": "nothing to undo in memo {id}: 'memo undo' undoes the edits memo made on this device",
+        "cli.error.numberTooLarge": "{what} is too large (got {value})",
+        "cli.error.oneID": "'{command}' takes one memo id (got also '{argument}')",
+        "cli.error.optionNeeds": "option {option} needs {what}",
+        "cli.error.optionNotForCommand": "option {option} does not apply to '{command}' (run 'memo help {command}')",
+        "cli.error.optionTakesNoValue": "option {option} takes no value",
+        "cli.error.optionTakesValues": "option {option} takes {count} values; give them as separate arguments",
+        "cli.error.optionTwice": "option {option} is given twice",
+        "cli.error.purgeAllAlone": "'purge --all' empties the trash; it takes no memo id",
+        "cli.error.purgeNeedsIDs": "'purge' needs the ids of memos in the trash, or --all to empty the trash",
+        "cli.error.purgeNotInTrash": "memo {id} is not in the trash; only memos in the trash can be purged ('memo delete {id}' first); nothing was purged",
+        "cli.error.readEmpty": "the text read was empty; no memo was created ('memo new \"\"' creates an empty memo)",
+        "cli.error.searchNeedsQuery": "'search' needs something to search for",
+        "cli.error.settingsUnreadable": "the settings file {path} cannot be read ({error}); fix it or delete it and run 'memo sync --store PATH' again",
+        "cli.error.storeMissing": "the store folder {path} is missing (is its drive or share mounted?); to create it again, run 'memo sync --store {path}'",
+        "cli.error.syncFailed": "the sync failed: {error}",
+        "cli.error.syncUnfinished": "the sync did not finish: {error}",
+        "cli.error.textNotCombined": "--text replaces the whole text; it cannot be combined with --insert or --delete",
+        "cli.error.textOnce": "give the text once (--text or --text-file)",
+        "cli.error.textTwoWays": "give the text either as arguments or with --text-file, not both",
+        "cli.error.unexpectedNumber": "unexpected number {number}; to give text that starts with a dash, put -- before it",
+        "cli.error.unknownCommand": "unknown command '{command}' (run 'memo help' for the list of commands)",
+        "cli.error.unknownOption": "unknown option {option} (run 'memo help')",
+        "cli.exported": "Exported {count} to {path}.",
+        "cli.import.missing": "{path}: no such file or folder",
+        "cli.import.notUTF8": "{path}: is not UTF-8 text (another encoding, or not text); save it as UTF-8 first",
+        "cli.import.unreadable": "{path}: cannot be read ({error})",
+        "cli.import.utf16": "{path}: is UTF-16 text; save it as UTF-8 first",
+        "cli.importSkipped": "Skipped {count} whose text is already a memo's (add --again to import them anyway):",
+        "cli.imported": "Imported {count}.",
+        "cli.inTrashMark": "(in the trash)",
+        "cli.listEmpty": "(no memos)",
+        "cli.note.createdLibrary": "created a new library at {path}",
+        "cli.note.waitingForLibrary": "waiting for another memo command to finish with the library...",
+        "cli.progress.export": "exporting",
+        "cli.progress.line": "{task}: {done}/{planned}, {read} read, {written} written",
+        "cli.progress.listing": "listing the store",
+        "cli.progress.sync": "syncing",
+        "cli.purged": "Deleted {count} for good.",
+        "cli.quoted": "“{title}”",
+        "cli.redone": "Redid the edit of {id} {title}.",
+        "cli.restored": "Restored {id} {title}.",
+        "cli.searchEmpty": "(no memo matches)",
+        "cli.status.earlier": "Earlier ids:",
+        "cli.status.earlierValue": "{ids}{more} (after crashes or copies)",
+        "cli.status.lastSync": "Last sync:",
+        "cli.status.library": "Library:",
+        "cli.status.memos": "Memos:",
+        "cli.status.memosValue": "{active}, {trashed} in the trash",
+        "cli.status.never": "never",
+        "cli.status.noStore": "none yet ('memo sync --store PATH' sets one)",
+        "cli.status.none": "none",
+        "cli.status.older": " and {count} older",
+        "cli.status.replica": "Replica:",
+        "cli.status.replicaValue": "{id} (kept while the library is closed cleanly; a new one after a crash or in a copy)",
+        "cli.status.store": "Store:",
+        "cli.status.unsynced": "Unsynced edits:",
+        "cli.status.unsyncedValue": "{count} this library has not published yet",
+        "cli.storeErrorsAbove": "{count} (listed above)",
+        "cli.storeNotListed": "the store could not be listed",
+        "cli.suggestionSeparator": ". ",
+        "cli.sync.blobs": "Read {read} ({readBytes}), wrote {written} ({writtenBytes}), deleted {deleted}; {listed} in the store.",
+        "cli.sync.done": "Synced with {store}.",
+        "cli.sync.nothingNew": "Nothing new in the store.",
+        "cli.sync.pending": "Holding {count} back until the changes they build on arrive.",
+        "cli.sync.published": "Published {count} of this library (its unsynced edits).",
+        "cli.sync.received": "Received {count} from the store (edits made on other devices).",
+        "cli.sync.skipped": "Skipped {count} (tried again at the next sync):",
+        "cli.sync.skippedMore": "and {count} more ('memo sync --json' lists them all).",
+        "cli.sync.snapshot": "Published a snapshot of the whole notebook (new devices start from it).",
+        "cli.sync.storeErrors": "Store errors:",
+        "cli.sync.unfinished": "The sync with {store} did not finish (store errors below; run 'memo sync' again).",
+        "cli.trashEmpty": "(the trash is empty)",
+        "cli.typedKeptIn": "; what was typed is kept in {path}",
+        "cli.undone": "Undid the last edit of {id} {title}.",
+        "cli.untitled": "(untitled)",
+        "cli.version": "memo {version} (library format {library}, store layout {store})",
+        "cli.what.deleteLength": "the length of --delete",
+        "cli.what.deleteOffset": "the offset of --delete",
+        "cli.what.filePath": "a file path",
+        "cli.what.filePathOrDash": "a file path (- for standard input)",
+        "cli.what.folderPath": "a folder path",
+        "cli.what.insertOffset": "the offset of --insert",
+        "cli.what.offsetAndLength": "OFFSET and LENGTH",
+        "cli.what.offsetAndText": "OFFSET and TEXT",
+        "cli.what.value": "a value",
+        "cli.whichChange": " (change {index} of {count})",
+        // MARK: help
+        "help.examplesLabel": "Examples:",
+        "help.footer": """
+            Memo ids: any beginning of a memo's id that no other memo shares works ('memo show
+            3fa2'); 'memo list' shows ids shortened to 8 digits or more.
+
+            Library: the folder holding your memos: --library PATH, else the environment
+            variable MEMO_LIBRARY, else the per-user data folder ($XDG_DATA_HOME/memosync or
+            ~/.local/share/memosync on Linux, ~/Library/Application Support/MemoSync on macOS).
+            Commands that only show memos never wait: they work while another memo command
+            (an editor, a sync) is running.
+
+            Options of every command: --library PATH; --quiet (-q): nothing on standard error
+            but errors; --json: output for programs, on every command that prints something
+            (the same in every language); --help (-h). 'memo --version' prints the version.
+
+            Exit status: 0 on success, 1 when a command fails, 2 for a wrong command line;
+            'search' exits 1 when nothing matched and 2 on errors, as grep does. Errors go to
+            standard error as "memo: <message>"; a failed command changes nothing.
+
+            Language: messages and help follow LC_ALL, LC_MESSAGES or LANG (English, Korean,
+            Japanese); dates and numbers follow the locale. 'memo help COMMAND' shows examples.
+            """,
+        "help.group.files": "Export and import",
+        "help.group.find": "Find",
+        "help.group.more": "More",
+        "help.group.sync": "Sync",
+        "help.group.trash": "Trash",
+        "help.group.write": "Write",
+        "help.page.completion": """
+            Prints a script that completes memo's commands, options and memo ids in bash,
+            zsh or fish. Load it from your shell's startup file.
+
+            Examples:
+              echo 'source <(memo completion bash)' >> ~/.bashrc
+              memo completion zsh > "${fpath[1]}/_memo"
+              memo completion fish > ~/.config/fish/completions/memo.fish
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.delete": """
+            Moves the memo to the trash ('memo restore ID' brings it back). On other devices
+            it moves to the trash at their next sync, unless someone edits it meanwhile.
+
+            --json  print the memo afterwards as an object
+
+            Examples:
+              memo delete 3fa2
+              memo trash
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.demo": """
+            The main job in one command: two devices (two libraries in DIR, a temporary
+            folder by default) share a folder as their store, edit the same memo while
+            offline, sync in turn, and converge. Each step prints what happened and the
+            memo command that does the same by hand.
+
+            --dir DIR  where the two libraries and the shared folder go
+
+            Examples:
+              memo demo
+              memo demo --dir /tmp/memo-demo
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.edit": """
+            Without options, opens $VISUAL (or $EDITOR; vi on a terminal when neither is set)
+            on a temporary file holding the text, and saves what you write when the editor
+            exits successfully. The library is not held while the editor is open: other
+            commands and syncs go on, and your changes are merged with what changed meanwhile.
+            If the editor fails, what you typed is kept in a file the message names. If the
+            text did not end with a line break and the file now ends with one (as most
+            editors add), that one line break is dropped.
+
+            --text TEXT              replace the whole text (- reads standard input); only
+                                     what differs changes, so edits made elsewhere survive
+            --text-file PATH         replace the whole text with the file's (- for standard input)
+            --insert OFFSET TEXT     insert TEXT at OFFSET
+            --delete OFFSET LENGTH   remove LENGTH characters starting at OFFSET
+            --json                   print the memo afterwards as an object
+
+            OFFSET and LENGTH count Unicode scalars (code points), from 0: "é" written as one
+            code point counts 1, "e" plus a combining accent counts 2, an emoji counts 1
+            (a flag, 2). Several --insert and --delete options apply in order, each to the
+            text as the previous ones left it. If any of them does not fit the text, nothing
+            changes. Memos in the trash must be restored before editing. 'memo undo ID'
+            undoes an edit.
+
+            Examples:
+              memo edit 3fa2
+              memo edit 3fa2 --text "Buy oat milk"
+              sed 's/milk/oat milk/' draft.txt | memo edit 3fa2 --text -
+              memo edit 3fa2 --insert 0 "TODO: " --delete 20 5
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.export": """
+            Writes a memo as plain text: to standard output (also with --output -), or to
+            FILE (replaced if it exists). With --all, writes every memo not in the trash
+            into the folder DIR (created if missing), one UTF-8 .txt file each, named after
+            its title (made safe and unique for every common file system), dated with the
+            memo's last change, so 'memo import DIR' gives the same memos back. Existing
+            files are not replaced unless --force is given: if any would be, nothing is
+            written. On a terminal, an export that takes more than a second shows its
+            progress, unless --quiet.
+
+            --output FILE, -o FILE  write to FILE
+            --all DIR               write every memo into DIR
+            --force                 replace existing files (with --all)
+            --json                  with --all, an object: directory, files (objects: id,
+                                    file); for one memo, the memo (or id and file)
+
+            Examples:
+              memo export 3fa2 > groceries.txt
+              memo export --all ~/memos-backup
+              memo export --all ~/memos-backup --force
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.help": """
+            Shows the commands grouped by task, one command's page with examples, or with
+            --man the whole manual as a man page (roff), made from the same text.
+
+            Examples:
+              memo help
+              memo help sync
+              memo help --man > memo.1 && man ./memo.1
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.import": """
+            Creates one memo per text or Markdown file: each PATH is a file, or a folder
+            whose .txt, .text, .md and .markdown files are imported (recursively; hidden
+            files are left out). The memo's text is the file's: UTF-8, with or without a
+            byte order mark (dropped), CR LF line breaks made LF; its title is the first
+            line. The file's dates become the memo's (created, last changed), in date
+            order; a date earlier than a change the library already holds becomes just
+            after it. Files in other encodings (UTF-16, Latin-1...) are refused with the
+            reason: then nothing is imported.
+
+            A file whose text is already a memo's (in the library or its trash, or another
+            file of the same import) is skipped, so importing the same files twice creates
+            no duplicates; --again imports them anyway. Creates the library if there is
+            none.
+
+            --again  import files whose text is already a memo's
+            --json   an object: imported (objects: file, id), skipped (files)
+
+            Examples:
+              memo import notes/todo.md
+              memo import ~/Documents/notes
+              memo export --all backup && memo --library new-library import backup
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.list": """
+            The memos (not those in the trash), most recently changed first: the short id,
+            the time of the last change (local time, in the locale's format) and the title
+            (the first line). Works while other memo commands run.
+
+            --json  a JSON array of objects: id, title, preview, createdAt, modifiedAt (ISO
+                    8601, UTC), status.
+
+            Examples:
+              memo list
+              memo list --json | jq -r '.[].title'
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.new": """
+            Creates a memo and prints its id (32 hexadecimal digits) alone on a line.
+
+            The text is TEXT (several words are joined with single spaces); with - or
+            --text-file -, standard input; with --text-file PATH, that file (UTF-8), kept
+            exactly as read. Without any of them, standard input when it is not a terminal,
+            else your editor ($VISUAL or $EDITOR) on an empty file. Empty input or an empty
+            file creates nothing; 'memo new ""' creates an empty memo. To give text that
+            starts with a dash, put -- before it. Creates the library if there is none.
+
+            --text-file PATH  read the text from PATH (- for standard input)
+            --json            print the new memo as an object (as 'memo show --json')
+
+            Examples:
+              memo new "Buy milk"
+              echo "Call the plumber" | memo new
+              memo new --text-file notes/meeting.md
+              pbpaste | memo new -
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.purge": """
+            Deletes memos in the trash for good: their text is gone from this library, and
+            from other devices at their next sync. Every ID must name a memo in the trash;
+            if one does not, nothing is deleted. --all empties the trash.
+
+            --all   every memo in the trash
+            --json  an object: purged (the ids deleted).
+
+            Examples:
+              memo purge 3fa2 91c0
+              memo purge --all
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.redo": """
+            Redoes the edit the last 'memo undo' of the memo undid. A new edit of the memo
+            clears what can be redone.
+
+            --json  print the memo afterwards as an object
+
+            Examples:
+              memo undo 3fa2
+              memo redo 3fa2
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.restore": """
+            Brings a memo back from the trash. ID may be any unique beginning of the id of a
+            memo in the trash ('memo trash' lists them).
+
+            --json  print the memo afterwards as an object
+
+            Examples:
+              memo trash
+              memo restore 3fa2
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.search": """
+            The memos whose text contains QUERY, ignoring case, accents and Unicode
+            normalization ("cafe" finds "Café"), most recently changed first. Several words
+            are searched as one phrase, joined with single spaces. Memos in the trash are
+            not searched.
+
+            --json  as 'memo list --json'.
+
+            Examples:
+              memo search milk
+              memo search "oat milk" --json
+              memo search milk > /dev/null && echo "found"
+
+            Exit status: 0 when some memo matched, 1 when none did (nothing is printed but
+            on a terminal), 2 for an error or a wrong command line (as grep).
+            """,
+        "help.page.show": """
+            Prints the memo's text exactly as stored (on a terminal, a final line break is
+            added if the text has none). Memos in the trash can be shown too.
+
+            --json  an object: id, title, text, preview, createdAt, modifiedAt, status.
+
+            Examples:
+              memo show 3fa2
+              memo show 3fa2 > memo.txt
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.status": """
+            Shows the library folder, the replica id of its last session (kept by the next
+            session while the library was closed cleanly and is not a copy) and the earlier
+            ids it still publishes under, how many memos it holds, how many of its
+            operations it has not published to a store yet (unsynced edits, counted as
+            'memo sync' counts them), when it last synced completely, and the remembered
+            store folder. Works while other memo commands run.
+
+            --json  an object: library, replica, lineage (the newest 8 ids this library
+                    made edits under), lineageCount, memos, trashedMemos, unsyncedEdits
+                    (also as unpublishedOperations), lastSync (ISO 8601 or null), store
+                    (or null).
+
+            Examples:
+              memo status
+              memo status --json | jq .unsyncedEdits
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.sync": """
+            Exchanges changes with the store: a folder shared between your devices (a
+            Dropbox, iCloud Drive or Syncthing folder, a network share, a USB stick). Each
+            device writes only its own files there; every sync reads what the others wrote
+            and publishes this library's new edits. --store PATH names the folder (created
+            if missing) and is remembered in the library, so later syncs need no option.
+            A sync works while an editor is open on a memo ('memo edit').
+
+            Prints what happened: blobs read and written, operations received and
+            published, and blobs skipped and why (a file still being copied, a damaged
+            file, one written by a newer version of MemoSync, one larger than any MemoSync
+            blob, a folder that cannot be read, a symbolic link or special file, which are
+            never followed). Skipped blobs are tried again at the next sync. On a terminal,
+            a sync that takes more than a second shows its progress on standard error
+            (store operations, bytes read and written), unless --quiet.
+
+            An operation is one character typed or deleted, or one memo created, trashed,
+            restored or purged. "Published N operations" counts this library's operations
+            the store did not have (what 'memo status' calls unsynced edits); another
+            device that syncs then reports them as received.
+
+            --store PATH  the store folder (remembered)
+            --json  an object with the report's fields: complete (true when the sync did
+                    everything), listedStore, blobsListed, blobsRead, bytesRead,
+                    blobsWritten, bytesWritten, blobsDeleted, operationsApplied (operations
+                    received), publishedOperations, pendingOperationCount,
+                    publishedSegment (the last), publishedSegments, publishedSnapshot,
+                    skipped (objects: key, kind, reason), errors (one line each),
+                    problems (the same errors as objects: operation, key, error, reason),
+                    store, replica (this session's id). Printed even when the sync failed.
+
+            Examples:
+              memo sync --store ~/Dropbox/memos
+              memo sync
+              memo sync --json | jq .operationsApplied
+
+            Exit status: 0 when the sync finished, 1 when the store could not be used: a
+            sync that could not list the store prints only the error; one that met a store
+            error later (a failed write) prints its summary and the errors. Either way the
+            last sync time ('memo status') stays as it was. 2 for a wrong command line.
+            """,
+        "help.page.trash": """
+            The memos in the trash, most recently changed first, as 'memo list' shows them.
+
+            --json  as 'memo list --json'.
+
+            Examples:
+              memo trash
+              memo purge --all
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.undo": """
+            Undoes the last edit memo made of the memo on this device ('memo edit', or a
+            'memo redo'), as a change of the text as it is now: edits made since, here or on
+            other devices, stay. Each memo keeps its last 20 edits. Undoing a move to the
+            trash is 'memo restore'.
+
+            --json  print the memo afterwards as an object
+
+            Examples:
+              memo edit 3fa2 --text "oops"
+              memo undo 3fa2
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.summary.completion": "a completion script for bash, zsh or fish",
+        "help.summary.delete": "move a memo to the trash",
+        "help.summary.demo": "two devices converging through a shared folder, step by step",
+        "help.summary.edit": "change a memo in your editor, or replace or change its text",
+        "help.summary.export": "write a memo, or every memo, as plain-text files",
+        "help.summary.help": "this help, a command's help, or the man page (--man)",
+        "help.summary.import": "create memos from text and Markdown files or folders",
+        "help.summary.list": "the memos, most recently changed first",
+        "help.summary.new": "create a memo (text from arguments, a file, standard input or your editor)",
+        "help.summary.purge": "delete memos in the trash for good, or empty the trash",
+        "help.summary.redo": "redo what 'memo undo' undid",
+        "help.summary.restore": "bring a memo back from the trash",
+        "help.summary.search": "the memos containing QUERY (ignoring case and accents)",
+        "help.summary.show": "print a memo's text exactly",
+        "help.summary.status": "this library: its replica id, unsynced edits, last sync",
+        "help.summary.sync": "exchange changes with the store folder (remembered)",
+        "help.summary.trash": "the memos in the trash",
+        "help.summary.undo": "undo the last edit memo made of a memo",
+        "help.title": "memo: offline-first notes that sync through a shared folder",
+        "help.usageLabel": "Usage:",
+    ]
+}

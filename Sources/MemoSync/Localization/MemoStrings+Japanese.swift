@@ -1,0 +1,611 @@
+// The Japanese (日本語) catalog of MemoSync's texts: the engine's error descriptions ("error."),
+// the `memo` command line's messages ("cli.") and help pages ("help."). Every key is in
+// every catalog with the same {placeholders} (MemoCLITests/CatalogTests checks it); see
+// MemoStrings.swift.
+
+extension MemoStrings {
+    /// The Japanese (日本語) texts.
+    static let japanese: [String: String] = [
+        // MARK: error
+        "error.BlobStoreError.cancelled.description": "同期はキャンセルされました。",
+        "error.BlobStoreError.full.description": "同期ストアがいっぱいです。",
+        "error.BlobStoreError.full.suggestion": "同期ストアの空き容量を増やしてから、もう一度同期してください。",
+        "error.BlobStoreError.invalidKey.description": "同期ストアが名前を拒否しました: {description}。",
+        "error.BlobStoreError.io.description": "同期ストアでエラーが発生しました: {description}。",
+        "error.BlobStoreError.notFound.description": "同期ストアにブロブ {key} がありません。",
+        "error.BlobStoreError.notFound.suggestion": "もう一度同期してください。",
+        "error.BlobStoreError.tooLarge.description": "同期ストアのファイルが大きすぎます: {description}。",
+        "error.BlobStoreError.unavailable.description": "同期ストアに接続できません: {description}。",
+        "error.BlobStoreError.unavailable.suggestion": "ストアへの接続を確認してから、もう一度同期してください。",
+        "error.DecodingError.any.description": "データを読み込めませんでした: {description}。",
+        "error.DecodingError.checksumMismatch.reason": "破損しています。",
+        "error.DecodingError.notMemoSync.reason": "ここで想定している種類の MemoSync のデータではありません。",
+        "error.DecodingError.tooLarge.reason": "MemoSync が読み込める大きさを超えています。",
+        "error.DecodingError.truncated.reason": "不完全です。まだ書き込み中かダウンロード中か、書き込み側が途中で止まりました。",
+        "error.DecodingError.truncated.suggestion": "しばらくしてからもう一度同期してください。",
+        "error.DecodingError.unsupportedVersion.reason": "より新しい MemoSync が書き込んだデータです。",
+        "error.DecodingError.unsupportedVersion.suggestion": "アプリをアップデートしてください。",
+        "error.DiskError.full.description": "ディスクがいっぱいです。",
+        "error.DiskError.full.suggestion": "ディスクの空き容量を増やしてください。それまで未保存の編集はメモリーに保持されます。",
+        "error.DiskError.io.description": "ライブラリの読み書きができませんでした: {description}。",
+        "error.DiskError.io.suggestion": "もう一度試してください。失敗が続く場合はディスクを確認してください。",
+        "error.DiskError.locked.description": "ライブラリは使用中です: {description}。",
+        "error.DiskError.locked.suggestion": "このライブラリを使っているほかのアプリやウインドウを閉じてください。",
+        "error.DiskError.unavailable.description": "ライブラリのフォルダーを使用できません: {reason}。",
+        "error.DiskError.unavailable.suggestion": "フォルダーが存在し、アプリが使用できることを確認してください。",
+        "error.NotebookError.corruptMemo.description": "メモ {id} を読み込めません: {error}。",
+        "error.NotebookError.invalidDelta.description": "ほかの端末からの変更内容に矛盾があります: {reason}。",
+        "error.NotebookError.memoExists.description": "メモ {id} はすでに存在します。",
+        "error.NotebookError.memoInTrash.description": "メモ {id} はゴミ箱にあります。",
+        "error.NotebookError.memoInTrash.reason": "ゴミ箱内のメモは編集できません。",
+        "error.NotebookError.memoInTrash.suggestion": "先にゴミ箱から復元してください。",
+        "error.NotebookError.memoNotFound.description": "メモ {id} はありません。削除された可能性があります。",
+        "error.NotebookError.memoNotFound.suggestion": "メモの一覧を再読み込みしてください。",
+        "error.NotebookError.memoNotInTrash.description": "メモ {id} はゴミ箱にありません。",
+        "error.NotebookError.nothingToUndo.description": "メモ {id} には取り消しややり直しができる操作がありません。",
+        "error.NotebookError.text.description": "メモ {id} を変更できませんでした: {error}。",
+        "error.ReplicaError.closed.description": "ライブラリは閉じられています。",
+        "error.ReplicaError.closed.suggestion": "ライブラリをもう一度開いてください。",
+        "error.ReplicaError.corruptLibrary.description": "ライブラリのファイル「{file}」が破損しています: {reason}。",
+        "error.ReplicaError.corruptLibrary.suggestion": "ライブラリのフォルダーはそのままにして、バックアップから復元するか、新しいライブラリで同期してください。",
+        "error.ReplicaError.noSyncInProgress.description": "進行中の同期はありません。",
+        "error.ReplicaError.syncInProgress.description": "すでに同期中です。",
+        "error.ReplicaError.syncInProgress.suggestion": "実行中の同期が終わるまでお待ちください。",
+        "error.ReplicaError.unknownLibraryVersion.description": "より新しいバージョンの MemoSync が書き込んだライブラリです。",
+        "error.ReplicaError.unknownLibraryVersion.reason": "ファイル「{file}」は種類 {kind}、形式バージョン {version} で、このバージョンでは読み込めません。",
+        "error.ReplicaError.unknownLibraryVersion.suggestion": "アプリをアップデートしてください。",
+        "error.TextError.doesNotFit.description": "編集がテキストに合いません: {description}。",
+        "error.TextError.doesNotFit.suggestion": "メモのテキストを読み直してから、もう一度編集してください。",
+        "error.TextError.inconsistent.description": "メモの変更内容に矛盾があります: {description}。",
+        "error.TextError.inconsistent.reason": "ほかの端末が、正しいレプリカでは起こりえない変更を送ってきました。",
+        "error.TextError.offsetInsideSurrogatePair.reason": "UTF-16 の位置が 2 つのコード単位からなる文字(絵文字など)を分割しています。",
+        "error.TextError.outOfBounds.reason": "位置を計算した後にテキストが変わったか、別のテキストで計算した位置です。",
+        "error.TextError.tooLarge.description": "メモが大きすぎて変更できません: {description}。",
+        "error.TextError.tooLarge.reason": "メモが MemoSync の上限に達しました。",
+        "error.TextError.tooLarge.suggestion": "メモを小さな複数のメモに分けてください。",
+        "error.TextError.unknownAnchor.reason": "位置が指している文字がこのテキストにありません。",
+        // MARK: cli
+        "cli.andMore": "ほか {count} 件",
+        "cli.count.blob.one": "{count} 個のブロブ",
+        "cli.count.blob.other": "{count} 個のブロブ",
+        "cli.count.byte.one": "{count} バイト",
+        "cli.count.byte.other": "{count} バイト",
+        "cli.count.character.one": "{count} 文字",
+        "cli.count.character.other": "{count} 文字",
+        "cli.count.file.one": "{count} 個のファイル",
+        "cli.count.file.other": "{count} 個のファイル",
+        "cli.count.memo.one": "{count} 件のメモ",
+        "cli.count.memo.other": "{count} 件のメモ",
+        "cli.count.operation.one": "{count} 個の操作",
+        "cli.count.operation.other": "{count} 個の操作",
+        "cli.count.storeEntry.one": "{count} 個のストア項目",
+        "cli.count.storeEntry.other": "{count} 個のストア項目",
+        "cli.count.storeError.one": "{count} 件のストアのエラー",
+        "cli.count.storeError.other": "{count} 件のストアのエラー",
+        "cli.count.storeOperation.one": "{count} 回のストア操作",
+        "cli.count.storeOperation.other": "{count} 回のストア操作",
+        "cli.deleted": "{id} {title} をゴミ箱に移動しました('memo restore {id}' で元に戻せます)。",
+        "cli.demo.bobGets": "ボブが同期して受け取ります({read}を読み込み、{applied}を適用):",
+        "cli.demo.byHand": "手で試すには:",
+        "cli.demo.converged": "収束: はい",
+        "cli.demo.diverged": "収束: いいえ",
+        "cli.demo.failed": "デモが失敗しました: {error}",
+        "cli.demo.folder": "共有フォルダー(Dropbox、iCloud Drive、Syncthing がそろえてくれるフォルダーなら何でも): {path}",
+        "cli.demo.missing": "(ありません)",
+        "cli.demo.published": "{written}を公開、{read}を読み込み",
+        "cli.demo.publishedApplied": "{written}を公開、{read}を読み込み、{applied}を適用",
+        "cli.demo.readApplied": "{read}を読み込み、{applied}を適用",
+        "cli.demo.step1": "2 台の端末、それぞれ自分のライブラリを持ちます(このセッションの新しいレプリカ ID 付き):",
+        "cli.demo.step2": "アリスがメモを書いて同期します。次のコマンドと同じです:",
+        "cli.demo.step3": "2 人ともオフラインで同じメモを編集します:",
+        "cli.demo.step4": "フォルダーを通じて順に同期します(どの順でも結果は同じです):",
+        "cli.demo.step5": "2 人とも、両方の編集を含む同じメモを持っています:",
+        "cli.demo.title": "MemoSync のデモ: {path}",
+        "cli.demo.usage": "使い方: memo demo [--dir DIR]",
+        "cli.editorExited": "終了ステータス {status} で終了しました",
+        "cli.editorSignalled": "シグナル {signal} で停止しました",
+        "cli.error.alreadyInTrash": "メモ {id} はすでにゴミ箱にあります",
+        "cli.error.ambiguousID": """
+            ID '{id}' はあいまいです。{count} 件のメモがこれで始まります。桁を増やしてください:
+            {list}
+            """,
+        "cli.error.argumentNotUTF8": "引数 {index} は正しい UTF-8 ではありません。memo はテキストをそのまま保存するため、受け付けません",
+        "cli.error.cannotCreateFolder": "フォルダー {path} を作成できません: {error}",
+        "cli.error.cannotCreateTemporary": "{path} に一時ファイルを作成できません: {error}",
+        "cli.error.cannotOpenLibrary": "{path} のライブラリを開けません: {error}",
+        "cli.error.cannotRead": "{path} を読み込めません: {error}",
+        "cli.error.cannotReadInput": "標準入力を読み込めません: {error}",
+        "cli.error.cannotReadLibrary": "{path} のライブラリを読み込めません: {error}",
+        "cli.error.cannotSave": "{path} のライブラリを保存できません: {error}。変更は失われました",
+        "cli.error.cannotUseStore": "ストアのフォルダー {path} を使えません: {error}",
+        "cli.error.cannotWrite": "{path} に書き込めません: {error}",
+        "cli.error.cannotWriteOutput": "標準出力に書き込めません: {error}",
+        "cli.error.completionNeedsShell": "'completion' にはシェル名が必要です: bash、zsh、fish",
+        "cli.error.couldNotSync": "{path} と同期できませんでした: {error}。何も読み書きしていません",
+        "cli.error.deleteDoesNotFit": "位置 {offset} から {count}を削除できません{which}。テキストは {length}(Unicode スカラー)しかありません。何も変更していません",
+        "cli.error.editedNotUTF8": "編集したテキストが正しい UTF-8 ではありません。メモは変更されていません{kept}",
+        "cli.error.editedUnreadable": "編集したファイル {path} を読み込めません: {error}。メモは変更されていません{kept}",
+        "cli.error.editorEmpty": "テキストが空なので、メモを作成しませんでした('memo new \"\"' で空のメモを作成できます)",
+        "cli.error.editorFailed": "エディター '{command}' が{how}。メモは変更されていません{kept}",
+        "cli.error.editorNotStarted": "エディター '{command}' を起動できません: {error}",
+        "cli.error.emptyPath": "空のパスが指定されました",
+        "cli.error.exportAllNoID": "'export --all DIR' はすべてのメモを書き出します。メモの ID は取りません",
+        "cli.error.exportAllNoOutput": "--output は 1 つのファイルを指します。--all ではフォルダーだけを指定してください",
+        "cli.error.exportFailed": "{path} に書き込めません: {error}。ここまでに書き込んだファイルは削除しました",
+        "cli.error.exportWouldReplace": """
+            {path} の {count}が上書きされます。何も書き込んでいません(上書きするには --force):
+            {files}
+            """,
+        "cli.error.fileNotUTF8": "{path} は UTF-8 のテキストではありません。何も変更していません",
+        "cli.error.forceOnlyAll": "--force は 'export --all DIR' でのみ使えます",
+        "cli.error.helpManAlone": "'help --man' はコマンド名を取りません。man ページにすべてのコマンドが載っています",
+        "cli.error.helpOneCommand": "'help' が取るコマンド名は 1 つまでです",
+        "cli.error.historyUnreadable": "取り消し履歴 {path} を読み込めません({error})。削除すると新しく始まります",
+        "cli.error.importNeedsPaths": "'import' には読み込むファイルかフォルダーが必要です",
+        "cli.error.importRefused": """
+            {count}を読み込めないため、何も読み込んでいません:
+            {files}
+            """,
+        "cli.error.inputEmpty": "標準入力が空なので、メモを作成しませんでした('memo new \"\"' で空のメモを作成できます)",
+        "cli.error.inputNotUTF8": "標準入力が UTF-8 のテキストではありません。何も変更していません",
+        "cli.error.insertDoesNotFit": "位置 {offset} に挿入できません{which}。テキストは {length}(Unicode スカラー)しかありません。何も変更していません",
+        "cli.error.json": "JSON を書き出せません: {error}",
+        "cli.error.libraryBusy": "別の memo コマンド(同期か変更)が {seconds} 秒間 {path} のライブラリを使用しています。終わってからもう一度試してください",
+        "cli.error.memoInTrash": "メモ {id} はゴミ箱にあります。先に復元してください('memo restore {id}')",
+        "cli.error.needsID": "'{command}' にはメモの ID が必要です('memo list' で確認できます)",
+        "cli.error.noArguments": "'{command}' は引数を取りません(指定値 '{argument}'。'memo help {command}' を参照)",
+        "cli.error.noCommand": "コマンドがありません('memo help' でコマンドの一覧を表示できます)",
+        "cli.error.noEditor": "エディターがありません。VISUAL か EDITOR を設定するか、--text TEXT、--text-file PATH(または --insert/--delete)でテキストを指定してください",
+        "cli.error.noHome": "ホームフォルダーが見つかりません。HOME を設定するか、--library PATH か MEMO_LIBRARY でライブラリのフォルダーを指定してください",
+        "cli.error.noLibrary": "{path} にライブラリがありません。'memo new' で作成するか、'memo sync --store PATH' でストアから取得してください",
+        "cli.error.noMatchingID": "'{id}' で始まる ID のメモはありません('{list}' で ID を確認できます)",
+        "cli.error.noStoreYet": "まだストアのフォルダーがありません。'memo sync --store PATH'(端末間で共有するフォルダー)を一度実行すれば、以降の同期はそれを覚えています",
+        "cli.error.noSuchMemo": "メモ {id} はありません",
+        "cli.error.notAFolder": "{path} は存在しますが、フォルダーではありません",
+        "cli.error.notAnID": "'{id}' はメモの ID ではありません。ID は最大 32 桁の 16 進数(0-9、a-f)です。'{list}' で確認できます",
+        "cli.error.notInTrash": "メモ {id} はゴミ箱にありません",
+        "cli.error.notWholeNumber": "{what}は 0 以上の整数(文字数)でなければなりません(指定値 '{value}')",
+        "cli.error.nothingToRedo": "メモ {id} にやり直せる編集はありません",
+        "cli.error.nothingToUndo": "メモ {id} に取り消せる編集はありません。'memo undo' はこの端末で memo が行った編集を取り消します",
+        "cli.error.numberTooLarge": "{what}が大きすぎます(指定値 {value})",
+        "cli.error.oneID": "'{command}' が取るメモの ID は 1 つです('{argument}' も指定されています)",
+        "cli.error.optionNeeds": "オプション {option} には{what}が必要です",
+        "cli.error.optionNotForCommand": "オプション {option} は '{command}' では使えません('memo help {command}' を参照)",
+        "cli.error.optionTakesNoValue": "オプション {option} は値を取りません",
+        "cli.error.optionTakesValues": "オプション {option} は {count} 個の値を取ります。別々の引数で指定してください",
+        "cli.error.optionTwice": "オプション {option} が 2 回指定されています",
+        "cli.error.purgeAllAlone": "'purge --all' はゴミ箱を空にします。メモの ID は取りません",
+        "cli.error.purgeNeedsIDs": "'purge' にはゴミ箱内のメモの ID か、ゴミ箱を空にする --all が必要です",
+        "cli.error.purgeNotInTrash": "メモ {id} はゴミ箱にありません。完全に削除できるのはゴミ箱内のメモだけです(先に 'memo delete {id}')。何も削除していません",
+        "cli.error.readEmpty": "読み込んだテキストが空なので、メモを作成しませんでした('memo new \"\"' で空のメモを作成できます)",
+        "cli.error.searchNeedsQuery": "'search' には検索する語が必要です",
+        "cli.error.settingsUnreadable": "設定ファイル {path} を読み込めません({error})。修正するか削除してから、もう一度 'memo sync --store PATH' を実行してください",
+        "cli.error.storeMissing": "ストアのフォルダー {path} がありません(ドライブや共有フォルダーはマウントされていますか?)。作り直すには 'memo sync --store {path}' を実行してください",
+        "cli.error.syncFailed": "同期に失敗しました: {error}",
+        "cli.error.syncUnfinished": "同期は完了しませんでした: {error}",
+        "cli.error.textNotCombined": "--text はテキスト全体を置き換えます。--insert や --delete とは併用できません",
+        "cli.error.textOnce": "テキストは 1 回だけ指定してください(--text か --text-file)",
+        "cli.error.textTwoWays": "テキストは引数か --text-file のどちらか一方で指定してください",
+        "cli.error.unexpectedNumber": "予期しない数値 {number}。ダッシュで始まるテキストは前に -- を付けてください",
+        "cli.error.unknownCommand": "不明なコマンド '{command}'('memo help' でコマンドの一覧を表示できます)",
+        "cli.error.unknownOption": "不明なオプション {option}('memo help' を参照)",
+        "cli.exported": "{count}を {path} に書き出しました。",
+        "cli.import.missing": "{path}: ファイルまたはフォルダーがありません",
+        "cli.import.notUTF8": "{path}: UTF-8 のテキストではありません(別のエンコーディングか、テキストではありません)。先に UTF-8 で保存してください",
+        "cli.import.unreadable": "{path}: 読み込めません({error})",
+        "cli.import.utf16": "{path}: UTF-16 のテキストです。先に UTF-8 で保存してください",
+        "cli.importSkipped": "同じ内容のメモがすでにあるため {count}をスキップしました(それでも読み込むには --again):",
+        "cli.imported": "{count}を読み込みました。",
+        "cli.inTrashMark": "(ゴミ箱内)",
+        "cli.listEmpty": "(メモはありません)",
+        "cli.note.createdLibrary": "{path} に新しいライブラリを作成しました",
+        "cli.note.waitingForLibrary": "別の memo コマンドがライブラリを使い終わるのを待っています...",
+        "cli.progress.export": "書き出し中",
+        "cli.progress.line": "{task}: {done}/{planned}、読み込み {read}、書き込み {written}",
+        "cli.progress.listing": "ストアの一覧を取得中",
+        "cli.progress.sync": "同期中",
+        "cli.purged": "{count}を完全に削除しました。",
+        "cli.quoted": "「{title}」",
+        "cli.redone": "{id} {title} の編集をやり直しました。",
+        "cli.restored": "{id} {title} を復元しました。",
+        "cli.searchEmpty": "(一致するメモはありません)",
+        "cli.status.earlier": "以前の ID:",
+        "cli.status.earlierValue": "{ids}{more}(クラッシュやコピーの後)",
+        "cli.status.lastSync": "最終同期:",
+        "cli.status.library": "ライブラリ:",
+        "cli.status.memos": "メモ:",
+        "cli.status.memosValue": "{active}、ゴミ箱に {trashed}",
+        "cli.status.never": "まだありません",
+        "cli.status.noStore": "まだありません('memo sync --store PATH' で設定)",
+        "cli.status.none": "なし",
+        "cli.status.older": " ほか古いもの {count} 件",
+        "cli.status.replica": "レプリカ:",
+        "cli.status.replicaValue": "{id}(ライブラリを正常に閉じれば引き継がれ、クラッシュ後やコピーでは新しくなります)",
+        "cli.status.store": "ストア:",
+        "cli.status.unsynced": "未同期の編集:",
+        "cli.status.unsyncedValue": "このライブラリがまだ公開していない {count}",
+        "cli.storeErrorsAbove": "{count}(上記を参照)",
+        "cli.storeNotListed": "ストアの一覧を取得できませんでした",
+        "cli.suggestionSeparator": "。",
+        "cli.sync.blobs": "{read}を読み込み({readBytes})、{written}を書き込み({writtenBytes})、{deleted}を削除。ストアには {listed}。",
+        "cli.sync.done": "{store} と同期しました。",
+        "cli.sync.nothingNew": "ストアに新しい変更はありません。",
+        "cli.sync.pending": "前提となる変更が届くまで {count}を保留しています。",
+        "cli.sync.published": "このライブラリの {count}を公開しました(未同期の編集)。",
+        "cli.sync.received": "ストアから {count}を受け取りました(ほかの端末での編集)。",
+        "cli.sync.skipped": "{count}をスキップしました(次の同期で再試行します):",
+        "cli.sync.skippedMore": "ほか {count} 件('memo sync --json' ですべて表示できます)。",
+        "cli.sync.snapshot": "ノート全体のスナップショットを公開しました(新しい端末はここから始めます)。",
+        "cli.sync.storeErrors": "ストアのエラー:",
+        "cli.sync.unfinished": "{store} との同期は完了しませんでした(下のストアのエラーを参照。もう一度 'memo sync' を実行してください)。",
+        "cli.trashEmpty": "(ゴミ箱は空です)",
+        "cli.typedKeptIn": "。入力した内容は {path} に保存されています",
+        "cli.undone": "{id} {title} の最後の編集を取り消しました。",
+        "cli.untitled": "(無題)",
+        "cli.version": "memo {version}(ライブラリ形式 {library}、ストア構成 {store})",
+        "cli.what.deleteLength": "--delete の長さ",
+        "cli.what.deleteOffset": "--delete の位置",
+        "cli.what.filePath": "ファイルのパス",
+        "cli.what.filePathOrDash": "ファイルのパス(標準入力は -)",
+        "cli.what.folderPath": "フォルダーのパス",
+        "cli.what.insertOffset": "--insert の位置",
+        "cli.what.offsetAndLength": "OFFSET と LENGTH",
+        "cli.what.offsetAndText": "OFFSET と TEXT",
+        "cli.what.value": "値",
+        "cli.whichChange": "({count} 件中 {index} 件目の変更)",
+        // MARK: help
+        "help.examplesLabel": "例:",
+        "help.footer": """
+            メモの ID: ほかのメモと重ならない限り、ID の先頭部分だけで指定できます('memo show
+            3fa2')。'memo list' は ID を 8 桁以上に短縮して表示します。
+
+            ライブラリ: メモを保存するフォルダーです。--library PATH、なければ環境変数
+            MEMO_LIBRARY、なければユーザーのデータフォルダー(Linux では $XDG_DATA_HOME/memosync
+            か ~/.local/share/memosync、macOS では ~/Library/Application Support/MemoSync)。
+            メモを表示するだけのコマンドは待たされません。ほかの memo コマンド(エディター、
+            同期)の実行中でも動きます。
+
+            すべてのコマンドのオプション: --library PATH、--quiet(-q): エラー以外は標準エラー
+            に何も出さない、--json: プログラム向けの出力(何かを出力するすべてのコマンドで使え、
+            言語によらない)、--help(-h)。'memo --version' でバージョンを表示します。
+
+            終了ステータス: 成功は 0、コマンドの失敗は 1、コマンドラインの誤りは 2。'search' は
+            grep と同じく、一致なしで 1、エラーで 2 です。エラーは "memo: <メッセージ>" の形で
+            標準エラーに出ます。失敗したコマンドは何も変更しません。
+
+            言語: メッセージとヘルプは LC_ALL、LC_MESSAGES、LANG に従います(英語、韓国語、
+            日本語)。日付と数値はロケールの形式です。'memo help コマンド' に例があります。
+            """,
+        "help.group.files": "書き出しと読み込み",
+        "help.group.find": "探す",
+        "help.group.more": "その他",
+        "help.group.sync": "同期",
+        "help.group.trash": "ゴミ箱",
+        "help.group.write": "書く",
+        "help.page.completion": """
+            bash、zsh、fish で memo のコマンド、オプション、メモの ID を補完するスクリプトを
+            出力します。シェルの起動ファイルから読み込んでください。
+
+            例:
+              echo 'source <(memo completion bash)' >> ~/.bashrc
+              memo completion zsh > "${fpath[1]}/_memo"
+              memo completion fish > ~/.config/fish/completions/memo.fish
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.delete": """
+            メモをゴミ箱に移動します('memo restore ID' で元に戻せます)。ほかの端末では次の
+            同期でゴミ箱に移動します。その間に誰かが編集した場合は移動しません。
+
+            --json  移動後のメモをオブジェクトで出力
+
+            例:
+              memo delete 3fa2
+              memo trash
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.demo": """
+            中心となる機能を 1 つのコマンドで見せます。2 台の端末(DIR 内の 2 つのライブラリ、
+            既定は一時フォルダー)が 1 つのフォルダーをストアとして共有し、オフラインで同じメモを
+            編集してから順に同期し、同じ状態になります。各段階で何が起きたかと、同じことを手で
+            行う memo コマンドを表示します。
+
+            --dir DIR  2 つのライブラリと共有フォルダーを置く場所
+
+            例:
+              memo demo
+              memo demo --dir /tmp/memo-demo
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.edit": """
+            オプションがなければ、テキストを入れた一時ファイルで $VISUAL($EDITOR、どちらもなく
+            端末なら vi)を開き、エディターが正常に終了したら書いた内容を保存します。エディター
+            が開いている間はライブラリを占有しないので、ほかのコマンドや同期は動き続け、その間の
+            変更と編集内容はマージされます。エディターが失敗した場合、入力した内容はメッセージ
+            に示すファイルに残ります。元のテキストが改行で終わっていないのにファイルが改行で
+            終わっている(多くのエディターが付けます)場合、その改行 1 つは取り除きます。
+
+            --text TEXT              テキスト全体を置き換える(- は標準入力)。違う部分だけが
+                                     変わるので、ほかで行った編集も残ります
+            --text-file PATH         テキスト全体をファイルの内容で置き換える(標準入力は -)
+            --insert OFFSET TEXT     OFFSET の位置に TEXT を挿入
+            --delete OFFSET LENGTH   OFFSET から LENGTH 文字を削除
+            --json                   編集後のメモをオブジェクトで出力
+
+            OFFSET と LENGTH は 0 から数える Unicode スカラー(コードポイント)の数です。1 つの
+            コードポイントで書いた "é" は 1、"e" と結合アクセントは 2、絵文字は 1(国旗は 2)。
+            --insert と --delete を複数指定すると、前のものを適用したテキストに順に適用します。
+            1 つでもテキストに合わなければ何も変わりません。ゴミ箱内のメモは先に復元してから
+            編集してください。'memo undo ID' で編集を取り消せます。
+
+            例:
+              memo edit 3fa2
+              memo edit 3fa2 --text "オーツミルクを買う"
+              sed 's/牛乳/豆乳/' draft.txt | memo edit 3fa2 --text -
+              memo edit 3fa2 --insert 0 "TODO: " --delete 20 5
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.export": """
+            メモをプレーンテキストで書き出します。標準出力(--output - も同じ)か FILE(あれば
+            上書き)に書きます。--all なら、ゴミ箱にないすべてのメモをフォルダー DIR(なければ
+            作成)に 1 件ずつ UTF-8 の .txt ファイルとして書きます。ファイル名はタイトルから
+            作り(一般的なファイルシステムで安全かつ重複しないように)、ファイルの日付はメモの
+            最終変更時刻なので、'memo import DIR' で同じメモに戻せます。--force がなければ既存の
+            ファイルは上書きせず、1 つでも上書きすることになるなら何も書きません。端末では、
+            1 秒を超える書き出しは --quiet でない限り進み具合を表示します。
+
+            --output FILE, -o FILE  FILE に書く
+            --all DIR               すべてのメモを DIR に書く
+            --force                 既存のファイルを上書き(--all と共に)
+            --json                  --all ならオブジェクト: directory、files(オブジェクト:
+                                    id、file)。1 件ならそのメモ(または id と file)
+
+            例:
+              memo export 3fa2 > groceries.txt
+              memo export --all ~/memos-backup
+              memo export --all ~/memos-backup --force
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.help": """
+            作業ごとにまとめたコマンド、1 つのコマンドの例付きの説明、または --man なら同じ
+            内容から作った man ページ(roff)形式のマニュアル全体を表示します。
+
+            例:
+              memo help
+              memo help sync
+              memo help --man > memo.1 && man ./memo.1
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.import": """
+            テキストや Markdown のファイル 1 つにつきメモを 1 件作成します。PATH はファイルか、
+            中の .txt、.text、.md、.markdown ファイルを読み込むフォルダーです(サブフォルダーも
+            含み、隠しファイルは除く)。メモのテキストはファイルの内容で、UTF-8(BOM はあっても
+            よく、取り除きます)、CR LF の改行は LF にします。タイトルは 1 行目です。ファイルの
+            日付がメモの日付(作成、最終変更)になり、日付順に作成します。ライブラリにすでにある
+            変更より前の日付は、その変更の直後になります。ほかのエンコーディング(UTF-16、
+            Latin-1 など)のファイルは理由とともに拒否し、その場合は何も読み込みません。
+
+            テキストがすでにあるメモと同じファイル(ライブラリやゴミ箱、または同じ読み込みの
+            ほかのファイル)はスキップするので、同じファイルを 2 回読み込んでも重複しません。
+            --again ならそれでも読み込みます。ライブラリがなければ作成します。
+
+            --again  同じテキストのメモがあっても読み込む
+            --json   オブジェクト: imported(オブジェクト: file、id)、skipped(ファイル)
+
+            例:
+              memo import notes/todo.md
+              memo import ~/Documents/notes
+              memo export --all backup && memo --library new-library import backup
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.list": """
+            ゴミ箱にないメモを最近変更した順に表示します。短い ID、最後の変更時刻(ローカル
+            時刻、ロケールの形式)、タイトル(1 行目)が並びます。ほかの memo コマンドの実行中
+            でも動きます。
+
+            --json  オブジェクトの JSON 配列: id、title、preview、createdAt、modifiedAt
+                    (ISO 8601、UTC)、status。
+
+            例:
+              memo list
+              memo list --json | jq -r '.[].title'
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.new": """
+            メモを作成し、その ID(16 進数 32 桁)を 1 行で出力します。
+
+            テキストは TEXT です(複数の語は半角スペース 1 つでつなぎます)。- か
+            --text-file - なら標準入力、--text-file PATH ならそのファイル(UTF-8)を読んだまま
+            使います。どれもなければ、標準入力が端末でないときは標準入力を、端末ならエディター
+            ($VISUAL か $EDITOR)を空のファイルで開きます。入力やファイルが空なら何も作りません。
+            'memo new ""' で空のメモを作成できます。ダッシュで始まるテキストは前に -- を付けて
+            ください。ライブラリがなければ作成します。
+
+            --text-file PATH  PATH からテキストを読む(標準入力は -)
+            --json            新しいメモをオブジェクトで出力('memo show --json' と同じ)
+
+            例:
+              memo new "牛乳を買う"
+              echo "水道屋さんに電話" | memo new
+              memo new --text-file notes/meeting.md
+              pbpaste | memo new -
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.purge": """
+            ゴミ箱内のメモを完全に削除します。テキストはこのライブラリから消え、ほかの端末でも
+            次の同期で消えます。ID はすべてゴミ箱内のメモでなければならず、1 つでも違えば何も
+            削除しません。--all はゴミ箱を空にします。
+
+            --all   ゴミ箱内のすべてのメモ
+            --json  オブジェクト: purged(削除した ID)。
+
+            例:
+              memo purge 3fa2 91c0
+              memo purge --all
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.redo": """
+            メモに対する直前の 'memo undo' が取り消した編集をやり直します。メモを新たに編集
+            すると、やり直せる履歴は消えます。
+
+            --json  やり直し後のメモをオブジェクトで出力
+
+            例:
+              memo undo 3fa2
+              memo redo 3fa2
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.restore": """
+            ゴミ箱からメモを復元します。ID はゴミ箱内のメモの ID の、重ならない先頭部分で
+            かまいません('memo trash' で一覧できます)。
+
+            --json  復元後のメモをオブジェクトで出力
+
+            例:
+              memo trash
+              memo restore 3fa2
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.search": """
+            テキストに QUERY を含むメモを最近変更した順に表示します。大文字小文字、アクセント、
+            Unicode の正規化は区別しません("cafe" で "Café" が見つかります)。複数の語は半角
+            スペースでつないだ 1 つの語句として検索します。ゴミ箱内のメモは検索しません。
+
+            --json  'memo list --json' と同じ。
+
+            例:
+              memo search 牛乳
+              memo search "オーツ ミルク" --json
+              memo search 牛乳 > /dev/null && echo "あり"
+
+            終了ステータス: 一致するメモがあれば 0、なければ 1(端末以外には何も出力しない)、
+            エラーやコマンドラインの誤りは 2(grep と同じ)。
+            """,
+        "help.page.show": """
+            メモのテキストを保存されたとおりに出力します(端末では、テキストが改行で終わって
+            いなければ改行を付けます)。ゴミ箱内のメモも表示できます。
+
+            --json  オブジェクト: id、title、text、preview、createdAt、modifiedAt、status。
+
+            例:
+              memo show 3fa2
+              memo show 3fa2 > memo.txt
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.status": """
+            ライブラリのフォルダー、最後のセッションのレプリカ ID(ライブラリが正常に閉じられ、
+            コピーでなければ次のセッションが引き継ぐ)と、まだその名前で公開する以前の ID、
+            メモの数、まだストアに公開していない操作の数(未同期の編集。'memo sync' と同じ数え方)、
+            最後に同期を終えた時刻、記憶しているストアのフォルダーを表示します。ほかの memo
+            コマンドの実行中でも動きます。
+
+            --json  オブジェクト: library、replica、lineage(このライブラリが編集に使った最新の
+                    ID 8 個)、lineageCount、memos、trashedMemos、unsyncedEdits
+                    (unpublishedOperations としても)、lastSync(ISO 8601 か null)、store
+                    (か null)。
+
+            例:
+              memo status
+              memo status --json | jq .unsyncedEdits
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.sync": """
+            ストアと変更をやり取りします。ストアは端末間で共有するフォルダーです(Dropbox、
+            iCloud Drive、Syncthing のフォルダー、ネットワーク共有、USB メモリー)。各端末は
+            自分のファイルだけをそこに書き、同期のたびにほかの端末が書いたものを読み、この
+            ライブラリの新しい編集を公開します。--store PATH でフォルダーを指定すると(なければ
+            作成)ライブラリに記憶されるので、以降はオプション不要です。メモをエディターで
+            開いている間('memo edit')も同期できます。
+
+            結果を出力します: 読み書きしたブロブ、受け取り・公開した操作、スキップしたブロブと
+            その理由(コピー途中のファイル、破損したファイル、新しい MemoSync が書いたファイル、
+            どのブロブより大きいファイル、読めないフォルダー、たどらないシンボリックリンクや
+            特殊ファイル)。スキップしたブロブは次の同期で再試行します。端末では、1 秒を超える
+            同期は --quiet でない限り進み具合(ストア操作、読み書きしたバイト数)を標準エラーに
+            表示します。
+
+            操作とは、1 文字の入力や削除、またはメモ 1 件の作成・ゴミ箱への移動・復元・完全削除
+            のことです。「N 個の操作を公開しました」はストアになかったこのライブラリの操作の数
+            ('memo status' の未同期の編集)で、ほかの端末が同期すると受け取った操作として報告
+            されます。
+
+            --store PATH  ストアのフォルダー(記憶される)
+            --json  レポートの項目を持つオブジェクト: complete(同期がすべて済めば true)、
+                    listedStore、blobsListed、blobsRead、bytesRead、blobsWritten、
+                    bytesWritten、blobsDeleted、operationsApplied(受け取った操作)、
+                    publishedOperations、pendingOperationCount、publishedSegment(最後)、
+                    publishedSegments、publishedSnapshot、skipped(オブジェクト: key、kind、
+                    reason)、errors(1 行ずつ)、problems(同じエラーをオブジェクトで:
+                    operation、key、error、reason)、store、replica(このセッションの ID)。
+                    同期が失敗しても出力します。
+
+            例:
+              memo sync --store ~/Dropbox/memos
+              memo sync
+              memo sync --json | jq .operationsApplied
+
+            終了ステータス: 同期が終われば 0、ストアを使えなければ 1。ストアの一覧を取得できな
+            かった同期はエラーだけを出力し、後でストアのエラー(書き込み失敗など)に遭った同期は
+            要約とエラーを出力します。どちらの場合も最終同期時刻('memo status')は変わりません。
+            コマンドラインの誤りは 2。
+            """,
+        "help.page.trash": """
+            ゴミ箱内のメモを、'memo list' と同じく最近変更した順に表示します。
+
+            --json  'memo list --json' と同じ。
+
+            例:
+              memo trash
+              memo purge --all
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.page.undo": """
+            この端末で memo が行ったメモの最後の編集('memo edit' や 'memo redo')を、現在の
+            テキストへの変更として取り消します。その後にこの端末やほかの端末で行った編集は
+            残ります。メモごとに直近 20 件の編集を覚えています。ゴミ箱への移動を戻すには
+            'memo restore' を使います。
+
+            --json  取り消し後のメモをオブジェクトで出力
+
+            例:
+              memo edit 3fa2 --text "しまった"
+              memo undo 3fa2
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
+        "help.summary.completion": "bash、zsh、fish 用の補完スクリプト",
+        "help.summary.delete": "メモをゴミ箱に移動",
+        "help.summary.demo": "2 台の端末が共有フォルダーで同じ状態になる様子を順に見る",
+        "help.summary.edit": "エディターでメモを編集、またはテキストを置き換え・部分変更",
+        "help.summary.export": "メモ 1 件またはすべてをテキストファイルに書き出す",
+        "help.summary.help": "このヘルプ、コマンドごとのヘルプ、man ページ(--man)",
+        "help.summary.import": "テキストや Markdown のファイル・フォルダーからメモを作成",
+        "help.summary.list": "メモの一覧(最近変更した順)",
+        "help.summary.new": "メモを作成(引数、ファイル、標準入力、エディターからテキストを入力)",
+        "help.summary.purge": "ゴミ箱内のメモを完全に削除、またはゴミ箱を空にする",
+        "help.summary.redo": "'memo undo' で取り消した編集をやり直す",
+        "help.summary.restore": "ゴミ箱からメモを復元",
+        "help.summary.search": "QUERY を含むメモ(大文字小文字やアクセントは区別しない)",
+        "help.summary.show": "メモのテキストをそのまま出力",
+        "help.summary.status": "このライブラリのレプリカ ID、未同期の編集、最終同期",
+        "help.summary.sync": "ストアのフォルダーと変更をやり取り(フォルダーは記憶される)",
+        "help.summary.trash": "ゴミ箱内のメモの一覧",
+        "help.summary.undo": "memo で行った最後の編集を取り消す",
+        "help.title": "memo: 共有フォルダーで同期するオフラインファーストのメモ",
+        "help.usageLabel": "使い方:",
+    ]
+}

@@ -1,0 +1,608 @@
+// The Korean (한국어) catalog of MemoSync's texts: the engine's error descriptions ("error."),
+// the `memo` command line's messages ("cli.") and help pages ("help."). Every key is in
+// every catalog with the same {placeholders} (MemoCLITests/CatalogTests checks it); see
+// MemoStrings.swift.
+
+extension MemoStrings {
+    /// The Korean (한국어) texts.
+    static let korean: [String: String] = [
+        // MARK: error
+        "error.BlobStoreError.cancelled.description": "동기화가 취소되었습니다.",
+        "error.BlobStoreError.full.description": "동기화 저장소가 가득 찼습니다.",
+        "error.BlobStoreError.full.suggestion": "동기화 저장소의 공간을 확보한 뒤 다시 동기화하세요.",
+        "error.BlobStoreError.invalidKey.description": "동기화 저장소가 이름을 거부했습니다: {description}.",
+        "error.BlobStoreError.io.description": "동기화 저장소에서 오류가 났습니다: {description}.",
+        "error.BlobStoreError.notFound.description": "동기화 저장소에 해당 블롭이 없습니다: {key}.",
+        "error.BlobStoreError.notFound.suggestion": "다시 동기화하세요.",
+        "error.BlobStoreError.tooLarge.description": "동기화 저장소의 파일이 너무 큽니다: {description}.",
+        "error.BlobStoreError.unavailable.description": "동기화 저장소에 연결할 수 없습니다: {description}.",
+        "error.BlobStoreError.unavailable.suggestion": "저장소 연결을 확인한 뒤 다시 동기화하세요.",
+        "error.DecodingError.any.description": "데이터를 읽을 수 없습니다: {description}.",
+        "error.DecodingError.checksumMismatch.reason": "손상되었습니다.",
+        "error.DecodingError.notMemoSync.reason": "여기서 기대하는 종류의 MemoSync 데이터가 아닙니다.",
+        "error.DecodingError.tooLarge.reason": "MemoSync가 읽을 수 있는 크기보다 큽니다.",
+        "error.DecodingError.truncated.reason": "불완전합니다. 아직 쓰거나 내려받는 중이거나, 쓰던 쪽이 중단되었습니다.",
+        "error.DecodingError.truncated.suggestion": "나중에 다시 동기화하세요.",
+        "error.DecodingError.unsupportedVersion.reason": "더 새로운 MemoSync가 쓴 데이터입니다.",
+        "error.DecodingError.unsupportedVersion.suggestion": "앱을 업데이트하세요.",
+        "error.DiskError.full.description": "디스크가 가득 찼습니다.",
+        "error.DiskError.full.suggestion": "디스크 공간을 확보하세요. 그때까지 저장되지 않은 편집은 메모리에 보관됩니다.",
+        "error.DiskError.io.description": "라이브러리를 쓰거나 읽을 수 없습니다: {description}.",
+        "error.DiskError.io.suggestion": "다시 시도하세요. 계속 실패하면 디스크를 점검하세요.",
+        "error.DiskError.locked.description": "라이브러리를 사용 중입니다: {description}.",
+        "error.DiskError.locked.suggestion": "이 라이브러리를 쓰고 있는 다른 앱이나 창을 닫으세요.",
+        "error.DiskError.unavailable.description": "라이브러리 폴더를 쓸 수 없습니다: {reason}.",
+        "error.DiskError.unavailable.suggestion": "폴더가 있는지, 앱이 그 폴더를 쓸 수 있는지 확인하세요.",
+        "error.NotebookError.corruptMemo.description": "{id} 메모를 읽을 수 없습니다: {error}.",
+        "error.NotebookError.invalidDelta.description": "다른 기기에서 온 변경 내용이 서로 맞지 않습니다: {reason}.",
+        "error.NotebookError.memoExists.description": "{id} 메모가 이미 있습니다.",
+        "error.NotebookError.memoInTrash.description": "{id} 메모는 휴지통에 있습니다.",
+        "error.NotebookError.memoInTrash.reason": "휴지통에 있는 메모는 편집할 수 없습니다.",
+        "error.NotebookError.memoInTrash.suggestion": "먼저 휴지통에서 복원하세요.",
+        "error.NotebookError.memoNotFound.description": "{id} 메모가 없습니다. 삭제되었을 수 있습니다.",
+        "error.NotebookError.memoNotFound.suggestion": "메모 목록을 새로 고치세요.",
+        "error.NotebookError.memoNotInTrash.description": "{id} 메모는 휴지통에 없습니다.",
+        "error.NotebookError.nothingToUndo.description": "{id} 메모에는 실행 취소하거나 다시 실행할 것이 없습니다.",
+        "error.NotebookError.text.description": "{id} 메모를 바꿀 수 없습니다: {error}.",
+        "error.ReplicaError.closed.description": "라이브러리가 닫혀 있습니다.",
+        "error.ReplicaError.closed.suggestion": "라이브러리를 다시 여세요.",
+        "error.ReplicaError.corruptLibrary.description": "라이브러리 파일 \"{file}\"이(가) 손상되었습니다: {reason}.",
+        "error.ReplicaError.corruptLibrary.suggestion": "라이브러리 폴더를 그대로 두고 백업에서 복원하거나, 새 라이브러리로 동기화하세요.",
+        "error.ReplicaError.noSyncInProgress.description": "진행 중인 동기화가 없습니다.",
+        "error.ReplicaError.syncInProgress.description": "이미 동기화 중입니다.",
+        "error.ReplicaError.syncInProgress.suggestion": "진행 중인 동기화가 끝날 때까지 기다리세요.",
+        "error.ReplicaError.unknownLibraryVersion.description": "더 새로운 버전의 MemoSync가 쓴 라이브러리입니다.",
+        "error.ReplicaError.unknownLibraryVersion.reason": "이 버전에서는 파일 \"{file}\"(종류 {kind}, 형식 버전 {version})을(를) 읽을 수 없습니다.",
+        "error.ReplicaError.unknownLibraryVersion.suggestion": "앱을 업데이트하세요.",
+        "error.TextError.doesNotFit.description": "편집이 텍스트와 맞지 않습니다: {description}.",
+        "error.TextError.doesNotFit.suggestion": "메모의 텍스트를 다시 읽고 편집을 다시 하세요.",
+        "error.TextError.inconsistent.description": "메모의 변경 내용이 서로 맞지 않습니다: {description}.",
+        "error.TextError.inconsistent.reason": "다른 기기가 올바른 레플리카라면 만들 수 없는 변경을 보냈습니다.",
+        "error.TextError.offsetInsideSurrogatePair.reason": "UTF-16 위치가 두 코드 단위로 된 문자(예: 이모지)를 가르고 있습니다.",
+        "error.TextError.outOfBounds.reason": "위치를 계산한 뒤 텍스트가 바뀌었거나, 다른 텍스트에서 계산한 위치입니다.",
+        "error.TextError.tooLarge.description": "메모가 너무 커서 바꿀 수 없습니다: {description}.",
+        "error.TextError.tooLarge.reason": "메모가 MemoSync의 한도에 도달했습니다.",
+        "error.TextError.tooLarge.suggestion": "메모를 더 작은 메모 여러 개로 나누세요.",
+        "error.TextError.unknownAnchor.reason": "위치가 가리키는 문자가 이 텍스트에 없습니다.",
+        // MARK: cli
+        "cli.andMore": "외 {count}개",
+        "cli.count.blob.one": "블롭 {count}개",
+        "cli.count.blob.other": "블롭 {count}개",
+        "cli.count.byte.one": "{count}바이트",
+        "cli.count.byte.other": "{count}바이트",
+        "cli.count.character.one": "{count}자",
+        "cli.count.character.other": "{count}자",
+        "cli.count.file.one": "파일 {count}개",
+        "cli.count.file.other": "파일 {count}개",
+        "cli.count.memo.one": "메모 {count}개",
+        "cli.count.memo.other": "메모 {count}개",
+        "cli.count.operation.one": "작업 {count}개",
+        "cli.count.operation.other": "작업 {count}개",
+        "cli.count.storeEntry.one": "저장소 항목 {count}개",
+        "cli.count.storeEntry.other": "저장소 항목 {count}개",
+        "cli.count.storeError.one": "저장소 오류 {count}개",
+        "cli.count.storeError.other": "저장소 오류 {count}개",
+        "cli.count.storeOperation.one": "저장소 작업 {count}개",
+        "cli.count.storeOperation.other": "저장소 작업 {count}개",
+        "cli.deleted": "{id} {title} 메모를 휴지통으로 옮겼습니다('memo restore {id}'로 되돌릴 수 있습니다).",
+        "cli.demo.bobGets": "밥이 동기화해서 받습니다({read} 읽음, {applied} 적용):",
+        "cli.demo.byHand": "직접 해 보세요:",
+        "cli.demo.converged": "수렴: 예",
+        "cli.demo.diverged": "수렴: 아니요",
+        "cli.demo.failed": "데모가 실패했습니다: {error}",
+        "cli.demo.folder": "공유 폴더(Dropbox, iCloud Drive, Syncthing이 맞춰 주는 어떤 폴더든 됩니다): {path}",
+        "cli.demo.missing": "(없음)",
+        "cli.demo.published": "{written} 올림, {read} 읽음",
+        "cli.demo.publishedApplied": "{written} 올림, {read} 읽음, {applied} 적용",
+        "cli.demo.readApplied": "{read} 읽음, {applied} 적용",
+        "cli.demo.step1": "기기 두 대, 각자 자기 라이브러리가 있습니다(이번 세션의 새 레플리카 ID와 함께):",
+        "cli.demo.step2": "앨리스가 메모를 쓰고 동기화합니다. 다음 명령과 같습니다:",
+        "cli.demo.step3": "둘 다 오프라인에서 같은 메모를 편집합니다:",
+        "cli.demo.step4": "폴더를 통해 차례로 동기화합니다(어떤 순서든 결과는 같습니다):",
+        "cli.demo.step5": "둘 다 두 사람의 편집이 모두 담긴 같은 메모를 갖게 됩니다:",
+        "cli.demo.title": "MemoSync 데모: {path}",
+        "cli.demo.usage": "사용법: memo demo [--dir DIR]",
+        "cli.editorExited": "종료되었습니다(종료 상태 {status})",
+        "cli.editorSignalled": "중단되었습니다(시그널 {signal})",
+        "cli.error.alreadyInTrash": "{id} 메모는 이미 휴지통에 있습니다",
+        "cli.error.ambiguousID": """
+            ID '{id}'가 모호합니다. {count}개의 메모가 이것으로 시작합니다. 더 많은 자리를 주세요:
+            {list}
+            """,
+        "cli.error.argumentNotUTF8": "{index}번째 인수는 올바른 UTF-8이 아닙니다. memo는 텍스트를 받은 그대로 저장하므로 거부합니다",
+        "cli.error.cannotCreateFolder": "폴더({path})를 만들 수 없습니다: {error}",
+        "cli.error.cannotCreateTemporary": "{path}에 임시 파일을 만들 수 없습니다: {error}",
+        "cli.error.cannotOpenLibrary": "{path}의 라이브러리를 열 수 없습니다: {error}",
+        "cli.error.cannotRead": "{path} 파일을 읽을 수 없습니다: {error}",
+        "cli.error.cannotReadInput": "표준 입력을 읽을 수 없습니다: {error}",
+        "cli.error.cannotReadLibrary": "{path}의 라이브러리를 읽을 수 없습니다: {error}",
+        "cli.error.cannotSave": "{path}의 라이브러리를 저장할 수 없습니다: {error}. 변경은 반영되지 않았습니다",
+        "cli.error.cannotUseStore": "저장소 폴더({path})를 쓸 수 없습니다: {error}",
+        "cli.error.cannotWrite": "{path}에 쓸 수 없습니다: {error}",
+        "cli.error.cannotWriteOutput": "표준 출력에 쓸 수 없습니다: {error}",
+        "cli.error.completionNeedsShell": "'completion'에는 셸 이름이 필요합니다: bash, zsh, fish",
+        "cli.error.couldNotSync": "저장소({path})와 동기화할 수 없습니다: {error}. 아무것도 읽거나 쓰지 않았습니다",
+        "cli.error.deleteDoesNotFit": "위치 {offset}에서 {count}를 지울 수 없습니다{which}. 텍스트는 {length}(유니코드 스칼라)뿐입니다. 아무것도 바꾸지 않았습니다",
+        "cli.error.editedNotUTF8": "편집한 텍스트가 올바른 UTF-8이 아닙니다. 메모는 바뀌지 않았습니다{kept}",
+        "cli.error.editedUnreadable": "편집한 파일({path})을 읽을 수 없습니다: {error}. 메모는 바뀌지 않았습니다{kept}",
+        "cli.error.editorEmpty": "텍스트가 비어 있어 메모를 만들지 않았습니다('memo new \"\"'는 빈 메모를 만듭니다)",
+        "cli.error.editorFailed": "편집기 '{command}'가 {how}. 메모는 바뀌지 않았습니다{kept}",
+        "cli.error.editorNotStarted": "편집기 '{command}'를 실행할 수 없습니다: {error}",
+        "cli.error.emptyPath": "빈 경로가 주어졌습니다",
+        "cli.error.exportAllNoID": "'export --all DIR'은 모든 메모를 내보냅니다. 메모 ID를 받지 않습니다",
+        "cli.error.exportAllNoOutput": "--output은 파일 하나를 가리킵니다. --all에는 폴더만 주세요",
+        "cli.error.exportFailed": "{path}에 쓸 수 없습니다: {error}. 지금까지 쓴 파일은 지웠습니다",
+        "cli.error.exportWouldReplace": """
+            {path} 폴더에서 {count}를 덮어쓰게 됩니다. 아무것도 쓰지 않았습니다(덮어쓰려면 --force):
+            {files}
+            """,
+        "cli.error.fileNotUTF8": "{path} 파일은 UTF-8 텍스트가 아닙니다. 아무것도 바꾸지 않았습니다",
+        "cli.error.forceOnlyAll": "--force는 'export --all DIR'에만 쓸 수 있습니다",
+        "cli.error.helpManAlone": "'help --man'은 명령 이름을 받지 않습니다. man 페이지에 모든 명령이 있습니다",
+        "cli.error.helpOneCommand": "'help'는 명령 이름을 하나까지만 받습니다",
+        "cli.error.historyUnreadable": "실행 취소 기록 파일({path})을 읽을 수 없습니다({error}). 삭제하면 새로 시작합니다",
+        "cli.error.importNeedsPaths": "'import'에는 가져올 파일이나 폴더가 필요합니다",
+        "cli.error.importRefused": """
+            {count}를 가져올 수 없어 아무것도 가져오지 않았습니다:
+            {files}
+            """,
+        "cli.error.inputEmpty": "표준 입력이 비어 있어 메모를 만들지 않았습니다('memo new \"\"'는 빈 메모를 만듭니다)",
+        "cli.error.inputNotUTF8": "표준 입력이 UTF-8 텍스트가 아닙니다. 아무것도 바꾸지 않았습니다",
+        "cli.error.insertDoesNotFit": "위치 {offset}에 넣을 수 없습니다{which}. 텍스트는 {length}(유니코드 스칼라)뿐입니다. 아무것도 바꾸지 않았습니다",
+        "cli.error.json": "JSON을 쓸 수 없습니다: {error}",
+        "cli.error.libraryBusy": "다른 memo 명령(동기화나 변경)이 {seconds}초 동안 {path}의 라이브러리를 쓰고 있습니다. 끝난 뒤 다시 시도하세요",
+        "cli.error.memoInTrash": "{id} 메모는 휴지통에 있습니다. 먼저 복원하세요('memo restore {id}')",
+        "cli.error.needsID": "'{command}'에는 메모 ID가 필요합니다('memo list'로 볼 수 있습니다)",
+        "cli.error.noArguments": "'{command}'는 인수를 받지 않습니다(받은 값 '{argument}'; 'memo help {command}' 참고)",
+        "cli.error.noCommand": "명령이 없습니다('memo help'로 명령 목록을 볼 수 있습니다)",
+        "cli.error.noEditor": "편집기가 없습니다. VISUAL이나 EDITOR를 설정하거나, --text TEXT, --text-file PATH(또는 --insert/--delete)로 텍스트를 주세요",
+        "cli.error.noHome": "홈 폴더를 찾을 수 없습니다. HOME을 설정하거나 --library PATH 또는 MEMO_LIBRARY로 라이브러리 폴더를 주세요",
+        "cli.error.noLibrary": "{path}에 라이브러리가 없습니다. 'memo new'로 만들거나 'memo sync --store PATH'로 저장소에서 가져오세요",
+        "cli.error.noMatchingID": "'{id}'로 시작하는 ID의 메모가 없습니다('{list}'로 ID를 볼 수 있습니다)",
+        "cli.error.noStoreYet": "아직 저장소 폴더가 없습니다. 'memo sync --store PATH'(기기끼리 공유하는 폴더)를 한 번 실행하면 이후 동기화는 이를 기억합니다",
+        "cli.error.noSuchMemo": "{id} 메모가 없습니다",
+        "cli.error.notAFolder": "{path} 경로에 폴더가 아닌 것이 이미 있습니다",
+        "cli.error.notAnID": "'{id}'는 메모 ID가 아닙니다. ID는 최대 32자리 16진수(0-9, a-f)입니다. '{list}'로 볼 수 있습니다",
+        "cli.error.notInTrash": "{id} 메모는 휴지통에 없습니다",
+        "cli.error.notWholeNumber": "{what}는 0 이상의 정수(글자 수)여야 합니다(받은 값 '{value}')",
+        "cli.error.nothingToRedo": "메모 {id}에 다시 적용할 편집이 없습니다",
+        "cli.error.nothingToUndo": "메모 {id}에 취소할 편집이 없습니다. 'memo undo'는 이 기기에서 memo로 한 편집을 취소합니다",
+        "cli.error.numberTooLarge": "{what}가 너무 큽니다(받은 값 {value})",
+        "cli.error.oneID": "'{command}'는 메모 ID를 하나만 받습니다('{argument}'도 주어졌습니다)",
+        "cli.error.optionNeeds": "{option} 옵션에 필요한 것: {what}",
+        "cli.error.optionNotForCommand": "{option} 옵션은 '{command}'에 쓸 수 없습니다('memo help {command}' 참고)",
+        "cli.error.optionTakesNoValue": "{option} 옵션은 값을 받지 않습니다",
+        "cli.error.optionTakesValues": "{option} 옵션은 값 {count}개를 받습니다. 각각 따로 주세요",
+        "cli.error.optionTwice": "{option} 옵션이 두 번 주어졌습니다",
+        "cli.error.purgeAllAlone": "'purge --all'은 휴지통을 비웁니다. 메모 ID를 받지 않습니다",
+        "cli.error.purgeNeedsIDs": "'purge'에는 휴지통에 있는 메모의 ID나, 휴지통을 비우는 --all이 필요합니다",
+        "cli.error.purgeNotInTrash": "{id} 메모는 휴지통에 없습니다. 휴지통에 있는 메모만 완전히 삭제할 수 있습니다(먼저 'memo delete {id}'). 아무것도 삭제하지 않았습니다",
+        "cli.error.readEmpty": "읽은 텍스트가 비어 있어 메모를 만들지 않았습니다('memo new \"\"'는 빈 메모를 만듭니다)",
+        "cli.error.searchNeedsQuery": "'search'에는 검색할 내용이 필요합니다",
+        "cli.error.settingsUnreadable": "설정 파일({path})을 읽을 수 없습니다({error}). 고치거나 삭제한 뒤 'memo sync --store PATH'를 다시 실행하세요",
+        "cli.error.storeMissing": "저장소 폴더({path})가 없습니다(드라이브나 공유 폴더가 연결되어 있나요?). 다시 만들려면 'memo sync --store {path}'를 실행하세요",
+        "cli.error.syncFailed": "동기화에 실패했습니다: {error}",
+        "cli.error.syncUnfinished": "동기화가 끝나지 않았습니다: {error}",
+        "cli.error.textNotCombined": "--text는 텍스트 전체를 바꿉니다. --insert나 --delete와 함께 쓸 수 없습니다",
+        "cli.error.textOnce": "텍스트는 한 번만 주세요(--text 또는 --text-file)",
+        "cli.error.textTwoWays": "텍스트는 인수나 --text-file 중 하나로만 주세요",
+        "cli.error.unexpectedNumber": "예상하지 못한 숫자 {number}. 대시로 시작하는 텍스트는 앞에 --를 붙이세요",
+        "cli.error.unknownCommand": "알 수 없는 명령 '{command}'('memo help'로 명령 목록을 볼 수 있습니다)",
+        "cli.error.unknownOption": "알 수 없는 옵션 {option}('memo help' 참고)",
+        "cli.exported": "{count}를 {path}에 내보냈습니다.",
+        "cli.import.missing": "{path}: 그런 파일이나 폴더가 없습니다",
+        "cli.import.notUTF8": "{path}: UTF-8 텍스트가 아닙니다(다른 인코딩이거나 텍스트가 아님). 먼저 UTF-8로 저장하세요",
+        "cli.import.unreadable": "{path}: 읽을 수 없습니다({error})",
+        "cli.import.utf16": "{path}: UTF-16 텍스트입니다. 먼저 UTF-8로 저장하세요",
+        "cli.importSkipped": "이미 같은 내용의 메모가 있어 {count}를 건너뛰었습니다(그래도 가져오려면 --again):",
+        "cli.imported": "{count}를 가져왔습니다.",
+        "cli.inTrashMark": "(휴지통에 있음)",
+        "cli.listEmpty": "(메모 없음)",
+        "cli.note.createdLibrary": "{path}에 새 라이브러리를 만들었습니다",
+        "cli.note.waitingForLibrary": "다른 memo 명령이 라이브러리 사용을 마칠 때까지 기다리는 중...",
+        "cli.progress.export": "내보내는 중",
+        "cli.progress.line": "{task}: {done}/{planned}, {read} 읽음, {written} 씀",
+        "cli.progress.listing": "저장소 목록 읽는 중",
+        "cli.progress.sync": "동기화 중",
+        "cli.purged": "{count}를 완전히 삭제했습니다.",
+        "cli.quoted": "“{title}”",
+        "cli.redone": "{id} {title}의 편집을 다시 적용했습니다.",
+        "cli.restored": "{id} {title} 메모를 복원했습니다.",
+        "cli.searchEmpty": "(일치하는 메모 없음)",
+        "cli.status.earlier": "이전 ID:",
+        "cli.status.earlierValue": "{ids}{more}(비정상 종료나 복사 이후)",
+        "cli.status.lastSync": "마지막 동기화:",
+        "cli.status.library": "라이브러리:",
+        "cli.status.memos": "메모:",
+        "cli.status.memosValue": "{active}, 휴지통에 {trashed}",
+        "cli.status.never": "한 번도 안 함",
+        "cli.status.noStore": "아직 없음('memo sync --store PATH'로 지정)",
+        "cli.status.none": "없음",
+        "cli.status.older": " 외 이전 {count}개",
+        "cli.status.replica": "레플리카:",
+        "cli.status.replicaValue": "{id}(라이브러리를 정상적으로 닫으면 유지되고, 비정상 종료 후나 복사본에서는 새로 만들어집니다)",
+        "cli.status.store": "저장소:",
+        "cli.status.unsynced": "동기화 안 된 편집:",
+        "cli.status.unsyncedValue": "이 라이브러리가 아직 올리지 않은 {count}",
+        "cli.storeErrorsAbove": "{count}(위 목록 참고)",
+        "cli.storeNotListed": "저장소 목록을 읽을 수 없습니다",
+        "cli.suggestionSeparator": ". ",
+        "cli.sync.blobs": "{read} 읽음({readBytes}), {written} 씀({writtenBytes}), {deleted} 삭제; 저장소에 {listed}.",
+        "cli.sync.done": "저장소({store})와 동기화했습니다.",
+        "cli.sync.nothingNew": "저장소에 새 내용이 없습니다.",
+        "cli.sync.pending": "바탕이 되는 변경이 도착할 때까지 {count}를 보류합니다.",
+        "cli.sync.published": "이 라이브러리의 {count}를 올렸습니다(동기화되지 않은 편집).",
+        "cli.sync.received": "저장소에서 {count}를 받았습니다(다른 기기에서 한 편집).",
+        "cli.sync.skipped": "{count}를 건너뛰었습니다(다음 동기화 때 다시 시도합니다):",
+        "cli.sync.skippedMore": "외 {count}개('memo sync --json'으로 모두 볼 수 있습니다).",
+        "cli.sync.snapshot": "노트 전체의 스냅샷을 올렸습니다(새 기기는 여기서 시작합니다).",
+        "cli.sync.storeErrors": "저장소 오류:",
+        "cli.sync.unfinished": "저장소({store})와의 동기화가 끝나지 않았습니다(아래 저장소 오류 참고; 'memo sync'를 다시 실행하세요).",
+        "cli.trashEmpty": "(휴지통이 비어 있음)",
+        "cli.typedKeptIn": "; 입력한 내용은 {path}에 보관되어 있습니다",
+        "cli.undone": "{id} {title}의 마지막 편집을 취소했습니다.",
+        "cli.untitled": "(제목 없음)",
+        "cli.version": "memo {version} (라이브러리 형식 {library}, 저장소 구조 {store})",
+        "cli.what.deleteLength": "--delete의 길이",
+        "cli.what.deleteOffset": "--delete의 위치",
+        "cli.what.filePath": "파일 경로",
+        "cli.what.filePathOrDash": "파일 경로(표준 입력은 -)",
+        "cli.what.folderPath": "폴더 경로",
+        "cli.what.insertOffset": "--insert의 위치",
+        "cli.what.offsetAndLength": "OFFSET과 LENGTH",
+        "cli.what.offsetAndText": "OFFSET과 TEXT",
+        "cli.what.value": "값",
+        "cli.whichChange": " ({count}개 중 {index}번째 변경)",
+        // MARK: help
+        "help.examplesLabel": "예:",
+        "help.footer": """
+            메모 ID: 다른 메모와 겹치지 않는 한 ID의 앞부분만 써도 됩니다('memo show 3fa2').
+            'memo list'는 ID를 8자리 이상으로 줄여서 보여 줍니다.
+
+            라이브러리: 메모가 저장되는 폴더입니다. --library PATH, 없으면 환경 변수
+            MEMO_LIBRARY, 없으면 사용자 데이터 폴더(Linux는 $XDG_DATA_HOME/memosync 또는
+            ~/.local/share/memosync, macOS는 ~/Library/Application Support/MemoSync)입니다.
+            메모를 보기만 하는 명령은 기다리지 않습니다. 다른 memo 명령(편집기, 동기화)이
+            실행 중이어도 동작합니다.
+
+            모든 명령의 옵션: --library PATH; --quiet(-q): 오류 외에는 표준 오류에 아무것도
+            쓰지 않음; --json: 프로그램용 출력(무언가를 출력하는 모든 명령, 언어와 무관);
+            --help(-h). 'memo --version'은 버전을 출력합니다.
+
+            종료 상태: 성공하면 0, 명령이 실패하면 1, 명령줄이 잘못되면 2. 'search'는 grep처럼
+            일치하는 것이 없으면 1, 오류면 2입니다. 오류는 "memo: <메시지>" 형태로 표준 오류에
+            나오며, 실패한 명령은 아무것도 바꾸지 않습니다.
+
+            언어: 메시지와 도움말은 LC_ALL, LC_MESSAGES, LANG을 따릅니다(영어, 한국어,
+            일본어). 날짜와 숫자는 로캘 형식을 따릅니다. 'memo help 명령'에 예가 있습니다.
+            """,
+        "help.group.files": "내보내기와 가져오기",
+        "help.group.find": "찾기",
+        "help.group.more": "그 밖에",
+        "help.group.sync": "동기화",
+        "help.group.trash": "휴지통",
+        "help.group.write": "쓰기",
+        "help.page.completion": """
+            bash, zsh, fish에서 memo의 명령, 옵션, 메모 ID를 자동 완성하는 스크립트를 출력합니다.
+            셸의 시작 파일에서 불러오세요.
+
+            예:
+              echo 'source <(memo completion bash)' >> ~/.bashrc
+              memo completion zsh > "${fpath[1]}/_memo"
+              memo completion fish > ~/.config/fish/completions/memo.fish
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.delete": """
+            메모를 휴지통으로 옮깁니다('memo restore ID'로 되돌릴 수 있습니다). 다른 기기에서는
+            다음 동기화 때 휴지통으로 옮겨집니다. 그사이 누군가 편집하면 옮겨지지 않습니다.
+
+            --json  옮긴 뒤 메모를 객체로 출력
+
+            예:
+              memo delete 3fa2
+              memo trash
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.demo": """
+            핵심 기능을 명령 하나로 보여 줍니다. 두 기기(DIR 안의 라이브러리 두 개, 기본은 임시
+            폴더)가 폴더 하나를 저장소로 공유하고, 오프라인에서 같은 메모를 편집한 뒤 차례로
+            동기화하여 같은 상태가 됩니다. 단계마다 일어난 일과 같은 일을 직접 하는 memo 명령을
+            보여 줍니다.
+
+            --dir DIR  라이브러리 두 개와 공유 폴더를 둘 곳
+
+            예:
+              memo demo
+              memo demo --dir /tmp/memo-demo
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.edit": """
+            옵션이 없으면 텍스트를 담은 임시 파일로 $VISUAL($EDITOR, 둘 다 없고 터미널이면 vi)을
+            열고, 편집기가 정상 종료하면 쓴 내용을 저장합니다. 편집기가 열려 있는 동안
+            라이브러리를 잡고 있지 않으므로 다른 명령과 동기화가 계속 동작하고, 그동안 바뀐
+            내용과 편집한 내용이 합쳐집니다. 편집기가 실패하면 입력한 내용은 메시지에 나오는
+            파일에 보관됩니다. 원래 텍스트가 줄바꿈으로 끝나지 않았는데 파일이 줄바꿈으로
+            끝나면(대부분의 편집기가 붙입니다) 그 줄바꿈 하나는 버립니다.
+
+            --text TEXT              텍스트 전체 바꾸기(-는 표준 입력). 다른 부분만 바뀌므로
+                                     다른 곳에서 한 편집도 남습니다
+            --text-file PATH         텍스트 전체를 파일 내용으로 바꾸기(표준 입력은 -)
+            --insert OFFSET TEXT     OFFSET 위치에 TEXT 넣기
+            --delete OFFSET LENGTH   OFFSET부터 LENGTH 글자 지우기
+            --json                   편집 후 메모를 객체로 출력
+
+            OFFSET과 LENGTH는 0부터 세는 유니코드 스칼라(코드 포인트) 수입니다. 코드 포인트
+            하나로 쓴 "é"는 1, "e"와 결합 악센트는 2, 이모지는 1(국기는 2)입니다. --insert와
+            --delete를 여러 개 주면 앞의 것이 적용된 텍스트에 차례로 적용됩니다. 하나라도
+            텍스트와 맞지 않으면 아무것도 바뀌지 않습니다. 휴지통의 메모는 먼저 복원해야
+            편집할 수 있습니다. 'memo undo ID'로 편집을 취소할 수 있습니다.
+
+            예:
+              memo edit 3fa2
+              memo edit 3fa2 --text "귀리 우유 사기"
+              sed 's/우유/귀리 우유/' draft.txt | memo edit 3fa2 --text -
+              memo edit 3fa2 --insert 0 "할 일: " --delete 20 5
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.export": """
+            메모를 일반 텍스트로 씁니다. 표준 출력(--output -도 같음)이나 FILE(있으면
+            덮어씀)에 씁니다. --all이면 휴지통에 없는 모든 메모를 폴더 DIR(없으면 만듦)에
+            메모마다 UTF-8 .txt 파일 하나로 씁니다. 파일 이름은 제목을 바탕으로 하고(흔한 파일
+            시스템 모두에서 안전하고 겹치지 않게), 파일 날짜는 메모가 마지막으로 바뀐 시각이므로
+            'memo import DIR'로 같은 메모를 되살릴 수 있습니다. --force가 없으면 기존 파일을
+            덮어쓰지 않으며, 하나라도 덮어쓰게 되면 아무것도 쓰지 않습니다. 터미널에서 1초 넘게
+            걸리면 --quiet가 아닌 한 진행 상황을 보여 줍니다.
+
+            --output FILE, -o FILE  FILE에 쓰기
+            --all DIR               모든 메모를 DIR에 쓰기
+            --force                 기존 파일 덮어쓰기(--all과 함께)
+            --json                  --all이면 객체: directory, files(객체: id, file).
+                                    메모 하나면 그 메모(또는 id와 file)
+
+            예:
+              memo export 3fa2 > groceries.txt
+              memo export --all ~/memos-backup
+              memo export --all ~/memos-backup --force
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.help": """
+            작업별로 묶은 명령, 명령 하나의 예가 담긴 설명, 또는 --man이면 같은 내용으로 만든
+            man 페이지(roff) 형식의 전체 설명서를 보여 줍니다.
+
+            예:
+              memo help
+              memo help sync
+              memo help --man > memo.1 && man ./memo.1
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.import": """
+            텍스트나 마크다운 파일 하나마다 메모 하나를 만듭니다. PATH는 파일이거나, 안의
+            .txt, .text, .md, .markdown 파일을 가져올 폴더입니다(하위 폴더 포함, 숨김 파일
+            제외). 메모의 텍스트는 파일 내용입니다. UTF-8이어야 하며 BOM은 있어도 되고(제거),
+            CR LF 줄바꿈은 LF로 바꿉니다. 제목은 첫 줄입니다. 파일의 날짜가 메모의 날짜(만든
+            시각, 마지막으로 바뀐 시각)가 되며 날짜 순서대로 만듭니다. 라이브러리에 이미 있는
+            변경보다 이른 날짜는 그 변경 바로 뒤가 됩니다. 다른 인코딩(UTF-16, Latin-1 등)의
+            파일은 이유와 함께 거부하며, 그러면 아무것도 가져오지 않습니다.
+
+            텍스트가 이미 어떤 메모와 같은 파일(라이브러리나 휴지통, 또는 같은 가져오기의 다른
+            파일)은 건너뛰므로 같은 파일을 두 번 가져와도 중복되지 않습니다. --again이면 그래도
+            가져옵니다. 라이브러리가 없으면 새로 만듭니다.
+
+            --again  이미 같은 텍스트의 메모가 있어도 가져오기
+            --json   객체: imported(객체: file, id), skipped(파일)
+
+            예:
+              memo import notes/todo.md
+              memo import ~/Documents/notes
+              memo export --all backup && memo --library new-library import backup
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.list": """
+            휴지통에 없는 메모를 최근에 바뀐 순서로 보여 줍니다. 짧은 ID, 마지막으로 바뀐
+            시각(로컬 시각, 로캘 형식), 제목(첫 줄)이 나옵니다. 다른 memo 명령이 실행 중이어도
+            동작합니다.
+
+            --json  객체의 JSON 배열: id, title, preview, createdAt, modifiedAt(ISO 8601,
+                    UTC), status.
+
+            예:
+              memo list
+              memo list --json | jq -r '.[].title'
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.new": """
+            메모를 만들고 그 ID(16진수 32자리)를 한 줄로 출력합니다.
+
+            텍스트는 TEXT입니다(여러 단어는 공백 하나로 이어집니다). - 나 --text-file - 이면
+            표준 입력, --text-file PATH이면 그 파일(UTF-8)을 읽은 그대로 씁니다. 아무것도
+            없으면 표준 입력이 터미널이 아닐 때는 표준 입력을, 터미널이면 편집기($VISUAL 또는
+            $EDITOR)를 빈 파일로 엽니다. 입력이나 파일이 비어 있으면 아무것도 만들지 않습니다.
+            'memo new ""'는 빈 메모를 만듭니다. 대시로 시작하는 텍스트는 앞에 --를 붙이세요.
+            라이브러리가 없으면 새로 만듭니다.
+
+            --text-file PATH  PATH에서 텍스트 읽기(표준 입력은 -)
+            --json            새 메모를 객체로 출력('memo show --json'과 같음)
+
+            예:
+              memo new "우유 사기"
+              echo "배관공에게 전화" | memo new
+              memo new --text-file notes/meeting.md
+              pbpaste | memo new -
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.purge": """
+            휴지통에 있는 메모를 완전히 삭제합니다. 텍스트는 이 라이브러리에서, 그리고 다른
+            기기에서는 다음 동기화 때 사라집니다. 모든 ID는 휴지통에 있는 메모여야 하며, 하나라도
+            아니면 아무것도 삭제하지 않습니다. --all은 휴지통을 비웁니다.
+
+            --all   휴지통의 모든 메모
+            --json  객체: purged(삭제한 ID).
+
+            예:
+              memo purge 3fa2 91c0
+              memo purge --all
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.redo": """
+            메모에 마지막으로 한 'memo undo'가 취소한 편집을 다시 적용합니다. 메모를 새로
+            편집하면 다시 적용할 수 있는 기록은 사라집니다.
+
+            --json  적용 후 메모를 객체로 출력
+
+            예:
+              memo undo 3fa2
+              memo redo 3fa2
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.restore": """
+            휴지통에서 메모를 복원합니다. ID는 휴지통에 있는 메모 ID의 겹치지 않는 앞부분이면
+            됩니다('memo trash'로 볼 수 있습니다).
+
+            --json  복원 후 메모를 객체로 출력
+
+            예:
+              memo trash
+              memo restore 3fa2
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.search": """
+            텍스트에 QUERY가 들어 있는 메모를 최근에 바뀐 순서로 보여 줍니다. 대소문자,
+            악센트, 유니코드 정규화는 구별하지 않습니다("cafe"로 "Café"를 찾습니다). 여러
+            단어는 공백 하나로 이은 한 구절로 검색합니다. 휴지통의 메모는 검색하지 않습니다.
+
+            --json  'memo list --json'과 같음.
+
+            예:
+              memo search 우유
+              memo search "귀리 우유" --json
+              memo search 우유 > /dev/null && echo "있음"
+
+            종료 상태: 일치하는 메모가 있으면 0, 없으면 1(터미널이 아니면 아무것도 출력하지
+            않음), 오류나 잘못된 명령줄이면 2(grep과 같음).
+            """,
+        "help.page.show": """
+            메모의 텍스트를 저장된 그대로 출력합니다(터미널에서는 텍스트가 줄바꿈으로 끝나지
+            않으면 줄바꿈을 붙입니다). 휴지통의 메모도 볼 수 있습니다.
+
+            --json  객체: id, title, text, preview, createdAt, modifiedAt, status.
+
+            예:
+              memo show 3fa2
+              memo show 3fa2 > memo.txt
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.status": """
+            라이브러리 폴더, 마지막 세션의 레플리카 ID(라이브러리를 정상적으로 닫았고 복사본이
+            아니면 다음 세션이 이어받음)와 아직 그 ID로 올리는 이전 ID들, 메모 수, 아직 저장소에
+            올리지 않은 작업 수(동기화 안 된 편집, 'memo sync'와 같은 방식으로 셈), 마지막으로
+            동기화를 마친 시각, 기억된 저장소 폴더를 보여 줍니다. 다른 memo 명령이 실행 중이어도
+            동작합니다.
+
+            --json  객체: library, replica, lineage(이 라이브러리가 편집에 쓴 최신 ID 8개),
+                    lineageCount, memos, trashedMemos, unsyncedEdits(unpublishedOperations
+                    로도), lastSync(ISO 8601 또는 null), store(또는 null).
+
+            예:
+              memo status
+              memo status --json | jq .unsyncedEdits
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.sync": """
+            저장소와 변경 내용을 주고받습니다. 저장소는 기기끼리 공유하는 폴더입니다(Dropbox,
+            iCloud Drive, Syncthing 폴더, 네트워크 공유, USB 메모리). 각 기기는 자기 파일만
+            그곳에 쓰고, 동기화할 때마다 다른 기기가 쓴 것을 읽고 이 라이브러리의 새 편집을
+            올립니다. --store PATH로 폴더를 지정하면(없으면 만듭니다) 라이브러리에 기억되므로
+            이후에는 옵션이 필요 없습니다. 메모를 편집기로 열어 둔 동안('memo edit')에도 동기화할
+            수 있습니다.
+
+            결과를 출력합니다: 읽고 쓴 블롭, 받고 올린 작업, 건너뛴 블롭과 그 이유(아직 복사
+            중인 파일, 손상된 파일, 더 새로운 MemoSync가 쓴 파일, 어떤 블롭보다도 큰 파일, 읽을
+            수 없는 폴더, 따라가지 않는 심볼릭 링크나 특수 파일). 건너뛴 블롭은 다음 동기화 때
+            다시 시도합니다. 터미널에서 1초 넘게 걸리는 동기화는 --quiet가 아니면 진행 상황
+            (저장소 작업, 읽고 쓴 바이트)을 표준 오류에 보여 줍니다.
+
+            작업은 글자 하나를 입력하거나 지운 것, 또는 메모 하나를 만들거나 휴지통으로
+            옮기거나 복원하거나 완전히 삭제한 것입니다. "작업 N개를 올렸습니다"는 저장소에
+            없던 이 라이브러리의 작업 수이며('memo status'의 동기화 안 된 편집), 다른 기기가
+            동기화하면 받은 작업으로 보고됩니다.
+
+            --store PATH  저장소 폴더(기억됨)
+            --json  보고서 필드를 담은 객체: complete(동기화가 모두 끝났으면 true),
+                    listedStore, blobsListed, blobsRead, bytesRead, blobsWritten,
+                    bytesWritten, blobsDeleted, operationsApplied(받은 작업),
+                    publishedOperations, pendingOperationCount, publishedSegment(마지막),
+                    publishedSegments, publishedSnapshot, skipped(객체: key, kind, reason),
+                    errors(한 줄씩), problems(같은 오류를 객체로: operation, key, error,
+                    reason), store, replica(이 세션의 ID). 동기화가 실패해도 출력합니다.
+
+            예:
+              memo sync --store ~/Dropbox/memos
+              memo sync
+              memo sync --json | jq .operationsApplied
+
+            종료 상태: 동기화가 끝나면 0, 저장소를 쓸 수 없으면 1입니다. 저장소 목록을 읽지 못한
+            동기화는 오류만 출력하고, 나중에 저장소 오류(쓰기 실패 등)를 만난 동기화는 요약과
+            오류를 출력합니다. 어느 쪽이든 마지막 동기화 시각('memo status')은 바뀌지 않습니다.
+            잘못된 명령줄이면 2.
+            """,
+        "help.page.trash": """
+            휴지통에 있는 메모를 'memo list'처럼 최근에 바뀐 순서로 보여 줍니다.
+
+            --json  'memo list --json'과 같음.
+
+            예:
+              memo trash
+              memo purge --all
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.page.undo": """
+            이 기기에서 memo로 한 메모의 마지막 편집('memo edit' 또는 'memo redo')을 현재
+            텍스트에 대한 변경으로 취소합니다. 그 뒤에 이 기기나 다른 기기에서 한 편집은
+            남습니다. 메모마다 최근 편집 20개를 기억합니다. 휴지통으로 옮긴 것을 되돌리려면
+            'memo restore'를 쓰세요.
+
+            --json  취소 후 메모를 객체로 출력
+
+            예:
+              memo edit 3fa2 --text "앗"
+              memo undo 3fa2
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
+        "help.summary.completion": "bash, zsh, fish용 자동 완성 스크립트",
+        "help.summary.delete": "메모를 휴지통으로 옮기기",
+        "help.summary.demo": "두 기기가 공유 폴더로 같은 상태가 되는 과정을 단계별로 보기",
+        "help.summary.edit": "편집기로 메모 고치기, 또는 텍스트를 바꾸거나 일부 수정",
+        "help.summary.export": "메모 하나 또는 전부를 텍스트 파일로 내보내기",
+        "help.summary.help": "이 도움말, 명령별 도움말, man 페이지(--man)",
+        "help.summary.import": "텍스트·마크다운 파일이나 폴더에서 메모 만들기",
+        "help.summary.list": "메모 목록(최근에 바뀐 순)",
+        "help.summary.new": "메모 만들기(인수, 파일, 표준 입력 또는 편집기로 텍스트 입력)",
+        "help.summary.purge": "휴지통의 메모를 완전히 삭제하거나 휴지통 비우기",
+        "help.summary.redo": "'memo undo'로 취소한 편집 다시 적용",
+        "help.summary.restore": "휴지통에서 메모 복원",
+        "help.summary.search": "QUERY가 들어 있는 메모(대소문자와 악센트 무시)",
+        "help.summary.show": "메모 텍스트를 그대로 출력",
+        "help.summary.status": "이 라이브러리의 레플리카 ID, 동기화 안 된 편집, 마지막 동기화",
+        "help.summary.sync": "저장소 폴더와 변경 내용 주고받기(폴더는 기억됨)",
+        "help.summary.trash": "휴지통에 있는 메모 목록",
+        "help.summary.undo": "memo로 한 마지막 편집 취소",
+        "help.title": "memo: 공유 폴더로 동기화하는 오프라인 우선 메모",
+        "help.usageLabel": "사용법:",
+    ]
+}

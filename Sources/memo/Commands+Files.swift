@@ -1,0 +1,154 @@
+// `memo export` and `memo import`.
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+import MemoSync
+
+extension Runner {
+    // MARK: export
+
+    mutating func export(_ library: Library, target: ExportTarget) throws(CLIError) {
+        switch target {
+        case let .one(prefix, output):
+            let memo = try library.memo(try library.resolve(prefix, preferring: [.active, .trashed]))
+            guard let output, output != "-" else {
+                if json {
+                    console.print(try Format.json(Format.json(memo)))
+                } else {
+                    printExactly(memo.plainText)
+                }
+                return
+            }
+            do {
+                try Data(memo.plainText.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try? FileManager.default.setAttributes([.modificationDate: Format.date(memo.modifiedAt)], ofItemAtPath: output)
+            } catch {
+                throw .runtime("error.cannotWrite", ["path": output, "error": describe(error)])
+            }
+            if json { console.print(try Format.json(["id": memo.id.description, "file": output])) }
+        case let .all(directory, overwrite):
+            try exportAll(library: library, directory: directory, overwrite: overwrite)
+        }
+    }
+
+    /// Writes every active memo into `directory`, one file each, named after its title; each
+    /// file's modification date is the memo's (so `memo import` gives it back).
+    private mutating func exportAll(library: Library, directory: String, overwrite: Bool) throws(CLIError) {
+        let notebook = library.notebook
+        let memos = notebook.list().sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
+            .compactMap { notebook.memo($0.id) }
+        let files = zip(ExportNaming.fileNames(forTitles: memos.map(\.title)), memos).map { (fileName: $0, memo: $1) }
+        let manager = FileManager.default
+        try makeFolder(directory)
+        let folder = directory.hasSuffix("/") ? directory : directory + "/"
+        let existing = files.map(\.fileName).filter { manager.fileExists(atPath: folder + $0) }
+        if !existing.isEmpty && !overwrite {
+            let shown = existing.prefix(5).map { "  \(Format.terminalSafe($0))" }.joined(separator: "\n")
+            let more = existing.count > 5 ? "\n  " + t("andMore", ["count": Format.number(existing.count - 5)]) : ""
+            throw .runtime("error.exportWouldReplace", ["count": Format.count(existing.count, "file"), "path": directory, "files": shown + more])
+        }
+        let progress = ProgressLine(console: console, enabled: !quiet, task: t("progress.export"))
+        var written: [String] = []
+        var bytes = 0
+        for (index, file) in files.enumerated() {
+            let path = folder + file.fileName
+            let data = Data(file.memo.plainText.utf8)
+            do {
+                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+                try? manager.setAttributes([.modificationDate: Format.date(file.memo.modifiedAt)], ofItemAtPath: path)
+                if !existing.contains(file.fileName) { written.append(path) }
+            } catch {
+                progress.finish()
+                // Undo the part done: remove the files this export created.
+                for path in written { try? manager.removeItem(atPath: path) }
+                throw .runtime("error.exportFailed", ["path": path, "error": describe(error)])
+            }
+            bytes += data.count
+            progress.update(done: index + 1, planned: files.count, unit: "file", bytesRead: 0, bytesWritten: bytes)
+        }
+        progress.finish()
+        if json {
+            let objects = files.map { ["id": $0.memo.id.description, "file": folder + $0.fileName] }
+            console.print(try Format.json(["directory": directory, "files": objects]))
+        } else {
+            console.print(t("exported", ["count": Format.count(files.count, "memo"), "path": directory]))
+        }
+    }
+
+    private func makeFolder(_ directory: String) throws(CLIError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw .runtime("error.notAFolder", ["path": directory]) }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .runtime("error.cannotCreateFolder", ["path": directory, "error": describe(error)])
+        }
+    }
+
+    // MARK: import
+
+    /// Imports text and Markdown files (``ImportedFile``): every file is read and checked
+    /// first; if any cannot be imported, nothing is. A file whose text is already a memo's
+    /// (in the library or its trash, or another file of this import) is skipped unless
+    /// `again`. Memos are created in the order of their files' dates, at those dates.
+    mutating func importFiles(_ invocation: Invocation, paths: [String], again: Bool) async throws(CLIError) {
+        let files = try ImportedFile.collect(paths)
+        let clock = ImportClock()
+        let library = try open(invocation, creating: true, replicaEnvironment: clock.environment)
+        var known = Set(library.notebook.memoIDs.compactMap { library.notebook.memo($0)?.text })
+        var fresh: [ImportedFile] = []
+        var skipped: [ImportedFile] = []
+        for file in files {
+            if !again && known.contains(file.text) {
+                skipped.append(file)
+            } else {
+                known.insert(file.text)
+                fresh.append(file)
+            }
+        }
+        let created = try createMemos(fresh, in: library, clock: clock)
+        if !created.isEmpty { try await save(library) }
+        if json {
+            let imported = zip(fresh, created).map { ["file": $0.path, "id": $1.description] }
+            console.print(try Format.json(["imported": imported, "skipped": skipped.map(\.path)]))
+            return
+        }
+        console.print(t("imported", ["count": Format.count(created.count, "memo")]))
+        if !skipped.isEmpty {
+            console.print(t("importSkipped", ["count": Format.count(skipped.count, "file")]))
+            for file in skipped.prefix(10) { console.print("  " + Format.terminalSafe(file.path)) }
+            if skipped.count > 10 { console.print("  " + t("andMore", ["count": Format.number(skipped.count - 10)])) }
+        }
+    }
+
+    /// Creates one memo per file, at its file's dates: each memo (empty) at its creation date,
+    /// each text at its modification date, all in date order, since the library's hybrid clock
+    /// never goes back (a date earlier than a change the library holds becomes just after
+    /// that change). Returns the memos' ids in the order of `files`.
+    private func createMemos(_ files: [ImportedFile], in library: Library, clock: ImportClock) throws(CLIError) -> [MemoID] {
+        // (time, file index, whether it sets the text): a file's creation comes first at a tie
+        // (its creation date is never after its modification date).
+        var events: [(time: UInt64, index: Int, setsText: Bool)] = []
+        for (index, file) in files.enumerated() {
+            events.append((file.createdMilliseconds, index, false))
+            if !file.text.isEmpty { events.append((file.modifiedMilliseconds, index, true)) }
+        }
+        events.sort { ($0.time, $0.setsText ? 1 : 0, $0.index) < ($1.time, $1.setsText ? 1 : 0, $1.index) }
+        let replica = library.writer
+        var ids = [MemoID?](repeating: nil, count: files.count)
+        for event in events {
+            clock.set(event.time)
+            if event.setsText, let id = ids[event.index] {
+                try attempt { () throws(ReplicaError) in try replica.setText(id, to: files[event.index].text) }
+            } else if !event.setsText {
+                ids[event.index] = try attempt { () throws(ReplicaError) in try replica.createMemo(text: "") }
+            }
+        }
+        clock.set(nil)
+        return ids.compactMap { $0 }
+    }
+}

@@ -1,0 +1,108 @@
+// `memo list`, `memo show`, `memo search` and `memo status`: they read the library without
+// locking it.
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+import MemoSync
+
+extension Runner {
+    mutating func runFinding(_ invocation: Invocation) throws(CLIError) {
+        let library = try readLibrary(invocation)
+        switch invocation.command {
+        case .list:
+            try printSummaries(library.notebook.list(), library: library, empty: t("listEmpty"))
+        case let .search(query):
+            let matches = library.notebook.search(query)
+            try printSummaries(matches, library: library, empty: t("searchEmpty"))
+            if matches.isEmpty { throw .noMatch }
+        case let .show(prefix):
+            let memo = try library.memo(try library.resolve(prefix, preferring: [.active, .trashed]))
+            if json {
+                console.print(try Format.json(Format.json(memo)))
+            } else {
+                printExactly(memo.text)
+            }
+        case .status:
+            try status(library: library)
+        default:
+            preconditionFailure("memo: not a finding command")
+        }
+    }
+
+    /// Prints memo summaries, one a line (short id, local date, title), or as JSON.
+    mutating func printSummaries(_ summaries: [MemoSummary], library: Library, empty: String) throws(CLIError) {
+        if json {
+            console.print(try Format.json(summaries.map(Format.json)))
+            return
+        }
+        if summaries.isEmpty {
+            if console.outputIsTerminal { console.print(empty) }
+            return
+        }
+        let shorts = summaries.map { library.shortIDs($0.id) }
+        let width = shorts.map(\.count).max() ?? 8
+        let dates = LocalDates(environment: environment)
+        for (summary, short) in zip(summaries, shorts) {
+            let padded = short + String(repeating: " ", count: width - short.count)
+            console.print("\(padded)  \(dates.string(summary.modifiedAt.wallMilliseconds))  \(Format.title(summary.title))")
+        }
+    }
+
+    /// Prints `text` as it is; on a terminal, ends it with a line break if it has none.
+    mutating func printExactly(_ text: String) {
+        let needsBreak = console.outputIsTerminal && !text.isEmpty && text.utf8.last != UInt8(ascii: "\n")
+        console.print(text, terminator: needsBreak ? "\n" : "")
+    }
+
+    // MARK: status
+
+    /// How many ids of the lineage `status` shows.
+    static let lineageShownMax = 8
+
+    private mutating func status(library: Library) throws(CLIError) {
+        let settings = try CLISettings.load(library: library.path)
+        let snapshot = library.snapshot
+        let active = snapshot.notebook.list().count
+        let trashed = snapshot.notebook.trash().count
+        let lastSync = snapshot.lastSyncMilliseconds
+        let unsynced = snapshot.unpublishedOperationCount
+        // The lineage grows by one id per crash or copy of the library (clean sessions keep
+        // theirs): shown as its newest ids and a count, so the summary stays short.
+        let lineage = snapshot.lineage
+        if json {
+            let object: [String: Any] = [
+                "library": library.path,
+                "replica": snapshot.replica.description,
+                "lineage": lineage.suffix(Self.lineageShownMax).map(\.description),
+                "lineageCount": lineage.count,
+                "memos": active,
+                "trashedMemos": trashed,
+                "unsyncedEdits": unsynced,
+                "unpublishedOperations": unsynced,
+                "lastSync": lastSync == 0 ? NSNull() : Format.isoDate(milliseconds: lastSync),
+                "store": settings.store ?? NSNull(),
+            ]
+            console.print(try Format.json(object))
+            return
+        }
+        var rows: [(String, String)] = [
+            (t("status.library"), library.path),
+            (t("status.replica"), t("status.replicaValue", ["id": snapshot.replica.description])),
+        ]
+        let earlier = lineage.filter { $0 != snapshot.replica }
+        if !earlier.isEmpty {
+            let shown = earlier.suffix(Self.lineageShownMax).map(\.description).joined(separator: ", ")
+            let more = earlier.count > Self.lineageShownMax ? t("status.older", ["count": Format.number(earlier.count - Self.lineageShownMax)]) : ""
+            rows.append((t("status.earlier"), t("status.earlierValue", ["ids": shown, "more": more])))
+        }
+        rows.append((t("status.memos"), t("status.memosValue", ["active": Format.count(active, "memo"), "trashed": Format.count(trashed, "memo")])))
+        rows.append((t("status.unsynced"), unsynced == 0 ? t("status.none") : t("status.unsyncedValue", ["count": Format.count(unsynced, "operation")])))
+        rows.append((t("status.lastSync"), lastSync == 0 ? t("status.never") : LocalDates(environment: environment).string(lastSync)))
+        rows.append((t("status.store"), settings.store ?? t("status.noStore")))
+        let width = rows.map { Format.displayWidth($0.0) }.max() ?? 0
+        for (label, value) in rows {
+            console.print(label + String(repeating: " ", count: width - Format.displayWidth(label) + 1) + value)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+// `memo sync`.
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+import MemoSync
+
+extension Runner {
+    mutating func sync(library: Library, storeOption: String?) async throws(CLIError) {
+        var settings = try CLISettings.load(library: library.path)
+        let store: DirectoryBlobStore
+        if let storeOption {
+            do throws(BlobStoreError) {
+                store = try DirectoryBlobStore(path: storeOption)
+            } catch {
+                throw .runtime("error.cannotUseStore", ["path": storeOption, "error": explain(error)])
+            }
+        } else if let remembered = settings.store {
+            // A remembered store is never created again: a missing folder is usually a drive
+            // or network share that is not mounted, and a new empty folder there would hide it.
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: remembered, isDirectory: &isFolder), isFolder.boolValue else {
+                throw .runtime("error.storeMissing", ["path": remembered])
+            }
+            do throws(BlobStoreError) {
+                store = try DirectoryBlobStore(path: remembered)
+            } catch {
+                throw .runtime("error.cannotUseStore", ["path": remembered, "error": explain(error)])
+            }
+        } else {
+            throw .usage("error.noStoreYet")
+        }
+
+        let progress = ProgressLine(console: console, enabled: !quiet, task: t("progress.sync"))
+        let report: SyncReport
+        do throws(ReplicaError) {
+            report = try await library.writer.sync(with: store, progress: { progress.update($0) })
+        } catch {
+            progress.finish()
+            throw .runtime("error.syncFailed", ["error": explain(error)])
+        }
+        progress.finish()
+        if report.isComplete && settings.store != store.path {
+            settings.store = store.path
+            try settings.save(library: library.path)
+        }
+
+        if json {
+            console.print(try Format.json(syncJSON(report, store: store.path, replica: library.writer.id)))
+        } else if report.listedStore {
+            // A sync that could not list the store did nothing: no summary, only the error.
+            printSyncSummary(report, store: store.path)
+        }
+        if !report.listedStore {
+            let reason = report.errors.first?.description ?? t("storeNotListed")
+            throw .runtime("error.couldNotSync", ["path": store.path, "error": Format.terminalSafe(reason)])
+        }
+        if !report.errors.isEmpty {
+            let what = report.errors.count == 1
+                ? Format.terminalSafe(report.errors[0].description)
+                : t("storeErrorsAbove", ["count": Format.count(report.errors.count, "storeError")])
+            throw .runtime("error.syncUnfinished", ["error": what])
+        }
+    }
+
+    private func syncJSON(_ report: SyncReport, store: String, replica: ReplicaID) -> [String: Any] {
+        return [
+            "store": store,
+            "replica": replica.description,
+            "blobsListed": report.blobsListed,
+            "blobsRead": report.blobsRead,
+            "bytesRead": report.bytesRead,
+            "blobsWritten": report.blobsWritten,
+            "bytesWritten": report.bytesWritten,
+            "blobsDeleted": report.blobsDeleted,
+            "complete": report.isComplete,
+            "listedStore": report.listedStore,
+            "operationsApplied": report.operationsApplied,
+            "publishedOperations": report.publishedOperationCount,
+            "pendingOperationCount": report.pendingOperationCount,
+            "publishedSegment": report.publishedSegment ?? NSNull(),
+            "publishedSegments": report.publishedSegments,
+            "publishedSnapshot": report.publishedSnapshot ?? NSNull(),
+            "skipped": report.skipped.map { ["key": $0.key, "kind": Self.kind(of: $0.reason), "reason": $0.reason.description] },
+            "errors": report.errors.map(\.description),
+            "problems": report.errors.map { problem -> [String: Any] in
+                [
+                    "operation": problem.operation.rawValue,
+                    "key": problem.key ?? NSNull(),
+                    "error": problem.storeError?.description ?? NSNull(),
+                    "reason": problem.reason ?? NSNull(),
+                ]
+            },
+        ]
+    }
+
+    /// A stable name for a skip reason, for programs.
+    private static func kind(of reason: SkipReason) -> String {
+        switch reason {
+        case .incomplete: "incomplete"
+        case .corrupt: "corrupt"
+        case .unknownVersion: "unknownVersion"
+        case .notMemoSync: "notMemoSync"
+        case .unreadable: "unreadable"
+        case .tooLarge: "tooLarge"
+        case .notListed: "notListed"
+        }
+    }
+
+    /// The most skipped blobs the summary names one by one (`--json` lists them all).
+    private static let skippedShownMax = 20
+
+    /// The summary of a sync that listed the store. Operations are notebook operations, counted
+    /// the same way by `status` ("unsynced edits"), "Published" and "Received".
+    private mutating func printSyncSummary(_ report: SyncReport, store: String) {
+        console.print(t(report.isComplete ? "sync.done" : "sync.unfinished", ["store": store]))
+        console.print("  " + t("sync.blobs", [
+            "read": Format.count(report.blobsRead, "blob"), "readBytes": Format.bytes(report.bytesRead),
+            "written": Format.count(report.blobsWritten, "blob"), "writtenBytes": Format.bytes(report.bytesWritten),
+            "deleted": Format.count(report.blobsDeleted, "blob"), "listed": Format.count(report.blobsListed, "blob"),
+        ]))
+        if report.operationsApplied > 0 {
+            console.print("  " + t("sync.received", ["count": Format.count(report.operationsApplied, "operation")]))
+        } else {
+            console.print("  " + t("sync.nothingNew"))
+        }
+        if report.publishedOperationCount > 0 {
+            console.print("  " + t("sync.published", ["count": Format.count(report.publishedOperationCount, "operation")]))
+        }
+        if report.publishedSnapshot != nil {
+            console.print("  " + t("sync.snapshot"))
+        }
+        if report.pendingOperationCount > 0 {
+            console.print("  " + t("sync.pending", ["count": Format.count(report.pendingOperationCount, "operation")]))
+        }
+        if !report.skipped.isEmpty {
+            console.print("  " + t("sync.skipped", ["count": Format.count(report.skipped.count, "storeEntry")]))
+            for skipped in report.skipped.prefix(Self.skippedShownMax) {
+                console.print("    \(Format.terminalSafe(Format.shortened(skipped.key))): \(Format.terminalSafe(skipped.reason.description))")
+            }
+            if report.skipped.count > Self.skippedShownMax {
+                console.print("    " + t("sync.skippedMore", ["count": Format.number(report.skipped.count - Self.skippedShownMax)]))
+            }
+        }
+        if !report.errors.isEmpty {
+            console.print("  " + t("sync.storeErrors"))
+            for error in report.errors { console.print("    \(Format.terminalSafe(error.description))") }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+// `memo delete`, `memo restore`, `memo trash` and `memo purge`.
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+import MemoSync
+
+extension Runner {
+    mutating func runTrash(_ invocation: Invocation) async throws(CLIError) {
+        switch invocation.command {
+        case .trash:
+            let library = try readLibrary(invocation)
+            try printSummaries(library.notebook.trash(), library: library, empty: t("trashEmpty"))
+        case let .delete(prefix):
+            let library = try open(invocation)
+            let memo = try library.memo(try library.resolve(prefix, preferring: [.active]))
+            let short = library.shortIDs(memo.id)
+            guard memo.status == .active else { throw .runtime("error.alreadyInTrash", ["id": short]) }
+            try attempt { () throws(ReplicaError) in try library.writer.moveToTrash(memo.id) }
+            try await save(library)
+            try report(try library.memo(memo.id), message: t("deleted", ["id": short, "title": quoted(memo.title)]))
+        case let .restore(prefix):
+            let library = try open(invocation)
+            let memo = try library.memo(try library.resolve(prefix, preferring: [.trashed], listCommand: "memo trash"))
+            let short = library.shortIDs(memo.id)
+            guard memo.status == .trashed else { throw .runtime("error.notInTrash", ["id": short]) }
+            try attempt { () throws(ReplicaError) in try library.writer.restore(memo.id) }
+            try await save(library)
+            try report(try library.memo(memo.id), message: t("restored", ["id": short, "title": quoted(memo.title)]))
+        case let .purge(prefixes):
+            try await purge(invocation, prefixes: prefixes)
+        default:
+            preconditionFailure("memo: not a trash command")
+        }
+    }
+
+    /// Prints `message`, or the memo as JSON.
+    private mutating func report(_ memo: Memo, message: String) throws(CLIError) {
+        if json {
+            console.print(try Format.json(Format.json(memo)))
+        } else {
+            console.print(message)
+        }
+    }
+
+    /// Deletes memos in the trash for good: those `prefixes` name, or every one (none given).
+    /// Every id is checked first; if any does not name a memo in the trash, nothing is purged.
+    private mutating func purge(_ invocation: Invocation, prefixes: [String]) async throws(CLIError) {
+        let library = try open(invocation)
+        var memos: [Memo] = []
+        if prefixes.isEmpty {
+            memos = try library.notebook.trash().map { summary throws(CLIError) in try library.memo(summary.id) }
+        } else {
+            for prefix in prefixes {
+                let memo = try library.memo(try library.resolve(prefix, preferring: [.trashed], listCommand: "memo trash"))
+                let short = library.shortIDs(memo.id)
+                guard memo.status == .trashed else { throw .runtime("error.purgeNotInTrash", ["id": short]) }
+                if !memos.contains(where: { $0.id == memo.id }) { memos.append(memo) }
+            }
+        }
+        var history = try EditHistory.load(library: library.path)
+        for memo in memos {
+            try attempt { () throws(ReplicaError) in try library.writer.purge(memo.id) }
+            history.forget(memo.id)
+        }
+        if !memos.isEmpty {
+            try await save(library)
+            try history.save(library: library.path)
+        }
+        if json {
+            console.print(try Format.json(["purged": memos.map(\.id.description)]))
+        } else if memos.isEmpty {
+            console.print(t("trashEmpty"))
+        } else {
+            console.print(t("purged", ["count": Format.count(memos.count, "memo")]))
+        }
+    }
+}

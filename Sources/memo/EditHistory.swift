@@ -1,0 +1,104 @@
+// What `memo undo` and `memo redo` undo and redo.
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+
+/// The edits `memo` made of each memo on this device, for `memo undo` and `memo redo`, kept in
+/// `cli-history.json` inside the library folder (the library ignores files it does not know).
+///
+/// A notebook's undo history lives in memory, for one session, while each `memo` command is
+/// a session of its own; so the command line keeps its own: for each edit, the memo's text
+/// before and after it. Undoing applies the change from "after" back to "before" to the text
+/// as it is now (``TextMerge``), so edits made since, on this device or others, stay. At most
+/// ``stepsKept`` steps per memo are kept; `memo purge` forgets a memo's.
+struct EditHistory: Codable, Equatable {
+    /// One edit: the memo's text before and after it.
+    struct Step: Codable, Equatable {
+        var before: String
+        var after: String
+    }
+
+    /// The file's name.
+    static let fileName = "cli-history.json"
+    /// The most steps kept per memo, in each direction.
+    static let stepsKept = 20
+
+    /// Memo id (32 hexadecimal digits) to its undoable steps, oldest first.
+    var undo: [String: [Step]] = [:]
+    /// Memo id to its redoable steps, oldest first.
+    var redo: [String: [Step]] = [:]
+
+    /// Records a new edit: it can be undone, and nothing undone before can be redone.
+    mutating func record(memo: MemoID, before: String, after: String) {
+        pushUndo(memo, Step(before: before, after: after))
+        redo[memo.description] = nil
+    }
+
+    mutating func pushUndo(_ memo: MemoID, _ step: Step) {
+        undo[memo.description, default: []].append(step)
+        undo[memo.description]?.trimPrefix(to: Self.stepsKept)
+    }
+
+    mutating func pushRedo(_ memo: MemoID, _ step: Step) {
+        redo[memo.description, default: []].append(step)
+        redo[memo.description]?.trimPrefix(to: Self.stepsKept)
+    }
+
+    /// The last undoable step of `memo`, removed; nil when there is none.
+    mutating func takeUndo(_ memo: MemoID) -> Step? { take(&undo, memo) }
+
+    /// The last redoable step of `memo`, removed; nil when there is none.
+    mutating func takeRedo(_ memo: MemoID) -> Step? { take(&redo, memo) }
+
+    /// Forgets every step of `memo` (purged: its texts must not linger).
+    mutating func forget(_ memo: MemoID) {
+        undo[memo.description] = nil
+        redo[memo.description] = nil
+    }
+
+    private func take(_ steps: inout [String: [Step]], _ memo: MemoID) -> Step? {
+        let key = memo.description
+        guard let step = steps[key]?.popLast() else { return nil }
+        if steps[key]?.isEmpty == true { steps[key] = nil }
+        return step
+    }
+
+    /// The history saved in `library`; an empty one when there is no file yet.
+    static func load(library: String) throws(CLIError) -> EditHistory {
+        let path = filePath(library: library)
+        guard FileManager.default.fileExists(atPath: path) else { return EditHistory() }
+        do {
+            return try JSONDecoder().decode(EditHistory.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw .runtime("error.historyUnreadable", ["path": path, "error": describe(error)])
+        }
+    }
+
+    /// Writes the history into `library`, atomically; removes the file when it is empty.
+    func save(library: String) throws(CLIError) {
+        let path = Self.filePath(library: library)
+        do {
+            if undo.isEmpty && redo.isEmpty {
+                if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+                return
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .runtime("error.cannotWrite", ["path": path, "error": describe(error)])
+        }
+    }
+
+    static func filePath(library: String) -> String {
+        library.hasSuffix("/") ? library + fileName : library + "/" + fileName
+    }
+}
+
+extension Array {
+    /// Drops elements from the front until at most `count` remain.
+    fileprivate mutating func trimPrefix(to count: Int) {
+        if self.count > count { removeFirst(self.count - count) }
+    }
+}

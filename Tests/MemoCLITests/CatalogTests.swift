@@ -1,0 +1,203 @@
+// The catalogs (MemoStrings, in MemoSync/Localization): every key in every language with the
+// same placeholders, every key the code uses present; and `memo` speaking the language the
+// locale variables choose.
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+import MemoSync
+import Testing
+
+@testable import memo
+
+@Suite("the catalogs of texts")
+struct CatalogTests {
+    @Test("every key is in every language, with the same placeholders")
+    func keysAndPlaceholdersMatch() {
+        let english = MemoStrings.catalog(.english)
+        #expect(english.count > 200)
+        for language in MemoLanguage.allCases {
+            let catalog = MemoStrings.catalog(language)
+            #expect(Set(catalog.keys) == Set(english.keys), "\(language): missing \(Set(english.keys).subtracting(catalog.keys).sorted()), extra \(Set(catalog.keys).subtracting(english.keys).sorted())")
+            for (key, template) in catalog {
+                let expected = MemoStrings.placeholders(in: english[key] ?? "").sorted()
+                #expect(MemoStrings.placeholders(in: template).sorted() == expected, "\(language) \(key): \(template)")
+                #expect(!template.isEmpty, "\(language) \(key) is empty")
+            }
+        }
+    }
+
+    @Test("Korean and Japanese are translated: no English sentence left in them")
+    func translated() {
+        let english = MemoStrings.catalog(.english)
+        for language in [MemoLanguage.korean, .japanese] {
+            let catalog = MemoStrings.catalog(language)
+            for (key, template) in catalog where template.contains(" ") && english[key] == template {
+                // Only texts that are the same in every language (a format, a quotation) may match.
+                #expect(!template.contains(where: \.isLetter) || key.hasPrefix("cli.version") || key == "help.usageLabel", "\(language) \(key) is not translated: \(template)")
+            }
+        }
+    }
+
+    /// The literal keys the sources use: `t("...")`, `.runtime("...")`, `.usage("...")` in
+    /// Sources/memo ("cli." keys), `localized("...")` in the engine's LocalizedErrors.swift.
+    private func keysUsedInSources() throws -> [String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var keys: [String] = []
+        let cli = root.appendingPathComponent("Sources/memo")
+        for file in try FileManager.default.contentsOfDirectory(atPath: cli.path) where file.hasSuffix(".swift") {
+            let source = try String(contentsOf: cli.appendingPathComponent(file), encoding: .utf8)
+            for pattern in [
+                #"\bt\("([A-Za-z.]+)""#, #"\.runtime\("([A-Za-z.]+)""#, #"\.usage\("([A-Za-z.]+)""#,
+                // Either key of `t(flag ? "one" : "other", ...)` and of `.runtime(...)`, `.usage(...)`.
+                #"(?:\bt|\.runtime|\.usage)\([^()"]*\? "([A-Za-z.]+)" : "[A-Za-z.]+""#,
+                #"(?:\bt|\.runtime|\.usage)\([^()"]*\? "[A-Za-z.]+" : "([A-Za-z.]+)""#,
+            ] {
+                keys += matches(pattern, in: source).map { "cli." + $0 }
+            }
+        }
+        let errors = try String(contentsOf: root.appendingPathComponent("Sources/MemoSync/Errors/LocalizedErrors.swift"), encoding: .utf8)
+        keys += matches(#"localized\("([A-Za-z.]+)""#, in: errors)
+        return keys
+    }
+
+    private func matches(_ pattern: String, in text: String) -> [String] {
+        let expression = try! NSRegularExpression(pattern: pattern)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    @Test("every key the code uses is in the catalogs")
+    func usedKeysExist() throws {
+        let english = MemoStrings.catalog(.english)
+        let used = try keysUsedInSources()
+        #expect(used.count > 100, "the scan found the sources")
+        for key in used where key != "cli.cli." {
+            #expect(english[key] != nil, "\(key) is used but not in the catalogs")
+        }
+        // Keys made at run time: every command's summary and page, every group, every noun.
+        for command in CommandName.allCases {
+            #expect(english["help.summary." + command.rawValue] != nil && english["help.page." + command.rawValue] != nil, "\(command)")
+        }
+        for group in Help.groups { #expect(english["help.group." + group.key] != nil) }
+        for noun in ["memo", "blob", "byte", "character", "file", "operation", "storeEntry", "storeError", "storeOperation"] {
+            #expect(english["cli.count.\(noun).one"] != nil && english["cli.count.\(noun).other"] != nil, "\(noun)")
+        }
+    }
+
+    @Test("README's command line section follows memo help: the same groups, every command")
+    func readmeMatchesHelp() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```sh\n# Write\n"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let block = String(readme[start.lowerBound..<end.lowerBound])
+        let english = MemoStrings.catalog(.english)
+        var position = block.startIndex
+        for group in Help.groups {
+            let heading = "# " + (english["help.group." + group.key] ?? "?") + "\n"
+            let range = try #require(block.range(of: heading, range: position..<block.endIndex), "README lacks \(heading)")
+            position = range.upperBound
+            for command in group.commands where command != .demo {
+                #expect(block.contains("memo \(command.rawValue)"), "README lacks memo \(command.rawValue)")
+            }
+        }
+    }
+
+    @Test("the engine's error descriptions come from the same catalogs")
+    func engineErrorsLocalized() {
+        let errors: [any LocalizedError] = [
+            DiskError.full, DiskError.locked(path: "/x"), ReplicaError.closed, ReplicaError.syncInProgress,
+            BlobStoreError.full, NotebookError.memoInTrash(MemoID(high: 1, low: 2)),
+        ]
+        for error in errors {
+            var seen: Set<String> = []
+            for language in MemoLanguage.allCases {
+                // Task-local: tests running at the same time keep their language.
+                let description = MemoLanguage.$taskLanguage.withValue(language) { error.errorDescription ?? "" }
+                #expect(!description.isEmpty && !description.hasPrefix("error."), "\(language): \(error)")
+                seen.insert(description)
+            }
+            #expect(seen.count == 3, "one description per language: \(seen)")
+        }
+    }
+
+    @Test("the language comes from LC_ALL, then LC_MESSAGES, then LANG; English otherwise")
+    func languageFromEnvironment() {
+        #expect(MemoLanguage.fromEnvironment(["LANG": "ko_KR.UTF-8"]) == .korean)
+        #expect(MemoLanguage.fromEnvironment(["LANG": "ko_KR.UTF-8", "LC_MESSAGES": "ja_JP.UTF-8"]) == .japanese)
+        #expect(MemoLanguage.fromEnvironment(["LANG": "ko_KR.UTF-8", "LC_MESSAGES": "ja_JP.UTF-8", "LC_ALL": "C"]) == .english)
+        #expect(MemoLanguage.fromEnvironment(["LC_ALL": "", "LANG": "ja"]) == .japanese)
+        #expect(MemoLanguage.fromEnvironment(["LANG": "fr_FR.UTF-8"]) == .english)
+        #expect(MemoLanguage.fromEnvironment([:]) == nil)
+        #expect(MemoStrings.fill("{a} and {b} {a} {c}", ["a": "{b}", "b": "2"]) == "{b} and 2 {b} {c}")
+    }
+}
+
+@Suite("memo in Korean and Japanese")
+struct LocalizedCLITests {
+    @Test("help, messages and errors follow the locale; --json does not")
+    func speaksTheLocale() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let korean = ["LANG": "ko_KR.UTF-8"]
+        let japanese = ["LANG": "ja_JP.UTF-8"]
+        let help = try sandbox.ok(["help"], environment: korean).stdout
+        #expect(help.contains("쓰기") && help.contains("동기화") && help.contains("메모"), "\(help)")
+        #expect(try sandbox.ok(["help"], environment: japanese).stdout.contains("同期"))
+        #expect(try sandbox.ok(["help"], environment: ["LANG": "ko_KR.UTF-8", "LC_ALL": "ja_JP.UTF-8"]).stdout.contains("同期"))
+        #expect(try sandbox.ok(["help"], environment: ["LANG": "fr_FR.UTF-8"]).stdout.contains("Write"))
+        for command in CommandName.allCases {
+            for environment in [korean, japanese] {
+                let page = try sandbox.ok(["help", command.rawValue], environment: environment).stdout
+                #expect(!page.contains("help.") && !page.contains("cli.") && !page.contains("Examples"), "\(command) \(environment): \(page)")
+            }
+        }
+        let id = try sandbox.ok(["new", "買い物\n牛乳"], library: library, environment: japanese).stdout.trimmingCharacters(in: .newlines)
+        let sync = try sandbox.ok(["sync", "--store", sandbox.at("store")], library: library, environment: japanese)
+        #expect(sync.stdout.contains("同期しました") && sync.stdout.contains("公開しました"), "\(sync)")
+        #expect(try sandbox.ok(["status"], library: library, environment: korean).stdout.contains("마지막 동기화"))
+        try sandbox.fails(["show", "zz"], status: 2, containing: ["메모 ID가 아닙니다"], library: library, environment: korean)
+        try sandbox.fails(["show", "0000"], status: 1, containing: ["メモはありません"], library: library, environment: japanese)
+        try sandbox.fails(["frobnicate"], status: 2, containing: ["不明なコマンド"], environment: japanese)
+        // The engine's errors too: a library locked by a damaged state file, in Korean.
+        let damaged = sandbox.at("damaged")
+        try FileManager.default.createDirectory(atPath: damaged, withIntermediateDirectories: true)
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: damaged + "/state"))
+        try sandbox.fails(["list"], status: 1, containing: ["라이브러리", "손상"], library: damaged, environment: korean)
+        // JSON is the same in every language.
+        let english = try sandbox.ok(["show", id, "--json"], library: library).object()
+        let localized = try sandbox.ok(["show", id, "--json"], library: library, environment: japanese).object()
+        #expect(NSDictionary(dictionary: english).isEqual(to: localized))
+    }
+
+    @Test("memo demo converges, in English and in Japanese")
+    func demo() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let english = try sandbox.ok(["demo", "--dir", sandbox.at("en")])
+        #expect(english.stdout.contains("converged: yes"), "\(english)")
+        let japanese = try sandbox.ok(["demo", "--dir", sandbox.at("ja")], environment: ["LANG": "ja_JP.UTF-8"])
+        #expect(japanese.stdout.contains("収束: はい") && japanese.stdout.contains("共有フォルダー"), "\(japanese)")
+        try sandbox.fails(["demo", "--frobnicate"], status: 2, containing: ["memo demo [--dir DIR]"])
+    }
+
+    @Test("dates and numbers in the locale's format")
+    func datesAndNumbers() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", String(repeating: "long text ", count: 300)], library: library)
+        let year = String(Calendar(identifier: .gregorian).component(.year, from: Date()))
+        #expect(try sandbox.ok(["list"], library: library).stdout.contains("\(year)-"), "C: yyyy-MM-dd")
+        #expect(try sandbox.ok(["list"], library: library, environment: ["LANG": "ja_JP.UTF-8"]).stdout.contains("\(year)/"))
+        #expect(try sandbox.ok(["list"], library: library, environment: ["LANG": "ko_KR.UTF-8"]).stdout.contains("\(year). "))
+        #expect(try sandbox.ok(["list"], library: library, environment: ["LANG": "de_DE.UTF-8"]).stdout.contains(".\(year)"))
+        // A sync writes more than a kilobyte: "2.9 KB" in English, "2,9 KB" in German.
+        let german = try sandbox.ok(["sync", "--store", sandbox.at("store")], library: library, environment: ["LANG": "de_DE.UTF-8"]).stdout
+        #expect(german.range(of: #"\d,\d KB"#, options: .regularExpression) != nil, "\(german)")
+        #expect(german.contains("Synced with"), "German is not a catalog language: English")
+    }
+}

@@ -1,0 +1,229 @@
+// The smaller commands and flags: --version, --quiet, undo and redo, purge, --json on every
+// command that prints, exit statuses, help by task, the man page, completions, progress.
+
+import Foundation
+import Testing
+
+@Suite("memo commands and flags (issue 17)")
+struct FeatureTests {
+    @Test("--version prints the version; --quiet leaves standard error to errors")
+    func versionAndQuiet() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        #expect(try sandbox.ok(["--version"]).stdout.hasPrefix("memo 0."))
+        let version = try sandbox.ok(["--version", "--json"]).object()
+        #expect((version["memo"] as? String)?.hasPrefix("0.") == true && version["libraryFormat"] as? Int == 3)
+        let quiet = try sandbox.ok(["new", "--quiet", "text"], library: sandbox.at("quiet"))
+        #expect(quiet.stderr.isEmpty, "\(quiet)")
+        let loud = try sandbox.ok(["new", "text"], library: sandbox.at("loud"))
+        #expect(loud.stderr.contains("created a new library"))
+        try sandbox.fails(["show", "-q", "abc"], status: 1, containing: ["no memo"], library: sandbox.at("quiet"))
+    }
+
+    @Test("undo and redo the edits memo made, keeping edits made since")
+    func undoRedo() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let id = try sandbox.newMemo("Shopping\nmilk", library: library)
+        try sandbox.fails(["undo", id], status: 1, containing: ["nothing to undo"], library: library)
+        try sandbox.ok(["edit", id, "--text", "Shopping\nmilk\neggs"], library: library)
+        try sandbox.ok(["edit", id, "--insert", "0", "My "], library: library)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "My Shopping\nmilk\neggs")
+        #expect(try sandbox.ok(["undo", id], library: library).stdout.contains("Undid"))
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "Shopping\nmilk\neggs")
+        let undone = try sandbox.ok(["undo", id, "--json"], library: library).object()
+        #expect(undone["text"] as? String == "Shopping\nmilk")
+        try sandbox.ok(["redo", id], library: library)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "Shopping\nmilk\neggs")
+        try sandbox.ok(["redo", id], library: library)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "My Shopping\nmilk\neggs")
+        try sandbox.fails(["redo", id], status: 1, containing: ["nothing to redo"], library: library)
+
+        // Undo merges with what changed since the edit.
+        let other = sandbox.at("other")
+        let store = sandbox.at("store")
+        try sandbox.ok(["sync", "--store", store], library: library)
+        try sandbox.ok(["sync", "--store", store], library: other)
+        try sandbox.ok(["edit", id, "--text", "My Shopping\nmilk\neggs\nbread"], library: library)
+        try sandbox.ok(["edit", id, "--insert", "0", "(Sat) "], library: other)
+        try sandbox.ok(["sync"], library: other)
+        try sandbox.ok(["sync"], library: library)
+        try sandbox.ok(["undo", id], library: library)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "(Sat) My Shopping\nmilk\neggs")
+    }
+
+    @Test("purge deletes memos in the trash for good; --all empties the trash")
+    func purge() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let a = try sandbox.newMemo("first", library: library)
+        let b = try sandbox.newMemo("second", library: library)
+        let c = try sandbox.newMemo("third", library: library)
+        try sandbox.ok(["edit", a, "--text", "first, edited"], library: library)
+        try sandbox.ok(["delete", a], library: library)
+        try sandbox.ok(["delete", b], library: library)
+        // Not in the trash: refused, and nothing is purged.
+        let before = sandbox.contents(of: library)
+        try sandbox.fails(["purge", a, c], status: 1, containing: ["not in the trash", "nothing was purged"], library: library)
+        #expect(sandbox.contents(of: library) == before)
+        try sandbox.fails(["purge"], status: 2, containing: ["--all"], library: library)
+        try sandbox.fails(["purge", "--all", a], status: 2, library: library)
+        let purged = try sandbox.ok(["purge", a, "--json"], library: library).object()
+        #expect(purged["purged"] as? [String] == [a])
+        try sandbox.fails(["show", a], status: 1, library: library)
+        let history = (try? String(contentsOfFile: library + "/cli-history.json", encoding: .utf8)) ?? ""
+        #expect(!history.contains(a) && !history.contains("first, edited"), "a purged memo's texts do not linger in the undo history")
+        #expect(try sandbox.ok(["purge", "--all"], library: library).stdout.contains("1 memo"))
+        #expect(try sandbox.ok(["trash", "--json"], library: library).objects().isEmpty)
+        #expect(try sandbox.ok(["purge", "--all", "--json"], library: library).object()["purged"] as? [String] == [])
+        #expect(try sandbox.ok(["list", "--json"], library: library).objects().count == 1)
+    }
+
+    @Test("--json on every command that prints something")
+    func jsonEverywhere() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let store = sandbox.at("store")
+        let created = try sandbox.ok(["new", "Groceries\nmilk", "--json"], library: library).object()
+        let id = try #require(created["id"] as? String)
+        #expect(created["text"] as? String == "Groceries\nmilk" && isISODate(created["createdAt"]))
+        let runs: [[String]] = [
+            ["list"], ["show", id], ["search", "milk"], ["status"], ["sync", "--store", store],
+            ["edit", id, "--insert", "0", "My "], ["undo", id], ["redo", id], ["delete", id], ["trash"],
+            ["restore", id], ["export", id], ["export", "--all", sandbox.at("out")], ["--version"],
+        ]
+        for arguments in runs {
+            let result = try sandbox.ok(arguments + ["--json"], library: library)
+            #expect((try? result.json()) != nil, "\(arguments): not JSON: \(result)")
+        }
+        let file = sandbox.at("imported.txt")
+        try Data("Imported\nline".utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try sandbox.ok(["import", file, "--json"], library: library).object()
+        #expect((imported["imported"] as? [[String: Any]])?.count == 1)
+        // The same in every language.
+        for language in ["ko_KR.UTF-8", "ja_JP.UTF-8"] {
+            let localized = try sandbox.ok(["status", "--json"], library: library, environment: ["LANG": language]).object()
+            let english = try sandbox.ok(["status", "--json"], library: library).object()
+            #expect(NSDictionary(dictionary: localized).isEqual(to: english))
+        }
+    }
+
+    @Test("search exits like grep: 0 matched, 1 none, 2 on errors")
+    func searchExitStatus() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("milk", library: library)
+        #expect(try sandbox.memo(["search", "milk"], library: library).status == 0)
+        let none = try sandbox.memo(["search", "bread"], library: library)
+        #expect(none.status == 1 && none.stdout.isEmpty && none.stderr.isEmpty)
+        try sandbox.fails(["search", "milk"], status: 2, containing: ["there is no library"], library: sandbox.at("missing"))
+        try sandbox.fails(["search"], status: 2, library: library)
+    }
+
+    @Test("help groups the commands by task; every page has examples and exit statuses; help demo")
+    func helpByTask() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let overview = try sandbox.ok(["help"]).stdout
+        var position = overview.startIndex
+        for group in ["Write", "Find", "Trash", "Sync", "Export and import", "More"] {
+            let range = try #require(overview.range(of: "\n" + group + "\n", range: position..<overview.endIndex), "no group \(group)")
+            position = range.upperBound
+        }
+        for command in ["new", "edit", "undo", "redo", "list", "show", "search", "delete", "restore", "trash", "purge",
+                        "sync", "status", "export", "import", "help", "completion", "demo"] {
+            #expect(overview.contains("  \(command)"), "help lacks \(command)")
+            let page = try sandbox.ok(["help", command]).stdout
+            #expect(page.contains("Usage: memo \(command)") && page.contains("Examples:\n  "), "\(command): \(page)")
+            #expect(page.contains("Exit status:"), "\(command) does not document its exit status")
+        }
+        #expect(try sandbox.ok(["help", "demo"]).stdout.contains("--dir DIR"))
+    }
+
+    @Test("the man page is made from the help and is valid roff")
+    func manPage() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let page = try sandbox.ok(["help", "--man"]).stdout
+        #expect(page.hasPrefix(".TH MEMO 1"))
+        for section in ["NAME", "SYNOPSIS", "COMMANDS", "MEMO SYNC", "MEMO IMPORT", "NOTES"] {
+            #expect(page.contains("\n.SH \(section)\n"), "no section \(section)")
+        }
+        #expect(page.contains("Exchanges changes with the store"), "the sync page's text")
+        #expect(!page.split(separator: "\n").contains { $0.hasPrefix("'") }, "a line would be a roff request")
+        // Rendered by groff when it is installed, without warnings.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            let manual = sandbox.at("memo.1")
+            try Data(page.utf8).write(to: URL(fileURLWithPath: manual))
+            let rendered = try run("/usr/bin/groff", ["-man", "-Tutf8", "-ww", manual])
+            #expect(rendered.status == 0 && rendered.stderr.isEmpty && rendered.stdout.contains("memo"), "\(rendered)")
+        }
+    }
+
+    @Test("completion scripts for bash, zsh and fish; bash completes commands and memo ids")
+    func completion() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let id = try sandbox.newMemo("completed", library: library)
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try sandbox.ok(["completion", shell]).stdout
+            #expect(script.contains("memo") && script.contains("sync") && script.contains("json"), "\(shell)")
+        }
+        try sandbox.fails(["completion", "tcsh"], status: 2, containing: ["bash, zsh or fish"])
+        let executable = try #require(MemoExecutable.path)
+        let folder = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+        let bash = """
+            source <(memo completion bash)
+            COMP_WORDS=(memo sy); COMP_CWORD=1; _memo; echo "commands: ${COMPREPLY[*]}"
+            COMP_WORDS=(memo show ""); COMP_CWORD=2; _memo; echo "ids: ${COMPREPLY[*]}"
+            COMP_WORDS=(memo edit x --te); COMP_CWORD=3; _memo; echo "options: ${COMPREPLY[*]}"
+            """
+        let result = try run("/bin/bash", ["-c", bash], environment: ["PATH": folder + ":/usr/bin:/bin", "MEMO_LIBRARY": library, "HOME": sandbox.home])
+        #expect(result.stdout.contains("commands: sync"), "\(result)")
+        #expect(result.stdout.contains("ids: \(id.prefix(8))\n"), "\(result)")
+        #expect(result.stdout.contains("options: --text --text-file"), "\(result)")
+    }
+
+    @Test("progress shows on a terminal, not when piped or --quiet")
+    func progress() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let library = sandbox.at("library")
+        for index in 0..<30 { _ = try sandbox.newMemo("memo \(index)", library: library) }
+        let executable = try #require(MemoExecutable.path)
+        let environment = ["MEMO_LIBRARY": library, "HOME": sandbox.home, "MEMO_PROGRESS_DELAY_MS": "0", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        func onTerminal(_ arguments: String) throws -> String {
+            // `script` gives the command a terminal; its output is what the terminal showed.
+            try run("/usr/bin/script", ["-qec", "\(executable) \(arguments)", "/dev/null"], environment: environment).stdout
+        }
+        #expect(try onTerminal("sync --store \(sandbox.at("store"))").contains("syncing: "))
+        #expect(try onTerminal("export --all \(sandbox.at("out"))").contains("exporting: "))
+        #expect(!(try onTerminal("export --all \(sandbox.at("out2")) --quiet")).contains("exporting"))
+        let piped = try sandbox.ok(["export", "--all", sandbox.at("out3")], library: library, environment: ["MEMO_PROGRESS_DELAY_MS": "0"])
+        #expect(!piped.stderr.contains("exporting"))
+    }
+
+    /// Runs a program and returns what it did.
+    private func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdoutBytes: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

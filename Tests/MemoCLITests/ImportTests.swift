@@ -1,0 +1,118 @@
+// `memo import`: text and Markdown files and folders, their dates, encodings, duplicates, and
+// the round trip through `memo export --all`.
+
+import Foundation
+import Testing
+
+@testable import memo
+
+@Suite("memo import")
+struct ImportTests {
+    private func write(_ bytes: [UInt8], to path: String, modified: Date? = nil) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        if let modified { try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path) }
+    }
+
+    @Test("files and folders: title from the first line, dates from the file, BOM dropped, CR LF made LF")
+    func importsFilesAndFolders() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let notes = sandbox.at("notes")
+        let march = Date(timeIntervalSince1970: 1_741_000_000)  // 2025-03-03
+        let may = Date(timeIntervalSince1970: 1_747_000_000)  // 2025-05-11
+        try write(Array("Groceries\r\nmilk\r\neggs".utf8), to: notes + "/groceries.txt", modified: march)
+        try write([0xEF, 0xBB, 0xBF] + Array("# 회의록\n안건".utf8), to: notes + "/sub/meeting.md", modified: may)
+        try write(Array("ignored".utf8), to: notes + "/picture.png")
+        try write(Array("hidden".utf8), to: notes + "/.hidden/secret.txt")
+        let single = sandbox.at("single.markdown")
+        try write(Array("日本語のメモ\n本文".utf8), to: single)
+
+        let result = try sandbox.ok(["import", notes, single], library: library)
+        #expect(result.stdout.contains("Imported 3 memos"), "\(result)")
+        let memos = try sandbox.ok(["list", "--json"], library: library).objects()
+        let byTitle = Dictionary(uniqueKeysWithValues: memos.map { ($0["title"] as? String ?? "", $0) })
+        #expect(Set(byTitle.keys) == ["Groceries", "# 회의록", "日本語のメモ"])
+        let groceries = try #require(byTitle["Groceries"]?["id"] as? String)
+        #expect(try sandbox.ok(["show", groceries], library: library).stdout == "Groceries\nmilk\neggs")
+        #expect(byTitle["Groceries"]?["modifiedAt"] as? String == "2025-03-03T11:06:40.000Z")
+        #expect(byTitle["Groceries"]?["createdAt"] as? String == "2025-03-03T11:06:40.000Z")
+        #expect(byTitle["# 회의록"]?["modifiedAt"] as? String == "2025-05-11T21:46:40.000Z")
+        let meeting = try #require(byTitle["# 회의록"]?["id"] as? String)
+        #expect(try sandbox.ok(["show", meeting], library: library).stdoutBytes == Array("# 회의록\n안건".utf8))
+    }
+
+    @Test("the same files twice: no duplicates unless --again")
+    func noDuplicates() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let file = sandbox.at("note.txt")
+        try write(Array("Once\nonly".utf8), to: file)
+        try write(Array("Once\nonly".utf8), to: sandbox.at("copy/same.txt"))
+        try sandbox.ok(["import", file, sandbox.at("copy")], library: library)
+        #expect(try sandbox.ok(["list", "--json"], library: library).objects().count == 1)
+        let again = try sandbox.ok(["import", file, "--json"], library: library).object()
+        #expect((again["imported"] as? [Any])?.isEmpty == true && (again["skipped"] as? [String]) == [file])
+        // In the trash counts too: importing does not bring back what was deleted.
+        let id = try #require(try sandbox.ok(["list", "--json"], library: library).objects().first?["id"] as? String)
+        try sandbox.ok(["delete", id], library: library)
+        #expect(try sandbox.ok(["import", file], library: library).stdout.contains("Skipped 1 file"))
+        try sandbox.ok(["import", file, "--again"], library: library)
+        #expect(try sandbox.ok(["list", "--json"], library: library).objects().count == 1)
+        #expect(try sandbox.ok(["trash", "--json"], library: library).objects().count == 1)
+    }
+
+    @Test("other encodings are refused with the reason, and nothing is imported")
+    func otherEncodingsRefused() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let id = try sandbox.newMemo("existing", library: library)
+        let before = sandbox.contents(of: library)
+        try write(Array("fine".utf8), to: sandbox.at("in/ok.txt"))
+        try write([0xFF, 0xFE, 0x41, 0x00], to: sandbox.at("in/utf16.txt"))
+        try write([0x63, 0x61, 0x66, 0xE9], to: sandbox.at("in/latin1.txt"))
+        try sandbox.fails(["import", sandbox.at("in")], status: 1, containing: ["utf16.txt: is UTF-16", "latin1.txt: is not UTF-8", "nothing was imported"], library: library)
+        try sandbox.fails(["import", sandbox.at("missing.txt")], status: 1, containing: ["missing.txt: no such file"], library: library)
+        try sandbox.fails(["import"], status: 2, library: library)
+        #expect(sandbox.contents(of: library) == before)
+        #expect(try sandbox.ok(["list", "--json"], library: library).objects().map { $0["id"] as? String } == [id])
+        try sandbox.fails(["import", sandbox.at("in/latin1.txt")], status: 1, containing: ["UTF-8 텍스트가 아닙니다", "latin1.txt"], library: library, environment: ["LANG": "ko_KR.UTF-8"])
+    }
+
+    @Test("export --all then import into an empty library gives the same memos")
+    func roundTrip() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let first = sandbox.at("first")
+        let texts = ["Groceries\nmilk", "Ideas\r\nwith a CR LF kept in the memo? no: made LF", "한국어 메모\n본문", "", "Same title\none", "Same title\ntwo", "😀 emoji\n"]
+        for text in texts { try sandbox.ok(["new", text], library: first) }
+        try sandbox.ok(["export", "--all", sandbox.at("out")], library: first)
+        let second = sandbox.at("second")
+        try sandbox.ok(["import", sandbox.at("out")], library: second)
+        func memos(_ library: String) throws -> [String: String] {
+            var result: [String: String] = [:]
+            for memo in try sandbox.ok(["list", "--json"], library: library).objects() {
+                let text = try sandbox.ok(["show", memo["id"] as? String ?? ""], library: library).stdout
+                result[text] = (memo["modifiedAt"] as? String).map { String($0.prefix(19)) }
+            }
+            return result
+        }
+        let original = try memos(first)
+        let imported = try memos(second)
+        // The same texts (CR LF becomes LF on import), each with its last change to the second.
+        let expected = Dictionary(uniqueKeysWithValues: original.map { ($0.key.replacingOccurrences(of: "\r\n", with: "\n"), $0.value) })
+        #expect(imported == expected)
+        #expect(imported.count == texts.count)
+    }
+
+    @Test("decoding: BOM, CR LF, lone CR kept, invalid UTF-8 refused")
+    func decoding() {
+        #expect(ImportedFile.decode([0xEF, 0xBB, 0xBF] + Array("a\r\nb".utf8)) == "a\nb")
+        #expect(ImportedFile.decode(Array("a\rb\r".utf8)) == "a\rb\r")
+        #expect(ImportedFile.decode(Array("\r\n\r\n".utf8)) == "\n\n")
+        #expect(ImportedFile.decode([0xC3, 0x28]) == nil)
+    }
+}

@@ -1,0 +1,51 @@
+// Text from files and standard input: `memo new -`, `--text-file PATH`, `edit --text -`.
+
+import Foundation
+import Testing
+
+@Suite("memo new and edit read text from files and standard input")
+struct TextInputTests {
+    @Test("- and --text-file - read standard input; --text-file PATH reads a file, exactly")
+    func textFromInputAndFiles() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        // Larger than an argument may be (128 KB on Linux): only a file or a pipe can carry it.
+        let large = String(repeating: "한국어 日本語 line\r\n", count: 12_000)
+        let fromDash = try sandbox.ok(["new", "-"], library: library, input: Array(large.utf8)).stdout.trimmingCharacters(in: .newlines)
+        #expect(try sandbox.ok(["show", fromDash], library: library).stdoutBytes == Array(large.utf8))
+
+        let file = sandbox.at("note.txt")
+        try Data("\u{FEFF}From a file\nsecond line".utf8).write(to: URL(fileURLWithPath: file))
+        let fromFile = try sandbox.ok(["new", "--text-file", file], library: library).stdout.trimmingCharacters(in: .newlines)
+        #expect(try sandbox.ok(["show", fromFile], library: library).stdoutBytes == Array("\u{FEFF}From a file\nsecond line".utf8))
+
+        try sandbox.ok(["edit", fromFile, "--text", "-"], library: library, input: Array("piped in".utf8))
+        #expect(try sandbox.ok(["show", fromFile], library: library).stdout == "piped in")
+        try sandbox.ok(["edit", fromFile, "--text-file", "-"], library: library, input: Array("piped again".utf8))
+        #expect(try sandbox.ok(["show", fromFile], library: library).stdout == "piped again")
+        try sandbox.ok(["edit", fromFile, "--text-file", file], library: library)
+        #expect(try sandbox.ok(["show", fromFile], library: library).stdout == "\u{FEFF}From a file\nsecond line")
+        try sandbox.ok(["new", "--text-file=-"], library: library, input: Array("equals form".utf8))
+    }
+
+    @Test("unreadable, missing and non-UTF-8 sources are refused and change nothing")
+    func badSourcesRefused() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let id = try sandbox.newMemo("kept", library: library)
+        let before = sandbox.contents(of: library)
+        let latin1 = sandbox.at("latin1.txt")
+        try Data([0x63, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: latin1))
+        try sandbox.fails(["new", "--text-file", latin1], status: 1, containing: ["not UTF-8"], library: library)
+        try sandbox.fails(["edit", id, "--text-file", latin1], status: 1, containing: ["not UTF-8"], library: library)
+        try sandbox.fails(["edit", id, "--text", "-"], status: 1, containing: ["not UTF-8"], library: library, input: [0xFF, 0x41])
+        try sandbox.fails(["new", "--text-file", sandbox.at("missing.txt")], status: 1, containing: ["cannot read", "missing.txt"], library: library)
+        try sandbox.fails(["new", "-"], status: 1, containing: ["empty"], library: library, input: [])
+        try sandbox.fails(["new", "words", "--text-file", latin1], status: 2, containing: ["either"], library: library)
+        try sandbox.fails(["edit", id, "--text", "a", "--text-file", latin1], status: 2, containing: ["once"], library: library)
+        try sandbox.fails(["new", "--text-file", ""], status: 2, library: library)
+        #expect(sandbox.contents(of: library) == before)
+    }
+}

@@ -194,3 +194,25 @@ extension DiskError: LocalizedError {
         }
     }
 }
+
+extension SyncProblem: LocalizedError {
+    /// What the sync could not do, on which blob (its key, abbreviated past 200 bytes), and
+    /// the store's error or the reason (given as it is).
+    public var errorDescription: String? {
+        let operationKey: String = switch operation {
+        case .list: "list"
+        case .read: "read"
+        case .write: "write"
+        case .delete: "delete"
+        case .local: "local"
+        }
+        var what = localized("error.SyncProblem.\(operationKey).description")
+        if let key { what = localized("error.SyncProblem.withKey", ["what": what, "key": BlobKeyRules.abbreviated(key)]) }
+        let detail = storeError.map { $0.errorDescription ?? $0.description } ?? reason ?? localized("error.SyncProblem.unknownReason")
+        return localized("error.SyncProblem.description", ["what": what, "detail": detail])
+    }
+
+    public var failureReason: String? { storeError?.failureReason }
+
+    public var recoverySuggestion: String? { storeError?.recoverySuggestion ?? localized("error.SyncProblem.suggestion") }
+}

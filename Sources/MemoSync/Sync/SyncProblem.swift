@@ -66,24 +66,3 @@ public struct SyncProblem: Error, Sendable, Equatable, CustomStringConvertible {
         return "\(what) failed: \(reason ?? "unknown reason")"
     }
 }
-
-extension SyncProblem: LocalizedError {
-    /// What the sync could not do, on which blob (its key, abbreviated past 200 bytes), and
-    /// the store's error or the reason.
-    public var errorDescription: String? {
-        var what: String = switch operation {
-        case .list: "The sync store could not be listed"
-        case .read: "A file could not be read from the sync store"
-        case .write: "A file could not be written to the sync store"
-        case .delete: "An old file could not be deleted from the sync store"
-        case .local: "The sync could not prepare this device's changes"
-        }
-        if let key { what += " (\(BlobKeyRules.abbreviated(key)))" }
-        if let storeError { return "\(what): \(storeError)." }
-        return "\(what): \(reason ?? "unknown reason")."
-    }
-
-    public var failureReason: String? { storeError?.failureReason }
-
-    public var recoverySuggestion: String? { storeError?.recoverySuggestion ?? "Sync again later." }
-}

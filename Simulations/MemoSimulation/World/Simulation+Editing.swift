@@ -391,16 +391,27 @@ extension Simulation {
         guard let memo = peer.notebook.memo(id) else {
             return fail(.intention, [peer.index], "memo \(m) vanished after an undo")
         }
+        // Counted, not just seen: the text may already show a character again (another
+        // replica's undo brought a copy back) when this undo brings back its own copy.
         let before = peer.shadows[m]!.scalars
         let after = memo.text.unicodeScalars.map(\.value)
-        let beforeSet = Set(before)
-        let afterSet = Set(after)
-        for scalar in before where !afterSet.contains(scalar) { oracle.recordDeletion(of: scalar, by: peer.index) }
-        for scalar in after where !beforeSet.contains(scalar) {
-            if oracle.isTracked(scalar) {
-                oracle.recordReinsertion(of: scalar, by: peer.index)
-            } else if TrackedAlphabet.locate(scalar) != nil {
-                return fail(.deletedStaysDeleted, [peer.index], "an undo in memo \(m) produced U+\(String(scalar, radix: 16)), never typed")
+        var change: [UInt32: Int] = [:]
+        for scalar in before { change[scalar, default: 0] -= 1 }
+        for scalar in after { change[scalar, default: 0] += 1 }
+        // In text order, so the oracle's records do not depend on hashing.
+        var seen = Set<UInt32>()
+        for scalar in before + after where seen.insert(scalar).inserted {
+            let delta = change[scalar]!
+            if delta < 0 {
+                for _ in 0 ..< -delta { oracle.recordDeletion(of: scalar, by: peer.index) }
+            } else if delta > 0 {
+                guard oracle.isTracked(scalar) else {
+                    if TrackedAlphabet.locate(scalar) != nil {
+                        return fail(.deletedStaysDeleted, [peer.index], "an undo in memo \(m) produced U+\(String(scalar, radix: 16)), never typed")
+                    }
+                    continue
+                }
+                for _ in 0..<delta { oracle.recordReinsertion(of: scalar, by: peer.index) }
             }
         }
         peer.shadows[m]!.scalars = after

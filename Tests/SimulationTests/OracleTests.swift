@@ -1,0 +1,52 @@
+import MemoSimulation
+import Testing
+
+/// The oracle's own mistakes, not the engine's: each kept as a trace that showed it, so the
+/// checks stay exactly as strict as the engine's promises.
+@Suite struct OracleTests {
+    /// Three replicas delete the same character and each undoes it: each undo inserts its own
+    /// copy again, so the character shows three times. The oracle compared the undoing
+    /// replica's text before and after as sets, so an undo that brought back a character the
+    /// text already showed again (another replica's undo had) was not counted as a
+    /// reinsertion, and the run failed deleted-stays-deleted ("shows 3 times"; seen first in
+    /// `memo-sim --seed 233 --steps 2000` with heads rewritten less often). It counts now.
+    @Test func undosOfOneDeletionOnThreeReplicasMayShowACharacterThreeTimes() throws {
+        let result = Simulation(trace: try Trace(parsing: Self.threeUndos)).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+    }
+
+    static let threeUndos = """
+        # three replicas delete one character and each undoes it: it shows three times
+        memo-sim trace 1
+        seed 1
+        engine replica
+        replicas 3
+        founders 3
+        steps 16
+        intention-check 1.0
+        features backspace,create,undo
+        delay-max-ms 1000
+        snapshot-after-segments 64
+        snapshot-every-operations 5000
+        grace-period-ms 86400000
+        memos-max 28
+        memo-scalars-max 2000
+        events
+        1000 r0 create len=5
+        2000 r0 sync
+        3000 r1 sync
+        4000 r2 sync
+        5000 r0 backspace len=1 memo=0 at=2576980378
+        5100 r1 backspace len=1 memo=0 at=2576980378
+        5200 r2 backspace len=1 memo=0 at=2576980378
+        6000 r1 undo memo=0 len=1
+        7000 r1 sync
+        8000 r2 sync
+        9000 r2 undo memo=0 len=1
+        10000 r2 sync
+        11000 r0 sync
+        12000 r0 undo memo=0 len=1
+        13000 r0 sync
+        14000 r1 sync
+        """
+}

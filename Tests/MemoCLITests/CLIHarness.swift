@@ -99,19 +99,7 @@ struct Sandbox {
         defer {
             for file in [outPath, errPath, inPath] { try? manager.removeItem(atPath: file) }
         }
-        try Data().write(to: URL(fileURLWithPath: outPath))
-        try Data().write(to: URL(fileURLWithPath: errPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: path)
-        var variables: [String: String] = [
-            "HOME": home, "TZ": "UTC", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-        ]
-        if let library { variables["MEMO_LIBRARY"] = library }
-        variables.merge(environment) { $1 }
-        process.environment = variables
+        let process = try memoProcess(executable, arguments, library: library, environment: environment, outPath: outPath, errPath: errPath)
         let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput ?? outPath))
         let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         defer {
@@ -132,6 +120,29 @@ struct Sandbox {
         let err = try Data(contentsOf: URL(fileURLWithPath: errPath))
         let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
         return RunResult(status: status, stdoutBytes: Array(out), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// A `memo` process not started yet: `arguments`, the sandbox as its current folder, an
+    /// environment holding only what a run needs (HOME inside the sandbox, TZ=UTC, LANG=C.UTF-8,
+    /// PATH, MEMO_LIBRARY when `library` is given) plus `environment`; empty files made at
+    /// `outPath` and `errPath` for its output.
+    func memoProcess(
+        _ executable: String, _ arguments: [String], library: String?, environment: [String: String], outPath: String, errPath: String
+    ) throws -> Process {
+        try Data().write(to: URL(fileURLWithPath: outPath))
+        try Data().write(to: URL(fileURLWithPath: errPath))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: path)
+        var variables: [String: String] = [
+            "HOME": home, "TZ": "UTC", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+        ]
+        if let library { variables["MEMO_LIBRARY"] = library }
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        return process
     }
 
     /// Runs `memo` and expects success; returns the result.

@@ -32,18 +32,7 @@ extension Sandbox {
         let tag = String(generator.next(), radix: 16)
         let outPath = at("bg-out-\(tag)")
         let errPath = at("bg-err-\(tag)")
-        try Data().write(to: URL(fileURLWithPath: outPath))
-        try Data().write(to: URL(fileURLWithPath: errPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: path)
-        var variables: [String: String] = [
-            "HOME": home, "TZ": "UTC", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "LANG": "C.UTF-8", "MEMO_LIBRARY": library,
-        ]
-        variables.merge(environment) { $1 }
-        process.environment = variables
+        let process = try memoProcess(executable, arguments, library: library, environment: environment, outPath: outPath, errPath: errPath)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))

@@ -155,6 +155,8 @@ extension BlobStoreError: LocalizedError {
         case .io: "The sync store failed: \(description)."
         case .tooLarge: "A file in the sync store is too large: \(description)."
         case .cancelled: "The sync was cancelled."
+        case .undecryptable: "A file in the sync store was refused: \(description)."
+        case .encrypted: "The sync store is encrypted; sync with its passphrase."
         }
     }
 
@@ -163,7 +165,8 @@ extension BlobStoreError: LocalizedError {
         case .full: "Free space in the sync store, then sync again."
         case .unavailable, .io: "Check the connection to the store, then sync again."
         case .notFound, .cancelled: "Sync again."
-        case .invalidKey, .tooLarge: nil
+        case .invalidKey, .tooLarge, .undecryptable: nil
+        case .encrypted: "Enter the store's passphrase."
         }
     }
 }

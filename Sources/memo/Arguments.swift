@@ -11,6 +11,8 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
         case runtime
         /// `search` found nothing: exit status 1 and no message, as grep does.
         case noMatch
+        /// A store's passphrase is wrong, missing or changed elsewhere (EncryptionCommands.swift).
+        case passphrase
     }
 
     /// The kind of failure.
@@ -26,15 +28,15 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
     /// `search` found nothing (exit status 1, nothing printed).
     static let noMatch = CLIError(kind: .noMatch, message: "")
 
-    /// The process exit status for this error: 2 for usage errors, 1 otherwise.
-    var exitStatus: Int32 { kind == .usage ? 2 : 1 }
+    /// The process exit status for this error: 2 for usage errors, 3 for passphrase errors, 1 otherwise.
+    var exitStatus: Int32 { kind == .usage ? 2 : kind == .passphrase ? 3 : 1 }
 
     var description: String { message }
 }
 
 /// The commands `memo` knows.
 enum CommandName: String, CaseIterable {
-    case new, list, show, edit, search, delete, restore, trash, export, sync, status, help
+    case new, list, show, edit, search, delete, restore, trash, export, sync, status, store, help
 }
 
 /// One change `memo edit` makes, in Unicode scalar offsets of the text as it is at that point.
@@ -77,6 +79,7 @@ enum Command: Equatable {
     case export(ExportTarget)
     case sync(store: String?)
     case status
+    case store(action: StoreAction, store: String?)
 }
 
 /// A whole command line, parsed.
@@ -87,6 +90,8 @@ struct Invocation: Equatable {
     var json = false
     /// The command.
     var command: Command
+    /// `--encrypt`, `--passphrase-file`, `--new-passphrase-file` (EncryptionCommands.swift).
+    var encryption = EncryptionOptions()
 }
 
 /// The command line parser.
@@ -102,6 +107,7 @@ enum ArgumentParser {
         "--text": 1, "--insert": 2, "--delete": 2,
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
         "--store": 1,
+        "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1,
     ]
 
     /// Options every command accepts.
@@ -111,7 +117,8 @@ enum ArgumentParser {
     private static func options(of command: CommandName) -> Set<String> {
         switch command {
         case .list, .show, .search, .status, .trash: ["--json"]
-        case .sync: ["--json", "--store"]
+        case .sync: ["--json", "--store", "--encrypt", "--passphrase-file"]
+        case .store: ["--store", "--passphrase-file", "--new-passphrase-file"]
         case .edit: ["--text", "--insert", "--delete"]
         case .export: ["--output", "-o", "--all", "--force"]
         case .new, .delete, .restore, .help: []
@@ -149,6 +156,9 @@ enum ArgumentParser {
             throw .usage("option \(option.name) does not apply to '\(command.rawValue)' (run 'memo help \(command.rawValue)')")
         }
         invocation.json = given.contains { $0.name == "--json" }
+        invocation.encryption = EncryptionOptions(
+            encrypt: given.contains { $0.name == "--encrypt" }, passphraseFile: given.last { $0.name == "--passphrase-file" }?.values[0],
+            newPassphraseFile: given.last { $0.name == "--new-passphrase-file" }?.values[0])
         let arguments = Array(positionals.dropFirst())
         invocation.command = try parseCommand(command, arguments: arguments, options: given)
         return invocation
@@ -253,6 +263,8 @@ enum ArgumentParser {
             let store = try single("--store", in: options)
             if let store, store.isEmpty { throw .usage("option --store needs a folder path") }
             return .sync(store: store)
+        case .store:
+            return try StoreCommandParser.parse(arguments, store: try single("--store", in: options))
         }
     }
 

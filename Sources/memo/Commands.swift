@@ -81,7 +81,10 @@ struct Runner {
             try export(library: library, target: target)
         case let .sync(store):
             let library = try open(invocation, creating: true)
-            try await sync(library: library, storeOption: store, json: json)
+            try await sync(library: library, storeOption: store, json: json, encryption: invocation.encryption)
+        case let .store(action, store):
+            let library = try open(invocation)
+            try await storeCommand(action: action, storeOption: store, libraryPath: library.path, options: invocation.encryption)
         case .status:
             let library = try open(invocation)
             try status(library: library, json: json)
@@ -281,7 +284,7 @@ struct Runner {
 
     // MARK: sync
 
-    private mutating func sync(library: Library, storeOption: String?, json: Bool) async throws(CLIError) {
+    private mutating func sync(library: Library, storeOption: String?, json: Bool, encryption: EncryptionOptions) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
         let store: DirectoryBlobStore
         if let storeOption {
@@ -308,11 +311,13 @@ struct Runner {
 
         let progress = ProgressLine(console: console)
         let report: SyncReport
-        do throws(ReplicaError) {
-            report = try await library.replica.sync(with: store, progress: { progress.update($0) })
+        do throws(CLIError) {
+            // Through the store's encryption when it has a key blob (EncryptionCommands.swift).
+            let session = EncryptionSession(environment: environment, options: encryption, libraryPath: library.path)
+            report = try await session.sync(replica: library.replica, store: store, progress: { progress.update($0) })
         } catch {
             progress.finish()
-            throw .runtime("the sync failed: \(error)")
+            throw error
         }
         progress.finish()
         if report.isComplete && settings.store != store.path {

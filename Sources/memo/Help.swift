@@ -28,6 +28,8 @@ enum Help {
           sync [--store PATH] [--json]
                                   exchange changes with the store folder (remembered)
           status [--json]         this library: its replica id, unsynced edits, last sync
+          store passphrase | rotate-key
+                                  change an encrypted store's passphrase, or add a data key
           help [COMMAND]          this help, or the help of one command
 
         Memo ids: any beginning of a memo's id that no other memo shares works ('memo show
@@ -40,7 +42,8 @@ enum Help {
         ~/.local/share/memosync on Linux, ~/Library/Application Support/MemoSync on macOS).
 
         Exit status: 0 on success, 1 when a command fails (and when 'search' matches nothing, as
-        grep does), 2 for a wrong command line. Errors go to standard error as "memo: <message>";
+        grep does), 2 for a wrong command line, 3 when an encrypted store's passphrase is wrong,
+        missing or was changed on another device (nothing was read or written). Errors go to standard error as "memo: <message>";
         a failed command changes nothing.
         """
 
@@ -59,6 +62,7 @@ enum Help {
         case .export: exportPage
         case .sync: syncPage
         case .status: statusPage
+        case .store: storePage
         }
     }
 
@@ -171,7 +175,7 @@ enum Help {
 
     /// `memo help sync`.
     static let syncPage = """
-        Usage: memo sync [--store PATH] [--json]
+        Usage: memo sync [--store PATH] [--encrypt] [--passphrase-file FILE] [--json]
 
         Exchanges changes with the store: a folder shared between your devices (a
         Dropbox, iCloud Drive or Syncthing folder, a network share, a USB stick). Each
@@ -205,6 +209,14 @@ enum Help {
                 store, replica (this session's id; a library takes a fresh one each
                 time it is opened).
                 It is printed even when the sync failed.
+
+        Encryption ('memo help store'): --encrypt turns end-to-end encryption on for the
+        store (first time: a new passphrase, asked twice without echo on a terminal, or
+        taken from MEMO_PASSPHRASE or --passphrase-file FILE). From then on the store
+        holds only ciphertext, and every device needs the passphrase once: it is asked
+        (or read from MEMO_PASSPHRASE / --passphrase-file) and the key derived from it
+        is remembered in the library (the file store-key). A wrong passphrase exits with
+        status 3 before anything else is read or written.
         """
 
     /// `memo help status`.
@@ -223,5 +235,27 @@ enum Help {
                 made edits under), lineageCount, memos,
                 trashedMemos, unsyncedEdits (also as unpublishedOperations), lastSync
                 (ISO 8601 or null), store (or null).
+        """
+
+    /// `memo help store`.
+    static let storePage = """
+        Usage: memo store passphrase [--store PATH] [--passphrase-file FILE] [--new-passphrase-file FILE]
+               memo store rotate-key [--store PATH] [--passphrase-file FILE]
+
+        Manage an encrypted store (turned on with 'memo sync --encrypt').
+
+        passphrase   change the passphrase: the store's keys are wrapped again under the
+                     new one (no memo blob is rewritten). The new passphrase is asked twice
+                     on the terminal, or taken from MEMO_NEW_PASSPHRASE or
+                     --new-passphrase-file. Other devices ask for it at their next sync.
+        rotate-key   add a new data key: new blobs are encrypted under it, older ones stay
+                     readable. The passphrase stays the same.
+
+        The current passphrase is not asked when this library remembers the store's key
+        (the file store-key in the library, readable by you only: the key derived from
+        the passphrase, never the passphrase itself). Otherwise it comes from
+        --passphrase-file FILE, MEMO_PASSPHRASE, or the terminal.
+
+        Exit status 3: the passphrase is wrong or missing; nothing was changed.
         """
 }

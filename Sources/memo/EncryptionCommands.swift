@@ -81,7 +81,9 @@ struct EncryptionSession {
         do throws(EncryptionError) {
             status = try await StoreEncryption.status(of: store)
         } catch {
-            throw .encryption(error, store: store.path)
+            // As when the sync's own listing fails: nothing was read or written.
+            guard case let .store(storeError) = error else { throw .encryption(error, store: store.path) }
+            throw .runtime("could not sync with \(store.path): \(SyncProblem(.list, storeError: storeError)); nothing was read or written")
         }
         switch status {
         case .plain where options.encrypt:

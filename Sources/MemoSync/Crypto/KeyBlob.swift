@@ -51,10 +51,20 @@ package struct StoreKeyring: Sendable, Equatable {
         package var id: [UInt8]
         /// 32 bytes.
         package var key: [UInt8]
+
+        package init(id: [UInt8], key: [UInt8]) {
+            self.id = id
+            self.key = key
+        }
     }
 
     package var nameKey: [UInt8]
     package var dataKeys: [DataKey]
+
+    package init(nameKey: [UInt8], dataKeys: [DataKey]) {
+        self.nameKey = nameKey
+        self.dataKeys = dataKeys
+    }
 
     package var current: DataKey { dataKeys[dataKeys.count - 1] }
 

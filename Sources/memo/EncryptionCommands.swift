@@ -101,10 +101,12 @@ struct EncryptionSession {
     /// Plain sync, enable, encrypted sync, collection (FORMAT.md, "Plain, encrypted, and the switch").
     private func turnOn(replica: Replica, store: DirectoryBlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
         let passphrase = try newPassphrase(fileOption: options.passphraseFile, variable: "MEMO_PASSPHRASE")
-        // First everything the plain store holds, so that this library's encrypted snapshot has it.
-        let plain = try await plainSync(replica, store, progress)
-        guard plain.isComplete else {
-            throw .runtime("the plain sync before turning encryption on did not finish: \(plain.errors.map(\.description).joined(separator: "; ")); encryption is still off")
+        // First everything the plain store holds, so that this library's encrypted snapshot has
+        // it; read-only, so that nothing of this library goes out in plain text (its writes fail).
+        let plain = try await plainSync(replica, ReadOnlyBlobStore(store), progress)
+        let failedReads = plain.errors.filter { $0.operation == .list || $0.operation == .read }
+        guard plain.listedStore, failedReads.isEmpty else {
+            throw .runtime("reading the plain store before turning encryption on failed: \(failedReads.map(\.description).joined(separator: "; ")); encryption is still off")
         }
         let encrypted: EncryptedBlobStore
         do throws(EncryptionError) {

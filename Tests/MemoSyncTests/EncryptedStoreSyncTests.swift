@@ -137,8 +137,13 @@ import MemoSyncTesting
         try await syncUntilQuiet([alice, bob], store: raw)
         try bob.edit(memo, replacingUTF16: 0..<5, with: "Plain")
         try await bob.sync(with: raw)
-        // Alice: plain sync, enable, encrypted sync, collect.
-        try await alice.sync(with: raw)
+        // Alice types more, then reads the plain store (read-only: nothing of hers goes out in
+        // plain), enables, syncs encrypted, collects.
+        try alice.edit(memo, replacingUTF16: 14..<14, with: ", never plain")
+        raw.resetCounters()
+        let readOnly = try await alice.sync(with: ReadOnlyBlobStore(raw))
+        #expect(raw.writeCount == 0 && raw.deleteCount == 0 && readOnly.operationsApplied > 0)
+        #expect(!storeShows("never plain", in: raw))
         let aliceStore = try await StoreEncryption.enable(raw, passphrase: "pw", log2N: Self.log2N, random: SeededEncryptionRandom(seed: 1))
         let first = try await alice.sync(with: aliceStore)
         #expect(first.isComplete && first.publishedSnapshot != nil)
@@ -154,10 +159,10 @@ import MemoSyncTesting
         _ = await StoreEncryption.collectPlainBlobs(in: raw, coveredBy: bob.notebook.version)
         try await syncUntilQuiet([alice, bob], store: aliceStore)
         expectConverged([alice, bob])
-        #expect(alice.notebook.memo(memo)?.text == "> Plain at first")
+        #expect(alice.notebook.memo(memo)?.text == "> Plain at first, never plain")
         let plainLeft = raw.keys.filter { $0.hasPrefix(StoreLayout.root) && !$0.hasPrefix(KeyBlob.prefix) }
         #expect(plainLeft.isEmpty, "\(plainLeft)")
-        #expect(!storeShows("plain at first", in: raw) && !storeShows("bob wrote", in: raw))
+        #expect(!storeShows("plain at first", in: raw) && !storeShows("bob wrote", in: raw) && !storeShows("never plain", in: raw))
         // A fresh device with the passphrase gets everything from ciphertext alone.
         let carol = try makeReplica(environment)
         try await carol.sync(with: StoreEncryption.unlock(raw, passphrase: "pw"))

@@ -58,7 +58,18 @@ public enum StoreEncryption {
     ///
     /// Plain blobs already there stay readable to no one through the encrypted store: the next
     /// sync of each library publishes what it holds again, encrypted (its history looks lost to
-    /// it), and ``collectPlainBlobs(in:coveredBy:)`` deletes the plain ones.
+    /// it), and ``collectPlainBlobs(in:coveredBy:)`` deletes the plain ones. The library turning
+    /// encryption on syncs with ``ReadOnlyBlobStore`` around the plain store first, so that it
+    /// holds what the store holds without publishing anything in plain text:
+    ///
+    /// ```swift
+    /// _ = try await replica.sync(with: ReadOnlyBlobStore(folder))        // read what is there
+    /// let store = try await StoreEncryption.enable(folder, passphrase: passphrase)
+    /// let report = try await replica.sync(with: store)                   // a snapshot, encrypted
+    /// if report.isComplete, report.publishedSnapshot != nil {
+    ///     _ = await StoreEncryption.collectPlainBlobs(in: folder, coveredBy: replica.notebook.version)
+    /// }
+    /// ```
     public static func enable(
         _ store: any BlobStore, passphrase: String, log2N: Int = KeyDerivation.defaultLog2N,
         random: any EncryptionRandomSource = SystemEncryptionRandom()

@@ -10,8 +10,9 @@ package enum Scrypt {
     package static let maxLog2N = 22
     package static let maxR = 32
     package static let maxP = 16
-    /// The most memory one derivation may use, in bytes (1 GiB).
-    package static let maxMemoryBytes = 1 << 30
+    /// The most memory one derivation may use, in bytes (256 MiB: eight times the default, and
+    /// little enough for a phone; RFC 7914's largest vector, 1 GiB, passes its own limit).
+    package static let maxMemoryBytes = 1 << 28
 
     /// The key derived from `passphrase` and `salt`: `length` bytes.
     ///
@@ -19,11 +20,12 @@ package enum Scrypt {
     ///   - log2N: log2 of the CPU/memory cost `n` (1...``maxLog2N``).
     ///   - r: block size factor (1...``maxR``).
     ///   - p: parallelization factor (1...``maxP``).
+    ///   - memoryLimitBytes: the most memory it may take (``maxMemoryBytes`` unless a test says).
     package static func derive(
-        passphrase: [UInt8], salt: [UInt8], log2N: Int, r: Int, p: Int, length: Int
+        passphrase: [UInt8], salt: [UInt8], log2N: Int, r: Int, p: Int, length: Int, memoryLimitBytes: Int = maxMemoryBytes
     ) throws(EncryptionError) -> [UInt8] {
         guard (1...maxLog2N).contains(log2N), (1...maxR).contains(r), (1...maxP).contains(p), length > 0,
-            128 * r << log2N <= maxMemoryBytes
+            128 * r << log2N <= memoryLimitBytes
         else { throw .unacceptableParameters("scrypt log2N=\(log2N) r=\(r) p=\(p)") }
         let blockBytes = 128 * r
         var lanes = try pbkdf2SHA256(password: passphrase, salt: salt, length: p * blockBytes)

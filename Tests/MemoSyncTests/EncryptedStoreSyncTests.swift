@@ -262,6 +262,29 @@ import MemoSyncTesting
         #expect(bobStore.cipher.keyring.current.id == newID)
     }
 
+    /// A sync client's conflicted copy of an encrypted blob (in a real folder) opens like the
+    /// original: with only the copy left, a new device reads it, skips nothing and gets the memo.
+    @Test func aConflictedCopyOfAnEncryptedBlobOpens() async throws {
+        let environment = TestEnvironment(seed: 18)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memosync-encrypted-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let raw = try DirectoryBlobStore(path: folder)
+        let alice = try makeReplica(environment)
+        let store = try await StoreEncryption.enable(raw, passphrase: "pw", log2N: Self.log2N, random: SeededEncryptionRandom(seed: 1))
+        let memo = try alice.createMemo(text: "copied by Dropbox")
+        try await alice.sync(with: store)
+        let segment = try #require(try raw.list(prefix: BlobCipher.encryptedRoot).map(\.key).first { $0.contains("/segments/") })
+        let copy = segment.replacingOccurrences(of: ".seg", with: " (Alice's conflicted copy 2026-11-26).seg")
+        try raw.write(key: copy, bytes: try raw.read(key: segment))
+        // Only the copy is left (and the snapshot, if one was written, goes too): it must be read.
+        for key in try raw.list(prefix: BlobCipher.encryptedRoot).map(\.key) where key != copy { try raw.delete(key: key) }
+        let bob = try makeReplica(environment)
+        let report = try await bob.sync(with: StoreEncryption.unlock(raw, passphrase: "pw"))
+        #expect(report.skipped.isEmpty, "\(report.skipped)")
+        #expect(report.errors.isEmpty)
+        #expect(bob.notebook.memo(memo)?.text == "copied by Dropbox")
+    }
+
     @Test func aRememberedKeyRoundTrips() throws {
         let key = RememberedStoreKey(derivation: KeyDerivation(log2N: 15, r: 8, p: 1, salt: Array(0..<16)), wrappingKey: Array(100..<132))
         #expect(RememberedStoreKey(encoded: key.encoded) == key)

@@ -217,9 +217,20 @@ struct EncryptionSession {
 
     /// Writes the derived key to `store-key` in the library, readable by the user only.
     func remember(_ key: RememberedStoreKey) throws(CLIError) {
+        // Created readable by the user only (never briefly readable by others), made durable,
+        // then renamed over the old one.
         let temporary = rememberedKeyPath + ".tmp"
-        let created = FileManager.default.createFile(atPath: temporary, contents: Data(key.encoded), attributes: [.posixPermissions: 0o600])
-        guard created, rename(temporary, rememberedKeyPath) == 0 else {
+        let bytes = key.encoded
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        var written = -1
+        if descriptor >= 0 {
+            written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if fsync(descriptor) != 0 { written = -1 }
+            close(descriptor)
+        }
+        guard written == bytes.count, rename(temporary, rememberedKeyPath) == 0 else {
+            unlink(temporary)
             throw .runtime("cannot remember the store key in \(rememberedKeyPath)")
         }
     }

@@ -55,7 +55,15 @@ let package = Package(
         .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
         // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that
         // ask for store and disk operations); drivers for real folders and disks live beside it.
-        .target(name: "MemoSync", dependencies: ["MemoNotes", "MemoCRDT"], swiftSettings: internalChecks),
+        // Encryption (issue 16) uses the platform's cryptography: CryptoKit on Apple platforms, the
+        // system's libcrypto (OpenSSL 3) on Linux, through the system library target below.
+        .target(
+            name: "MemoSync",
+            dependencies: ["MemoNotes", "MemoCRDT", .target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
+            swiftSettings: internalChecks),
+        // The system's libcrypto (a system library, not a package): `Tests/setup-system.sh`
+        // installs Debian's libssl-dev when pkg-config does not find it.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // An in-memory store and library folder for tests (this package's and an app's).
         .target(name: "MemoSyncTesting", dependencies: ["MemoSync"]),
         // The command line front end.

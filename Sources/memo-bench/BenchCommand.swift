@@ -20,6 +20,10 @@ enum BenchCommand: Equatable {
     /// Sync through a folder store behind a fixed latency per request: bootstrap with several
     /// requests in flight and with one, typing during a bootstrap, one change.
     case remote(latencyMilliseconds: Int, explain: Bool)
+    /// The AEAD's throughput, bytes added per blob, scrypt's cost (CryptoBenchmark.swift).
+    case crypto(runs: Int)
+    /// `sync`'s bootstrap from a plain and from an encrypted store, alternating, and the ratio.
+    case syncEncrypted(memos: Int, runs: Int)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -32,7 +36,8 @@ enum BenchCommand: Equatable {
         usage: memo-bench trace PATH [--runs N]
                memo-bench all [DIR] [--runs N]
                memo-bench notebook [--memos N] [--runs N]
-               memo-bench sync [--memos N] [--runs N]
+               memo-bench sync [--memos N] [--runs N] [--encrypt]
+               memo-bench crypto [--runs N]
                memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--explain]
                memo-bench remote [--latency-ms MS] [--explain]
                memo-bench --help
@@ -49,6 +54,12 @@ enum BenchCommand: Equatable {
           sync         publish that notebook to a local folder as a snapshot; measure a new
                        device's first sync (bootstrap), syncing one changed memo, and
                        receiving that change on another device
+          sync --encrypt
+                       the bootstrap from a plain and from an encrypted copy of that store,
+                       alternating in one run, and their ratio (target: at most 1.2)
+          crypto       the AEAD's throughput through the platform's library (sealing and
+                       opening 16 MiB; target 1 GB/s), the same through the blob format, the
+                       bytes an encrypted blob adds at several sizes, one scrypt derivation
           longevity    D devices (default \(LongevityBenchmark.defaultDevices)) use one notebook for a simulated year, N
                        sessions each (default \(LongevityBenchmark.defaultSessions)): open the library, type a little, sync
                        with an in-memory store, close. Prints what the store holds, what a new
@@ -100,6 +111,7 @@ enum BenchCommand: Equatable {
         var keepOpen = false
         var latencyMilliseconds = 50
         var latencyGiven = false
+        var encrypt = false
         /// Options that only `longevity` takes, in the order given.
         var longevityOptions: [String] = []
         /// Whether `--runs` was given (`longevity` does not take it).
@@ -122,6 +134,8 @@ enum BenchCommand: Equatable {
                 }
                 memos = value
                 index += 1
+            } else if argument == "--encrypt" {
+                encrypt = true
             } else if argument == "--explain" || argument == "--keep-open" {
                 if argument == "--explain" { explain = true } else { keepOpen = true }
                 longevityOptions.append(argument)
@@ -177,6 +191,7 @@ enum BenchCommand: Equatable {
                 throw .usage("\(option) is an option of longevity only")
             }
             if command != "remote" && latencyGiven { throw .usage("--latency-ms is an option of remote only") }
+            if command != "sync" && encrypt { throw .usage("--encrypt is an option of sync only") }
             switch command {
             case "remote":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
@@ -186,8 +201,12 @@ enum BenchCommand: Equatable {
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
                 return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain)
+            case "crypto":
+                guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                return .crypto(runs: runs)
             case "notebook", "sync":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                if encrypt { return .syncEncrypted(memos: memos, runs: runs) }
                 return command == "sync" ? .sync(memos: memos, runs: runs) : .notebook(memos: memos, runs: runs)
             case "all" where positional.count == 1:
                 return .all(directory: defaultTraceDirectory, runs: runs)
@@ -288,6 +307,22 @@ enum BenchRunner {
                 return exitSuccess
             } catch {
                 writeError("sync benchmark failed: \(error)")
+                return exitReplayFailed
+            }
+        case let .crypto(runs):
+            do {
+                writeOutput(try CryptoBenchmark.run(runs: runs).json)
+                return exitSuccess
+            } catch {
+                writeError("crypto benchmark failed: \(error)")
+                return exitReplayFailed
+            }
+        case let .syncEncrypted(memos, runs):
+            do {
+                writeOutput(try await EncryptedSyncBenchmark.run(memoCount: memos, runs: runs).json)
+                return exitSuccess
+            } catch {
+                writeError("sync --encrypt benchmark failed: \(error)")
                 return exitReplayFailed
             }
         }

@@ -23,6 +23,8 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
         case runtime
         /// `search` found nothing: exit status 1 and no message, as grep does.
         case noMatch
+        /// A store's passphrase is wrong, missing or changed elsewhere (EncryptionCommands.swift).
+        case passphrase
     }
 
     /// The kind of failure.
@@ -43,12 +45,13 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
     /// `search` found nothing (exit status 1, nothing printed).
     static let noMatch = CLIError(kind: .noMatch, message: "")
 
-    /// The process exit status for this error: 2 for usage errors, 1 otherwise; for `search`
-    /// (as grep), 1 when nothing matched and 2 for every error.
+    /// The process exit status for this error: 2 for usage errors, 3 for passphrase errors, 1
+    /// otherwise; for `search` (as grep), 1 when nothing matched and 2 for every error.
     func exitStatus(command: CommandName?) -> Int32 {
         switch kind {
         case .usage: 2
         case .noMatch: 1
+        case .passphrase: 3
         case .runtime: command == .search ? 2 : 1
         }
     }
@@ -61,7 +64,7 @@ enum CommandName: String, CaseIterable {
     case new, edit, undo, redo
     case list, show, search
     case delete, restore, trash, purge
-    case sync, status
+    case sync, status, store
     case export, `import`
     case help, completion, demo
 }
@@ -140,6 +143,7 @@ enum Command: Equatable {
     case sync(store: String?)
     case status
     case completion(Shell)
+    case store(action: StoreAction, store: String?)
 }
 
 /// A whole command line, parsed.
@@ -154,6 +158,8 @@ struct Invocation: Equatable {
     var commandName: CommandName?
     /// The command.
     var command: Command
+    /// `--encrypt`, `--passphrase-file`, `--new-passphrase-file` (EncryptionCommands.swift).
+    var encryption = EncryptionOptions()
 }
 
 /// The command line parser.
@@ -169,6 +175,7 @@ enum ArgumentParser {
         "--text": 1, "--text-file": 1, "--insert": 2, "--delete": 2,
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
         "--store": 1, "--again": 0, "--man": 0,
+        "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1,
     ]
 
     /// Options every command accepts.
@@ -179,7 +186,8 @@ enum ArgumentParser {
         switch command {
         case .list, .show, .search, .status, .trash, .delete, .restore, .undo, .redo: ["--json"]
         case .new: ["--text-file", "--json"]
-        case .sync: ["--json", "--store"]
+        case .sync: ["--json", "--store", "--encrypt", "--passphrase-file"]
+        case .store: ["--store", "--passphrase-file", "--new-passphrase-file"]
         case .edit: ["--text", "--text-file", "--insert", "--delete", "--json"]
         case .export: ["--output", "-o", "--all", "--force", "--json"]
         case .purge: ["--all", "--json"]
@@ -226,6 +234,9 @@ enum ArgumentParser {
         for option in given where !allowed.contains(option.name) {
             throw .usage("error.optionNotForCommand", ["option": option.name, "command": command.rawValue])
         }
+        invocation.encryption = EncryptionOptions(
+            encrypt: given.contains { $0.name == "--encrypt" }, passphraseFile: given.last { $0.name == "--passphrase-file" }?.values[0],
+            newPassphraseFile: given.last { $0.name == "--new-passphrase-file" }?.values[0])
         let arguments = Array(positionals.dropFirst())
         invocation.command = try parseCommand(command, arguments: arguments, options: given)
         return invocation
@@ -336,6 +347,8 @@ enum ArgumentParser {
                 throw .usage("error.completionNeedsShell")
             }
             return .completion(shell)
+        case .store:
+            return try StoreCommandParser.parse(arguments, store: try single("--store", in: options))
         }
     }
 

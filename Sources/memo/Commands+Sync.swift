@@ -6,7 +6,9 @@ import MemoNotes
 import MemoSync
 
 extension Runner {
-    mutating func sync(library: Library, storeOption: String?) async throws(CLIError) {
+    /// `memo sync`: through the store's encryption when it has a key blob, turning it on first
+    /// with `--encrypt` (EncryptionCommands.swift).
+    mutating func sync(library: Library, storeOption: String?, encryption: EncryptionOptions) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
         let store: DirectoryBlobStore
         if let storeOption {
@@ -33,11 +35,12 @@ extension Runner {
 
         let progress = ProgressLine(console: console, enabled: !quiet, task: t("progress.sync"))
         let report: SyncReport
-        do throws(ReplicaError) {
-            report = try await library.writer.sync(with: store, progress: { progress.update($0) })
+        do throws(CLIError) {
+            let session = EncryptionSession(environment: environment, options: encryption, libraryPath: library.path)
+            report = try await session.sync(replica: library.writer, store: store, progress: { progress.update($0) })
         } catch {
             progress.finish()
-            throw .runtime("error.syncFailed", ["error": explain(error)])
+            throw error
         }
         progress.finish()
         if report.isComplete && settings.store != store.path {

@@ -48,7 +48,10 @@ struct Runner {
             try await runTrash(invocation)
         case let .sync(store):
             let library = try open(invocation, creating: true)
-            try await sync(library: library, storeOption: store)
+            try await sync(library: library, storeOption: store, encryption: invocation.encryption)
+        case let .store(action, store):
+            let library = try open(invocation)
+            try await storeCommand(action: action, storeOption: store, libraryPath: library.path, options: invocation.encryption)
         case let .export(target):
             try export(try readLibrary(invocation), target: target)
         case let .import(paths, again):

@@ -17,7 +17,7 @@ enum Help {
         ("write", [.new, .edit, .undo, .redo]),
         ("find", [.list, .show, .search]),
         ("trash", [.delete, .restore, .trash, .purge]),
-        ("sync", [.sync, .status]),
+        ("sync", [.sync, .status, .store]),
         ("files", [.export, .import]),
         ("more", [.help, .completion, .demo]),
     ]
@@ -41,8 +41,13 @@ enum Help {
         case .restore: ["restore ID [--json]"]
         case .trash: ["trash [--json]"]
         case .purge: ["purge ID... [--json]", "purge --all [--json]"]
-        case .sync: ["sync [--store PATH] [--json]"]
+        case .sync: ["sync [--store PATH] [--encrypt] [--passphrase-file FILE] [--json]"]
         case .status: ["status [--json]"]
+        case .store:
+            [
+                "store passphrase [--store PATH] [--passphrase-file FILE] [--new-passphrase-file FILE]",
+                "store rotate-key [--store PATH] [--passphrase-file FILE]",
+            ]
         case .export: ["export ID [--output FILE] [--json]", "export --all DIR [--force] [--json]"]
         case .import: ["import PATH... [--again] [--json]"]
         case .help: ["help [COMMAND]", "help --man"]

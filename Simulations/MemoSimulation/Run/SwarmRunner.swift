@@ -78,7 +78,7 @@ public struct SwarmRunner {
         let faults = p.faults.keys.sorted().map(\.rawValue).joined(separator: ",")
         let outcome = result.violation.map { "FAIL \($0.invariant.rawValue)" } ?? "ok"
         return "seed=\(p.seed) engine=\(p.engine.rawValue) replicas=\(p.replicaCount) steps=\(p.steps) edits=\(s.edits) syncs=\(s.syncsFinished) "
-            + "crashes=\(s.crashes) faults=\(faults.isEmpty ? "none" : faults) sim=\(SimulatedTime.short(s.simulatedMilliseconds)) "
+            + "crashes=\(s.crashes) faults=\(faults.isEmpty ? "none" : faults) encrypted=\(Simulation.encrypts(seed: p.seed, engine: p.engine) ? "yes" : "no") sim=\(SimulatedTime.short(s.simulatedMilliseconds)) "
             + "store=\(result.storeBlobs)/\(result.storeBytes)B hash=\(EventLog.hex(result.hash)) \(outcome) (\(format(seconds, 3))s)"
     }
 

@@ -69,7 +69,7 @@ extension Simulation {
         if let countdown = peer.storeCrashCountdown {
             if countdown <= 1 {
                 peer.storeCrashCountdown = nil
-                if peer.storeCrashPerforms { _ = store.perform(action, reader: peer.index, now: now) }
+                if peer.storeCrashPerforms { _ = performOnStore(store, action, reader: peer.index) }
                 if case let .write(key, _) = action, StoreLayout.parse(key) != nil { sometimes.insert(.crashDuringPublish) }
                 return crashNow(peer, reason: "crash \(peer.storeCrashPerforms ? "after" : "before") the store performed: \(action)")
             }
@@ -77,7 +77,7 @@ extension Simulation {
         }
         let result: SyncResult
         if isFinalPhase || now >= peer.offlineUntil {
-            result = store.perform(action, reader: peer.index, now: now)
+            result = performOnStore(store, action, reader: peer.index)
         } else {
             result = .failed(.unavailable(reason: "offline"))
         }
@@ -173,7 +173,7 @@ extension Simulation {
                 return nil
             }
             let action = inFlight.remove(at: latency.int(in: 0...(inFlight.count - 1)))
-            let result = store.perform(action, reader: peer.index, now: now)
+            let result = performOnStore(store, action, reader: peer.index)
             statistics.storeOperations += 1
             logStoreStep(peer, action, result)
             if case let .write(key, bytes) = action {

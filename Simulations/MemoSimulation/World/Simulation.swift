@@ -43,6 +43,8 @@ public final class Simulation {
     var queue = EventQueue<DynamicEvent>()
     var peers: [Peer] = []
     let store: SimulatedBlobStore?
+    /// The store's encryption, on for the seeds that draw it (Simulation+Encryption.swift).
+    let encryption: BlobCipher?
     let oracle: Oracle
     /// The event log and its hash.
     public var log: EventLog
@@ -94,6 +96,7 @@ public final class Simulation {
         } else {
             store = nil
         }
+        encryption = Self.drawEncryption(seed: seed, engine: parameters.engine)
         for index in 0..<parameters.replicaCount {
             var clock = SimulatedClock()
             if parameters.rate(.clockSkew) > 0 && clocks.chance(0.7) {

@@ -108,6 +108,8 @@ public struct SimulationStatistics: Sendable, Equatable {
     public var syncsStarted = 0
     public var syncsFinished = 0
     public var storeOperations = 0
+    /// Reads an encrypted run's store answered with bytes that did not open (Simulation+Encryption.swift).
+    public var undecryptableReads = 0
     public var deltasDelivered = 0
     public var crashes = 0
     public var restores = 0

@@ -33,6 +33,12 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The task performing the operation was cancelled. A cancelled write or deletion may still
     /// have happened; a sync counts it as not done.
     case cancelled
+    /// An encrypted store (``EncryptedBlobStore``) refused the blob's bytes: not encrypted,
+    /// damaged, under an unknown key, or failing authentication. A sync skips and reports it.
+    case undecryptable(key: String, reason: BlobRefusal)
+    /// The store is encrypted (it holds a key blob) and was used without its key: a sync stops
+    /// after the listing, having read and written nothing. Sync through ``EncryptedBlobStore``.
+    case encrypted
 
     public var description: String {
         switch self {
@@ -44,6 +50,8 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .tooLarge(key, size, limit):
             "the blob \(BlobKeyRules.abbreviated(key)) is too large (\(size) bytes; the limit is \(limit))"
         case .cancelled: "the store operation was cancelled"
+        case let .undecryptable(key, reason): "the blob \(BlobKeyRules.abbreviated(key)) cannot be decrypted: \(reason)"
+        case .encrypted: "the store is encrypted: sync with its passphrase"
         }
     }
 }

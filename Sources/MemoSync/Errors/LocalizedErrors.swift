@@ -162,6 +162,8 @@ extension BlobStoreError: LocalizedError {
         case .io: localized("error.BlobStoreError.io.description", ["description": "\(description)"])
         case .tooLarge: localized("error.BlobStoreError.tooLarge.description", ["description": "\(description)"])
         case .cancelled: localized("error.BlobStoreError.cancelled.description")
+        case .undecryptable: localized("error.BlobStoreError.undecryptable.description", ["description": "\(description)"])
+        case .encrypted: localized("error.BlobStoreError.encrypted.description")
         }
     }
 
@@ -170,7 +172,8 @@ extension BlobStoreError: LocalizedError {
         case .full: localized("error.BlobStoreError.full.suggestion")
         case .unavailable, .io: localized("error.BlobStoreError.unavailable.suggestion")
         case .notFound, .cancelled: localized("error.BlobStoreError.notFound.suggestion")
-        case .invalidKey, .tooLarge: nil
+        case .invalidKey, .tooLarge, .undecryptable: nil
+        case .encrypted: localized("error.BlobStoreError.encrypted.suggestion")
         }
     }
 }

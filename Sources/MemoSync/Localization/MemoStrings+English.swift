@@ -8,6 +8,9 @@ extension MemoStrings {
     static let english: [String: String] = [
         // MARK: error
         "error.BlobStoreError.cancelled.description": "The sync was cancelled.",
+        "error.BlobStoreError.undecryptable.description": "A file in the sync store was refused: {description}.",
+        "error.BlobStoreError.encrypted.description": "The sync store is encrypted; sync with its passphrase.",
+        "error.BlobStoreError.encrypted.suggestion": "Enter the store's passphrase.",
         "error.BlobStoreError.full.description": "The sync store is full.",
         "error.BlobStoreError.full.suggestion": "Free space in the sync store, then sync again.",
         "error.BlobStoreError.invalidKey.description": "The sync store refused the name: {description}.",
@@ -519,6 +522,30 @@ extension MemoStrings {
 
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,
+        "help.page.store": """
+            Manages an encrypted store (turned on with 'memo sync --encrypt').
+
+            passphrase   change the passphrase: the store's keys are wrapped again under the
+                         new one (no memo blob is rewritten). The new passphrase is asked
+                         twice on the terminal, or taken from MEMO_NEW_PASSPHRASE or
+                         --new-passphrase-file. Other devices ask for it at their next sync.
+            rotate-key   add a new data key: new blobs are encrypted under it, older ones
+                         stay readable. The passphrase stays the same.
+
+            The current passphrase is not asked when this library remembers the store's key
+            (the file store-key in the library, readable by you only: the key derived from
+            the passphrase, never the passphrase itself). Otherwise it comes from
+            --passphrase-file FILE, MEMO_PASSPHRASE, or the terminal.
+
+            --store PATH  the store folder (default: the one 'memo sync' remembers)
+
+            Examples:
+              memo store passphrase
+              memo store rotate-key --store ~/Dropbox/memos
+
+            Exit status: 0 when done, 1 when the store could not be used, 2 for a wrong
+            command line, 3 when the passphrase is wrong or missing (nothing was changed).
+            """,
         "help.page.status": """
             Shows the library folder, the replica id of its last session (kept by the next
             session while the library was closed cleanly and is not a copy) and the earlier
@@ -569,6 +596,15 @@ extension MemoStrings {
                     problems (the same errors as objects: operation, key, error, reason),
                     store, replica (this session's id). Printed even when the sync failed.
 
+            --encrypt  turn end-to-end encryption on for the store (first time: a new
+                    passphrase, asked twice without echo on a terminal, or taken from
+                    MEMO_PASSPHRASE or --passphrase-file FILE). From then on the store holds
+                    only ciphertext, and every device needs the passphrase once: it is asked
+                    (or read from MEMO_PASSPHRASE / --passphrase-file) and the key derived
+                    from it is remembered in the library (the file store-key). See 'memo
+                    help store'.
+            --passphrase-file FILE  the passphrase, from the first line of FILE
+
             Examples:
               memo sync --store ~/Dropbox/memos
               memo sync
@@ -577,7 +613,9 @@ extension MemoStrings {
             Exit status: 0 when the sync finished, 1 when the store could not be used: a
             sync that could not list the store prints only the error; one that met a store
             error later (a failed write) prints its summary and the errors. Either way the
-            last sync time ('memo status') stays as it was. 2 for a wrong command line.
+            last sync time ('memo status') stays as it was. 2 for a wrong command line. 3
+            when an encrypted store's passphrase is wrong, missing or was changed on another
+            device: nothing was read or written.
             """,
         "help.page.trash": """
             The memos in the trash, most recently changed first, as 'memo list' shows them.
@@ -618,6 +656,7 @@ extension MemoStrings {
         "help.summary.restore": "bring a memo back from the trash",
         "help.summary.search": "the memos containing QUERY (ignoring case and accents)",
         "help.summary.show": "print a memo's text exactly",
+        "help.summary.store": "change an encrypted store's passphrase, or add a data key",
         "help.summary.status": "this library: its replica id, unsynced edits, last sync",
         "help.summary.sync": "exchange changes with the store folder (remembered)",
         "help.summary.trash": "the memos in the trash",

@@ -8,6 +8,9 @@ extension MemoStrings {
     static let japanese: [String: String] = [
         // MARK: error
         "error.BlobStoreError.cancelled.description": "同期はキャンセルされました。",
+        "error.BlobStoreError.undecryptable.description": "同期ストアのファイルを受け付けませんでした: {description}。",
+        "error.BlobStoreError.encrypted.description": "同期ストアは暗号化されています。パスフレーズを使って同期してください。",
+        "error.BlobStoreError.encrypted.suggestion": "ストアのパスフレーズを入力してください。",
         "error.BlobStoreError.full.description": "同期ストアがいっぱいです。",
         "error.BlobStoreError.full.suggestion": "同期ストアの空き容量を増やしてから、もう一度同期してください。",
         "error.BlobStoreError.invalidKey.description": "同期ストアが名前を拒否しました: {description}。",
@@ -513,6 +516,30 @@ extension MemoStrings {
 
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
+        "help.page.store": """
+            暗号化されたストアを管理します('memo sync --encrypt' で有効にします)。
+
+            passphrase   パスフレーズを変更: ストアの鍵を新しいパスフレーズで包み直します
+                         (メモのブロブは書き直しません)。新しいパスフレーズは端末で 2 回
+                         尋ねるか、MEMO_NEW_PASSPHRASE または --new-passphrase-file から
+                         読みます。他のデバイスは次の同期で新しいパスフレーズを尋ねます。
+            rotate-key   新しいデータ鍵を追加: 新しいブロブはその鍵で暗号化され、古いブロブも
+                         読めるままです。パスフレーズは変わりません。
+
+            このライブラリがストアの鍵を記憶していれば(ライブラリの store-key ファイル、本人
+            だけが読める: パスフレーズそのものではなく、そこから導いた鍵)現在のパスフレーズは
+            尋ねません。そうでなければ --passphrase-file FILE、MEMO_PASSPHRASE、または端末から
+            受け取ります。
+
+            --store PATH  ストアのフォルダー(既定: 'memo sync' が記憶したもの)
+
+            例:
+              memo store passphrase
+              memo store rotate-key --store ~/Dropbox/memos
+
+            終了ステータス: 完了で 0、ストアを使えなければ 1、コマンドラインの誤りは 2、
+            パスフレーズが違うかないときは 3(何も変更しません)。
+            """,
         "help.page.status": """
             ライブラリのフォルダー、最後のセッションのレプリカ ID(ライブラリが正常に閉じられ、
             コピーでなければ次のセッションが引き継ぐ)と、まだその名前で公開する以前の ID、
@@ -561,6 +588,13 @@ extension MemoStrings {
                     operation、key、error、reason)、store、replica(このセッションの ID)。
                     同期が失敗しても出力します。
 
+            --encrypt  ストアのエンドツーエンド暗号化を有効にします(初回は新しいパスフレーズを
+                    端末でエコーなしに 2 回尋ねるか、MEMO_PASSPHRASE または --passphrase-file
+                    FILE から読みます)。以後ストアには暗号文だけが置かれ、どのデバイスも一度
+                    パスフレーズが必要です。パスフレーズから導いた鍵はライブラリ(store-key
+                    ファイル)に記憶されます。'memo help store' を参照。
+            --passphrase-file FILE  FILE の 1 行目をパスフレーズとして使う
+
             例:
               memo sync --store ~/Dropbox/memos
               memo sync
@@ -569,7 +603,8 @@ extension MemoStrings {
             終了ステータス: 同期が終われば 0、ストアを使えなければ 1。ストアの一覧を取得できな
             かった同期はエラーだけを出力し、後でストアのエラー(書き込み失敗など)に遭った同期は
             要約とエラーを出力します。どちらの場合も最終同期時刻('memo status')は変わりません。
-            コマンドラインの誤りは 2。
+            コマンドラインの誤りは 2。暗号化されたストアのパスフレーズが違う、ない、または別の
+            デバイスで変更された場合は 3 で、何も読み書きしません。
             """,
         "help.page.trash": """
             ゴミ箱内のメモを、'memo list' と同じく最近変更した順に表示します。
@@ -610,6 +645,7 @@ extension MemoStrings {
         "help.summary.restore": "ゴミ箱からメモを復元",
         "help.summary.search": "QUERY を含むメモ(大文字小文字やアクセントは区別しない)",
         "help.summary.show": "メモのテキストをそのまま出力",
+        "help.summary.store": "暗号化されたストアのパスフレーズを変更、またはデータ鍵を追加",
         "help.summary.status": "このライブラリのレプリカ ID、未同期の編集、最終同期",
         "help.summary.sync": "ストアのフォルダーと変更をやり取り(フォルダーは記憶される)",
         "help.summary.trash": "ゴミ箱内のメモの一覧",

@@ -8,6 +8,9 @@ extension MemoStrings {
     static let korean: [String: String] = [
         // MARK: error
         "error.BlobStoreError.cancelled.description": "동기화가 취소되었습니다.",
+        "error.BlobStoreError.undecryptable.description": "동기화 저장소의 파일을 받아들이지 않았습니다: {description}.",
+        "error.BlobStoreError.encrypted.description": "동기화 저장소가 암호화되어 있습니다. 암호로 동기화하세요.",
+        "error.BlobStoreError.encrypted.suggestion": "저장소의 암호를 입력하세요.",
         "error.BlobStoreError.full.description": "동기화 저장소가 가득 찼습니다.",
         "error.BlobStoreError.full.suggestion": "동기화 저장소의 공간을 확보한 뒤 다시 동기화하세요.",
         "error.BlobStoreError.invalidKey.description": "동기화 저장소가 이름을 거부했습니다: {description}.",
@@ -513,6 +516,29 @@ extension MemoStrings {
 
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
+        "help.page.store": """
+            암호화된 저장소를 관리합니다('memo sync --encrypt'로 켭니다).
+
+            passphrase   암호 바꾸기: 저장소의 키를 새 암호로 다시 감쌉니다(메모 블롭은 다시
+                         쓰지 않음). 새 암호는 터미널에서 두 번 묻거나 MEMO_NEW_PASSPHRASE 또는
+                         --new-passphrase-file에서 읽습니다. 다른 기기는 다음 동기화 때 새
+                         암호를 묻습니다.
+            rotate-key   새 데이터 키 추가: 새 블롭은 새 키로 암호화하고, 이전 블롭도 계속
+                         읽을 수 있습니다. 암호는 그대로입니다.
+
+            이 라이브러리가 저장소의 키를 기억하고 있으면(라이브러리의 store-key 파일, 본인만
+            읽을 수 있음: 암호 자체가 아니라 암호에서 만든 키) 현재 암호를 묻지 않습니다.
+            그렇지 않으면 --passphrase-file FILE, MEMO_PASSPHRASE, 또는 터미널에서 받습니다.
+
+            --store PATH  저장소 폴더(기본값: 'memo sync'가 기억한 폴더)
+
+            예:
+              memo store passphrase
+              memo store rotate-key --store ~/Dropbox/memos
+
+            종료 상태: 끝나면 0, 저장소를 쓸 수 없으면 1, 잘못된 명령줄이면 2, 암호가
+            틀렸거나 없으면 3(아무것도 바꾸지 않음).
+            """,
         "help.page.status": """
             라이브러리 폴더, 마지막 세션의 레플리카 ID(라이브러리를 정상적으로 닫았고 복사본이
             아니면 다음 세션이 이어받음)와 아직 그 ID로 올리는 이전 ID들, 메모 수, 아직 저장소에
@@ -558,6 +584,13 @@ extension MemoStrings {
                     errors(한 줄씩), problems(같은 오류를 객체로: operation, key, error,
                     reason), store, replica(이 세션의 ID). 동기화가 실패해도 출력합니다.
 
+            --encrypt  저장소에 종단 간 암호화를 켭니다(처음에는 새 암호를 터미널에서 화면에
+                    표시하지 않고 두 번 묻거나, MEMO_PASSPHRASE 또는 --passphrase-file FILE에서
+                    읽습니다). 그 뒤로 저장소에는 암호문만 남고, 모든 기기는 한 번 암호가
+                    필요합니다. 암호에서 만든 키는 라이브러리(store-key 파일)에 기억됩니다.
+                    'memo help store'를 보세요.
+            --passphrase-file FILE  FILE의 첫 줄을 암호로 사용
+
             예:
               memo sync --store ~/Dropbox/memos
               memo sync
@@ -566,7 +599,8 @@ extension MemoStrings {
             종료 상태: 동기화가 끝나면 0, 저장소를 쓸 수 없으면 1입니다. 저장소 목록을 읽지 못한
             동기화는 오류만 출력하고, 나중에 저장소 오류(쓰기 실패 등)를 만난 동기화는 요약과
             오류를 출력합니다. 어느 쪽이든 마지막 동기화 시각('memo status')은 바뀌지 않습니다.
-            잘못된 명령줄이면 2.
+            잘못된 명령줄이면 2. 암호화된 저장소의 암호가 틀렸거나 없거나 다른 기기에서
+            바뀌었으면 3이며, 이때는 아무것도 읽거나 쓰지 않습니다.
             """,
         "help.page.trash": """
             휴지통에 있는 메모를 'memo list'처럼 최근에 바뀐 순서로 보여 줍니다.
@@ -607,6 +641,7 @@ extension MemoStrings {
         "help.summary.restore": "휴지통에서 메모 복원",
         "help.summary.search": "QUERY가 들어 있는 메모(대소문자와 악센트 무시)",
         "help.summary.show": "메모 텍스트를 그대로 출력",
+        "help.summary.store": "암호화된 저장소의 암호를 바꾸거나 데이터 키 추가",
         "help.summary.status": "이 라이브러리의 레플리카 ID, 동기화 안 된 편집, 마지막 동기화",
         "help.summary.sync": "저장소 폴더와 변경 내용 주고받기(폴더는 기억됨)",
         "help.summary.trash": "휴지통에 있는 메모 목록",

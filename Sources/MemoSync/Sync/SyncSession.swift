@@ -348,6 +348,11 @@ package struct SyncSession {
         case let (_, .failed(error)):
             failed(action, error)
         case let (.list, .listed(listing)):
+            // A store with a key blob is encrypted: used without its key, the sync stops here,
+            // having read and written nothing (issue 16; `EncryptedBlobStore` lists none).
+            if listing.blobs.contains(where: { $0.key.hasPrefix(KeyBlob.prefix) }) || listing.skipped.contains(where: { ($0.key + "/").hasPrefix(KeyBlob.prefix) }) {
+                return failed(action, .encrypted)
+            }
             for entry in listing.skipped { skip(entry.key, .notListed(entry.problem)) }
             takeListing(listing.blobs)
             phase = .heads

@@ -32,6 +32,14 @@ enum FuzzSeeds {
             let prefix = "memosync/v1/\(replica)/segments/".utf8.count
             seeds.append([FuzzInput.modeByte(.sealed), 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0] + Array(keys[0].utf8.dropFirst(prefix)))
             return seeds
+        case .encryptedBlob:
+            // Honest encrypted blobs (raw and checksum-recomputed), and padded plaintexts.
+            let blobs = world.notebooks.deltas.prefix(4).map { FuzzTarget.fuzzCipher.sealForFuzzing($0) }
+            var seeds = blobs.flatMap { [[FuzzInput.modeByte(.raw)] + $0, [FuzzInput.modeByte(.checksumRecomputed)] + $0] }
+            seeds += world.notebooks.deltas.prefix(4).map { [FuzzInput.modeByte(.sealed)] + FuzzTarget.padded($0) }
+            return seeds
+        case .keyBlob:
+            return inEveryMode([FuzzTarget.fuzzKeyBlob.encoded], kind: .keyBlob)
         }
     }
 

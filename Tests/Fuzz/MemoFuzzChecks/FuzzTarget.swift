@@ -24,6 +24,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case libraryJournal = "library-journal"
     /// `StoreLayout.parse` of a store key.
     case storeKey = "store-key"
+    /// `BlobCipher.open` of an encrypted blob (kind 7); in sealed mode the payload is the padded
+    /// plaintext, encrypted under the fuzz keyring, so the padding reader is reached too.
+    case encryptedBlob = "encrypted-blob"
+    /// `KeyBlob(decoding:key:)` of a key blob (kind 8), then opening its keyring.
+    case keyBlob = "key-blob"
 
     /// The kind of blob the target's decoder reads (nil for store keys).
     var blobKind: BlobKind? {
@@ -34,6 +39,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .notebookState: .notebookState
         case .libraryState, .libraryJournal: .localFile
         case .storeKey: nil
+        case .encryptedBlob: .encryptedBlob
+        case .keyBlob: .keyBlob
         }
     }
 
@@ -55,6 +62,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .libraryState: try Self.checkLibraryState(input.blob(kind: .localFile))
         case .libraryJournal: try Self.checkLibraryJournal(input.journal())
         case .storeKey: try Self.checkStoreKey(input.storeKey())
+        case .encryptedBlob: try Self.checkEncryptedBlob(input)
+        case .keyBlob: try Self.checkKeyBlob(input.blob(kind: .keyBlob))
         }
     }
 

@@ -1,0 +1,118 @@
+import MemoCRDT
+import Synchronization
+
+/// Any store, end-to-end encrypted: what goes through it is kept as ciphertext under
+/// `memosync/e1/` (FORMAT.md, "Encrypted store layout"), and what comes out was authenticated
+/// under the store's data keys and the blob's name. A sync sees the plain keys and plain blobs,
+/// as with any store; the store sees neither memo text nor content hashes.
+///
+/// Get one from ``StoreEncryption`` (``StoreEncryption/unlock(_:passphrase:random:)`` and its
+/// siblings), which opens the store's key blob first: a wrong passphrase fails there, before any
+/// other blob is read or written.
+///
+/// - A blob that does not open (not encrypted, damaged, moved to another name, under an unknown
+///   key) fails its read with ``BlobStoreError/undecryptable(key:reason:)``: a sync skips and
+///   reports it, never applies it.
+/// - Each listing also lists the key blobs. A newer one (a data key rotated on another device)
+///   is opened with the key this store was unlocked with, and its new data key used from then
+///   on; one this key does not open (the passphrase was changed elsewhere) fails the listing
+///   with ``BlobStoreError/encrypted``, so the sync stops having read and written nothing.
+/// - Plain blobs (under `memosync/v1/`, from before encryption was turned on) are not listed;
+///   ``plainBlobsListed`` counts them, ``StoreEncryption/collectPlainBlobs(in:coveredBy:)`` deletes them.
+public final class EncryptedBlobStore: BlobStore {
+    /// The store holding the ciphertext.
+    public let base: any BlobStore
+    /// The passphrase-derived key this store was unlocked with, and its derivation.
+    public let rememberedKey: RememberedStoreKey
+
+    private struct State {
+        var cipher: BlobCipher
+        var keyBlobKey: String
+        var plainBlobsListed = 0
+    }
+
+    private let state: Mutex<State>
+
+    package init(base: any BlobStore, cipher: BlobCipher, keyBlobKey: String, rememberedKey: RememberedStoreKey) {
+        self.base = base
+        self.rememberedKey = rememberedKey
+        self.state = Mutex(State(cipher: cipher, keyBlobKey: keyBlobKey))
+    }
+
+    /// The key blob in use (the newest this store has seen).
+    public var keyBlobKey: String { state.withLock { $0.keyBlobKey } }
+
+    /// Plain blobs (under `memosync/v1/`, key blobs aside) the last listing found.
+    public var plainBlobsListed: Int { state.withLock { $0.plainBlobsListed } }
+
+    /// The cipher in use (its keyring).
+    package var cipher: BlobCipher { state.withLock { $0.cipher } }
+
+    public func list(prefix: String) async throws(BlobStoreError) -> [BlobInfo] {
+        try await listing(prefix: prefix).blobs
+    }
+
+    public func listing(prefix: String) async throws(BlobStoreError) -> BlobListing {
+        let listed = try await base.listing(prefix: "memosync/")
+        try await refreshKeyring(from: listed.blobs.map(\.key))
+        let cipher = self.cipher
+        var blobs: [BlobInfo] = []
+        var plain = 0
+        for entry in listed.blobs {
+            if let key = cipher.plainKey(forStoredKey: entry.key) {
+                if key.hasPrefix(prefix) { blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes)) }
+            } else if entry.key.hasPrefix(StoreLayout.root), KeyBlob.generation(ofKey: entry.key) == nil, !entry.key.hasPrefix(KeyBlob.prefix) {
+                plain += 1
+            }
+        }
+        state.withLock { $0.plainBlobsListed = plain }
+        let skipped = listed.skipped.compactMap { entry in
+            cipher.plainKey(forStoredKey: entry.key).map { SkippedEntry(key: $0, problem: entry.problem) }
+        }
+        return BlobListing(blobs: blobs, skipped: skipped)
+    }
+
+    public func read(key: String) async throws(BlobStoreError) -> [UInt8] {
+        let cipher = self.cipher
+        let bytes = try await base.read(key: cipher.storedKey(forPlainKey: key))
+        do throws(BlobRefusal) {
+            return try cipher.open(key: key, bytes: bytes)
+        } catch {
+            throw .undecryptable(key: key, reason: error)
+        }
+    }
+
+    public func write(key: String, bytes: [UInt8]) async throws(BlobStoreError) {
+        let cipher = self.cipher
+        let sealed: [UInt8]
+        do throws(EncryptionError) {
+            sealed = try cipher.seal(key: key, plain: bytes)
+        } catch {
+            throw .io(reason: "encrypting \(BlobKeyRules.abbreviated(key)) failed: \(error)")
+        }
+        try await base.write(key: cipher.storedKey(forPlainKey: key), bytes: sealed)
+    }
+
+    public func delete(key: String) async throws(BlobStoreError) {
+        try await base.delete(key: cipher.storedKey(forPlainKey: key))
+    }
+
+    /// Takes up a newer key blob among `keys`: a rotated data key opens with the same derived
+    /// key; a changed passphrase does not (``BlobStoreError/encrypted``).
+    private func refreshKeyring(from keys: [String]) async throws(BlobStoreError) {
+        let known = keyBlobKey
+        guard let newest = KeyBlob.newest(among: keys), KeyBlob.newest(among: [known, newest]) != known else { return }
+        let bytes = try await base.read(key: newest)
+        do throws(EncryptionError) {
+            let blob = try KeyBlob(decoding: bytes, key: newest)
+            guard blob.derivation == rememberedKey.derivation else { throw .passphraseChanged }
+            let keyring = try blob.openKeyring(wrappingKey: rememberedKey.wrappingKey, key: newest)
+            state.withLock { state in
+                state.cipher = BlobCipher(keyring: keyring, random: state.cipher.random)
+                state.keyBlobKey = newest
+            }
+        } catch {
+            throw .encrypted
+        }
+    }
+}

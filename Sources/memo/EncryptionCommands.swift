@@ -1,0 +1,301 @@
+// End-to-end encryption in the command line (issue 16): `memo sync --encrypt`, syncing with an
+// encrypted store, `memo store passphrase` and `memo store rotate-key`.
+//
+// Passphrases come from, in order: the key remembered in the library (`store-key`, mode 0600:
+// the scrypt-derived key and its salt, never the passphrase), `--passphrase-file FILE` (its
+// first line), `MEMO_PASSPHRASE`, or a prompt on the terminal without echo (a new passphrase is
+// asked twice). A wrong passphrase, or none where one is needed, exits with status 3 before any
+// memo blob of the store is read or written.
+
+import Foundation
+import MemoCRDT
+import MemoSync
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The encryption options of `sync` and `store`.
+struct EncryptionOptions: Equatable {
+    /// `--encrypt`: turn encryption on for a plain store.
+    var encrypt = false
+    /// `--passphrase-file FILE`: the passphrase (first line).
+    var passphraseFile: String?
+    /// `--new-passphrase-file FILE`: the new passphrase of `memo store passphrase`.
+    var newPassphraseFile: String?
+}
+
+/// What `memo store` does.
+enum StoreAction: String, Equatable, CaseIterable {
+    /// Change the store's passphrase.
+    case passphrase
+    /// Add a fresh data key, used for new blobs.
+    case rotateKey = "rotate-key"
+}
+
+extension CLIError {
+    /// A passphrase problem (wrong, missing, changed elsewhere): exit status 3.
+    static func passphrase(_ message: String) -> CLIError { CLIError(kind: .passphrase, message: message) }
+
+    /// The CLI error for an encryption error.
+    static func encryption(_ error: EncryptionError, store: String) -> CLIError {
+        switch error {
+        case .wrongPassphrase:
+            .passphrase("the passphrase does not open the store \(store); nothing was read or written")
+        case .passphraseRequired, .passphraseChanged:
+            .passphrase("\(error) (\(store)); give it with MEMO_PASSPHRASE, --passphrase-file FILE or on a terminal; nothing was read or written")
+        default:
+            .runtime("encryption of \(store): \(error)")
+        }
+    }
+}
+
+/// Parsing of `memo store ACTION`.
+enum StoreCommandParser {
+    static func parse(_ arguments: [String], store: String?) throws(CLIError) -> Command {
+        guard arguments.count == 1, let action = StoreAction(rawValue: arguments[0]) else {
+            throw .usage("'store' needs one of: \(StoreAction.allCases.map(\.rawValue).joined(separator: ", ")) (run 'memo help store')")
+        }
+        if let store, store.isEmpty { throw .usage("option --store needs a folder path") }
+        return .store(action: action, store: store)
+    }
+}
+
+/// Opening a store's encryption for a library: remembered key, passphrase sources, prompts.
+struct EncryptionSession {
+    let environment: [String: String]
+    let options: EncryptionOptions
+    let libraryPath: String
+
+    /// Where the derived key is remembered.
+    var rememberedKeyPath: String { libraryPath + "/store-key" }
+
+    // MARK: Sync
+
+    /// Syncs `library` with `store`, through its encryption when it has a key blob, turning
+    /// encryption on first when `--encrypt` is given on a plain store.
+    func sync(replica: Replica, store: DirectoryBlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
+        let status: StoreEncryptionStatus
+        do throws(EncryptionError) {
+            status = try await StoreEncryption.status(of: store)
+        } catch {
+            // As when the sync's own listing fails: nothing was read or written.
+            guard case let .store(storeError) = error else { throw .encryption(error, store: store.path) }
+            throw .runtime("could not sync with \(store.path): \(SyncProblem(.list, storeError: storeError)); nothing was read or written")
+        }
+        switch status {
+        case .plain where options.encrypt:
+            return try await turnOn(replica: replica, store: store, progress: progress)
+        case .plain:
+            return try await plainSync(replica, store, progress)
+        case .encrypted:
+            let encrypted = try await unlock(store)
+            let report = try await plainSync(replica, encrypted, progress)
+            await collectIfCovered(replica: replica, store: store, encrypted: encrypted, report: report)
+            return report
+        }
+    }
+
+    /// Plain sync, enable, encrypted sync, collection (FORMAT.md, "Plain, encrypted, and the switch").
+    private func turnOn(replica: Replica, store: DirectoryBlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
+        let passphrase = try newPassphrase(fileOption: options.passphraseFile, variable: "MEMO_PASSPHRASE")
+        // First everything the plain store holds, so that this library's encrypted snapshot has
+        // it; read-only, so that nothing of this library goes out in plain text (its writes fail).
+        let plain = try await plainSync(replica, ReadOnlyBlobStore(store), progress)
+        let failedReads = plain.errors.filter { $0.operation == .list || $0.operation == .read }
+        guard plain.listedStore, failedReads.isEmpty else {
+            throw .runtime("reading the plain store before turning encryption on failed: \(failedReads.map(\.description).joined(separator: "; ")); encryption is still off")
+        }
+        let encrypted: EncryptedBlobStore
+        do throws(EncryptionError) {
+            encrypted = try await StoreEncryption.enable(store, passphrase: passphrase)
+        } catch {
+            throw .encryption(error, store: store.path)
+        }
+        try remember(encrypted.rememberedKey)
+        let report = try await plainSync(replica, encrypted, progress)
+        await collectIfCovered(replica: replica, store: store, encrypted: encrypted, report: report)
+        return report
+    }
+
+    private func plainSync(_ replica: Replica, _ store: any BlobStore, _ progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
+        do throws(ReplicaError) {
+            return try await replica.sync(with: store, progress: progress)
+        } catch {
+            throw .runtime("error.syncFailed", ["error": explain(error)])
+        }
+    }
+
+    /// After a complete encrypted sync that wrote a snapshot, the plain blobs it covers go.
+    private func collectIfCovered(replica: Replica, store: DirectoryBlobStore, encrypted: EncryptedBlobStore, report: SyncReport) async {
+        guard report.isComplete, report.publishedSnapshot != nil, encrypted.plainBlobsListed > 0 else { return }
+        let collected = await StoreEncryption.collectPlainBlobs(in: store, coveredBy: replica.notebook.version)
+        if !collected.deleted.isEmpty {
+            FileHandle.standardError.write(Data("memo: deleted \(collected.deleted.count) plain blob(s) now held encrypted in \(store.path)\n".utf8))
+        }
+    }
+
+    // MARK: Unlocking
+
+    /// The store opened: with the remembered key, else a passphrase (remembered from then on).
+    func unlock(_ store: DirectoryBlobStore) async throws(CLIError) -> EncryptedBlobStore {
+        if let remembered = loadRemembered() {
+            do throws(EncryptionError) {
+                return try await StoreEncryption.unlock(store, remembered: remembered)
+            } catch {
+                // Changed elsewhere (or another store's key): ask, as with none remembered.
+                guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: store.path) }
+                guard let passphrase = try givenPassphrase(prompt: "The store's passphrase was changed. New passphrase: ") else {
+                    throw .encryption(.passphraseChanged, store: store.path)
+                }
+                return try await unlock(store, passphrase: passphrase)
+            }
+        }
+        guard let passphrase = try givenPassphrase(prompt: "Passphrase for \(store.path): ") else {
+            throw .encryption(.passphraseRequired, store: store.path)
+        }
+        return try await unlock(store, passphrase: passphrase)
+    }
+
+    private func unlock(_ store: DirectoryBlobStore, passphrase: String) async throws(CLIError) -> EncryptedBlobStore {
+        let encrypted: EncryptedBlobStore
+        do throws(EncryptionError) {
+            encrypted = try await StoreEncryption.unlock(store, passphrase: passphrase)
+        } catch {
+            throw .encryption(error, store: store.path)
+        }
+        try remember(encrypted.rememberedKey)
+        return encrypted
+    }
+
+    // MARK: Passphrases
+
+    /// The passphrase from `--passphrase-file`, `MEMO_PASSPHRASE` or the terminal; nil when none
+    /// can be had (no file, no variable, no terminal).
+    func givenPassphrase(prompt: String, fileOption: String? = nil, variable: String = "MEMO_PASSPHRASE") throws(CLIError) -> String? {
+        if let file = fileOption ?? options.passphraseFile { return try Self.firstLine(ofFile: file) }
+        if let value = environment[variable], !value.isEmpty { return value }
+        return try Terminal.readSecret(prompt: prompt)
+    }
+
+    /// A new passphrase: from a file or variable, or typed twice on the terminal.
+    func newPassphrase(fileOption: String?, variable: String) throws(CLIError) -> String {
+        if let file = fileOption { return try Self.checkedNew(try Self.firstLine(ofFile: file)) }
+        if let value = environment[variable], !value.isEmpty { return try Self.checkedNew(value) }
+        guard let first = try Terminal.readSecret(prompt: "New passphrase for the store: ") else {
+            throw .passphrase("a new passphrase is needed: give it with \(variable), a passphrase file or on a terminal")
+        }
+        guard try Terminal.readSecret(prompt: "The same passphrase again: ") == first else {
+            throw .passphrase("the two passphrases differ; nothing was changed")
+        }
+        return try Self.checkedNew(first)
+    }
+
+    private static func checkedNew(_ passphrase: String) throws(CLIError) -> String {
+        guard passphrase.unicodeScalars.count >= 8 else {
+            throw .passphrase("the passphrase is too short (at least 8 characters; a few words are best)")
+        }
+        return passphrase
+    }
+
+    static func firstLine(ofFile path: String) throws(CLIError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw .runtime("cannot read the passphrase file \(path)")
+        }
+        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+
+    // MARK: The remembered key
+
+    func loadRemembered() -> RememberedStoreKey? {
+        guard let data = FileManager.default.contents(atPath: rememberedKeyPath) else { return nil }
+        return RememberedStoreKey(encoded: Array(data))
+    }
+
+    /// Writes the derived key to `store-key` in the library, readable by the user only.
+    func remember(_ key: RememberedStoreKey) throws(CLIError) {
+        // Created readable by the user only (never briefly readable by others), made durable,
+        // then renamed over the old one.
+        let temporary = rememberedKeyPath + ".tmp"
+        let bytes = key.encoded
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        var written = -1
+        if descriptor >= 0 {
+            written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if fsync(descriptor) != 0 { written = -1 }
+            close(descriptor)
+        }
+        guard written == bytes.count, rename(temporary, rememberedKeyPath) == 0 else {
+            unlink(temporary)
+            throw .runtime("cannot remember the store key in \(rememberedKeyPath)")
+        }
+    }
+}
+
+/// Reading a secret from the terminal without echo.
+enum Terminal {
+    /// A line typed on the controlling terminal with echo off; nil when there is no terminal.
+    static func readSecret(prompt: String) throws(CLIError) -> String? {
+        let descriptor = open("/dev/tty", O_RDWR)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
+        var saved = termios()
+        let hasAttributes = tcgetattr(descriptor, &saved) == 0
+        if hasAttributes {
+            var silent = saved
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            _ = tcsetattr(descriptor, TCSAFLUSH, &silent)
+        }
+        defer {
+            if hasAttributes { _ = tcsetattr(descriptor, TCSAFLUSH, &saved) }
+            _ = write(descriptor, "\n", 1)
+        }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
+            bytes.append(byte)
+            if bytes.count > 4096 { break }
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .passphrase("the passphrase is not valid UTF-8") }
+        return text
+    }
+}
+
+extension Runner {
+    /// `memo store passphrase` and `memo store rotate-key`.
+    mutating func storeCommand(action: StoreAction, storeOption: String?, libraryPath: String, options: EncryptionOptions) async throws(CLIError) {
+        let settings = try CLISettings.load(library: libraryPath)
+        guard let path = storeOption ?? settings.store else {
+            throw .usage("no store folder yet: give --store PATH, or sync once with 'memo sync --store PATH'")
+        }
+        let store: DirectoryBlobStore
+        do throws(BlobStoreError) {
+            store = try DirectoryBlobStore(path: path)
+        } catch {
+            throw .runtime("cannot use the store folder \(path): \(error)")
+        }
+        let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath)
+        let unlocked = try await session.unlock(store)
+        let newPassphrase = action == .passphrase
+            ? try session.newPassphrase(fileOption: options.newPassphraseFile, variable: "MEMO_NEW_PASSPHRASE") : ""
+        do throws(EncryptionError) {
+            switch action {
+            case .passphrase:
+                let new = try await StoreEncryption.changePassphrase(of: unlocked, to: newPassphrase)
+                try? session.remember(new.rememberedKey)
+                console.print("Changed the passphrase of \(path). Other devices ask for the new one at their next sync.")
+            case .rotateKey:
+                let rotated = try await StoreEncryption.rotateDataKey(of: unlocked)
+                console.print("Added a new data key to \(path) (\(rotated.keyBlobKey)); new blobs use it, older ones stay readable.")
+            }
+        } catch {
+            throw .encryption(error, store: path)
+        }
+    }
+}

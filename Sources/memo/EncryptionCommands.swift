@@ -36,18 +36,19 @@ enum StoreAction: String, Equatable, CaseIterable {
 }
 
 extension CLIError {
-    /// A passphrase problem (wrong, missing, changed elsewhere): exit status 3.
-    static func passphrase(_ message: String) -> CLIError { CLIError(kind: .passphrase, message: message) }
+    /// A passphrase problem (wrong, missing, changed elsewhere), exit status 3: the text of
+    /// `key` ("cli." is prepended) with `arguments`.
+    static func passphrase(_ key: String, _ arguments: [String: String] = [:]) -> CLIError {
+        CLIError(kind: .passphrase, message: t(key, arguments))
+    }
 
     /// The CLI error for an encryption error.
     static func encryption(_ error: EncryptionError, store: String) -> CLIError {
         switch error {
-        case .wrongPassphrase:
-            .passphrase("the passphrase does not open the store \(store); nothing was read or written")
-        case .passphraseRequired, .passphraseChanged:
-            .passphrase("\(error) (\(store)); give it with MEMO_PASSPHRASE, --passphrase-file FILE or on a terminal; nothing was read or written")
-        default:
-            .runtime("encryption of \(store): \(error)")
+        case .wrongPassphrase: .passphrase("error.wrongPassphrase", ["path": store])
+        case .passphraseRequired: .passphrase("error.passphraseRequired", ["path": store])
+        case .passphraseChanged: .passphrase("error.passphraseChanged", ["path": store])
+        default: .runtime("error.encryptionFailed", ["path": store, "error": explain(error)])
         }
     }
 }
@@ -56,9 +57,9 @@ extension CLIError {
 enum StoreCommandParser {
     static func parse(_ arguments: [String], store: String?) throws(CLIError) -> Command {
         guard arguments.count == 1, let action = StoreAction(rawValue: arguments[0]) else {
-            throw .usage("'store' needs one of: \(StoreAction.allCases.map(\.rawValue).joined(separator: ", ")) (run 'memo help store')")
+            throw .usage("error.storeNeedsAction", ["actions": StoreAction.allCases.map(\.rawValue).joined(separator: ", ")])
         }
-        if let store, store.isEmpty { throw .usage("option --store needs a folder path") }
+        if let store, store.isEmpty { throw .usage("error.optionNeeds", ["option": "--store", "what": t("what.folderPath")]) }
         return .store(action: action, store: store)
     }
 }
@@ -83,7 +84,8 @@ struct EncryptionSession {
         } catch {
             // As when the sync's own listing fails: nothing was read or written.
             guard case let .store(storeError) = error else { throw .encryption(error, store: store.path) }
-            throw .runtime("could not sync with \(store.path): \(SyncProblem(.list, storeError: storeError)); nothing was read or written")
+            // The same message as a plain store's failed listing (Commands+Sync.swift).
+            throw .runtime("error.couldNotSync", ["path": store.path, "error": Format.terminalSafe(SyncProblem(.list, storeError: storeError).description)])
         }
         switch status {
         case .plain where options.encrypt:
@@ -106,7 +108,8 @@ struct EncryptionSession {
         let plain = try await plainSync(replica, ReadOnlyBlobStore(store), progress)
         let failedReads = plain.errors.filter { $0.operation == .list || $0.operation == .read }
         guard plain.listedStore, failedReads.isEmpty else {
-            throw .runtime("reading the plain store before turning encryption on failed: \(failedReads.map(\.description).joined(separator: "; ")); encryption is still off")
+            let problems = failedReads.map { Format.terminalSafe($0.description) }.joined(separator: "; ")
+            throw .runtime("error.plainReadBeforeEncryptFailed", ["error": problems.isEmpty ? t("storeNotListed") : problems])
         }
         let encrypted: EncryptedBlobStore
         do throws(EncryptionError) {
@@ -133,7 +136,8 @@ struct EncryptionSession {
         guard report.isComplete, report.publishedSnapshot != nil, encrypted.plainBlobsListed > 0 else { return }
         let collected = await StoreEncryption.collectPlainBlobs(in: store, coveredBy: replica.notebook.version)
         if !collected.deleted.isEmpty {
-            FileHandle.standardError.write(Data("memo: deleted \(collected.deleted.count) plain blob(s) now held encrypted in \(store.path)\n".utf8))
+            let note = t("note.plainBlobsCollected", ["count": Format.count(collected.deleted.count, "blob"), "path": store.path])
+            FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
         }
     }
 
@@ -147,13 +151,13 @@ struct EncryptionSession {
             } catch {
                 // Changed elsewhere (or another store's key): ask, as with none remembered.
                 guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: store.path) }
-                guard let passphrase = try givenPassphrase(prompt: "The store's passphrase was changed. New passphrase: ") else {
+                guard let passphrase = try givenPassphrase(prompt: t("prompt.changedPassphrase")) else {
                     throw .encryption(.passphraseChanged, store: store.path)
                 }
                 return try await unlock(store, passphrase: passphrase)
             }
         }
-        guard let passphrase = try givenPassphrase(prompt: "Passphrase for \(store.path): ") else {
+        guard let passphrase = try givenPassphrase(prompt: t("prompt.passphrase", ["path": store.path])) else {
             throw .encryption(.passphraseRequired, store: store.path)
         }
         return try await unlock(store, passphrase: passphrase)
@@ -184,25 +188,28 @@ struct EncryptionSession {
     func newPassphrase(fileOption: String?, variable: String) throws(CLIError) -> String {
         if let file = fileOption { return try Self.checkedNew(try Self.firstLine(ofFile: file)) }
         if let value = environment[variable], !value.isEmpty { return try Self.checkedNew(value) }
-        guard let first = try Terminal.readSecret(prompt: "New passphrase for the store: ") else {
-            throw .passphrase("a new passphrase is needed: give it with \(variable), a passphrase file or on a terminal")
+        guard let first = try Terminal.readSecret(prompt: t("prompt.newPassphrase")) else {
+            throw .passphrase("error.newPassphraseNeeded", ["variable": variable])
         }
-        guard try Terminal.readSecret(prompt: "The same passphrase again: ") == first else {
-            throw .passphrase("the two passphrases differ; nothing was changed")
+        guard try Terminal.readSecret(prompt: t("prompt.passphraseAgain")) == first else {
+            throw .passphrase("error.passphrasesDiffer")
         }
         return try Self.checkedNew(first)
     }
 
+    /// The fewest Unicode scalars a new passphrase may have.
+    static let minimumPassphraseLength = 8
+
     private static func checkedNew(_ passphrase: String) throws(CLIError) -> String {
-        guard passphrase.unicodeScalars.count >= 8 else {
-            throw .passphrase("the passphrase is too short (at least 8 characters; a few words are best)")
+        guard passphrase.unicodeScalars.count >= minimumPassphraseLength else {
+            throw .passphrase("error.passphraseTooShort", ["count": Format.number(minimumPassphraseLength)])
         }
         return passphrase
     }
 
     static func firstLine(ofFile path: String) throws(CLIError) -> String {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .runtime("cannot read the passphrase file \(path)")
+            throw .runtime("error.cannotReadPassphraseFile", ["path": path])
         }
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         return line.hasSuffix("\r") ? String(line.dropLast()) : line
@@ -231,7 +238,7 @@ struct EncryptionSession {
         }
         guard written == bytes.count, rename(temporary, rememberedKeyPath) == 0 else {
             unlink(temporary)
-            throw .runtime("cannot remember the store key in \(rememberedKeyPath)")
+            throw .runtime("error.cannotRememberKey", ["path": rememberedKeyPath])
         }
     }
 }
@@ -262,7 +269,7 @@ enum Terminal {
             if bytes.count > 4096 { break }
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .passphrase("the passphrase is not valid UTF-8") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .passphrase("error.passphraseNotUTF8") }
         return text
     }
 }
@@ -272,13 +279,13 @@ extension Runner {
     mutating func storeCommand(action: StoreAction, storeOption: String?, libraryPath: String, options: EncryptionOptions) async throws(CLIError) {
         let settings = try CLISettings.load(library: libraryPath)
         guard let path = storeOption ?? settings.store else {
-            throw .usage("no store folder yet: give --store PATH, or sync once with 'memo sync --store PATH'")
+            throw .usage("error.storeCommandNoStore")
         }
         let store: DirectoryBlobStore
         do throws(BlobStoreError) {
             store = try DirectoryBlobStore(path: path)
         } catch {
-            throw .runtime("cannot use the store folder \(path): \(error)")
+            throw .runtime("error.cannotUseStore", ["path": path, "error": explain(error)])
         }
         let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath)
         let unlocked = try await session.unlock(store)
@@ -289,10 +296,10 @@ extension Runner {
             case .passphrase:
                 let new = try await StoreEncryption.changePassphrase(of: unlocked, to: newPassphrase)
                 try? session.remember(new.rememberedKey)
-                console.print("Changed the passphrase of \(path). Other devices ask for the new one at their next sync.")
+                console.print(t("store.passphraseChanged", ["path": path]))
             case .rotateKey:
                 let rotated = try await StoreEncryption.rotateDataKey(of: unlocked)
-                console.print("Added a new data key to \(path) (\(rotated.keyBlobKey)); new blobs use it, older ones stay readable.")
+                console.print(t("store.dataKeyAdded", ["path": path, "key": rotated.keyBlobKey]))
             }
         } catch {
             throw .encryption(error, store: path)

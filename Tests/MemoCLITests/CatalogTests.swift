@@ -41,8 +41,9 @@ struct CatalogTests {
         }
     }
 
-    /// The literal keys the sources use: `t("...")`, `.runtime("...")`, `.usage("...")` in
-    /// Sources/memo ("cli." keys), `localized("...")` in the engine's LocalizedErrors.swift.
+    /// The literal keys the sources use: `t("...")`, `.runtime("...")`, `.usage("...")`,
+    /// `.passphrase("...")` in Sources/memo ("cli." keys), `localized("...")` in the engine's
+    /// LocalizedErrors.swift.
     private func keysUsedInSources() throws -> [String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var keys: [String] = []
@@ -51,9 +52,10 @@ struct CatalogTests {
             let source = try String(contentsOf: cli.appendingPathComponent(file), encoding: .utf8)
             for pattern in [
                 #"\bt\("([A-Za-z.]+)""#, #"\.runtime\("([A-Za-z.]+)""#, #"\.usage\("([A-Za-z.]+)""#,
+                #"\.passphrase\("([A-Za-z.]+)""#,
                 // Either key of `t(flag ? "one" : "other", ...)` and of `.runtime(...)`, `.usage(...)`.
-                #"(?:\bt|\.runtime|\.usage)\([^()"]*\? "([A-Za-z.]+)" : "[A-Za-z.]+""#,
-                #"(?:\bt|\.runtime|\.usage)\([^()"]*\? "[A-Za-z.]+" : "([A-Za-z.]+)""#,
+                #"(?:\bt|\.runtime|\.usage|\.passphrase)\([^()"]*\? "([A-Za-z.]+)" : "[A-Za-z.]+""#,
+                #"(?:\bt|\.runtime|\.usage|\.passphrase)\([^()"]*\? "[A-Za-z.]+" : "([A-Za-z.]+)""#,
             ] {
                 keys += matches(pattern, in: source).map { "cli." + $0 }
             }
@@ -112,6 +114,9 @@ struct CatalogTests {
         let errors: [any LocalizedError] = [
             DiskError.full, DiskError.locked(path: "/x"), ReplicaError.closed, ReplicaError.syncInProgress,
             BlobStoreError.full, NotebookError.memoInTrash(MemoID(high: 1, low: 2)),
+            EncryptionError.wrongPassphrase, EncryptionError.passphraseRequired, EncryptionError.passphraseChanged,
+            EncryptionError.notEncrypted, EncryptionError.alreadyEncrypted,
+            EncryptionError.unknownKeyBlobVersion(key: "memosync/v1/keys/k", version: 9),
         ]
         for error in errors {
             var seen: Set<String> = []
@@ -173,6 +178,53 @@ struct LocalizedCLITests {
         let english = try sandbox.ok(["show", id, "--json"], library: library).object()
         let localized = try sandbox.ok(["show", id, "--json"], library: library, environment: japanese).object()
         #expect(NSDictionary(dictionary: english).isEqual(to: localized))
+    }
+
+    @Test("a wrong or missing passphrase in Korean and Japanese: the catalog's message, exit status 3")
+    func passphraseErrorsFollowTheLocale() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let store = sandbox.at("store")
+        let (a, b) = (sandbox.at("a"), sandbox.at("b"))
+        _ = try sandbox.newMemo("secret words", library: a)
+        try sandbox.ok(["sync", "--store", store, "--encrypt"], library: a, environment: ["MEMO_PASSPHRASE": "correct horse battery staple"])
+        let before = sandbox.contents(of: store)
+        let wrong = ["MEMO_PASSPHRASE": "not the passphrase"]
+        let cases: [(locale: String, language: MemoLanguage, wrongWords: String, missingWords: String)] = [
+            ("ko_KR.UTF-8", .korean, "이 암호로는 저장소", "암호가 필요합니다"),
+            ("ja_JP.UTF-8", .japanese, "このパスフレーズではストア", "パスフレーズが必要です"),
+            ("C.UTF-8", .english, "the passphrase does not open the store", "a passphrase is needed"),
+        ]
+        for (locale, language, wrongWords, missingWords) in cases {
+            let environment = ["LANG": locale]
+            // The whole message is the catalog's, in the locale's language, with the store's path.
+            let wrongMessage = MemoStrings.text("cli.error.wrongPassphrase", ["path": store], language: language)
+            let result = try sandbox.fails(["sync", "--store", store], status: 3, containing: [wrongWords, wrongMessage], library: b,
+                                           environment: environment.merging(wrong) { $1 })
+            // (After the note that B's library was created, on the first run.)
+            #expect(result.stderr.hasSuffix("memo: \(wrongMessage)\n"), "\(locale): \(result)")
+            try sandbox.fails(["sync", "--store", store], status: 3, containing: [missingWords, store], library: b, environment: environment)
+            // The store command's usage error lists its actions as they are typed.
+            try sandbox.fails(["store", "shuffle"], status: 2, containing: ["passphrase, rotate-key"], library: a, environment: environment)
+        }
+        // Nothing was read or written, and no key was remembered.
+        #expect(sandbox.contents(of: store) == before)
+        #expect(!FileManager.default.fileExists(atPath: b + "/store-key"))
+        // A new passphrase that is too short, and the store command's report, in Korean.
+        let korean = ["LANG": "ko_KR.UTF-8"]
+        try sandbox.fails(["store", "passphrase"], status: 3, containing: ["암호가 너무 짧습니다", "8"], library: a,
+                          environment: korean.merging(["MEMO_NEW_PASSPHRASE": "short"]) { $1 })
+        let changed = try sandbox.ok(["store", "passphrase"], library: a, environment: korean.merging(["MEMO_NEW_PASSPHRASE": "second passphrase"]) { $1 })
+        #expect(changed.stdout.contains("암호를 바꿨습니다"), "\(changed)")
+        let rotated = try sandbox.ok(["store", "rotate-key"], library: a, environment: ["LANG": "ja_JP.UTF-8"])
+        #expect(rotated.stdout.contains("新しいデータ鍵を追加しました"), "\(rotated)")
+        // --json stays the same in every language: an encrypted sync's keys and values (after
+        // one sync that takes what the rotation wrote, two that find nothing new).
+        try sandbox.ok(["sync"], library: a)
+        let english = try sandbox.ok(["sync", "--json"], library: a)
+        let japanese = try sandbox.ok(["sync", "--json"], library: a, environment: ["LANG": "ja_JP.UTF-8"])
+        #expect(try english.object()["complete"] as? Bool == true)
+        #expect(english.stdout == japanese.stdout, "\(english)\n\(japanese)")
     }
 
     @Test("memo demo converges, in English and in Japanese")

@@ -45,29 +45,7 @@ public enum EncryptionError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-extension EncryptionError: LocalizedError {
-    public var errorDescription: String? {
-        switch self {
-        case .wrongPassphrase: "The passphrase is not this store's passphrase."
-        case .passphraseRequired: "The sync store is encrypted; enter its passphrase to sync."
-        case .passphraseChanged: "The store's passphrase was changed on another device."
-        case .notEncrypted: "The sync store is not encrypted."
-        case .alreadyEncrypted: "The sync store is already encrypted."
-        case .damagedKeyBlob, .unknownKeyBlobVersion, .unacceptableParameters, .platform: "Encryption failed: \(description)."
-        case let .store(error): error.errorDescription
-        }
-    }
-
-    public var recoverySuggestion: String? {
-        switch self {
-        case .wrongPassphrase: "Check the passphrase and try again."
-        case .passphraseRequired, .passphraseChanged: "Enter the store's current passphrase."
-        case .unknownKeyBlobVersion: "Update the app."
-        case let .store(error): error.recoverySuggestion
-        default: nil
-        }
-    }
-}
+// Its `LocalizedError` texts (from the catalogs) are in Errors/LocalizedErrors.swift.
 
 /// Why an encrypted store refused a blob's bytes (``BlobStoreError/undecryptable(key:reason:)``).
 /// A sync skips and reports such a blob; it never applies it.

@@ -178,6 +178,31 @@ extension BlobStoreError: LocalizedError {
     }
 }
 
+extension EncryptionError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .wrongPassphrase: localized("error.EncryptionError.wrongPassphrase.description")
+        case .passphraseRequired: localized("error.EncryptionError.passphraseRequired.description")
+        case .passphraseChanged: localized("error.EncryptionError.passphraseChanged.description")
+        case .notEncrypted: localized("error.EncryptionError.notEncrypted.description")
+        case .alreadyEncrypted: localized("error.EncryptionError.alreadyEncrypted.description")
+        case .damagedKeyBlob, .unknownKeyBlobVersion, .unacceptableParameters, .platform:
+            localized("error.EncryptionError.failed.description", ["description": "\(description)"])
+        case let .store(error): error.errorDescription
+        }
+    }
+
+    public var recoverySuggestion: String? {
+        switch self {
+        case .wrongPassphrase: localized("error.EncryptionError.wrongPassphrase.suggestion")
+        case .passphraseRequired, .passphraseChanged: localized("error.EncryptionError.currentPassphrase.suggestion")
+        case .unknownKeyBlobVersion: localized("error.EncryptionError.unknownKeyBlobVersion.suggestion")
+        case let .store(error): error.recoverySuggestion
+        case .notEncrypted, .alreadyEncrypted, .damagedKeyBlob, .unacceptableParameters, .platform: nil
+        }
+    }
+}
+
 extension DiskError: LocalizedError {
     public var errorDescription: String? {
         switch self {

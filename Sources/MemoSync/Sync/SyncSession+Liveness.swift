@@ -159,14 +159,12 @@ extension SyncSession {
         }
         let holdsBeyondNames = !beyondNames.isEmpty
         if let own = state.ownHead, listedKeys.contains(own.key) {
-            // Of what it holds, news are the counts beyond every segment name (a replica whose
-            // operations came in a snapshot only, say) and those of replicas it lacks operations
-            // of (others compare them with its lacks to see what it still wants: a stale one
-            // would have them write snapshots it does not need). The rest the names tell; a
-            // count the head leaves stale is only ever lower than the truth.
+            // What it holds is news whenever some count lies beyond the segment names. (Counting
+            // as news only the counts beyond the names, and those of replicas it lacks
+            // operations of, saves a head write per sync, but the soak's seeds 652 and 824 then
+            // show deleted text again, not explained yet: Simulations/README.md, "Seed 233".)
             let says = own.head.lacks != head.lacks || own.head.newestSnapshot != head.newestSnapshot
-                || beyondNames.contains { own.head.holds[$0.replica] != $0.operationCount }
-                || head.lacks.entries.contains { own.head.holds[$0.replica] != head.holds[$0.replica] }
+                || (holdsBeyondNames && own.head.holds != head.holds)
             guard says else { return nil }
         } else if !head.isLacking && head.newestSnapshot == nil && !holdsBeyondNames {
             return nil

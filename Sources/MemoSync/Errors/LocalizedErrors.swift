@@ -155,6 +155,8 @@ extension BlobStoreError: LocalizedError {
         case .io: "The sync store failed: \(description)."
         case .tooLarge: "A file in the sync store is too large: \(description)."
         case .cancelled: "The sync was cancelled."
+        case .denied: "The sync store refused this device's credentials: \(description)."
+        case .server: "The sync store answered with an error: \(description)."
         }
     }
 
@@ -163,6 +165,8 @@ extension BlobStoreError: LocalizedError {
         case .full: "Free space in the sync store, then sync again."
         case .unavailable, .io: "Check the connection to the store, then sync again."
         case .notFound, .cancelled: "Sync again."
+        case .denied: "Check the store's credentials and this device's date and time, then sync again."
+        case .server: "Check the store's address, bucket or folder, then sync again."
         case .invalidKey, .tooLarge: nil
         }
     }

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// ``HTTPTransport`` over `URLSession`: an ephemeral session (no cookies, no cache), redirects
+/// not followed (a signed request must not be replayed elsewhere), a timeout per request, and
+/// a cancelled task cancelling its request.
+///
+/// The completion-handler API is used on every platform, wrapped in a continuation with a
+/// cancellation handler: it behaves the same with swift-corelibs-foundation (Linux) and Apple's
+/// Foundation, where the async `data(for:)` methods differ in how they report cancellation.
+final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+    private let timeoutSeconds: Double
+
+    /// A transport whose requests time out after `timeoutMilliseconds` without progress, with at
+    /// most `connectionsPerHost` connections to one host.
+    init(timeoutMilliseconds: Int, connectionsPerHost: Int) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = connectionsPerHost
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.timeoutIntervalForRequest = Double(timeoutMilliseconds) / 1000
+        session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+        timeoutSeconds = Double(timeoutMilliseconds) / 1000
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    func send(_ request: HTTPRequest) async throws(TransportFailure) -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
+        urlRequest.httpMethod = request.method
+        for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
+        if !request.body.isEmpty || request.method == "PUT" { urlRequest.httpBody = Data(request.body) }
+        let box = TaskBox()
+        let result: Result<HTTPResponse, TransportFailure> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    continuation.resume(returning: Self.result(data: data, response: response, error: error))
+                }
+                box.start(task)
+            }
+        } onCancel: {
+            box.cancel()
+        }
+        return try result.get()
+    }
+
+    private static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponse, TransportFailure> {
+        if let error { return .failure(failure(error)) }
+        guard let http = response as? HTTPURLResponse else { return .failure(.other("not an HTTP response")) }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data.map { [UInt8]($0) } ?? []))
+    }
+
+    /// The system's error as a ``TransportFailure``.
+    static func failure(_ error: any Error) -> TransportFailure {
+        guard let urlError = error as? URLError else { return .other(String(describing: error)) }
+        switch urlError.code {
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        case .networkConnectionLost, .notConnectedToInternet, .resourceUnavailable, .badServerResponse, .zeroByteResource,
+            .cannotParseResponse, .dataNotAllowed:
+            return .connectionLost(urlError.localizedDescription)
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed:
+            return .cannotConnect(urlError.localizedDescription)
+        default:
+            return .other(urlError.localizedDescription)
+        }
+    }
+}
+
+/// Holds a data task so that a cancellation arriving before, during or after its start
+/// cancels it exactly when it exists.
+private final class TaskBox: Sendable {
+    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+        task.resume()
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+}
+
+/// Refuses every redirect: the answer (a 301 or 307) reaches the store, which reports it.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

@@ -40,7 +40,7 @@ final class URLSessionTransport: HTTPTransport {
         let result: Result<HTTPResponse, TransportFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(returning: Self.result(data: data, response: response, error: error))
+                    continuation.resume(returning: Self.result(data: data, response: response, error: error, box: box))
                 }
                 box.start(task)
             }
@@ -50,8 +50,15 @@ final class URLSessionTransport: HTTPTransport {
         return try result.get()
     }
 
-    private static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponse, TransportFailure> {
-        if let error { return .failure(failure(error)) }
+    private static func result(data: Data?, response: URLResponse?, error: (any Error)?, box: TaskBox) -> Result<HTTPResponse, TransportFailure> {
+        if let error {
+            // A 401 whose challenge `NoRedirects` declined (see there) ends as "cancelled";
+            // the answer had arrived, and is what the store must see.
+            if (error as? URLError)?.code == .cancelled, !box.wasCancelled, let refused = box.response, refused.statusCode == 401 {
+                return .success(HTTPResponse(status: 401))
+            }
+            return .failure(failure(error))
+        }
         guard let http = response as? HTTPURLResponse else { return .failure(.other("not an HTTP response")) }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
@@ -98,10 +105,34 @@ private final class TaskBox: Sendable {
         }
         task?.cancel()
     }
+
+    /// Whether `cancel()` was called (the caller's task was cancelled).
+    var wasCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The task's response, once it has one.
+    var response: HTTPURLResponse? { state.withLock { $0.task?.response as? HTTPURLResponse } }
 }
 
-/// Refuses every redirect: the answer (a 301 or 307) reaches the store, which reports it.
+/// Refuses every redirect: the answer (a 301 or 307) reaches the store, which reports it. And
+/// answers authentication challenges: the stores send their credentials themselves, so a 401
+/// is final.
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    /// With swift-corelibs-foundation, a 401 carrying `WWW-Authenticate` raises a challenge
+    /// that "default handling" never completes when no credential is stored (the task hangs;
+    /// swift-corelibs-foundation issue 5456, fixed after Swift 6.3.1): it is declined, which
+    /// cancels the task, and `URLSessionTransport` reports the 401 that had arrived. Apple's
+    /// Foundation completes the task with the 401 under default handling.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void

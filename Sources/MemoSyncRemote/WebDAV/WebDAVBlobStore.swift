@@ -172,7 +172,7 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
         var folder = ""
         for (index, part) in parts.enumerated() {
             folder += part + "/"
-            let response = try await send("MKCOL", url: try url(forKey: folder))
+            let response = try await send("MKCOL", url: try url(forKey: folder, isFolder: true))
             switch response.status {
             case 200..<300, 405: continue
             case 409 where index == 0:

@@ -20,7 +20,7 @@ import Testing
 /// test stops and restarts a server.
 @Suite(.serialized, .enabled(if: RemoteServers.available, "needs the test servers: \(RemoteServers.whyMissing)"))
 struct RemoteStoreTests {
-    private func replica() throws -> Replica { try Replica(disk: MemoryDisk()) }
+    func replica() throws -> Replica { try Replica(disk: MemoryDisk()) }
 
     @Test(arguments: RemoteKind.allCases)
     func blobsRoundTripAndDeleteIsIdempotent(kind: RemoteKind) async throws {

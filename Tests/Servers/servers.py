@@ -182,20 +182,16 @@ def start_s3(state_dir, state):
 
 
 def wait_for_bucket(state, state_dir):
-    """SeaweedFS answers before it has made the bucket: wait until an unsigned request for it
-    is refused for its signature rather than for a missing bucket."""
-    url = f"http://127.0.0.1:{state['s3_ports']['s3']}/{BUCKET}?list-type=2"
+    """SeaweedFS answers before it has made the bucket: wait until its filer shows the bucket's
+    folder (/buckets/NAME; the filer, unlike the S3 port, needs no signature)."""
+    url = f"http://127.0.0.1:{state['s3_ports']['filer']}/buckets/{BUCKET}/"
     deadline = time.time() + START_TIMEOUT_SECONDS
     while time.time() < deadline:
         try:
-            urllib.request.urlopen(url, timeout=2)
+            urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=2)
             return
-        except urllib.error.HTTPError as error:
-            if b"NoSuchBucket" not in error.read():
-                return
         except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.1)
+            time.sleep(0.1)
     fail(f"the bucket {BUCKET} did not appear (see {os.path.join(state_dir, 's3.log')})")
 
 

@@ -75,7 +75,7 @@ enum Command: Equatable {
     case restore(id: String)
     case trash
     case export(ExportTarget)
-    case sync(store: String?)
+    case sync(StoreOptions)
     case status
 }
 
@@ -101,7 +101,7 @@ enum ArgumentParser {
         "--library": 1, "--json": 0, "--help": 0, "-h": 0,
         "--text": 1, "--insert": 2, "--delete": 2,
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
-        "--store": 1,
+        "--store": 1, "--endpoint": 1, "--region": 1,
     ]
 
     /// Options every command accepts.
@@ -111,7 +111,7 @@ enum ArgumentParser {
     private static func options(of command: CommandName) -> Set<String> {
         switch command {
         case .list, .show, .search, .status, .trash: ["--json"]
-        case .sync: ["--json", "--store"]
+        case .sync: ["--json", "--store", "--endpoint", "--region"]
         case .edit: ["--text", "--insert", "--delete"]
         case .export: ["--output", "-o", "--all", "--force"]
         case .new, .delete, .restore, .help: []
@@ -251,8 +251,8 @@ enum ArgumentParser {
         case .sync:
             try expectNoArguments(arguments, command)
             let store = try single("--store", in: options)
-            if let store, store.isEmpty { throw .usage("option --store needs a folder path") }
-            return .sync(store: store)
+            if let store, store.isEmpty { throw .usage("option --store needs a folder path or a store URL") }
+            return .sync(StoreOptions(store: store, endpoint: try single("--endpoint", in: options), region: try single("--region", in: options)))
         }
     }
 
@@ -346,7 +346,10 @@ enum ArgumentParser {
         switch option {
         case "--insert": "OFFSET and TEXT"
         case "--delete": "OFFSET and LENGTH"
-        case "--library", "--store", "--all": "a folder path"
+        case "--library", "--all": "a folder path"
+        case "--store": "a folder path or a store URL"
+        case "--endpoint": "a URL"
+        case "--region": "a region name"
         case "--output", "-o": "a file path"
         default: "a value"
         }

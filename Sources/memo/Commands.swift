@@ -4,6 +4,7 @@ import Foundation
 import MemoCRDT
 import MemoNotes
 import MemoSync
+import MemoSyncRemote
 
 /// Runs one parsed command line.
 ///
@@ -281,30 +282,10 @@ struct Runner {
 
     // MARK: sync
 
-    private mutating func sync(library: Library, storeOption: String?, json: Bool) async throws(CLIError) {
+    private mutating func sync(library: Library, storeOption: StoreOptions, json: Bool) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
-        let store: DirectoryBlobStore
-        if let storeOption {
-            do throws(BlobStoreError) {
-                store = try DirectoryBlobStore(path: storeOption)
-            } catch {
-                throw .runtime("cannot use the store folder \(storeOption): \(error)")
-            }
-        } else if let remembered = settings.store {
-            // A remembered store is never created again: a missing folder is usually a drive
-            // or network share that is not mounted, and a new empty folder there would hide it.
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: remembered, isDirectory: &isFolder), isFolder.boolValue else {
-                throw .runtime("the store folder \(remembered) is missing (is its drive or share mounted?); to create it again, run 'memo sync --store \(remembered)'")
-            }
-            do throws(BlobStoreError) {
-                store = try DirectoryBlobStore(path: remembered)
-            } catch {
-                throw .runtime("cannot use the store folder \(remembered): \(error)")
-            }
-        } else {
-            throw .usage("no store folder yet: run 'memo sync --store PATH' once (a folder your devices share); later syncs remember it")
-        }
+        let (store, location) = try openStore(storeOption, remembered: settings.store, library: library.path)
+        let shown = location.text
 
         let progress = ProgressLine(console: console)
         let report: SyncReport
@@ -315,20 +296,20 @@ struct Runner {
             throw .runtime("the sync failed: \(error)")
         }
         progress.finish()
-        if report.isComplete && settings.store != store.path {
-            settings.store = store.path
+        if report.isComplete && settings.store != shown {
+            settings.store = shown
             try settings.save(library: library.path)
         }
 
         if json {
-            console.print(try Format.json(syncJSON(report, store: store.path, replica: library.replica.id)))
+            console.print(try Format.json(syncJSON(report, store: shown, replica: library.replica.id)))
         } else if report.listedStore {
             // A sync that could not list the store did nothing: no summary, only the error.
-            printSyncSummary(report, store: store.path)
+            printSyncSummary(report, store: shown)
         }
         if !report.listedStore {
             let reason = report.errors.first?.description ?? "the store could not be listed"
-            throw .runtime("could not sync with \(store.path): \(Format.terminalSafe(reason)); nothing was read or written")
+            throw .runtime("could not sync with \(shown): \(Format.terminalSafe(reason)); nothing was read or written")
         }
         if !report.errors.isEmpty {
             throw .runtime("the sync did not finish: \(report.errors.count == 1 ? Format.terminalSafe(report.errors[0].description) : "\(report.errors.count) store errors (listed above)")")
@@ -463,7 +444,7 @@ struct Runner {
         console.print("Memos:          \(active), \(trashed) in the trash")
         console.print("Unsynced edits: \(unsynced == 0 ? "none" : "\(Format.count(unsynced, "operation")) this library has not published yet")")
         console.print("Last sync:      \(lastSync == 0 ? "never" : LocalDates().string(lastSync))")
-        console.print("Store:          \(settings.store ?? "none yet ('memo sync --store PATH' sets one)")")
+        console.print("Store:          \(Self.storeSummary(settings.store) ?? "none yet ('memo sync --store PATH' sets one)")")
     }
 
     // MARK: Helpers

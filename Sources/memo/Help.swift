@@ -25,7 +25,7 @@ enum Help {
                                   print a memo as plain text, or write it to FILE
           export --all DIR [--force]
                                   write every memo to DIR, one .txt file each
-          sync [--store PATH] [--json]
+          sync [--store PATH|URL] [--json]
                                   exchange changes with the store folder (remembered)
           status [--json]         this library: its replica id, unsynced edits, last sync
           help [COMMAND]          this help, or the help of one command
@@ -171,13 +171,23 @@ enum Help {
 
     /// `memo help sync`.
     static let syncPage = """
-        Usage: memo sync [--store PATH] [--json]
+        Usage: memo sync [--store PATH|URL [--endpoint URL] [--region NAME]] [--json]
 
         Exchanges changes with the store: a folder shared between your devices (a
         Dropbox, iCloud Drive or Syncthing folder, a network share, a USB stick). Each
         device writes only its own files there; every sync reads what the others wrote
         and publishes this library's new edits. --store PATH names the folder (created
         if missing) and is remembered in the library, so later syncs need no option.
+
+        The store may also be an S3-compatible bucket, s3://BUCKET/PREFIX (AWS, or
+        another service with --endpoint URL; --region NAME), or a WebDAV folder,
+        https://HOST/PATH or webdav://HOST/PATH. Credentials never go in the URL: S3's
+        come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN),
+        else the [s3] section of the file store-credentials in the library folder,
+        else ~/.aws/credentials (profile AWS_PROFILE or default); WebDAV's from
+        MEMOSYNC_WEBDAV_USER and MEMOSYNC_WEBDAV_PASSWORD, else the [webdav] section
+        (user, password) of store-credentials. 'memo status' shows the store's kind
+        and location, never a credential.
 
         Prints what happened: blobs read and written, operations received and
         published, and blobs skipped and why (a file still being copied, a damaged

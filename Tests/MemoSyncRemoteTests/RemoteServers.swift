@@ -32,21 +32,24 @@ enum RemoteServers {
     static func uniqueName() -> String { "run-" + UUID().uuidString.lowercased().prefix(13) }
 
     static func s3Configuration(
-        prefix: String, viaProxy: Bool = false, bucket: String? = nil, secret: String? = nil, retries: RetryPolicy = quickRetries
+        prefix: String, viaProxy: Bool = false, bucket: String? = nil, secret: String? = nil, retries: RetryPolicy = quickRetries,
+        endpoint: String? = nil
     ) -> S3BlobStore.Configuration {
         var configuration = S3BlobStore.Configuration(
             bucket: bucket ?? value("MEMOSYNC_TEST_S3_BUCKET"), prefix: prefix, region: "us-east-1",
-            endpoint: URL(string: value(viaProxy ? "MEMOSYNC_TEST_S3_PROXY" : "MEMOSYNC_TEST_S3_ENDPOINT"))!,
+            endpoint: URL(string: endpoint ?? value(viaProxy ? "MEMOSYNC_TEST_S3_PROXY" : "MEMOSYNC_TEST_S3_ENDPOINT"))!,
             credentials: S3Credentials(accessKeyID: value("MEMOSYNC_TEST_S3_ACCESS_KEY"), secretAccessKey: secret ?? value("MEMOSYNC_TEST_S3_SECRET_KEY")))
         configuration.retryPolicy = retries
         configuration.timeoutMilliseconds = 10_000
         return configuration
     }
 
-    static func davConfiguration(folder: String, viaProxy: Bool = false, password: String? = nil, retries: RetryPolicy = quickRetries) -> WebDAVBlobStore.Configuration {
-        let base = value(viaProxy ? "MEMOSYNC_TEST_DAV_PROXY" : "MEMOSYNC_TEST_DAV_URL")
+    static func davConfiguration(
+        folder: String, viaProxy: Bool = false, password: String? = nil, retries: RetryPolicy = quickRetries, base: String? = nil
+    ) -> WebDAVBlobStore.Configuration {
+        let base = base ?? value(viaProxy ? "MEMOSYNC_TEST_DAV_PROXY" : "MEMOSYNC_TEST_DAV_URL")
         var configuration = WebDAVBlobStore.Configuration(
-            folder: URL(string: base + folder + "/")!,
+            folder: URL(string: folder.isEmpty ? base : base + folder + "/")!,
             credentials: WebDAVCredentials(user: value("MEMOSYNC_TEST_DAV_USER"), password: password ?? value("MEMOSYNC_TEST_DAV_PASSWORD")))
         configuration.retryPolicy = retries
         configuration.timeoutMilliseconds = 10_000
@@ -74,14 +77,20 @@ enum RemoteServers {
         return (object?["injected"] as? [String: Int]) ?? [:]
     }
 
-    /// Stops or starts a server ("s3" or "webdav") through Tests/Servers/servers.py.
-    static func control(_ verb: String, _ kind: RemoteKind) throws {
+    /// Stops or starts the server `name` through Tests/Servers/servers.py; returns what it
+    /// printed (a started server's endpoint).
+    @discardableResult
+    static func control(_ verb: String, _ name: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", value("MEMOSYNC_TEST_SERVERS"), verb, kind == .s3 ? "s3" : "webdav", value("MEMOSYNC_TEST_SERVERS_STATE")]
+        process.arguments = ["python3", value("MEMOSYNC_TEST_SERVERS"), verb, name, value("MEMOSYNC_TEST_SERVERS_STATE")]
+        let output = Pipe()
+        process.standardOutput = output
         try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "servers.py \(verb) \(kind) failed")
+        #expect(process.terminationStatus == 0, "servers.py \(verb) \(name) failed")
+        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The folder where wsgidav keeps the WebDAV files (to put files there directly).

@@ -5,14 +5,20 @@ import Testing
 
 @testable import MemoSyncRemote
 
-// Faults against the real servers: a server killed in the middle of a sync, a fault-injecting
-// proxy, damaged and foreign objects in the bucket or folder. In the same serialized suite as
-// the other tests against the servers, since one stops and starts a server.
+// Faults against the real servers: a server killed in the middle of a sync (a server of its
+// own), a fault-injecting proxy, damaged and foreign objects in the bucket or folder.
 extension RemoteStoreTests {
     @Test(arguments: RemoteKind.allCases)
     func aServerKilledInTheMiddleOfASyncThenStartedAgainLosesNothing(kind: RemoteKind) async throws {
-        let place = try await RemotePlace(kind)
-        let store = try place.store()
+        // A server of this test's own, so that no test running beside it sees it stop.
+        let server = "\(kind.rawValue)-killed"
+        let endpoint = try RemoteServers.control("start", server)
+        defer { _ = try? RemoteServers.control("stop", server) }
+        let store: any BlobStore
+        switch kind {
+        case .s3: store = try S3BlobStore(configuration: RemoteServers.s3Configuration(prefix: "killed/", endpoint: endpoint))
+        case .webdav: store = try WebDAVBlobStore(configuration: RemoteServers.davConfiguration(folder: "", base: endpoint))
+        }
         let (alice, bob) = (try replica(), try replica())
         for round in 0..<5 {
             for index in 0..<4 { try alice.createMemo(text: "alice \(round).\(index)") }
@@ -22,12 +28,12 @@ extension RemoteStoreTests {
         for index in 0..<3 { try bob.createMemo(text: "bob \(index)") }
         // Bob's sync lists, then the server is killed before its third store operation.
         let killing = HookedStore(store, before: 3) {
-            try? RemoteServers.control("stop", kind)
+            _ = try? RemoteServers.control("stop", server)
         }
         let interrupted = try await bob.sync(with: killing)
         #expect(!interrupted.isComplete && !interrupted.errors.isEmpty, "the sync went on without its server: \(interrupted.errors)")
         #expect(interrupted.errors.allSatisfy { if case .unavailable? = $0.storeError { true } else { false } }, "\(interrupted.errors)")
-        try RemoteServers.control("start", kind)
+        try RemoteServers.control("start", server)
         try await syncUntilQuiet([(bob, store), (alice, store)])
         expectConverged([alice, bob])
         #expect(alice.notebook.memoIDs.count == 23)

@@ -16,8 +16,8 @@ import Testing
 }
 
 /// The S3 and WebDAV stores against real servers (SeaweedFS and wsgidav, started by
-/// Tests/Servers/servers.sh): each test on both, in a fresh prefix or folder. Serialized: one
-/// test stops and restarts a server.
+/// Tests/Servers/servers.sh): each test on both, in a fresh prefix or folder (the test that
+/// kills a server starts servers of its own). Serialized, to keep the load on the servers low.
 @Suite(.serialized, .enabled(if: RemoteServers.available, "needs the test servers: \(RemoteServers.whyMissing)"))
 struct RemoteStoreTests {
     func replica() throws -> Replica { try Replica(disk: MemoryDisk()) }

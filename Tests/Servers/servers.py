@@ -9,8 +9,10 @@
                                    with OWNER_PID, a watchdog stops them all once that process
                                    is gone (so that a killed test run leaves no server behind)
     servers.py down STATE_DIR      stop every server started in STATE_DIR, by process id
-    servers.py stop NAME STATE_DIR stop one server ("s3" or "webdav") by its process id
-    servers.py start NAME STATE_DIR start it again, on the same port, with the same data
+    servers.py stop NAME STATE_DIR stop one server ("s3…" or "webdav…") by its process id
+    servers.py start NAME STATE_DIR start it (again, on the same ports, with the same data);
+                                   print its endpoint. Names other than "s3" and "webdav" are
+                                   extra servers for one test (the one that kills a server)
 
 The virtual environment is cached outside the clone, in
 ${XDG_CACHE_HOME:-~/.cache}/memosync/venv-<hash of requirements.txt>, made once, with the pinned
@@ -162,29 +164,41 @@ def wait_until_answering(url, name, state_dir):
     fail(f"{name} did not answer at {url} within {START_TIMEOUT_SECONDS} s (see {log})")
 
 
-def start_s3(state_dir, state):
-    ports = state["s3_ports"]
-    data = os.path.join(state_dir, "s3-data")
+def s3_ports():
+    """Free ports for weed mini's servers (it also listens on each port + 10000, for gRPC)."""
+    ports = {}
+    for role in ["master", "volume", "filer", "s3", "admin"]:
+        port = free_port(also_free=(10000,))
+        while port in ports.values():
+            port = free_port(also_free=(10000,))
+        ports[role] = port
+    return ports
+
+
+def start_s3(state_dir, state, name="s3"):
+    ports = state["ports"][name]
+    data = os.path.join(state_dir, f"{name}-data")
     os.makedirs(data, exist_ok=True)
-    config = os.path.join(state_dir, "s3-identities.json")
+    config = os.path.join(state_dir, f"{name}-identities.json")
     with open(config, "w") as f:
         json.dump({"identities": [{"name": "memosync", "credentials": [{"accessKey": state["s3_key"], "secretKey": state["s3_secret"]}],
                                     "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}, f)
     weed = os.path.join(state["venv"], "bin", "weed")
-    spawn(state_dir, "s3", [
+    spawn(state_dir, name, [
         weed, "mini", f"-dir={data}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
         f"-master.port={ports['master']}", f"-volume.port={ports['volume']}", f"-filer.port={ports['filer']}",
         f"-s3.port={ports['s3']}", f"-admin.port={ports['admin']}", "-admin.ui=false", "-webdav=false",
         "-s3.port.iceberg=0", "-s3.port.lance=0", "-master.telemetry=false", f"-s3.config={config}", f"-bucket={BUCKET}",
     ])
-    wait_until_answering(f"http://127.0.0.1:{ports['s3']}/{BUCKET}", "s3", state_dir)
-    wait_for_bucket(state, state_dir)
+    wait_until_answering(f"http://127.0.0.1:{ports['s3']}/{BUCKET}", name, state_dir)
+    wait_for_bucket(ports, name, state_dir)
+    return f"http://127.0.0.1:{ports['s3']}"
 
 
-def wait_for_bucket(state, state_dir):
+def wait_for_bucket(ports, name, state_dir):
     """SeaweedFS answers before it has made the bucket: wait until its filer shows the bucket's
     folder (/buckets/NAME; the filer, unlike the S3 port, needs no signature)."""
-    url = f"http://127.0.0.1:{state['s3_ports']['filer']}/buckets/{BUCKET}/"
+    url = f"http://127.0.0.1:{ports['filer']}/buckets/{BUCKET}/"
     deadline = time.time() + START_TIMEOUT_SECONDS
     while time.time() < deadline:
         try:
@@ -192,33 +206,45 @@ def wait_for_bucket(state, state_dir):
             return
         except (urllib.error.URLError, OSError):
             time.sleep(0.1)
-    fail(f"the bucket {BUCKET} did not appear (see {os.path.join(state_dir, 's3.log')})")
+    fail(f"the bucket {BUCKET} did not appear (see {os.path.join(state_dir, name + '.log')})")
 
 
-def start_webdav(state_dir, state):
-    root = os.path.join(state_dir, "webdav-data")
+def start_webdav(state_dir, state, name="webdav"):
+    port = state["ports"][name]
+    root = os.path.join(state_dir, f"{name}-data")
     os.makedirs(root, exist_ok=True)
-    config = os.path.join(state_dir, "webdav.json")
+    config = os.path.join(state_dir, f"{name}.json")
     with open(config, "w") as f:
         json.dump({
-            "host": "127.0.0.1", "port": state["webdav_port"], "server": "cheroot",
+            "host": "127.0.0.1", "port": port, "server": "cheroot",
             "provider_mapping": {"/dav": root},
             "http_authenticator": {"accept_basic": True, "accept_digest": False, "default_to_digest": False},
             "simple_dc": {"user_mapping": {"*": {DAV_USER: {"password": state["dav_password"]}}}},
             "verbose": 1, "logging": {"enable_loggers": []},
         }, f)
     wsgidav = os.path.join(state["venv"], "bin", "wsgidav")
-    spawn(state_dir, "webdav", [wsgidav, f"--config={config}"])
-    wait_until_answering(f"http://127.0.0.1:{state['webdav_port']}/dav/", "webdav", state_dir)
+    spawn(state_dir, name, [wsgidav, f"--config={config}"])
+    wait_until_answering(f"http://127.0.0.1:{port}/dav/", name, state_dir)
+    return f"http://127.0.0.1:{port}/dav/"
+
+
+def start_server(state_dir, name):
+    """Starts server `name` ("s3…" or "webdav…"), on its ports if it ran before, else on new
+    ones; prints its endpoint. Servers other than "s3" and "webdav" are for a test of its own
+    (the one that kills a server), so that no other test sees them stop."""
+    with open(os.path.join(state_dir, "state.json.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        state = load_state(state_dir)
+        if name not in state["ports"]:
+            state["ports"][name] = s3_ports() if name.startswith("s3") else free_port()
+            save_state(state_dir, state)
+    print((start_s3 if name.startswith("s3") else start_webdav)(state_dir, state, name))
 
 
 def start_proxy(state_dir, state, name, upstream_port):
-    port = state[f"{name}_port"]
+    port = state["ports"][name]
     spawn(state_dir, name, [sys.executable, os.path.join(HERE, "faultproxy.py"), str(port), str(upstream_port)])
     wait_until_answering(f"http://127.0.0.1:{port}/__faults__", name, state_dir)
-
-
-STARTERS = {"s3": start_s3, "webdav": start_webdav}
 
 
 def watch(state_dir, owner):
@@ -236,35 +262,26 @@ def up(state_dir, owner=None):
     os.makedirs(state_dir, exist_ok=True)
     state = {
         "venv": ensure_venv(),
-        # weed mini also listens on each port + 10000 (gRPC).
-        "s3_ports": {},
+        "ports": {"s3": s3_ports(), "webdav": free_port(), "s3proxy": free_port(), "davproxy": free_port()},
         "s3_key": "MEMO" + secrets.token_hex(8).upper(),
         "s3_secret": secrets.token_urlsafe(24),
         "dav_password": secrets.token_urlsafe(18),
     }
-    for role in ["master", "volume", "filer", "s3", "admin"]:
-        port = free_port(also_free=(10000,))
-        while port in state["s3_ports"].values():
-            port = free_port(also_free=(10000,))
-        state["s3_ports"][role] = port
-    state["webdav_port"] = free_port()
-    state["s3proxy_port"] = free_port()
-    state["davproxy_port"] = free_port()
     save_state(state_dir, state)
     if owner:
         start_watchdog(state_dir, owner)
     start_s3(state_dir, state)
     start_webdav(state_dir, state)
-    start_proxy(state_dir, state, "s3proxy", state["s3_ports"]["s3"])
-    start_proxy(state_dir, state, "davproxy", state["webdav_port"])
+    start_proxy(state_dir, state, "s3proxy", state["ports"]["s3"]["s3"])
+    start_proxy(state_dir, state, "davproxy", state["ports"]["webdav"])
     exports = {
-        "MEMOSYNC_TEST_S3_ENDPOINT": f"http://127.0.0.1:{state['s3_ports']['s3']}",
-        "MEMOSYNC_TEST_S3_PROXY": f"http://127.0.0.1:{state['s3proxy_port']}",
+        "MEMOSYNC_TEST_S3_ENDPOINT": f"http://127.0.0.1:{state['ports']['s3']['s3']}",
+        "MEMOSYNC_TEST_S3_PROXY": f"http://127.0.0.1:{state['ports']['s3proxy']}",
         "MEMOSYNC_TEST_S3_BUCKET": BUCKET,
         "MEMOSYNC_TEST_S3_ACCESS_KEY": state["s3_key"],
         "MEMOSYNC_TEST_S3_SECRET_KEY": state["s3_secret"],
-        "MEMOSYNC_TEST_DAV_URL": f"http://127.0.0.1:{state['webdav_port']}/dav/",
-        "MEMOSYNC_TEST_DAV_PROXY": f"http://127.0.0.1:{state['davproxy_port']}/dav/",
+        "MEMOSYNC_TEST_DAV_URL": f"http://127.0.0.1:{state['ports']['webdav']}/dav/",
+        "MEMOSYNC_TEST_DAV_PROXY": f"http://127.0.0.1:{state['ports']['davproxy']}/dav/",
         "MEMOSYNC_TEST_DAV_USER": DAV_USER,
         "MEMOSYNC_TEST_DAV_PASSWORD": state["dav_password"],
         "MEMOSYNC_TEST_SERVERS_STATE": state_dir,
@@ -274,7 +291,8 @@ def up(state_dir, owner=None):
 
 
 def down(state_dir):
-    for name in ["s3proxy", "davproxy", "s3", "webdav", "watchdog"]:
+    names = sorted(f[:-4] for f in os.listdir(state_dir) if f.endswith(".pid")) if os.path.isdir(state_dir) else []
+    for name in [n for n in names if n != "watchdog"] + ["watchdog"]:
         stop(state_dir, name)
 
 
@@ -285,11 +303,11 @@ def main(argv):
         down(argv[1])
     elif len(argv) == 3 and argv[0] == "watch":
         watch(argv[1], int(argv[2]))
-    elif len(argv) == 3 and argv[0] in ("stop", "start") and argv[1] in STARTERS:
+    elif len(argv) == 3 and argv[0] in ("stop", "start") and argv[1].startswith(("s3", "webdav")):
         if argv[0] == "stop":
             stop(argv[2], argv[1])
         else:
-            STARTERS[argv[1]](argv[2], load_state(argv[2]))
+            start_server(argv[2], argv[1])
     else:
         fail(__doc__)
 

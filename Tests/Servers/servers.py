@@ -292,8 +292,34 @@ def up(state_dir, owner=None):
 
 def down(state_dir):
     names = sorted(f[:-4] for f in os.listdir(state_dir) if f.endswith(".pid")) if os.path.isdir(state_dir) else []
-    for name in [n for n in names if n != "watchdog"] + ["watchdog"]:
+    for name in [n for n in names if n != "watchdog"]:
         stop(state_dir, name)
+    # A server whose pid file was lost (a start interrupted half-way) still names this run's
+    # own state folder on its command line: stop those too, by process id.
+    for pid in processes_naming(state_dir):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    stop(state_dir, "watchdog")
+
+
+def processes_naming(state_dir):
+    """The ids of this user's processes (not this one) whose command line holds `state_dir`."""
+    found = []
+    if not os.path.isdir("/proc"):
+        return found
+    marker = os.path.abspath(state_dir).encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in (os.getpid(), os.getppid()):
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if marker in f.read() and os.stat(f"/proc/{entry}").st_uid == os.getuid():
+                    found.append(int(entry))
+        except OSError:
+            pass
+    return found
 
 
 def main(argv):

@@ -9,6 +9,8 @@ public struct RemoteStoreStatistics: Sendable, Equatable {
     public var requests = 0
     /// Of those, attempts that repeated a failed one.
     public var retries = 0
+    /// Of those, listing requests (S3 `ListObjectsV2` pages, WebDAV `PROPFIND`s).
+    public var listingRequests = 0
     /// Body bytes sent.
     public var bytesSent = 0
     /// Body bytes received.
@@ -68,6 +70,7 @@ struct RemoteHTTPClient: Sendable {
             counters.value.withLock {
                 $0.requests += 1
                 $0.retries += attempt > 1 ? 1 : 0
+                $0.listingRequests += Self.isListing(request) ? 1 : 0
                 $0.bytesSent += request.body.count
             }
             let outcome: RetryPolicy.Outcome
@@ -96,6 +99,10 @@ struct RemoteHTTPClient: Sendable {
                 attempt += 1
             }
         }
+    }
+
+    private static func isListing(_ request: HTTPRequest) -> Bool {
+        request.method == "PROPFIND" || (request.method == "GET" && request.url.query?.contains("list-type=2") == true)
     }
 
     private static func outcome(of failure: TransportFailure) -> RetryPolicy.Outcome {

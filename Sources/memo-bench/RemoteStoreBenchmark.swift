@@ -49,7 +49,9 @@ enum RemoteStoreBenchmark {
         guard bootstrap.result.isComplete else { throw BenchFailure.usage("the bootstrap did not complete: \(bootstrap.result.errors)") }
         let boot = bootStatistics()
 
-        // One changed memo, published and received.
+        // One changed memo, published and received, both sides up to date first.
+        try await writers[0].sync(with: bootStore)
+        try await reader.sync(with: bootStore)
         let target = try requireValue(writers[0].notebook.list().first?.id)
         try writers[0].edit(target, replacingUTF16: 0..<0, with: "one change ")
         let (publishStore, publishStatistics) = try makeStore()

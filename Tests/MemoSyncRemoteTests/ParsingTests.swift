@@ -93,3 +93,54 @@ import Testing
         }
     }
 }
+
+/// The WebDAV listing walk against a scripted server.
+@Suite struct WebDAVWalkTests {
+    private static func multistatus(_ entries: [(String, Bool, Int)]) -> Result<HTTPResponse, TransportFailure> {
+        let responses = entries.map { href, isFolder, size in
+            "<D:response><D:href>\(href)</D:href><D:propstat><D:prop><D:resourcetype>\(isFolder ? "<D:collection/>" : "")</D:resourcetype>"
+                + (isFolder ? "" : "<D:getcontentlength>\(size)</D:getcontentlength>") + "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>"
+        }.joined()
+        return xmlResponse(207, "<D:multistatus xmlns:D=\"DAV:\">\(responses)</D:multistatus>")
+    }
+
+    @Test func walksFolderByFolderSkippingHiddenFilesAndUnrelatedFolders() async throws {
+        let transport = ScriptedTransport { request, _ in
+            #expect(request.method == "PROPFIND" && request.headers.contains { $0 == ("Depth", "1") })
+            switch request.url.absoluteString.replacingOccurrences(of: "http://127.0.0.1:9", with: "") {
+            case "/dav/n/memosync/v1/":
+                return Self.multistatus([("/dav/n/memosync/v1/", true, 0), ("/dav/n/memosync/v1/a%20b/", true, 0), ("/dav/n/memosync/v1/c/", true, 0)])
+            case "/dav/n/memosync/v1/a%20b/":
+                return Self.multistatus([("/dav/n/memosync/v1/a%20b/", true, 0), ("/dav/n/memosync/v1/a%20b/x.seg", false, 5), ("/dav/n/memosync/v1/a%20b/.upload-1-x.seg", false, 2)])
+            case "/dav/n/memosync/v1/c/":
+                return .success(HTTPResponse(status: 403))
+            default:
+                return .success(HTTPResponse(status: 404))
+            }
+        }
+        let store = try WebDAVBlobStore(
+            configuration: .init(folder: URL(string: "http://127.0.0.1:9/dav/n/")!, credentials: nil), transport: transport, environment: FakeRetryClock().environment)
+        let listing = try await store.listing(prefix: "memosync/v1/")
+        #expect(listing.blobs == [BlobInfo(key: "memosync/v1/a b/x.seg", sizeBytes: 5)])
+        #expect(listing.skipped == [SkippedEntry(key: "memosync/v1/c", problem: .unreadable(reason: "HTTP 403 Forbidden"))])
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func aMissingStartFolderIsEmptyUnlessTheStoreFolderIsMissingToo() async throws {
+        for baseExists in [true, false] {
+            let transport = ScriptedTransport { request, _ in
+                if request.url.absoluteString == "http://127.0.0.1:9/dav/n/" {
+                    return baseExists ? Self.multistatus([("/dav/n/", true, 0)]) : .success(HTTPResponse(status: 404))
+                }
+                return .success(HTTPResponse(status: 404))
+            }
+            let store = try WebDAVBlobStore(
+                configuration: .init(folder: URL(string: "http://127.0.0.1:9/dav/n/")!, credentials: nil), transport: transport, environment: FakeRetryClock().environment)
+            if baseExists {
+                #expect(try await store.list(prefix: "memosync/v1/").isEmpty)
+            } else {
+                await #expect(throws: BlobStoreError.self) { try await store.list(prefix: "memosync/v1/") }
+            }
+        }
+    }
+}

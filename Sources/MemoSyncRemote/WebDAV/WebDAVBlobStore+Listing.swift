@@ -5,51 +5,91 @@ extension WebDAVBlobStore {
     /// Folders below the store's folder that a listing walks at most.
     static let depthMax = 12
 
+    /// Folders a listing asks about at once.
+    static let concurrentFoldersMax = 8
+
     /// Walks the folders that can hold keys starting with `prefix`, one `PROPFIND Depth: 1` per
-    /// folder. A missing start folder is an empty listing (nothing was written yet) when the
-    /// store's own folder exists, and an error when it does not.
+    /// folder, level by level (the folders of one level asked at once, up to
+    /// ``concurrentFoldersMax``). A missing start folder is an empty listing (nothing was
+    /// written yet) when the store's own folder exists, and an error when it does not.
     public func listing(prefix: String) async throws(BlobStoreError) -> BlobListing {
         var listing = BlobListing()
         let start = Self.folderPart(of: prefix)
-        var pending = [start]
-        var isFirst = true
-        while let folder = pending.popLast() {
-            let response = try await propfind(folder: folder, depth: "1")
-            switch response.status {
-            case 207: break
-            case 404 where isFirst:
-                try await requireBaseFolder(start: start)
-                return listing
-            case 404, 410: continue
-            case 403 where !isFirst:
-                listing.skipped.append(SkippedEntry(key: String(folder.dropLast()), problem: .unreadable(reason: "HTTP 403 Forbidden")))
-                continue
-            default: throw error(response)
-            }
-            isFirst = false
-            let entries: [WebDAVEntry]
-            do { entries = try WebDAVEntry.parse(multistatus: response.body) } catch {
-                throw .io(reason: "the folder listing could not be read: \(error)")
-            }
-            for entry in entries {
-                guard let key = relativeKey(href: entry.href), key != String(folder.dropLast()), !key.isEmpty else { continue }
-                let name = key.split(separator: "/").last.map(String.init) ?? key
-                if name.hasPrefix(".") { continue }
-                if entry.isCollection {
-                    let child = key + "/"
-                    guard child.hasPrefix(prefix) || prefix.hasPrefix(child) else { continue }
-                    let depth = child.split(separator: "/").count
-                    if depth > Self.depthMax {
-                        listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.depthMax)))
-                    } else {
-                        pending.append(child)
-                    }
-                } else if key.hasPrefix(prefix) {
-                    listing.blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes ?? 0))
+        let first = try await propfind(folder: start, depth: "1")
+        if first.status == 404 {
+            try await requireBaseFolder(start: start)
+            return listing
+        }
+        var level = [(folder: start, response: first)]
+        while !level.isEmpty {
+            var next: [String] = []
+            for (folder, response) in level {
+                switch response.status {
+                case 207: next += try read(response, folder: folder, prefix: prefix, into: &listing)
+                case 404 where folder != start, 410 where folder != start:
+                    continue  // deleted while being listed
+                case 403 where folder != start:
+                    listing.skipped.append(SkippedEntry(key: String(folder.dropLast()), problem: .unreadable(reason: "HTTP 403 Forbidden")))
+                default: throw error(response)
                 }
             }
+            level = try await propfinds(next)
         }
         return listing
+    }
+
+    /// The answers to `PROPFIND Depth: 1` on each of `folders`, in their order.
+    private func propfinds(_ folders: [String]) async throws(BlobStoreError) -> [(folder: String, response: HTTPResponse)] {
+        var answers: [(folder: String, response: HTTPResponse)] = []
+        var index = 0
+        while index < folders.count {
+            let batch = Array(folders[index..<min(index + Self.concurrentFoldersMax, folders.count)])
+            index += batch.count
+            let results = await withTaskGroup(of: (Int, Result<HTTPResponse, BlobStoreError>).self) { group in
+                for (position, folder) in batch.enumerated() {
+                    group.addTask {
+                        do throws(BlobStoreError) { return (position, .success(try await propfind(folder: folder, depth: "1"))) } catch {
+                            return (position, .failure(error))
+                        }
+                    }
+                }
+                var results = [Result<HTTPResponse, BlobStoreError>?](repeating: nil, count: batch.count)
+                for await (position, result) in group { results[position] = result }
+                return results
+            }
+            for (folder, result) in zip(batch, results) {
+                guard let result else { throw .cancelled }
+                answers.append((folder, try result.get()))
+            }
+        }
+        return answers
+    }
+
+    /// Adds the blobs of one folder's multistatus answer to `listing`; returns the subfolders
+    /// to walk.
+    private func read(_ response: HTTPResponse, folder: String, prefix: String, into listing: inout BlobListing) throws(BlobStoreError) -> [String] {
+        let entries: [WebDAVEntry]
+        do { entries = try WebDAVEntry.parse(multistatus: response.body) } catch {
+            throw .io(reason: "the folder listing could not be read: \(error)")
+        }
+        var folders: [String] = []
+        for entry in entries {
+            guard let key = relativeKey(href: entry.href), key != String(folder.dropLast()), !key.isEmpty else { continue }
+            let name = key.split(separator: "/").last.map(String.init) ?? key
+            if name.hasPrefix(".") { continue }
+            if entry.isCollection {
+                let child = key + "/"
+                guard child.hasPrefix(prefix) || prefix.hasPrefix(child) else { continue }
+                if child.split(separator: "/").count > Self.depthMax {
+                    listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.depthMax)))
+                } else {
+                    folders.append(child)
+                }
+            } else if key.hasPrefix(prefix) {
+                listing.blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes ?? 0))
+            }
+        }
+        return folders
     }
 
     /// Throws when the store's own folder is missing or cannot be listed (when `start` is it).
@@ -101,7 +141,7 @@ extension WebDAVBlobStore {
         guard !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
             segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
         else { throw .invalidKey(key) }
-        return origin + basePath + SigV4.canonicalPath(key)
+        return origin + basePath + (key.isEmpty ? "" : SigV4.canonicalPath(key))
     }
 
     /// Sends a request (with the credentials), retrying by the policy.

@@ -45,24 +45,34 @@ extension WebDAVBlobStore {
         while index < folders.count {
             let batch = Array(folders[index..<min(index + Self.concurrentFoldersMax, folders.count)])
             index += batch.count
-            let results = await withTaskGroup(of: (Int, Result<HTTPResponse, BlobStoreError>).self) { group in
+            let results = await withTaskGroup(of: FolderAnswer.self) { group in
                 for (position, folder) in batch.enumerated() {
-                    group.addTask {
-                        do throws(BlobStoreError) { return (position, .success(try await propfind(folder: folder, depth: "1"))) } catch {
-                            return (position, .failure(error))
-                        }
-                    }
+                    group.addTask { await FolderAnswer(position: position, asking: self, folder: folder) }
                 }
-                var results = [Result<HTTPResponse, BlobStoreError>?](repeating: nil, count: batch.count)
-                for await (position, result) in group { results[position] = result }
-                return results
+                var collected: [FolderAnswer] = []
+                for await answer in group { collected.append(answer) }
+                return collected.sorted { $0.position < $1.position }
             }
-            for (folder, result) in zip(batch, results) {
-                guard let result else { throw .cancelled }
-                answers.append((folder, try result.get()))
+            guard results.count == batch.count else { throw .cancelled }
+            for (folder, answer) in zip(batch, results) {
+                if let failure = answer.failure { throw failure }
+                guard let response = answer.response else { throw .cancelled }
+                answers.append((folder, response))
             }
         }
         return answers
+    }
+
+    /// One folder's answer (or failure), and its place in the batch.
+    private struct FolderAnswer: Sendable {
+        var position: Int
+        var response: HTTPResponse?
+        var failure: BlobStoreError?
+
+        init(position: Int, asking store: WebDAVBlobStore, folder: String) async {
+            self.position = position
+            do throws(BlobStoreError) { response = try await store.propfind(folder: folder, depth: "1") } catch { failure = error }
+        }
     }
 
     /// Adds the blobs of one folder's multistatus answer to `listing`; returns the subfolders
@@ -105,7 +115,7 @@ extension WebDAVBlobStore {
         }
     }
 
-    private func propfind(folder: String, depth: String) async throws(BlobStoreError) -> HTTPResponse {
+    fileprivate func propfind(folder: String, depth: String) async throws(BlobStoreError) -> HTTPResponse {
         let body = #"<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/></D:prop></D:propfind>"#
         return try await send(
             "PROPFIND", url: try url(forKey: folder, isFolder: true),

@@ -1,3 +1,5 @@
+import Foundation
+import MemoSync
 import Testing
 
 @testable import MemoSyncRemote
@@ -91,5 +93,39 @@ import Testing
         #expect(SigV4.timestamps(0) == ("19700101", "19700101T000000Z"))
         #expect(SigV4.timestamps(951_782_400) == ("20000229", "20000229T000000Z"))
         #expect(SigV4.timestamps(4_107_542_399) == ("21000228", "21000228T235959Z"))
+    }
+}
+
+/// How S3 requests are addressed and what they carry.
+@Suite struct S3AddressingTests {
+    private func request(_ configuration: S3BlobStore.Configuration, key: String) throws -> HTTPRequest {
+        let store = try S3BlobStore(
+            configuration: configuration, transport: ScriptedTransport { _, _ in .failure(.timedOut) }, environment: FakeRetryClock().environment,
+            wallClockSeconds: { 1_369_353_600 })
+        return try store.signedRequest("PUT", objectKey: try store.objectKey(key), query: [], headers: [("If-None-Match", "*")], body: [1, 2], payloadHash: SHA256.hexHash([1, 2]))
+    }
+
+    @Test func virtualHostedAndPathStyle() throws {
+        let credentials = S3Credentials(accessKeyID: "AK", secretAccessKey: "SK")
+        let aws = try request(.init(bucket: "notes", prefix: "team", region: "eu-west-1", credentials: credentials), key: "memosync/v1/a b.seg")
+        #expect(aws.url.absoluteString == "https://notes.s3.eu-west-1.amazonaws.com/team/memosync/v1/a%20b.seg")
+        let minio = try request(.init(bucket: "notes", endpoint: URL(string: "http://127.0.0.1:9000/s3")!, credentials: credentials), key: "k")
+        #expect(minio.url.absoluteString == "http://127.0.0.1:9000/s3/notes/k")
+        let signed = Dictionary(minio.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(signed["x-amz-content-sha256"] == SHA256.hexHash([1, 2]))
+        #expect(signed["x-amz-date"] == "20130524T000000Z")
+        #expect(signed["if-none-match"] == "*")
+        #expect(signed["authorization"]?.hasPrefix("AWS4-HMAC-SHA256 Credential=AK/20130524/us-east-1/s3/aws4_request, SignedHeaders=host;if-none-match;x-amz-content-sha256;x-amz-date, Signature=") == true)
+    }
+
+    @Test func badBucketsAndKeysAreRefused() throws {
+        let credentials = S3Credentials(accessKeyID: "AK", secretAccessKey: "SK")
+        for bucket in ["ab", "Notes", "a/b", String(repeating: "a", count: 64)] {
+            #expect(throws: BlobStoreError.self, "\(bucket)") { try S3BlobStore(configuration: .init(bucket: bucket, credentials: credentials)) }
+        }
+        let store = try S3BlobStore(configuration: .init(bucket: "notes", credentials: credentials))
+        for key in ["", "/abs", "a\u{0}b", String(repeating: "k", count: 1_025)] {
+            #expect(throws: BlobStoreError.invalidKey(key)) { try store.objectKey(key) }
+        }
     }
 }

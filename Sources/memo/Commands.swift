@@ -285,7 +285,7 @@ struct Runner {
     private mutating func sync(library: Library, storeOption: StoreOptions, json: Bool) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
         let (store, location) = try openStore(storeOption, remembered: settings.store, library: library.path)
-        let shown = location.text
+        let shown = Self.storeDisplay(location)
 
         let progress = ProgressLine(console: console)
         let report: SyncReport
@@ -296,13 +296,13 @@ struct Runner {
             throw .runtime("the sync failed: \(error)")
         }
         progress.finish()
-        if report.isComplete && settings.store != shown {
-            settings.store = shown
+        if report.isComplete && settings.store != location.text {
+            settings.store = location.text
             try settings.save(library: library.path)
         }
 
         if json {
-            console.print(try Format.json(syncJSON(report, store: shown, replica: library.replica.id)))
+            console.print(try Format.json(syncJSON(report, store: location.text, replica: library.replica.id)))
         } else if report.listedStore {
             // A sync that could not list the store did nothing: no summary, only the error.
             printSyncSummary(report, store: shown)

@@ -55,6 +55,13 @@ extension Runner {
         }
     }
 
+    /// How sync messages name a store: a folder by its path, a remote store by its kind and
+    /// location ("S3 bucket notes, prefix team/, at https://…"). Never a secret.
+    static func storeDisplay(_ location: StoreLocation) -> String {
+        if case let .folder(path) = location { return path }
+        return location.description
+    }
+
     /// What `memo status` shows of a remembered store: its kind and location, no secret.
     static func storeSummary(_ remembered: String?) -> String? {
         guard let remembered else { return nil }

@@ -66,9 +66,17 @@ def ensure_venv():
             return path
         shutil.rmtree(path, ignore_errors=True)
         print(f"servers.py: making the test servers' Python environment in {path} (once)", file=sys.stderr)
-        venv.EnvBuilder(with_pip=True).create(path)
-        pip = [os.path.join(path, "bin", "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        result = subprocess.run(pip + ["--no-deps", "-r", REQUIREMENTS], stdout=sys.stderr)
+        try:
+            venv.EnvBuilder(with_pip=True).create(path)
+            pip = [os.path.join(path, "bin", "python"), "-m", "pip"]
+        except (OSError, subprocess.CalledProcessError):
+            # Debian's python3 without python3-venv has no ensurepip: an environment without
+            # pip, filled by this Python's own pip (pip 22.3 and later take --python).
+            shutil.rmtree(path, ignore_errors=True)
+            venv.EnvBuilder(with_pip=False).create(path)
+            pip = [sys.executable, "-m", "pip", "--python", os.path.join(path, "bin", "python")]
+        install = ["install", "--quiet", "--disable-pip-version-check", "--no-deps", "-r", REQUIREMENTS]
+        result = subprocess.run(pip + install, stdout=sys.stderr)
         if result.returncode != 0:
             shutil.rmtree(path, ignore_errors=True)
             fail("could not install the pinned test servers from PyPI (requirements.txt)")

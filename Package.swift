@@ -44,6 +44,9 @@ let package = Package(
         .library(name: "MemoSync", targets: ["MemoSync"]),
         // For an app's own tests: an in-memory blob store and library folder. Never in an app.
         .library(name: "MemoSyncTesting", targets: ["MemoSyncTesting"]),
+        // Stores over HTTP (S3-compatible buckets, WebDAV folders): a module of its own, so an app
+        // that does not use them does not link FoundationNetworking.
+        .library(name: "MemoSyncRemote", targets: ["MemoSyncRemote"]),
         .executable(name: "memo", targets: ["memo"]),
         .executable(name: "memo-bench", targets: ["memo-bench"]),
         .executable(name: "memo-sim", targets: ["memo-sim"]),
@@ -64,11 +67,13 @@ let package = Package(
         // The system's libcrypto (a system library, not a package): `Tests/setup-system.sh`
         // installs Debian's libssl-dev when pkg-config does not find it.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Blob stores over HTTP: S3-compatible object storage (SigV4) and WebDAV, and store URLs.
+        .target(name: "MemoSyncRemote", dependencies: ["MemoSync"]),
         // An in-memory store and library folder for tests (this package's and an app's).
         .target(name: "MemoSyncTesting", dependencies: ["MemoSync"]),
         // The command line front end.
-        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
-        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncTesting"]),
+        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoSyncRemote", "MemoNotes", "MemoCRDT"]),
+        .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncRemote", "MemoSyncTesting"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
         // The deterministic simulation harness (issue 5): many replicas of the real engine against
@@ -106,6 +111,12 @@ let package = Package(
         // Every fuzz fixture (a crash the fuzzers found, Tests/Fixtures/fuzz) and every seed
         // through its target's checks.
         .testTarget(name: "FuzzRegressionTests", dependencies: ["MemoFuzzChecks"]),
+        // The remote stores: the signer, parsers and retry policy, and the stores against real
+        // servers (SeaweedFS, wsgidav) that Tests/Servers/servers.sh starts.
+        .testTarget(
+            name: "MemoSyncRemoteTests",
+            dependencies: ["MemoSyncRemote", "MemoSync", "MemoSyncTesting", "MemoNotes", "MemoCRDT", "TestSupport"]
+        ),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["MemoSimulation", "MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],

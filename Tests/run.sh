@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The project's test command (README; `.ci/run` runs exactly this): every test, with the engine's
 # self-checks and deliberately broken variants compiled in (MEMOSYNC_SELF_CHECKS=1, read by
-# Package.swift; an app's build never sets it), then the simulation swarm.
+# Package.swift; an app's build never sets it), then the simulation swarm. The remote-store tests
+# run against real S3 and WebDAV servers that Tests/Servers/servers.sh starts around `swift test`
+# (from a cached, pinned Python environment; without Python they say why they did not run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The system's libcrypto (libssl-dev) for the encryption target, installed when missing.
 Tests/setup-system.sh
 export MEMOSYNC_SELF_CHECKS=1
-swift test
+Tests/Servers/servers.sh swift test
 Simulations/ci-swarm.sh

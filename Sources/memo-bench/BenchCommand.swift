@@ -24,6 +24,8 @@ enum BenchCommand: Equatable {
     case crypto(runs: Int)
     /// `sync`'s bootstrap from a plain and from an encrypted store, alternating, and the ratio.
     case syncEncrypted(memos: Int, runs: Int)
+    /// Sync through a real S3 or WebDAV server (the test servers, Tests/Servers/servers.sh).
+    case remoteStore(RemoteStoreBenchmark.Kind)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -40,6 +42,7 @@ enum BenchCommand: Equatable {
                memo-bench crypto [--runs N]
                memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--explain]
                memo-bench remote [--latency-ms MS] [--explain]
+               memo-bench remote --store s3|webdav   (under Tests/Servers/servers.sh)
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -73,7 +76,10 @@ enum BenchCommand: Equatable {
                        a new device's bootstrap with 8 requests in flight and with 1, 1000
                        keystrokes typed during a bootstrap (99th percentile of each call), and
                        one changed memo published and received (time, round trips, requests).
-                       Runs once; --explain lists the one change's requests on stderr
+                       Runs once; --explain lists the one change's requests on stderr.
+                       With --store s3 or --store webdav, through the test servers instead
+                       (run under Tests/Servers/servers.sh): one changed memo's requests and
+                       bytes, a bootstrap of 10000 memos, and listing 5000 blobs
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not
@@ -112,6 +118,7 @@ enum BenchCommand: Equatable {
         var latencyMilliseconds = 50
         var latencyGiven = false
         var encrypt = false
+        var remoteStore: String?
         /// Options that only `longevity` takes, in the order given.
         var longevityOptions: [String] = []
         /// Whether `--runs` was given (`longevity` does not take it).
@@ -150,6 +157,12 @@ enum BenchCommand: Equatable {
                 }
                 latencyMilliseconds = value
                 latencyGiven = true
+                index += 1
+            } else if argument == "--store" {
+                guard index + 1 < arguments.count, ["s3", "webdav"].contains(arguments[index + 1]) else {
+                    throw .usage("--store needs s3 or webdav")
+                }
+                remoteStore = arguments[index + 1]
                 index += 1
             } else if argument.hasPrefix("-") && argument != "-" {
                 throw .usage("unknown option \(argument)")
@@ -190,12 +203,16 @@ enum BenchCommand: Equatable {
             if command != "longevity" && !(command == "remote" && longevityOptions == ["--explain"]), let option = longevityOptions.first {
                 throw .usage("\(option) is an option of longevity only")
             }
-            if command != "remote" && latencyGiven { throw .usage("--latency-ms is an option of remote only") }
+            if command != "remote" && (latencyGiven || remoteStore != nil) { throw .usage("--latency-ms and --store are options of remote only") }
             if command != "sync" && encrypt { throw .usage("--encrypt is an option of sync only") }
             switch command {
             case "remote":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 guard !runsGiven else { throw .usage("remote runs once: --runs does not apply") }
+                if let remoteStore, let kind = RemoteStoreBenchmark.Kind(rawValue: remoteStore) {
+                    guard !latencyGiven, !explain else { throw .usage("--store runs against a real server: --latency-ms and --explain do not apply") }
+                    return .remoteStore(kind)
+                }
                 return .remote(latencyMilliseconds: latencyMilliseconds, explain: explain)
             case "longevity":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
@@ -296,6 +313,14 @@ enum BenchRunner {
                 var lines: (@Sendable (String) -> Void)?
                 if explain { lines = { @Sendable line in writeErrorLine(line) } }
                 writeOutput(try await RemoteBenchmark.run(latencyMilliseconds: latency, explain: lines).json)
+                return exitSuccess
+            } catch {
+                writeError("remote benchmark failed: \(error)")
+                return exitReplayFailed
+            }
+        case let .remoteStore(kind):
+            do {
+                writeOutput(try await RemoteStoreBenchmark.run(kind: kind).json)
                 return exitSuccess
             } catch {
                 writeError("remote benchmark failed: \(error)")

@@ -140,7 +140,7 @@ enum Command: Equatable {
     case export(ExportTarget)
     /// `memo import PATH...`; `again`: also files imported before.
     case `import`(paths: [String], again: Bool)
-    case sync(store: String?)
+    case sync(StoreOptions)
     case status
     case completion(Shell)
     case store(action: StoreAction, store: String?)
@@ -174,7 +174,7 @@ enum ArgumentParser {
         "--library": 1, "--json": 0, "--help": 0, "-h": 0, "--quiet": 0, "-q": 0, "--version": 0,
         "--text": 1, "--text-file": 1, "--insert": 2, "--delete": 2,
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
-        "--store": 1, "--again": 0, "--man": 0,
+        "--store": 1, "--endpoint": 1, "--region": 1, "--again": 0, "--man": 0,
         "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1,
     ]
 
@@ -186,7 +186,7 @@ enum ArgumentParser {
         switch command {
         case .list, .show, .search, .status, .trash, .delete, .restore, .undo, .redo: ["--json"]
         case .new: ["--text-file", "--json"]
-        case .sync: ["--json", "--store", "--encrypt", "--passphrase-file"]
+        case .sync: ["--json", "--store", "--endpoint", "--region", "--encrypt", "--passphrase-file"]
         case .store: ["--store", "--passphrase-file", "--new-passphrase-file"]
         case .edit: ["--text", "--text-file", "--insert", "--delete", "--json"]
         case .export: ["--output", "-o", "--all", "--force", "--json"]
@@ -341,7 +341,7 @@ enum ArgumentParser {
             try expectNoArguments(arguments, command)
             let store = try single("--store", in: options)
             if let store, store.isEmpty { throw .usage("error.optionNeeds", ["option": "--store", "what": valueNames("--store")]) }
-            return .sync(store: store)
+            return .sync(StoreOptions(store: store, endpoint: try single("--endpoint", in: options), region: try single("--region", in: options)))
         case .completion:
             guard arguments.count == 1, let shell = Shell(rawValue: arguments[0]) else {
                 throw .usage("error.completionNeedsShell")
@@ -475,7 +475,10 @@ enum ArgumentParser {
         switch option {
         case "--insert": t("what.offsetAndText")
         case "--delete": t("what.offsetAndLength")
-        case "--library", "--store", "--all": t("what.folderPath")
+        case "--library", "--all": t("what.folderPath")
+        case "--store": t("what.folderPathOrURL")
+        case "--endpoint": t("what.url")
+        case "--region": t("what.regionName")
         case "--output", "-o": t("what.filePath")
         case "--text-file": t("what.filePathOrDash")
         default: t("what.value")

@@ -99,7 +99,7 @@ extension Runner {
         rows.append((t("status.memos"), t("status.memosValue", ["active": Format.count(active, "memo"), "trashed": Format.count(trashed, "memo")])))
         rows.append((t("status.unsynced"), unsynced == 0 ? t("status.none") : t("status.unsyncedValue", ["count": Format.count(unsynced, "operation")])))
         rows.append((t("status.lastSync"), lastSync == 0 ? t("status.never") : LocalDates(environment: environment).string(lastSync)))
-        rows.append((t("status.store"), settings.store ?? t("status.noStore")))
+        rows.append((t("status.store"), Self.storeSummary(settings.store) ?? t("status.noStore")))
         let width = rows.map { Format.displayWidth($0.0) }.max() ?? 0
         for (label, value) in rows {
             console.print(label + String(repeating: " ", count: width - Format.displayWidth(label) + 1) + value)

@@ -8,55 +8,36 @@ import MemoSync
 extension Runner {
     /// `memo sync`: through the store's encryption when it has a key blob, turning it on first
     /// with `--encrypt` (EncryptionCommands.swift).
-    mutating func sync(library: Library, storeOption: String?, encryption: EncryptionOptions) async throws(CLIError) {
+    mutating func sync(library: Library, storeOptions: StoreOptions, encryption: EncryptionOptions) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
-        let store: DirectoryBlobStore
-        if let storeOption {
-            do throws(BlobStoreError) {
-                store = try DirectoryBlobStore(path: storeOption)
-            } catch {
-                throw .runtime("error.cannotUseStore", ["path": storeOption, "error": explain(error)])
-            }
-        } else if let remembered = settings.store {
-            // A remembered store is never created again: a missing folder is usually a drive
-            // or network share that is not mounted, and a new empty folder there would hide it.
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: remembered, isDirectory: &isFolder), isFolder.boolValue else {
-                throw .runtime("error.storeMissing", ["path": remembered])
-            }
-            do throws(BlobStoreError) {
-                store = try DirectoryBlobStore(path: remembered)
-            } catch {
-                throw .runtime("error.cannotUseStore", ["path": remembered, "error": explain(error)])
-            }
-        } else {
-            throw .usage("error.noStoreYet")
-        }
+        // A folder, an S3 bucket or a WebDAV folder (StoreOption.swift).
+        let (store, location) = try openStore(storeOptions, remembered: settings.store, library: library.path)
+        let shown = Self.storeDisplay(location)
 
         let progress = ProgressLine(console: console, enabled: !quiet, task: t("progress.sync"))
         let report: SyncReport
         do throws(CLIError) {
-            let session = EncryptionSession(environment: environment, options: encryption, libraryPath: library.path)
+            let session = EncryptionSession(environment: environment, options: encryption, libraryPath: library.path, storeName: shown)
             report = try await session.sync(replica: library.writer, store: store, progress: { progress.update($0) })
         } catch {
             progress.finish()
             throw error
         }
         progress.finish()
-        if report.isComplete && settings.store != store.path {
-            settings.store = store.path
+        if report.isComplete && settings.store != location.text {
+            settings.store = location.text
             try settings.save(library: library.path)
         }
 
         if json {
-            console.print(try Format.json(syncJSON(report, store: store.path, replica: library.writer.id)))
+            console.print(try Format.json(syncJSON(report, store: location.text, replica: library.writer.id)))
         } else if report.listedStore {
             // A sync that could not list the store did nothing: no summary, only the error.
-            printSyncSummary(report, store: store.path)
+            printSyncSummary(report, store: shown)
         }
         if !report.listedStore {
             let reason = report.errors.first?.description ?? t("storeNotListed")
-            throw .runtime("error.couldNotSync", ["path": store.path, "error": Format.terminalSafe(reason)])
+            throw .runtime("error.couldNotSync", ["path": shown, "error": Format.terminalSafe(reason)])
         }
         if !report.errors.isEmpty {
             let what = report.errors.count == 1

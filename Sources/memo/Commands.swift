@@ -7,6 +7,7 @@ import Foundation
 import MemoCRDT
 import MemoNotes
 import MemoSync
+import MemoSyncRemote
 
 /// Runs one parsed command line.
 ///
@@ -46,9 +47,9 @@ struct Runner {
             try runFinding(invocation)
         case .delete, .restore, .trash, .purge:
             try await runTrash(invocation)
-        case let .sync(store):
+        case let .sync(storeOptions):
             let library = try open(invocation, creating: true)
-            try await sync(library: library, storeOption: store, encryption: invocation.encryption)
+            try await sync(library: library, storeOptions: storeOptions, encryption: invocation.encryption)
         case let .store(action, store):
             let library = try open(invocation)
             try await storeCommand(action: action, storeOption: store, libraryPath: library.path, options: invocation.encryption)

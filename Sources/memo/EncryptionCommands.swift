@@ -69,6 +69,8 @@ struct EncryptionSession {
     let environment: [String: String]
     let options: EncryptionOptions
     let libraryPath: String
+    /// How messages name the store (a folder's path, or a remote store's kind and location).
+    let storeName: String
 
     /// Where the derived key is remembered.
     var rememberedKeyPath: String { libraryPath + "/store-key" }
@@ -77,15 +79,15 @@ struct EncryptionSession {
 
     /// Syncs `library` with `store`, through its encryption when it has a key blob, turning
     /// encryption on first when `--encrypt` is given on a plain store.
-    func sync(replica: Replica, store: DirectoryBlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
+    func sync(replica: Replica, store: any BlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
         let status: StoreEncryptionStatus
         do throws(EncryptionError) {
             status = try await StoreEncryption.status(of: store)
         } catch {
             // As when the sync's own listing fails: nothing was read or written.
-            guard case let .store(storeError) = error else { throw .encryption(error, store: store.path) }
+            guard case let .store(storeError) = error else { throw .encryption(error, store: storeName) }
             // The same message as a plain store's failed listing (Commands+Sync.swift).
-            throw .runtime("error.couldNotSync", ["path": store.path, "error": Format.terminalSafe(SyncProblem(.list, storeError: storeError).description)])
+            throw .runtime("error.couldNotSync", ["path": storeName, "error": Format.terminalSafe(SyncProblem(.list, storeError: storeError).description)])
         }
         switch status {
         case .plain where options.encrypt:
@@ -101,7 +103,7 @@ struct EncryptionSession {
     }
 
     /// Plain sync, enable, encrypted sync, collection (FORMAT.md, "Plain, encrypted, and the switch").
-    private func turnOn(replica: Replica, store: DirectoryBlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
+    private func turnOn(replica: Replica, store: any BlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
         let passphrase = try newPassphrase(fileOption: options.passphraseFile, variable: "MEMO_PASSPHRASE")
         // First everything the plain store holds, so that this library's encrypted snapshot has
         // it; read-only, so that nothing of this library goes out in plain text (its writes fail).
@@ -115,7 +117,7 @@ struct EncryptionSession {
         do throws(EncryptionError) {
             encrypted = try await StoreEncryption.enable(store, passphrase: passphrase)
         } catch {
-            throw .encryption(error, store: store.path)
+            throw .encryption(error, store: storeName)
         }
         try remember(encrypted.rememberedKey)
         let report = try await plainSync(replica, encrypted, progress)
@@ -132,11 +134,11 @@ struct EncryptionSession {
     }
 
     /// After a complete encrypted sync that wrote a snapshot, the plain blobs it covers go.
-    private func collectIfCovered(replica: Replica, store: DirectoryBlobStore, encrypted: EncryptedBlobStore, report: SyncReport) async {
+    private func collectIfCovered(replica: Replica, store: any BlobStore, encrypted: EncryptedBlobStore, report: SyncReport) async {
         guard report.isComplete, report.publishedSnapshot != nil, encrypted.plainBlobsListed > 0 else { return }
         let collected = await StoreEncryption.collectPlainBlobs(in: store, coveredBy: replica.notebook.version)
         if !collected.deleted.isEmpty {
-            let note = t("note.plainBlobsCollected", ["count": Format.count(collected.deleted.count, "blob"), "path": store.path])
+            let note = t("note.plainBlobsCollected", ["count": Format.count(collected.deleted.count, "blob"), "path": storeName])
             FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
         }
     }
@@ -144,31 +146,31 @@ struct EncryptionSession {
     // MARK: Unlocking
 
     /// The store opened: with the remembered key, else a passphrase (remembered from then on).
-    func unlock(_ store: DirectoryBlobStore) async throws(CLIError) -> EncryptedBlobStore {
+    func unlock(_ store: any BlobStore) async throws(CLIError) -> EncryptedBlobStore {
         if let remembered = loadRemembered() {
             do throws(EncryptionError) {
                 return try await StoreEncryption.unlock(store, remembered: remembered)
             } catch {
                 // Changed elsewhere (or another store's key): ask, as with none remembered.
-                guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: store.path) }
+                guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: storeName) }
                 guard let passphrase = try givenPassphrase(prompt: t("prompt.changedPassphrase")) else {
-                    throw .encryption(.passphraseChanged, store: store.path)
+                    throw .encryption(.passphraseChanged, store: storeName)
                 }
                 return try await unlock(store, passphrase: passphrase)
             }
         }
-        guard let passphrase = try givenPassphrase(prompt: t("prompt.passphrase", ["path": store.path])) else {
-            throw .encryption(.passphraseRequired, store: store.path)
+        guard let passphrase = try givenPassphrase(prompt: t("prompt.passphrase", ["path": storeName])) else {
+            throw .encryption(.passphraseRequired, store: storeName)
         }
         return try await unlock(store, passphrase: passphrase)
     }
 
-    private func unlock(_ store: DirectoryBlobStore, passphrase: String) async throws(CLIError) -> EncryptedBlobStore {
+    private func unlock(_ store: any BlobStore, passphrase: String) async throws(CLIError) -> EncryptedBlobStore {
         let encrypted: EncryptedBlobStore
         do throws(EncryptionError) {
             encrypted = try await StoreEncryption.unlock(store, passphrase: passphrase)
         } catch {
-            throw .encryption(error, store: store.path)
+            throw .encryption(error, store: storeName)
         }
         try remember(encrypted.rememberedKey)
         return encrypted
@@ -278,16 +280,13 @@ extension Runner {
     /// `memo store passphrase` and `memo store rotate-key`.
     mutating func storeCommand(action: StoreAction, storeOption: String?, libraryPath: String, options: EncryptionOptions) async throws(CLIError) {
         let settings = try CLISettings.load(library: libraryPath)
-        guard let path = storeOption ?? settings.store else {
+        guard storeOption != nil || settings.store != nil else {
             throw .usage("error.storeCommandNoStore")
         }
-        let store: DirectoryBlobStore
-        do throws(BlobStoreError) {
-            store = try DirectoryBlobStore(path: path)
-        } catch {
-            throw .runtime("error.cannotUseStore", ["path": path, "error": explain(error)])
-        }
-        let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath)
+        // A folder, an S3 bucket or a WebDAV folder, as `memo sync` opens it (StoreOption.swift).
+        let (store, location) = try openStore(StoreOptions(store: storeOption), remembered: settings.store, library: libraryPath)
+        let path = Self.storeDisplay(location)
+        let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath, storeName: path)
         let unlocked = try await session.unlock(store)
         let newPassphrase = action == .passphrase
             ? try session.newPassphrase(fileOption: options.newPassphraseFile, variable: "MEMO_NEW_PASSPHRASE") : ""

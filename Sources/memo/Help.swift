@@ -41,7 +41,11 @@ enum Help {
         case .restore: ["restore ID [--json]"]
         case .trash: ["trash [--json]"]
         case .purge: ["purge ID... [--json]", "purge --all [--json]"]
-        case .sync: ["sync [--store PATH] [--encrypt] [--passphrase-file FILE] [--json]"]
+        case .sync:
+            [
+                "sync [--store PATH|URL] [--encrypt] [--passphrase-file FILE] [--json]",
+                "sync --store s3://BUCKET/PREFIX [--endpoint URL] [--region REGION]",
+            ]
         case .status: ["status [--json]"]
         case .store:
             [

@@ -174,6 +174,8 @@ import MemoSyncTesting
         (BlobStoreError.notFound(key: "memosync/v1/x"), "memosync/v1/x"),
         (BlobStoreError.unavailable(reason: "offline"), "offline"),
         (BlobStoreError.io(reason: "EIO"), "EIO"),
+        (BlobStoreError.denied(code: "SignatureDoesNotMatch", message: "no match"), "SignatureDoesNotMatch"),
+        (BlobStoreError.server(status: 404, code: "NoSuchBucket", message: "no bucket"), "NoSuchBucket"),
         (DiskError.locked(path: "/lib"), "/lib"),
         (DiskError.unavailable(reason: "no such folder"), "no such folder"),
         (DiskError.io(reason: "EIO"), "EIO"),

@@ -39,6 +39,17 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The store is encrypted (it holds a key blob) and was used without its key: a sync stops
     /// after the listing, having read and written nothing. Sync through ``EncryptedBlobStore``.
     case encrypted
+    /// The server refused the request's credentials or permissions: wrong or expired
+    /// credentials, a signature it does not accept, a clock too far from the server's, no access
+    /// to the bucket or folder. Retrying does not help until the credentials (or the clock) are
+    /// fixed. `code` is the server's error code ("AccessDenied", "SignatureDoesNotMatch",
+    /// "RequestTimeTooSkewed", or "HTTP 401" when it gives none) and `message` its text, both
+    /// as the server sent them (shortened, without control characters); never a credential.
+    case denied(code: String, message: String)
+    /// The server answered with an error that is not about credentials: a missing bucket or
+    /// folder, a request it rejects, or a server failure that persisted through every retry.
+    /// `status` is the HTTP status, `code` and `message` the server's ("NoSuchBucket", …).
+    case server(status: Int, code: String, message: String)
 
     public var description: String {
         switch self {
@@ -52,6 +63,10 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case .cancelled: "the store operation was cancelled"
         case let .undecryptable(key, reason): "the blob \(BlobKeyRules.abbreviated(key)) cannot be decrypted: \(reason)"
         case .encrypted: "the store is encrypted: sync with its passphrase"
+        case let .denied(code, message):
+            "the server refused the credentials: \(code)\(message.isEmpty ? "" : " (\(message))")"
+        case let .server(status, code, message):
+            "the server answered HTTP \(status) \(code)\(message.isEmpty ? "" : " (\(message))")"
         }
     }
 }

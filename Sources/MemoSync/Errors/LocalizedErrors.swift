@@ -164,6 +164,8 @@ extension BlobStoreError: LocalizedError {
         case .cancelled: localized("error.BlobStoreError.cancelled.description")
         case .undecryptable: localized("error.BlobStoreError.undecryptable.description", ["description": "\(description)"])
         case .encrypted: localized("error.BlobStoreError.encrypted.description")
+        case .denied: localized("error.BlobStoreError.denied.description", ["description": "\(description)"])
+        case .server: localized("error.BlobStoreError.server.description", ["description": "\(description)"])
         }
     }
 
@@ -174,6 +176,8 @@ extension BlobStoreError: LocalizedError {
         case .notFound, .cancelled: localized("error.BlobStoreError.notFound.suggestion")
         case .invalidKey, .tooLarge, .undecryptable: nil
         case .encrypted: localized("error.BlobStoreError.encrypted.suggestion")
+        case .denied: localized("error.BlobStoreError.denied.suggestion")
+        case .server: localized("error.BlobStoreError.server.suggestion")
         }
     }
 }

@@ -11,6 +11,10 @@ extension MemoStrings {
         "error.BlobStoreError.undecryptable.description": "A file in the sync store was refused: {description}.",
         "error.BlobStoreError.encrypted.description": "The sync store is encrypted; sync with its passphrase.",
         "error.BlobStoreError.encrypted.suggestion": "Enter the store's passphrase.",
+        "error.BlobStoreError.denied.description": "The sync store refused this device's credentials: {description}.",
+        "error.BlobStoreError.denied.suggestion": "Check the store's credentials and this device's date and time, then sync again.",
+        "error.BlobStoreError.server.description": "The sync store answered with an error: {description}.",
+        "error.BlobStoreError.server.suggestion": "Check the store's address, bucket or folder, then sync again.",
         "error.BlobStoreError.full.description": "The sync store is full.",
         "error.BlobStoreError.full.suggestion": "Free space in the sync store, then sync again.",
         "error.BlobStoreError.invalidKey.description": "The sync store refused the name: {description}.",
@@ -288,6 +292,9 @@ extension MemoStrings {
         "cli.what.deleteOffset": "the offset of --delete",
         "cli.what.filePath": "a file path",
         "cli.what.filePathOrDash": "a file path (- for standard input)",
+        "cli.what.folderPathOrURL": "a folder path or a store URL",
+        "cli.what.url": "a URL",
+        "cli.what.regionName": "a region name",
         "cli.what.folderPath": "a folder path",
         "cli.what.insertOffset": "the offset of --insert",
         "cli.what.offsetAndLength": "OFFSET and LENGTH",
@@ -601,6 +608,15 @@ extension MemoStrings {
             and publishes this library's new edits. --store PATH names the folder (created
             if missing) and is remembered in the library, so later syncs need no option.
             A sync works while an editor is open on a memo ('memo edit').
+
+            The store may also be an S3-compatible bucket (--store s3://BUCKET/PREFIX, with
+            --endpoint URL for a service other than AWS, and --region) or a WebDAV folder
+            (--store https://HOST/PATH or webdav://HOST/PATH). Credentials come from
+            AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (or the
+            [s3] section of the library's store-credentials file, or ~/.aws/credentials
+            with AWS_PROFILE), and for WebDAV from MEMOSYNC_WEBDAV_USER and
+            MEMOSYNC_WEBDAV_PASSWORD (or the [webdav] section); they are never printed,
+            remembered or put in a URL.
 
             Prints what happened: blobs read and written, operations received and
             published, and blobs skipped and why (a file still being copied, a damaged

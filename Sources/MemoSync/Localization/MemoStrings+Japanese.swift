@@ -11,6 +11,10 @@ extension MemoStrings {
         "error.BlobStoreError.undecryptable.description": "同期ストアのファイルを受け付けませんでした: {description}。",
         "error.BlobStoreError.encrypted.description": "同期ストアは暗号化されています。パスフレーズを使って同期してください。",
         "error.BlobStoreError.encrypted.suggestion": "ストアのパスフレーズを入力してください。",
+        "error.BlobStoreError.denied.description": "同期ストアがこのデバイスの認証情報を拒否しました: {description}。",
+        "error.BlobStoreError.denied.suggestion": "ストアの認証情報とこのデバイスの日付と時刻を確認してから、もう一度同期してください。",
+        "error.BlobStoreError.server.description": "同期ストアがエラーを返しました: {description}。",
+        "error.BlobStoreError.server.suggestion": "ストアのアドレス、バケットまたはフォルダーを確認してから、もう一度同期してください。",
         "error.BlobStoreError.full.description": "同期ストアがいっぱいです。",
         "error.BlobStoreError.full.suggestion": "同期ストアの空き容量を増やしてから、もう一度同期してください。",
         "error.BlobStoreError.invalidKey.description": "同期ストアが名前を拒否しました: {description}。",
@@ -288,6 +292,9 @@ extension MemoStrings {
         "cli.what.deleteOffset": "--delete の位置",
         "cli.what.filePath": "ファイルのパス",
         "cli.what.filePathOrDash": "ファイルのパス(標準入力は -)",
+        "cli.what.folderPathOrURL": "フォルダーのパスまたはストアの URL",
+        "cli.what.url": "URL",
+        "cli.what.regionName": "リージョン名",
         "cli.what.folderPath": "フォルダーのパス",
         "cli.what.insertOffset": "--insert の位置",
         "cli.what.offsetAndLength": "OFFSET と LENGTH",
@@ -594,6 +601,14 @@ extension MemoStrings {
             ライブラリの新しい編集を公開します。--store PATH でフォルダーを指定すると(なければ
             作成)ライブラリに記憶されるので、以降はオプション不要です。メモをエディターで
             開いている間('memo edit')も同期できます。
+
+            ストアには S3 互換のバケット(--store s3://BUCKET/PREFIX、AWS 以外のサービスは
+            --endpoint URL、それに --region)や WebDAV のフォルダー(--store https://HOST/PATH
+            または webdav://HOST/PATH)も使えます。認証情報は AWS_ACCESS_KEY_ID、
+            AWS_SECRET_ACCESS_KEY、AWS_SESSION_TOKEN(またはライブラリの store-credentials
+            ファイルの [s3] セクション、AWS_PROFILE と ~/.aws/credentials)から、WebDAV は
+            MEMOSYNC_WEBDAV_USER と MEMOSYNC_WEBDAV_PASSWORD(または [webdav] セクション)から
+            読みます。認証情報は表示も記憶もせず、URL にも入れません。
 
             結果を出力します: 読み書きしたブロブ、受け取り・公開した操作、スキップしたブロブと
             その理由(コピー途中のファイル、破損したファイル、新しい MemoSync が書いたファイル、

@@ -11,6 +11,10 @@ extension MemoStrings {
         "error.BlobStoreError.undecryptable.description": "동기화 저장소의 파일을 받아들이지 않았습니다: {description}.",
         "error.BlobStoreError.encrypted.description": "동기화 저장소가 암호화되어 있습니다. 암호로 동기화하세요.",
         "error.BlobStoreError.encrypted.suggestion": "저장소의 암호를 입력하세요.",
+        "error.BlobStoreError.denied.description": "동기화 저장소가 이 기기의 자격 증명을 거부했습니다: {description}.",
+        "error.BlobStoreError.denied.suggestion": "저장소의 자격 증명과 이 기기의 날짜와 시간을 확인한 뒤 다시 동기화하세요.",
+        "error.BlobStoreError.server.description": "동기화 저장소가 오류로 응답했습니다: {description}.",
+        "error.BlobStoreError.server.suggestion": "저장소의 주소, 버킷 또는 폴더를 확인한 뒤 다시 동기화하세요.",
         "error.BlobStoreError.full.description": "동기화 저장소가 가득 찼습니다.",
         "error.BlobStoreError.full.suggestion": "동기화 저장소의 공간을 확보한 뒤 다시 동기화하세요.",
         "error.BlobStoreError.invalidKey.description": "동기화 저장소가 이름을 거부했습니다: {description}.",
@@ -288,6 +292,9 @@ extension MemoStrings {
         "cli.what.deleteOffset": "--delete의 위치",
         "cli.what.filePath": "파일 경로",
         "cli.what.filePathOrDash": "파일 경로(표준 입력은 -)",
+        "cli.what.folderPathOrURL": "폴더 경로 또는 저장소 URL",
+        "cli.what.url": "URL",
+        "cli.what.regionName": "리전 이름",
         "cli.what.folderPath": "폴더 경로",
         "cli.what.insertOffset": "--insert의 위치",
         "cli.what.offsetAndLength": "OFFSET과 LENGTH",
@@ -592,6 +599,14 @@ extension MemoStrings {
             올립니다. --store PATH로 폴더를 지정하면(없으면 만듭니다) 라이브러리에 기억되므로
             이후에는 옵션이 필요 없습니다. 메모를 편집기로 열어 둔 동안('memo edit')에도 동기화할
             수 있습니다.
+
+            저장소는 S3 호환 버킷(--store s3://BUCKET/PREFIX, AWS 이외의 서비스는 --endpoint
+            URL, 그리고 --region)이나 WebDAV 폴더(--store https://HOST/PATH 또는
+            webdav://HOST/PATH)일 수도 있습니다. 자격 증명은 AWS_ACCESS_KEY_ID,
+            AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN(또는 라이브러리의 store-credentials
+            파일의 [s3] 섹션, AWS_PROFILE과 ~/.aws/credentials)에서, WebDAV는
+            MEMOSYNC_WEBDAV_USER와 MEMOSYNC_WEBDAV_PASSWORD(또는 [webdav] 섹션)에서
+            가져옵니다. 자격 증명은 출력하거나 기억하거나 URL에 넣지 않습니다.
 
             결과를 출력합니다: 읽고 쓴 블롭, 받고 올린 작업, 건너뛴 블롭과 그 이유(아직 복사
             중인 파일, 손상된 파일, 더 새로운 MemoSync가 쓴 파일, 어떤 블롭보다도 큰 파일, 읽을

@@ -1,0 +1,72 @@
+/// When a remote store tries a request again: exponential backoff with full jitter, for
+/// answers that may succeed later (HTTP 408, 429, 500, 502, 503, 504, S3's `SlowDown`,
+/// `InternalError` and `RequestTimeout`), timeouts and broken or refused connections; never for
+/// other answers (a 4xx, authentication above all, is final). Bounded by a number of attempts
+/// and by a total deadline measured from the first attempt.
+///
+/// A pure function of its inputs (``decision(after:attempt:elapsedMilliseconds:randomUnit:)``):
+/// the caller supplies the time and the random number, so that the policy is tested exactly.
+public struct RetryPolicy: Sendable, Equatable {
+    /// The most attempts of one request, the first included.
+    public var attemptsMax: Int
+    /// The backoff before the second attempt, before jitter; it doubles with each attempt.
+    public var baseDelayMilliseconds: Int
+    /// The largest backoff, before jitter.
+    public var maxDelayMilliseconds: Int
+    /// No attempt starts later than this after the first (so one request gives up within about
+    /// this time plus one request's timeout).
+    public var deadlineMilliseconds: Int
+
+    /// A policy; the defaults suit a sync over the internet (up to 8 attempts within 20 s).
+    public init(attemptsMax: Int = 8, baseDelayMilliseconds: Int = 100, maxDelayMilliseconds: Int = 5_000, deadlineMilliseconds: Int = 20_000) {
+        self.attemptsMax = max(1, attemptsMax)
+        self.baseDelayMilliseconds = max(0, baseDelayMilliseconds)
+        self.maxDelayMilliseconds = max(0, maxDelayMilliseconds)
+        self.deadlineMilliseconds = max(0, deadlineMilliseconds)
+    }
+
+    /// One attempt's outcome, as far as retrying cares.
+    public enum Outcome: Sendable, Equatable {
+        /// The server answered `status`, with the error code its body gave (S3), if any.
+        case answered(status: Int, code: String?)
+        /// No answer in time.
+        case timedOut
+        /// The connection broke or could not be made.
+        case connectionFailed
+        /// Another failure of the request itself (a malformed URL, a TLS failure).
+        case failedOtherwise
+    }
+
+    /// What to do after an attempt.
+    public enum Decision: Sendable, Equatable {
+        /// Try again after waiting this long.
+        case retry(afterMilliseconds: Int)
+        /// Keep this outcome.
+        case stop
+    }
+
+    /// Whether `outcome` may succeed when tried again.
+    public static func isRetryable(_ outcome: Outcome) -> Bool {
+        switch outcome {
+        case let .answered(status, code):
+            if let code, ["SlowDown", "InternalError", "RequestTimeout", "ServiceUnavailable"].contains(code) { return true }
+            return [408, 429, 500, 502, 503, 504].contains(status)
+        case .timedOut, .connectionFailed: return true
+        case .failedOtherwise: return false
+        }
+    }
+
+    /// After attempt number `attempt` (1 for the first) ended with `outcome`,
+    /// `elapsedMilliseconds` after the first attempt started: retry after a delay drawn
+    /// uniformly from [0, min(max, base × 2^(attempt−1))] using `randomUnit` in [0, 1), or stop
+    /// (not retryable, out of attempts, or the retry would start past the deadline).
+    public func decision(after outcome: Outcome, attempt: Int, elapsedMilliseconds: Int, randomUnit: Double) -> Decision {
+        guard Self.isRetryable(outcome), attempt < attemptsMax else { return .stop }
+        let exponent = min(max(attempt - 1, 0), 30)
+        let ceiling = min(maxDelayMilliseconds, baseDelayMilliseconds.multipliedReportingOverflow(by: 1 << exponent).partialValue)
+        let unit = min(max(randomUnit, 0), 0.999_999)
+        let delay = Int((Double(max(ceiling, 0)) * unit).rounded(.down))
+        guard elapsedMilliseconds + delay <= deadlineMilliseconds else { return .stop }
+        return .retry(afterMilliseconds: delay)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// ``HTTPTransport`` over `URLSession`: an ephemeral session (no cookies, no cache), redirects
+/// not followed (a signed request must not be replayed elsewhere), a timeout per request, and
+/// a cancelled task cancelling its request.
+///
+/// Known limits of swift-corelibs-foundation (Linux, Swift 6.3.1), outside this code's reach:
+/// a connection a server closes before the first whole status line of its answer is retried
+/// by libcurl on a new connection without the request's body, which then waits for its timeout
+/// (the store then retries); and a connection closed after a status line but before the end
+/// of the answer's head stops the process ("Transfer completed, but there's no response").
+/// The fault tests (Tests/Servers/faultproxy.py) break connections after a whole head.
+///
+/// The completion-handler API is used on every platform, wrapped in a continuation with a
+/// cancellation handler: it behaves the same with swift-corelibs-foundation (Linux) and Apple's
+/// Foundation, where the async `data(for:)` methods differ in how they report cancellation.
+final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+    private let timeoutSeconds: Double
+
+    /// A transport whose requests time out after `timeoutMilliseconds` without progress, with at
+    /// most `connectionsPerHost` connections to one host.
+    init(timeoutMilliseconds: Int, connectionsPerHost: Int) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = connectionsPerHost
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.timeoutIntervalForRequest = Double(timeoutMilliseconds) / 1000
+        session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+        timeoutSeconds = Double(timeoutMilliseconds) / 1000
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    func send(_ request: HTTPRequest) async throws(TransportFailure) -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
+        urlRequest.httpMethod = request.method
+        for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
+        if !request.body.isEmpty || request.method == "PUT" { urlRequest.httpBody = Data(request.body) }
+        let box = TaskBox()
+        let result: Result<HTTPResponse, TransportFailure> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    continuation.resume(returning: Self.result(data: data, response: response, error: error, box: box))
+                }
+                box.start(task)
+            }
+        } onCancel: {
+            box.cancel()
+        }
+        return try result.get()
+    }
+
+    private static func result(data: Data?, response: URLResponse?, error: (any Error)?, box: TaskBox) -> Result<HTTPResponse, TransportFailure> {
+        if let error {
+            // A 401 whose challenge `NoRedirects` declined (see there) ends as "cancelled";
+            // the answer had arrived, and is what the store must see.
+            if (error as? URLError)?.code == .cancelled, !box.wasCancelled, let refused = box.response, refused.statusCode == 401 {
+                return .success(HTTPResponse(status: 401))
+            }
+            return .failure(failure(error))
+        }
+        guard let http = response as? HTTPURLResponse else { return .failure(.other("not an HTTP response")) }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        let body = data.map { [UInt8]($0) } ?? []
+        // swift-corelibs-foundation hands over a body cut short by a closed connection as if
+        // complete: a body shorter than its Content-Length (when not compressed) is a broken
+        // connection, which is retried.
+        if let declared = headers["content-length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), declared != body.count,
+            headers["content-encoding"].map({ $0.lowercased() == "identity" }) ?? true
+        {
+            return .failure(.connectionLost("the answer ended after \(body.count) of \(declared) bytes"))
+        }
+        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: body))
+    }
+
+    /// The system's error as a ``TransportFailure``.
+    static func failure(_ error: any Error) -> TransportFailure {
+        guard let urlError = error as? URLError else { return .other(String(describing: error)) }
+        switch urlError.code {
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        // swift-corelibs-foundation reports most of libcurl's transfer errors (a body cut short,
+        // an empty reply) as `unknown`: transient, like a lost connection.
+        case .unknown, .networkConnectionLost, .notConnectedToInternet, .resourceUnavailable, .badServerResponse, .zeroByteResource,
+            .cannotParseResponse, .dataNotAllowed:
+            return .connectionLost(urlError.localizedDescription)
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed:
+            return .cannotConnect(urlError.localizedDescription)
+        default:
+            return .other(urlError.localizedDescription)
+        }
+    }
+}
+
+/// Holds a data task so that a cancellation arriving before, during or after its start
+/// cancels it exactly when it exists.
+private final class TaskBox: Sendable {
+    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+        task.resume()
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// Whether `cancel()` was called (the caller's task was cancelled).
+    var wasCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The task's response, once it has one.
+    var response: HTTPURLResponse? { state.withLock { $0.task?.response as? HTTPURLResponse } }
+}
+
+/// Refuses every redirect: the answer (a 301 or 307) reaches the store, which reports it. And
+/// answers authentication challenges: the stores send their credentials themselves, so a 401
+/// is final.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    /// With swift-corelibs-foundation, a 401 carrying `WWW-Authenticate` raises a challenge
+    /// that "default handling" never completes when no credential is stored (the task hangs;
+    /// swift-corelibs-foundation issue 5456, fixed after Swift 6.3.1): it is declined, which
+    /// cancels the task, and `URLSessionTransport` reports the 401 that had arrived. Apple's
+    /// Foundation completes the task with the 401 under default handling.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

@@ -1,0 +1,176 @@
+/// A small XML reader for the answers remote stores parse (S3 listings and errors, WebDAV
+/// multistatus): elements by local name (namespace prefixes dropped, since S3 and WebDAV use one
+/// namespace each), their text with entities and CDATA decoded; attributes, comments,
+/// processing instructions and the DOCTYPE are skipped. Not a validating parser: it reads
+/// well-formed documents and rejects what it cannot read with ``XMLReadError``, never crashes.
+struct MarkupElement: Sendable, Equatable {
+    /// The local name ("Key" for `<Key>`, "href" for `<D:href>`).
+    var name: String
+    /// The child elements, in order.
+    var children: [MarkupElement] = []
+    /// The text directly inside the element (all its text pieces joined).
+    var text: String = ""
+
+    /// The first child named `name`.
+    func child(_ name: String) -> MarkupElement? { children.first { $0.name == name } }
+    /// Every child named `name`, in order.
+    func children(_ name: String) -> [MarkupElement] { children.filter { $0.name == name } }
+    /// The text of the first child named `name`.
+    func text(of name: String) -> String? { child(name)?.text }
+}
+
+/// Why a document could not be read.
+struct XMLReadError: Error, Equatable, CustomStringConvertible {
+    var reason: String
+    var description: String { "unreadable XML: \(reason)" }
+}
+
+enum XMLReader {
+    /// Elements nested deeper than this are refused (no answer we read nests more than 6).
+    static let depthMax = 64
+
+    /// The document's root element.
+    static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> MarkupElement {
+        var scanner = Scanner(bytes: bytes)
+        var stack: [MarkupElement] = []
+        var root: MarkupElement?
+        while let byte = scanner.peek() {
+            if byte != UInt8(ascii: "<") {
+                let text = try scanner.text()
+                if !stack.isEmpty { stack[stack.count - 1].text += text }
+                continue
+            }
+            if scanner.skip("<?") { try scanner.skipPast("?>"); continue }
+            if scanner.skip("<!--") { try scanner.skipPast("-->"); continue }
+            if scanner.skip("<![CDATA[") {
+                let text = try scanner.until("]]>")
+                if !stack.isEmpty { stack[stack.count - 1].text += String(decoding: text, as: UTF8.self) }
+                continue
+            }
+            if scanner.skip("<!") { try scanner.skipPast(">"); continue }
+            if scanner.skip("</") {
+                let name = try scanner.name()
+                try scanner.skipPast(">")
+                guard let element = stack.popLast(), element.name == name else { throw XMLReadError(reason: "unexpected </\(name)>") }
+                if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
+                continue
+            }
+            scanner.advance()
+            let name = try scanner.name()
+            let selfClosing = try scanner.skipAttributes()
+            let element = MarkupElement(name: name)
+            if selfClosing {
+                if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
+            } else {
+                guard stack.count < depthMax else { throw XMLReadError(reason: "nested too deeply") }
+                stack.append(element)
+            }
+        }
+        guard stack.isEmpty, let root else { throw XMLReadError(reason: stack.isEmpty ? "no element" : "unclosed <\(stack[stack.count - 1].name)>") }
+        return root
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        mutating func advance() { index += 1 }
+
+        mutating func skip(_ literal: String) -> Bool {
+            let needle = Array(literal.utf8)
+            guard index + needle.count <= bytes.count, bytes[index..<index + needle.count].elementsEqual(needle) else { return false }
+            index += needle.count
+            return true
+        }
+
+        /// The bytes up to `terminator`, which is consumed.
+        mutating func until(_ terminator: String) throws(XMLReadError) -> ArraySlice<UInt8> {
+            let needle = Array(terminator.utf8)
+            var position = index
+            while position + needle.count <= bytes.count {
+                if bytes[position..<position + needle.count].elementsEqual(needle) {
+                    let found = bytes[index..<position]
+                    index = position + needle.count
+                    return found
+                }
+                position += 1
+            }
+            throw XMLReadError(reason: "missing \"\(terminator)\"")
+        }
+
+        mutating func skipPast(_ terminator: String) throws(XMLReadError) { _ = try until(terminator) }
+
+        /// An element name; its prefix ("D:") dropped.
+        mutating func name() throws(XMLReadError) -> String {
+            let start = index
+            while let byte = peek(), !isSpace(byte), byte != UInt8(ascii: ">"), byte != UInt8(ascii: "/") { advance() }
+            guard index > start else { throw XMLReadError(reason: "an element without a name") }
+            let full = bytes[start..<index]
+            let local = full.lastIndex(of: UInt8(ascii: ":")).map { full[($0 + 1)...] } ?? full
+            return String(decoding: local, as: UTF8.self)
+        }
+
+        /// Skips a start tag's attributes and its ">"; whether it ended with "/>".
+        mutating func skipAttributes() throws(XMLReadError) -> Bool {
+            while let byte = peek() {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    advance()
+                    try skipPast(byte == UInt8(ascii: "\"") ? "\"" : "'")
+                case UInt8(ascii: ">"):
+                    advance()
+                    return false
+                case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ">"):
+                    index += 2
+                    return true
+                default:
+                    advance()
+                }
+            }
+            throw XMLReadError(reason: "an unfinished start tag")
+        }
+
+        /// Character data up to the next "<", entities decoded.
+        mutating func text() throws(XMLReadError) -> String {
+            var out: [UInt8] = []
+            while let byte = peek(), byte != UInt8(ascii: "<") {
+                if byte == UInt8(ascii: "&") {
+                    advance()
+                    let entity = try until(";")
+                    out += try Self.decode(entity)
+                } else {
+                    out.append(byte)
+                    advance()
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        private static func decode(_ entity: ArraySlice<UInt8>) throws(XMLReadError) -> [UInt8] {
+            let name = String(decoding: entity, as: UTF8.self)
+            switch name {
+            case "lt": return [UInt8(ascii: "<")]
+            case "gt": return [UInt8(ascii: ">")]
+            case "amp": return [UInt8(ascii: "&")]
+            case "quot": return [UInt8(ascii: "\"")]
+            case "apos": return [UInt8(ascii: "'")]
+            default:
+                var value: UInt32?
+                if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                    value = UInt32(name.dropFirst(2), radix: 16)
+                } else if name.hasPrefix("#") {
+                    value = UInt32(name.dropFirst(), radix: 10)
+                }
+                guard let value, let scalar = Unicode.Scalar(value) else { throw XMLReadError(reason: "unknown entity &\(name.prefix(20));") }
+                return Array(String(Character(scalar)).utf8)
+            }
+        }
+
+        private func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+    }
+}

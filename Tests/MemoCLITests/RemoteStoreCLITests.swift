@@ -1,0 +1,89 @@
+// `memo sync --store s3://…` and `--store http(s)://…` against the test servers
+// (Tests/Servers/servers.sh), each run of memo a real process.
+
+import Foundation
+import Testing
+
+private let servers = ProcessInfo.processInfo.environment
+
+@Suite(.enabled(if: servers["MEMOSYNC_TEST_S3_ENDPOINT"] != nil, "needs the test servers (Tests/run.sh starts them)"))
+struct RemoteStoreCLITests {
+    private var secrets: [String] { [servers["MEMOSYNC_TEST_S3_SECRET_KEY"] ?? "-", servers["MEMOSYNC_TEST_DAV_PASSWORD"] ?? "-"] }
+
+    private func expectNoSecret(_ result: RunResult, sourceLocation: SourceLocation = #_sourceLocation) {
+        for secret in secrets {
+            #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "a secret was printed:\n\(result)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func twoLibrariesSyncThroughABucketNamedByURL() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let endpoint = servers["MEMOSYNC_TEST_S3_ENDPOINT"] ?? ""
+        let store = "s3://\(servers["MEMOSYNC_TEST_S3_BUCKET"] ?? "")/cli-\(UInt32.random(in: 0...UInt32.max))"
+        let credentials = ["AWS_ACCESS_KEY_ID": servers["MEMOSYNC_TEST_S3_ACCESS_KEY"] ?? "", "AWS_SECRET_ACCESS_KEY": servers["MEMOSYNC_TEST_S3_SECRET_KEY"] ?? ""]
+        let (a, b) = (sandbox.at("library-a"), sandbox.at("library-b"))
+        try sandbox.ok(["new", "from a bucket"], library: a)
+        expectNoSecret(try sandbox.ok(["sync", "--store", store, "--endpoint", endpoint], library: a, environment: credentials))
+        let status = try sandbox.ok(["status"], library: a)
+        #expect(status.stdout.contains("Store:          S3 bucket \(servers["MEMOSYNC_TEST_S3_BUCKET"] ?? "")"), "\(status)")
+        #expect(status.stdout.contains("at \(endpoint)"), "\(status)")
+        expectNoSecret(status)
+        // B: credentials from its library's credentials file; the store remembered afterwards.
+        try sandbox.ok(["new", "b's memo"], library: b)
+        let file = "[s3]\naws_access_key_id = \(credentials["AWS_ACCESS_KEY_ID"]!)\naws_secret_access_key = \(credentials["AWS_SECRET_ACCESS_KEY"]!)\n"
+        try Data(file.utf8).write(to: URL(fileURLWithPath: b + "/store-credentials"))
+        expectNoSecret(try sandbox.ok(["sync", "--store", store, "--endpoint", endpoint, "--region", "us-east-1"], library: b))
+        expectNoSecret(try sandbox.ok(["sync"], library: a, environment: credentials))
+        for library in [a, b] {
+            let list = try sandbox.ok(["list"], library: library).stdout
+            #expect(list.contains("from a bucket") && list.contains("b's memo"), "\(list)")
+        }
+        // Wrong credentials: a clear error, exit 1, nothing printed on standard output.
+        let refused = try sandbox.fails(
+            ["sync"], status: 1, containing: ["SignatureDoesNotMatch", "nothing was read or written"], library: a,
+            environment: ["AWS_ACCESS_KEY_ID": credentials["AWS_ACCESS_KEY_ID"]!, "AWS_SECRET_ACCESS_KEY": "wrong"])
+        expectNoSecret(refused)
+    }
+
+    @Test func twoLibrariesSyncThroughAWebDAVFolder() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let name = "cli-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: (servers["MEMOSYNC_TEST_SERVERS_STATE"] ?? "") + "/webdav-data/" + name, withIntermediateDirectories: true)
+        let store = (servers["MEMOSYNC_TEST_DAV_URL"] ?? "") + name
+        let credentials = ["MEMOSYNC_WEBDAV_USER": servers["MEMOSYNC_TEST_DAV_USER"] ?? "", "MEMOSYNC_WEBDAV_PASSWORD": servers["MEMOSYNC_TEST_DAV_PASSWORD"] ?? ""]
+        let (a, b) = (sandbox.at("library-a"), sandbox.at("library-b"))
+        try sandbox.ok(["new", "from a WebDAV folder"], library: a)
+        expectNoSecret(try sandbox.ok(["sync", "--store", store], library: a, environment: credentials))
+        let status = try sandbox.ok(["status"], library: a)
+        #expect(status.stdout.contains("Store:          WebDAV folder \(store)/"), "\(status)")
+        try sandbox.ok(["new", "b's memo"], library: b)
+        let file = "[webdav]\nuser = \(credentials["MEMOSYNC_WEBDAV_USER"]!)\npassword = \(credentials["MEMOSYNC_WEBDAV_PASSWORD"]!)\n"
+        try Data(file.utf8).write(to: URL(fileURLWithPath: b + "/store-credentials"))
+        expectNoSecret(try sandbox.ok(["sync", "--store", store], library: b))
+        expectNoSecret(try sandbox.ok(["sync"], library: a, environment: credentials))
+        for library in [a, b] {
+            let list = try sandbox.ok(["list"], library: library).stdout
+            #expect(list.contains("from a WebDAV folder") && list.contains("b's memo"), "\(list)")
+        }
+        expectNoSecret(try sandbox.fails(["sync"], status: 1, containing: ["401"], library: a, environment: ["MEMOSYNC_WEBDAV_USER": "memosync", "MEMOSYNC_WEBDAV_PASSWORD": "wrong"]))
+    }
+}
+
+/// Store URLs the command line refuses, without any server.
+@Suite struct StoreURLUsageTests {
+    @Test func badStoreURLsAreUsageErrors() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "x"], library: library)
+        try sandbox.fails(["sync", "--store", "ftp://host/notes"], status: 2, containing: ["unknown kind of store"], library: library)
+        try sandbox.fails(["sync", "--store", "https://me:pw@dav.example.com/notes"], status: 2, containing: ["no user name or password"], library: library)
+        try sandbox.fails(["sync", "--store", "s3://Bad_Bucket!/x"], status: 2, library: library)
+        try sandbox.fails(["sync", "--store", sandbox.at("store"), "--endpoint", "http://127.0.0.1:1"], status: 2, containing: ["s3://"], library: library)
+        try sandbox.fails(
+            ["sync", "--store", "s3://bucket/prefix", "--endpoint", "http://127.0.0.1:1"], status: 1, containing: ["no S3 credentials"], library: library,
+            environment: ["AWS_SHARED_CREDENTIALS_FILE": sandbox.at("none")])
+    }
+}

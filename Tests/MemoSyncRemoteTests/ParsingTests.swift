@@ -1,0 +1,146 @@
+import Foundation
+import MemoSync
+import Testing
+
+@testable import MemoSyncRemote
+
+/// The XML reader, S3 listing pages and WebDAV multistatus answers.
+@Suite struct ParsingTests {
+    @Test func xmlReaderReadsNamespacesEntitiesAndCDATA() throws {
+        let document = """
+            <?xml version="1.0"?><!-- a comment --><!DOCTYPE x>
+            <D:root xmlns:D="DAV:" a='1>2'><D:item>a &amp; b &lt;c&gt; &#65;&#x42;</D:item><empty/><![CDATA[<raw>]]></D:root>
+            """
+        let root = try XMLReader.parse(Array(document.utf8))
+        #expect(root.name == "root")
+        #expect(root.text(of: "item") == "a & b <c> AB")
+        #expect(root.child("empty") != nil)
+        #expect(root.text.contains("<raw>"))
+    }
+
+    @Test func xmlReaderRejectsBrokenDocuments() {
+        for broken in ["", "<a>", "<a></b>", "<a>&bogus;</a>", "<a><b></a>", "<a x=\"1></a>", String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100)] {
+            #expect(throws: XMLReadError.self, "\(broken.prefix(20))") { try XMLReader.parse(Array(broken.utf8)) }
+        }
+    }
+
+    @Test func s3ListingPageWithContinuationAndURLEncodedKeys() throws {
+        let body = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix>p%2F</Prefix>
+            <KeyCount>2</KeyCount><MaxKeys>1000</MaxKeys><EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>
+            <Contents><Key>p/memosync/v1/a+b%2Bc.seg</Key><Size>12</Size><ETag>&quot;x&quot;</ETag></Contents>
+            <Contents><Key>p/%E1%88%B4</Key><Size>0</Size></Contents>
+            <NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken></ListBucketResult>
+            """
+        let page = try S3Answers.listPage(Array(body.utf8))
+        #expect(page.objects.map(\.key) == ["p/memosync/v1/a b+c.seg", "p/\u{1234}"])
+        #expect(page.objects.map(\.sizeBytes) == [12, 0])
+        #expect(page.isTruncated)
+        #expect(page.nextContinuationToken == "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=")
+        #expect(throws: XMLReadError.self) { try S3Answers.listPage(Array("<ListBucketResult><Contents><Key>k</Key></Contents></ListBucketResult>".utf8)) }
+        #expect(throws: XMLReadError.self) { try S3Answers.listPage(Array("<Error><Code>x</Code></Error>".utf8)) }
+    }
+
+    @Test func s3ListingFollowsContinuationTokensPastAThousandKeys() async throws {
+        // 2,500 keys in pages of 1,000: three requests, each after the first carrying the
+        // previous page's token.
+        let keys = (0..<2_500).map { "memosync/v1/0000000000000001/segments/\(String(format: "%010d", $0)).seg" }
+        let transport = ScriptedTransport { request, _ in
+            let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            let start = Int(query.first { $0.name == "continuation-token" }?.value ?? "0") ?? 0
+            let page = keys[start..<min(start + 1_000, keys.count)]
+            let contents = page.map { "<Contents><Key>notes/\($0)</Key><Size>7</Size></Contents>" }.joined()
+            let more = start + 1_000 < keys.count
+            return xmlResponse(200, "<ListBucketResult><IsTruncated>\(more)</IsTruncated>\(contents)\(more ? "<NextContinuationToken>\(start + 1_000)</NextContinuationToken>" : "")</ListBucketResult>")
+        }
+        let store = try S3BlobStore(
+            configuration: .init(bucket: "notes-bucket", prefix: "notes", endpoint: URL(string: "http://127.0.0.1:9")!, credentials: .init(accessKeyID: "AK", secretAccessKey: "SK")),
+            transport: transport, environment: FakeRetryClock().environment, wallClockSeconds: { 1_700_000_000 })
+        let listed = try await store.list(prefix: "memosync/v1/")
+        #expect(listed.map(\.key) == keys)
+        #expect(transport.requests.count == 3)
+        #expect(transport.requests.map { $0.url.query ?? "" }.filter { $0.contains("continuation-token") }.count == 2)
+        #expect(transport.requests[0].url.absoluteString.hasPrefix("http://127.0.0.1:9/notes-bucket/?"))
+        #expect(transport.requests[0].url.query?.contains("prefix=notes%2Fmemosync%2Fv1%2F") == true)
+    }
+
+    @Test func webDAVMultistatusWithPercentEncodedHrefs() throws {
+        let body = """
+            <?xml version="1.0" encoding="utf-8" ?>
+            <d:multistatus xmlns:d="DAV:"><d:response><d:href>/remote.php/dav/My%20Notes/memosync/</d:href>
+            <d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>
+            <d:propstat><d:prop><d:getcontentlength/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat></d:response>
+            <d:response><d:href>https://cloud.example.com/remote.php/dav/My%20Notes/memosync/a%2Bb%E1%88%B4.seg</d:href>
+            <d:propstat><d:prop><d:resourcetype/><d:getcontentlength>42</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
+            </d:multistatus>
+            """
+        let entries = try WebDAVEntry.parse(multistatus: Array(body.utf8))
+        #expect(entries.count == 2)
+        #expect(entries[0].isCollection && entries[0].sizeBytes == nil)
+        #expect(!entries[1].isCollection && entries[1].sizeBytes == 42)
+        let store = try WebDAVBlobStore(
+            configuration: .init(folder: URL(string: "https://cloud.example.com/remote.php/dav/My%20Notes")!, credentials: nil),
+            transport: ScriptedTransport { _, _ in .failure(.timedOut) }, environment: FakeRetryClock().environment)
+        #expect(store.relativeKey(href: entries[0].href) == "memosync")
+        #expect(store.relativeKey(href: entries[1].href) == "memosync/a+b\u{1234}.seg")
+        #expect(store.relativeKey(href: "/remote.php/dav/My%20Notes/") == "")
+        #expect(store.relativeKey(href: "/remote.php/dav/Other/x") == nil)
+        #expect(store.relativeKey(href: "/remote.php/dav/My%20Notes/%ZZ") == nil)
+        #expect(try store.url(forKey: "memosync/v1/a b.seg") == "https://cloud.example.com/remote.php/dav/My%20Notes/memosync/v1/a%20b.seg")
+        for bad in ["", "/abs", "a//b", "a/../b", "a/\u{7}"] {
+            #expect(throws: BlobStoreError.invalidKey(bad)) { try store.url(forKey: bad) }
+        }
+    }
+}
+
+/// The WebDAV listing walk against a scripted server.
+@Suite struct WebDAVWalkTests {
+    private static func multistatus(_ entries: [(String, Bool, Int)]) -> Result<HTTPResponse, TransportFailure> {
+        let responses = entries.map { href, isFolder, size in
+            "<D:response><D:href>\(href)</D:href><D:propstat><D:prop><D:resourcetype>\(isFolder ? "<D:collection/>" : "")</D:resourcetype>"
+                + (isFolder ? "" : "<D:getcontentlength>\(size)</D:getcontentlength>") + "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>"
+        }.joined()
+        return xmlResponse(207, "<D:multistatus xmlns:D=\"DAV:\">\(responses)</D:multistatus>")
+    }
+
+    @Test func walksFolderByFolderSkippingHiddenFilesAndUnrelatedFolders() async throws {
+        let transport = ScriptedTransport { request, _ in
+            #expect(request.method == "PROPFIND" && request.headers.contains { $0 == ("Depth", "1") })
+            switch request.url.absoluteString.replacingOccurrences(of: "http://127.0.0.1:9", with: "") {
+            case "/dav/n/memosync/v1/":
+                return Self.multistatus([("/dav/n/memosync/v1/", true, 0), ("/dav/n/memosync/v1/a%20b/", true, 0), ("/dav/n/memosync/v1/c/", true, 0)])
+            case "/dav/n/memosync/v1/a%20b/":
+                return Self.multistatus([("/dav/n/memosync/v1/a%20b/", true, 0), ("/dav/n/memosync/v1/a%20b/x.seg", false, 5), ("/dav/n/memosync/v1/a%20b/.upload-1-x.seg", false, 2)])
+            case "/dav/n/memosync/v1/c/":
+                return .success(HTTPResponse(status: 403))
+            default:
+                return .success(HTTPResponse(status: 404))
+            }
+        }
+        let store = try WebDAVBlobStore(
+            configuration: .init(folder: URL(string: "http://127.0.0.1:9/dav/n/")!, credentials: nil), transport: transport, environment: FakeRetryClock().environment)
+        let listing = try await store.listing(prefix: "memosync/v1/")
+        #expect(listing.blobs == [BlobInfo(key: "memosync/v1/a b/x.seg", sizeBytes: 5)])
+        #expect(listing.skipped == [SkippedEntry(key: "memosync/v1/c", problem: .unreadable(reason: "HTTP 403 Forbidden"))])
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func aMissingStartFolderIsEmptyUnlessTheStoreFolderIsMissingToo() async throws {
+        for baseExists in [true, false] {
+            let transport = ScriptedTransport { request, _ in
+                if request.url.absoluteString == "http://127.0.0.1:9/dav/n/" {
+                    return baseExists ? Self.multistatus([("/dav/n/", true, 0)]) : .success(HTTPResponse(status: 404))
+                }
+                return .success(HTTPResponse(status: 404))
+            }
+            let store = try WebDAVBlobStore(
+                configuration: .init(folder: URL(string: "http://127.0.0.1:9/dav/n/")!, credentials: nil), transport: transport, environment: FakeRetryClock().environment)
+            if baseExists {
+                #expect(try await store.list(prefix: "memosync/v1/").isEmpty)
+            } else {
+                await #expect(throws: BlobStoreError.self) { try await store.list(prefix: "memosync/v1/") }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import MemoSync
+import Testing
+
+@testable import MemoSyncRemote
+
+/// Store URLs and where credentials come from.
+@Suite struct StoreLocationTests {
+    @Test func locationsParseAndPrintBack() throws {
+        let s3 = try StoreLocation(parsing: "s3://notes-bucket/team/notes", endpoint: "http://127.0.0.1:8333", region: "eu-1")
+        #expect(s3 == .s3(bucket: "notes-bucket", prefix: "team/notes/", endpoint: URL(string: "http://127.0.0.1:8333"), region: "eu-1"))
+        #expect(s3.text == "s3://notes-bucket/team/notes/?endpoint=http%3A%2F%2F127.0.0.1%3A8333&region=eu-1")
+        #expect(try StoreLocation(parsing: s3.text) == s3)
+        #expect(s3.description == "S3 bucket notes-bucket, prefix team/notes/, at http://127.0.0.1:8333 (region eu-1)")
+        #expect(try StoreLocation(parsing: "s3://b-1") == .s3(bucket: "b-1", prefix: "", endpoint: nil, region: nil))
+        let dav = try StoreLocation(parsing: "webdav://cloud.example.com/remote.php/dav/files/me/My%20Notes")
+        #expect(dav == .webDAV(folder: URL(string: "https://cloud.example.com/remote.php/dav/files/me/My%20Notes/")!))
+        #expect(try StoreLocation(parsing: dav.text) == dav)
+        #expect(try StoreLocation(parsing: "http://127.0.0.1:8080/dav/") == .webDAV(folder: URL(string: "http://127.0.0.1:8080/dav/")!))
+        #expect(try StoreLocation(parsing: "~/Dropbox/Notes") == .folder(path: "~/Dropbox/Notes"))
+        #expect(try StoreLocation(parsing: "file:///mnt/share/notes") == .folder(path: "/mnt/share/notes"))
+        #expect(try StoreLocation(parsing: "/mnt/share").kind == "folder")
+    }
+
+    @Test func locationsThatCarryCredentialsOrNonsenseAreRefused() {
+        for bad in ["", "ftp://x/y", "s3://", "s3://UPPER/x", "s3://key:secret@bucket/x", "s3://bucket/a//b", "s3://bucket/x?token=1",
+                    "https://me:pw@host/x", "https://host/x?a=1", "s3://bucket/x?endpoint=ftp://h", "s3://bucket/x?region=a%20b"] {
+            #expect(throws: StoreLocationError.self, "\(bad)") { try StoreLocation(parsing: bad) }
+        }
+        #expect(throws: StoreLocationError.self) { try StoreLocation(parsing: "/tmp/x", endpoint: "http://h") }
+    }
+
+    @Test func credentialsComeFromTheEnvironmentThenTheFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memosync-credentials-\(UInt64.random(in: 0...UInt64.max))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let library = folder + "/store-credentials"
+        try Data("# mine\n[s3]\naws_access_key_id = LIBKEY\naws_secret_access_key = libsecret\n[webdav]\nuser = me\npassword = p=w\n".utf8).write(to: URL(fileURLWithPath: library))
+        let shared = folder + "/aws-credentials"
+        try Data("[default]\naws_access_key_id=DEFKEY\naws_secret_access_key=defsecret\n[profile work]\naws_access_key_id = WORKKEY\naws_secret_access_key = worksecret\naws_session_token = tok\n".utf8)
+            .write(to: URL(fileURLWithPath: shared))
+        let fromEnvironment = StoreCredentialSources(environment: ["AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "envsecret"], credentialsFile: library)
+        #expect(try fromEnvironment.s3Credentials() == S3Credentials(accessKeyID: "ENVKEY", secretAccessKey: "envsecret"))
+        #expect(try StoreCredentialSources(environment: [:], credentialsFile: library).s3Credentials().accessKeyID == "LIBKEY")
+        #expect(try StoreCredentialSources(environment: [:], credentialsFile: library).webDAVCredentials() == WebDAVCredentials(user: "me", password: "p=w"))
+        let sharedDefault = StoreCredentialSources(environment: ["AWS_SHARED_CREDENTIALS_FILE": shared])
+        #expect(try sharedDefault.s3Credentials().accessKeyID == "DEFKEY")
+        let work = try StoreCredentialSources(environment: ["AWS_SHARED_CREDENTIALS_FILE": shared, "AWS_PROFILE": "work"]).s3Credentials()
+        #expect(work == S3Credentials(accessKeyID: "WORKKEY", secretAccessKey: "worksecret", sessionToken: "tok"))
+        #expect(throws: StoreLocationError.self) { try StoreCredentialSources(environment: ["AWS_ACCESS_KEY_ID": "K"]).s3Credentials() }
+        do {
+            _ = try StoreCredentialSources(environment: ["AWS_SHARED_CREDENTIALS_FILE": folder + "/missing"]).s3Credentials()
+            Issue.record("expected no credentials")
+        } catch { #expect(error.description.contains("no S3 credentials")) }
+        // Region and endpoint from the environment when the location has none.
+        let configuration = try StoreCredentialSources(environment: ["AWS_SHARED_CREDENTIALS_FILE": shared, "AWS_REGION": "eu-9", "AWS_ENDPOINT_URL_S3": "https://s3.example.com"])
+            .s3Configuration(for: .s3(bucket: "notes", prefix: "", endpoint: nil, region: nil))
+        #expect(configuration.region == "eu-9" && configuration.endpoint.absoluteString == "https://s3.example.com" && configuration.addressing == .path)
+        #expect(!configuration.description.contains("defsecret") && !configuration.description.contains("DEFKEY"))
+        let aws = S3BlobStore.Configuration(bucket: "notes", region: "eu-west-1", credentials: work)
+        #expect(aws.endpoint.absoluteString == "https://s3.eu-west-1.amazonaws.com" && aws.addressing == .virtualHosted)
+    }
+}

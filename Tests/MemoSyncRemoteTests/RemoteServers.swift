@@ -26,6 +26,10 @@ enum RemoteServers {
 
     /// A retry policy short enough for tests that expect failures.
     static let quickRetries = RetryPolicy(attemptsMax: 4, baseDelayMilliseconds: 20, maxDelayMilliseconds: 200, deadlineMilliseconds: 1_500)
+    /// For tests that make many requests and expect them all to succeed: survives a request
+    /// that times out on a loaded machine (libcurl can resend a request without its body after
+    /// the server closed an idle connection; it then waits for its timeout) and is retried.
+    static let steadyRetries = RetryPolicy(attemptsMax: 6, baseDelayMilliseconds: 20, maxDelayMilliseconds: 500, deadlineMilliseconds: 45_000)
     /// A patient one, for tests that go through the fault proxy.
     static let patientRetries = RetryPolicy(attemptsMax: 12, baseDelayMilliseconds: 10, maxDelayMilliseconds: 200, deadlineMilliseconds: 10_000)
 

@@ -40,7 +40,7 @@ struct RemoteStoreTests {
     @Test(arguments: RemoteKind.allCases)
     func twoAndThreeLibrariesConvergeWithConcurrentEdits(kind: RemoteKind) async throws {
         let place = try await RemotePlace(kind)
-        let store = try place.store()
+        let store = try place.store(retries: RemoteServers.steadyRetries)
         let (alice, bob, carol) = (try replica(), try replica(), try replica())
         let shared = try alice.createMemo(text: "shared memo")
         try await alice.sync(with: store)
@@ -70,7 +70,7 @@ struct RemoteStoreTests {
     @Test(arguments: RemoteKind.allCases)
     func aListingOfMoreThanAThousandBlobs(kind: RemoteKind) async throws {
         let place = try await RemotePlace(kind)
-        let store = try place.store()
+        let store = try place.store(retries: RemoteServers.steadyRetries)
         let keys = (0..<1_050).map { "memosync/v1/00000000000000aa/segments/\(String(format: "%010d", $0))-x.seg" }
         if kind == .webdav {
             // Put straight into the server's folder (a thousand uploads take long on wsgidav);

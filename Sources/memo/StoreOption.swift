@@ -1,5 +1,8 @@
 // `memo sync --store …`: a folder path, an s3:// bucket or a WebDAV URL (MemoSyncRemote's
 // StoreLocation), with credentials from the environment or the library's credentials file.
+// Its messages come from the catalogs (cli.error.*); the reasons StoreLocationError gives and
+// `StoreLocation.description` (how `memo status` and sync messages name a remote store) stay
+// English: they are technical (URLs, option and variable names).
 
 import Foundation
 import MemoSync
@@ -26,21 +29,21 @@ extension Runner {
     func openStore(_ options: StoreOptions, remembered: String?, library: String) throws(CLIError) -> (store: any BlobStore, location: StoreLocation) {
         let given = options.store ?? remembered
         guard let given else {
-            if options.endpoint != nil || options.region != nil { throw .usage("--endpoint and --region go with --store s3://BUCKET/PREFIX") }
-            throw .usage("no store folder yet: run 'memo sync --store PATH' once (a folder your devices share, s3://BUCKET/PREFIX or a WebDAV https:// URL); later syncs remember it")
+            if options.endpoint != nil || options.region != nil { throw .usage("error.storeOptionsNeedS3") }
+            throw .usage("error.noStoreYet")
         }
         let location: StoreLocation
         do throws(StoreLocationError) {
             location = try StoreLocation(parsing: given, endpoint: options.endpoint, region: options.region)
         } catch {
-            throw .usage("cannot use the store \(Format.terminalSafe(given)): \(error)")
+            throw .usage("error.invalidStore", ["store": Format.terminalSafe(given), "error": Format.terminalSafe(error.description)])
         }
         if options.store == nil, case let .folder(path) = location {
             // A remembered folder is never created again: a missing folder is usually a drive
             // or network share that is not mounted, and a new empty folder there would hide it.
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                throw .runtime("the store folder \(path) is missing (is its drive or share mounted?); to create it again, run 'memo sync --store \(path)'")
+                throw .runtime("error.storeMissing", ["path": Format.terminalSafe(path)])
             }
         }
         let sources = StoreCredentialSources(environment: environment, credentialsFile: Self.credentialsFile(library: library))
@@ -50,8 +53,18 @@ extension Runner {
             if let folder = store as? DirectoryBlobStore { return (store, .folder(path: folder.path)) }
             return (store, location)
         } catch {
-            if case .folder = location { throw .runtime("cannot use the store folder \(Format.terminalSafe(given)): \(error)") }
-            throw .runtime("cannot use the \(location.kind) \(Format.terminalSafe(location.text)): \(error)")
+            throw Self.cannotUse(location, given: given, error)
+        }
+    }
+
+    /// The error for a store that cannot be opened (its credentials are missing or unreadable,
+    /// say), naming it by its kind in the catalogs' words.
+    private static func cannotUse(_ location: StoreLocation, given: String, _ error: StoreLocationError) -> CLIError {
+        let reason = Format.terminalSafe(error.description)
+        switch location {
+        case .folder: return .runtime("error.cannotUseStore", ["path": Format.terminalSafe(given), "error": reason])
+        case .s3: return .runtime("error.cannotUseBucket", ["location": Format.terminalSafe(location.text), "error": reason])
+        case .webDAV: return .runtime("error.cannotUseWebDAVFolder", ["location": Format.terminalSafe(location.text), "error": reason])
         }
     }
 

@@ -86,4 +86,21 @@ struct RemoteStoreCLITests {
             ["sync", "--store", "s3://bucket/prefix", "--endpoint", "http://127.0.0.1:1"], status: 1, containing: ["no S3 credentials"], library: library,
             environment: ["AWS_SHARED_CREDENTIALS_FILE": sandbox.at("none")])
     }
+
+    /// The store messages come from the catalogs: an invalid store URL in Japanese (the catalog's
+    /// sentence around the parser's technical reason), exit status 2; --endpoint without a store in
+    /// Korean.
+    @Test func storeMessagesFollowTheLocale() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "x"], library: library)
+        let japanese = try sandbox.fails(
+            ["sync", "--store", "s3://"], status: 2, containing: ["ストア s3:// を使えません", "s3://BUCKET/PREFIX"], library: library,
+            environment: ["LANG": "ja_JP.UTF-8"])
+        #expect(!japanese.stderr.contains("cannot use"), "\(japanese)")
+        try sandbox.fails(
+            ["sync", "--endpoint", "http://127.0.0.1:1"], status: 2, containing: ["--region은 --store s3://BUCKET/PREFIX와 함께"], library: library,
+            environment: ["LANG": "ko_KR.UTF-8"])
+    }
 }

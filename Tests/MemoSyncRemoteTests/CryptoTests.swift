@@ -11,26 +11,26 @@ import Testing
         return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
     }
 
-    @Test func sha256MatchesNISTExamples() {
-        #expect(SHA256.hexHash([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hexHash(bytes("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    @Test func sha256MatchesNISTExamples() throws {
+        #expect(try SHA256.hexHash([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(try SHA256.hexHash(bytes("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(
-            SHA256.hexHash(bytes("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))
+            try SHA256.hexHash(bytes("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(
-            SHA256.hexHash(bytes("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"))
+            try SHA256.hexHash(bytes("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"))
                 == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
-        #expect(SHA256.hexHash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(try SHA256.hexHash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    @Test func sha256HandlesEveryLengthAroundABlockBoundary() {
+    @Test func sha256HandlesEveryLengthAroundABlockBoundary() throws {
         // 55, 56 and 64 bytes pad differently (the length field fits or spills into a new block).
-        #expect(SHA256.hexHash([UInt8](repeating: 0x61, count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
-        #expect(SHA256.hexHash([UInt8](repeating: 0x61, count: 56)) == "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a")
-        #expect(SHA256.hexHash([UInt8](repeating: 0x61, count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        #expect(try SHA256.hexHash([UInt8](repeating: 0x61, count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
+        #expect(try SHA256.hexHash([UInt8](repeating: 0x61, count: 56)) == "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a")
+        #expect(try SHA256.hexHash([UInt8](repeating: 0x61, count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
     }
 
-    @Test func hmacMatchesRFC4231() {
+    @Test func hmacMatchesRFC4231() throws {
         let cases: [(key: [UInt8], data: [UInt8], mac: String)] = [
             ([UInt8](repeating: 0x0b, count: 20), bytes("Hi There"), "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
             (bytes("Jefe"), bytes("what do ya want for nothing?"), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
@@ -44,10 +44,10 @@ import Testing
              "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
         ]
         for (key, data, mac) in cases {
-            #expect(Hex.lowercase(HMACSHA256.authenticationCode(key: key, message: data)) == mac)
+            #expect(try Hex.lowercase(HMACSHA256.authenticationCode(key: key, message: data)) == mac)
         }
         // Test case 5 truncates the output to 128 bits.
-        let truncated = HMACSHA256.authenticationCode(key: [UInt8](repeating: 0x0c, count: 20), message: bytes("Test With Truncation"))
+        let truncated = try HMACSHA256.authenticationCode(key: [UInt8](repeating: 0x0c, count: 20), message: bytes("Test With Truncation"))
         #expect(Hex.lowercase(Array(truncated.prefix(16))) == "a3b6167473100ee06e0c796c2955552b")
     }
 }

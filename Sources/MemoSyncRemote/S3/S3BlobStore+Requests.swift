@@ -16,7 +16,7 @@ extension S3BlobStore {
         _ method: String, objectKey: String?, query: [(name: String, value: String)], headers: [(name: String, value: String)] = [],
         body: [UInt8] = []
     ) async throws(BlobStoreError) -> HTTPResponse {
-        let payloadHash = SHA256.hexHash(body)
+        let payloadHash = try SHA256.hexHash(body)
         return try await client.send { () throws(BlobStoreError) -> HTTPRequest in
             try self.signedRequest(method, objectKey: objectKey, query: query, headers: headers, body: body, payloadHash: payloadHash)
         }
@@ -41,7 +41,7 @@ extension S3BlobStore {
         var signedHeaders = headers
         signedHeaders.append((name: "x-amz-content-sha256", value: payloadHash))
         let request = SigV4.Request(method: method, host: hostHeader, path: path, query: query, headers: signedHeaders, payloadHash: payloadHash)
-        let signature = signer.sign(request, credentials: configuration.credentials, secondsSince1970: wallClockSeconds())
+        let signature = try signer.sign(request, credentials: configuration.credentials, secondsSince1970: wallClockSeconds())
         let queryText = query.isEmpty ? "" : "?" + SigV4.canonicalQuery(query)
         guard let url = URL(string: "\(scheme)://\(hostHeader)\(SigV4.canonicalPath(path))\(queryText)") else {
             throw .invalidKey(objectKey ?? configuration.bucket)

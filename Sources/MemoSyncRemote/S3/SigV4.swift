@@ -1,3 +1,5 @@
+import MemoSync
+
 /// Credentials for an S3-compatible service: an access key, its secret, and a session token for
 /// temporary credentials. Their `description` never shows the secret or the token (nor the whole
 /// key), so logging a configuration or a report cannot leak them.
@@ -64,8 +66,9 @@ struct SigV4 {
         var authorization: String
     }
 
-    /// Signs `request` with `credentials` at `secondsSince1970` (UTC).
-    func sign(_ request: Request, credentials: S3Credentials, secondsSince1970: Int64) -> Signature {
+    /// Signs `request` with `credentials` at `secondsSince1970` (UTC). Throws `.io` only when the
+    /// platform's hashing fails.
+    func sign(_ request: Request, credentials: S3Credentials, secondsSince1970: Int64) throws(BlobStoreError) -> Signature {
         let (dateStamp, amzDate) = Self.timestamps(secondsSince1970)
         var headers = request.headers
         headers.append((name: "host", value: request.host))
@@ -77,9 +80,9 @@ struct SigV4 {
             canonicalHeaders, signedHeaders, request.payloadHash,
         ].joined(separator: "\n")
         let scope = "\(dateStamp)/\(region)/\(service)/aws4_request"
-        let stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, SHA256.hexHash(Array(canonicalRequest.utf8))].joined(separator: "\n")
-        let key = signingKey(secret: credentials.secretAccessKey, dateStamp: dateStamp)
-        let signature = Hex.lowercase(HMACSHA256.authenticationCode(key: key, message: Array(stringToSign.utf8)))
+        let stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, try SHA256.hexHash(Array(canonicalRequest.utf8))].joined(separator: "\n")
+        let key = try signingKey(secret: credentials.secretAccessKey, dateStamp: dateStamp)
+        let signature = Hex.lowercase(try HMACSHA256.authenticationCode(key: key, message: Array(stringToSign.utf8)))
         let authorization = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
         var added: [(name: String, value: String)] = [(name: "Authorization", value: authorization), (name: "x-amz-date", value: amzDate)]
         if let token = credentials.sessionToken { added.append((name: "x-amz-security-token", value: token)) }
@@ -87,10 +90,10 @@ struct SigV4 {
     }
 
     /// The key derived from the secret for one day, region and service.
-    func signingKey(secret: String, dateStamp: String) -> [UInt8] {
-        var key = HMACSHA256.authenticationCode(key: Array("AWS4\(secret)".utf8), message: Array(dateStamp.utf8))
+    func signingKey(secret: String, dateStamp: String) throws(BlobStoreError) -> [UInt8] {
+        var key = try HMACSHA256.authenticationCode(key: Array("AWS4\(secret)".utf8), message: Array(dateStamp.utf8))
         for part in [region, service, "aws4_request"] {
-            key = HMACSHA256.authenticationCode(key: key, message: Array(part.utf8))
+            key = try HMACSHA256.authenticationCode(key: key, message: Array(part.utf8))
         }
         return key
     }

@@ -687,23 +687,19 @@ package struct SyncSession {
         return nil
     }
 
-    /// While a segment of several sessions stays unapplied: a listed segment not read in this
-    /// sync whose range overlaps that of one read (the same replica's range published again,
-    /// with other contents), in replica and key order. A library whose listing was stale, or
-    /// that crashed before its head went out, can publish a range again with other earlier-id
-    /// operations; the range's segment the fetch chose then applies but lacks operations only
-    /// the other one carries, and a later segment that builds on them waits for them (seed
-    /// 718). Segments a snapshot made redundant overlap no segment read, so are not read.
+    /// A listed segment not read in this sync that may carry what a deferred segment (several
+    /// sessions, not applying whole) waits for: one of the same replica starting before the
+    /// deferred one ends, the earliest first (ties by key). A library whose listing was stale
+    /// can publish a range again with other earlier-id operations (another content, another
+    /// key); the range's segment the fetch chose then applies, but lacks operations only the
+    /// other one carries, and the next segment of that replica waits for them (seed 718).
+    /// (Reading every listed segment whose range overlaps one read, of any replica, made the
+    /// soak's seed 246 show deleted text again: Simulations/README.md, "Seed 233".)
     private func otherContentOfDeferredRange() -> String? {
-        guard !deferred.isEmpty else { return nil }
-        for replicaID in segments.keys.sorted() {
-            let list = segments[replicaID]!
-            for segment in list where !attempted.contains(segment.key) {
-                let overlapsOneRead = list.contains { other in
-                    other.key != segment.key && attempted.contains(other.key) && other.start < segment.end && segment.start < other.end
-                }
-                if overlapsOneRead { return segment.key }
-            }
+        for entry in deferred {
+            guard case let .segment(replicaID, _, end)? = StoreLayout.parse(entry.key) else { continue }
+            let candidates = (segments[replicaID] ?? []).filter { $0.start < end && !attempted.contains($0.key) }
+            if let earliest = candidates.min(by: { ($0.start, $0.key) < ($1.start, $1.key) }) { return earliest.key }
         }
         return nil
     }

@@ -48,6 +48,7 @@ struct Runner {
         case .delete, .restore, .trash, .purge:
             try await runTrash(invocation)
         case let .sync(storeOptions):
+            if let given = storeOptions.store { _ = try Self.parseStore(given, storeOptions) }
             let library = try open(invocation, creating: true)
             try await sync(library: library, storeOptions: storeOptions, encryption: invocation.encryption)
         case let .store(action, store):

@@ -24,6 +24,17 @@ extension Runner {
         library.hasSuffix("/") ? library + "store-credentials" : library + "/store-credentials"
     }
 
+    /// The store location `given` names, with `--endpoint` and `--region`; a usage error when it
+    /// names none. `memo sync` checks a given `--store` with it before it creates a library, so
+    /// a mistyped URL creates nothing.
+    static func parseStore(_ given: String, _ options: StoreOptions) throws(CLIError) -> StoreLocation {
+        do throws(StoreLocationError) {
+            return try StoreLocation(parsing: given, endpoint: options.endpoint, region: options.region)
+        } catch {
+            throw .usage("error.invalidStore", ["store": Format.terminalSafe(given), "error": Format.terminalSafe(error.description)])
+        }
+    }
+
     /// The store `memo sync` uses: the one given, or the remembered one (`remembered`, a
     /// location's text); and its location, to remember and show.
     func openStore(_ options: StoreOptions, remembered: String?, library: String) throws(CLIError) -> (store: any BlobStore, location: StoreLocation) {
@@ -32,12 +43,7 @@ extension Runner {
             if options.endpoint != nil || options.region != nil { throw .usage("error.storeOptionsNeedS3") }
             throw .usage("error.noStoreYet")
         }
-        let location: StoreLocation
-        do throws(StoreLocationError) {
-            location = try StoreLocation(parsing: given, endpoint: options.endpoint, region: options.region)
-        } catch {
-            throw .usage("error.invalidStore", ["store": Format.terminalSafe(given), "error": Format.terminalSafe(error.description)])
-        }
+        let location = try Self.parseStore(given, options)
         if options.store == nil, case let .folder(path) = location {
             // A remembered folder is never created again: a missing folder is usually a drive
             // or network share that is not mounted, and a new empty folder there would hide it.

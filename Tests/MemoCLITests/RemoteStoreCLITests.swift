@@ -103,4 +103,14 @@ struct RemoteStoreCLITests {
             ["sync", "--endpoint", "http://127.0.0.1:1"], status: 2, containing: ["--region은 --store s3://BUCKET/PREFIX와 함께"], library: library,
             environment: ["LANG": "ko_KR.UTF-8"])
     }
+
+    /// `memo sync` may create a library, but not for a store URL it cannot use: the URL is
+    /// checked first, so a typo creates nothing.
+    @Test func aMistypedStoreURLCreatesNoLibrary() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("new-library")
+        try sandbox.fails(["sync", "--store", "s3://"], status: 2, containing: ["s3://BUCKET/PREFIX"], library: library)
+        #expect(!FileManager.default.fileExists(atPath: library))
+    }
 }

@@ -52,7 +52,11 @@ extension Runner {
                 throw .runtime("error.storeMissing", ["path": Format.terminalSafe(path)])
             }
         }
-        let sources = StoreCredentialSources(environment: environment, credentialsFile: Self.credentialsFile(library: library))
+        let credentialsFile = Self.credentialsFile(library: library)
+        if Self.isReadableByOthers(credentialsFile) {
+            note(t("note.credentialsReadableByOthers", ["path": credentialsFile]))
+        }
+        let sources = StoreCredentialSources(environment: environment, credentialsFile: credentialsFile)
         do throws(StoreLocationError) {
             let store = try sources.store(for: location)
             // A folder is remembered by its absolute path.
@@ -72,6 +76,15 @@ extension Runner {
         case .s3: return .runtime("error.cannotUseBucket", ["location": Format.terminalSafe(location.text), "error": reason])
         case .webDAV: return .runtime("error.cannotUseWebDAVFolder", ["location": Format.terminalSafe(location.text), "error": reason])
         }
+    }
+
+    /// Whether the file at `path` exists and its permissions let users other than its owner
+    /// read or change it (a credentials file should be mode 0600).
+    static func isReadableByOthers(_ path: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let permissions = attributes[.posixPermissions] as? NSNumber
+        else { return false }
+        return permissions.intValue & 0o077 != 0
     }
 
     /// How sync messages name a store: a folder by its path, a remote store by its kind and

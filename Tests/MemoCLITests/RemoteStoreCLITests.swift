@@ -104,6 +104,24 @@ struct RemoteStoreCLITests {
             environment: ["LANG": "ko_KR.UTF-8"])
     }
 
+    /// A credentials file other users can read is named in a note (it works all the same); at
+    /// mode 0600 nothing is said.
+    @Test func aCredentialsFileOthersCanReadIsNamed() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "x"], library: library)
+        let file = library + "/store-credentials"
+        try "[webdav]\nuser = alice\npassword = secret\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let open = try sandbox.ok(["sync", "--store", sandbox.at("store")], library: library)
+        #expect(open.stderr.contains("can be read by other users") && open.stderr.contains("chmod 600"), "\(open)")
+        #expect(!open.stderr.contains("secret"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let closed = try sandbox.ok(["sync"], library: library)
+        #expect(!closed.stderr.contains("can be read by other users"), "\(closed)")
+    }
+
     /// `memo sync` may create a library, but not for a store URL it cannot use: the URL is
     /// checked first, so a typo creates nothing.
     @Test func aMistypedStoreURLCreatesNoLibrary() throws {

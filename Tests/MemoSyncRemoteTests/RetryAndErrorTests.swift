@@ -26,6 +26,23 @@ import Testing
         #expect(policy.decision(after: .connectionFailed, attempt: 2, elapsedMilliseconds: 2_900, randomUnit: 0.5) == .retry(afterMilliseconds: 100))
     }
 
+    /// A `Retry-After` in seconds is a floor under the jittered backoff; one past the deadline
+    /// stops; an HTTP date or garbage leaves the backoff alone.
+    @Test func retryAfterIsAFloorUnderTheBackoff() {
+        let busy = RetryPolicy.Outcome.answered(status: 503, code: nil)
+        #expect(RetryPolicy.retryAfterMilliseconds(header: "2") == 2_000)
+        #expect(RetryPolicy.retryAfterMilliseconds(header: " 0 ") == 0)
+        #expect(RetryPolicy.retryAfterMilliseconds(header: "Wed, 21 Oct 2026 07:28:00 GMT") == nil)
+        #expect(RetryPolicy.retryAfterMilliseconds(header: "-5") == nil && RetryPolicy.retryAfterMilliseconds(header: nil) == nil)
+        #expect(RetryPolicy.retryAfterMilliseconds(header: "99999999999999999") != nil)
+        #expect(policy.decision(after: busy, attempt: 1, elapsedMilliseconds: 0, randomUnit: 0.5, retryAfterMilliseconds: 2_000) == .retry(afterMilliseconds: 2_000))
+        #expect(policy.decision(after: busy, attempt: 1, elapsedMilliseconds: 0, randomUnit: 0.5, retryAfterMilliseconds: 10) == .retry(afterMilliseconds: 50))
+        #expect(policy.decision(after: busy, attempt: 1, elapsedMilliseconds: 1_500, randomUnit: 0.5, retryAfterMilliseconds: 2_000) == .stop)
+        #expect(policy.decision(after: busy, attempt: 1, elapsedMilliseconds: 0, randomUnit: 0.5, retryAfterMilliseconds: Int.max / 2) == .stop)
+        // Never a retry of what may not succeed, whatever the server asks.
+        #expect(policy.decision(after: .answered(status: 403, code: "AccessDenied"), attempt: 1, elapsedMilliseconds: 0, randomUnit: 0.5, retryAfterMilliseconds: 1) == .stop)
+    }
+
     @Test func retriesOnlyWhatMaySucceedLater() {
         for status in [408, 429, 500, 502, 503, 504] {
             #expect(RetryPolicy.isRetryable(.answered(status: status, code: nil)), "\(status)")

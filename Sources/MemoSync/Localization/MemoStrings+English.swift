@@ -240,6 +240,7 @@ extension MemoStrings {
         "cli.imported": "Imported {count}.",
         "cli.inTrashMark": "(in the trash)",
         "cli.listEmpty": "(no memos)",
+        "cli.note.credentialsReadableByOthers": "{path} can be read by other users of this computer: it holds store credentials (chmod 600 {path})",
         "cli.note.createdLibrary": "created a new library at {path}",
         "cli.note.plainBlobsCollected": "deleted {count} held in plain text in {path}; the store now holds them encrypted",
         "cli.note.waitingForLibrary": "waiting for another memo command to finish with the library...",

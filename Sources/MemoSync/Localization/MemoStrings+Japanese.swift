@@ -240,6 +240,7 @@ extension MemoStrings {
         "cli.imported": "{count}を読み込みました。",
         "cli.inTrashMark": "(ゴミ箱内)",
         "cli.listEmpty": "(メモはありません)",
+        "cli.note.credentialsReadableByOthers": "{path} はこのコンピューターの他のユーザーも読めます。ストアの認証情報が入っています(chmod 600 {path})",
         "cli.note.createdLibrary": "{path} に新しいライブラリを作成しました",
         "cli.note.plainBlobsCollected": "{path} から暗号化されていない {count}を削除しました。同じ内容は暗号化してストアに保存されています",
         "cli.note.waitingForLibrary": "別の memo コマンドがライブラリを使い終わるのを待っています...",

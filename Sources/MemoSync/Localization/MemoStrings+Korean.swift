@@ -240,6 +240,7 @@ extension MemoStrings {
         "cli.imported": "{count}를 가져왔습니다.",
         "cli.inTrashMark": "(휴지통에 있음)",
         "cli.listEmpty": "(메모 없음)",
+        "cli.note.credentialsReadableByOthers": "{path} 파일을 이 컴퓨터의 다른 사용자가 읽을 수 있습니다. 저장소 자격 증명이 들어 있습니다(chmod 600 {path})",
         "cli.note.createdLibrary": "{path}에 새 라이브러리를 만들었습니다",
         "cli.note.plainBlobsCollected": "{path}에서 암호화되지 않은 {count}를 삭제했습니다. 같은 내용이 이제 암호화되어 저장소에 있습니다",
         "cli.note.waitingForLibrary": "다른 memo 명령이 라이브러리 사용을 마칠 때까지 기다리는 중...",

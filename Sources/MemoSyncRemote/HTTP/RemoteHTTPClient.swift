@@ -74,12 +74,14 @@ struct RemoteHTTPClient: Sendable {
                 $0.bytesSent += request.body.count
             }
             let outcome: RetryPolicy.Outcome
+            var retryAfter: Int?
             let result: Result<HTTPResponse, TransportFailure>
             do throws(TransportFailure) {
                 let response = try await transport.send(request)
                 counters.value.withLock { $0.bytesReceived += response.body.count }
                 result = .success(response)
                 outcome = .answered(status: response.status, code: response.status >= 400 ? errorCode(response) : nil)
+                retryAfter = RetryPolicy.retryAfterMilliseconds(header: response.headers["retry-after"])
             } catch .cancelled {
                 throw .cancelled
             } catch {
@@ -88,7 +90,9 @@ struct RemoteHTTPClient: Sendable {
             }
             if Task.isCancelled { throw .cancelled }
             let elapsed = environment.monotonicMilliseconds() - start
-            switch policy.decision(after: outcome, attempt: attempt, elapsedMilliseconds: elapsed, randomUnit: environment.randomUnit()) {
+            let decision = policy.decision(
+                after: outcome, attempt: attempt, elapsedMilliseconds: elapsed, randomUnit: environment.randomUnit(), retryAfterMilliseconds: retryAfter)
+            switch decision {
             case .stop:
                 switch result {
                 case let .success(response): return response

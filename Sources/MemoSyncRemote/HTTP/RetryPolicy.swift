@@ -1,3 +1,5 @@
+import Foundation
+
 /// When a remote store tries a request again: exponential backoff with full jitter, for
 /// answers that may succeed later (HTTP 408, 429, 500, 502, 503, 504, S3's `SlowDown`,
 /// `InternalError` and `RequestTimeout`), timeouts and broken or refused connections; never for
@@ -60,13 +62,27 @@ public struct RetryPolicy: Sendable, Equatable {
     /// `elapsedMilliseconds` after the first attempt started: retry after a delay drawn
     /// uniformly from [0, min(max, base × 2^(attempt−1))] using `randomUnit` in [0, 1), or stop
     /// (not retryable, out of attempts, or the retry would start past the deadline).
-    public func decision(after outcome: Outcome, attempt: Int, elapsedMilliseconds: Int, randomUnit: Double) -> Decision {
+    ///
+    /// - Parameter retryAfterMilliseconds: the wait the server asked for (a `Retry-After`
+    ///   header on a 429 or 503), if any: the delay is at least that, and a wait that would
+    ///   start the retry past the deadline stops instead.
+    public func decision(
+        after outcome: Outcome, attempt: Int, elapsedMilliseconds: Int, randomUnit: Double, retryAfterMilliseconds: Int? = nil
+    ) -> Decision {
         guard Self.isRetryable(outcome), attempt < attemptsMax else { return .stop }
         let exponent = min(max(attempt - 1, 0), 30)
         let ceiling = min(maxDelayMilliseconds, baseDelayMilliseconds.multipliedReportingOverflow(by: 1 << exponent).partialValue)
         let unit = min(max(randomUnit, 0), 0.999_999)
-        let delay = Int((Double(max(ceiling, 0)) * unit).rounded(.down))
+        let jittered = Int((Double(max(ceiling, 0)) * unit).rounded(.down))
+        let delay = max(jittered, min(max(retryAfterMilliseconds ?? 0, 0), deadlineMilliseconds + 1))
         guard elapsedMilliseconds + delay <= deadlineMilliseconds else { return .stop }
         return .retry(afterMilliseconds: delay)
+    }
+
+    /// The wait a `Retry-After` header value asks for, in milliseconds: a number of seconds
+    /// ("120"); nil for an HTTP date or anything else (the backoff applies then).
+    public static func retryAfterMilliseconds(header value: String?) -> Int? {
+        guard let value, let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
+        return seconds.multipliedReportingOverflow(by: 1_000).overflow ? Int.max / 2 : seconds * 1_000
     }
 }

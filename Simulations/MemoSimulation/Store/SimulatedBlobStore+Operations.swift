@@ -158,7 +158,8 @@ extension SimulatedBlobStore {
         let stem = key[..<dot]
         let ext = key[dot...]
         let wall = SimulatedClock().wallMilliseconds(at: now)
-        let (year, month, day) = civilDate(daysSinceEpoch: Int(wall / SimulatedTime.day))
+        let civil = CivilDate.of(daysSince1970: Int64(wall / SimulatedTime.day))
+        let (year, month, day) = (Int(civil.year), Int(civil.month), Int(civil.day))
         let secondsOfDay = Int(wall % SimulatedTime.day / 1_000)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let date = "\(year)-\(two(month))-\(two(day))"
@@ -178,19 +179,6 @@ extension SimulatedBlobStore {
     public func client(reader: Int, now: @escaping () -> UInt64) -> SimulatedBlobStoreClient {
         SimulatedBlobStoreClient(store: self, reader: reader, now: now)
     }
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthPrime = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
-    let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
 }
 
 /// A ``SimulatedBlobStore`` seen by one reader, as a `BlobStore`.

@@ -291,65 +291,37 @@ enum BenchRunner {
         case let .all(directory, runs):
             return runAll(directory: directory, runs: runs)
         case let .notebook(memos, runs):
-            do {
-                writeOutput(try NotebookBenchmark.run(memoCount: memos, runs: runs).json)
-                return exitSuccess
-            } catch {
-                writeError("notebook benchmark failed: \(error)")
-                return exitReplayFailed
-            }
+            return await report("notebook") { try NotebookBenchmark.run(memoCount: memos, runs: runs).json }
         case let .longevity(sessions, devices, seed, keepOpen, explain):
-            do {
-                let report = try await LongevityBenchmark.run(
-                    sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain ? { writeError($0) } : nil)
-                writeOutput(report.json)
-                return exitSuccess
-            } catch {
-                writeError("longevity benchmark failed: \(error)")
-                return exitReplayFailed
+            return await report("longevity") {
+                try await LongevityBenchmark.run(
+                    sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain ? { writeError($0) } : nil
+                ).json
             }
         case let .remote(latency, explain):
-            do {
-                var lines: (@Sendable (String) -> Void)?
-                if explain { lines = { @Sendable line in writeErrorLine(line) } }
-                writeOutput(try await RemoteBenchmark.run(latencyMilliseconds: latency, explain: lines).json)
-                return exitSuccess
-            } catch {
-                writeError("remote benchmark failed: \(error)")
-                return exitReplayFailed
-            }
+            var lines: (@Sendable (String) -> Void)?
+            if explain { lines = { @Sendable line in writeErrorLine(line) } }
+            return await report("remote") { [lines] in try await RemoteBenchmark.run(latencyMilliseconds: latency, explain: lines).json }
         case let .remoteStore(kind):
-            do {
-                writeOutput(try await RemoteStoreBenchmark.run(kind: kind).json)
-                return exitSuccess
-            } catch {
-                writeError("remote benchmark failed: \(error)")
-                return exitReplayFailed
-            }
+            return await report("remote") { try await RemoteStoreBenchmark.run(kind: kind).json }
         case let .sync(memos, runs):
-            do {
-                writeOutput(try await SyncBenchmark.run(memoCount: memos, runs: runs).json)
-                return exitSuccess
-            } catch {
-                writeError("sync benchmark failed: \(error)")
-                return exitReplayFailed
-            }
+            return await report("sync") { try await SyncBenchmark.run(memoCount: memos, runs: runs).json }
         case let .crypto(runs):
-            do {
-                writeOutput(try CryptoBenchmark.run(runs: runs).json)
-                return exitSuccess
-            } catch {
-                writeError("crypto benchmark failed: \(error)")
-                return exitReplayFailed
-            }
+            return await report("crypto") { try CryptoBenchmark.run(runs: runs).json }
         case let .syncEncrypted(memos, runs):
-            do {
-                writeOutput(try await EncryptedSyncBenchmark.run(memoCount: memos, runs: runs).json)
-                return exitSuccess
-            } catch {
-                writeError("sync --encrypt benchmark failed: \(error)")
-                return exitReplayFailed
-            }
+            return await report("sync --encrypt") { try await EncryptedSyncBenchmark.run(memoCount: memos, runs: runs).json }
+        }
+    }
+
+    /// Runs a benchmark that reports one JSON object: printed, exit 0; or its error on standard
+    /// error, exit ``exitReplayFailed``.
+    private static func report(_ name: String, _ run: () async throws -> String) async -> Int32 {
+        do {
+            writeOutput(try await run())
+            return exitSuccess
+        } catch {
+            writeError("\(name) benchmark failed: \(error)")
+            return exitReplayFailed
         }
     }
 

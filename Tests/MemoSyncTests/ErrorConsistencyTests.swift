@@ -255,4 +255,16 @@ import MemoSyncTesting
         #expect(report.errors == [SyncProblem(.list, storeError: .unavailable(reason: "offline"))])
         #expect(report.errors.first?.description == "listing the store failed: the store is unavailable: offline")
     }
+
+    /// `ReplicaModel.Failure`, which a status bar shows, speaks the catalogs' language.
+    @Test func replicaModelFailuresComeFromTheCatalogs() {
+        let failure = ReplicaModel.Failure.save(.closed)
+        #expect(failure.errorDescription?.hasPrefix("Could not save: ") == true, "\(failure.errorDescription ?? "")")
+        MemoLanguage.$taskLanguage.withValue(.korean) {
+            #expect(failure.errorDescription?.hasPrefix("저장하지 못했습니다: ") == true)
+        }
+        MemoLanguage.$taskLanguage.withValue(.japanese) {
+            #expect(ReplicaModel.Failure.incompleteSync(SyncReport()).errorDescription == "同期でストアの一覧を取得できませんでした。")
+        }
+    }
 }

@@ -62,8 +62,22 @@ public final class ReplicaModel {
             }
         }
 
-        /// ``description``.
-        public var errorDescription: String? { description }
+        /// What went wrong, in ``MemoLanguage/current`` (the catalogs' texts), with the
+        /// replica's or the store's own description after it.
+        public var errorDescription: String? {
+            switch self {
+            case let .save(error):
+                MemoStrings.text("error.ReplicaModel.save.description", ["error": error.errorDescription ?? error.description])
+            case let .sync(error):
+                MemoStrings.text("error.ReplicaModel.sync.description", ["error": error.errorDescription ?? error.description])
+            case let .incompleteSync(report):
+                report.errors.isEmpty
+                    ? MemoStrings.text("error.ReplicaModel.notListed.description")
+                    : MemoStrings.text(
+                        "error.ReplicaModel.unfinished.description",
+                        ["errors": report.errors.map { $0.errorDescription ?? $0.description }.joined(separator: " ")])
+            }
+        }
     }
 
     /// The replica the model shows and edits.

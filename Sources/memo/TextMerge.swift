@@ -1,6 +1,8 @@
 // Applying an edit made on an older text to the text as it is now (`memo edit` with an editor:
 // the library is not held while the editor runs, so the memo may change meanwhile).
 
+import MemoNotes
+
 /// A three-way merge of texts, in Unicode scalars.
 ///
 /// The editor's changes (base -> edited) are found as hunks: a range of the base replaced by
@@ -56,38 +58,10 @@ enum TextMerge {
         return changes.map(\.change)
     }
 
-    /// The hunks that turn `old` into `new`, in order, from their longest common subsequence.
+    /// The hunks that turn `old` into `new`, in order: the notes model's minimal diff
+    /// (`TextDiff`, Myers' O(ND)), the same one `Replica.setText` records a whole-text change with.
     static func hunks(from old: [Unicode.Scalar], to new: [Unicode.Scalar]) -> [Hunk] {
-        let difference = new.difference(from: old)
-        var removed = Set<Int>()
-        var inserted = Set<Int>()
-        for change in difference {
-            switch change {
-            case let .remove(offset, _, _): removed.insert(offset)
-            case let .insert(offset, _, _): inserted.insert(offset)
-            }
-        }
-        var result: [Hunk] = []
-        var i = 0
-        var j = 0
-        while i < old.count || j < new.count {
-            if i < old.count && j < new.count && !removed.contains(i) && !inserted.contains(j) {
-                i += 1
-                j += 1
-                continue
-            }
-            let start = i
-            var scalars: [Unicode.Scalar] = []
-            while (i < old.count && removed.contains(i)) || (j < new.count && inserted.contains(j)) {
-                while i < old.count && removed.contains(i) { i += 1 }
-                while j < new.count && inserted.contains(j) {
-                    scalars.append(new[j])
-                    j += 1
-                }
-            }
-            result.append(Hunk(range: start..<i, scalars: scalars))
-        }
-        return result
+        TextDiff.scalarEdits(from: old, to: new).map { Hunk(range: $0.range, scalars: $0.replacement) }
     }
 
     /// The parts of `range` (of the base) that no hunk of `theirs` removed or replaced.

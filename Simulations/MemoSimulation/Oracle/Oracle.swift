@@ -51,6 +51,26 @@ final class Oracle {
         var kind: EffectKind
         var pool: UInt8
         var index: Int32
+        /// For a deletion: the operation count of the deleting replica's id right after the
+        /// edit (see ``OperationMark``).
+        var mark: OperationMark? = nil
+    }
+
+    /// How far a replica's own operations went right after one of its edits: the edit survived
+    /// a crash exactly when the reopened library holds that many operations of that id (a
+    /// crash loses a suffix of what was not saved, never a middle part).
+    struct OperationMark {
+        var replica: ReplicaID
+        var operationCount: UInt32
+
+        /// The mark of the edit just made on `notebook`.
+        init(after notebook: Notebook) {
+            replica = notebook.replica
+            operationCount = notebook.version[notebook.replica]
+        }
+
+        /// Whether `version` holds the edit.
+        func isHeld(in version: VersionVector) -> Bool { version[replica] >= operationCount }
     }
 
     /// Characters per pool, in allocation order.
@@ -117,13 +137,13 @@ final class Oracle {
         return Int(characters[pool][index].reinsertions)
     }
 
-    /// `peer` deleted its copy of `scalar`.
-    func recordDeletion(of scalar: UInt32, by peer: Int) {
+    /// `peer` deleted its copy of `scalar` in the edit that `mark` describes.
+    func recordDeletion(of scalar: UInt32, by peer: Int, mark: OperationMark) {
         guard let (pool, index) = TrackedAlphabet.locate(scalar), index < characters[pool].count else { return }
         if commitsImmediately {
             characters[pool][index].committedDeletions &+= 1
         } else {
-            pending[peer].append(Effect(kind: .delete, pool: UInt8(pool), index: Int32(index)))
+            pending[peer].append(Effect(kind: .delete, pool: UInt8(pool), index: Int32(index), mark: mark))
         }
     }
 
@@ -223,11 +243,15 @@ final class Oracle {
         func contains(pool: Int, index: Int) -> Bool { marks[pool][index] }
     }
 
-    /// After `peer` crashed and reopened: each pending effect happened if the reopened library
-    /// shows it (an insertion whose character is there, a deletion whose character is gone),
-    /// and is lost otherwise. Lifecycle changes cannot be told apart from later ones, so they
-    /// become uncertain.
-    func resolveAfterCrash(peer: Int, presence: Presence, memoExists: (Int) -> Bool) {
+    /// After `peer` crashed and reopened (holding `reopened`): each pending effect happened if
+    /// the reopened library shows it (an insertion whose character is there, a deletion whose
+    /// operation it holds), and is lost otherwise. Lifecycle changes cannot be told apart from
+    /// later ones, so they become uncertain.
+    ///
+    /// A deletion is judged by its operation, not by its character being gone: a replica that
+    /// received a character in a sync and deleted it, both unsaved, reopens without the
+    /// character and without the deletion; the character comes back from the store, and stays.
+    func resolveAfterCrash(peer: Int, presence: Presence, reopened: VersionVector, memoExists: (Int) -> Bool) {
         var survivors: [Effect] = []
         for effect in pending[peer] {
             let pool = Int(effect.pool)
@@ -241,7 +265,7 @@ final class Oracle {
                     characters[pool][index].insertion = .lost
                 }
             case .delete:
-                if !presence.contains(pool: pool, index: index) {
+                if effect.mark!.isHeld(in: reopened) {
                     characters[pool][index].committedDeletions &+= 1
                     survivors.append(effect)
                 }

@@ -222,7 +222,7 @@ extension Simulation {
             }
             statistics.edits += 1
             statistics.characters += 1
-            oracle.recordDeletion(of: scalars[position - 1], by: peer.index)
+            oracle.recordDeletion(of: scalars[position - 1], by: peer.index, mark: Oracle.OperationMark(after: peer.notebook))
             peer.shadows[m]!.scalars.remove(at: position - 1)
             position -= 1
         }
@@ -249,7 +249,8 @@ extension Simulation {
         }
         statistics.edits += 1
         statistics.characters += range.count + inserting
-        for scalar in scalars[range] { oracle.recordDeletion(of: scalar, by: peer.index) }
+        let mark = Oracle.OperationMark(after: peer.notebook)
+        for scalar in scalars[range] { oracle.recordDeletion(of: scalar, by: peer.index, mark: mark) }
         peer.shadows[m]!.scalars.replaceSubrange(range, with: inserted)
         run?.scalars = inserted.filter { oracle.isTracked($0) }
         endRun(run)
@@ -299,7 +300,8 @@ extension Simulation {
         statistics.edits += 1
         statistics.characters += abs(target.count - old.count)
         let kept = Set(target)
-        for scalar in old where !kept.contains(scalar) { oracle.recordDeletion(of: scalar, by: peer.index) }
+        let mark = Oracle.OperationMark(after: peer.notebook)
+        for scalar in old where !kept.contains(scalar) { oracle.recordDeletion(of: scalar, by: peer.index, mark: mark) }
         // The smallest edit: one operation per character deleted or inserted (at most), none
         // for a kept character (deleted and inserted again, it would lose concurrent edits
         // next to it, and come back after someone else deleted it).
@@ -362,7 +364,8 @@ extension Simulation {
         case .trash: peer.shadows[m]!.status = .trashed
         case .restore: peer.shadows[m]!.status = .active
         default:
-            for scalar in peer.shadows[m]!.scalars { oracle.recordDeletion(of: scalar, by: peer.index) }
+            let mark = Oracle.OperationMark(after: peer.notebook)
+            for scalar in peer.shadows[m]!.scalars { oracle.recordDeletion(of: scalar, by: peer.index, mark: mark) }
             peer.shadows[m] = MemoShadow(status: .purged, scalars: [])
         }
         if peer.caret?.memo == m && kind != .restore { peer.caret = nil }
@@ -395,6 +398,7 @@ extension Simulation {
         // replica's undo brought a copy back) when this undo brings back its own copy.
         let before = peer.shadows[m]!.scalars
         let after = memo.text.unicodeScalars.map(\.value)
+        let mark = Oracle.OperationMark(after: peer.notebook)
         var change: [UInt32: Int] = [:]
         for scalar in before { change[scalar, default: 0] -= 1 }
         for scalar in after { change[scalar, default: 0] += 1 }
@@ -403,7 +407,7 @@ extension Simulation {
         for scalar in before + after where seen.insert(scalar).inserted {
             let delta = change[scalar]!
             if delta < 0 {
-                for _ in 0 ..< -delta { oracle.recordDeletion(of: scalar, by: peer.index) }
+                for _ in 0 ..< -delta { oracle.recordDeletion(of: scalar, by: peer.index, mark: mark) }
             } else if delta > 0 {
                 guard oracle.isTracked(scalar) else {
                     if TrackedAlphabet.locate(scalar) != nil {

@@ -131,7 +131,7 @@ extension Simulation {
             return fail(.durability, [peer.index], "the reopened library holds operations the replica never had: \(reopened) after \(before)")
         }
         let presence = presence(in: notebook)
-        oracle.resolveAfterCrash(peer: peer.index, presence: presence) { m in notebook.status(of: oracle.memos[m].id) != nil }
+        oracle.resolveAfterCrash(peer: peer.index, presence: presence, reopened: reopened) { m in notebook.status(of: oracle.memos[m].id) != nil }
         peer.status = .live
         peer.savedVersion = reopened
         rebuildShadows(peer)

@@ -10,9 +10,12 @@ extension SyncSession {
 
     /// Lowers what counts as published to what the listing shows of each lineage id: its listed
     /// segments chained from the start, or from what a listed own snapshot holds. Whatever a new,
-    /// wiped or restored store lacks is published again in this sync: as a segment, or as a
-    /// snapshot of everything when none of this library's snapshots is listed either (the
-    /// operations of other replicas it holds may be gone from the store too).
+    /// wiped or restored store lacks is published again in this sync, as a snapshot of
+    /// everything: the operations the store lost may have been published with others no listing
+    /// names (an earlier session's, which a later session published in its own segment, and
+    /// whose id has left the lineage since), and other replicas' operations may be gone too. A
+    /// segment of what the names show lost could hold operations that build on those, which
+    /// nobody could apply once this library is gone (Simulations/README.md, "Seed 824").
     mutating func reconcilePublished() {
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active == .publishCountsFailedWrite { return }
@@ -29,7 +32,7 @@ extension SyncSession {
             guard covered < published else { continue }
             state.published[id] = covered
             report.republishedOperationCount += Int(published - covered)
-            if listedOwnSnapshots.isEmpty { storeLostHistory = true }
+            storeLostHistory = true
         }
     }
 
@@ -159,12 +162,14 @@ extension SyncSession {
         }
         let holdsBeyondNames = !beyondNames.isEmpty
         if let own = state.ownHead, listedKeys.contains(own.key) {
-            // What it holds is news whenever some count lies beyond the segment names. (Counting
-            // as news only the counts beyond the names, and those of replicas it lacks
-            // operations of, saves a head write per sync, but the soak's seeds 652 and 824 then
-            // show deleted text again, not explained yet: Simulations/README.md, "Seed 233".)
+            // Of what it holds, news are the counts beyond every segment name (a replica whose
+            // operations came in a snapshot only, say) and those of replicas it lacks operations
+            // of (others compare them with its lacks to see what it still wants: a stale one
+            // would have them write snapshots it does not need). The rest the names tell; a
+            // count the head leaves stale is only ever lower than the truth.
             let says = own.head.lacks != head.lacks || own.head.newestSnapshot != head.newestSnapshot
-                || (holdsBeyondNames && own.head.holds != head.holds)
+                || beyondNames.contains { own.head.holds[$0.replica] != $0.operationCount }
+                || head.lacks.entries.contains { own.head.holds[$0.replica] != head.holds[$0.replica] }
             guard says else { return nil }
         } else if !head.isLacking && head.newestSnapshot == nil && !holdsBeyondNames {
             return nil

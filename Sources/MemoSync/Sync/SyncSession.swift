@@ -163,8 +163,6 @@ package struct SyncSession {
     var fetchedThrough: [ReplicaID: UInt32] = [:]
     /// Keys to delete in the collect phase, in order.
     var deletions: [String] = []
-    /// Keys deleted in this sync (never asked for twice).
-    var deletedKeys: Set<String> = []
     /// The segment or snapshot being written, and what it covers (for a segment, the operations
     /// of its replica; for a snapshot, those of the lineage).
     var pendingWrite: (key: String, version: VersionVector)?
@@ -375,19 +373,9 @@ package struct SyncSession {
     /// the early publication: at most `limit`, each handed out once. Nothing before the
     /// listing, nothing after the fetch phase; at most `limit` answers wait unconsumed.
     private mutating func actionsAhead(limit: Int) -> [SyncAction] {
-        guard limit > 0, phase == .heads || phase == .verify || phase == .fetch || phase == .head else { return [] }
+        guard limit > 0, phase == .heads || phase == .verify || phase == .fetch else { return [] }
         var room = min(limit, max(0, configuration.maxAnswersAhead - answered.count))
         var ahead: [SyncAction] = []
-        if phase == .head {
-            // The collect phase's deletions go out with the head's write, in the same round trip.
-            guard pendingHead != nil else { return [] }
-            planCollection()
-            for key in deletions where room > 0 && !inFlight.contains(where: { $0.identity == "delete " + key }) {
-                ahead.append(.delete(key: key))
-                room -= 1
-            }
-            return ahead
-        }
         func offer(_ action: SyncAction) {
             guard room > 0, let key = action.answerKey, answered[key] == nil, !attempted.contains(key),
                 !inFlight.contains(where: { $0.identity == action.identity }),
@@ -502,7 +490,8 @@ package struct SyncSession {
         case .publish: phase = .snapshot
         case .snapshot: phase = .head
         case .head:
-            planCollection()
+            planDeletions()
+            planHeadDeletions()
             phase = .collect
         case .collect:
             retireLineage()
@@ -1118,19 +1107,8 @@ package struct SyncSession {
         }
     }
 
-    /// Plans the collect phase's deletions: what this library's aged snapshot covers, and its
-    /// stale heads (the one a head being written replaces among them: deleted in the same round
-    /// trip as that write; should the write fail, the store has no head of this library until
-    /// its next sync writes one, which costs nothing but the news a head brings). A key is
-    /// deleted at most once per sync.
-    private mutating func planCollection() {
-        planDeletions()
-        if let written = pendingHead, let old = state.ownHead, old.key != written.key, old.replica == notebook.replica,
-            !staleOwnHeads.contains(old.key)
-        {
-            staleOwnHeads.append(old.key)
-        }
-        for key in staleOwnHeads where !deletions.contains(key) && !deletedKeys.contains(key) { deletions.append(key) }
+    private mutating func planHeadDeletions() {
+        for key in staleOwnHeads where !deletions.contains(key) { deletions.append(key) }
     }
 
     private mutating func nextDeletion() -> SyncAction? {
@@ -1140,7 +1118,6 @@ package struct SyncSession {
 
     private mutating func deleted(key: String) {
         deletions.removeAll { $0 == key }
-        deletedKeys.insert(key)
         if state.ownSegments.contains(key) || state.ownSnapshots.contains(where: { $0.key == key }) {
             state.ownSegments.removeAll { $0 == key }
             state.ownSnapshots.removeAll { $0.key == key }

@@ -1,36 +1,46 @@
 /// A small XML reader for the answers remote stores parse (S3 listings and errors, WebDAV
 /// multistatus): elements by local name (namespace prefixes dropped, since S3 and WebDAV use one
 /// namespace each), their text with entities and CDATA decoded; attributes, comments,
-/// processing instructions and the DOCTYPE are skipped. Not a validating parser: it reads
-/// well-formed documents and rejects what it cannot read with ``XMLReadError``, never crashes.
-struct MarkupElement: Sendable, Equatable {
+/// processing instructions and the DOCTYPE are skipped; text outside the root element is
+/// ignored, a second root element refused. Not a validating parser: it reads well-formed
+/// documents and rejects what it cannot read with ``XMLReadError``, never crashes. Linear in the
+/// document's length (every construct is scanned once), nesting at most ``XMLReader/depthMax``.
+package struct MarkupElement: Sendable, Equatable {
     /// The local name ("Key" for `<Key>`, "href" for `<D:href>`).
-    var name: String
+    package var name: String
     /// The child elements, in order.
-    var children: [MarkupElement] = []
+    package var children: [MarkupElement] = []
     /// The text directly inside the element (all its text pieces joined).
-    var text: String = ""
+    package var text: String = ""
 
     /// The first child named `name`.
-    func child(_ name: String) -> MarkupElement? { children.first { $0.name == name } }
+    package func child(_ name: String) -> MarkupElement? { children.first { $0.name == name } }
     /// Every child named `name`, in order.
-    func children(_ name: String) -> [MarkupElement] { children.filter { $0.name == name } }
+    package func children(_ name: String) -> [MarkupElement] { children.filter { $0.name == name } }
     /// The text of the first child named `name`.
-    func text(of name: String) -> String? { child(name)?.text }
+    package func text(of name: String) -> String? { child(name)?.text }
 }
 
 /// Why a document could not be read.
-struct XMLReadError: Error, Equatable, CustomStringConvertible {
-    var reason: String
-    var description: String { "unreadable XML: \(reason)" }
+package struct XMLReadError: Error, Equatable, CustomStringConvertible {
+    /// What could not be read.
+    package var reason: String
+    package var description: String { "unreadable XML: \(reason)" }
+
+    /// An element name as a reason shows it: at most 40 characters (a hostile answer's names
+    /// can be megabytes long).
+    static func shown(_ name: String) -> String {
+        name.count > 40 ? name.prefix(40) + "…" : name
+    }
 }
 
-enum XMLReader {
+/// Reads the XML documents remote stores answer with (``parse(_:)``).
+package enum XMLReader {
     /// Elements nested deeper than this are refused (no answer we read nests more than 6).
-    static let depthMax = 64
+    package static let depthMax = 64
 
     /// The document's root element.
-    static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> MarkupElement {
+    package static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> MarkupElement {
         var scanner = Scanner(bytes: bytes)
         var stack: [MarkupElement] = []
         var root: MarkupElement?
@@ -51,13 +61,14 @@ enum XMLReader {
             if scanner.skip("</") {
                 let name = try scanner.name()
                 try scanner.skipPast(">")
-                guard let element = stack.popLast(), element.name == name else { throw XMLReadError(reason: "unexpected </\(name)>") }
+                guard let element = stack.popLast(), element.name == name else { throw XMLReadError(reason: "unexpected </\(XMLReadError.shown(name))>") }
                 if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
                 continue
             }
             scanner.advance()
             let name = try scanner.name()
             let selfClosing = try scanner.skipAttributes()
+            guard root == nil else { throw XMLReadError(reason: "a second root element <\(XMLReadError.shown(name))>") }
             let element = MarkupElement(name: name)
             if selfClosing {
                 if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
@@ -66,7 +77,7 @@ enum XMLReader {
                 stack.append(element)
             }
         }
-        guard stack.isEmpty, let root else { throw XMLReadError(reason: stack.isEmpty ? "no element" : "unclosed <\(stack[stack.count - 1].name)>") }
+        guard stack.isEmpty, let root else { throw XMLReadError(reason: stack.isEmpty ? "no element" : "unclosed <\(XMLReadError.shown(stack[stack.count - 1].name))>") }
         return root
     }
 

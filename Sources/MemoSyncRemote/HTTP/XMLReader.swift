@@ -90,21 +90,29 @@ package enum XMLReader {
         func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
         mutating func advance() { index += 1 }
 
-        mutating func skip(_ literal: String) -> Bool {
-            let needle = Array(literal.utf8)
-            guard index + needle.count <= bytes.count, bytes[index..<index + needle.count].elementsEqual(needle) else { return false }
-            index += needle.count
+        /// Whether `literal` is next (ASCII; no allocation: this runs at every "<").
+        func isAt(_ literal: StaticString, position: Int) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard position + count <= bytes.count else { return false }
+            let start = literal.utf8Start
+            for offset in 0..<count where bytes[position + offset] != start[offset] { return false }
+            return true
+        }
+
+        mutating func skip(_ literal: StaticString) -> Bool {
+            guard isAt(literal, position: index) else { return false }
+            index += literal.utf8CodeUnitCount
             return true
         }
 
         /// The bytes up to `terminator`, which is consumed.
-        mutating func until(_ terminator: String) throws(XMLReadError) -> ArraySlice<UInt8> {
-            let needle = Array(terminator.utf8)
+        mutating func until(_ terminator: StaticString) throws(XMLReadError) -> ArraySlice<UInt8> {
+            let first = terminator.utf8Start[0]
             var position = index
-            while position + needle.count <= bytes.count {
-                if bytes[position..<position + needle.count].elementsEqual(needle) {
+            while position + terminator.utf8CodeUnitCount <= bytes.count {
+                if bytes[position] == first && isAt(terminator, position: position) {
                     let found = bytes[index..<position]
-                    index = position + needle.count
+                    index = position + terminator.utf8CodeUnitCount
                     return found
                 }
                 position += 1
@@ -112,7 +120,7 @@ package enum XMLReader {
             throw XMLReadError(reason: "missing \"\(terminator)\"")
         }
 
-        mutating func skipPast(_ terminator: String) throws(XMLReadError) { _ = try until(terminator) }
+        mutating func skipPast(_ terminator: StaticString) throws(XMLReadError) { _ = try until(terminator) }
 
         /// An element name; its prefix ("D:") dropped.
         mutating func name() throws(XMLReadError) -> String {
@@ -130,7 +138,7 @@ package enum XMLReader {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     advance()
-                    try skipPast(byte == UInt8(ascii: "\"") ? "\"" : "'")
+                    if byte == UInt8(ascii: "\"") { try skipPast("\"") } else { try skipPast("'") }
                 case UInt8(ascii: ">"):
                     advance()
                     return false

@@ -116,6 +116,14 @@ import Testing
         #expect(WebDAVBlobStore.relativeKey(href: "/dav/n", decodedBasePath: "/dav/n/") == "")
     }
 
+    /// An escape is "%" and two hexadecimal digits: "%+F" and "%-0" (which `UInt8(_:radix:)`
+    /// reads as 15 and 0) are badly encoded.
+    @Test func percentEscapesTakeHexDigitsOnly() {
+        #expect(percentDecoded("a%2Bb%e1%88%b4+c", plusIsSpace: true) == "a+b\u{1234} c")
+        for bad in ["%+F", "%-0", "% 1", "%1", "%", "%G0", "%C3"] { #expect(percentDecoded(bad) == nil, "\(bad)") }
+        #expect(WebDAVBlobStore.relativeKey(href: "/dav/n/%+F", decodedBasePath: "/dav/n/") == nil)
+    }
+
     @Test func aNegativeContentLengthIsRefused() throws {
         func answer(_ length: String, status: String = "200 OK") -> [UInt8] {
             Array(("<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>/x</d:href><d:propstat><d:prop><d:getcontentlength>\(length)"

@@ -169,8 +169,8 @@ package func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String
     while index < source.count {
         let byte = source[index]
         if byte == UInt8(ascii: "%") {
-            guard index + 2 < source.count, let value = UInt8(String(decoding: source[index + 1...index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
+            guard index + 2 < source.count, let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) else { return nil }
+            bytes.append(high << 4 | low)
             index += 3
         } else {
             bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
@@ -178,4 +178,14 @@ package func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String
         }
     }
     return String(validating: bytes, as: UTF8.self)
+}
+
+/// The value of a hexadecimal digit (`UInt8(_:radix:)` would also take "+F" and "-0").
+private func hexValue(_ digit: UInt8) -> UInt8? {
+    switch digit {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+    default: nil
+    }
 }

@@ -94,6 +94,84 @@ import Testing
     }
 }
 
+/// What the fuzz targets `s3-listing` and `webdav-multistatus` found or bound (Tests/Fuzz).
+@Suite struct HostileAnswerTests {
+    /// Names are bytes: one that starts with a combining mark (U+0301 after the folder's "/") is
+    /// in its folder; Character-wise `hasPrefix` saw "/\u{301}" as one character and left it out.
+    @Test func aNameStartingWithACombiningMarkIsInItsFolder() {
+        #expect(WebDAVBlobStore.relativeKey(href: "/dav/n/%CC%81x", decodedBasePath: "/dav/n/") == "\u{301}x")
+        #expect(WebDAVBlobStore.relativeKey(href: "https://h/dav/n/%CC%81/", decodedBasePath: "/dav/n/") == "\u{301}")
+        // No Unicode equivalence either: a decomposed "é" is another folder than a precomposed one.
+        #expect(WebDAVBlobStore.relativeKey(href: "/N%C3%A9/x", decodedBasePath: "/Ne\u{301}/") == nil)
+        let page = S3Answers.ListPage(objects: [("notes/\u{301}.seg", 3), ("notesx", 1), ("other/a", 2)], isTruncated: false, nextContinuationToken: nil)
+        #expect(S3BlobStore.blobs(in: page, under: "notes/") == [BlobInfo(key: "\u{301}.seg", sizeBytes: 3)])
+        #expect(droppingPrefix("a/", of: "a/\u{301}") == "\u{301}" && droppingPrefix("a/", of: "b/") == nil)
+    }
+
+    /// An href that starts with "/" is a path even when a name in it holds "://".
+    @Test func aPathHoldingASchemeSeparatorIsAPath() {
+        #expect(WebDAVBlobStore.relativeKey(href: "/dav/n/a://b", decodedBasePath: "/dav/n/") == "a://b")
+        #expect(WebDAVBlobStore.relativeKey(href: "http://h:8080/dav/n/a://b/", decodedBasePath: "/dav/n/") == "a://b")
+        #expect(WebDAVBlobStore.relativeKey(href: "/dav/n///", decodedBasePath: "/dav/n/") == "")
+        #expect(WebDAVBlobStore.relativeKey(href: "/dav/n", decodedBasePath: "/dav/n/") == "")
+    }
+
+    /// An escape is "%" and two hexadecimal digits: "%+F" and "%-0" (which `UInt8(_:radix:)`
+    /// reads as 15 and 0) are badly encoded.
+    @Test func percentEscapesTakeHexDigitsOnly() {
+        #expect(percentDecoded("a%2Bb%e1%88%b4+c", plusIsSpace: true) == "a+b\u{1234} c")
+        for bad in ["%+F", "%-0", "% 1", "%1", "%", "%G0", "%C3"] { #expect(percentDecoded(bad) == nil, "\(bad)") }
+        #expect(WebDAVBlobStore.relativeKey(href: "/dav/n/%+F", decodedBasePath: "/dav/n/") == nil)
+    }
+
+    @Test func aNegativeContentLengthIsRefused() throws {
+        func answer(_ length: String, status: String = "200 OK") -> [UInt8] {
+            Array(("<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>/x</d:href><d:propstat><d:prop><d:getcontentlength>\(length)"
+                + "</d:getcontentlength></d:prop><d:status>HTTP/1.1 \(status)</d:status></d:propstat></d:response></d:multistatus>").utf8)
+        }
+        #expect(throws: XMLReadError.self) { try WebDAVEntry.parse(multistatus: answer("-5")) }
+        #expect(try WebDAVEntry.parse(multistatus: answer("-5", status: "404 Not Found")).first?.sizeBytes == nil)
+        #expect(try WebDAVEntry.parse(multistatus: answer(" 5\n")).first?.sizeBytes == 5)
+        #expect(throws: XMLReadError.self) { try S3Answers.listPage(Array("<ListBucketResult><Contents><Key>k</Key><Size>-1</Size></Contents></ListBucketResult>".utf8)) }
+    }
+
+    /// One root element: a second one (a proxy's page appended, say) is refused rather than read
+    /// in place of the first; text and comments after the root are fine.
+    @Test func aSecondRootElementIsRefused() throws {
+        #expect(throws: XMLReadError.self) { try XMLReader.parse(Array("<Error><Code>A</Code></Error><Error><Code>B</Code></Error>".utf8)) }
+        #expect(throws: XMLReadError.self) { try XMLReader.parse(Array("<a/><b/>".utf8)) }
+        #expect(try XMLReader.parse(Array("\u{FEFF}<a>x</a>\n<!-- end -->\n".utf8)).text == "x")
+    }
+
+    /// Errors show at most 40 characters of a name, however long the name in the answer.
+    @Test func errorReasonsShowBoundedNames() {
+        let long = String(repeating: "n", count: 100_000)
+        for document in ["<\(long)>", "<a></\(long)>", "<\(long)/>", "<a/><\(long)/>"] {
+            do {
+                _ = try S3Answers.listPage(Array(document.utf8))
+                Issue.record("\(document.prefix(12)) was read")
+            } catch {
+                #expect(error.reason.count < 100, "\(error.reason.prefix(60))")
+            }
+        }
+    }
+
+    /// Large answers are read whole and exactly: a long text run, many entities, many siblings,
+    /// nesting at the limit (every construct is scanned once; see XMLReader's documentation).
+    @Test func largeAnswersAreReadExactly() throws {
+        let run = String(repeating: "abcdefgh", count: 250_000)
+        #expect(try XMLReader.parse(Array("<a>\(run)</a>".utf8)).text == run)
+        let entities = String(repeating: "&amp;&#x1F600;", count: 100_000)
+        #expect(try XMLReader.parse(Array("<a>\(entities)</a>".utf8)).text == String(repeating: "&\u{1F600}", count: 100_000))
+        let siblings = try XMLReader.parse(Array(("<a>" + String(repeating: "<b>x</b>", count: 100_000) + "</a>").utf8))
+        #expect(siblings.children.count == 100_000)
+        let deepest = XMLReader.depthMax
+        let nested = String(repeating: "<e>", count: deepest) + String(repeating: "</e>", count: deepest)
+        #expect(try XMLReader.parse(Array(nested.utf8)).name == "e")
+        #expect(throws: XMLReadError(reason: "nested too deeply")) { try XMLReader.parse(Array(("<f>" + nested + "</f>").utf8)) }
+    }
+}
+
 /// The WebDAV listing walk against a scripted server.
 @Suite struct WebDAVWalkTests {
     private static func multistatus(_ entries: [(String, Bool, Int)]) -> Result<HTTPResponse, TransportFailure> {

@@ -132,7 +132,7 @@ final class StatisticsCounter: Sendable {
 
 /// Text from a server, made safe to show: control characters replaced by spaces, at most
 /// `limit` characters.
-func serverText(_ text: String, limit: Int = 200) -> String {
+package func serverText(_ text: String, limit: Int = 200) -> String {
     let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
         .trimmingCharacters(in: .whitespaces)
     return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned

@@ -1,36 +1,46 @@
 /// A small XML reader for the answers remote stores parse (S3 listings and errors, WebDAV
 /// multistatus): elements by local name (namespace prefixes dropped, since S3 and WebDAV use one
 /// namespace each), their text with entities and CDATA decoded; attributes, comments,
-/// processing instructions and the DOCTYPE are skipped. Not a validating parser: it reads
-/// well-formed documents and rejects what it cannot read with ``XMLReadError``, never crashes.
-struct MarkupElement: Sendable, Equatable {
+/// processing instructions and the DOCTYPE are skipped; text outside the root element is
+/// ignored, a second root element refused. Not a validating parser: it reads well-formed
+/// documents and rejects what it cannot read with ``XMLReadError``, never crashes. Linear in the
+/// document's length (every construct is scanned once), nesting at most ``XMLReader/depthMax``.
+package struct MarkupElement: Sendable, Equatable {
     /// The local name ("Key" for `<Key>`, "href" for `<D:href>`).
-    var name: String
+    package var name: String
     /// The child elements, in order.
-    var children: [MarkupElement] = []
+    package var children: [MarkupElement] = []
     /// The text directly inside the element (all its text pieces joined).
-    var text: String = ""
+    package var text: String = ""
 
     /// The first child named `name`.
-    func child(_ name: String) -> MarkupElement? { children.first { $0.name == name } }
+    package func child(_ name: String) -> MarkupElement? { children.first { $0.name == name } }
     /// Every child named `name`, in order.
-    func children(_ name: String) -> [MarkupElement] { children.filter { $0.name == name } }
+    package func children(_ name: String) -> [MarkupElement] { children.filter { $0.name == name } }
     /// The text of the first child named `name`.
-    func text(of name: String) -> String? { child(name)?.text }
+    package func text(of name: String) -> String? { child(name)?.text }
 }
 
 /// Why a document could not be read.
-struct XMLReadError: Error, Equatable, CustomStringConvertible {
-    var reason: String
-    var description: String { "unreadable XML: \(reason)" }
+package struct XMLReadError: Error, Equatable, CustomStringConvertible {
+    /// What could not be read.
+    package var reason: String
+    package var description: String { "unreadable XML: \(reason)" }
+
+    /// An element name as a reason shows it: at most 40 characters (a hostile answer's names
+    /// can be megabytes long).
+    static func shown(_ name: String) -> String {
+        name.count > 40 ? name.prefix(40) + "…" : name
+    }
 }
 
-enum XMLReader {
+/// Reads the XML documents remote stores answer with (``parse(_:)``).
+package enum XMLReader {
     /// Elements nested deeper than this are refused (no answer we read nests more than 6).
-    static let depthMax = 64
+    package static let depthMax = 64
 
     /// The document's root element.
-    static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> MarkupElement {
+    package static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> MarkupElement {
         var scanner = Scanner(bytes: bytes)
         var stack: [MarkupElement] = []
         var root: MarkupElement?
@@ -51,13 +61,14 @@ enum XMLReader {
             if scanner.skip("</") {
                 let name = try scanner.name()
                 try scanner.skipPast(">")
-                guard let element = stack.popLast(), element.name == name else { throw XMLReadError(reason: "unexpected </\(name)>") }
+                guard let element = stack.popLast(), element.name == name else { throw XMLReadError(reason: "unexpected </\(XMLReadError.shown(name))>") }
                 if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
                 continue
             }
             scanner.advance()
             let name = try scanner.name()
             let selfClosing = try scanner.skipAttributes()
+            guard root == nil else { throw XMLReadError(reason: "a second root element <\(XMLReadError.shown(name))>") }
             let element = MarkupElement(name: name)
             if selfClosing {
                 if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
@@ -66,7 +77,7 @@ enum XMLReader {
                 stack.append(element)
             }
         }
-        guard stack.isEmpty, let root else { throw XMLReadError(reason: stack.isEmpty ? "no element" : "unclosed <\(stack[stack.count - 1].name)>") }
+        guard stack.isEmpty, let root else { throw XMLReadError(reason: stack.isEmpty ? "no element" : "unclosed <\(XMLReadError.shown(stack[stack.count - 1].name))>") }
         return root
     }
 
@@ -79,21 +90,29 @@ enum XMLReader {
         func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
         mutating func advance() { index += 1 }
 
-        mutating func skip(_ literal: String) -> Bool {
-            let needle = Array(literal.utf8)
-            guard index + needle.count <= bytes.count, bytes[index..<index + needle.count].elementsEqual(needle) else { return false }
-            index += needle.count
+        /// Whether `literal` is next (ASCII; no allocation: this runs at every "<").
+        func isAt(_ literal: StaticString, position: Int) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard position + count <= bytes.count else { return false }
+            let start = literal.utf8Start
+            for offset in 0..<count where bytes[position + offset] != start[offset] { return false }
+            return true
+        }
+
+        mutating func skip(_ literal: StaticString) -> Bool {
+            guard isAt(literal, position: index) else { return false }
+            index += literal.utf8CodeUnitCount
             return true
         }
 
         /// The bytes up to `terminator`, which is consumed.
-        mutating func until(_ terminator: String) throws(XMLReadError) -> ArraySlice<UInt8> {
-            let needle = Array(terminator.utf8)
+        mutating func until(_ terminator: StaticString) throws(XMLReadError) -> ArraySlice<UInt8> {
+            let first = terminator.utf8Start[0]
             var position = index
-            while position + needle.count <= bytes.count {
-                if bytes[position..<position + needle.count].elementsEqual(needle) {
+            while position + terminator.utf8CodeUnitCount <= bytes.count {
+                if bytes[position] == first && isAt(terminator, position: position) {
                     let found = bytes[index..<position]
-                    index = position + needle.count
+                    index = position + terminator.utf8CodeUnitCount
                     return found
                 }
                 position += 1
@@ -101,7 +120,7 @@ enum XMLReader {
             throw XMLReadError(reason: "missing \"\(terminator)\"")
         }
 
-        mutating func skipPast(_ terminator: String) throws(XMLReadError) { _ = try until(terminator) }
+        mutating func skipPast(_ terminator: StaticString) throws(XMLReadError) { _ = try until(terminator) }
 
         /// An element name; its prefix ("D:") dropped.
         mutating func name() throws(XMLReadError) -> String {
@@ -119,7 +138,7 @@ enum XMLReader {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     advance()
-                    try skipPast(byte == UInt8(ascii: "\"") ? "\"" : "'")
+                    if byte == UInt8(ascii: "\"") { try skipPast("\"") } else { try skipPast("'") }
                 case UInt8(ascii: ">"):
                     advance()
                     return false

@@ -95,15 +95,28 @@ extension S3BlobStore {
     }
 }
 
-/// S3's XML answers: listing pages and errors.
-enum S3Answers {
-    /// One page of `ListObjectsV2`.
-    struct ListPage: Equatable {
-        var objects: [(key: String, sizeBytes: Int)]
-        var isTruncated: Bool
-        var nextContinuationToken: String?
+extension S3BlobStore {
+    /// The blobs of a listing page of a store whose keys live under `prefix` (compared byte for
+    /// byte): the objects outside it left out, the prefix taken off the others.
+    package static func blobs(in page: S3Answers.ListPage, under prefix: String) -> [BlobInfo] {
+        page.objects.compactMap { object in
+            droppingPrefix(prefix, of: object.key).map { BlobInfo(key: $0, sizeBytes: object.sizeBytes) }
+        }
+    }
+}
 
-        static func == (lhs: ListPage, rhs: ListPage) -> Bool {
+/// S3's XML answers: listing pages and errors.
+package enum S3Answers {
+    /// One page of `ListObjectsV2`.
+    package struct ListPage: Equatable {
+        /// The objects listed: each key (decoded) and size.
+        package var objects: [(key: String, sizeBytes: Int)]
+        /// Whether more pages follow.
+        package var isTruncated: Bool
+        /// The token that asks for the next page.
+        package var nextContinuationToken: String?
+
+        package static func == (lhs: ListPage, rhs: ListPage) -> Bool {
             lhs.objects.map(\.key) == rhs.objects.map(\.key) && lhs.objects.map(\.sizeBytes) == rhs.objects.map(\.sizeBytes)
                 && lhs.isTruncated == rhs.isTruncated && lhs.nextContinuationToken == rhs.nextContinuationToken
         }
@@ -111,9 +124,9 @@ enum S3Answers {
 
     /// Reads a `ListBucketResult`; keys are percent-decoded when the page says
     /// `<EncodingType>url</EncodingType>`.
-    static func listPage(_ body: [UInt8]) throws(XMLReadError) -> ListPage {
+    package static func listPage(_ body: [UInt8]) throws(XMLReadError) -> ListPage {
         let root = try XMLReader.parse(body)
-        guard root.name == "ListBucketResult" else { throw XMLReadError(reason: "expected ListBucketResult, found \(root.name)") }
+        guard root.name == "ListBucketResult" else { throw XMLReadError(reason: "expected ListBucketResult, found \(XMLReadError.shown(root.name))") }
         let urlEncoded = root.text(of: "EncodingType")?.lowercased() == "url"
         var objects: [(key: String, sizeBytes: Int)] = []
         for content in root.children("Contents") {
@@ -129,9 +142,9 @@ enum S3Answers {
     }
 
     /// The `<Error>` document's code and message.
-    static func error(_ body: [UInt8]) throws(XMLReadError) -> (code: String, message: String) {
+    package static func error(_ body: [UInt8]) throws(XMLReadError) -> (code: String, message: String) {
         let root = try XMLReader.parse(body)
-        guard root.name == "Error" else { throw XMLReadError(reason: "expected Error, found \(root.name)") }
+        guard root.name == "Error" else { throw XMLReadError(reason: "expected Error, found \(XMLReadError.shown(root.name))") }
         return (root.text(of: "Code") ?? "", root.text(of: "Message") ?? "")
     }
 
@@ -139,17 +152,25 @@ enum S3Answers {
     static func errorCode(_ response: HTTPResponse) -> String? { (try? error(response.body))?.code }
 }
 
+/// `text` without its first bytes when they are `prefix`'s, compared byte for byte (UTF-8, no
+/// Unicode equivalence: keys and paths are bytes, and a name may start with a combining mark);
+/// nil when `text` does not start with `prefix`.
+package func droppingPrefix(_ prefix: String, of text: String) -> String? {
+    guard text.utf8.starts(with: prefix.utf8) else { return nil }
+    return String(decoding: text.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+}
+
 /// `text` with its %XX escapes decoded (and "+" as a space when `plusIsSpace`, as S3's
 /// URL-encoded listings write spaces); nil when an escape is malformed or the bytes are not UTF-8.
-func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String? {
+package func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String? {
     var bytes: [UInt8] = []
     let source = Array(text.utf8)
     var index = 0
     while index < source.count {
         let byte = source[index]
         if byte == UInt8(ascii: "%") {
-            guard index + 2 < source.count, let value = UInt8(String(decoding: source[index + 1...index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
+            guard index + 2 < source.count, let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) else { return nil }
+            bytes.append(high << 4 | low)
             index += 3
         } else {
             bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
@@ -157,4 +178,14 @@ func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String? {
         }
     }
     return String(validating: bytes, as: UTF8.self)
+}
+
+/// The value of a hexadecimal digit (`UInt8(_:radix:)` would also take "+F" and "-0").
+private func hexValue(_ digit: UInt8) -> UInt8? {
+    switch digit {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+    default: nil
+    }
 }

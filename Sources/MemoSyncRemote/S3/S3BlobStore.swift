@@ -122,9 +122,7 @@ public struct S3BlobStore: BlobStore, CustomStringConvertible {
             do { page = try S3Answers.listPage(response.body) } catch {
                 throw .io(reason: "the bucket listing could not be read: \(error)")
             }
-            for object in page.objects where object.key.hasPrefix(configuration.prefix) {
-                blobs.append(BlobInfo(key: String(object.key.dropFirst(configuration.prefix.count)), sizeBytes: object.sizeBytes))
-            }
+            blobs += Self.blobs(in: page, under: configuration.prefix)
             pages += 1
             guard page.isTruncated else { break }
             guard let next = page.nextContinuationToken, !next.isEmpty, next != token, pages < 1_000_000 else {

@@ -125,17 +125,24 @@ extension WebDAVBlobStore {
     /// The key an href names (relative to the store's folder, decoded, without a trailing "/"),
     /// or nil when it lies outside the folder or is badly encoded.
     func relativeKey(href: String) -> String? {
+        Self.relativeKey(href: href, decodedBasePath: decodedBasePath)
+    }
+
+    /// The key `href` names relative to the folder whose decoded path is `decodedBasePath`
+    /// (ending in "/"), as ``relativeKey(href:)``. An href that starts with "/" is a path (a
+    /// "://" inside it is part of a name); paths are compared byte for byte (UTF-8), never by
+    /// Unicode equivalence, so a name that starts with a combining mark is still in its folder.
+    package static func relativeKey(href: String, decodedBasePath: String) -> String? {
         var path = Substring(href)
-        if let schemeEnd = path.range(of: "://") {
+        if !path.hasPrefix("/"), let schemeEnd = path.range(of: "://") {
             let afterScheme = path[schemeEnd.upperBound...]
             path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
         }
-        guard var decoded = percentDecoded(String(path)) else { return nil }
-        if !decoded.hasSuffix("/") && decoded + "/" == decodedBasePath { return "" }
-        guard decoded.hasPrefix(decodedBasePath) else { return nil }
-        decoded = String(decoded.dropFirst(decodedBasePath.count))
-        while decoded.hasSuffix("/") { decoded.removeLast() }
-        return decoded
+        guard let decoded = percentDecoded(String(path)) else { return nil }
+        if decoded.utf8.last != UInt8(ascii: "/") && (decoded + "/").utf8.elementsEqual(decodedBasePath.utf8) { return "" }
+        guard let relative = droppingPrefix(decodedBasePath, of: decoded) else { return nil }
+        let slashes = relative.utf8.reversed().prefix { $0 == UInt8(ascii: "/") }.count
+        return String(decoding: relative.utf8.dropLast(slashes), as: UTF8.self)
     }
 
     // MARK: - Requests
@@ -176,17 +183,26 @@ extension WebDAVBlobStore {
 }
 
 /// One `<response>` of a WebDAV multistatus answer.
-struct WebDAVEntry: Equatable {
+package struct WebDAVEntry: Equatable {
     /// The href as sent (percent-encoded, a path or an absolute URL).
-    var href: String
-    var isCollection: Bool
-    var sizeBytes: Int?
+    package var href: String
+    /// Whether it is a folder.
+    package var isCollection: Bool
+    /// Its `getcontentlength`, when the server gave one.
+    package var sizeBytes: Int?
+
+    /// An entry from its parts.
+    package init(href: String, isCollection: Bool, sizeBytes: Int?) {
+        self.href = href
+        self.isCollection = isCollection
+        self.sizeBytes = sizeBytes
+    }
 
     /// The entries of a `207 Multi-Status` body, from the properties the server found (the
     /// `propstat` whose status is 200).
-    static func parse(multistatus body: [UInt8]) throws(XMLReadError) -> [WebDAVEntry] {
+    package static func parse(multistatus body: [UInt8]) throws(XMLReadError) -> [WebDAVEntry] {
         let root = try XMLReader.parse(body)
-        guard root.name == "multistatus" else { throw XMLReadError(reason: "expected multistatus, found \(root.name)") }
+        guard root.name == "multistatus" else { throw XMLReadError(reason: "expected multistatus, found \(XMLReadError.shown(root.name))") }
         var entries: [WebDAVEntry] = []
         for response in root.children("response") {
             guard let href = response.text(of: "href")?.trimmingCharacters(in: .whitespacesAndNewlines), !href.isEmpty else {
@@ -197,6 +213,7 @@ struct WebDAVEntry: Equatable {
             let isCollection = properties.contains { $0.child("resourcetype")?.child("collection") != nil }
                 || (properties.isEmpty && href.hasSuffix("/"))
             let size = properties.lazy.compactMap { $0.text(of: "getcontentlength").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }.first
+            if let size, size < 0 { throw XMLReadError(reason: "a negative getcontentlength (\(size))") }
             entries.append(WebDAVEntry(href: href, isCollection: isCollection, sizeBytes: size))
         }
         return entries

@@ -40,7 +40,37 @@ enum FuzzSeeds {
             return seeds
         case .keyBlob:
             return inEveryMode([FuzzTarget.fuzzKeyBlob.encoded], kind: .keyBlob)
+        case .s3Listing:
+            let documents = [S3AnswerDocument.honest.render(), S3AnswerDocument.honestError.render()]
+            let payloads = ["%20%2B+", " 3", "<Owner><ID>x</ID></Owner>", "<Contents><Key>k</Key><Size>1</Size></Contents>", " &amp; more"]
+            return xmlSeeds(documents: documents, payloads: payloads, generatorHeaders: [0x07, 0x00, 0x85, 0x03])
+        case .webDAVMultistatus:
+            let payloads = ["%2Fx", "0", "<D:resourcetype><D:collection/></D:resourcetype>", "<D:response><D:href>/x</D:href></D:response>"]
+            return xmlSeeds(documents: [WebDAVAnswerDocument.honest.render()], payloads: payloads, generatorHeaders: [0x00, 0x01, 0x02, 0x05])
         }
+    }
+
+    /// Seeds of an XML target: each honest document raw; each payload spliced at the splice
+    /// point of its index; generator inputs starting with each header byte, the rest from a
+    /// fixed pseudo-random sequence, one of them nested just within the reader's depth limit and
+    /// one just past it.
+    private static func xmlSeeds(documents: [String], payloads: [String], generatorHeaders: [UInt8]) -> [[UInt8]] {
+        var seeds = documents.map { [FuzzInput.modeByte(.raw)] + Array($0.utf8) }
+        for (index, payload) in payloads.enumerated() {
+            seeds.append([FuzzInput.modeByte(.checksumRecomputed, version: UInt8(index + 1))] + Array(payload.utf8))
+        }
+        var state: UInt32 = 0x2545_F491
+        for (index, header) in generatorHeaders.enumerated() {
+            var bytes: [UInt8] = [FuzzInput.modeByte(.sealed), header]
+            for _ in 0..<96 {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                bytes.append(UInt8(truncatingIfNeeded: state >> 24))
+            }
+            // The chain depth byte (after the header and style bytes): small, or around the limit.
+            bytes[3] = [UInt8(1), 2, 206, 207][index % 4]
+            seeds.append(bytes)
+        }
+        return seeds
     }
 
     /// Each of `blobs` as a raw input and a checksum-recomputed one, and its body as a sealed one

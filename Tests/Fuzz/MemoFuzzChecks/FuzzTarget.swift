@@ -29,8 +29,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case encryptedBlob = "encrypted-blob"
     /// `KeyBlob(decoding:key:)` of a key blob (kind 8), then opening its keyring.
     case keyBlob = "key-blob"
+    /// `S3Answers.listPage` and `S3Answers.error` (on `XMLReader`) of a remote store's answer;
+    /// modes: raw, spliced into an honest page, generated (FuzzXML.swift).
+    case s3Listing = "s3-listing"
+    /// `WebDAVEntry.parse(multistatus:)` of a remote store's answer, then `relativeKey` of every
+    /// href; modes as `s3Listing`.
+    case webDAVMultistatus = "webdav-multistatus"
 
-    /// The kind of blob the target's decoder reads (nil for store keys).
+    /// The kind of blob the target's decoder reads (nil for store keys and XML answers).
     var blobKind: BlobKind? {
         switch self {
         case .textDelta: .textDelta
@@ -38,7 +44,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .notebookDelta: .notebookDelta
         case .notebookState: .notebookState
         case .libraryState, .libraryJournal: .localFile
-        case .storeKey: nil
+        case .storeKey, .s3Listing, .webDAVMultistatus: nil
         case .encryptedBlob: .encryptedBlob
         case .keyBlob: .keyBlob
         }
@@ -64,6 +70,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .storeKey: try Self.checkStoreKey(input.storeKey())
         case .encryptedBlob: try Self.checkEncryptedBlob(input)
         case .keyBlob: try Self.checkKeyBlob(input.blob(kind: .keyBlob))
+        case .s3Listing: try Self.checkS3Answers(input)
+        case .webDAVMultistatus: try Self.checkWebDAVAnswer(input)
         }
     }
 

@@ -21,6 +21,7 @@ enum MemoSimCommand {
                               list of: \(FaultKind.allCases.map(\.rawValue).joined(separator: ","))
           --engine E          replica (default) or notebook (bare notebooks exchanging deltas)
           --time-limit SECS   stop starting new seeds after SECS seconds
+          --min-seeds N       with --time-limit: run at least N seeds however long they take
           --quiet             print failures and the final line only
           --log               print the run's event log (with --seed or --replay)
           --trace-out FILE    write the run's trace (with --seed)
@@ -64,6 +65,7 @@ enum MemoSimCommand {
         var options = SimulationOptions()
         var seeds: ClosedRange<UInt64> = 1...1
         var timeLimit: Double?
+        var seedsMin = 0
         var quiet = false
         var printLog = false
         var shrink = false
@@ -102,6 +104,9 @@ enum MemoSimCommand {
             case "--time-limit":
                 guard let text = value(), let seconds = Double(text), seconds > 0 else { throw bad("--time-limit needs a number of seconds") }
                 invocation.timeLimit = seconds
+            case "--min-seeds":
+                guard let text = value(), let count = Int(text), count >= 0 else { throw bad("--min-seeds needs a number of seeds") }
+                invocation.seedsMin = count
             case "--quiet": invocation.quiet = true
             case "--log": invocation.printLog = true
             case "--shrink": invocation.shrink = true
@@ -226,6 +231,7 @@ enum MemoSimCommand {
         let options = invocation.options
         var runner = SwarmRunner(options: options, timeLimitSeconds: invocation.timeLimit) { out($0) }
         runner.printsEveryRun = !invocation.quiet
+        runner.seedsMin = invocation.seedsMin
         let summary = runner.run(seeds: invocation.seeds)
         let missing = SometimesFlags.required.subtracting(summary.sometimes)
         if summary.seedsRun >= 200 && options.faults != .none && options.engine == .replica && !missing.isEmpty {

@@ -6,6 +6,17 @@ import Testing
 
 private let servers = ProcessInfo.processInfo.environment
 
+/// The suite below runs only with the test servers; where they are required (.ci/run sets
+/// MEMOSYNC_REQUIRE_REMOTE_SERVERS=1), their absence is a failure here, never a silent skip.
+@Suite struct RemoteStoreCLIServersTests {
+    @Test func theServersAreThereWhenRequired() {
+        guard servers["MEMOSYNC_REQUIRE_REMOTE_SERVERS"] == "1" else { return }
+        let why = servers["MEMOSYNC_TEST_SERVERS_MISSING"] ?? "the MEMOSYNC_TEST_* variables are not set"
+        #expect(servers["MEMOSYNC_TEST_S3_ENDPOINT"] != nil, "MEMOSYNC_REQUIRE_REMOTE_SERVERS=1 but no S3 server: \(why)")
+        #expect(servers["MEMOSYNC_TEST_DAV_URL"] != nil, "MEMOSYNC_REQUIRE_REMOTE_SERVERS=1 but no WebDAV server: \(why)")
+    }
+}
+
 @Suite(.enabled(if: servers["MEMOSYNC_TEST_S3_ENDPOINT"] != nil, "needs the test servers (Tests/run.sh starts them)"))
 struct RemoteStoreCLITests {
     private var secrets: [String] { [servers["MEMOSYNC_TEST_S3_SECRET_KEY"] ?? "-", servers["MEMOSYNC_TEST_DAV_PASSWORD"] ?? "-"] }

@@ -154,7 +154,10 @@ struct SyncReportCLITests {
         #expect(after["unsyncedEdits"] as? Int == 6)
     }
 
-    @Test("FIFOs, symbolic links, huge files and deep junk folders in the store neither stop nor slow a sync")
+    /// A FIFO opened for reading would block the sync for good: the time limit makes that a
+    /// failure, not a hang (how fast a sync is stays with memo-bench, never a timed test).
+    @Test("FIFOs, symbolic links, huge files and deep junk folders in the store neither stop a sync nor make it hang",
+          .timeLimit(.minutes(2)))
     func aStoreWithBadEntriesStillSyncs() throws {
         let sandbox = try Sandbox()
         defer {
@@ -186,9 +189,7 @@ struct SyncReportCLITests {
         }
         close(folder)
 
-        let started = Date()
         let result = try sandbox.ok(["sync", "--store", store], library: bob)
-        #expect(Date().timeIntervalSince(started) < 20, "the sync took \(Date().timeIntervalSince(started)) s")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first == "Synced with \(store).", "\(result)")
         #expect(lines.contains { $0.contains("Skipped 4 store entries") }, "\(result)")

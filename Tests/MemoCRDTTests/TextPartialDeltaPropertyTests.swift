@@ -73,10 +73,14 @@ import Testing
         var random = SeededRandom(seed: seed)
         var replicas = (0..<3).map { TextCRDT(replica: ReplicaID(UInt64($0) + 1)) }
         var step = 0
+        var decodedCount = 0
+        var appliedToAFreshTextCount = 0
         func check(_ condition: Bool, _ message: @autoclosure () -> String) {
             if !condition { Issue.record("seed \(seed), step \(step): \(message())") }
         }
-        for _ in 0..<60 {
+        // Until enough mutated deltas decoded and enough of those were taken by a fresh text
+        // (most mutations are refused by the decoder), at most 1,000 steps.
+        while step < 1_000 && (decodedCount < 10 || appliedToAFreshTextCount < 3) {
             step += 1
             let index = random.int(in: 0..<replicas.count)
             try Self.randomEdit(&replicas[index], random: &random)
@@ -89,6 +93,7 @@ import Testing
             var bytes = partial.encoded()
             for _ in 0..<random.int(in: 1...3) { Self.mutate(&bytes, random: &random) }
             guard let delta = try? TextDelta(decoding: bytes) else { continue }
+            decodedCount += 1
             // Applied to a copy of a replica that holds other operations under the same ids:
             // refused, or a text that behaves.
             var victim = replicas[random.int(in: 0..<replicas.count)]
@@ -105,7 +110,7 @@ import Testing
             // equal texts (they hold the same operations: no other history to contradict).
             var whole = TextCRDT(replica: ReplicaID(200))
             var pieces = TextCRDT(replica: ReplicaID(201))
-            _ = try? whole.apply(delta)
+            if (try? whole.apply(delta)) != nil, !whole.version.entries.isEmpty { appliedToAFreshTextCount += 1 }
             var ranges = delta.operationRanges
             ranges.shuffle(using: &random)
             for range in ranges {
@@ -130,6 +135,10 @@ import Testing
                 check(pieces.encoded() == whole.encoded(), "equal versions, different bytes")
             }
         }
+        // The checks above ran on real inputs: enough mutated deltas decoded, and some were
+        // taken by a fresh text (a mutator that only made garbage would skip every check).
+        #expect(decodedCount >= 10, "seed \(seed): only \(decodedCount) of \(step) mutated deltas decoded")
+        #expect(appliedToAFreshTextCount >= 3, "seed \(seed): only \(appliedToAFreshTextCount) mutated deltas applied to a fresh text")
     }
 
     /// The checks a notebook makes of a memo's text without replaying it (``TextCRDT/summary``)

@@ -20,12 +20,19 @@ extension RemoteStoreTests {
         case .webdav: store = try WebDAVBlobStore(configuration: RemoteServers.davConfiguration(folder: "", base: endpoint))
         }
         let (alice, bob) = (try replica(), try replica())
+        var written: [String] = []
         for round in 0..<5 {
-            for index in 0..<4 { try alice.createMemo(text: "alice \(round).\(index)") }
+            for index in 0..<4 {
+                try alice.createMemo(text: "alice \(round).\(index)")
+                written.append("alice \(round).\(index)")
+            }
             let report = try await alice.sync(with: store)
             #expect(report.isComplete, "\(report.errors)")
         }
-        for index in 0..<3 { try bob.createMemo(text: "bob \(index)") }
+        for index in 0..<3 {
+            try bob.createMemo(text: "bob \(index)")
+            written.append("bob \(index)")
+        }
         // Bob's sync lists, then the server is killed before its third store operation.
         let killing = HookedStore(store, before: 3) {
             _ = try? RemoteServers.control("stop", server)
@@ -37,6 +44,8 @@ extension RemoteStoreTests {
         try await syncUntilQuiet([(bob, store), (alice, store)])
         expectConverged([alice, bob])
         #expect(alice.notebook.memoIDs.count == 23)
+        // Nothing lost means every text as written, not only as many memos.
+        #expect(memoTexts(alice) == written.sorted())
     }
 
     @Test(arguments: RemoteKind.allCases)
@@ -46,11 +55,11 @@ extension RemoteStoreTests {
         let proxied = try place.store(viaProxy: true, retries: RemoteServers.patientRetries)
         let replicas = [try replica(), try replica(), try replica()]
         try await RemoteServers.faults(kind, #"{"seed": \#(seed), "delay_ms": 15, "drop": 0.06, "error500": 0.06, "error503": 0.06, "truncate": 0.06}"#)
-        var memos = 0
+        var written: [String] = []
         for round in 0..<4 {
             for (index, replica) in replicas.enumerated() {
                 try replica.createMemo(text: "memo \(round) of replica \(index)")
-                memos += 1
+                written.append("memo \(round) of replica \(index)")
             }
             // Concurrent syncs through the faults: errors are allowed, losses are not.
             try await withThrowingTaskGroup(of: SyncReport.self) { group in
@@ -62,7 +71,7 @@ extension RemoteStoreTests {
         #expect(injected.count >= 3, "too few kinds of fault injected (seed \(seed)): \(injected)")
         try await syncUntilQuiet(replicas.map { ($0, proxied as any BlobStore) })
         expectConverged(replicas)
-        #expect(replicas[0].notebook.memoIDs.count == memos, "memos lost (seed \(seed))")
+        #expect(memoTexts(replicas[0]) == written.sorted(), "memos lost or changed (seed \(seed))")
         #expect(proxied.statistics.retries > 0, "no request was retried (seed \(seed))")
     }
 
@@ -100,4 +109,10 @@ extension RemoteStoreTests {
     private static func folder(of key: String) -> String {
         String(key[...(key.lastIndex(of: "/") ?? key.startIndex)])
     }
+}
+
+/// Every memo's text in `replica`, sorted: what a test that says "loses nothing" compares.
+private func memoTexts(_ replica: Replica) -> [String] {
+    let notebook = replica.notebook
+    return notebook.memoIDs.compactMap { notebook.memo($0)?.text }.sorted()
 }

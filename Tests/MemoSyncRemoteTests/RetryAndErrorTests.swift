@@ -159,7 +159,10 @@ import Testing
         }
     }
 
-    @Test func cancellationStopsRetrying() async throws {
+    /// A retry loop that ignored cancellation would retry for 1,000 s: the time limit makes that
+    /// a failure instead of a hang.
+    @Test(.timeLimit(.minutes(1)))
+    func cancellationStopsRetrying() async throws {
         let transport = ScriptedTransport { _, _ in .failure(.connectionLost("reset")) }
         var configuration = S3BlobStore.Configuration(bucket: "bucket", endpoint: URL(string: "http://127.0.0.1:9")!, credentials: .init(accessKeyID: "a", secretAccessKey: "b"))
         configuration.retryPolicy = RetryPolicy(attemptsMax: 1_000, baseDelayMilliseconds: 1_000, maxDelayMilliseconds: 1_000, deadlineMilliseconds: 1_000_000)

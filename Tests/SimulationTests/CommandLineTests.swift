@@ -51,6 +51,16 @@ import Testing
         #expect(hashes(first.output) == hashes(second.output))
     }
 
+    /// A time box that has passed before the first seed still runs `--min-seeds` of them, and
+    /// without `--min-seeds` stops at the first check (CI's swarm relies on both).
+    @Test func aTimeBoxStillRunsTheMinimumNumberOfSeeds() throws {
+        let boxed = try run(["--seeds", "1..50", "--steps", "60", "--replicas", "2", "--time-limit", "0.000001", "--min-seeds", "3"])
+        #expect(boxed.status == 0)
+        #expect(hashes(boxed.output).count == 3, "\(boxed.output)")
+        let unboxed = try run(["--seeds", "1..50", "--steps", "60", "--replicas", "2", "--time-limit", "0.000001"])
+        #expect(hashes(unboxed.output).count <= 1, "\(unboxed.output)")  // the box may close before the first check
+    }
+
     @Test func aWrittenTraceReplaysTheSameRun() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-test-\(getpid()).trace").path
         defer { try? FileManager.default.removeItem(atPath: path) }

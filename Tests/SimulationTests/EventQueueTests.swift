@@ -19,9 +19,13 @@ import Testing
         var queue = EventQueue<Int>()
         for index in 0..<2_000 { queue.schedule(index, at: random.uint64(in: 0...100)) }
         var last: (UInt64, Int) = (0, -1)
+        var popped: [Int] = []
         while let (time, index) = queue.pop() {
             #expect(time > last.0 || (time == last.0 && index > last.1))
             last = (time, index)
+            popped.append(index)
         }
+        // Every event came out, each once: a queue that lost events would pass the order check.
+        #expect(popped.sorted() == Array(0..<2_000))
     }
 }

@@ -4,8 +4,11 @@
 public struct SwarmRunner {
     /// What every run uses.
     public var options: SimulationOptions
-    /// Stop starting new seeds after this many real seconds.
+    /// Stop starting new seeds after this many real seconds...
     public var timeLimitSeconds: Double?
+    /// ...but not before this many seeds ran (a time-boxed run on a slow or busy machine still
+    /// checks at least this much).
+    public var seedsMin = 0
     /// Print a line per run (otherwise only failures and the final line).
     public var printsEveryRun = true
     /// Receives each line of output.
@@ -45,7 +48,7 @@ public struct SwarmRunner {
         let start = clock.now
         var seed = seeds.lowerBound
         while true {
-            if let timeLimitSeconds, seconds(clock.now - start) >= timeLimitSeconds {
+            if let timeLimitSeconds, summary.seedsRun >= seedsMin, seconds(clock.now - start) >= timeLimitSeconds {
                 summary.stoppedAtTimeLimit = true
                 break
             }

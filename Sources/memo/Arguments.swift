@@ -382,6 +382,8 @@ enum ArgumentParser {
             return try fileSource(file)
         }
         if arguments == ["-"] { return .standardInput }
+        // `memo new - more words`: standard input or a text starting with "-"? Neither guessed.
+        if arguments.first == "-" { throw .usage("error.dashStandsAlone") }
         return arguments.isEmpty ? nil : .argument(arguments.joined(separator: " "))
     }
 

@@ -3,6 +3,11 @@
 // Each step prints what happened and the `memo` command that does the same by hand.
 
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MemoCRDT
 import MemoNotes
 import MemoSync
@@ -21,13 +26,58 @@ enum Demo {
                 return 2
             }
         }
-        let root = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("memosync-demo-\(UUID().uuidString.prefix(8))").path
+        // One folder per user by default, replaced at each run (never a new one per run).
+        let root = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("memosync-demo-\(getuid())").path
         do {
+            if let refusal = prepare(root) {
+                FileHandle.standardError.write(Data(("memo: " + refusal + "\n").utf8))
+                return 1
+            }
             return try await demo(root: root) ? 0 : 1
         } catch {
             FileHandle.standardError.write(Data(("memo: " + t("demo.failed", ["error": explain(error)]) + "\n").utf8))
             return 1
         }
+    }
+
+    /// The file that marks a folder as the demo's own: only such a folder, a new one or an
+    /// empty one is written into.
+    static let markerName = ".memosync-demo"
+    /// What the demo makes in its folder: removed before a run in a folder an earlier run made.
+    static let ownEntries = ["alice", "bob", "shared-folder"]
+
+    /// Makes `root` ready for a run, or says (localized) why the demo will not write there: a
+    /// file, or a folder that holds other things and no marker (a library of the user's, say).
+    static func prepare(_ root: String) -> String? {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: root, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { return t("demo.notAFolder", ["path": root]) }
+            let entries: [String]
+            do {
+                entries = try files.contentsOfDirectory(atPath: root)
+            } catch {
+                return t("demo.unusableFolder", ["path": root, "error": explain(error)])
+            }
+            if !entries.isEmpty {
+                guard entries.contains(markerName) else { return t("demo.notItsFolder", ["path": root]) }
+                for entry in ownEntries where entries.contains(entry) {
+                    do {
+                        try files.removeItem(atPath: root + "/" + entry)
+                    } catch {
+                        return t("demo.unusableFolder", ["path": root, "error": explain(error)])
+                    }
+                }
+            }
+        }
+        do {
+            try files.createDirectory(atPath: root, withIntermediateDirectories: true)
+            try Data("made by memo demo: the next run replaces alice, bob and shared-folder here\n".utf8)
+                .write(to: URL(fileURLWithPath: root + "/" + markerName))
+        } catch {
+            return t("demo.unusableFolder", ["path": root, "error": explain(error)])
+        }
+        return nil
     }
 
     private static func say(_ text: String) { print(text) }

@@ -24,7 +24,7 @@ struct ImportedFile {
     /// name (recursively; hidden files and folders are left out), in path order.
     ///
     /// - Throws: a runtime error listing every file that cannot be imported (missing,
-    ///   unreadable, not UTF-8): then nothing is imported.
+    ///   unreadable, not UTF-8, a link out of a folder given): then nothing is imported.
     static func collect(_ paths: [String]) throws(CLIError) -> [ImportedFile] {
         var found: [String] = []
         var problems: [String] = []
@@ -34,7 +34,13 @@ struct ImportedFile {
                 problems.append(t("import.missing", ["path": path]))
                 continue
             }
-            found += isFolder.boolValue ? filesInFolder(path) : [path]
+            if isFolder.boolValue {
+                let (files, outside) = filesInFolder(path)
+                found += files
+                problems += outside.map { t("import.linkOutside", ["path": $0]) }
+            } else {
+                found.append(path)
+            }
         }
         var files: [ImportedFile] = []
         for path in found {
@@ -52,11 +58,16 @@ struct ImportedFile {
         return files
     }
 
-    /// The text and Markdown files under `folder`, sorted by path.
-    private static func filesInFolder(_ folder: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+    /// The text and Markdown files under `folder`, sorted by path, and those among them that are
+    /// symbolic links (or lie under one) leading out of the folder: never followed there (a link
+    /// to /etc/passwd in a folder of notes is not a note).
+    private static func filesInFolder(_ folder: String) -> (files: [String], outside: [String]) {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return ([], []) }
         var result: [String] = []
+        var outside: [String] = []
         let base = folder.hasSuffix("/") ? folder : folder + "/"
+        let realBase = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        let realPrefix = realBase.hasSuffix("/") ? realBase : realBase + "/"
         while let relative = enumerator.nextObject() as? String {
             let name = (relative as NSString).lastPathComponent
             if name.hasPrefix(".") {
@@ -68,9 +79,14 @@ struct ImportedFile {
             guard extensions.contains(ext), FileManager.default.fileExists(atPath: base + relative, isDirectory: &isFolder), !isFolder.boolValue else {
                 continue
             }
-            result.append(base + relative)
+            let real = URL(fileURLWithPath: base + relative).resolvingSymlinksInPath().path
+            if real.hasPrefix(realPrefix) {
+                result.append(base + relative)
+            } else {
+                outside.append(base + relative)
+            }
         }
-        return result.sorted()
+        return (result.sorted(), outside.sorted())
     }
 
     /// Reads and checks one file.

@@ -238,6 +238,35 @@ struct LocalizedCLITests {
         try sandbox.fails(["demo", "--frobnicate"], status: 2, containing: ["memo demo [--dir DIR]"])
     }
 
+    @Test("memo demo writes only into its own folder: new, empty, or an earlier demo's; one folder per user by default")
+    func demoFolders() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        // A folder holding a library of the user's (no demo marker): refused, the library intact.
+        let mine = sandbox.at("mine")
+        let id = try sandbox.newMemo("my own memo", library: mine + "/alice")
+        try sandbox.fails(["demo", "--dir", mine], status: 1, containing: ["new or empty folder"])
+        #expect(try sandbox.ok(["show", id], library: mine + "/alice").stdout == "my own memo")
+        #expect(!FileManager.default.fileExists(atPath: mine + "/shared-folder"))
+        // A file: refused with what it is, not a system error number.
+        let file = sandbox.at("file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let refused = try sandbox.fails(["demo", "--dir", file], status: 1, containing: ["is a file"])
+        #expect(!refused.stderr.contains("error 5"), "\(refused)")
+        // Run twice in one folder: the second replaces the first.
+        let demo = sandbox.at("demo")
+        try sandbox.ok(["demo", "--dir", demo])
+        let second = try sandbox.ok(["demo", "--dir", demo])
+        #expect(second.stdout.contains("converged: yes"), "\(second)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: demo).sorted() == [".memosync-demo", "alice", "bob", "shared-folder"])
+        // Without --dir: one folder in the temporary folder, whatever the number of runs.
+        let temporary = sandbox.at("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        try sandbox.ok(["demo"], environment: ["TMPDIR": temporary])
+        try sandbox.ok(["demo"], environment: ["TMPDIR": temporary])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == ["memosync-demo-\(getuid())"])
+    }
+
     @Test("dates and numbers in the locale's format")
     func datesAndNumbers() throws {
         let sandbox = try Sandbox()

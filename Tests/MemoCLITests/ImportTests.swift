@@ -43,6 +43,28 @@ struct ImportTests {
         #expect(try sandbox.ok(["show", meeting], library: library).stdoutBytes == Array("# 회의록\n안건".utf8))
     }
 
+    @Test("a folder's symbolic links are followed inside it only: a link out of it refuses the import")
+    func linksOutOfTheFolderAreNotFollowed() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let notes = sandbox.at("notes")
+        try write(Array("inside".utf8), to: notes + "/a.txt")
+        try write(Array("private".utf8), to: sandbox.at("private/secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: notes + "/alias.txt", withDestinationPath: notes + "/a.txt")
+        try FileManager.default.createSymbolicLink(atPath: notes + "/out.txt", withDestinationPath: sandbox.at("private/secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: notes + "/outfolder", withDestinationPath: sandbox.at("private"))
+        let refused = try sandbox.fails(["import", notes], status: 1, containing: ["out.txt", "symbolic link"], library: library)
+        #expect(!refused.stderr.contains("alias.txt"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: library), "a refused import made a library")
+        // Without the links out, the link inside is imported like any file.
+        try FileManager.default.removeItem(atPath: notes + "/out.txt")
+        try FileManager.default.removeItem(atPath: notes + "/outfolder")
+        let imported = try sandbox.ok(["import", notes, "--again"], library: library)
+        #expect(imported.stdout.contains("Imported 2 memos"), "\(imported)")
+        #expect(try sandbox.ok(["list", "--json"], library: library).objects().allSatisfy { $0["title"] as? String == "inside" })
+    }
+
     @Test("the same files twice: no duplicates unless --again")
     func noDuplicates() throws {
         let sandbox = try Sandbox()

@@ -46,6 +46,10 @@ struct TextInputTests {
         try sandbox.fails(["new", "words", "--text-file", latin1], status: 2, containing: ["either"], library: library)
         try sandbox.fails(["edit", id, "--text", "a", "--text-file", latin1], status: 2, containing: ["once"], library: library)
         try sandbox.fails(["new", "--text-file", ""], status: 2, library: library)
+        // "-" with more words: standard input or a text starting with "-"? Refused, not guessed.
+        try sandbox.fails(["new", "-", "extra"], status: 2, containing: ["memo new -- '-"], library: library, input: Array("piped".utf8))
         #expect(sandbox.contents(of: library) == before)
+        let dashed = try sandbox.ok(["new", "--", "- extra"], library: library).stdout.trimmingCharacters(in: .newlines)
+        #expect(try sandbox.ok(["show", dashed], library: library).stdout == "- extra")
     }
 }

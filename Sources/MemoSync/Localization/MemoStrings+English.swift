@@ -120,6 +120,9 @@ extension MemoStrings {
         "cli.demo.diverged": "converged: NO",
         "cli.demo.failed": "demo failed: {error}",
         "cli.demo.folder": "the shared folder (any folder Dropbox, iCloud Drive or Syncthing keeps in step): {path}",
+        "cli.demo.notAFolder": "{path} is a file, not a folder: give the demo a new or empty folder.",
+        "cli.demo.notItsFolder": "{path} holds files the demo did not make: give it a new or empty folder (it replaces only what an earlier demo made there).",
+        "cli.demo.unusableFolder": "the demo cannot use {path}: {error}",
         "cli.demo.missing": "(missing)",
         "cli.demo.published": "published {written}, read {read}",
         "cli.demo.publishedApplied": "published {written}, read {read}, applied {applied}",
@@ -230,12 +233,14 @@ extension MemoStrings {
         "cli.error.syncUnfinished": "the sync did not finish: {error}",
         "cli.error.textNotCombined": "--text replaces the whole text; it cannot be combined with --insert or --delete",
         "cli.error.textOnce": "give the text once (--text or --text-file)",
+        "cli.error.dashStandsAlone": "'-' (the text from standard input) stands alone; for a text that starts with '-', write: memo new -- '- your text'",
         "cli.error.textTwoWays": "give the text either as arguments or with --text-file, not both",
         "cli.error.unexpectedNumber": "unexpected number {number}; to give text that starts with a dash, put -- before it",
         "cli.error.unknownCommand": "unknown command '{command}' (run 'memo help' for the list of commands)",
         "cli.error.unknownOption": "unknown option {option} (run 'memo help')",
         "cli.error.wrongPassphrase": "the passphrase does not open the store {path}; nothing was read or written",
         "cli.exported": "Exported {count} to {path}.",
+        "cli.import.linkOutside": "{path}: a symbolic link to a file outside the folder (not followed; name the file itself to import it)",
         "cli.import.missing": "{path}: no such file or folder",
         "cli.import.notUTF8": "{path}: is not UTF-8 text (another encoding, or not text); save it as UTF-8 first",
         "cli.import.unreadable": "{path}: cannot be read ({error})",
@@ -363,12 +368,13 @@ extension MemoStrings {
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,
         "help.page.demo": """
-            The main job in one command: two devices (two libraries in DIR, a temporary
-            folder by default) share a folder as their store, edit the same memo while
-            offline, sync in turn, and converge. Each step prints what happened and the
-            memo command that does the same by hand.
+            The main job in one command: two devices (two libraries in DIR) share a folder
+            as their store, edit the same memo while offline, sync in turn, and converge.
+            Each step prints what happened and the memo command that does the same by hand.
 
-            --dir DIR  where the two libraries and the shared folder go
+            --dir DIR  where the two libraries and the shared folder go: a new or empty
+                       folder, or one an earlier demo made (its run is replaced); by
+                       default memosync-demo-UID in the temporary folder
 
             Examples:
               memo demo

@@ -120,6 +120,9 @@ extension MemoStrings {
         "cli.demo.diverged": "収束: いいえ",
         "cli.demo.failed": "デモが失敗しました: {error}",
         "cli.demo.folder": "共有フォルダー(Dropbox、iCloud Drive、Syncthing がそろえてくれるフォルダーなら何でも): {path}",
+        "cli.demo.notAFolder": "{path} はフォルダーではなくファイルです。新しいフォルダーか空のフォルダーを指定してください。",
+        "cli.demo.notItsFolder": "{path} にはデモが作っていないファイルがあります。新しいフォルダーか空のフォルダーを指定してください(デモが置き換えるのは以前のデモが作ったものだけです)。",
+        "cli.demo.unusableFolder": "デモは {path} を使えません: {error}",
         "cli.demo.missing": "(ありません)",
         "cli.demo.published": "{written}を公開、{read}を読み込み",
         "cli.demo.publishedApplied": "{written}を公開、{read}を読み込み、{applied}を適用",
@@ -230,12 +233,14 @@ extension MemoStrings {
         "cli.error.syncUnfinished": "同期は完了しませんでした: {error}",
         "cli.error.textNotCombined": "--text はテキスト全体を置き換えます。--insert や --delete とは併用できません",
         "cli.error.textOnce": "テキストは 1 回だけ指定してください(--text か --text-file)",
+        "cli.error.dashStandsAlone": "'-'(標準入力のテキスト)は単独で指定します。'-' で始まるテキストは次のように書いてください: memo new -- '- テキスト'",
         "cli.error.textTwoWays": "テキストは引数か --text-file のどちらか一方で指定してください",
         "cli.error.unexpectedNumber": "予期しない数値 {number}。ダッシュで始まるテキストは前に -- を付けてください",
         "cli.error.unknownCommand": "不明なコマンド '{command}'('memo help' でコマンドの一覧を表示できます)",
         "cli.error.unknownOption": "不明なオプション {option}('memo help' を参照)",
         "cli.error.wrongPassphrase": "このパスフレーズではストア {path} を開けません。何も読み書きしていません",
         "cli.exported": "{count}を {path} に書き出しました。",
+        "cli.import.linkOutside": "{path}: フォルダーの外のファイルを指すシンボリックリンクです(たどりません。取り込むにはそのファイル自体を指定してください)",
         "cli.import.missing": "{path}: ファイルまたはフォルダーがありません",
         "cli.import.notUTF8": "{path}: UTF-8 のテキストではありません(別のエンコーディングか、テキストではありません)。先に UTF-8 で保存してください",
         "cli.import.unreadable": "{path}: 読み込めません({error})",
@@ -363,12 +368,14 @@ extension MemoStrings {
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
         "help.page.demo": """
-            中心となる機能を 1 つのコマンドで見せます。2 台の端末(DIR 内の 2 つのライブラリ、
-            既定は一時フォルダー)が 1 つのフォルダーをストアとして共有し、オフラインで同じメモを
-            編集してから順に同期し、同じ状態になります。各段階で何が起きたかと、同じことを手で
-            行う memo コマンドを表示します。
+            中心となる機能を 1 つのコマンドで見せます。2 台の端末(DIR 内の 2 つのライブラリ)が
+            1 つのフォルダーをストアとして共有し、オフラインで同じメモを編集してから順に同期し、
+            同じ状態になります。各段階で何が起きたかと、同じことを手で行う memo コマンドを
+            表示します。
 
-            --dir DIR  2 つのライブラリと共有フォルダーを置く場所
+            --dir DIR  2 つのライブラリと共有フォルダーを置く場所: 新しいフォルダー、空の
+                       フォルダー、または以前のデモが作ったフォルダー(その結果を置き換え
+                       ます)。既定は一時フォルダーの memosync-demo-UID
 
             例:
               memo demo

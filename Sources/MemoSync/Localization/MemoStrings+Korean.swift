@@ -120,6 +120,9 @@ extension MemoStrings {
         "cli.demo.diverged": "수렴: 아니요",
         "cli.demo.failed": "데모가 실패했습니다: {error}",
         "cli.demo.folder": "공유 폴더(Dropbox, iCloud Drive, Syncthing이 맞춰 주는 어떤 폴더든 됩니다): {path}",
+        "cli.demo.notAFolder": "{path}은(는) 폴더가 아니라 파일입니다. 새 폴더나 빈 폴더를 지정하세요.",
+        "cli.demo.notItsFolder": "{path}에 데모가 만들지 않은 파일이 있습니다. 새 폴더나 빈 폴더를 지정하세요(데모는 이전 데모가 만든 것만 바꿉니다).",
+        "cli.demo.unusableFolder": "데모가 {path}을(를) 쓸 수 없습니다: {error}",
         "cli.demo.missing": "(없음)",
         "cli.demo.published": "{written} 올림, {read} 읽음",
         "cli.demo.publishedApplied": "{written} 올림, {read} 읽음, {applied} 적용",
@@ -230,12 +233,14 @@ extension MemoStrings {
         "cli.error.syncUnfinished": "동기화가 끝나지 않았습니다: {error}",
         "cli.error.textNotCombined": "--text는 텍스트 전체를 바꿉니다. --insert나 --delete와 함께 쓸 수 없습니다",
         "cli.error.textOnce": "텍스트는 한 번만 주세요(--text 또는 --text-file)",
+        "cli.error.dashStandsAlone": "'-'(표준 입력의 텍스트)는 단독으로만 씁니다. '-'로 시작하는 텍스트는 이렇게 쓰세요: memo new -- '- 텍스트'",
         "cli.error.textTwoWays": "텍스트는 인수나 --text-file 중 하나로만 주세요",
         "cli.error.unexpectedNumber": "예상하지 못한 숫자 {number}. 대시로 시작하는 텍스트는 앞에 --를 붙이세요",
         "cli.error.unknownCommand": "알 수 없는 명령 '{command}'('memo help'로 명령 목록을 볼 수 있습니다)",
         "cli.error.unknownOption": "알 수 없는 옵션 {option}('memo help' 참고)",
         "cli.error.wrongPassphrase": "이 암호로는 저장소({path})를 열 수 없습니다. 아무것도 읽거나 쓰지 않았습니다",
         "cli.exported": "{count}를 {path}에 내보냈습니다.",
+        "cli.import.linkOutside": "{path}: 폴더 밖의 파일을 가리키는 심볼릭 링크입니다(따라가지 않습니다. 가져오려면 그 파일을 직접 지정하세요)",
         "cli.import.missing": "{path}: 그런 파일이나 폴더가 없습니다",
         "cli.import.notUTF8": "{path}: UTF-8 텍스트가 아닙니다(다른 인코딩이거나 텍스트가 아님). 먼저 UTF-8로 저장하세요",
         "cli.import.unreadable": "{path}: 읽을 수 없습니다({error})",
@@ -363,12 +368,13 @@ extension MemoStrings {
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
         "help.page.demo": """
-            핵심 기능을 명령 하나로 보여 줍니다. 두 기기(DIR 안의 라이브러리 두 개, 기본은 임시
-            폴더)가 폴더 하나를 저장소로 공유하고, 오프라인에서 같은 메모를 편집한 뒤 차례로
-            동기화하여 같은 상태가 됩니다. 단계마다 일어난 일과 같은 일을 직접 하는 memo 명령을
-            보여 줍니다.
+            핵심 기능을 명령 하나로 보여 줍니다. 두 기기(DIR 안의 라이브러리 두 개)가 폴더
+            하나를 저장소로 공유하고, 오프라인에서 같은 메모를 편집한 뒤 차례로 동기화하여 같은
+            상태가 됩니다. 단계마다 일어난 일과 같은 일을 직접 하는 memo 명령을 보여 줍니다.
 
-            --dir DIR  라이브러리 두 개와 공유 폴더를 둘 곳
+            --dir DIR  라이브러리 두 개와 공유 폴더를 둘 곳: 새 폴더, 빈 폴더, 또는 이전
+                       데모가 만든 폴더(그 결과를 바꿉니다). 기본은 임시 폴더의
+                       memosync-demo-UID
 
             예:
               memo demo

@@ -61,10 +61,10 @@ extension Runner {
             return text
         case let .file(path):
             let bytes: [UInt8]
-            do {
-                bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            do throws(UserFileError) {
+                bytes = try UserFile.bytes(at: path)
             } catch {
-                throw .runtime("error.cannotRead", ["path": path, "error": describe(error)])
+                throw .runtime("error.cannotRead", ["path": path, "error": error.localizedReason])
             }
             guard let text = exactUTF8(bytes) else { throw .runtime("error.fileNotUTF8", ["path": path]) }
             return text

@@ -210,8 +210,14 @@ struct EncryptionSession {
     }
 
     static func firstLine(ofFile path: String) throws(CLIError) -> String {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .runtime("error.cannotReadPassphraseFile", ["path": path])
+        let bytes: [UInt8]
+        do throws(UserFileError) {
+            bytes = try UserFile.bytes(at: path, limitBytes: 1 << 20)
+        } catch {
+            throw .runtime("error.cannotRead", ["path": path, "error": error.localizedReason])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .runtime("error.fileNotUTF8", ["path": path])
         }
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         return line.hasSuffix("\r") ? String(line.dropLast()) : line

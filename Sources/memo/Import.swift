@@ -93,12 +93,13 @@ struct ImportedFile {
     static func read(_ path: String) throws(CLIError) -> ImportedFile {
         let bytes: [UInt8]
         let attributes: [FileAttributeKey: Any]
-        do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        do throws(UserFileError) {
+            bytes = try UserFile.bytes(at: path)
         } catch {
-            throw .runtime("import.unreadable", ["path": path, "error": describe(error)])
+            throw .runtime("import.unreadable", ["path": path, "error": error.localizedReason])
         }
+        // A pipe or FIFO has no dates worth keeping: its memo gets the time of the import.
+        attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
         guard let text = decode(bytes) else {
             let utf16 = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
             throw .runtime(utf16 ? "import.utf16" : "import.notUTF8", ["path": path])

@@ -52,4 +52,42 @@ struct TextInputTests {
         let dashed = try sandbox.ok(["new", "--", "- extra"], library: library).stdout.trimmingCharacters(in: .newlines)
         #expect(try sandbox.ok(["show", dashed], library: library).stdout == "- extra")
     }
+
+    /// Starts `/bin/sh -c SCRIPT` (a writer into a FIFO, say) and returns it running.
+    private func background(_ script: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        try process.run()
+        return process
+    }
+
+    @Test("pipes, FIFOs, /dev/stdin and /dev/null read like files; a folder or a missing file says what it is")
+    func pipesAndDevicesReadLikeFiles() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        // /dev/stdin (here a file the harness feeds) and a FIFO with a writer at its other end.
+        let fromStdin = try sandbox.ok(["new", "--text-file", "/dev/stdin"], library: library, input: Array("from stdin".utf8))
+        #expect(try sandbox.ok(["show", fromStdin.stdout.trimmingCharacters(in: .newlines)], library: library).stdout == "from stdin")
+        let fifo = sandbox.at("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = try background("printf 'through a fifo' > '\(fifo)'")
+        let fromFIFO = try sandbox.ok(["new", "--text-file", fifo], library: library)
+        writer.waitUntilExit()
+        #expect(try sandbox.ok(["show", fromFIFO.stdout.trimmingCharacters(in: .newlines)], library: library).stdout == "through a fifo")
+        // memo import of a FIFO named on the command line.
+        let writer2 = try background("printf 'imported through a fifo' > '\(fifo)'")
+        let imported = try sandbox.ok(["import", fifo], library: library)
+        writer2.waitUntilExit()
+        #expect(imported.stdout.contains("Imported 1 memo"), "\(imported)")
+        // /dev/null is empty: a new memo needs text.
+        try sandbox.fails(["new", "--text-file", "/dev/null"], status: 1, containing: ["empty"], library: library)
+        // A folder and a missing file: said plainly, never as a system error number.
+        let folder = try sandbox.fails(["new", "--text-file", sandbox.path], status: 1, containing: ["a folder"], library: library)
+        let missing = try sandbox.fails(["new", "--text-file", sandbox.at("nope.txt")], status: 1, containing: ["no such file"], library: library)
+        for result in [folder, missing] {
+            #expect(!result.stderr.contains("error 2") && !result.stderr.contains("Domain"), "\(result)")
+        }
+    }
 }

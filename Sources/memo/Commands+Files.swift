@@ -20,6 +20,10 @@ extension Runner {
                 }
                 return
             }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+                throw .runtime("error.cannotWrite", ["path": output, "error": UserFileError.isFolder.localizedReason])
+            }
             do {
                 try Data(memo.plainText.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
                 try? FileManager.default.setAttributes([.modificationDate: Format.date(memo.modifiedAt)], ofItemAtPath: output)

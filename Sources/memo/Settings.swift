@@ -106,8 +106,10 @@ struct CLISettings: Codable, Equatable {
     }
 }
 
-/// A short description of a Foundation error.
+/// A short description of a Foundation error, in the user's language where it is a file
+/// system failure (Foundation's own text ends in "(NSCocoaErrorDomain error 512.)" and is English).
 func describe(_ error: any Error) -> String {
+    if let reason = fileSystemReason(error) { return reason }
     if let decoding = error as? Swift.DecodingError {
         switch decoding {
         case let .dataCorrupted(context), let .typeMismatch(_, context), let .valueNotFound(_, context),
@@ -118,4 +120,23 @@ func describe(_ error: any Error) -> String {
         }
     }
     return error.localizedDescription
+}
+
+/// The reason of a Foundation file error, from the system's error number underneath when there
+/// is one, else from Foundation's code; nil for errors of other kinds.
+func fileSystemReason(_ error: any Error) -> String? {
+    let error = error as NSError
+    if error.domain == NSPOSIXErrorDomain { return UserFileError(errorNumber: Int32(error.code)).localizedReason }
+    guard error.domain == NSCocoaErrorDomain else { return nil }
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return UserFileError(errorNumber: Int32(underlying.code)).localizedReason
+    }
+    switch CocoaError.Code(rawValue: error.code) {
+    case .fileNoSuchFile, .fileReadNoSuchFile: return UserFileError.missing.localizedReason
+    case .fileReadNoPermission, .fileWriteNoPermission: return UserFileError.permissionDenied.localizedReason
+    case .fileWriteOutOfSpace: return t("file.diskFull")
+    case .fileWriteVolumeReadOnly: return t("file.readOnly")
+    case .fileWriteFileExists: return t("file.exists")
+    default: return t("file.failed", ["reason": t("file.unknownFailure")])
+    }
 }

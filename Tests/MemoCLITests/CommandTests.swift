@@ -231,6 +231,12 @@ struct CommandTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "con\nbody 1")
         try sandbox.ok(["export", ids[2], "-o", file], library: library)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "Plans: 2026/Q1\nbody 2")
+        // A folder, or a file in a missing folder: said plainly, never "NSCocoaErrorDomain error 512".
+        let intoFolder = try sandbox.fails(["export", ids[0], "--output", sandbox.path], status: 1, containing: ["a folder"], library: library)
+        let intoMissing = try sandbox.fails(["export", ids[0], "--output", sandbox.at("missing/x.txt")], status: 1, library: library)
+        for result in [intoFolder, intoMissing] {
+            #expect(!result.stderr.contains("Domain") && !result.stderr.contains("error 5"), "\(result)")
+        }
 
         let folder = sandbox.at("exported/notes")
         let summary = try sandbox.ok(["export", "--all", folder], library: library)

@@ -35,7 +35,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") || lowered.hasPrefix("webdav://") || lowered.hasPrefix("webdavs://") {
             self = try Self.webDAV(text)
         } else if lowered.hasPrefix("file://") {
-            guard let url = URL(string: text), url.isFileURL, !url.path.isEmpty else { throw StoreLocationError("\"\(text)\" is not a file URL") }
+            guard let url = URL(string: text), url.isFileURL, !url.path.isEmpty else { throw StoreLocationError("\"\(Self.redactingCredentials(text))\" is not a file URL") }
             self = .folder(path: url.path)
         } else if let scheme = text.firstRange(of: "://") {
             throw StoreLocationError("unknown kind of store \"\(text[..<scheme.lowerBound])://\" (use a folder path, s3://, https:// or webdav://)")
@@ -43,6 +43,42 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
             guard !text.isEmpty else { throw StoreLocationError("no store given") }
             self = .folder(path: text)
         }
+    }
+
+    /// `text` with any user name and password of a URL replaced by "•••" (a refused location is
+    /// echoed in messages, and a password must never be printed or logged).
+    public static func redactingCredentials(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let authorityEnd = text[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        guard let at = text[schemeEnd.upperBound..<authorityEnd].lastIndex(of: "@") else {
+            // A nested URL (an s3:// endpoint in the query) may hold credentials too.
+            guard let nested = text[authorityEnd...].range(of: "://") else { return text }
+            let head = text[..<nested.lowerBound]
+            let schemeStart = head.lastIndex { !($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }.map { head.index(after: $0) } ?? head.startIndex
+            return String(text[..<schemeStart]) + redactingCredentials(String(text[schemeStart...]))
+        }
+        return String(text[..<schemeEnd.upperBound]) + "•••" + redactingCredentials(String(text[at...]))
+    }
+
+    /// A port written in a URL, checked: 1 to 65535 (Foundation takes any number and fails only
+    /// when the request is sent).
+    private static func checkPort(_ port: Int?, in text: String) throws(StoreLocationError) {
+        guard let port else { return }
+        guard (1...65_535).contains(port) else {
+            throw StoreLocationError("the port \(port) of \"\(redactingCredentials(text))\" is not between 1 and 65535")
+        }
+    }
+
+    /// An IPv6 address literal as a host (`https://[::1]:8443/…`) is refused on Linux:
+    /// swift-corelibs-foundation's URLSession fails every request to one as a bad URL (seen with
+    /// Swift 6.3.1), so the location is refused when it is read, with the way around it, rather
+    /// than at every sync. Apple's URLSession takes them.
+    private static func checkHost(_ host: String?, in text: String) throws(StoreLocationError) {
+        #if !canImport(Darwin)
+        guard let host, host.contains(":") else { return }
+        throw StoreLocationError(
+            "an IPv6 address as the host (\"\(redactingCredentials(text))\") is not supported on Linux; use a host name for it (localhost for ::1, or an /etc/hosts entry)")
+        #endif
     }
 
     /// "folder", "S3 bucket" or "WebDAV folder".
@@ -81,7 +117,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
 
     private static func s3(_ text: String, endpoint: String?, region: String?) throws(StoreLocationError) -> StoreLocation {
         guard let components = URLComponents(string: text), let bucket = components.host, !bucket.isEmpty else {
-            throw StoreLocationError("\"\(text)\" is not an s3://BUCKET/PREFIX URL")
+            throw StoreLocationError("\"\(redactingCredentials(text))\" is not an s3://BUCKET/PREFIX URL")
         }
         guard components.user == nil, components.password == nil, components.port == nil else {
             throw StoreLocationError("an s3:// URL takes no user name, password or port (credentials come from the environment or the credentials file)")
@@ -105,7 +141,9 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         if let endpointText {
             guard let url = URL(string: endpointText), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
                 url.user == nil, url.password == nil
-            else { throw StoreLocationError("the endpoint \"\(endpointText)\" is not an http(s)://HOST[:PORT] URL without credentials") }
+            else { throw StoreLocationError("the endpoint \"\(redactingCredentials(endpointText))\" is not an http(s)://HOST[:PORT] URL without credentials") }
+            try checkPort(url.port, in: endpointText)
+            try checkHost(url.host, in: endpointText)
             endpointURL = url
         }
         if let regionText, regionText.isEmpty || !regionText.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
@@ -116,16 +154,18 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
 
     private static func webDAV(_ text: String) throws(StoreLocationError) -> StoreLocation {
         guard var components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
-            throw StoreLocationError("\"\(text)\" is not a URL with a host")
+            throw StoreLocationError("\"\(redactingCredentials(text))\" is not a URL with a host")
         }
         guard components.user == nil, components.password == nil else {
             throw StoreLocationError("a store URL takes no user name or password (they come from the environment or the credentials file)")
         }
         guard components.query == nil, components.fragment == nil else { throw StoreLocationError("a WebDAV folder URL takes no query or fragment") }
+        try checkPort(components.port, in: text)
+        try checkHost(host, in: text)
         let scheme = components.scheme?.lowercased() ?? ""
         components.scheme = scheme == "http" ? "http" : "https"
         if !components.percentEncodedPath.hasSuffix("/") { components.percentEncodedPath += "/" }
-        guard let url = components.url else { throw StoreLocationError("\"\(text)\" is not a valid URL") }
+        guard let url = components.url else { throw StoreLocationError("\"\(redactingCredentials(text))\" is not a valid URL") }
         return .webDAV(folder: url)
     }
 }

@@ -31,7 +31,7 @@ extension Runner {
         do throws(StoreLocationError) {
             return try StoreLocation(parsing: given, endpoint: options.endpoint, region: options.region)
         } catch {
-            throw .usage("error.invalidStore", ["store": Format.terminalSafe(given), "error": Format.terminalSafe(error.description)])
+            throw .usage("error.invalidStore", ["store": Format.terminalSafe(StoreLocation.redactingCredentials(given)), "error": Format.terminalSafe(error.description)])
         }
     }
 
@@ -72,7 +72,7 @@ extension Runner {
     private static func cannotUse(_ location: StoreLocation, given: String, _ error: StoreLocationError) -> CLIError {
         let reason = Format.terminalSafe(error.description)
         switch location {
-        case .folder: return .runtime("error.cannotUseStore", ["path": Format.terminalSafe(given), "error": reason])
+        case .folder: return .runtime("error.cannotUseStore", ["path": Format.terminalSafe(StoreLocation.redactingCredentials(given)), "error": reason])
         case .s3: return .runtime("error.cannotUseBucket", ["location": Format.terminalSafe(location.text), "error": reason])
         case .webDAV: return .runtime("error.cannotUseWebDAVFolder", ["location": Format.terminalSafe(location.text), "error": reason])
         }

@@ -117,6 +117,22 @@ struct SyncTests {
         }
     }
 
+    @Test("store URLs: a password never echoed, a port out of range or an IPv6 literal a usage error, no raw URL error codes")
+    func storeURLMessages() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("hello", library: library)
+        let password = try sandbox.fails(["sync", "--store", "http://me:topsecret99@127.0.0.1:9/dav"], status: 2, containing: ["•••"], library: library)
+        #expect(!password.stderr.contains("topsecret99"), "\(password)")
+        try sandbox.fails(["sync", "--store", "http://127.0.0.1:99999/dav"], status: 2, containing: ["65535"], library: library)
+        // Linux's URLSession cannot reach an IPv6 literal: refused when read, with the way around.
+        try sandbox.fails(["sync", "--store", "http://[::1]:9/dav"], status: 2, containing: ["IPv6", "localhost"], library: library)
+        // Nothing listens on port 9: the sync fails as a connection refused, in words.
+        let refused = try sandbox.fails(["sync", "--store", "http://localhost:9/dav"], status: 1, containing: ["refused the connection"], library: library)
+        #expect(!refused.stderr.contains("Domain") && !refused.stderr.contains("-100"), "\(refused)")
+    }
+
     @Test("damaged, partial, foreign and newer-version blobs are skipped and reported; syncs still converge")
     func badBlobsAreSkipped() throws {
         let sandbox = try Sandbox()

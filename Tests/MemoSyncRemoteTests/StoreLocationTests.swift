@@ -30,6 +30,43 @@ import Testing
         #expect(throws: StoreLocationError.self) { try StoreLocation(parsing: "/tmp/x", endpoint: "http://h") }
     }
 
+    /// A refused location is echoed without its password; ports are checked when the location
+    /// is read (Foundation took 99999 and failed only at the request, with "error -1000").
+    @Test func refusalsNeverEchoAPasswordAndPortsAreChecked() {
+        for (text, secret) in [("https://me:hunter2secret@host/x", "hunter2secret"), ("http://u:pw%40x@127.0.0.1:9/dav", "pw%40x"),
+                               ("s3://bucket/x?endpoint=http://key:s3cr3tkey@h:1", "s3cr3tkey"), ("webdav://:onlypw@h/x", "onlypw")] {
+            let redacted = StoreLocation.redactingCredentials(text)
+            #expect(!redacted.contains(secret) && redacted.contains("•••"), "\(redacted)")
+            do {
+                _ = try StoreLocation(parsing: text)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(!error.reason.contains(secret), "\(error.reason)")
+            }
+        }
+        #expect(StoreLocation.redactingCredentials("https://host/a@b") == "https://host/a@b")
+        #expect(StoreLocation.redactingCredentials("/tmp/x@y") == "/tmp/x@y")
+        for bad in ["http://127.0.0.1:99999/dav", "https://h:0/x", "s3://bucket/x?endpoint=http://h:70000"] {
+            #expect(throws: StoreLocationError.self, "\(bad)") { try StoreLocation(parsing: bad) }
+        }
+        #expect((try? StoreLocation(parsing: "http://127.0.0.1:65535/dav")) != nil)
+    }
+
+    /// An IPv6 literal host: refused on Linux when read (its URLSession fails every request to
+    /// one); bracketed once in requests whichever way Foundation gives the host.
+    @Test func ipv6LiteralHosts() throws {
+        #if !canImport(Darwin)
+        #expect(throws: StoreLocationError.self) { try StoreLocation(parsing: "https://[::1]:8443/dav") }
+        #expect(throws: StoreLocationError.self) { try StoreLocation(parsing: "s3://bucket/x?endpoint=http://[::1]:8333") }
+        #endif
+        let folder = try #require(URL(string: "https://[::1]:8443/dav/"))
+        let store = try WebDAVBlobStore(
+            configuration: .init(folder: folder, credentials: nil),
+            transport: ScriptedTransport { _, _ in .failure(.timedOut) }, environment: FakeRetryClock().environment)
+        #expect(try store.url(forKey: "memosync/a.seg") == "https://[::1]:8443/dav/memosync/a.seg")
+        #expect(URL(string: try store.url(forKey: "memosync/a.seg")) != nil)
+    }
+
     @Test func credentialsComeFromTheEnvironmentThenTheFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memosync-credentials-\(UInt64.random(in: 0...UInt64.max))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

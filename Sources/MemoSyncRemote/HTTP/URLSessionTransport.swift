@@ -93,11 +93,30 @@ final class URLSessionTransport: HTTPTransport {
         // an empty reply) as `unknown`: transient, like a lost connection.
         case .unknown, .networkConnectionLost, .notConnectedToInternet, .resourceUnavailable, .badServerResponse, .zeroByteResource,
             .cannotParseResponse, .dataNotAllowed:
-            return .connectionLost(urlError.localizedDescription)
+            return .connectionLost(reason(urlError.code))
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed:
-            return .cannotConnect(urlError.localizedDescription)
+            return .cannotConnect(reason(urlError.code))
         default:
-            return .other(urlError.localizedDescription)
+            return .other(reason(urlError.code))
+        }
+    }
+
+    /// What went wrong, in words (Foundation's own text on Linux is "The operation could not be
+    /// completed. (NSURLErrorDomain error -1004.)", which tells a person nothing).
+    static func reason(_ code: URLError.Code) -> String {
+        switch code {
+        case .cannotConnectToHost: "the server refused the connection or did not answer"
+        case .cannotFindHost, .dnsLookupFailed: "the server's host name was not found"
+        case .notConnectedToInternet: "this device is not connected to a network"
+        case .networkConnectionLost: "the connection was lost"
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource: "the server's answer could not be read"
+        case .badURL, .unsupportedURL: "the store's address is not a valid URL"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+            .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
+            "the secure (TLS) connection failed: check the server's certificate"
+        case .timedOut: "the server did not answer in time"
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: "the server redirected the request too often or nowhere"
+        default: "the request failed (URL error \(code.rawValue))"
         }
     }
 }

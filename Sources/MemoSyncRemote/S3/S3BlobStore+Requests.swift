@@ -30,6 +30,8 @@ extension S3BlobStore {
         let endpoint = configuration.endpoint
         let scheme = endpoint.scheme?.lowercased() ?? "https"
         var host = endpoint.host ?? ""
+        // An IPv6 literal: Foundation on Linux gives its host with the brackets, Apple's without.
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if configuration.addressing == .virtualHosted { host = "\(configuration.bucket).\(host)" }
         if host.contains(":") { host = "[\(host)]" }
         let defaultPort = scheme == "https" ? 443 : 80

@@ -88,7 +88,9 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
             throw .unavailable(reason: "refusing to send a password over plain http to \(host); use https")
         }
         self.configuration = configuration
-        let hostPart = host.contains(":") ? "[\(host)]" : host
+        // An IPv6 literal: Foundation on Linux gives its host with the brackets, Apple's without.
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let hostPart = bareHost.contains(":") ? "[\(bareHost)]" : bareHost
         origin = "\(scheme)://\(hostPart)\(folder.port.map { ":\($0)" } ?? "")"
         var path = folder.path.isEmpty ? "/" : folder.path
         if !path.hasSuffix("/") { path += "/" }

@@ -43,9 +43,13 @@ extension Runner {
         let shorts = summaries.map { library.shortIDs($0.id) }
         let width = shorts.map(\.count).max() ?? 8
         let dates = LocalDates(environment: environment)
+        // On a terminal each row fits its width (a title is cut with "…"); a pipe gets it whole.
+        let columns = console.outputColumns(environment: environment)
         for (summary, short) in zip(summaries, shorts) {
             let padded = short + String(repeating: " ", count: width - short.count)
-            console.print("\(padded)  \(dates.string(summary.modifiedAt.wallMilliseconds))  \(Format.title(summary.title))")
+            let head = "\(padded)  \(dates.string(summary.modifiedAt.wallMilliseconds))  "
+            let titleColumns = columns.map { max(8, $0 - Format.displayWidth(head)) }
+            console.print(head + Format.fitted(Format.title(summary.title), columns: titleColumns))
         }
     }
 

@@ -139,7 +139,9 @@ struct Runner {
         do throws(ReplicaError) {
             try await library.writer.save()
         } catch {
-            throw .runtime("error.cannotSave", ["path": library.path, "error": explain(error)])
+            // The engine's suggestion speaks to an app that keeps the replica in memory ("unsaved
+            // edits are kept in memory"); this process ends here, so only what went wrong is said.
+            throw .runtime("error.cannotSave", ["path": library.path, "error": explain(error, withSuggestion: false)])
         }
     }
 
@@ -173,13 +175,13 @@ struct Runner {
 }
 
 /// An engine error in the user's language: its description, and its suggestion when it has one.
-func explain(_ error: any Error) -> String {
+func explain(_ error: any Error, withSuggestion: Bool = true) -> String {
     guard let localized = error as? any LocalizedError, let description = localized.errorDescription else {
         return describe(error)
     }
     var text = description
     if text.hasSuffix(".") || text.hasSuffix("。") { text.removeLast() }
-    if let suggestion = localized.recoverySuggestion { text += t("suggestionSeparator") + suggestion }
+    if withSuggestion, let suggestion = localized.recoverySuggestion { text += t("suggestionSeparator") + suggestion }
     if text.hasSuffix(".") || text.hasSuffix("。") { text.removeLast() }
     return text
 }

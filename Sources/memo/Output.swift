@@ -29,6 +29,17 @@ struct Console {
     /// Whether standard input is a terminal.
     let inputIsTerminal = isatty(0) == 1
 
+    /// The width of the terminal standard output is, in columns: the terminal's own size, else
+    /// `$COLUMNS`, else 80; nil when standard output is not a terminal (a pipe or a file gets
+    /// whole lines).
+    func outputColumns(environment: [String: String]) -> Int? {
+        guard outputIsTerminal else { return nil }
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+
     /// Appends `text` to standard output.
     mutating func print(_ text: String, terminator: String = "\n") {
         buffer.append(contentsOf: text.utf8)
@@ -213,6 +224,23 @@ enum Format {
     /// A title for a list: the title made terminal-safe, or "(untitled)".
     static func title(_ title: String) -> String {
         title.isEmpty ? t("untitled") : terminalSafe(title)
+    }
+
+    /// `text` cut to at most `columns` terminal columns (``displayWidth(_:)``), ending in "…"
+    /// when cut; whole when it fits or when `columns` is nil. Cuts between grapheme clusters, so
+    /// an emoji or a syllable is never split.
+    static func fitted(_ text: String, columns: Int?) -> String {
+        guard let columns, displayWidth(text) > columns else { return text }
+        guard columns >= 1 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let width = displayWidth(String(character))
+            if used + width > columns - 1 { break }
+            result.append(character)
+            used += width
+        }
+        return result + "…"
     }
 
     /// JSON text for `value` (dictionaries, arrays, strings, numbers, booleans and `NSNull`),

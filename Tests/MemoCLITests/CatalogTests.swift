@@ -267,6 +267,14 @@ struct LocalizedCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == ["memosync-demo-\(getuid())"])
     }
 
+    /// A failed save ends the command: the message says its change was not saved, never the
+    /// engine's "unsaved edits are kept in memory" (true of an app, not of a process that exits).
+    @Test func aFailedSaveSaysTheChangeWasNotSaved() {
+        let message = t("error.cannotSave", ["path": "/p", "error": explain(ReplicaError.disk(.full), withSuggestion: false)])
+        #expect(message.contains("disk is full") && message.contains("was not saved"), "\(message)")
+        #expect(!message.contains("memory") && !message.contains("lost"), "\(message)")
+    }
+
     @Test("dates and numbers in the locale's format")
     func datesAndNumbers() throws {
         let sandbox = try Sandbox()

@@ -492,4 +492,35 @@ struct CommandTests {
         let after = try sandbox.ok(["status", "--json"], library: library).object()
         #expect(after["store"] as? String == store && after["unsyncedEdits"] as? Int == 0)
     }
+
+    /// `memo list` on a terminal fits each row to its width (a long title cut with "…", wide
+    /// characters counted as two columns); through a pipe the title stays whole. The terminal is
+    /// a pseudo-terminal of util-linux script(1), 40 columns wide.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) of util-linux"))
+    func listFitsTheTerminalWidth() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let long = String(repeating: "a long title ", count: 30)
+        _ = try sandbox.newMemo(long, library: library)
+        _ = try sandbox.newMemo(String(repeating: "한국어 ", count: 30), library: library)
+        let piped = try sandbox.ok(["list"], library: library)
+        #expect(piped.stdout.contains(long.trimmingCharacters(in: .whitespaces)), "\(piped)")
+        let memo = try #require(MemoExecutable.path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "stty cols 40; '\(memo)' --library '\(library)' list", "/dev/null"]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": sandbox.path, "TZ": "UTC", "LANG": "C.UTF-8"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let rows = output.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }  // a pty ends lines with CR LF
+        #expect(rows.count == 2, "\(output)")
+        for row in rows {
+            #expect(Format.displayWidth(row) <= 40 && row.hasSuffix("…"), "\(row) (\(Format.displayWidth(row)) columns)")
+        }
+    }
 }

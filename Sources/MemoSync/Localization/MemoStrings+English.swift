@@ -150,7 +150,7 @@ extension MemoStrings {
         "cli.error.cannotReadLibrary": "cannot read the library at {path}: {error}",
         "cli.error.cannotReadPassphraseFile": "cannot read the passphrase file {path}",
         "cli.error.cannotRememberKey": "cannot remember the store key in {path}",
-        "cli.error.cannotSave": "cannot save the library at {path}: {error}; the change is lost",
+        "cli.error.cannotSave": "cannot save the library at {path}: {error}. This command's change was not saved: run the command again once that is fixed",
         "cli.error.cannotUseBucket": "cannot use the S3 bucket {location}: {error}",
         "cli.error.cannotUseStore": "cannot use the store folder {path}: {error}",
         "cli.error.cannotUseWebDAVFolder": "cannot use the WebDAV folder {location}: {error}",

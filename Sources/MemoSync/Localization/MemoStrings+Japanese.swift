@@ -150,7 +150,7 @@ extension MemoStrings {
         "cli.error.cannotReadLibrary": "{path} のライブラリを読み込めません: {error}",
         "cli.error.cannotReadPassphraseFile": "パスフレーズのファイル {path} を読み込めません",
         "cli.error.cannotRememberKey": "ストアの鍵を {path} に保存できません",
-        "cli.error.cannotSave": "{path} のライブラリを保存できません: {error}。変更は失われました",
+        "cli.error.cannotSave": "{path} のライブラリを保存できません: {error}。このコマンドの変更は保存されていません。原因を解消してからもう一度実行してください",
         "cli.error.cannotUseBucket": "S3 バケット {location} を使えません: {error}",
         "cli.error.cannotUseStore": "ストアのフォルダー {path} を使えません: {error}",
         "cli.error.cannotUseWebDAVFolder": "WebDAV フォルダー {location} を使えません: {error}",

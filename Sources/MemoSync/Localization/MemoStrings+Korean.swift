@@ -150,7 +150,7 @@ extension MemoStrings {
         "cli.error.cannotReadLibrary": "{path}의 라이브러리를 읽을 수 없습니다: {error}",
         "cli.error.cannotReadPassphraseFile": "암호 파일({path})을 읽을 수 없습니다",
         "cli.error.cannotRememberKey": "저장소 키를 {path}에 기억해 둘 수 없습니다",
-        "cli.error.cannotSave": "{path}의 라이브러리를 저장할 수 없습니다: {error}. 변경은 반영되지 않았습니다",
+        "cli.error.cannotSave": "{path}의 라이브러리를 저장할 수 없습니다: {error}. 이 명령의 변경은 저장되지 않았습니다. 원인을 해결한 뒤 명령을 다시 실행하세요",
         "cli.error.cannotUseBucket": "S3 버킷({location})을 쓸 수 없습니다: {error}",
         "cli.error.cannotUseStore": "저장소 폴더({path})를 쓸 수 없습니다: {error}",
         "cli.error.cannotUseWebDAVFolder": "WebDAV 폴더({location})를 쓸 수 없습니다: {error}",

@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The system's libcrypto (libssl-dev) for the encryption target, installed when missing.
 Tests/setup-system.sh
+# Programs the tests run (zsh and fish for the completion tests), installed when missing.
+Tests/setup-test-tools.sh
 export MEMOSYNC_SELF_CHECKS=1
 Tests/Servers/servers.sh swift test
 Simulations/ci-swarm.sh

@@ -178,6 +178,12 @@ enum ArgumentParser {
         "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1,
     ]
 
+    /// The options that take values, with how many (for the completion scripts, which must step
+    /// over an option's values to find the command): `--all` takes one for `export` only.
+    static var optionsTakingValues: [(name: String, count: Int)] {
+        arity.filter { $0.value > 0 }.map { (name: $0.key, count: $0.value) }.sorted { $0.name < $1.name }
+    }
+
     /// Options every command accepts.
     static let globalOptions: Set<String> = ["--library", "--help", "-h", "--quiet", "-q"]
 

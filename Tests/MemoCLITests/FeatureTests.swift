@@ -189,6 +189,79 @@ struct FeatureTests {
         #expect(result.stdout.contains("options: --text --text-file"), "\(result)")
     }
 
+    /// The three shells complete from the library the command line names (not the default one),
+    /// past any option's values, and offer `store` actions and `demo --dir`. Each runs for real:
+    /// bash through its completion function, zsh with its completion builtins standing in
+    /// (they only run inside a completion widget), fish through `complete -C`.
+    @Test("bash, zsh and fish complete ids of --library's library, store actions and demo --dir")
+    func completionInEveryShell() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let named = sandbox.at("named library")
+        let other = sandbox.at("default library")
+        let wanted = String(try sandbox.newMemo("in the named library", library: named).prefix(8))
+        let unwanted = String(try sandbox.newMemo("in the default library", library: other).prefix(8))
+        let executable = try #require(MemoExecutable.path)
+        let folder = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+        let environment = ["PATH": folder + ":/usr/bin:/bin", "MEMO_LIBRARY": other, "HOME": sandbox.home, "LIBRARY": named, "LANG": "C.UTF-8"]
+        var shellsRun = 0
+        if FileManager.default.isExecutableFile(atPath: "/bin/bash") {
+            let bash = """
+                source <(memo completion bash)
+                COMP_WORDS=(memo --library "$LIBRARY" show ""); COMP_CWORD=4; _memo; echo "ids: ${COMPREPLY[*]}"
+                COMP_WORDS=(memo --quiet --library "$LIBRARY" edit --text-file f ""); COMP_CWORD=7; _memo; echo "edit: ${COMPREPLY[*]}"
+                COMP_WORDS=(memo store ""); COMP_CWORD=2; _memo; echo "store: ${COMPREPLY[*]}"
+                COMP_WORDS=(memo demo --); COMP_CWORD=2; _memo; echo "demo: ${COMPREPLY[*]}"
+                """
+            let result = try run("/bin/bash", ["-c", bash], environment: environment)
+            #expect(result.stdout.contains("ids: \(wanted)\n") && result.stdout.contains("edit: \(wanted)\n"), "\(result)")
+            #expect(!result.stdout.contains(unwanted), "\(result)")
+            #expect(result.stdout.contains("store: passphrase rotate-key"), "\(result)")
+            #expect(result.stdout.contains("demo: ") && result.stdout.contains("--dir"), "\(result)")
+            shellsRun += 1
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
+            let zsh = """
+                compadd() { shift; print -r -- "compadd: $*" }
+                _describe() { print -r -- "describe" }
+                _files() { print -r -- "files" }
+                compdef() { : }
+                source <(memo completion zsh)
+                words=(memo --library "$LIBRARY" show ""); CURRENT=5; _memo
+                words=(memo store ""); CURRENT=3; _memo
+                words=(memo --library "$LIBRARY" ""); CURRENT=4; _memo
+                words=(memo show --library ""); CURRENT=4; _memo
+                """
+            let result = try run("/usr/bin/zsh", ["-f", "-c", zsh], environment: environment)
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 4, "\(result)")
+            #expect(lines.first?.hasSuffix(" \(wanted)") == true && !result.stdout.contains(unwanted), "\(result)")
+            #expect(lines.dropFirst().first?.contains("passphrase rotate-key") == true, "\(result)")
+            #expect(lines.dropFirst(2).first == "describe" && lines.last == "files", "\(result)")
+            shellsRun += 1
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
+            let fish = """
+                memo completion fish | source
+                complete -C "memo --library '$LIBRARY' show "
+                echo ---
+                complete -C "memo store "
+                echo ---
+                complete -C "memo demo --"
+                """
+            let result = try run("/usr/bin/fish", ["--no-config", "-c", fish], environment: environment)
+            let parts = result.stdout.components(separatedBy: "---\n")
+            #expect(parts.count == 3, "\(result)")
+            #expect(parts.first?.contains(wanted) == true && !result.stdout.contains(unwanted), "\(result)")
+            #expect(parts.dropFirst().first?.contains("passphrase") == true && parts.dropFirst().first?.contains("rotate-key") == true, "\(result)")
+            #expect(parts.last?.contains("--dir") == true, "\(result)")
+            shellsRun += 1
+        }
+        // Tests/setup-system.sh installs zsh and fish where they are missing (Debian): all three
+        // run in the test command; a missing shell is a failure here, not a skip.
+        #expect(shellsRun == 3, "only \(shellsRun) of bash, zsh and fish are installed: run Tests/setup-system.sh")
+    }
+
     @Test("progress shows on a terminal, not when piped or --quiet")
     func progress() throws {
         let sandbox = try Sandbox()

@@ -35,7 +35,12 @@ public struct StoreCredentialSources: Sendable {
     }
 
     /// A store for `location`, with credentials from these sources.
-    public func store(for location: StoreLocation) throws(StoreLocationError) -> any BlobStore {
+    ///
+    /// - Parameter createsMissingFolder: Whether a WebDAV folder that does not exist is made
+    ///   (``WebDAVBlobStore/Configuration/createsMissingFolder``): true when the user names the
+    ///   location now, false for one remembered from an earlier sync. A folder store's folder is
+    ///   made by ``DirectoryBlobStore`` itself; a bucket is never made.
+    public func store(for location: StoreLocation, createsMissingFolder: Bool = false) throws(StoreLocationError) -> any BlobStore {
         switch location {
         case let .folder(path):
             return try Self.opening { () throws(BlobStoreError) in try DirectoryBlobStore(path: path) }
@@ -43,7 +48,8 @@ public struct StoreCredentialSources: Sendable {
             let configuration = try s3Configuration(for: location)
             return try Self.opening { () throws(BlobStoreError) in try S3BlobStore(configuration: configuration) }
         case let .webDAV(folder):
-            let configuration = WebDAVBlobStore.Configuration(folder: folder, credentials: try webDAVCredentials())
+            var configuration = WebDAVBlobStore.Configuration(folder: folder, credentials: try webDAVCredentials())
+            configuration.createsMissingFolder = createsMissingFolder
             return try Self.opening { () throws(BlobStoreError) in try WebDAVBlobStore(configuration: configuration) }
         }
     }

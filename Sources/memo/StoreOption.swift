@@ -58,7 +58,9 @@ extension Runner {
         }
         let sources = StoreCredentialSources(environment: environment, credentialsFile: credentialsFile)
         do throws(StoreLocationError) {
-            let store = try sources.store(for: location)
+            // A folder named now is made when missing (a WebDAV one with MKCOL, as a folder store's
+            // is); a remembered one that vanished is an error, never replaced by an empty folder.
+            let store = try sources.store(for: location, createsMissingFolder: options.store != nil)
             // A folder is remembered by its absolute path.
             if let folder = store as? DirectoryBlobStore { return (store, .folder(path: folder.path)) }
             return (store, location)

@@ -80,6 +80,26 @@ struct RemoteStoreCLITests {
         }
         expectNoSecret(try sandbox.fails(["sync"], status: 1, containing: ["401"], library: a, environment: ["MEMOSYNC_WEBDAV_USER": "memosync", "MEMOSYNC_WEBDAV_PASSWORD": "wrong"]))
     }
+
+    /// A WebDAV folder named by `--store` that does not exist is made (MKCOL, two levels here),
+    /// as a folder store's folder is; a remembered one that has gone is an error, not remade.
+    @Test func aMissingWebDAVFolderIsMadeWhenNamedNotWhenRemembered() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let name = "cli-made-\(UInt32.random(in: 0...UInt32.max))"
+        let onDisk = (servers["MEMOSYNC_TEST_SERVERS_STATE"] ?? "") + "/webdav-data/" + name
+        let store = (servers["MEMOSYNC_TEST_DAV_URL"] ?? "") + name + "/notes"
+        let credentials = ["MEMOSYNC_WEBDAV_USER": servers["MEMOSYNC_TEST_DAV_USER"] ?? "", "MEMOSYNC_WEBDAV_PASSWORD": servers["MEMOSYNC_TEST_DAV_PASSWORD"] ?? ""]
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "into a new WebDAV folder"], library: library)
+        #expect(!FileManager.default.fileExists(atPath: onDisk))
+        expectNoSecret(try sandbox.ok(["sync", "--store", store], library: library, environment: credentials))
+        #expect(FileManager.default.fileExists(atPath: onDisk + "/notes/memosync"))
+        try FileManager.default.removeItem(atPath: onDisk)
+        try sandbox.ok(["new", "after the folder went"], library: library)
+        try sandbox.fails(["sync"], status: 1, containing: ["does not exist"], library: library, environment: credentials)
+        #expect(!FileManager.default.fileExists(atPath: onDisk), "a remembered folder that vanished was made again")
+    }
 }
 
 /// Store URLs the command line refuses, without any server.

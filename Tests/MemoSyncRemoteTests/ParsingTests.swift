@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MemoSync
 import Testing
 
@@ -202,6 +203,25 @@ import Testing
         #expect(listing.blobs == [BlobInfo(key: "memosync/v1/a b/x.seg", sizeBytes: 5)])
         #expect(listing.skipped == [SkippedEntry(key: "memosync/v1/c", problem: .unreadable(reason: "HTTP 403 Forbidden"))])
         #expect(transport.requests.count == 3)
+    }
+
+    /// With `createsMissingFolder`, a missing store folder is made level by level (MKCOL from
+    /// the top; 405 where a level exists) and the listing is empty.
+    @Test func aMissingStoreFolderIsMadeWhenAllowed() async throws {
+        let made = Mutex<[String]>([])
+        let transport = ScriptedTransport { request, _ in
+            let path = request.url.absoluteString.replacingOccurrences(of: "http://127.0.0.1:9", with: "")
+            if request.method == "MKCOL" {
+                made.withLock { $0.append(path) }
+                return .success(HTTPResponse(status: path == "/dav/" ? 405 : 201))
+            }
+            return .success(HTTPResponse(status: 404))
+        }
+        var configuration = WebDAVBlobStore.Configuration(folder: URL(string: "http://127.0.0.1:9/dav/my%20notes/")!, credentials: nil)
+        configuration.createsMissingFolder = true
+        let store = try WebDAVBlobStore(configuration: configuration, transport: transport, environment: FakeRetryClock().environment)
+        #expect(try await store.list(prefix: "memosync/v1/").isEmpty)
+        #expect(made.withLock { $0 } == ["/dav/", "/dav/my%20notes/"])
     }
 
     @Test func aMissingStartFolderIsEmptyUnlessTheStoreFolderIsMissingToo() async throws {

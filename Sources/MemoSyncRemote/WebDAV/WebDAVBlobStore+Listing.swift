@@ -11,13 +11,19 @@ extension WebDAVBlobStore {
     /// Walks the folders that can hold keys starting with `prefix`, one `PROPFIND Depth: 1` per
     /// folder, level by level (the folders of one level asked at once, up to
     /// ``concurrentFoldersMax``). A missing start folder is an empty listing (nothing was
-    /// written yet) when the store's own folder exists, and an error when it does not.
+    /// written yet) when the store's own folder exists; when that is missing too, it is made
+    /// (``Configuration/createsMissingFolder``) or the listing fails with 404.
     public func listing(prefix: String) async throws(BlobStoreError) -> BlobListing {
         var listing = BlobListing()
         let start = Self.folderPart(of: prefix)
         let first = try await propfind(folder: start, depth: "1")
         if first.status == 404 {
-            try await requireBaseFolder(start: start)
+            if try await !storeFolderExists(start: start) {
+                guard configuration.createsMissingFolder else {
+                    throw .server(status: 404, code: "Not Found", message: "the WebDAV folder \(configuration.folder.absoluteString) does not exist")
+                }
+                try await makeStoreFolder()
+            }
             return listing
         }
         var level = [(folder: start, response: first)]
@@ -102,15 +108,14 @@ extension WebDAVBlobStore {
         return folders
     }
 
-    /// Throws when the store's own folder is missing or cannot be listed (when `start` is it).
-    private func requireBaseFolder(start: String) async throws(BlobStoreError) {
-        let notFound = BlobStoreError.server(
-            status: 404, code: "Not Found", message: "the WebDAV folder \(configuration.folder.absoluteString) does not exist")
-        guard !start.isEmpty else { throw notFound }
+    /// Whether the store's own folder exists, after the listing's start folder was not found
+    /// (false at once when `start` is the store's folder); throws when it cannot be told.
+    private func storeFolderExists(start: String) async throws(BlobStoreError) -> Bool {
+        guard !start.isEmpty else { return false }
         let response = try await propfind(folder: "", depth: "0")
         switch response.status {
-        case 207: return
-        case 404, 410: throw notFound
+        case 207: return true
+        case 404, 410: return false
         default: throw error(response)
         }
     }

@@ -50,6 +50,12 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
         public var timeoutMilliseconds = 30_000
         /// Connections to the server at most.
         public var connectionsPerHost = 8
+        /// Whether a missing folder is made (with MKCOL, each missing level from the top) when a
+        /// listing or a write finds it missing, as a folder store's folder is made on its first
+        /// sync. Set it when the user names the folder for the first time; keep it off for a folder
+        /// synced before, whose disappearance is news (a share moved or deleted), never hidden by a
+        /// new empty folder. Off by default.
+        public var createsMissingFolder = false
 
         /// A configuration.
         public init(folder: URL, credentials: WebDAVCredentials?) {
@@ -168,8 +174,9 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
         do { return try await read(key: key) == bytes } catch .notFound { return false }
     }
 
-    /// Makes the folders above `key` that are missing, from the top down (405: it exists).
-    private func makeFolders(for key: String) async throws(BlobStoreError) {
+    /// Makes the folders above `key` that are missing, from the top down (405: it exists); the
+    /// store's own folder too when it is missing and may be made, once.
+    private func makeFolders(for key: String, storeFolderMade: Bool = false) async throws(BlobStoreError) {
         let parts = key.split(separator: "/").dropLast()
         var folder = ""
         for (index, part) in parts.enumerated() {
@@ -178,7 +185,27 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
             switch response.status {
             case 200..<300, 405: continue
             case 409 where index == 0:
-                throw .server(status: 409, code: "Conflict", message: "the WebDAV folder \(configuration.folder.absoluteString) does not exist")
+                guard configuration.createsMissingFolder, !storeFolderMade else {
+                    throw .server(status: 409, code: "Conflict", message: "the WebDAV folder \(configuration.folder.absoluteString) does not exist")
+                }
+                try await makeStoreFolder()
+                try await makeFolders(for: key, storeFolderMade: true)
+                return
+            default: throw error(response)
+            }
+        }
+    }
+
+    /// Makes the store's own folder, each missing level of its path from the top (201 made,
+    /// 405 already there); the server's refusal (401, 403, 507 …) is thrown.
+    func makeStoreFolder() async throws(BlobStoreError) {
+        let levels = decodedBasePath.split(separator: "/")
+        var path = "/"
+        for level in levels {
+            path += level + "/"
+            let response = try await send("MKCOL", url: origin + SigV4.canonicalPath(path))
+            switch response.status {
+            case 200..<300, 405: continue
             default: throw error(response)
             }
         }

@@ -44,6 +44,26 @@ public struct MemoSummary: Sendable, Equatable, Identifiable {
     ///
     /// - Complexity: O(length of the first line and of the preview), computed on each read.
     public var preview: String { MemoText.preview(of: String(decoding: textPrefix, as: UTF8.self)) }
+
+    /// A summary made by the library (list and search results) around its stored text.
+    init(id: MemoID, createdAt: HybridTimestamp, modifiedAt: HybridTimestamp, status: MemoStatus, textPrefix: ArraySlice<UInt8>) {
+        self.id = id
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+        self.status = status
+        self.textPrefix = textPrefix
+    }
+
+    /// A summary of a memo with `text`, as a notebook's list would give it: for SwiftUI
+    /// previews and an app's view tests (a running app gets its summaries from the notebook).
+    /// Only the beginning of `text` is kept, as the list keeps it (the title and preview come
+    /// from it).
+    public init(id: MemoID, text: String, createdAt: HybridTimestamp, modifiedAt: HybridTimestamp, status: MemoStatus = .active) {
+        var end = min(text.utf8.count, MemoRecord.derivedPrefixBytes)
+        let bytes = Array(text.utf8)
+        while end > 0 && end < bytes.count && bytes[end] & 0xC0 == 0x80 { end -= 1 }  // whole scalars
+        self.init(id: id, createdAt: createdAt, modifiedAt: modifiedAt, status: status, textPrefix: bytes[..<end])
+    }
 }
 
 /// A memo with its text.
@@ -67,6 +87,16 @@ public struct Memo: Sendable, Equatable, Identifiable {
     public var preview: String { MemoText.preview(of: text) }
     /// The memo as plain text for sharing: the title line, then the body.
     public var plainText: String { MemoText.plainText(of: text) }
+
+    /// A memo with these values: for SwiftUI previews and an app's view tests (a running app
+    /// reads memos from the notebook).
+    public init(id: MemoID, text: String, createdAt: HybridTimestamp, modifiedAt: HybridTimestamp, status: MemoStatus = .active) {
+        self.id = id
+        self.text = text
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+        self.status = status
+    }
 }
 
 /// Who made a change a notebook reports.

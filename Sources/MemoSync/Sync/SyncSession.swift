@@ -63,6 +63,18 @@ public struct SyncProgress: Sendable, Equatable {
     public var bytesRead: Int
     /// Bytes written so far.
     public var bytesWritten: Int
+
+    /// Progress with these values: for SwiftUI previews and an app's view tests (a sync reports
+    /// its own progress).
+    public init(blobsDone: Int, blobsPlanned: Int, bytesRead: Int, bytesWritten: Int) {
+        self.blobsDone = blobsDone
+        self.blobsPlanned = blobsPlanned
+        self.bytesRead = bytesRead
+        self.bytesWritten = bytesWritten
+    }
+
+    /// The share done, 0 to 1, for a progress bar (0 before anything is planned).
+    public var fractionDone: Double { blobsPlanned > 0 ? min(1, Double(blobsDone) / Double(blobsPlanned)) : 0 }
 }
 
 /// One sync of a notebook with a store, as a state machine that performs no I/O.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MemoCRDT
+import TestSupport
 import Testing
 
 /// FORMAT.md's "Worked examples": each example's bytes are exactly what the encoder writes for
@@ -7,33 +8,11 @@ import Testing
 /// leading two-digit hex groups of each line of the block after `<!-- example: NAME -->`), so
 /// an edit of either the layout's examples or the encoder that breaks their agreement fails here.
 @Suite struct FormatExampleTests {
-    /// The examples of FORMAT.md by name.
+    /// The examples of the text kinds (the others: `FormatExampleTests` of MemoSyncTests).
+    static let names: Set<String> = ["text-state-hi", "text-state-hi-backspaced", "text-delta-hi", "text-delta-hi-backspaced"]
+
     static func examples() throws -> [String: [UInt8]] {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let document = try String(contentsOf: folder.appendingPathComponent("FORMAT.md"), encoding: .utf8)
-        var examples: [String: [UInt8]] = [:]
-        var name: String?
-        var inBlock = false
-        var bytes: [UInt8] = []
-        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("<!-- example: "), let end = line.range(of: " -->") {
-                name = String(line[line.index(line.startIndex, offsetBy: 14)..<end.lowerBound])
-            } else if line.hasPrefix("```") && name != nil {
-                if inBlock, let finished = name {
-                    examples[finished] = bytes
-                    name = nil
-                    bytes = []
-                }
-                inBlock.toggle()
-            } else if inBlock {
-                // Leading groups of two hex digits, up to the first group that is not one.
-                for token in line.split(separator: " ", omittingEmptySubsequences: true) {
-                    guard token.count == 2, let byte = UInt8(token, radix: 16) else { break }
-                    bytes.append(byte)
-                }
-            }
-        }
-        return examples
+        try formatExamples().filter { names.contains($0.key) }
     }
 
     static func histories() throws -> (hi: TextCRDT, backspaced: TextCRDT) {

@@ -10,4 +10,6 @@ cd "$(dirname "$0")/.."
 Tests/setup-system.sh
 export MEMOSYNC_SELF_CHECKS=1
 Tests/Servers/servers.sh swift test
+# `memo serve` in headless Chromium (Tests/Browser): screenshots in .build/artefacts/browser.
+Tests/Browser/browser-tests.sh
 Simulations/ci-swarm.sh

@@ -3,8 +3,17 @@
 # libcrypto (OpenSSL 3) headers, from Debian's libssl-dev, for the `CLibCrypto` system library
 # target. Does nothing when pkg-config finds libcrypto; otherwise installs libssl-dev (and
 # pkg-config) with apt-get, through sudo when not root. Tests/run.sh calls it; so can a newcomer
-# before the first `swift run memo demo` (README).
+# before the first `swift run memo demo` (README). Also installs Debian's chromium (and
+# chromium-driver) when missing, for the browser tests of `memo serve` (Tests/Browser).
 set -euo pipefail
+# Headless Chromium for the browser tests of `memo serve` (Tests/Browser), when missing.
+if [[ "$(uname -s)" == "Linux" ]] && ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    chromium_sudo=""
+    if [[ "$(id -u)" != "0" ]]; then chromium_sudo="sudo"; fi
+    echo "setup-system: installing chromium and chromium-driver (for the browser tests)" >&2
+    $chromium_sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $chromium_sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcrypto; then
     exit 0
 fi

@@ -30,7 +30,7 @@ class Browser:
             [CHROMIUM, '--headless=new', '--remote-debugging-pipe', '--no-sandbox', '--disable-gpu', '--no-first-run',
              '--disable-extensions', '--disable-background-networking', '--user-data-dir=' + self.profile,
              '--lang=' + language, '--accept-lang=' + language, '--window-size=1200,800', 'about:blank'],
-            preexec_fn=fds, pass_fds=(to_browser_r, from_browser_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_browser_r); os.close(from_browser_w)
         self.buffer = b''
         self.next_id = 0
@@ -61,6 +61,8 @@ class Browser:
         raise RuntimeError(f'{method}: no answer within {WAIT} s')
 
     def js(self, expression):
+        # In a function of its own: a `const` of one evaluation never clashes with the next's.
+        expression = f'(async () => {{ return ({expression}); }})()' if ';' not in expression else f'(async () => {{ {expression} }})()'
         result = self.call('Runtime.evaluate', {'expression': expression, 'awaitPromise': True, 'returnByValue': True}, session=True)
         if 'exceptionDetails' in result: raise RuntimeError(f'{expression}: {result["exceptionDetails"]}')
         return result['result'].get('value')
@@ -171,7 +173,7 @@ try:
         served.memo('new', 'Café au lait')
         browser.js("const s = document.getElementById('search'); s.focus()")
         browser.call('Input.insertText', {'text': 'CAFE'}, session=True)
-        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 1, 'one result')
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 1 and browser.js("!!document.querySelector('#list mark')"), 'one result, highlighted')
         assert browser.js("document.querySelector('#list mark').textContent") == 'Café'
         browser.screenshot('search')
         browser.js("const s = document.getElementById('search'); s.value=''; s.dispatchEvent(new Event('input'))")
@@ -180,7 +182,7 @@ try:
     @scenario('trash and restore')
     def trash():
         browser.js("document.querySelector('#list li').click()")
-        wait(lambda: browser.js("!document.getElementById('delete').hidden"), 'a memo open')
+        wait(lambda: browser.js("document.getElementById('text').value") == 'Café au lait', 'the memo open')
         browser.js("document.getElementById('delete').click()")
         wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 1, 'one memo left')
         browser.js("document.getElementById('show-trash').click()")
@@ -220,6 +222,22 @@ try:
         assert no_overflow(), 'horizontal overflow at 200% zoom'
         browser.screenshot('zoom-200')
         browser.call('Emulation.clearDeviceMetricsOverride', session=True)
+
+    @scenario('the README screenshot')
+    def readme():
+        for text in ['Trip to Lisbon\nBook the train to Sintra, pastéis de nata in Belém.',
+                     'Groceries\nmilk, eggs, coffee beans, lemons',
+                     'Ideas for the talk\nOffline first: every device edits its own copy; copies merge character by character.']:
+            served.memo('new', text)
+        browser.go(served.url)
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") >= 4, 'the memos listed')
+        browser.js("document.querySelector('#list li').click()")
+        wait(lambda: browser.js("document.getElementById('text').value").startswith('Ideas'), 'the memo open')
+        browser.js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length);")
+        browser.call('Input.insertText', {'text': ' Two people typing at one place get their words one after the other.'}, session=True)
+        browser.js("document.getElementById('search').blur()")
+        time.sleep(0.5)
+        browser.screenshot('readme')
 finally:
     browser.close()
 

@@ -132,8 +132,10 @@ mark { background: var(--mark); color: var(--mark-fg); border-radius: 0.125rem; 
 [hidden] { display: none !important; }
 .hidden-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @media (max-width: 40rem) {
-  .split { grid-template-columns: minmax(0, 1fr); }
-  .sidebar { border-right: 0; border-bottom: 0.0625rem solid var(--line); max-height: 40vh; }
+  /* One column: the list above the editor, the page scrolls. */
+  .split { display: flex; flex-direction: column; }
+  .sidebar { border-right: 0; border-bottom: 0.0625rem solid var(--line); max-height: none; flex: 0 0 auto; }
+  #list { max-height: 40vh; overflow-y: auto; }
 }
 """#
 

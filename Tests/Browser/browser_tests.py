@@ -101,9 +101,9 @@ def wait(condition, what, seconds=WAIT):
 class Served:
     """`memo serve --no-open` on a library of its own."""
 
-    def __init__(self, library):
+    def __init__(self, library, options=()):
         self.library = library
-        self.process = subprocess.Popen([MEMO, 'serve', '--no-open', '--library', library], stdout=subprocess.PIPE,
+        self.process = subprocess.Popen([MEMO, 'serve', '--no-open', '--library', library, *options], stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True, env={**os.environ, 'LANG': 'C.UTF-8'})
         line = self.process.stdout.readline()
         match = re.search(r'(http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+)', line)
@@ -252,6 +252,49 @@ for language, expected in [('ko', '새 메모'), ('ja', '新規メモ')]:
             other.screenshot('language-' + language)
         finally:
             other.close()
+
+
+
+@scenario('two libraries, two pages typing in one memo at once, synced through a folder')
+def two_libraries():
+    store = os.path.join(root, 'store')
+    os.makedirs(store)
+    first, second = os.path.join(root, 'a'), os.path.join(root, 'b')
+    def memo(library, *arguments):
+        done = subprocess.run([MEMO, *arguments, '--library', library], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f'memo {arguments}: {done.stderr}'
+        return done.stdout
+    memo(first, 'new', 'Shared memo')
+    memo(first, 'sync', '--store', store)
+    memo(second, 'sync', '--store', store)
+    servers = [Served(first, ['--sync-interval', '1']), Served(second, ['--sync-interval', '1'])]
+    pages = []
+    try:
+        for server in servers:
+            page = Browser('en-US')
+            pages.append(page)
+            page.go(server.url)
+            wait(lambda: page.js("document.querySelectorAll('#list li').length") == 1, 'the shared memo listed')
+            page.js("document.querySelector('#list li').click()")
+            wait(lambda: page.js("document.getElementById('text').value") == 'Shared memo', 'the shared memo open')
+        pages[0].js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length);")
+        pages[1].js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(0, 0);")
+        for index in range(12):
+            pages[0].call('Input.insertText', {'text': 'a'}, session=True)
+            pages[1].call('Input.insertText', {'text': 'b'}, session=True)
+            time.sleep(0.15)
+        expected = 'b' * 12 + 'Shared memo' + 'a' * 12
+        for number, page in enumerate(pages):
+            wait(lambda: page.js("document.getElementById('text').value") == expected, f'page {number + 1} shows {expected!r}', seconds=30)
+        for library in (first, second):
+            wait(lambda: memo(library, 'show', memo(library, 'list', '--json').split('"id" : "')[1][:8]).rstrip('\n').endswith(expected), 'memo show', seconds=30)
+        assert pages[0].js("document.getElementById('text').selectionStart") == len(expected), 'the caret of page 1 moved'
+        assert pages[1].js("document.getElementById('text').selectionStart") == 12, 'the caret of page 2 moved'
+        pages[0].screenshot('two-libraries')
+    finally:
+        for page in pages: page.close()
+        for server in servers: server.stop()
+
 
 served.stop()
 shutil.rmtree(root, ignore_errors=True)

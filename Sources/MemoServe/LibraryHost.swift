@@ -95,6 +95,7 @@ public final class LibraryHost: Sendable {
         var notebook: Notebook
         var version: VersionVector
         var documents: [MemoID: CollabDocument] = [:]
+        var listCache: (version: VersionVector, trash: Bool, summaries: [MemoSummary])?
         var folder: [String] = []
         var listStamp = 0
         var listAnnounced = 0
@@ -149,6 +150,20 @@ public final class LibraryHost: Sendable {
 
     /// The sync status.
     public var syncStatus: SyncStatus { state.withLock { $0.sync } }
+
+    /// The active memos (or the trash), newest first, as last seen: made once per version of
+    /// the notebook (sorting 10,000 memos for every page of the list would be wasted).
+    public func summaries(trash: Bool) -> [MemoSummary] {
+        let (notebook, cached) = state.withLock { state in
+            (state.notebook, state.listCache.flatMap { $0.version == state.version && $0.trash == trash ? $0.summaries : nil })
+        }
+        if let cached { return cached }
+        let summaries = trash ? notebook.trash() : notebook.list()
+        state.withLock { state in
+            if state.version == notebook.version { state.listCache = (notebook.version, trash, summaries) }
+        }
+        return summaries
+    }
 
     /// A memo's text and revision, opening its document for pages to edit.
     public func openDocument(_ id: MemoID) throws(ServeFailure) -> (text: String, revision: Int, memo: Memo) {

@@ -183,7 +183,7 @@ public final class ServeApp: Sendable {
     private func list(_ request: HTTPRequest, trash: Bool) -> [String: Any] {
         let notebook = host.notebook
         let query = request.query["q"] ?? ""
-        let summaries = trash ? notebook.trash() : query.isEmpty ? notebook.list() : notebook.search(query)
+        let summaries = trash || query.isEmpty ? host.summaries(trash: trash) : notebook.search(query)
         let offset = max(0, Int(request.query["offset"] ?? "") ?? 0)
         let limit = min(500, max(1, Int(request.query["limit"] ?? "") ?? 100))
         let page = summaries.dropFirst(offset).prefix(limit)

@@ -71,8 +71,11 @@ let package = Package(
         .target(name: "MemoSyncRemote", dependencies: ["MemoSync"]),
         // An in-memory store and library folder for tests (this package's and an app's).
         .target(name: "MemoSyncTesting", dependencies: ["MemoSync"]),
+        // `memo serve`'s notes app in the browser (a front end: the engine's public API only):
+        // the HTTP server, the page <-> server scheme, the page's files.
+        .target(name: "MemoServe", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
         // The command line front end.
-        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoSyncRemote", "MemoNotes", "MemoCRDT"]),
+        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoSyncRemote", "MemoNotes", "MemoCRDT", "MemoServe"]),
         .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncRemote", "MemoSyncTesting"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),
@@ -117,6 +120,8 @@ let package = Package(
             name: "MemoSyncRemoteTests",
             dependencies: ["MemoSyncRemote", "MemoSync", "MemoSyncTesting", "MemoNotes", "MemoCRDT", "TestSupport"]
         ),
+        // `memo serve`: the HTTP layer and its refusals, the page <-> server scheme, the host.
+        .testTarget(name: "MemoServeTests", dependencies: ["MemoServe", "MemoSync", "MemoNotes", "MemoCRDT"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["MemoSimulation", "MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],

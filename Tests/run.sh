@@ -12,4 +12,6 @@ Tests/setup-system.sh
 Tests/setup-test-tools.sh
 export MEMOSYNC_SELF_CHECKS=1
 Tests/Servers/servers.sh swift test
+# `memo serve` in headless Chromium (Tests/Browser): screenshots in .build/artefacts/browser.
+Tests/Browser/browser-tests.sh
 Simulations/ci-swarm.sh

@@ -66,6 +66,7 @@ enum CommandName: String, CaseIterable {
     case delete, restore, trash, purge
     case sync, status, store
     case export, `import`
+    case serve
     case help, completion, demo
 }
 
@@ -144,6 +145,8 @@ enum Command: Equatable {
     case status
     case completion(Shell)
     case store(action: StoreAction, store: String?)
+    /// `memo serve`: the notes app in the browser (Commands+Serve.swift).
+    case serve(ServeOptions)
 }
 
 /// A whole command line, parsed.
@@ -176,6 +179,7 @@ enum ArgumentParser {
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
         "--store": 1, "--endpoint": 1, "--region": 1, "--again": 0, "--man": 0,
         "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1,
+        "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1,
     ]
 
     /// The options that take values, with how many (for the completion scripts, which must step
@@ -199,6 +203,7 @@ enum ArgumentParser {
         case .purge: ["--all", "--json"]
         case .import: ["--again", "--json"]
         case .help: ["--man"]
+        case .serve: ["--listen", "--port", "--no-open", "--sync-interval", "--store", "--endpoint", "--region", "--passphrase-file"]
         case .completion, .demo: []
         }
     }
@@ -355,6 +360,10 @@ enum ArgumentParser {
             return .completion(shell)
         case .store:
             return try StoreCommandParser.parse(arguments, store: try single("--store", in: options))
+        case .serve:
+            try expectNoArguments(arguments, command)
+            for name in ["--listen", "--port", "--sync-interval", "--store", "--endpoint", "--region"] { _ = try single(name, in: options) }
+            return .serve(try serveOptions(options.map { (name: $0.name, values: $0.values) }))
         }
     }
 

@@ -58,6 +58,8 @@ struct Runner {
             try export(try readLibrary(invocation), target: target)
         case let .import(paths, again):
             try await importFiles(invocation, paths: paths, again: again)
+        case let .serve(options):
+            try await serve(invocation, options: options)
         }
     }
 

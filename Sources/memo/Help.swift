@@ -19,7 +19,7 @@ enum Help {
         ("trash", [.delete, .restore, .trash, .purge]),
         ("sync", [.sync, .status, .store]),
         ("files", [.export, .import]),
-        ("more", [.help, .completion, .demo]),
+        ("more", [.serve, .help, .completion, .demo]),
     ]
 
     /// How to call `command`: one line per form, without "memo ".
@@ -57,6 +57,7 @@ enum Help {
         case .help: ["help [COMMAND]", "help --man"]
         case .completion: ["completion bash|zsh|fish"]
         case .demo: ["demo [--dir DIR]"]
+        case .serve: ["serve [--port N] [--no-open] [--store PATH|URL] [--sync-interval SECONDS]", "serve --listen ADDRESS[:PORT] [--no-open]"]
         }
     }
 

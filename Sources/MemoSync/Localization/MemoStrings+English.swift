@@ -376,6 +376,33 @@ extension MemoStrings {
 
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,
+        "help.summary.serve": "the notes app in your browser, synced in the background",
+        "help.page.serve": """
+            Serves the notes app to a browser on this computer: the memo list beside an
+            editor, search as you type, the trash, light and dark, in English, Korean and
+            Japanese. Prints the address to open (with its one-time access token) and opens
+            it when a browser is found. The library is synced with its store in the
+            background (the one memo sync remembers, or --store). Other memo commands keep
+            working on the same library meanwhile. Stop with Ctrl-C.
+
+            --port N                 the port on 127.0.0.1 (default: any free port)
+            --listen ADDRESS[:PORT]  listen on another IPv4 address (the token is still
+                                     required; anyone who can reach it can try)
+            --no-open                print the address only
+            --store PATH|URL         sync with this store (as memo sync)
+            --sync-interval SECONDS  sync at least this often (default 30)
+
+            Examples:
+              memo serve
+              memo serve --port 8080 --no-open
+
+            Exit status: 0 when stopped, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "cli.serve.address": "Open {url}",
+        "cli.serve.syncing": "Syncing with {store} in the background (at least every {seconds} s).",
+        "cli.serve.stop": "Press Ctrl-C to stop.",
+        "cli.note.serveListening": "listening on {address}: anyone who can reach it needs the token in the address above",
+        "cli.error.serveCannotListen": "cannot listen on {address}: {error}",
         "help.page.demo": """
             The main job in one command: two devices (two libraries in DIR) share a folder
             as their store, edit the same memo while offline, sync in turn, and converge.

@@ -376,6 +376,33 @@ extension MemoStrings {
 
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
+        "help.summary.serve": "ブラウザーで使うメモアプリ (バックグラウンドで同期)",
+        "help.page.serve": """
+            このコンピューターのブラウザーにメモアプリを表示します: メモの一覧と編集欄、
+            入力中に絞り込む検索、ゴミ箱、ライト/ダーク、英語・韓国語・日本語。開くアドレス
+            (使い捨てのアクセストークン付き) を表示し、ブラウザーがあれば開きます。
+            ライブラリはバックグラウンドで保存先 (memo sync が覚えている保存先か --store) と
+            同期されます。その間もほかの memo コマンドは同じライブラリで使えます。Ctrl-C で
+            停止します。
+
+            --port N                 127.0.0.1 のポート (既定: 空いている任意のポート)
+            --listen ADDRESS[:PORT]  別の IPv4 アドレスで待ち受ける (トークンは引き続き必要。
+                                     届く人は誰でも試せます)
+            --no-open                アドレスを表示するだけ
+            --store PATH|URL         この保存先と同期する (memo sync と同じ)
+            --sync-interval SECONDS  少なくともこの間隔で同期する (既定 30)
+
+            例:
+              memo serve
+              memo serve --port 8080 --no-open
+
+            終了ステータス: 停止すると 0、コマンドが失敗すると 1、コマンドラインの誤りは 2。
+            """,
+        "cli.serve.address": "開くアドレス: {url}",
+        "cli.serve.syncing": "{store} とバックグラウンドで同期します (少なくとも {seconds} 秒ごと)。",
+        "cli.serve.stop": "停止するには Ctrl-C を押してください。",
+        "cli.note.serveListening": "{address} で待ち受けています: 接続には上のアドレスのトークンが必要です",
+        "cli.error.serveCannotListen": "{address} で待ち受けられません: {error}",
         "help.page.demo": """
             中心となる機能を 1 つのコマンドで見せます。2 台の端末(DIR 内の 2 つのライブラリ)が
             1 つのフォルダーをストアとして共有し、オフラインで同じメモを編集してから順に同期し、

@@ -376,6 +376,32 @@ extension MemoStrings {
 
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
+        "help.summary.serve": "브라우저에서 쓰는 메모 앱, 백그라운드 동기화",
+        "help.page.serve": """
+            이 컴퓨터의 브라우저에 메모 앱을 띄웁니다: 메모 목록과 편집기, 입력하는 대로
+            찾는 검색, 휴지통, 밝은/어두운 테마, 영어·한국어·일본어. 열 주소(일회용 접근
+            토큰 포함)를 출력하고, 브라우저가 있으면 엽니다. 라이브러리는 백그라운드에서
+            저장소(memo sync가 기억한 저장소 또는 --store)와 동기화됩니다. 그동안 다른 memo
+            명령도 같은 라이브러리에서 계속 쓸 수 있습니다. Ctrl-C로 멈춥니다.
+
+            --port N                 127.0.0.1의 포트 (기본: 비어 있는 아무 포트)
+            --listen ADDRESS[:PORT]  다른 IPv4 주소에서 받기 (토큰은 여전히 필요;
+                                     닿을 수 있는 누구나 시도할 수 있음)
+            --no-open                주소만 출력
+            --store PATH|URL         이 저장소와 동기화 (memo sync와 같음)
+            --sync-interval SECONDS  적어도 이 간격으로 동기화 (기본 30)
+
+            예:
+              memo serve
+              memo serve --port 8080 --no-open
+
+            종료 상태: 멈추면 0, 명령이 실패하면 1, 명령줄이 잘못되면 2.
+            """,
+        "cli.serve.address": "열 주소: {url}",
+        "cli.serve.syncing": "{store}와 백그라운드에서 동기화합니다 (적어도 {seconds}초마다).",
+        "cli.serve.stop": "멈추려면 Ctrl-C를 누르세요.",
+        "cli.note.serveListening": "{address}에서 받는 중: 접속하려면 위 주소의 토큰이 필요합니다",
+        "cli.error.serveCannotListen": "{address}에서 받을 수 없습니다: {error}",
         "help.page.demo": """
             핵심 기능을 명령 하나로 보여 줍니다. 두 기기(DIR 안의 라이브러리 두 개)가 폴더
             하나를 저장소로 공유하고, 오프라인에서 같은 메모를 편집한 뒤 차례로 동기화하여 같은

@@ -1,0 +1,582 @@
+// The library as `memo serve` holds it: open only while it works with it, so that the other
+// `memo` commands keep working meanwhile (SERVE.md, "Sharing the library").
+//
+// - Reads (the list, a search, a memo's text) use the notebook last seen, a value: they never
+//   open the library.
+// - Changes open the library (`Replica`, which locks its folder) and keep it open while the
+//   page types; it is saved and closed after `holdMilliseconds` without a change, and at the
+//   latest after `maxHoldMilliseconds` of continuous typing, so a `memo new`, `memo edit` or
+//   `memo sync` waiting for the lock gets it within about a second. When another command holds
+//   it, a change waits for it (the page keeps the edit meanwhile, unconfirmed).
+// - While the library is closed, the folder is watched (its files' sizes and times, every
+//   `pollMilliseconds`); when another command changed it, it is read without a lock
+//   (`LibrarySnapshot`) and every open page is told.
+// - Syncs with the store run with the library open and the engine gate held, so no page edit is
+//   applied while a sync merges (an edit's UTF-16 positions always name the text they were
+//   transformed against); pages keep typing meanwhile, unconfirmed.
+
+import Foundation
+import MemoSync
+import Synchronization
+
+/// What a sync of the served library reported, for the status line.
+public struct ServeSyncOutcome: Sendable {
+    /// Whether the sync did everything (`SyncReport.isComplete`).
+    public var complete: Bool
+    /// Whether it could list the store (false: offline).
+    public var reachedStore: Bool
+    /// The error to show, in the user's language, if any.
+    public var error: String?
+
+    public init(complete: Bool, reachedStore: Bool, error: String?) {
+        self.complete = complete
+        self.reachedStore = reachedStore
+        self.error = error
+    }
+}
+
+/// Syncs a replica with the library's store (given by `memo`, which knows the store options,
+/// encryption and passphrases).
+public typealias ServeSyncer = @Sendable (Replica) async -> ServeSyncOutcome
+
+/// How `memo serve` uses the library.
+public struct ServeConfiguration: Sendable {
+    /// The library folder.
+    public var libraryPath: String
+    /// Close the library after this long without a change. The engine's undo history lives
+    /// in the open replica: undo reaches back to the edits made since the library was opened.
+    public var holdMilliseconds = 1_000
+    /// Close it at least this often while changes keep coming...
+    public var maxHoldMilliseconds = 1_000
+    /// ...and then leave it closed this long, for a command waiting for it to take it.
+    public var yieldMilliseconds = 150
+    /// How often the closed library's folder is checked for other commands' changes.
+    public var pollMilliseconds = 200
+    /// How long a change waits for another command to release the library before it is refused
+    /// (the page sends it again).
+    public var lockWaitMilliseconds = 5_000
+    /// Sync this long after the last change.
+    public var syncQuietMilliseconds = 2_000
+    /// Sync at least this often (nil: only after changes and when asked).
+    public var syncIntervalMilliseconds: Int? = 30_000
+
+    public init(libraryPath: String) {
+        self.libraryPath = libraryPath
+    }
+}
+
+/// Why an operation failed, for the page.
+public struct ServeFailure: Error, Sendable {
+    /// The HTTP status.
+    public var status: Int
+    /// The message, in the user's language.
+    public var message: String
+    /// Whether the page should reload the memo.
+    public var reload = false
+}
+
+/// The served library: the engine's replica (when open), the notebook last seen, the open
+/// memos' documents (Collab.swift), and the events for the pages.
+public final class LibraryHost: Sendable {
+    public let configuration: ServeConfiguration
+    let syncer: ServeSyncer?
+    /// The events pages receive.
+    public let events = PageEvents()
+    /// Held for every engine operation (and a whole sync): one at a time.
+    private let gate = DispatchSemaphore(value: 1)
+    private let state: Mutex<State>
+
+    struct State {
+        var replica: Replica?
+        var openedAt: UInt64 = 0
+        /// When the library was last released because changes kept coming (0: not so).
+        var yieldedAt: UInt64 = 0
+        var lastChange: UInt64 = 0
+        var notebook: Notebook
+        var version: VersionVector
+        var documents: [MemoID: CollabDocument] = [:]
+        var listCache: (version: VersionVector, trash: Bool, summaries: [MemoSummary])?
+        var folder: [String] = []
+        var listStamp = 0
+        var listAnnounced = 0
+        var dirtySinceSync = false
+        var lastSyncStart: UInt64 = 0
+        var sync = SyncStatus()
+        var stopped = false
+    }
+
+    /// The status line's facts.
+    public struct SyncStatus: Sendable {
+        /// "local" (no store), "synced", "syncing", "offline", "error".
+        public var state = "local"
+        public var error: String?
+        public var lastSyncMilliseconds: UInt64 = 0
+    }
+
+    /// Opens the library at `configuration.libraryPath` (creating it when missing), then closes
+    /// it, keeping what it read.
+    public init(configuration: ServeConfiguration, syncer: ServeSyncer?) throws(ServeFailure) {
+        self.configuration = configuration
+        self.syncer = syncer
+        let replica = try Self.open(configuration, waitMilliseconds: configuration.lockWaitMilliseconds)
+        let notebook = replica.notebook
+        Self.blocking { await replica.close() }
+        var initial = State(notebook: notebook, version: notebook.version)
+        initial.folder = Self.folderSignature(configuration.libraryPath)
+        if syncer != nil { initial.sync.state = "syncing"; initial.dirtySinceSync = true }
+        state = Mutex(initial)
+        let thread = Thread { [self] in housekeeping() }
+        thread.name = "memo serve: library"
+        thread.start()
+    }
+
+    /// Stops watching and syncing, saves and closes the library.
+    public func stop() {
+        gate.wait()
+        let replica = state.withLock { state -> Replica? in
+            state.stopped = true
+            defer { state.replica = nil }
+            return state.replica
+        }
+        if let replica { Self.blocking { _ = try? await replica.save(); await replica.close() } }
+        gate.signal()
+        events.close()
+    }
+
+    // MARK: Reading (never opens the library)
+
+    /// The notebook as last seen.
+    public var notebook: Notebook { state.withLock { $0.notebook } }
+
+    /// The sync status.
+    public var syncStatus: SyncStatus { state.withLock { $0.sync } }
+
+    /// The active memos (or the trash), newest first, as last seen: made once per version of
+    /// the notebook (sorting 10,000 memos for every page of the list would be wasted).
+    public func summaries(trash: Bool) -> [MemoSummary] {
+        let (notebook, cached) = state.withLock { state in
+            (state.notebook, state.listCache.flatMap { $0.version == state.version && $0.trash == trash ? $0.summaries : nil })
+        }
+        if let cached { return cached }
+        let summaries = trash ? notebook.trash() : notebook.list()
+        state.withLock { state in
+            if state.version == notebook.version { state.listCache = (notebook.version, trash, summaries) }
+        }
+        return summaries
+    }
+
+    /// A memo's text and revision, opening its document for pages to edit.
+    public func openDocument(_ id: MemoID) throws(ServeFailure) -> (text: String, revision: Int, memo: Memo) {
+        try state.withLock { state throws(ServeFailure) in
+            guard let memo = state.notebook.memo(id), memo.status != .purged else {
+                throw ServeFailure(status: 404, message: ServeText.text("error.noSuchMemo"))
+            }
+            if let document = state.documents[id] {
+                return (String(decoding: document.text, as: UTF16.self), document.revision, memo)
+            }
+            state.documents[id] = CollabDocument(text: Array(memo.text.utf16))
+            return (memo.text, 0, memo)
+        }
+    }
+
+    // MARK: Changing
+
+    /// Creates a memo holding `text`.
+    public func create(text: String) throws(ServeFailure) -> MemoID {
+        try change { replica throws(ReplicaError) in try replica.createMemo(text: text) }
+    }
+
+    /// Applies a page's operation, made on `base`, to memo `id`: returns the revision it made.
+    public func edit(_ id: MemoID, operation: TextOperation, base: Int, client: String) throws(ServeFailure) -> Int {
+        try change { replica throws(ServeFailure) in
+            let applied: TextOperation
+            let revision: Int
+            do throws(CollabRefusal) {
+                (applied, revision) = try state.withLock { state throws(CollabRefusal) in
+                    guard var document = state.documents[id] else { throw .unknownRevision(base) }
+                    let applied = try document.receive(operation, base: base)
+                    state.documents[id] = document
+                    return (applied, document.revision)
+                }
+            } catch {
+                throw ServeFailure(status: 409, message: ServeText.text("error.reload"), reload: true)
+            }
+            do throws(ReplicaError) {
+                for replacement in applied.replacements {
+                    try replica.edit(id, replacingUTF16: replacement.range, with: String(decoding: replacement.text, as: UTF16.self))
+                }
+            } catch {
+                // The memo went to the trash or was purged meanwhile: what was recorded is put
+                // right by `refresh` (which follows the engine's text).
+                events.post("update", Self.updateJSON(id, revision: revision, operation: applied, client: client))
+                throw ServeFailure(status: 409, message: error.localizedDescription, reload: true)
+            }
+            events.post("update", Self.updateJSON(id, revision: revision, operation: applied, client: client))
+            return revision
+        }
+    }
+
+    /// Undoes (or redoes) this device's last edit of memo `id`.
+    public func undo(_ id: MemoID, redo: Bool) throws(ServeFailure) {
+        try change { replica throws(ReplicaError) in redo ? try replica.redo(id) : try replica.undo(id) }
+    }
+
+    /// Moves memo `id` to the trash, restores it or purges it.
+    public func setStatus(_ id: MemoID, to action: String) throws(ServeFailure) {
+        try change { replica throws(ReplicaError) in
+            switch action {
+            case "trash": try replica.moveToTrash(id)
+            case "restore": try replica.restore(id)
+            default: try replica.purge(id)
+            }
+        }
+    }
+
+    /// Asks for a sync now (when the library has a store).
+    public func syncSoon() {
+        state.withLock { $0.dirtySinceSync = true; $0.lastChange = 0 }
+    }
+
+    /// Runs `body` with the library open, then follows what changed.
+    private func change<T, E: Error>(_ body: (Replica) throws(E) -> T) throws(ServeFailure) -> T {
+        gate.wait()
+        defer { gate.signal() }
+        let replica = try openedReplica()
+        let result: T
+        do throws(E) {
+            result = try body(replica)
+        } catch let error as ServeFailure {
+            refresh(replica.notebook)
+            throw error
+        } catch {
+            refresh(replica.notebook)
+            throw ServeFailure(status: 409, message: (error as? ReplicaError).map(Self.message) ?? String(describing: error))
+        }
+        state.withLock { $0.lastChange = Self.now(); $0.dirtySinceSync = true }
+        refresh(replica.notebook)
+        return result
+    }
+
+    /// The open replica, opening the library when closed (under the gate).
+    private func openedReplica() throws(ServeFailure) -> Replica {
+        if let replica = state.withLock({ $0.replica }) { return replica }
+        if state.withLock({ $0.stopped }) { throw ServeFailure(status: 503, message: ServeText.text("error.stopped")) }
+        let yielded = state.withLock { $0.yieldedAt }
+        let elapsed = Self.now() - yielded
+        if yielded > 0 && elapsed < UInt64(configuration.yieldMilliseconds) {
+            usleep(UInt32(UInt64(configuration.yieldMilliseconds) - elapsed) * 1000)
+        }
+        let replica = try Self.open(configuration, waitMilliseconds: configuration.lockWaitMilliseconds)
+        state.withLock { $0.replica = replica; $0.openedAt = Self.now() }
+        refresh(replica.notebook)
+        return replica
+    }
+
+    private static func open(_ configuration: ServeConfiguration, waitMilliseconds: Int) throws(ServeFailure) -> Replica {
+        let start = now()
+        while true {
+            do throws(ReplicaError) {
+                return try Replica(libraryPath: configuration.libraryPath)
+            } catch let error where isLocked(error) {
+                guard now() - start < UInt64(waitMilliseconds) else {
+                    throw ServeFailure(status: 503, message: ServeText.text("error.libraryBusy"))
+                }
+                usleep(20_000)
+            } catch {
+                throw ServeFailure(status: 500, message: message(error))
+            }
+        }
+    }
+
+    private static func isLocked(_ error: ReplicaError) -> Bool {
+        if case .disk(.locked) = error { return true }
+        return false
+    }
+
+    static func message(_ error: ReplicaError) -> String {
+        error.localizedDescription
+    }
+
+    /// Follows `notebook`: every open document whose text differs gets the difference as a
+    /// change (pages are told), and the list is marked changed when the notebook's version moved.
+    private func refresh(_ notebook: Notebook) {
+        let updates = state.withLock { state -> [(MemoID, Int, TextOperation)] in
+            var updates: [(MemoID, Int, TextOperation)] = []
+            if notebook.version != state.version { state.listStamp += 1 }
+            state.version = notebook.version
+            state.notebook = notebook
+            for (id, document) in state.documents {
+                var document = document
+                let text = notebook.memo(id).map { Array($0.text.utf16) } ?? []
+                guard text != document.text else { continue }
+                let operation = TextOperation.difference(from: document.text, to: text)
+                try? document.record(operation)
+                state.documents[id] = document
+                updates.append((id, document.revision, operation))
+            }
+            return updates
+        }
+        for (id, revision, operation) in updates {
+            events.post("update", Self.updateJSON(id, revision: revision, operation: operation, client: ""))
+        }
+    }
+
+    static func updateJSON(_ id: MemoID, revision: Int, operation: TextOperation, client: String) -> String {
+        JSON.encode(["memo": id.description, "revision": revision, "operation": JSON.operation(operation), "client": client])
+    }
+
+    // MARK: Housekeeping (its own thread)
+
+    private func housekeeping() {
+        while !state.withLock({ $0.stopped }) {
+            usleep(UInt32(configuration.pollMilliseconds) * 1000)
+            let now = Self.now()
+            let (replica, idle, held) = state.withLock { ($0.replica, now - $0.lastChange, now - $0.openedAt) }
+            if replica != nil, idle >= UInt64(configuration.holdMilliseconds) || held >= UInt64(configuration.maxHoldMilliseconds) {
+                releaseLibrary(yielding: idle < UInt64(configuration.holdMilliseconds))
+            } else if replica == nil {
+                watchFolder()
+            }
+            announceList()
+            if syncer != nil { syncIfDue(now) }
+        }
+    }
+
+    /// Saves and closes the library (other commands can take it).
+    private func releaseLibrary(yielding: Bool) {
+        gate.wait()
+        defer { gate.signal() }
+        guard let replica = state.withLock({ $0.replica }) else { return }
+        let saved = Self.blocking { () -> ReplicaError? in
+            do throws(ReplicaError) { try await replica.save(); return nil } catch { return error }
+        }
+        if let saved {
+            // Kept open: the edits are only in memory; the next round tries again.
+            setStatusError(Self.message(saved))
+            return
+        }
+        Self.blocking { await replica.close() }
+        state.withLock {
+            $0.replica = nil
+            $0.folder = Self.folderSignature(configuration.libraryPath)
+            $0.yieldedAt = yielding ? Self.now() : 0
+        }
+    }
+
+    /// Reads the library again when another command changed its folder.
+    private func watchFolder() {
+        let signature = Self.folderSignature(configuration.libraryPath)
+        guard signature != state.withLock({ $0.folder }) else { return }
+        gate.wait()
+        defer { gate.signal() }
+        guard state.withLock({ $0.replica == nil }) else { return }
+        do throws(ReplicaError) {
+            guard let snapshot = try LibrarySnapshot.read(libraryPath: configuration.libraryPath) else { return }
+            state.withLock { $0.folder = signature }
+            refresh(snapshot.notebook)
+        } catch {
+            return
+        }
+    }
+
+    /// Tells pages the list changed, at most once a round.
+    private func announceList() {
+        let stamp = state.withLock { state -> Int? in
+            guard state.listStamp != state.listAnnounced else { return nil }
+            state.listAnnounced = state.listStamp
+            return state.listStamp
+        }
+        if let stamp { events.post("list", JSON.encode(["stamp": stamp])) }
+    }
+
+    private func syncIfDue(_ now: UInt64) {
+        let due = state.withLock { state -> Bool in
+            let quiet = state.dirtySinceSync && now - state.lastChange >= UInt64(configuration.syncQuietMilliseconds)
+            let interval = configuration.syncIntervalMilliseconds.map { now - state.lastSyncStart >= UInt64($0) } ?? false
+            return quiet || interval
+        }
+        if due { runSync() }
+    }
+
+    /// Syncs with the store, the library open and the gate held.
+    private func runSync() {
+        guard let syncer else { return }
+        gate.wait()
+        defer { gate.signal() }
+        let replica: Replica
+        do throws(ServeFailure) { replica = try openedReplica() } catch { setStatusError(error.message); return }
+        state.withLock { $0.sync.state = "syncing"; $0.lastSyncStart = Self.now(); $0.dirtySinceSync = false }
+        postStatus()
+        let outcome = Self.blocking { await syncer(replica) }
+        state.withLock { state in
+            state.sync.state = outcome.complete ? "synced" : outcome.reachedStore ? "error" : "offline"
+            state.sync.error = outcome.error
+            if outcome.complete { state.sync.lastSyncMilliseconds = replica.lastSyncMilliseconds }
+            state.openedAt = min(state.openedAt, Self.now())
+            state.lastChange = max(state.lastChange, 0)
+        }
+        refresh(replica.notebook)
+        postStatus()
+    }
+
+    private func setStatusError(_ message: String) {
+        state.withLock { $0.sync.state = "error"; $0.sync.error = message }
+        postStatus()
+    }
+
+    private func postStatus() {
+        events.post("status", statusJSON)
+    }
+
+    /// The status event's JSON (sent to each new event stream first).
+    public var statusJSON: String {
+        let status = syncStatus
+        let error: Any = status.error ?? NSNull()
+        return JSON.encode(["state": status.state, "error": error, "lastSync": status.lastSyncMilliseconds])
+    }
+
+    // MARK: Helpers
+
+    /// The library folder's files with their sizes, change times and inodes.
+    static func folderSignature(_ path: String) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        return names.map { name in
+            var info = stat()
+            guard stat(path + "/" + name, &info) == 0 else { return name }
+            #if canImport(Darwin)
+            let changed = "\(info.st_ctimespec.tv_sec).\(info.st_ctimespec.tv_nsec)"
+            #else
+            let changed = "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+            #endif
+            return "\(name) \(info.st_size) \(changed) \(info.st_ino)"
+        }
+    }
+
+    /// Milliseconds of the monotonic clock.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+
+    /// Runs `body` to its end, waiting on the calling thread. The work runs on the host's own
+    /// executor (a dispatch queue), never on the cooperative pool: a caller blocking a pool
+    /// thread (a test, the `memo` command's task) cannot starve it.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let result = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task(executorPreference: EngineExecutor.shared) {
+            let value = await body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+}
+
+/// The executor the host's asynchronous engine calls (save, close, sync) run on.
+final class EngineExecutor: TaskExecutor {
+    static let shared = EngineExecutor()
+    private let queue = DispatchQueue(label: "memo serve: engine", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// The events every open page receives (server-sent events), numbered; the newest are kept so
+/// a page that reconnects (`Last-Event-ID`) misses none.
+public final class PageEvents: Sendable {
+    private let condition = NSCondition()
+    private let state = Mutex(State())
+    /// How many events are kept for reconnecting pages.
+    static let kept = 4_096
+
+    private struct State {
+        var events: [(id: Int, name: String, data: String)] = []
+        var next = 1
+        var closed = false
+    }
+
+    /// Adds an event.
+    public func post(_ name: String, _ data: String) {
+        state.withLock { state in
+            state.events.append((state.next, name, data))
+            state.next += 1
+            if state.events.count > Self.kept { state.events.removeFirst(state.events.count - Self.kept) }
+        }
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Ends every stream.
+    public func close() {
+        state.withLock { $0.closed = true }
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The id the next event will have.
+    public var nextID: Int { state.withLock { $0.next } }
+
+    /// The events after `last`, waiting up to `timeoutMilliseconds` for one; nil when closed,
+    /// or when events after `last` were dropped (the page reloads).
+    func events(after last: Int, timeoutMilliseconds: Int) -> [(id: Int, name: String, data: String)]? {
+        let deadline = Date(timeIntervalSinceNow: Double(timeoutMilliseconds) / 1000)
+        while true {
+            let (found, closed, lost) = state.withLock { state in
+                (state.events.filter { $0.id > last }, state.closed, (state.events.first.map { $0.id > last + 1 } ?? false))
+            }
+            if closed { return nil }
+            if lost { return nil }
+            if !found.isEmpty { return found }
+            condition.lock()
+            let more = state.withLock { $0.events.last.map { $0.id > last } ?? false }
+            if !more && !condition.wait(until: deadline) {
+                condition.unlock()
+                return []
+            }
+            condition.unlock()
+        }
+    }
+}
+
+/// JSON through Foundation.
+enum JSON {
+    static func encode(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Any? {
+        try? JSONSerialization.jsonObject(with: Data(bytes), options: [])
+    }
+
+    /// An operation as ot.js writes it: a number n > 0 retains n, n < 0 deletes -n, a string
+    /// inserts.
+    static func operation(_ operation: TextOperation) -> [Any] {
+        operation.components.map { component -> Any in
+            switch component {
+            case let .retain(count): count
+            case let .delete(count): -count
+            case let .insert(text): String(decoding: text, as: UTF16.self)
+            }
+        }
+    }
+
+    /// The operation `value` describes, nil when malformed.
+    static func operation(from value: Any?) -> TextOperation? {
+        guard let items = value as? [Any], items.count <= 10_000 else { return nil }
+        var operation = TextOperation()
+        for item in items {
+            if let text = item as? String {
+                operation.insert(Array(text.utf16))
+            } else if let number = item as? Int, number != 0 {
+                if number > 0 { operation.retain(number) } else { operation.delete(-number) }
+            } else {
+                return nil
+            }
+        }
+        return operation
+    }
+}

@@ -1,0 +1,668 @@
+// The page's files, embedded (the only files `memo serve` ever serves: no path is mapped to
+// the file system). The sources are these strings; the script's scheme transcribes Collab.swift.
+// No packages, no inline script (the Content-Security-Policy forbids it).
+
+/// The files of the page, by path.
+enum PageAssets {
+    /// Path -> content type and body.
+    static let files: [String: (type: String, body: String)] = [
+        "/": ("text/html; charset=utf-8", html),
+        "/index.html": ("text/html; charset=utf-8", html),
+        "/app.css": ("text/css; charset=utf-8", css),
+        "/app.js": ("text/javascript; charset=utf-8", script),
+        "/strings.js": ("text/javascript; charset=utf-8", ServeText.script),
+    ]
+
+    static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>MemoSync</title>
+<link rel="stylesheet" href="/app.css">
+<script src="/strings.js" defer></script>
+<script src="/app.js" defer></script>
+</head>
+<body>
+<header class="bar">
+  <h1 data-t="app.title">MemoSync</h1>
+  <div class="actions">
+    <button type="button" id="new" data-t="button.new">New memo</button>
+    <button type="button" id="show-trash" data-t="button.trash">Trash</button>
+    <button type="button" id="sync" data-t="button.sync">Sync now</button>
+    <button type="button" id="theme" data-t-label="button.theme"><span aria-hidden="true">◐</span></button>
+  </div>
+</header>
+<main class="split">
+  <nav class="sidebar" aria-labelledby="list-heading">
+    <label for="search" class="hidden-label" data-t="search.label">Search memos</label>
+    <input id="search" type="search" autocomplete="off" spellcheck="false" data-t-placeholder="search.placeholder">
+    <h2 id="list-heading" data-t="list.label">Memos</h2>
+    <ul id="list" role="listbox" tabindex="0" aria-labelledby="list-heading"></ul>
+    <p id="list-empty" hidden></p>
+    <button type="button" id="more" hidden></button>
+  </nav>
+  <section class="editor" aria-labelledby="editor-label">
+    <div class="toolbar" role="toolbar" aria-labelledby="editor-label">
+      <button type="button" id="undo" data-t="button.undo">Undo</button>
+      <button type="button" id="redo" data-t="button.redo">Redo</button>
+      <button type="button" id="delete" data-t="button.delete">Move to trash</button>
+      <button type="button" id="restore" data-t="button.restore" hidden>Restore</button>
+      <button type="button" id="purge" data-t="button.purge" hidden>Delete for good</button>
+      <a id="export" class="button" data-t="button.export" download>Export as file</a>
+      <button type="button" id="copy" data-t="button.copy">Copy</button>
+    </div>
+    <label for="text" id="editor-label" class="hidden-label" data-t="editor.label">Memo text</label>
+    <p id="editor-note" role="note"></p>
+    <textarea id="text" spellcheck="true"></textarea>
+    <p id="modified"></p>
+  </section>
+</main>
+<footer class="bar">
+  <span id="status" role="status" aria-live="polite"></span>
+  <span id="keys"></span>
+</footer>
+</body>
+</html>
+"""#
+
+    static let css = #"""
+/* memo serve's page: rem units throughout (text size follows the browser's setting and zoom),
+   light and dark (the system's, or the one chosen: html[data-theme]). */
+:root {
+  --bg: #ffffff; --fg: #1c1c1e; --muted: #5f6368; --line: #d0d4d9; --panel: #f4f5f7;
+  --accent: #0b57d0; --accent-fg: #ffffff; --selected: #dbe6fb; --mark: #ffe58a; --mark-fg: #1c1c1e;
+  color-scheme: light;
+}
+@media (prefers-color-scheme: dark) {
+  :root:not([data-theme="light"]) {
+    --bg: #17181a; --fg: #ececee; --muted: #a4a8ae; --line: #3a3d42; --panel: #202225;
+    --accent: #8ab4f8; --accent-fg: #0b1a33; --selected: #2c3b55; --mark: #7a5d00; --mark-fg: #fff6d6;
+    color-scheme: dark;
+  }
+}
+:root[data-theme="dark"] {
+  --bg: #17181a; --fg: #ececee; --muted: #a4a8ae; --line: #3a3d42; --panel: #202225;
+  --accent: #8ab4f8; --accent-fg: #0b1a33; --selected: #2c3b55; --mark: #7a5d00; --mark-fg: #fff6d6;
+  color-scheme: dark;
+}
+* { box-sizing: border-box; }
+html, body { height: 100%; }
+body {
+  margin: 0; display: flex; flex-direction: column; min-height: 100%;
+  background: var(--bg); color: var(--fg);
+  font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", sans-serif;
+  overflow-wrap: anywhere;
+}
+.bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; padding: 0.5rem 1rem; background: var(--panel); border-bottom: 0.0625rem solid var(--line); }
+footer.bar { border-top: 0.0625rem solid var(--line); border-bottom: 0; font-size: 0.875rem; color: var(--muted); }
+h1 { font-size: 1.25rem; margin: 0; flex: 1 1 auto; }
+h2 { font-size: 0.875rem; margin: 0.75rem 0 0.25rem; color: var(--muted); text-transform: uppercase; letter-spacing: 0.05em; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+button, .button {
+  font: inherit; font-size: 0.9375rem; color: var(--fg); background: var(--bg); border: 0.0625rem solid var(--line);
+  border-radius: 0.375rem; padding: 0.25rem 0.75rem; cursor: pointer; text-decoration: none; display: inline-block;
+}
+button:hover, .button:hover { border-color: var(--accent); }
+#new { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
+:focus-visible { outline: 0.1875rem solid var(--accent); outline-offset: 0.125rem; }
+.split { flex: 1 1 auto; display: grid; grid-template-columns: minmax(14rem, 22rem) minmax(0, 1fr); min-height: 0; }
+.sidebar { border-right: 0.0625rem solid var(--line); padding: 0.75rem; overflow-y: auto; min-width: 0; max-height: calc(100vh - 7rem); }
+#search { width: 100%; font: inherit; padding: 0.375rem 0.5rem; color: var(--fg); background: var(--bg); border: 0.0625rem solid var(--line); border-radius: 0.375rem; }
+#list { list-style: none; margin: 0; padding: 0; }
+#list li { display: grid; gap: 0.125rem; padding: 0.5rem; border-radius: 0.375rem; cursor: pointer; border-bottom: 0.0625rem solid var(--line); }
+#list li[aria-selected="true"] { background: var(--selected); }
+#list .title { font-weight: 600; }
+#list .preview { color: var(--muted); font-size: 0.875rem; display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
+#list .time { color: var(--muted); font-size: 0.75rem; }
+mark { background: var(--mark); color: var(--mark-fg); border-radius: 0.125rem; }
+#more { margin-top: 0.5rem; width: 100%; }
+.editor { display: flex; flex-direction: column; padding: 0.75rem; gap: 0.5rem; min-width: 0; }
+.toolbar { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+#text {
+  flex: 1 1 auto; min-height: 15rem; width: 100%; resize: none; font: inherit; font-size: 1.0625rem; line-height: 1.6;
+  padding: 0.75rem; color: var(--fg); background: var(--bg); border: 0.0625rem solid var(--line); border-radius: 0.375rem;
+}
+#text:disabled { color: var(--muted); }
+#editor-note, #list-empty { color: var(--muted); margin: 0; }
+#editor-note[hidden] { display: none; }
+#modified { color: var(--muted); font-size: 0.8125rem; margin: 0; }
+[hidden] { display: none !important; }
+.hidden-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+@media (max-width: 40rem) {
+  /* One column: the list above the editor, the page scrolls. */
+  .split { display: flex; flex-direction: column; }
+  .sidebar { border-right: 0; border-bottom: 0.0625rem solid var(--line); max-height: none; flex: 0 0 auto; }
+  #list { max-height: 40vh; overflow-y: auto; }
+}
+"""#
+
+    static let script = #"""
+// memo serve's page (no packages). The scheme with the server is Collab.swift's, transcribed:
+// TextOperation and Collab below follow it function by function (SERVE.md).
+'use strict';
+
+// ---- Texts ---------------------------------------------------------------------------------
+const STRINGS = window.MEMO_STRINGS;
+function pickLanguage() {
+  const wanted = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || 'en'];
+  for (const tag of wanted) {
+    const code = String(tag).toLowerCase().slice(0, 2);
+    if (STRINGS[code]) return code;
+  }
+  return 'en';
+}
+const LANG = pickLanguage();
+document.documentElement.lang = LANG;
+function t(key, args) {
+  let text = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
+  for (const name in (args || {})) text = text.split('{' + name + '}').join(String(args[name]));
+  return text;
+}
+
+// ---- The scheme (Collab.swift) ---------------------------------------------------------------
+class TextOperation {
+  constructor() { this.ops = []; this.baseLength = 0; this.targetLength = 0; }
+  retain(n) {
+    if (n <= 0) return this;
+    this.baseLength += n; this.targetLength += n;
+    const last = this.ops.length - 1;
+    if (last >= 0 && typeof this.ops[last] === 'number' && this.ops[last] > 0) this.ops[last] += n;
+    else this.ops.push(n);
+    return this;
+  }
+  insert(s) {
+    if (s.length === 0) return this;
+    this.targetLength += s.length;
+    const count = this.ops.length;
+    const last = this.ops[count - 1];
+    if (typeof last === 'string') this.ops[count - 1] += s;
+    else if (typeof last === 'number' && last < 0) {
+      if (count >= 2 && typeof this.ops[count - 2] === 'string') this.ops[count - 2] += s;
+      else this.ops.splice(count - 1, 0, s);
+    } else this.ops.push(s);
+    return this;
+  }
+  delete(n) {
+    if (n <= 0) return this;
+    this.baseLength += n;
+    const last = this.ops.length - 1;
+    if (last >= 0 && typeof this.ops[last] === 'number' && this.ops[last] < 0) this.ops[last] -= n;
+    else this.ops.push(-n);
+    return this;
+  }
+  isNoop() { return this.ops.every((op) => typeof op === 'number' && op > 0); }
+  static replacing(from, to, text, length) {
+    return new TextOperation().retain(from).insert(text).delete(to - from).retain(length - to);
+  }
+  static difference(old, now) {
+    const limit = Math.min(old.length, now.length);
+    let prefix = 0;
+    while (prefix < limit && old.charCodeAt(prefix) === now.charCodeAt(prefix)) prefix++;
+    if (prefix > 0 && isLead(old.charCodeAt(prefix - 1))) prefix--;
+    let suffix = 0;
+    while (suffix < limit - prefix && old.charCodeAt(old.length - 1 - suffix) === now.charCodeAt(now.length - 1 - suffix)) suffix++;
+    if (suffix > 0 && isTrail(old.charCodeAt(old.length - suffix))) suffix--;
+    return TextOperation.replacing(prefix, old.length - suffix, now.slice(prefix, now.length - suffix), old.length);
+  }
+  apply(text) {
+    if (text.length !== this.baseLength) return null;
+    const parts = [];
+    let index = 0;
+    for (const op of this.ops) {
+      if (typeof op === 'string') parts.push(op);
+      else if (op > 0) { parts.push(text.slice(index, index + op)); index += op; }
+      else index -= op;
+    }
+    return parts.join('');
+  }
+  static compose(a, b) {
+    if (a.targetLength !== b.baseLength) return null;
+    const result = new TextOperation();
+    const first = new Cursor(a.ops), second = new Cursor(b.ops);
+    for (;;) {
+      const x = first.current, y = second.current;
+      if (x === null && y === null) return result;
+      if (x !== null && typeof x === 'number' && x < 0) { result.delete(-x); first.advance(); continue; }
+      if (y !== null && typeof y === 'string') { result.insert(y); second.advance(); continue; }
+      if (x === null || y === null) return null;
+      if (typeof x === 'number' && x > 0 && typeof y === 'number' && y > 0) {
+        const k = Math.min(x, y); result.retain(k); first.consume(k); second.consume(k);
+      } else if (typeof x === 'string' && y < 0) {
+        const k = Math.min(x.length, -y); first.consume(k); second.consume(k);
+      } else if (typeof x === 'string' && y > 0) {
+        const k = Math.min(x.length, y); result.insert(x.slice(0, k)); first.consume(k); second.consume(k);
+      } else if (typeof x === 'number' && x > 0 && y < 0) {
+        const k = Math.min(x, -y); result.delete(k); first.consume(k); second.consume(k);
+      } else return null;
+    }
+  }
+  static transform(a, b) {
+    if (a.baseLength !== b.baseLength) return null;
+    const aPrime = new TextOperation(), bPrime = new TextOperation();
+    const first = new Cursor(a.ops), second = new Cursor(b.ops);
+    for (;;) {
+      const x = first.current, y = second.current;
+      if (x === null && y === null) return [aPrime, bPrime];
+      if (x !== null && typeof x === 'string') { aPrime.insert(x); bPrime.retain(x.length); first.advance(); continue; }
+      if (y !== null && typeof y === 'string') { aPrime.retain(y.length); bPrime.insert(y); second.advance(); continue; }
+      if (x === null || y === null) return null;
+      if (x > 0 && y > 0) {
+        const k = Math.min(x, y); aPrime.retain(k); bPrime.retain(k); first.consume(k); second.consume(k);
+      } else if (x < 0 && y < 0) {
+        const k = Math.min(-x, -y); first.consume(k); second.consume(k);
+      } else if (x < 0 && y > 0) {
+        const k = Math.min(-x, y); aPrime.delete(k); first.consume(k); second.consume(k);
+      } else {
+        const k = Math.min(x, -y); bPrime.delete(k); first.consume(k); second.consume(k);
+      }
+    }
+  }
+  mapPosition(offset) {
+    let before = 0, after = 0;
+    for (const op of this.ops) {
+      if (before >= offset) return after;
+      if (typeof op === 'string') after += op.length;
+      else if (op > 0) {
+        const k = Math.min(op, offset - before); before += k; after += k;
+        if (k < op) return after;
+      } else {
+        const k = Math.min(-op, offset - before); before += k;
+        if (k < -op) return after;
+      }
+    }
+    return after;
+  }
+  toJSON() { return this.ops.slice(); }
+  static fromJSON(ops) {
+    const operation = new TextOperation();
+    for (const op of ops) {
+      if (typeof op === 'string') operation.insert(op);
+      else if (op > 0) operation.retain(op);
+      else operation.delete(-op);
+    }
+    return operation;
+  }
+}
+function isLead(unit) { return unit >= 0xD800 && unit <= 0xDBFF; }
+function isTrail(unit) { return unit >= 0xDC00 && unit <= 0xDFFF; }
+
+class Cursor {
+  constructor(ops) { this.ops = ops; this.index = 0; this.current = ops.length ? ops[0] : null; }
+  advance() { this.index++; this.current = this.index < this.ops.length ? this.ops[this.index] : null; }
+  consume(count) {
+    const c = this.current;
+    if (typeof c === 'number' && c > 0 && c > count) this.current = c - count;
+    else if (typeof c === 'number' && c < 0 && -c > count) this.current = c + count;
+    else if (typeof c === 'string' && c.length > count) this.current = c.slice(count);
+    else this.advance();
+  }
+}
+
+class Collab {
+  constructor(text, revision) { this.text = text; this.revision = revision; this.outstanding = null; this.buffer = null; }
+  edit(newText) {
+    const operation = TextOperation.difference(this.text, newText);
+    this.text = newText;
+    if (operation.isNoop()) return null;
+    if (this.outstanding === null) { this.outstanding = operation; return { operation, base: this.revision }; }
+    this.buffer = this.buffer ? TextOperation.compose(this.buffer, operation) : operation;
+    return null;
+  }
+  confirmed() {
+    this.revision += 1;
+    this.outstanding = this.buffer;
+    this.buffer = null;
+    return this.outstanding ? { operation: this.outstanding, base: this.revision } : null;
+  }
+  received(operation) {
+    let incoming = operation;
+    if (this.outstanding) {
+      const pair = TextOperation.transform(this.outstanding, incoming);
+      if (!pair) return null;
+      this.outstanding = pair[0]; incoming = pair[1];
+      if (this.buffer) {
+        const second = TextOperation.transform(this.buffer, incoming);
+        if (!second) return null;
+        this.buffer = second[0]; incoming = second[1];
+      }
+    }
+    const changed = incoming.apply(this.text);
+    if (changed === null) return null;
+    this.text = changed;
+    this.revision += 1;
+    return incoming;
+  }
+}
+
+// ---- Search highlighting (the engine's folding: case, accents, NFC/NFD) -----------------------
+function fold(text) {
+  let folded = '';
+  const map = [];
+  let offset = 0;
+  for (const character of text) {
+    const f = character.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    for (let i = 0; i < f.length; i++) map.push([offset, offset + character.length]);
+    folded += f;
+    offset += character.length;
+  }
+  return { folded, map };
+}
+function highlighted(text, query) {
+  const fragment = document.createDocumentFragment();
+  const needle = fold(query.trim()).folded;
+  if (!needle) { fragment.append(text); return fragment; }
+  const { folded, map } = fold(text);
+  let last = 0;
+  let from = folded.indexOf(needle);
+  while (from !== -1) {
+    const start = map[from][0], end = map[from + needle.length - 1][1];
+    if (start >= last) {
+      fragment.append(text.slice(last, start));
+      const mark = document.createElement('mark');
+      mark.textContent = text.slice(start, end);
+      fragment.append(mark);
+      last = end;
+    }
+    from = folded.indexOf(needle, from + needle.length);
+  }
+  fragment.append(text.slice(last));
+  return fragment;
+}
+
+// ---- The page ------------------------------------------------------------------------------
+const $ = (id) => document.getElementById(id);
+const ui = {
+  list: $('list'), search: $('search'), more: $('more'), empty: $('list-empty'), heading: $('list-heading'),
+  text: $('text'), note: $('editor-note'), modified: $('modified'), status: $('status'),
+  undo: $('undo'), redo: $('redo'), del: $('delete'), restore: $('restore'), purge: $('purge'),
+  exportLink: $('export'), copy: $('copy'), newMemo: $('new'), trash: $('show-trash'), sync: $('sync'), theme: $('theme'),
+};
+const PAGE = 100;
+const state = {
+  view: 'memos', items: [], total: 0, selected: null, listRequest: null,
+  memo: null, collab: null, client: '', status: 'active', composing: false, queued: [], sending: false, retry: null,
+};
+const dateFormat = new Intl.DateTimeFormat(LANG, { dateStyle: 'medium', timeStyle: 'short' });
+
+function applyTexts() {
+  document.querySelectorAll('[data-t]').forEach((e) => { e.textContent = t(e.dataset.t); });
+  document.querySelectorAll('[data-t-label]').forEach((e) => { e.setAttribute('aria-label', t(e.dataset.tLabel)); e.title = t(e.dataset.tLabel); });
+  document.querySelectorAll('[data-t-placeholder]').forEach((e) => { e.placeholder = t(e.dataset.tPlaceholder); });
+  document.title = t('app.title');
+  $('keys').textContent = t('keys.help');
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) { options.headers['Content-Type'] = 'application/json'; options.body = JSON.stringify(body); }
+  const response = await fetch(path, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) { const error = new Error((data && data.error) || response.statusText); error.status = response.status; error.reload = data && data.reload; throw error; }
+  return data;
+}
+
+// The list: pages of PAGE memos, newest first; "Show more" loads the next page.
+async function loadList(keep) {
+  const query = ui.search.value;
+  const count = keep ? Math.max(PAGE, state.items.length) : PAGE;
+  if (state.listRequest) state.listRequest.abort();
+  const controller = new AbortController();
+  state.listRequest = controller;
+  const path = state.view === 'trash' ? '/api/trash' : '/api/memos';
+  let data;
+  try {
+    const response = await fetch(`${path}?offset=0&limit=${count}&q=${encodeURIComponent(state.view === 'trash' ? '' : query)}`, { signal: controller.signal, credentials: 'same-origin' });
+    data = await response.json();
+  } catch (e) { return; }
+  state.items = data.memos; state.total = data.total;
+  renderList();
+}
+async function loadMore() {
+  const path = state.view === 'trash' ? '/api/trash' : '/api/memos';
+  const data = await api('GET', `${path}?offset=${state.items.length}&limit=${PAGE}&q=${encodeURIComponent(state.view === 'trash' ? '' : ui.search.value)}`);
+  state.items = state.items.concat(data.memos); state.total = data.total;
+  renderList();
+}
+function renderList() {
+  const query = state.view === 'trash' ? '' : ui.search.value;
+  ui.heading.textContent = t(state.view === 'trash' ? 'trash.title' : 'list.label');
+  ui.list.replaceChildren();
+  for (const item of state.items) {
+    const li = document.createElement('li');
+    li.role = 'option'; li.id = 'memo-' + item.id; li.dataset.id = item.id; li.tabIndex = -1;
+    li.setAttribute('aria-selected', String(item.id === state.selected));
+    const title = document.createElement('span'); title.className = 'title';
+    title.append(highlighted(item.title || t('list.untitled'), query));
+    const preview = document.createElement('span'); preview.className = 'preview';
+    preview.append(highlighted(item.preview, query));
+    const time = document.createElement('time'); time.className = 'time';
+    time.dateTime = new Date(item.modified).toISOString(); time.textContent = dateFormat.format(new Date(item.modified));
+    li.append(title, preview, time);
+    li.addEventListener('click', () => select(item.id, true));
+    ui.list.append(li);
+  }
+  const left = state.total - state.items.length;
+  ui.more.hidden = left <= 0;
+  ui.more.textContent = t('list.more', { count: left });
+  ui.empty.hidden = state.items.length > 0;
+  ui.empty.textContent = state.view === 'trash' ? t('trash.empty') : query.trim() ? t('list.noMatches', { query }) : t('list.empty');
+  if (state.selected) ui.list.setAttribute('aria-activedescendant', 'memo-' + state.selected);
+}
+let listTimer = null;
+function listChangedSoon() { clearTimeout(listTimer); listTimer = setTimeout(() => loadList(true), 100); }
+
+async function select(id, focusEditor) {
+  state.selected = id;
+  for (const li of ui.list.children) li.setAttribute('aria-selected', String(li.dataset.id === id));
+  ui.list.setAttribute('aria-activedescendant', 'memo-' + id);
+  await openMemo(id);
+  if (focusEditor && !ui.text.disabled) ui.text.focus();
+}
+
+async function openMemo(id) {
+  let data;
+  try { data = await api('GET', '/api/memos/' + id); } catch (e) { showNone(); return; }
+  state.memo = id;
+  state.client = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  state.collab = new Collab(data.text, data.revision);
+  state.queued = state.queued.filter((u) => u.memo === id && u.revision > data.revision);
+  state.sending = false;
+  state.status = data.status;
+  ui.text.value = data.text;
+  ui.text.setSelectionRange(0, 0);
+  ui.modified.textContent = t('modified', { time: dateFormat.format(new Date(data.modified)) });
+  showStatusOfMemo();
+  const pending = state.queued; state.queued = [];
+  for (const update of pending) handleUpdate(update);
+}
+function showNone() {
+  state.memo = null; state.collab = null;
+  ui.text.value = ''; ui.text.disabled = true; ui.note.textContent = t('editor.none'); ui.note.hidden = false;
+  for (const b of [ui.undo, ui.redo, ui.del, ui.restore, ui.purge, ui.copy, ui.exportLink]) b.hidden = true;
+  ui.modified.textContent = '';
+}
+function showStatusOfMemo() {
+  const trashed = state.status !== 'active';
+  ui.text.disabled = trashed;
+  ui.note.hidden = !trashed; ui.note.textContent = trashed ? t('editor.trashed') : '';
+  ui.undo.hidden = ui.redo.hidden = ui.del.hidden = trashed;
+  ui.restore.hidden = ui.purge.hidden = !trashed;
+  ui.copy.hidden = ui.exportLink.hidden = false;
+  ui.exportLink.href = '/api/memos/' + state.memo + '/export';
+}
+
+// Local edits: every input event (outside a composition) becomes an operation.
+function localEdit() {
+  if (!state.collab || state.composing) return;
+  const send = state.collab.edit(ui.text.value);
+  if (send) post(send);
+}
+async function post(send) {
+  state.sending = true;
+  const memo = state.memo, client = state.client;
+  try {
+    await api('POST', `/api/memos/${memo}/edits`, { revision: send.base, operation: send.operation.toJSON(), client });
+  } catch (error) {
+    if (memo !== state.memo || client !== state.client) return;
+    if (error.reload) { await openMemo(memo); return; }
+    // Busy or unreachable: send what is outstanding again, moved over what arrived meanwhile.
+    clearTimeout(state.retry);
+    state.retry = setTimeout(() => {
+      if (memo === state.memo && client === state.client && state.collab.outstanding) {
+        post({ operation: state.collab.outstanding, base: state.collab.revision });
+      }
+    }, 500);
+  }
+}
+
+// What the server applied: this page's own (a confirmation) or another's (moved over what is
+// unconfirmed, then shown without moving the caret off its characters).
+function handleUpdate(update) {
+  if (!state.collab || update.memo !== state.memo) return;
+  if (state.composing) { state.queued.push(update); return; }
+  if (update.revision <= state.collab.revision) return;
+  if (update.revision !== state.collab.revision + 1) { openMemo(state.memo); return; }
+  if (update.client === state.client) {
+    const next = state.collab.confirmed();
+    if (next) post(next); else state.sending = false;
+    return;
+  }
+  const applied = state.collab.received(TextOperation.fromJSON(update.operation));
+  if (applied === null) { openMemo(state.memo); return; }
+  const start = ui.text.selectionStart, end = ui.text.selectionEnd, direction = ui.text.selectionDirection;
+  const scroll = ui.text.scrollTop;
+  ui.text.value = state.collab.text;
+  ui.text.setSelectionRange(applied.mapPosition(start), applied.mapPosition(end), direction);
+  ui.text.scrollTop = scroll;
+}
+
+async function whenConfirmed() {
+  for (let i = 0; i < 100 && state.collab && (state.collab.outstanding || state.composing); i++) await new Promise((r) => setTimeout(r, 20));
+}
+async function engineUndo(redo) {
+  if (!state.memo || ui.text.disabled) return;
+  await whenConfirmed();
+  try { await api('POST', `/api/memos/${state.memo}/${redo ? 'redo' : 'undo'}`, {}); } catch (e) { /* nothing to undo */ }
+}
+async function newMemo() {
+  const data = await api('POST', '/api/memos', { text: '' });
+  if (state.view !== 'memos') await showView('memos');
+  ui.search.value = '';
+  await loadList(false);
+  await select(data.id, true);
+}
+async function setStatus(action) {
+  if (!state.memo) return;
+  await whenConfirmed();
+  await api('POST', `/api/memos/${state.memo}/${action}`, {});
+  if (action === 'purge') { showNone(); state.selected = null; }
+  else await openMemo(state.memo);
+  await loadList(true);
+}
+async function showView(view) {
+  state.view = view;
+  ui.trash.textContent = t(view === 'trash' ? 'button.memos' : 'button.trash');
+  ui.search.hidden = view === 'trash';
+  await loadList(false);
+}
+
+// Themes: the system's, or the one chosen (kept in this browser).
+function applyTheme() {
+  const chosen = localStorage.getItem('memo-theme');
+  if (chosen) document.documentElement.dataset.theme = chosen; else delete document.documentElement.dataset.theme;
+}
+function toggleTheme() {
+  const dark = document.documentElement.dataset.theme ? document.documentElement.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  localStorage.setItem('memo-theme', dark ? 'light' : 'dark');
+  applyTheme();
+}
+
+function showSyncStatus(status) {
+  const time = status.lastSync ? dateFormat.format(new Date(status.lastSync)) : '';
+  const error = status.error || '';
+  ui.status.dataset.state = status.state;
+  ui.status.textContent = t('status.' + status.state, { time, error });
+}
+
+function connect() {
+  const source = new EventSource('/api/events');
+  source.addEventListener('update', (e) => handleUpdate(JSON.parse(e.data)));
+  source.addEventListener('list', () => listChangedSoon());
+  source.addEventListener('status', (e) => showSyncStatus(JSON.parse(e.data)));
+  source.addEventListener('reload', () => { if (state.memo) openMemo(state.memo); loadList(true); });
+  source.addEventListener('open', () => { if (ui.status.dataset.state === 'disconnected') { ui.status.textContent = ''; } });
+  source.addEventListener('error', () => { ui.status.dataset.state = 'disconnected'; ui.status.textContent = t('status.disconnected'); });
+}
+
+function moveSelection(step) {
+  if (!state.items.length) return;
+  const index = state.items.findIndex((m) => m.id === state.selected);
+  const next = Math.max(0, Math.min(state.items.length - 1, index < 0 ? 0 : index + step));
+  const id = state.items[next].id;
+  select(id, false);
+  const li = $('memo-' + id); if (li) li.scrollIntoView({ block: 'nearest' });
+}
+
+function wire() {
+  ui.text.addEventListener('input', (e) => { if (!e.isComposing) localEdit(); });
+  ui.text.addEventListener('compositionstart', () => { state.composing = true; });
+  ui.text.addEventListener('compositionend', () => {
+    state.composing = false;
+    localEdit();
+    const pending = state.queued; state.queued = [];
+    for (const update of pending) handleUpdate(update);
+  });
+  ui.text.addEventListener('beforeinput', (e) => {
+    if (e.inputType === 'historyUndo' || e.inputType === 'historyRedo') { e.preventDefault(); engineUndo(e.inputType === 'historyRedo'); }
+  });
+  ui.text.addEventListener('keydown', (e) => {
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && (e.key === 'z' || e.key === 'Z')) { e.preventDefault(); engineUndo(e.shiftKey); }
+    else if (mod && (e.key === 'y' || e.key === 'Y')) { e.preventDefault(); engineUndo(true); }
+    else if (e.key === 'Escape') { e.preventDefault(); ui.list.focus(); }
+  });
+  ui.search.addEventListener('input', () => loadList(false));
+  ui.search.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown' || e.key === 'Enter') { e.preventDefault(); ui.list.focus(); moveSelection(0); }
+    if (e.key === 'Escape') { ui.search.value = ''; loadList(false); ui.list.focus(); }
+  });
+  ui.list.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown') { e.preventDefault(); moveSelection(1); }
+    else if (e.key === 'ArrowUp') { e.preventDefault(); moveSelection(-1); }
+    else if (e.key === 'Home') { e.preventDefault(); moveSelection(-1e9); }
+    else if (e.key === 'End') { e.preventDefault(); moveSelection(1e9); }
+    else if (e.key === 'Enter' && state.memo) { e.preventDefault(); if (!ui.text.disabled) ui.text.focus(); }
+  });
+  document.addEventListener('keydown', (e) => {
+    const target = e.target;
+    if (target === ui.text || target === ui.search || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'n' || e.key === 'N') { e.preventDefault(); newMemo(); }
+    else if (e.key === '/') { e.preventDefault(); if (state.view !== 'memos') showView('memos'); ui.search.focus(); }
+  });
+  ui.more.addEventListener('click', loadMore);
+  ui.newMemo.addEventListener('click', newMemo);
+  ui.trash.addEventListener('click', () => showView(state.view === 'trash' ? 'memos' : 'trash'));
+  ui.undo.addEventListener('click', () => engineUndo(false));
+  ui.redo.addEventListener('click', () => engineUndo(true));
+  ui.del.addEventListener('click', () => setStatus('trash'));
+  ui.restore.addEventListener('click', () => setStatus('restore'));
+  ui.purge.addEventListener('click', () => setStatus('purge'));
+  ui.sync.addEventListener('click', () => api('POST', '/api/sync', {}));
+  ui.theme.addEventListener('click', toggleTheme);
+  ui.copy.addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(ui.text.value); ui.note.hidden = false; ui.note.textContent = t('copied'); setTimeout(showStatusOfMemo, 1500); } catch (e) { /* not allowed */ }
+  });
+}
+
+applyTheme();
+applyTexts();
+wire();
+showNone();
+connect();
+loadList(false);
+"""#
+}

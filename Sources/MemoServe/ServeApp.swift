@@ -1,0 +1,262 @@
+// The app `memo serve` serves: the security checks every request passes, the page's files, and
+// the JSON API (SERVE.md lists every route).
+
+import Foundation
+import MemoSync
+import Synchronization
+
+/// The security checks of `memo serve` (SERVE.md, "Safe on a shared machine").
+public struct ServeSecurity: Sendable {
+    /// The per-start secret: in the address printed, then in an HttpOnly, SameSite=Strict cookie.
+    public let token: String
+    /// The `Host` values accepted ("127.0.0.1:8080", "localhost:8080").
+    public let allowedHosts: Set<String>
+
+    /// The cookie's name.
+    public static let cookieName = "memo_serve"
+
+    /// A fresh random token, and the hosts of `address:port` (with `localhost` for a loopback
+    /// address).
+    public init(address: String, port: UInt16, token: String? = nil) {
+        var generator = SystemRandomNumberGenerator()
+        self.token = token ?? (0..<4).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
+        var hosts: Set<String> = ["\(address):\(port)"]
+        if address == "127.0.0.1" { hosts.insert("localhost:\(port)") }
+        allowedHosts = hosts
+    }
+
+    /// Why `request` is refused, or nil. `stateChanging`: a request that changes something or
+    /// opens the event stream, which must come from the app's own origin.
+    func refusal(_ request: HTTPRequest, stateChanging: Bool, tokenInQuery: Bool) -> HTTPResponse? {
+        guard request.headerCount("host") == 1, let host = request.header("host"), allowedHosts.contains(host.lowercased()) else {
+            return .text(421, "this server answers only to its own address\n")
+        }
+        let origin = request.headers.filter { $0.name == "origin" }
+        if origin.count > 1 { return .text(403, "cross-origin requests are refused\n") }
+        if let origin = origin.first?.value, !allowedHosts.contains(where: { "http://" + $0 == origin.lowercased() }) {
+            return .text(403, "cross-origin requests are refused\n")
+        }
+        if stateChanging && origin.isEmpty {
+            // A browser names the origin of every POST; an event stream opened by the page is
+            // same-origin (Fetch Metadata), never a cross-site one.
+            let site = request.header("sec-fetch-site")
+            guard request.method == "GET", site == "same-origin" else { return .text(403, "cross-origin requests are refused\n") }
+        }
+        if tokenInQuery, let given = request.query["token"], constantTimeEqual(given, token) { return nil }
+        guard let cookie = cookieToken(request), constantTimeEqual(cookie, token) else {
+            return .text(403, "open the address memo serve printed (it holds the access token)\n")
+        }
+        return nil
+    }
+
+    func cookieToken(_ request: HTTPRequest) -> String? {
+        for header in request.headers where header.name == "cookie" {
+            for pair in header.value.split(separator: ";") {
+                let parts = pair.trimmingSpaces.split(separator: "=", maxSplits: 1)
+                if parts.count == 2 && parts[0] == Self.cookieName { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+
+    var cookie: String { "\(Self.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" }
+
+    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+/// The app: routes every request.
+public final class ServeApp: Sendable {
+    public let host: LibraryHost
+    public let security: ServeSecurity
+    /// How long an event stream waits before a keep-alive comment.
+    let heartbeatMilliseconds: Int
+
+    public init(host: LibraryHost, security: ServeSecurity, heartbeatMilliseconds: Int = 15_000) {
+        self.host = host
+        self.security = security
+        self.heartbeatMilliseconds = heartbeatMilliseconds
+    }
+
+    /// Answers `request`.
+    public func handle(_ request: HTTPRequest) -> HTTPReply {
+        let changing = !(request.method == "GET" || request.method == "HEAD") || request.path == "/api/events"
+        if let refusal = security.refusal(request, stateChanging: changing, tokenInQuery: request.path == "/") {
+            return .response(refusal)
+        }
+        if request.path == "/" && request.query["token"] != nil {
+            // The token leaves the address bar; the cookie carries it from here on.
+            return .response(HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", security.cookie)]))
+        }
+        if let asset = PageAssets.files[request.path] {
+            guard request.method == "GET" || request.method == "HEAD" else { return .response(.text(405, "method not allowed\n")) }
+            return .response(HTTPResponse(status: 200, headers: [("Content-Type", asset.type)], body: Array(asset.body.utf8)))
+        }
+        guard request.path.hasPrefix("/api/") else { return .response(.text(404, "not found\n")) }
+        if request.path == "/api/events" {
+            guard request.method == "GET" else { return .response(.text(405, "method not allowed\n")) }
+            return eventStream(request)
+        }
+        do throws(ServeFailure) {
+            return .response(try api(request))
+        } catch {
+            return .response(Self.json(error.status, ["error": error.message, "reload": error.reload]))
+        }
+    }
+
+    static func json(_ status: Int, _ value: Any) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(JSON.encode(value).utf8))
+    }
+
+    private func api(_ request: HTTPRequest) throws(ServeFailure) -> HTTPResponse {
+        let parts = request.path.split(separator: "/").map(String.init)   // ["api", ...]
+        let method = request.method
+        if method != "GET" && method != "HEAD" {
+            guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
+                throw ServeFailure(status: 415, message: "JSON only")
+            }
+        }
+        switch (method, parts.count > 1 ? parts[1] : "", parts.count) {
+        case ("GET", "memos", 2):
+            return Self.json(200, list(request, trash: false))
+        case ("GET", "trash", 2):
+            return Self.json(200, list(request, trash: true))
+        case ("POST", "memos", 2):
+            let body = try object(request)
+            let id = try host.create(text: body["text"] as? String ?? "")
+            return Self.json(200, ["id": id.description])
+        case ("GET", "memos", 3):
+            let id = try memoID(parts[2])
+            let (text, revision, memo) = try host.openDocument(id)
+            let notebook = host.notebook
+            return Self.json(200, [
+                "id": id.description, "text": text, "revision": revision, "status": Self.status(memo.status),
+                "canUndo": notebook.canUndo(id), "canRedo": notebook.canRedo(id), "modified": memo.modifiedAt.wallMilliseconds,
+            ])
+        case ("GET", "memos", 4) where parts[3] == "export":
+            let id = try memoID(parts[2])
+            guard let memo = host.notebook.memo(id), memo.status != .purged else { throw ServeFailure(status: 404, message: "no such memo") }
+            let name = Self.fileName(memo.title)
+            return HTTPResponse(status: 200, headers: [
+                ("Content-Type", "text/plain; charset=utf-8"),
+                ("Content-Disposition", "attachment; filename=\"memo.txt\"; filename*=UTF-8''" + Self.percentEncoded(name)),
+            ], body: Array(memo.plainText.utf8))
+        case ("POST", "memos", 4):
+            let id = try memoID(parts[2])
+            let body = try object(request)
+            switch parts[3] {
+            case "edits":
+                guard let base = body["revision"] as? Int, let operation = JSON.operation(from: body["operation"]),
+                    let client = body["client"] as? String, client.utf8.count <= 64
+                else { throw ServeFailure(status: 400, message: "a malformed edit") }
+                let revision = try host.edit(id, operation: operation, base: base, client: client)
+                return Self.json(200, ["revision": revision])
+            case "undo", "redo":
+                try host.undo(id, redo: parts[3] == "redo")
+                return Self.json(200, ["ok": true])
+            case "trash", "restore", "purge":
+                try host.setStatus(id, to: parts[3])
+                return Self.json(200, ["ok": true])
+            default:
+                throw ServeFailure(status: 404, message: "not found")
+            }
+        case ("POST", "sync", 2):
+            host.syncSoon()
+            return Self.json(200, ["ok": true])
+        case ("GET", "status", 2):
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(host.statusJSON.utf8))
+        default:
+            throw ServeFailure(status: 404, message: "not found")
+        }
+    }
+
+    /// A page of the list (or the trash, or a search's results): newest first.
+    private func list(_ request: HTTPRequest, trash: Bool) -> [String: Any] {
+        let notebook = host.notebook
+        let query = request.query["q"] ?? ""
+        let summaries = trash || query.isEmpty ? host.summaries(trash: trash) : notebook.search(query)
+        let offset = max(0, Int(request.query["offset"] ?? "") ?? 0)
+        let limit = min(500, max(1, Int(request.query["limit"] ?? "") ?? 100))
+        let page = summaries.dropFirst(offset).prefix(limit)
+        return [
+            "total": summaries.count, "offset": offset,
+            "memos": page.map { summary -> [String: Any] in
+                ["id": summary.id.description, "title": summary.title, "preview": summary.preview, "modified": summary.modifiedAt.wallMilliseconds]
+            },
+        ]
+    }
+
+    private func object(_ request: HTTPRequest) throws(ServeFailure) -> [String: Any] {
+        guard let object = JSON.decode(request.body) as? [String: Any] else { throw ServeFailure(status: 400, message: "a malformed body") }
+        return object
+    }
+
+    private func memoID(_ text: String) throws(ServeFailure) -> MemoID {
+        guard let id = MemoID(text) else { throw ServeFailure(status: 404, message: "no such memo") }
+        return id
+    }
+
+    static func status(_ status: MemoStatus) -> String {
+        switch status {
+        case .active: "active"
+        case .trashed: "trashed"
+        case .purged: "purged"
+        }
+    }
+
+    /// A file name from a title: no path separators or control characters, at most 80 characters.
+    static func fileName(_ title: String) -> String {
+        let cleaned = String(title.unicodeScalars.map { scalar -> Character in
+            scalar.value < 0x20 || "/\\:*?\"<>|".unicodeScalars.contains(scalar) ? "_" : Character(scalar)
+        }.prefix(80)).trimmingCharacters(in: .whitespaces)
+        return (cleaned.isEmpty || cleaned.hasPrefix(".") ? "memo" : cleaned) + ".txt"
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        text.utf8.map { byte -> String in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                String(UnicodeScalar(byte))
+            default:
+                "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
+            }
+        }.joined()
+    }
+
+    /// The event stream: the status, then every event (from `Last-Event-ID` on, when given).
+    private func eventStream(_ request: HTTPRequest) -> HTTPReply {
+        let events = host.events
+        let newest = events.nextID - 1
+        let resumed = request.header("last-event-id").flatMap { Int($0) }
+        let start = resumed.map { min($0, newest) } ?? newest
+        let status = host.statusJSON
+        let heartbeat = heartbeatMilliseconds
+        let head = HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8")])
+        return .eventStream(head) { writer in
+            guard writer.write(Array("retry: 1000\nevent: status\ndata: \(status)\n\n".utf8)) else { return }
+            var last = start
+            while true {
+                guard let batch = events.events(after: last, timeoutMilliseconds: heartbeat) else {
+                    _ = writer.write(Array("event: reload\ndata: {}\n\n".utf8))
+                    return
+                }
+                var text = batch.isEmpty ? ": keep-alive\n\n" : ""
+                for event in batch {
+                    text += "id: \(event.id)\nevent: \(event.name)\ndata: \(event.data)\n\n"
+                    last = event.id
+                }
+                guard writer.write(Array(text.utf8)) else { return }
+            }
+        }
+    }
+}

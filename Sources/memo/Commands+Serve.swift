@@ -1,0 +1,164 @@
+// `memo serve`: the notes app in the browser (MemoServe). This file only reads the options,
+// opens the store for the background syncs and prints the address; the server, the page and
+// the scheme between them are in Sources/MemoServe (SERVE.md).
+
+import Foundation
+import MemoServe
+import MemoSync
+import Synchronization
+
+/// The options of `memo serve`, as given.
+struct ServeOptions: Equatable {
+    /// `--listen ADDRESS[:PORT]`: an address other than 127.0.0.1 (the token is still required).
+    var listen: String?
+    /// `--port N`: the port on 127.0.0.1 (0, the default: any free one).
+    var port: UInt16 = 0
+    /// `--no-open`: print the address without opening a browser.
+    var noOpen = false
+    /// `--sync-interval SECONDS`: sync at least this often (default 30).
+    var syncIntervalSeconds = 30
+    /// The store options, as `memo sync` takes them.
+    var store = StoreOptions()
+}
+
+extension ArgumentParser {
+    /// `memo serve [--listen ADDRESS[:PORT]] [--port N] [--no-open] [--sync-interval SECONDS] [--store ...]`.
+    static func serveOptions(_ options: [(name: String, values: [String])]) throws(CLIError) -> ServeOptions {
+        var result = ServeOptions()
+        for option in options {
+            let value = option.values.first ?? ""
+            switch option.name {
+            case "--listen":
+                guard !value.isEmpty else { throw .usage("error.optionNeeds", ["option": "--listen", "what": "ADDRESS[:PORT]"]) }
+                result.listen = value
+            case "--port":
+                guard let port = UInt16(value) else { throw .usage("error.notWholeNumber", ["what": "--port", "value": value]) }
+                result.port = port
+            case "--no-open":
+                result.noOpen = true
+            case "--sync-interval":
+                guard let seconds = Int(value), seconds >= 1, seconds <= 86_400 else {
+                    throw .usage("error.notWholeNumber", ["what": "--sync-interval", "value": value])
+                }
+                result.syncIntervalSeconds = seconds
+            case "--store": result.store.store = value
+            case "--endpoint": result.store.endpoint = value
+            case "--region": result.store.region = value
+            default: continue
+            }
+        }
+        return result
+    }
+}
+
+extension Runner {
+    /// Runs the server until the process is interrupted.
+    mutating func serve(_ invocation: Invocation, options: ServeOptions) async throws(CLIError) {
+        let path = try libraryPath(invocation)
+        var (address, port) = ("127.0.0.1", options.port)
+        if let listen = options.listen {
+            let parts = listen.split(separator: ":", maxSplits: 1).map(String.init)
+            address = parts[0]
+            if parts.count == 2 {
+                guard let given = UInt16(parts[1]) else { throw .usage("error.notWholeNumber", ["what": "--listen", "value": listen]) }
+                port = given
+            }
+        }
+        // The store: the one given, else the one `memo sync` remembers; none is fine (no sync).
+        let settings = try CLISettings.load(library: path)
+        var syncer: ServeSyncer?
+        var storeShown: String?
+        if options.store.store != nil || settings.store != nil {
+            let (store, location) = try openStore(options.store, remembered: settings.store, library: path)
+            let shown = Self.storeDisplay(location)
+            storeShown = shown
+            let session = EncryptionSession(environment: environment, options: invocation.encryption, libraryPath: path, storeName: shown)
+            let syncStore: any BlobStore
+            switch try? await StoreEncryption.status(of: store) {
+            case .encrypted?: syncStore = try await session.unlock(store)
+            default: syncStore = store
+            }
+            syncer = { replica in
+                do throws(ReplicaError) {
+                    let report = try await replica.sync(with: syncStore)
+                    let error = report.errors.first?.description
+                    return ServeSyncOutcome(complete: report.isComplete, reachedStore: report.listedStore, error: error.map { Format.terminalSafe($0) })
+                } catch {
+                    return ServeSyncOutcome(complete: false, reachedStore: true, error: explain(error))
+                }
+            }
+        }
+        var configuration = ServeConfiguration(libraryPath: path)
+        configuration.syncIntervalMilliseconds = options.syncIntervalSeconds * 1000
+        let host: LibraryHost
+        do throws(ServeFailure) {
+            host = try LibraryHost(configuration: configuration, syncer: syncer)
+        } catch {
+            throw .runtime("error.cannotOpenLibrary", ["path": path, "error": error.message])
+        }
+        let server: HTTPServer
+        let app: ServeApp
+        do throws(HTTPServerError) {
+            let box = AppBox()
+            server = try HTTPServer(address: address, port: port) { request in box.handle(request) }
+            app = ServeApp(host: host, security: ServeSecurity(address: address, port: server.port))
+            box.set(app)
+        } catch {
+            host.stop()
+            throw .runtime("error.serveCannotListen", ["address": "\(address):\(port)", "error": error.description])
+        }
+        let url = "http://\(address):\(server.port)/?token=\(app.security.token)"
+        console.print(t("serve.address", ["url": url]))
+        if let storeShown { console.print(t("serve.syncing", ["store": storeShown, "seconds": String(options.syncIntervalSeconds)])) }
+        if address != "127.0.0.1" { note(t("note.serveListening", ["address": address])) }
+        console.print(t("serve.stop"))
+        console.flush()
+        if !options.noOpen { Self.openBrowser(url, environment: environment) }
+        // Until interrupted: SIGINT/SIGTERM stop the server and close the library cleanly.
+        await Self.waitForSignal()
+        server.stop()
+        host.stop()
+    }
+
+    /// Opens `url` with the desktop's opener, when there is one (nothing otherwise).
+    static func openBrowser(_ url: String, environment: [String: String]) {
+        #if os(macOS)
+        let opener = "/usr/bin/open"
+        #else
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
+        let opener = "/usr/bin/xdg-open"
+        #endif
+        guard FileManager.default.isExecutableFile(atPath: opener) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+
+    /// Returns when SIGINT or SIGTERM arrives.
+    static func waitForSignal() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            return source
+        }
+        for await _ in stream { break }
+        sources.forEach { $0.cancel() }
+    }
+}
+
+/// The app, set once the server's port is known (the server starts before the app exists).
+final class AppBox: Sendable {
+    private let app = Mutex<ServeApp?>(nil)
+    func set(_ value: ServeApp) { app.withLock { $0 = value } }
+    func handle(_ request: HTTPRequest) -> HTTPReply {
+        guard let app = app.withLock({ $0 }) else { return .response(.text(503, "starting\n")) }
+        return app.handle(request)
+    }
+}

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""Browser tests of `memo serve` in headless Chromium, driven by the DevTools protocol over a
+pipe (--remote-debugging-pipe): Python's standard library only, no Selenium, no packages.
+
+Usage: browser_tests.py MEMO_EXECUTABLE ARTEFACTS_DIR
+Every wait is bounded; on failure the scenario is printed with what the page showed, and the
+screenshots are in ARTEFACTS_DIR.
+"""
+import base64, json, os, re, shutil, subprocess, sys, tempfile, time
+
+MEMO, ARTEFACTS = sys.argv[1], sys.argv[2]
+os.makedirs(ARTEFACTS, exist_ok=True)
+CHROMIUM = shutil.which('chromium') or shutil.which('chromium-browser') or shutil.which('google-chrome')
+WAIT = 15.0
+failures = []
+
+
+class Browser:
+    """Chromium over --remote-debugging-pipe: fd 3 carries commands, fd 4 answers, NUL-separated."""
+
+    def __init__(self, language):
+        self.profile = tempfile.mkdtemp(prefix='memo-browser-')
+        to_browser_r, self.to_browser = os.pipe()
+        self.from_browser, from_browser_w = os.pipe()
+        os.set_inheritable(to_browser_r, True); os.set_inheritable(from_browser_w, True)
+
+        def fds():
+            os.dup2(to_browser_r, 3); os.dup2(from_browser_w, 4)
+        self.process = subprocess.Popen(
+            [CHROMIUM, '--headless=new', '--remote-debugging-pipe', '--no-sandbox', '--disable-gpu', '--no-first-run',
+             '--disable-extensions', '--disable-background-networking', '--user-data-dir=' + self.profile,
+             '--lang=' + language, '--accept-lang=' + language, '--window-size=1200,800', 'about:blank'],
+            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_r); os.close(from_browser_w)
+        self.buffer = b''
+        self.next_id = 0
+        self.events = []
+        target = self.call('Target.createTarget', {'url': 'about:blank'})['targetId']
+        self.session = self.call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+        self.call('Page.enable', session=True)
+        self.call('Runtime.enable', session=True)
+        self.call('Emulation.setUserAgentOverride', {'userAgent': 'memo-browser-test', 'acceptLanguage': language}, session=True)
+
+    def call(self, method, params=None, session=False):
+        self.next_id += 1
+        message = {'id': self.next_id, 'method': method, 'params': params or {}}
+        if session: message['sessionId'] = self.session
+        os.write(self.to_browser, json.dumps(message).encode() + b'\0')
+        deadline = time.time() + WAIT
+        while time.time() < deadline:
+            while b'\0' in self.buffer:
+                raw, self.buffer = self.buffer.split(b'\0', 1)
+                answer = json.loads(raw)
+                if answer.get('id') == self.next_id:
+                    if 'error' in answer: raise RuntimeError(f'{method}: {answer["error"]}')
+                    return answer.get('result', {})
+                self.events.append(answer)
+            chunk = os.read(self.from_browser, 1 << 20)
+            if not chunk: raise RuntimeError('chromium exited')
+            self.buffer += chunk
+        raise RuntimeError(f'{method}: no answer within {WAIT} s')
+
+    def js(self, expression):
+        # In a function of its own: a `const` of one evaluation never clashes with the next's.
+        expression = f'(async () => {{ return ({expression}); }})()' if ';' not in expression else f'(async () => {{ {expression} }})()'
+        result = self.call('Runtime.evaluate', {'expression': expression, 'awaitPromise': True, 'returnByValue': True}, session=True)
+        if 'exceptionDetails' in result: raise RuntimeError(f'{expression}: {result["exceptionDetails"]}')
+        return result['result'].get('value')
+
+    def go(self, url):
+        self.call('Page.navigate', {'url': url}, session=True)
+        wait(lambda: self.js('document.readyState') == 'complete' and self.js("!!document.getElementById('list')"), 'the page loads')
+        wait(lambda: self.js("document.getElementById('new').textContent.length > 0"), 'the page texts')
+
+    def screenshot(self, name):
+        data = self.call('Page.captureScreenshot', {'format': 'png'}, session=True)['data']
+        path = os.path.join(ARTEFACTS, name + '.png')
+        with open(path, 'wb') as f: f.write(base64.b64decode(data))
+        return path
+
+    def close(self):
+        try: self.call('Browser.close')
+        except Exception: pass
+        try: self.process.wait(timeout=10)
+        except Exception: self.process.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def wait(condition, what, seconds=WAIT):
+    deadline = time.time() + seconds
+    last = None
+    while time.time() < deadline:
+        try:
+            if condition(): return
+        except Exception as error:  # noqa: BLE001 - retried until the deadline
+            last = error
+        time.sleep(0.05)
+    raise AssertionError(f'waited {seconds} s for: {what}' + (f' (last error: {last})' if last else ''))
+
+
+class Served:
+    """`memo serve --no-open` on a library of its own."""
+
+    def __init__(self, library, options=()):
+        self.library = library
+        self.process = subprocess.Popen([MEMO, 'serve', '--no-open', '--library', library, *options], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env={**os.environ, 'LANG': 'C.UTF-8'})
+        line = self.process.stdout.readline()
+        match = re.search(r'(http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+)', line)
+        if not match: raise RuntimeError(f'memo serve printed {line!r}: {self.process.stderr.read()}')
+        self.url = match.group(1)
+
+    def memo(self, *arguments):
+        return subprocess.run([MEMO, *arguments, '--library', self.library], capture_output=True, text=True, timeout=60)
+
+    def stop(self):
+        self.process.terminate()
+        try: self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired: self.process.kill()
+
+
+def scenario(name):
+    def run(body):
+        print(f'browser test: {name}', flush=True)
+        try:
+            body()
+        except Exception as error:  # noqa: BLE001 - reported, then the next scenario runs
+            failures.append(name)
+            print(f'FAILED: {name}: {error}', flush=True)
+        return body
+    return run
+
+
+root = tempfile.mkdtemp(prefix='memo-browser-libraries-')
+served = Served(os.path.join(root, 'library'))
+browser = Browser('en-US')
+memo_id = None
+try:
+    @scenario('a memo typed in the page appears in memo list')
+    def typed():
+        global memo_id
+        browser.go(served.url)
+        browser.js("document.getElementById('new').click()")
+        wait(lambda: browser.js("document.activeElement.id") == 'text', 'the new memo is focused')
+        browser.call('Input.insertText', {'text': 'Hello from the browser'}, session=True)
+        wait(lambda: 'Hello from the browser' in served.memo('list').stdout, 'memo list shows the memo')
+        memo_id = served.memo('list', '--json').stdout
+        memo_id = json.loads(memo_id)[0]['id'] if memo_id.strip().startswith('[') else json.loads(memo_id)['memos'][0]['id']
+
+    @scenario('Korean typed through IME composition while a remote edit arrives stays as typed')
+    def ime():
+        browser.js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length)")
+        browser.call('Input.insertText', {'text': ' '}, session=True)
+        for step in ['ㅎ', '하', '한']:
+            browser.call('Input.imeSetComposition', {'text': step, 'selectionStart': len(step), 'selectionEnd': len(step)}, session=True)
+        # Another command writes while the composition is open.
+        edit = served.memo('edit', memo_id[:8], '--insert', '0', 'REMOTE ')
+        assert edit.returncode == 0, edit.stderr
+        time.sleep(1.5)
+        assert browser.js("document.getElementById('text').value").endswith('한'), 'the composition was disturbed'
+        browser.call('Input.insertText', {'text': '한'}, session=True)
+        for step in ['ㄱ', '그', '글']:
+            browser.call('Input.imeSetComposition', {'text': step, 'selectionStart': len(step), 'selectionEnd': len(step)}, session=True)
+        browser.call('Input.insertText', {'text': '글'}, session=True)
+        expected = 'REMOTE Hello from the browser 한글'
+        wait(lambda: browser.js("document.getElementById('text').value") == expected, 'the page shows ' + expected)
+        wait(lambda: served.memo('show', memo_id[:8]).stdout.rstrip('\n').endswith(expected), 'memo show has ' + expected)
+        caret = browser.js("document.getElementById('text').selectionStart")
+        assert caret == len(expected), f'the caret moved: {caret}'
+
+    @scenario('search highlights matches (accents and case ignored)')
+    def search():
+        served.memo('new', 'Café au lait')
+        browser.js("const s = document.getElementById('search'); s.focus()")
+        browser.call('Input.insertText', {'text': 'CAFE'}, session=True)
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 1 and browser.js("!!document.querySelector('#list mark')"), 'one result, highlighted')
+        assert browser.js("document.querySelector('#list mark').textContent") == 'Café'
+        browser.screenshot('search')
+        browser.js("const s = document.getElementById('search'); s.value=''; s.dispatchEvent(new Event('input'))")
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 2, 'the whole list again')
+
+    @scenario('trash and restore')
+    def trash():
+        browser.js("document.querySelector('#list li').click()")
+        wait(lambda: browser.js("document.getElementById('text').value") == 'Café au lait', 'the memo open')
+        browser.js("document.getElementById('delete').click()")
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 1, 'one memo left')
+        browser.js("document.getElementById('show-trash').click()")
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 1, 'one memo in the trash')
+        browser.screenshot('trash')
+        browser.js("document.getElementById('restore').click()")
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 0, 'the trash empty')
+        browser.js("document.getElementById('show-trash').click()")
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == 2, 'both memos back')
+
+    def no_overflow():
+        return browser.js("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1")
+
+    @scenario('light and dark')
+    def themes():
+        browser.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'light'}]}, session=True)
+        assert browser.js("getComputedStyle(document.body).backgroundColor") == 'rgb(255, 255, 255)'
+        browser.screenshot('light')
+        shutil.copy(os.path.join(ARTEFACTS, 'light.png'), os.path.join(ARTEFACTS, 'screenshot.png'))
+        browser.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'dark'}]}, session=True)
+        wait(lambda: browser.js("getComputedStyle(document.body).backgroundColor") == 'rgb(23, 24, 26)', 'dark colours')
+        assert browser.js("getComputedStyle(document.body).color") == 'rgb(236, 236, 238)'
+        browser.screenshot('dark')
+        browser.js("document.getElementById('theme').click()")
+        wait(lambda: browser.js("getComputedStyle(document.body).backgroundColor") == 'rgb(255, 255, 255)', 'the switch chooses light')
+        browser.js("localStorage.removeItem('memo-theme'); delete document.documentElement.dataset.theme")
+
+    @scenario('200% text size: no horizontal overflow')
+    def large():
+        browser.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'light'}]}, session=True)
+        browser.js("document.documentElement.style.fontSize = '200%'")
+        assert no_overflow(), 'horizontal overflow at 200% text'
+        browser.screenshot('text-200')
+        browser.js("document.documentElement.style.fontSize = ''")
+        browser.call('Emulation.setDeviceMetricsOverride', {'width': 600, 'height': 400, 'deviceScaleFactor': 2, 'mobile': False}, session=True)
+        time.sleep(0.3)
+        assert no_overflow(), 'horizontal overflow at 200% zoom'
+        browser.screenshot('zoom-200')
+        browser.call('Emulation.clearDeviceMetricsOverride', session=True)
+
+    @scenario('the README screenshot')
+    def readme():
+        for text in ['Trip to Lisbon\nBook the train to Sintra, pastéis de nata in Belém.',
+                     'Groceries\nmilk, eggs, coffee beans, lemons',
+                     'Ideas for the talk\nOffline first: every device edits its own copy; copies merge character by character.']:
+            served.memo('new', text)
+        browser.go(served.url)
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") >= 4, 'the memos listed')
+        browser.js("document.querySelector('#list li').click()")
+        wait(lambda: browser.js("document.getElementById('text').value").startswith('Ideas'), 'the memo open')
+        browser.js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length);")
+        browser.call('Input.insertText', {'text': ' Two people typing at one place get their words one after the other.'}, session=True)
+        browser.js("document.getElementById('search').blur()")
+        time.sleep(0.5)
+        browser.screenshot('readme')
+finally:
+    browser.close()
+
+for language, expected in [('ko', '새 메모'), ('ja', '新規メモ')]:
+    @scenario(f'texts in {language}')
+    def localized():
+        other = Browser(language)
+        try:
+            other.go(served.url)
+            wait(lambda: other.js("document.getElementById('new').textContent") == expected, f'the button reads {expected}')
+            assert other.js("document.documentElement.lang") == language
+            other.screenshot('language-' + language)
+        finally:
+            other.close()
+
+
+
+@scenario('two libraries, two pages typing in one memo at once, synced through a folder')
+def two_libraries():
+    store = os.path.join(root, 'store')
+    os.makedirs(store)
+    first, second = os.path.join(root, 'a'), os.path.join(root, 'b')
+    def memo(library, *arguments):
+        done = subprocess.run([MEMO, *arguments, '--library', library], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f'memo {arguments}: {done.stderr}'
+        return done.stdout
+    memo(first, 'new', 'Shared memo')
+    memo(first, 'sync', '--store', store)
+    memo(second, 'sync', '--store', store)
+    servers = [Served(first, ['--sync-interval', '1']), Served(second, ['--sync-interval', '1'])]
+    pages = []
+    try:
+        for server in servers:
+            page = Browser('en-US')
+            pages.append(page)
+            page.go(server.url)
+            wait(lambda: page.js("document.querySelectorAll('#list li').length") == 1, 'the shared memo listed')
+            page.js("document.querySelector('#list li').click()")
+            wait(lambda: page.js("document.getElementById('text').value") == 'Shared memo', 'the shared memo open')
+        pages[0].js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length);")
+        pages[1].js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(0, 0);")
+        for index in range(12):
+            pages[0].call('Input.insertText', {'text': 'a'}, session=True)
+            pages[1].call('Input.insertText', {'text': 'b'}, session=True)
+            time.sleep(0.15)
+        expected = 'b' * 12 + 'Shared memo' + 'a' * 12
+        for number, page in enumerate(pages):
+            wait(lambda: page.js("document.getElementById('text').value") == expected, f'page {number + 1} shows {expected!r}', seconds=30)
+        for library in (first, second):
+            wait(lambda: memo(library, 'show', memo(library, 'list', '--json').split('"id" : "')[1][:8]).rstrip('\n').endswith(expected), 'memo show', seconds=30)
+        assert pages[0].js("document.getElementById('text').selectionStart") == len(expected), 'the caret of page 1 moved'
+        assert pages[1].js("document.getElementById('text').selectionStart") == 12, 'the caret of page 2 moved'
+        pages[0].screenshot('two-libraries')
+    finally:
+        for page in pages: page.close()
+        for server in servers: server.stop()
+
+
+served.stop()
+shutil.rmtree(root, ignore_errors=True)
+if failures:
+    print(f'browser tests: {len(failures)} failed: {", ".join(failures)} (screenshots in {ARTEFACTS})')
+    sys.exit(1)
+print(f'browser tests: all passed (screenshots in {ARTEFACTS})')

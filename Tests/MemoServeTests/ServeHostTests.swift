@@ -1,0 +1,107 @@
+// The served library: what pages type reaches the library's files (what `memo list` reads),
+// writer commands get the library while the server runs, and what they write reaches the pages.
+
+import Foundation
+import MemoServe
+import MemoSync
+import Testing
+
+@Suite(.serialized) struct ServeHostTests {
+    /// Inserts `text` at `offset` of memo `id` through the API, as the page does.
+    static func type(_ served: ServedLibrary, _ id: String, _ text: String, at offset: Int, length: Int, revision: Int, client: String = "t") throws -> [String: Any] {
+        var operation: [Any] = []
+        if offset > 0 { operation.append(offset) }
+        operation.append(text)
+        if length - offset > 0 { operation.append(length - offset) }
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["revision": revision, "operation": operation, "client": client]), as: UTF8.self)
+        return try served.json("POST", "/api/memos/\(id)/edits", body)
+    }
+
+    @Test func typedTextReachesTheLibraryFiles() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":""}"#)["id"] as? String)
+        let opened = try served.json("GET", "/api/memos/\(id)")
+        #expect(opened["revision"] as? Int == 0)
+        #expect(try Self.type(served, id, "Groceries", at: 0, length: 0, revision: 0)["revision"] as? Int == 1)
+        #expect(try Self.type(served, id, " 한국어", at: 9, length: 9, revision: 1)["revision"] as? Int == 2)
+        #expect(try ServedLibrary.wait { try served.saved()?.memo(MemoID(id)!)?.text == "Groceries 한국어" })
+        let list = try served.json("GET", "/api/memos")
+        #expect((list["memos"] as? [[String: Any]])?.first?["title"] as? String == "Groceries 한국어")
+        let found = try served.json("GET", "/api/memos?q=GROCERIES")
+        #expect(found["total"] as? Int == 1)
+        // Undo maps to the engine's undo of the edits made while the library is open.
+        _ = try Self.type(served, id, "!", at: 13, length: 13, revision: 2)
+        #expect(try served.request("POST", "/api/memos/\(id)/undo", body: "{}").status == 200)
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries 한국어")
+        #expect(try served.request("POST", "/api/memos/\(id)/redo", body: "{}").status == 200)
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries 한국어!")
+    }
+
+    @Test func concurrentPagesAreTransformed() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"ab"}"#)["id"] as? String)
+        _ = try served.json("GET", "/api/memos/\(id)")
+        // Both made on revision 0: the second is moved over the first.
+        _ = try Self.type(served, id, "X", at: 1, length: 2, revision: 0, client: "one")
+        _ = try Self.type(served, id, "Y", at: 2, length: 2, revision: 0, client: "two")
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "aXbY")
+        // A revision the server never had: reload.
+        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":99,"operation":["z",4],"client":"x"}"#)
+        #expect(refused.status == 409)
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "aXbY")
+    }
+
+    @Test func writerCommandsGetTheLibraryAndPagesSeeWhatTheyWrote() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"shared"}"#)["id"] as? String)
+        _ = try served.json("GET", "/api/memos/\(id)")
+        // Typing goes on (every 20 ms) while another writer opens the library, as `memo edit` does.
+        let typing = Thread {
+            for index in 0..<100 {
+                _ = try? Self.type(served, id, "k", at: 0, length: 6 + index, revision: index)
+                usleep(20_000)
+            }
+        }
+        typing.start()
+        usleep(200_000)
+        let start = Date()
+        var replica: Replica?
+        while replica == nil && Date().timeIntervalSince(start) < 6 {
+            replica = try? Replica(libraryPath: served.folder)
+            if replica == nil { usleep(5_000) }
+        }
+        let writer = try #require(replica, "the writer waited more than 6 s")
+        // About a second by design (maxHold 600 ms here, then a yield); bounded generously for a
+        // loaded machine.
+        #expect(Date().timeIntervalSince(start) < 3)
+        try writer.createMemo(text: "from memo new")
+        try writer.edit(MemoID(id)!, replacingUTF16: 0..<0, with: "[cli]")
+        try writer.saveNow()
+        writer.closeNow()
+        let written = Date()
+        #expect(ServedLibrary.wait(seconds: 3) { served.host.notebook.list().contains { $0.title == "from memo new" } })
+        // Within a second by design (the folder is checked every 50 ms here); generous bound.
+        #expect(Date().timeIntervalSince(written) < 3, "the page saw it")
+        #expect(ServedLibrary.wait(seconds: 3) { served.host.notebook.memo(MemoID(id)!)?.text.contains("[cli]") == true })
+        while typing.isExecuting || !typing.isFinished { usleep(20_000) }
+        // Every keystroke that was confirmed is in the engine's text, and the CLI's edit too.
+        let text = try #require(served.host.notebook.memo(MemoID(id)!)?.text)
+        #expect(text.contains("[cli]") && text.hasSuffix("shared"))
+    }
+
+    @Test func trashRestoreAndPurge() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"bin me"}"#)["id"] as? String)
+        #expect(try served.request("POST", "/api/memos/\(id)/trash", body: "{}").status == 200)
+        #expect((try served.json("GET", "/api/trash")["total"] as? Int) == 1)
+        #expect((try served.json("GET", "/api/memos")["total"] as? Int) == 0)
+        #expect(try served.request("POST", "/api/memos/\(id)/restore", body: "{}").status == 200)
+        #expect((try served.json("GET", "/api/memos")["total"] as? Int) == 1)
+        let export = try served.request("GET", "/api/memos/\(id)/export")
+        #expect(export.text == "bin me")
+        #expect(export.headers["content-disposition"]?.contains("bin%20me.txt") == true)
+        #expect(try served.request("POST", "/api/memos/\(id)/trash", body: "{}").status == 200)
+        #expect(try served.request("POST", "/api/memos/\(id)/purge", body: "{}").status == 200)
+        #expect((try served.json("GET", "/api/trash")["total"] as? Int) == 0)
+    }
+}

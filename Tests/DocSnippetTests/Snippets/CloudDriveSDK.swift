@@ -1,6 +1,6 @@
 // The hypothetical cloud SDK that "Writing a Blob Store" (MemoSync.docc/WritingABlobStore.md)
-// writes its example store against: the shape of the Dropbox SDK's `files` routes. Not a doc
-// block: only what the block calls, so that the block compiles.
+// writes its example store against: the shape of the Dropbox SDK's `files` routes. Not a doc block:
+// only what the block calls, so that the block compiles.
 import Foundation
 
 /// One file of a folder listing.

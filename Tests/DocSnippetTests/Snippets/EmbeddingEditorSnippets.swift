@@ -1,6 +1,6 @@
-// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("From the text view to the replica, and back").
-// Compiled as an app writes them (public API only); each ```swift block appears here verbatim
-// (DocSnippetTests checks it), so a change to one goes in both places.
+// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("From the text view to the replica, and
+// back"). Compiled as an app writes them (public API only); each ```swift block appears here
+// verbatim (DocSnippetTests checks it), so a change to one goes in both places.
 
 import MemoSync
 

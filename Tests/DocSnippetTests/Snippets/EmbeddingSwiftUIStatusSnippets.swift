@@ -1,8 +1,8 @@
-// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("Showing sync status", "When to save and when to sync").
-// Compiled as an app writes them (public API only); each ```swift block appears here verbatim
-// (DocSnippetTests checks it), so a change to one goes in both places.
-// Apple platforms only: this file compiles where SwiftUI exists (not on Linux, where the test command
-// runs), and DocSnippetTests counts and names its blocks as not compiled there.
+// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("Showing sync status", "When to save and when
+// to sync"). Compiled as an app writes them (public API only); each ```swift block appears here
+// verbatim (DocSnippetTests checks it), so a change to one goes in both places.
+// Apple platforms only: this file compiles where SwiftUI exists (not on Linux, where the test
+// command runs), and DocSnippetTests counts and names its blocks as not compiled there.
 #if canImport(SwiftUI)
 import MemoSync
 import SwiftUI

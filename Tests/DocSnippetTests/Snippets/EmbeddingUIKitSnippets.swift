@@ -1,6 +1,6 @@
-// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("The UIKit text view").
-// Compiled as an app writes them (public API only); each ```swift block appears here verbatim
-// (DocSnippetTests checks it), so a change to one goes in both places.
+// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("The UIKit text view"). Compiled as an app
+// writes them (public API only); each ```swift block appears here verbatim (DocSnippetTests checks
+// it), so a change to one goes in both places.
 // Apple platforms only: this file compiles where UIKit exists (not on Linux, where the test command
 // runs), and DocSnippetTests counts and names its blocks as not compiled there.
 #if canImport(UIKit)

@@ -1,6 +1,6 @@
-// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("An encrypted store").
-// Compiled as an app writes them (public API only); each ```swift block appears here verbatim
-// (DocSnippetTests checks it), so a change to one goes in both places.
+// Doc blocks: MemoSync.docc/EmbeddingInANotesApp.md ("An encrypted store"). Compiled as an app
+// writes them (public API only); each ```swift block appears here verbatim (DocSnippetTests checks
+// it), so a change to one goes in both places.
 import Foundation
 import MemoSync
 

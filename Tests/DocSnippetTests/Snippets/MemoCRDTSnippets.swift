@@ -1,6 +1,6 @@
-// Doc blocks: README.md ("Use it", the text CRDT on its own) and MemoCRDT.docc/MemoCRDT.md (the same block).
-// Compiled as an app writes them (public API only); each ```swift block appears here verbatim
-// (DocSnippetTests checks it), so a change to one goes in both places.
+// Doc blocks: README.md ("Use it", the text CRDT on its own) and MemoCRDT.docc/MemoCRDT.md (the
+// same block). Compiled as an app writes them (public API only); each ```swift block appears here
+// verbatim (DocSnippetTests checks it), so a change to one goes in both places.
 import MemoCRDT
 
 func textCRDTOnItsOwn() throws {

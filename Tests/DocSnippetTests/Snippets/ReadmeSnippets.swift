@@ -1,6 +1,5 @@
-// Doc blocks: README.md.
-// Compiled as an app writes them (public API only); each ```swift block appears here verbatim
-// (DocSnippetTests checks it), so a change to one goes in both places.
+// Doc blocks: README.md. Compiled as an app writes them (public API only); each ```swift block
+// appears here verbatim (DocSnippetTests checks it), so a change to one goes in both places.
 import MemoSync
 
 // "Use it": statements, in a function of their own (never called: paths are placeholders).

@@ -1,7 +1,7 @@
-// Doc blocks: MemoSync.docc/WritingABlobStore.md.
-// Compiled as an app writes them (public API only); each ```swift block appears here verbatim
-// (DocSnippetTests checks it), so a change to one goes in both places.
-// `CloudDriveClient` and `CloudDriveError` are the hypothetical SDK of CloudDriveSDK.swift.
+// Doc blocks: MemoSync.docc/WritingABlobStore.md. Compiled as an app writes them (public API only);
+// each ```swift block appears here verbatim (DocSnippetTests checks it), so a change to one goes in
+// both places. `CloudDriveClient` and `CloudDriveError` are the hypothetical SDK of
+// CloudDriveSDK.swift.
 
 import Foundation
 import MemoSync

@@ -122,6 +122,15 @@ let package = Package(
         ),
         // `memo serve`: the HTTP layer and its refusals, the page <-> server scheme, the host.
         .testTarget(name: "MemoServeTests", dependencies: ["MemoServe", "MemoSync", "MemoNotes", "MemoCRDT"]),
+        // Issue 29: every ```swift block of README.md and the DocC catalogs, compiled as an app
+        // writes it (the public modules only, no @testable: `-package-name` is set apart from the
+        // package's, so `package` declarations are out of reach too), and a test that each block
+        // is in these sources verbatim.
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: ["MemoSync", "MemoCRDT"],
+            swiftSettings: [.unsafeFlags(["-package-name", "memosync_doc_snippets"])]
+        ),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["MemoSimulation", "MemoSync", "MemoNotes", "MemoCRDT", "TestSupport"],

@@ -148,13 +148,10 @@ extension Simulation {
         let rotted = peer.rottedRecord
         peer.rottedRecord = nil
         if let rotted, !peer.replica!.openReport.damage.isEmpty {
-            // Exactly the rotted record's operations may be missing (and what builds on them,
-            // held back): none of another replica, no more than the record held.
+            // Exactly the rotted record's operations may be missing, and operations of later
+            // records that build on them (of any replica), held back: no more.
             var missing = 0
             for entry in peer.savedVersion.entries where reopened[entry.replica] < entry.operationCount {
-                guard rotted.upperVersion[entry.replica] > 0 else {
-                    return fail(.durability, [peer.index], "bit rot lost operations of \(entry.replica), which the rotted record did not hold")
-                }
                 missing += Int(entry.operationCount - reopened[entry.replica])
             }
             if missing > rotted.operations + notebook.pendingOperationCount {
@@ -174,12 +171,17 @@ extension Simulation {
             return fail(.durability, [peer.index], "the reopened library holds operations the replica never had: \(reopened) after \(before)")
         }
         let presence = presence(in: notebook)
-        oracle.resolveAfterCrash(peer: peer.index, presence: presence, reopened: reopened) { m in notebook.status(of: oracle.memos[m].id) != nil }
+        let rotLost = rotted != nil && !peer.replica!.openReport.damage.isEmpty
+        oracle.resolveAfterCrash(peer: peer.index, presence: presence, reopened: reopened, absentIsUncertain: rotLost) { m in
+            notebook.status(of: oracle.memos[m].id) != nil
+        }
         peer.status = .live
         peer.savedVersion = reopened
         rebuildShadows(peer)
         record(peer, .restart, UInt64(reopened.operationCount), UInt64(peer.replica!.openReport.discardedJournalBytes)) {
-            "restarts with \(reopened.operationCount) operations (cut \(peer.replica!.openReport.discardedJournalBytes) torn journal bytes)"
+            let damage = peer.replica!.openReport.damage.map { "\($0.file): \($0.damagedByteRanges), \($0.recordsLost) lost, \($0.operationsHeldBack) held back" }
+            return "restarts with \(reopened.operationCount) operations (cut \(peer.replica!.openReport.discardedJournalBytes) torn journal bytes)"
+                + (damage.isEmpty ? "" : "; damage: \(damage.joined(separator: "; "))")
         }
     }
 

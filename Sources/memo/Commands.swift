@@ -9,6 +9,12 @@ import MemoNotes
 import MemoSync
 import MemoSyncRemote
 
+/// Whether a command found the library damaged (``Runner/warn(_:path:)``).
+final class LibraryWarnings: @unchecked Sendable {
+    /// Set once; read when the command is done.
+    var found = false
+}
+
 /// Runs one parsed command line.
 ///
 /// Every command that changes the library validates its input before changing anything and
@@ -24,6 +30,9 @@ struct Runner {
     var quiet = false
     /// `--json`: output for programs.
     var json = false
+    /// Set when opening or reading the library found damage (or kept a leftover aside): the
+    /// command exits with status 4 once it is done.
+    let libraryWarnings = LibraryWarnings()
 
     init(console: Console, environment: [String: String]) {
         self.console = console
@@ -105,8 +114,10 @@ struct Runner {
         var told = false
         while true {
             do throws(ReplicaError) {
-                let library = Library(replica: try Replica(libraryPath: path, environment: replicaEnvironment), path: path)
+                let replica = try Replica(libraryPath: path, environment: replicaEnvironment)
+                let library = Library(replica: replica, path: path)
                 if !existed { note(t("note.createdLibrary", ["path": path])) }
+                warn(replica.openReport, path: path)
                 return library
             } catch let error where error.isLocked {
                 let waited = Date().timeIntervalSince(start)
@@ -134,6 +145,7 @@ struct Runner {
             throw .runtime("error.cannotReadLibrary", ["path": path, "error": explain(error)])
         }
         guard let snapshot else { throw .runtime("error.noLibrary", ["path": path]) }
+        warn(snapshot.report, path: path)
         return Library(snapshot: snapshot, path: path)
     }
 
@@ -144,6 +156,27 @@ struct Runner {
             // The engine's suggestion speaks to an app that keeps the replica in memory ("unsaved
             // edits are kept in memory"); this process ends here, so only what went wrong is said.
             throw .runtime("error.cannotSave", ["path": library.path, "error": explain(error, withSuggestion: false)])
+        }
+    }
+
+    /// Tells, on standard error (even with `--quiet`: something saved may be lost), what
+    /// opening or reading the library found damaged or kept aside; the command then exits 4.
+    func warn(_ report: LibraryOpenReport, path: String) {
+        for damage in report.damage {
+            libraryWarnings.found = true
+            let file = path + "/" + damage.file
+            guard damage.isDamaged else {
+                console.error("memo: " + t("warning.leftoverKept", ["file": file, "kept": path + "/" + (damage.keptAs ?? damage.file)]) + "\n")
+                continue
+            }
+            let arguments = [
+                "file": file,
+                "ranges": damage.damagedByteRanges.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ", "),
+                "lost": Format.number(damage.recordsLost), "recovered": Format.number(damage.recordsRecovered),
+                "heldBack": Format.number(damage.operationsHeldBack), "kept": path + "/" + (damage.keptAs ?? ""),
+            ]
+            let key = damage.keptAs == nil ? "warning.libraryDamagedReadOnly" : "warning.libraryDamaged"
+            console.error("memo: " + t(key, arguments) + "\n")
         }
     }
 
@@ -201,7 +234,7 @@ enum Version {
     /// This command line's version.
     static let memo = "0.1.0"
     /// The format version of the library files it writes (FORMAT.md, "Local library").
-    static let libraryFormat = 3
+    static let libraryFormat = 4
     /// The store layout it syncs with (FORMAT.md: keys under `memosync/v1/`).
     static let storeFormat = "v1"
 }

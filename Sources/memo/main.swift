@@ -12,7 +12,8 @@
 // `--json` output does not depend on it.
 //
 // Exit status: 0 on success, 1 when the command failed, 2 for a wrong command line; `search`
-// exits 1 when nothing matched and 2 on any error, as grep does. Errors are printed to
+// exits 1 when nothing matched and 2 on any error, as grep does; 4 when the command did its work
+// but found the library damaged (a warning says what was lost and where the damaged file was kept). Errors are printed to
 // standard error as "memo: <message>".
 
 import Foundation
@@ -42,10 +43,12 @@ func validatedArguments() throws(CLIError) -> [String] {
 var console = Console()
 var status: Int32 = 0
 var commandName: CommandName?
+var libraryWarnings: LibraryWarnings?
 do throws(CLIError) {
     let invocation = try ArgumentParser.parse(try validatedArguments())
     commandName = invocation.commandName
     var runner = Runner(console: console, environment: environment)
+    libraryWarnings = runner.libraryWarnings
     defer { console = runner.console }
     try await runner.run(invocation)
 } catch {
@@ -54,6 +57,7 @@ do throws(CLIError) {
     status = error.exitStatus(command: commandName)
 }
 console.flush()
+if status == 0, libraryWarnings?.found == true { status = 4 }
 if let failure = console.outputFailure, status == 0 {
     console.error("memo: " + t("error.cannotWriteOutput", ["error": failure]) + "\n")
     status = 1

@@ -12,7 +12,7 @@ struct FeatureTests {
         defer { sandbox.remove() }
         #expect(try sandbox.ok(["--version"]).stdout.hasPrefix("memo 0."))
         let version = try sandbox.ok(["--version", "--json"]).object()
-        #expect((version["memo"] as? String)?.hasPrefix("0.") == true && version["libraryFormat"] as? Int == 3)
+        #expect((version["memo"] as? String)?.hasPrefix("0.") == true && version["libraryFormat"] as? Int == 4)
         let quiet = try sandbox.ok(["new", "--quiet", "text"], library: sandbox.at("quiet"))
         #expect(quiet.stderr.isEmpty, "\(quiet)")
         let loud = try sandbox.ok(["new", "text"], library: sandbox.at("loud"))

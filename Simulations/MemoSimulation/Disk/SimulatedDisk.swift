@@ -228,6 +228,22 @@ public final class SimulatedDisk: LibraryDisk {
         durableNames = newNames
     }
 
+    // MARK: Bit rot
+
+    /// With probability `probability`, flips one random bit of `file` within `range` (bytes
+    /// written and synced going bad: a bad sector, bit rot), in what reads see and what survives
+    /// a crash, without moving the file's change time (nobody wrote it). Returns the offset.
+    public func rotBit(of file: String, in range: Range<Int>, probability: Double) -> Int? {
+        guard !range.isEmpty, let number = names[file], range.upperBound <= inodes[number].contents.count, random.chance(probability) else {
+            return nil
+        }
+        let offset = random.int(in: range.lowerBound...range.upperBound - 1)
+        let mask = UInt8(1 << random.int(in: 0...7))
+        inodes[number].contents[offset] ^= mask
+        if offset < inodes[number].durable.count { inodes[number].durable[offset] ^= mask }
+        return offset
+    }
+
     // MARK: Images
 
     /// What the folder would hold after a crash now: each durable name with its durable

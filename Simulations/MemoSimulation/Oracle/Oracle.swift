@@ -251,7 +251,11 @@ final class Oracle {
     /// A deletion is judged by its operation, not by its character being gone: a replica that
     /// received a character in a sync and deleted it, both unsaved, reopens without the
     /// character and without the deletion; the character comes back from the store, and stays.
-    func resolveAfterCrash(peer: Int, presence: Presence, reopened: VersionVector, memoExists: (Int) -> Bool) {
+    ///
+    /// After bit rot lost a saved (and published) record (`absentIsUncertain`), an effect not
+    /// shown may be in that record, saved before the crash but not yet committed here: it comes
+    /// back from the store, so it is uncertain rather than lost.
+    func resolveAfterCrash(peer: Int, presence: Presence, reopened: VersionVector, absentIsUncertain: Bool = false, memoExists: (Int) -> Bool) {
         var survivors: [Effect] = []
         for effect in pending[peer] {
             let pool = Int(effect.pool)
@@ -262,12 +266,14 @@ final class Oracle {
                     characters[pool][index].insertion = .committed
                     survivors.append(effect)
                 } else {
-                    characters[pool][index].insertion = .lost
+                    characters[pool][index].insertion = absentIsUncertain ? .uncertain : .lost
                 }
             case .delete:
                 if effect.mark!.isHeld(in: reopened) {
                     characters[pool][index].committedDeletions &+= 1
                     survivors.append(effect)
+                } else if absentIsUncertain {
+                    characters[pool][index].uncertainDeletions &+= 1
                 }
             case .reinsert:
                 break
@@ -276,7 +282,7 @@ final class Oracle {
                     memos[index].creation = .committed
                     survivors.append(effect)
                 } else {
-                    memos[index].creation = .lost
+                    memos[index].creation = absentIsUncertain ? .uncertain : .lost
                 }
             case .trash, .restore, .purge:
                 memos[index].uncertainLifecycle += 1

@@ -97,6 +97,9 @@ final class Peer {
     var lastWriteKey: String?
     /// What the replica held when it crashed, and under which id.
     var preCrashVersion: VersionVector?
+    /// The operations of a journal record bit rot hit while the replica was down (torn-disk
+    /// fault): the next open may lose exactly these (they are in the store: they come back).
+    var rottedRecord: (operations: Int, upperVersion: VersionVector)?
     var preCrashReplica: ReplicaID?
     /// Started as a copy of another library, or restored from a backup, and not synced since.
     var isCopy = false

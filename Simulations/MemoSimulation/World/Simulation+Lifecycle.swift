@@ -101,6 +101,7 @@ extension Simulation {
     func crashNow(_ peer: Peer, reason: String) {
         guard peer.status == .live else { return }
         let before = peer.replica?.notebook.version
+        let published = peer.replica?.syncState.published
         peer.preCrashVersion = before
         peer.preCrashReplica = peer.replica?.id
         peer.replica = nil
@@ -109,6 +110,7 @@ extension Simulation {
         peer.storeCrashCountdown = nil
         peer.leavesAfterSync = false
         peer.disk.crash()
+        if parameters.rate(.tornDisk) > 0, let published { rotRecord(peer, published: published) }
         peer.status = .down
         peer.caret = nil
         statistics.crashes += 1
@@ -116,12 +118,50 @@ extension Simulation {
         queue.schedule(.restart(peer: peer.index), at: now + max(1, peer.downMilliseconds))
     }
 
+    /// The torn-disk fault's bit rot: sometimes one bit of a synced journal record goes bad
+    /// while the replica is down. Only a record whose operations are all the replica's own and
+    /// published is hit, so the store holds what it loses: a sync brings it back, and the
+    /// final checks expect every operation back, nothing held back.
+    func rotRecord(_ peer: Peer, published: VersionVector) {
+        guard let files = try? peer.disk.listFiles(), let name = files.filter({ LibraryCore.journalGeneration($0) != nil }).max(by: {
+            (LibraryCore.journalGeneration($0) ?? 0) < (LibraryCore.journalGeneration($1) ?? 0)
+        }), let generation = LibraryCore.journalGeneration(name), let bytes = try? peer.disk.read(file: name) ?? nil else { return }
+        var candidates: [(range: Range<Int>, operations: Int, upper: VersionVector)] = []
+        for part in LibraryJournal.parts(bytes, belongs: { _, _ in true }) {
+            guard case let .record(_, body, version, _) = part,
+                let record = LibraryCore.decodeRecordBody(bytes, body, version: version, generation: generation, replica: ReplicaID(1)),
+                !record.delta.isEmpty, record.delta.upperVersion.entries.allSatisfy({ $0.operationCount <= published[$0.replica] })
+            else { continue }
+            candidates.append((body, record.delta.operationCount, record.delta.upperVersion))
+        }
+        guard let target = candidates.first, let offset = peer.disk.rotBit(of: name, in: target.range, probability: 0.3) else { return }
+        peer.rottedRecord = (target.operations, target.upper)
+        statistics.bitRots += 1
+        record(peer, .fault, UInt64(offset)) { "bit rot in \(name) at byte \(offset) (a record of \(target.operations) published operations)" }
+    }
+
     func restart(_ peer: Peer) {
         guard peer.status == .down else { return }
         guard open(peer, after: "a crash") else { return }
         let notebook = peer.replica!.notebook
         let reopened = notebook.version
-        if !peer.savedVersion.isIncluded(in: reopened) {
+        let rotted = peer.rottedRecord
+        peer.rottedRecord = nil
+        if let rotted, !peer.replica!.openReport.damage.isEmpty {
+            // Exactly the rotted record's operations may be missing, and operations of later
+            // records that build on them (of any replica), held back: no more.
+            var missing = 0
+            for entry in peer.savedVersion.entries where reopened[entry.replica] < entry.operationCount {
+                missing += Int(entry.operationCount - reopened[entry.replica])
+            }
+            if missing > rotted.operations + notebook.pendingOperationCount {
+                return fail(
+                    .durability, [peer.index],
+                    "bit rot lost \(missing) operations; the rotted record held \(rotted.operations), \(notebook.pendingOperationCount) held back")
+            }
+        } else if rotted != nil, !peer.savedVersion.isIncluded(in: reopened) {
+            return fail(.durability, [peer.index], "bit rot in the journal lost operations silently: no damage reported")
+        } else if !peer.savedVersion.isIncluded(in: reopened) {
             let report = peer.replica!.openReport
             return fail(
                 .durability, [peer.index],
@@ -131,12 +171,17 @@ extension Simulation {
             return fail(.durability, [peer.index], "the reopened library holds operations the replica never had: \(reopened) after \(before)")
         }
         let presence = presence(in: notebook)
-        oracle.resolveAfterCrash(peer: peer.index, presence: presence, reopened: reopened) { m in notebook.status(of: oracle.memos[m].id) != nil }
+        let rotLost = rotted != nil && !peer.replica!.openReport.damage.isEmpty
+        oracle.resolveAfterCrash(peer: peer.index, presence: presence, reopened: reopened, absentIsUncertain: rotLost) { m in
+            notebook.status(of: oracle.memos[m].id) != nil
+        }
         peer.status = .live
         peer.savedVersion = reopened
         rebuildShadows(peer)
         record(peer, .restart, UInt64(reopened.operationCount), UInt64(peer.replica!.openReport.discardedJournalBytes)) {
-            "restarts with \(reopened.operationCount) operations (cut \(peer.replica!.openReport.discardedJournalBytes) torn journal bytes)"
+            let damage = peer.replica!.openReport.damage.map { "\($0.file): \($0.damagedByteRanges), \($0.recordsLost) lost, \($0.operationsHeldBack) held back" }
+            return "restarts with \(reopened.operationCount) operations (cut \(peer.replica!.openReport.discardedJournalBytes) torn journal bytes)"
+                + (damage.isEmpty ? "" : "; damage: \(damage.joined(separator: "; "))")
         }
     }
 

@@ -113,6 +113,8 @@ public struct SimulationStatistics: Sendable, Equatable {
     public var deltasDelivered = 0
     public var crashes = 0
     public var restores = 0
+    /// Journal records bit rot hit (torn-disk fault).
+    public var bitRots = 0
     public var joins = 0
     public var leaves = 0
     public var checks = 0

@@ -1,6 +1,6 @@
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum of every MemoSync blob,
 /// computed eight bytes at a time with slicing-by-8 tables.
-enum CRC32C {
+package enum CRC32C {
     private static let tables: [[UInt32]] = {
         var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
         for index in 0..<256 {
@@ -18,7 +18,7 @@ enum CRC32C {
     }()
 
     /// The CRC-32C of `bytes[range]`.
-    static func checksum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         tables.withUnsafeBufferPointer { tables in
             let t0 = tables[0], t1 = tables[1], t2 = tables[2], t3 = tables[3]

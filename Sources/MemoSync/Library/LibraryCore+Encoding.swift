@@ -2,7 +2,8 @@ import MemoCRDT
 import MemoNotes
 
 // The local files' encodings (FORMAT.md, "Local library"). Both are MemoSync envelopes of kind 6
-// ("local file"), version 1:
+// ("local file"), version 4 (versions 1 to 3 are read); since version 4 each journal record's
+// envelope is framed (`LibraryJournal`):
 //
 //     state:   tag 1 | generation (varint) | replica id (u64 LE) | sync state (length-prefixed)
 //              | notebook state (length-prefixed; its own envelope, kind 3)
@@ -19,6 +20,8 @@ extension LibraryCore {
         var generation: UInt64
         var notebook: Notebook
         var syncState: SyncState
+        /// The envelope version it was written in.
+        var version: UInt8
     }
 
     static func encodeState(generation: UInt64, notebook: Notebook, syncState: SyncState) -> [UInt8] {
@@ -55,7 +58,7 @@ extension LibraryCore {
             let notebookRange = try reader.lengthPrefixedRange()
             guard reader.isAtEnd else { throw DecodingError.trailingBytes(count: reader.remaining) }
             let notebook = try Notebook(decoding: Array(bytes[notebookRange]), replica: replica)
-            return DecodedState(generation: generation, notebook: notebook, syncState: syncState)
+            return DecodedState(generation: generation, notebook: notebook, syncState: syncState, version: version)
         } catch let .unsupportedVersion(kind, version) {
             throw .unknownLibraryVersion(file: file, kind: kind, version: version)
         } catch {
@@ -63,6 +66,7 @@ extension LibraryCore {
         }
     }
 
+    /// A journal record, framed (FORMAT.md, "Journal records and their frames").
     static func encodeRecord(generation: UInt64, delta: NotebookDelta, syncState: SyncState?) -> [UInt8] {
         let deltaBytes = delta.encoded()
         var body = ByteWriter(capacity: deltaBytes.count + 64)
@@ -75,38 +79,48 @@ extension LibraryCore {
         } else {
             body.byte(0)
         }
-        return BlobEnvelope.seal(kind: .localFile, version: formatVersion, body: body.bytes)
+        return LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: formatVersion, body: body.bytes))
     }
 
-    /// The record at `offset` of a journal, or nil when none is intact there.
-    static func decodeRecord(
-        _ journal: [UInt8], at offset: Int, generation: UInt64, replica: ReplicaID
-    ) -> (delta: NotebookDelta, syncState: SyncState?, end: Int)? {
-        // The envelope's length says where the record ends: header (3 bytes + varint), body, CRC.
-        var header = ByteReader(journal, from: offset)
-        guard (try? header.byte()) != nil, (try? header.byte()) != nil, (try? header.byte()) != nil,
-            let length = try? header.varint(), length <= UInt64(journal.count)
-        else { return nil }
-        let end = header.position + Int(length) + 4
-        guard end <= journal.count else { return nil }
-        let bytes = Array(journal[offset..<end])
+    /// The record whose envelope body is `journal[body]`, or nil when it is not a record of
+    /// `generation` (another tag or generation, a delta or sync state that does not decode).
+    package static func decodeRecordBody(
+        _ journal: [UInt8], _ body: Range<Int>, version: UInt8, generation: UInt64, replica: ReplicaID
+    ) -> (delta: NotebookDelta, syncState: SyncState?)? {
         do throws(DecodingError) {
-            let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .localFile, versions: 1...formatVersion)
-            var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+            var reader = ByteReader(journal, from: body.lowerBound, to: body.upperBound)
             guard try reader.byte() == recordTag, try reader.varint() == generation else { return nil }
             let deltaRange = try reader.lengthPrefixedRange()
-            let delta = try NotebookDelta(decoding: Array(bytes[deltaRange]))
+            let delta = try NotebookDelta(decoding: Array(journal[deltaRange]))
             var syncState: SyncState?
             switch try reader.byte() {
             case 0: break
-            case 1: syncState = try decodeSyncState(Array(bytes[try reader.lengthPrefixedRange()]), version: version, replica: replica)
+            case 1: syncState = try decodeSyncState(Array(journal[try reader.lengthPrefixedRange()]), version: version, replica: replica)
             default: return nil
             }
             guard reader.isAtEnd else { return nil }
-            return (delta, syncState, end)
+            return (delta, syncState)
         } catch {
             return nil
         }
+    }
+
+    /// The intact record starting at `offset` of a journal (framed, or a bare envelope of
+    /// versions 1 to 3), or nil when none is intact there.
+    static func decodeRecord(
+        _ journal: [UInt8], at offset: Int, generation: UInt64, replica: ReplicaID
+    ) -> (delta: NotebookDelta, syncState: SyncState?, end: Int)? {
+        let found: (end: Int, body: Range<Int>, version: UInt8)?
+        if let length = LibraryJournal.frameLength(journal, at: offset) {
+            let end = offset + LibraryJournal.headerBytes + length
+            found = end <= journal.count ? LibraryJournal.envelope(journal, at: offset + LibraryJournal.headerBytes, end: end) : nil
+        } else {
+            found = LibraryJournal.envelope(journal, at: offset).flatMap { $0.version <= 3 ? $0 : nil }
+        }
+        guard let found, (1...formatVersion).contains(found.version),
+            let record = decodeRecordBody(journal, found.body, version: found.version, generation: generation, replica: replica)
+        else { return nil }
+        return (record.delta, record.syncState, found.end)
     }
 
     static func encodeSyncState(_ state: SyncState) -> [UInt8] {

@@ -10,14 +10,18 @@ import MemoNotes
 //     state              the notebook state, the replica id, what was published; generation g
 //     journal-<g>        records appended since state g was written: each a notebook delta and
 //                        the sync state after it
-//     state.tmp          a compaction in progress (deleted when found at open)
+//     state.tmp          a compaction in progress
+//     *.damaged-<n>      a damaged file, kept aside untouched; *.kept-<n>: a leftover kept aside
 //
-// Save appends one record to `journal-<g>` and fsyncs it (and, for the record that creates the
-// file, the folder). Compaction writes `state.tmp` (generation g+1), fsyncs it, renames it over
-// `state`, fsyncs the folder, then deletes `journal-<g>`. Whatever instant a crash hits, the
-// folder holds a `state` and at most a journal whose intact records are all saved edits: the
-// open path reads `state`, replays the intact prefix of its journal, cuts a torn tail, and
-// deletes files of other generations.
+// Save appends one framed record to `journal-<g>` and fsyncs it (and, for the record that
+// creates the file, the folder). Compaction writes the records held back (waiting for
+// operations a damaged record lost) to `journal-<g+1>`, then `state.tmp` (generation g+1),
+// fsyncs it, renames it over `state`, fsyncs the folder, then deletes `journal-<g>`. Open reads
+// `state`, replays every intact record of its journal, cuts only a torn tail (the last record,
+// written after the last fsync), and treats anything else it cannot read as damage: the
+// journal is kept aside under a new name, every intact record before and after the damage is
+// kept (by a compaction), and the report says what was lost. Leftover files are deleted only
+// when they hold nothing the library lacks; otherwise they are kept aside too.
 
 /// What opening a library found and repaired.
 public struct LibraryOpenReport: Sendable, Equatable {
@@ -28,11 +32,50 @@ public struct LibraryOpenReport: Sendable, Equatable {
     /// Bytes cut from the end of the journal: a record torn by a crash while it was being saved
     /// (its edits were never reported saved).
     public var discardedJournalBytes = 0
-    /// Leftover files of an interrupted compaction, deleted.
+    /// Leftover files of an interrupted compaction, deleted: each held nothing the library
+    /// lacks.
     public var removedFiles: [String] = []
+    /// Damaged library files, and leftovers holding operations the library lacks: each kept
+    /// aside under a new name, untouched, and what was lost. Empty when nothing was found.
+    public var damage: [LibraryDamage] = []
 
     /// Nothing found.
     public init() {}
+}
+
+/// A library file open found damaged, or a leftover it kept aside because it holds operations
+/// the library lacks. Open never deletes such a file: it renames it (a name never used before,
+/// never overwritten) and recovers what it can.
+public struct LibraryDamage: Sendable, Equatable {
+    /// The file's name in the library folder ("journal-3", "state.tmp").
+    public var file: String
+    /// The name it was kept under ("journal-3.damaged-1", "state.tmp.kept-1"); nil when the
+    /// library was only read (``LibrarySnapshot``), which changes nothing.
+    public var keptAs: String?
+    /// The byte ranges of the file that hold no intact record. Empty for a leftover kept only
+    /// because it holds operations the library lacks.
+    public var damagedByteRanges: [Range<Int>]
+    /// Records lost: one per damaged range, except a range that was only a record's frame
+    /// header (the record behind it was recovered). A range may have held more than one.
+    public var recordsLost: Int
+    /// Intact records recovered from the file, before and after the damage.
+    public var recordsRecovered: Int
+    /// Operations of recovered records that wait for operations a lost record held: applied
+    /// when a sync brings those back from the store.
+    public var operationsHeldBack: Int
+
+    /// A report of damage.
+    public init(file: String, keptAs: String?, damagedByteRanges: [Range<Int>], recordsLost: Int, recordsRecovered: Int, operationsHeldBack: Int) {
+        self.file = file
+        self.keptAs = keptAs
+        self.damagedByteRanges = damagedByteRanges
+        self.recordsLost = recordsLost
+        self.recordsRecovered = recordsRecovered
+        self.operationsHeldBack = operationsHeldBack
+    }
+
+    /// Whether the file was kept because it is damaged (else: a leftover holding operations).
+    public var isDamaged: Bool { !damagedByteRanges.isEmpty }
 }
 
 /// The persistence logic of a library, free of I/O.
@@ -44,8 +87,8 @@ package struct LibraryCore: Sendable {
     /// The journal of generation `generation`.
     package static func journalFileName(generation: UInt64) -> String { "journal-\(generation)" }
 
-    /// The format version of the local files.
-    static let formatVersion: UInt8 = 3
+    /// The format version of the local files: 4 frames journal records (FORMAT.md).
+    static let formatVersion: UInt8 = 4
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2
 
@@ -59,8 +102,12 @@ package struct LibraryCore: Sendable {
     package private(set) var journalRecords: Int
     /// Bytes of the state file.
     package private(set) var stateBytes: Int
-    /// Set when an append may have left a torn record behind: the next save compacts instead.
+    /// Set when an append may have left a torn record behind, or the files are of an older
+    /// version: the next save compacts instead.
     package private(set) var needsCompaction = false
+    /// Journal records whose operations wait (held back) for operations a damaged record lost:
+    /// each compaction writes them to the new journal until they apply.
+    package private(set) var carried: [NotebookDelta] = []
 
     /// The operations the files hold.
     package private(set) var durableVersion: VersionVector
@@ -84,10 +131,124 @@ package struct LibraryCore: Sendable {
         package var report: LibraryOpenReport
     }
 
+    /// Whether `name` is a journal's (`journal-<g>`, digits only): kept-aside copies are not.
+    package static func journalGeneration(_ name: String) -> UInt64? {
+        guard name.hasPrefix("journal-") else { return nil }
+        let digits = name.dropFirst("journal-".count)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return UInt64(digits)
+    }
+
     /// The files to read to open a library whose folder lists `files`.
     package static func filesToRead(listing files: [String]) -> [String] {
-        guard files.contains(stateFileName) else { return [] }
-        return [stateFileName] + files.filter { $0.hasPrefix("journal-") }.sorted() + files.filter { $0 == LibrarySeal.fileName }
+        let temporary = files.filter { $0 == temporaryStateFileName }
+        guard files.contains(stateFileName) else { return temporary }
+        return [stateFileName] + files.filter { journalGeneration($0) != nil }.sorted() + files.filter { $0 == LibrarySeal.fileName } + temporary
+    }
+
+    /// A name for keeping `file` aside: `<file>.<what>-<n>`, n the smallest from 1 whose name
+    /// is not in `files` (nor `taken`).
+    static func keptName(_ file: String, _ what: String, files: [String], taken: [String]) -> String {
+        var number = 1
+        while files.contains("\(file).\(what)-\(number)") || taken.contains("\(file).\(what)-\(number)") { number += 1 }
+        return "\(file).\(what)-\(number)"
+    }
+
+    /// What to do with the files of a folder that holds no state file: `state.tmp` (a creation
+    /// interrupted by a crash) is deleted when it holds no operation, and kept aside otherwise.
+    package static func leftoversWithoutState(files: [String], contents: [String: [UInt8]]) -> (repairs: [DiskOperation], report: LibraryOpenReport) {
+        var report = LibraryOpenReport()
+        var repairs: [DiskOperation] = []
+        for file in files where file == temporaryStateFileName {
+            if let bytes = contents[file], let temporary = try? decodeState(bytes), !temporary.notebook.version.isEmpty {
+                let kept = keptName(file, "kept", files: files, taken: [])
+                repairs.append(.rename(from: file, to: kept))
+                report.damage.append(
+                    LibraryDamage(file: file, keptAs: kept, damagedByteRanges: [], recordsLost: 0, recordsRecovered: 0, operationsHeldBack: 0))
+            } else {
+                repairs.append(.delete(file: file))
+                report.removedFiles.append(file)
+            }
+        }
+        if !repairs.isEmpty { repairs.append(.syncDirectory) }
+        return (repairs, report)
+    }
+
+    /// A journal read: its intact records applied to `notebook`, what was damage, the torn tail.
+    struct JournalReplay {
+        var records = 0
+        var damagedRanges: [Range<Int>] = []
+        var recordsLost = 0
+        var tornStart: Int?
+        var olderRecords = false
+        var carried: [NotebookDelta] = []
+        var lastSyncState: SyncState?
+        /// Each intact record's delta, in order (for telling whether a leftover journal is redundant).
+        var deltas: [NotebookDelta] = []
+    }
+
+    /// Reads `journal` (of `generation`): applies each intact record's delta to `notebook`
+    /// when `apply`, else only collects them.
+    static func replayJournal(
+        _ journal: [UInt8], file: String, generation: UInt64, replica: ReplicaID, notebook: inout Notebook, apply: Bool
+    ) throws(ReplicaError) -> JournalReplay {
+        var decoded: [Int: (delta: NotebookDelta, syncState: SyncState?)] = [:]
+        var newer: UInt8?
+        let parts = LibraryJournal.parts(journal) { body, version in
+            if version > formatVersion {
+                newer = newer ?? version
+                return true
+            }
+            guard version >= 1, let record = decodeRecordBody(journal, body, version: version, generation: generation, replica: replica) else {
+                return false
+            }
+            decoded[body.lowerBound] = record
+            return true
+        }
+        if let newer { throw .unknownLibraryVersion(file: file, kind: BlobKind.localFile.rawValue, version: newer) }
+        var replay = JournalReplay()
+        for part in parts {
+            switch part {
+            case let .record(range, body, version, damagedHeader):
+                guard let record = decoded[body.lowerBound] else { continue }
+                if damagedHeader { replay.recordsLost -= 1 }
+                replay.deltas.append(record.delta)
+                guard apply else { continue }
+                #if MEMOSYNC_MUTANTS
+                if EngineMutant.active == .recoveryDropsLastRecord, range.upperBound == journal.count { continue }
+                #endif
+                do throws(NotebookError) {
+                    try notebook.applyWithoutEvents(record.delta)
+                } catch {
+                    // A record that does not apply: damage, like one that does not decode.
+                    replay.damagedRanges.append(range)
+                    replay.recordsLost += 1
+                    continue
+                }
+                if let recorded = record.syncState { replay.lastSyncState = recorded }
+                if !record.delta.upperVersion.isIncluded(in: notebook.version) { replay.carried.append(record.delta) }
+                if version < formatVersion { replay.olderRecords = true }
+                replay.records += 1
+            case let .damaged(range):
+                replay.damagedRanges.append(range)
+                replay.recordsLost += 1
+            case let .torn(range):
+                replay.tornStart = range.lowerBound
+            }
+        }
+        // Adjacent ranges (a frame header, then the record it framed not applying) as one.
+        var merged: [Range<Int>] = []
+        for range in replay.damagedRanges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, last.upperBound == range.lowerBound {
+                merged[merged.count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                merged.append(range)
+            }
+        }
+        replay.damagedRanges = merged
+        // Carried records the later ones completed are no longer waiting.
+        replay.carried.removeAll { $0.upperVersion.isIncluded(in: notebook.version) }
+        return replay
     }
 
     /// Recovers a library from the files of its folder.
@@ -95,19 +256,16 @@ package struct LibraryCore: Sendable {
     /// - Parameters:
     ///   - files: the folder's file names.
     ///   - contents: the contents of the files ``filesToRead(listing:)`` named.
-    /// - Returns: nil when the folder holds no library yet (see ``create(replica:)``).
+    /// - Returns: nil when the folder holds no library yet (see ``create(replica:)`` and
+    ///   ``leftoversWithoutState(files:contents:)``).
     /// - Throws: ``ReplicaError/corruptLibrary(file:reason:)`` for a damaged state file (never
     ///   replaced silently: that would lose every edit), ``ReplicaError/unknownLibraryVersion(file:kind:version:)``.
     package static func recover(files: [String], contents: [String: [UInt8]]) throws(ReplicaError) -> Recovery? {
         var repairs: [DiskOperation] = []
         var report = LibraryOpenReport()
         guard let stateBytes = contents[stateFileName] else {
-            if let journal = files.filter({ $0.hasPrefix("journal-") }).sorted().first {
+            if let journal = files.filter({ journalGeneration($0) != nil }).sorted().first {
                 throw .corruptLibrary(file: journal, reason: "a journal without a state file; the state file was removed")
-            }
-            for file in files where file == temporaryStateFileName {
-                repairs.append(.delete(file: file))
-                report.removedFiles.append(file)
             }
             return nil
         }
@@ -115,38 +273,82 @@ package struct LibraryCore: Sendable {
         var notebook = decoded.notebook
         var syncState = decoded.syncState
         let journalName = journalFileName(generation: decoded.generation)
-        for file in files.sorted() where file == temporaryStateFileName || (file.hasPrefix("journal-") && file != journalName) {
-            repairs.append(.delete(file: file))
-            report.removedFiles.append(file)
-        }
         var journalBytes = 0
         var records = 0
+        var replay = JournalReplay()
         if let journal = contents[journalName] {
-            var offset = 0
-            while offset < journal.count {
-                guard let record = decodeRecord(journal, at: offset, generation: decoded.generation, replica: decoded.notebook.replica),
-                    (try? notebook.applyWithoutEvents(record.delta)) != nil
-                else { break }
-                #if MEMOSYNC_MUTANTS
-                if EngineMutant.active == .recoveryDropsLastRecord, record.end == journal.count { break }
-                #endif
-                if let recorded = record.syncState { syncState = recorded }
-                offset = record.end
-                records += 1
+            replay = try replayJournal(journal, file: journalName, generation: decoded.generation, replica: decoded.notebook.replica, notebook: &notebook, apply: true)
+            if let recorded = replay.lastSyncState { syncState = recorded }
+            records = replay.records
+            journalBytes = replay.tornStart ?? journal.count
+            if let tornStart = replay.tornStart {
+                report.discardedJournalBytes = journal.count - tornStart
+                if replay.damagedRanges.isEmpty {
+                    repairs.append(.truncate(file: journalName, length: tornStart))
+                    repairs.append(.sync(file: journalName))
+                }
             }
-            if offset < journal.count {
-                report.discardedJournalBytes = journal.count - offset
-                repairs.append(.truncate(file: journalName, length: offset))
-                repairs.append(.sync(file: journalName))
-            }
-            journalBytes = offset
         }
-        if !repairs.isEmpty { repairs.append(.syncDirectory) }
+        var kept: [String] = []
+        // Leftovers: journals of other generations, an interrupted compaction's state file.
+        // Each is deleted only when it holds nothing the recovered library lacks.
+        for file in files.sorted() where file != journalName {
+            let redundant: Bool
+            if let generation = journalGeneration(file) {
+                var scratch = notebook
+                let other = contents[file].flatMap { bytes in
+                    try? replayJournal(bytes, file: file, generation: generation, replica: decoded.notebook.replica, notebook: &scratch, apply: false)
+                }
+                redundant =
+                    other.map { other in
+                        other.damagedRanges.isEmpty
+                            && other.deltas.allSatisfy { delta in
+                                delta.upperVersion.isIncluded(in: notebook.version) || replay.carried.contains(delta)
+                            }
+                    } ?? false
+            } else if file == temporaryStateFileName {
+                // Torn (never renamed: its saved edits are in state and journal), or holding
+                // nothing more.
+                redundant = contents[file].flatMap { try? decodeState($0) }.map { $0.notebook.version.isIncluded(in: notebook.version) } ?? true
+            } else {
+                continue
+            }
+            if redundant {
+                repairs.append(.delete(file: file))
+                report.removedFiles.append(file)
+            } else {
+                let name = keptName(file, "kept", files: files, taken: kept)
+                kept.append(name)
+                repairs.append(.rename(from: file, to: name))
+                report.damage.append(
+                    LibraryDamage(file: file, keptAs: name, damagedByteRanges: [], recordsLost: 0, recordsRecovered: 0, operationsHeldBack: 0))
+            }
+        }
         _ = notebook.takeEvents()
         report.journalRecords = records
-        let core = LibraryCore(
+        var core = LibraryCore(
             generation: decoded.generation, replica: notebook.replica, journalBytes: journalBytes, journalRecords: records,
             stateBytes: stateBytes.count, durableVersion: notebook.version, durableSyncState: syncState)
+        core.carried = replay.carried
+        if !replay.damagedRanges.isEmpty {
+            // The damaged journal is kept aside; a compaction keeps every intact record.
+            let name = keptName(journalName, "damaged", files: files, taken: kept)
+            report.damage.insert(
+                LibraryDamage(
+                    file: journalName, keptAs: name, damagedByteRanges: replay.damagedRanges, recordsLost: max(0, replay.recordsLost),
+                    recordsRecovered: records, operationsHeldBack: notebook.pendingOperationCount),
+                at: 0)
+            if !repairs.isEmpty { repairs.append(.syncDirectory) }
+            core.journalBytes = 0
+            let plan = core.planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: name)
+            repairs += plan.operations
+            core.didSave(plan, notebook: notebook, syncState: syncState)
+        } else {
+            if !repairs.isEmpty { repairs.append(.syncDirectory) }
+            // Files of an older version: the next save rewrites them (an older MemoSync then
+            // refuses the library, rather than cutting a journal it cannot read).
+            core.needsCompaction = decoded.version < formatVersion || replay.olderRecords
+        }
         return Recovery(core: core, notebook: notebook, syncState: syncState, repairs: repairs, report: report)
     }
 
@@ -209,24 +411,40 @@ package struct LibraryCore: Sendable {
         return SavePlan(operations: operations, isCompaction: false, bytes: record.count)
     }
 
-    /// The operations that rewrite the state file from `notebook` and start an empty journal.
+    /// The operations that rewrite the state file from `notebook` and start a journal holding
+    /// only the records still held back.
     package func planCompaction(notebook: Notebook, syncState: SyncState) -> SavePlan {
+        planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: nil)
+    }
+
+    /// ``planCompaction(notebook:syncState:)``; the old journal is renamed to `keptJournal`
+    /// rather than deleted, when given.
+    func planCompaction(notebook: Notebook, syncState: SyncState, keepingJournalAs keptJournal: String?) -> SavePlan {
         let bytes = Self.encodeState(generation: generation + 1, notebook: notebook, syncState: syncState)
-        return compactionPlan(stateBytes: bytes)
+        return compactionPlan(stateBytes: bytes, notebook: notebook, keepingJournalAs: keptJournal)
     }
 
     /// ``planCompaction(notebook:syncState:)``, keeping the memos' encoded text bodies in
     /// `notebook` (see ``planSave(keepingTextBodiesOf:syncState:)``). The plan is the same.
     func planCompaction(keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) -> SavePlan {
         let bytes = Self.encodeState(generation: generation + 1, keepingTextBodiesOf: &notebook, syncState: syncState)
-        return compactionPlan(stateBytes: bytes)
+        return compactionPlan(stateBytes: bytes, notebook: notebook, keepingJournalAs: nil)
     }
 
-    /// The operations that replace the state file with `bytes` and start an empty journal.
-    private func compactionPlan(stateBytes bytes: [UInt8]) -> SavePlan {
-        let operations = Self.replaceState(
-            with: bytes, removingJournal: journalBytes > 0 || needsCompaction ? Self.journalFileName(generation: generation) : nil)
-        return SavePlan(operations: operations, isCompaction: true, bytes: bytes.count)
+    /// The operations that replace the state file with `bytes` and start a journal with the
+    /// records still held back (written first: until the rename, the old journal holds them).
+    private func compactionPlan(stateBytes bytes: [UInt8], notebook: Notebook, keepingJournalAs keptJournal: String?) -> SavePlan {
+        let stillCarried = carried.filter { !$0.upperVersion.isIncluded(in: notebook.version) }
+        var operations: [DiskOperation] = []
+        var journal: [UInt8] = []
+        if !stillCarried.isEmpty {
+            let next = Self.journalFileName(generation: generation + 1)
+            for delta in stillCarried { journal += Self.encodeRecord(generation: generation + 1, delta: delta, syncState: nil) }
+            operations = [.write(file: next, bytes: journal), .sync(file: next)]
+        }
+        let oldJournal = journalBytes > 0 || needsCompaction || keptJournal != nil ? Self.journalFileName(generation: generation) : nil
+        operations += Self.replaceState(with: bytes, removingJournal: oldJournal, keepingAs: keptJournal)
+        return SavePlan(operations: operations, isCompaction: true, bytes: bytes.count, carried: stillCarried, journalBytes: journal.count)
     }
 
     /// Disk operations that save, and what they are.
@@ -237,6 +455,10 @@ package struct LibraryCore: Sendable {
         package var isCompaction: Bool
         /// The bytes of the record or state file written.
         package var bytes: Int
+        /// For a compaction: the records still held back, written to the new journal.
+        package var carried: [NotebookDelta] = []
+        /// For a compaction: the new journal's bytes.
+        package var journalBytes = 0
     }
 
     /// Records that `plan` was performed: `notebook` and `syncState` are durable.
@@ -244,8 +466,9 @@ package struct LibraryCore: Sendable {
         if plan.isCompaction {
             generation += 1
             stateBytes = plan.bytes
-            journalBytes = 0
-            journalRecords = 0
+            journalBytes = plan.journalBytes
+            journalRecords = plan.carried.count
+            carried = plan.carried
             replica = notebook.replica
             needsCompaction = false
         } else {
@@ -265,7 +488,7 @@ package struct LibraryCore: Sendable {
     /// Journals smaller than this are never compacted for size.
     static let journalBytesMin = 1 << 20
 
-    private static func replaceState(with bytes: [UInt8], removingJournal journal: String?) -> [DiskOperation] {
+    private static func replaceState(with bytes: [UInt8], removingJournal journal: String?, keepingAs kept: String? = nil) -> [DiskOperation] {
         var operations: [DiskOperation] = [
             .write(file: temporaryStateFileName, bytes: bytes),
             .sync(file: temporaryStateFileName),
@@ -273,7 +496,7 @@ package struct LibraryCore: Sendable {
             .syncDirectory,
         ]
         if let journal {
-            operations.append(.delete(file: journal))
+            operations.append(kept.map { .rename(from: journal, to: $0) } ?? .delete(file: journal))
             operations.append(.syncDirectory)
         }
         return operations

@@ -12,7 +12,8 @@ import MemoNotes
 /// state file), it reads again, so what it recovers is the folder as it was at one instant. Any
 /// such instant is a state a crash could leave (saves and compactions are built so), and it
 /// is recovered the way opening recovers one, in memory only: a torn journal record is left
-/// out, leftovers are ignored. What it shows are the saved edits: an open replica's unsaved
+/// out, leftovers are ignored; damage is reported (``report``), as opening reports it, and left
+/// as it is. What it shows are the saved edits: an open replica's unsaved
 /// edits are not in its files yet.
 public struct LibrarySnapshot: Sendable {
     /// The memos, as saved.
@@ -22,6 +23,10 @@ public struct LibrarySnapshot: Sendable {
     public let replica: ReplicaID
     /// What the library remembers of its syncs.
     package let syncState: SyncState
+    /// What reading found: damage (``LibraryOpenReport/damage``, each with `keptAs` nil: a
+    /// snapshot changes nothing; the next open of the library keeps the file aside), a torn
+    /// journal tail left out.
+    public let report: LibraryOpenReport
 
     /// Operations of the library's ids not yet known to be in the store (as
     /// ``Replica/unpublishedOperationCount``).
@@ -63,7 +68,10 @@ public struct LibrarySnapshot: Sendable {
             seal: folder.contents[LibrarySeal.fileName], recovery: recovery,
             identities: LibraryIdentities.read(from: folder, generation: recovery.core.generation))
         let replica = kept ?? recovery.syncState.lineage.last ?? recovery.notebook.replica
-        return LibrarySnapshot(notebook: recovery.notebook, replica: replica, syncState: recovery.syncState)
+        var report = recovery.report
+        for index in report.damage.indices { report.damage[index].keptAs = nil }
+        report.removedFiles = []
+        return LibrarySnapshot(notebook: recovery.notebook, replica: replica, syncState: recovery.syncState, report: report)
     }
 }
 

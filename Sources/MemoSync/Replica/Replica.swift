@@ -200,7 +200,8 @@ public final class Replica: Sendable {
             throw .disk(error)
         }
         guard let recovery = try LibraryCore.recover(files: files, contents: contents) else {
-            return try create(disk: disk, environment: environment, leftovers: files.filter { $0 == LibraryCore.temporaryStateFileName })
+            let leftovers = LibraryCore.leftoversWithoutState(files: files, contents: contents)
+            return try create(disk: disk, environment: environment, repairs: leftovers.repairs, report: leftovers.report)
         }
         // The id of the last session when its clean close sealed the folder and the folder is
         // still exactly as sealed (read before any repair changes it).
@@ -224,21 +225,21 @@ public final class Replica: Sendable {
         return (notebook, recovery.syncState, recovery.core, recovery.report)
     }
 
-    /// Creates a library in an empty folder (removing a temporary file a crash left).
-    private static func create(disk: any LibraryDisk, environment: ReplicaEnvironment, leftovers: [String]) throws(ReplicaError)
+    /// Creates a library in a folder without one, after `repairs` (a temporary file a crash left:
+    /// deleted when empty, kept aside otherwise).
+    private static func create(disk: any LibraryDisk, environment: ReplicaEnvironment, repairs: [DiskOperation], report leftovers: LibraryOpenReport) throws(ReplicaError)
         -> (notebook: Notebook, syncState: SyncState, core: LibraryCore, report: LibraryOpenReport)
     {
         let replica = randomReplicaID(environment, excluding: [])
         let created = LibraryCore.create(replica: replica)
         do throws(DiskError) {
-            try disk.perform(leftovers.map { DiskOperation.delete(file: $0) })
+            try disk.perform(repairs)
             try disk.perform(created.operations)
         } catch {
             throw .disk(error)
         }
-        var report = LibraryOpenReport()
+        var report = leftovers
         report.created = true
-        report.removedFiles = leftovers
         return (Notebook(replica: replica), SyncState(), created.core, report)
     }
 

@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoSync
 
 /// A fuzz input: a mode byte, then the payload the mode turns into decoder input.
 ///
@@ -47,14 +48,15 @@ struct FuzzInput {
     }
 
     /// The journal a library opens: in sealed mode, a sound record of the honest journal followed
-    /// by the payload sealed as a record (so the hostile record is not the first); otherwise as
-    /// ``blob(kind:)``.
+    /// by the payload sealed as a record (so the hostile record is not the first; framed as
+    /// version 4 writes records, bare for versions 1 to 3); otherwise as ``blob(kind:)``.
     func journal() -> [UInt8] {
         switch mode {
         case .raw, .checksumRecomputed:
             return blob(kind: .localFile)
         case .sealed:
-            return FuzzWorld.shared.library.firstRecord + BlobEnvelope.seal(kind: .localFile, version: version, body: payload)
+            let envelope = BlobEnvelope.seal(kind: .localFile, version: version, body: payload)
+            return FuzzWorld.shared.library.firstRecord + (version >= 4 ? LibraryJournal.frame(envelope) : envelope)
         }
     }
 

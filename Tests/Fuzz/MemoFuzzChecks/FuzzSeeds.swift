@@ -17,7 +17,8 @@ enum FuzzSeeds {
             // body appended to the honest first record (FuzzInput.journal()).
             let journal = world.library.journal
             var seeds = [[FuzzInput.modeByte(.raw)] + journal, [FuzzInput.modeByte(.checksumRecomputed)] + journal]
-            seeds += inEveryMode(world.library.records, kind: .localFile)
+            // Sealed seeds: each record's envelope (version 4 records are framed).
+            seeds += inEveryMode(world.library.records.map { Array($0.dropFirst(LibraryJournal.headerBytes)) }, kind: .localFile)
             return seeds
         case .storeKey:
             let replica = ReplicaID(0x0123_4567_89AB_CDEF)

@@ -22,8 +22,9 @@ extension FuzzTarget {
     }
 
     /// A sound generation-1 state file with `journal` as its journal: opens (a journal never
-    /// makes a library unreadable) with the intact prefix replayed and the rest cut; the repaired
-    /// folder opens to the same library; a compaction keeps it.
+    /// makes a library unreadable) with every intact record replayed; only a torn tail is cut,
+    /// damage is kept aside (the journal renamed, never cut or deleted); the repaired folder
+    /// opens to the same library; a compaction keeps it.
     static func checkLibraryJournal(_ journal: [UInt8]) throws(FuzzFailure) {
         let world = FuzzWorld.shared.library
         let files = [LibraryCore.stateFileName, world.journalName]
@@ -37,6 +38,16 @@ extension FuzzTarget {
             report.discardedJournalBytes >= 0 && report.discardedJournalBytes <= journal.count,
             "discarded \(report.discardedJournalBytes) of \(journal.count) journal bytes")
         let kept = journal.count - report.discardedJournalBytes
+        if let damage = report.damage.first {
+            try require(damage.file == world.journalName && !damage.damagedByteRanges.isEmpty, "damage reported for another file: \(report)")
+            try require(
+                recovery.repairs.contains(.rename(from: world.journalName, to: world.journalName + ".damaged-1"))
+                    && !recovery.repairs.contains { if case .truncate = $0 { true } else { false } }
+                    && !recovery.repairs.contains(.delete(file: world.journalName)),
+                "a damaged journal is not kept aside whole: \(recovery.repairs)")
+            try checkNotebook(recovery.notebook, "the library opened with a damaged journal")
+            return
+        }
         try require(
             (report.discardedJournalBytes == 0) == !recovery.repairs.contains(.truncate(file: world.journalName, length: kept)),
             "the repairs do not cut the journal to its intact \(kept) bytes: \(recovery.repairs)")

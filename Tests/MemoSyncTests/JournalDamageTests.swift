@@ -1,0 +1,338 @@
+import Foundation
+import MemoCRDT
+import MemoSyncTesting
+import TestSupport
+import Testing
+
+@testable import MemoNotes
+@testable import MemoSync
+
+/// Damage in a library's files is told from a record torn by a crash, kept aside, reported, and
+/// never repaired by deleting bytes; every intact record is recovered (FORMAT.md, "Local
+/// library": "Journal records and their frames", "Open").
+@Suite struct JournalDamageTests {
+    /// A library of three saves, one memo each, under one replica id: the state file, the journal
+    /// and the memos' ids in save order.
+    static func threeRecordLibrary() throws -> (state: [UInt8], journal: [UInt8], memos: [MemoID], disk: MemoryDisk) {
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: TestEnvironment(seed: 25).environment)
+        var memos: [MemoID] = []
+        for text in ["first memo alpha", "second", "third"] {
+            memos.append(try replica.createMemo(text: text))
+            try replica.saveNow()
+        }
+        replica.closeNow()
+        let state = try #require(try disk.read(file: "state"))
+        let journal = try #require(try disk.read(file: "journal-0"))
+        return (state, journal, memos, disk)
+    }
+
+    /// The records of an intact journal of generation `generation`, as byte ranges.
+    static func recordRanges(_ journal: [UInt8], state: [UInt8]) throws -> [Range<Int>] {
+        let decoded = try LibraryCore.decodeState(state)
+        return LibraryJournal.parts(journal) { body, version in
+            LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica) != nil
+        }.map { part -> Range<Int> in
+            guard case let .record(range, _, _, false) = part else { return 0..<0 }
+            return range
+        }
+    }
+
+    /// Performs `repairs` on a disk holding `files`, and returns it.
+    static func repaired(_ files: [String: [UInt8]], _ repairs: [DiskOperation]) throws -> MemoryDisk {
+        let disk = MemoryDisk()
+        for (name, bytes) in files.sorted(by: { $0.key < $1.key }) { try disk.perform([.write(file: name, bytes: bytes), .sync(file: name)]) }
+        try disk.perform(.syncDirectory)
+        try disk.perform(repairs)
+        return disk
+    }
+
+    /// Each bit of each byte of a three-record journal flipped in turn (the issue's bit rot): never
+    /// a silent loss. Each case reports damage in `journal-0`, cuts nothing, keeps the damaged
+    /// bytes aside untouched, recovers every record but the one hit (all three when the flip hit
+    /// a frame header), holds back what builds on a lost record, and opens again, repaired, to
+    /// the same library with nothing more to report.
+    @Test func bitFlipAtEveryOffsetOfAThreeRecordJournal() throws {
+        let library = try Self.threeRecordLibrary()
+        let ranges = try Self.recordRanges(library.journal, state: library.state)
+        #expect(ranges.count == 3 && ranges.allSatisfy { !$0.isEmpty }, "three intact records: \(ranges)")
+        #expect(ranges.last?.upperBound == library.journal.count)
+        var cases = 0
+        var headerCases = 0
+        for offset in library.journal.indices {
+            for bit in 0..<8 {
+                var journal = library.journal
+                journal[offset] ^= UInt8(1 << bit)
+                let context = "byte \(offset), bit \(bit)"
+                let recovery = try #require(
+                    try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": journal]), "\(context)")
+                let report = recovery.report
+                #expect(report.damage.count == 1, "\(context): \(report)")
+                guard let damage = report.damage.first else { continue }
+                cases += 1
+                let hit = try #require(ranges.firstIndex { $0.contains(offset) })
+                let inHeader = offset - ranges[hit].lowerBound < LibraryJournal.headerBytes
+                if inHeader { headerCases += 1 }
+                #expect(damage.file == "journal-0" && damage.keptAs == "journal-0.damaged-1", "\(context)")
+                #expect(damage.damagedByteRanges.count == 1 && damage.damagedByteRanges[0].contains(offset), "\(context): \(damage)")
+                #expect(damage.recordsLost == (inHeader ? 0 : 1), "\(context): \(damage)")
+                #expect(damage.recordsRecovered == (inHeader ? 3 : 2), "\(context): \(damage)")
+                #expect(report.discardedJournalBytes == 0, "\(context)")
+                #expect(!recovery.repairs.contains { if case .truncate = $0 { true } else { false } }, "\(context)")
+                #expect(!recovery.repairs.contains(.delete(file: "journal-0")), "\(context)")
+                // Memos before the hit record are there; the hit one is lost; those after it are
+                // held back (their operations follow the lost ones).
+                let notebook = recovery.notebook
+                for (index, memo) in library.memos.enumerated() {
+                    let present = notebook.memo(memo) != nil
+                    #expect(present == (inHeader || index < hit), "\(context): memo \(index) present \(present)")
+                }
+                #expect((damage.operationsHeldBack > 0) == (!inHeader && hit < 2), "\(context): \(damage)")
+                #expect(notebook.pendingOperationCount == damage.operationsHeldBack, "\(context)")
+                // Performed, the repairs keep the damaged bytes aside and reopen to the same.
+                let disk = try Self.repaired(["state": library.state, "journal-0": journal], recovery.repairs)
+                #expect(try disk.read(file: "journal-0.damaged-1") == journal, "\(context): the damaged copy")
+                let files = try disk.listFiles()
+                var contents: [String: [UInt8]] = [:]
+                for file in LibraryCore.filesToRead(listing: files) { contents[file] = try disk.read(file: file) }
+                let reopened = try #require(try LibraryCore.recover(files: files, contents: contents), "\(context)")
+                #expect(reopened.report.damage.isEmpty && reopened.repairs.isEmpty, "\(context): \(reopened.report)")
+                #expect(reopened.notebook.version == notebook.version, "\(context)")
+                #expect(reopened.notebook.pendingOperationCount == notebook.pendingOperationCount, "\(context)")
+                #expect(reopened.core.carried == recovery.core.carried, "\(context)")
+            }
+        }
+        #expect(cases == library.journal.count * 8, "every bit of every byte checked")
+        #expect(headerCases == 3 * LibraryJournal.headerBytes * 8)
+    }
+
+    /// A journal of random bytes: damage (kept aside, nothing cut), the state's memos there.
+    @Test(arguments: testSeeds(4, salt: 0x6A4B))
+    func garbageJournal(seed: UInt64) throws {
+        let library = try Self.threeRecordLibrary()
+        var random = SeededRandom(seed: seed)
+        var garbage = (0..<random.int(in: 20...600)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        garbage[0] = 0x42  // not a frame or envelope start, not zero
+        let recovery = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": garbage]))
+        let damage = try #require(recovery.report.damage.first, "seed \(seed)")
+        #expect(damage.damagedByteRanges == [0..<garbage.count], "seed \(seed)")
+        #expect(damage.recordsRecovered == 0 && damage.recordsLost == 1, "seed \(seed)")
+        #expect(recovery.report.discardedJournalBytes == 0)
+        #expect(recovery.repairs.contains(.rename(from: "journal-0", to: "journal-0.damaged-1")))
+        #expect(!recovery.repairs.contains { if case .truncate = $0 { true } else { false } })
+        // Zeros at the end are a torn append (a file system that grew the file first): cut.
+        let zeros = library.journal + [UInt8](repeating: 0, count: 37)
+        let torn = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": zeros]))
+        #expect(torn.report.damage.isEmpty && torn.report.discardedJournalBytes == 37)
+        #expect(torn.repairs.contains(.truncate(file: "journal-0", length: library.journal.count)))
+    }
+
+    /// Every prefix of the last record is a torn tail: cut, nothing reported as damage. The same
+    /// prefix before an intact record is damage.
+    @Test func tornLastRecordIsCutTornMiddleRecordIsDamage() throws {
+        let library = try Self.threeRecordLibrary()
+        let ranges = try Self.recordRanges(library.journal, state: library.state)
+        var checked = 0
+        for cut in ranges[2].lowerBound + 1..<ranges[2].upperBound {
+            let journal = Array(library.journal[..<cut])
+            let recovery = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": journal]))
+            #expect(recovery.report.damage.isEmpty, "cut at \(cut)")
+            #expect(recovery.report.discardedJournalBytes == cut - ranges[2].lowerBound, "cut at \(cut)")
+            #expect(recovery.report.journalRecords == 2)
+            let middle = Array(library.journal[..<cut]) + Array(library.journal[ranges[2]])
+            let damaged = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": middle]))
+            #expect(damaged.report.damage.first?.damagedByteRanges == [ranges[2].lowerBound..<cut], "cut at \(cut)")
+            #expect(damaged.report.journalRecords == 3, "cut at \(cut)")
+            checked += 1
+        }
+        #expect(checked == ranges[2].count - 1)
+    }
+
+    /// A middle record whose frame and checksum are sound but whose delta does not decode, or
+    /// decodes and does not apply: damage; the records before and after it recovered.
+    @Test(arguments: [false, true])
+    func middleRecordThatDoesNotApply(decodes: Bool) throws {
+        let library = try Self.threeRecordLibrary()
+        let ranges = try Self.recordRanges(library.journal, state: library.state)
+        var random = SeededRandom(seed: 0xBAD)
+        let bad: [UInt8]
+        if decodes {
+            bad = LibraryReplayTests.invalidRecord(&random)
+        } else {
+            bad = LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: 4, body: [2, 0, 3, 0xFF, 0xFE, 0xFD, 0]))
+        }
+        // Rewritten for generation 0, the first and second memos' records around it.
+        let journal = Array(library.journal[ranges[0]]) + (decodes ? Self.generationZero(bad) : bad) + Array(library.journal[ranges[1]])
+        let recovery = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": journal]))
+        let damage = try #require(recovery.report.damage.first, "decodes: \(decodes)")
+        #expect(damage.damagedByteRanges == [ranges[0].upperBound..<ranges[0].upperBound + bad.count])
+        #expect(damage.recordsLost == 1 && damage.recordsRecovered == 2)
+        #expect(recovery.notebook.memo(library.memos[0]) != nil && recovery.notebook.memo(library.memos[1]) != nil)
+        #expect(recovery.notebook.pendingOperationCount == 0)
+    }
+
+    /// A framed generation-3 record (``LibraryReplayTests/invalidRecord(_:)``) as generation 0.
+    static func generationZero(_ framed: [UInt8]) -> [UInt8] {
+        let envelope = Array(framed.dropFirst(LibraryJournal.headerBytes))
+        guard let (body, version) = try? BlobEnvelope.open(envelope, kind: .localFile, versions: 1...4) else { return framed }
+        var bytes = Array(envelope[body])
+        bytes[1] = 0  // the generation varint: 3 -> 0
+        return LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: version, body: bytes))
+    }
+
+    /// A record lost to damage whose operations the store holds: the records after it are held
+    /// back, kept through a compaction and a reopen, and apply when a sync brings the lost
+    /// operations back; nothing is lost in the end.
+    @Test func syncBringsBackWhatADamagedRecordLost() async throws {
+        let store = InMemoryBlobStore()
+        let disk = MemoryDisk()
+        let environment = TestEnvironment(seed: 2525)
+        var replica = try Replica(disk: disk, environment: environment.environment)
+        let first = try replica.createMemo(text: "first memo alpha")
+        try replica.saveNow()
+        let second = try replica.createMemo(text: "second")
+        try replica.saveNow()
+        _ = try await replica.sync(with: store)
+        let third = try replica.createMemo(text: "third, never synced")
+        try replica.saveNow()
+        replica.closeNow()
+        // Flip a bit inside the envelope of the record that saved the second memo.
+        let generation = replica.library.generation
+        let name = LibraryCore.journalFileName(generation: generation)
+        var journal = try #require(try disk.read(file: name))
+        let state = try #require(try disk.read(file: "state"))
+        let decoded = try LibraryCore.decodeState(state)
+        let parts = LibraryJournal.parts(journal) { body, version in
+            LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica) != nil
+        }
+        var target: Int?
+        for part in parts {
+            guard case let .record(range, body, version, _) = part,
+                let record = LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica),
+                record.delta.memos.contains(second)
+            else { continue }
+            target = range.lowerBound + LibraryJournal.headerBytes + 5
+        }
+        journal[try #require(target)] ^= 0x10
+        try disk.perform([.write(file: name, bytes: journal), .sync(file: name)])
+
+        replica = try Replica(disk: disk, environment: environment.environment)
+        let damage = try #require(replica.openReport.damage.first)
+        #expect(damage.keptAs == name + ".damaged-1" && damage.recordsLost == 1 && damage.operationsHeldBack > 0)
+        #expect(try disk.read(file: name + ".damaged-1") == journal)
+        #expect(replica.notebook.memo(first) != nil && replica.notebook.memo(second) == nil && replica.notebook.memo(third) == nil)
+        // Held back through a compaction and a reopen.
+        try replica.compactNow()
+        replica.closeNow()
+        replica = try Replica(disk: disk, environment: environment.environment)
+        #expect(replica.openReport.damage.isEmpty)
+        #expect(replica.notebook.pendingOperationCount == damage.operationsHeldBack)
+        _ = try await replica.sync(with: store)
+        #expect(replica.notebook.memo(second)?.text == "second")
+        #expect(replica.notebook.memo(third)?.text == "third, never synced")
+        #expect(replica.notebook.pendingOperationCount == 0)
+        try replica.saveNow()
+        replica.closeNow()
+        let reopened = try Replica(disk: disk, environment: environment.environment)
+        #expect(reopened.notebook.memo(third)?.text == "third, never synced")
+        #expect(reopened.library.carried.isEmpty)
+    }
+
+    /// A library of version 3 (bare envelopes in the journal) opens with every record, and its
+    /// next save rewrites it in version 4.
+    @Test func version3JournalStillReads() throws {
+        let library = try Self.threeRecordLibrary()
+        let ranges = try Self.recordRanges(library.journal, state: library.state)
+        func version3(_ envelope: [UInt8]) throws -> [UInt8] {
+            let (body, _) = try BlobEnvelope.open(envelope, kind: .localFile, versions: 1...4)
+            return BlobEnvelope.seal(kind: .localFile, version: 3, body: Array(envelope[body]))
+        }
+        let state = try version3(library.state)
+        var journal: [UInt8] = []
+        for range in ranges { journal += try version3(Array(library.journal[range].dropFirst(LibraryJournal.headerBytes))) }
+        let recovery = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": state, "journal-0": journal]))
+        #expect(recovery.report.journalRecords == 3 && recovery.report.damage.isEmpty && recovery.repairs.isEmpty)
+        #expect(library.memos.allSatisfy { recovery.notebook.memo($0) != nil })
+        #expect(recovery.core.needsCompaction, "the next save writes version 4")
+        // A torn bare record at the end is still cut; a damaged one in the middle is damage.
+        let torn = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": state, "journal-0": Array(journal.dropLast(7))]))
+        #expect(torn.report.damage.isEmpty && torn.report.discardedJournalBytes > 0 && torn.report.journalRecords == 2)
+        var flipped = journal
+        flipped[12] ^= 1
+        let damaged = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": state, "journal-0": flipped]))
+        #expect(damaged.report.damage.first?.recordsRecovered == 2)
+    }
+
+    /// Leftovers are deleted only when they hold nothing the library lacks: a journal of another
+    /// generation with operations the state lacks, and a `state.tmp` holding more than the
+    /// state, are kept aside; redundant ones deleted. Nothing saved is deleted.
+    @Test func leftoversHoldingOperationsAreKeptAside() throws {
+        let library = try Self.threeRecordLibrary()
+        var notebook = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": library.journal])).notebook
+        _ = notebook.takeEvents()
+        let full = LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState())
+        // The state without the journal: journal-0 as a leftover of generation 0 beside state 1.
+        let recovery = try #require(
+            try LibraryCore.recover(
+                files: ["journal-0", "state", "state.tmp"],
+                contents: ["state": LibraryCore.encodeState(generation: 1, notebook: Notebook(replica: ReplicaID(5)), syncState: SyncState()),
+                    "journal-0": library.journal, "state.tmp": full]))
+        #expect(recovery.report.removedFiles.isEmpty, "\(recovery.report)")
+        #expect(recovery.report.damage.map(\.file) == ["journal-0", "state.tmp"])
+        #expect(recovery.report.damage.map(\.keptAs) == ["journal-0.kept-1", "state.tmp.kept-1"])
+        #expect(recovery.repairs.contains(.rename(from: "journal-0", to: "journal-0.kept-1")))
+        #expect(!recovery.repairs.contains { if case .delete = $0 { true } else { false } })
+        // Beside the state that holds them, both are redundant: deleted.
+        let redundant = try #require(
+            try LibraryCore.recover(files: ["journal-0", "state", "state.tmp"], contents: ["state": full, "journal-0": library.journal, "state.tmp": full]))
+        #expect(redundant.report.removedFiles == ["journal-0", "state.tmp"] && redundant.report.damage.isEmpty)
+        // Kept-aside names are never read as journals, never reused.
+        #expect(LibraryCore.filesToRead(listing: ["journal-1.damaged-1", "state"]) == ["state"])
+        #expect(LibraryCore.keptName("journal-1", "damaged", files: ["journal-1.damaged-1"], taken: []) == "journal-1.damaged-2")
+    }
+
+    /// A record framed with an intact checksum but a version newer than this MemoSync's: the
+    /// library is reported as written by a newer MemoSync, not damaged.
+    @Test func newerRecordVersionIsNotDamage() throws {
+        let library = try Self.threeRecordLibrary()
+        let newer = LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: 9, body: [2, 0, 0, 0]))
+        #expect(throws: ReplicaError.unknownLibraryVersion(file: "journal-0", kind: 6, version: 9)) {
+            try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": library.journal + newer])
+        }
+    }
+
+    /// The issue's reproduction through the API on a real folder: the library opens, the damage
+    /// is reported, the damaged journal is kept aside, and the next save cuts nothing.
+    @Test func damagedLibraryOpensAndKeepsTheDamagedFile() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/journal-damage-\(UInt64.random(in: 1...UInt64.max))"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var ids: [MemoID] = []
+        for text in ["first memo alpha", "second", "third"] {
+            let replica = try Replica(libraryPath: path)
+            ids.append(try replica.createMemo(text: text))
+            try replica.saveNow()
+            replica.closeNow()
+        }
+        var journal = try #require(FileManager.default.contents(atPath: path + "/journal-0"))
+        journal[20] ^= 0x04
+        try journal.write(to: URL(fileURLWithPath: path + "/journal-0"))
+        let snapshot = try #require(try LibrarySnapshot.read(libraryPath: path))
+        #expect(snapshot.report.damage.first?.file == "journal-0" && snapshot.report.damage.first?.keptAs == nil)
+        let replica = try Replica(libraryPath: path)
+        let damage = try #require(replica.openReport.damage.first)
+        #expect(damage.keptAs == "journal-0.damaged-1" && damage.recordsLost == 1 && damage.recordsRecovered == 2)
+        #expect(FileManager.default.contents(atPath: path + "/journal-0.damaged-1") == journal)
+        // Byte 20 is in the first record: the two after it build on its operations (one replica
+        // id across the three sessions), so they are held back until a sync brings it back.
+        #expect(replica.notebook.memo(ids[0]) == nil && replica.notebook.pendingOperationCount == damage.operationsHeldBack)
+        #expect(damage.operationsHeldBack > 0)
+        try replica.createMemo(text: "fourth")
+        try replica.saveNow()
+        replica.closeNow()
+        #expect(FileManager.default.contents(atPath: path + "/journal-0.damaged-1") == journal)
+        let again = try Replica(libraryPath: path)
+        #expect(again.openReport.damage.isEmpty)
+        #expect(again.notebook.list().count == 1, "the fourth; the others wait for a sync")
+        #expect(again.notebook.pendingOperationCount == damage.operationsHeldBack)
+    }
+}

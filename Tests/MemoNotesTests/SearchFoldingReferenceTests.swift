@@ -61,6 +61,11 @@ import Testing
         return reference
     }()
 
+    /// Scalars whose properties changed between the reference's Unicode version (14.0) and the
+    /// standard library's, so that they fold by the newer data: U+1171E AHOM CONSONANT SIGN
+    /// MEDIAL RA, a nonspacing mark (Mn) in 14.0, a spacing mark (Mc) later, so kept, not dropped.
+    static let changedSince14: Set<UInt32> = [0x1171E]
+
     func hex(_ values: [UInt32]) -> String {
         values.map { "U+" + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
     }
@@ -94,7 +99,11 @@ import Testing
             // without case or marks; the BMP's private use area is compared.
             if value >= 0xF0000 { continue }
             compared += 1
-            let expected = reference.key(value, foldsKana: foldsKana)
+            var expected = reference.key(value, foldsKana: foldsKana)
+            if Self.changedSince14.contains(value) {
+                #expect(scalar.properties.generalCategory == .spacingMark && expected == [])
+                expected = [value]
+            }
             let key = SearchFolding.key(for: String(scalar), options: options)
             let actual = String(decoding: key, as: UTF8.self).unicodeScalars.map(\.value)
             if actual != expected {
@@ -140,7 +149,9 @@ import Testing
             case 5..<8: value = UInt32(random.int(in: 0x20...0x7E))
             default: value = UInt32(random.int(in: 0...0xFFFF))
             }
-            if let scalar = Unicode.Scalar(value), reference.isAssigned(value) { scalars.append(scalar) }
+            if let scalar = Unicode.Scalar(value), reference.isAssigned(value), !changedSince14.contains(value) {
+                scalars.append(scalar)
+            }
         }
         return scalars
     }

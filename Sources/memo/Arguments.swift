@@ -132,7 +132,8 @@ enum Command: Equatable {
     case edit(id: String, mode: EditMode)
     case undo(id: String)
     case redo(id: String)
-    case search(query: String)
+    /// `memo search QUERY...`; `foldsKana`: false with `--kana-distinct`.
+    case search(query: String, foldsKana: Bool)
     case delete(id: String)
     case restore(id: String)
     case trash
@@ -178,7 +179,7 @@ enum ArgumentParser {
         "--text": 1, "--text-file": 1, "--insert": 2, "--delete": 2,
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
         "--store": 1, "--endpoint": 1, "--region": 1, "--again": 0, "--man": 0,
-        "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1,
+        "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1, "--kana-distinct": 0,
         "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1,
     ]
 
@@ -194,7 +195,8 @@ enum ArgumentParser {
     /// The options each command accepts, besides the global ones.
     static func options(of command: CommandName) -> Set<String> {
         switch command {
-        case .list, .show, .search, .status, .trash, .delete, .restore, .undo, .redo: ["--json"]
+        case .list, .show, .status, .trash, .delete, .restore, .undo, .redo: ["--json"]
+        case .search: ["--kana-distinct", "--json"]
         case .new: ["--text-file", "--json"]
         case .sync: ["--json", "--store", "--endpoint", "--region", "--encrypt", "--passphrase-file"]
         case .store: ["--store", "--passphrase-file", "--new-passphrase-file"]
@@ -338,7 +340,7 @@ enum ArgumentParser {
         case .search:
             let query = arguments.joined(separator: " ")
             guard !query.allSatisfy(\.isWhitespace) else { throw .usage("error.searchNeedsQuery") }
-            return .search(query: query)
+            return .search(query: query, foldsKana: !options.contains { $0.name == "--kana-distinct" })
         case .edit:
             let id = try oneID(arguments, command)
             return .edit(id: id, mode: try editMode(options))

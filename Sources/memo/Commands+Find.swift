@@ -12,8 +12,8 @@ extension Runner {
         switch invocation.command {
         case .list:
             try printSummaries(library.notebook.list(), library: library, empty: t("listEmpty"))
-        case let .search(query):
-            let matches = library.notebook.search(query)
+        case let .search(query, foldsKana):
+            let matches = library.notebook.search(query, options: SearchOptions(foldsKana: foldsKana))
             try printSummaries(matches, library: library, empty: t("searchEmpty"))
             if matches.isEmpty { throw .noMatch }
         case let .show(prefix):

@@ -36,7 +36,7 @@ enum Help {
         case .redo: ["redo ID [--json]"]
         case .list: ["list [--json]"]
         case .show: ["show ID [--json]"]
-        case .search: ["search QUERY... [--json]"]
+        case .search: ["search QUERY... [--kana-distinct] [--json]"]
         case .delete: ["delete ID [--json]"]
         case .restore: ["restore ID [--json]"]
         case .trash: ["trash [--json]"]

@@ -35,10 +35,24 @@ enum Manual {
         return roff.joined(separator: "\n") + "\n"
     }
 
-    /// `line` safe in roff: backslashes as `\e`, dashes as `\-`, and a leading "." or "'"
-    /// (a request) guarded by `\&`. With `raw`, backslashes already are escapes.
+    /// `line` safe in roff: backslashes as `\e`, dashes as `\-`, characters past ASCII as
+    /// `\[uXXXX]` (groff reads its input as Latin-1, not UTF-8: "ß" and "ガ" of the search page
+    /// would be garbled or warned about), and a leading "." or "'" (a request) guarded by `\&`.
+    /// With `raw`, backslashes already are escapes.
     static func escaped(_ line: String, raw: Bool = false) -> String {
         var text = raw ? line : line.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        if text.unicodeScalars.contains(where: { $0.value > 0x7F }) {
+            var escapedText = ""
+            for scalar in text.unicodeScalars {
+                if scalar.value > 0x7F {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    escapedText += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+                } else {
+                    escapedText.unicodeScalars.append(scalar)
+                }
+            }
+            text = escapedText
+        }
         if text.hasPrefix(".") || text.hasPrefix("'") { text = "\\&" + text }
         return text
     }

@@ -166,6 +166,31 @@ struct CommandTests {
         }
     }
 
+    @Test("search folds case fully, width and kana; --kana-distinct keeps hiragana and katakana apart")
+    func searchFoldsWidthAndKana() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let street = try sandbox.newMemo("Straße", library: library)
+        let wide = try sandbox.newMemo("ＡＢＣ", library: library)
+        let katakana = try sandbox.newMemo("ガギ", library: library)
+        let hiragana = try sandbox.newMemo("がぎ", library: library)
+        func ids(_ arguments: [String]) throws -> Set<String> {
+            Set(try sandbox.memo(arguments + ["--json"], library: library).objects().compactMap { $0["id"] as? String })
+        }
+        #expect(try ids(["search", "STRASSE"]) == [street])
+        #expect(try ids(["search", "abc"]) == [wide])
+        #expect(try ids(["search", "ｶﾞｷﾞ"]) == [katakana, hiragana])
+        #expect(try ids(["search", "がぎ"]) == [katakana, hiragana])
+        #expect(try ids(["search", "ｶﾞｷﾞ", "--kana-distinct"]) == [katakana])
+        #expect(try ids(["search", "--kana-distinct", "がぎ"]) == [hiragana])
+        let none = try sandbox.memo(["search", "ぱ", "--kana-distinct"], library: library)
+        #expect(none.status == 1, "\(none)")
+        try sandbox.fails(["list", "--kana-distinct"], status: 2, library: library)
+        #expect(try sandbox.ok(["help", "search"], library: library).stdout.contains("--kana-distinct"))
+        #expect(try sandbox.ok(["completion", "bash"], library: library).stdout.contains("--kana-distinct"))
+    }
+
     @Test("search, delete, trash, restore")
     func searchTrashRestore() throws {
         let sandbox = try Sandbox()

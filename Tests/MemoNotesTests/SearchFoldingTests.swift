@@ -4,8 +4,9 @@ import MemoCRDT
 import TestSupport
 import Testing
 
-/// Search folding: case, diacritics and normalization form folded away, checked against
-/// Foundation. Foundation derives the generated decomposition tables again, every scalar of the
+/// Search folding: case, diacritics, width, kana and normalization form folded away, checked
+/// against Foundation (and, in `SearchFoldingReferenceTests`, against a reference built from
+/// Unicode's data). Foundation derives the generated decomposition tables again, every scalar of the
 /// BMP folds like its decomposition, and random texts fold to exactly what a slow oracle built
 /// on Foundation gives.
 @Suite struct SearchFoldingTests {
@@ -86,10 +87,13 @@ import Testing
         #expect(unexpected.isEmpty)
     }
 
-    /// The table the loop uses folds every BMP scalar exactly as `FoldRules` says, and every
-    /// Hangul syllable to its jamo as Foundation decomposes it.
-    @Test func tableMatchesRulesForEveryBMPScalar() {
-        let rules = SearchFolding.FoldRules()
+    /// The tables the loop uses (kana folded and kana distinct) fold every BMP scalar exactly as
+    /// `FoldRules` says, and every Hangul syllable to its jamo as Foundation decomposes it.
+    @Test(arguments: [true, false])
+    func tableMatchesRulesForEveryBMPScalar(foldsKana: Bool) {
+        let rules = SearchFolding.FoldRules(foldsKana: foldsKana)
+        let options = SearchOptions(foldsKana: foldsKana)
+        var differ = 0
         for scalar in Self.bmp {
             let expected: [Unicode.Scalar]
             if Self.isHangulSyllable(scalar) {
@@ -97,9 +101,13 @@ import Testing
             } else {
                 expected = rules.fold(scalar)
             }
-            let key = keyScalars(String(scalar))
+            let key = Array(String(decoding: SearchFolding.key(for: String(scalar), options: options), as: UTF8.self).unicodeScalars)
             #expect(key == expected, "\(hex([scalar])): \(hex(key)), expected \(hex(expected))")
+            if key != keyScalars(String(scalar)) { differ += 1 }
         }
+        // Kana distinct: the katakana U+30A1–U+30F6 and ヽ ヾ (88), ヷ–ヺ (4, which decompose to
+        // katakana) and the halfwidth katakana but ｰ (55) fold differently.
+        #expect(differ == (foldsKana ? 0 : 88 + 4 + 55), "\(differ) scalars fold differently")
     }
 
     /// Every BMP scalar folds exactly like its canonical decomposition by Foundation, and like its
@@ -122,22 +130,42 @@ import Testing
         }
     }
 
-    /// The extra case foldings agree with Foundation's case folding wherever Foundation folds the
-    /// letter; it does not know the Cyrillic variant forms U+1C80–U+1C88 (Unicode 9.0), which
-    /// CaseFolding.txt folds as listed.
-    @Test func extraCaseFoldingsMatchFoundation() {
-        for packed in SearchFolding.extraCaseFoldings {
-            let scalar = Unicode.Scalar(packed >> 16)!
-            let folded = Unicode.Scalar(packed & 0xFFFF)!
-            #expect(scalar.properties.lowercaseMapping == String(scalar))
-            let foundation = String(scalar).folding(options: [.caseInsensitive], locale: nil)
-            if (0x1C80...0x1C88).contains(scalar.value) {
-                #expect(foundation == String(scalar))
-                #expect(String(folded).uppercased() == String(scalar).uppercased())
-            } else {
-                #expect(foundation == String(folded), "\(hex([scalar]))")
-            }
+    /// The generated case folding exceptions are what their generator says, by the standard
+    /// library's data: each differs from the scalar's lowercase mapping, and folds a scalar to a
+    /// string of the same case class (its uppercase, or that of its lowercase, is the folding's
+    /// uppercase); and the letters the old hand-written list held are among them.
+    @Test func caseFoldingExceptionsAgreeWithTheStandardLibrary() {
+        let flat = SearchFolding.caseFoldingExceptions
+        var index = 0
+        var scalars: [UInt32] = []
+        while index < flat.count {
+            let scalar = Unicode.Scalar(flat[index])!
+            let folded = String(String.UnicodeScalarView(flat[(index + 2)..<(index + 2 + Int(flat[index + 1]))].map { Unicode.Scalar($0)! }))
+            #expect(!scalar.properties.lowercaseMapping.unicodeScalars.elementsEqual(folded.unicodeScalars), "\(hex([scalar]))")
+            #expect(
+                folded.uppercased() == String(scalar).uppercased()
+                    || folded.uppercased() == scalar.properties.lowercaseMapping.uppercased()
+                    || folded == String(scalar),
+                "\(hex([scalar])) → \(hex(folded.unicodeScalars))")
+            scalars.append(flat[index])
+            index += 2 + Int(flat[index + 1])
         }
+        #expect(scalars == scalars.sorted())
+        #expect(scalars.count == 297)
+        for old: UInt32 in [0xB5, 0x17F, 0x3C2, 0x3D0, 0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5] + Array(0x1C80...0x1C88) {
+            #expect(scalars.contains(old), "U+\(String(old, radix: 16))")
+        }
+        for packed in SearchFolding.widthFoldings {
+            let scalar = Unicode.Scalar(packed >> 16)!
+            // Foundation's NFKC agrees (it may map the result further: ¯ → space + macron,
+            // compatibility jamo → conjoining jamo).
+            let target = String(Unicode.Scalar(packed & 0xFFFF)!)
+            #expect(
+                String(scalar).precomposedStringWithCompatibilityMapping.unicodeScalars.elementsEqual(
+                    target.precomposedStringWithCompatibilityMapping.unicodeScalars),
+                "\(hex([scalar]))")
+        }
+        #expect(SearchFolding.widthFoldings.count == 226)
     }
 
     // MARK: Case
@@ -146,7 +174,18 @@ import Testing
         #expect(finds("hello", in: "Say HELLO World"))
         #expect(finds("HeLLo WORLD", in: "say hello world"))
         #expect(finds("ÉCOLE", in: "école"))
-        #expect(finds("straße", in: "STRAẞE"))  // ẞ lowercases to ß
+        #expect(finds("straße", in: "STRAẞE"))  // ẞ folds to "ss", like ß
+        #expect(finds("strasse", in: "Straße"))  // full case folding: ß is "ss"
+        #expect(finds("STRASSE", in: "straße"))
+        #expect(finds("straße", in: "Strasse"))
+        #expect(finds("ß", in: "SS"))
+        #expect(finds("s", in: "ß"))
+        #expect(finds("file", in: "ﬁle"))  // ligatures fold to their letters
+        #expect(finds("ﬁ", in: "FI"))
+        #expect(finds("ﬃ", in: "office"))
+        #expect(finds("ʼn", in: "ŉ"))
+        #expect(finds("եւ", in: "և"))
+        #expect(!finds("sz", in: "ß"))
         #expect(finds("ΣΟΦΙΑ", in: "σοφία"))
         #expect(finds("ΛΟΓΟΣ", in: "λόγος"))  // final sigma folds to σ
         #expect(finds("λογος", in: "ΛΌΓΟΣ"))
@@ -157,7 +196,10 @@ import Testing
         #expect(finds("istanbul", in: "İSTANBUL"))  // İ decomposes to I + dot, then lowercases
         #expect(!finds("ı", in: "i"))  // dotless ı is a letter of its own
         #expect(finds("ａｂｃ", in: "ＡＢＣ"))  // fullwidth letters have case too
-        #expect(!finds("abc", in: "ＡＢＣ"))  // but are not folded to ASCII
+        #expect(finds("abc", in: "ＡＢＣ"))  // and fold to ASCII
+        #expect(finds("ＡＢＣ", in: "abc"))
+        #expect(finds("Ꭰ", in: "ꭰ"))  // Cherokee small letters fold to capitals
+        #expect(finds("ꭰ", in: "Ꭰ"))
         #expect(SearchFolding.key(for: "ABCxyz[@`{") == Array("abcxyz[@`{".utf8))
     }
 
@@ -261,6 +303,9 @@ import Testing
         #expect(!finds("국한", in: composed))
         // Compatibility jamo are not conjoining jamo.
         #expect(!finds("ㅎ", in: composed))
+        // Halfwidth Hangul are compatibility jamo.
+        #expect(finds("ㅎ", in: "\u{FFBE}"))
+        #expect(finds("\u{FFBE}", in: "ㅎ"))
     }
 
     @Test func everyHangulSyllableDecomposesLikeFoundation() {
@@ -288,10 +333,39 @@ import Testing
         #expect(finds("が", in: "か\u{3099}"))
         #expect(finds("ぽ", in: "ほ"))
         #expect(finds("ぼ", in: "ぽ"))
-        #expect(!finds("トウキョウ", in: text))  // hiragana, katakana and kanji stay distinct
-        #expect(!finds("とうきょう", in: "トウキョウ"))
-        #expect(!finds("カ", in: "ｶ"))  // halfwidth forms are compatibility forms
-        #expect(SearchFolding.key(for: "ガギグゲゴ") == Array("カキクケコ".utf8))
+        #expect(!finds("トウキョウ", in: text))  // kanji stay distinct from kana
+        #expect(finds("とうきょう", in: "トウキョウ"))  // hiragana and katakana fold alike
+        #expect(finds("トウキョウ", in: "とうきょう"))
+        #expect(finds("カ", in: "ｶ"))  // halfwidth katakana are katakana
+        #expect(finds("ガギ", in: "ｶﾞｷﾞ"))
+        #expect(finds("ｶﾞｷﾞ", in: "がぎ"))
+        #expect(finds("パ", in: "ﾊﾟ"))
+        #expect(finds("ゞ", in: "ヾ"))
+        #expect(finds("ー", in: "ｰ"))  // the prolonged sound mark stays itself
+        #expect(!finds("ー", in: "-"))
+        #expect(finds("東京　タワー", in: "東京 タワー"))  // the ideographic space is a space
+        #expect(SearchFolding.key(for: "ガギグゲゴ") == Array("かきくけこ".utf8))
+        #expect(SearchFolding.key(for: "ｶﾞｷﾞ") == Array("かき".utf8))
+    }
+
+    /// Kana kept distinct (`SearchOptions(foldsKana: false)`): katakana and hiragana differ,
+    /// halfwidth katakana still fold to katakana, and nothing else changes.
+    @Test func kanaDistinct() {
+        let distinct = SearchOptions(foldsKana: false)
+        func findsDistinct(_ query: String, in text: String) -> Bool {
+            SearchQuery(query, options: distinct).matches(key: SearchFolding.key(for: text, options: distinct))
+        }
+        #expect(!findsDistinct("とうきょう", in: "トウキョウ"))
+        #expect(!findsDistinct("トウキョウ", in: "とうきょう"))
+        #expect(findsDistinct("ガギ", in: "ｶﾞｷﾞ"))
+        #expect(findsDistinct("カキ", in: "ｶﾞｷﾞ"))
+        #expect(!findsDistinct("がぎ", in: "ｶﾞｷﾞ"))
+        #expect(findsDistinct("がぎ", in: "かき"))
+        #expect(findsDistinct("ABC", in: "ａｂｃ"))
+        #expect(SearchFolding.key(for: "ガギ", options: distinct) == Array("カキ".utf8))
+        #expect(SearchFolding.key(for: "cafe Straße", options: distinct) == SearchFolding.key(for: "cafe strasse"))
+        #expect(SearchOptions().foldsKana)
+        #expect(SearchQuery("カ").options == SearchOptions())
     }
 
     // MARK: Emoji
@@ -449,24 +523,15 @@ import Testing
 
     /// Scalars where these rules and Foundation's folding legitimately differ, left out of the
     /// random texts:
-    /// - ß and ẞ: Foundation's case folding is the full one, ß → "ss"; search keeps ß (ẞ
-    ///   folds to it) and does not match "ss".
-    /// - Ligatures and other letters that case-fold to several (ﬀ → "ff", ﬁ → "fi", ŉ → "ʼn",
-    ///   ẚ → "aʾ", the Armenian ligatures): search keeps them whole.
     /// - Enclosing marks (Me) such as the keycap U+20E3: Foundation's diacritic folding drops them;
     ///   search keeps them, so "1️⃣" does not match "1".
     /// - Emoji skin-tone modifiers U+1F3FB–U+1F3FF (Sk): Foundation's diacritic folding drops
     ///   them after some letters ("a🏽" → "a"); search keeps them, so "👍🏽" never matches "👍🏿".
-    /// - The halfwidth voiced and semi-voiced sound marks U+FF9E–U+FF9F (Lm): Foundation's
-    ///   diacritic folding drops them; search leaves halfwidth katakana alone (compatibility
-    ///   forms, like fullwidth Latin).
+    ///
+    /// Foundation has no kana folding: the oracle folds katakana to hiragana itself.
     static let excludedFromOracle: Set<UInt32> = [
-        0x00DF, 0x1E9E,  // ß ẞ
-        0x0149, 0x0587, 0x1E9A, 0xFB00, 0xFB01, 0xFB02, 0xFB03, 0xFB04, 0xFB05, 0xFB06,
-        0xFB13, 0xFB14, 0xFB15, 0xFB16, 0xFB17,  // ligatures
         0x20DD, 0x20DE, 0x20DF, 0x20E0, 0x20E2, 0x20E3, 0x20E4,  // enclosing marks
         0x1F3FB, 0x1F3FC, 0x1F3FD, 0x1F3FE, 0x1F3FF,  // skin-tone modifiers
-        0xFF9E, 0xFF9F,  // halfwidth (semi-)voiced sound marks
     ]
 
     /// Alphabets beyond `RandomText`'s: accented Latin and Vietnamese, Greek (monotonic and
@@ -480,9 +545,9 @@ import Testing
             + ["\u{301}", "\u{308}", "\u{313}", "\u{342}", "\u{345}"],
         Array("АБВГДЕЁЖЗИЙКЛМНОПРСТУЭЮЯабвгдеёжзийклмнопрстуэюяЇїЎўҐґ ".unicodeScalars) + ["\u{306}", "\u{308}"],
         Array("がぎぐげござじずぜぞだばびぶべぼぱぴぷぺぽゔガギグゴパピプペポヴヷかきはほカハウ。".unicodeScalars)
-            + ["\u{3099}", "\u{309A}", "\u{FF76}", "\u{FF9E}", "\u{FF21}", "\u{FF41}"],
+            + ["\u{3099}", "\u{309A}", "\u{FF76}", "\u{FF9E}", "\u{FF9F}", "\u{FF8A}", "\u{FF21}", "\u{FF41}", "\u{3000}", "ヽ", "ヾ", "ゝ"],
         Array("가각한국어뷁힣".unicodeScalars) + ["\u{1100}", "\u{1112}", "\u{1161}", "\u{1175}", "\u{11A8}", "\u{11C2}", "\u{3131}", "\u{314F}", " "],
-        Array("≠≤≮ÅΩKµſϐϑϕϖϰϱϵ1#*".unicodeScalars)
+        Array("≠≤≮ÅΩKµſϐϑϕϖϰϱϵ1#*ßẞﬀﬁﬂﬃﬄﬅﬆŉẚﬓﬔﬕﬖﬗևsSfiFIＳ".unicodeScalars)
             + ["\u{FE0F}", "\u{200D}", "\u{1F600}", "\u{1F1EF}", "\u{1F1F5}", "\u{1F3FD}", "\u{F900}", "\u{212B}", "\u{2126}", "\u{212A}"],
     ]
 
@@ -502,13 +567,22 @@ import Testing
         return scalars
     }
 
-    /// The oracle's key: Foundation's NFD, nonspacing marks removed, Foundation's case- and
-    /// diacritic-insensitive folding, again until nothing changes.
+    /// The oracle's key: Foundation's NFD, nonspacing marks removed, Foundation's case-, width-
+    /// and diacritic-insensitive folding, katakana to hiragana, again until nothing changes.
     static func oracleKey(_ text: String) -> [Unicode.Scalar] {
         var current = Array(text.decomposedStringWithCanonicalMapping.unicodeScalars).filter { !isNonspacingMark($0) }
+        let hiragana = { (scalar: Unicode.Scalar) -> Unicode.Scalar in
+            (0x30A1...0x30F6).contains(scalar.value) || (0x30FD...0x30FE).contains(scalar.value)
+                ? Unicode.Scalar(scalar.value - 0x60)! : scalar
+        }
+        // Foundation's width folding (on Linux) leaves the ideographic space, and its diacritic
+        // folding the halfwidth (semi-)voiced sound marks: folded here as Unicode maps them.
+        current = current.compactMap { scalar in
+            scalar.value == 0x3000 ? " " : (0xFF9E...0xFF9F).contains(scalar.value) ? nil : scalar
+        }
         for _ in 0..<4 {
-            let folded = current.string.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            let next = Array(folded.decomposedStringWithCanonicalMapping.unicodeScalars).filter { !isNonspacingMark($0) }
+            let folded = current.string.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            let next = Array(folded.decomposedStringWithCanonicalMapping.unicodeScalars).filter { !isNonspacingMark($0) }.map(hiragana)
             if next == current { return current }
             current = next
         }

@@ -39,10 +39,9 @@ extension Notebook {
         keys.reserveCapacity(records.count)
         for index in records.indices where records[index].status == status {
             if let query {
-                let matches = records[index].searchKeyVersion == records[index].text.version
-                    ? query.matches(key: records[index].searchKey)
-                    : query.matches(key: SearchFolding.key(for: records[index].text.string))
-                if !matches { continue }
+                let key = records[index].searchKeyVersion == records[index].text.version
+                    ? records[index].searchKey : SearchFolding.key(for: records[index].text.string)
+                if !query.matches(defaultKey: key, text: { records[index].text.string }) { continue }
             }
             keys.append((records[index].modifiedAt.rawValue, index))
         }
@@ -62,14 +61,21 @@ extension Notebook {
     /// The number of active memos.
     public var activeMemoCount: Int { memos.records.reduce(0) { $0 + ($1.status == .active ? 1 : 0) } }
 
-    /// The active memos whose title or body contains `query`, ignoring case, diacritics and
+    /// The active memos whose title or body contains `query`, ignoring case (full case folding:
+    /// "straße" finds "STRASSE"), diacritics, width ("ＡＢＣ" finds "abc", "ｶﾞ" finds "ガ"),
     /// Unicode normalization form ("cafe" finds "Café"; Hangul typed as separate jamo finds
-    /// precomposed syllables), newest first. Reflects every change so far: a memo created a
-    /// moment ago is found, a trashed one is not. An empty query finds nothing.
+    /// precomposed syllables) and, unless `options` says otherwise, hiragana versus katakana
+    /// ("カタカナ" finds "かたかな"): the rules of ``SearchFolding``. Newest first. Reflects every
+    /// change so far: a memo created a moment ago is found, a trashed one is not. An empty query
+    /// finds nothing. ``SearchQuery/matchRanges(in:)`` gives the matches' ranges in a memo's text.
     ///
-    /// - Complexity: O(b) for b bytes of folded text across active memos.
-    public func search(_ query: String) -> [MemoSummary] {
-        let compiled = SearchQuery(query)
+    /// - Parameters:
+    ///   - query: The text to look for.
+    ///   - options: What else to fold (by default, everything: kana too).
+    /// - Complexity: O(b) for b bytes of folded text across active memos (kana kept distinct:
+    ///   plus the text of the memos that match with kana folded, folded again).
+    public func search(_ query: String, options: SearchOptions = SearchOptions()) -> [MemoSummary] {
+        let compiled = SearchQuery(query, options: options)
         if compiled.isEmpty { return [] }
         return summaries(status: .active, matching: compiled)
     }

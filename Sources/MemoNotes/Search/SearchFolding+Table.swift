@@ -1,34 +1,18 @@
 import MemoCRDT
 // The lookup table behind `SearchFolding`: what every scalar of the Basic Multilingual Plane folds
-// to, built once per process from the generated decomposition tables and the standard library's
-// Unicode properties (lowercase mappings and general categories).
+// to, built once per process (once per kana option) from the generated tables (canonical
+// decompositions, case folding exceptions, width foldings), the kana rule and the standard
+// library's Unicode properties (lowercase mappings and general categories).
 
 extension SearchFolding {
-    /// Lowercase letters that Unicode case folding (CaseFolding.txt, statuses C and S) maps to
-    /// another letter although their lowercase mapping is themselves, with what they fold to:
-    /// `scalar << 16 | folded`. Their uppercase forms lowercase to the folded letter, so without
-    /// these, "ΛΟΓΟΣ" would not find "λόγος".
-    static let extraCaseFoldings: [UInt32] = [
-        0x00B5_03BC,  // µ MICRO SIGN → μ
-        0x017F_0073,  // ſ LATIN SMALL LETTER LONG S → s
-        0x03C2_03C3,  // ς GREEK SMALL LETTER FINAL SIGMA → σ
-        0x03D0_03B2,  // ϐ GREEK BETA SYMBOL → β
-        0x03D1_03B8,  // ϑ GREEK THETA SYMBOL → θ
-        0x03D5_03C6,  // ϕ GREEK PHI SYMBOL → φ
-        0x03D6_03C0,  // ϖ GREEK PI SYMBOL → π
-        0x03F0_03BA,  // ϰ GREEK KAPPA SYMBOL → κ
-        0x03F1_03C1,  // ϱ GREEK RHO SYMBOL → ρ
-        0x03F5_03B5,  // ϵ GREEK LUNATE EPSILON SYMBOL → ε
-        0x1C80_0432,  // ᲀ CYRILLIC SMALL LETTER ROUNDED VE → в
-        0x1C81_0434,  // ᲁ CYRILLIC SMALL LETTER LONG-LEGGED DE → д
-        0x1C82_043E,  // ᲂ CYRILLIC SMALL LETTER NARROW O → о
-        0x1C83_0441,  // ᲃ CYRILLIC SMALL LETTER WIDE ES → с
-        0x1C84_0442,  // ᲄ CYRILLIC SMALL LETTER TALL TE → т
-        0x1C85_0442,  // ᲅ CYRILLIC SMALL LETTER THREE-LEGGED TE → т
-        0x1C86_044A,  // ᲆ CYRILLIC SMALL LETTER TALL HARD SIGN → ъ
-        0x1C87_0463,  // ᲇ CYRILLIC SMALL LETTER TALL YAT → ѣ
-        0x1C88_A64B,  // ᲈ CYRILLIC SMALL LETTER UNBLENDED UK → ꙋ
-    ]
+    /// The katakana that fold to hiragana (when kana fold): U+30A1–U+30F6 and the iteration marks
+    /// U+30FD–U+30FE, each to the scalar 0x60 below it (U+3041–U+3096, U+309D–U+309E).
+    static func isFoldedKatakana(_ value: UInt32) -> Bool {
+        value &- 0x30A1 <= 0x30F6 - 0x30A1 || value &- 0x30FD <= 1
+    }
+
+    /// What a katakana scalar (`isFoldedKatakana`) folds to.
+    static let katakanaToHiragana: UInt32 = 0x60
 
     /// BMP ranges that hold no nonspacing mark, no letter with a lowercase form and no canonical
     /// decomposition, so the table leaves them out without asking: CJK Unified Ideographs and
@@ -69,13 +53,22 @@ extension SearchFolding {
         /// For each trailing consonant index (0: none), the UTF-8 of its jamo in the low 3 bytes.
         let hangulTrailing: [UInt32]
 
-        /// The table, built on first use.
-        static let shared = FoldTable()
+        /// The table that folds kana (the default), built on first use.
+        static let shared = FoldTable(foldsKana: true)
+        /// The table that keeps hiragana and katakana distinct, built on first use (only by a
+        /// search that asks for it).
+        static let kanaDistinct = FoldTable(foldsKana: false)
 
-        /// Builds the table from `canonicalBases`, `canonicalExpansions`, `extraCaseFoldings` and
-        /// the standard library's Unicode properties.
-        init() {
-            let rules = FoldRules()
+        /// The table for `options`.
+        static func table(for options: SearchOptions) -> FoldTable {
+            options.foldsKana ? shared : kanaDistinct
+        }
+
+        /// Builds the table from `canonicalBases`, `canonicalExpansions`,
+        /// `caseFoldingExceptions`, `widthFoldings`, the kana rule (if `foldsKana`) and the
+        /// standard library's Unicode properties.
+        init(foldsKana: Bool) {
+            let rules = FoldRules(foldsKana: foldsKana)
             var pages = [UInt16](repeating: 0, count: 256)
             var entries = [UInt32](repeating: FoldTable.identity, count: 256)  // block 0: plain
             var expansionBytes: [UInt8] = []
@@ -173,25 +166,37 @@ extension SearchFolding {
     struct FoldRules {
         /// For each BMP scalar: 0, or a tag in bits 24–31 and a value: `single` and the scalar its
         /// canonical decomposition keeps, `expansion` and the offset of its entry in
-        /// `canonicalExpansions`, or `caseFolding` and the scalar it case-folds to.
+        /// `canonicalExpansions`, `width` and the scalar it width-folds to, or `caseFolding` and
+        /// the offset of its entry in `caseFoldingExceptions`. The first rule that applies wins
+        /// (a scalar with a canonical decomposition never has a width folding).
         let special: [UInt32]
+        /// Whether katakana fold to hiragana.
+        let foldsKana: Bool
         static let single: UInt32 = 1 << 24
         static let expansion: UInt32 = 2 << 24
         static let caseFolding: UInt32 = 3 << 24
+        static let width: UInt32 = 4 << 24
 
-        init() {
+        init(foldsKana: Bool = true) {
+            self.foldsKana = foldsKana
             var special = [UInt32](repeating: 0, count: 0x10000)
+            let cases = SearchFolding.caseFoldingExceptions
+            var index = 0
+            while index < cases.count {
+                special[Int(cases[index])] = FoldRules.caseFolding | UInt32(index)
+                index += 2 + Int(cases[index + 1])
+            }
+            for packed in SearchFolding.widthFoldings {
+                special[Int(packed >> 16)] = FoldRules.width | packed & 0xFFFF
+            }
             for packed in SearchFolding.canonicalBases {
                 special[Int(packed >> 16)] = FoldRules.single | packed & 0xFFFF
             }
             let flat = SearchFolding.canonicalExpansions
-            var index = 0
+            index = 0
             while index < flat.count {
                 special[Int(flat[index])] = FoldRules.expansion | UInt32(index)
                 index += 2 + Int(flat[index + 1])
-            }
-            for packed in SearchFolding.extraCaseFoldings {
-                special[Int(packed >> 16)] = FoldRules.caseFolding | packed & 0xFFFF
             }
             self.special = special
         }
@@ -203,6 +208,7 @@ extension SearchFolding {
             if value > 0xFFFF { return true }
             if SearchFolding.plainRanges.contains(where: { $0.contains(value) }) { return false }
             if special[Int(value)] != 0 { return true }
+            if foldsKana, SearchFolding.isFoldedKatakana(value) { return true }
             let properties = scalar.properties
             switch properties.generalCategory {
             case .nonspacingMark:
@@ -216,32 +222,43 @@ extension SearchFolding {
             }
         }
 
-        /// What `scalar` folds to: decomposition, lowercase or extra case folding, and dropping
-        /// nonspacing marks, repeated until nothing changes.
+        /// What `scalar` becomes by the first rule that applies to it (nonspacing mark dropped,
+        /// canonical decomposition, width folding, case folding, kana), or nil when none does.
+        func step(_ scalar: Unicode.Scalar) -> [Unicode.Scalar]? {
+            let value = scalar.value
+            let entry = value <= 0xFFFF ? special[Int(value)] : 0
+            let properties = scalar.properties
+            if properties.generalCategory == .nonspacingMark { return [] }
+            switch entry & 0xFF00_0000 {
+            case FoldRules.single, FoldRules.width:
+                return [Unicode.Scalar(entry & 0xFFFF)!]
+            case FoldRules.expansion:
+                let offset = Int(entry & 0xFFFF)
+                let flat = SearchFolding.canonicalExpansions
+                return (0..<Int(flat[offset + 1])).map { Unicode.Scalar(flat[offset + 2 + $0])! }
+            case FoldRules.caseFolding:
+                let offset = Int(entry & 0xFFFF)
+                let flat = SearchFolding.caseFoldingExceptions
+                let folded = (0..<Int(flat[offset + 1])).map { Unicode.Scalar(flat[offset + 2 + $0])! }
+                return folded == [scalar] ? nil : folded  // a Cherokee capital stays itself
+            default:
+                if properties.changesWhenLowercased { return Array(properties.lowercaseMapping.unicodeScalars) }
+                if foldsKana, SearchFolding.isFoldedKatakana(value) {
+                    return [Unicode.Scalar(value - SearchFolding.katakanaToHiragana)!]
+                }
+                return nil
+            }
+        }
+
+        /// What `scalar` folds to: the rules of `step`, repeated until nothing changes.
         func fold(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
             var current = [scalar]
             for _ in 0..<8 {
                 var next: [Unicode.Scalar] = []
                 var changed = false
                 for scalar in current {
-                    let value = scalar.value
-                    let entry = value <= 0xFFFF ? special[Int(value)] : 0
-                    let properties = scalar.properties
-                    if properties.generalCategory == .nonspacingMark {
-                        changed = true
-                    } else if entry & 0xFF00_0000 == FoldRules.single {
-                        next.append(Unicode.Scalar(entry & 0xFFFF)!)
-                        changed = true
-                    } else if entry & 0xFF00_0000 == FoldRules.expansion {
-                        let offset = Int(entry & 0xFFFF)
-                        let flat = SearchFolding.canonicalExpansions
-                        for k in 0..<Int(flat[offset + 1]) { next.append(Unicode.Scalar(flat[offset + 2 + k])!) }
-                        changed = true
-                    } else if properties.changesWhenLowercased {
-                        next.append(contentsOf: properties.lowercaseMapping.unicodeScalars)
-                        changed = true
-                    } else if entry & 0xFF00_0000 == FoldRules.caseFolding {
-                        next.append(Unicode.Scalar(entry & 0xFFFF)!)
+                    if let folded = step(scalar) {
+                        next.append(contentsOf: folded)
                         changed = true
                     } else {
                         next.append(scalar)

@@ -1,46 +1,71 @@
 import MemoCRDT
 /// Folding text for search.
 ///
-/// A search key is the UTF-8 of a text with case, diacritics and normalization form folded away,
-/// so that a plain byte substring search finds "Café" for "cafe", precomposed Hangul for jamo
-/// typed one by one, and "が" for "か". Each Unicode scalar folds on its own, independently of
-/// its neighbours, by these rules:
+/// A search key is the UTF-8 of a text with case, diacritics, width, normalization form and (by
+/// default) the difference between hiragana and katakana folded away, so that a plain byte
+/// substring search finds "Café" for "cafe", "STRASSE" for "straße", "ＡＢＣ" for "abc",
+/// precomposed Hangul for jamo typed one by one, and "ガギ" for "ｶﾞｷﾞ" or "がぎ", as the
+/// platforms' searches do. Each Unicode scalar folds on its own, independently of its neighbours,
+/// by the first of these rules that applies to it:
 ///
-/// 1. **Canonical decomposition.** A Hangul syllable (U+AC00–U+D7A3) becomes its conjoining jamo,
+/// 1. **Marks.** Nonspacing marks (General_Category Mn) are dropped: the combining diacritics
+///    U+0300–U+036F, the kana voicing marks U+3099–U+309A, Hebrew and Arabic vowel points, the
+///    Greek ypogegrammeni U+0345, variation selectors (so "❤️" and "❤" fold alike), and so on.
+///    Spacing and enclosing marks stay (U+20E3 keeps a keycap emoji whole), and conjoining jamo
+///    are letters, never marks.
+/// 2. **Canonical decomposition.** A Hangul syllable (U+AC00–U+D7A3) becomes its conjoining jamo,
 ///    leading, vowel and trailing if any (U+1100–U+11FF), computed as Unicode specifies. Any other
 ///    scalar of the Basic Multilingual Plane becomes its canonical decomposition (NFD), from the
 ///    generated tables in `SearchFolding+Decompositions.swift`: é → e + U+0301, ệ → e + U+0323 +
 ///    U+0302, ά → α + U+0301, й → и + U+0306, が → か + U+3099, U+212B ANGSTROM SIGN → A + U+030A,
 ///    U+F900 → U+8C48. Scalars outside the BMP are not decomposed (none a notes app needs are).
-/// 2. **Case.** Each scalar becomes its lowercase (the standard library's full lowercase mapping),
-///    and the few lowercase letters that Unicode case folding still maps elsewhere fold too:
-///    ς → σ, ſ → s, µ → μ, the Greek symbol forms ϐ ϑ ϕ ϖ ϰ ϱ ϵ, and the Cyrillic variant forms
-///    U+1C80–U+1C88 (`SearchFolding.extraCaseFoldings`). Case folding's expansions are not
-///    applied: ß stays ß (ẞ folds to it) and does not match "ss", and ligatures such as ﬁ stay
-///    themselves.
-/// 3. **Marks.** Nonspacing marks (General_Category Mn) are dropped: the combining diacritics
-///    U+0300–U+036F, the kana voicing marks U+3099–U+309A, Hebrew and Arabic vowel points,
-///    variation selectors (so "❤️" and "❤" fold alike), and so on. Spacing and enclosing marks
-///    stay (U+20E3 keeps a keycap emoji whole), and conjoining jamo are letters, never marks.
+/// 3. **Width.** A scalar whose decomposition type is <wide> or <narrow> becomes its compatibility
+///    mapping (`SearchFolding+CaseAndWidth.swift`, generated from Unicode's data): the ideographic
+///    space U+3000 → space, fullwidth ASCII U+FF01–U+FF5E → ASCII ("ＡＢＣ" → "ABC"), halfwidth
+///    katakana and CJK punctuation U+FF61–U+FF9F → their ordinary forms, the halfwidth voiced and
+///    semi-voiced sound marks U+FF9E–U+FF9F → U+3099–U+309A (then dropped as marks), halfwidth
+///    Hangul U+FFA0–U+FFDC → Hangul compatibility jamo (U+3130–U+318F, which stay as they are:
+///    they are not conjoining jamo), and the fullwidth and halfwidth symbols U+FFE0–U+FFEE.
+///    No other compatibility form folds: "ﬁ" folds only by case folding, "①" is not "1", "㌔" is
+///    not "キロ".
+/// 4. **Case.** Full case folding (Unicode's CaseFolding.txt, statuses C and F): the standard
+///    library's full lowercase mapping, corrected where case folding differs from it by the
+///    generated `caseFoldingExceptions`: ß and ẞ → "ss", ﬁ → "fi", ﬀ → "ff", ﬆ → "st", ŉ → "ʼn",
+///    the Armenian ligatures (և → "եւ"), ς → σ, ſ → s, µ → μ, the Greek symbol forms ϐ ϑ ϕ ϖ ϰ ϱ
+///    ϵ, the Cyrillic variant forms U+1C80–U+1C88, and Cherokee small letters → capitals. A
+///    precomposed letter whose case folding expands (ΐ, ǰ, ᾳ) has decomposed by rule 2 first, so
+///    its marks are dropped like any others': "ᾳ" folds to "α", not "αι".
+/// 5. **Kana** (``SearchOptions/foldsKana``, on by default). Katakana U+30A1–U+30F6 become the
+///    hiragana U+3041–U+3096, and ヽ ヾ become ゝ ゞ. The prolonged sound mark ー, the middle dot
+///    ・ and the small katakana extensions U+31F0–U+31FF stay as they are.
 ///
 /// The rules repeat until nothing changes, so a key never holds a scalar that would fold further,
 /// and a text folds to the same key in any normalization form. Everything else, emoji included,
-/// is kept exactly. Compatibility forms are not folded: fullwidth "Ａ" is not "a", halfwidth
-/// "ｶ" is not "カ", "ﬁ" is not "fi", and Hangul compatibility jamo (U+3130–U+318F) are not
-/// conjoining jamo. Hiragana and katakana stay distinct.
+/// is kept exactly. One scalar may fold to several ("ß" → "ss", "한" → three jamo) and several
+/// to what one folds to ("ｶﾞ" → "か", like "ガ"); ``SearchQuery/matchRanges(in:)`` maps a match
+/// back to the text's own scalars.
+///
+/// `Tests/Tools/search-folding/generate.py` generates the case and width tables and a reference
+/// key for every assigned scalar from Python's `unicodedata` (Unicode 14.0); the tests compare
+/// every scalar's key with it. The standard library (Swift 6.3: Unicode 16.0) supplies lowercase
+/// mappings and general categories, so scalars added after Unicode 14.0 fold by those alone.
+/// Keys are never stored: a change of these rules needs no format version.
 ///
 /// Folding is linear in the input and allocates the key and a scratch buffer of at most 48 KiB.
-/// The first call builds a lookup table, once per process (a few milliseconds).
+/// The first call builds a lookup table, once per process and kana option (a few milliseconds).
 public enum SearchFolding {
     /// The folded UTF-8 of `text` (a "search key").
     ///
-    /// - Parameter text: Any text.
+    /// - Parameters:
+    ///   - text: Any text.
+    ///   - options: What else to fold (by default, everything: kana too).
     /// - Returns: The key: valid UTF-8, at most three times as long as `text`'s UTF-8 (a Hangul
     ///   syllable's 3 bytes become up to 9).
-    public static func key(for text: String) -> [UInt8] {
+    public static func key(for text: String, options: SearchOptions = SearchOptions()) -> [UInt8] {
         var key: [UInt8] = []
         var text = text
-        text.withUTF8 { bytes in append(utf8: bytes, to: &key) }
+        var invalid = false
+        text.withUTF8 { bytes in append(utf8: bytes, to: &key, invalid: &invalid, table: .table(for: options)) }
         return key
     }
 
@@ -54,23 +79,28 @@ public enum SearchFolding {
     ///     Contiguous storage is read in place; anything else is copied first. Bytes that are not
     ///     valid UTF-8 give an unspecified key, never a crash or a read out of bounds.
     ///   - key: The key to append to.
-    public static func appendKey<C: Collection<UInt8>>(forUTF8 bytes: C, to key: inout [UInt8])
-    where C.Index == Int {
+    ///   - options: What else to fold (by default, everything: kana too).
+    public static func appendKey<C: Collection<UInt8>>(
+        forUTF8 bytes: C, to key: inout [UInt8], options: SearchOptions = SearchOptions()
+    ) where C.Index == Int {
+        let table = FoldTable.table(for: options)
+        var invalid = false
         let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-            append(utf8: buffer, to: &key)
+            append(utf8: buffer, to: &key, invalid: &invalid, table: table)
         }
         if done == nil {
             let copy = Array(bytes)
-            copy.withUnsafeBufferPointer { buffer in append(utf8: buffer, to: &key) }
+            copy.withUnsafeBufferPointer { buffer in append(utf8: buffer, to: &key, invalid: &invalid, table: table) }
         }
     }
 
     /// The folded UTF-8 of `bytes` if they are valid UTF-8 (shortest forms, no surrogates, at
-    /// most U+10FFFF), else nil: validation and folding in one pass over the bytes.
+    /// most U+10FFFF), else nil: validation and folding (with the default options) in one pass
+    /// over the bytes.
     public static func validatedKey(forUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var key: [UInt8] = []
         var invalid = false
-        append(utf8: bytes, to: &key, invalid: &invalid)
+        append(utf8: bytes, to: &key, invalid: &invalid, table: .shared)
         return invalid ? nil : key
     }
 
@@ -80,16 +110,12 @@ public enum SearchFolding {
     static let chunkBytes = 16 * 1024
 
     /// Folds `input` chunk by chunk (each ending on a scalar boundary) into a scratch buffer
-    /// three times the chunk's size, appending each chunk's output to `key`.
-    static func append(utf8 input: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) {
-        var invalid = false
-        append(utf8: input, to: &key, invalid: &invalid)
-    }
-
-    /// As `append(utf8:to:)`, and sets `invalid` when the bytes are not valid UTF-8.
-    static func append(utf8 input: UnsafeBufferPointer<UInt8>, to key: inout [UInt8], invalid: inout Bool) {
+    /// three times the chunk's size, appending each chunk's output to `key`, with `table`; sets
+    /// `invalid` when the bytes are not valid UTF-8.
+    static func append(
+        utf8 input: UnsafeBufferPointer<UInt8>, to key: inout [UInt8], invalid: inout Bool, table: FoldTable
+    ) {
         guard let source = input.baseAddress, !input.isEmpty else { return }
-        let table = FoldTable.shared
         let scratchCount = 3 * min(input.count, chunkBytes) + 16
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchCount) { scratch in
             let output = scratch.baseAddress!
@@ -126,8 +152,9 @@ public enum SearchFolding {
     /// and returns the bytes written.
     ///
     /// Output never runs ahead of three bytes per input byte consumed: ASCII is 1 for 1, a
-    /// two-byte scalar folds to at most 3 bytes, a three-byte one to at most 9 (a Hangul syllable,
-    /// or an expansion, which `FoldTable` checks), a four-byte one to at most 4 (checked). Some
+    /// two-byte scalar folds to at most 6 bytes (ŉ → "ʼn" is 3, և → "եւ" 4), a three-byte one to
+    /// at most 9 (a Hangul syllable, or an expansion, which `FoldTable` checks), a four-byte one
+    /// to at most 4 (checked). Some
     /// paths store a few bytes past what they keep (a Hangul syllable stores 10 and keeps 6 or
     /// 9), never more than 16 past the bound.
     @inline(__always)

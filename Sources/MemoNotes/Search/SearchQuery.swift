@@ -1,18 +1,20 @@
 import MemoCRDT
 /// A compiled query: finds its folded form inside search keys.
 ///
-/// The query folds like the texts (`SearchFolding`), so "CAFE" finds "café", "한국" typed as
-/// jamo finds the precomposed syllables, and "か" finds "が". A key matches when it contains the
-/// folded query as a byte substring. Both are UTF-8, so a match always starts and ends on scalar
-/// boundaries; it may start or end inside a grapheme cluster or a Hangul syllable, so "하" finds
-/// "한" and "👩" finds a family emoji, as incremental search should. One exception keeps flags
-/// whole: a query that starts with a regional indicator only matches at the start of a flag (an
-/// even position in a run of regional indicators), so "🇵🇫" does not match inside "🇯🇵🇫🇷".
+/// The query folds like the texts (`SearchFolding`), so "CAFE" finds "café", "straße" finds
+/// "STRASSE", "ＡＢＣ" finds "abc", "한국" typed as jamo finds the precomposed syllables, "か"
+/// finds "が", and (unless ``SearchOptions/foldsKana`` is off) "カタカナ" finds "かたかな". A key
+/// matches when it contains the folded query as a byte substring. Both are UTF-8, so a match
+/// always starts and ends on scalar boundaries; it may start or end inside a grapheme cluster or
+/// a Hangul syllable, so "하" finds "한" and "👩" finds a family emoji, as incremental search
+/// should. One exception keeps flags whole: a query that starts with a regional indicator only
+/// matches at the start of a flag (an even position in a run of regional indicators), so "🇵🇫"
+/// does not match inside "🇯🇵🇫🇷".
 ///
 /// Matching allocates nothing: it scans the key for two of the query's rarest bytes, sixteen
 /// positions at a time, and compares the whole query only where both are found.
 public struct SearchQuery: Sendable {
-    /// The folded query.
+    /// The folded query, with the query's options.
     let needle: [UInt8]
     /// Two positions in `needle` whose bytes are rare in text, and those bytes.
     let firstProbe: Int
@@ -21,14 +23,25 @@ public struct SearchQuery: Sendable {
     let secondByte: UInt8
     /// Whether `needle` starts with a regional indicator (U+1F1E6–U+1F1FF).
     let startsWithRegionalIndicator: Bool
+    /// The options the query folds with.
+    public let options: SearchOptions
 
     /// Compiles `query`.
     ///
     /// Leading and trailing whitespace is part of the query (trim it first if it should not be).
     ///
-    /// - Parameter query: The text to look for.
-    public init(_ query: String) {
-        needle = SearchFolding.key(for: query)
+    /// - Parameters:
+    ///   - query: The text to look for.
+    ///   - options: What else to fold (by default, everything: kana too). Keys it is matched with
+    ///     must be folded with the same options.
+    public init(_ query: String, options: SearchOptions = SearchOptions()) {
+        self.init(folded: SearchFolding.key(for: query, options: options), options: options)
+    }
+
+    /// A query for the already folded `needle`.
+    init(folded needle: [UInt8], options: SearchOptions) {
+        self.needle = needle
+        self.options = options
         (firstProbe, secondProbe) = SearchQuery.probes(for: needle)
         firstByte = needle.isEmpty ? 0 : needle[firstProbe]
         secondByte = needle.isEmpty ? 0 : needle[secondProbe]
@@ -44,38 +57,118 @@ public struct SearchQuery: Sendable {
     /// find nothing checks `isEmpty` first.
     public var isEmpty: Bool { needle.isEmpty }
 
-    /// Whether `key`, a key from `SearchFolding`, contains the query.
+    /// Whether `key`, a key from `SearchFolding` folded with this query's options, contains the
+    /// query.
     ///
     /// - Parameter key: A search key.
     /// - Returns: True when the folded query occurs in `key` (always, for an empty query).
     public func matches(key: [UInt8]) -> Bool {
-        key.withUnsafeBufferPointer { find(in: $0) }
+        key.withUnsafeBufferPointer { firstMatch(in: $0, from: 0) != nil }
     }
 
-    /// Whether `key`, a key from `SearchFolding` or a slice of one that starts and ends on scalar
-    /// boundaries, contains the query.
+    /// Whether `key`, a key from `SearchFolding` folded with this query's options, or a slice of
+    /// one that starts and ends on scalar boundaries, contains the query.
     ///
     /// - Parameter key: A search key, or a part of one.
     /// - Returns: True when the folded query occurs in `key` (always, for an empty query).
     public func matches(key: ArraySlice<UInt8>) -> Bool {
-        key.withUnsafeBufferPointer { find(in: $0) }
+        key.withUnsafeBufferPointer { firstMatch(in: $0, from: 0) != nil }
+    }
+
+    /// Whether `text` contains the query, given `defaultKey`, the text's key with the default
+    /// options (what a notebook caches): with other options, the default key rules most texts
+    /// out (a match with fewer foldings is a match with all of them) and the text is folded
+    /// again only when it might match.
+    func matches(defaultKey: [UInt8], text: () -> String) -> Bool {
+        if options == SearchOptions() { return matches(key: defaultKey) }
+        let folded = SearchQuery(folded: SearchFolding.kanaFolded(needle), options: SearchOptions())
+        guard folded.matches(key: defaultKey) else { return false }
+        return matches(key: SearchFolding.key(for: text(), options: options))
+    }
+
+    // MARK: Ranges in the text
+
+    /// Where the query occurs in `text`, for highlighting: one range for each match of the folded
+    /// query in the text's key (left to right, not overlapping), mapped back to the text's own
+    /// scalars, ranges that touch or overlap merged.
+    ///
+    /// A range starts and ends on Unicode scalar boundaries. It covers every scalar of the text
+    /// whose folded form the match touches (all of "ß" when the query "s" matches half of its
+    /// "ss"; all of "ﬁ" for "f"; both "ｶ" and "ﾞ" of halfwidth "ｶﾞ" for "が") and the nonspacing
+    /// marks that follow the last of them (the accent of a decomposed "é" for "e").
+    ///
+    /// - Parameter text: The text the query was matched in (any normalization form).
+    /// - Returns: The ranges, in order; empty for an empty query or when the query does not occur.
+    /// - Complexity: O(n) for a text of n scalars.
+    public func matchRanges(in text: String) -> [Range<String.Index>] {
+        if needle.isEmpty { return [] }
+        var key: [UInt8] = []
+        // For each scalar, where its fold starts in `key`; one more entry for the end.
+        var foldStarts: [Int] = []
+        var indices: [String.Index] = []
+        let scalars = text.unicodeScalars
+        let table = SearchFolding.FoldTable.table(for: options)
+        var utf8: [UInt8] = []
+        var invalid = false
+        for index in scalars.indices {
+            foldStarts.append(key.count)
+            indices.append(index)
+            utf8.removeAll(keepingCapacity: true)
+            UTF8.encode(scalars[index]) { utf8.append($0) }
+            utf8.withUnsafeBufferPointer { SearchFolding.append(utf8: $0, to: &key, invalid: &invalid, table: table) }
+        }
+        foldStarts.append(key.count)
+        indices.append(scalars.endIndex)
+        let count = indices.count - 1
+        /// The last scalar whose fold starts at or before `offset` (a byte of the key): the one
+        /// whose fold holds it.
+        func scalar(holding offset: Int) -> Int {
+            var low = 0
+            var high = count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if foldStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+        var ranges: [Range<String.Index>] = []
+        var lastEnd = -1
+        var from = 0
+        key.withUnsafeBufferPointer { buffer in
+            while let start = firstMatch(in: buffer, from: from) {
+                let end = start + needle.count
+                let first = scalar(holding: start)
+                var past = scalar(holding: end - 1) + 1
+                // The nonspacing marks (folded to nothing) after the last scalar.
+                while past < count, foldStarts[past + 1] == foldStarts[past] { past += 1 }
+                if first <= lastEnd, let last = ranges.popLast() {
+                    ranges.append(last.lowerBound..<indices[past])
+                } else {
+                    ranges.append(indices[first]..<indices[past])
+                }
+                lastEnd = past
+                from = end
+            }
+        }
+        return ranges
     }
 
     // MARK: Scanning
 
-    /// Whether `haystack` contains `needle`.
-    func find(in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Where `needle` first occurs in `haystack` at `from` or later (always at `from` for an
+    /// empty needle), or nil.
+    func firstMatch(in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         let length = needle.count
-        if length == 0 { return true }
-        guard let base = haystack.baseAddress, haystack.count >= length else { return false }
+        if length == 0 { return from }
+        guard let base = haystack.baseAddress, haystack.count - from >= length else { return nil }
         let lastStart = haystack.count - length
-        return needle.withUnsafeBufferPointer { needleBuffer -> Bool in
+        return needle.withUnsafeBufferPointer { needleBuffer -> Int? in
             let needle = needleBuffer.baseAddress!
             let first = SIMD16<UInt8>(repeating: firstByte)
             let second = SIMD16<UInt8>(repeating: secondByte)
             let firstBase = UnsafeRawPointer(base + firstProbe)
             let secondBase = UnsafeRawPointer(base + secondProbe)
-            var start = 0
+            var start = from
             // Sixteen candidate starts at a time: start ... start + 15 ≤ lastStart, so both
             // loads stay inside the haystack.
             while start + 15 <= lastStart {
@@ -84,7 +177,7 @@ public struct SearchQuery: Sendable {
                 let hits = (a .== first) .& (b .== second)
                 if any(hits) {
                     for lane in 0..<16 where hits[lane] {
-                        if isMatch(base, haystack.count, at: start + lane, needle, length) { return true }
+                        if isMatch(base, haystack.count, at: start + lane, needle, length) { return start + lane }
                     }
                 }
                 start += 16
@@ -93,11 +186,11 @@ public struct SearchQuery: Sendable {
                 if base[start + firstProbe] == firstByte, base[start + secondProbe] == secondByte,
                     isMatch(base, haystack.count, at: start, needle, length)
                 {
-                    return true
+                    return start
                 }
                 start += 1
             }
-            return false
+            return nil
         }
     }
 

@@ -585,12 +585,15 @@ extension MemoStrings {
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,
         "help.page.search": """
-            The memos whose text contains QUERY, ignoring case, accents and Unicode
-            normalization ("cafe" finds "Café"), most recently changed first. Several words
-            are searched as one phrase, joined with single spaces. Memos in the trash are
-            not searched.
+            The memos whose text contains QUERY, most recently changed first. Search
+            ignores case, with full case folding ("strasse" finds "Straße"), accents and
+            Unicode normalization ("cafe" finds "Café"), fullwidth and halfwidth forms
+            ("abc" finds "ＡＢＣ", "ガ" finds "ｶﾞ"), and hiragana versus katakana ("かな"
+            finds "カナ"). Several words are searched as one phrase, joined with single
+            spaces. Memos in the trash are not searched.
 
-            --json  as 'memo list --json'.
+            --kana-distinct  hiragana and katakana do not match each other.
+            --json           as 'memo list --json'.
 
             Examples:
               memo search milk
@@ -753,7 +756,7 @@ extension MemoStrings {
         "help.summary.purge": "delete memos in the trash for good, or empty the trash",
         "help.summary.redo": "redo what 'memo undo' undid",
         "help.summary.restore": "bring a memo back from the trash",
-        "help.summary.search": "the memos containing QUERY (ignoring case and accents)",
+        "help.summary.search": "the memos containing QUERY (ignoring case, accents, width and kana)",
         "help.summary.show": "print a memo's text exactly",
         "help.summary.store": "change an encrypted store's passphrase, or add a data key",
         "help.summary.status": "this library: its replica id, unsynced edits, last sync",

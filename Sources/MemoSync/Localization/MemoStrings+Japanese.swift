@@ -581,11 +581,14 @@ extension MemoStrings {
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
         "help.page.search": """
-            テキストに QUERY を含むメモを最近変更した順に表示します。大文字小文字、アクセント、
-            Unicode の正規化は区別しません("cafe" で "Café" が見つかります)。複数の語は半角
-            スペースでつないだ 1 つの語句として検索します。ゴミ箱内のメモは検索しません。
+            テキストに QUERY を含むメモを最近変更した順に表示します。大文字小文字(完全な
+            ケースフォールディング: "strasse" で "Straße" が見つかります)、アクセント、Unicode
+            の正規化("cafe" で "Café")、全角と半角("abc" で "ＡＢＣ"、"ガ" で "ｶﾞ")、
+            ひらがなとカタカナ("かな" で "カナ")は区別しません。複数の語は半角スペースで
+            つないだ 1 つの語句として検索します。ゴミ箱内のメモは検索しません。
 
-            --json  'memo list --json' と同じ。
+            --kana-distinct  ひらがなとカタカナを区別します。
+            --json           'memo list --json' と同じ。
 
             例:
               memo search 牛乳
@@ -742,7 +745,7 @@ extension MemoStrings {
         "help.summary.purge": "ゴミ箱内のメモを完全に削除、またはゴミ箱を空にする",
         "help.summary.redo": "'memo undo' で取り消した編集をやり直す",
         "help.summary.restore": "ゴミ箱からメモを復元",
-        "help.summary.search": "QUERY を含むメモ(大文字小文字やアクセントは区別しない)",
+        "help.summary.search": "QUERY を含むメモ(大文字小文字、アクセント、全角半角、かなの種類は区別しない)",
         "help.summary.show": "メモのテキストをそのまま出力",
         "help.summary.store": "暗号化されたストアのパスフレーズを変更、またはデータ鍵を追加",
         "help.summary.status": "このライブラリのレプリカ ID、未同期の編集、最終同期",

@@ -579,11 +579,14 @@ extension MemoStrings {
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
         "help.page.search": """
-            텍스트에 QUERY가 들어 있는 메모를 최근에 바뀐 순서로 보여 줍니다. 대소문자,
-            악센트, 유니코드 정규화는 구별하지 않습니다("cafe"로 "Café"를 찾습니다). 여러
-            단어는 공백 하나로 이은 한 구절로 검색합니다. 휴지통의 메모는 검색하지 않습니다.
+            텍스트에 QUERY가 들어 있는 메모를 최근에 바뀐 순서로 보여 줍니다. 대소문자(완전한
+            대소문자 접기: "strasse"로 "Straße"를 찾습니다), 악센트, 유니코드 정규화("cafe"로
+            "Café"를 찾습니다), 전각과 반각("abc"로 "ＡＢＣ"를, "ガ"로 "ｶﾞ"를 찾습니다),
+            히라가나와 가타카나("かな"로 "カナ"를 찾습니다)는 구별하지 않습니다. 여러 단어는
+            공백 하나로 이은 한 구절로 검색합니다. 휴지통의 메모는 검색하지 않습니다.
 
-            --json  'memo list --json'과 같음.
+            --kana-distinct  히라가나와 가타카나를 구별합니다.
+            --json           'memo list --json'과 같음.
 
             예:
               memo search 우유
@@ -736,7 +739,7 @@ extension MemoStrings {
         "help.summary.purge": "휴지통의 메모를 완전히 삭제하거나 휴지통 비우기",
         "help.summary.redo": "'memo undo'로 취소한 편집 다시 적용",
         "help.summary.restore": "휴지통에서 메모 복원",
-        "help.summary.search": "QUERY가 들어 있는 메모(대소문자와 악센트 무시)",
+        "help.summary.search": "QUERY가 들어 있는 메모(대소문자, 악센트, 전각/반각, 가나 무시)",
         "help.summary.show": "메모 텍스트를 그대로 출력",
         "help.summary.store": "암호화된 저장소의 암호를 바꾸거나 데이터 키 추가",
         "help.summary.status": "이 라이브러리의 레플리카 ID, 동기화 안 된 편집, 마지막 동기화",

@@ -45,7 +45,7 @@ package struct LibraryCore: Sendable {
     package static func journalFileName(generation: UInt64) -> String { "journal-\(generation)" }
 
     /// The format version of the local files.
-    static let formatVersion: UInt8 = 3
+    static let formatVersion: UInt8 = 4
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2
 

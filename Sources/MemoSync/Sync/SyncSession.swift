@@ -154,12 +154,18 @@ package struct SyncSession {
     var listedRevisions: [String: String] = [:]
     /// The replicas whose listed segments the fetch may still read (some not tried in this
     /// sync), ascending; pruned as their segments are tried, so that junk costs each step
-    /// nothing once tried. Replicas set aside (``quietReplicas``) while the notebook stays at
-    /// ``quietRevision``: no segment of theirs covers what it holds, and none of their
+    /// nothing once tried. Replicas set aside (``quietReplicas``) while what the fetch holds
+    /// stays at ``quietStamp``: no segment of theirs covers what it holds, and none of their
     /// snapshots is left to try.
     var fetchReplicas: [ReplicaID] = []
     var quietReplicas: Set<ReplicaID> = []
-    var quietRevision = -1
+    var quietStamp = (operations: -1, fetches: -1)
+    /// Bumped whenever ``fetchedThrough`` grows: with the notebook's operation count, it says
+    /// when what the fetch holds of any replica may have moved (``heldStamp``).
+    var fetchProgress = 0
+    /// What the notebook holds and the fetch has fetched, as a stamp that changes whenever
+    /// either grows (``notebookRevision`` changes at every lend, so it cannot serve).
+    var heldStamp: (operations: Int, fetches: Int) { (notebook.version.operationCount, fetchProgress) }
     /// Listed snapshots by replica (indexes into ``snapshots``), and how far the scans of
     /// ``snapshots`` for an untried one have come (an entry passed over stays passed over:
     /// tried stays tried, described stays described).
@@ -170,7 +176,7 @@ package struct SyncSession {
     var headsDone: Set<String> = []
     /// The estimate of segments still to read, as of ``aheadRevision``: the keys counted.
     var aheadKeys: Set<String> = []
-    var aheadRevision = -1
+    var aheadStamp = (operations: -1, fetches: -1)
     /// How far ``helpfulSnapshot(version:)`` has scanned, and the last replica
     /// ``lacksSomething()`` found lacking.
     var helpfulSnapshotCursor = 0
@@ -479,10 +485,11 @@ package struct SyncSession {
     private mutating func currentProgress() -> SyncProgress {
         var ahead = verifyQueue.count + deletions.count
         if phase == .fetch || phase == .verify || phase == .list || phase == .heads {
-            // Counted again only when the notebook changed (what it holds moves what is ahead);
+            // Counted again only when what the notebook holds grew (that moves what is ahead);
             // in between, segments tried leave the count as they are tried.
-            if aheadRevision != notebookRevision {
-                aheadRevision = notebookRevision
+            let stamp = heldStamp
+            if aheadStamp != stamp {
+                aheadStamp = stamp
                 aheadKeys = []
                 let version = notebook.version
                 for replicaID in fetchReplicas {
@@ -751,8 +758,9 @@ package struct SyncSession {
         // segment beyond what the notebook holds is done for this sync (what it holds only
         // grows); one with a gap whose snapshots were all tried waits for the notebook to change.
         // So a store full of junk costs each step nothing once the junk is tried.
-        if quietRevision != notebookRevision {
-            quietRevision = notebookRevision
+        let stamp = heldStamp
+        if quietStamp != stamp {
+            quietStamp = stamp
             quietReplicas = []
         }
         var gapReplicas: [ReplicaID] = []
@@ -931,6 +939,7 @@ package struct SyncSession {
                 applyDeferred()
             } else {
                 fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+                fetchProgress += 1
                 apply(delta, key: key)
                 applyDeferred()
             }
@@ -965,6 +974,7 @@ package struct SyncSession {
                 // The trial is what applying it gives (the same value, the same delta): kept.
                 if case let .segment(replicaID, _, end)? = StoreLayout.parse(deferred[index].key) {
                     fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+                    fetchProgress += 1
                 }
                 deferred.remove(at: index)
                 notebook = trial

@@ -367,8 +367,8 @@ package struct SyncState: Sendable, Equatable {
     /// Blobs the last syncs skipped, still listed then, by key (``SkipMemory``): at most
     /// ``skippedBlobsMax``.
     package var skippedBlobs: [String: SkipMemory] = [:]
-    /// The most blobs ``skippedBlobs`` holds (20,000). A store with more junk than that has
-    /// the rest read at every sync, and reported once per process.
+    /// The most blobs ``skippedBlobs`` holds (20,000; the first by key). A store with more
+    /// junk than that has the rest read, and reported, at every sync.
     package static let skippedBlobsMax = 20_000
     /// When the last complete sync finished (wall clock, milliseconds; ``SyncReport/isComplete``),
     /// 0 if never. A sync that could not list the store, or met a store error, leaves it.

@@ -44,6 +44,9 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
     private var blobs: [String: [UInt8]] = [:]
+    /// Each blob's revision (``BlobInfo/revision``): the number of the change that stored it.
+    private var revisions: [String: UInt64] = [:]
+    private var changes: UInt64 = 0
     private var failures: InjectedFailures?
     private var counters = Counters()
 
@@ -57,8 +60,9 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
 
     // MARK: BlobStore
 
-    /// Every non-empty blob whose key starts with `prefix`, sorted by key. O(n + k log k) for n
-    /// blobs and k results.
+    /// Every non-empty blob whose key starts with `prefix`, sorted by key, each with its size and
+    /// its revision (the number of the change that stored it, in decimal: every write, `put`,
+    /// `corrupt` or `truncate` gives the blob a new one). O(n + k log k) for n blobs and k results.
     ///
     /// - Throws: an injected failure (see ``failNext(_:with:on:)``).
     public func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] {
@@ -67,7 +71,7 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
         try takeInjectedFailure(for: .list)
         counters.lists += 1
         return blobs.compactMap { key, bytes in
-            bytes.isEmpty || !key.hasPrefix(prefix) ? nil : BlobInfo(key: key, sizeBytes: bytes.count)
+            bytes.isEmpty || !key.hasPrefix(prefix) ? nil : BlobInfo(key: key, sizeBytes: bytes.count, revision: String(revisions[key] ?? 0))
         }.sorted { $0.key < $1.key }
     }
 
@@ -94,7 +98,7 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try takeInjectedFailure(for: .write)
-        blobs[key] = bytes
+        store(bytes, key: key)
         counters.writes += 1
         counters.bytesWritten += bytes.count
     }
@@ -108,6 +112,7 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
         defer { lock.unlock() }
         try takeInjectedFailure(for: .delete)
         blobs[key] = nil
+        revisions[key] = nil
         counters.deletes += 1
     }
 
@@ -156,7 +161,14 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
         try InMemoryBlobStore.validate(key)
         lock.lock()
         defer { lock.unlock() }
+        store(bytes, key: key)
+    }
+
+    /// Stores `bytes` under `key` with a new revision. The lock is held.
+    private func store(_ bytes: [UInt8], key: String) {
         blobs[key] = bytes
+        changes += 1
+        revisions[key] = changes
     }
 
     /// Flips every bit of the byte at `index` of the blob `key` (bit rot, a damaged download).
@@ -171,7 +183,7 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
             throw .io(reason: "byte \(index) is outside \(key) (\(bytes.count) bytes)")
         }
         bytes[index] ^= 0xFF
-        blobs[key] = bytes
+        store(bytes, key: key)
     }
 
     /// Cuts the blob `key` to its first `length` bytes (an interrupted upload or download).
@@ -185,7 +197,7 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
         guard (0...bytes.count).contains(length) else {
             throw .io(reason: "cannot cut \(key) (\(bytes.count) bytes) to \(length) bytes")
         }
-        blobs[key] = Array(bytes.prefix(length))
+        store(Array(bytes.prefix(length)), key: key)
     }
 
     // MARK: Injecting failures

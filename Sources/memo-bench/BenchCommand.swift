@@ -26,6 +26,8 @@ enum BenchCommand: Equatable {
     case syncEncrypted(memos: Int, runs: Int)
     /// Sync through a real S3 or WebDAV server (the test servers, Tests/Servers/servers.sh).
     case remoteStore(RemoteStoreBenchmark.Kind)
+    /// Syncs of a store holding junk against the same store without it (JunkBenchmark.swift).
+    case junk(memos: Int, runs: Int)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -43,6 +45,7 @@ enum BenchCommand: Equatable {
                memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--explain]
                memo-bench remote [--latency-ms MS] [--explain]
                memo-bench remote --store s3|webdav   (under Tests/Servers/servers.sh)
+               memo-bench junk [--memos N] [--runs N]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -80,6 +83,11 @@ enum BenchCommand: Equatable {
                        With --store s3 or --store webdav, through the test servers instead
                        (run under Tests/Servers/servers.sh): one changed memo's requests and
                        bytes, a bootstrap of 10000 memos, and listing 5000 blobs
+          junk         two folder stores with the sync benchmark's notebook, one of them also
+                       holding 10000 junk blob names and a 500 MB junk file: a new device's
+                       first sync, its second, and receiving one change, on each, with the
+                       ratios (target: at most 2) and how often the 500 MB file was read
+                       (target: at most once)
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not
@@ -221,6 +229,9 @@ enum BenchCommand: Equatable {
             case "crypto":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 return .crypto(runs: runs)
+            case "junk":
+                guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                return .junk(memos: memos, runs: runs)
             case "notebook", "sync":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 if encrypt { return .syncEncrypted(memos: memos, runs: runs) }
@@ -306,6 +317,8 @@ enum BenchRunner {
             return await report("remote") { try await RemoteStoreBenchmark.run(kind: kind).json }
         case let .sync(memos, runs):
             return await report("sync") { try await SyncBenchmark.run(memoCount: memos, runs: runs).json }
+        case let .junk(memos, runs):
+            return await report("junk") { try await JunkBenchmark.run(memoCount: memos, runs: runs).json }
         case let .crypto(runs):
             return await report("crypto") { try CryptoBenchmark.run(runs: runs).json }
         case let .syncEncrypted(memos, runs):

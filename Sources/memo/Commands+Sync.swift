@@ -66,6 +66,8 @@ extension Runner {
             "publishedSegments": report.publishedSegments,
             "publishedSnapshot": report.publishedSnapshot ?? NSNull(),
             "skipped": report.skipped.map { ["key": $0.key, "kind": Self.kind(of: $0.reason), "reason": $0.reason.description] },
+            "skippedAgain": report.skippedAgainCount,
+            "blobsRemembered": report.blobsRemembered,
             "errors": report.errors.map(\.description),
             "problems": report.errors.map { problem -> [String: Any] in
                 [
@@ -125,6 +127,9 @@ extension Runner {
             if report.skipped.count > Self.skippedShownMax {
                 console.print("    " + t("sync.skippedMore", ["count": Format.number(report.skipped.count - Self.skippedShownMax)]))
             }
+        }
+        if report.skippedAgainCount > 0 {
+            console.print("  " + t("sync.skippedAgain", ["count": Format.count(report.skippedAgainCount, "storeEntry")]))
         }
         if !report.errors.isEmpty {
             console.print("  " + t("sync.storeErrors"))

@@ -253,3 +253,31 @@ private struct UnprivilegedMemo {
         return RunResult(status: process.terminationStatus, stdoutBytes: Array(out), stderr: String(decoding: err, as: UTF8.self))
     }
 }
+
+/// Issue 25: a store full of junk is named once, not at every `memo sync` (each is a new
+/// process: the library remembers).
+@Suite("memo sync names bad entries once")
+struct JunkReportCLITests {
+    @Test("junk in the store is named by the first sync only")
+    func junkIsNamedOnce() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (library, store) = (sandbox.at("library"), sandbox.at("store"))
+        let id = try sandbox.newMemo("hello", library: library)
+        try sandbox.ok(["sync", "--store", store], library: library)
+        let junk = "memosync/v1/00000000000000a1/segments/0000000000-0000000005-0123456789abcdef.seg"
+        try FileManager.default.createDirectory(atPath: store + "/memosync/v1/00000000000000a1/segments", withIntermediateDirectories: true)
+        try Data(repeating: 0x2A, count: 200).write(to: URL(fileURLWithPath: store + "/" + junk))
+        let first = try sandbox.ok(["sync"], library: library).stdout
+        #expect(first.contains("Skipped 1 store entry") && first.contains("0123456789abcdef"), "\(first)")
+        for _ in 0..<2 {
+            let again = try sandbox.ok(["sync"], library: library).stdout
+            #expect(!again.contains("0123456789abcdef") && !again.contains("Skipped 1"), "\(again)")
+            #expect(again.contains("1 store entry skipped as before"), "\(again)")
+        }
+        let json = try sandbox.ok(["sync", "--json"], library: library).object()
+        #expect((json["skipped"] as? [Any])?.isEmpty == true && json["skippedAgain"] as? Int == 1)
+        #expect(json["blobsRemembered"] as? Int == 1 && json["blobsRead"] as? Int == 0, "\(json)")
+        #expect(try sandbox.ok(["show", id], library: library).stdout.hasPrefix("hello"))
+    }
+}

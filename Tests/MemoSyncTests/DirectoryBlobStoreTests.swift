@@ -545,8 +545,9 @@ final class IOTestBox<Value>: @unchecked Sendable {
         let folder = IOTestFolder("store-large")
         defer { folder.remove() }
         let store = try Self.storeWithGoodBlobs(folder)
-        #expect(store.maxBlobBytes == StoreLayout.maxBlobBytes)
-        #expect(StoreLayout.maxBlobBytes == (1 << 30) + 12)
+        #expect(store.maxBlobBytes == StoreLayout.maxListedBlobBytes)
+        #expect(StoreLayout.maxBlobBytes == 1 << 28)
+        #expect(StoreLayout.maxListedBlobBytes == (1 << 28) + 16_384 + 48)
         // A sparse 3 GiB file named like a segment: no disk used, and refused from its size.
         let key = "memosync/v1/0000000000000001/segments/0000000003-0000000009-00.seg"
         let huge = 3 << 30
@@ -557,7 +558,7 @@ final class IOTestBox<Value>: @unchecked Sendable {
         #expect(try store.list(prefix: StoreLayout.root).first { $0.key == key }?.sizeBytes == huge)
         let clock = ContinuousClock()
         let started = clock.now
-        #expect(throws: BlobStoreError.tooLarge(key: key, sizeBytes: huge, limitBytes: StoreLayout.maxBlobBytes)) {
+        #expect(throws: BlobStoreError.tooLarge(key: key, sizeBytes: huge, limitBytes: StoreLayout.maxListedBlobBytes)) {
             try store.read(key: key)
         }
         // Refused without reading: reading 3 GiB takes seconds, and gigabytes of memory.

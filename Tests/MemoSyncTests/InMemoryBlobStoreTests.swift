@@ -14,7 +14,8 @@ import Testing
         #expect(try store.list(prefix: "").map(\.key) == keys.sorted())
         #expect(try store.list(prefix: "a").map(\.key) == ["a/1", "a/10", "a/2", "ab"])
         #expect(try store.list(prefix: "a/").map(\.key) == ["a/1", "a/10", "a/2"])
-        #expect(try store.list(prefix: "a/1") == [BlobInfo(key: "a/1", sizeBytes: 3), BlobInfo(key: "a/10", sizeBytes: 4)])
+        // Revisions: the number of the change that stored each blob (the second and third writes).
+        #expect(try store.list(prefix: "a/1") == [BlobInfo(key: "a/1", sizeBytes: 3, revision: "2"), BlobInfo(key: "a/10", sizeBytes: 4, revision: "3")])
         #expect(try store.list(prefix: "z") == [])
         try store.write(key: "a/1", bytes: [7])
         #expect(try store.read(key: "a/1") == [7])
@@ -150,6 +151,6 @@ import Testing
     @Test func canStandInForAnyBlobStore() async throws {
         let store: any BlobStore = InMemoryBlobStore()
         try await store.write(key: "x/y", bytes: [1])
-        await #expect(try store.list(prefix: "x/") == [BlobInfo(key: "x/y", sizeBytes: 1)])
+        await #expect(try store.list(prefix: "x/") == [BlobInfo(key: "x/y", sizeBytes: 1, revision: "1")])
     }
 }

@@ -173,7 +173,7 @@ import MemoSyncTesting
         #expect(reasons[junk] == .notListed(.unreadable(reason: String(cString: strerror(EACCES)))))
         #expect(reasons[link] == .notListed(.symbolicLink))
         #expect(reasons[fifo] == .notListed(.specialFile))
-        #expect(reasons[huge] == .tooLarge(sizeBytes: 3 << 30, limitBytes: StoreLayout.maxBlobBytes))
+        #expect(reasons[huge] == .tooLarge(sizeBytes: 3 << 30, limitBytes: StoreLayout.maxListedBlobBytes))
     }
 
     @Test func aListedBlobLargerThanTheFormatAllowsIsNeverRead() async throws {
@@ -184,15 +184,15 @@ import MemoSyncTesting
         try await alice.sync(with: inner)
         let key = try #require(inner.keys.first { $0.contains("/segments/") })
         // A store that lists the segment one byte over the limit.
-        let store = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxBlobBytes + 1)
+        let store = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxListedBlobBytes + 1)
         inner.resetCounters()
         let bob = try replica(environment)
         let report = try await bob.sync(with: store)
         #expect(inner.readCount == 0)
-        #expect(report.skipped == [SkippedBlob(key: key, reason: .tooLarge(sizeBytes: StoreLayout.maxBlobBytes + 1, limitBytes: StoreLayout.maxBlobBytes))])
+        #expect(report.skipped == [SkippedBlob(key: key, reason: .tooLarge(sizeBytes: StoreLayout.maxListedBlobBytes + 1, limitBytes: StoreLayout.maxListedBlobBytes))])
         #expect(bob.notebook.memoIDs.isEmpty)
         // At the limit it is read.
-        let atLimit = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxBlobBytes)
+        let atLimit = ListedSizeStore(inner: inner, key: key, sizeBytes: StoreLayout.maxListedBlobBytes)
         #expect(try await bob.sync(with: atLimit).skipped.isEmpty)
         #expect(inner.readCount == 1 && bob.notebook.memoIDs.count == 1)
     }

@@ -50,10 +50,12 @@ extension SimulatedBlobStore {
                 statistics.droppedEntries += 1
                 continue
             }
-            entries.append(BlobInfo(key: key, sizeBytes: size))
+            // The revision: when this version was written (a folder's change time, an S3 ETag).
+            let revision = String(version.writtenAt)
+            entries.append(BlobInfo(key: key, sizeBytes: size, revision: revision))
             if lossy && random.chance(0.05) {
                 statistics.duplicatedEntries += 1
-                entries.append(BlobInfo(key: key, sizeBytes: size))
+                entries.append(BlobInfo(key: key, sizeBytes: size, revision: revision))
             }
         }
         // Any order is allowed: when listings misbehave, they come shuffled too.
@@ -105,6 +107,17 @@ extension SimulatedBlobStore {
                 copies[copyKey] = key
                 append(newVersion(bytes: copy, writer: -1, now: now + random.uint64(in: 1_000...600_000), faults: faults), to: copyKey)
             }
+        }
+        if !bytes.isEmpty && random.chance(faults.bitRot) {
+            // Rots a while later, restored from a backup later still: two versions ahead.
+            statistics.rottenBlobs += 1
+            var rotten = bytes
+            let bit = random.int(in: 0..<(rotten.count * 8))
+            rotten[bit / 8] ^= UInt8(1) << UInt8(bit % 8)
+            let rotAt = now + random.logUniform(1_000, SimulatedTime.day)
+            let restoredAt = rotAt + random.logUniform(SimulatedTime.minute, 3 * SimulatedTime.day)
+            append(Version(bytes: rotten, writer: -1, writtenAt: rotAt, visibleAt: nil, tornUntil: nil, tornLength: 0), to: key)
+            append(Version(bytes: bytes, writer: -1, writtenAt: restoredAt, visibleAt: nil, tornUntil: nil, tornLength: 0), to: key)
         }
         if writesSincePruning >= 256 { prune(now: now) }
         return nil

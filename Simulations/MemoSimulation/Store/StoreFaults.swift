@@ -21,6 +21,10 @@ public struct StoreFaults: Sendable, Equatable {
     /// Chance that a read delivers the blob with one bit flipped (and that a conflicted copy is
     /// stored damaged for good).
     public var bitFlips = 0.0
+    /// Chance that a new blob rots in the store a while after it is written (one bit flipped,
+    /// the same size: every reader then reads the same damaged bytes) and is restored from a
+    /// backup later (the same key, size and bytes as written; a new revision in listings).
+    public var bitRot = 0.0
     /// Chance that any operation fails with a transient error (a write that fails may still
     /// have happened).
     public var transientErrors = 0.0
@@ -48,6 +52,8 @@ public struct StoreStatistics: Sendable, Equatable {
     public var conflictedCopies = 0
     public var tornReads = 0
     public var flippedReads = 0
+    /// Blobs that rotted in the store (and were restored later).
+    public var rottenBlobs = 0
     public var transientErrors = 0
     /// Writes refused because the store was full.
     public var fullRejections = 0

@@ -156,6 +156,7 @@ extension SimulationParameters {
         case .conflictedCopies: return between(0.01, 0.2)
         case .tornBlobs: return between(0.01, 0.3)
         case .bitFlips: return between(0.002, 0.05)
+        case .bitRot: return between(0.002, 0.05)
         case .transientErrors: return between(0.005, 0.15)
         case .storeFull: return between(0.05, 1)
         case .storeLoss: return between(0.02, 0.2)

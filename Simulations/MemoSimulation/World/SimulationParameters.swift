@@ -49,6 +49,9 @@ public enum FaultKind: String, Sendable, Equatable, CaseIterable, Comparable {
     case conflictedCopies = "conflicts"
     case tornBlobs = "torn"
     case bitFlips = "bitflips"
+    /// A blob rots in the store (a bit flipped in place, every reader reads the same damaged
+    /// bytes) and is restored from a backup later (same key, size and bytes).
+    case bitRot = "rot"
     case transientErrors = "transient"
     case storeFull = "full"
     /// The store is wiped, or replaced by an older copy of itself (a folder re-created or
@@ -158,6 +161,7 @@ public struct SimulationParameters: Sendable, Equatable {
         faults.conflictedCopies = rate(.conflictedCopies)
         faults.tornBlobs = rate(.tornBlobs)
         faults.bitFlips = rate(.bitFlips)
+        faults.bitRot = rate(.bitRot)
         faults.transientErrors = rate(.transientErrors)
         return faults
     }

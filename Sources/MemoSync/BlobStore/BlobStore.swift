@@ -4,12 +4,24 @@ public struct BlobInfo: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var key: String
     /// Its size in bytes, as listed (a blob still being written or downloaded may show less).
     public var sizeBytes: Int
+    /// What else the store tells about this version of the blob, in any form the store likes
+    /// (an S3 ETag, a WebDAV `getetag`, a file's inode and change times), or "" when it tells
+    /// nothing: a value that differs from one listing to the next means the blob may have
+    /// changed. A sync remembers a blob it found unusable by its key, size and revision, and
+    /// reads it again only when one of them changes (FORMAT.md, "Blobs found bad"); a store
+    /// whose blobs can be replaced in place under one key at the same size should give one.
+    /// At most 256 UTF-8 bytes are kept.
+    public var revision: String
 
     /// Creates a listing entry.
-    public init(key: String, sizeBytes: Int) {
+    public init(key: String, sizeBytes: Int, revision: String = "") {
         self.key = key
         self.sizeBytes = sizeBytes
+        self.revision = revision.utf8.count <= Self.revisionBytesMax ? revision : String(decoding: revision.utf8.prefix(Self.revisionBytesMax), as: UTF8.self)
     }
+
+    /// The most UTF-8 bytes of ``revision`` kept.
+    public static let revisionBytesMax = 256
 
     public var description: String { "\(key) (\(sizeBytes) bytes)" }
 }
@@ -26,7 +38,7 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case unavailable(reason: String)
     /// Another input/output failure.
     case io(reason: String)
-    /// The blob is larger than the store reads (``StoreLayout/maxBlobBytes`` for MemoSync's
+    /// The blob is larger than the store reads (``StoreLayout/maxListedBlobBytes`` for MemoSync's
     /// stores): refused without reading it (or, when it grew past the limit while being read,
     /// without reading more). `sizeBytes` is its size as last seen.
     case tooLarge(key: String, sizeBytes: Int, limitBytes: Int)

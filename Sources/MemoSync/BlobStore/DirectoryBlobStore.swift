@@ -46,7 +46,7 @@ public final class DirectoryBlobStore: BlobStore {
     /// The absolute path of the root folder, without a trailing "/".
     public let path: String
 
-    /// The largest blob ``read(key:)`` reads, in bytes (``StoreLayout/maxBlobBytes`` unless
+    /// The largest blob ``read(key:)`` reads, in bytes (``StoreLayout/maxListedBlobBytes`` unless
     /// given to ``init(path:maxBlobBytes:)``).
     public let maxBlobBytes: Int
 
@@ -72,13 +72,13 @@ public final class DirectoryBlobStore: BlobStore {
     /// - Throws: ``BlobStoreError/unavailable(reason:)`` when the folder cannot be created or
     ///   something that is not a folder has its name; ``BlobStoreError/full`` when the disk has
     ///   no room for it.
-    public convenience init(path: String, maxBlobBytes: Int = StoreLayout.maxBlobBytes) throws(BlobStoreError) {
+    public convenience init(path: String, maxBlobBytes: Int = StoreLayout.maxListedBlobBytes) throws(BlobStoreError) {
         try self.init(path: path, maxBlobBytes: maxBlobBytes, injectedFailure: nil)
     }
 
     /// ``init(path:maxBlobBytes:)`` with failures injected into listings (for tests).
     init(
-        path: String, maxBlobBytes: Int = StoreLayout.maxBlobBytes,
+        path: String, maxBlobBytes: Int = StoreLayout.maxListedBlobBytes,
         injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?
     ) throws(BlobStoreError) {
         guard let absolute = POSIX.absolutePath(path) else {
@@ -224,7 +224,7 @@ public final class DirectoryBlobStore: BlobStore {
             switch status.kind {
             case .regular:
                 if status.size > 0, key.hasPrefix(prefix) {
-                    listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size))
+                    listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size, revision: status.revision))
                 }
             case .symbolicLink:
                 listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))

@@ -60,7 +60,7 @@ public final class EncryptedBlobStore: BlobStore {
         var plain = 0
         for entry in listed.blobs {
             if let key = cipher.plainKey(forStoredKey: entry.key) {
-                if key.hasPrefix(prefix) { blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes)) }
+                if key.hasPrefix(prefix) { blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes, revision: entry.revision)) }
             } else if entry.key.hasPrefix(StoreLayout.root), KeyBlob.generation(ofKey: entry.key) == nil, !entry.key.hasPrefix(KeyBlob.prefix) {
                 plain += 1
             }

@@ -159,6 +159,28 @@ extension LibraryCore {
             writer.lengthPrefixed(Array(snapshot.key.utf8))
             writer.versionVector(snapshot.version)
         }
+        // Version 4: the blobs found bad (FORMAT.md, "Blobs found bad"), keys ascending by
+        // their UTF-8 bytes, each written as what it shares with the one before and the rest.
+        writer.varint(StoreLayout.readerGeneration)
+        let skipped = state.skippedBlobs.map { (key: Array($0.key.utf8), memory: $0.value) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        writer.varint(skipped.count)
+        var previous: [UInt8] = []
+        for (key, memory) in skipped {
+            var shared = 0
+            while shared < min(previous.count, key.count), previous[shared] == key[shared] { shared += 1 }
+            writer.varint(shared)
+            writer.lengthPrefixed(Array(key[shared...]))
+            writer.varint(memory.sizeBytes)
+            writer.uint64LittleEndian(memory.revisionHash)
+            writer.byte(memory.reasonCode)
+            if memory.isConfirmed {
+                writer.byte(1)
+            } else {
+                writer.byte(0)
+                writer.uint64LittleEndian(memory.evidence)
+            }
+            previous = key
+        }
         return writer.bytes
     }
 
@@ -187,6 +209,7 @@ extension LibraryCore {
                     writtenAtMilliseconds: writtenAt))
         }
         if version >= 3 { try input.readHeadsAndReadSnapshots(into: &state) }
+        if version >= 4 { try input.readSkippedBlobs(into: &state) }
         guard input.reader.isAtEnd else { throw .trailingBytes(count: input.reader.remaining) }
         return state
     }
@@ -266,6 +289,45 @@ private struct SyncStateReader {
         guard case .head(replica)? = StoreLayout.parse(headKey) else { throw .malformed("a head key of another replica") }
         let body = try reader.lengthPrefixedRange()
         return SyncState.KnownHead(replica: replica, key: headKey, head: try SyncHead(decoding: Array(bytes[body])))
+    }
+
+    /// What version 4 added: the reader generation, then the blobs found bad (keys strictly
+    /// ascending, prefix-coded). Under another generation than this build's, they are read
+    /// (checked) and forgotten.
+    mutating func readSkippedBlobs(into state: inout SyncState) throws(DecodingError) {
+        let generation = try reader.varint()
+        let count = try reader.count(max: reader.remaining / 12, "skipped blob count")
+        guard count <= SyncState.skippedBlobsMax else { throw .malformed("more skipped blobs than a library keeps") }
+        var previous: [UInt8] = []
+        var skipped: [String: SkipMemory] = [:]
+        for index in 0..<count {
+            let shared = try reader.count(max: previous.count, "shared key bytes")
+            let rest = try reader.lengthPrefixedRange()
+            let key = Array(previous[..<shared]) + Array(bytes[rest])
+            guard !key.isEmpty, let text = String(validating: key, as: UTF8.self) else { throw .malformed("a skipped blob key that is not UTF-8") }
+            guard index == 0 || previous.lexicographicallyPrecedes(key) else { throw .malformed("skipped blob keys not ascending") }
+            // Canonical: the shared part is exactly what the key has in common with the one before.
+            guard shared == previous.count || shared == key.count || previous[shared] != key[shared] else {
+                throw .malformed("a skipped blob key sharing less than it could")
+            }
+            let sizeBytes = try reader.varint()
+            guard sizeBytes <= UInt64(Int.max) else { throw .malformed("a skipped blob size out of range") }
+            let revisionHash = try reader.uint64LittleEndian()
+            let reasonCode = try reader.byte()
+            guard (1...7).contains(reasonCode) else { throw .malformed("an unknown reason for a skipped blob") }
+            let isConfirmed: Bool
+            var evidence: UInt64 = 0
+            switch try reader.byte() {
+            case 0:
+                isConfirmed = false
+                evidence = try reader.uint64LittleEndian()
+            case 1: isConfirmed = true
+            default: throw .malformed("skipped blob: a flag other than 0 or 1")
+            }
+            skipped[text] = SkipMemory(sizeBytes: Int(sizeBytes), revisionHash: revisionHash, reasonCode: reasonCode, evidence: evidence, isConfirmed: isConfirmed)
+            previous = key
+        }
+        if generation == StoreLayout.readerGeneration { state.skippedBlobs = skipped }
     }
 
     /// What version 3 added: the own head (a flag, then the head), other replicas' heads in

@@ -87,7 +87,8 @@ package struct LibraryCore: Sendable {
     /// The journal of generation `generation`.
     package static func journalFileName(generation: UInt64) -> String { "journal-\(generation)" }
 
-    /// The format version of the local files: 4 frames journal records (FORMAT.md).
+    /// The format version of the local files: 4 frames journal records and adds the blobs found
+    /// bad to the sync state (FORMAT.md).
     static let formatVersion: UInt8 = 4
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2

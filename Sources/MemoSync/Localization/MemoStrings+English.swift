@@ -304,7 +304,8 @@ extension MemoStrings {
         "cli.sync.pending": "Holding {count} back until the changes they build on arrive.",
         "cli.sync.published": "Published {count} of this library (its unsynced edits).",
         "cli.sync.received": "Received {count} from the store (edits made on other devices).",
-        "cli.sync.skipped": "Skipped {count} (tried again at the next sync):",
+        "cli.sync.skipped": "Skipped {count} (each named once; read again when it changes, or when it may have been damaged on the way):",
+        "cli.sync.skippedAgain": "{count} skipped as before (named by an earlier sync).",
         "cli.sync.skippedMore": "and {count} more ('memo sync --json' lists them all).",
         "cli.sync.snapshot": "Published a snapshot of the whole notebook (new devices start from it).",
         "cli.sync.storeErrors": "Store errors:",
@@ -694,7 +695,9 @@ extension MemoStrings {
                     blobsWritten, bytesWritten, blobsDeleted, operationsApplied (operations
                     received), publishedOperations, pendingOperationCount,
                     publishedSegment (the last), publishedSegments, publishedSnapshot,
-                    skipped (objects: key, kind, reason), errors (one line each),
+                    skipped (objects: key, kind, reason; blobs not named before),
+                    skippedAgain (named by an earlier sync), blobsRemembered (of those,
+                    not even read: found bad for good), errors (one line each),
                     problems (the same errors as objects: operation, key, error, reason),
                     store, replica (this session's id). Printed even when the sync failed.
 

@@ -304,7 +304,8 @@ extension MemoStrings {
         "cli.sync.pending": "前提となる変更が届くまで {count}を保留しています。",
         "cli.sync.published": "このライブラリの {count}を公開しました(未同期の編集)。",
         "cli.sync.received": "ストアから {count}を受け取りました(ほかの端末での編集)。",
-        "cli.sync.skipped": "{count}をスキップしました(次の同期で再試行します):",
+        "cli.sync.skipped": "{count}をスキップしました(表示は一度だけです。変更されたとき、または転送中に壊れた可能性があるときに再び読み込みます):",
+        "cli.sync.skippedAgain": "{count}を前回と同じくスキップしました(以前の同期で表示済みです)。",
         "cli.sync.skippedMore": "ほか {count} 件('memo sync --json' ですべて表示できます)。",
         "cli.sync.snapshot": "ノート全体のスナップショットを公開しました(新しい端末はここから始めます)。",
         "cli.sync.storeErrors": "ストアのエラー:",
@@ -686,7 +687,8 @@ extension MemoStrings {
                     bytesWritten、blobsDeleted、operationsApplied(受け取った操作)、
                     publishedOperations、pendingOperationCount、publishedSegment(最後)、
                     publishedSegments、publishedSnapshot、skipped(オブジェクト: key、kind、
-                    reason)、errors(1 行ずつ)、problems(同じエラーをオブジェクトで:
+                    reason。初めて表示するブロブ)、skippedAgain(以前の同期で表示済み)、
+                    blobsRemembered(そのうち読み込みもしなかったもの: 恒久的に不良)、errors(1 行ずつ)、problems(同じエラーをオブジェクトで:
                     operation、key、error、reason)、store、replica(このセッションの ID)。
                     同期が失敗しても出力します。
 

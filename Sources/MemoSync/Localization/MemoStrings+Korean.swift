@@ -304,7 +304,8 @@ extension MemoStrings {
         "cli.sync.pending": "바탕이 되는 변경이 도착할 때까지 {count}를 보류합니다.",
         "cli.sync.published": "이 라이브러리의 {count}를 올렸습니다(동기화되지 않은 편집).",
         "cli.sync.received": "저장소에서 {count}를 받았습니다(다른 기기에서 한 편집).",
-        "cli.sync.skipped": "{count}를 건너뛰었습니다(다음 동기화 때 다시 시도합니다):",
+        "cli.sync.skipped": "{count}를 건너뛰었습니다(한 번만 알립니다. 바뀌었거나 전송 중에 손상되었을 수 있으면 다시 읽습니다):",
+        "cli.sync.skippedAgain": "{count}를 이전처럼 건너뛰었습니다(이전 동기화에서 알렸습니다).",
         "cli.sync.skippedMore": "외 {count}개('memo sync --json'으로 모두 볼 수 있습니다).",
         "cli.sync.snapshot": "노트 전체의 스냅샷을 올렸습니다(새 기기는 여기서 시작합니다).",
         "cli.sync.storeErrors": "저장소 오류:",
@@ -680,7 +681,9 @@ extension MemoStrings {
                     listedStore, blobsListed, blobsRead, bytesRead, blobsWritten,
                     bytesWritten, blobsDeleted, operationsApplied(받은 작업),
                     publishedOperations, pendingOperationCount, publishedSegment(마지막),
-                    publishedSegments, publishedSnapshot, skipped(객체: key, kind, reason),
+                    publishedSegments, publishedSnapshot, skipped(객체: key, kind, reason;
+                    처음 알리는 블롭), skippedAgain(이전 동기화에서 알린 블롭),
+                    blobsRemembered(그중 읽지도 않은 블롭: 영구히 손상됨),
                     errors(한 줄씩), problems(같은 오류를 객체로: operation, key, error,
                     reason), store, replica(이 세션의 ID). 동기화가 실패해도 출력합니다.
 

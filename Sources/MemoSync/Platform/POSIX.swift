@@ -123,6 +123,10 @@ struct FileStatus: Sendable, Equatable {
     var kind: Kind
     /// Its size in bytes (for a regular file: the length of its contents).
     var size: Int
+    /// Its inode, modification and change times (`st_ino`, `st_mtime`, `st_ctime`, with
+    /// nanoseconds) as one short string: a file replaced or rewritten shows another one
+    /// (``BlobInfo/revision``).
+    var revision: String
 }
 
 /// How `POSIX.open` opens a path. Every descriptor is close-on-exec.
@@ -559,6 +563,12 @@ extension FileStatus {
         default: kind = .other
         }
         size = Int(clamping: info.st_size)
+        #if canImport(Darwin)
+        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+        #else
+        let (modified, changed) = (info.st_mtim, info.st_ctim)
+        #endif
+        revision = "\(UInt64(truncatingIfNeeded: info.st_ino)):\(modified.tv_sec).\(modified.tv_nsec):\(changed.tv_sec).\(changed.tv_nsec)"
     }
 }
 

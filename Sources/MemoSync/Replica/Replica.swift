@@ -158,9 +158,6 @@ public final class Replica: Sendable {
         var syncState: SyncState
         var core: LibraryCore
         var session: SyncSession?
-        /// The blobs earlier syncs skipped (``SkipMemory``): reported once. In memory only: a
-        /// replica opened again reports them again.
-        var skippedBlobs: [String: SkipMemory] = [:]
         var isClosed = false
         var events = EventHub()
 
@@ -509,7 +506,7 @@ public final class Replica: Sendable {
             if guarded.session != nil { throw .syncInProgress }
             guarded.session = SyncSession(
                 notebook: guarded.notebook, state: guarded.syncState, configuration: configuration,
-                wallMilliseconds: now, skippedBefore: guarded.skippedBlobs)
+                wallMilliseconds: now)
         }
     }
 
@@ -589,7 +586,6 @@ public final class Replica: Sendable {
             guarded.syncState = session.state
             // An id that made its first operation during the sync is in the lineage.
             if guarded.notebook.operationCount(of: guarded.notebook.replica) > 0 { guarded.syncState.addToLineage(guarded.notebook.replica) }
-            if session.report.listedStore { guarded.skippedBlobs = session.skippedNow }
             if guarded.isClosed { throw .closed }
             return session.report
         }

@@ -16,11 +16,32 @@ public enum StoreLayout {
     /// Every MemoSync key starts with this.
     public static let root = "memosync/v1/"
 
-    /// The largest blob MemoSync reads: an envelope with the largest body the format allows
-    /// (`Limits.encodedBytesMax`, 2^30 bytes) and its framing (magic 2, kind and version 1, body
-    /// length varint 5, checksum 4). A sync skips a listed blob that is larger, from its listed
-    /// size, without reading it; ``DirectoryBlobStore`` refuses to read one.
-    public static let maxBlobBytes = Limits.encodedBytesMax + 12
+    /// The largest blob a writer of this format produces, and so the largest a reader reads:
+    /// 2^28 bytes (256 MiB). A snapshot is the largest blob a library writes (a whole notebook,
+    /// every memo with its history); the largest library a user may have (FORMAT.md, "Size
+    /// limit": 100,000 memos of the notebook benchmark's kind, 2,209 bytes each as a snapshot)
+    /// is 221 MB, under it. A sync never writes a larger blob (the write fails with
+    /// ``BlobStoreError/tooLarge(key:sizeBytes:limitBytes:)`` and the library keeps its
+    /// operations), and skips a listed blob larger than ``maxListedBlobBytes`` from its listed
+    /// size, without reading it.
+    public static let maxBlobBytes = 1 << 28
+
+    /// The largest size a store lists for a blob a writer of this format produced:
+    /// ``maxBlobBytes`` and what encryption adds to a blob of that size (its padding to a
+    /// multiple of 16 KiB and 48 bytes of framing, FORMAT.md "Encrypted blob"), 268,451,888
+    /// bytes. ``DirectoryBlobStore`` and the remote stores refuse to read more than this.
+    public static let maxListedBlobBytes = listedBytesMax(forBlobBytes: maxBlobBytes)
+
+    /// The largest size a store lists for a blob of at most `blobBytes` bytes, encrypted or not.
+    package static func listedBytesMax(forBlobBytes blobBytes: Int) -> Int {
+        max(blobBytes, BlobCipher.paddedLength(blobBytes + 5) + BlobCipher.fixedOverheadBytes)
+    }
+
+    /// Increases whenever a build reads blobs an earlier build refused (a new version of a
+    /// kind, a decoder that accepts more): what a library remembers of the blobs it found bad
+    /// (``SyncState/skippedBlobs``) under another generation is forgotten, and they are read
+    /// again once.
+    package static let readerGeneration: UInt64 = 1
 
     /// What a key names.
     package enum Key: Sendable, Equatable, Hashable {
@@ -153,6 +174,12 @@ public enum StoreLayout {
     /// The content hash in keys: 64-bit FNV-1a, then mixed (SplitMix64's finalizer), as 16 hex
     /// digits. Not cryptographic: it tells different contents for one range apart.
     package static func hash(_ bytes: [UInt8]) -> String {
+        let digits = String(hashValue(bytes), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// ``hash(_:)`` as a number.
+    package static func hashValue(_ bytes: [UInt8]) -> UInt64 {
         var value: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes {
             value ^= UInt64(byte)
@@ -162,8 +189,22 @@ public enum StoreLayout {
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         value ^= value >> 31
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return value
+    }
+
+    /// Whether `bytes` are the content the key `key` names: its file name's content hash is
+    /// theirs. A blob that is, and still cannot be used, is bad for good (its writer wrote it so);
+    /// one that is not was damaged, or is junk that only looks like a blob.
+    package static func namesContent(key: String, bytes: [UInt8]) -> Bool {
+        guard let parsed = parse(key), let slash = key.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+        let name = Array(key.utf8[key.utf8.index(after: slash)...])
+        let offset = switch parsed {
+        case .segment: 22
+        case .snapshot: 13
+        case .head: 0
+        }
+        guard name.count >= offset + 16 else { return false }
+        return name[offset..<(offset + 16)].elementsEqual(hash(bytes).utf8)
     }
 
     private static func padded<T: BinaryInteger>(_ value: T, _ width: Int) -> String {

@@ -39,26 +39,24 @@ extension SyncSession {
     // MARK: Heads
 
     mutating func nextHeadRead() -> SyncAction? {
-        while let key = headQueue.first {
-            if attempted.contains(key) {
-                headQueue.removeFirst()
-                continue
-            }
-            return .read(key: key)
-        }
-        return nil
+        // Heads leave the queue from its front as they are done (never searched: a store may
+        // list many).
+        var done = 0
+        while done < headQueue.count, headsDone.contains(headQueue[done]) || attempted.contains(headQueue[done]) { done += 1 }
+        if done > 0 { headQueue.removeFirst(done) }
+        return headQueue.first.map { .read(key: $0) }
     }
 
     /// Takes another replica's head: the newest one of its replica (by the operations it holds;
     /// a replica's heads only grow, but its previous one may still be listed).
     mutating func readHead(key: String, bytes: [UInt8]) {
-        headQueue.removeAll { $0 == key }
+        headsDone.insert(key)
         guard case let .head(replica)? = StoreLayout.parse(key) else { return }
         let head: SyncHead
         do throws(DecodingError) {
             head = try SyncHead(decoding: bytes)
         } catch {
-            skip(key, SkipReason(error))
+            skip(key, SkipReason(error), .bytes(bytes))
             return
         }
         let read = SyncState.KnownHead(replica: replica, key: key, head: head)
@@ -76,13 +74,33 @@ extension SyncSession {
     /// comes with them in a snapshot of a replica that holds them), and that no listed segment it
     /// has not tried in this sync offers: for each replica, how many exist.
     func currentLacks() -> VersionVector {
-        var known = VersionVector()
-        for other in state.otherHeads { known.merge(other.head.holds) }
-        for (replica, list) in segments {
+        currentLacks(restrictedTo: nil)
+    }
+
+    /// Whether ``currentLacks()`` has an entry for `replica`.
+    func currentLacks(only replica: ReplicaID) -> Bool {
+        !currentLacks(restrictedTo: replica).isEmpty
+    }
+
+    private func currentLacks(restrictedTo only: ReplicaID?) -> VersionVector {
+        // Built in a dictionary (a version vector's insertions cost its length each).
+        var counts: [ReplicaID: UInt32] = [:]
+        for other in state.otherHeads {
+            for entry in other.head.holds.entries where only == nil || only == entry.replica {
+                counts[entry.replica] = max(counts[entry.replica] ?? 0, entry.operationCount)
+            }
+        }
+        func named(_ replica: ReplicaID, _ list: [ListedSegment]) {
             var end: UInt32 = 0
             for segment in list { end = max(end, segment.end) }
-            if end > known[replica] { known[replica] = end }
+            counts[replica] = max(counts[replica] ?? 0, end)
         }
+        if let only {
+            if let list = segments[only] { named(only, list) }
+        } else {
+            for (replica, list) in segments { named(replica, list) }
+        }
+        let known = VersionVector(entries: counts.map { VersionVector.Entry(replica: $0.key, operationCount: $0.value) })
         let version = notebook.version
         var lacks: [VersionVector.Entry] = []
         for entry in known.entries where entry.operationCount > version[entry.replica] {

@@ -156,12 +156,43 @@ package struct SyncSession {
     var headAttempted = false
     /// Keys read (or given up on) in this session: never read twice.
     var attempted: Set<String> = []
-    /// Blobs skipped in earlier syncs of this replica (``SkipMemory``), and those skipped in
-    /// this one: what the replica remembers after it.
+    /// Blobs skipped in earlier syncs of this library (``SkipMemory``, from the sync state);
+    /// those skipped in this one go to ``state``'s ``SyncState/skippedBlobs`` once listed.
     let skippedBefore: [String: SkipMemory]
-    package private(set) var skippedNow: [String: SkipMemory] = [:]
-    /// Each listed key's size, in bytes.
+    /// Keys skipped in this sync (each is skipped, and reported, once).
+    var skippedKeys: Set<String> = []
+    /// Each listed key's size, in bytes, and revision (``BlobInfo/revision``).
     var listedSizes: [String: Int] = [:]
+    var listedRevisions: [String: String] = [:]
+    /// The replicas whose listed segments the fetch may still read (some not tried in this
+    /// sync), ascending; pruned as their segments are tried, so that junk costs each step
+    /// nothing once tried. Replicas set aside (``quietReplicas``) while what the fetch holds
+    /// stays at ``quietStamp``: no segment of theirs covers what it holds, and none of their
+    /// snapshots is left to try.
+    var fetchReplicas: [ReplicaID] = []
+    var quietReplicas: Set<ReplicaID> = []
+    var quietStamp = (operations: -1, fetches: -1)
+    /// Bumped whenever ``fetchedThrough`` grows: with the notebook's operation count, it says
+    /// when what the fetch holds of any replica may have moved (``heldStamp``).
+    var fetchProgress = 0
+    /// What the notebook holds and the fetch has fetched, as a stamp that changes whenever
+    /// either grows (``notebookRevision`` changes at every lend, so it cannot serve).
+    var heldStamp: (operations: Int, fetches: Int) { (notebook.version.operationCount, fetchProgress) }
+    /// Listed snapshots by replica (indexes into ``snapshots``), and how far the scans of
+    /// ``snapshots`` for an untried one have come (an entry passed over stays passed over:
+    /// tried stays tried, described stays described).
+    var snapshotsOfReplica: [ReplicaID: [Int]] = [:]
+    var untriedSnapshotCursor = 0
+    var undescribedSnapshotCursor = 0
+    /// Head keys read or given up on, so that ``headQueue`` is not searched.
+    var headsDone: Set<String> = []
+    /// The estimate of segments still to read, as of ``aheadRevision``: the keys counted.
+    var aheadKeys: Set<String> = []
+    var aheadStamp = (operations: -1, fetches: -1)
+    /// How far ``helpfulSnapshot(version:)`` has scanned, and the last replica
+    /// ``lacksSomething()`` found lacking.
+    var helpfulSnapshotCursor = 0
+    var lacksWitness: ReplicaID?
     /// Snapshots of lineage ids this library does not know of, to read and remember, in order.
     var verifyQueue: [String] = []
     /// Segments holding several sessions' operations that do not apply whole yet, each with the
@@ -204,17 +235,16 @@ package struct SyncSession {
     /// Starts a sync of `notebook`.
     ///
     /// - Parameters:
-    ///   - state: what the replica remembered about the store after its last sync.
+    ///   - state: what the replica remembered about the store after its last sync, with the
+    ///     blobs earlier syncs skipped (``SyncState/skippedBlobs``): not reported again for the
+    ///     same reason, and not read again when found bad for good.
     ///   - wallMilliseconds: the wall clock now (only for the grace period of deletions).
-    ///   - skippedBefore: the blobs earlier syncs of this replica skipped (``skippedNow`` of the
-    ///     previous session): read again, but not reported again for the same reason.
     package init(
-        notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64,
-        skippedBefore: [String: SkipMemory] = [:]
+        notebook: Notebook, state: SyncState, configuration: SyncConfiguration, wallMilliseconds: UInt64
     ) {
         self.notebook = Notebook(replica: notebook.replica)
         self.state = state
-        self.skippedBefore = skippedBefore
+        self.skippedBefore = state.skippedBlobs
         self.configuration = configuration
         self.nowMilliseconds = wallMilliseconds
         // The current id is part of the lineage from its first operation on.
@@ -365,7 +395,9 @@ package struct SyncSession {
             if listing.blobs.contains(where: { $0.key.hasPrefix(KeyBlob.prefix) }) || listing.skipped.contains(where: { ($0.key + "/").hasPrefix(KeyBlob.prefix) }) {
                 return failed(action, .encrypted)
             }
-            for entry in listing.skipped { skip(entry.key, .notListed(entry.problem)) }
+            // What the library remembers of skipped blobs is what this listing still shows.
+            state.skippedBlobs = [:]
+            for entry in listing.skipped { skip(entry.key, .notListed(entry.problem), .listing) }
             takeListing(listing.blobs)
             phase = .heads
         case let (.read(key), .read(bytes)):
@@ -401,11 +433,13 @@ package struct SyncSession {
             ahead.append(early)
             room -= 1
         }
-        if phase == .heads { for key in headQueue { offer(.read(key: key)) } }
+        if phase == .heads {
+            for key in headQueue where room > 0 && !headsDone.contains(key) { offer(.read(key: key)) }
+        }
         if phase == .heads || phase == .verify { for key in verifyQueue { offer(.read(key: key)) } }
         let version = notebook.version
         var baseline = version
-        if version.entries.isEmpty, let newest = snapshots.first(where: { !attempted.contains($0.key) }) {
+        if version.entries.isEmpty, let newest = firstUntriedSnapshot() {
             offer(.read(key: newest.key))
             // Segments after it, once a head says what it holds.
             guard let known = state.otherHeads.lazy.compactMap(\.head.newestSnapshot).first(where: { $0.key == newest.key }) else {
@@ -413,7 +447,8 @@ package struct SyncSession {
             }
             baseline = known.version
         }
-        for replicaID in segments.keys.sorted() {
+        for replicaID in fetchReplicas {
+            guard room > 0 else { break }
             var held = max(baseline[replicaID], fetchedThrough[replicaID] ?? 0)
             while room > 0, let next = chainSegment(of: replicaID, after: held) {
                 offer(.read(key: next.key))
@@ -459,14 +494,24 @@ package struct SyncSession {
     }
 
     /// How far the sync has come.
-    private func currentProgress() -> SyncProgress {
+    private mutating func currentProgress() -> SyncProgress {
         var ahead = verifyQueue.count + deletions.count
         if phase == .fetch || phase == .verify || phase == .list || phase == .heads {
-            let version = notebook.version
-            for (replicaID, list) in segments {
-                let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
-                ahead += list.reduce(0) { $0 + ($1.end > held && !attempted.contains($1.key) ? 1 : 0) }
+            // Counted again only when what the notebook holds grew (that moves what is ahead);
+            // in between, segments tried leave the count as they are tried.
+            let stamp = heldStamp
+            if aheadStamp != stamp {
+                aheadStamp = stamp
+                aheadKeys = []
+                let version = notebook.version
+                for replicaID in fetchReplicas {
+                    let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
+                    for segment in segments[replicaID] ?? [] where segment.end > held && !attempted.contains(segment.key) {
+                        aheadKeys.insert(segment.key)
+                    }
+                }
             }
+            ahead += aheadKeys.count
         }
         return SyncProgress(
             blobsDone: blobsDone, blobsPlanned: blobsDone + max(ahead, inFlight.count) + (isFinished ? 0 : 1),
@@ -475,17 +520,55 @@ package struct SyncSession {
 
     // MARK: Skipping
 
-    /// Skips `key` for `reason`: reported unless an earlier sync of this replica reported it for
-    /// the same reason at the same size, and remembered for the next sync.
-    mutating func skip(_ key: String, _ reason: SkipReason) {
-        if skippedNow[key] != nil { return }
+    /// What a sync found when it skipped a blob, which decides whether the blob is bad for good
+    /// (``SkipMemory/isConfirmed``).
+    enum SkipEvidence {
+        /// Refused from the listing alone, never read: nothing to read again.
+        case listing
+        /// These bytes were read and cannot be used.
+        case bytes([UInt8])
+        /// The store refused the read in a way that repeats (an encrypted store's refusal, a
+        /// blob the store will not read); `what` says how.
+        case refusal(String)
+        /// A reason that may not repeat (a failure of the network, a state of this notebook):
+        /// never taken as bad for good.
+        case passing
+    }
+
+    /// Skips `key` for `reason`: reported unless an earlier sync of this library reported it for
+    /// the same reason at the same listed size and revision, and remembered (in ``state``) for
+    /// the next syncs, as found bad for good when `evidence` shows it.
+    mutating func skip(_ key: String, _ reason: SkipReason, _ evidence: SkipEvidence) {
+        guard skippedKeys.insert(key).inserted else { return }
         let sizeBytes = listedSizes[key] ?? 0
-        skippedNow[key] = SkipMemory(sizeBytes: sizeBytes, reason: reason)
-        if let before = skippedBefore[key], before.reason == reason, before.sizeBytes == sizeBytes {
+        let revision = listedRevisions[key] ?? ""
+        let before = skippedBefore[key].flatMap { $0.matches(sizeBytes: sizeBytes, revision: revision) ? $0 : nil }
+        if let before, before.reasonCode == reason.code {
             report.skippedAgainCount += 1
         } else {
             report.skipped.append(SkippedBlob(key: key, reason: reason))
         }
+        let found: UInt64
+        let confirmed: Bool
+        switch evidence {
+        case .listing:
+            (found, confirmed) = (0, true)
+        case let .bytes(bytes):
+            found = StoreLayout.hashValue(bytes)
+            confirmed = StoreLayout.namesContent(key: key, bytes: bytes) || (before?.reasonCode == reason.code && before?.evidence == found)
+        case let .refusal(what):
+            found = StoreLayout.hashValue(Array(what.utf8))
+            confirmed = before?.reasonCode == reason.code && before?.evidence == found
+        case .passing:
+            (found, confirmed) = (0, false)
+        }
+        remember(key, SkipMemory(sizeBytes: sizeBytes, revisionHash: SkipMemory.revisionHash(revision), reasonCode: reason.code, evidence: found, isConfirmed: confirmed))
+    }
+
+    /// Keeps `memory` of `key` in the state, within ``SyncState/skippedBlobsMax``.
+    private mutating func remember(_ key: String, _ memory: SkipMemory) {
+        guard state.skippedBlobs[key] != nil || state.skippedBlobs.count < SyncState.skippedBlobsMax else { return }
+        state.skippedBlobs[key] = memory
     }
 
     // MARK: Phases
@@ -523,13 +606,17 @@ package struct SyncSession {
             // Listed but gone or unreadable now: skipped, tried again next time. A head gone
             // since the listing was replaced by its writer: nothing to report.
             attempted.insert(key)
+            headsDone.insert(key)
+            aheadKeys.remove(key)
+            state.skippedBlobs[key] = nil
             if case .head? = StoreLayout.parse(key), case .notFound = error {
-                headQueue.removeAll { $0 == key }
                 return
             }
-            skip(key, .unreadable(error.description))
+            switch error {
+            case .undecryptable, .tooLarge: skip(key, .unreadable(error.description), .refusal(error.description))
+            default: skip(key, .unreadable(error.description), .passing)
+            }
             verifyQueue.removeAll { $0 == key }
-            headQueue.removeAll { $0 == key }
         case let .write(key, _):
             #if MEMOSYNC_MUTANTS
             if EngineMutant.active == .publishCountsFailedWrite, case .segment? = StoreLayout.parse(key) { wrote(key: key) }
@@ -568,12 +655,29 @@ package struct SyncSession {
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             guard entry.sizeBytes > 0 else { continue }
             listedSizes[entry.key] = entry.sizeBytes
-            // Refused from its listed size: reading it could take more memory than any blob may.
-            guard entry.sizeBytes <= StoreLayout.maxBlobBytes else {
-                skip(entry.key, .tooLarge(sizeBytes: entry.sizeBytes, limitBytes: StoreLayout.maxBlobBytes))
+            listedRevisions[entry.key] = entry.revision
+            // Refused from its listed size: no writer of the format makes a blob that large.
+            guard entry.sizeBytes <= configuration.maxListedBlobBytes else {
+                skip(entry.key, .tooLarge(sizeBytes: entry.sizeBytes, limitBytes: configuration.maxListedBlobBytes), .listing)
                 continue
             }
             listedKeys.insert(entry.key)
+            // Found bad for good by an earlier sync, and listed the same since: not read again
+            // (as if read and skipped again; its name still counts for what it names).
+            if let before = skippedBefore[entry.key], before.isConfirmed, before.matches(sizeBytes: entry.sizeBytes, revision: entry.revision),
+                !skippedKeys.contains(entry.key)
+            {
+                skippedKeys.insert(entry.key)
+                attempted.insert(entry.key)
+                headsDone.insert(entry.key)
+                report.skippedAgainCount += 1
+                report.blobsRemembered += 1
+                remember(entry.key, before)
+            } else if let before = skippedBefore[entry.key], before.matches(sizeBytes: entry.sizeBytes, revision: entry.revision) {
+                // To be read again; remembered meanwhile (a sync cancelled before reading it
+                // forgets nothing).
+                remember(entry.key, before)
+            }
             switch StoreLayout.parse(entry.key) {
             case let .head(replicaID)?:
                 // Only the current id's heads are this library's to replace: an earlier id of
@@ -584,7 +688,7 @@ package struct SyncSession {
                     listedHeads[replicaID, default: []].append(entry.key)
                 }
             case nil:
-                skip(entry.key, .notMemoSync)
+                skip(entry.key, .notMemoSync, .listing)
             case let .segment(replicaID, start, end)?:
                 segments[replicaID, default: []].append(ListedSegment(key: entry.key, start: start, end: end))
             case let .snapshot(replicaID, total)?:
@@ -596,7 +700,7 @@ package struct SyncSession {
         }
         // Heads not read before; records of heads and snapshots no longer listed are dropped.
         let knownHeads = Set(state.otherHeads.map(\.key))
-        headQueue = listedHeads.keys.sorted().flatMap { id in listedHeads[id]!.filter { !knownHeads.contains($0) } }
+        headQueue = listedHeads.keys.sorted().flatMap { id in listedHeads[id]!.filter { !knownHeads.contains($0) && !attempted.contains($0) } }
         state.otherHeads.removeAll { !listedKeys.contains($0.key) }
         state.readSnapshots.removeAll { !listedKeys.contains($0.key) }
         reconcilePublished()
@@ -604,6 +708,8 @@ package struct SyncSession {
         verifyQueue = unknownSnapshots.sorted { ($0.total, $0.key) < ($1.total, $1.key) }.map(\.key)
         // Newest first, ties by key, so choices are deterministic.
         snapshots.sort { ($0.totalOperations, $1.key) > ($1.totalOperations, $0.key) }
+        for (index, snapshot) in snapshots.enumerated() { snapshotsOfReplica[snapshot.replica, default: []].append(index) }
+        fetchReplicas = segments.keys.sorted()
         planEarlyPublication()
     }
 
@@ -657,25 +763,39 @@ package struct SyncSession {
         // The version is built once here (not once per replica below).
         let version = notebook.version
         // A notebook that holds nothing starts from the newest snapshot.
-        if version.entries.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
+        if version.entries.isEmpty, let snapshot = firstUntriedSnapshot() {
             return .read(key: snapshot.key)
         }
+        // Each step looks only at replicas that may still give something: one with no untried
+        // segment beyond what the notebook holds is done for this sync (what it holds only
+        // grows); one with a gap whose snapshots were all tried waits for the notebook to change.
+        // So a store full of junk costs each step nothing once the junk is tried.
+        let stamp = heldStamp
+        if quietStamp != stamp {
+            quietStamp = stamp
+            quietReplicas = []
+        }
         var gapReplicas: [ReplicaID] = []
-        for replicaID in segments.keys.sorted() {
+        var done: Set<ReplicaID> = []
+        defer { if !done.isEmpty { fetchReplicas.removeAll { done.contains($0) } } }
+        for replicaID in fetchReplicas where !quietReplicas.contains(replicaID) {
             let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
             if let best = chainSegment(of: replicaID, after: held) { return .read(key: best.key) }
             if segments[replicaID]!.contains(where: { $0.end > held && !attempted.contains($0.key) }) {
                 gapReplicas.append(replicaID)
+            } else {
+                done.insert(replicaID)
             }
         }
         if let key = otherContentOfDeferredRange() { return .read(key: key) }
         // A gap: the writer collected segments its snapshot covers. Its newest snapshot has them.
         for replicaID in gapReplicas {
-            if let snapshot = snapshots.first(where: { $0.replica == replicaID && !attempted.contains($0.key) }) {
-                return .read(key: snapshot.key)
+            if let index = (snapshotsOfReplica[replicaID] ?? []).first(where: { !attempted.contains(snapshots[$0].key) }) {
+                return .read(key: snapshots[index].key)
             }
+            quietReplicas.insert(replicaID)
         }
-        if !gapReplicas.isEmpty, let snapshot = snapshots.first(where: { !attempted.contains($0.key) }) {
+        if !gapReplicas.isEmpty || stillAGap(among: quietReplicas, version: version), let snapshot = firstUntriedSnapshot() {
             return .read(key: snapshot.key)
         }
         // Operations still held back: what they wait for may be only in a snapshot (a writer
@@ -685,18 +805,42 @@ package struct SyncSession {
         // own, and reading only that would leave it waiting for good).
         // Operations known to exist (from heads and names) and found in no listed segment: a
         // snapshot may hold them too.
-        if notebook.pendingOperationCount > 0 || !currentLacks().isEmpty, let snapshot = helpfulSnapshot(version: version) {
+        if notebook.pendingOperationCount > 0 || lacksSomething(), let snapshot = helpfulSnapshot(version: version) {
             pendingSnapshotRead = true
             return .read(key: snapshot.key)
         }
         // A snapshot nothing describes may hold operations no segment name and no head shows
         // (its writer published a snapshot, its head write failed, and then its library was
         // lost or restored from an older backup, so no later head will come): read once, and
-        // remembered as read.
-        if let snapshot = snapshots.first(where: { !attempted.contains($0.key) && !isDescribed($0) }) {
-            return .read(key: snapshot.key)
+        // remembered as read. (Scanned from where the last scan stopped: one passed over is
+        // tried, or described, for the rest of the sync.)
+        while undescribedSnapshotCursor < snapshots.count {
+            let snapshot = snapshots[undescribedSnapshotCursor]
+            if !attempted.contains(snapshot.key) && !isDescribed(snapshot) { return .read(key: snapshot.key) }
+            undescribedSnapshotCursor += 1
         }
         return nil
+    }
+
+    /// The newest listed snapshot not tried in this sync (scanned from where the last scan
+    /// stopped: a snapshot tried stays tried).
+    private mutating func firstUntriedSnapshot() -> ListedSnapshot? {
+        while untriedSnapshotCursor < snapshots.count {
+            if !attempted.contains(snapshots[untriedSnapshotCursor].key) { return snapshots[untriedSnapshotCursor] }
+            untriedSnapshotCursor += 1
+        }
+        return nil
+    }
+
+    /// Whether one of the replicas set aside (``quietReplicas``) still has a gap: an untried
+    /// segment beyond what the notebook holds (one with none left leaves the set).
+    private mutating func stillAGap(among replicas: Set<ReplicaID>, version: VersionVector) -> Bool {
+        for replicaID in replicas.sorted() {
+            let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
+            if (segments[replicaID] ?? []).contains(where: { $0.end > held && !attempted.contains($0.key) }) { return true }
+            quietReplicas.remove(replicaID)
+        }
+        return false
     }
 
     /// A listed segment not read in this sync that may carry what a deferred segment (several
@@ -737,28 +881,53 @@ package struct SyncSession {
     /// operation count: the same state). Reading such an own snapshot gains nothing; as it is
     /// often the newest, choosing it would leave a library that waits for operations only
     /// another's snapshot holds (a segment that will stay torn, say) waiting for good.
-    private func helpfulSnapshot(version: VersionVector) -> ListedSnapshot? {
-        snapshots.first { snapshot in
-            guard !attempted.contains(snapshot.key) else { return false }
-            // Another replica's snapshot known (read before, or named in its writer's head) to
-            // hold nothing this notebook lacks.
-            if let known = state.readSnapshots.first(where: { $0.key == snapshot.key }), known.version.isIncluded(in: version) {
-                return false
-            }
-            if state.otherHeads.contains(where: { $0.head.newestSnapshot?.key == snapshot.key && $0.head.newestSnapshot!.version.isIncluded(in: version) }) {
-                return false
-            }
-            return !state.ownSnapshots.contains { own in
-                guard own.version.isIncluded(in: version) else { return false }
-                if own.key == snapshot.key { return true }
-                guard case let .snapshot(ownReplica, ownTotal)? = StoreLayout.parse(own.key) else { return false }
-                return ownReplica == snapshot.replica && ownTotal == snapshot.totalOperations
-            }
+    ///
+    /// Scanned from where the last scan stopped: a snapshot passed over stays so for the rest
+    /// of the sync (tried stays tried; what the notebook holds, and what it knows of snapshots,
+    /// only grow).
+    private mutating func helpfulSnapshot(version: VersionVector) -> ListedSnapshot? {
+        while helpfulSnapshotCursor < snapshots.count {
+            let snapshot = snapshots[helpfulSnapshotCursor]
+            if isHelpful(snapshot, version: version) { return snapshot }
+            helpfulSnapshotCursor += 1
         }
+        return nil
+    }
+
+    private func isHelpful(_ snapshot: ListedSnapshot, version: VersionVector) -> Bool {
+        guard !attempted.contains(snapshot.key) else { return false }
+        // Another replica's snapshot known (read before, or named in its writer's head) to
+        // hold nothing this notebook lacks.
+        if let known = state.readSnapshots.first(where: { $0.key == snapshot.key }), known.version.isIncluded(in: version) {
+            return false
+        }
+        if state.otherHeads.contains(where: { $0.head.newestSnapshot?.key == snapshot.key && $0.head.newestSnapshot!.version.isIncluded(in: version) }) {
+            return false
+        }
+        return !state.ownSnapshots.contains { own in
+            guard own.version.isIncluded(in: version) else { return false }
+            if own.key == snapshot.key { return true }
+            guard case let .snapshot(ownReplica, ownTotal)? = StoreLayout.parse(own.key) else { return false }
+            return ownReplica == snapshot.replica && ownTotal == snapshot.totalOperations
+        }
+    }
+
+    /// Whether operations are known to exist (``currentLacks()``) that this notebook lacks and
+    /// no untried listed segment offers. The replica found lacking last time is checked first:
+    /// junk names lack for good, so the answer is cheap while the fetch reads junk.
+    private mutating func lacksSomething() -> Bool {
+        if let witness = lacksWitness, currentLacks(only: witness) { return true }
+        let lacks = currentLacks()
+        lacksWitness = lacks.entries.first?.replica
+        return !lacks.isEmpty
     }
 
     private mutating func took(key: String, bytes: [UInt8]) {
         attempted.insert(key)
+        headsDone.insert(key)
+        aheadKeys.remove(key)
+        // Read now: remembered again only if skipped again.
+        state.skippedBlobs[key] = nil
         if phase == .verify { return verify(key: key, bytes: bytes) }
         if phase == .heads { return readHead(key: key, bytes: bytes) }
         switch StoreLayout.parse(key) {
@@ -771,7 +940,7 @@ package struct SyncSession {
                 // Characters deleted by operations this segment does not carry (a copy of a
                 // library published them again after someone deleted them): not applied; a
                 // snapshot holds them with their deletions.
-                skip(key, .incomplete)
+                skip(key, .incomplete, .passing)
                 return
             }
             if delta.counterRanges.count > 1 {
@@ -782,6 +951,7 @@ package struct SyncSession {
                 applyDeferred()
             } else {
                 fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+                fetchProgress += 1
                 apply(delta, key: key)
                 applyDeferred()
             }
@@ -816,6 +986,7 @@ package struct SyncSession {
                 // The trial is what applying it gives (the same value, the same delta): kept.
                 if case let .segment(replicaID, _, end)? = StoreLayout.parse(deferred[index].key) {
                     fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
+                    fetchProgress += 1
                 }
                 deferred.remove(at: index)
                 notebook = trial
@@ -833,7 +1004,7 @@ package struct SyncSession {
             report.operationsApplied += notebook.version.operationCount - before
             applyDeferred()
         } catch {
-            skip(key, .corrupt(error.description))
+            skip(key, .corrupt(error.description), .passing)
         }
     }
 
@@ -842,7 +1013,7 @@ package struct SyncSession {
             let applied = try notebook.apply(delta)
             report.operationsApplied += applied.appliedOperationCount
         } catch {
-            skip(key, .corrupt(error.description))
+            skip(key, .corrupt(error.description), .passing)
         }
     }
 
@@ -859,14 +1030,14 @@ package struct SyncSession {
         switch decoded {
         case let .success(value): delta = value
         case let .failure(error):
-            skip(key, SkipReason(error))
+            skip(key, SkipReason(error), .bytes(bytes))
             return nil
         }
         // Exactly the operations its name says of its replica; a library may add the operations
         // of its earlier sessions (other replicas).
         let ranges = delta.counterRanges
         guard ranges.filter({ $0.replica == replica }).map(\.counters) == [counters] else {
-            skip(key, .corrupt("its operations are not the ones its name says"))
+            skip(key, .corrupt("its operations are not the ones its name says"), .bytes(bytes))
             return nil
         }
         return delta
@@ -882,7 +1053,7 @@ package struct SyncSession {
         switch decoded {
         case let .success(snapshot): return snapshot
         case let .failure(error):
-            skip(key, SkipReason(error))
+            skip(key, SkipReason(error), .bytes(bytes))
             return nil
         }
     }
@@ -957,6 +1128,12 @@ package struct SyncSession {
         }
         let bytes = delta.encoded()
         let key = StoreLayout.segmentKey(replica: named.replica, counters: named.counters, bytes: bytes)
+        // Never a blob larger than any reader reads: the operations stay unpublished here.
+        guard bytes.count <= configuration.maxBlobBytes else {
+            report.errors.append(SyncProblem(.write, key: key, storeError: .tooLarge(key: key, sizeBytes: bytes.count, limitBytes: configuration.maxBlobBytes)))
+            publishFailed = true
+            return nil
+        }
         var upTo = VersionVector()
         for range in ranges { upTo[range.replica] = range.counters.upperBound }
         pendingWrite = (key, upTo)
@@ -1016,6 +1193,11 @@ package struct SyncSession {
         // The same snapshot still in the store needs no second copy (one that is gone, in a wiped
         // or restored store, is written again).
         guard !(state.ownSnapshots.contains(where: { $0.key == key }) && listedKeys.contains(key)) else { return nil }
+        // Never a blob larger than any reader reads (FORMAT.md, "Size limit").
+        guard bytes.count <= configuration.maxBlobBytes else {
+            report.errors.append(SyncProblem(.write, key: key, storeError: .tooLarge(key: key, sizeBytes: bytes.count, limitBytes: configuration.maxBlobBytes)))
+            return nil
+        }
         pendingWrite = (key, version)
         return .write(key: key, bytes: bytes)
     }

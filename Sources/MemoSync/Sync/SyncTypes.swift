@@ -87,7 +87,8 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     case notMemoSync
     /// Listed, but gone (or unreadable) when read.
     case unreadable(String)
-    /// Listed larger than the format allows (``StoreLayout/maxBlobBytes``): never read.
+    /// Listed larger than any writer of the format produces (``StoreLayout/maxListedBlobBytes``):
+    /// never read.
     case tooLarge(sizeBytes: Int, limitBytes: Int)
     /// Left out by the store's listing (a folder it cannot read, a symbolic link, a FIFO):
     /// nothing under it was listed.
@@ -105,6 +106,21 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The reason's kind as a number, kept in a library's memory of skipped blobs (FORMAT.md,
+    /// "Blobs found bad"): 1 incomplete, 2 corrupt, 3 unknown version, 4 not a MemoSync blob,
+    /// 5 unreadable, 6 too large, 7 not listed.
+    package var code: UInt8 {
+        switch self {
+        case .incomplete: 1
+        case .corrupt: 2
+        case .unknownVersion: 3
+        case .notMemoSync: 4
+        case .unreadable: 5
+        case .tooLarge: 6
+        case .notListed: 7
+        }
+    }
+
     init(_ error: DecodingError) {
         switch error {
         case .truncated: self = .incomplete
@@ -115,17 +131,49 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// What a replica remembers of a blob a sync skipped, from one sync to the next (in memory,
-/// while it is open), so that each problem is reported once.
+/// What a library remembers of a blob a sync skipped, from one sync to the next and across
+/// processes (in its sync state, FORMAT.md "Blobs found bad"), so that each problem is reported
+/// once and a blob found bad for good is not read again until the store shows it changed.
 ///
-/// The blob is still read at every sync: what looked damaged may have been damaged on the way
-/// (a flipped bit, a cut connection), and a download may complete. Not reading it would risk the
-/// one copy of some operations (FORMAT.md, "Liveness").
+/// A blob is *found bad for good* (``isConfirmed``) when what was read is the content its name
+/// says (its content hash is the one in its name: immutable, so reading it again gives the
+/// same), when two syncs read the same bytes and found them bad the same way (a damaged
+/// download or a flipped bit on the way does not repeat itself), or when it was refused from
+/// its listing alone. Until then it is read at every sync, as before: what looked damaged may
+/// have been damaged on the way, and a download may complete. A blob whose listed size or
+/// ``BlobInfo/revision`` changes is read again.
 package struct SkipMemory: Sendable, Equatable {
     /// Its listed size when it was skipped, in bytes.
     package var sizeBytes: Int
-    /// Why it was skipped.
-    package var reason: SkipReason
+    /// Its listed revision when it was skipped, as ``revisionHash(_:)`` of it.
+    package var revisionHash: UInt64
+    /// Why it was skipped (``SkipReason/code``).
+    package var reasonCode: UInt8
+    /// What was found: the content hash (``StoreLayout/hashValue(_:)``) of the bytes read, or of
+    /// the store's refusal; 0 when nothing was read.
+    package var evidence: UInt64
+    /// Found bad for good: not read again while its size and revision stay.
+    package var isConfirmed: Bool
+
+    /// A listing's ``BlobInfo/revision`` as kept: 0 for none, else its content hash
+    /// (``StoreLayout/hashValue(_:)``).
+    package static func revisionHash(_ revision: String) -> UInt64 {
+        revision.isEmpty ? 0 : StoreLayout.hashValue(Array(revision.utf8))
+    }
+
+    /// Whether this is the record of a blob listed with `sizeBytes` and `revision`.
+    package func matches(sizeBytes: Int, revision: String) -> Bool {
+        self.sizeBytes == sizeBytes && revisionHash == Self.revisionHash(revision)
+    }
+
+    /// A record of a skipped blob.
+    package init(sizeBytes: Int, revisionHash: UInt64, reasonCode: UInt8, evidence: UInt64, isConfirmed: Bool) {
+        self.sizeBytes = sizeBytes
+        self.revisionHash = revisionHash
+        self.reasonCode = reasonCode
+        self.evidence = evidence
+        self.isConfirmed = isConfirmed
+    }
 }
 
 /// A blob a sync skipped, and why.
@@ -179,13 +227,19 @@ public struct SyncReport: Sendable, Equatable {
     public var publishedOperationCount = 0
     /// The snapshot this replica published, if any.
     public var publishedSnapshot: String?
-    /// Blobs skipped, and why: those this replica had not reported before (since it was opened,
-    /// or for another reason, or at another size). A blob skipped again is counted in
-    /// ``skippedAgainCount`` instead, so an app can show each problem once.
+    /// Blobs skipped, and why: those this library had not reported before (for this reason at
+    /// this listed size and revision; the library remembers across syncs and processes, FORMAT.md
+    /// "Blobs found bad"). A blob skipped again is counted in ``skippedAgainCount`` instead, so
+    /// an app (and `memo sync`) shows each problem once.
     public var skipped: [SkippedBlob] = []
-    /// Blobs skipped again: reported by an earlier sync of this replica, for the same reason and
-    /// at the same size. Each is still read at every sync, and used once it is whole.
+    /// Blobs skipped again: reported by an earlier sync of this library, for the same reason and
+    /// at the same listed size and revision. One found bad for good is not even read again
+    /// until its listing changes (``blobsRemembered``); any other is read again, and used once
+    /// it is whole.
     public var skippedAgainCount = 0
+    /// Of ``skippedAgainCount``, the blobs not read at all: found bad for good by an earlier
+    /// sync, and listed with the same size and revision since.
+    public var blobsRemembered = 0
     /// What the sync could not do (a failed listing, write or deletion, a step on this device),
     /// as typed values: the operation, the blob's key and the ``BlobStoreError`` or a reason.
     /// The sync went on where it could. Skipped blobs are not errors (see ``skipped``).
@@ -225,6 +279,11 @@ public struct SyncConfiguration: Sendable, Equatable {
     public var maxInFlight: Int = 8 {
         didSet { maxInFlight = max(1, maxInFlight) }
     }
+    /// The largest blob this sync writes or reads (``StoreLayout/maxBlobBytes``); a listed
+    /// blob larger than ``StoreLayout/listedBytesMax(forBlobBytes:)`` of it is skipped unread.
+    package var maxBlobBytes = StoreLayout.maxBlobBytes
+    /// The largest listed size of a blob this sync reads.
+    package var maxListedBlobBytes: Int { StoreLayout.listedBytesMax(forBlobBytes: maxBlobBytes) }
     /// Blobs read ahead whose answers may wait in memory before the sync uses them.
     package var maxAnswersAhead: Int { max(1, maxInFlight) }
 
@@ -305,6 +364,12 @@ package struct SyncState: Sendable, Equatable {
     package var readSnapshots: [ReadSnapshot] = []
     /// Total operations the notebook held at the last own snapshot.
     package var operationsAtLastSnapshot: UInt64 = 0
+    /// Blobs the last syncs skipped, still listed then, by key (``SkipMemory``): at most
+    /// ``skippedBlobsMax``.
+    package var skippedBlobs: [String: SkipMemory] = [:]
+    /// The most blobs ``skippedBlobs`` holds (20,000; the first by key). A store with more
+    /// junk than that has the rest read, and reported, at every sync.
+    package static let skippedBlobsMax = 20_000
     /// When the last complete sync finished (wall clock, milliseconds; ``SyncReport/isComplete``),
     /// 0 if never. A sync that could not list the store, or met a store error, leaves it.
     package var lastSyncMilliseconds: UInt64 = 0

@@ -101,8 +101,10 @@ extension S3BlobStore {
     /// The blobs of a listing page of a store whose keys live under `prefix` (compared byte for
     /// byte): the objects outside it left out, the prefix taken off the others.
     package static func blobs(in page: S3Answers.ListPage, under prefix: String) -> [BlobInfo] {
-        page.objects.compactMap { object in
-            droppingPrefix(prefix, of: object.key).map { BlobInfo(key: $0, sizeBytes: object.sizeBytes) }
+        page.objects.indices.compactMap { index in
+            let object = page.objects[index]
+            let revision = index < page.revisions.count ? page.revisions[index] : ""
+            return droppingPrefix(prefix, of: object.key).map { BlobInfo(key: $0, sizeBytes: object.sizeBytes, revision: revision) }
         }
     }
 }
@@ -117,6 +119,9 @@ package enum S3Answers {
         package var isTruncated: Bool
         /// The token that asks for the next page.
         package var nextContinuationToken: String?
+        /// Each object's `ETag` and `LastModified` (``BlobInfo/revision``), in the order of
+        /// ``objects`` ("" when the page gives neither).
+        package var revisions: [String] = []
 
         package static func == (lhs: ListPage, rhs: ListPage) -> Bool {
             lhs.objects.map(\.key) == rhs.objects.map(\.key) && lhs.objects.map(\.sizeBytes) == rhs.objects.map(\.sizeBytes)
@@ -131,6 +136,7 @@ package enum S3Answers {
         guard root.name == "ListBucketResult" else { throw XMLReadError(reason: "expected ListBucketResult, found \(XMLReadError.shown(root.name))") }
         let urlEncoded = root.text(of: "EncodingType")?.lowercased() == "url"
         var objects: [(key: String, sizeBytes: Int)] = []
+        var revisions: [String] = []
         for content in root.children("Contents") {
             guard let rawKey = content.text(of: "Key"), let size = content.text(of: "Size").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
                 size >= 0
@@ -138,9 +144,12 @@ package enum S3Answers {
             let key = urlEncoded ? percentDecoded(rawKey, plusIsSpace: true) : rawKey
             guard let key else { throw XMLReadError(reason: "a badly encoded key") }
             objects.append((key, size))
+            let etag = content.text(of: "ETag")?.trimmingCharacters(in: .whitespaces) ?? ""
+            let modified = content.text(of: "LastModified")?.trimmingCharacters(in: .whitespaces) ?? ""
+            revisions.append(etag.isEmpty && modified.isEmpty ? "" : etag + " " + modified)
         }
         let truncated = root.text(of: "IsTruncated")?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
-        return ListPage(objects: objects, isTruncated: truncated, nextContinuationToken: root.text(of: "NextContinuationToken"))
+        return ListPage(objects: objects, isTruncated: truncated, nextContinuationToken: root.text(of: "NextContinuationToken"), revisions: revisions)
     }
 
     /// The `<Error>` document's code and message.

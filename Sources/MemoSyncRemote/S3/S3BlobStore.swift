@@ -137,8 +137,8 @@ public struct S3BlobStore: BlobStore, CustomStringConvertible {
         let response = try await send("GET", objectKey: try objectKey(key), query: [])
         switch response.status {
         case 200:
-            guard response.body.count <= StoreLayout.maxBlobBytes else {
-                throw .tooLarge(key: key, sizeBytes: response.body.count, limitBytes: StoreLayout.maxBlobBytes)
+            guard response.body.count <= StoreLayout.maxListedBlobBytes else {
+                throw .tooLarge(key: key, sizeBytes: response.body.count, limitBytes: StoreLayout.maxListedBlobBytes)
             }
             return response.body
         case 404 where S3Answers.errorCode(response) != "NoSuchBucket": throw .notFound(key: key)

@@ -102,7 +102,7 @@ extension WebDAVBlobStore {
                     folders.append(child)
                 }
             } else if key.hasPrefix(prefix) {
-                listing.blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes ?? 0))
+                listing.blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes ?? 0, revision: entry.revision))
             }
         }
         return folders
@@ -121,7 +121,7 @@ extension WebDAVBlobStore {
     }
 
     fileprivate func propfind(folder: String, depth: String) async throws(BlobStoreError) -> HTTPResponse {
-        let body = #"<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/></D:prop></D:propfind>"#
+        let body = #"<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getetag/><D:getlastmodified/></D:prop></D:propfind>"#
         return try await send(
             "PROPFIND", url: try url(forKey: folder, isFolder: true),
             headers: [("Depth", depth), ("Content-Type", "application/xml; charset=utf-8")], body: Array(body.utf8))
@@ -195,12 +195,16 @@ package struct WebDAVEntry: Equatable {
     package var isCollection: Bool
     /// Its `getcontentlength`, when the server gave one.
     package var sizeBytes: Int?
+    /// Its `getetag` and `getlastmodified`, when the server gave them (``BlobInfo/revision``;
+    /// "" when it gave neither).
+    package var revision: String
 
     /// An entry from its parts.
-    package init(href: String, isCollection: Bool, sizeBytes: Int?) {
+    package init(href: String, isCollection: Bool, sizeBytes: Int?, revision: String = "") {
         self.href = href
         self.isCollection = isCollection
         self.sizeBytes = sizeBytes
+        self.revision = revision
     }
 
     /// The entries of a `207 Multi-Status` body, from the properties the server found (the
@@ -219,7 +223,10 @@ package struct WebDAVEntry: Equatable {
                 || (properties.isEmpty && href.hasSuffix("/"))
             let size = properties.lazy.compactMap { $0.text(of: "getcontentlength").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }.first
             if let size, size < 0 { throw XMLReadError(reason: "a negative getcontentlength (\(size))") }
-            entries.append(WebDAVEntry(href: href, isCollection: isCollection, sizeBytes: size))
+            let etag = properties.lazy.compactMap { $0.text(of: "getetag")?.trimmingCharacters(in: .whitespacesAndNewlines) }.first ?? ""
+            let modified = properties.lazy.compactMap { $0.text(of: "getlastmodified")?.trimmingCharacters(in: .whitespacesAndNewlines) }.first ?? ""
+            let revision = etag.isEmpty && modified.isEmpty ? "" : etag + " " + modified
+            entries.append(WebDAVEntry(href: href, isCollection: isCollection, sizeBytes: size, revision: revision))
         }
         return entries
     }

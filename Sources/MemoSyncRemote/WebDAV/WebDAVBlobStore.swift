@@ -125,8 +125,8 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
         let response = try await send("GET", url: try url(forKey: key))
         switch response.status {
         case 200:
-            guard response.body.count <= StoreLayout.maxBlobBytes else {
-                throw .tooLarge(key: key, sizeBytes: response.body.count, limitBytes: StoreLayout.maxBlobBytes)
+            guard response.body.count <= StoreLayout.maxListedBlobBytes else {
+                throw .tooLarge(key: key, sizeBytes: response.body.count, limitBytes: StoreLayout.maxListedBlobBytes)
             }
             return response.body
         case 404, 410: throw .notFound(key: key)

@@ -740,6 +740,8 @@ extension TextCRDT {
             lamport = max(lamport, log.lamport(of: log.operationCount - 1))
         }
         checkInvariantsIfEnabled()
+        // What was replayed must be what its own history gives a replica that starts empty.
+        try checkProducedByItsHistory()
     }
 
     /// Reads one run of a text state's operation log and replays it.
@@ -870,8 +872,28 @@ extension TextCRDT {
     package static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
+        var timeline: [LamportTimeline]?
+        return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline)
+    }
+
+    /// Per replica of a text state, the Lamport timestamps of its operations: where each of its
+    /// Lamport runs starts (`counter`) and the timestamp there, rising by one per operation until
+    /// the next run. What a notebook decoder needs to check, without replaying a memo's text,
+    /// that the notebook's history can be applied in some order (`Notebook(decoding:replica:)`).
+    package typealias LamportTimeline = (replica: ReplicaID, runs: [(counter: UInt32, lamport: UInt64)])
+
+    /// ``summary(ofBody:range:version:)``, and when `timeline` is not nil, each replica's
+    /// Lamport runs in it (``LamportTimeline``), in replica id order.
+    package static func summary(
+        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timeline: inout [LamportTimeline]?
+    ) throws(DecodingError) -> (
+        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
+    ) {
         if bodyVersion >= 2 {
-            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: false)
+            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: timeline != nil)
+            if timeline != nil {
+                timeline = zip(walk.replicas, walk.lamportRuns).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
+            }
             return (
                 walk.text, versionVector(walk.replicas, walk.operationCounts),
                 versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
@@ -881,7 +903,17 @@ extension TextCRDT {
         let textRange = try reader.lengthPrefixedRange()
         let ids = try readReplicaTable(&reader)
         let (operationCounts, _) = try readOperationCounts(&reader, replicaCount: ids.count, operationsMax: .max)
-        let lamport = try highestVersion1Lamport(&reader, operationCounts: operationCounts)
+        let lamport: UInt64
+        if timeline != nil {
+            let runs = try readVersion1LamportRuns(&reader, operationCounts: operationCounts)
+            timeline = zip(ids, runs).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
+            lamport = zip(operationCounts, runs).map { count, runs in
+                let last = runs.last!
+                return last.lamport + UInt64(count - 1 - last.counter)
+            }.max() ?? 0
+        } else {
+            lamport = try highestVersion1Lamport(&reader, operationCounts: operationCounts)
+        }
         // The insertion version: walk the run headers of the log (no replay), checking the runs'
         // fields as far as they can be without the text.
         var check = StateLogCheck(operationCounts: operationCounts)

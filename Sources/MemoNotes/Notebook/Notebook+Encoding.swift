@@ -555,6 +555,9 @@ private struct StateLogReading {
         let operationCount = version == 1 ? try reader.uint32Varint("operation count") : nil
         let runCount = try reader.count(
             max: min(Int(operationCount ?? UInt32.max), reader.remaining / (version == 1 ? 3 : 2)), "run count")
+        // A writer lists only replicas with operations (version 2; issue 25's fuzzing found one
+        // without, which its own history cannot give).
+        guard version == 1 || runCount > 0 else { throw .malformed("replica \(replicaID) has no operations") }
         var log = NotebookLog()
         var previousTimestamp: UInt64 = 0
         var context = StateRunContext()

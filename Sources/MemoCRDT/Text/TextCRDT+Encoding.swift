@@ -619,6 +619,7 @@ extension TextCRDT {
         let stretchCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "stretch count")
         var cursors = [Int](repeating: 0, count: replicaCount)
         var previousReplica = -1
+        var placedByOrigins = false
         for _ in 0..<stretchCount {
             let replicaIndex = UInt32(try reader.count(max: replicaCount - 1, "replica index"))
             guard Int(replicaIndex) != previousReplica else { throw .malformed("two stretches of one replica in a row") }
@@ -626,12 +627,15 @@ extension TextCRDT {
             let runCount = try reader.count(max: min(totalOperations, reader.remaining), "run count")
             guard runCount > 0 else { throw .malformed("empty stretch") }
             for _ in 0..<runCount {
-                try decoded.decodeStateRun(
+                if try decoded.decodeStateRun(
                     &reader, header: try reader.varint(), replicaIndex: replicaIndex, operationCounts: operationCounts,
                     cursors: &cursors)
+                {
+                    placedByOrigins = true
+                }
             }
         }
-        try decoded.finishDecoding(reader: reader, operationCounts: operationCounts, text: text)
+        try decoded.finishDecoding(reader: reader, operationCounts: operationCounts, text: text, placedByOrigins: placedByOrigins)
         self = decoded
     }
 
@@ -714,22 +718,31 @@ extension TextCRDT {
         let runCount = try reader.varint()
         var cursors = [Int](repeating: 0, count: walk.replicas.count)
         var replicaIndex: UInt32 = 0
+        var placedByOrigins = false
         for _ in 0..<runCount {
             let headerAndFlag = try reader.varint()
             let header = headerAndFlag >> 1
             if headerAndFlag & 1 == 1, try reader.varint() & 1 == 1 {
                 replicaIndex = UInt32(try reader.count(max: walk.replicas.count - 1, "replica index"))
             }
-            try decoded.decodeStateRun(
+            if try decoded.decodeStateRun(
                 &reader, header: header, replicaIndex: replicaIndex, operationCounts: walk.operationCounts, cursors: &cursors)
+            {
+                placedByOrigins = true
+            }
         }
-        try decoded.finishDecoding(reader: reader, operationCounts: walk.operationCounts, text: text)
+        try decoded.finishDecoding(
+            reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: placedByOrigins)
         self = decoded
     }
 
     /// The end of a decoding: every byte read, every operation replayed, the text's content
-    /// filled in and its clock set.
-    private mutating func finishDecoding(reader: ByteReader, operationCounts: [UInt32], text: [UInt8]) throws(DecodingError) {
+    /// filled in and its clock set, and the text checked to be what its history gives
+    /// (``checkProducedByItsHistory(placedByOrigins:)``; `placedByOrigins`: some insertion was
+    /// replayed in id form).
+    private mutating func finishDecoding(
+        reader: ByteReader, operationCounts: [UInt32], text: [UInt8], placedByOrigins: Bool
+    ) throws(DecodingError) {
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
         for index in operationCounts.indices where logs[index].operationCount != operationCounts[index] {
             throw .malformed("replica \(index) replayed \(logs[index].operationCount) of \(operationCounts[index]) operations")
@@ -740,12 +753,15 @@ extension TextCRDT {
             lamport = max(lamport, log.lamport(of: log.operationCount - 1))
         }
         checkInvariantsIfEnabled()
+        // What was replayed must be what its own history gives a replica that starts empty.
+        try checkProducedByItsHistory(placedByOrigins: placedByOrigins)
     }
 
-    /// Reads one run of a text state's operation log and replays it.
+    /// Reads one run of a text state's operation log and replays it; true when it is an id-form
+    /// insertion (placed by its origins, not at a position).
     private mutating func decodeStateRun(
         _ reader: inout ByteReader, header: UInt64, replicaIndex: UInt32, operationCounts: [UInt32], cursors: inout [Int]
-    ) throws(DecodingError) {
+    ) throws(DecodingError) -> Bool {
         let replicaCount = operationCounts.count
         let isDeletion = header & StateRunHeader.deletion != 0
         let isIDForm = header & StateRunHeader.idForm != 0
@@ -775,6 +791,7 @@ extension TextCRDT {
             let (originLeft, originRight) = try readIDFormOrigins(
                 &reader, replica: replicaIndex, counter: counter, replicaCount: replicaCount)
             replayInsertion(replica: replicaIndex, length: length, originLeft: originLeft, originRight: originRight)
+            return true
         case (true, true):
             let target = try Self.readReference(&reader, from: replicaIndex, counter: counter, replicaCount: replicaCount)
             guard UInt64(target.counter) + UInt64(length) <= UInt64(Limits.operationsPerReplicaMax),
@@ -784,6 +801,7 @@ extension TextCRDT {
                 replica: replicaIndex, length: length, targetReplica: target.replica,
                 targetCounter: target.counter, isReversed: backward)
         }
+        return false
     }
 
     /// Reads the origin modes and origins of an id-form insertion run of `replica` whose first
@@ -870,8 +888,28 @@ extension TextCRDT {
     package static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
+        var timeline: [LamportTimeline]?
+        return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline)
+    }
+
+    /// Per replica of a text state, the Lamport timestamps of its operations: where each of its
+    /// Lamport runs starts (`counter`) and the timestamp there, rising by one per operation until
+    /// the next run. What a notebook decoder needs to check, without replaying a memo's text,
+    /// that the notebook's history can be applied in some order (`Notebook(decoding:replica:)`).
+    package typealias LamportTimeline = (replica: ReplicaID, runs: [(counter: UInt32, lamport: UInt64)])
+
+    /// ``summary(ofBody:range:version:)``, and when `timeline` is not nil, each replica's
+    /// Lamport runs in it (``LamportTimeline``), in replica id order.
+    package static func summary(
+        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timeline: inout [LamportTimeline]?
+    ) throws(DecodingError) -> (
+        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
+    ) {
         if bodyVersion >= 2 {
-            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: false)
+            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: timeline != nil)
+            if timeline != nil {
+                timeline = zip(walk.replicas, walk.lamportRuns).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
+            }
             return (
                 walk.text, versionVector(walk.replicas, walk.operationCounts),
                 versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
@@ -881,7 +919,17 @@ extension TextCRDT {
         let textRange = try reader.lengthPrefixedRange()
         let ids = try readReplicaTable(&reader)
         let (operationCounts, _) = try readOperationCounts(&reader, replicaCount: ids.count, operationsMax: .max)
-        let lamport = try highestVersion1Lamport(&reader, operationCounts: operationCounts)
+        let lamport: UInt64
+        if timeline != nil {
+            let runs = try readVersion1LamportRuns(&reader, operationCounts: operationCounts)
+            timeline = zip(ids, runs).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
+            lamport = zip(operationCounts, runs).map { count, runs in
+                let last = runs.last!
+                return last.lamport + UInt64(count - 1 - last.counter)
+            }.max() ?? 0
+        } else {
+            lamport = try highestVersion1Lamport(&reader, operationCounts: operationCounts)
+        }
         // The insertion version: walk the run headers of the log (no replay), checking the runs'
         // fields as far as they can be without the text.
         var check = StateLogCheck(operationCounts: operationCounts)

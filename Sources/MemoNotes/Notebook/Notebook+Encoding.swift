@@ -411,11 +411,14 @@ extension Notebook {
         let memoCount = try reader.count(max: reader.remaining / 17, "memo count")
         var memoIDs: [MemoID] = []
         memoIDs.reserveCapacity(memoCount)
+        // Per memo, its replicas' Lamport runs (for the check that the history applies).
+        var timelines: [[TextCRDT.LamportTimeline]] = []
+        timelines.reserveCapacity(memoCount)
         for _ in 0..<memoCount {
             let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
             if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
             memoIDs.append(id)
-            try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook)
+            timelines.append(try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook))
         }
         let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
         var replicas: [ReplicaID] = []
@@ -444,15 +447,17 @@ extension Notebook {
             // version 1.
             for index in memoIDs.indices { try? notebook.materializeText(at: index) }
         }
+        // A state must be one its own history gives a replica that starts empty.
+        try notebook.checkHistoryApplies(timelines: timelines)
         self = notebook
     }
 
     /// Reads the text body of memo `id` in a state of format `version` and adds the memo to
     /// `notebook`, its text left encoded: summarized (version, Lamport clock) and folded for
-    /// search, not decoded.
+    /// search, not decoded. Returns the Lamport runs of its replicas' text operations.
     private static func readMemoText(
         of id: MemoID, _ reader: inout ByteReader, in bytes: [UInt8], version: UInt8, into notebook: inout Notebook
-    ) throws(DecodingError) {
+    ) throws(DecodingError) -> [TextCRDT.LamportTimeline] {
         // Version 1: a version 1 text body. Version 2: its length shifted left by one, bit 0
         // set for a version 1 text body, then the body.
         let range: Range<Int>
@@ -468,7 +473,8 @@ extension Notebook {
             range = try reader.range(count: Int(lengthAndVersion >> 1))
             bodyVersion = lengthAndVersion & 1 == 1 ? 1 : TextCRDT.stateFormatVersion
         }
-        let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion)
+        var timeline: [TextCRDT.LamportTimeline]? = []
+        let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion, timeline: &timeline)
         // Folding the text for search checks that it is UTF-8, in the same pass.
         guard let key = bytes.withUnsafeBufferPointer({ buffer in
             SearchFolding.validatedKey(forUTF8: UnsafeBufferPointer(rebasing: buffer[summary.text]))
@@ -485,6 +491,7 @@ extension Notebook {
         record.searchKey = key
         record.searchKeyVersion = summary.version
         notebook.memos[id] = record
+        return timeline ?? []
     }
 
     /// Checks each decoded memo's text against the runs read: its text operations per replica
@@ -548,6 +555,9 @@ private struct StateLogReading {
         let operationCount = version == 1 ? try reader.uint32Varint("operation count") : nil
         let runCount = try reader.count(
             max: min(Int(operationCount ?? UInt32.max), reader.remaining / (version == 1 ? 3 : 2)), "run count")
+        // A writer lists only replicas with operations (version 2; issue 25's fuzzing found one
+        // without, which its own history cannot give).
+        guard version == 1 || runCount > 0 else { throw .malformed("replica \(replicaID) has no operations") }
         var log = NotebookLog()
         var previousTimestamp: UInt64 = 0
         var context = StateRunContext()

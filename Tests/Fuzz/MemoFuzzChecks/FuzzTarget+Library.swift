@@ -17,6 +17,7 @@ extension FuzzTarget {
         }
         guard let recovery else { throw FuzzFailure("a folder with a state file opened as no library") }
         try checkNotebook(recovery.notebook, "the opened library's notebook")
+        try checkRebuild(recovery.notebook, "the opened library's notebook")
         try checkTransfer(recovery.notebook, "the opened library's notebook")
         try checkCompaction(recovery, "the opened library")
     }

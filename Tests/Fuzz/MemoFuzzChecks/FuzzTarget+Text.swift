@@ -42,6 +42,7 @@ extension FuzzTarget {
         guard let text = try? TextCRDT(decoding: bytes, replica: ReplicaID(0xE1)) else { return }
         try require(quick == text.string, "decodeString(fromEncoded:) gives \(String(describing: quick)), the decoded text \(text.string)")
         try checkText(text, "the decoded text")
+        try checkRebuild(text, "the decoded text")
         try checkTransfer(text, "the decoded text")
         let world = FuzzWorld.shared.texts
         for (index, peer) in (world.peers + [world.stranger]).enumerated() {
@@ -99,6 +100,27 @@ extension FuzzTarget {
         try require(decoded.encoded() == encoded, "\(context()): the encoding is not stable through decode and encode", check: .roundTrip)
         let quick = try required("\(context()): decodeString(fromEncoded:) of its encoding", check: .roundTrip) { try TextCRDT.decodeString(fromEncoded: encoded) }
         try require(quick == text.string, "\(context()): decodeString(fromEncoded:) of its encoding gives another text")
+    }
+
+    /// A decoded state is what its own history gives (issue 25): applied to a new replica, the
+    /// state's delta holds nothing back and gives the same text at the same version, which
+    /// encodes to the same bytes.
+    static func checkRebuild(_ text: TextCRDT, _ context: @autoclosure () -> String) throws(FuzzFailure) {
+        var rebuilt = TextCRDT(replica: ReplicaID(0xE4))
+        _ = try required("\(context()): a new replica applying its own history", check: .convergence) {
+            try rebuilt.apply(text.changes(since: VersionVector()))
+        }
+        try require(
+            rebuilt.pendingOperationCount == 0,
+            "\(context()): a new replica given its own history holds \(rebuilt.pendingOperationCount) operations back", check: .convergence)
+        try require(
+            rebuilt.version == text.version,
+            "\(context()): its own history gives a new replica version \(rebuilt.version), not \(text.version)", check: .convergence)
+        try require(
+            rebuilt.string == text.string,
+            "\(context()): its own history gives a new replica \(rebuilt.string.debugDescription), not \(text.string.debugDescription)",
+            check: .convergence)
+        try require(rebuilt.encoded() == text.encoded(), "\(context()): rebuilt from its own history, it encodes to other bytes", check: .roundTrip)
     }
 
     /// `text`'s whole history, applied to a new replica and merged into another, gives its text.

@@ -159,6 +159,7 @@ extension SimulationParameters {
         case .transientErrors: return between(0.005, 0.15)
         case .storeFull: return between(0.05, 1)
         case .storeLoss: return between(0.02, 0.2)
+        case .keyBlob: return between(0.3, 2)
         case .offline: return between(0.1, 2)
         case .crash: return between(0.2, 4)
         case .tornDisk: return 1

@@ -677,7 +677,9 @@ extension MemoStrings {
                     publishedSegment (the last), publishedSegments, publishedSnapshot,
                     skipped (objects: key, kind, reason), errors (one line each),
                     problems (the same errors as objects: operation, key, error, reason),
-                    store, replica (this session's id). Printed even when the sync failed.
+                    store, replica (this session's id), encrypted (through the store's
+                    encryption), plainBlobsIgnored (plain blobs in an encrypted store: never
+                    applied). Printed even when the sync failed.
 
             --encrypt  turn end-to-end encryption on for the store (first time: a new
                     passphrase, asked twice without echo on a terminal, or taken from

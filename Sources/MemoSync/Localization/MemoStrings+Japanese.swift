@@ -665,7 +665,9 @@ extension MemoStrings {
                     publishedOperations、pendingOperationCount、publishedSegment(最後)、
                     publishedSegments、publishedSnapshot、skipped(オブジェクト: key、kind、
                     reason)、errors(1 行ずつ)、problems(同じエラーをオブジェクトで:
-                    operation、key、error、reason)、store、replica(このセッションの ID)。
+                    operation、key、error、reason)、store、replica(このセッションの ID)、
+                    encrypted(ストアの暗号化を通した)、plainBlobsIgnored(暗号化されたストアの
+                    平文ブロブ: 適用しない)。
                     同期が失敗しても出力します。
 
             --encrypt  ストアのエンドツーエンド暗号化を有効にします(初回は新しいパスフレーズを

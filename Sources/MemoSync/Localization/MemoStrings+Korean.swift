@@ -663,7 +663,9 @@ extension MemoStrings {
                     publishedOperations, pendingOperationCount, publishedSegment(마지막),
                     publishedSegments, publishedSnapshot, skipped(객체: key, kind, reason),
                     errors(한 줄씩), problems(같은 오류를 객체로: operation, key, error,
-                    reason), store, replica(이 세션의 ID). 동기화가 실패해도 출력합니다.
+                    reason), store, replica(이 세션의 ID), encrypted(저장소의 암호화를 거침),
+                    plainBlobsIgnored(암호화된 저장소의 평문 블롭: 적용하지 않음). 동기화가
+                    실패해도 출력합니다.
 
             --encrypt  저장소에 종단 간 암호화를 켭니다(처음에는 새 암호를 터미널에서 화면에
                     표시하지 않고 두 번 묻거나, MEMO_PASSPHRASE 또는 --passphrase-file FILE에서

@@ -354,7 +354,7 @@ extension Runner {
 
     /// `memo store decrypt`: says what it does, asks for the passphrase (a remembered key does
     /// not do), receives everything the store holds, deletes the store's key blobs, makes the
-    /// library plain (its `encryption` and `store-key` files go), deletes the encrypted blobs, and
+    /// library plain (its `store-key`, then its `encryption` file go), deletes the encrypted blobs, and
     /// publishes every memo again in plain text. Stopped by a crash at any step, the library is
     /// still encrypted (and puts the key blob back at its next sync), or is plain with a store
     /// that still asks for the passphrase: never plain blobs from a library that says it is
@@ -384,12 +384,15 @@ extension Runner {
         } catch {
             throw .runtime("error.couldNotSync", ["path": path, "error": Format.terminalSafe(explain(error))])
         }
+        // The remembered key first: a library stopped between the two is still encrypted, with
+        // its key blob to put back (a `store-key` without `encryption` would mean an encrypted
+        // library with none).
+        unlink(session.rememberedKeyPath)
         do throws(ReplicaError) {
             try await replica.turnEncryptionOff()
         } catch {
             throw .runtime("error.syncFailed", ["error": explain(error)])
         }
-        unlink(session.rememberedKeyPath)
         // The ciphertext: unreadable without the key blob; deleted (what fails stays, harmless).
         if let encrypted = try? await store.list(prefix: "memosync/e1/") {
             for blob in encrypted { try? await store.delete(key: blob.key) }

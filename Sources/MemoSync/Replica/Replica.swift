@@ -474,8 +474,13 @@ public final class Replica: Sendable {
     /// says ``SyncReport/cancelled``.
     ///
     /// - Parameter progress: called after each store operation (on the sync's task).
+    /// An encrypted library (``encryption``) syncs only through an ``EncryptedBlobStore`` (or a
+    /// ``ReadOnlyBlobStore``, which publishes nothing); a sync through one makes the library
+    /// encrypted, durably, before anything is written.
+    ///
     /// - Throws: the local disk's failures (``ReplicaError/disk(_:)``), ``ReplicaError/closed``,
-    ///   ``ReplicaError/syncInProgress`` when another sync of this replica runs.
+    ///   ``ReplicaError/syncInProgress`` when another sync of this replica runs,
+    ///   ``ReplicaError/encryptedLibrary`` for a plain store and an encrypted library.
     @concurrent
     @discardableResult
     public func sync(with store: any BlobStore, progress: (@Sendable (SyncProgress) -> Void)? = nil) async throws(ReplicaError) -> SyncReport {

@@ -74,6 +74,13 @@ extension Runner {
         // The lineage grows by one id per crash or copy of the library (clean sessions keep
         // theirs): shown as its newest ids and a count, so the summary stays short.
         let lineage = snapshot.lineage
+        // Encryption is the library's (its `encryption` file; `store-key` for a library that
+        // synced encrypted before libraries kept their key blob): its store is encrypted too,
+        // since it syncs only through encryption. A plain library's store was plain at its last
+        // sync (else the library would be encrypted).
+        let encrypted = FileManager.default.fileExists(atPath: library.path + "/" + LibraryEncryption.fileName)
+            || FileManager.default.fileExists(atPath: library.path + "/store-key")
+        let keyRemembered = FileManager.default.fileExists(atPath: library.path + "/store-key")
         if json {
             let object: [String: Any] = [
                 "library": library.path,
@@ -86,6 +93,9 @@ extension Runner {
                 "unpublishedOperations": unsynced,
                 "lastSync": lastSync == 0 ? NSNull() : Format.isoDate(milliseconds: lastSync),
                 "store": settings.store ?? NSNull(),
+                "encrypted": encrypted,
+                "storeEncrypted": encrypted ? true as Any : (settings.store == nil ? NSNull() as Any : false as Any),
+                "passphraseRemembered": keyRemembered,
             ]
             console.print(try Format.json(object))
             return
@@ -104,6 +114,10 @@ extension Runner {
         rows.append((t("status.unsynced"), unsynced == 0 ? t("status.none") : t("status.unsyncedValue", ["count": Format.count(unsynced, "operation")])))
         rows.append((t("status.lastSync"), lastSync == 0 ? t("status.never") : LocalDates(environment: environment).string(lastSync)))
         rows.append((t("status.store"), Self.storeSummary(settings.store) ?? t("status.noStore")))
+        let encryption = encrypted
+            ? t(keyRemembered ? "status.encryptedRemembered" : "status.encrypted")
+            : t(settings.store == nil ? "status.plainNoStore" : "status.plain")
+        rows.append((t("status.encryption"), encryption))
         let width = rows.map { Format.displayWidth($0.0) }.max() ?? 0
         for (label, value) in rows {
             console.print(label + String(repeating: " ", count: width - Format.displayWidth(label) + 1) + value)

@@ -65,6 +65,8 @@ extension Runner {
             "publishedSegment": report.publishedSegment ?? NSNull(),
             "publishedSegments": report.publishedSegments,
             "publishedSnapshot": report.publishedSnapshot ?? NSNull(),
+            "encrypted": report.encrypted,
+            "plainBlobsIgnored": report.plainBlobsIgnored,
             "skipped": report.skipped.map { ["key": $0.key, "kind": Self.kind(of: $0.reason), "reason": $0.reason.description] },
             "skippedAgain": report.skippedAgainCount,
             "blobsRemembered": report.blobsRemembered,

@@ -62,7 +62,7 @@ struct Runner {
             try await sync(library: library, storeOptions: storeOptions, encryption: invocation.encryption)
         case let .store(action, store):
             let library = try open(invocation)
-            try await storeCommand(action: action, storeOption: store, libraryPath: library.path, options: invocation.encryption)
+            try await storeCommand(action: action, storeOption: store, library: library, options: invocation.encryption)
         case let .export(target):
             try export(try readLibrary(invocation), target: target)
         case let .import(paths, again):

@@ -1,5 +1,10 @@
 // End-to-end encryption in the command line (issue 16): `memo sync --encrypt`, syncing with an
-// encrypted store, `memo store passphrase` and `memo store rotate-key`.
+// encrypted store, `memo store passphrase`, `memo store rotate-key` and `memo store decrypt`.
+//
+// Encryption is the library's (issue 25): a library that synced encrypted keeps the store's key
+// blob (its `encryption` file) and syncs only through encryption from then on. A store without
+// a key blob (wiped, its key blob deleted, a new folder) gets the library's back, never plain
+// blobs; only `memo store decrypt` turns it off.
 //
 // Passphrases come from, in order: the key remembered in the library (`store-key`, mode 0600:
 // the scrypt-derived key and its salt, never the passphrase), `--passphrase-file FILE` (its
@@ -33,6 +38,8 @@ enum StoreAction: String, Equatable, CaseIterable {
     case passphrase
     /// Add a fresh data key, used for new blobs.
     case rotateKey = "rotate-key"
+    /// Turn encryption off, for the library and the store (issue 25).
+    case decrypt
 }
 
 extension CLIError {
@@ -48,6 +55,7 @@ extension CLIError {
         case .wrongPassphrase: .passphrase("error.wrongPassphrase", ["path": store])
         case .passphraseRequired: .passphrase("error.passphraseRequired", ["path": store])
         case .passphraseChanged: .passphrase("error.passphraseChanged", ["path": store])
+        case .keyBlobMissing: .runtime("error.keyBlobMissing", ["path": store])
         default: .runtime("error.encryptionFailed", ["path": store, "error": explain(error)])
         }
     }
@@ -77,9 +85,19 @@ struct EncryptionSession {
 
     // MARK: Sync
 
+    /// The library's encryption: its `encryption` file, or, for a library that synced encrypted
+    /// with a `memo` from before libraries kept their key blob, its `store-key` (encrypted, with
+    /// no key blob to put back); nil for a plain library.
+    func libraryEncryption(_ replica: Replica) -> LibraryEncryption? {
+        if let encryption = replica.encryption { return encryption }
+        return FileManager.default.fileExists(atPath: rememberedKeyPath) ? LibraryEncryption(keyBlobKey: nil, keyBlob: nil) : nil
+    }
+
     /// Syncs `library` with `store`, through its encryption when it has a key blob, turning
-    /// encryption on first when `--encrypt` is given on a plain store.
+    /// encryption on first when `--encrypt` is given on a plain store. An encrypted library
+    /// syncs only through encryption: a store without a key blob gets the library's back first.
     func sync(replica: Replica, store: any BlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
+        let library = libraryEncryption(replica)
         let status: StoreEncryptionStatus
         do throws(EncryptionError) {
             status = try await StoreEncryption.status(of: store)
@@ -90,16 +108,35 @@ struct EncryptionSession {
             throw .runtime("error.couldNotSync", ["path": storeName, "error": Format.terminalSafe(SyncProblem(.list, storeError: storeError).description)])
         }
         switch status {
+        case .plain where library != nil:
+            // Wiped, its key blob deleted, or a new store: the library's key blob goes back first.
+            let encrypted = try await unlock(store, library: library)
+            let note = t("note.keyBlobRestored", ["path": storeName])
+            FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
+            return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
         case .plain where options.encrypt:
             return try await turnOn(replica: replica, store: store, progress: progress)
         case .plain:
             return try await plainSync(replica, store, progress)
         case .encrypted:
-            let encrypted = try await unlock(store)
-            let report = try await plainSync(replica, encrypted, progress)
-            await collectIfCovered(replica: replica, store: store, encrypted: encrypted, report: report)
-            return report
+            let encrypted = try await unlock(store, library: library)
+            return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
         }
+    }
+
+    /// A sync through `encrypted`, then the collection of the plain blobs it covers; plain blobs
+    /// that stay (not covered: not from this store's history) are reported, never applied.
+    private func encryptedSync(
+        replica: Replica, store: any BlobStore, encrypted: EncryptedBlobStore, progress: @escaping @Sendable (SyncProgress) -> Void
+    ) async throws(CLIError) -> SyncReport {
+        var report = try await plainSync(replica, encrypted, progress)
+        let collected = await collectIfCovered(replica: replica, store: store, encrypted: encrypted, report: report)
+        report.plainBlobsIgnored.removeAll { collected.contains($0) }
+        if !report.plainBlobsIgnored.isEmpty {
+            let note = t("note.plainBlobsIgnored", ["count": Format.count(report.plainBlobsIgnored.count, "blob"), "path": storeName])
+            FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
+        }
+        return report
     }
 
     /// Plain sync, enable, encrypted sync, collection (FORMAT.md, "Plain, encrypted, and the switch").
@@ -120,9 +157,7 @@ struct EncryptionSession {
             throw .encryption(error, store: storeName)
         }
         try remember(encrypted.rememberedKey)
-        let report = try await plainSync(replica, encrypted, progress)
-        await collectIfCovered(replica: replica, store: store, encrypted: encrypted, report: report)
-        return report
+        return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
     }
 
     private func plainSync(_ replica: Replica, _ store: any BlobStore, _ progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
@@ -134,21 +169,25 @@ struct EncryptionSession {
     }
 
     /// After a complete encrypted sync that wrote a snapshot, the plain blobs it covers go.
-    private func collectIfCovered(replica: Replica, store: any BlobStore, encrypted: EncryptedBlobStore, report: SyncReport) async {
-        guard report.isComplete, report.publishedSnapshot != nil, encrypted.plainBlobsListed > 0 else { return }
+    /// Returns the keys deleted.
+    private func collectIfCovered(replica: Replica, store: any BlobStore, encrypted: EncryptedBlobStore, report: SyncReport) async -> Set<String> {
+        guard report.isComplete, report.publishedSnapshot != nil, encrypted.plainBlobsListed > 0 else { return [] }
         let collected = await StoreEncryption.collectPlainBlobs(in: store, coveredBy: replica.notebook.version)
         if !collected.deleted.isEmpty {
             let note = t("note.plainBlobsCollected", ["count": Format.count(collected.deleted.count, "blob"), "path": storeName])
             FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
         }
+        return Set(collected.deleted)
     }
 
     // MARK: Unlocking
 
     /// The store opened: with the remembered key, else a passphrase (remembered from then on).
-    func unlock(_ store: any BlobStore) async throws(CLIError) -> EncryptedBlobStore {
+    /// For an encrypted library (`library`), a store that lost its key blob gets the library's back.
+    func unlock(_ store: any BlobStore, library: LibraryEncryption?) async throws(CLIError) -> EncryptedBlobStore {
         if let remembered = loadRemembered() {
             do throws(EncryptionError) {
+                if let library { return try await StoreEncryption.unlock(store, remembered: remembered, library: library) }
                 return try await StoreEncryption.unlock(store, remembered: remembered)
             } catch {
                 // Changed elsewhere (or another store's key): ask, as with none remembered.
@@ -156,19 +195,23 @@ struct EncryptionSession {
                 guard let passphrase = try givenPassphrase(prompt: t("prompt.changedPassphrase")) else {
                     throw .encryption(.passphraseChanged, store: storeName)
                 }
-                return try await unlock(store, passphrase: passphrase)
+                return try await unlock(store, passphrase: passphrase, library: library)
             }
         }
         guard let passphrase = try givenPassphrase(prompt: t("prompt.passphrase", ["path": storeName])) else {
             throw .encryption(.passphraseRequired, store: storeName)
         }
-        return try await unlock(store, passphrase: passphrase)
+        return try await unlock(store, passphrase: passphrase, library: library)
     }
 
-    private func unlock(_ store: any BlobStore, passphrase: String) async throws(CLIError) -> EncryptedBlobStore {
+    func unlock(_ store: any BlobStore, passphrase: String, library: LibraryEncryption?) async throws(CLIError) -> EncryptedBlobStore {
         let encrypted: EncryptedBlobStore
         do throws(EncryptionError) {
-            encrypted = try await StoreEncryption.unlock(store, passphrase: passphrase)
+            if let library {
+                encrypted = try await StoreEncryption.unlock(store, passphrase: passphrase, library: library)
+            } else {
+                encrypted = try await StoreEncryption.unlock(store, passphrase: passphrase)
+            }
         } catch {
             throw .encryption(error, store: storeName)
         }
@@ -283,8 +326,9 @@ enum Terminal {
 }
 
 extension Runner {
-    /// `memo store passphrase` and `memo store rotate-key`.
-    mutating func storeCommand(action: StoreAction, storeOption: String?, libraryPath: String, options: EncryptionOptions) async throws(CLIError) {
+    /// `memo store passphrase`, `memo store rotate-key` and `memo store decrypt`.
+    mutating func storeCommand(action: StoreAction, storeOption: String?, library: Library, options: EncryptionOptions) async throws(CLIError) {
+        let libraryPath = library.path
         let settings = try CLISettings.load(library: libraryPath)
         guard storeOption != nil || settings.store != nil else {
             throw .usage("error.storeCommandNoStore")
@@ -293,7 +337,8 @@ extension Runner {
         let (store, location) = try openStore(StoreOptions(store: storeOption), remembered: settings.store, library: libraryPath)
         let path = Self.storeDisplay(location)
         let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath, storeName: path)
-        let unlocked = try await session.unlock(store)
+        if action == .decrypt { return try await decrypt(library: library, store: store, session: session, path: path) }
+        let unlocked = try await session.unlock(store, library: session.libraryEncryption(library.writer))
         let newPassphrase = action == .passphrase
             ? try session.newPassphrase(fileOption: options.newPassphraseFile, variable: "MEMO_NEW_PASSPHRASE") : ""
         do throws(EncryptionError) {
@@ -305,9 +350,69 @@ extension Runner {
             case .rotateKey:
                 let rotated = try await StoreEncryption.rotateDataKey(of: unlocked)
                 console.print(t("store.dataKeyAdded", ["path": path, "key": rotated.keyBlobKey]))
+            case .decrypt:
+                break
             }
         } catch {
             throw .encryption(error, store: path)
+        }
+    }
+
+    /// `memo store decrypt`: says what it does, asks for the passphrase (a remembered key does
+    /// not do), receives everything the store holds, deletes the store's key blobs, makes the
+    /// library plain (its `store-key`, then its `encryption` file go), deletes the encrypted blobs, and
+    /// publishes every memo again in plain text. Stopped by a crash at any step, the library is
+    /// still encrypted (and puts the key blob back at its next sync), or is plain with a store
+    /// that still asks for the passphrase: never plain blobs from a library that says it is
+    /// encrypted.
+    private mutating func decrypt(library: Library, store: any BlobStore, session: EncryptionSession, path: String) async throws(CLIError) {
+        let replica = library.writer
+        guard let encryption = session.libraryEncryption(replica) else { throw .runtime("error.libraryNotEncrypted") }
+        FileHandle.standardError.write(Data(("memo: " + t("store.decryptExplained", ["path": path]) + "\n").utf8))
+        guard let passphrase = try session.givenPassphrase(prompt: t("prompt.passphraseToDecrypt", ["path": path])) else {
+            throw .encryption(.passphraseRequired, store: path)
+        }
+        // The passphrase must open the store (putting the library's key blob back if it lost it).
+        let unlocked = try await session.unlock(store, passphrase: passphrase, library: encryption)
+        // Everything the store holds first: its encrypted blobs are deleted below.
+        let received: SyncReport
+        do throws(ReplicaError) {
+            received = try await replica.sync(with: unlocked)
+        } catch {
+            throw .runtime("error.syncFailed", ["error": explain(error)])
+        }
+        guard received.isComplete else {
+            let reason = received.errors.first?.description ?? t("storeNotListed")
+            throw .runtime("error.syncUnfinished", ["error": Format.terminalSafe(reason)])
+        }
+        do throws(BlobStoreError) {
+            for keyBlob in try await store.list(prefix: StoreLayout.root + "keys/") { try await store.delete(key: keyBlob.key) }
+        } catch {
+            throw .runtime("error.couldNotSync", ["path": path, "error": Format.terminalSafe(explain(error))])
+        }
+        // The remembered key first: a library stopped between the two is still encrypted, with
+        // its key blob to put back (a `store-key` without `encryption` would mean an encrypted
+        // library with none).
+        unlink(session.rememberedKeyPath)
+        do throws(ReplicaError) {
+            try await replica.turnEncryptionOff()
+        } catch {
+            throw .runtime("error.syncFailed", ["error": explain(error)])
+        }
+        // The ciphertext: unreadable without the key blob; deleted (what fails stays, harmless).
+        if let encrypted = try? await store.list(prefix: "memosync/e1/") {
+            for blob in encrypted { try? await store.delete(key: blob.key) }
+        }
+        let published: SyncReport
+        do throws(ReplicaError) {
+            published = try await replica.sync(with: store)
+        } catch {
+            throw .runtime("error.syncFailed", ["error": explain(error)])
+        }
+        console.print(t("store.decrypted", ["path": path]))
+        if !published.isComplete {
+            let reason = published.errors.first?.description ?? t("storeNotListed")
+            throw .runtime("error.syncUnfinished", ["error": Format.terminalSafe(reason)])
         }
     }
 }

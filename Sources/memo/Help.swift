@@ -51,6 +51,7 @@ enum Help {
             [
                 "store passphrase [--store PATH] [--passphrase-file FILE] [--new-passphrase-file FILE]",
                 "store rotate-key [--store PATH] [--passphrase-file FILE]",
+                "store decrypt [--store PATH] [--passphrase-file FILE]",
             ]
         case .export: ["export ID [--output FILE] [--json]", "export --all DIR [--force] [--json]"]
         case .import: ["import PATH... [--again] [--json]"]

@@ -33,6 +33,8 @@ import Testing
     static let crashes = options(steps: 300, replicas: 3, faults: .only([.crash]))
     /// Transient store errors only: the mutant needs a failed segment write.
     static let transientErrors = options(steps: 300, replicas: 4, faults: .only([.transientErrors]))
+    /// The key-blob fault only (it acts in the encrypted half of the seeds).
+    static let keyBlobs = options(steps: 300, replicas: 4, faults: .only([.keyBlob]))
 
     /// The stated number of seeds per mutant (measured: Simulations/README.md).
     static func plan(_ mutant: EngineMutant) -> Plan {
@@ -53,6 +55,7 @@ import Testing
         case .skippedFsync: Plan(seeds: 5, options: crashes, expected: [.durability])
         case .recoveryDropsLastRecord: Plan(seeds: 5, options: crashes, expected: [.durability])
         case .publishCountsFailedWrite: Plan(seeds: 60, options: transientErrors, expected: [.convergence, .quiescence])
+        case .encryptedLibrarySyncsPlain: Plan(seeds: 20, options: keyBlobs, expected: [.plaintext])
         }
     }
 

@@ -90,4 +90,23 @@ import Testing
         // The faults (torn reads, stale copies) met ciphertext that did not open, and the runs passed.
         #expect(undecryptable > 0, "no encrypted run met a blob that did not open")
     }
+
+    /// Issue 25: the store's operator deletes and swaps the key blob; the libraries put theirs
+    /// back, refuse another library's, and the engine refuses every plain sync (the plaintext
+    /// invariant holds: no plain blob is ever written).
+    @Test func theOperatorsKeyBlobFaultNeverGetsAPlainBlobWritten() {
+        var totals = SimulationStatistics()
+        var reached: SometimesFlags = []
+        for seed in (1...12 as ClosedRange<UInt64>).filter({ Simulation.encrypts(seed: $0, engine: .replica) }).prefix(4) {
+            let options = SimulationOptions(replicaCount: 4, steps: 300, faults: .only([.keyBlob, .storeLoss, .crash]), engine: .replica)
+            let result = Simulation(trace: Trace.generate(seed: seed, options: options)).run()
+            #expect(result.violation == nil, "seed \(seed): \(result.violation.map(\.description) ?? "")")
+            totals.keyBlobsRepublished += result.statistics.keyBlobsRepublished
+            totals.keyBlobRefusals += result.statistics.keyBlobRefusals
+            totals.plainSyncsRefused += result.statistics.plainSyncsRefused
+            reached.formUnion(result.sometimes)
+        }
+        #expect(totals.keyBlobsRepublished > 0 && totals.plainSyncsRefused > 0 && totals.keyBlobRefusals > 0, "\(totals)")
+        #expect(reached.contains(.keyBlobRepublished))
+    }
 }

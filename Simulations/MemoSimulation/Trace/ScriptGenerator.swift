@@ -11,7 +11,7 @@ struct ScriptGenerator {
     /// The weight of each kind of event.
     private enum Kind: CaseIterable {
         case type, typeBackward, caret, paste, delete, backspace, replace, replaceAll, concurrent, create, trash, restore, purge, undo, redo
-        case sync, save, compact, crash, offline, clockJump, backup, restoreBackup, storeFull, storeLoss
+        case sync, save, compact, crash, offline, clockJump, backup, restoreBackup, storeFull, storeLoss, keyBlob
     }
 
     private func weight(_ kind: Kind, liveCount: Int, syncWeight: Double) -> Double {
@@ -44,6 +44,7 @@ struct ScriptGenerator {
         case .restoreBackup: return replica ? p.rate(.restoreOldCopy) : 0
         case .storeFull: return replica ? p.rate(.storeFull) * 0.5 : 0
         case .storeLoss: return replica ? p.rate(.storeLoss) * 0.3 : 0
+        case .keyBlob: return replica ? p.rate(.keyBlob) : 0
         }
     }
 
@@ -149,6 +150,7 @@ struct ScriptGenerator {
         case .restoreBackup: return .restoreBackup(which: selector())
         case .storeFull: return .storeFull(milliseconds: random.logUniform(SimulatedTime.minute, SimulatedTime.day))
         case .storeLoss: return .storeLoss(which: selector())
+        case .keyBlob: return .keyBlob(which: selector())
         }
     }
 }

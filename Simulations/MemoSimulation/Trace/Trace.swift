@@ -130,6 +130,7 @@ extension Trace {
         case let .clockJump(milliseconds): "clock-jump ms=\(milliseconds)"
         case let .storeFull(milliseconds): "store-full ms=\(milliseconds)"
         case let .storeLoss(which): "store-loss which=\(which)"
+        case let .keyBlob(which): "key-blob which=\(which)"
         }
     }
 
@@ -340,6 +341,7 @@ extension Trace {
             return .clockJump(milliseconds: value)
         case "store-full": return .storeFull(milliseconds: try f.milliseconds("ms"))
         case "store-loss": return .storeLoss(which: try f.selector("which"))
+        case "key-blob": return .keyBlob(which: try f.selector("which"))
         default: throw f.fail("unknown action \"\(verb)\"")
         }
     }

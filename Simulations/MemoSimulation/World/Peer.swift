@@ -103,6 +103,8 @@ final class Peer {
     var preCrashReplica: ReplicaID?
     /// Started as a copy of another library, or restored from a backup, and not synced since.
     var isCopy = false
+    /// Whether the running sync goes through the run's encryption (encrypted runs; issue 25).
+    var syncThroughEncryption = true
 
     // Notebook level.
     var core: Notebook?

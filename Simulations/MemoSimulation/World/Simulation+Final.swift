@@ -14,6 +14,9 @@ extension Simulation {
         record(nil, .final) { "final phase: faults stop" }
         store?.faultsEnabled = false
         store?.fullUntilMilliseconds = 0
+        // Another library's key blob stops every sync: its user deletes it (then the libraries
+        // put theirs back).
+        if storeKeyBlob == .foreign { storeKeyBlob = .none }
         for peer in peers {
             peer.offlineUntil = 0
             peer.disk.crashAfterOperations = nil

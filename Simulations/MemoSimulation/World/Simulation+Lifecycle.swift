@@ -34,7 +34,7 @@ extension Simulation {
             peer.disk.restore(peers[cloneOf].disk.durableImage())
             peer.isCopy = true
         }
-        guard open(peer, after: "starting") else { return }
+        guard open(peer, after: "starting"), markEncrypted(peer) else { return }
         peer.status = .live
         peer.savedVersion = peer.replica!.notebook.version
         rebuildShadows(peer)
@@ -268,6 +268,8 @@ extension Simulation {
         // publishes what the store lacks again.
         for record in writtenSnapshots where !image.contains(where: { $0.key == record.key }) { snapshotsLostWithTheStore.insert(record.key) }
         store.replaceContents(with: image, now: now)
+        // A wiped store lost its key blob too; an older image held the run's.
+        if keyBlobs != nil { storeKeyBlob = choice == 0 ? .none : .own }
         oracle.storeLost()
         storeLossCount += 1
         for other in peers { other.syncedSinceStoreLoss = false }

@@ -19,11 +19,7 @@ extension Simulation {
         setClock(peer)
         peer.sessionWallMilliseconds = peer.box.wallMilliseconds
         peer.syncStartStoreLossCount = storeLossCount
-        do throws(ReplicaError) {
-            try replica.beginSync()
-        } catch {
-            return replicaFailure(peer, error, "beginning a sync")
-        }
+        guard beginSync(peer, replica, refusalsAllowed: !isFinalPhase) else { return }
         didSave(peer)
         statistics.syncsStarted += 1
         peer.session = SimulatedSync(maxInFlight: latency.int(in: 1...8))
@@ -140,12 +136,7 @@ extension Simulation {
         setClock(peer)
         peer.sessionWallMilliseconds = peer.box.wallMilliseconds
         peer.syncStartStoreLossCount = storeLossCount
-        do throws(ReplicaError) {
-            try replica.beginSync()
-        } catch {
-            replicaFailure(peer, error, "beginning a sync")
-            return nil
-        }
+        guard beginSync(peer, replica, refusalsAllowed: false) else { return nil }
         didSave(peer)
         statistics.syncsStarted += 1
         record(peer, .syncStart, 0) { "sync begins (final phase)" }

@@ -45,6 +45,11 @@ public final class Simulation {
     let store: SimulatedBlobStore?
     /// The store's encryption, on for the seeds that draw it (Simulation+Encryption.swift).
     let encryption: BlobCipher?
+    /// The run's key blob, as every library of an encrypted run keeps it, and another library's
+    /// (for the key-blob fault); nil in a plain run.
+    let keyBlobs: (own: LibraryEncryption, foreign: LibraryEncryption)?
+    /// Which key blob the store holds (encrypted runs).
+    var storeKeyBlob: StoreKeyBlob = .own
     let oracle: Oracle
     /// The event log and its hash.
     public var log: EventLog
@@ -97,6 +102,7 @@ public final class Simulation {
             store = nil
         }
         encryption = Self.drawEncryption(seed: seed, engine: parameters.engine)
+        keyBlobs = Self.drawKeyBlobs(seed: seed, engine: parameters.engine)
         for index in 0..<parameters.replicaCount {
             var clock = SimulatedClock()
             if parameters.rate(.clockSkew) > 0 && clocks.chance(0.7) {
@@ -207,6 +213,8 @@ public final class Simulation {
             record(peer, .fault, milliseconds) { "store full until \(SimulatedTime.describe(store.fullUntilMilliseconds))" }
         case let .storeLoss(which):
             loseStore(peer, which: which)
+        case let .keyBlob(which):
+            operatorChangesKeyBlob(peer, which: which)
         }
     }
 

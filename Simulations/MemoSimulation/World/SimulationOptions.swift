@@ -113,7 +113,10 @@ extension SimulationParameters {
             founderCount = random.int(in: max(2, replicaCount / 2)...replicaCount - 1)
         }
         var faults: [FaultKind: Double] = [:]
-        for kind in FaultKind.allCases {
+        // The key-blob fault (issue 25) draws from a stream of its own, after the others, and
+        // only for seeds that encrypt: no draw of any other fault, and no run of a plain seed,
+        // changed when it came.
+        for kind in FaultKind.allCases where kind != .keyBlob {
             let on: Bool
             switch options.faults {
             case .swarm: on = random.chance(0.5)
@@ -125,6 +128,18 @@ extension SimulationParameters {
             if on && (options.engine == .replica || kind.appliesToNotebookLevel) && !options.withoutFaults.contains(kind) {
                 faults[kind] = rate
             }
+        }
+        if Simulation.encrypts(seed: seed, engine: options.engine) {
+            var own = SimulationRandom(seed: seed, stream: 25)
+            let on: Bool
+            switch options.faults {
+            case .swarm: on = own.chance(0.5)
+            case .none: on = false
+            case .all: on = true
+            case let .only(kinds): on = kinds.contains(.keyBlob)
+            }
+            let rate = Self.drawRate(.keyBlob, using: &own)
+            if on && !options.withoutFaults.contains(.keyBlob) { faults[.keyBlob] = rate }
         }
         var parameters = SimulationParameters(
             seed: seed, replicaCount: replicaCount, founderCount: founderCount, steps: max(1, options.steps),
@@ -160,6 +175,7 @@ extension SimulationParameters {
         case .transientErrors: return between(0.005, 0.15)
         case .storeFull: return between(0.05, 1)
         case .storeLoss: return between(0.02, 0.2)
+        case .keyBlob: return between(0.3, 2)
         case .offline: return between(0.1, 2)
         case .crash: return between(0.2, 4)
         case .tornDisk: return 1

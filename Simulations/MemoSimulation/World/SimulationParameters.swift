@@ -57,6 +57,9 @@ public enum FaultKind: String, Sendable, Equatable, CaseIterable, Comparable {
     /// The store is wiped, or replaced by an older copy of itself (a folder re-created or
     /// restored from a backup).
     case storeLoss = "store-loss"
+    /// The store's operator deletes its key blob, replaces it with another library's, or puts
+    /// the library's back (encrypted runs only; issue 25).
+    case keyBlob = "key-blob"
     // The replicas.
     case offline
     case crash

@@ -31,6 +31,9 @@ public enum Invariant: String, Sendable, Equatable, CaseIterable {
     case quiescence
     /// The engine failed where it must not (an unexpected error, a delta it cannot decode).
     case engine
+    /// In an encrypted run (every library encrypted from its start), no plain blob is ever
+    /// written to the store, whatever happened to its key blob (issue 25).
+    case plaintext
 }
 
 /// A violated invariant: what, where, when.
@@ -74,6 +77,8 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
     public static let syncCancelled = SometimesFlags(rawValue: 1 << 7)
     /// A replica edited while its sync was running.
     public static let editDuringSync = SometimesFlags(rawValue: 1 << 8)
+    /// An encrypted library put its key blob back in a store that had lost it.
+    public static let keyBlobRepublished = SometimesFlags(rawValue: 1 << 9)
 
     /// Every flag with its name.
     public static let named: [(SometimesFlags, String)] = [
@@ -86,6 +91,7 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
         (.collected, "garbage collection"),
         (.syncCancelled, "a sync cancelled"),
         (.editDuringSync, "an edit during a sync"),
+        (.keyBlobRepublished, "a key blob put back"),
     ]
 
     /// The flags a batch must reach (the issue's list).
@@ -110,6 +116,11 @@ public struct SimulationStatistics: Sendable, Equatable {
     public var storeOperations = 0
     /// Reads an encrypted run's store answered with bytes that did not open (Simulation+Encryption.swift).
     public var undecryptableReads = 0
+    /// Encrypted runs: key blobs the libraries put back in a store that had lost theirs, syncs
+    /// refused because the store's key blob did not open, and plain syncs the engine refused.
+    public var keyBlobsRepublished = 0
+    public var keyBlobRefusals = 0
+    public var plainSyncsRefused = 0
     public var deltasDelivered = 0
     public var crashes = 0
     public var restores = 0

@@ -66,6 +66,10 @@ package enum EngineMutant: String, CaseIterable, Sendable {
     /// replica whose head lacks what it holds. The operations that write carried are never
     /// published again. Caught by convergence (other replicas never get them) or quiescence.
     case publishCountsFailedWrite = "publish-counts-failed-write"
+    /// An encrypted library begins a sync on a plain store (the store's key blob was deleted)
+    /// instead of refusing it: its segments and snapshots go out in plain text. Caught by
+    /// plaintext (issue 25).
+    case encryptedLibrarySyncsPlain = "encrypted-library-syncs-plain"
 
     /// The mutant active for the current task, if any (nil: the real engine).
     @TaskLocal package static var active: EngineMutant?

@@ -28,16 +28,29 @@ public final class EncryptedBlobStore: BlobStore {
     private struct State {
         var cipher: BlobCipher
         var keyBlobKey: String
+        var keyBlob: [UInt8]
         var plainBlobsListed = 0
+        var plainBlobKeys: [String] = []
     }
 
     private let state: Mutex<State>
 
-    package init(base: any BlobStore, cipher: BlobCipher, keyBlobKey: String, rememberedKey: RememberedStoreKey) {
+    package init(base: any BlobStore, cipher: BlobCipher, keyBlobKey: String, keyBlob: [UInt8], rememberedKey: RememberedStoreKey) {
         self.base = base
         self.rememberedKey = rememberedKey
-        self.state = Mutex(State(cipher: cipher, keyBlobKey: keyBlobKey))
+        self.state = Mutex(State(cipher: cipher, keyBlobKey: keyBlobKey, keyBlob: keyBlob))
     }
+
+    /// What a library that syncs through this store remembers of its encryption: the key blob
+    /// in use (``Replica/sync(with:progress:)`` records it before anything is written).
+    public var libraryEncryption: LibraryEncryption {
+        state.withLock { LibraryEncryption(keyBlobKey: $0.keyBlobKey, keyBlob: $0.keyBlob) }
+    }
+
+    /// The plain blobs (their keys, sorted) the last listing found beside the ciphertext: never
+    /// read, never applied. Left from before encryption was turned on, or put there by someone
+    /// who can write to the store.
+    public var plainBlobKeys: [String] { state.withLock { $0.plainBlobKeys } }
 
     /// The key blob in use (the newest this store has seen).
     public var keyBlobKey: String { state.withLock { $0.keyBlobKey } }
@@ -57,15 +70,18 @@ public final class EncryptedBlobStore: BlobStore {
         try await refreshKeyring(from: listed.blobs.map(\.key))
         let cipher = self.cipher
         var blobs: [BlobInfo] = []
-        var plain = 0
+        var plain: [String] = []
         for entry in listed.blobs {
             if let key = cipher.plainKey(forStoredKey: entry.key) {
                 if key.hasPrefix(prefix) { blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes, revision: entry.revision)) }
             } else if entry.key.hasPrefix(StoreLayout.root), KeyBlob.generation(ofKey: entry.key) == nil, !entry.key.hasPrefix(KeyBlob.prefix) {
-                plain += 1
+                plain.append(entry.key)
             }
         }
-        state.withLock { $0.plainBlobsListed = plain }
+        state.withLock { state in
+            state.plainBlobsListed = plain.count
+            state.plainBlobKeys = plain.sorted()
+        }
         let skipped = listed.skipped.compactMap { entry in
             cipher.plainKey(forStoredKey: entry.key).map { SkippedEntry(key: $0, problem: entry.problem) }
         }
@@ -110,6 +126,7 @@ public final class EncryptedBlobStore: BlobStore {
             state.withLock { state in
                 state.cipher = BlobCipher(keyring: keyring, random: state.cipher.random)
                 state.keyBlobKey = newest
+                state.keyBlob = bytes
             }
         } catch {
             throw .encrypted

@@ -23,6 +23,10 @@ public enum EncryptionError: Error, Sendable, Equatable, CustomStringConvertible
     /// Key derivation parameters outside what this build accepts (from a damaged or hostile key
     /// blob, or asked for by the caller).
     case unacceptableParameters(String)
+    /// The store has no key blob, and the library, which is encrypted, has none to put back (its
+    /// `encryption` file could not be read, or it was encrypted before libraries kept their key
+    /// blob): nothing is synced, and nothing goes out in plain text.
+    case keyBlobMissing
     /// The store failed while its key blob was listed, read or written.
     case store(BlobStoreError)
     /// The platform's cryptography failed (out of memory, say).
@@ -39,6 +43,7 @@ public enum EncryptionError: Error, Sendable, Equatable, CustomStringConvertible
         case let .unknownKeyBlobVersion(key, version):
             "the key blob \(BlobKeyRules.abbreviated(key)) has version \(version), which this build does not know"
         case let .unacceptableParameters(what): "unacceptable key derivation parameters (\(what))"
+        case .keyBlobMissing: "the store has no key blob, and this encrypted library has none to put back"
         case let .store(error): "\(error)"
         case let .platform(reason): "the system's cryptography failed: \(reason)"
         }

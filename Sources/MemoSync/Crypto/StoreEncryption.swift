@@ -48,7 +48,7 @@ public enum StoreEncryptionStatus: Sendable, Equatable {
 public enum StoreEncryption {
     /// Whether `store` is encrypted (one listing of its key blobs; one read of the newest).
     public static func status(of store: any BlobStore) async throws(EncryptionError) -> StoreEncryptionStatus {
-        guard let (key, blob) = try await newestKeyBlob(in: store) else { return .plain }
+        guard let (key, blob, _) = try await newestKeyBlob(in: store) else { return .plain }
         return .encrypted(keyBlobKey: key, derivation: blob.derivation)
     }
 
@@ -85,10 +85,10 @@ public enum StoreEncryption {
     public static func unlock(
         _ store: any BlobStore, passphrase: String, random: any EncryptionRandomSource = SystemEncryptionRandom()
     ) async throws(EncryptionError) -> EncryptedBlobStore {
-        guard let (key, blob) = try await newestKeyBlob(in: store) else { throw .notEncrypted }
+        guard let (key, blob, bytes) = try await newestKeyBlob(in: store) else { throw .notEncrypted }
         let remembered = RememberedStoreKey(derivation: blob.derivation, wrappingKey: try blob.derivation.deriveKey(passphrase: passphrase))
         let keyring = try blob.openKeyring(wrappingKey: remembered.wrappingKey, key: key)
-        return EncryptedBlobStore(base: store, cipher: BlobCipher(keyring: keyring, random: random), keyBlobKey: key, rememberedKey: remembered)
+        return EncryptedBlobStore(base: store, cipher: BlobCipher(keyring: keyring, random: random), keyBlobKey: key, keyBlob: bytes, rememberedKey: remembered)
     }
 
     /// `store`, opened with a key remembered from an earlier unlock:
@@ -97,10 +97,10 @@ public enum StoreEncryption {
     public static func unlock(
         _ store: any BlobStore, remembered: RememberedStoreKey, random: any EncryptionRandomSource = SystemEncryptionRandom()
     ) async throws(EncryptionError) -> EncryptedBlobStore {
-        guard let (key, blob) = try await newestKeyBlob(in: store) else { throw .notEncrypted }
+        guard let (key, blob, bytes) = try await newestKeyBlob(in: store) else { throw .notEncrypted }
         guard blob.derivation == remembered.derivation else { throw .passphraseChanged }
         let keyring = try blob.openKeyring(wrappingKey: remembered.wrappingKey, key: key)
-        return EncryptedBlobStore(base: store, cipher: BlobCipher(keyring: keyring, random: random), keyBlobKey: key, rememberedKey: remembered)
+        return EncryptedBlobStore(base: store, cipher: BlobCipher(keyring: keyring, random: random), keyBlobKey: key, keyBlob: bytes, rememberedKey: remembered)
     }
 
     /// Wraps the store's data keys under `newPassphrase` (a fresh salt) in a new key blob, then
@@ -133,7 +133,7 @@ public enum StoreEncryption {
     /// The newest key blob's generation and keyring, opened with the unlocked store's key (the
     /// newest may be newer than the one it was unlocked with).
     private static func currentKeyring(of unlocked: EncryptedBlobStore) async throws(EncryptionError) -> (UInt32, StoreKeyring) {
-        guard let (key, blob) = try await newestKeyBlob(in: unlocked.base) else { throw .notEncrypted }
+        guard let (key, blob, _) = try await newestKeyBlob(in: unlocked.base) else { throw .notEncrypted }
         guard blob.derivation == unlocked.rememberedKey.derivation else { throw .passphraseChanged }
         return (blob.generation, try blob.openKeyring(wrappingKey: unlocked.rememberedKey.wrappingKey, key: key))
     }
@@ -158,11 +158,12 @@ public enum StoreEncryption {
         } catch {
             throw .store(error)
         }
-        return EncryptedBlobStore(base: store, cipher: BlobCipher(keyring: keyring, random: random), keyBlobKey: key, rememberedKey: remembered)
+        return EncryptedBlobStore(
+            base: store, cipher: BlobCipher(keyring: keyring, random: random), keyBlobKey: key, keyBlob: blob.encoded, rememberedKey: remembered)
     }
 
-    /// The newest key blob in `store`, decoded; nil when there is none.
-    private static func newestKeyBlob(in store: any BlobStore) async throws(EncryptionError) -> (String, KeyBlob)? {
+    /// The newest key blob in `store`, decoded, and its bytes; nil when there is none.
+    static func newestKeyBlob(in store: any BlobStore) async throws(EncryptionError) -> (String, KeyBlob, [UInt8])? {
         let newest: String
         let bytes: [UInt8]
         do throws(BlobStoreError) {
@@ -172,6 +173,6 @@ public enum StoreEncryption {
         } catch {
             throw .store(error)
         }
-        return (newest, try KeyBlob(decoding: bytes, key: newest))
+        return (newest, try KeyBlob(decoding: bytes, key: newest), bytes)
     }
 }

@@ -123,6 +123,7 @@ extension ReplicaError: LocalizedError {
         case .unknownLibraryVersion: localized("error.ReplicaError.unknownLibraryVersion.description")
         case .syncInProgress: localized("error.ReplicaError.syncInProgress.description")
         case .closed: localized("error.ReplicaError.closed.description")
+        case .encryptedLibrary: localized("error.ReplicaError.encryptedLibrary.description")
         case .noSyncInProgress: localized("error.ReplicaError.noSyncInProgress.description")
         }
     }
@@ -147,6 +148,7 @@ extension ReplicaError: LocalizedError {
         case .unknownLibraryVersion: localized("error.ReplicaError.unknownLibraryVersion.suggestion")
         case .syncInProgress: localized("error.ReplicaError.syncInProgress.suggestion")
         case .closed: localized("error.ReplicaError.closed.suggestion")
+        case .encryptedLibrary: localized("error.ReplicaError.encryptedLibrary.suggestion")
         case .noSyncInProgress: nil
         }
     }
@@ -190,6 +192,7 @@ extension EncryptionError: LocalizedError {
         case .passphraseChanged: localized("error.EncryptionError.passphraseChanged.description")
         case .notEncrypted: localized("error.EncryptionError.notEncrypted.description")
         case .alreadyEncrypted: localized("error.EncryptionError.alreadyEncrypted.description")
+        case .keyBlobMissing: localized("error.EncryptionError.keyBlobMissing.description")
         case .damagedKeyBlob, .unknownKeyBlobVersion, .unacceptableParameters, .platform:
             localized("error.EncryptionError.failed.description", ["description": "\(description)"])
         case let .store(error): error.errorDescription
@@ -201,6 +204,7 @@ extension EncryptionError: LocalizedError {
         case .wrongPassphrase: localized("error.EncryptionError.wrongPassphrase.suggestion")
         case .passphraseRequired, .passphraseChanged: localized("error.EncryptionError.currentPassphrase.suggestion")
         case .unknownKeyBlobVersion: localized("error.EncryptionError.unknownKeyBlobVersion.suggestion")
+        case .keyBlobMissing: localized("error.EncryptionError.keyBlobMissing.suggestion")
         case let .store(error): error.recoverySuggestion
         case .notEncrypted, .alreadyEncrypted, .damagedKeyBlob, .unacceptableParameters, .platform: nil
         }

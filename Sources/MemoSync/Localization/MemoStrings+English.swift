@@ -41,6 +41,8 @@ extension MemoStrings {
         "error.DiskError.unavailable.description": "The library folder cannot be used: {reason}.",
         "error.DiskError.unavailable.suggestion": "Check that the folder exists and that the app may use it.",
         "error.EncryptionError.alreadyEncrypted.description": "The sync store is already encrypted.",
+        "error.EncryptionError.keyBlobMissing.description": "The sync store has no key blob, and this library, which is encrypted, has none to put back. Nothing was synced.",
+        "error.EncryptionError.keyBlobMissing.suggestion": "Sync a device that still opens the store first, or turn this library's encryption off explicitly.",
         "error.EncryptionError.currentPassphrase.suggestion": "Enter the store's current passphrase.",
         "error.EncryptionError.failed.description": "Encryption failed: {description}.",
         "error.EncryptionError.notEncrypted.description": "The sync store is not encrypted.",
@@ -66,6 +68,8 @@ extension MemoStrings {
         "error.ReplicaModel.unfinished.description": "The sync did not finish: {errors}",
         "error.ReplicaError.closed.description": "The library is closed.",
         "error.ReplicaError.closed.suggestion": "Open the library again.",
+        "error.ReplicaError.encryptedLibrary.description": "This library is encrypted: it syncs only through its store's encryption, never in plain text. Nothing was synced.",
+        "error.ReplicaError.encryptedLibrary.suggestion": "Open the store with its passphrase, or turn the library's encryption off explicitly.",
         "error.ReplicaError.corruptLibrary.description": "The library file \"{file}\" is damaged: {reason}.",
         "error.ReplicaError.corruptLibrary.suggestion": "Keep the library folder as it is and restore it from a backup, or sync a new library.",
         "error.ReplicaError.noSyncInProgress.description": "No sync is in progress.",
@@ -228,6 +232,18 @@ extension MemoStrings {
         "cli.error.storeCommandNoStore": "no store folder yet: give --store PATH, or sync once with 'memo sync --store PATH'",
         "cli.error.storeMissing": "the store folder {path} is missing (is its drive or share mounted?); to create it again, run 'memo sync --store {path}'",
         "cli.error.storeNeedsAction": "'store' needs one of: {actions} (run 'memo help store')",
+        "cli.error.keyBlobMissing": "the store {path} has no key blob, and this library, which is encrypted, has none to put back: nothing was synced, nothing written in plain text. Sync a device that still opens the store first, or turn encryption off with 'memo store decrypt'",
+        "cli.error.libraryNotEncrypted": "this library is not encrypted: there is nothing to turn off",
+        "cli.note.keyBlobRestored": "{path} had no key blob (wiped, its key blob deleted, or a new store): this library's was put back, and the store stays encrypted",
+        "cli.note.plainBlobsIgnored": "{count} in plain text in the encrypted store {path} were not applied (not written through its encryption; 'memo sync --json' lists them)",
+        "cli.prompt.passphraseToDecrypt": "Passphrase of {path}, to turn its encryption off: ",
+        "cli.status.encrypted": "on: this library syncs only encrypted, and its store holds ciphertext (the passphrase is asked)",
+        "cli.status.encryptedRemembered": "on: this library syncs only encrypted, and its store holds ciphertext (the key is remembered)",
+        "cli.status.encryption": "Encryption:",
+        "cli.status.plain": "off: the store held plain text at the last sync ('memo sync --encrypt' turns it on)",
+        "cli.status.plainNoStore": "off ('memo sync --encrypt' turns it on)",
+        "cli.store.decryptExplained": "Turning encryption off for this library and {path}: the store's key blob and its encrypted blobs are deleted, and every memo is published again in plain text, readable by anyone who can read the store. Other devices that synced encrypted keep encrypting (and put the key blob back) until 'memo store decrypt' runs on each of them.",
+        "cli.store.decrypted": "Encryption is off for this library and {path}: the store now holds plain text.",
         "cli.error.storeOptionsNeedS3": "--endpoint and --region go with --store s3://BUCKET/PREFIX",
         "cli.error.syncFailed": "the sync failed: {error}",
         "cli.error.syncUnfinished": "the sync did not finish: {error}",
@@ -625,6 +641,16 @@ extension MemoStrings {
                          --new-passphrase-file. Other devices ask for it at their next sync.
             rotate-key   add a new data key: new blobs are encrypted under it, older ones
                          stay readable. The passphrase stays the same.
+            decrypt      turn encryption off, for this library and the store: says what it
+                         does, asks for the passphrase (always: a remembered key does not
+                         do), receives everything, deletes the store's key blob and its
+                         encrypted blobs, and publishes every memo again in plain text.
+                         Other devices keep encrypting until it runs on each of them.
+
+            Encryption belongs to the library: once it synced encrypted, it never writes
+            plain text to any store again until 'memo store decrypt'. A store that lost its
+            key blob (wiped, the key blob deleted, or a new store folder) gets the
+            library's back at the next 'memo sync', under the same passphrase.
 
             The current passphrase is not asked when this library remembers the store's key
             (the file store-key in the library, readable by you only: the key derived from
@@ -636,6 +662,7 @@ extension MemoStrings {
             Examples:
               memo store passphrase
               memo store rotate-key --store ~/Dropbox/memos
+              memo store decrypt
 
             Exit status: 0 when done, 1 when the store could not be used, 2 for a wrong
             command line, 3 when the passphrase is wrong or missing (nothing was changed).
@@ -645,13 +672,15 @@ extension MemoStrings {
             session while the library was closed cleanly and is not a copy) and the earlier
             ids it still publishes under, how many memos it holds, how many of its
             operations it has not published to a store yet (unsynced edits, counted as
-            'memo sync' counts them), when it last synced completely, and the remembered
-            store folder. Works while other memo commands run.
+            'memo sync' counts them), when it last synced completely, the remembered
+            store folder, and whether encryption is on (for the library, and so for its
+            store). Works while other memo commands run.
 
             --json  an object: library, replica, lineage (the newest 8 ids this library
                     made edits under), lineageCount, memos, trashedMemos, unsyncedEdits
                     (also as unpublishedOperations), lastSync (ISO 8601 or null), store
-                    (or null).
+                    (or null), encrypted (the library syncs only encrypted), storeEncrypted
+                    (its store, as of the last sync; null before one), passphraseRemembered.
 
             Examples:
               memo status
@@ -699,15 +728,19 @@ extension MemoStrings {
                     skippedAgain (named by an earlier sync), blobsRemembered (of those,
                     not even read: found bad for good), errors (one line each),
                     problems (the same errors as objects: operation, key, error, reason),
-                    store, replica (this session's id). Printed even when the sync failed.
+                    store, replica (this session's id), encrypted (through the store's
+                    encryption), plainBlobsIgnored (plain blobs in an encrypted store: never
+                    applied). Printed even when the sync failed.
 
             --encrypt  turn end-to-end encryption on for the store (first time: a new
                     passphrase, asked twice without echo on a terminal, or taken from
                     MEMO_PASSPHRASE or --passphrase-file FILE). From then on the store holds
                     only ciphertext, and every device needs the passphrase once: it is asked
                     (or read from MEMO_PASSPHRASE / --passphrase-file) and the key derived
-                    from it is remembered in the library (the file store-key). See 'memo
-                    help store'.
+                    from it is remembered in the library (the file store-key). The library
+                    is encrypted from then on: it never syncs in plain text again, and a
+                    store without a key blob (wiped, or a new one) gets its key blob back.
+                    See 'memo help store'.
             --passphrase-file FILE  the passphrase, from the first line of FILE
 
             Examples:

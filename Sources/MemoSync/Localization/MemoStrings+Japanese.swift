@@ -41,6 +41,8 @@ extension MemoStrings {
         "error.DiskError.unavailable.description": "ライブラリのフォルダーを使用できません: {reason}。",
         "error.DiskError.unavailable.suggestion": "フォルダーが存在し、アプリが使用できることを確認してください。",
         "error.EncryptionError.alreadyEncrypted.description": "同期ストアはすでに暗号化されています。",
+        "error.EncryptionError.keyBlobMissing.description": "同期ストアに鍵ブロブがなく、暗号化されたこのライブラリにも戻せる鍵ブロブがありません。何も同期していません。",
+        "error.EncryptionError.keyBlobMissing.suggestion": "ストアをまだ開けるデバイスを先に同期するか、このライブラリの暗号化を明示的にオフにしてください。",
         "error.EncryptionError.currentPassphrase.suggestion": "ストアの現在のパスフレーズを入力してください。",
         "error.EncryptionError.failed.description": "暗号化の処理に失敗しました: {description}。",
         "error.EncryptionError.notEncrypted.description": "同期ストアは暗号化されていません。",
@@ -66,6 +68,8 @@ extension MemoStrings {
         "error.ReplicaModel.unfinished.description": "同期が完了しませんでした: {errors}",
         "error.ReplicaError.closed.description": "ライブラリは閉じられています。",
         "error.ReplicaError.closed.suggestion": "ライブラリをもう一度開いてください。",
+        "error.ReplicaError.encryptedLibrary.description": "このライブラリは暗号化されています。ストアの暗号化を通してのみ同期し、平文では同期しません。何も同期していません。",
+        "error.ReplicaError.encryptedLibrary.suggestion": "パスフレーズでストアを開くか、ライブラリの暗号化を明示的にオフにしてください。",
         "error.ReplicaError.corruptLibrary.description": "ライブラリのファイル「{file}」が破損しています: {reason}。",
         "error.ReplicaError.corruptLibrary.suggestion": "ライブラリのフォルダーはそのままにして、バックアップから復元するか、新しいライブラリで同期してください。",
         "error.ReplicaError.noSyncInProgress.description": "進行中の同期はありません。",
@@ -228,6 +232,18 @@ extension MemoStrings {
         "cli.error.storeCommandNoStore": "まだストアのフォルダーがありません。--store PATH を指定するか、'memo sync --store PATH' で一度同期してください",
         "cli.error.storeMissing": "ストアのフォルダー {path} がありません(ドライブや共有フォルダーはマウントされていますか?)。作り直すには 'memo sync --store {path}' を実行してください",
         "cli.error.storeNeedsAction": "'store' には次のいずれかが必要です: {actions}('memo help store' を参照)",
+        "cli.error.keyBlobMissing": "ストア {path} に鍵ブロブがなく、暗号化されたこのライブラリにも戻せる鍵ブロブがありません。何も同期せず、平文では何も書いていません。ストアをまだ開けるデバイスを先に同期するか、'memo store decrypt' で暗号化をオフにしてください",
+        "cli.error.libraryNotEncrypted": "このライブラリは暗号化されていません。オフにするものはありません",
+        "cli.note.keyBlobRestored": "{path} に鍵ブロブがありませんでした(消去された、鍵ブロブが削除された、または新しいストア)。このライブラリの鍵ブロブを戻しました。ストアは暗号化されたままです",
+        "cli.note.plainBlobsIgnored": "暗号化されたストア {path} の平文 {count} は適用していません(暗号化を通して書かれていません。'memo sync --json' が一覧にします)",
+        "cli.prompt.passphraseToDecrypt": "{path} の暗号化をオフにするためのパスフレーズ: ",
+        "cli.status.encrypted": "オン: このライブラリは暗号化してのみ同期し、ストアには暗号文があります(パスフレーズを尋ねます)",
+        "cli.status.encryptedRemembered": "オン: このライブラリは暗号化してのみ同期し、ストアには暗号文があります(鍵を記憶しています)",
+        "cli.status.encryption": "暗号化:",
+        "cli.status.plain": "オフ: 最後の同期のときストアには平文がありました('memo sync --encrypt' でオンにします)",
+        "cli.status.plainNoStore": "オフ('memo sync --encrypt' でオンにします)",
+        "cli.store.decryptExplained": "このライブラリと {path} の暗号化をオフにします。ストアの鍵ブロブと暗号化されたブロブを削除し、すべてのメモを平文で公開し直します。ストアを読める人なら誰でも読めます。暗号化して同期した他のデバイスは、それぞれで 'memo store decrypt' を実行するまで暗号化を続けます(鍵ブロブも戻します)。",
+        "cli.store.decrypted": "このライブラリと {path} の暗号化をオフにしました。ストアには平文があります。",
         "cli.error.storeOptionsNeedS3": "--endpoint と --region は --store s3://BUCKET/PREFIX と一緒に指定してください",
         "cli.error.syncFailed": "同期に失敗しました: {error}",
         "cli.error.syncUnfinished": "同期は完了しませんでした: {error}",
@@ -620,6 +636,15 @@ extension MemoStrings {
                          読みます。他のデバイスは次の同期で新しいパスフレーズを尋ねます。
             rotate-key   新しいデータ鍵を追加: 新しいブロブはその鍵で暗号化され、古いブロブも
                          読めるままです。パスフレーズは変わりません。
+            decrypt      このライブラリとストアの暗号化をオフにする: 何をするかを示し、
+                         パスフレーズを尋ね(常に: 記憶した鍵では不可)、すべて受け取ってから
+                         ストアの鍵ブロブと暗号化されたブロブを削除し、すべてのメモを平文で
+                         公開し直します。他のデバイスはそれぞれで実行するまで暗号化を続けます。
+
+            暗号化はライブラリの性質です。一度暗号化して同期したライブラリは、'memo store
+            decrypt' までどのストアにも平文を書きません。鍵ブロブを失ったストア(消去された、
+            鍵ブロブが削除された、新しいストアのフォルダー)は、次の 'memo sync' で同じ
+            パスフレーズのライブラリの鍵ブロブを戻されます。
 
             このライブラリがストアの鍵を記憶していれば(ライブラリの store-key ファイル、本人
             だけが読める: パスフレーズそのものではなく、そこから導いた鍵)現在のパスフレーズは
@@ -631,6 +656,7 @@ extension MemoStrings {
             例:
               memo store passphrase
               memo store rotate-key --store ~/Dropbox/memos
+              memo store decrypt
 
             終了ステータス: 完了で 0、ストアを使えなければ 1、コマンドラインの誤りは 2、
             パスフレーズが違うかないときは 3(何も変更しません)。
@@ -639,13 +665,14 @@ extension MemoStrings {
             ライブラリのフォルダー、最後のセッションのレプリカ ID(ライブラリが正常に閉じられ、
             コピーでなければ次のセッションが引き継ぐ)と、まだその名前で公開する以前の ID、
             メモの数、まだストアに公開していない操作の数(未同期の編集。'memo sync' と同じ数え方)、
-            最後に同期を終えた時刻、記憶しているストアのフォルダーを表示します。ほかの memo
+            最後に同期を終えた時刻、記憶しているストアのフォルダー、暗号化の有無(ライブラリと、したがってそのストア)を表示します。ほかの memo
             コマンドの実行中でも動きます。
 
             --json  オブジェクト: library、replica、lineage(このライブラリが編集に使った最新の
                     ID 8 個)、lineageCount、memos、trashedMemos、unsyncedEdits
                     (unpublishedOperations としても)、lastSync(ISO 8601 か null)、store
-                    (か null)。
+                    (か null)、encrypted(ライブラリが暗号化してのみ同期する)、storeEncrypted
+                    (最後の同期のときのストア。それまでは null)、passphraseRemembered。
 
             例:
               memo status
@@ -689,14 +716,18 @@ extension MemoStrings {
                     publishedSegments、publishedSnapshot、skipped(オブジェクト: key、kind、
                     reason。初めて表示するブロブ)、skippedAgain(以前の同期で表示済み)、
                     blobsRemembered(そのうち読み込みもしなかったもの: 恒久的に不良)、errors(1 行ずつ)、problems(同じエラーをオブジェクトで:
-                    operation、key、error、reason)、store、replica(このセッションの ID)。
+                    operation、key、error、reason)、store、replica(このセッションの ID)、
+                    encrypted(ストアの暗号化を通した)、plainBlobsIgnored(暗号化されたストアの
+                    平文ブロブ: 適用しない)。
                     同期が失敗しても出力します。
 
             --encrypt  ストアのエンドツーエンド暗号化を有効にします(初回は新しいパスフレーズを
                     端末でエコーなしに 2 回尋ねるか、MEMO_PASSPHRASE または --passphrase-file
                     FILE から読みます)。以後ストアには暗号文だけが置かれ、どのデバイスも一度
                     パスフレーズが必要です。パスフレーズから導いた鍵はライブラリ(store-key
-                    ファイル)に記憶されます。'memo help store' を参照。
+                    ファイル)に記憶されます。以後ライブラリは暗号化されたままです。平文で同期
+                    することはなく、鍵ブロブのないストア(消去された、または新しいストア)には
+                    鍵ブロブを戻します。'memo help store' を参照。
             --passphrase-file FILE  FILE の 1 行目をパスフレーズとして使う
 
             例:

@@ -41,6 +41,8 @@ extension MemoStrings {
         "error.DiskError.unavailable.description": "라이브러리 폴더를 쓸 수 없습니다: {reason}.",
         "error.DiskError.unavailable.suggestion": "폴더가 있는지, 앱이 그 폴더를 쓸 수 있는지 확인하세요.",
         "error.EncryptionError.alreadyEncrypted.description": "동기화 저장소는 이미 암호화되어 있습니다.",
+        "error.EncryptionError.keyBlobMissing.description": "동기화 저장소에 키 블롭이 없고, 암호화된 이 라이브러리에도 되돌려 놓을 키 블롭이 없습니다. 아무것도 동기화하지 않았습니다.",
+        "error.EncryptionError.keyBlobMissing.suggestion": "저장소를 여전히 열 수 있는 기기를 먼저 동기화하거나, 이 라이브러리의 암호화를 명시적으로 끄세요.",
         "error.EncryptionError.currentPassphrase.suggestion": "저장소의 현재 암호를 입력하세요.",
         "error.EncryptionError.failed.description": "암호화 처리에 실패했습니다: {description}.",
         "error.EncryptionError.notEncrypted.description": "동기화 저장소가 암호화되어 있지 않습니다.",
@@ -66,6 +68,8 @@ extension MemoStrings {
         "error.ReplicaModel.unfinished.description": "동기화가 끝나지 않았습니다: {errors}",
         "error.ReplicaError.closed.description": "라이브러리가 닫혀 있습니다.",
         "error.ReplicaError.closed.suggestion": "라이브러리를 다시 여세요.",
+        "error.ReplicaError.encryptedLibrary.description": "이 라이브러리는 암호화되어 있습니다. 저장소의 암호화를 통해서만 동기화하며, 평문으로는 동기화하지 않습니다. 아무것도 동기화하지 않았습니다.",
+        "error.ReplicaError.encryptedLibrary.suggestion": "암호로 저장소를 열거나, 라이브러리의 암호화를 명시적으로 끄세요.",
         "error.ReplicaError.corruptLibrary.description": "라이브러리 파일 \"{file}\"이(가) 손상되었습니다: {reason}.",
         "error.ReplicaError.corruptLibrary.suggestion": "라이브러리 폴더를 그대로 두고 백업에서 복원하거나, 새 라이브러리로 동기화하세요.",
         "error.ReplicaError.noSyncInProgress.description": "진행 중인 동기화가 없습니다.",
@@ -228,6 +232,18 @@ extension MemoStrings {
         "cli.error.storeCommandNoStore": "아직 저장소 폴더가 없습니다. --store PATH를 주거나 'memo sync --store PATH'로 한 번 동기화하세요",
         "cli.error.storeMissing": "저장소 폴더({path})가 없습니다(드라이브나 공유 폴더가 연결되어 있나요?). 다시 만들려면 'memo sync --store {path}'를 실행하세요",
         "cli.error.storeNeedsAction": "'store'에는 다음 중 하나가 필요합니다: {actions}('memo help store' 참고)",
+        "cli.error.keyBlobMissing": "저장소 {path}에 키 블롭이 없고, 암호화된 이 라이브러리에도 되돌려 놓을 키 블롭이 없습니다. 아무것도 동기화하지 않았고 평문으로 쓰지 않았습니다. 저장소를 여전히 열 수 있는 기기를 먼저 동기화하거나 'memo store decrypt'로 암호화를 끄세요",
+        "cli.error.libraryNotEncrypted": "이 라이브러리는 암호화되어 있지 않습니다. 끌 것이 없습니다",
+        "cli.note.keyBlobRestored": "{path}에 키 블롭이 없었습니다(지워졌거나, 키 블롭이 삭제되었거나, 새 저장소). 이 라이브러리의 키 블롭을 되돌려 놓았고 저장소는 계속 암호화됩니다",
+        "cli.note.plainBlobsIgnored": "암호화된 저장소 {path}의 평문 {count}을(를) 적용하지 않았습니다(암호화를 거쳐 쓰이지 않음. 'memo sync --json'이 나열합니다)",
+        "cli.prompt.passphraseToDecrypt": "{path}의 암호화를 끄기 위한 암호: ",
+        "cli.status.encrypted": "켜짐: 이 라이브러리는 암호화해서만 동기화하고 저장소에는 암호문이 있습니다(암호를 물음)",
+        "cli.status.encryptedRemembered": "켜짐: 이 라이브러리는 암호화해서만 동기화하고 저장소에는 암호문이 있습니다(키를 기억함)",
+        "cli.status.encryption": "암호화:",
+        "cli.status.plain": "꺼짐: 마지막 동기화 때 저장소에는 평문이 있었습니다('memo sync --encrypt'로 켭니다)",
+        "cli.status.plainNoStore": "꺼짐('memo sync --encrypt'로 켭니다)",
+        "cli.store.decryptExplained": "이 라이브러리와 {path}의 암호화를 끕니다. 저장소의 키 블롭과 암호화된 블롭을 삭제하고, 모든 메모를 평문으로 다시 올립니다. 저장소를 읽을 수 있는 누구나 읽을 수 있게 됩니다. 암호화해서 동기화한 다른 기기는 각 기기에서 'memo store decrypt'를 실행할 때까지 계속 암호화합니다(키 블롭도 되돌려 놓습니다).",
+        "cli.store.decrypted": "이 라이브러리와 {path}의 암호화가 꺼졌습니다. 이제 저장소에는 평문이 있습니다.",
         "cli.error.storeOptionsNeedS3": "--endpoint와 --region은 --store s3://BUCKET/PREFIX와 함께 써야 합니다",
         "cli.error.syncFailed": "동기화에 실패했습니다: {error}",
         "cli.error.syncUnfinished": "동기화가 끝나지 않았습니다: {error}",
@@ -618,6 +634,15 @@ extension MemoStrings {
                          암호를 묻습니다.
             rotate-key   새 데이터 키 추가: 새 블롭은 새 키로 암호화하고, 이전 블롭도 계속
                          읽을 수 있습니다. 암호는 그대로입니다.
+            decrypt      이 라이브러리와 저장소의 암호화 끄기: 무엇을 하는지 알리고, 암호를
+                         묻고(항상: 기억된 키로는 안 됨), 모두 받은 뒤 저장소의 키 블롭과
+                         암호화된 블롭을 삭제하고 모든 메모를 평문으로 다시 올립니다. 다른
+                         기기는 각 기기에서 실행할 때까지 계속 암호화합니다.
+
+            암호화는 라이브러리의 속성입니다. 한 번 암호화해서 동기화한 라이브러리는 'memo
+            store decrypt' 전까지 어떤 저장소에도 평문을 쓰지 않습니다. 키 블롭을 잃은
+            저장소(지워졌거나, 키 블롭이 삭제되었거나, 새 저장소 폴더)는 다음 'memo sync'
+            때 같은 암호의 라이브러리 키 블롭을 되돌려 받습니다.
 
             이 라이브러리가 저장소의 키를 기억하고 있으면(라이브러리의 store-key 파일, 본인만
             읽을 수 있음: 암호 자체가 아니라 암호에서 만든 키) 현재 암호를 묻지 않습니다.
@@ -628,6 +653,7 @@ extension MemoStrings {
             예:
               memo store passphrase
               memo store rotate-key --store ~/Dropbox/memos
+              memo store decrypt
 
             종료 상태: 끝나면 0, 저장소를 쓸 수 없으면 1, 잘못된 명령줄이면 2, 암호가
             틀렸거나 없으면 3(아무것도 바꾸지 않음).
@@ -636,12 +662,14 @@ extension MemoStrings {
             라이브러리 폴더, 마지막 세션의 레플리카 ID(라이브러리를 정상적으로 닫았고 복사본이
             아니면 다음 세션이 이어받음)와 아직 그 ID로 올리는 이전 ID들, 메모 수, 아직 저장소에
             올리지 않은 작업 수(동기화 안 된 편집, 'memo sync'와 같은 방식으로 셈), 마지막으로
-            동기화를 마친 시각, 기억된 저장소 폴더를 보여 줍니다. 다른 memo 명령이 실행 중이어도
+            동기화를 마친 시각, 기억된 저장소 폴더, 암호화 여부(라이브러리와, 따라서 그 저장소)를 보여 줍니다. 다른 memo 명령이 실행 중이어도
             동작합니다.
 
             --json  객체: library, replica, lineage(이 라이브러리가 편집에 쓴 최신 ID 8개),
                     lineageCount, memos, trashedMemos, unsyncedEdits(unpublishedOperations
-                    로도), lastSync(ISO 8601 또는 null), store(또는 null).
+                    로도), lastSync(ISO 8601 또는 null), store(또는 null), encrypted(라이브러리가
+                    암호화해서만 동기화함), storeEncrypted(마지막 동기화 때의 저장소, 그 전에는
+                    null), passphraseRemembered.
 
             예:
               memo status
@@ -685,12 +713,16 @@ extension MemoStrings {
                     처음 알리는 블롭), skippedAgain(이전 동기화에서 알린 블롭),
                     blobsRemembered(그중 읽지도 않은 블롭: 영구히 손상됨),
                     errors(한 줄씩), problems(같은 오류를 객체로: operation, key, error,
-                    reason), store, replica(이 세션의 ID). 동기화가 실패해도 출력합니다.
+                    reason), store, replica(이 세션의 ID), encrypted(저장소의 암호화를 거침),
+                    plainBlobsIgnored(암호화된 저장소의 평문 블롭: 적용하지 않음). 동기화가
+                    실패해도 출력합니다.
 
             --encrypt  저장소에 종단 간 암호화를 켭니다(처음에는 새 암호를 터미널에서 화면에
                     표시하지 않고 두 번 묻거나, MEMO_PASSPHRASE 또는 --passphrase-file FILE에서
                     읽습니다). 그 뒤로 저장소에는 암호문만 남고, 모든 기기는 한 번 암호가
                     필요합니다. 암호에서 만든 키는 라이브러리(store-key 파일)에 기억됩니다.
+                    그 뒤로 라이브러리는 암호화된 상태입니다. 다시는 평문으로 동기화하지 않고,
+                    키 블롭이 없는 저장소(지워졌거나 새 저장소)에는 키 블롭을 되돌려 놓습니다.
                     'memo help store'를 보세요.
             --passphrase-file FILE  FILE의 첫 줄을 암호로 사용
 

@@ -70,6 +70,11 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed
     /// A step of a sync was asked for with no sync begun (package-internal drivers only).
     case noSyncInProgress
+    /// The library is encrypted (``Replica/encryption``) and the store is not opened through
+    /// encryption: nothing was synced, nothing written. Open the store with ``StoreEncryption``
+    /// (its `unlock` for a library puts a lost key blob back), or turn the library's encryption
+    /// off (``Replica/turnEncryptionOff()``) when the user asks for it.
+    case encryptedLibrary
 
     /// The replica error for a notebook's: ``text(_:_:)`` for `NotebookError.text`, otherwise
     /// ``notebook(_:)`` (so a text failure nests two levels, not three).
@@ -108,6 +113,7 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .syncInProgress: "a sync is in progress"
         case .closed: "the library is closed"
         case .noSyncInProgress: "no sync is in progress"
+        case .encryptedLibrary: "the library is encrypted: it syncs only through its store's encryption"
         }
     }
 }
@@ -158,6 +164,8 @@ public final class Replica: Sendable {
         var syncState: SyncState
         var core: LibraryCore
         var session: SyncSession?
+        /// The library's encryption (its `encryption` file); nil for a plain library.
+        var encryption: LibraryEncryption?
         var isClosed = false
         var events = EventHub()
 
@@ -179,7 +187,9 @@ public final class Replica: Sendable {
         self.configuration = configuration
         let opened = try Self.open(disk: disk, environment: environment)
         openReport = opened.report
-        guarded = Mutex(Guarded(notebook: opened.notebook, syncState: opened.syncState, core: opened.core))
+        let encryption: LibraryEncryption?
+        do throws(DiskError) { encryption = try LibraryEncryption.read(from: disk) } catch { throw .disk(error) }
+        guarded = Mutex(Guarded(notebook: opened.notebook, syncState: opened.syncState, core: opened.core, encryption: encryption))
     }
 
     /// Reads (or creates) the library on `disk`, repairing what a crash left.
@@ -462,12 +472,20 @@ public final class Replica: Sendable {
     /// says ``SyncReport/cancelled``.
     ///
     /// - Parameter progress: called after each store operation (on the sync's task).
+    /// An encrypted library (``encryption``) syncs only through an ``EncryptedBlobStore`` (or a
+    /// ``ReadOnlyBlobStore``, which publishes nothing); a sync through one makes the library
+    /// encrypted, durably, before anything is written.
+    ///
     /// - Throws: the local disk's failures (``ReplicaError/disk(_:)``), ``ReplicaError/closed``,
-    ///   ``ReplicaError/syncInProgress`` when another sync of this replica runs.
+    ///   ``ReplicaError/syncInProgress`` when another sync of this replica runs,
+    ///   ``ReplicaError/encryptedLibrary`` for a plain store and an encrypted library.
     @concurrent
     @discardableResult
     public func sync(with store: any BlobStore, progress: (@Sendable (SyncProgress) -> Void)? = nil) async throws(ReplicaError) -> SyncReport {
-        try beginSync()
+        let encrypted = store as? EncryptedBlobStore
+        let through: SyncStoreEncryption =
+            if let encrypted { .encrypted(encrypted.libraryEncryption) } else if store is ReadOnlyBlobStore { .readOnly } else { .plain }
+        try beginSync(through: through)
         let limit = configuration.maxInFlight
         await withTaskGroup(of: (SyncAction, SyncResult).self) { group in
             var inFlight = 0
@@ -493,12 +511,31 @@ public final class Replica: Sendable {
                 if let progress, let now = syncProgress { progress(now) }
             }
         }
-        return try finishSync()
+        var report = try finishSync()
+        if let encrypted {
+            report.encrypted = true
+            if report.listedStore { report.plainBlobsIgnored = encrypted.plainBlobKeys }
+        }
+        return report
+    }
+
+    /// ``beginSync(through:)`` on a plain store (tests that drive a plain library's sync).
+    package func beginSync() throws(ReplicaError) {
+        try beginSync(through: .plain)
     }
 
     /// Starts a sync that the caller drives step by step (``nextSyncActions(limit:)``,
-    /// ``handleSync(_:_:)``, ``finishSync()``): saves first.
-    package func beginSync() throws(ReplicaError) {
+    /// ``handleSync(_:_:)``, ``finishSync()``): saves first. `through` says how the caller
+    /// performs the store operations: an encrypted library refuses a plain store
+    /// (``ReplicaError/encryptedLibrary``, before anything is done), and a sync through
+    /// encryption makes the library encrypted (durably, before anything is written).
+    package func beginSync(through: SyncStoreEncryption) throws(ReplicaError) {
+        let current = guarded.withLock { $0.encryption }
+        switch through {
+        case .plain: if current != nil && !Self.mutantSyncsPlain { throw .encryptedLibrary }
+        case .readOnly: break
+        case let .encrypted(encryption): if current != encryption { try recordEncryption(encryption) }
+        }
         try saveNow()
         let now = environment.wallMilliseconds()
         try guarded.withLock { guarded throws(ReplicaError) in
@@ -591,6 +628,68 @@ public final class Replica: Sendable {
         }
         try saveNow()
         return report
+    }
+
+    // MARK: Encryption
+
+    /// The library's encryption: nil for a plain library. A library that synced through an
+    /// encrypted store is encrypted from then on (its `encryption` file, FORMAT.md "Library
+    /// encryption"), in every later session and in every copy of its folder: it syncs only
+    /// through encryption (``sync(with:progress:)`` refuses any other store with
+    /// ``ReplicaError/encryptedLibrary``), until ``turnEncryptionOff()``.
+    public var encryption: LibraryEncryption? { guarded.withLock { $0.encryption } }
+
+    /// Whether the library is encrypted (``encryption``): what it writes to any store is ciphertext.
+    public var isEncrypted: Bool { encryption != nil }
+
+    /// Makes the library plain again: its syncs may then write plain blobs, to a store without a
+    /// key blob. Call it only when the user asked for it, having checked the passphrase
+    /// (``StoreEncryption/verify(passphrase:opens:)``); the store itself stays encrypted until its
+    /// key blob is deleted (`memo store decrypt` does both).
+    ///
+    /// - Throws: ``ReplicaError/syncInProgress`` while a sync runs, ``ReplicaError/closed``,
+    ///   ``ReplicaError/disk(_:)``.
+    @concurrent
+    public func turnEncryptionOff() async throws(ReplicaError) {
+        try turnEncryptionOffNow()
+    }
+
+    /// ``turnEncryptionOff()``, on the calling thread.
+    package func turnEncryptionOffNow() throws(ReplicaError) {
+        try diskLock.withLock { _ throws(ReplicaError) in
+            try guarded.withLock { guarded throws(ReplicaError) in
+                if guarded.isClosed { throw .closed }
+                if guarded.session != nil { throw .syncInProgress }
+            }
+            do throws(DiskError) { try disk.perform(LibraryEncryption.removingOperations) } catch { throw .disk(error) }
+            guarded.withLock { $0.encryption = nil }
+        }
+    }
+
+    /// Whether the `encryptedLibrarySyncsPlain` mutant is on (debug builds of the test command only).
+    private static var mutantSyncsPlain: Bool {
+        #if MEMOSYNC_MUTANTS
+        return EngineMutant.active == .encryptedLibrarySyncsPlain
+        #else
+        return false
+        #endif
+    }
+
+    /// Makes the library encrypted with `encryption` without syncing (the simulator's libraries
+    /// of an encrypted run, from their start).
+    package func markEncrypted(_ encryption: LibraryEncryption) throws(ReplicaError) {
+        try recordEncryption(encryption)
+    }
+
+    /// Makes `encryption` the library's, durably, before a sync through it writes anything.
+    private func recordEncryption(_ encryption: LibraryEncryption) throws(ReplicaError) {
+        try diskLock.withLock { _ throws(ReplicaError) in
+            try guarded.withLock { guarded throws(ReplicaError) in
+                if guarded.isClosed { throw .closed }
+            }
+            do throws(DiskError) { try disk.perform(encryption.savingOperations()) } catch { throw .disk(error) }
+            guarded.withLock { $0.encryption = encryption }
+        }
     }
 
     /// Performs one store operation.
@@ -689,6 +788,16 @@ public final class Replica: Sendable {
             if id.rawValue != 0 && !taken.contains(id) { return id }
         }
     }
+}
+
+/// How a step-by-step sync's store operations are performed (``Replica/beginSync(through:)``).
+package enum SyncStoreEncryption: Sendable, Equatable {
+    /// On a plain store: refused for an encrypted library.
+    case plain
+    /// On a store that refuses writes and deletions (``ReadOnlyBlobStore``): nothing is published.
+    case readOnly
+    /// Through a store's encryption, with this key blob: the library is encrypted from then on.
+    case encrypted(LibraryEncryption)
 }
 
 /// The environment's random source as a `RandomNumberGenerator`.

@@ -247,6 +247,13 @@ public struct SyncReport: Sendable, Equatable {
     /// Whether the sync was cancelled (its task was): it stopped at a safe point, what it wrote
     /// and applied until then counts, and the next sync does the rest.
     public var cancelled = false
+    /// Whether the sync went through the store's encryption (an ``EncryptedBlobStore``): what it
+    /// wrote is ciphertext. Set by ``Replica/sync(with:progress:)``.
+    public var encrypted = false
+    /// Plain blobs an encrypted sync found beside the ciphertext (``EncryptedBlobStore/plainBlobKeys``,
+    /// sorted): never read, never applied. Left from before encryption was turned on (collected
+    /// once a snapshot covers them), or put there by someone who can write to the store.
+    public var plainBlobsIgnored: [String] = []
 
     /// Whether the sync did everything it set out to: it listed the store and met no store
     /// error (skipped blobs are not errors). Only a complete sync moves

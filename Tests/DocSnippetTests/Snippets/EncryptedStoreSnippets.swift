@@ -13,23 +13,30 @@ struct AppKeychain: Sendable {
 
 let keychain = AppKeychain()
 
-func openStore(folder: String, passphrase: String?) async throws(EncryptionError) -> any BlobStore {
+func openStore(folder: String, for replica: Replica, passphrase: String?) async throws(EncryptionError) -> any BlobStore {
     let folderStore: any BlobStore
     do throws(BlobStoreError) {
         folderStore = try DirectoryBlobStore(path: folder)     // or any BlobStore
     } catch {
         throw .store(error)                                     // the folder cannot be used
     }
-    if case .plain = try await StoreEncryption.status(of: folderStore) { return folderStore }
+    // An encrypted library (it synced encrypted once) stays encrypted, whatever the store shows.
+    let library = replica.encryption
+    if library == nil, case .plain = try await StoreEncryption.status(of: folderStore) { return folderStore }
     if let saved = keychain.data(for: "store-key"), let remembered = RememberedStoreKey(encoded: Array(saved)) {
         do throws(EncryptionError) {
+            if let library { return try await StoreEncryption.unlock(folderStore, remembered: remembered, library: library) }
             return try await StoreEncryption.unlock(folderStore, remembered: remembered)
         } catch .passphraseChanged {
             // Changed on another device: fall through and ask for the new passphrase.
         }
     }
     guard let passphrase else { throw .passphraseRequired }    // show the passphrase prompt
-    let store = try await StoreEncryption.unlock(folderStore, passphrase: passphrase)
+    let store = if let library {
+        try await StoreEncryption.unlock(folderStore, passphrase: passphrase, library: library)
+    } else {
+        try await StoreEncryption.unlock(folderStore, passphrase: passphrase)
+    }
     keychain.set(Data(store.rememberedKey.encoded), for: "store-key")   // kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
     return store
 }

@@ -28,6 +28,12 @@ let mutants: [SwiftSetting] = selfChecks ? [
     .define("MEMOSYNC_MUTANTS", .when(configuration: .debug)),
 ] : []
 
+/// Test hooks of the `memo` command (Sources/memo/TestHooks.swift), for the CLI tests of the
+/// self-check build only.
+let testHooks: [SwiftSetting] = selfChecks ? [
+    .define("MEMOSYNC_TEST_HOOKS", .when(configuration: .debug)),
+] : []
+
 let internalChecks: [SwiftSetting] = (selfChecks ? [
     .define("MEMOSYNC_INTERNAL_CHECKS", .when(configuration: .debug)),
 ] : []) + mutants
@@ -72,7 +78,7 @@ let package = Package(
         // An in-memory store and library folder for tests (this package's and an app's).
         .target(name: "MemoSyncTesting", dependencies: ["MemoSync"]),
         // The command line front end.
-        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoSyncRemote", "MemoNotes", "MemoCRDT"]),
+        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoSyncRemote", "MemoNotes", "MemoCRDT"], swiftSettings: testHooks),
         .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncRemote", "MemoSyncTesting"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),

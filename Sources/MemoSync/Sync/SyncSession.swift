@@ -176,6 +176,14 @@ package struct SyncSession {
     var encodedSnapshot: (bytes: [UInt8], version: VersionVector)?
     var publishFailed = false
     var blobsDone = 0
+    /// A received segment being merged in pieces (``applyNextPiece(notebook:)``): its key, the
+    /// end of its replica's counters, and the pieces not applied yet, in order. The sequential
+    /// step waits until every piece is applied. Between pieces the notebook holds a prefix of
+    /// the segment's operations (for its replica, a counter range from what it held): a valid
+    /// notebook, which a save may make durable as it is; the segment counts as fetched
+    /// (``fetchedThrough``) only after its last piece, and a later sync that finds the notebook
+    /// short of the segment's end reads it again.
+    var merging: (key: String, replica: ReplicaID, end: UInt32, pieces: ArraySlice<NotebookDelta>)?
 
     struct ListedSegment {
         var key: String
@@ -209,6 +217,39 @@ package struct SyncSession {
         if notebook.version[notebook.replica] > 0 { self.state.addToLineage(notebook.replica) }
     }
 
+    /// Whether a received segment waits to be merged in pieces: the driver calls
+    /// ``applyNextPiece(notebook:)`` until this is false, releasing the notebook between
+    /// calls (edits go on between pieces), before it asks for the next actions.
+    package var hasPieceToApply: Bool { merging != nil }
+
+    /// Merges the next piece of the segment being merged (see ``merging``) into the lent
+    /// notebook, with events. A piece the notebook refuses ends the segment's merge: it is
+    /// skipped as damaged (what earlier pieces applied stays, as valid operations).
+    package mutating func applyNextPiece(notebook lent: inout Notebook) {
+        lend(&lent)
+        defer { giveBack(&lent) }
+        guard var current = merging, let piece = current.pieces.first else {
+            merging = nil
+            return
+        }
+        current.pieces.removeFirst()
+        do throws(NotebookError) {
+            let applied = try notebook.apply(piece)
+            report.operationsApplied += applied.appliedOperationCount
+        } catch {
+            merging = nil
+            skip(current.key, .corrupt(error.description))
+            return
+        }
+        guard current.pieces.isEmpty else {
+            merging = current
+            return
+        }
+        merging = nil
+        fetchedThrough[current.replica] = max(fetchedThrough[current.replica] ?? 0, current.end)
+        applyDeferred()
+    }
+
     /// True once the sync is over: every phase done, or cancelled with nothing in flight.
     package var isFinished: Bool { phase == .finished || (isCancelled && inFlight.isEmpty) }
 
@@ -223,9 +264,18 @@ package struct SyncSession {
         guard phase != .finished, !isCancelled else { return }
         isCancelled = true
         report.cancelled = true
+        // The pieces applied stay (a prefix of the segment); the next sync reads it again.
+        merging = nil
         wanted = nil
         answered = [:]
         decodedAnswers = [:]
+    }
+
+    /// Adds to the session's lineage an id another process of this library made operations
+    /// under (read from the library files by a replica sharing its folder: its operations are
+    /// now in the notebook, and this library publishes them as its own).
+    package mutating func adoptIntoLineage(_ replica: ReplicaID, current: ReplicaID) {
+        state.adoptIntoLineage(replica, current: current)
     }
 
     // MARK: Driving
@@ -314,6 +364,8 @@ package struct SyncSession {
 
     /// The sequential step's next action, advancing through the phases; nil when finished.
     private mutating func nextSequentialAction() -> SyncAction? {
+        // A segment being merged in pieces comes first: its last piece may change what to read.
+        if merging != nil { return nil }
         while true {
             let action: SyncAction?
             switch phase {
@@ -769,6 +821,20 @@ package struct SyncSession {
                 deferred.append((key, delta, nil))
                 applyDeferred()
             } else {
+                // A large segment is merged in pieces, the replica's lock released between them
+                // (``applyNextPiece(notebook:)``), after checking what can be checked of the
+                // whole: its runs, and that each text operation has its run.
+                let pieces = delta.pieces(maxOperations: configuration.mergePieceOperationsMax)
+                if pieces.count > 1 {
+                    do throws(NotebookError) {
+                        try notebook.validateRunsAndTextCounts(of: delta)
+                    } catch {
+                        skip(key, .corrupt(error.description))
+                        return
+                    }
+                    merging = (key, replicaID, end, pieces[...])
+                    return
+                }
                 fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
                 apply(delta, key: key)
                 applyDeferred()

@@ -88,6 +88,42 @@ struct PieceMergeTests {
         }
     }
 
+    @Test("a device that holds memos bootstraps from a snapshot in pieces, typing meanwhile")
+    func snapshotIntoANonEmptyNotebook() async throws {
+        let seed = Self.seed(0xB007)
+        print("PieceMergeTests.snapshotIntoANonEmptyNotebook seed \(seed) (rerun with MEMOSYNC_SEED=\(seed))")
+        let clock = TestEnvironment(seed: seed)
+        let store = InMemoryBlobStore()
+        var eager = SyncConfiguration()
+        eager.snapshotEveryOperations = 1
+        var small = SyncConfiguration()
+        small.mergePieceOperationsMax = 3
+        let writer = try Replica(disk: MemoryDisk(), environment: clock.environment, configuration: eager)
+        for index in 0..<25 { _ = try writer.createMemo(text: "memo \(index)\nbody \(index)") }
+        let first = try await writer.sync(with: store)
+        #expect(first.publishedSnapshot != nil)
+        let typist = try Replica(disk: MemoryDisk(), environment: clock.environment, configuration: small)
+        let own = try typist.createMemo(text: "mine ")
+        let sync = Task { try await typist.sync(with: store) }
+        var typed = "mine "
+        var step = 0
+        while step < 10 || typist.syncProgress != nil {
+            try typist.edit(own, replacingUTF16: typed.utf16.count..<typed.utf16.count, with: "k\(step) ")
+            typed += "k\(step) "
+            step += 1
+            if step > 20_000 { break }
+            await Task.yield()
+        }
+        let report = try await sync.value
+        #expect(report.isComplete, "\(report.errors)")
+        #expect(report.operationsApplied >= writer.notebook.version.operationCount)
+        #expect(typist.notebook.pendingOperationCount == 0)
+        for id in writer.notebook.memoIDs { #expect(typist.notebook.memo(id)?.text == writer.notebook.memo(id)?.text) }
+        #expect(typist.notebook.memo(own)?.text == typed)
+        try await syncUntilQuiet([typist, writer], store: store)
+        expectConverged([typist, writer], seed: seed)
+    }
+
     @Test("a sync that merges in small pieces while the user types receives everything and keeps the typing")
     func syncInSmallPiecesWhileTyping() async throws {
         let seed = Self.seed(0x51EC)

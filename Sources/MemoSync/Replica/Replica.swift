@@ -684,6 +684,17 @@ public final class Replica: Sendable {
         var decoded: SyncSession.DecodedBlob?
         if case let .read(key) = action, case let .read(bytes) = result {
             decoded = SyncSession.decode(key: key, bytes: bytes, replica: id)
+            // A snapshot for a notebook that holds something: what it holds beyond the notebook
+            // is computed here too (it decodes every memo's text), so that the session can
+            // merge it in pieces.
+            if case let .snapshot(.success(snapshot))? = decoded {
+                let base = guarded.withLock { $0.notebook.version }
+                if !base.isEmpty, !snapshot.version.isIncluded(in: base), let changes = try? snapshot.changes(since: base),
+                    changes.operationCount > configuration.mergePieceOperationsMax
+                {
+                    decoded = .snapshotChanges(snapshot, base: base, changes: changes)
+                }
+            }
         }
         guarded.withLock { guarded in
             guard guarded.session != nil, !guarded.isClosed else { return }

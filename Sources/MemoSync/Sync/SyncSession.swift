@@ -183,7 +183,14 @@ package struct SyncSession {
     /// notebook, which a save may make durable as it is; the segment counts as fetched
     /// (``fetchedThrough``) only after its last piece, and a later sync that finds the notebook
     /// short of the segment's end reads it again.
-    var merging: (key: String, replica: ReplicaID, end: UInt32, pieces: ArraySlice<NotebookDelta>)?
+    /// A segment's merge records its replica's end as fetched when done; a snapshot's
+    /// (`fetched` nil) records nothing more.
+    var merging: (key: String, fetched: (replica: ReplicaID, end: UInt32)?, pieces: ArraySlice<NotebookDelta>)?
+    /// For a snapshot read into a notebook that holds something, the operations it holds beyond
+    /// the notebook's version when the driver decoded it (computed outside the replica's lock,
+    /// ``DecodedBlob/snapshotChanges(_:base:changes:)``), by key, until the sequential step
+    /// merges it in pieces.
+    var snapshotChanges: [String: (base: VersionVector, changes: NotebookDelta)] = [:]
 
     struct ListedSegment {
         var key: String
@@ -246,7 +253,9 @@ package struct SyncSession {
             return
         }
         merging = nil
-        fetchedThrough[current.replica] = max(fetchedThrough[current.replica] ?? 0, current.end)
+        if let fetched = current.fetched {
+            fetchedThrough[fetched.replica] = max(fetchedThrough[fetched.replica] ?? 0, fetched.end)
+        }
         applyDeferred()
     }
 
@@ -266,6 +275,7 @@ package struct SyncSession {
         report.cancelled = true
         // The pieces applied stay (a prefix of the segment); the next sync reads it again.
         merging = nil
+        snapshotChanges = [:]
         wanted = nil
         answered = [:]
         decodedAnswers = [:]
@@ -681,6 +691,8 @@ package struct SyncSession {
     private mutating func verify(key: String, bytes: [UInt8]) {
         verifyQueue.removeAll { $0 == key }
         guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
+        // Merged whole (rare: a snapshot of this library's own lineage it did not know of).
+        snapshotChanges[key] = nil
         merge(snapshot, key: key)
         guard snapshot.version.isIncluded(in: notebook.version) else { return }
         // Found now, so it ages from now, and never before a snapshot remembered as written later
@@ -832,7 +844,7 @@ package struct SyncSession {
                         skip(key, .corrupt(error.description))
                         return
                     }
-                    merging = (key, replicaID, end, pieces[...])
+                    merging = (key, (replicaID, end), pieces[...])
                     return
                 }
                 fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
@@ -841,11 +853,29 @@ package struct SyncSession {
             }
         case let .snapshot(writer, _)?:
             guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
-            merge(snapshot, key: key)
             if writer != notebook.replica {
                 state.readSnapshots.removeAll { $0.key == key }
                 state.readSnapshots.append(SyncState.ReadSnapshot(key: key, version: snapshot.version))
             }
+            // Into a notebook that holds something, a large snapshot merges in pieces, like a
+            // large segment: the operations it holds beyond what the notebook held when the
+            // driver decoded it (the notebook only grows, so those are all it may lack).
+            if let early = snapshotChanges.removeValue(forKey: key), !notebook.version.isEmpty,
+                early.base.isIncluded(in: notebook.version)
+            {
+                let pieces = early.changes.pieces(maxOperations: configuration.mergePieceOperationsMax)
+                if pieces.count > 1 {
+                    do throws(NotebookError) {
+                        try notebook.validateRunsAndTextCounts(of: early.changes)
+                    } catch {
+                        skip(key, .corrupt(error.description))
+                        return
+                    }
+                    merging = (key, nil, pieces[...])
+                    return
+                }
+            }
+            merge(snapshot, key: key)
         case .head?, nil:
             break
         }
@@ -928,9 +958,13 @@ package struct SyncSession {
 
     private mutating func decodeSnapshot(key: String, bytes: [UInt8]) -> Notebook? {
         let decoded: Result<Notebook, DecodingError>
-        if case let .snapshot(early)? = decodedAnswers.removeValue(forKey: key) {
+        switch decodedAnswers.removeValue(forKey: key) {
+        case let .snapshot(early)?:
             decoded = early
-        } else {
+        case let .snapshotChanges(snapshot, base, changes)?:
+            decoded = .success(snapshot)
+            snapshotChanges[key] = (base, changes)
+        default:
             decoded = Result { () throws(DecodingError) in try Notebook(decoding: bytes, replica: notebook.replica) }
         }
         switch decoded {
@@ -946,6 +980,9 @@ package struct SyncSession {
     package enum DecodedBlob: Sendable {
         case delta(Result<NotebookDelta, DecodingError>)
         case snapshot(Result<Notebook, DecodingError>)
+        /// A snapshot decoded, with the operations it holds beyond `base` (the notebook's
+        /// version when it was decoded), computed by the driver outside any lock.
+        case snapshotChanges(Notebook, base: VersionVector, changes: NotebookDelta)
     }
 
     /// Decodes what `key` names (a segment or a snapshot; nil for anything else) as the session

@@ -28,6 +28,12 @@ let mutants: [SwiftSetting] = selfChecks ? [
     .define("MEMOSYNC_MUTANTS", .when(configuration: .debug)),
 ] : []
 
+/// Test hooks of the `memo` command (Sources/memo/TestHooks.swift), for the CLI tests of the
+/// self-check build only.
+let testHooks: [SwiftSetting] = selfChecks ? [
+    .define("MEMOSYNC_TEST_HOOKS", .when(configuration: .debug)),
+] : []
+
 let internalChecks: [SwiftSetting] = (selfChecks ? [
     .define("MEMOSYNC_INTERNAL_CHECKS", .when(configuration: .debug)),
 ] : []) + mutants
@@ -75,7 +81,7 @@ let package = Package(
         // the HTTP server, the page <-> server scheme, the page's files.
         .target(name: "MemoServe", dependencies: ["MemoSync", "MemoNotes", "MemoCRDT"]),
         // The command line front end.
-        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoSyncRemote", "MemoNotes", "MemoCRDT", "MemoServe"]),
+        .executableTarget(name: "memo", dependencies: ["MemoSync", "MemoSyncRemote", "MemoNotes", "MemoCRDT", "MemoServe"], swiftSettings: testHooks),
         .executableTarget(name: "memo-bench", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncRemote", "MemoSyncTesting"]),
         // A child process the crash-safety test kills at random moments.
         .executableTarget(name: "memo-crash-child", dependencies: ["MemoCRDT", "MemoSync"], path: "Tests/CrashChild"),

@@ -124,6 +124,22 @@ enum RemoteBenchmark {
         guard reader.notebook.memo(targets[0])?.text == writers[0].notebook.memo(targets[0])?.text else {
             throw BenchFailure.usage("the reader did not receive the change")
         }
+        // The slowest keystroke during the syncs that merge the most (issue 25): a new device's
+        // bootstrap, and a device receiving 2,000 changed memos, each at 0 and 50 ms.
+        var editMax: [(String, Double)] = []
+        for latency in [0, 50] {
+            let typed = try await typeDuringBootstrap(devices, store: LatencyStore(inner: devices.folder, latencyMilliseconds: latency))
+            editMax.append(("edit_max_ms_bootstrap_\(latency)ms", typed.keystrokeMilliseconds.max() ?? 0))
+        }
+        var receivedOperations = 0
+        for latency in [0, 50] {
+            let typed = try await typeDuringReceive(
+                writer: writers[1], receiver: reader, folder: devices.folder,
+                store: LatencyStore(inner: devices.folder, latencyMilliseconds: latency), round: latency)
+            receivedOperations = typed.operations
+            editMax.append(("edit_max_ms_receive_\(latency)ms", typed.keystrokeMilliseconds.max() ?? 0))
+        }
+
         for writer in writers { await writer.close() }
         await reader.close()
 
@@ -148,6 +164,9 @@ enum RemoteBenchmark {
         report.add("edit_max_ms_during_sync", .milliseconds(typing.keystrokeMilliseconds.max() ?? 0))
         report.add("keystrokes", .integer(keystrokeCount))
         report.add("keystrokes_during_sync", .integer(typing.duringSync))
+        for (key, milliseconds) in editMax { report.add(key, .milliseconds(milliseconds)) }
+        report.add("receive_changed_memos", .integer(receiveMemoCount))
+        report.add("receive_operations", .integer(receivedOperations))
         return report
     }
 
@@ -231,6 +250,50 @@ enum RemoteBenchmark {
         }
         await typist.close()
         return (keystrokeMilliseconds, duringSync)
+    }
+
+    static let receiveMemoCount = 2_000
+    static let receiveEditsPerMemo = 4
+    static let receiveEditLength = 60
+
+    /// Keystrokes, one every 2 ms, into a memo of `receiver` while it syncs and receives
+    /// 2,000 memos `writer` changed (4 insertions of 60 characters each, about 480,000
+    /// operations, published as one segment beforehand): each keystroke's time, and the
+    /// operations received.
+    static func typeDuringReceive(writer: Replica, receiver: Replica, folder: DirectoryBlobStore, store: LatencyStore, round: Int) async throws
+        -> (keystrokeMilliseconds: [Double], operations: Int)
+    {
+        let memos = writer.notebook.list().prefix(receiveMemoCount).map(\.id)
+        guard memos.count == receiveMemoCount else { throw BenchFailure.usage("the writer has too few memos") }
+        let chunk = String(repeating: "r\(round % 10)xyzw", count: receiveEditLength / 6)
+        for memo in memos {
+            for edit in 0..<receiveEditsPerMemo {
+                let length = writer.notebook.memo(memo)?.text.utf16.count ?? 0
+                let at = length * edit / receiveEditsPerMemo
+                try writer.edit(memo, replacingUTF16: at..<at, with: chunk)
+            }
+        }
+        let published = try await writer.sync(with: folder)
+        guard published.isComplete, published.publishedSegment != nil else { throw BenchFailure.usage("the writer did not publish: \(published.errors)") }
+        let typed = try receiver.createMemo(text: String(repeating: "abcdefghij", count: 100))
+        let syncing = Task { try await receiver.sync(with: store) }
+        var keystrokeMilliseconds: [Double] = []
+        var position = 500
+        var index = 0
+        // Typing until the sync is over (at least 20 keystrokes).
+        while index < 20 || receiver.syncProgress != nil {
+            let letter = String(UnicodeScalar(UInt8(97 + index % 26)))
+            let timed = try Measure.timed { () throws(ReplicaError) in try receiver.edit(typed, replacingUTF16: position..<position, with: letter) }
+            keystrokeMilliseconds.append(timed.milliseconds)
+            position += 1
+            index += 1
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let report = try await syncing.value
+        guard report.isComplete, memos.allSatisfy({ receiver.notebook.memo($0)?.text == writer.notebook.memo($0)?.text }) else {
+            throw BenchFailure.usage("the receiver did not get the changed memos: \(report.errors)")
+        }
+        return (keystrokeMilliseconds, report.operationsApplied)
     }
 
     /// The value below which a share `fraction` of `values` lie (nearest rank).

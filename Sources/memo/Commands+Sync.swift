@@ -11,7 +11,12 @@ extension Runner {
     mutating func sync(library: Library, storeOptions: StoreOptions, encryption: EncryptionOptions) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
         // A folder, an S3 bucket or a WebDAV folder (StoreOption.swift).
-        let (store, location) = try openStore(storeOptions, remembered: settings.store, library: library.path)
+        let (opened, location) = try openStore(storeOptions, remembered: settings.store, library: library.path)
+        #if MEMOSYNC_TEST_HOOKS
+        let store = gatedForTests(opened)
+        #else
+        let store = opened
+        #endif
         let shown = Self.storeDisplay(location)
 
         let progress = ProgressLine(console: console, enabled: !quiet, task: t("progress.sync"))

@@ -58,9 +58,22 @@ struct Runner {
             try await runTrash(invocation)
         case let .sync(storeOptions):
             if let given = storeOptions.store { _ = try Self.parseStore(given, storeOptions) }
+            // One sync of a library at a time; the library itself is locked only while the sync
+            // reads or writes its files, so commands that change it do not wait for the store
+            // (`Replica.shareFolder()`). The sync lock goes last, after the library is closed.
+            let syncLock = try lockForSync(invocation, creating: true)
+            defer { syncLock.release() }
             let library = try open(invocation, creating: true)
+            do throws(ReplicaError) {
+                try library.writer.shareFolder()
+            } catch {
+                throw .runtime("error.cannotOpenLibrary", ["path": library.path, "error": explain(error)])
+            }
             try await sync(library: library, storeOptions: storeOptions, encryption: invocation.encryption)
         case let .store(action, store):
+            // Not while a sync of the library runs (it holds the sync lock, not the library's).
+            let syncLock = try lockForSync(invocation)
+            defer { syncLock.release() }
             let library = try open(invocation)
             try await storeCommand(action: action, storeOption: store, library: library, options: invocation.encryption)
         case let .export(target):
@@ -130,6 +143,35 @@ struct Runner {
                 }
             } catch {
                 throw .runtime("error.cannotOpenLibrary", ["path": path, "error": explain(error)])
+            }
+        }
+    }
+
+    /// Takes the library's sync lock (one sync of a library at a time), waiting for another
+    /// sync to finish as ``open(_:creating:replicaEnvironment:)`` waits for the library.
+    /// Without `creating`, a path that holds no library is refused first (no folder is made).
+    func lockForSync(_ invocation: Invocation, creating: Bool = false) throws(CLIError) -> LibrarySyncLock {
+        let path = try libraryPath(invocation)
+        if !creating && !FileManager.default.fileExists(atPath: path + "/" + LibraryCore.stateFileName) {
+            throw .runtime("error.noLibrary", ["path": path])
+        }
+        let start = Date()
+        var told = false
+        while true {
+            do throws(DiskError) {
+                return try LibrarySyncLock(path: path)
+            } catch .locked {
+                let waited = Date().timeIntervalSince(start)
+                guard waited < Self.lockWaitSeconds else {
+                    throw .runtime("error.libraryBusy", ["path": path, "seconds": Format.number(Int(Self.lockWaitSeconds))])
+                }
+                if waited >= 1 && !told {
+                    note(t("note.waitingForLibrary"))
+                    told = true
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            } catch {
+                throw .runtime("error.cannotOpenLibrary", ["path": path, "error": explain(ReplicaError.disk(error))])
             }
         }
     }

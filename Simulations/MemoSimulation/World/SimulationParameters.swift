@@ -151,8 +151,15 @@ public struct SimulationParameters: Sendable, Equatable {
         configuration.snapshotAfterSegments = snapshotAfterSegments
         configuration.snapshotEveryOperations = snapshotEveryOperations
         configuration.gracePeriodMilliseconds = gracePeriodMilliseconds
+        configuration.mergePieceOperationsMax = mergePieceOperationsMax
         return configuration
     }
+
+    /// The most operations a sync merges at once (issue 25: received work merges in pieces):
+    /// small in most seeds, so that segments and snapshots merge in many pieces (held back
+    /// across pieces, tombstones whose deletions come in a later piece). Taken from the seed,
+    /// not drawn, so that the other parameters of a seed stay what they were.
+    public var mergePieceOperationsMax: Int { [1, 3, 8, 32, 2_048][Int(seed % 5)] }
 
     /// The store faults these parameters turn on.
     public var storeFaults: StoreFaults {

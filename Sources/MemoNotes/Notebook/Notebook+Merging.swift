@@ -588,6 +588,19 @@ extension Notebook {
     /// text runs matched by text operations, each memo's text operations consistent with its
     /// text, memos that will be touched decodable, and no held operation id reused for another
     /// operation.
+    /// Checks what of `delta` can be checked without its texts' contents: its runs (order,
+    /// lengths, limits, agreement with the operations held, timestamps) and that every text
+    /// operation has its run. A caller applying a delta in pieces (``NotebookDelta/pieces(maxOperations:)``)
+    /// checks this of the whole first; each piece is checked whole as it is applied.
+    ///
+    /// - Throws: ``NotebookError/invalidDelta(reason:)``.
+    package func validateRunsAndTextCounts(of delta: NotebookDelta) throws(NotebookError) {
+        let textCounts = try validateRuns(of: delta)
+        for (textIndex, (memo, text)) in delta.texts.enumerated() where textCounts[textIndex] != text.operationCount {
+            throw .invalidDelta(reason: "text operations for memo \(memo) without notebook runs")
+        }
+    }
+
     private mutating func validate(_ delta: NotebookDelta) throws(NotebookError) {
         let textCounts = try validateRuns(of: delta)
         for (textIndex, (memo, text)) in delta.texts.enumerated() {

@@ -18,6 +18,11 @@ import Foundation
 public final class FileDisk: LibraryDisk, @unchecked Sendable {
     /// The name of the lock file inside the library folder.
     public static let lockFileName = ".memosync.lock"
+    /// The name of the sync lock file inside the library folder: held (with `flock`) for a
+    /// whole sync by a process that shares the library while it syncs (`memo sync`), so that
+    /// two syncs of one library never run at once. Never listed, read or changed through the
+    /// disk.
+    public static let syncLockFileName = ".memosync.sync-lock"
     /// Tries to take the lock, 10 ms apart, before reporting it held.
     static let lockAttempts = 20
 
@@ -27,6 +32,8 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
     // Guarded by `lock`: the descriptor holding the library lock, nil once closed.
     private let lock = NSLock()
     private var lockDescriptor: Int32?
+    /// False between ``releaseLock()`` and ``takeLock(waitingMilliseconds:)``.
+    private var holdsLockNow = true
 
     /// Opens the library folder at `path`, creating it (and any missing folder above it) when
     /// needed, and locks it. A relative path is resolved against the current folder now.
@@ -99,6 +106,59 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
         lockDescriptor = nil
     }
 
+    /// Lets other `FileDisk`s (other processes) take the library lock until ``takeLock(waitingMilliseconds:)``.
+    /// Meanwhile every operation throws ``DiskError/unavailable(reason:)``: the folder may be
+    /// changing under another holder. A `Replica` sharing its folder (`Replica.shareFolder()`)
+    /// holds the lock only while it reads or writes the library files.
+    public func releaseLock() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let lockDescriptor, holdsLockNow else { return }
+        POSIX.unlock(lockDescriptor)
+        holdsLockNow = false
+    }
+
+    /// Takes the library lock again after ``releaseLock()``, waiting up to
+    /// `waitingMilliseconds` for another holder to release it (a command that changes the
+    /// library holds it for moments).
+    ///
+    /// - Throws: ``DiskError/locked(path:)`` when it was not released in time;
+    ///   ``DiskError/unavailable(reason:)`` when the disk was closed.
+    public func takeLock(waitingMilliseconds: Int) throws(DiskError) {
+        let lockPath = filePath(FileDisk.lockFileName)
+        var waited = 0
+        while true {
+            lock.lock()
+            guard let lockDescriptor else {
+                lock.unlock()
+                throw .unavailable(reason: "the library at \(path) was closed")
+            }
+            if holdsLockNow {
+                lock.unlock()
+                return
+            }
+            do throws(POSIXFailure) {
+                try POSIX.lockExclusively(lockDescriptor, path: lockPath)
+                holdsLockNow = true
+                lock.unlock()
+                return
+            } catch {
+                lock.unlock()
+                guard error.kind == .wouldBlock else { throw .unavailable(reason: error.description) }
+                guard waited < waitingMilliseconds else { throw .locked(path: path) }
+            }
+            usleep(5_000)
+            waited += 5
+        }
+    }
+
+    /// Whether this disk holds the library lock now (open, and not released).
+    public var holdsLock: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return lockDescriptor != nil && holdsLockNow
+    }
+
     /// Whether ``close()`` was called.
     public var isClosed: Bool {
         lock.lock()
@@ -110,7 +170,9 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
     /// "/", no control character, not "." or "..", and not the lock file. O(length).
     public static func isValidFileName(_ name: String) -> Bool {
         let utf8 = name.utf8
-        guard !utf8.isEmpty, utf8.count <= 255, name != ".", name != "..", name != lockFileName else {
+        guard !utf8.isEmpty, utf8.count <= 255, name != ".", name != "..", name != lockFileName,
+            name != syncLockFileName
+        else {
             return false
         }
         return name.unicodeScalars.allSatisfy { scalar in
@@ -243,6 +305,9 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
         guard lockDescriptor != nil else {
             throw .unavailable(reason: "the library at \(path) was closed")
         }
+        guard holdsLockNow else {
+            throw .unavailable(reason: "the library at \(path) is not locked by this process now")
+        }
     }
 
     private func filePath(_ name: String) -> String {
@@ -300,5 +365,53 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
             }
             return .io(reason: failure.description)
         }
+    }
+}
+
+/// The sync lock of a library folder (``FileDisk/syncLockFileName``): held for a whole sync by
+/// a process that shares its library while it syncs (`Replica.shareFolder()`), so that two
+/// syncs of one library never run at once while other processes change it. Released by
+/// ``release()`` or when the lock is deinitialized (or the process ends).
+public final class LibrarySyncLock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var descriptor: Int32?
+
+    /// Takes the sync lock of the library folder at `path` (created when missing), without
+    /// waiting.
+    ///
+    /// - Throws: ``DiskError/locked(path:)`` when another process (or another lock in this one)
+    ///   holds it; ``DiskError/unavailable(reason:)`` when the folder cannot be used;
+    ///   ``DiskError/full``.
+    public init(path: String) throws(DiskError) {
+        guard let absolute = POSIX.absolutePath(path) else {
+            throw .unavailable(reason: "no folder path given (\"\(path)\")")
+        }
+        let lockPath = absolute.hasSuffix("/") ? absolute + FileDisk.syncLockFileName : absolute + "/" + FileDisk.syncLockFileName
+        let opened: Int32
+        do throws(POSIXFailure) {
+            try POSIX.makeDirectories(absolute)
+            opened = try POSIX.open(lockPath, .readWriteCreating)
+        } catch {
+            throw error.kind == .noSpace ? .full : .unavailable(reason: error.description)
+        }
+        do throws(POSIXFailure) {
+            try POSIX.lockExclusively(opened, path: lockPath)
+        } catch {
+            POSIX.closeQuietly(opened)
+            throw error.kind == .wouldBlock ? .locked(path: absolute) : .unavailable(reason: error.description)
+        }
+        descriptor = opened
+    }
+
+    deinit {
+        if let descriptor { POSIX.closeQuietly(descriptor) }
+    }
+
+    /// Releases the lock. Releasing twice does nothing.
+    public func release() {
+        lock.lock()
+        defer { lock.unlock() }
+        if let descriptor { POSIX.closeQuietly(descriptor) }
+        descriptor = nil
     }
 }

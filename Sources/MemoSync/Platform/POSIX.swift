@@ -328,6 +328,11 @@ enum POSIX {
         }
     }
 
+    /// Releases the `flock` lock held through `descriptor` (the descriptor stays open).
+    static func unlock(_ descriptor: Int32) {
+        while flock(descriptor, LOCK_UN) != 0 && errno == EINTR {}
+    }
+
     // MARK: Paths
 
     /// The status of `path`; with `followLinks` false a symbolic link is reported as one.

@@ -156,8 +156,20 @@ public final class Replica: Sendable {
     /// Everything that changes, behind one lock held for in-memory work only.
     private let guarded: Mutex<Guarded>
     /// Held for a whole save, compaction or close (disk work, one at a time), never while
-    /// waiting for `guarded`'s holder to wait for it.
-    private let diskLock = Mutex<Void>(())
+    /// waiting for `guarded`'s holder to wait for it. Holds the sharing of the folder
+    /// (``shareFolder()``): nil while the folder's lock is held for the whole session.
+    private let diskLock = Mutex<FolderSharing?>(nil)
+
+    /// A folder shared with other processes (``shareFolder()``): its lock, taken for each save
+    /// and the close, and the identities of its files as this replica last left them.
+    private struct FolderSharing {
+        let disk: FileDisk
+        var identities: LibraryIdentities?
+    }
+
+    /// How long a replica sharing its folder waits for another process to finish a change of
+    /// the library before a save fails with ``DiskError/locked(path:)``.
+    static let sharedLockWaitMilliseconds = 60_000
 
     private struct Guarded {
         var notebook: Notebook
@@ -431,7 +443,9 @@ public final class Replica: Sendable {
     /// notebook takes a while, and edits go on meanwhile), and records what became durable: what
     /// the plan was made from, not what was edited since.
     private func writeToDisk(compacting: Bool) throws(ReplicaError) {
-        try diskLock.withLock { _ throws(ReplicaError) in
+        try diskLock.withLock { sharing throws(ReplicaError) in
+            if sharing != nil { try takeFolder(&sharing!) }
+            defer { if sharing != nil { releaseFolder(&sharing!) } }
             let taken = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore, Notebook, SyncState)? in
                 if guarded.isClosed { throw .closed }
                 guard compacting || guarded.core.needsCompaction
@@ -451,6 +465,108 @@ public final class Replica: Sendable {
             }
             guarded.withLock { $0.core.didSave(plan, notebook: notebook, syncState: syncState) }
         }
+    }
+
+    // MARK: Sharing the folder
+
+    /// Lets other processes change the library while this replica stays open (a `FileDisk`
+    /// library; nothing for another disk): from now on the folder's lock is held only while
+    /// this replica reads or writes the library files (each save or compaction, and the close),
+    /// not while a sync waits on its store. `memo sync` shares its library, so that `memo edit`
+    /// and the other commands that change it do not wait for the store.
+    ///
+    /// Before each save (and the close) the lock is taken again, and when the library files
+    /// changed since this replica last left them (another process saved or compacted), they are
+    /// read and what they hold that this notebook lacks is merged in (with events, as remote
+    /// changes): the other process's operations, under the fresh id it took, which joins the
+    /// lineage and is published with this library's own. Nothing is ever written over another
+    /// process's save: a save is one more journal record after it (or a compaction of both).
+    /// A crash at any point leaves the files as the last completed save of either left them.
+    ///
+    /// The seal (the clean close's record) is removed first: another process opening the
+    /// library meanwhile must take a fresh id, never this session's (two processes making
+    /// operations under one id would break its history). This replica seals the folder again
+    /// at its close.
+    ///
+    /// The caller makes sure that no other replica of the library syncs meanwhile (`memo` holds
+    /// the library's sync lock, ``FileDisk/syncLockFileName``, for a whole sync): two syncs
+    /// would each record what they published, and the second save would not know the first's.
+    ///
+    /// - Throws: ``ReplicaError/disk(_:)`` when the seal cannot be removed (the folder stays
+    ///   locked then), ``ReplicaError/closed``.
+    package func shareFolder() throws(ReplicaError) {
+        guard let fileDisk = disk as? FileDisk else { return }
+        try diskLock.withLock { sharing throws(ReplicaError) in
+            guard sharing == nil else { return }
+            let generation = try guarded.withLock { guarded throws(ReplicaError) -> UInt64 in
+                if guarded.isClosed { throw .closed }
+                return guarded.core.generation
+            }
+            do throws(DiskError) {
+                if try disk.listFiles().contains(LibrarySeal.fileName) {
+                    try disk.perform([.delete(file: LibrarySeal.fileName), .syncDirectory])
+                }
+            } catch {
+                throw .disk(error)
+            }
+            sharing = FolderSharing(disk: fileDisk, identities: LibraryIdentities.read(from: disk, generation: generation))
+            fileDisk.releaseLock()
+        }
+    }
+
+    /// Whether the folder is shared (``shareFolder()``).
+    package var sharesFolder: Bool { diskLock.withLock { $0 != nil } }
+
+    /// Takes the shared folder's lock again, and merges what other processes saved since this
+    /// replica last left the files (under `diskLock`).
+    private func takeFolder(_ sharing: inout FolderSharing) throws(ReplicaError) {
+        do throws(DiskError) {
+            try sharing.disk.takeLock(waitingMilliseconds: Self.sharedLockWaitMilliseconds)
+        } catch {
+            throw .disk(error)
+        }
+        let generation = guarded.withLock { $0.core.generation }
+        if let now = LibraryIdentities.read(from: disk, generation: generation), now == sharing.identities { return }
+        // Changed (or the disk cannot tell): read the files as an open does.
+        let files: [String]
+        var contents: [String: [UInt8]] = [:]
+        do throws(DiskError) {
+            files = try disk.listFiles()
+            for file in LibraryCore.filesToRead(listing: files) {
+                if let bytes = try disk.read(file: file) { contents[file] = bytes }
+            }
+        } catch {
+            throw .disk(error)
+        }
+        guard let recovery = try LibraryCore.recover(files: files, contents: contents) else {
+            throw .corruptLibrary(file: LibraryCore.stateFileName, reason: "the library's files were removed while it was open")
+        }
+        do throws(DiskError) { try disk.perform(recovery.repairs) } catch { throw .disk(error) }
+        try guarded.withLock { guarded throws(ReplicaError) in
+            let current = guarded.notebook.replica
+            do throws(NotebookError) {
+                let theirs = try recovery.notebook.changes(since: guarded.notebook.version)
+                if !theirs.isEmpty { try guarded.notebook.apply(theirs) }
+            } catch {
+                throw ReplicaError(error)
+            }
+            for id in recovery.syncState.lineage where id != current {
+                guarded.syncState.adoptIntoLineage(id, current: current)
+                guarded.session?.adoptIntoLineage(id, current: current)
+            }
+            // The files as they are now: what is durable, where the journal ends.
+            guarded.core = recovery.core
+            guarded.deliverEvents()
+        }
+        sharing.identities = LibraryIdentities.read(from: disk, generation: recovery.core.generation)
+    }
+
+    /// Remembers the files as this replica leaves them (when it holds the lock) and releases
+    /// the shared folder's lock (under `diskLock`).
+    private func releaseFolder(_ sharing: inout FolderSharing) {
+        guard sharing.disk.holdsLock else { return }
+        sharing.identities = LibraryIdentities.read(from: disk, generation: guarded.withLock { $0.core.generation })
+        sharing.disk.releaseLock()
     }
 
     // MARK: Syncing
@@ -561,16 +677,21 @@ public final class Replica: Sendable {
         var actions: [SyncAction] = []
         var mustSave = false
         while true {
-            let (more, save, toEncode) = guarded.withLock { guarded -> ([SyncAction], Bool, Notebook?) in
-                guard guarded.session != nil, !guarded.isClosed else { return ([], false, nil) }
+            let (more, save, toEncode, pieces) = guarded.withLock { guarded -> ([SyncAction], Bool, Notebook?, Bool) in
+                guard guarded.session != nil, !guarded.isClosed else { return ([], false, nil, false) }
                 let more = guarded.session!.nextActions(limit: limit - actions.count, notebook: &guarded.notebook)
                 guarded.deliverEvents()
                 let writes = more.contains { if case .write = $0 { true } else { false } }
                 let save = writes && guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState)
-                return (more, save, guarded.session!.snapshotToEncode)
+                return (more, save, guarded.session!.snapshotToEncode, guarded.session!.hasPieceToApply)
             }
             actions += more
             mustSave = mustSave || save
+            if pieces {
+                // An answer taken now began a merge in pieces: merged, then the next actions.
+                applyReceivedPieces()
+                continue
+            }
             guard var copy = toEncode else { break }
             let bytes = copy.encodedKeepingTextBodies()
             guarded.withLock { guarded in
@@ -598,11 +719,39 @@ public final class Replica: Sendable {
         var decoded: SyncSession.DecodedBlob?
         if case let .read(key) = action, case let .read(bytes) = result {
             decoded = SyncSession.decode(key: key, bytes: bytes, replica: id)
+            // A snapshot for a notebook that holds something: what it holds beyond the notebook
+            // is computed here too (it decodes every memo's text), so that the session can
+            // merge it in pieces.
+            if case let .snapshot(.success(snapshot))? = decoded {
+                let base = guarded.withLock { $0.notebook.version }
+                if !base.isEmpty, !snapshot.version.isIncluded(in: base), let changes = try? snapshot.changes(since: base),
+                    changes.operationCount > configuration.mergePieceOperationsMax
+                {
+                    decoded = .snapshotChanges(snapshot, base: base, changes: changes)
+                }
+            }
         }
         guarded.withLock { guarded in
             guard guarded.session != nil, !guarded.isClosed else { return }
             guarded.session!.handle(action, result, notebook: &guarded.notebook, decoded: decoded)
             guarded.deliverEvents()
+        }
+        applyReceivedPieces()
+    }
+
+    /// Merges a received segment the session cut into pieces, one piece per hold of the lock:
+    /// an edit made meanwhile waits for one piece at most, never for the whole segment (issue
+    /// 25: 477,000 operations held an edit for 33-48 ms). The notebook between pieces is a
+    /// valid one (every invariant holds; see `SyncSession.merging`), and events go out per piece.
+    private func applyReceivedPieces() {
+        while true {
+            let more = guarded.withLock { guarded -> Bool in
+                guard guarded.session?.hasPieceToApply == true, !guarded.isClosed else { return false }
+                guarded.session!.applyNextPiece(notebook: &guarded.notebook)
+                guarded.deliverEvents()
+                return guarded.session!.hasPieceToApply
+            }
+            guard more else { return }
         }
     }
 
@@ -755,7 +904,13 @@ public final class Replica: Sendable {
 
     /// ``close()``, on the calling thread.
     package func closeNow() {
-        let continuations = diskLock.withLock { _ -> [AsyncStream<NotebookEvent>.Continuation] in
+        let continuations = diskLock.withLock { sharing -> [AsyncStream<NotebookEvent>.Continuation] in
+            // A shared folder is locked again to seal it, after merging what others saved (so
+            // that the seal describes the files as they are); if that fails, it is closed unsealed.
+            var folderHeld = true
+            if sharing != nil {
+                do throws(ReplicaError) { try takeFolder(&sharing!) } catch { folderHeld = false }
+            }
             // What the seal records, when everything is saved (nil otherwise); nil when closed.
             typealias Sealed = (replica: ReplicaID, generation: UInt64, journalBytes: Int, operationCount: UInt32)
             let closing = guarded.withLock { guarded -> Sealed?? in
@@ -768,7 +923,7 @@ public final class Replica: Sendable {
                 return .some((replica, guarded.core.generation, guarded.core.journalBytes, guarded.notebook.version[replica]))
             }
             guard case let .some(sealed) = closing else { return [] }
-            if let sealed, let identities = LibraryIdentities.read(from: disk, generation: sealed.generation) {
+            if folderHeld, let sealed, let identities = LibraryIdentities.read(from: disk, generation: sealed.generation) {
                 let seal = LibrarySeal(
                     replica: sealed.replica, generation: sealed.generation, journalBytes: sealed.journalBytes,
                     operationCount: sealed.operationCount, identities: identities)

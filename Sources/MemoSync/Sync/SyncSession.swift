@@ -219,6 +219,21 @@ package struct SyncSession {
     var encodedSnapshot: (bytes: [UInt8], version: VersionVector)?
     var publishFailed = false
     var blobsDone = 0
+    /// A received segment being merged in pieces (``applyNextPiece(notebook:)``): its key, the
+    /// end of its replica's counters, and the pieces not applied yet, in order. The sequential
+    /// step waits until every piece is applied. Between pieces the notebook holds a prefix of
+    /// the segment's operations (for its replica, a counter range from what it held): a valid
+    /// notebook, which a save may make durable as it is; the segment counts as fetched
+    /// (``fetchedThrough``) only after its last piece, and a later sync that finds the notebook
+    /// short of the segment's end reads it again.
+    /// A segment's merge records its replica's end as fetched when done; a snapshot's
+    /// (`fetched` nil) records nothing more.
+    var merging: (key: String, fetched: (replica: ReplicaID, end: UInt32)?, pieces: ArraySlice<NotebookDelta>)?
+    /// For a snapshot read into a notebook that holds something, the operations it holds beyond
+    /// the notebook's version when the driver decoded it (computed outside the replica's lock,
+    /// ``DecodedBlob/snapshotChanges(_:base:changes:)``), by key, until the sequential step
+    /// merges it in pieces.
+    var snapshotChanges: [String: (base: VersionVector, changes: NotebookDelta)] = [:]
 
     struct ListedSegment {
         var key: String
@@ -251,6 +266,41 @@ package struct SyncSession {
         if notebook.version[notebook.replica] > 0 { self.state.addToLineage(notebook.replica) }
     }
 
+    /// Whether a received segment waits to be merged in pieces: the driver calls
+    /// ``applyNextPiece(notebook:)`` until this is false, releasing the notebook between
+    /// calls (edits go on between pieces), before it asks for the next actions.
+    package var hasPieceToApply: Bool { merging != nil }
+
+    /// Merges the next piece of the segment being merged (see ``merging``) into the lent
+    /// notebook, with events. A piece the notebook refuses ends the segment's merge: it is
+    /// skipped as damaged (what earlier pieces applied stays, as valid operations).
+    package mutating func applyNextPiece(notebook lent: inout Notebook) {
+        lend(&lent)
+        defer { giveBack(&lent) }
+        guard var current = merging, let piece = current.pieces.first else {
+            merging = nil
+            return
+        }
+        current.pieces.removeFirst()
+        do throws(NotebookError) {
+            let applied = try notebook.apply(piece)
+            report.operationsApplied += applied.appliedOperationCount
+        } catch {
+            merging = nil
+            skip(current.key, .corrupt(error.description))
+            return
+        }
+        guard current.pieces.isEmpty else {
+            merging = current
+            return
+        }
+        merging = nil
+        if let fetched = current.fetched {
+            fetchedThrough[fetched.replica] = max(fetchedThrough[fetched.replica] ?? 0, fetched.end)
+        }
+        applyDeferred()
+    }
+
     /// True once the sync is over: every phase done, or cancelled with nothing in flight.
     package var isFinished: Bool { phase == .finished || (isCancelled && inFlight.isEmpty) }
 
@@ -265,9 +315,19 @@ package struct SyncSession {
         guard phase != .finished, !isCancelled else { return }
         isCancelled = true
         report.cancelled = true
+        // The pieces applied stay (a prefix of the segment); the next sync reads it again.
+        merging = nil
+        snapshotChanges = [:]
         wanted = nil
         answered = [:]
         decodedAnswers = [:]
+    }
+
+    /// Adds to the session's lineage an id another process of this library made operations
+    /// under (read from the library files by a replica sharing its folder: its operations are
+    /// now in the notebook, and this library publishes them as its own).
+    package mutating func adoptIntoLineage(_ replica: ReplicaID, current: ReplicaID) {
+        state.adoptIntoLineage(replica, current: current)
     }
 
     // MARK: Driving
@@ -356,6 +416,8 @@ package struct SyncSession {
 
     /// The sequential step's next action, advancing through the phases; nil when finished.
     private mutating func nextSequentialAction() -> SyncAction? {
+        // A segment being merged in pieces comes first: its last piece may change what to read.
+        if merging != nil { return nil }
         while true {
             let action: SyncAction?
             switch phase {
@@ -747,6 +809,8 @@ package struct SyncSession {
     private mutating func verify(key: String, bytes: [UInt8]) {
         verifyQueue.removeAll { $0 == key }
         guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
+        // Merged whole (rare: a snapshot of this library's own lineage it did not know of).
+        snapshotChanges[key] = nil
         merge(snapshot, key: key)
         guard snapshot.version.isIncluded(in: notebook.version) else { return }
         // Found now, so it ages from now, and never before a snapshot remembered as written later
@@ -950,6 +1014,20 @@ package struct SyncSession {
                 deferred.append((key, delta, nil))
                 applyDeferred()
             } else {
+                // A large segment is merged in pieces, the replica's lock released between them
+                // (``applyNextPiece(notebook:)``), after checking what can be checked of the
+                // whole: its runs, and that each text operation has its run.
+                let pieces = delta.pieces(maxOperations: configuration.mergePieceOperationsMax)
+                if pieces.count > 1 {
+                    do throws(NotebookError) {
+                        try notebook.validateRunsAndTextCounts(of: delta)
+                    } catch {
+                        skip(key, .corrupt(error.description))
+                        return
+                    }
+                    merging = (key, (replicaID, end), pieces[...])
+                    return
+                }
                 fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
                 fetchProgress += 1
                 apply(delta, key: key)
@@ -957,11 +1035,29 @@ package struct SyncSession {
             }
         case let .snapshot(writer, _)?:
             guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
-            merge(snapshot, key: key)
             if writer != notebook.replica {
                 state.readSnapshots.removeAll { $0.key == key }
                 state.readSnapshots.append(SyncState.ReadSnapshot(key: key, version: snapshot.version))
             }
+            // Into a notebook that holds something, a large snapshot merges in pieces, like a
+            // large segment: the operations it holds beyond what the notebook held when the
+            // driver decoded it (the notebook only grows, so those are all it may lack).
+            if let early = snapshotChanges.removeValue(forKey: key), !notebook.version.isEmpty,
+                early.base.isIncluded(in: notebook.version)
+            {
+                let pieces = early.changes.pieces(maxOperations: configuration.mergePieceOperationsMax)
+                if pieces.count > 1 {
+                    do throws(NotebookError) {
+                        try notebook.validateRunsAndTextCounts(of: early.changes)
+                    } catch {
+                        skip(key, .corrupt(error.description))
+                        return
+                    }
+                    merging = (key, nil, pieces[...])
+                    return
+                }
+            }
+            merge(snapshot, key: key)
         case .head?, nil:
             break
         }
@@ -1045,9 +1141,13 @@ package struct SyncSession {
 
     private mutating func decodeSnapshot(key: String, bytes: [UInt8]) -> Notebook? {
         let decoded: Result<Notebook, DecodingError>
-        if case let .snapshot(early)? = decodedAnswers.removeValue(forKey: key) {
+        switch decodedAnswers.removeValue(forKey: key) {
+        case let .snapshot(early)?:
             decoded = early
-        } else {
+        case let .snapshotChanges(snapshot, base, changes)?:
+            decoded = .success(snapshot)
+            snapshotChanges[key] = (base, changes)
+        default:
             decoded = Result { () throws(DecodingError) in try Notebook(decoding: bytes, replica: notebook.replica) }
         }
         switch decoded {
@@ -1063,6 +1163,9 @@ package struct SyncSession {
     package enum DecodedBlob: Sendable {
         case delta(Result<NotebookDelta, DecodingError>)
         case snapshot(Result<Notebook, DecodingError>)
+        /// A snapshot decoded, with the operations it holds beyond `base` (the notebook's
+        /// version when it was decoded), computed by the driver outside any lock.
+        case snapshotChanges(Notebook, base: VersionVector, changes: NotebookDelta)
     }
 
     /// Decodes what `key` names (a segment or a snapshot; nil for anything else) as the session

@@ -293,6 +293,10 @@ public struct SyncConfiguration: Sendable, Equatable {
     package var maxListedBlobBytes: Int { StoreLayout.listedBytesMax(forBlobBytes: maxBlobBytes) }
     /// Blobs read ahead whose answers may wait in memory before the sync uses them.
     package var maxAnswersAhead: Int { max(1, maxInFlight) }
+    /// The most operations of a received segment merged at once (`SyncSession`'s pieces): the
+    /// replica's lock is released between pieces, so an edit waits for at most one piece.
+    /// Package-only: the simulator makes it small to merge in many pieces.
+    package var mergePieceOperationsMax: Int = 2_048
 
     /// The defaults.
     public init() {}
@@ -388,6 +392,19 @@ package struct SyncState: Sendable, Equatable {
     package mutating func addToLineage(_ replica: ReplicaID) {
         guard !lineage.contains(replica) else { return }
         lineage.append(replica)
+    }
+
+    /// Adds `replica` (an id another process of this library made operations under, read from
+    /// the library files) to the lineage: before `current` when `current` is in it, so that the
+    /// id this library edits under now stays the last (its segments are named after it), else
+    /// at the end. Nothing when it is there already.
+    package mutating func adoptIntoLineage(_ replica: ReplicaID, current: ReplicaID) {
+        guard !lineage.contains(replica) else { return }
+        if let index = lineage.firstIndex(of: current) {
+            lineage.insert(replica, at: index)
+        } else {
+            lineage.append(replica)
+        }
     }
 
     /// `version` restricted to the lineage's ids.

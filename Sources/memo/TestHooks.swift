@@ -1,0 +1,50 @@
+// Hooks for the project's own tests, compiled only into a self-check debug build
+// (MEMOSYNC_TEST_HOOKS, Package.swift): never in a release or an app's build.
+
+#if MEMOSYNC_TEST_HOOKS
+import Foundation
+import MemoSync
+
+/// A store that holds its first read of a blob until the test says so: with
+/// `MEMO_TEST_STORE_GATE=DIR`, the first `read` creates `DIR/reading` and waits until
+/// `DIR/go` exists (a store that answers slowly, without timing). Everything else passes
+/// through at once.
+final class GatedStore: BlobStore {
+    let inner: any BlobStore
+    let gate: String
+    private let held = NSLock()
+    private nonisolated(unsafe) var passed = false
+
+    init(inner: any BlobStore, gate: String) {
+        self.inner = inner
+        self.gate = gate
+    }
+
+    func list(prefix: String) async throws(BlobStoreError) -> [BlobInfo] { try await inner.list(prefix: prefix) }
+    func listing(prefix: String) async throws(BlobStoreError) -> BlobListing { try await inner.listing(prefix: prefix) }
+    func write(key: String, bytes: [UInt8]) async throws(BlobStoreError) { try await inner.write(key: key, bytes: bytes) }
+    func delete(key: String) async throws(BlobStoreError) { try await inner.delete(key: key) }
+
+    func read(key: String) async throws(BlobStoreError) -> [UInt8] {
+        let first = held.withLock { () -> Bool in
+            defer { passed = true }
+            return !passed
+        }
+        if first {
+            _ = FileManager.default.createFile(atPath: gate + "/reading", contents: Data())
+            while !FileManager.default.fileExists(atPath: gate + "/go") {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return try await inner.read(key: key)
+    }
+}
+
+extension Runner {
+    /// `store` behind the test gate when `MEMO_TEST_STORE_GATE` is set.
+    func gatedForTests(_ store: any BlobStore) -> any BlobStore {
+        guard let gate = environment["MEMO_TEST_STORE_GATE"], !gate.isEmpty else { return store }
+        return GatedStore(inner: store, gate: gate)
+    }
+}
+#endif

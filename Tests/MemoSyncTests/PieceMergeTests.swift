@@ -1,0 +1,173 @@
+// Merging received work in pieces (issue 25, part 4): a large segment is applied in bounded
+// pieces with the replica's lock released between them, so an edit never waits for a whole
+// merge; and the pieces give what the whole segment gives.
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+import TestSupport
+import Testing
+
+@testable import MemoSync
+import MemoSyncTesting
+
+@Suite("received work merges in pieces")
+struct PieceMergeTests {
+    /// The seed of a randomized test: `MEMOSYNC_SEED` when set, else `fallback`.
+    static func seed(_ fallback: UInt64) -> UInt64 {
+        ProcessInfo.processInfo.environment["MEMOSYNC_SEED"].flatMap { UInt64($0) } ?? fallback
+    }
+
+    /// Random edits of `notebook`: new memos, insertions, deletions (of text just typed too,
+    /// so the delta carries tombstones), trash and restore.
+    static func edit(_ notebook: inout Notebook, steps: Int, random: inout SeededRandom, now: inout UInt64) throws {
+        for _ in 0..<steps {
+            now += 1
+            let ids = notebook.list().map(\.id)
+            let choice = Int.random(in: 0..<10, using: &random)
+            if ids.isEmpty || choice == 0 {
+                try notebook.createMemo(MemoID(using: &random), text: "memo \(Int.random(in: 0..<100, using: &random))", wallMilliseconds: now)
+                continue
+            }
+            let id = ids[Int.random(in: 0..<ids.count, using: &random)]
+            let length = notebook.memo(id)?.text.utf16.count ?? 0
+            if choice <= 5 || length == 0 {
+                let at = Int.random(in: 0...length, using: &random)
+                try notebook.edit(id, replacingUTF16: at..<at, with: String(repeating: "ab", count: Int.random(in: 1...6, using: &random)), wallMilliseconds: now)
+            } else if choice <= 8 {
+                let lower = Int.random(in: 0..<length, using: &random)
+                let upper = min(length, lower + Int.random(in: 1...5, using: &random))
+                let text = Array(notebook.memo(id)!.text.utf16)
+                // Keep surrogate pairs whole (the texts are ASCII here, but be safe).
+                guard String(utf16CodeUnits: Array(text[lower..<upper]), count: upper - lower).utf16.count == upper - lower else { continue }
+                try notebook.edit(id, replacingUTF16: lower..<upper, with: "", wallMilliseconds: now)
+            } else {
+                try notebook.moveToTrash(id, wallMilliseconds: now)
+                if Bool.random(using: &random) { try notebook.restore(id, wallMilliseconds: now) }
+            }
+        }
+    }
+
+    @Test("applied piece by piece, with local edits between pieces, a delta gives what it gives whole")
+    func piecesGiveTheWhole() throws {
+        let seed = Self.seed(0x9E_C3)
+        print("PieceMergeTests.piecesGiveTheWhole seed \(seed) (rerun with MEMOSYNC_SEED=\(seed))")
+        var random = SeededRandom(seed: seed)
+        for round in 0..<12 {
+            var now: UInt64 = 1_000
+            var base = Notebook(replica: ReplicaID(1))
+            try Self.edit(&base, steps: 30, random: &random, now: &now)
+            var writer = base.fork(replica: ReplicaID(2))
+            try Self.edit(&writer, steps: Int.random(in: 20...120, using: &random), random: &random, now: &now)
+            let delta = try writer.changes(since: base.version)
+            let maxOperations = Int.random(in: 1...40, using: &random)
+            let pieces = delta.pieces(maxOperations: maxOperations)
+            #expect(pieces.reduce(0) { $0 + $1.operationCount } == delta.operationCount, "round \(round)")
+            #expect(delta.operationCount <= maxOperations || pieces.count > 1, "round \(round)")
+
+            var whole = base.fork(replica: ReplicaID(3))
+            try whole.apply(delta)
+            var stepped = base.fork(replica: ReplicaID(4))
+            try stepped.validateRunsAndTextCounts(of: delta)
+            for piece in pieces {
+                try stepped.apply(piece)
+                // Between pieces: a local edit (typing goes on), and every invariant holds.
+                try Self.edit(&stepped, steps: 1, random: &random, now: &now)
+                try stepped.checkInvariants()
+            }
+            #expect(stepped.pendingOperationCount == 0, "round \(round): held back after the last piece")
+            // What the stepped notebook holds of the writer is exactly the delta's.
+            for entry in writer.version.entries {
+                #expect(stepped.version[entry.replica] == entry.operationCount, "round \(round)")
+            }
+            // The whole-applied notebook and the stepped one converge once the stepped one's own
+            // edits reach it.
+            try whole.apply(try stepped.changes(since: whole.version))
+            #expect(whole.encoded() == stepped.encoded(), "round \(round) (seed \(seed))")
+            for id in whole.memoIDs { #expect(whole.memo(id)?.text == stepped.memo(id)?.text, "round \(round)") }
+        }
+    }
+
+    @Test("a device that holds memos bootstraps from a snapshot in pieces, typing meanwhile")
+    func snapshotIntoANonEmptyNotebook() async throws {
+        let seed = Self.seed(0xB007)
+        print("PieceMergeTests.snapshotIntoANonEmptyNotebook seed \(seed) (rerun with MEMOSYNC_SEED=\(seed))")
+        let clock = TestEnvironment(seed: seed)
+        let store = InMemoryBlobStore()
+        var eager = SyncConfiguration()
+        eager.snapshotEveryOperations = 1
+        var small = SyncConfiguration()
+        small.mergePieceOperationsMax = 3
+        let writer = try Replica(disk: MemoryDisk(), environment: clock.environment, configuration: eager)
+        for index in 0..<25 { _ = try writer.createMemo(text: "memo \(index)\nbody \(index)") }
+        let first = try await writer.sync(with: store)
+        #expect(first.publishedSnapshot != nil)
+        let typist = try Replica(disk: MemoryDisk(), environment: clock.environment, configuration: small)
+        let own = try typist.createMemo(text: "mine ")
+        let sync = Task { try await typist.sync(with: store) }
+        var typed = "mine "
+        var step = 0
+        while step < 10 || typist.syncProgress != nil {
+            try typist.edit(own, replacingUTF16: typed.utf16.count..<typed.utf16.count, with: "k\(step) ")
+            typed += "k\(step) "
+            step += 1
+            if step > 20_000 { break }
+            await Task.yield()
+        }
+        let report = try await sync.value
+        #expect(report.isComplete, "\(report.errors)")
+        #expect(report.operationsApplied >= writer.notebook.version.operationCount)
+        #expect(typist.notebook.pendingOperationCount == 0)
+        for id in writer.notebook.memoIDs { #expect(typist.notebook.memo(id)?.text == writer.notebook.memo(id)?.text) }
+        #expect(typist.notebook.memo(own)?.text == typed)
+        try await syncUntilQuiet([typist, writer], store: store)
+        expectConverged([typist, writer], seed: seed)
+    }
+
+    @Test("a sync that merges in small pieces while the user types receives everything and keeps the typing")
+    func syncInSmallPiecesWhileTyping() async throws {
+        let seed = Self.seed(0x51EC)
+        print("PieceMergeTests.syncInSmallPiecesWhileTyping seed \(seed) (rerun with MEMOSYNC_SEED=\(seed))")
+        let clock = TestEnvironment(seed: seed)
+        let store = InMemoryBlobStore()
+        var small = SyncConfiguration()
+        small.mergePieceOperationsMax = 5
+        let writer = try Replica(disk: MemoryDisk(), environment: clock.environment)
+        let typist = try Replica(disk: MemoryDisk(), environment: clock.environment, configuration: small)
+        var memos: [MemoID] = []
+        for index in 0..<30 { memos.append(try writer.createMemo(text: "memo \(index)\n")) }
+        try await writer.sync(with: store)
+        try await typist.sync(with: store)
+        let own = try typist.createMemo(text: "typed: ")
+        // One segment of many operations over many memos, with insertions deleted again.
+        for round in 0..<20 {
+            for (index, memo) in memos.enumerated() where (index + round) % 3 == 0 {
+                try writer.edit(memo, replacingUTF16: 0..<0, with: "w\(round)xyz ")
+                if round % 4 == 0 { try writer.edit(memo, replacingUTF16: 1..<3, with: "") }
+            }
+        }
+        let published = try await writer.sync(with: store)
+        #expect(published.publishedOperationCount > 200)
+
+        let slow = ConcurrencyTestStore(store, delay: .milliseconds(1), holding: [])
+        let sync = Task { try await typist.sync(with: slow) }
+        var typed = "typed: "
+        var step = 0
+        while step < 20 || typist.syncProgress != nil {
+            let token = "k\(step) "
+            try typist.edit(own, replacingUTF16: typed.utf16.count..<typed.utf16.count, with: token)
+            typed += token
+            step += 1
+            if step > 20_000 { break }
+            await Task.yield()
+        }
+        let report = try await sync.value
+        #expect(report.isComplete, "\(report.errors)")
+        #expect(report.operationsApplied >= published.publishedOperationCount)
+        #expect(typist.notebook.pendingOperationCount == 0)
+        for memo in memos { #expect(typist.notebook.memo(memo)?.text == writer.notebook.memo(memo)?.text) }
+        #expect(typist.notebook.memo(own)?.text == typed)
+        try await syncUntilQuiet([typist, writer], store: store)
+        expectConverged([typist, writer], seed: seed)
+    }
+}

@@ -73,10 +73,19 @@ extension Runner {
             let shown = Self.storeDisplay(location)
             storeShown = shown
             let session = EncryptionSession(environment: environment, options: invocation.encryption, libraryPath: path, storeName: shown)
+            // An encrypted library syncs only through encryption, whatever the store shows (a
+            // wiped store gets its key blob back), as `memo sync` does.
+            let libraryFolder = path.hasSuffix("/") ? path : path + "/"
+            let library: LibraryEncryption? =
+                FileManager.default.contents(atPath: libraryFolder + LibraryEncryption.fileName).map { LibraryEncryption(decoding: Array($0)) }
+                ?? (FileManager.default.fileExists(atPath: session.rememberedKeyPath) ? LibraryEncryption(keyBlobKey: nil, keyBlob: nil) : nil)
             let syncStore: any BlobStore
-            switch try? await StoreEncryption.status(of: store) {
-            case .encrypted?: syncStore = try await session.unlock(store)
-            default: syncStore = store
+            if library != nil {
+                syncStore = try await session.unlock(store, library: library)
+            } else if case .encrypted? = try? await StoreEncryption.status(of: store) {
+                syncStore = try await session.unlock(store, library: nil)
+            } else {
+                syncStore = store
             }
             syncer = { replica in
                 do throws(ReplicaError) {

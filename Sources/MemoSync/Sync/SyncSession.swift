@@ -287,7 +287,7 @@ package struct SyncSession {
             report.operationsApplied += applied.appliedOperationCount
         } catch {
             merging = nil
-            skip(current.key, .corrupt(error.description))
+            skip(current.key, .corrupt(error.description), .passing)
             return
         }
         guard current.pieces.isEmpty else {
@@ -1022,7 +1022,7 @@ package struct SyncSession {
                     do throws(NotebookError) {
                         try notebook.validateRunsAndTextCounts(of: delta)
                     } catch {
-                        skip(key, .corrupt(error.description))
+                        skip(key, .corrupt(error.description), .passing)
                         return
                     }
                     merging = (key, (replicaID, end), pieces[...])
@@ -1050,7 +1050,7 @@ package struct SyncSession {
                     do throws(NotebookError) {
                         try notebook.validateRunsAndTextCounts(of: early.changes)
                     } catch {
-                        skip(key, .corrupt(error.description))
+                        skip(key, .corrupt(error.description), .passing)
                         return
                     }
                     merging = (key, nil, pieces[...])

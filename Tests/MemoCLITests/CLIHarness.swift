@@ -182,7 +182,8 @@ struct Sandbox {
     }
 
     /// Every file of the folder `folder` (recursively, relative paths) with its bytes, except
-    /// the library lock file: what a command must leave unchanged when it fails.
+    /// the library's lock files (empty, holding nothing saved): what a command must leave
+    /// unchanged when it fails.
     func contents(of folder: String) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return files }
@@ -190,7 +191,7 @@ struct Sandbox {
             let full = folder + "/" + relative
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue,
-                !relative.hasSuffix(".memosync.lock")
+                !relative.hasSuffix(".memosync.lock"), !relative.hasSuffix(".memosync.sync-lock")
             else { continue }
             files[relative] = (try? Data(contentsOf: URL(fileURLWithPath: full))).map(Array.init) ?? []
         }

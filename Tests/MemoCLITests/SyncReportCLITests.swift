@@ -199,10 +199,13 @@ struct SyncReportCLITests {
         #expect(lines.filter { $0.contains("nested more than 32 levels") }.count == 1, "\(result)")
         #expect(lines.allSatisfy { $0.utf8.count < 300 }, "a long line: \(result)")
         #expect(try sandbox.ok(["show", id], library: bob).stdout.hasPrefix("hello"))
-        // JSON lists each with a kind.
-        let report = try sandbox.ok(["sync", "--json"], library: bob).object()
+        // JSON lists each with a kind (for a library that has not seen them; Bob's next sync
+        // names them no more: they count as skipped again).
+        let report = try sandbox.ok(["sync", "--json", "--store", store], library: sandbox.at("carol")).object()
         let kinds = (report["skipped"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }.sorted()
         #expect(kinds == ["notListed", "notListed", "notListed", "tooLarge"], "\(report)")
+        let again = try sandbox.ok(["sync", "--json"], library: bob).object()
+        #expect((again["skipped"] as? [Any])?.isEmpty == true && again["skippedAgain"] as? Int == 4, "\(again)")
     }
 }
 

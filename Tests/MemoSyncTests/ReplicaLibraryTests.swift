@@ -208,14 +208,14 @@ import MemoSyncTesting
         state.otherHeads = [SyncState.KnownHead(replica: ReplicaID(0x99), key: StoreLayout.headKey(replica: ReplicaID(0x99), bytes: otherHead.encoded()), head: otherHead)]
         state.readSnapshots = [SyncState.ReadSnapshot(key: StoreLayout.snapshotKey(replica: ReplicaID(0x99), totalOperations: 19, bytes: [5]), version: version)]
         let bytes = LibraryCore.encodeSyncState(state)
-        #expect(try LibraryCore.decodeSyncState(bytes, version: 3, replica: ReplicaID(0x77)) == state)
+        #expect(try LibraryCore.decodeSyncState(bytes, version: LibraryCore.formatVersion, replica: ReplicaID(0x77)) == state)
         // Every truncation and every lineage listing an id twice is a typed error, never a crash.
         for length in 0..<bytes.count {
-            #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(Array(bytes[..<length]), version: 3, replica: ReplicaID(1)) }
+            #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(Array(bytes[..<length]), version: LibraryCore.formatVersion, replica: ReplicaID(1)) }
         }
         var twice = state
         twice.lineage = [ReplicaID(0x30), ReplicaID(0x30)]
-        #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(LibraryCore.encodeSyncState(twice), version: 3, replica: ReplicaID(1)) }
+        #expect(throws: DecodingError.self) { try LibraryCore.decodeSyncState(LibraryCore.encodeSyncState(twice), version: LibraryCore.formatVersion, replica: ReplicaID(1)) }
     }
 
     /// A version 1 sync state (one replica id for good) reads as a lineage of that id.

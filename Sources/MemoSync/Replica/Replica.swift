@@ -805,7 +805,9 @@ public final class Replica: Sendable {
 
     /// ``turnEncryptionOff()``, on the calling thread.
     package func turnEncryptionOffNow() throws(ReplicaError) {
-        try diskLock.withLock { _ throws(ReplicaError) in
+        try diskLock.withLock { sharing throws(ReplicaError) in
+            if sharing != nil { try takeFolder(&sharing!) }
+            defer { if sharing != nil { releaseFolder(&sharing!) } }
             try guarded.withLock { guarded throws(ReplicaError) in
                 if guarded.isClosed { throw .closed }
                 if guarded.session != nil { throw .syncInProgress }
@@ -832,7 +834,10 @@ public final class Replica: Sendable {
 
     /// Makes `encryption` the library's, durably, before a sync through it writes anything.
     private func recordEncryption(_ encryption: LibraryEncryption) throws(ReplicaError) {
-        try diskLock.withLock { _ throws(ReplicaError) in
+        try diskLock.withLock { sharing throws(ReplicaError) in
+            // A shared folder (a sync that let other writers in): its lock taken for the write.
+            if sharing != nil { try takeFolder(&sharing!) }
+            defer { if sharing != nil { releaseFolder(&sharing!) } }
             try guarded.withLock { guarded throws(ReplicaError) in
                 if guarded.isClosed { throw .closed }
             }

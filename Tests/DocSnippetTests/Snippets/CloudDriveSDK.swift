@@ -7,6 +7,8 @@ import Foundation
 struct CloudDriveFile: Sendable {
     var path: String
     var size: Int
+    /// The SDK's revision id of the file (changes whenever the file does).
+    var rev: String
 }
 
 /// One page of a folder listing.

@@ -16,7 +16,10 @@ struct CloudDriveBlobStore: BlobStore {
             var page = try await client.listFolder(root, recursive: true)
             while true {
                 for file in page.files where file.path.hasPrefix(root + prefix) {
-                    blobs.append(BlobInfo(key: String(file.path.dropFirst(root.count)), sizeBytes: file.size))
+                    // The revision: anything that changes when the file does (a content hash,
+                    // a revision id). A sync reads a blob it found bad again only when its size
+                    // or revision changes.
+                    blobs.append(BlobInfo(key: String(file.path.dropFirst(root.count)), sizeBytes: file.size, revision: file.rev))
                 }
                 guard page.hasMore else { break }
                 page = try await client.listFolderContinue(page.cursor)

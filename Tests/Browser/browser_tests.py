@@ -230,7 +230,10 @@ try:
                      'Ideas for the talk\nOffline first: every device edits its own copy; copies merge character by character.']:
             served.memo('new', text)
         browser.go(served.url)
-        wait(lambda: browser.js("document.querySelectorAll('#list li').length") >= 4, 'the memos listed')
+        # Earlier scenarios left memos: wait for the newest of these (the list is newest first),
+        # not for a count the list may reach before the new memos arrive.
+        wait(lambda: (browser.js("(document.querySelector('#list li') || {}).textContent || ''") or '').find('Ideas for the talk') >= 0,
+             'the newest memo listed first')
         browser.js("document.querySelector('#list li').click()")
         wait(lambda: browser.js("document.getElementById('text').value").startswith('Ideas'), 'the memo open')
         browser.js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length);")

@@ -204,20 +204,26 @@ public final class Replica: Sendable {
         guarded = Mutex(Guarded(notebook: opened.notebook, syncState: opened.syncState, core: opened.core, encryption: encryption))
     }
 
+    /// The library folder's file names and the bytes of those recovery reads (open, and a shared
+    /// folder taken back after another process wrote it).
+    private static func readLibraryFiles(_ disk: any LibraryDisk) throws(ReplicaError) -> (files: [String], contents: [String: [UInt8]]) {
+        do throws(DiskError) {
+            let files = try disk.listFiles()
+            var contents: [String: [UInt8]] = [:]
+            for file in LibraryCore.filesToRead(listing: files) {
+                if let bytes = try disk.read(file: file) { contents[file] = bytes }
+            }
+            return (files, contents)
+        } catch {
+            throw .disk(error)
+        }
+    }
+
     /// Reads (or creates) the library on `disk`, repairing what a crash left.
     private static func open(disk: any LibraryDisk, environment: ReplicaEnvironment) throws(ReplicaError)
         -> (notebook: Notebook, syncState: SyncState, core: LibraryCore, report: LibraryOpenReport)
     {
-        let files: [String]
-        var contents: [String: [UInt8]] = [:]
-        do throws(DiskError) {
-            files = try disk.listFiles()
-            for file in LibraryCore.filesToRead(listing: files) {
-                if let bytes = try disk.read(file: file) { contents[file] = bytes }
-            }
-        } catch {
-            throw .disk(error)
-        }
+        let (files, contents) = try Self.readLibraryFiles(disk)
         guard let recovery = try LibraryCore.recover(files: files, contents: contents) else {
             let leftovers = LibraryCore.leftoversWithoutState(files: files, contents: contents)
             return try create(disk: disk, environment: environment, repairs: leftovers.repairs, report: leftovers.report)
@@ -528,16 +534,7 @@ public final class Replica: Sendable {
         let generation = guarded.withLock { $0.core.generation }
         if let now = LibraryIdentities.read(from: disk, generation: generation), now == sharing.identities { return }
         // Changed (or the disk cannot tell): read the files as an open does.
-        let files: [String]
-        var contents: [String: [UInt8]] = [:]
-        do throws(DiskError) {
-            files = try disk.listFiles()
-            for file in LibraryCore.filesToRead(listing: files) {
-                if let bytes = try disk.read(file: file) { contents[file] = bytes }
-            }
-        } catch {
-            throw .disk(error)
-        }
+        let (files, contents) = try Self.readLibraryFiles(disk)
         guard let recovery = try LibraryCore.recover(files: files, contents: contents) else {
             throw .corruptLibrary(file: LibraryCore.stateFileName, reason: "the library's files were removed while it was open")
         }

@@ -262,7 +262,7 @@ public final class LibraryHost: Sendable {
         if let replica = state.withLock({ $0.replica }) { return replica }
         if state.withLock({ $0.stopped }) { throw ServeFailure(status: 503, message: ServeText.text("error.stopped")) }
         let yielded = state.withLock { $0.yieldedAt }
-        let elapsed = Self.now() - yielded
+        let elapsed = Self.milliseconds(from: yielded, to: Self.now())
         if yielded > 0 && elapsed < UInt64(configuration.yieldMilliseconds) {
             usleep(UInt32(UInt64(configuration.yieldMilliseconds) - elapsed) * 1000)
         }
@@ -278,7 +278,7 @@ public final class LibraryHost: Sendable {
             do throws(ReplicaError) {
                 return try Replica(libraryPath: configuration.libraryPath)
             } catch let error where isLocked(error) {
-                guard now() - start < UInt64(waitMilliseconds) else {
+                guard milliseconds(from: start, to: now()) < UInt64(waitMilliseconds) else {
                     throw ServeFailure(status: 503, message: ServeText.text("error.libraryBusy"))
                 }
                 usleep(20_000)
@@ -331,14 +331,16 @@ public final class LibraryHost: Sendable {
         while !state.withLock({ $0.stopped }) {
             usleep(UInt32(configuration.pollMilliseconds) * 1000)
             let now = Self.now()
-            let (replica, idle, held) = state.withLock { ($0.replica, now - $0.lastChange, now - $0.openedAt) }
+            let (replica, idle, held) = state.withLock {
+                ($0.replica, Self.milliseconds(from: $0.lastChange, to: now), Self.milliseconds(from: $0.openedAt, to: now))
+            }
             if replica != nil, idle >= UInt64(configuration.holdMilliseconds) || held >= UInt64(configuration.maxHoldMilliseconds) {
                 releaseLibrary(yielding: idle < UInt64(configuration.holdMilliseconds))
             } else if replica == nil {
                 watchFolder()
             }
             announceList()
-            if syncer != nil { syncIfDue(now) }
+            if syncer != nil { syncIfDue(Self.now()) }
         }
     }
 
@@ -391,8 +393,8 @@ public final class LibraryHost: Sendable {
 
     private func syncIfDue(_ now: UInt64) {
         let due = state.withLock { state -> Bool in
-            let quiet = state.dirtySinceSync && now - state.lastChange >= UInt64(configuration.syncQuietMilliseconds)
-            let interval = configuration.syncIntervalMilliseconds.map { now - state.lastSyncStart >= UInt64($0) } ?? false
+            let quiet = state.dirtySinceSync && Self.milliseconds(from: state.lastChange, to: now) >= UInt64(configuration.syncQuietMilliseconds)
+            let interval = configuration.syncIntervalMilliseconds.map { Self.milliseconds(from: state.lastSyncStart, to: now) >= UInt64($0) } ?? false
             return quiet || interval
         }
         if due { runSync() }
@@ -454,6 +456,10 @@ public final class LibraryHost: Sendable {
 
     /// Milliseconds of the monotonic clock.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+
+    /// The milliseconds from `start` to `end`, 0 when `start` is later: another thread may
+    /// stamp a change after this one read the clock (an unsigned subtraction trapped there).
+    static func milliseconds(from start: UInt64, to end: UInt64) -> UInt64 { end >= start ? end - start : 0 }
 
     /// Runs `body` to its end, waiting on the calling thread. The work runs on the host's own
     /// executor (a dispatch queue), never on the cooperative pool: a caller blocking a pool

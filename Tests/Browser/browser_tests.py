@@ -103,12 +103,20 @@ class Served:
 
     def __init__(self, library, options=()):
         self.library = library
+        # Its errors go to a file (a pipe nobody reads could fill and stop it).
+        self.errors = tempfile.TemporaryFile(mode='w+')
         self.process = subprocess.Popen([MEMO, 'serve', '--no-open', '--library', library, *options], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, env={**os.environ, 'LANG': 'C.UTF-8'})
+                                        stderr=self.errors, text=True, env={**os.environ, 'LANG': 'C.UTF-8'})
         line = self.process.stdout.readline()
         match = re.search(r'(http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+)', line)
-        if not match: raise RuntimeError(f'memo serve printed {line!r}: {self.process.stderr.read()}')
+        if not match: raise RuntimeError(f'memo serve printed {line!r}: {self.stopped()}')
         self.url = match.group(1)
+
+    def stopped(self):
+        """None while it runs; else how it ended and the end of what it wrote to stderr."""
+        if self.process.poll() is None: return None
+        self.errors.seek(0)
+        return f'memo serve ended with {self.process.returncode}: {self.errors.read()[-2000:]!r}'
 
     def memo(self, *arguments):
         return subprocess.run([MEMO, *arguments, '--library', self.library], capture_output=True, text=True, timeout=60)
@@ -119,8 +127,12 @@ class Served:
         except subprocess.TimeoutExpired: self.process.kill()
 
 
+ONLY = os.environ.get('MEMO_BROWSER_ONLY', '')
+
+
 def scenario(name):
     def run(body):
+        if ONLY not in name: return body
         print(f'browser test: {name}', flush=True)
         try:
             body()
@@ -280,6 +292,10 @@ def two_libraries():
             wait(lambda: page.js("document.querySelectorAll('#list li').length") == 1, 'the shared memo listed')
             page.js("document.querySelector('#list li').click()")
             wait(lambda: page.js("document.getElementById('text').value") == 'Shared memo', 'the shared memo open')
+        for page in pages:
+            # Every reopen of the memo (a gap in the updates, a refusal) is counted: it would
+            # drop what is unconfirmed and move the caret, and the failure says so.
+            page.js("window.reopens = []; const original = openMemo; openMemo = (id) => { window.reopens.push(new Error().stack); return original(id); }; return true;")
         pages[0].js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length);")
         pages[1].js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(0, 0);")
         for index in range(12):
@@ -287,18 +303,32 @@ def two_libraries():
             pages[1].call('Input.insertText', {'text': 'b'}, session=True)
             time.sleep(0.15)
         expected = 'b' * 12 + 'Shared memo' + 'a' * 12
+        typed = time.time()
         for number, page in enumerate(pages):
-            wait(lambda: page.js("document.getElementById('text').value") == expected, f'page {number + 1} shows {expected!r}', seconds=30)
+            try:
+                wait(lambda: page.js("document.getElementById('text').value") == expected, f'page {number + 1} shows {expected!r}', seconds=30)
+            except AssertionError as error:
+                shown = [other.js("[document.getElementById('text').value, document.getElementById('status').textContent, window.reopens]") for other in pages]
+                ended = [server.stopped() for server in servers]
+                raise AssertionError(f'{error}; the pages show (text, status line, reopens) {shown!r}; the servers: {ended!r}') from None
+        for number, page in enumerate(pages):
+            reopens = page.js('window.reopens')
+            assert reopens == [], f'page {number + 1} opened the memo again while typing: {reopens!r}'
+        if os.environ.get('MEMO_BROWSER_TIMES'): print(f'both pages converged {time.time() - typed:.1f} s after the last keystroke', flush=True)
         for library in (first, second):
             wait(lambda: memo(library, 'show', memo(library, 'list', '--json').split('"id" : "')[1][:8]).rstrip('\n').endswith(expected), 'memo show', seconds=30)
         assert pages[0].js("document.getElementById('text').selectionStart") == len(expected), 'the caret of page 1 moved'
         assert pages[1].js("document.getElementById('text').selectionStart") == 12, 'the caret of page 2 moved'
         pages[0].screenshot('two-libraries')
+        for server in servers: assert server.stopped() is None, server.stopped()
     finally:
         for page in pages: page.close()
         for server in servers: server.stop()
 
 
+if served.stopped():
+    failures.append('the served library')
+    print(f'FAILED: the server of the first scenarios stopped: {served.stopped()}', flush=True)
 served.stop()
 shutil.rmtree(root, ignore_errors=True)
 if failures:

@@ -4,6 +4,7 @@
 import Foundation
 import MemoServe
 import MemoSync
+import Synchronization
 import Testing
 
 @Suite(.serialized) struct ServeHostTests {
@@ -35,6 +36,51 @@ import Testing
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries 한국어")
         #expect(try served.request("POST", "/api/memos/\(id)/redo", body: "{}").status == 200)
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries 한국어!")
+    }
+
+    /// The housekeeping thread measures idle and held times, and the time since a change for
+    /// syncing, against a clock reading it took before another thread's change stamped a later
+    /// one: an unsigned subtraction there stopped `memo serve` (a trap) while two pages typed
+    /// under load. Here changes come from two threads all the time while housekeeping, release
+    /// and sync run every millisecond.
+    @Test func changesStampedWhileHousekeepingRunsNeverStopTheServer() throws {
+        let folder = NSTemporaryDirectory() + "memo-serve-clock-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = ServeConfiguration(libraryPath: folder)
+        configuration.holdMilliseconds = 2
+        configuration.maxHoldMilliseconds = 3
+        configuration.yieldMilliseconds = 0
+        configuration.pollMilliseconds = 1
+        configuration.syncQuietMilliseconds = 0
+        configuration.syncIntervalMilliseconds = 1
+        let syncs = Mutex(0)
+        let host = try LibraryHost(configuration: configuration) { _ in
+            syncs.withLock { $0 += 1 }
+            return ServeSyncOutcome(complete: true, reachedStore: true, error: nil)
+        }
+        defer { host.stop() }
+        let id = try host.create(text: "")
+        _ = try host.openDocument(id)
+        let typed = Mutex(0)
+        let threads = (0..<2).map { _ in
+            Thread {
+                let deadline = Date(timeIntervalSinceNow: 2)
+                while Date() < deadline {
+                    typed.withLock { count in
+                        var operation = TextOperation()
+                        if count > 0 { operation.retain(count) }
+                        operation.insert(Array("k".utf16))
+                        if (try? host.edit(id, operation: operation, base: count, client: "t")) != nil { count += 1 }
+                    }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        #expect(ServedLibrary.wait(seconds: 10) { threads.allSatisfy(\.isFinished) })
+        let count = typed.withLock { $0 }
+        #expect(count > 0)
+        #expect(syncs.withLock { $0 } > 0)
+        #expect(host.notebook.memo(id)?.text == String(repeating: "k", count: count))
     }
 
     @Test func concurrentPagesAreTransformed() throws {

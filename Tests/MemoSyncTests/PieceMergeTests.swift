@@ -63,7 +63,8 @@ struct PieceMergeTests {
             let maxOperations = Int.random(in: 1...40, using: &random)
             let pieces = delta.pieces(maxOperations: maxOperations)
             #expect(pieces.reduce(0) { $0 + $1.operationCount } == delta.operationCount, "round \(round)")
-            #expect(delta.operationCount <= maxOperations || pieces.count > 1, "round \(round)")
+            // A piece over the bound is one long run, or pieces joined by a tombstone's tie.
+            #expect(pieces.allSatisfy { $0.operationCount <= maxOperations || $0.runCount == 1 || $0.hasTombstones }, "round \(round)")
 
             var whole = base.fork(replica: ReplicaID(3))
             try whole.apply(delta)
@@ -86,6 +87,39 @@ struct PieceMergeTests {
             #expect(whole.encoded() == stepped.encoded(), "round \(round) (seed \(seed))")
             for id in whole.memoIDs { #expect(whole.memo(id)?.text == stepped.memo(id)?.text, "round \(round)") }
         }
+    }
+
+    @Test("a tombstone and its deletion are in one piece: a writer's pieces each apply whole, once")
+    func tombstonesAndTheirDeletionsShareAPiece() throws {
+        let seed = Self.seed(0x70_4B)
+        print("PieceMergeTests.tombstonesAndTheirDeletionsShareAPiece seed \(seed) (rerun with MEMOSYNC_SEED=\(seed))")
+        var random = SeededRandom(seed: seed)
+        var tied = 0
+        for round in 0..<12 {
+            var now: UInt64 = 1_000
+            var base = Notebook(replica: ReplicaID(1))
+            try Self.edit(&base, steps: 20, random: &random, now: &now)
+            var writer = base.fork(replica: ReplicaID(2))
+            try Self.edit(&writer, steps: Int.random(in: 40...120, using: &random), random: &random, now: &now)
+            let delta = try writer.changes(since: base.version)
+            let maxOperations = Int.random(in: 1...8, using: &random)
+            let pieces = delta.pieces(maxOperations: maxOperations)
+            // Every tie joins pieces no larger than the whole, and the pieces give the whole.
+            #expect(pieces.reduce(0) { $0 + $1.operationCount } == delta.operationCount, "round \(round)")
+            if pieces.contains(where: { $0.operationCount > maxOperations && $0.runCount > 1 }) { tied += 1 }
+            // One writer's operations build only on the base and on each other, in counter
+            // order: cut right, no piece waits for a later one (a tombstone cut apart from its
+            // deletion would be held back, with every piece after it, until the deletion came).
+            var stepped = base.fork(replica: ReplicaID(3))
+            for (index, piece) in pieces.enumerated() {
+                let report = try stepped.apply(piece)
+                #expect(report.appliedOperationCount == piece.operationCount, "round \(round), piece \(index) of \(pieces.count)")
+                #expect(stepped.pendingOperationCount == 0, "round \(round), piece \(index) of \(pieces.count) (seed \(seed))")
+            }
+            for id in writer.memoIDs { #expect(stepped.memo(id)?.text == writer.memo(id)?.text, "round \(round)") }
+        }
+        // The rounds had tombstones to tie (typing deleted again in the same delta).
+        #expect(tied > 0)
     }
 
     @Test("a device that holds memos bootstraps from a snapshot in pieces, typing meanwhile")

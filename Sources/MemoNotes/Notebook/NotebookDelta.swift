@@ -32,6 +32,12 @@ public struct NotebookDelta: Sendable, Equatable {
     /// True when the delta holds no operations.
     public var isEmpty: Bool { runs.isEmpty }
 
+    /// How many notebook operation runs the delta holds.
+    package var runCount: Int { runs.count }
+
+    /// Whether some character travels already deleted (a tombstone, without its content).
+    package var hasTombstones: Bool { texts.contains { $0.delta.hasTombstones } }
+
     /// How many notebook operations the delta holds (one per text operation, plus one per
     /// create, trash, restore and purge).
     public var operationCount: Int { runs.reduce(0) { $0 + Int($1.run.length) } }
@@ -63,21 +69,43 @@ public struct NotebookDelta: Sendable, Equatable {
         return index < texts.count && texts[index].memo == memo ? index : nil
     }
 
-    /// This delta cut into pieces of at most `maxOperations` operations each (a longer run is
-    /// a piece of its own), for a caller that applies a large delta in steps with other work
-    /// between them (a sync merging what it received while the user types).
+    /// This delta cut into pieces of about `maxOperations` operations each, for a caller that
+    /// applies a large delta in steps with other work between them (a sync merging what it
+    /// received while the user types).
     ///
-    /// Each piece holds consecutive runs of one replica, with exactly the text operations they
-    /// stand for, so for each replica the pieces are successive counter ranges: applied in
-    /// order, every piece builds only on what the notebook held and the pieces before it, and
-    /// the pieces give the notebook what the whole delta gives (apply is commutative and
-    /// idempotent; a piece whose operations wait for something is held back as any delta is).
-    /// A delta of at most `maxOperations` operations is one piece, itself.
+    /// The cut is made in two steps:
     ///
-    /// - Complexity: O(r log r + t) for r runs and the text operations t of the memos they touch.
+    /// 1. Consecutive runs of one replica, at most `maxOperations` operations together (a
+    ///    longer run is a cut of its own). For each replica the cuts are successive counter
+    ///    ranges, so applied in order every cut builds only on what the notebook held and the
+    ///    cuts before it.
+    /// 2. Cuts tied by a tombstone are joined with every cut between them. A character the
+    ///    delta carries already deleted (a tombstone: no content) applies only in the same
+    ///    call as an operation that deletes it (``Notebook/apply(_:)`` undoes a call that would
+    ///    leave one undeleted and holds it back). Cut apart from its deletion, the tombstone's
+    ///    piece would be applied, undone and held back, and so would every piece after it until
+    ///    the deletion's piece came: each of those calls applying all that was held back so
+    ///    far, a cost quadratic in the pieces (a sync's merge in pieces of 8 operations took
+    ///    38 times as long as the whole delta in one call). Joined, each piece applies once.
+    ///
+    /// Applied in order, the pieces give the notebook what the whole delta gives (apply is
+    /// commutative and idempotent; a piece whose operations wait for something is held back
+    /// as any delta is). A delta of at most `maxOperations` operations is one piece, itself;
+    /// ties can make a piece larger than `maxOperations`, up to the whole delta.
+    ///
+    /// - Complexity: O(r log r + t log t) for r runs and the text operations t of the memos
+    ///   they touch.
     package func pieces(maxOperations: Int) -> [NotebookDelta] {
         guard operationCount > maxOperations else { return [self] }
-        var pieces: [NotebookDelta] = []
+        let cuts = pieceCuts(maxOperations: maxOperations)
+        return tiedGroups(of: cuts).map { group in
+            piece(runs: cuts[group.lowerBound].lowerBound..<cuts[group.upperBound - 1].upperBound)
+        }
+    }
+
+    /// Step 1 of ``pieces(maxOperations:)``: ranges of ``runs``, each of one replica.
+    private func pieceCuts(maxOperations: Int) -> [Range<Int>] {
+        var cuts: [Range<Int>] = []
         var start = 0
         while start < runs.count {
             let replica = runs[start].replica
@@ -89,26 +117,129 @@ public struct NotebookDelta: Sendable, Equatable {
                 operations += Int(runs[end].run.length)
                 end += 1
             }
-            // A replica's text operations on one memo are counted in the order of its notebook
-            // operations, so the piece's text runs of a memo are one range of text counters
-            // that no other piece's runs reach into.
-            var textRanges: [MemoID: Range<UInt32>] = [:]
-            for item in runs[start..<end] {
-                guard case let .text(textCounter) = item.run.kind else { continue }
-                let range = textCounter..<textCounter + item.run.length
-                if let known = textRanges[item.run.memo] {
-                    textRanges[item.run.memo] = min(known.lowerBound, range.lowerBound)..<max(known.upperBound, range.upperBound)
-                } else {
-                    textRanges[item.run.memo] = range
-                }
-            }
-            let texts = textRanges.keys.sorted().map { memo in
-                (memo: memo, delta: text(for: memo).restricted(to: replica, counters: textRanges[memo]!))
-            }
-            pieces.append(NotebookDelta(runs: Array(runs[start..<end]), texts: texts))
+            cuts.append(start..<end)
             start = end
         }
-        return pieces
+        return cuts
+    }
+
+    /// For each replica, the text counters of each memo that `runs[range]` stand for. A
+    /// replica's text operations on one memo are counted in the order of its notebook
+    /// operations, so consecutive runs of a replica stand for one range of text counters per
+    /// memo, which no run outside them reaches into.
+    private func textCounterRanges(of range: Range<Int>) -> [(replica: ReplicaID, memo: MemoID, counters: Range<UInt32>)] {
+        var found: [(replica: ReplicaID, memo: MemoID, counters: Range<UInt32>)] = []
+        var index: [Pair: Int] = [:]
+        for item in runs[range] {
+            guard case let .text(textCounter) = item.run.kind else { continue }
+            let counters = textCounter..<textCounter + item.run.length
+            let key = Pair(replica: item.replica, memo: item.run.memo)
+            if let at = index[key] {
+                let known = found[at].counters
+                found[at].counters = min(known.lowerBound, counters.lowerBound)..<max(known.upperBound, counters.upperBound)
+            } else {
+                index[key] = found.count
+                found.append((item.replica, item.run.memo, counters))
+            }
+        }
+        return found
+    }
+
+    private struct Pair: Hashable {
+        var replica: ReplicaID
+        var memo: MemoID
+    }
+
+    /// Step 2 of ``pieces(maxOperations:)``: the cuts in groups (ranges of cut indices, in
+    /// order, covering every cut once) such that each tombstone and the operations of the delta
+    /// that delete it are in one group.
+    private func tiedGroups(of cuts: [Range<Int>]) -> [Range<Int>] {
+        // Where each (replica, memo)'s text counters are: cut by cut, in counter order.
+        var holders: [Pair: [(counters: Range<UInt32>, cut: Int)]] = [:]
+        for (cut, range) in cuts.enumerated() {
+            for entry in textCounterRanges(of: range) {
+                holders[Pair(replica: entry.replica, memo: entry.memo), default: []].append((entry.counters, cut))
+            }
+        }
+        /// The first and last cut holding text operations `counters` of `replica` on `memo`.
+        func cutsHolding(_ counters: Range<UInt32>, of replica: ReplicaID, on memo: MemoID) -> ClosedRange<Int>? {
+            guard let list = holders[Pair(replica: replica, memo: memo)] else { return nil }
+            var low = list.partitioningIndex { $0.counters.upperBound > counters.lowerBound }
+            var first: Int?
+            var last: Int?
+            while low < list.count && list[low].counters.lowerBound < counters.upperBound {
+                first = first ?? list[low].cut
+                last = list[low].cut
+                low += 1
+            }
+            guard let first, let last else { return nil }
+            return first...last
+        }
+        var ties: [ClosedRange<Int>] = []
+        for (memo, text) in texts where text.hasTombstones {
+            // The delta's tombstones of each replica, in counter order (runs are sorted by
+            // replica, then counter).
+            let tombstones = text.tombstoneRuns
+            for deletion in text.runs {
+                guard case let .deletion(target, _) = deletion.kind else { continue }
+                let targets = target.counter..<target.counter + deletion.length
+                var index = tombstones.partitioningIndex {
+                    $0.replica > target.replica || ($0.replica == target.replica && $0.end > targets.lowerBound)
+                }
+                while index < tombstones.count, tombstones[index].replica == target.replica,
+                    tombstones[index].counter < targets.upperBound
+                {
+                    let tombstone = tombstones[index]
+                    let deleted = max(tombstone.counter, targets.lowerBound)..<min(tombstone.end, targets.upperBound)
+                    if let holding = cutsHolding(deleted, of: target.replica, on: memo),
+                        let deleting = cutsHolding(deletion.counter..<deletion.end, of: deletion.replica, on: memo)
+                    {
+                        let tie = min(holding.lowerBound, deleting.lowerBound)...max(holding.upperBound, deleting.upperBound)
+                        if tie.count > 1 { ties.append(tie) }
+                    }
+                    index += 1
+                }
+            }
+        }
+        // Joined: overlapping ties, then every cut no tie covers on its own.
+        ties.sort { $0.lowerBound < $1.lowerBound }
+        var groups: [Range<Int>] = []
+        var next = 0
+        for tie in ties {
+            if let last = groups.last, tie.lowerBound < last.upperBound {
+                if tie.upperBound + 1 > last.upperBound { groups[groups.count - 1] = last.lowerBound..<tie.upperBound + 1 }
+                next = groups[groups.count - 1].upperBound
+                continue
+            }
+            while next < tie.lowerBound {
+                groups.append(next..<next + 1)
+                next += 1
+            }
+            groups.append(tie.lowerBound..<tie.upperBound + 1)
+            next = tie.upperBound + 1
+        }
+        while next < cuts.count {
+            groups.append(next..<next + 1)
+            next += 1
+        }
+        return groups
+    }
+
+    /// The piece of this delta made of `runs[range]` and exactly the text operations they
+    /// stand for.
+    private func piece(runs range: Range<Int>) -> NotebookDelta {
+        var byMemo: [MemoID: [(replica: ReplicaID, counters: Range<UInt32>)]] = [:]
+        for entry in textCounterRanges(of: range) {
+            byMemo[entry.memo, default: []].append((entry.replica, entry.counters))
+        }
+        let texts = byMemo.keys.sorted().map { memo -> (memo: MemoID, delta: TextDelta) in
+            let whole = text(for: memo)
+            // Runs sorted by replica, then counter, as a delta's are.
+            let parts = byMemo[memo]!.sorted { $0.replica < $1.replica }
+            if parts.count == 1 { return (memo, whole.restricted(to: parts[0].replica, counters: parts[0].counters)) }
+            return (memo, TextDelta(runs: parts.flatMap { whole.restricted(to: $0.replica, counters: $0.counters).runs }))
+        }
+        return NotebookDelta(runs: Array(runs[range]), texts: texts)
     }
 
     public static func == (lhs: NotebookDelta, rhs: NotebookDelta) -> Bool {

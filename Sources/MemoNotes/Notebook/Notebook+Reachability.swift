@@ -49,24 +49,44 @@ extension Notebook {
         var gate = LamportGate(timelines: timelines, versions: memos.records.map(\.text.version))
         let replicas = logs.keys.sorted()
         let replicaLogs = replicas.map { logs[$0]!.runs }
+        // Each run's memo index, found once (a run that waits is tried again).
+        var memoIndexes: [[Int]] = []
+        memoIndexes.reserveCapacity(replicaLogs.count)
+        for runs in replicaLogs {
+            var indexes: [Int] = []
+            indexes.reserveCapacity(runs.count)
+            for run in runs {
+                guard let memo = memos.index(of: run.memo) else { return false }
+                indexes.append(memo)
+            }
+            memoIndexes.append(indexes)
+        }
         var heads = [Int](repeating: 0, count: replicas.count)
         // Operations of the head run applied so far (text runs apply in parts).
         var done = [UInt32](repeating: 0, count: replicas.count)
-        var progress = true
-        while progress {
-            progress = false
-            for position in replicas.indices {
-                while heads[position] < replicaLogs[position].count {
-                    let run = replicaLogs[position][heads[position]]
-                    guard let memo = memos.index(of: run.memo) else { return false }
-                    let applied = gate.apply(run, from: replicas[position], skipping: done[position], memo: memo)
-                    if applied == 0 { break }
-                    progress = true
-                    done[position] += applied
-                    if done[position] == run.length {
-                        heads[position] += 1
-                        done[position] = 0
-                    }
+        // What holds a run back is always its own memo (its creation, the other replicas'
+        // operations there), so a replica whose next run waits is tried again only once that
+        // memo moved. Applying never tightens what another run waits for, so the order in
+        // which replicas are tried does not change the answer.
+        var ready = Array(replicas.indices.reversed())
+        var waiting = [[Int]](repeating: [], count: memos.records.count)
+        while let position = ready.popLast() {
+            while heads[position] < replicaLogs[position].count {
+                let run = replicaLogs[position][heads[position]]
+                let memo = memoIndexes[position][heads[position]]
+                let applied = gate.apply(run, from: replicas[position], skipping: done[position], memo: memo)
+                if applied == 0 {
+                    waiting[memo].append(position)
+                    break
+                }
+                done[position] += applied
+                if done[position] == run.length {
+                    heads[position] += 1
+                    done[position] = 0
+                }
+                if !waiting[memo].isEmpty {
+                    ready.append(contentsOf: waiting[memo].reversed())
+                    waiting[memo].removeAll(keepingCapacity: true)
                 }
             }
         }

@@ -3,9 +3,10 @@
 # 80 seconds after the release build, every workload feature and fault drawn per seed, then
 # seed 796 and about 40 seconds of long 8-replica runs with every fault on. Fails on
 # any violated invariant, printing the seed and the command that replays it. However busy the
-# machine, each part runs a minimum number of seeds (--min-seeds) past its time box. Since the
-# merges of 2026-11-28 a default seed takes about 13 s (it was under 1 s: a regression, not
-# traced yet), so the minimums are 10 and 3.
+# machine, each part runs a minimum number of seeds (--min-seeds) past its time box: 30 and 8.
+# An idle 2-core machine runs a default seed in about 2.3 s (seeds 1..12: 27.6 s, against
+# 18.7 s before the state checks of issue 25, in one run) and a long one in about 5 s, so about
+# 35 and 8 fit the boxes.
 #
 #     MEMO_SIM_SECONDS=600 Simulations/ci-swarm.sh     # a longer swarm
 #     MEMO_SIM_FIRST_SEED=5000000 Simulations/ci-swarm.sh   # other seeds
@@ -14,9 +15,9 @@ cd "$(dirname "$0")/.."
 swift build -c release --product memo-sim
 first="${MEMO_SIM_FIRST_SEED:-1}"
 .build/release/memo-sim --seeds "$first..$((first + 100000000))" --time-limit "${MEMO_SIM_SECONDS:-80}" \
-    --min-seeds "${MEMO_SIM_MIN_SEEDS:-10}" --quiet
+    --min-seeds "${MEMO_SIM_MIN_SEEDS:-30}" --quiet
 # Long runs with 8 replicas and every fault on, where stalls over time show (seed 796 stalled
 # for good before heads and the store check): that seed, then as many others as fit.
 .build/release/memo-sim --seed 796 --steps 3000 --replicas 8 --faults all --quiet
 .build/release/memo-sim --seeds "$first..$((first + 100000000))" --steps 3000 --replicas 8 --faults all \
-    --time-limit "${MEMO_SIM_LONG_SECONDS:-40}" --min-seeds "${MEMO_SIM_LONG_MIN_SEEDS:-3}" --quiet
+    --time-limit "${MEMO_SIM_LONG_SECONDS:-40}" --min-seeds "${MEMO_SIM_LONG_MIN_SEEDS:-8}" --quiet

@@ -163,14 +163,6 @@ package enum S3Answers {
     static func errorCode(_ response: HTTPResponse) -> String? { (try? error(response.body))?.code }
 }
 
-/// `text` without its first bytes when they are `prefix`'s, compared byte for byte (UTF-8, no
-/// Unicode equivalence: keys and paths are bytes, and a name may start with a combining mark);
-/// nil when `text` does not start with `prefix`.
-package func droppingPrefix(_ prefix: String, of text: String) -> String? {
-    guard text.utf8.starts(with: prefix.utf8) else { return nil }
-    return String(decoding: text.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
-}
-
 /// `text` with its %XX escapes decoded (and "+" as a space when `plusIsSpace`, as S3's
 /// URL-encoded listings write spaces); nil when an escape is malformed or the bytes are not UTF-8.
 package func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String? {

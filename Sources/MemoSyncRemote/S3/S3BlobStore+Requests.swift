@@ -5,7 +5,7 @@ extension S3BlobStore {
     /// The object key of blob `key` (the configured prefix and the key); refuses keys that are
     /// not relative paths of printable characters.
     func objectKey(_ key: String) throws(BlobStoreError) -> String {
-        guard !key.isEmpty, !key.hasPrefix("/"), key.utf8.count <= 1_024 - configuration.prefix.utf8.count,
+        guard !key.isEmpty, key.utf8.first != UInt8(ascii: "/"), key.utf8.count <= 1_024 - configuration.prefix.utf8.count,
             !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw .invalidKey(key) }
         return configuration.prefix + key

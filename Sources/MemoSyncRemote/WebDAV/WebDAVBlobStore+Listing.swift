@@ -156,7 +156,7 @@ extension WebDAVBlobStore {
     /// The absolute URL of `key` (a folder's when `isFolder`, ending in "/"), each path segment
     /// percent-encoded.
     func url(forKey key: String, isFolder: Bool = false) throws(BlobStoreError) -> String {
-        var segments = key.split(separator: "/", omittingEmptySubsequences: false)
+        var segments = key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
         if isFolder {
             guard segments.last == "" else { throw .invalidKey(key) }
             segments.removeLast()

@@ -38,6 +38,8 @@ extension MemoStrings {
         "error.DiskError.io.suggestion": "Try again; if it keeps failing, check the disk.",
         "error.DiskError.locked.description": "The library is in use: {description}.",
         "error.DiskError.locked.suggestion": "Close the other app or window using this library.",
+        "error.DiskError.tooLarge.description": "The library file {file} is too large to read: {size} bytes, more than the {limit} bytes MemoSync reads. Nothing was changed.",
+        "error.DiskError.tooLarge.suggestion": "MemoSync never writes a file this large, so it was damaged or replaced: keep a copy of the library folder and restore the file from a backup.",
         "error.DiskError.unavailable.description": "The library folder cannot be used: {reason}.",
         "error.DiskError.unavailable.suggestion": "Check that the folder exists and that the app may use it.",
         "error.EncryptionError.alreadyEncrypted.description": "The sync store is already encrypted.",

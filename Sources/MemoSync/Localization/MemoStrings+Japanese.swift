@@ -38,6 +38,8 @@ extension MemoStrings {
         "error.DiskError.io.suggestion": "もう一度試してください。失敗が続く場合はディスクを確認してください。",
         "error.DiskError.locked.description": "ライブラリは使用中です: {description}。",
         "error.DiskError.locked.suggestion": "このライブラリを使っているほかのアプリやウインドウを閉じてください。",
+        "error.DiskError.tooLarge.description": "ライブラリのファイル {file} が大きすぎて読み込めません: {size} バイトで、MemoSync が読み込む {limit} バイトを超えています。何も変更していません。",
+        "error.DiskError.tooLarge.suggestion": "MemoSync がこれほど大きなファイルを書くことはないため、ファイルが壊れたか置き換えられています。ライブラリのフォルダーのコピーを取ってから、バックアップからそのファイルを戻してください。",
         "error.DiskError.unavailable.description": "ライブラリのフォルダーを使用できません: {reason}。",
         "error.DiskError.unavailable.suggestion": "フォルダーが存在し、アプリが使用できることを確認してください。",
         "error.EncryptionError.alreadyEncrypted.description": "同期ストアはすでに暗号化されています。",

@@ -38,6 +38,8 @@ extension MemoStrings {
         "error.DiskError.io.suggestion": "다시 시도하세요. 계속 실패하면 디스크를 점검하세요.",
         "error.DiskError.locked.description": "라이브러리를 사용 중입니다: {description}.",
         "error.DiskError.locked.suggestion": "이 라이브러리를 쓰고 있는 다른 앱이나 창을 닫으세요.",
+        "error.DiskError.tooLarge.description": "라이브러리 파일 {file}이(가) 너무 커서 읽을 수 없습니다: {size}바이트로, MemoSync가 읽는 {limit}바이트를 넘습니다. 아무것도 바뀌지 않았습니다.",
+        "error.DiskError.tooLarge.suggestion": "MemoSync는 이렇게 큰 파일을 쓰지 않으므로, 파일이 손상되었거나 바뀌었습니다. 라이브러리 폴더의 사본을 만든 뒤 백업에서 그 파일을 복원하세요.",
         "error.DiskError.unavailable.description": "라이브러리 폴더를 쓸 수 없습니다: {reason}.",
         "error.DiskError.unavailable.suggestion": "폴더가 있는지, 앱이 그 폴더를 쓸 수 있는지 확인하세요.",
         "error.EncryptionError.alreadyEncrypted.description": "동기화 저장소는 이미 암호화되어 있습니다.",

@@ -29,7 +29,9 @@ extension Runner {
             throw error
         }
         progress.finish()
-        if report.isComplete && settings.store != location.text {
+        // Remembered once the store could be listed, finished or not: a sync that stopped on a
+        // store error says to run `memo sync` again, which then needs no --store.
+        if report.listedStore && settings.store != location.text {
             settings.store = location.text
             try settings.save(library: library.path)
         }

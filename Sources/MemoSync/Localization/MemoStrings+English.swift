@@ -236,6 +236,7 @@ extension MemoStrings {
         "cli.error.storeNeedsAction": "'store' needs one of: {actions} (run 'memo help store')",
         "cli.error.keyBlobMissing": "the store {path} has no key blob, and this library, which is encrypted, has none to put back: nothing was synced, nothing written in plain text. Sync a device that still opens the store first, or turn encryption off with 'memo store decrypt'",
         "cli.error.libraryNotEncrypted": "this library is not encrypted: there is nothing to turn off",
+        "cli.error.storeNotEncrypted": "the store {path} is not encrypted: it has no passphrase to change and no key to rotate ('memo sync --encrypt' turns encryption on)",
         "cli.note.keyBlobRestored": "{path} had no key blob (wiped, its key blob deleted, or a new store): this library's was put back, and the store stays encrypted",
         "cli.note.plainBlobsIgnored": "{count} in plain text in the encrypted store {path} were not applied (not written through its encryption; 'memo sync --json' lists them)",
         "cli.prompt.passphraseToDecrypt": "Passphrase of {path}, to turn its encryption off: ",

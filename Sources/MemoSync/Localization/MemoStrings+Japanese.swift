@@ -236,6 +236,7 @@ extension MemoStrings {
         "cli.error.storeNeedsAction": "'store' には次のいずれかが必要です: {actions}('memo help store' を参照)",
         "cli.error.keyBlobMissing": "ストア {path} に鍵ブロブがなく、暗号化されたこのライブラリにも戻せる鍵ブロブがありません。何も同期せず、平文では何も書いていません。ストアをまだ開けるデバイスを先に同期するか、'memo store decrypt' で暗号化をオフにしてください",
         "cli.error.libraryNotEncrypted": "このライブラリは暗号化されていません。オフにするものはありません",
+        "cli.error.storeNotEncrypted": "ストア {path} は暗号化されていません。変更するパスフレーズも、交換する鍵もありません（'memo sync --encrypt' で暗号化をオンにします）",
         "cli.note.keyBlobRestored": "{path} に鍵ブロブがありませんでした(消去された、鍵ブロブが削除された、または新しいストア)。このライブラリの鍵ブロブを戻しました。ストアは暗号化されたままです",
         "cli.note.plainBlobsIgnored": "暗号化されたストア {path} の平文 {count} は適用していません(暗号化を通して書かれていません。'memo sync --json' が一覧にします)",
         "cli.prompt.passphraseToDecrypt": "{path} の暗号化をオフにするためのパスフレーズ: ",

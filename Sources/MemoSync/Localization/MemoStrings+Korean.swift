@@ -236,6 +236,7 @@ extension MemoStrings {
         "cli.error.storeNeedsAction": "'store'에는 다음 중 하나가 필요합니다: {actions}('memo help store' 참고)",
         "cli.error.keyBlobMissing": "저장소 {path}에 키 블롭이 없고, 암호화된 이 라이브러리에도 되돌려 놓을 키 블롭이 없습니다. 아무것도 동기화하지 않았고 평문으로 쓰지 않았습니다. 저장소를 여전히 열 수 있는 기기를 먼저 동기화하거나 'memo store decrypt'로 암호화를 끄세요",
         "cli.error.libraryNotEncrypted": "이 라이브러리는 암호화되어 있지 않습니다. 끌 것이 없습니다",
+        "cli.error.storeNotEncrypted": "저장소 {path}는 암호화되어 있지 않습니다. 바꿀 암호도, 교체할 키도 없습니다('memo sync --encrypt'로 암호화를 켭니다)",
         "cli.note.keyBlobRestored": "{path}에 키 블롭이 없었습니다(지워졌거나, 키 블롭이 삭제되었거나, 새 저장소). 이 라이브러리의 키 블롭을 되돌려 놓았고 저장소는 계속 암호화됩니다",
         "cli.note.plainBlobsIgnored": "암호화된 저장소 {path}의 평문 {count}을(를) 적용하지 않았습니다(암호화를 거쳐 쓰이지 않음. 'memo sync --json'이 나열합니다)",
         "cli.prompt.passphraseToDecrypt": "{path}의 암호화를 끄기 위한 암호: ",

@@ -207,6 +207,26 @@ struct SyncReportCLITests {
         let again = try sandbox.ok(["sync", "--json"], library: bob).object()
         #expect((again["skipped"] as? [Any])?.isEmpty == true && again["skippedAgain"] as? Int == 4, "\(again)")
     }
+    /// Issue 29, message 11: `--json` prints its object "even when the sync failed" (memo help
+    /// sync), also when the store cannot be reached at all.
+    @Test("sync --json prints the report when the store cannot be listed")
+    func jsonIsPrintedWhenTheStoreCannotBeListed() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("offline", library: library)
+        // A WebDAV server nobody runs: port 9 (discard) on this machine refuses.
+        let failed = try sandbox.memo(["sync", "--store", "http://127.0.0.1:9/dav", "--json"], library: library)
+        #expect(failed.status == 1, "\(failed)")
+        let object = try failed.object()
+        #expect(object["complete"] as? Bool == false)
+        #expect(object["listedStore"] as? Bool == false)
+        #expect(object["blobsWritten"] as? Int == 0 && object["blobsRead"] as? Int == 0)
+        let errors = try #require(object["errors"] as? [String])
+        #expect(errors.count == 1 && failed.stderr.contains(errors[0]), "\(failed)")
+        #expect((object["problems"] as? [[String: Any]])?.count == 1)
+    }
+
     /// Issue 29, message 1: a first sync that stops on a store error says to run `memo sync`
     /// again, so the store it could list is remembered (it used to be remembered only after a
     /// complete sync, and `memo sync` then said there was no store yet).

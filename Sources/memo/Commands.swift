@@ -61,6 +61,11 @@ struct Runner {
             // One sync of a library at a time; the library itself is locked only while the sync
             // reads or writes its files, so commands that change it do not wait for the store
             // (`Replica.shareFolder()`). The sync lock goes last, after the library is closed.
+            // What the folder held before, for a first sync that fails (below).
+            let path = try libraryPath(invocation)
+            let fresh = !FileManager.default.fileExists(atPath: path + "/" + LibraryCore.stateFileName)
+            let folderExisted = FileManager.default.fileExists(atPath: path)
+            let namesBefore = Set((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             let syncLock = try lockForSync(invocation, creating: true)
             defer { syncLock.release() }
             let library = try open(invocation, creating: true)
@@ -69,7 +74,21 @@ struct Runner {
             } catch {
                 throw .runtime("error.cannotOpenLibrary", ["path": library.path, "error": explain(error)])
             }
-            try await sync(library: library, storeOptions: storeOptions, encryption: invocation.encryption)
+            do throws(CLIError) {
+                try await sync(library: library, storeOptions: storeOptions, encryption: invocation.encryption)
+            } catch {
+                // A library this command created for a sync that failed with nothing received
+                // (a wrong passphrase, a store that cannot be reached) is removed again: the
+                // error says nothing was read or written, and no empty library is left behind.
+                if fresh, library.writer.notebook.version.isEmpty {
+                    await library.writer.close()
+                    let created = Set((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).subtracting(namesBefore)
+                    for name in created.sorted() { try? FileManager.default.removeItem(atPath: path + "/" + name) }
+                    if !folderExisted { try? FileManager.default.removeItem(atPath: path) }
+                    note(t("note.removedNewLibrary", ["path": path]))
+                }
+                throw error
+            }
         case let .store(action, store):
             // Not while a sync of the library runs (it holds the sync lock, not the library's).
             let syncLock = try lockForSync(invocation)

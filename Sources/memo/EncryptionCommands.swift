@@ -185,6 +185,13 @@ struct EncryptionSession {
     /// The store opened: with the remembered key, else a passphrase (remembered from then on).
     /// For an encrypted library (`library`), a store that lost its key blob gets the library's back.
     func unlock(_ store: any BlobStore, library: LibraryEncryption?) async throws(CLIError) -> EncryptedBlobStore {
+        // A passphrase given on purpose (--passphrase-file, MEMO_PASSPHRASE) is the one used,
+        // remembered key or not: one that does not open the store is refused, never ignored.
+        if options.passphraseFile != nil || !(environment["MEMO_PASSPHRASE"] ?? "").isEmpty,
+            let passphrase = try givenPassphrase(prompt: "")
+        {
+            return try await unlock(store, passphrase: passphrase, library: library)
+        }
         if let remembered = loadRemembered() {
             do throws(EncryptionError) {
                 if let library { return try await StoreEncryption.unlock(store, remembered: remembered, library: library) }

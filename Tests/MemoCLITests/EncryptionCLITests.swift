@@ -78,6 +78,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: library + "/store-key"))
     }
 
+    /// Issue 29, message 8: a wrong passphrase on a new device exits 3, "nothing was read or
+    /// written", and used to leave a new empty library behind. A first sync that fails with
+    /// nothing received removes the library it created (and only what it created). And a
+    /// passphrase given with a remembered key was silently ignored.
+    @Test func aFailedFirstSyncLeavesNoNewLibrary() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, store) = (sandbox.at("a"), sandbox.at("store"))
+        _ = try sandbox.newMemo("only on a", library: a)
+        try sandbox.ok(["sync", "--store", store, "--encrypt"], library: a, environment: ["MEMO_PASSPHRASE": "correct horse battery staple"])
+        let wrong = ["MEMO_PASSPHRASE": "not the passphrase"]
+        // A folder that did not exist: gone again.
+        let fresh = sandbox.at("fresh")
+        let failed = try sandbox.fails(["sync", "--store", store], status: 3, containing: ["does not open", "removed the new library"],
+                                       library: fresh, environment: wrong)
+        #expect(!FileManager.default.fileExists(atPath: fresh), "\(failed)")
+        // A folder the user made, with a file of theirs: the file stays, the library goes.
+        let theirs = sandbox.at("theirs")
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: theirs + "/notes.txt", contents: Data("mine".utf8)))
+        try sandbox.fails(["sync", "--store", store], status: 3, containing: ["does not open"], library: theirs, environment: wrong)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs) == ["notes.txt"])
+        // An existing library is never removed, whatever the sync does.
+        // A passphrase given on purpose is checked, remembered key or not (it was ignored).
+        try sandbox.fails(["sync", "--store", store], status: 3, containing: ["does not open"], library: a, environment: wrong)
+        let file = sandbox.at("other-passphrase")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("not the passphrase either\n".utf8)))
+        try sandbox.fails(["sync", "--passphrase-file", file], status: 3, containing: ["does not open"], library: a)
+        try sandbox.ok(["sync"], library: a)
+        let unreachable = try sandbox.memo(["sync", "--store", "http://127.0.0.1:9/dav"], library: a)
+        #expect(unreachable.status == 1 && !unreachable.stderr.contains("removed"), "\(unreachable)")
+        #expect(try sandbox.ok(["list"], library: a).stdout.contains("only on a"))
+        // With the right passphrase the new device gets the memo.
+        try sandbox.ok(["sync", "--store", store], library: fresh, environment: ["MEMO_PASSPHRASE": "correct horse battery staple"])
+        #expect(try sandbox.ok(["list"], library: fresh).stdout.contains("only on a"))
+    }
+
     @Test func thePassphraseChangesAndTheOtherDeviceAsksForTheNewOne() throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }

@@ -279,6 +279,7 @@ extension MemoStrings {
         "cli.listEmpty": "(no memos)",
         "cli.note.credentialsReadableByOthers": "{path} can be read by other users of this computer: it holds store credentials (chmod 600 {path})",
         "cli.note.createdLibrary": "created a new library at {path}",
+        "cli.note.removedNewLibrary": "removed the new library at {path} again: nothing was synced into it",
         "cli.warning.libraryDamaged": "warning: the library file {file} is damaged: bytes {ranges} hold no intact record. {lost} saved record(s) lost; {recovered} intact record(s) recovered, {heldBack} of their operations wait for the lost ones to come back from a sync. The damaged file was kept, untouched, as {kept}; nothing was deleted (exit status 4)",
         "cli.warning.libraryDamagedReadOnly": "warning: the library file {file} is damaged: bytes {ranges} hold no intact record. {lost} saved record(s) lost; {recovered} intact record(s) recovered, {heldBack} of their operations wait for the lost ones to come back from a sync. Shown as read; the next command that changes the library keeps the damaged file aside (exit status 4)",
         "cli.warning.leftoverKept": "warning: {file} holds edits this library does not have (a compaction interrupted by a crash, or a file of another copy of the library): kept as {kept}, not deleted (exit status 4)",
@@ -744,7 +745,8 @@ extension MemoStrings {
                     is encrypted from then on: it never syncs in plain text again, and a
                     store without a key blob (wiped, or a new one) gets its key blob back.
                     See 'memo help store'.
-            --passphrase-file FILE  the passphrase, from the first line of FILE
+            --passphrase-file FILE  the passphrase, from the first line of FILE; given
+                    (or MEMO_PASSPHRASE), it must open the store even when a key is remembered
 
             Examples:
               memo sync --store ~/Dropbox/memos

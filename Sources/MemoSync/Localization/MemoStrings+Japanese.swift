@@ -279,6 +279,7 @@ extension MemoStrings {
         "cli.listEmpty": "(メモはありません)",
         "cli.note.credentialsReadableByOthers": "{path} はこのコンピューターの他のユーザーも読めます。ストアの認証情報が入っています(chmod 600 {path})",
         "cli.note.createdLibrary": "{path} に新しいライブラリを作成しました",
+        "cli.note.removedNewLibrary": "{path} の新しいライブラリを削除しました。何も同期されていません",
         "cli.warning.libraryDamaged": "警告: ライブラリのファイル {file} が破損しています: {ranges} バイトに完全な記録がありません。保存済みの記録 {lost} 件を失い、完全な記録 {recovered} 件を復元しました。そのうち {heldBack} 個の操作は、失われた記録が同期で戻るのを待っています。破損したファイルは手を加えずに {kept} として保管しました。何も削除していません (終了ステータス 4)",
         "cli.warning.libraryDamagedReadOnly": "警告: ライブラリのファイル {file} が破損しています: {ranges} バイトに完全な記録がありません。保存済みの記録 {lost} 件を失い、完全な記録 {recovered} 件を復元しました。そのうち {heldBack} 個の操作は、失われた記録が同期で戻るのを待っています。読み取ったとおりに表示します。ライブラリを変更する次のコマンドが破損したファイルを別に保管します (終了ステータス 4)",
         "cli.warning.leftoverKept": "警告: {file} にはこのライブラリにない編集があります (クラッシュで中断された圧縮、またはライブラリの別のコピーのファイル): 削除せず {kept} として保管しました (終了ステータス 4)",
@@ -731,7 +732,8 @@ extension MemoStrings {
                     ファイル)に記憶されます。以後ライブラリは暗号化されたままです。平文で同期
                     することはなく、鍵ブロブのないストア(消去された、または新しいストア)には
                     鍵ブロブを戻します。'memo help store' を参照。
-            --passphrase-file FILE  FILE の 1 行目をパスフレーズとして使う
+            --passphrase-file FILE  FILE の 1 行目をパスフレーズとして使う（これか MEMO_PASSPHRASE を
+                    指定すると、鍵が記憶されていてもそのパスフレーズでストアを開けなければならない）
 
             例:
               memo sync --store ~/Dropbox/memos

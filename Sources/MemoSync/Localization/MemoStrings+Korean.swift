@@ -279,6 +279,7 @@ extension MemoStrings {
         "cli.listEmpty": "(메모 없음)",
         "cli.note.credentialsReadableByOthers": "{path} 파일을 이 컴퓨터의 다른 사용자가 읽을 수 있습니다. 저장소 자격 증명이 들어 있습니다(chmod 600 {path})",
         "cli.note.createdLibrary": "{path}에 새 라이브러리를 만들었습니다",
+        "cli.note.removedNewLibrary": "{path}의 새 라이브러리를 다시 지웠습니다. 동기화된 것이 없습니다",
         "cli.warning.libraryDamaged": "경고: 라이브러리 파일 {file}이(가) 손상되었습니다: {ranges} 바이트에 온전한 기록이 없습니다. 저장된 기록 {lost}개를 잃었고, 온전한 기록 {recovered}개를 복구했으며, 그중 연산 {heldBack}개는 잃은 기록이 동기화로 돌아오기를 기다립니다. 손상된 파일은 손대지 않고 {kept}(으)로 보관했습니다. 아무것도 삭제하지 않았습니다 (종료 상태 4)",
         "cli.warning.libraryDamagedReadOnly": "경고: 라이브러리 파일 {file}이(가) 손상되었습니다: {ranges} 바이트에 온전한 기록이 없습니다. 저장된 기록 {lost}개를 잃었고, 온전한 기록 {recovered}개를 복구했으며, 그중 연산 {heldBack}개는 잃은 기록이 동기화로 돌아오기를 기다립니다. 읽은 그대로 보여 줍니다. 라이브러리를 바꾸는 다음 명령이 손상된 파일을 따로 보관합니다 (종료 상태 4)",
         "cli.warning.leftoverKept": "경고: {file}에 이 라이브러리에 없는 편집이 있습니다 (충돌로 중단된 압축, 또는 라이브러리의 다른 사본의 파일): 삭제하지 않고 {kept}(으)로 보관했습니다 (종료 상태 4)",
@@ -727,7 +728,8 @@ extension MemoStrings {
                     그 뒤로 라이브러리는 암호화된 상태입니다. 다시는 평문으로 동기화하지 않고,
                     키 블롭이 없는 저장소(지워졌거나 새 저장소)에는 키 블롭을 되돌려 놓습니다.
                     'memo help store'를 보세요.
-            --passphrase-file FILE  FILE의 첫 줄을 암호로 사용
+            --passphrase-file FILE  FILE의 첫 줄을 암호로 사용(이것이나 MEMO_PASSPHRASE를 주면 키가
+                    기억되어 있어도 그 암호로 저장소가 열려야 함)
 
             예:
               memo sync --store ~/Dropbox/memos

@@ -502,6 +502,7 @@ struct CommandTests {
         #expect(human.status == 1, "\(human)")
         #expect(human.stdout.contains("Store errors:") && human.stdout.contains("writing memosync/v1/\(replica)/segments/"), "\(human)")
         #expect(human.stderr.hasPrefix("memo: the sync did not finish: writing"), "\(human)")
+        #expect(human.stdout.contains("run 'memo sync' again"), "\(human)")
         let json = try sandbox.memo(["sync", "--store", store, "--json"], library: library)
         #expect(json.status == 1)
         let report = try json.object()

@@ -60,7 +60,7 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
 
     // MARK: BlobStore
 
-    /// Every non-empty blob whose key starts with `prefix`, sorted by key, each with its size and
+    /// Every non-empty blob whose key starts with `prefix` (byte for byte), sorted by key, each with its size and
     /// its revision (the number of the change that stored it, in decimal: every write, `put`,
     /// `corrupt` or `truncate` gives the blob a new one). O(n + k log k) for n blobs and k results.
     ///
@@ -71,7 +71,7 @@ public final class InMemoryBlobStore: BlobStore, @unchecked Sendable {
         try takeInjectedFailure(for: .list)
         counters.lists += 1
         return blobs.compactMap { key, bytes in
-            bytes.isEmpty || !key.hasPrefix(prefix) ? nil : BlobInfo(key: key, sizeBytes: bytes.count, revision: String(revisions[key] ?? 0))
+            bytes.isEmpty || !key.hasPrefixBytes(prefix) ? nil : BlobInfo(key: key, sizeBytes: bytes.count, revision: String(revisions[key] ?? 0))
         }.sorted { $0.key < $1.key }
     }
 

@@ -26,10 +26,20 @@ extension Runner {
             report = try await session.sync(replica: library.writer, store: store, progress: { progress.update($0) })
         } catch {
             progress.finish()
+            // `--json` prints its object even when the sync failed (memo help sync): here
+            // nothing was read or written, and the error is the only one.
+            if json {
+                var object = syncJSON(SyncReport(), store: location.text, replica: library.writer.id)
+                object["errors"] = [error.message]
+                object["problems"] = [["operation": NSNull(), "key": NSNull(), "error": error.message, "reason": NSNull()] as [String: Any]]
+                console.print(try Format.json(object))
+            }
             throw error
         }
         progress.finish()
-        if report.isComplete && settings.store != location.text {
+        // Remembered once the store could be listed, finished or not: a sync that stopped on a
+        // store error says to run `memo sync` again, which then needs no --store.
+        if report.listedStore && settings.store != location.text {
             settings.store = location.text
             try settings.save(library: library.path)
         }

@@ -23,6 +23,9 @@ struct EditHistory: Codable, Equatable {
     static let fileName = "cli-history.json"
     /// The most steps kept per memo, in each direction.
     static let stepsKept = 20
+    /// The most bytes of the file (256 MiB, as a text file `memo` reads): a larger file is
+    /// refused without being read, and a save drops the oldest steps until the file fits.
+    static let bytesMax = UserFile.textBytesMax
 
     /// Memo id (32 hexadecimal digits) to its undoable steps, oldest first.
     var undo: [String: [Step]] = [:]
@@ -68,8 +71,14 @@ struct EditHistory: Codable, Equatable {
     static func load(library: String) throws(CLIError) -> EditHistory {
         let path = filePath(library: library)
         guard FileManager.default.fileExists(atPath: path) else { return EditHistory() }
+        let bytes: [UInt8]
+        do throws(UserFileError) {
+            bytes = try UserFile.bytes(at: path, limitBytes: bytesMax)
+        } catch {
+            throw .runtime("error.historyUnreadable", ["path": path, "error": error.localizedReason])
+        }
         do {
-            return try JSONDecoder().decode(EditHistory.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            return try JSONDecoder().decode(EditHistory.self, from: Data(bytes))
         } catch {
             throw .runtime("error.historyUnreadable", ["path": path, "error": describe(error)])
         }
@@ -83,12 +92,39 @@ struct EditHistory: Codable, Equatable {
                 if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
                 return
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try encoded(limitBytes: Self.bytesMax).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw .runtime("error.cannotWrite", ["path": path, "error": describe(error)])
         }
+    }
+
+    /// The file's bytes, at most `limitBytes` (over it a load refuses the file): while they are
+    /// more, the oldest step of the memo and direction whose steps hold the most text is dropped.
+    func encoded(limitBytes: Int) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var kept = self
+        var data = try encoder.encode(kept)
+        while data.count > limitBytes, kept.dropOldestStepOfLargest() {
+            data = try encoder.encode(kept)
+        }
+        return data
+    }
+
+    /// Drops the oldest step of the memo and direction whose steps hold the most text (ties:
+    /// the greatest memo id, undo before redo); false when there is no step.
+    mutating func dropOldestStepOfLargest() -> Bool {
+        func textBytes(_ steps: [Step]) -> Int { steps.reduce(0) { $0 + $1.before.utf8.count + $1.after.utf8.count } }
+        let candidates = undo.map { (memo: $0.key, undo: 1, bytes: textBytes($0.value)) } + redo.map { (memo: $0.key, undo: 0, bytes: textBytes($0.value)) }
+        guard let largest = candidates.max(by: { ($0.bytes, $0.memo, $0.undo) < ($1.bytes, $1.memo, $1.undo) }) else { return false }
+        if largest.undo == 1 {
+            undo[largest.memo]?.removeFirst()
+            if undo[largest.memo]?.isEmpty == true { undo[largest.memo] = nil }
+        } else {
+            redo[largest.memo]?.removeFirst()
+            if redo[largest.memo]?.isEmpty == true { redo[largest.memo] = nil }
+        }
+        return true
     }
 
     static func filePath(library: String) -> String {

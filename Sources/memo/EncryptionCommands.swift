@@ -338,6 +338,12 @@ extension Runner {
         let path = Self.storeDisplay(location)
         let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath, storeName: path)
         if action == .decrypt { return try await decrypt(library: library, store: store, session: session, path: path) }
+        // A plain store of a plain library has no passphrase to change and no key to rotate
+        // (asking for "the store's passphrase" there would say it is encrypted). An encrypted
+        // library whose store lost its key blob goes on: unlocking puts the key blob back.
+        if session.libraryEncryption(library.writer) == nil, case .plain? = try? await StoreEncryption.status(of: store) {
+            throw .runtime("error.storeNotEncrypted", ["path": path])
+        }
         let unlocked = try await session.unlock(store, library: session.libraryEncryption(library.writer))
         let newPassphrase = action == .passphrase
             ? try session.newPassphrase(fileOption: options.newPassphraseFile, variable: "MEMO_NEW_PASSPHRASE") : ""

@@ -80,7 +80,8 @@ struct ImportedFile {
                 continue
             }
             let real = URL(fileURLWithPath: base + relative).resolvingSymlinksInPath().path
-            if real.hasPrefix(realPrefix) {
+            // Paths are bytes: by Characters, "/a/\u{E9}/" would hold "/a/e\u{301}/x".
+            if real.hasPrefixBytes(realPrefix) {
                 result.append(base + relative)
             } else {
                 outside.append(base + relative)

@@ -64,6 +64,9 @@ enum LibraryLocation {
 struct CLISettings: Codable, Equatable {
     /// The file's name.
     static let fileName = "cli-settings.json"
+    /// The most bytes read of the file (1 MiB; it holds one path): a larger file is refused
+    /// without being read (FORMAT.md, "Files of the `memo` command line").
+    static let bytesMax = 1 << 20
 
     /// The store folder of the last successful `memo sync --store PATH` (absolute).
     var store: String?
@@ -78,9 +81,14 @@ struct CLISettings: Codable, Equatable {
     static func load(library: String) throws(CLIError) -> CLISettings {
         let path = filePath(library: library)
         guard FileManager.default.fileExists(atPath: path) else { return CLISettings() }
+        let bytes: [UInt8]
+        do throws(UserFileError) {
+            bytes = try UserFile.bytes(at: path, limitBytes: bytesMax)
+        } catch {
+            throw .runtime("error.settingsUnreadable", ["path": path, "error": error.localizedReason])
+        }
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(CLISettings.self, from: data)
+            return try JSONDecoder().decode(CLISettings.self, from: Data(bytes))
         } catch {
             throw .runtime("error.settingsUnreadable", ["path": path, "error": describe(error)])
         }

@@ -52,7 +52,9 @@ enum UserFile {
     /// held in memory whole), and a bound on what a runaway pipe can make `memo` allocate.
     static let textBytesMax = 256 << 20
 
-    /// Every byte of the file at `path`, read to its end (a pipe until its writer closes it).
+    /// Every byte of the file at `path`, read to its end (a pipe until its writer closes it); a
+    /// regular file larger than `limitBytes` is refused from its `fstat` size before any read,
+    /// anything else after at most `limitBytes` and one chunk.
     ///
     /// - Throws: ``UserFileError``: missing, not permitted, a folder, more than `limitBytes`,
     ///   or another failure with the system's description.
@@ -65,7 +67,11 @@ enum UserFile {
         guard descriptor >= 0 else { throw UserFileError(errorNumber: errno) }
         defer { close(descriptor) }
         var information = stat()
-        if fstat(descriptor, &information) == 0, (information.st_mode & S_IFMT) == S_IFDIR { throw .isFolder }
+        if fstat(descriptor, &information) == 0 {
+            if (information.st_mode & S_IFMT) == S_IFDIR { throw .isFolder }
+            // A regular file over the limit is refused from its size, without reading it.
+            if (information.st_mode & S_IFMT) == S_IFREG, information.st_size > limitBytes { throw .tooLarge(limitBytes: limitBytes) }
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -112,7 +112,7 @@ struct CatalogTests {
     @Test("the engine's error descriptions come from the same catalogs")
     func engineErrorsLocalized() {
         let errors: [any LocalizedError] = [
-            DiskError.full, DiskError.locked(path: "/x"), ReplicaError.closed, ReplicaError.syncInProgress,
+            DiskError.full, DiskError.locked(path: "/x"), DiskError.tooLarge(file: "state", sizeBytes: 2, limitBytes: 1), ReplicaError.closed, ReplicaError.syncInProgress,
             BlobStoreError.full, NotebookError.memoInTrash(MemoID(high: 1, low: 2)),
             EncryptionError.wrongPassphrase, EncryptionError.passphraseRequired, EncryptionError.passphraseChanged,
             EncryptionError.notEncrypted, EncryptionError.alreadyEncrypted,

@@ -58,6 +58,26 @@ import Testing
         }
     }
 
+    /// Issue 29, message 2: on a plain store, `store passphrase` and `store rotate-key` said
+    /// "the store is encrypted: a passphrase is needed". They say it is not encrypted, ask for
+    /// nothing and change nothing.
+    @Test func passphraseAndRotateKeyOnAPlainStoreSayItIsNotEncrypted() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (library, store) = (sandbox.at("library"), sandbox.at("store"))
+        _ = try sandbox.newMemo("plain memo", library: library)
+        try sandbox.ok(["sync", "--store", store], library: library)
+        let before = sandbox.contents(of: store)
+        for action in ["passphrase", "rotate-key"] {
+            try sandbox.fails(["store", action], status: 1, containing: ["is not encrypted", "memo sync --encrypt"], library: library,
+                              environment: ["MEMO_PASSPHRASE": "correct horse battery staple", "MEMO_NEW_PASSPHRASE": "another long passphrase"])
+            let korean = try sandbox.fails(["store", action], status: 1, library: library, environment: ["LANG": "ko_KR.UTF-8"])
+            #expect(korean.stderr.contains("암호화되어 있지 않습니다"), "\(korean)")
+        }
+        #expect(sandbox.contents(of: store) == before)
+        #expect(!FileManager.default.fileExists(atPath: library + "/store-key"))
+    }
+
     @Test func thePassphraseChangesAndTheOtherDeviceAsksForTheNewOne() throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }

@@ -207,6 +207,54 @@ struct SyncReportCLITests {
         let again = try sandbox.ok(["sync", "--json"], library: bob).object()
         #expect((again["skipped"] as? [Any])?.isEmpty == true && again["skippedAgain"] as? Int == 4, "\(again)")
     }
+    /// Issue 29, message 11: `--json` prints its object "even when the sync failed" (memo help
+    /// sync), also when the store cannot be reached at all.
+    @Test("sync --json prints the report when the store cannot be listed")
+    func jsonIsPrintedWhenTheStoreCannotBeListed() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("offline", library: library)
+        // A WebDAV server nobody runs: port 9 (discard) on this machine refuses.
+        let failed = try sandbox.memo(["sync", "--store", "http://127.0.0.1:9/dav", "--json"], library: library)
+        #expect(failed.status == 1, "\(failed)")
+        let object = try failed.object()
+        #expect(object["complete"] as? Bool == false)
+        #expect(object["listedStore"] as? Bool == false)
+        #expect(object["blobsWritten"] as? Int == 0 && object["blobsRead"] as? Int == 0)
+        let errors = try #require(object["errors"] as? [String])
+        #expect(errors.count == 1 && failed.stderr.contains(errors[0]), "\(failed)")
+        #expect((object["problems"] as? [[String: Any]])?.count == 1)
+    }
+
+    /// Issue 29, message 1: a first sync that stops on a store error says to run `memo sync`
+    /// again, so the store it could list is remembered (it used to be remembered only after a
+    /// complete sync, and `memo sync` then said there was no store yet).
+    @Test("a first sync that stops on a store error remembers the store, so 'memo sync' again works")
+    func anUnfinishedFirstSyncRemembersTheStore() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (library, store) = (sandbox.at("library"), sandbox.at("store"))
+        let id = try sandbox.newMemo("kept through a failed sync", library: library)
+        let replica = try #require(try status(sandbox, library)["replica"] as? String)
+        // A file where this library's folder in the store must go: the store lists, but
+        // publishing fails.
+        try FileManager.default.createDirectory(atPath: store + "/memosync/v1", withIntermediateDirectories: true)
+        let blocker = store + "/memosync/v1/" + replica
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data("in the way".utf8)))
+        let failed = try sandbox.memo(["sync", "--store", store], library: library)
+        #expect(failed.status != 0, "\(failed)")
+        #expect(failed.stdout.contains("run 'memo sync' again"), "\(failed)")
+        #expect(try status(sandbox, library)["store"] as? String == store)
+        // What it said to do works, without naming the store again.
+        try FileManager.default.removeItem(atPath: blocker)
+        let again = try sandbox.ok(["sync"], library: library)
+        #expect(again.stdout.contains("Synced with \(store)."), "\(again)")
+        let other = sandbox.at("other")
+        try sandbox.ok(["sync", "--store", store], library: other)
+        let shown = try sandbox.ok(["show", id], library: other).stdout
+        #expect(shown.hasPrefix("kept through a failed sync"), "\(shown)")
+    }
 }
 
 /// Runs `memo` with file permissions checked as for an ordinary user: directly when the tests do
@@ -283,4 +331,5 @@ struct JunkReportCLITests {
         #expect(json["blobsRemembered"] as? Int == 1 && json["blobsRead"] as? Int == 0, "\(json)")
         #expect(try sandbox.ok(["show", id], library: library).stdout.hasPrefix("hello"))
     }
+
 }

@@ -37,6 +37,27 @@ struct RemoteStoreTests {
         #expect(try await store.list(prefix: "").isEmpty)
     }
 
+    /// Keys are bytes (issue 29): a listing's prefix is compared with the keys by their UTF-8, in
+    /// the WebDAV folder walk too ("é" as U+00E9 and as "e" + U+0301 are two keys and folders; a
+    /// prefix may end between a letter and its mark; a name may start with a combining mark).
+    @Test(arguments: RemoteKind.allCases)
+    func listingsCompareKeysByTheirBytes(kind: RemoteKind) async throws {
+        let store = try await RemotePlace(kind).store()
+        let decomposed = "memosync/v1/e\u{301}x", precomposed = "memosync/v1/\u{E9}y"
+        let nested = "memosync/v1/e\u{301}/z", markFirst = "memosync/v1/\u{301}w"
+        let keys = [decomposed, precomposed, nested, markFirst]
+        for key in keys { try await store.write(key: key, bytes: Array(key.utf8)) }
+        for key in keys { #expect(try await store.read(key: key) == Array(key.utf8)) }
+        let expectations: [(prefix: String, keys: [String])] = [
+            ("memosync/v1/\u{E9}", [precomposed]), ("memosync/v1/e\u{301}", [decomposed, nested]), ("memosync/v1/e", [decomposed, nested]),
+            ("memosync/v1/e\u{301}/", [nested]), ("memosync/v1/\u{301}", [markFirst]), ("memosync/v1/", keys), ("memosync/v1/\u{E9}/", []),
+        ]
+        for (prefix, expected) in expectations {
+            let listed = try await store.list(prefix: prefix).map { Array($0.key.utf8) }
+            #expect(listed.count == expected.count && Set(listed) == Set(expected.map { Array($0.utf8) }), "\(kind) \(Array(prefix.unicodeScalars)): \(listed.count)")
+        }
+    }
+
     @Test(arguments: RemoteKind.allCases)
     func twoAndThreeLibrariesConvergeWithConcurrentEdits(kind: RemoteKind) async throws {
         let place = try await RemotePlace(kind)

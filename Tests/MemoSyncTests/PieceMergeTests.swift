@@ -48,6 +48,18 @@ struct PieceMergeTests {
         }
     }
 
+    /// A notebook of replica 1 after `baseSteps` random edits, a fork of it (replica 2) after
+    /// a number of further edits drawn from `writerSteps`, and the fork's changes since the base.
+    static func writerDelta(
+        baseSteps: Int, writerSteps: ClosedRange<Int>, random: inout SeededRandom, now: inout UInt64
+    ) throws -> (base: Notebook, writer: Notebook, delta: NotebookDelta) {
+        var base = Notebook(replica: ReplicaID(1))
+        try edit(&base, steps: baseSteps, random: &random, now: &now)
+        var writer = base.fork(replica: ReplicaID(2))
+        try edit(&writer, steps: Int.random(in: writerSteps, using: &random), random: &random, now: &now)
+        return (base, writer, try writer.changes(since: base.version))
+    }
+
     @Test("applied piece by piece, with local edits between pieces, a delta gives what it gives whole")
     func piecesGiveTheWhole() throws {
         let seed = Self.seed(0x9E_C3)
@@ -55,11 +67,7 @@ struct PieceMergeTests {
         var random = SeededRandom(seed: seed)
         for round in 0..<12 {
             var now: UInt64 = 1_000
-            var base = Notebook(replica: ReplicaID(1))
-            try Self.edit(&base, steps: 30, random: &random, now: &now)
-            var writer = base.fork(replica: ReplicaID(2))
-            try Self.edit(&writer, steps: Int.random(in: 20...120, using: &random), random: &random, now: &now)
-            let delta = try writer.changes(since: base.version)
+            let (base, writer, delta) = try Self.writerDelta(baseSteps: 30, writerSteps: 20...120, random: &random, now: &now)
             let maxOperations = Int.random(in: 1...40, using: &random)
             let pieces = delta.pieces(maxOperations: maxOperations)
             #expect(pieces.reduce(0) { $0 + $1.operationCount } == delta.operationCount, "round \(round)")
@@ -97,11 +105,7 @@ struct PieceMergeTests {
         var tied = 0
         for round in 0..<12 {
             var now: UInt64 = 1_000
-            var base = Notebook(replica: ReplicaID(1))
-            try Self.edit(&base, steps: 20, random: &random, now: &now)
-            var writer = base.fork(replica: ReplicaID(2))
-            try Self.edit(&writer, steps: Int.random(in: 40...120, using: &random), random: &random, now: &now)
-            let delta = try writer.changes(since: base.version)
+            let (base, writer, delta) = try Self.writerDelta(baseSteps: 20, writerSteps: 40...120, random: &random, now: &now)
             let maxOperations = Int.random(in: 1...8, using: &random)
             let pieces = delta.pieces(maxOperations: maxOperations)
             // Every tie joins pieces no larger than the whole, and the pieces give the whole.

@@ -43,7 +43,7 @@ extension SimulatedBlobStore {
         }
         let lossy = random.chance(faults.lossyListing)
         var entries: [BlobInfo] = []
-        for key in sortedKeys where key.hasPrefix(prefix) {
+        for key in sortedKeys where key.hasPrefixBytes(prefix) {
             guard let version = version(of: key, reader: reader, at: viewTime), let bytes = version.bytes else { continue }
             let size = version.isTorn(for: reader, at: now) ? version.tornLength : bytes.count
             if lossy && random.chance(0.25) {

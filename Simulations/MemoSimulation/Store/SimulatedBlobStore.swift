@@ -104,7 +104,7 @@ public final class SimulatedBlobStore {
     /// Ground truth: every key holding a blob, sorted, with its size.
     public func groundTruth(prefix: String = "") -> [BlobInfo] {
         sortedKeys.compactMap { key in
-            guard key.hasPrefix(prefix), let bytes = histories[key]?.last?.bytes else { return nil }
+            guard key.hasPrefixBytes(prefix), let bytes = histories[key]?.last?.bytes else { return nil }
             return BlobInfo(key: key, sizeBytes: bytes.count)
         }
     }

@@ -146,7 +146,9 @@ public struct BlobListing: Sendable, Equatable {
 /// Contract:
 /// - `write` is atomic: a reader sees the whole blob or nothing, never a prefix.
 /// - Keys are paths relative to the store's root with "/" separators; `list` returns every blob
-///   whose key starts with `prefix`, in any order, possibly missing blobs written very recently
+///   whose key starts with `prefix`, compared byte for byte as UTF-8 (not by Unicode canonical
+///   equivalence, as `String.hasPrefix` compares: "e\u{301}" and "\u{E9}" are two keys, and
+///   "e" is a prefix of the first), in any order, possibly missing blobs written very recently
 ///   (listings may be stale) and possibly including blobs it cannot read yet.
 /// - A missing blob never means anything was deleted on purpose: MemoSync decides from versions
 ///   inside blobs, never from listings or file dates.

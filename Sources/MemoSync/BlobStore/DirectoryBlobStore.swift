@@ -150,9 +150,10 @@ public final class DirectoryBlobStore: BlobStore {
         try checkRoot()
         var folderKey = ""
         var folders: [Substring] = []
-        if let slash = prefix.lastIndex(of: "/") {
-            folderKey = String(prefix[...slash])
-            folders = Array(folderKey.split(separator: "/", omittingEmptySubsequences: false).dropLast())
+        // The "/" bytes, not Characters: in "a/\u{301}" the "/" and the mark are one Character.
+        if let slash = prefix.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            folderKey = String(Substring(prefix.utf8[...slash]))
+            folders = Array(BlobKeyRules.split(folderKey).dropLast())
             guard folders.allSatisfy(BlobKeyRules.isListableName) else { return BlobListing() }
         }
         // Down to the prefix's folder, one level at a time, never through a symbolic link.
@@ -223,8 +224,8 @@ public final class DirectoryBlobStore: BlobStore {
         for entry in entries where BlobKeyRules.isListableName(Substring(entry.name)) {
             let name = entry.name
             let key = folderKey + name
-            // Only entries that are, or may hold, keys starting with the prefix.
-            guard key.hasPrefix(prefix) || prefix.hasPrefix(key + "/") else { continue }
+            // Only entries that are, or may hold, keys starting with the prefix (as bytes).
+            guard key.hasPrefixBytes(prefix) || prefix.hasPrefixBytes(key + "/") else { continue }
             if entry.isFolder, try walkFolder(folder, name: name, key: key, depth: depth, prefix: prefix, typeFromReaddir: true, into: &listing) {
                 continue
             }
@@ -239,7 +240,7 @@ public final class DirectoryBlobStore: BlobStore {
             }
             switch status.kind {
             case .regular:
-                if status.size > 0, key.hasPrefix(prefix) {
+                if status.size > 0, key.hasPrefixBytes(prefix) {
                     listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size, revision: status.revision))
                 }
             case .symbolicLink:
@@ -544,9 +545,15 @@ enum BlobKeyRules {
 
     /// The components of `key`, or nil when it is not a valid key. O(length).
     static func components(of key: String) -> [Substring]? {
-        let components = key.split(separator: "/", omittingEmptySubsequences: false)
+        let components = split(key)
         guard !key.isEmpty, components.allSatisfy(isListableName) else { return nil }
         return components
+    }
+
+    /// `key` cut at each "/" byte, empty parts kept: by bytes, since a Character may hold a "/"
+    /// and the combining mark after it ("a/\u{301}b" is "a" and "\u{301}b"). O(length).
+    static func split(_ key: String) -> [Substring] {
+        key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// Whether a listing shows a file or folder named `name` (and so whether it may be a key

@@ -73,8 +73,8 @@ public final class EncryptedBlobStore: BlobStore {
         var plain: [String] = []
         for entry in listed.blobs {
             if let key = cipher.plainKey(forStoredKey: entry.key) {
-                if key.hasPrefix(prefix) { blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes, revision: entry.revision)) }
-            } else if entry.key.hasPrefix(StoreLayout.root), KeyBlob.generation(ofKey: entry.key) == nil, !entry.key.hasPrefix(KeyBlob.prefix) {
+                if key.hasPrefixBytes(prefix) { blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes, revision: entry.revision)) }
+            } else if entry.key.hasPrefixBytes(StoreLayout.root), KeyBlob.generation(ofKey: entry.key) == nil, !entry.key.hasPrefixBytes(KeyBlob.prefix) {
                 plain.append(entry.key)
             }
         }

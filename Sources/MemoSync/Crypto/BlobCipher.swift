@@ -100,14 +100,14 @@ package struct BlobCipher: Sendable {
     /// The store key under which the blob with plain key `key` is kept: `memosync/e1/…`, with the
     /// content hash in its name masked. Keys outside `memosync/v1/` are returned unchanged.
     package func storedKey(forPlainKey key: String) -> String {
-        guard key.hasPrefix(StoreLayout.root) else { return key }
-        return Self.encryptedRoot + masked(String(key.dropFirst(StoreLayout.root.count)))
+        guard let path = droppingPrefix(StoreLayout.root, of: key) else { return key }
+        return Self.encryptedRoot + masked(path)
     }
 
     /// The plain key of the blob stored under `storedKey`; nil for a key outside `memosync/e1/`.
     package func plainKey(forStoredKey storedKey: String) -> String? {
-        guard storedKey.hasPrefix(Self.encryptedRoot) else { return nil }
-        return StoreLayout.root + masked(String(storedKey.dropFirst(Self.encryptedRoot.count)))
+        guard let path = droppingPrefix(Self.encryptedRoot, of: storedKey) else { return nil }
+        return StoreLayout.root + masked(path)
     }
 
     /// `path` (below the root) with the 16 hex digits of its content hash XORed with 8 bytes of
@@ -153,8 +153,7 @@ package struct BlobCipher: Sendable {
     /// `key` cut after its content hash, with its kind's extension: what a sync client's
     /// conflicted copy ("… (conflicted copy).seg") has in common with the original.
     package static func canonicalKey(_ key: String) -> String {
-        guard key.hasPrefix(StoreLayout.root) else { return key }
-        let path = String(key.dropFirst(StoreLayout.root.count))
+        guard let path = droppingPrefix(StoreLayout.root, of: key) else { return key }
         guard let field = hashField(path) else { return key }
         let kind = path.split(separator: "/")[1]
         let ext = kind == "segments" ? ".seg" : kind == "snapshots" ? ".snap" : ".head"

@@ -117,7 +117,7 @@ package struct KeyBlob: Sendable, Equatable {
 
     /// The generation a key blob's name says, or nil when `key` is not a key blob's name.
     package static func generation(ofKey key: String) -> UInt32? {
-        guard key.hasPrefix(prefix) else { return nil }
+        guard key.hasPrefixBytes(prefix) else { return nil }
         let name = Array(key.utf8.dropFirst(prefix.utf8.count))
         guard name.count >= 31, name[10] == UInt8(ascii: "-"), name[0..<10].allSatisfy({ (48...57).contains($0) }),
             name[11..<27].allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),

@@ -22,7 +22,7 @@ extension StoreEncryption {
     public static func collectPlainBlobs(in store: any BlobStore, coveredBy version: VersionVector) async -> PlainCollectionReport {
         var report = PlainCollectionReport()
         guard let listed = try? await store.list(prefix: StoreLayout.root) else { return report }
-        for entry in listed.sorted(by: { $0.key < $1.key }) where !entry.key.hasPrefix(KeyBlob.prefix) {
+        for entry in listed.sorted(by: { $0.key < $1.key }) where !entry.key.hasPrefixBytes(KeyBlob.prefix) {
             if await isCovered(entry.key, in: store, by: version), (try? await store.delete(key: entry.key)) != nil {
                 report.deleted.append(entry.key)
             } else {

@@ -218,6 +218,8 @@ extension DiskError: LocalizedError {
         case .locked: localized("error.DiskError.locked.description", ["description": "\(description)"])
         case .full: localized("error.DiskError.full.description")
         case .io: localized("error.DiskError.io.description", ["description": "\(description)"])
+        case let .tooLarge(file, size, limit):
+            localized("error.DiskError.tooLarge.description", ["file": file, "size": "\(size)", "limit": "\(limit)"])
         }
     }
 
@@ -227,6 +229,7 @@ extension DiskError: LocalizedError {
         case .locked: localized("error.DiskError.locked.suggestion")
         case .full: localized("error.DiskError.full.suggestion")
         case .io: localized("error.DiskError.io.suggestion")
+        case .tooLarge: localized("error.DiskError.tooLarge.suggestion")
         }
     }
 }

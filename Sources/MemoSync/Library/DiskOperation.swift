@@ -44,6 +44,10 @@ public enum DiskError: Error, Sendable, Equatable, CustomStringConvertible {
     case full
     /// Another input/output failure.
     case io(reason: String)
+    /// A library file holds more bytes than the library reads of it (FORMAT.md, "Local
+    /// library", "Size limits"): refused from its size before it is read, and nothing in the
+    /// library is changed. MemoSync never writes a file that large.
+    case tooLarge(file: String, sizeBytes: Int, limitBytes: Int)
 
     public var description: String {
         switch self {
@@ -51,6 +55,7 @@ public enum DiskError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .locked(path): "another process is using the library at \(path)"
         case .full: "the disk is full"
         case let .io(reason): "disk input/output error: \(reason)"
+        case let .tooLarge(file, size, limit): "the library file \(file) is too large (\(size) bytes; the limit is \(limit))"
         }
     }
 }

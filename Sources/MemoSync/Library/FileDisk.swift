@@ -212,7 +212,13 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
 
     /// The contents of `file`, or nil when there is no such file. O(size).
     ///
-    /// - Throws: ``DiskError/io(reason:)`` for an invalid name, a name that is not a regular
+    /// A file larger than the library reads of it (FORMAT.md, "Local library", "Size limits":
+    /// 1 GiB + 12 bytes for `state`, twice that for a journal, 64 KiB for `seal`, 1 MiB for
+    /// `encryption`) is refused from its `fstat` size without reading it; a file that grows past
+    /// its limit while it is read, after at most the limit and one byte.
+    ///
+    /// - Throws: ``DiskError/tooLarge(file:sizeBytes:limitBytes:)`` for a file over its limit;
+    ///   ``DiskError/io(reason:)`` for an invalid name, a name that is not a regular
     ///   file (a folder) or a failed read; ``DiskError/unavailable(reason:)`` when the folder is
     ///   gone or the disk is closed.
     public func read(file: String) throws(DiskError) -> [UInt8]? {
@@ -220,6 +226,8 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
         defer { lock.unlock() }
         try checkOpen()
         let path = try validatedPath(file)
+        let limit = LibraryFileLimits.limitBytes(ofFile: file)
+        var sizeBytes = 0
         do throws(POSIXFailure) {
             let descriptor: Int32
             do throws(POSIXFailure) {
@@ -228,13 +236,16 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
                 return nil
             }
             defer { POSIX.closeQuietly(descriptor) }
-            guard try POSIX.status(of: descriptor, path: path).kind == .regular else {
+            let status = try POSIX.status(of: descriptor, path: path)
+            guard status.kind == .regular else {
                 throw POSIXFailure(call: "read", path: path, kind: .other, reason: "not a regular file")
             }
-            return try POSIX.readAll(descriptor, path: path)
+            if let bytes = try POSIX.readAll(descriptor, path: path, limitBytes: limit) { return bytes }
+            sizeBytes = max(status.size, limit + 1)
         } catch {
             throw mapped(error)
         }
+        throw .tooLarge(file: file, sizeBytes: sizeBytes, limitBytes: limit)
     }
 
     /// Performs `operation` with POSIX semantics (see ``DiskOperation``).

@@ -87,15 +87,23 @@ private struct StableFolder: LibraryDisk {
         let before = try listing(path)
         var contents: [String: [UInt8]] = [:]
         for name in LibraryCore.filesToRead(listing: before.names) {
+            // Each file bounded as an open reads it (``LibraryFileLimits``).
+            let limit = LibraryFileLimits.limitBytes(ofFile: name)
+            var sizeBytes = 0
             do throws(POSIXFailure) {
                 let descriptor = try POSIX.open(path + "/" + name, .read)
                 defer { POSIX.closeQuietly(descriptor) }
-                contents[name] = try POSIX.readAll(descriptor, path: path + "/" + name)
+                sizeBytes = try POSIX.status(of: descriptor, path: path + "/" + name).size
+                if let bytes = try POSIX.readAll(descriptor, path: path + "/" + name, limitBytes: limit) {
+                    contents[name] = bytes
+                    continue
+                }
             } catch where error.kind == .notFound {
                 return nil  // removed meanwhile
             } catch {
                 throw .disk(.io(reason: error.description))
             }
+            throw .disk(.tooLarge(file: name, sizeBytes: max(sizeBytes, limit + 1), limitBytes: limit))
         }
         let after = try listing(path)
         guard after.names == before.names, after.identities == before.identities else { return nil }

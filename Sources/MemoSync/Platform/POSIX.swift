@@ -210,20 +210,26 @@ enum POSIX {
         return FileStatus(info)
     }
 
-    /// Reads everything from the current position to the end of the file. O(size).
-    static func readAll(_ descriptor: Int32, path: String) throws(POSIXFailure) -> [UInt8] {
-        let hint = try status(of: descriptor, path: path).size
-        // One more byte than the size, so that a file that did not grow ends in one read.
-        var bytes = [UInt8](repeating: 0, count: min(max(hint, 0), maxInitialReadCapacity) + 1)
+    /// Every byte of the open file `descriptor` when it holds at most `limitBytes`; nil when it
+    /// holds more: from its `fstat` size, before reading anything, or (a file that grew since)
+    /// once `limitBytes` + 1 bytes were read, never more. The buffer starts at the `fstat` size
+    /// (at most ``maxInitialReadCapacity``) plus one byte. O(size).
+    static func readAll(_ descriptor: Int32, path: String, limitBytes: Int) throws(POSIXFailure) -> [UInt8]? {
+        precondition(limitBytes >= 0)
+        let size = try status(of: descriptor, path: path).size
+        guard size <= limitBytes else { return nil }
+        var bytes = [UInt8](repeating: 0, count: min(max(size, 0), maxInitialReadCapacity) + 1)
         var filled = 0
         while true {
             if filled == bytes.count {
-                bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 1 << 16)))
+                guard filled <= limitBytes else { return nil }
+                bytes.append(contentsOf: repeatElement(0, count: min(max(bytes.count, 1 << 16), limitBytes + 1 - filled)))
             }
             let count = try readSome(descriptor, into: &bytes, at: filled, path: path)
             if count == 0 { break }
             filled += count
         }
+        guard filled <= limitBytes else { return nil }
         bytes.removeLast(bytes.count - filled)
         return bytes
     }

@@ -180,11 +180,19 @@ public final class Replica: Sendable {
         var encryption: LibraryEncryption?
         var isClosed = false
         var events = EventHub()
+        /// Memos purged (here or by a sync) since the last compaction began: their text is in
+        /// the journal's records until a compaction rewrites the library without it, so the
+        /// next save compacts (a purge's promise: the text is gone from this library).
+        var purgesNotCompacted = 0
 
         /// Takes the notebook's new events into the hub.
         mutating func deliverEvents() {
             let taken = notebook.takeEvents()
-            if !taken.isEmpty { events.publish(taken) }
+            guard !taken.isEmpty else { return }
+            for event in taken {
+                if case .purged = event { purgesNotCompacted += 1 }
+            }
+            events.publish(taken)
         }
     }
 
@@ -381,7 +389,9 @@ public final class Replica: Sendable {
         try change { notebook, now throws(NotebookError) in try notebook.restore(id, wallMilliseconds: now) }
     }
 
-    /// Deletes a memo in the trash for good.
+    /// Deletes a memo in the trash for good. The next save (``save()``) compacts the library,
+    /// so that no library file holds its text any more (a purge received by a sync does the
+    /// same); until then the text is in the journal's records.
     public func purge(_ id: MemoID) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.purge(id, wallMilliseconds: now) }
     }
@@ -452,15 +462,15 @@ public final class Replica: Sendable {
         try diskLock.withLock { sharing throws(ReplicaError) in
             if sharing != nil { try takeFolder(&sharing!) }
             defer { if sharing != nil { releaseFolder(&sharing!) } }
-            let taken = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore, Notebook, SyncState)? in
+            let taken = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore, Notebook, SyncState, Int)? in
                 if guarded.isClosed { throw .closed }
-                guard compacting || guarded.core.needsCompaction
+                guard compacting || guarded.purgesNotCompacted > 0 || guarded.core.needsCompaction
                     || guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState)
                 else { return nil }
-                return (guarded.core, guarded.notebook, guarded.syncState)
+                return (guarded.core, guarded.notebook, guarded.syncState, guarded.purgesNotCompacted)
             }
-            guard let (core, notebook, syncState) = taken else { return }
-            let plan = compacting
+            guard let (core, notebook, syncState, purges) = taken else { return }
+            let plan = compacting || purges > 0
                 ? core.planCompaction(notebook: notebook, syncState: syncState)
                 : try core.planSave(notebook: notebook, syncState: syncState)
             do throws(DiskError) {
@@ -469,7 +479,11 @@ public final class Replica: Sendable {
                 guarded.withLock { $0.core.saveFailed() }
                 throw .disk(error)
             }
-            guarded.withLock { $0.core.didSave(plan, notebook: notebook, syncState: syncState) }
+            guarded.withLock { guarded in
+                guarded.core.didSave(plan, notebook: notebook, syncState: syncState)
+                // Purges made while it was written are the next save's.
+                if plan.isCompaction { guarded.purgesNotCompacted -= purges }
+            }
         }
     }
 

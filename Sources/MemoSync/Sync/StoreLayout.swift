@@ -78,8 +78,8 @@ public enum StoreLayout {
         // bytes this is exactly what the character-level reading below does, a hundred times
         // cheaper (a sync reads every listed key).
         if let parsed = key.withUTF8({ bytes in parseASCII(bytes) }) { return parsed }
-        guard key.hasPrefix(root) else { return nil }
-        let parts = key.dropFirst(root.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard let path = droppingPrefix(root, of: key) else { return nil }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let replica = ReplicaID(hexString: parts[0]) else { return nil }
         let name = Array(parts[2].utf8)
         switch parts[1] {

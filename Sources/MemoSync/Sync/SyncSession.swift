@@ -454,7 +454,7 @@ package struct SyncSession {
         case let (.list, .listed(listing)):
             // A store with a key blob is encrypted: used without its key, the sync stops here,
             // having read and written nothing (issue 16; `EncryptedBlobStore` lists none).
-            if listing.blobs.contains(where: { $0.key.hasPrefix(KeyBlob.prefix) }) || listing.skipped.contains(where: { ($0.key + "/").hasPrefix(KeyBlob.prefix) }) {
+            if listing.blobs.contains(where: { $0.key.hasPrefixBytes(KeyBlob.prefix) }) || listing.skipped.contains(where: { ($0.key + "/").hasPrefixBytes(KeyBlob.prefix) }) {
                 return failed(action, .encrypted)
             }
             // What the library remembers of skipped blobs is what this listing still shows.

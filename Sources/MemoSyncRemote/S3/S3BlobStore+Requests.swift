@@ -5,7 +5,7 @@ extension S3BlobStore {
     /// The object key of blob `key` (the configured prefix and the key); refuses keys that are
     /// not relative paths of printable characters.
     func objectKey(_ key: String) throws(BlobStoreError) -> String {
-        guard !key.isEmpty, !key.hasPrefix("/"), key.utf8.count <= 1_024 - configuration.prefix.utf8.count,
+        guard !key.isEmpty, key.utf8.first != UInt8(ascii: "/"), key.utf8.count <= 1_024 - configuration.prefix.utf8.count,
             !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw .invalidKey(key) }
         return configuration.prefix + key
@@ -161,14 +161,6 @@ package enum S3Answers {
 
     /// The error code of a failed answer, if its body has one.
     static func errorCode(_ response: HTTPResponse) -> String? { (try? error(response.body))?.code }
-}
-
-/// `text` without its first bytes when they are `prefix`'s, compared byte for byte (UTF-8, no
-/// Unicode equivalence: keys and paths are bytes, and a name may start with a combining mark);
-/// nil when `text` does not start with `prefix`.
-package func droppingPrefix(_ prefix: String, of text: String) -> String? {
-    guard text.utf8.starts(with: prefix.utf8) else { return nil }
-    return String(decoding: text.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
 }
 
 /// `text` with its %XX escapes decoded (and "+" as a space when `plusIsSpace`, as S3's

@@ -101,7 +101,10 @@ struct SigV4 {
     /// Each segment of the decoded `path` percent-encoded once ("/" kept); "/" for an empty path.
     static func canonicalPath(_ path: String) -> String {
         guard !path.isEmpty else { return "/" }
-        return path.split(separator: "/", omittingEmptySubsequences: false).map { uriEncode(String($0)) }.joined(separator: "/")
+        // Cut at "/" bytes: as Characters, "/" and a combining mark after it are one, and the
+        // "/" would be encoded as %2F inside a segment.
+        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { uriEncode(String(Substring($0))) }
+            .joined(separator: "/")
     }
 
     /// The query sorted by encoded name, then encoded value, as `name=value` joined with "&".

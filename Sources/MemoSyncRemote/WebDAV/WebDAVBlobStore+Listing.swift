@@ -90,18 +90,19 @@ extension WebDAVBlobStore {
         }
         var folders: [String] = []
         for entry in entries {
-            guard let key = relativeKey(href: entry.href), key != String(folder.dropLast()), !key.isEmpty else { continue }
-            let name = key.split(separator: "/").last.map(String.init) ?? key
-            if name.hasPrefix(".") { continue }
+            // Keys are bytes: compared, cut and counted by their UTF-8, never by Characters.
+            guard let key = relativeKey(href: entry.href), !key.utf8.elementsEqual(folder.utf8.dropLast()), !key.isEmpty else { continue }
+            let components = key.utf8.split(separator: UInt8(ascii: "/"))
+            if components.last?.first == UInt8(ascii: ".") { continue }
             if entry.isCollection {
                 let child = key + "/"
-                guard child.hasPrefix(prefix) || prefix.hasPrefix(child) else { continue }
-                if child.split(separator: "/").count > Self.depthMax {
+                guard child.hasPrefixBytes(prefix) || prefix.hasPrefixBytes(child) else { continue }
+                if components.count > Self.depthMax {
                     listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.depthMax)))
                 } else {
                     folders.append(child)
                 }
-            } else if key.hasPrefix(prefix) {
+            } else if key.hasPrefixBytes(prefix) {
                 listing.blobs.append(BlobInfo(key: key, sizeBytes: entry.sizeBytes ?? 0, revision: entry.revision))
             }
         }
@@ -155,7 +156,7 @@ extension WebDAVBlobStore {
     /// The absolute URL of `key` (a folder's when `isFolder`, ending in "/"), each path segment
     /// percent-encoded.
     func url(forKey key: String, isFolder: Bool = false) throws(BlobStoreError) -> String {
-        var segments = key.split(separator: "/", omittingEmptySubsequences: false)
+        var segments = key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
         if isFolder {
             guard segments.last == "" else { throw .invalidKey(key) }
             segments.removeLast()

@@ -136,7 +136,7 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
 
     public func write(key: String, bytes: [UInt8]) async throws(BlobStoreError) {
         let target = try url(forKey: key)
-        let name = key.split(separator: "/").last.map(String.init) ?? key
+        let name = Self.names(of: key).last.map(String.init) ?? key
         let temporary = try url(forKey: Self.folderPart(of: key) + ".upload-\(Self.randomHex())-\(name)")
         var put = try await send("PUT", url: temporary, body: bytes)
         if put.status == 404 || put.status == 409 {
@@ -177,7 +177,7 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
     /// Makes the folders above `key` that are missing, from the top down (405: it exists); the
     /// store's own folder too when it is missing and may be made, once.
     private func makeFolders(for key: String, storeFolderMade: Bool = false) async throws(BlobStoreError) {
-        let parts = key.split(separator: "/").dropLast()
+        let parts = Self.names(of: key).dropLast()
         var folder = ""
         for (index, part) in parts.enumerated() {
             folder += part + "/"
@@ -199,7 +199,7 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
     /// Makes the store's own folder, each missing level of its path from the top (201 made,
     /// 405 already there); the server's refusal (401, 403, 507 …) is thrown.
     func makeStoreFolder() async throws(BlobStoreError) {
-        let levels = decodedBasePath.split(separator: "/")
+        let levels = Self.names(of: decodedBasePath)
         var path = "/"
         for level in levels {
             path += level + "/"
@@ -211,9 +211,16 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
         }
     }
 
+    /// `key` up to its last "/" (included); "" without one. By bytes: in "a/\u{301}" the "/"
+    /// and the mark are one Character.
     static func folderPart(of key: String) -> String {
-        guard let slash = key.lastIndex(of: "/") else { return "" }
-        return String(key[...slash])
+        guard let slash = key.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(Substring(key.utf8[...slash]))
+    }
+
+    /// The non-empty names of `path` between its "/" bytes.
+    static func names(of path: String) -> [Substring] {
+        path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
     }
 
     static func randomHex() -> String {

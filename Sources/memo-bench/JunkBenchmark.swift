@@ -97,13 +97,16 @@ enum JunkBenchmark {
             throw BenchFailure.usage("device \(index) holds \(device.notebook.activeMemoCount) memos, not \(built.activeMemoCount)")
         }
         var steady: [[Double]] = [[], []]
+        var steadyProcessor: [[Double]] = [[], []]
         var steadyLast: [SyncReport] = [SyncReport(), SyncReport()]
         let target = built.list()[memoCount / 2].id
         for run in 0..<runs {
             for index in 0..<2 {
                 try writers[index].edit(target, replacingUTF16: 0..<0, with: "edit \(run) ")
                 try await requireComplete(try await writers[index].sync(with: stores[index]), "a writer's sync")
+                let before = Measure.processorMilliseconds()
                 let timed = try await Measure.timed { () async throws(ReplicaError) in try await devices[index].sync(with: stores[index]) }
+                steadyProcessor[index].append(Measure.processorMilliseconds() - before)
                 steady[index].append(timed.milliseconds)
                 steadyLast[index] = timed.result
             }
@@ -112,10 +115,14 @@ enum JunkBenchmark {
             throw BenchFailure.usage("device \(index) did not receive the change")
         }
         // The listing alone, for scale: what the junk adds that no sync can avoid.
+        // Also in processor time (user and system), which the machine's load does not inflate.
         var listing: [[Double]] = [[], []]
+        var listingProcessor: [[Double]] = [[], []]
         for _ in 0..<runs {
             for index in 0..<2 {
+                let before = Measure.processorMilliseconds()
                 listing[index].append(try Measure.timed { () throws(BlobStoreError) in try stores[index].inner.listing(prefix: StoreLayout.root) }.milliseconds)
+                listingProcessor[index].append(Measure.processorMilliseconds() - before)
             }
         }
 
@@ -146,6 +153,10 @@ enum JunkBenchmark {
         report.add("steady_sync_blobs_remembered_junk", .integer(steadyLast[1].blobsRemembered))
         report.add("listing_ms_clean", .milliseconds(Measure.median(listing[0])))
         report.add("listing_ms_junk", .milliseconds(Measure.median(listing[1])))
+        report.add("listing_cpu_ms_clean", .milliseconds(Measure.median(listingProcessor[0])))
+        report.add("listing_cpu_ms_junk", .milliseconds(Measure.median(listingProcessor[1])))
+        report.add("steady_sync_cpu_ms_clean", .milliseconds(Measure.median(steadyProcessor[0])))
+        report.add("steady_sync_cpu_ms_junk", .milliseconds(Measure.median(steadyProcessor[1])))
         report.add("big_file_reads", .integer(stores[1].watchedReads))
         report.add("runs", .integer(runs))
         for replica in writers + devices { await replica.close() }

@@ -35,6 +35,21 @@ enum Measure {
         return (result, milliseconds(elapsed))
     }
 
+    /// The processor time this process has used so far (user and system, every thread), in
+    /// milliseconds: on a shared, loaded machine, what a piece of work costs apart from
+    /// waiting for a processor.
+    static func processorMilliseconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+            let who = RUSAGE_SELF.rawValue
+        #else
+            let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return 0 }
+        func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1_000 + Double(time.tv_usec) / 1_000 }
+        return ms(usage.ru_utime) + ms(usage.ru_stime)
+    }
+
     /// A `Duration` in milliseconds.
     static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components

@@ -91,6 +91,22 @@ import Testing
         #expect(undecryptable > 0, "no encrypted run met a blob that did not open")
     }
 
+    /// Issue 25: junk files named like blobs of replicas nobody has (and other names) appear in
+    /// the store; the runs pass, the junk oracle included (a quiet sync reads no junk and no
+    /// snapshot, and writes nothing).
+    @Test func junkInTheStoreCostsAQuietSyncNothing() {
+        var junkFiles = 0
+        for seed in 1...3 as ClosedRange<UInt64> {
+            let options = SimulationOptions(replicaCount: 4, steps: 300, faults: .only([.junkNames, .crash]), engine: .replica)
+            let trace = Trace.generate(seed: seed, options: options)
+            #expect(trace.parameters.rate(.junkNames) > 0)
+            let result = Simulation(trace: trace).run()
+            #expect(result.violation == nil, "seed \(seed): \(result.violation.map(\.description) ?? "")")
+            junkFiles += result.statistics.junkFiles
+        }
+        #expect(junkFiles > 0)
+    }
+
     /// Issue 25: the store's operator deletes and swaps the key blob; the libraries put theirs
     /// back, refuse another library's, and the engine refuses every plain sync (the plaintext
     /// invariant holds: no plain blob is ever written).

@@ -71,6 +71,8 @@ extension SimulatedBlobStore {
             return .failed(.notFound(key: key))
         }
         statistics.reads += 1
+        if junkKeys.contains(key) { statistics.junkReads += 1 }
+        if case .snapshot? = StoreLayout.parse(key) { statistics.snapshotReads += 1 }
         if version.isTorn(for: reader, at: now) {
             statistics.tornReads += 1
             bytes = Array(bytes.prefix(version.tornLength))
@@ -119,8 +121,34 @@ extension SimulatedBlobStore {
             append(Version(bytes: rotten, writer: -1, writtenAt: rotAt, visibleAt: nil, tornUntil: nil, tornLength: 0), to: key)
             append(Version(bytes: bytes, writer: -1, writtenAt: restoredAt, visibleAt: nil, tornUntil: nil, tornLength: 0), to: key)
         }
+        if random.chance(faults.junkNames) { writeJunk(now: now, faults: faults) }
         if writesSincePruning >= 256 { prune(now: now) }
         return nil
+    }
+
+    /// A junk file (the junk-names fault): named like a segment, a snapshot or a head of a
+    /// replica nobody has (ids from 0xf000000000000000 up: never drawn for a replica), or no
+    /// MemoSync key, with 1 to 300 junk bytes. Never written again under the same key.
+    func writeJunk(now: UInt64, faults: StoreFaults) {
+        statistics.junkBlobs += 1
+        let index = UInt64(statistics.junkBlobs)
+        let replica = ReplicaID(0xF000_0000_0000_0000 | random.uint64(in: 0...0xFF))
+        let hash = String(index &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+        let digits = String(repeating: "0", count: 16 - hash.count) + hash
+        func padded(_ value: UInt64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        let key: String = switch random.int(in: 0..<4) {
+        case 0: "memosync/v1/\(replica)/segments/\(padded(0, 10))-\(padded(random.uint64(in: 1...400), 10))-\(digits).seg"
+        case 1: "memosync/v1/\(replica)/snapshots/\(padded(random.uint64(in: 1...5_000), 12))-\(digits).snap"
+        case 2: "memosync/v1/\(replica)/heads/\(digits).head"
+        default: "memosync/v1/junk/notes-\(index).txt"
+        }
+        guard histories[key] == nil else { return }
+        let bytes = (0..<random.int(in: 1...300)).map { _ in UInt8(truncatingIfNeeded: random.uint64(in: 0...255)) }
+        junkKeys.insert(key)
+        append(newVersion(bytes: bytes, writer: -1, now: now, faults: faults), to: key)
     }
 
     // MARK: Delete

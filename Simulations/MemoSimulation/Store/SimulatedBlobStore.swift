@@ -65,6 +65,8 @@ public final class SimulatedBlobStore {
     var writesSincePruning = 0
     /// The key each conflicted copy copies.
     var copies: [String: String] = [:]
+    /// The keys of the junk files the junk-names fault put in the store.
+    var junkKeys: Set<String> = []
 
     /// The key `key` is a conflicted copy of, if it is one.
     public func original(ofCopy key: String) -> String? { copies[key] }

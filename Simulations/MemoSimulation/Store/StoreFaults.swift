@@ -28,6 +28,9 @@ public struct StoreFaults: Sendable, Equatable {
     /// Chance that any operation fails with a transient error (a write that fails may still
     /// have happened).
     public var transientErrors = 0.0
+    /// Chance that a write is followed by a junk file in the store: named like a segment, a
+    /// snapshot or a head of a replica nobody has, or no MemoSync key, with junk bytes.
+    public var junkNames = 0.0
 
     /// No faults at all.
     public init() {}
@@ -59,6 +62,11 @@ public struct StoreStatistics: Sendable, Equatable {
     public var fullRejections = 0
     /// Reads of a key the reader listed that was gone by then.
     public var readsOfMissing = 0
+    /// Junk files put in the store, reads of them, and reads of snapshots (for the junk oracle:
+    /// syncs with nothing new read neither).
+    public var junkBlobs = 0
+    public var junkReads = 0
+    public var snapshotReads = 0
 
     /// Nothing yet.
     public init() {}

@@ -42,6 +42,35 @@ extension Simulation {
             store?.prune(now: now)
             syncUntilQuiet()
         }
+        if violation == nil && parameters.rate(.junkNames) > 0 { checkJunkCostsNothing() }
+    }
+
+    /// The junk-names fault's oracle (issue 25): once the replicas are quiet, junk costs a sync
+    /// nothing beyond its listing. Two more rounds of syncs: the first may still read junk
+    /// found bad once only (read again to see it is bad for good); in the second, no sync
+    /// reads a junk file, and none reads a snapshot (every snapshot listed was read before or
+    /// is known to hold nothing the reader lacks, though junk segment names claim operations
+    /// nobody holds) or writes anything.
+    func checkJunkCostsNothing() {
+        guard let store else { return }
+        for round in 0..<2 {
+            for peer in peers where peer.status == .live {
+                let before = store.statistics
+                guard let report = syncToCompletion(peer) else {
+                    if violation != nil { return }
+                    continue
+                }
+                let after = store.statistics
+                guard round == 1 else { continue }
+                let junkReads = after.junkReads - before.junkReads
+                let snapshotReads = after.snapshotReads - before.snapshotReads
+                if junkReads > 0 || snapshotReads > 0 || report.blobsWritten > 0 {
+                    return fail(
+                        .quiescence, [peer.index],
+                        "with \(store.junkKeys.count) junk files in the store, a sync of a quiet replica read \(junkReads) of them and \(snapshotReads) snapshots, and wrote \(report.blobsWritten) blobs")
+                }
+            }
+        }
     }
 
     /// Every live replica syncs in turn until a round changes nothing.

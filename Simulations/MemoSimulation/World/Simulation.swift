@@ -160,6 +160,7 @@ public final class Simulation {
         if violation == nil { runFinalPhase() }
         if violation == nil { checkFinalState() }
         statistics.simulatedMilliseconds = now
+        statistics.junkFiles = store?.statistics.junkBlobs ?? 0
         if let violation {
             log.note("VIOLATION \(violation)")
             log.mix(violation.invariant.rawValue)

@@ -116,7 +116,7 @@ extension SimulationParameters {
         // The key-blob fault (issue 25) draws from a stream of its own, after the others, and
         // only for seeds that encrypt: no draw of any other fault, and no run of a plain seed,
         // changed when it came.
-        for kind in FaultKind.allCases where kind != .keyBlob {
+        for kind in FaultKind.allCases where kind != .keyBlob && kind != .junkNames {
             let on: Bool
             switch options.faults {
             case .swarm: on = random.chance(0.5)
@@ -140,6 +140,19 @@ extension SimulationParameters {
             }
             let rate = Self.drawRate(.keyBlob, using: &own)
             if on && !options.withoutFaults.contains(.keyBlob) { faults[.keyBlob] = rate }
+        }
+        // The junk-names fault (issue 25) too: a stream of its own, so no other draw changed.
+        if options.engine == .replica {
+            var own = SimulationRandom(seed: seed, stream: 251)
+            let on: Bool
+            switch options.faults {
+            case .swarm: on = own.chance(0.5)
+            case .none: on = false
+            case .all: on = true
+            case let .only(kinds): on = kinds.contains(.junkNames)
+            }
+            let rate = Self.drawRate(.junkNames, using: &own)
+            if on && !options.withoutFaults.contains(.junkNames) { faults[.junkNames] = rate }
         }
         var parameters = SimulationParameters(
             seed: seed, replicaCount: replicaCount, founderCount: founderCount, steps: max(1, options.steps),
@@ -176,6 +189,7 @@ extension SimulationParameters {
         case .storeFull: return between(0.05, 1)
         case .storeLoss: return between(0.02, 0.2)
         case .keyBlob: return between(0.3, 2)
+        case .junkNames: return between(0.01, 0.2)
         case .offline: return between(0.1, 2)
         case .crash: return between(0.2, 4)
         case .tornDisk: return 1

@@ -60,6 +60,9 @@ public enum FaultKind: String, Sendable, Equatable, CaseIterable, Comparable {
     /// The store's operator deletes its key blob, replaces it with another library's, or puts
     /// the library's back (encrypted runs only; issue 25).
     case keyBlob = "key-blob"
+    /// Files named like segments, snapshots and heads of replicas nobody has, and names that
+    /// are no MemoSync key, with junk bytes, appear in the store (issue 25).
+    case junkNames = "junk"
     // The replicas.
     case offline
     case crash
@@ -173,6 +176,7 @@ public struct SimulationParameters: Sendable, Equatable {
         faults.bitFlips = rate(.bitFlips)
         faults.bitRot = rate(.bitRot)
         faults.transientErrors = rate(.transientErrors)
+        faults.junkNames = rate(.junkNames)
         return faults
     }
 }

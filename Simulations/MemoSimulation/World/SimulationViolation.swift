@@ -126,6 +126,8 @@ public struct SimulationStatistics: Sendable, Equatable {
     public var restores = 0
     /// Journal records bit rot hit (torn-disk fault).
     public var bitRots = 0
+    /// Junk files the junk-names fault put in the store.
+    public var junkFiles = 0
     public var joins = 0
     public var leaves = 0
     public var checks = 0

@@ -164,7 +164,9 @@ public final class DirectoryBlobStore: BlobStore {
         } catch {
             throw mapped(error)
         }
-        defer { POSIX.closeQuietly(folder) }
+        // Closed here until the listing's stream takes it over.
+        var folderOwned = true
+        defer { if folderOwned { POSIX.closeQuietly(folder) } }
         var reached = ""
         for name in folders {
             reached += reached.isEmpty ? String(name) : "/" + name
@@ -187,15 +189,21 @@ public final class DirectoryBlobStore: BlobStore {
             POSIX.closeQuietly(folder)
             folder = next
         }
-        let names: [String]
         do throws(POSIXFailure) {
             try injectFailure("readdir", key: reached)
-            names = try POSIX.directoryEntries(ofFolder: folder, path: absolutePath(ofKey: folderKey))
         } catch {
             throw mapped(error)
         }
+        folderOwned = false
+        let (read, close) = POSIX.folderEntries(consuming: folder, path: absolutePath(ofKey: folderKey))
+        defer { close() }
+        let entries: [POSIX.FolderEntry]
+        switch read {
+        case let .success(found): entries = found
+        case let .failure(error): throw mapped(error)
+        }
         var listing = BlobListing()
-        try walk(folder, names: names, key: folderKey, depth: folders.count, prefix: prefix, into: &listing)
+        try walk(folder, entries: entries, key: folderKey, depth: folders.count, prefix: prefix, into: &listing)
         // An unmounted root makes entries fail one by one: that is the whole store missing.
         if !listing.skipped.isEmpty { try checkRoot() }
         listing.blobs.sort { $0.key < $1.key }
@@ -203,20 +211,28 @@ public final class DirectoryBlobStore: BlobStore {
         return listing
     }
 
-    /// Lists the entries `names` of the open folder `folder`, whose key is `folderKey` (with a
+    /// Lists the entries `entries` of the open folder `folder`, whose key is `folderKey` (with a
     /// trailing "/", or "" for the root) and which is `depth` levels below the root, and walks
     /// its subfolders that may hold keys starting with `prefix`. Holds one open folder per level.
+    ///
+    /// Per entry one `fstatat` (a listing gives sizes and revisions), except for an entry
+    /// `readdir` says is a folder, which is opened at once (`O_DIRECTORY | O_NOFOLLOW`: one that
+    /// turned into something else meanwhile is then asked `fstatat` like any other entry).
     private func walk(
-        _ folder: Int32, names: [String], key folderKey: String, depth: Int, prefix: String, into listing: inout BlobListing
+        _ folder: Int32, entries: [POSIX.FolderEntry], key folderKey: String, depth: Int, prefix: String, into listing: inout BlobListing
     ) throws(BlobStoreError) {
-        for name in names where BlobKeyRules.isListableName(Substring(name)) {
+        for entry in entries where BlobKeyRules.isListableName(Substring(entry.name)) {
+            let name = entry.name
             let key = folderKey + name
             // Only entries that are, or may hold, keys starting with the prefix (as bytes).
             guard key.hasPrefixBytes(prefix) || prefix.hasPrefixBytes(key + "/") else { continue }
+            if entry.isFolder, try walkFolder(folder, name: name, key: key, depth: depth, prefix: prefix, typeFromReaddir: true, into: &listing) {
+                continue
+            }
             let status: FileStatus
             do throws(POSIXFailure) {
                 try injectFailure("fstatat", key: key)
-                status = try POSIX.status(of: name, in: folder, path: absolutePath(ofKey: key))
+                status = try POSIX.status(ofEntry: name, in: folder, path: { self.absolutePath(ofKey: key) })
             } catch {
                 if error.kind == .notFound { continue }  // vanished meanwhile
                 listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
@@ -232,36 +248,53 @@ public final class DirectoryBlobStore: BlobStore {
             case .other:
                 listing.skipped.append(SkippedEntry(key: key, problem: .specialFile))
             case .directory:
-                guard depth < Self.maxFolderDepth else {
-                    listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.maxFolderDepth)))
-                    continue
-                }
-                let subfolder: Int32
-                let subnames: [String]
-                do throws(POSIXFailure) {
-                    try injectFailure("openat", key: key)
-                    subfolder = try POSIX.openFolder(name, in: folder, path: absolutePath(ofKey: key))
-                } catch {
-                    switch error.kind {
-                    case .notFound: continue  // vanished meanwhile
-                    case .symbolicLink: listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
-                    default: listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
-                    }
-                    continue
-                }
-                defer { POSIX.closeQuietly(subfolder) }
-                do throws(POSIXFailure) {
-                    try injectFailure("readdir", key: key)
-                    subnames = try POSIX.directoryEntries(ofFolder: subfolder, path: absolutePath(ofKey: key))
-                } catch {
-                    if error.kind != .notFound {
-                        listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
-                    }
-                    continue
-                }
-                try walk(subfolder, names: subnames, key: key + "/", depth: depth + 1, prefix: prefix, into: &listing)
+                _ = try walkFolder(folder, name: name, key: key, depth: depth, prefix: prefix, typeFromReaddir: false, into: &listing)
             }
         }
+    }
+
+    /// Walks the subfolder `name` (key `key`) of the open folder `folder`, reporting what cannot
+    /// be read. When only `readdir` said it is a folder (`typeFromReaddir`), returns false,
+    /// having listed and reported nothing, if it is not one when opened (a symbolic link, a
+    /// file: the caller asks `fstatat` what it is).
+    private func walkFolder(
+        _ folder: Int32, name: String, key: String, depth: Int, prefix: String, typeFromReaddir: Bool, into listing: inout BlobListing
+    ) throws(BlobStoreError) -> Bool {
+        guard depth < Self.maxFolderDepth else {
+            listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.maxFolderDepth)))
+            return true
+        }
+        let subfolder: Int32
+        do throws(POSIXFailure) {
+            try injectFailure("openat", key: key)
+            subfolder = try POSIX.openFolder(name, in: folder, path: absolutePath(ofKey: key))
+        } catch {
+            switch error.kind {
+            case .notFound: return true  // vanished meanwhile
+            case .symbolicLink where typeFromReaddir, .notDirectory where typeFromReaddir: return false
+            case .symbolicLink: listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
+            default: listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+            }
+            return true
+        }
+        do throws(POSIXFailure) {
+            try injectFailure("readdir", key: key)
+        } catch {
+            POSIX.closeQuietly(subfolder)
+            listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+            return true
+        }
+        let (read, close) = POSIX.folderEntries(consuming: subfolder, path: absolutePath(ofKey: key))
+        defer { close() }
+        switch read {
+        case let .success(entries):
+            try walk(subfolder, entries: entries, key: key + "/", depth: depth + 1, prefix: prefix, into: &listing)
+        case let .failure(error):
+            if error.kind != .notFound {
+                listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+            }
+        }
+        return true
     }
 
     /// The whole contents of the blob `key`. O(size), and never more memory than

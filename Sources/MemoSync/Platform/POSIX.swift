@@ -422,6 +422,50 @@ enum POSIX {
         return try entries(path: path) { readdir(directory) }
     }
 
+    /// A folder's entry as a listing reads it: its name, and whether `readdir` says it is a
+    /// folder (`d_type`; false when it says it is something else or does not say: the caller
+    /// then asks `fstatat`).
+    struct FolderEntry {
+        var name: String
+        var isFolder: Bool
+    }
+
+    /// The entries of the open folder `folder`, except "." and ".." and names that are not
+    /// valid UTF-8, in no particular order, read from its start through a stream that takes
+    /// `folder` over; and the function that closes it (and so `folder`), which the caller calls
+    /// once it is done with `folder`, whatever the result. Unlike
+    /// ``directoryEntries(ofFolder:path:)``, no duplicate descriptor and no `fstat` of each
+    /// subfolder: a listing pays one `openat`, the stream's opening and its reads per folder.
+    /// `folder` must be freshly opened (at its start). `path` names the folder in errors.
+    /// O(entries).
+    static func folderEntries(consuming folder: Int32, path: String) -> (entries: Result<[FolderEntry], POSIXFailure>, close: () -> Void) {
+        guard let directory = fdopendir(folder) else {
+            let failure = POSIXFailure(call: "fdopendir", path: path, code: errno)
+            closeQuietly(folder)
+            return (.failure(failure), {})
+        }
+        var entries: [FolderEntry] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                let code = errno
+                if code == 0 { break }
+                return (.failure(POSIXFailure(call: "readdir", path: path, code: code)), { closedir(directory) })
+            }
+            // d_type: DT_DIR is 4 on Linux and Darwin.
+            let isFolder = entry.pointee.d_type == 4
+            let name: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                let decoded = String(decoding: bytes, as: UTF8.self)
+                // Decoding repairs invalid UTF-8; a repaired name would not open the file.
+                return decoded.utf8.elementsEqual(bytes) ? decoded : nil
+            }
+            guard let name, name != ".", name != ".." else { continue }
+            entries.append(FolderEntry(name: name, isFolder: isFolder))
+        }
+        return (.success(entries), { closedir(directory) })
+    }
+
     /// Reads the names of an open directory stream to its end; `next` is `readdir` on it (whose
     /// stream type differs between Linux and Darwin).
     private static func entries(path: String, next: () -> UnsafeMutablePointer<dirent>?) throws(POSIXFailure) -> [String] {
@@ -533,6 +577,17 @@ enum POSIX {
         var info = stat()
         guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
             throw POSIXFailure(call: "fstatat", path: path, code: errno)
+        }
+        return FileStatus(info)
+    }
+
+    /// ``status(of:in:path:)`` with the path for errors built only when one is thrown (a
+    /// listing asks for every entry's status).
+    static func status(ofEntry name: String, in folder: Int32, path: () -> String) throws(POSIXFailure) -> FileStatus {
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            let code = errno
+            throw POSIXFailure(call: "fstatat", path: path(), code: code)
         }
         return FileStatus(info)
     }

@@ -135,8 +135,12 @@ extension SyncSession {
     }
 
     /// The segments a new device reads after the newest snapshot in the store whose contents
-    /// this library knows (its own, or one named in another's head): listed segments, one per
-    /// range, that end past what it holds of their replica.
+    /// this library knows (its own, or one named in another's head) that a new snapshot of this
+    /// library would spare it: listed segments, one per range, that end past what that snapshot
+    /// holds of their replica and within what this notebook holds. A segment reaching beyond
+    /// what this notebook holds (junk named like a segment of a replica nobody has, or one not
+    /// fetched yet) is read after any snapshot of this library too: writing one for it would
+    /// only add a snapshot at every sync.
     func segmentsAfterNewestKnownSnapshot() -> Int {
         var newest: (total: Int, version: VersionVector)?
         for snapshot in listedOwnSnapshots where newest == nil || snapshot.version.operationCount > newest!.total {
@@ -147,10 +151,12 @@ extension SyncSession {
             if newest == nil || snapshot.version.operationCount > newest!.total { newest = (snapshot.version.operationCount, snapshot.version) }
         }
         let covered = newest?.version ?? VersionVector()
+        let version = notebook.version
         var count = 0
         for (replica, list) in segments {
+            let held = version[replica]
             var ranges = Set<UInt64>()
-            for segment in list where segment.end > covered[replica] {
+            for segment in list where segment.end > covered[replica] && segment.end <= held {
                 if ranges.insert(UInt64(segment.start) << 32 | UInt64(segment.end)).inserted { count += 1 }
             }
         }

@@ -961,11 +961,23 @@ package struct SyncSession {
     private func isHelpful(_ snapshot: ListedSnapshot, version: VersionVector) -> Bool {
         guard !attempted.contains(snapshot.key) else { return false }
         // Another replica's snapshot known (read before, or named in its writer's head) to
-        // hold nothing this notebook lacks.
-        if let known = state.readSnapshots.first(where: { $0.key == snapshot.key }), known.version.isIncluded(in: version) {
+        // hold nothing this notebook lacks, or an earlier one of the same id (by operation
+        // count: one id's snapshots are written by one library, each holding all the earlier
+        // ones held, as ``isDescribed(_:)`` says). Without the second rule, a notebook that
+        // lacks what no snapshot holds (operations junk segment names claim) read each
+        // replaced snapshot of every writer again at every sync.
+        func holdsNothingLacking(key: String, version known: VersionVector) -> Bool {
+            guard known.isIncluded(in: version) else { return false }
+            if key == snapshot.key { return true }
+            guard case let .snapshot(replica, total)? = StoreLayout.parse(key) else { return false }
+            return replica == snapshot.replica && total >= snapshot.totalOperations
+        }
+        if state.readSnapshots.contains(where: { holdsNothingLacking(key: $0.key, version: $0.version) }) {
             return false
         }
-        if state.otherHeads.contains(where: { $0.head.newestSnapshot?.key == snapshot.key && $0.head.newestSnapshot!.version.isIncluded(in: version) }) {
+        if state.otherHeads.contains(where: { other in
+            other.head.newestSnapshot.map { holdsNothingLacking(key: $0.key, version: $0.version) } == true
+        }) {
             return false
         }
         return !state.ownSnapshots.contains { own in

@@ -76,5 +76,33 @@ import Testing
         #expect(try run(["--faults", "lightning"]).status == 2)
         #expect(try run(["--replicas", "65"]).status == 2)
         #expect(try run(["--replay", "/nonexistent/trace"]).status == 2)
+        #expect(try run(["merge", "--report", "/tmp/x"]).status == 2)
+        #expect(try run(["merge", "/nonexistent"]).status == 2)
+        #expect(try run(["--replay", "/nonexistent/trace", "--measure", "/tmp/x.json"]).status == 2)
+    }
+
+    /// Issue 30: seeds 1..4 in one process, and 1..2 and 3..4 in two merged by `memo-sim
+    /// merge`: the same measurements and page, byte for byte; measuring leaves the hashes alone.
+    @Test func mergedReportsEqualOneRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-merge-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let common = ["--steps", "60", "--replicas", "2"]
+        func dir(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let whole = try run(["--seeds", "1..4", "--report", dir("whole")] + common)
+        #expect(whole.status == 0)
+        let plain = try run(["--seeds", "1..4"] + common)
+        #expect(hashes(whole.output).count == 4 && hashes(whole.output) == hashes(plain.output))
+        #expect(try run(["--seeds", "3..4", "--report", dir("high")] + common).status == 0)
+        #expect(try run(["--seeds", "1..2", "--measure", dir("low.json")] + common).status == 0)
+        let merged = try run(["merge", dir("high"), dir("low.json"), "--report", dir("merged")])
+        #expect(merged.status == 0, "\(merged.output)")
+        for name in ["measurements.json", "index.html"] {
+            let one = try Data(contentsOf: folder.appendingPathComponent("whole/\(name)"))
+            let two = try Data(contentsOf: folder.appendingPathComponent("merged/\(name)"))
+            #expect(one == two, "\(name)")
+        }
+        // Other options do not merge.
+        #expect(try run(["--seeds", "5..5", "--report", dir("other"), "--steps", "50", "--replicas", "2"]).status == 0)
+        #expect(try run(["merge", dir("high"), dir("other"), "--measure", dir("bad.json")]).status == 2)
     }
 }

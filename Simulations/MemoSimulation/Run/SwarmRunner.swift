@@ -13,6 +13,8 @@ public struct SwarmRunner {
     public var printsEveryRun = true
     /// Receives each line of output.
     public var output: (String) -> Void
+    /// Measure every run (``Meter``), sampling the store at this interval; nil: no measuring.
+    public var measureSampleIntervalMilliseconds: UInt64?
 
     /// A runner.
     public init(options: SimulationOptions, timeLimitSeconds: Double? = nil, output: @escaping (String) -> Void) {
@@ -32,6 +34,8 @@ public struct SwarmRunner {
         public var sometimes: SometimesFlags = []
         /// Whether the batch stopped at the time limit.
         public var stoppedAtTimeLimit = false
+        /// Each run's measurements, when measuring.
+        public var measurements: [SeedMeasurements] = []
 
         /// Characters typed or deleted per real second.
         public var charactersPerSecond: Double { realSeconds > 0 ? Double(characters) / realSeconds : 0 }
@@ -54,7 +58,12 @@ public struct SwarmRunner {
             }
             let trace = Trace.generate(seed: seed, options: options)
             let runStart = clock.now
-            let result = Simulation(trace: trace, keepsLines: false).run()
+            let simulation = Simulation(trace: trace, keepsLines: false)
+            if let interval = measureSampleIntervalMilliseconds {
+                simulation.meter = Meter(peerCount: trace.parameters.replicaCount, sampleIntervalMilliseconds: interval)
+            }
+            let result = simulation.run()
+            if let meter = simulation.meter { summary.measurements.append(meter.measurements(for: result)) }
             let elapsed = seconds(clock.now - runStart)
             summary.seedsRun += 1
             summary.edits += result.statistics.edits

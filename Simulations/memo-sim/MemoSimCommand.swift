@@ -4,7 +4,7 @@ import MemoSimulation
 /// `memo-sim`: runs the deterministic simulation from the command line.
 enum MemoSimCommand {
     static let usage = """
-        usage: memo-sim [--seed S | --seeds A..B] [options]
+        usage: memo-sim [--seed S | --seeds A..B] [--scenario FILE] [options]
                memo-sim --replay FILE [--log]
                memo-sim --seed S [options] --shrink [--out FILE]
                memo-sim --replay FILE --shrink [--out FILE]
@@ -32,6 +32,9 @@ enum MemoSimCommand {
           --without LIST      never turn on these faults (names above) or workload features:
                               \(WorkloadFeature.allCases.map(\.rawValue).joined(separator: ","))
           --check-every P     compare whole texts after a share P of local actions (default 1)
+          --scenario FILE     run the replicas and schedule a scenario file names (JSON; Simulations/
+                              README.md, "Scenario files") instead of a random profile; the seed
+                              draws the texts typed and the store's latencies
           --mutant NAME       run a deliberately broken engine (debug builds with MEMOSYNC_SELF_CHECKS=1): \(mutantList)
 
         Measurements (Simulations/README.md, "Measurements and reports"):
@@ -66,7 +69,7 @@ enum MemoSimCommand {
         }
         if invocation.shrink {
             let seed = invocation.seeds.lowerBound
-            let trace = Trace.generate(seed: seed, options: invocation.options)
+            let trace = invocation.scenario?.trace(seed: seed) ?? Trace.generate(seed: seed, options: invocation.options)
             let path = invocation.shrinkOut ?? "memo-sim-\(seed).trace"
             return shrinkRun(trace, path: path, timeLimit: invocation.timeLimit ?? 600)
         }
@@ -93,14 +96,21 @@ enum MemoSimCommand {
         var measurePath: String?
         var reportDirectory: String?
         var sampleIntervalMilliseconds: UInt64?
+        /// `--scenario FILE`: the scenario and its path.
+        var scenario: Scenario?
+        var scenarioPath: String?
         /// `merge PATH...`: the files or directories to merge.
         var mergeInputs: [String]?
 
         var measures: Bool { measurePath != nil || reportDirectory != nil }
 
+        /// What a replay command adds for a scenario.
+        var scenarioSuffix: String { scenarioPath.map { " --scenario \($0)" } ?? "" }
+
         /// The options string measurement files carry (merge refuses files whose differ).
         var measuredOptions: String {
             var parts = options.commandLine(seed: 0).split(separator: " ").dropFirst(3).map(String.init)
+            if let scenarioPath { parts += ["--scenario", URL(fileURLWithPath: scenarioPath).lastPathComponent] }
             if let sampleIntervalMilliseconds, sampleIntervalMilliseconds != Meter.defaultSampleIntervalMilliseconds {
                 parts += ["--sample-every", "\(sampleIntervalMilliseconds)"]
             }
@@ -157,6 +167,22 @@ enum MemoSimCommand {
             case "--out":
                 guard let path = value() else { throw bad("--out needs a file") }
                 invocation.shrinkOut = path
+            case "--scenario":
+                guard let path = value() else { throw bad("--scenario needs a file") }
+                let text: String
+                do {
+                    text = try String(contentsOfFile: path, encoding: .utf8)
+                } catch {
+                    err("cannot read \(path): \(error.localizedDescription)")
+                    throw EarlyExit(status: 2)
+                }
+                do throws(ScenarioError) {
+                    invocation.scenario = try Scenario(parsing: text)
+                } catch {
+                    err("\(path): \(error)")
+                    throw EarlyExit(status: 2)
+                }
+                invocation.scenarioPath = path
             case "--measure":
                 guard let path = value() else { throw bad("--measure needs a file") }
                 invocation.measurePath = path
@@ -183,6 +209,9 @@ enum MemoSimCommand {
         if let inputs = invocation.mergeInputs {
             if inputs.isEmpty { throw bad("merge needs measurement files or report directories") }
             if !invocation.measures { throw bad("merge needs --report DIR or --measure FILE") }
+        }
+        if invocation.scenario != nil && (invocation.replayPath != nil || invocation.options.replicaCount != nil) {
+            throw bad("--scenario names its replicas and schedule: not with --replay or --replicas")
         }
         if invocation.measures && (invocation.replayPath != nil || invocation.shrink) {
             throw bad("--measure and --report go with --seed or --seeds (not --replay or --shrink)")
@@ -271,7 +300,7 @@ enum MemoSimCommand {
     /// One seed, printing its event log (`--log`) or writing its trace (`--trace-out`).
     static func runSeed(_ invocation: Invocation) -> Int32 {
         let seed = invocation.seeds.lowerBound
-        let trace = Trace.generate(seed: seed, options: invocation.options)
+        let trace = invocation.scenario?.trace(seed: seed) ?? Trace.generate(seed: seed, options: invocation.options)
         if let traceOut = invocation.traceOut {
             do {
                 try trace.text.write(toFile: traceOut, atomically: true, encoding: .utf8)
@@ -281,7 +310,7 @@ enum MemoSimCommand {
             }
         }
         let code = runOne(
-            trace, printLog: invocation.printLog, command: invocation.options.commandLine(seed: seed),
+            trace, printLog: invocation.printLog, command: invocation.options.commandLine(seed: seed) + invocation.scenarioSuffix,
             measure: invocation.measures ? invocation.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds : nil)
         if let measured = code.measurements {
             let written = writeMeasurements(MeasurementFile(options: invocation.measuredOptions, seeds: [measured]), invocation)
@@ -297,6 +326,10 @@ enum MemoSimCommand {
         var runner = SwarmRunner(options: options, timeLimitSeconds: invocation.timeLimit) { out($0) }
         runner.printsEveryRun = !invocation.quiet
         runner.seedsMin = invocation.seedsMin
+        if let scenario = invocation.scenario {
+            runner.traceForSeed = { scenario.trace(seed: $0) }
+            runner.commandSuffix = invocation.scenarioSuffix
+        }
         if invocation.measures {
             runner.measureSampleIntervalMilliseconds = invocation.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds
         }
@@ -306,7 +339,7 @@ enum MemoSimCommand {
             if written != 0 { return written }
         }
         let missing = SometimesFlags.required.subtracting(summary.sometimes)
-        if summary.seedsRun >= 200 && options.faults != .none && options.engine == .replica && !missing.isEmpty {
+        if summary.seedsRun >= 200 && invocation.scenario == nil && options.faults != .none && options.engine == .replica && !missing.isEmpty {
             out("SOMETIMES FAILURE: in \(summary.seedsRun) seeds no run reached: \(missing.names.joined(separator: "; "))")
             return 1
         }

@@ -78,6 +78,11 @@ import Testing
         #expect(try run(["--replay", "/nonexistent/trace"]).status == 2)
         #expect(try run(["merge", "--report", "/tmp/x"]).status == 2)
         #expect(try run(["merge", "/nonexistent"]).status == 2)
+        #expect(try run(["--scenario", "/nonexistent/scenario.json"]).status == 2)
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-bad-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        try "{\"memo-sim scenario\": 1,\n\"lengthMilliseconds\": -1}".write(to: bad, atomically: true, encoding: .utf8)
+        #expect(try run(["--scenario", bad.path]).status == 2)
         #expect(try run(["--replay", "/nonexistent/trace", "--measure", "/tmp/x.json"]).status == 2)
     }
 

@@ -122,26 +122,35 @@ public indirect enum JSONText: Equatable, Sendable {
 
     /// Reads `text` (integers only: a fraction or exponent is refused).
     public init(parsing text: String) throws(JSONTextError) {
+        self = try Self.parseWithLines(text).value
+    }
+
+    /// Reads `text`, and the 1-based line where each value starts, by its path (`""` for the
+    /// whole, `replicas[0].name` for a member of an element), for messages about a value.
+    public static func parseWithLines(_ text: String) throws(JSONTextError) -> (value: JSONText, lines: [String: Int]) {
         var parser = Parser(bytes: Array(text.utf8))
         parser.skipSpace()
-        let value = try parser.value(depth: 0)
+        let value = try parser.value(depth: 0, path: "")
         parser.skipSpace()
         guard parser.index == parser.bytes.count else { throw parser.error("text after the value") }
-        self = value
+        return (value, parser.lines)
     }
 
     private struct Parser {
         let bytes: [UInt8]
         var index = 0
+        var line = 1
+        var lines: [String: Int] = [:]
 
         func error(_ reason: String) -> JSONTextError {
-            var line = 1
-            for byte in bytes[..<min(index, bytes.count)] where byte == UInt8(ascii: "\n") { line += 1 }
-            return JSONTextError(line: line, reason: reason)
+            JSONTextError(line: line, reason: reason)
         }
 
         mutating func skipSpace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) {
+                if bytes[index] == 0x0A { line += 1 }
+                index += 1
+            }
         }
 
         mutating func expect(_ literal: String) throws(JSONTextError) {
@@ -152,7 +161,8 @@ public indirect enum JSONText: Equatable, Sendable {
             index += expected.count
         }
 
-        mutating func value(depth: Int) throws(JSONTextError) -> JSONText {
+        mutating func value(depth: Int, path: String) throws(JSONTextError) -> JSONText {
+            lines[path] = line
             guard depth < 64 else { throw error("nested too deeply") }
             guard index < bytes.count else { throw error("unexpected end") }
             switch bytes[index] {
@@ -172,7 +182,7 @@ public indirect enum JSONText: Equatable, Sendable {
                     try expect(":")
                     skipSpace()
                     guard members[key] == nil else { throw error("key \(key) twice") }
-                    members[key] = try value(depth: depth + 1)
+                    members[key] = try value(depth: depth + 1, path: path.isEmpty ? key : path + "." + key)
                     skipSpace()
                     guard index < bytes.count else { throw error("unexpected end") }
                     if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -189,7 +199,7 @@ public indirect enum JSONText: Equatable, Sendable {
                 }
                 while true {
                     skipSpace()
-                    items.append(try value(depth: depth + 1))
+                    items.append(try value(depth: depth + 1, path: path + "[\(items.count)]"))
                     skipSpace()
                     guard index < bytes.count else { throw error("unexpected end") }
                     if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -236,6 +246,7 @@ public indirect enum JSONText: Equatable, Sendable {
                     flush()
                     return String(scalars)
                 }
+                guard byte >= 0x20 else { throw error("a control character in a string") }
                 guard byte == UInt8(ascii: "\\") else {
                     run.append(byte)
                     continue

@@ -77,11 +77,12 @@ public enum MeasurementReport {
 
     /// The arrival-latency histogram: a bar per bucket, its count above it.
     static func histogram(_ arrival: ArrivalSummary) -> String {
-        let width = 760, height = 260, left = 50, bottom = 40, top = 40
+        let width = 760, height = 270, left = 50, bottom = 40, top = 50
         let barSlot = (width - left - 10) / arrival.histogram.count
         let highest = max(1, arrival.histogram.max() ?? 1)
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"latency\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
-        svg += "<text x=\"\(left)\" y=\"16\" font-size=\"13\">arrivals <tspan data-key=\"count\">\(arrival.count)</tspan>; p50 <tspan data-key=\"p50Milliseconds\">\(arrival.p50)</tspan> ms; p90 <tspan data-key=\"p90Milliseconds\">\(arrival.p90)</tspan> ms; p99 <tspan data-key=\"p99Milliseconds\">\(arrival.p99)</tspan> ms; max <tspan data-key=\"maxMilliseconds\">\(arrival.max)</tspan> ms; only in the final phase <tspan data-key=\"arrivedInFinalPhase\">\(arrival.arrivedInFinalPhase)</tspan>; never arrived <tspan data-key=\"neverArrived\">\(arrival.neverArrived)</tspan></text>\n"
+        svg += "<text x=\"\(left)\" y=\"16\" font-size=\"13\">arrivals <tspan data-key=\"count\">\(arrival.count)</tspan>; p50 <tspan data-key=\"p50Milliseconds\">\(arrival.p50)</tspan> ms; p90 <tspan data-key=\"p90Milliseconds\">\(arrival.p90)</tspan> ms; p99 <tspan data-key=\"p99Milliseconds\">\(arrival.p99)</tspan> ms; max <tspan data-key=\"maxMilliseconds\">\(arrival.max)</tspan> ms</text>\n"
+            + "<text x=\"\(left)\" y=\"32\" font-size=\"13\">only in the final phase <tspan data-key=\"arrivedInFinalPhase\">\(arrival.arrivedInFinalPhase)</tspan>; never arrived <tspan data-key=\"neverArrived\">\(arrival.neverArrived)</tspan></text>\n"
         let plotHeight = height - bottom - top
         for (index, count) in arrival.histogram.enumerated() {
             let barHeight = count * plotHeight / highest

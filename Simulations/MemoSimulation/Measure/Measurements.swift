@@ -89,7 +89,8 @@ public struct TimelineEntry: Equatable, Sendable {
 
     var json: JSONText { .array([.integer(from), .integer(to), .string(kind)]) }
 
-    init(from: Int, to: Int, kind: String) {
+    /// An entry.
+    public init(from: Int, to: Int, kind: String) {
         self.from = from
         self.to = to
         self.kind = kind

@@ -13,6 +13,10 @@ public struct SwarmRunner {
     public var printsEveryRun = true
     /// Receives each line of output.
     public var output: (String) -> Void
+    /// Makes each seed's trace (a scenario's); nil: `Trace.generate` with ``options``.
+    public var traceForSeed: (@Sendable (UInt64) -> Trace)?
+    /// Added to the command that replays a failing seed (a scenario's `--scenario FILE`).
+    public var commandSuffix = ""
     /// Measure every run (``Meter``), sampling the store at this interval; nil: no measuring.
     public var measureSampleIntervalMilliseconds: UInt64?
 
@@ -56,7 +60,7 @@ public struct SwarmRunner {
                 summary.stoppedAtTimeLimit = true
                 break
             }
-            let trace = Trace.generate(seed: seed, options: options)
+            let trace = traceForSeed?(seed) ?? Trace.generate(seed: seed, options: options)
             let runStart = clock.now
             let simulation = Simulation(trace: trace, keepsLines: false)
             if let interval = measureSampleIntervalMilliseconds {
@@ -73,7 +77,7 @@ public struct SwarmRunner {
             if printsEveryRun || result.violation != nil { output(Self.line(for: result, seconds: elapsed)) }
             if let violation = result.violation {
                 summary.failures.append(result)
-                output(Self.failureReport(violation, seed: seed, command: options.commandLine(seed: seed)))
+                output(Self.failureReport(violation, seed: seed, command: options.commandLine(seed: seed) + commandSuffix))
             }
             if seed == seeds.upperBound { break }
             seed += 1

@@ -1,3 +1,4 @@
+import Foundation
 import MemoSimulation
 import Testing
 
@@ -53,6 +54,18 @@ import Testing
         #expect(measured.replicas[1].crashes == 1)
         #expect(measured.replicas[0].timeline.contains(TimelineEntry(from: 200_000, to: 260_000, kind: "offline")))
         #expect(measured.neverArrived == 0)
+    }
+
+    /// Every worked scenario shipped in Simulations/Scenarios reads (CI's swarm runs them).
+    @Test func theWorkedScenariosRead() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Simulations/Scenarios")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(names == ["phone-offline-a-week.json", "store-restored-from-backup.json", "ten-devices.json"])
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(throws: Never.self, "\(name)") { _ = try Scenario(parsing: text) }
+        }
     }
 
     @Test func badScenariosAreRefusedWithTheLineAndTheReason() {

@@ -86,6 +86,34 @@ import Testing
         #expect(try run(["--replay", "/nonexistent/trace", "--measure", "/tmp/x.json"]).status == 2)
     }
 
+    /// Issue 30: `Simulations/study.sh` cuts seeds 1..5 into parts of 2, runs them on GNU
+    /// parallel (when installed) and merges them: the same bytes as one run of 1..5.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
+    func aStudyOnGNUParallelEqualsOneRun() throws {
+        let path = try #require(Self.executable)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-study-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Simulations/study.sh")
+        let process = Process()
+        process.executableURL = script
+        process.arguments = ["1", "5", "2", folder.appendingPathComponent("study").path, "--steps", "60", "--replicas", "2"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MEMO_SIM"] = path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try run(["--seeds", "1..5", "--steps", "60", "--replicas", "2", "--quiet", "--report", folder.appendingPathComponent("one").path]).status == 0)
+        for name in ["measurements.json", "index.html"] {
+            let one = try Data(contentsOf: folder.appendingPathComponent("one/\(name)"))
+            let study = try Data(contentsOf: folder.appendingPathComponent("study/report/\(name)"))
+            #expect(one == study, "\(name)")
+        }
+    }
+
     /// Issue 30: seeds 1..4 in one process, and 1..2 and 3..4 in two merged by `memo-sim
     /// merge`: the same measurements and page, byte for byte; measuring leaves the hashes alone.
     @Test func mergedReportsEqualOneRun() throws {

@@ -126,12 +126,12 @@ public enum MeasurementReport {
     }
 
     static let kindColours: [(kind: String, colour: String)] = [
-        ("offline", "#d9d9d9"), ("store-full", "#f2dcdb"), ("down", "#c0504d"), ("sync", "#4a78b5"), ("sync-cut", "#f79646"),
+        ("offline", "#8c8c8c"), ("store-full", "#e6a0a0"), ("down", "#c0504d"), ("sync", "#4a78b5"), ("sync-cut", "#f79646"),
     ]
 
     /// A row per replica: offline and down stretches, syncs, edit ticks, fault markers.
     static func timeline(_ seed: SeedMeasurements) -> String {
-        let rowHeight = 22, left = 50, right = 10, top = 20
+        let rowHeight = 24, left = 50, right = 10, top = 20
         let width = 1000
         let plotWidth = width - left - right
         let end = max(1, seed.simulatedMilliseconds)
@@ -148,8 +148,10 @@ public enum MeasurementReport {
                 for entry in replica.timeline where entry.kind == kind {
                     let from = x(entry.from)
                     let size = max(1, x(entry.to) - from)
-                    let inset = kind == "offline" || kind == "store-full" ? 2 : kind == "down" ? 4 : 6
-                    svg += "<rect class=\"\(kind)\" x=\"\(from)\" y=\"\(y + inset)\" width=\"\(size)\" height=\"\(rowHeight - 2 * inset)\" fill=\"\(colour)\"><title>\(kind) \(entry.from)-\(entry.to) ms</title></rect>\n"
+                    // Offline and store-full stretches are strips under the row; crashes and
+                    // syncs are drawn on it.
+                    let (top, size2) = kind == "offline" ? (16, 5) : kind == "store-full" ? (8, 3) : kind == "down" ? (4, 12) : (7, 8)
+                    svg += "<rect class=\"\(kind)\" x=\"\(from)\" y=\"\(y + top)\" width=\"\(size)\" height=\"\(size2)\" fill=\"\(colour)\"><title>\(kind) \(entry.from)-\(entry.to) ms</title></rect>\n"
                 }
             }
             for entry in replica.timeline where entry.kind == "edit" {

@@ -35,6 +35,10 @@ enum MemoSimCommand {
           --scenario FILE     run the replicas and schedule a scenario file names (JSON; Simulations/
                               README.md, "Scenario files") instead of a random profile; the seed
                               draws the texts typed and the store's latencies
+          --sweep KEY=V1,V2   with --scenario and --report DIR: run the seeds once per value of KEY
+                              (sync-interval or edit-interval, every replica's; values like 10s,
+                              60s, 10min, 2h, 1d or plain ms) into DIR/KEY=V/, and DIR/index.html
+                              with the measures side by side
           --mutant NAME       run a deliberately broken engine (debug builds with MEMOSYNC_SELF_CHECKS=1): \(mutantList)
 
         Measurements (Simulations/README.md, "Measurements and reports"):
@@ -63,6 +67,9 @@ enum MemoSimCommand {
         }
         if invocation.mergeInputs != nil {
             return merge(invocation)
+        }
+        if invocation.sweepKey != nil {
+            return sweep(invocation)
         }
         if let replayPath = invocation.replayPath {
             return replay(replayPath, invocation)
@@ -99,6 +106,9 @@ enum MemoSimCommand {
         /// `--scenario FILE`: the scenario and its path.
         var scenario: Scenario?
         var scenarioPath: String?
+        /// `--sweep KEY=V1,V2,...`: the key and its values (labels as written, milliseconds).
+        var sweepKey: String?
+        var sweepValues: [(label: String, milliseconds: UInt64)] = []
         /// `merge PATH...`: the files or directories to merge.
         var mergeInputs: [String]?
 
@@ -183,6 +193,19 @@ enum MemoSimCommand {
                     throw EarlyExit(status: 2)
                 }
                 invocation.scenarioPath = path
+            case "--sweep":
+                guard let text = value(), let equals = text.firstIndex(of: "=") else { throw bad("--sweep needs KEY=V1,V2,...") }
+                let key = String(text[..<equals])
+                guard Scenario.sweepKeys.contains(key) else { throw bad("--sweep can vary \(Scenario.sweepKeys.joined(separator: " or ")), not \(key)") }
+                var values: [(String, UInt64)] = []
+                for label in text[text.index(after: equals)...].split(separator: ",").map(String.init) {
+                    guard let milliseconds = Scenario.milliseconds(label) else { throw bad("--sweep: \(label) is not a duration (10s, 5min, 2h, 1d, or ms)") }
+                    guard !values.contains(where: { $0.0 == label }) else { throw bad("--sweep: \(label) twice") }
+                    values.append((label, milliseconds))
+                }
+                guard !values.isEmpty else { throw bad("--sweep needs at least one value") }
+                invocation.sweepKey = key
+                invocation.sweepValues = values
             case "--measure":
                 guard let path = value() else { throw bad("--measure needs a file") }
                 invocation.measurePath = path
@@ -212,6 +235,14 @@ enum MemoSimCommand {
         }
         if invocation.scenario != nil && (invocation.replayPath != nil || invocation.options.replicaCount != nil) {
             throw bad("--scenario names its replicas and schedule: not with --replay or --replicas")
+        }
+        if let key = invocation.sweepKey {
+            guard let scenario = invocation.scenario, invocation.reportDirectory != nil, invocation.measurePath == nil else {
+                throw bad("--sweep needs --scenario FILE and --report DIR (and no --measure)")
+            }
+            for (label, milliseconds) in invocation.sweepValues where scenario.sweeping(key, to: milliseconds) == nil {
+                throw bad("--sweep: \(label) is outside 1000 ms to the scenario's length")
+            }
         }
         if invocation.measures && (invocation.replayPath != nil || invocation.shrink) {
             throw bad("--measure and --report go with --seed or --seeds (not --replay or --shrink)")
@@ -387,6 +418,42 @@ enum MemoSimCommand {
             return 2
         }
         return 0
+    }
+
+    /// `--sweep KEY=V1,V2,...`: the seeds once per value, each into DIR/KEY=V/, and a page
+    /// comparing them.
+    static func sweep(_ invocation: Invocation) -> Int32 {
+        guard let key = invocation.sweepKey, let scenario = invocation.scenario, let directory = invocation.reportDirectory else { return 2 }
+        var runs: [(label: String, file: MeasurementFile)] = []
+        var failed = false
+        for (label, milliseconds) in invocation.sweepValues {
+            guard let variant = scenario.sweeping(key, to: milliseconds) else { return 2 }
+            out("\(key)=\(label)")
+            var part = invocation
+            part.scenario = variant
+            part.sweepKey = nil
+            part.reportDirectory = URL(fileURLWithPath: directory).appendingPathComponent("\(key)=\(label)").path
+            var runner = SwarmRunner(options: part.options, timeLimitSeconds: part.timeLimit) { out($0) }
+            runner.printsEveryRun = !part.quiet
+            runner.seedsMin = part.seedsMin
+            runner.traceForSeed = { variant.trace(seed: $0) }
+            runner.commandSuffix = part.scenarioSuffix + " (with every replica's \(key) \(label))"
+            runner.measureSampleIntervalMilliseconds = part.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds
+            let summary = runner.run(seeds: part.seeds)
+            failed = failed || !summary.failures.isEmpty
+            let file = MeasurementFile(options: part.measuredOptions + " --sweep \(key)=\(label)", seeds: summary.measurements)
+            let written = writeMeasurements(file, part)
+            if written != 0 { return written }
+            runs.append((label, file))
+        }
+        do {
+            try MeasurementReport.sweepHTML(key: key, runs: runs).write(
+                to: URL(fileURLWithPath: directory).appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        } catch {
+            err("cannot write the sweep's page: \(error.localizedDescription)")
+            return 2
+        }
+        return failed ? 1 : 0
     }
 
     /// `memo-sim merge PATH...`: one measurements file (and report) from the files of parts of

@@ -114,6 +114,38 @@ import Testing
         }
     }
 
+    /// Issue 30: `--sweep` runs the scenario once per value into DIR/KEY=V/, each the run of a
+    /// scenario with that interval, and a page comparing them; bad sweeps are refused.
+    @Test func aSweepRunsTheScenarioOncePerValue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-sweep-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func scenario(sync: Int) -> String {
+            """
+            {"memo-sim scenario": 1, "lengthMilliseconds": 3600000, "replicas": [
+              {"name": "a", "syncEveryMilliseconds": \(sync), "editEveryMilliseconds": 300000},
+              {"name": "b", "syncEveryMilliseconds": \(sync), "editEveryMilliseconds": 600000}]}
+            """
+        }
+        let file = folder.appendingPathComponent("s.json")
+        try scenario(sync: 60_000).write(to: file, atomically: true, encoding: .utf8)
+        let sweep = try run(["--scenario", file.path, "--seeds", "1..2", "--sweep", "sync-interval=1min,10min", "--report", folder.appendingPathComponent("sweep").path])
+        #expect(sweep.status == 0, "\(sweep.output)")
+        // The 10-minute part is the run of a scenario written with 10 minutes: the same hashes.
+        let ten = folder.appendingPathComponent("ten.json")
+        try scenario(sync: 600_000).write(to: ten, atomically: true, encoding: .utf8)
+        let direct = try run(["--scenario", ten.path, "--seeds", "1..2"])
+        let swept = try MeasurementFile(parsing: String(contentsOf: folder.appendingPathComponent("sweep/sync-interval=10min/measurements.json"), encoding: .utf8))
+        #expect(swept.seeds.map(\.hash) == hashes(direct.output))
+        let page = try String(contentsOf: folder.appendingPathComponent("sweep/index.html"), encoding: .utf8)
+        #expect(page.contains("sync-interval=1min/index.html") && page.contains("sync-interval=10min/index.html"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sweep/sync-interval=1min/index.html").path))
+        #expect(try run(["--seeds", "1..2", "--sweep", "sync-interval=1min", "--report", folder.path]).status == 2)
+        #expect(try run(["--scenario", file.path, "--sweep", "colour=1min", "--report", folder.path]).status == 2)
+        #expect(try run(["--scenario", file.path, "--sweep", "sync-interval=soon", "--report", folder.path]).status == 2)
+        #expect(try run(["--scenario", file.path, "--sweep", "sync-interval=2h", "--report", folder.path]).status == 2)
+    }
+
     /// Issue 30: seeds 1..4 in one process, and 1..2 and 3..4 in two merged by `memo-sim
     /// merge`: the same measurements and page, byte for byte; measuring leaves the hashes alone.
     @Test func mergedReportsEqualOneRun() throws {

@@ -191,7 +191,18 @@ import FoundationXML
         #expect(found["syncs"] == replicas.map { String($0["syncs"]!.int!) })
         #expect(found["edits"] == replicas.map { String($0["edits"]!.int!) })
         #expect(found["crashes"] == replicas.map { String($0["crashes"]!.int!) })
-        #expect(!html.contains("<script"))
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("@import"))
+        // A sweep's page: its SVG parses, and its bars are each value's p50, p90 and p99.
+        let other = swarmFile(3...3, options: SimulationOptions(replicaCount: 2, steps: 60, faults: .none))
+        let sweep = MeasurementReport.sweepHTML(key: "sync-interval", runs: [("1min", file), ("10min", other)])
+        let start = try #require(sweep.range(of: "<svg"))
+        let end = try #require(sweep.range(of: "</svg>"))
+        let collector = SVGCollector()
+        let parser = XMLParser(data: Data(sweep[start.lowerBound..<end.upperBound].utf8))
+        parser.delegate = collector
+        #expect(parser.parse())
+        let expected = [file, other].flatMap { [$0.totals.arrival.p50, $0.totals.arrival.p90, $0.totals.arrival.p99].map(String.init) }
+        #expect(collector.values["value"] == expected)
     }
 }
 
@@ -208,6 +219,7 @@ final class SVGCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
             text = ""
         }
         if name == "rect", attributes["class"] == "bar", let count = attributes["data-count"] { values["bar", default: []].append(count) }
+        if name == "rect", let value = attributes["data-value"] { values["value", default: []].append(value) }
         if name == "g" {
             for key in ["edits", "syncs", "crashes"] {
                 if let value = attributes["data-\(key)"] { values[key, default: []].append(value) }

@@ -68,6 +68,18 @@ import Testing
         }
     }
 
+    @Test func aSweepVariesEveryReplicasInterval() throws {
+        let scenario = try Scenario(parsing: Self.small)
+        let variant = try #require(scenario.sweeping("sync-interval", to: 30_000))
+        #expect(variant.replicas.map(\.syncEveryMilliseconds) == [30_000, 30_000])
+        #expect(variant.replicas.map(\.editEveryMilliseconds) == scenario.replicas.map(\.editEveryMilliseconds))
+        #expect(scenario.sweeping("edit-interval", to: 90_000)?.replicas.map(\.editEveryMilliseconds) == [90_000, 90_000])
+        #expect(scenario.sweeping("sync-interval", to: 999) == nil && scenario.sweeping("sync-interval", to: 600_001) == nil)
+        #expect(scenario.sweeping("colour", to: 5_000) == nil)
+        #expect(["10s", "5min", "2h", "1d", "250ms", "42"].map { Scenario.milliseconds($0) } == [10_000, 300_000, 7_200_000, 86_400_000, 250, 42])
+        #expect(Scenario.milliseconds("soon") == nil && Scenario.milliseconds("-5s") == nil)
+    }
+
     @Test func badScenariosAreRefusedWithTheLineAndTheReason() {
         let cases: [(text: String, line: Int, reason: String)] = [
             ("{\n  \"memo-sim scenario\": 1,\n  \"lengthMilliseconds\": 1.5\n}", 3, "only integers"),

@@ -171,3 +171,59 @@ public enum MeasurementReport {
         return svg
     }
 }
+
+extension MeasurementReport {
+    /// The page of a sweep (`--sweep KEY=V1,V2,...`): the measures of each value side by side,
+    /// each linking to its own report (`KEY=VALUE/index.html`). The numbers are the totals of
+    /// each value's measurements.json.
+    public static func sweepHTML(key: String, runs: [(label: String, file: MeasurementFile)]) -> String {
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"/><title>memo-sim sweep: \(escape(key))</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
+            table { border-collapse: collapse; margin: 1em 0; }
+            td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
+            th { background: #f0f0f0; } svg { border: 1px solid #ddd; background: #fff; }
+            </style></head><body>
+            <h1>memo-sim sweep: \(escape(key))</h1>
+
+            """
+        if let first = runs.first {
+            page += "<p>Options: <code>\(escape(first.file.options))</code>; seeds \(first.file.seeds.map { String($0.seed) }.joined(separator: ", ")).</p>\n"
+        }
+        page += "<table><tr><th>\(escape(key))</th><th>seeds</th><th>failures</th><th>arrivals</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>max ms</th><th>final phase</th><th>never arrived</th><th>syncs</th><th>bytes read</th><th>bytes written</th><th>store blobs max</th><th>store bytes max</th></tr>\n"
+        let syncs = ReplicaMeasurements.counterKeys.firstIndex(of: "syncs")!
+        let read = ReplicaMeasurements.counterKeys.firstIndex(of: "bytesRead")!
+        let written = ReplicaMeasurements.counterKeys.firstIndex(of: "bytesWritten")!
+        for run in runs {
+            let t = run.file.totals
+            let a = t.arrival
+            page += "<tr><td><a href=\"\(escape(key))=\(escape(run.label))/index.html\">\(escape(run.label))</a></td><td>\(t.seeds)</td><td>\(t.failures)</td><td>\(a.count)</td><td>\(a.p50)</td><td>\(a.p90)</td><td>\(a.p99)</td><td>\(a.max)</td><td>\(a.arrivedInFinalPhase)</td><td>\(a.neverArrived)</td>"
+                + "<td>\(t.replicaSums[syncs])</td><td>\(t.replicaSums[read])</td><td>\(t.replicaSums[written])</td><td>\(t.storeBlobsMax)</td><td>\(t.storeBytesMax)</td></tr>\n"
+        }
+        page += "</table>\n<h2>Arrival latency by \(escape(key))</h2>\n"
+        // Grouped bars: p50, p90, p99 of each value, on one linear axis up to the largest p99.
+        let width = 760, height = 280, left = 60, top = 30, bottom = 40
+        let plotHeight = height - top - bottom
+        let highest = max(1, runs.map { $0.file.totals.arrival.p99 }.max() ?? 1)
+        let slot = runs.isEmpty ? 1 : (width - left - 10) / runs.count
+        let colours = ["#9bbb59", "#4a78b5", "#c0504d"]
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"sweep\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
+        svg += "<text x=\"4\" y=\"16\" font-size=\"12\">p50 (green), p90 (blue), p99 (red), ms; axis up to \(highest) ms</text>\n"
+        for (index, run) in runs.enumerated() {
+            let a = run.file.totals.arrival
+            let bar = max(1, (slot - 16) / 3)
+            svg += "<g data-label=\"\(escape(run.label))\">\n"
+            for (which, value) in [a.p50, a.p90, a.p99].enumerated() {
+                let barHeight = Int(Int64(value) * Int64(plotHeight) / Int64(highest))
+                let x = left + index * slot + 8 + which * bar
+                svg += "<rect data-value=\"\(value)\" x=\"\(x)\" y=\"\(top + plotHeight - barHeight)\" width=\"\(bar - 2)\" height=\"\(barHeight)\" fill=\"\(colours[which])\"><title>\(value) ms</title></rect>\n"
+            }
+            svg += "<text x=\"\(left + index * slot + slot / 2)\" y=\"\(height - bottom + 16)\" font-size=\"12\" text-anchor=\"middle\">\(escape(run.label))</text>\n</g>\n"
+        }
+        svg += "<line x1=\"\(left)\" y1=\"\(top + plotHeight)\" x2=\"\(width - 10)\" y2=\"\(top + plotHeight)\" stroke=\"#444\"/>\n</svg>\n"
+        page += svg + "</body></html>\n"
+        return page
+    }
+}

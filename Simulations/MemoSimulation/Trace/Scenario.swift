@@ -202,3 +202,33 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { "scenario line \(line): \(reason)" }
 }
+
+// MARK: Sweeps
+
+extension Scenario {
+    /// What `--sweep KEY=V1,V2,...` can vary: every replica's sync interval or edit interval.
+    public static let sweepKeys = ["sync-interval", "edit-interval"]
+
+    /// This scenario with every replica's `key` (one of ``sweepKeys``) set to `milliseconds`;
+    /// nil when the key is unknown or the value is not from 1,000 ms to the scenario's length.
+    public func sweeping(_ key: String, to milliseconds: UInt64) -> Scenario? {
+        guard Self.sweepKeys.contains(key), (min(1_000, lengthMilliseconds)...lengthMilliseconds).contains(milliseconds) else { return nil }
+        var copy = self
+        for index in copy.replicas.indices {
+            if key == "sync-interval" { copy.replicas[index].syncEveryMilliseconds = milliseconds }
+            if key == "edit-interval" { copy.replicas[index].editEveryMilliseconds = milliseconds }
+        }
+        return copy
+    }
+
+    /// Reads a duration: a whole number with `ms`, `s`, `min`, `h` or `d` (no unit: ms).
+    public static func milliseconds(_ text: String) -> UInt64? {
+        let units: [(String, UInt64)] = [("ms", 1), ("min", SimulatedTime.minute), ("s", SimulatedTime.second), ("h", SimulatedTime.hour), ("d", SimulatedTime.day)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            guard let number = UInt64(text.dropLast(suffix.count)) else { return nil }
+            let (product, overflow) = number.multipliedReportingOverflow(by: scale)
+            return overflow ? nil : product
+        }
+        return UInt64(text)
+    }
+}

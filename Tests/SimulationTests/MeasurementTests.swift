@@ -67,6 +67,11 @@ import FoundationXML
         let untouched = m.storeSamples[1...10].filter { $0.blobs == published.blobs && $0.bytes == published.bytes }.count
         #expect(untouched == 10, "nothing else touches the store until r1's sync at 10 min: \(m.storeSamples.prefix(12))")
         #expect(m.storeBlobs == result.storeBlobs && m.storeBytes == result.storeBytes)
+        // Each replica is sampled with the store: nothing held back, a library on disk.
+        for replica in m.replicas {
+            #expect(replica.samples.map(\.time) == m.storeSamples.map(\.time))
+            #expect(replica.samples.allSatisfy { $0.heldBack == 0 && $0.libraryBytes > 0 })
+        }
         // The timeline: r0's two edits at 1 s and 3 s, its syncs; r1's sync.
         #expect(m.replicas[0].timeline.filter { $0.kind == "edit" }.map(\.from) == [1_000, 3_000])
         #expect(m.replicas[0].timeline.filter { $0.kind == "sync" }.count == m.replicas[0].syncs)

@@ -126,6 +126,9 @@ public struct ReplicaMeasurements: Equatable, Sendable {
     public var arrivedInFinalPhase = 0
     public var neverArrived = 0
     public var timeline: [TimelineEntry] = []
+    /// At every store sample: operations the replica's library holds back (waiting for ones
+    /// they depend on; 0 when not running) and its library's bytes on disk.
+    public var samples: [ReplicaSample] = []
 
     init(replica: Int) { self.replica = replica }
 
@@ -139,13 +142,16 @@ public struct ReplicaMeasurements: Equatable, Sendable {
     }
 
     var json: JSONText {
-        var members: [String: JSONText] = ["replica": .integer(replica), "timeline": .array(timeline.map(\.json))]
+        var members: [String: JSONText] = [
+            "replica": .integer(replica), "timeline": .array(timeline.map(\.json)),
+            "samples": .array(samples.map { .array([.integer($0.time), .integer($0.heldBack), .integer($0.libraryBytes)]) }),
+        ]
         for (key, value) in zip(Self.counterKeys, counters) { members[key] = .integer(value) }
         return .object(members)
     }
 
     init?(json: JSONText) {
-        guard let replica = json["replica"]?.int, let timeline = json["timeline"]?.array else { return nil }
+        guard let replica = json["replica"]?.int, let timeline = json["timeline"]?.array, let samples = json["samples"]?.array else { return nil }
         var values: [Int] = []
         for key in Self.counterKeys {
             guard let value = json[key]?.int else { return nil }
@@ -161,7 +167,21 @@ public struct ReplicaMeasurements: Equatable, Sendable {
             entries.append(entry)
         }
         self.timeline = entries
+        for sample in samples {
+            guard let items = sample.array, items.count == 3, let time = items[0].int, let held = items[1].int, let size = items[2].int else {
+                return nil
+            }
+            self.samples.append(ReplicaSample(time: time, heldBack: held, libraryBytes: size))
+        }
     }
+}
+
+/// A sample of one replica: held-back operations and library bytes.
+public struct ReplicaSample: Equatable, Sendable {
+    /// Simulated milliseconds (a multiple of the sample interval).
+    public var time: Int
+    public var heldBack: Int
+    public var libraryBytes: Int
 }
 
 /// A sample of the store's ground truth.

@@ -181,9 +181,16 @@ public final class Meter {
     /// Time is about to reach `time`, and the store holds `blobs` blobs of `bytes` bytes:
     /// samples every interval boundary up to `time` with them (what the store held at the
     /// start of that millisecond).
-    func observeStore(at time: UInt64, blobs: Int, bytes: Int) {
+    /// `replicas` gives each replica's held-back operations and library bytes, asked only
+    /// when a boundary is crossed.
+    func observeStore(at time: UInt64, blobs: Int, bytes: Int, replicas states: () -> [(heldBack: Int, libraryBytes: Int)] = { [] }) {
+        guard nextSampleAt <= time else { return }
+        let states = states()
         while nextSampleAt <= time {
             samples.append(StoreSample(time: Int(nextSampleAt), blobs: blobs, bytes: bytes))
+            for (peer, state) in states.enumerated() where peer < replicas.count {
+                replicas[peer].samples.append(ReplicaSample(time: Int(nextSampleAt), heldBack: state.heldBack, libraryBytes: state.libraryBytes))
+            }
             nextSampleAt += sampleIntervalMilliseconds
         }
     }

@@ -37,7 +37,7 @@ extension Simulation {
     /// is plain text in the store: a violation.
     func performOnStore(_ store: SimulatedBlobStore, _ action: SyncAction, reader: Int) -> SyncResult {
         guard let meter else { return performOnStoreUnmetered(store, action, reader: reader) }
-        meter.observeStore(at: now, blobs: store.blobCount, bytes: store.totalBytes)
+        meterStore(at: now)
         let result = performOnStoreUnmetered(store, action, reader: reader)
         meter.storeOperation(reader: reader, action, result)
         return result

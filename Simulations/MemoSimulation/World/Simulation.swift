@@ -165,6 +165,7 @@ public final class Simulation {
         if violation == nil { runFinalPhase() }
         if violation == nil { checkFinalState() }
         statistics.simulatedMilliseconds = now
+        meterStore(at: now)
         meter?.finish(at: now, live: peers.map { $0.status == .live }, blobs: store?.blobCount ?? 0, bytes: store?.totalBytes ?? 0)
         if let violation {
             log.note("VIOLATION \(violation)")
@@ -254,7 +255,11 @@ public final class Simulation {
     /// Samples the store for the meter, if there is one, before time reaches `time`.
     func meterStore(at time: UInt64) {
         guard let meter else { return }
-        meter.observeStore(at: time, blobs: store?.blobCount ?? 0, bytes: store?.totalBytes ?? 0)
+        meter.observeStore(at: time, blobs: store?.blobCount ?? 0, bytes: store?.totalBytes ?? 0) {
+            peers.map { peer in
+                (peer.replica != nil || peer.core != nil ? peer.notebook.pendingOperationCount : 0, peer.disk.totalBytes)
+            }
+        }
     }
 
     /// Sets `peer`'s environment clock to its wall clock now, plus `offset` milliseconds.

@@ -112,6 +112,20 @@ import Testing
             let study = try Data(contentsOf: folder.appendingPathComponent("study/report/\(name)"))
             #expect(one == study, "\(name)")
         }
+        // A part whose seeds break an invariant (a broken engine, in builds that have them):
+        // the study still merges, says so, and exits non-zero.
+        guard SimulationParameters.availableMutants.contains("delta-omits-operation") else { return }
+        let failing = Process()
+        failing.executableURL = script
+        failing.arguments = ["1", "3", "2", folder.appendingPathComponent("failing").path, "--steps", "150", "--replicas", "4", "--mutant", "delta-omits-operation"]
+        failing.environment = environment
+        failing.standardOutput = FileHandle.nullDevice
+        failing.standardError = FileHandle.nullDevice
+        try failing.run()
+        failing.waitUntilExit()
+        #expect(failing.terminationStatus != 0)
+        let merged = try MeasurementFile(parsing: String(contentsOf: folder.appendingPathComponent("failing/report/measurements.json"), encoding: .utf8))
+        #expect(merged.totals.seeds == 3 && merged.totals.failures > 0)
     }
 
     /// Issue 30: `--sweep` runs the scenario once per value into DIR/KEY=V/, each the run of a

@@ -21,3 +21,7 @@ first="${MEMO_SIM_FIRST_SEED:-1}"
 .build/release/memo-sim --seed 796 --steps 3000 --replicas 8 --faults all --quiet
 .build/release/memo-sim --seeds "$first..$((first + 100000000))" --steps 3000 --replicas 8 --faults all \
     --time-limit "${MEMO_SIM_LONG_SECONDS:-40}" --min-seeds "${MEMO_SIM_LONG_MIN_SEEDS:-8}" --quiet
+# The worked scenarios (issue 30), two seeds each.
+for scenario in Simulations/Scenarios/*.json; do
+    .build/release/memo-sim --scenario "$scenario" --seeds 1..2 --quiet
+done

@@ -4,10 +4,11 @@ import MemoSimulation
 /// `memo-sim`: runs the deterministic simulation from the command line.
 enum MemoSimCommand {
     static let usage = """
-        usage: memo-sim [--seed S | --seeds A..B] [options]
+        usage: memo-sim [--seed S | --seeds A..B] [--scenario FILE] [options]
                memo-sim --replay FILE [--log]
                memo-sim --seed S [options] --shrink [--out FILE]
                memo-sim --replay FILE --shrink [--out FILE]
+               memo-sim merge PATH... [--report DIR] [--measure FILE]
 
         Runs replicas of the real engine against a simulated store, disks and clocks, under
         faults, from a seed, and checks convergence, nothing lost, non-interleaving, causality,
@@ -31,7 +32,27 @@ enum MemoSimCommand {
           --without LIST      never turn on these faults (names above) or workload features:
                               \(WorkloadFeature.allCases.map(\.rawValue).joined(separator: ","))
           --check-every P     compare whole texts after a share P of local actions (default 1)
+          --scenario FILE     run the replicas and schedule a scenario file names (JSON; Simulations/
+                              README.md, "Scenario files") instead of a random profile; the seed
+                              draws the texts typed and the store's latencies
+          --sweep KEY=V1,V2   with --scenario and --report DIR: run the seeds once per value of KEY
+                              (sync-interval or edit-interval, every replica's; values like 10s,
+                              60s, 10min, 2h, 1d or plain ms) into DIR/KEY=V/, and DIR/index.html
+                              with the measures side by side
           --mutant NAME       run a deliberately broken engine (debug builds with MEMOSYNC_SELF_CHECKS=1): \(mutantList)
+
+        Measurements (Simulations/README.md, "Measurements and reports"):
+          --measure FILE      write every run's measurements as JSON: arrival latency of edits at
+                              each replica, store traffic, syncs and crashes per replica, the store's
+                              size over time; one object per seed and totals. Same seeds and
+                              options, same bytes. The runs themselves (and their hashes) do not change.
+          --report DIR        write DIR/measurements.json and DIR/index.html (one page, inline SVG,
+                              no scripts): latency histogram, store over time, a timeline of the
+                              first seed, the verdicts
+          --sample-every MS   sample the store's size every MS simulated milliseconds (default 3600000)
+          merge PATH...       combine measurement files (or DIRs holding measurements.json) of parts
+                              of one seed range, run with the same options, into one: --report DIR
+                              and/or --measure FILE; the same bytes as one run of all those seeds
         """
 
     static let mutantList = SimulationParameters.availableMutants.isEmpty
@@ -44,12 +65,18 @@ enum MemoSimCommand {
         } catch {
             return error.status
         }
+        if invocation.mergeInputs != nil {
+            return merge(invocation)
+        }
+        if invocation.sweepKey != nil {
+            return sweep(invocation)
+        }
         if let replayPath = invocation.replayPath {
             return replay(replayPath, invocation)
         }
         if invocation.shrink {
             let seed = invocation.seeds.lowerBound
-            let trace = Trace.generate(seed: seed, options: invocation.options)
+            let trace = invocation.scenario?.trace(seed: seed) ?? Trace.generate(seed: seed, options: invocation.options)
             let path = invocation.shrinkOut ?? "memo-sim-\(seed).trace"
             return shrinkRun(trace, path: path, timeLimit: invocation.timeLimit ?? 600)
         }
@@ -72,6 +99,33 @@ enum MemoSimCommand {
         var replayPath: String?
         var traceOut: String?
         var shrinkOut: String?
+        /// `--measure FILE`, `--report DIR`, `--sample-every MS`.
+        var measurePath: String?
+        var reportDirectory: String?
+        var sampleIntervalMilliseconds: UInt64?
+        /// `--scenario FILE`: the scenario and its path.
+        var scenario: Scenario?
+        var scenarioPath: String?
+        /// `--sweep KEY=V1,V2,...`: the key and its values (labels as written, milliseconds).
+        var sweepKey: String?
+        var sweepValues: [(label: String, milliseconds: UInt64)] = []
+        /// `merge PATH...`: the files or directories to merge.
+        var mergeInputs: [String]?
+
+        var measures: Bool { measurePath != nil || reportDirectory != nil }
+
+        /// What a replay command adds for a scenario.
+        var scenarioSuffix: String { scenarioPath.map { " --scenario \($0)" } ?? "" }
+
+        /// The options string measurement files carry (merge refuses files whose differ).
+        var measuredOptions: String {
+            var parts = options.commandLine(seed: 0).split(separator: " ").dropFirst(3).map(String.init)
+            if let scenarioPath { parts += ["--scenario", URL(fileURLWithPath: scenarioPath).lastPathComponent] }
+            if let sampleIntervalMilliseconds, sampleIntervalMilliseconds != Meter.defaultSampleIntervalMilliseconds {
+                parts += ["--sample-every", "\(sampleIntervalMilliseconds)"]
+            }
+            return parts.joined(separator: " ")
+        }
     }
 
     /// The command line asked for help, or is wrong: what it printed has been printed, and
@@ -84,6 +138,10 @@ enum MemoSimCommand {
     static func parse(_ arguments: [String]) throws(EarlyExit) -> Invocation {
         var invocation = Invocation()
         var index = 0
+        if arguments.first == "merge" {
+            invocation.mergeInputs = []
+            index = 1
+        }
         func value() -> String? {
             index += 1
             return index < arguments.count ? arguments[index] : nil
@@ -119,15 +177,75 @@ enum MemoSimCommand {
             case "--out":
                 guard let path = value() else { throw bad("--out needs a file") }
                 invocation.shrinkOut = path
+            case "--scenario":
+                guard let path = value() else { throw bad("--scenario needs a file") }
+                let text: String
+                do {
+                    text = try String(contentsOfFile: path, encoding: .utf8)
+                } catch {
+                    err("cannot read \(path): \(error.localizedDescription)")
+                    throw EarlyExit(status: 2)
+                }
+                do throws(ScenarioError) {
+                    invocation.scenario = try Scenario(parsing: text)
+                } catch {
+                    err("\(path): \(error)")
+                    throw EarlyExit(status: 2)
+                }
+                invocation.scenarioPath = path
+            case "--sweep":
+                guard let text = value(), let equals = text.firstIndex(of: "=") else { throw bad("--sweep needs KEY=V1,V2,...") }
+                let key = String(text[..<equals])
+                guard Scenario.sweepKeys.contains(key) else { throw bad("--sweep can vary \(Scenario.sweepKeys.joined(separator: " or ")), not \(key)") }
+                var values: [(String, UInt64)] = []
+                for label in text[text.index(after: equals)...].split(separator: ",").map(String.init) {
+                    guard let milliseconds = Scenario.milliseconds(label) else { throw bad("--sweep: \(label) is not a duration (10s, 5min, 2h, 1d, or ms)") }
+                    guard !values.contains(where: { $0.0 == label }) else { throw bad("--sweep: \(label) twice") }
+                    values.append((label, milliseconds))
+                }
+                guard !values.isEmpty else { throw bad("--sweep needs at least one value") }
+                invocation.sweepKey = key
+                invocation.sweepValues = values
+            case "--measure":
+                guard let path = value() else { throw bad("--measure needs a file") }
+                invocation.measurePath = path
+            case "--report":
+                guard let path = value() else { throw bad("--report needs a directory") }
+                invocation.reportDirectory = path
+            case "--sample-every":
+                guard let text = value(), let milliseconds = UInt64(text), milliseconds > 0 else { throw bad("--sample-every needs a positive number of milliseconds") }
+                invocation.sampleIntervalMilliseconds = milliseconds
             case "--help", "-h":
                 out(usage)
                 throw EarlyExit(status: 0)
             default:
-                guard try readRunOption(argument, value: value, into: &invocation.options) else {
-                    throw bad("unknown argument \(argument)")
+                if invocation.mergeInputs != nil && !argument.hasPrefix("-") {
+                    invocation.mergeInputs!.append(argument)
+                } else {
+                    guard try readRunOption(argument, value: value, into: &invocation.options) else {
+                        throw bad("unknown argument \(argument)")
+                    }
                 }
             }
             index += 1
+        }
+        if let inputs = invocation.mergeInputs {
+            if inputs.isEmpty { throw bad("merge needs measurement files or report directories") }
+            if !invocation.measures { throw bad("merge needs --report DIR or --measure FILE") }
+        }
+        if invocation.scenario != nil && (invocation.replayPath != nil || invocation.options.replicaCount != nil) {
+            throw bad("--scenario names its replicas and schedule: not with --replay or --replicas")
+        }
+        if let key = invocation.sweepKey {
+            guard let scenario = invocation.scenario, invocation.reportDirectory != nil, invocation.measurePath == nil else {
+                throw bad("--sweep needs --scenario FILE and --report DIR (and no --measure)")
+            }
+            for (label, milliseconds) in invocation.sweepValues where scenario.sweeping(key, to: milliseconds) == nil {
+                throw bad("--sweep: \(label) is outside 1000 ms to the scenario's length")
+            }
+        }
+        if invocation.measures && (invocation.replayPath != nil || invocation.shrink) {
+            throw bad("--measure and --report go with --seed or --seeds (not --replay or --shrink)")
         }
         return invocation
     }
@@ -213,7 +331,7 @@ enum MemoSimCommand {
     /// One seed, printing its event log (`--log`) or writing its trace (`--trace-out`).
     static func runSeed(_ invocation: Invocation) -> Int32 {
         let seed = invocation.seeds.lowerBound
-        let trace = Trace.generate(seed: seed, options: invocation.options)
+        let trace = invocation.scenario?.trace(seed: seed) ?? Trace.generate(seed: seed, options: invocation.options)
         if let traceOut = invocation.traceOut {
             do {
                 try trace.text.write(toFile: traceOut, atomically: true, encoding: .utf8)
@@ -222,7 +340,14 @@ enum MemoSimCommand {
                 return 2
             }
         }
-        return runOne(trace, printLog: invocation.printLog, command: invocation.options.commandLine(seed: seed))
+        let code = runOne(
+            trace, printLog: invocation.printLog, command: invocation.options.commandLine(seed: seed) + invocation.scenarioSuffix,
+            measure: invocation.measures ? invocation.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds : nil)
+        if let measured = code.measurements {
+            let written = writeMeasurements(MeasurementFile(options: invocation.measuredOptions, seeds: [measured]), invocation)
+            if written != 0 { return written }
+        }
+        return code.status
     }
 
     /// Every seed of the range; fails when one fails, or when a long enough run with faults
@@ -232,9 +357,20 @@ enum MemoSimCommand {
         var runner = SwarmRunner(options: options, timeLimitSeconds: invocation.timeLimit) { out($0) }
         runner.printsEveryRun = !invocation.quiet
         runner.seedsMin = invocation.seedsMin
+        if let scenario = invocation.scenario {
+            runner.traceForSeed = { scenario.trace(seed: $0) }
+            runner.commandSuffix = invocation.scenarioSuffix
+        }
+        if invocation.measures {
+            runner.measureSampleIntervalMilliseconds = invocation.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds
+        }
         let summary = runner.run(seeds: invocation.seeds)
+        if invocation.measures {
+            let written = writeMeasurements(MeasurementFile(options: invocation.measuredOptions, seeds: summary.measurements), invocation)
+            if written != 0 { return written }
+        }
         let missing = SometimesFlags.required.subtracting(summary.sometimes)
-        if summary.seedsRun >= 200 && options.faults != .none && options.engine == .replica && !missing.isEmpty {
+        if summary.seedsRun >= 200 && invocation.scenario == nil && options.faults != .none && options.engine == .replica && !missing.isEmpty {
             out("SOMETIMES FAILURE: in \(summary.seedsRun) seeds no run reached: \(missing.names.joined(separator: "; "))")
             return 1
         }
@@ -242,18 +378,121 @@ enum MemoSimCommand {
     }
 
     static func runOne(_ trace: Trace, printLog: Bool, command: String) -> Int32 {
+        runOne(trace, printLog: printLog, command: command, measure: nil).status
+    }
+
+    /// Runs `trace`; with `measure` (a sample interval), measures it too.
+    static func runOne(_ trace: Trace, printLog: Bool, command: String, measure: UInt64?) -> (status: Int32, measurements: SeedMeasurements?) {
         let clock = ContinuousClock()
         let start = clock.now
         let simulation = Simulation(trace: trace, keepsLines: false, lineSink: printLog ? { out($0) } : nil)
+        if let measure { simulation.meter = Meter(peerCount: trace.parameters.replicaCount, sampleIntervalMilliseconds: measure) }
         let result = simulation.run()
+        let measurements = simulation.meter?.measurements(for: result)
         let elapsed = clock.now - start
         let secondsTaken = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         out(SwarmRunner.line(for: result, seconds: secondsTaken))
         if let violation = result.violation {
             out(SwarmRunner.failureReport(violation, seed: trace.parameters.seed, command: command))
-            return 1
+            return (1, measurements)
+        }
+        return (0, measurements)
+    }
+
+    /// Writes `file` where the invocation asks (`--measure FILE`, `--report DIR`); the exit
+    /// status (2 when a file could not be written).
+    static func writeMeasurements(_ file: MeasurementFile, _ invocation: Invocation) -> Int32 {
+        let json = file.json.text
+        do {
+            if let path = invocation.measurePath {
+                try json.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            if let directory = invocation.reportDirectory {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let folder = URL(fileURLWithPath: directory)
+                try json.write(to: folder.appendingPathComponent("measurements.json"), atomically: true, encoding: .utf8)
+                try MeasurementReport.html(file).write(to: folder.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+            }
+        } catch {
+            err("cannot write the measurements: \(error.localizedDescription)")
+            return 2
         }
         return 0
+    }
+
+    /// `--sweep KEY=V1,V2,...`: the seeds once per value, each into DIR/KEY=V/, and a page
+    /// comparing them.
+    static func sweep(_ invocation: Invocation) -> Int32 {
+        guard let key = invocation.sweepKey, let scenario = invocation.scenario, let directory = invocation.reportDirectory else { return 2 }
+        var runs: [(label: String, file: MeasurementFile)] = []
+        var failed = false
+        for (label, milliseconds) in invocation.sweepValues {
+            guard let variant = scenario.sweeping(key, to: milliseconds) else { return 2 }
+            out("\(key)=\(label)")
+            var part = invocation
+            part.scenario = variant
+            part.sweepKey = nil
+            part.reportDirectory = URL(fileURLWithPath: directory).appendingPathComponent("\(key)=\(label)").path
+            var runner = SwarmRunner(options: part.options, timeLimitSeconds: part.timeLimit) { out($0) }
+            runner.printsEveryRun = !part.quiet
+            runner.seedsMin = part.seedsMin
+            runner.traceForSeed = { variant.trace(seed: $0) }
+            runner.commandSuffix = part.scenarioSuffix + " (with every replica's \(key) \(label))"
+            runner.measureSampleIntervalMilliseconds = part.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds
+            let summary = runner.run(seeds: part.seeds)
+            failed = failed || !summary.failures.isEmpty
+            let file = MeasurementFile(options: part.measuredOptions + " --sweep \(key)=\(label)", seeds: summary.measurements)
+            let written = writeMeasurements(file, part)
+            if written != 0 { return written }
+            runs.append((label, file))
+        }
+        do {
+            try MeasurementReport.sweepHTML(key: key, runs: runs).write(
+                to: URL(fileURLWithPath: directory).appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        } catch {
+            err("cannot write the sweep's page: \(error.localizedDescription)")
+            return 2
+        }
+        return failed ? 1 : 0
+    }
+
+    /// `memo-sim merge PATH...`: one measurements file (and report) from the files of parts of
+    /// a seed range.
+    static func merge(_ invocation: Invocation) -> Int32 {
+        var files: [MeasurementFile] = []
+        for input in invocation.mergeInputs ?? [] {
+            var isDirectory: ObjCBool = false
+            var path = input
+            if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+                path = URL(fileURLWithPath: input).appendingPathComponent("measurements.json").path
+            }
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                err("cannot read \(path): \(error.localizedDescription)")
+                return 2
+            }
+            do throws(MeasurementFileError) {
+                files.append(try MeasurementFile(parsing: text))
+            } catch {
+                err("\(path): \(error)")
+                return 2
+            }
+        }
+        let merged: MeasurementFile
+        do throws(MeasurementFileError) {
+            merged = try MeasurementFile.merged(files)
+        } catch {
+            err("cannot merge: \(error)")
+            return 2
+        }
+        let status = writeMeasurements(merged, invocation)
+        if status == 0 {
+            let totals = merged.totals
+            out("merged \(files.count) files: seeds=\(totals.seeds) failures=\(totals.failures) arrivals=\(totals.arrival.count) p50=\(totals.arrival.p50)ms p99=\(totals.arrival.p99)ms")
+        }
+        return status
     }
 
     static func shrinkRun(_ trace: Trace, path: String, timeLimit: Double) -> Int32 {

@@ -76,5 +76,112 @@ import Testing
         #expect(try run(["--faults", "lightning"]).status == 2)
         #expect(try run(["--replicas", "65"]).status == 2)
         #expect(try run(["--replay", "/nonexistent/trace"]).status == 2)
+        #expect(try run(["merge", "--report", "/tmp/x"]).status == 2)
+        #expect(try run(["merge", "/nonexistent"]).status == 2)
+        #expect(try run(["--scenario", "/nonexistent/scenario.json"]).status == 2)
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-bad-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        try "{\"memo-sim scenario\": 1,\n\"lengthMilliseconds\": -1}".write(to: bad, atomically: true, encoding: .utf8)
+        #expect(try run(["--scenario", bad.path]).status == 2)
+        #expect(try run(["--replay", "/nonexistent/trace", "--measure", "/tmp/x.json"]).status == 2)
+    }
+
+    /// Issue 30: `Simulations/study.sh` cuts seeds 1..5 into parts of 2, runs them on GNU
+    /// parallel (when installed) and merges them: the same bytes as one run of 1..5.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
+    func aStudyOnGNUParallelEqualsOneRun() throws {
+        let path = try #require(Self.executable)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-study-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Simulations/study.sh")
+        let process = Process()
+        process.executableURL = script
+        process.arguments = ["1", "5", "2", folder.appendingPathComponent("study").path, "--steps", "60", "--replicas", "2"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MEMO_SIM"] = path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try run(["--seeds", "1..5", "--steps", "60", "--replicas", "2", "--quiet", "--report", folder.appendingPathComponent("one").path]).status == 0)
+        for name in ["measurements.json", "index.html"] {
+            let one = try Data(contentsOf: folder.appendingPathComponent("one/\(name)"))
+            let study = try Data(contentsOf: folder.appendingPathComponent("study/report/\(name)"))
+            #expect(one == study, "\(name)")
+        }
+        // A part whose seeds break an invariant (a broken engine, in builds that have them):
+        // the study still merges, says so, and exits non-zero.
+        guard SimulationParameters.availableMutants.contains("delta-omits-operation") else { return }
+        let failing = Process()
+        failing.executableURL = script
+        failing.arguments = ["1", "3", "2", folder.appendingPathComponent("failing").path, "--steps", "150", "--replicas", "4", "--mutant", "delta-omits-operation"]
+        failing.environment = environment
+        failing.standardOutput = FileHandle.nullDevice
+        failing.standardError = FileHandle.nullDevice
+        try failing.run()
+        failing.waitUntilExit()
+        #expect(failing.terminationStatus != 0)
+        let merged = try MeasurementFile(parsing: String(contentsOf: folder.appendingPathComponent("failing/report/measurements.json"), encoding: .utf8))
+        #expect(merged.totals.seeds == 3 && merged.totals.failures > 0)
+    }
+
+    /// Issue 30: `--sweep` runs the scenario once per value into DIR/KEY=V/, each the run of a
+    /// scenario with that interval, and a page comparing them; bad sweeps are refused.
+    @Test func aSweepRunsTheScenarioOncePerValue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-sweep-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func scenario(sync: Int) -> String {
+            """
+            {"memo-sim scenario": 1, "lengthMilliseconds": 3600000, "replicas": [
+              {"name": "a", "syncEveryMilliseconds": \(sync), "editEveryMilliseconds": 300000},
+              {"name": "b", "syncEveryMilliseconds": \(sync), "editEveryMilliseconds": 600000}]}
+            """
+        }
+        let file = folder.appendingPathComponent("s.json")
+        try scenario(sync: 60_000).write(to: file, atomically: true, encoding: .utf8)
+        let sweep = try run(["--scenario", file.path, "--seeds", "1..2", "--sweep", "sync-interval=1min,10min", "--report", folder.appendingPathComponent("sweep").path])
+        #expect(sweep.status == 0, "\(sweep.output)")
+        // The 10-minute part is the run of a scenario written with 10 minutes: the same hashes.
+        let ten = folder.appendingPathComponent("ten.json")
+        try scenario(sync: 600_000).write(to: ten, atomically: true, encoding: .utf8)
+        let direct = try run(["--scenario", ten.path, "--seeds", "1..2"])
+        let swept = try MeasurementFile(parsing: String(contentsOf: folder.appendingPathComponent("sweep/sync-interval=10min/measurements.json"), encoding: .utf8))
+        #expect(swept.seeds.map(\.hash) == hashes(direct.output))
+        let page = try String(contentsOf: folder.appendingPathComponent("sweep/index.html"), encoding: .utf8)
+        #expect(page.contains("sync-interval=1min/index.html") && page.contains("sync-interval=10min/index.html"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sweep/sync-interval=1min/index.html").path))
+        #expect(try run(["--seeds", "1..2", "--sweep", "sync-interval=1min", "--report", folder.path]).status == 2)
+        #expect(try run(["--scenario", file.path, "--sweep", "colour=1min", "--report", folder.path]).status == 2)
+        #expect(try run(["--scenario", file.path, "--sweep", "sync-interval=soon", "--report", folder.path]).status == 2)
+        #expect(try run(["--scenario", file.path, "--sweep", "sync-interval=2h", "--report", folder.path]).status == 2)
+    }
+
+    /// Issue 30: seeds 1..4 in one process, and 1..2 and 3..4 in two merged by `memo-sim
+    /// merge`: the same measurements and page, byte for byte; measuring leaves the hashes alone.
+    @Test func mergedReportsEqualOneRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-merge-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let common = ["--steps", "60", "--replicas", "2"]
+        func dir(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let whole = try run(["--seeds", "1..4", "--report", dir("whole")] + common)
+        #expect(whole.status == 0)
+        let plain = try run(["--seeds", "1..4"] + common)
+        #expect(hashes(whole.output).count == 4 && hashes(whole.output) == hashes(plain.output))
+        #expect(try run(["--seeds", "3..4", "--report", dir("high")] + common).status == 0)
+        #expect(try run(["--seeds", "1..2", "--measure", dir("low.json")] + common).status == 0)
+        let merged = try run(["merge", dir("high"), dir("low.json"), "--report", dir("merged")])
+        #expect(merged.status == 0, "\(merged.output)")
+        for name in ["measurements.json", "index.html"] {
+            let one = try Data(contentsOf: folder.appendingPathComponent("whole/\(name)"))
+            let two = try Data(contentsOf: folder.appendingPathComponent("merged/\(name)"))
+            #expect(one == two, "\(name)")
+        }
+        // Other options do not merge.
+        #expect(try run(["--seeds", "5..5", "--report", dir("other"), "--steps", "50", "--replicas", "2"]).status == 0)
+        #expect(try run(["merge", dir("high"), dir("other"), "--measure", dir("bad.json")]).status == 2)
     }
 }

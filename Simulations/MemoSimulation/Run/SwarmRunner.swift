@@ -13,6 +13,12 @@ public struct SwarmRunner {
     public var printsEveryRun = true
     /// Receives each line of output.
     public var output: (String) -> Void
+    /// Makes each seed's trace (a scenario's); nil: `Trace.generate` with ``options``.
+    public var traceForSeed: (@Sendable (UInt64) -> Trace)?
+    /// Added to the command that replays a failing seed (a scenario's `--scenario FILE`).
+    public var commandSuffix = ""
+    /// Measure every run (``Meter``), sampling the store at this interval; nil: no measuring.
+    public var measureSampleIntervalMilliseconds: UInt64?
 
     /// A runner.
     public init(options: SimulationOptions, timeLimitSeconds: Double? = nil, output: @escaping (String) -> Void) {
@@ -32,6 +38,8 @@ public struct SwarmRunner {
         public var sometimes: SometimesFlags = []
         /// Whether the batch stopped at the time limit.
         public var stoppedAtTimeLimit = false
+        /// Each run's measurements, when measuring.
+        public var measurements: [SeedMeasurements] = []
 
         /// Characters typed or deleted per real second.
         public var charactersPerSecond: Double { realSeconds > 0 ? Double(characters) / realSeconds : 0 }
@@ -52,9 +60,14 @@ public struct SwarmRunner {
                 summary.stoppedAtTimeLimit = true
                 break
             }
-            let trace = Trace.generate(seed: seed, options: options)
+            let trace = traceForSeed?(seed) ?? Trace.generate(seed: seed, options: options)
             let runStart = clock.now
-            let result = Simulation(trace: trace, keepsLines: false).run()
+            let simulation = Simulation(trace: trace, keepsLines: false)
+            if let interval = measureSampleIntervalMilliseconds {
+                simulation.meter = Meter(peerCount: trace.parameters.replicaCount, sampleIntervalMilliseconds: interval)
+            }
+            let result = simulation.run()
+            if let meter = simulation.meter { summary.measurements.append(meter.measurements(for: result)) }
             let elapsed = seconds(clock.now - runStart)
             summary.seedsRun += 1
             summary.edits += result.statistics.edits
@@ -64,7 +77,7 @@ public struct SwarmRunner {
             if printsEveryRun || result.violation != nil { output(Self.line(for: result, seconds: elapsed)) }
             if let violation = result.violation {
                 summary.failures.append(result)
-                output(Self.failureReport(violation, seed: seed, command: options.commandLine(seed: seed)))
+                output(Self.failureReport(violation, seed: seed, command: options.commandLine(seed: seed) + commandSuffix))
             }
             if seed == seeds.upperBound { break }
             seed += 1

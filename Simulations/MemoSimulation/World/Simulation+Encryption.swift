@@ -36,6 +36,14 @@ extension Simulation {
     /// and the reader's sync was begun through it. A write that is not, in an encrypted run,
     /// is plain text in the store: a violation.
     func performOnStore(_ store: SimulatedBlobStore, _ action: SyncAction, reader: Int) -> SyncResult {
+        guard let meter else { return performOnStoreUnmetered(store, action, reader: reader) }
+        meterStore(at: now)
+        let result = performOnStoreUnmetered(store, action, reader: reader)
+        meter.storeOperation(reader: reader, action, result)
+        return result
+    }
+
+    private func performOnStoreUnmetered(_ store: SimulatedBlobStore, _ action: SyncAction, reader: Int) -> SyncResult {
         guard let cipher = encryption else { return store.perform(action, reader: reader, now: now) }
         guard peers[reader].syncThroughEncryption else {
             if case let .write(key, _) = action {

@@ -11,6 +11,7 @@ extension Simulation {
 
     func runFinalPhase() {
         isFinalPhase = true
+        meter?.finalPhaseBegins(at: now)
         record(nil, .final) { "final phase: faults stop" }
         store?.faultsEnabled = false
         store?.fullUntilMilliseconds = 0

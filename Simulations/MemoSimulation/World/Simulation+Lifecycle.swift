@@ -26,6 +26,7 @@ extension Simulation {
             }
             peer.core = notebook
             peer.status = .live
+            meter?.started(peer: index, at: now)
             rebuildShadows(peer)
             record(peer, .join, id.rawValue) { "starts as \(id)" }
             return
@@ -36,6 +37,7 @@ extension Simulation {
         }
         guard open(peer, after: "starting"), markEncrypted(peer) else { return }
         peer.status = .live
+        meter?.started(peer: index, at: now)
         peer.savedVersion = peer.replica!.notebook.version
         rebuildShadows(peer)
         let id = peer.replica!.id
@@ -114,6 +116,7 @@ extension Simulation {
         peer.status = .down
         peer.caret = nil
         statistics.crashes += 1
+        meter?.crashed(peer: peer.index, at: now)
         record(peer, .crash, peer.downMilliseconds) { "CRASH (\(reason)); down for \(SimulatedTime.short(peer.downMilliseconds))" }
         queue.schedule(.restart(peer: peer.index), at: now + max(1, peer.downMilliseconds))
     }
@@ -177,6 +180,10 @@ extension Simulation {
         }
         peer.status = .live
         peer.savedVersion = reopened
+        if let meter {
+            if let id = peer.preCrashReplica { meter.lose(replica: id, keptOperations: reopened[id]) }
+            meter.restarted(peer: peer.index, at: now)
+        }
         rebuildShadows(peer)
         record(peer, .restart, UInt64(reopened.operationCount), UInt64(peer.replica!.openReport.discardedJournalBytes)) {
             let damage = peer.replica!.openReport.damage.map { "\($0.file): \($0.damagedByteRanges), \($0.recordsLost) lost, \($0.operationsHeldBack) held back" }
@@ -201,6 +208,7 @@ extension Simulation {
         peer.replica?.closeNow()
         peer.replica = nil
         peer.session = nil
+        meter?.syncCut(peer: peer.index, at: now)
         peer.sessionNumber += 1
         peer.storeCrashCountdown = nil
         peer.leavesAfterSync = false
@@ -212,6 +220,8 @@ extension Simulation {
         peer.isCopy = true
         peer.status = .live
         peer.savedVersion = peer.replica!.notebook.version
+        meter?.makeUncertain(peer: peer.index, beyond: peer.savedVersion)
+        meter?.fault(peer: peer.index, at: now, "restore-backup")
         rebuildShadows(peer)
         record(peer, .fault, UInt64(image.totalBytes)) { "library restored from a backup (\(peer.replica!.notebook.version.operationCount) operations)" }
     }
@@ -241,6 +251,11 @@ extension Simulation {
             oracle.published(peer: peer.index)
         }
         oracle.makeUncertain(peer: peer.index)
+        if let meter {
+            meter.makeUncertain(peer: peer.index, beyond: nil)
+            meter.syncCut(peer: peer.index, at: now)
+            meter.fault(peer: peer.index, at: now, "leave")
+        }
         peer.replica?.closeNow()
         peer.replica = nil
         peer.session = nil

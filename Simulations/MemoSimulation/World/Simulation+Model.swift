@@ -10,6 +10,7 @@ extension Simulation {
     /// Applies the events of changes from others to `peer`'s shadows, then compares every memo
     /// they touched with the engine's text.
     func applyRemoteEvents(_ peer: Peer, _ events: [NotebookEvent]) {
+        meter?.observe(peer: peer.index, version: peer.notebook.version, at: now)
         var touched: [Int] = []
         for event in events {
             guard case .remote = event.origin else { continue }
@@ -85,6 +86,7 @@ extension Simulation {
         peer.shadows = []
         peer.caret = nil
         let notebook = peer.notebook
+        meter?.observe(peer: peer.index, version: notebook.version, at: now)
         for id in notebook.memoIDs {
             let m = oracle.memoIndex(of: id)
             if let memo = notebook.memo(id) {

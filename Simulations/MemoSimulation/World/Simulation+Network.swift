@@ -73,6 +73,7 @@ extension Simulation {
         }
         statistics.deltasDelivered += 1
         statistics.syncsFinished += 1
+        meter?.syncFinished(peer: peer.index, at: now)
         statistics.operationsApplied += report.appliedOperationCount
         record(peer, .deliver, UInt64(sender), UInt64(report.appliedOperationCount), UInt64(report.pendingOperationCount)) {
             "applies a delta from r\(sender): \(report.appliedOperationCount) new, \(report.duplicateOperationCount) known, \(report.pendingOperationCount) held back"

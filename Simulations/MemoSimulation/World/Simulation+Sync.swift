@@ -22,6 +22,7 @@ extension Simulation {
         guard beginSync(peer, replica, refusalsAllowed: !isFinalPhase) else { return }
         didSave(peer)
         statistics.syncsStarted += 1
+        meter?.syncStarted(peer: peer.index, at: now)
         peer.session = SimulatedSync(maxInFlight: latency.int(in: 1...8))
         peer.sessionNumber += 1
         peer.lastWriteKey = nil
@@ -140,6 +141,7 @@ extension Simulation {
         didSave(peer)
         statistics.syncsStarted += 1
         record(peer, .syncStart, 0) { "sync begins (final phase)" }
+        meter?.syncStarted(peer: peer.index, at: now)
         let maxInFlight = latency.int(in: 1...8)
         var inFlight: [SyncAction] = []
         var steps = 0
@@ -310,6 +312,7 @@ extension Simulation {
     func noteFinishedSync(_ peer: Peer, _ replica: Replica, _ report: SyncReport) {
         didSave(peer)
         statistics.syncsFinished += 1
+        meter?.syncFinished(peer: peer.index, at: now)
         keepStoreImage()
         statistics.operationsApplied += report.operationsApplied
         peer.completedSyncs += 1

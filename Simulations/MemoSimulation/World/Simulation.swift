@@ -81,6 +81,9 @@ public final class Simulation {
     var storeLossCount = 0
     /// Engine behaviour worth reporting that is not (yet) treated as a violation.
     var engineNotes: Set<String> = []
+    /// Records the run's measurements when set (`memo-sim --measure`, `--report`); it only
+    /// reads, so the run is the same with and without it.
+    public var meter: Meter?
 
     /// A run of `trace`. `keepsLines`: keep readable log lines (the last ones are in the
     /// result); `lineSink`: receives every line as it is made.
@@ -147,9 +150,11 @@ public final class Simulation {
             let dynamicTime = queue.nextTime
             if let dynamicTime, scriptTime == nil || dynamicTime <= scriptTime! {
                 let (time, event) = queue.pop()!
+                meterStore(at: max(now, time))
                 now = max(now, time)
                 handle(event)
             } else if let scriptTime {
+                meterStore(at: max(now, scriptTime))
                 now = max(now, scriptTime)
                 perform(events[scriptIndex])
                 scriptIndex += 1
@@ -161,6 +166,8 @@ public final class Simulation {
         if violation == nil { checkFinalState() }
         statistics.simulatedMilliseconds = now
         statistics.junkFiles = store?.statistics.junkBlobs ?? 0
+        meterStore(at: now)
+        meter?.finish(at: now, live: peers.map { $0.status == .live }, blobs: store?.blobCount ?? 0, bytes: store?.totalBytes ?? 0)
         if let violation {
             log.note("VIOLATION \(violation)")
             log.mix(violation.invariant.rawValue)
@@ -186,7 +193,7 @@ public final class Simulation {
         switch event.action {
         case .type, .caretType, .concurrentType, .paste, .deleteRange, .backspace, .replaceRange, .replaceAll,
             .create, .trash, .restore, .purge, .undo, .redo:
-            performLocal(event)
+            if let meter { performLocal(event, meter) } else { performLocal(event) }
         case .sync:
             startSync(peer)
         case .save, .compact:
@@ -204,22 +211,57 @@ public final class Simulation {
             leave(peer, graceful: graceful)
         case let .offline(milliseconds):
             peer.offlineUntil = max(peer.offlineUntil, now + milliseconds)
+            meter?.fault(peer: peer.index, at: now, until: now + milliseconds, "offline")
             record(peer, .fault, milliseconds) { "offline until \(SimulatedTime.describe(peer.offlineUntil))" }
         case let .clockJump(milliseconds):
             peer.clock.jump(by: milliseconds)
+            meter?.fault(peer: peer.index, at: now, "clock-jump")
             record(peer, .fault, UInt64(bitPattern: milliseconds)) { "clock jumps \(milliseconds) ms" }
         case let .storeFull(milliseconds):
             guard let store else { return }
             store.fullUntilMilliseconds = max(store.fullUntilMilliseconds, now + milliseconds)
+            meter?.fault(peer: peer.index, at: now, until: now + milliseconds, "store-full")
             record(peer, .fault, milliseconds) { "store full until \(SimulatedTime.describe(store.fullUntilMilliseconds))" }
         case let .storeLoss(which):
+            let losses = storeLossCount
             loseStore(peer, which: which)
+            if storeLossCount > losses { meter?.fault(peer: peer.index, at: now, "store-loss") }
         case let .keyBlob(which):
             operatorChangesKeyBlob(peer, which: which)
+            meter?.fault(peer: peer.index, at: now, "key-blob")
         }
     }
 
     // MARK: Helpers
+
+    /// A local action, measured: the edits it made, by each replica that made operations.
+    func performLocal(_ event: ScriptEvent, _ meter: Meter) {
+        var involved = [event.peer]
+        if case let .concurrentType(others, _, _, _, _) = event.action { involved += others.filter { $0 != event.peer } }
+        let before = involved.map { index -> (ReplicaID, UInt32)? in
+            let peer = peers[index]
+            guard peer.isEditable else { return nil }
+            let notebook = peer.notebook
+            return (notebook.replica, notebook.version[notebook.replica])
+        }
+        performLocal(event)
+        for (index, mark) in zip(involved, before) {
+            guard let (replica, counter) = mark, peers[index].isEditable else { continue }
+            let notebook = peers[index].notebook
+            let after = notebook.version[replica]
+            if notebook.replica == replica && after > counter { meter.edit(peer: index, at: now, replica: replica, counter: after) }
+        }
+    }
+
+    /// Samples the store for the meter, if there is one, before time reaches `time`.
+    func meterStore(at time: UInt64) {
+        guard let meter else { return }
+        meter.observeStore(at: time, blobs: store?.blobCount ?? 0, bytes: store?.totalBytes ?? 0) {
+            peers.map { peer in
+                (peer.replica != nil || peer.core != nil ? peer.notebook.pendingOperationCount : 0, peer.disk.totalBytes)
+            }
+        }
+    }
 
     /// Sets `peer`'s environment clock to its wall clock now, plus `offset` milliseconds.
     func setClock(_ peer: Peer, offset: UInt64 = 0) {

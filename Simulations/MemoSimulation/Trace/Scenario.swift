@@ -1,0 +1,234 @@
+/// A scenario file (issue 30): a study's replicas and schedule written by hand, instead of a
+/// random profile. `memo-sim --scenario FILE --seed S` turns it into a trace: the schedule is
+/// the file's, the texts typed and the store's latencies come from the seed. The format
+/// (JSON, integers only, every time in simulated milliseconds) is documented in
+/// Simulations/README.md ("Scenario files"):
+///
+///     {
+///       "memo-sim scenario": 1,
+///       "lengthMilliseconds": 86400000,
+///       "replicas": [
+///         {"name": "phone", "syncEveryMilliseconds": 60000, "editEveryMilliseconds": 600000},
+///         {"name": "laptop", "syncEveryMilliseconds": 600000, "editEveryMilliseconds": 3600000,
+///          "joinAtMilliseconds": 3600000}
+///       ],
+///       "offline": [{"replica": "phone", "fromMilliseconds": 0, "toMilliseconds": 7200000}],
+///       "crashes": [{"replica": "laptop", "atMilliseconds": 40000000, "downMilliseconds": 60000}],
+///       "storeLosses": [{"atMilliseconds": 50000000, "image": 0}]
+///     }
+///
+/// A bad file is refused with the line and the reason (``ScenarioError``).
+public struct Scenario: Sendable, Equatable {
+    public struct Replica: Sendable, Equatable {
+        public var name: String
+        public var syncEveryMilliseconds: UInt64
+        public var editEveryMilliseconds: UInt64
+        public var joinAtMilliseconds: UInt64
+        /// Characters per edit (a typing run).
+        public var editLength: Int
+    }
+
+    public struct Window: Sendable, Equatable {
+        public var replica: Int
+        public var from: UInt64
+        public var to: UInt64
+    }
+
+    public struct Crash: Sendable, Equatable {
+        public var replica: Int
+        public var at: UInt64
+        public var down: UInt64
+    }
+
+    public struct StoreLoss: Sendable, Equatable {
+        public var at: UInt64
+        /// 0: the store is wiped; 1 to 3: replaced by one of the older images the run kept.
+        public var image: UInt32
+    }
+
+    /// The replicas, those present from the start first (in file order), then the late
+    /// joiners (in file order): a trace's founders are its first replicas.
+    public var replicas: [Replica]
+    public var lengthMilliseconds: UInt64
+    public var offline: [Window] = []
+    public var crashes: [Crash] = []
+    public var storeLosses: [StoreLoss] = []
+
+    /// The most events a scenario may make.
+    public static let eventsMax = 2_000_000
+
+    /// Reads a scenario file.
+    public init(parsing text: String) throws(ScenarioError) {
+        let json: JSONText
+        let lines: [String: Int]
+        do throws(JSONTextError) {
+            (json, lines) = try JSONText.parseWithLines(text)
+        } catch {
+            throw ScenarioError(line: error.line, reason: error.reason)
+        }
+        func fail(_ path: String, _ reason: String) -> ScenarioError {
+            ScenarioError(line: lines[path] ?? 1, reason: reason)
+        }
+        func members(_ value: JSONText, _ path: String, allowed: [String]) throws(ScenarioError) -> [String: JSONText] {
+            guard case let .object(members) = value else { throw fail(path, "\(path.isEmpty ? "the file" : path) must be an object") }
+            for key in members.keys.sorted() where !allowed.contains(key) {
+                throw fail(path.isEmpty ? key : path + "." + key, "unknown field \(key) (known: \(allowed.joined(separator: ", ")))")
+            }
+            return members
+        }
+        func number(_ members: [String: JSONText], _ path: String, _ key: String, default value: UInt64? = nil, range: ClosedRange<UInt64> = 0...UInt64(Int.max)) throws(ScenarioError) -> UInt64 {
+            let full = path.isEmpty ? key : path + "." + key
+            guard let item = members[key] else {
+                if let value { return value }
+                throw fail(path, "\(full) is missing")
+            }
+            guard let number = item.int else { throw fail(full, "\(key) must be a whole number of milliseconds") }
+            guard number >= 0, range.contains(UInt64(number)) else { throw fail(full, "\(key) must be from \(range.lowerBound) to \(range.upperBound)") }
+            return UInt64(number)
+        }
+        func list(_ members: [String: JSONText], _ key: String) throws(ScenarioError) -> [JSONText] {
+            guard let item = members[key] else { return [] }
+            guard let items = item.array else { throw fail(key, "\(key) must be a list") }
+            return items
+        }
+
+        let top = try members(
+            json, "", allowed: ["memo-sim scenario", "lengthMilliseconds", "replicas", "offline", "crashes", "storeLosses", "comment"])
+        guard let version = top["memo-sim scenario"] else { throw fail("", "not a scenario: the field \"memo-sim scenario\": 1 is missing") }
+        guard version.int == 1 else { throw fail("memo-sim scenario", "an unknown scenario version (this memo-sim reads 1)") }
+        let length = try number(top, "", "lengthMilliseconds", range: 1...(400 * SimulatedTime.day))
+        let replicaItems = try list(top, "replicas")
+        guard (2...64).contains(replicaItems.count) else { throw fail(top["replicas"] == nil ? "" : "replicas", "a scenario needs 2 to 64 replicas") }
+        var read: [Replica] = []
+        for (index, item) in replicaItems.enumerated() {
+            let path = "replicas[\(index)]"
+            let fields = try members(item, path, allowed: ["name", "syncEveryMilliseconds", "editEveryMilliseconds", "joinAtMilliseconds", "editLength"])
+            guard let name = fields["name"]?.string, !name.isEmpty else { throw fail(fields["name"] == nil ? path : path + ".name", "each replica needs a name") }
+            guard !read.contains(where: { $0.name == name }) else { throw fail(path + ".name", "two replicas are named \(name)") }
+            let sync = try number(fields, path, "syncEveryMilliseconds", range: min(1_000, length)...length)
+            let edit = try number(fields, path, "editEveryMilliseconds", range: min(1_000, length)...length)
+            let join = try number(fields, path, "joinAtMilliseconds", default: 0, range: 0...(length - 1))
+            let editLength = try number(fields, path, "editLength", default: 8, range: 1...200)
+            read.append(Replica(name: name, syncEveryMilliseconds: sync, editEveryMilliseconds: edit, joinAtMilliseconds: join, editLength: Int(editLength)))
+        }
+        guard read.contains(where: { $0.joinAtMilliseconds == 0 }) else { throw fail("replicas", "at least one replica must be there from the start (joinAtMilliseconds 0)") }
+        replicas = read.filter { $0.joinAtMilliseconds == 0 } + read.filter { $0.joinAtMilliseconds > 0 }
+        lengthMilliseconds = length
+        let names = replicas.map(\.name)
+        func replica(_ fields: [String: JSONText], _ path: String) throws(ScenarioError) -> Int {
+            guard let name = fields["replica"]?.string else { throw fail(path, "\(path).replica (a replica's name) is missing") }
+            guard let index = names.firstIndex(of: name) else { throw fail(path + ".replica", "no replica is named \(name)") }
+            return index
+        }
+        for (index, item) in try list(top, "offline").enumerated() {
+            let path = "offline[\(index)]"
+            let fields = try members(item, path, allowed: ["replica", "fromMilliseconds", "toMilliseconds"])
+            let who = try replica(fields, path)
+            let from = try number(fields, path, "fromMilliseconds", range: 0...length)
+            let to = try number(fields, path, "toMilliseconds", range: 0...length)
+            guard to > from else { throw fail(path + ".toMilliseconds", "an offline window must end after it begins") }
+            offline.append(Window(replica: who, from: from, to: to))
+        }
+        for (index, item) in try list(top, "crashes").enumerated() {
+            let path = "crashes[\(index)]"
+            let fields = try members(item, path, allowed: ["replica", "atMilliseconds", "downMilliseconds"])
+            let who = try replica(fields, path)
+            let at = try number(fields, path, "atMilliseconds", range: 0...length)
+            let down = try number(fields, path, "downMilliseconds", default: 60_000, range: 1...(30 * SimulatedTime.day))
+            crashes.append(Crash(replica: who, at: at, down: down))
+        }
+        for (index, item) in try list(top, "storeLosses").enumerated() {
+            let path = "storeLosses[\(index)]"
+            let fields = try members(item, path, allowed: ["atMilliseconds", "image"])
+            let at = try number(fields, path, "atMilliseconds", range: 0...length)
+            let image = try number(fields, path, "image", default: 0, range: 0...3)
+            storeLosses.append(StoreLoss(at: at, image: UInt32(image)))
+        }
+        var events = 0
+        for replica in replicas {
+            let span = length - replica.joinAtMilliseconds
+            events += Int(span / replica.syncEveryMilliseconds + span / replica.editEveryMilliseconds)
+        }
+        guard events <= Self.eventsMax else {
+            throw fail("replicas", "the schedule makes \(events) events, more than \(Self.eventsMax): sync or edit less often")
+        }
+    }
+
+    /// The trace of this scenario for `seed`: the schedule's events; the typed text's
+    /// places and memos drawn from a random stream of the seed's own.
+    public func trace(seed: UInt64) -> Trace {
+        var parameters = SimulationParameters.draw(
+            seed: seed, options: SimulationOptions(replicaCount: replicas.count, steps: 1, faults: .none))
+        parameters.founderCount = replicas.filter { $0.joinAtMilliseconds == 0 }.count
+        var random = SimulationRandom(seed: seed, stream: 0x5CE7)
+        var events: [(order: Int, event: ScriptEvent)] = []
+        func add(_ time: UInt64, _ peer: Int, _ action: ScriptAction) {
+            events.append((events.count, ScriptEvent(time: time, peer: peer, action: action)))
+        }
+        for (index, replica) in replicas.enumerated() {
+            let start = replica.joinAtMilliseconds
+            if start > 0 { add(start, index, .join(cloneOf: nil)) }
+            // Replicas are staggered a little so that their schedules do not all fall on the
+            // same millisecond.
+            let stagger = UInt64(index) * 37
+            var time = start + stagger + replica.editEveryMilliseconds / 2
+            while time < lengthMilliseconds {
+                let action: ScriptAction = random.chance(0.05)
+                    ? .create(length: replica.editLength)
+                    : .type(direction: .forward, length: replica.editLength, memo: random.next32(), at: random.next32())
+                add(time, index, action)
+                time += replica.editEveryMilliseconds
+            }
+            time = start + stagger + replica.syncEveryMilliseconds
+            while time < lengthMilliseconds {
+                add(time, index, .sync)
+                time += replica.syncEveryMilliseconds
+            }
+        }
+        for window in offline { add(window.from, window.replica, .offline(milliseconds: window.to - window.from)) }
+        for crash in crashes { add(crash.at, crash.replica, .crash(point: .now, downMilliseconds: crash.down)) }
+        for loss in storeLosses { add(loss.at, 0, .storeLoss(which: loss.image)) }
+        events.sort { ($0.event.time, $0.order) < ($1.event.time, $1.order) }
+        parameters.steps = max(1, events.count)
+        return Trace(parameters: parameters, events: events.map(\.event))
+    }
+}
+
+/// Why a scenario file was refused: the line and the reason.
+public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The 1-based line.
+    public var line: Int
+    public var reason: String
+
+    public var description: String { "scenario line \(line): \(reason)" }
+}
+
+// MARK: Sweeps
+
+extension Scenario {
+    /// What `--sweep KEY=V1,V2,...` can vary: every replica's sync interval or edit interval.
+    public static let sweepKeys = ["sync-interval", "edit-interval"]
+
+    /// This scenario with every replica's `key` (one of ``sweepKeys``) set to `milliseconds`;
+    /// nil when the key is unknown or the value is not from 1,000 ms to the scenario's length.
+    public func sweeping(_ key: String, to milliseconds: UInt64) -> Scenario? {
+        guard Self.sweepKeys.contains(key), (min(1_000, lengthMilliseconds)...lengthMilliseconds).contains(milliseconds) else { return nil }
+        var copy = self
+        for index in copy.replicas.indices {
+            if key == "sync-interval" { copy.replicas[index].syncEveryMilliseconds = milliseconds }
+            if key == "edit-interval" { copy.replicas[index].editEveryMilliseconds = milliseconds }
+        }
+        return copy
+    }
+
+    /// Reads a duration: a whole number with `ms`, `s`, `min`, `h` or `d` (no unit: ms).
+    public static func milliseconds(_ text: String) -> UInt64? {
+        let units: [(String, UInt64)] = [("ms", 1), ("min", SimulatedTime.minute), ("s", SimulatedTime.second), ("h", SimulatedTime.hour), ("d", SimulatedTime.day)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            guard let number = UInt64(text.dropLast(suffix.count)) else { return nil }
+            let (product, overflow) = number.multipliedReportingOverflow(by: scale)
+            return overflow ? nil : product
+        }
+        return UInt64(text)
+    }
+}

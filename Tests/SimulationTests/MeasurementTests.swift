@@ -1,0 +1,245 @@
+import Foundation
+import MemoCRDT
+@testable import MemoSimulation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Measurements, reports and merging (issue 30): numbers that follow by arithmetic, runs that
+/// are the same with and without measuring, canonical bytes, a report whose SVG parses and
+/// shows the JSON's numbers, and merged parts equal to one run.
+@Suite struct MeasurementTests {
+    /// A small scripted run: two replicas, no faults; r0 creates a memo at 1 s, types at 3 s
+    /// and syncs at 4 s; r1 syncs at 10 min.
+    func scriptedTrace() -> Trace {
+        var trace = Trace.generate(seed: 7, options: SimulationOptions(replicaCount: 2, steps: 1, faults: .none))
+        trace.parameters.founderCount = 2
+        trace.events = [
+            ScriptEvent(time: 1_000, peer: 0, action: .create(length: 5)),
+            ScriptEvent(time: 3_000, peer: 0, action: .type(direction: .forward, length: 4, memo: 0, at: 0)),
+            ScriptEvent(time: 4_000, peer: 0, action: .sync),
+            ScriptEvent(time: 600_000, peer: 1, action: .sync),
+        ]
+        return trace
+    }
+
+    func measure(_ trace: Trace, interval: UInt64 = Meter.defaultSampleIntervalMilliseconds, lines: ((String) -> Void)? = nil) -> (SimulationResult, SeedMeasurements) {
+        let simulation = Simulation(trace: trace, keepsLines: false, lineSink: lines)
+        simulation.meter = Meter(peerCount: trace.parameters.replicaCount, sampleIntervalMilliseconds: interval)
+        let result = simulation.run()
+        return (result, simulation.meter!.measurements(for: result))
+    }
+
+    @Test func aScriptedRunMeasuresByArithmetic() throws {
+        var lines: [String] = []
+        let (result, m) = measure(scriptedTrace(), interval: 60_000) { lines.append($0) }
+        #expect(result.violation == nil)
+        #expect(m.edits == 2 && m.editsLost == 0 && m.neverArrived == 0)
+        #expect(m.replicas.map(\.edits) == [2, 0])
+        // Both edits reach r1 in the same step of its sync, begun at 600,000 ms: the two
+        // latencies are that moment minus 1,000 and minus 3,000, 2,000 ms apart.
+        #expect(m.arrivalMilliseconds.map(\.count) == [1, 1], "\(m.arrivalMilliseconds)")
+        let low = try #require(m.arrivalMilliseconds.first?.value)
+        let high = try #require(m.arrivalMilliseconds.last?.value)
+        #expect(high - low == 2_000)
+        #expect((597_000...600_000 + 5_000 - 3_000).contains(low), "\(low)")
+        let arrival = m.arrival
+        #expect(arrival.count == 2 && arrival.p50 == low && arrival.p90 == high && arrival.p99 == high && arrival.max == high)
+        #expect(m.replicas[1].arrivals == 2 && m.replicas[0].arrivals == 0)
+        #expect(m.arrivedInFinalPhase == 0 && m.finalPhaseMilliseconds >= 600_000)
+        // Syncs and crashes equal the event log's count of them; r0 wrote what it synced.
+        for replica in 0..<2 {
+            let tag = "r0\(replica) sync ends"
+            #expect(m.replicas[replica].syncs == lines.filter { $0.contains(tag) }.count)
+            #expect(m.replicas[replica].syncs >= 1)
+        }
+        #expect(m.replicas.map(\.crashes) == [0, 0])
+        #expect(m.replicas[0].blobsWritten >= 1 && m.replicas[0].bytesWritten > 0)
+        #expect(m.replicas[1].blobsRead >= 1 && m.replicas[1].bytesRead > 0)
+        // One sample per minute from 0 to the end, the first of an empty store.
+        #expect(m.storeSamples.count == m.simulatedMilliseconds / 60_000 + 1)
+        #expect(m.storeSamples.enumerated().allSatisfy { $0.element.time == $0.offset * 60_000 })
+        #expect(m.storeSamples.first == StoreSample(time: 0, blobs: 0, bytes: 0))
+        #expect(m.storeSamples[1].blobs >= 1 && m.storeSamples[1].bytes > 0, "r0's sync at 4 s published")
+        let published = m.storeSamples[1]
+        let untouched = m.storeSamples[1...10].filter { $0.blobs == published.blobs && $0.bytes == published.bytes }.count
+        #expect(untouched == 10, "nothing else touches the store until r1's sync at 10 min: \(m.storeSamples.prefix(12))")
+        #expect(m.storeBlobs == result.storeBlobs && m.storeBytes == result.storeBytes)
+        // Each replica is sampled with the store: nothing held back, a library on disk.
+        for replica in m.replicas {
+            #expect(replica.samples.map(\.time) == m.storeSamples.map(\.time))
+            #expect(replica.samples.allSatisfy { $0.heldBack == 0 && $0.libraryBytes > 0 })
+        }
+        // The timeline: r0's two edits at 1 s and 3 s, its syncs; r1's sync.
+        #expect(m.replicas[0].timeline.filter { $0.kind == "edit" }.map(\.from) == [1_000, 3_000])
+        #expect(m.replicas[0].timeline.filter { $0.kind == "sync" }.count == m.replicas[0].syncs)
+    }
+
+    /// The meter's own arithmetic, from hand-made observations.
+    @Test func theMeterCountsArrivalsLossesAndPercentiles() {
+        let meter = Meter(peerCount: 3, sampleIntervalMilliseconds: 1_000)
+        let a = ReplicaID(11)
+        meter.started(peer: 0, at: 0)
+        meter.started(peer: 1, at: 0)
+        meter.edit(peer: 0, at: 1_000, replica: a, counter: 3)
+        meter.edit(peer: 0, at: 2_000, replica: a, counter: 5)
+        meter.observe(peer: 1, version: VersionVector([a: 3]), at: 1_500)  // edit 1: 500
+        meter.observe(peer: 1, version: VersionVector([a: 5]), at: 2_600)  // edit 2: 600
+        meter.started(peer: 2, at: 2_500)
+        meter.observe(peer: 2, version: VersionVector([a: 5]), at: 3_000)  // both from its start: 500, 500
+        meter.observe(peer: 2, version: VersionVector([a: 5]), at: 9_000)  // nothing new
+        meter.edit(peer: 0, at: 4_000, replica: a, counter: 7)
+        meter.lose(replica: a, keptOperations: 5)  // a crash lost it
+        meter.edit(peer: 0, at: 5_000, replica: a, counter: 6)  // never reaches anyone
+        meter.observeStore(at: 2_500, blobs: 4, bytes: 100)
+        meter.finish(at: 6_000, live: [true, true, false], blobs: 5, bytes: 120)
+        let m = meter.measurements(seed: 1, verdict: "ok", hash: "0", simulatedMilliseconds: 6_000)
+        #expect(m.edits == 4 && m.editsLost == 1 && m.editsUncertain == 0)
+        #expect(m.arrivalMilliseconds.map(\.value) == [500, 600] && m.arrivalMilliseconds.map(\.count) == [3, 1])
+        #expect(m.neverArrived == 1, "the last edit never reached r1 (live); r2 is not live at the end")
+        #expect(m.replicas.map(\.neverArrived) == [0, 1, 0])
+        #expect(m.replicas.map(\.arrivals) == [0, 2, 2])
+        #expect(m.arrivedInFinalPhase == 0 && m.finalPhaseMilliseconds == -1)
+        let arrival = m.arrival
+        #expect([arrival.count, arrival.p50, arrival.p90, arrival.p99, arrival.max] as [Int] == [4, 500, 600, 600, 600])
+        #expect(arrival.histogram == [0, 4, 0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(m.storeSamples.map(\.time) == [0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000])
+        #expect(m.storeSamples.map(\.blobs) == [4, 4, 4, 5, 5, 5, 5])
+    }
+
+    /// Measuring changes nothing in a run: the same hash, with every fault on.
+    @Test func measuringLeavesRunsAlone() {
+        let options = SimulationOptions(replicaCount: 4, steps: 120, faults: .all)
+        for seed: UInt64 in 1...3 {
+            let trace = Trace.generate(seed: seed, options: options)
+            let plain = Simulation(trace: trace).run()
+            let (measured, _) = measure(trace)
+            #expect(plain.hash == measured.hash, "seed \(seed)")
+        }
+    }
+
+    func swarmFile(_ seeds: ClosedRange<UInt64>, options: SimulationOptions) -> MeasurementFile {
+        var runner = SwarmRunner(options: options) { _ in }
+        runner.printsEveryRun = false
+        runner.measureSampleIntervalMilliseconds = Meter.defaultSampleIntervalMilliseconds
+        return MeasurementFile(options: "test", seeds: runner.run(seeds: seeds).measurements)
+    }
+
+    @Test func measurementsAreTheSameBytesTwiceAndReadBack() throws {
+        let options = SimulationOptions(replicaCount: 3, steps: 100, faults: .all)
+        let first = swarmFile(1...2, options: options).json.text
+        let second = swarmFile(1...2, options: options).json.text
+        #expect(first == second)
+        let read = try MeasurementFile(parsing: first)
+        #expect(read.json.text == first)
+        #expect(read.seeds.map(\.seed) == [1, 2])
+    }
+
+    /// Seeds 1..4 in one run, and 1..2 and 3..4 merged (in either order): the same bytes, of
+    /// the measurements and of the page.
+    @Test func mergedPartsEqualOneRun() throws {
+        let options = SimulationOptions(replicaCount: 3, steps: 80, faults: .swarm)
+        let whole = swarmFile(1...4, options: options)
+        let low = try MeasurementFile(parsing: swarmFile(1...2, options: options).json.text)
+        let high = try MeasurementFile(parsing: swarmFile(3...4, options: options).json.text)
+        let merged = try MeasurementFile.merged([high, low])
+        #expect(merged.json.text == whole.json.text)
+        #expect(MeasurementReport.html(merged) == MeasurementReport.html(whole))
+        #expect(throws: MeasurementFileError.self) { try MeasurementFile.merged([low, low]) }
+        var other = high
+        other.options = "other"
+        #expect(throws: MeasurementFileError.self) { try MeasurementFile.merged([low, other]) }
+    }
+
+    @Test func badMeasurementFilesAreRefusedWithTheLine() {
+        #expect(throws: JSONTextError(line: 2, reason: "only integers are allowed")) { try JSONText(parsing: "{\n\"a\": 1.5}") }
+        #expect(throws: JSONTextError(line: 1, reason: "key a twice")) { try JSONText(parsing: "{\"a\": 1, \"a\": 2}") }
+        #expect(throws: MeasurementFileError.self) { try MeasurementFile(parsing: "{\"format\": \"something else\"}") }
+        #expect(throws: MeasurementFileError.self) {
+            try MeasurementFile(parsing: "{\"format\": \"memo-sim measurements\", \"version\": 1, \"options\": \"\", \"seeds\": [{\"seed\": 1}]}")
+        }
+    }
+
+    /// Each SVG of the page parses as XML, and the numbers it draws are the JSON's.
+    @Test func theReportsSVGParsesAndShowsTheJSONsNumbers() throws {
+        let file = swarmFile(1...2, options: SimulationOptions(replicaCount: 3, steps: 100, faults: .all))
+        let html = MeasurementReport.html(file)
+        let json = file.json
+        var svgs: [String] = []
+        var rest = Substring(html)
+        while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+            svgs.append(String(rest[start.lowerBound..<end.upperBound]))
+            rest = rest[end.upperBound...]
+        }
+        #expect(svgs.count == 4)
+        var found: [String: [String]] = [:]
+        for svg in svgs {
+            let collector = SVGCollector()
+            let parser = XMLParser(data: Data(svg.utf8))
+            parser.delegate = collector
+            #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+            for (key, values) in collector.values { found[key, default: []] += values }
+        }
+        let arrival = try #require(json["totals"]?["arrival"])
+        for key in ["count", "p50Milliseconds", "p90Milliseconds", "p99Milliseconds", "maxMilliseconds", "neverArrived", "arrivedInFinalPhase"] {
+            #expect(found[key] == [String(try #require(arrival[key]?.int))], "\(key)")
+        }
+        let histogram = try #require(arrival["histogram"]?.array).map { String($0["count"]!.int!) }
+        #expect(found["bar"] == histogram)
+        #expect(found["blobsMax"] == [String(try #require(json["totals"]?["store"]?["blobsMax"]?.int))])
+        #expect(found["bytesMax"] == [String(try #require(json["totals"]?["store"]?["bytesMax"]?.int))])
+        let first = try #require(json["seeds"]?.array?.first)
+        #expect(found["simulatedMilliseconds"] == [String(try #require(first["simulatedMilliseconds"]?.int))])
+        let replicas = try #require(first["replicas"]?.array)
+        #expect(found["syncs"] == replicas.map { String($0["syncs"]!.int!) })
+        #expect(found["edits"] == replicas.map { String($0["edits"]!.int!) })
+        #expect(found["crashes"] == replicas.map { String($0["crashes"]!.int!) })
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("@import"))
+        // A sweep's page: its SVG parses, and its bars are each value's p50, p90 and p99.
+        let other = swarmFile(3...3, options: SimulationOptions(replicaCount: 2, steps: 60, faults: .none))
+        let sweep = MeasurementReport.sweepHTML(key: "sync-interval", runs: [("1min", file), ("10min", other)])
+        let start = try #require(sweep.range(of: "<svg"))
+        let end = try #require(sweep.range(of: "</svg>"))
+        let collector = SVGCollector()
+        let parser = XMLParser(data: Data(sweep[start.lowerBound..<end.upperBound].utf8))
+        parser.delegate = collector
+        #expect(parser.parse())
+        let expected = [file, other].flatMap { [$0.totals.arrival.p50, $0.totals.arrival.p90, $0.totals.arrival.p99].map(String.init) }
+        #expect(collector.values["value"] == expected)
+    }
+}
+
+/// Collects what the report's SVG states: `data-key` tspans' text, bars' `data-count`, and the
+/// timeline rows' `data-edits`, `data-syncs` and `data-crashes`.
+final class SVGCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
+    var values: [String: [String]] = [:]
+    private var key: String?
+    private var text = ""
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        if name == "tspan", let key = attributes["data-key"] {
+            self.key = key
+            text = ""
+        }
+        if name == "rect", attributes["class"] == "bar", let count = attributes["data-count"] { values["bar", default: []].append(count) }
+        if name == "rect", let value = attributes["data-value"] { values["value", default: []].append(value) }
+        if name == "g" {
+            for key in ["edits", "syncs", "crashes"] {
+                if let value = attributes["data-\(key)"] { values[key, default: []].append(value) }
+            }
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if key != nil { text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "tspan", let key {
+            values[key, default: []].append(text)
+            self.key = nil
+        }
+    }
+}

@@ -240,12 +240,18 @@ try:
         for text in ['Trip to Lisbon\nBook the train to Sintra, pastéis de nata in Belém.',
                      'Groceries\nmilk, eggs, coffee beans, lemons',
                      'Ideas for the talk\nOffline first: every device edits its own copy; copies merge character by character.']:
-            served.memo('new', text)
+            made = served.memo('new', text)
+            assert made.returncode == 0, f'memo new while served: exit {made.returncode}: {made.stderr}'
         browser.go(served.url)
         # Earlier scenarios left memos: wait for the newest of these (the list is newest first),
         # not for a count the list may reach before the new memos arrive.
-        wait(lambda: (browser.js("(document.querySelector('#list li') || {}).textContent || ''") or '').find('Ideas for the talk') >= 0,
-             'the newest memo listed first')
+        try:
+            wait(lambda: (browser.js("(document.querySelector('#list li') || {}).textContent || ''") or '').find('Ideas for the talk') >= 0,
+                 'the newest memo listed first', seconds=30)
+        except AssertionError as error:
+            shown = browser.js("[...document.querySelectorAll('#list li .title')].map((e) => e.textContent).slice(0, 5)")
+            listed = served.memo('list').stdout.splitlines()[:5]
+            raise AssertionError(f'{error}; the page lists {shown!r}; memo list says {listed!r}; the server: {served.stopped()!r}') from None
         browser.js("document.querySelector('#list li').click()")
         wait(lambda: browser.js("document.getElementById('text').value").startswith('Ideas'), 'the memo open')
         browser.js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length);")

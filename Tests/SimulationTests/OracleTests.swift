@@ -1,3 +1,4 @@
+import Foundation
 import MemoSimulation
 import Testing
 
@@ -89,5 +90,71 @@ import Testing
         20000 r1 sync
         30000 r0 sync
         31000 r2 sync
+        """
+
+    /// The torn-disk fault's bit rot hits only a journal record whose operations the store holds
+    /// (they come back in a sync). It judged that from what the library counted as published,
+    /// which a store loss since its last sync makes wrong: here r6 published its two operations,
+    /// the store was wiped, and bit rot took the record of both before r6 synced again. They
+    /// were then nowhere (no one else had read them), and r6 held back for good its third
+    /// operation, which builds on them: quiescence failed, with nothing an engine could do
+    /// (shrunk from `memo-sim --seed 4 --steps 3000 --replicas 8 --faults all`, where bit rot
+    /// took 9 operations whose snapshot a store replaced by an older copy had lost, and r6 held
+    /// 196 back). Bit rot now spares a replica that has not listed the store since its last loss.
+    @Test func bitRotSparesWhatAStoreLossTookSinceTheLastSync() throws {
+        let result = Simulation(trace: try Trace(parsing: Self.rotAfterAStoreLoss)).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+        // Both crashes happened; the second, after the loss, rotted nothing.
+        #expect(result.statistics.crashes == 2 && result.statistics.bitRots == 0)
+    }
+
+    /// The same, where r6 did sync after the loss, but with a stale listing that still showed the
+    /// store as it was before (its segments there): it published nothing again, so a sync
+    /// counts as listing the store after its loss only when its listing's view is not older than
+    /// the loss (seed 4 itself: r6 listed the store 25 s after it was replaced, with a stale
+    /// listing, and bit rot hit it 5 days later).
+    @Test func aStaleListingFromBeforeAStoreLossDoesNotCountAsSeeingIt() throws {
+        var text = Self.rotAfterAStoreLoss
+        text = text.replacingOccurrences(of: "fault torn-disk 1.0\n", with: "fault stale 1.0\nfault torn-disk 1.0\n")
+        text = text.replacingOccurrences(of: "steps 8\n", with: "steps 9\n")
+        text = text.replacingOccurrences(
+            of: "1416607459 r1 store-loss which=400325959\n", with: "1416607459 r1 store-loss which=400325959\n1416632347 r6 sync\n")
+        let trace = try Trace(parsing: text)
+        #expect(trace.events.count == 9 && trace.parameters.rate(.staleListing) == 1)
+        var lines: [String] = []
+        let result = Simulation(trace: trace, lineSink: { lines.append($0) }).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+        #expect(result.statistics.crashes == 2 && result.statistics.bitRots == 0)
+        // r6's sync after the wipe listed the store as it was before it (its two segments).
+        let wiped = try #require(lines.firstIndex { $0.hasSuffix("the store is wiped") })
+        #expect(lines[wiped...].contains { $0.hasSuffix("r06 store list memosync/v1/: 2 entries") })
+    }
+
+    static let rotAfterAStoreLoss = """
+        # shrunk from seed 4 (8 replicas, 3001 events): bit rot took operations a wiped store had lost
+        memo-sim trace 1
+        seed 4
+        engine replica
+        replicas 7
+        founders 7
+        steps 8
+        features backspace,caret-typing,clone,compact,delete-range,late-join,leave,paste,purge,redo,replace-range,restore,save,trash,type-backward,type-forward,undo
+        fault torn-disk 1.0
+        delay-max-ms 21524199
+        snapshot-after-segments 64
+        snapshot-every-operations 20000
+        grace-period-ms 86400000
+        memos-max 4
+        memo-scalars-max 2000
+        intention-check 1.0
+        events
+        600059864 r6 type dir=fwd len=1 memo=12094994 at=3062303068
+        856831979 r6 sync
+        934926245 r6 crash store-op=2 performs=1 down=1
+        1393238302 r6 caret-type len=1
+        1393239584 r6 sync
+        1416607459 r1 store-loss which=400325959
+        1837412149 r6 crash disk-op=2 performs=0 down=1
+        1837424046 r6 compact
         """
 }

@@ -66,6 +66,14 @@ import Testing
         #expect(keys(store.perform(.list(prefix: ""), reader: 1, now: 1_000_000)).isEmpty)
         #expect(store.perform(.read(key: key), reader: 1, now: 1_000_000) == .read([1]))
         #expect(store.statistics.staleListings == 1)
+        // The store tells when the reader's listing looked (the simulation judges from it
+        // whether a sync saw the store after its last loss: seed 4); a fresh one, now.
+        let view = store.listingViewMilliseconds[1]
+        #expect(view >= 999_000 && view < 1_000_000)
+        #expect(store.listingViewMilliseconds[0] == 0)
+        store.faultsEnabled = false
+        #expect(keys(store.perform(.list(prefix: ""), reader: 0, now: 2_000_000)) == [key])
+        #expect(store.listingViewMilliseconds[0] == 2_000_000)
     }
 
     @Test func conflictedCopiesParseAsTheOriginal() {

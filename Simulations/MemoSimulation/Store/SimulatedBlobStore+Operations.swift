@@ -41,6 +41,7 @@ extension SimulatedBlobStore {
             statistics.staleListings += 1
             viewTime = now - min(now, random.logUniform(1_000, max(1_000, faults.staleListingMaxMilliseconds)))
         }
+        listingViewMilliseconds[reader] = viewTime
         let lossy = random.chance(faults.lossyListing)
         var entries: [BlobInfo] = []
         for key in sortedKeys where key.hasPrefixBytes(prefix) {

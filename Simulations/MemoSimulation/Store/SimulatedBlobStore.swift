@@ -67,6 +67,9 @@ public final class SimulatedBlobStore {
     var copies: [String: String] = [:]
     /// The keys of the junk files the junk-names fault put in the store.
     var junkKeys: Set<String> = []
+    /// For each reader, the simulated time its latest listing showed the store as of (earlier
+    /// than when it listed when the listing was stale); 0 before its first listing.
+    public internal(set) var listingViewMilliseconds: [UInt64]
 
     /// The key `key` is a conflicted copy of, if it is one.
     public func original(ofCopy key: String) -> String? { copies[key] }
@@ -79,6 +82,7 @@ public final class SimulatedBlobStore {
         precondition(readerCount > 0 && readerCount <= 1024, "reader count out of range")
         self.readerCount = readerCount
         self.faults = faults
+        listingViewMilliseconds = [UInt64](repeating: 0, count: readerCount)
         random = SimulationRandom(seed: seed, stream: 0x5707E)
     }
 

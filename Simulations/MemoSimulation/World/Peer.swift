@@ -100,6 +100,9 @@ final class Peer {
     /// The operations of a journal record bit rot hit while the replica was down (torn-disk
     /// fault): the next open may lose exactly these (they are in the store: they come back).
     var rottedRecord: (operations: Int, upperVersion: VersionVector)?
+    /// The same record's operations until the library holds them again (the store may be the
+    /// only place that holds them meanwhile: it is not lost).
+    var awaitsRottedOperations: VersionVector?
     var preCrashReplica: ReplicaID?
     /// Started as a copy of another library, or restored from a backup, and not synced since.
     var isCopy = false

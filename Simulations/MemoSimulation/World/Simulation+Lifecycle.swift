@@ -112,7 +112,10 @@ extension Simulation {
         peer.storeCrashCountdown = nil
         peer.leavesAfterSync = false
         peer.disk.crash()
-        if parameters.rate(.tornDisk) > 0, let published { rotRecord(peer, published: published) }
+        // Only what the store holds may rot: what the library counts as published, as of a
+        // sync that listed the store after its last loss (seed 4: the store, replaced by an
+        // older copy, had lost the operations the library's stale listing still showed).
+        if parameters.rate(.tornDisk) > 0, peer.syncedSinceStoreLoss, let published { rotRecord(peer, published: published) }
         peer.status = .down
         peer.caret = nil
         statistics.crashes += 1
@@ -124,7 +127,9 @@ extension Simulation {
     /// The torn-disk fault's bit rot: sometimes one bit of a synced journal record goes bad
     /// while the replica is down. Only a record whose operations are all the replica's own and
     /// published is hit, so the store holds what it loses: a sync brings it back, and the
-    /// final checks expect every operation back, nothing held back.
+    /// final checks expect every operation back, nothing held back. So it never hits a replica
+    /// whose last sync did not list the store after its last loss (`crashNow`), and the store
+    /// is not lost while a library waits for operations bit rot took (`loseStore`).
     func rotRecord(_ peer: Peer, published: VersionVector) {
         guard let files = try? peer.disk.listFiles(), let name = files.filter({ LibraryCore.journalGeneration($0) != nil }).max(by: {
             (LibraryCore.journalGeneration($0) ?? 0) < (LibraryCore.journalGeneration($1) ?? 0)
@@ -139,6 +144,7 @@ extension Simulation {
         }
         guard let target = candidates.first, let offset = peer.disk.rotBit(of: name, in: target.range, probability: 0.3) else { return }
         peer.rottedRecord = (target.operations, target.upper)
+        peer.awaitsRottedOperations = target.upper
         statistics.bitRots += 1
         record(peer, .fault, UInt64(offset)) { "bit rot in \(name) at byte \(offset) (a record of \(target.operations) published operations)" }
     }
@@ -150,6 +156,7 @@ extension Simulation {
         let reopened = notebook.version
         let rotted = peer.rottedRecord
         peer.rottedRecord = nil
+        if let awaited = peer.awaitsRottedOperations, awaited.isIncluded(in: reopened) { peer.awaitsRottedOperations = nil }
         if let rotted, !peer.replica!.openReport.damage.isEmpty {
             // Exactly the rotted record's operations may be missing, and operations of later
             // records that build on them (of any replica), held back: no more.
@@ -276,6 +283,11 @@ extension Simulation {
     func loseStore(_ peer: Peer, which: UInt32) {
         guard parameters.engine == .replica, let store, !isFinalPhase else { return }
         guard !storeHoldsWhatNoLibraryDoes else { return skip(peer, "store loss: the store may hold what no library does") }
+        // Bit rot took published operations from a library that has not got them back yet: the
+        // store may be the only place that holds them.
+        guard !peers.contains(where: { $0.awaitsRottedOperations != nil && $0.status != .departed }) else {
+            return skip(peer, "store loss: the store holds operations bit rot took from a library")
+        }
         let choice = Int(which) % (storeImages.count + 1)
         let image = choice == 0 ? [] : storeImages[choice - 1]
         // A listing taken before the loss (a stale one) may still show the snapshots it lost:
@@ -287,6 +299,7 @@ extension Simulation {
         if keyBlobs != nil { storeKeyBlob = choice == 0 ? .none : .own }
         oracle.storeLost()
         storeLossCount += 1
+        lastStoreLossMilliseconds = now
         for other in peers { other.syncedSinceStoreLoss = false }
         record(peer, .fault, UInt64(choice), UInt64(image.count)) {
             choice == 0 ? "the store is wiped" : "the store is replaced by an older copy of itself (\(image.count) blobs)"

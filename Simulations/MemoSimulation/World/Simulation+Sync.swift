@@ -316,8 +316,11 @@ extension Simulation {
         keepStoreImage()
         statistics.operationsApplied += report.operationsApplied
         peer.completedSyncs += 1
-        // Only a sync that listed the store after its last loss knows what it holds.
-        if replica.unpublishedOperationCount == 0 && peer.syncStartStoreLossCount == storeLossCount && report.listedStore {
+        if let awaited = peer.awaitsRottedOperations, awaited.isIncluded(in: replica.notebook.version) { peer.awaitsRottedOperations = nil }
+        // Only a sync that listed the store after its last loss knows what it holds: begun after
+        // it, and not with a stale listing that still showed the store as it was before (seed 4).
+        let listedAfterLoss = (store?.listingViewMilliseconds[peer.index] ?? 0) >= lastStoreLossMilliseconds
+        if replica.unpublishedOperationCount == 0 && peer.syncStartStoreLossCount == storeLossCount && report.listedStore && listedAfterLoss {
             oracle.published(peer: peer.index)
             peer.syncedSinceStoreLoss = true
         }

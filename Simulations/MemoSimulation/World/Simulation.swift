@@ -77,8 +77,9 @@ public final class Simulation {
     var storeHoldsWhatNoLibraryDoes = false
     /// Snapshots the store-loss fault took away (see `loseStore`).
     var snapshotsLostWithTheStore: Set<String> = []
-    /// Store losses so far.
+    /// Store losses so far, and the simulated time of the last one.
     var storeLossCount = 0
+    var lastStoreLossMilliseconds: UInt64 = 0
     /// Engine behaviour worth reporting that is not (yet) treated as a violation.
     var engineNotes: Set<String> = []
     /// Records the run's measurements when set (`memo-sim --measure`, `--report`); it only

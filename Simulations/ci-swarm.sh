@@ -19,10 +19,7 @@ first="${MEMO_SIM_FIRST_SEED:-1}"
 # Long runs with 8 replicas and every fault on, where stalls over time show (seed 796 stalled
 # for good before heads and the store check): that seed, then as many others as fit.
 .build/release/memo-sim --seed 796 --steps 3000 --replicas 8 --faults all --quiet
-# Without the junk-names fault for now: with it, seed 4 of these runs stalls (r6 holds 196
-# operations back for good while every sync reads one head again; Simulations/README, "Open:
-# seed 4 with junk names"). `--faults all` still draws junk in the runs above.
-.build/release/memo-sim --seeds "$first..$((first + 100000000))" --steps 3000 --replicas 8 --faults all --without junk \
+.build/release/memo-sim --seeds "$first..$((first + 100000000))" --steps 3000 --replicas 8 --faults all \
     --time-limit "${MEMO_SIM_LONG_SECONDS:-40}" --min-seeds "${MEMO_SIM_LONG_MIN_SEEDS:-8}" --quiet
 # The worked scenarios (issue 30), two seeds each.
 for scenario in Simulations/Scenarios/*.json; do

@@ -287,6 +287,42 @@ public final class Replica: Sendable {
         try self.init(disk: disk, environment: environment, configuration: configuration)
     }
 
+    /// Opens (or creates) the library in the folder at `libraryPath`, as
+    /// ``init(libraryPath:environment:configuration:)`` does, without blocking the caller: call
+    /// it from the main actor.
+    ///
+    /// Opening is blocking work: it waits up to 200 ms for the folder's lock (another replica
+    /// closing it) and reads and replays the journal (O(the journal's size)). This runs it on a
+    /// thread of its own, so neither the caller's actor nor the cooperative thread pool waits
+    /// on the disk, and returns the open replica. Cancelling the calling task does not stop an
+    /// open under way (it would leave the folder locked by a replica nobody holds): the replica
+    /// is returned all the same, to be closed.
+    ///
+    /// ```swift
+    /// let replica = try await Replica.open(libraryPath: "/path/to/Application Support/Notes")
+    /// ```
+    ///
+    /// - Throws: what the synchronous open throws: ``ReplicaError/disk(_:)`` (with
+    ///   `DiskError.locked(path:)` when another replica, in this process or another, holds the
+    ///   folder), ``ReplicaError/corruptLibrary(file:reason:)``,
+    ///   ``ReplicaError/unknownLibraryVersion(file:kind:version:)``.
+    public static func open(
+        libraryPath: String, environment: ReplicaEnvironment = .system, configuration: SyncConfiguration = SyncConfiguration()
+    ) async throws(ReplicaError) -> Replica {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Replica, ReplicaError>, Never>) in
+            let thread = Thread {
+                do throws(ReplicaError) {
+                    continuation.resume(returning: .success(try Replica(libraryPath: libraryPath, environment: environment, configuration: configuration)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "MemoSync open"
+            thread.start()
+        }
+        return try result.get()
+    }
+
     deinit {
         for continuation in guarded.withLock({ $0.events.removeAll() }) { continuation.finish() }
     }
@@ -404,6 +440,15 @@ public final class Replica: Sendable {
     /// Redoes the last undone edit of a memo.
     public func redo(_ id: MemoID) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.redo(id, wallMilliseconds: now) }
+    }
+
+    /// Ends the current undo step of every memo (`Notebook.endUndoGrouping()`): the next edit
+    /// starts a new step, even one that would otherwise coalesce into the last (typing on at the
+    /// caret, held backspace, within 2 seconds). Call it when the user moves the caret or the
+    /// selection, as an `UndoManager`'s `endUndoGrouping()`. No operation, no event, nothing to
+    /// save; a closed replica ignores it.
+    public func endUndoGrouping() {
+        guarded.withLock { $0.notebook.endUndoGrouping() }
     }
 
     private func change<Result>(_ body: (inout Notebook, UInt64) throws(NotebookError) -> Result) throws(ReplicaError) -> Result {

@@ -230,6 +230,13 @@ public final class ReplicaModel {
         refresh(list: true, trash: true, text: id == selection)
     }
 
+    /// Ends the current undo step (``Replica/endUndoGrouping()``): the next edit starts a new
+    /// one even within the 2 s typing window. Call it when the user moves the caret or the
+    /// selection.
+    public func endUndoGrouping() {
+        replica.endUndoGrouping()
+    }
+
     /// Moves a memo to the trash (``Replica/moveToTrash(_:)``); the list and the trash show it
     /// at once.
     public func moveToTrash(_ id: MemoID) throws(ReplicaError) {

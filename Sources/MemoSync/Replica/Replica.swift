@@ -379,6 +379,13 @@ public final class Replica: Sendable {
     // MARK: Editing
 
     /// Creates a memo holding `text`, with a new random id.
+    ///
+    /// It reports two events, in this order: `.added(id, origin: .local)` for the memo, empty,
+    /// then, when `text` is not empty, `.changed(id, edits: [TextEdit(rangeUTF16: 0..<0,
+    /// replacement: text)], origin: .local)`. An app that follows a memo's text by applying
+    /// `.changed` edits to a copy starts from the empty text at `.added` and never misses the
+    /// initial text, as for a memo another device created; the list needs only the `.added`.
+    /// Creating a memo with text is not an undo step: ``undo(_:)`` has nothing to undo after it.
     @discardableResult
     public func createMemo(text: String = "") throws(ReplicaError) -> MemoID {
         var generator = EnvironmentRandom(environment: environment)
@@ -425,11 +432,31 @@ public final class Replica: Sendable {
         try change { notebook, now throws(NotebookError) in try notebook.restore(id, wallMilliseconds: now) }
     }
 
-    /// Deletes a memo in the trash for good. The next save (``save()``) compacts the library,
-    /// so that no library file holds its text any more (a purge received by a sync does the
-    /// same); until then the text is in the journal's records.
+    /// Deletes a memo in the trash for good: its text is deleted (on every replica, as
+    /// ordinary deletions) and it leaves the trash; it cannot be restored or undone. The next
+    /// save (``save()``) compacts the library, so that no library file holds its text any more
+    /// (a purge received by a sync does the same); until then the text is in the journal's
+    /// records.
+    ///
+    /// Only a memo in the trash is purged. An active memo is refused, nothing changes: a purge
+    /// never takes away text the user still sees in the list, and a memo stays restorable
+    /// until it is purged from the trash. To delete an active memo for good, move it to the
+    /// trash first (``moveToTrash(_:)``), then purge it. (`Notebook.purge(_:wallMilliseconds:)`,
+    /// the layer below, purges a memo in either state.)
+    ///
+    /// - Throws: ``ReplicaError/notebook(_:)`` with `.memoNotInTrash` for an active memo,
+    ///   `.memoNotFound` for an unknown or purged one; ``ReplicaError/closed``.
     public func purge(_ id: MemoID) throws(ReplicaError) {
-        try change { notebook, now throws(NotebookError) in try notebook.purge(id, wallMilliseconds: now) }
+        try purge(id, allowingActive: false)
+    }
+
+    /// ``purge(_:)``, and, when `allowingActive`, an active memo too (the simulator's purges,
+    /// which race edits on memos in either state, as the notebook allows).
+    package func purge(_ id: MemoID, allowingActive: Bool) throws(ReplicaError) {
+        try change { notebook, now throws(NotebookError) in
+            if !allowingActive, notebook.status(of: id) == .active { throw .memoNotInTrash(id) }
+            try notebook.purge(id, wallMilliseconds: now)
+        }
     }
 
     /// Undoes this replica's last edit of a memo.

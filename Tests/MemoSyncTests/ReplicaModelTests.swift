@@ -137,6 +137,13 @@ private func observe(_ read: @escaping @MainActor () -> Void) -> Fired {
         await waitUntil("redo went") { fired.value }
         #expect(model.canUndo && !model.canRedo)
 
+        // In the trash: nothing to undo or redo (the replica refuses), until it is restored.
+        try model.moveToTrash(memo)
+        #expect(!model.canUndo && !model.canRedo)
+        #expect(throws: ReplicaError.notebook(.memoInTrash(memo))) { try replica.undo(memo) }
+        try model.restore(memo)
+        #expect(model.canUndo && !model.canRedo)
+
         // Another memo selected: its own history (none).
         model.select(other)
         #expect(!model.canUndo && !model.canRedo)

@@ -133,10 +133,13 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Its state sits behind a lock held only for in-memory work, so:
 /// - **Cheap and synchronous**, fine on the main actor: reading ``notebook`` (a value: a list,
 ///   a memo's text, a search), the status properties, and every edit (``createMemo(text:)``,
-///   ``edit(_:replacingUTF16:with:)``, undo, trash...). An edit changes memory only.
+///   ``edit(_:replacingUTF16:with:)``, undo, ``endUndoGrouping()``, trash...). An edit changes
+///   memory only.
 /// - **Async, never on the caller's actor**: ``save()`` and ``compact()`` (the disk, with an
 ///   `fsync`), ``sync(with:progress:)`` (the store and the disk) and ``close()``. They run on
 ///   the global executor (`@concurrent`), so awaiting them from the main actor never blocks it.
+///   ``open(libraryPath:environment:configuration:)`` opens on a thread of its own (the
+///   initialisers open on the calling thread: a wait for the folder's lock and a journal replay).
 ///
 /// Edits are accepted while a sync runs: what the sync receives merges into the live notebook
 /// (with events), and what was typed meanwhile goes out in that sync or the next. Saves are

@@ -25,7 +25,10 @@ import MemoNotes
 /// - **Cheap**: the edit methods (the replica's synchronous, in-memory edits, then a read of
 ///   the selected memo's text when they changed it: O(its length)) and ``select(_:)``.
 /// - **A refresh**: one `Notebook.list()` or `Notebook.trash()` (O(m log m) for m memos, under
-///   a millisecond for 10,000) when an event changed that list.
+///   a millisecond for 10,000) when an event changed that list, and the unsaved and unpublished
+///   counts (O(replica ids)).
+/// - **On demand**: ``search(_:options:)`` reads every memo's text (several milliseconds for
+///   10,000 memos).
 /// - **Async, off the main actor**: ``save()`` and ``sync(with:)`` await the replica's
 ///   `@concurrent` calls, so the disk and the store are never used on the main actor.
 @MainActor
@@ -102,10 +105,11 @@ public final class ReplicaModel {
     /// What the last sync started through the model did.
     public private(set) var lastReport: SyncReport?
     /// Whether the selected memo has an edit of this device to undo (`Notebook.canUndo(_:)`):
-    /// for an Undo button or menu item. False when nothing is selected.
+    /// for an Undo button or menu item. False when nothing is selected, and while the memo is
+    /// in the trash (its edits come back with it when it is restored).
     public private(set) var canUndo = false
     /// Whether the selected memo has an undone edit to redo (`Notebook.canRedo(_:)`). False
-    /// when nothing is selected.
+    /// when nothing is selected, and while the memo is in the trash.
     public private(set) var canRedo = false
     /// Operations a crash would lose now (``Replica/unsavedOperationCount``): for an "unsaved"
     /// badge. Read again at every change the model sees (its own edits and the replica's
@@ -390,9 +394,11 @@ public final class ReplicaModel {
         if text {
             let selectedText = selection.flatMap { notebook.memo($0)?.text }
             if selectedText != self.selectedText { self.selectedText = selectedText }
-            let canUndo = selection.map(notebook.canUndo) ?? false
+            // A memo in the trash is not edited, so neither undone nor redone until restored.
+            let editable = selection.map { notebook.status(of: $0) == .active } ?? false
+            let canUndo = editable && selection.map(notebook.canUndo) ?? false
             if canUndo != self.canUndo { self.canUndo = canUndo }
-            let canRedo = selection.map(notebook.canRedo) ?? false
+            let canRedo = editable && selection.map(notebook.canRedo) ?? false
             if canRedo != self.canRedo { self.canRedo = canRedo }
         }
     }

@@ -60,6 +60,39 @@ import Testing
         #expect(!notebook.canUndo(memo))
     }
 
+    /// Issue 29: an app ends the grouping (a caret move, `endUndoGrouping()`): typing on and
+    /// held backspace within the 2 s window then undo in two steps; without it, in one.
+    @Test(arguments: [false, true]) func endingTheGroupingStartsANewStep(ended: Bool) throws {
+        var notebook = try notebook("")
+        try type("ab", at: 0, into: &notebook, from: 2_000, gap: 100, utf16: false)
+        if ended { notebook.endUndoGrouping() }
+        try type("cd", at: 2, into: &notebook, from: 2_200, gap: 100, utf16: true)
+        #expect(text(notebook) == "abcd")
+        try notebook.undo(memo, wallMilliseconds: 2_400)
+        #expect(text(notebook) == (ended ? "ab" : ""))
+        if ended {
+            try notebook.undo(memo, wallMilliseconds: 2_500)
+            #expect(text(notebook) == "")
+        }
+        #expect(!notebook.canUndo(memo))
+
+        // Held backspace: "wxyz", then z and y deleted, then (after the grouping ended) x.
+        notebook = try self.notebook("wxyz")
+        try notebook.edit(memo, replacingScalars: 3..<4, with: "", wallMilliseconds: 5_000)
+        try notebook.edit(memo, replacingScalars: 2..<3, with: "", wallMilliseconds: 5_100)
+        if ended { notebook.endUndoGrouping() }
+        try notebook.edit(memo, replacingScalars: 1..<2, with: "", wallMilliseconds: 5_200)
+        #expect(text(notebook) == "w")
+        try notebook.undo(memo, wallMilliseconds: 5_300)
+        #expect(text(notebook) == (ended ? "wx" : "wxyz"))
+        if ended {
+            try notebook.undo(memo, wallMilliseconds: 5_400)
+            #expect(text(notebook) == "wxyz")
+        }
+        #expect(!notebook.canUndo(memo))
+        try notebook.checkInvariants()
+    }
+
     @Test func undoingDeletionsPutsTheTextBack() throws {
         var notebook = try notebook("")
         try type("abcdef", at: 0, into: &notebook, from: 2_000, gap: 50, utf16: false)

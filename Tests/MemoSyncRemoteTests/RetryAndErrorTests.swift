@@ -148,6 +148,39 @@ import Testing
         #expect(texts.contains { $0.contains("SignatureDoesNotMatch") })
     }
 
+    /// Issue 29: a busy server's `Retry-After` is honoured between attempts and, when they run
+    /// out, kept in the error (`.retryLater`), so that a caller that retries (`RetryingBlobStore`,
+    /// the next sync) knows the wait; without the header a busy server stays `.unavailable`.
+    @Test func aBusyServersRetryAfterIsKeptInTheFinalError() async throws {
+        let clock = FakeRetryClock()
+        let busy = ScriptedTransport { _, _ in
+            var answer = try! s3Error(503, code: "SlowDown", message: "Please reduce your request rate.").get()
+            answer.headers["retry-after"] = "1"
+            return .success(answer)
+        }
+        let store = try s3Store(busy, clock)
+        await #expect(throws: BlobStoreError.retryLater(afterMilliseconds: 1_000, reason: "the server is busy (HTTP 503 SlowDown)")) {
+            try await store.read(key: "k")
+        }
+        #expect(clock.delays == [1_000, 1_000, 1_000])   // the server's wait; the fourth would pass the 3 s deadline
+        #expect(busy.requests.count == 4)
+        #expect(RetryPolicy.isTransient(.retryLater(afterMilliseconds: 1_000, reason: "")))
+        let plainBusy = try s3Store(ScriptedTransport { _, _ in s3Error(503, code: "SlowDown", message: "") }, FakeRetryClock())
+        await #expect(throws: BlobStoreError.unavailable(reason: "the server is busy (HTTP 503 SlowDown); try later")) {
+            try await plainBusy.read(key: "k")
+        }
+
+        let davClock = FakeRetryClock()
+        let dav = ScriptedTransport { _, _ in .success(HTTPResponse(status: 429, headers: ["retry-after": "2"])) }
+        var davConfiguration = WebDAVBlobStore.Configuration(folder: URL(string: "https://dav.example.com/notes/")!, credentials: nil)
+        davConfiguration.retryPolicy = policy
+        let davStore = try WebDAVBlobStore(configuration: davConfiguration, transport: dav, environment: davClock.environment)
+        await #expect(throws: BlobStoreError.retryLater(afterMilliseconds: 2_000, reason: "the server is busy (HTTP 429)")) {
+            try await davStore.read(key: "k")
+        }
+        #expect(davClock.delays == [2_000])   // a second wait would start past the 3 s deadline
+    }
+
     @Test func webDAVRefusesPasswordsOverPlainHTTPToOtherHosts() throws {
         let credentials = WebDAVCredentials(user: "me", password: "pw")
         #expect(throws: BlobStoreError.self) {

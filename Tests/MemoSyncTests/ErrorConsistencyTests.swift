@@ -176,6 +176,7 @@ import MemoSyncTesting
         (BlobStoreError.io(reason: "EIO"), "EIO"),
         (BlobStoreError.denied(code: "SignatureDoesNotMatch", message: "no match"), "SignatureDoesNotMatch"),
         (BlobStoreError.server(status: 404, code: "NoSuchBucket", message: "no bucket"), "NoSuchBucket"),
+        (BlobStoreError.retryLater(afterMilliseconds: 30_000, reason: "throttled"), "30 s: throttled"),
         (DiskError.locked(path: "/lib"), "/lib"),
         (DiskError.unavailable(reason: "no such folder"), "no such folder"),
         (DiskError.io(reason: "EIO"), "EIO"),

@@ -76,6 +76,105 @@ private func observe(_ read: @escaping @MainActor () -> Void) -> Fired {
 
     /// The selected memo's text changes (and observers hear of it) for the model's edits at
     /// once and for the replica's through events; an edit of another memo leaves it alone.
+    /// Issue 29: purge and search through the model. Purging a trashed memo takes it out of the
+    /// trash (and out of the selection's text) at once; an active memo is refused, as by the
+    /// replica, and stays listed. Search gives what the notebook's gives.
+    @Test(.timeLimit(.minutes(1))) func purgeAndSearch() async throws {
+        let replica = try makeReplica()
+        let groceries = try replica.createMemo(text: "Groceries\nmilk")
+        environment.advance(milliseconds: 10)
+        let garden = try replica.createMemo(text: "Garden\nbuy GROUT and milk")
+        let model = ReplicaModel(replica: replica)
+        #expect(model.search("milk").map(\.id) == [garden, groceries])
+        #expect(model.search("grout").map(\.id) == [garden])
+        #expect(model.search("MILK").map(\.id) == replica.notebook.search("MILK").map(\.id))
+        #expect(model.search("").isEmpty)
+
+        try model.moveToTrash(groceries)
+        model.select(groceries)
+        #expect(model.selectedText == "Groceries\nmilk")
+        #expect(model.search("milk").map(\.id) == [garden])   // active memos only
+        let fired = observe { _ = model.trash }
+        try model.purge(groceries)
+        #expect(fired.value)
+        #expect(model.trash.isEmpty && model.selectedText == nil)
+        #expect(replica.notebook.status(of: groceries) == .purged)
+
+        #expect(throws: ReplicaError.notebook(.memoNotInTrash(garden))) { try model.purge(garden) }
+        #expect(model.memos.map(\.id) == [garden])
+        #expect(replica.notebook.memo(garden)?.text == "Garden\nbuy GROUT and milk")
+    }
+
+    /// Issue 29: `canUndo`/`canRedo` of the selected memo follow the model's edits, undo and
+    /// redo, edits made on the replica elsewhere, and the selection; `endUndoGrouping()` splits
+    /// two bursts of typing into two steps.
+    @Test(.timeLimit(.minutes(1))) func undoAndRedoAvailabilityFollowTheSelectedMemo() async throws {
+        let replica = try makeReplica()
+        let memo = try replica.createMemo(text: "Title\n")
+        let other = try replica.createMemo(text: "Other")
+        let model = ReplicaModel(replica: replica)
+        #expect(!model.canUndo && !model.canRedo)
+        model.select(memo)
+        #expect(!model.canUndo && !model.canRedo)   // creating with text is no undo step
+
+        var fired = observe { _ = model.canUndo }
+        try model.edit(memo, replacingUTF16: 6..<6, with: "a")
+        #expect(fired.value && model.canUndo && !model.canRedo)
+        environment.advance(milliseconds: 100)
+        model.endUndoGrouping()
+        try model.edit(memo, replacingUTF16: 7..<7, with: "b")
+        try model.undo(memo)
+        #expect(model.selectedText == "Title\na")   // the second burst only
+        #expect(model.canUndo && model.canRedo)
+        try model.undo(memo)
+        #expect(model.selectedText == "Title\n" && !model.canUndo && model.canRedo)
+        try model.redo(memo)
+        #expect(model.canUndo && model.canRedo)
+
+        // On the replica, from elsewhere (an editor): through the events. The edit clears redo.
+        fired = observe { _ = model.canRedo }
+        try replica.edit(memo, replacingUTF16: 0..<0, with: "x")
+        await waitUntil("redo went") { fired.value }
+        #expect(model.canUndo && !model.canRedo)
+
+        // In the trash: nothing to undo or redo (the replica refuses), until it is restored.
+        try model.moveToTrash(memo)
+        #expect(!model.canUndo && !model.canRedo)
+        #expect(throws: ReplicaError.notebook(.memoInTrash(memo))) { try replica.undo(memo) }
+        try model.restore(memo)
+        #expect(model.canUndo && !model.canRedo)
+
+        // Another memo selected: its own history (none).
+        model.select(other)
+        #expect(!model.canUndo && !model.canRedo)
+        model.select(nil)
+        #expect(!model.canUndo && !model.canRedo)
+    }
+
+    /// Issue 29: the unsaved and unpublished counts follow edits (the model's at once, others'
+    /// through the events), the model's save and its sync.
+    @Test(.timeLimit(.minutes(1))) func unsavedAndUnpublishedCountsFollowSavesAndSyncs() async throws {
+        let replica = try makeReplica()
+        let model = ReplicaModel(replica: replica)
+        #expect(model.unsavedOperationCount == 0 && model.unpublishedOperationCount == 0)
+        let memo = try model.createMemo(text: "abc")
+        #expect(model.unsavedOperationCount == replica.unsavedOperationCount)
+        #expect(model.unsavedOperationCount == 4)   // the creation and three characters
+        #expect(model.unpublishedOperationCount == 4)
+
+        #expect(await model.save())
+        #expect(model.unsavedOperationCount == 0 && model.unpublishedOperationCount == 4)
+
+        let fired = observe { _ = model.unsavedOperationCount }
+        try replica.edit(memo, replacingUTF16: 3..<3, with: "d")   // elsewhere: through the events
+        await waitUntil("the count followed") { fired.value }
+        #expect(model.unsavedOperationCount == 1 && model.unpublishedOperationCount == 5)
+
+        let report = try #require(await model.sync(with: InMemoryBlobStore()))
+        #expect(report.isComplete)
+        #expect(model.unsavedOperationCount == 0 && model.unpublishedOperationCount == 0)
+    }
+
     @Test(.timeLimit(.minutes(1))) func theSelectedTextFollowsEdits() async throws {
         let replica = try makeReplica()
         let memo = try replica.createMemo(text: "Hello")

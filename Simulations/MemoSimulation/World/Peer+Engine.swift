@@ -80,7 +80,8 @@ extension Peer {
     }
 
     func purge(_ id: MemoID) throws(EngineFailure) {
-        if replica != nil { return try replicaCall { replica throws(ReplicaError) in try replica.purge(id) } }
+        // Active memos too: the simulator's purges race edits on memos in either state.
+        if replica != nil { return try replicaCall { replica throws(ReplicaError) in try replica.purge(id, allowingActive: true) } }
         try coreCall { notebook, now throws(NotebookError) in try notebook.purge(id, wallMilliseconds: now) }
     }
 

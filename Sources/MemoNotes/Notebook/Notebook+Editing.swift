@@ -152,7 +152,7 @@ extension Notebook {
     ) {
         if deleted.isEmpty && insertedCount > 0 {
             undoHistories[id, default: UndoHistory()].recordInsertion(
-                first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: start)
+                first: firstInserted, count: insertedCount, wallMilliseconds: now, startScalars: start, group: undoGroup)
         } else {
             recordUndo(
                 UndoStep(

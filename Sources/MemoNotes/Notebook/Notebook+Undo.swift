@@ -65,6 +65,10 @@ struct UndoStep: Sendable {
 struct UndoHistory: Sendable {
     var undo: [UndoStep] = []
     var redo: [UndoStep] = []
+    /// The notebook's ``Notebook/undoGroup`` when the last step was recorded or extended: a
+    /// step recorded in another group never coalesces into it (the app ended the grouping,
+    /// ``Notebook/endUndoGrouping()``).
+    var group: UInt64 = 0
     /// Steps kept per memo; older ones are forgotten.
     static let stepsMax = 500
     /// Keystrokes closer together than this coalesce into one step.
@@ -73,10 +77,11 @@ struct UndoHistory: Sendable {
 
 extension UndoHistory {
     /// Appends `step`, or coalesces it into the last step (typing on, held backspace, forward
-    /// delete within `coalescingMilliseconds`); clears redo.
-    mutating func record(_ step: UndoStep) {
+    /// delete within `coalescingMilliseconds`, in the same undo `group`); clears redo.
+    mutating func record(_ step: UndoStep, group: UInt64) {
         redo.removeAll()
-        if let lastIndex = undo.indices.last, step.wallMilliseconds >= undo[lastIndex].wallMilliseconds,
+        defer { self.group = group }
+        if group == self.group, let lastIndex = undo.indices.last, step.wallMilliseconds >= undo[lastIndex].wallMilliseconds,
             step.wallMilliseconds - undo[lastIndex].wallMilliseconds <= Self.coalescingMilliseconds,
             undo[lastIndex].coalesce(step)
         {
@@ -89,8 +94,8 @@ extension UndoHistory {
     /// Records the insertion of `count` (> 0) consecutive characters from `first` at scalar
     /// `startScalars`, exactly as ``record(_:)`` records the step that inserts them and deletes
     /// nothing, without building that step when it coalesces into the last one (typing on).
-    mutating func recordInsertion(first: OperationID, count: Int, wallMilliseconds: UInt64, startScalars: Int) {
-        if let lastIndex = undo.indices.last, wallMilliseconds >= undo[lastIndex].wallMilliseconds,
+    mutating func recordInsertion(first: OperationID, count: Int, wallMilliseconds: UInt64, startScalars: Int, group: UInt64) {
+        if group == self.group, let lastIndex = undo.indices.last, wallMilliseconds >= undo[lastIndex].wallMilliseconds,
             wallMilliseconds - undo[lastIndex].wallMilliseconds <= Self.coalescingMilliseconds,
             undo[lastIndex].continuesTyping(first: first, startScalars: startScalars)
         {
@@ -103,7 +108,8 @@ extension UndoHistory {
         record(
             UndoStep(
                 inserted: [UndoStep.Run(first: first, count: count)], deleted: [], wallMilliseconds: wallMilliseconds,
-                startScalars: startScalars, endScalars: startScalars + count))
+                startScalars: startScalars, endScalars: startScalars + count),
+            group: group)
     }
 }
 
@@ -206,6 +212,17 @@ extension Notebook {
     /// Whether ``redo(_:wallMilliseconds:)`` has something to redo in the memo.
     public func canRedo(_ id: MemoID) -> Bool { !(undoHistories[id]?.redo.isEmpty ?? true) }
 
+    /// Ends the current undo step of every memo: the next local edit starts a new step, even
+    /// one that would otherwise coalesce into the last (typing on at the caret, held backspace
+    /// or forward delete, within 2 seconds). An editor calls it when the user moves the caret
+    /// or the selection, or at any point it wants undo to stop at, as `UndoManager`'s
+    /// `endUndoGrouping()` does. Changes nothing else: no operation, no event, nothing to save.
+    ///
+    /// - Complexity: O(1).
+    public mutating func endUndoGrouping() {
+        undoGroup &+= 1
+    }
+
     /// Undoes this replica's latest edit step in the memo, leaving everyone else's edits alone.
     ///
     /// - Throws: ``NotebookError/nothingToUndo(_:)``, ``NotebookError/memoNotFound(_:)``,
@@ -232,7 +249,7 @@ extension Notebook {
     /// Records a local edit step, coalescing typing and held backspace; clears redo. The history
     /// is changed in place (no copy of its steps per keystroke).
     mutating func recordUndo(_ step: UndoStep, in id: MemoID) {
-        undoHistories[id, default: UndoHistory()].record(step)
+        undoHistories[id, default: UndoHistory()].record(step, group: undoGroup)
     }
 
     /// Performs the inverse of `step` as new local edits and returns the step that inverts it

@@ -40,6 +40,9 @@ public struct Notebook: Sendable {
     @usableFromInline var events: [NotebookEvent] = []
     /// This replica's undo and redo history, per memo (not replicated, not encoded).
     @usableFromInline var undoHistories: [MemoID: UndoHistory] = [:]
+    /// Bumped by ``endUndoGrouping()``: edits in different groups never coalesce into one undo
+    /// step (not replicated, not encoded).
+    @usableFromInline var undoGroup: UInt64 = 0
     #if MEMOSYNC_INTERNAL_CHECKS
     var debugMutationCount = 0
     #endif

@@ -62,6 +62,12 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// folder, a request it rejects, or a server failure that persisted through every retry.
     /// `status` is the HTTP status, `code` and `message` the server's ("NoSuchBucket", …).
     case server(status: Int, code: String, message: String)
+    /// The store asked to be tried again after a wait: it is busy, or throttling this client (an
+    /// HTTP 429 or 503 with a `Retry-After`; an SDK's "retry after" error, as CloudKit gives).
+    /// `afterMilliseconds` is the wait it asked for, `reason` its text (never a credential).
+    /// Transient: ``RetryingBlobStore`` waits at least that long before trying again
+    /// (``RetryPolicy``), and a sync reports it for the next sync to retry.
+    case retryLater(afterMilliseconds: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -79,7 +85,18 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             "the server refused the credentials: \(code)\(message.isEmpty ? "" : " (\(message))")"
         case let .server(status, code, message):
             "the server answered HTTP \(status) \(code)\(message.isEmpty ? "" : " (\(message))")"
+        case let .retryLater(milliseconds, reason):
+            "the store asked to be tried again in \(Self.seconds(milliseconds)) s\(reason.isEmpty ? "" : ": \(reason)")"
         }
+    }
+
+    /// Milliseconds as seconds for a message: "0.25", "2", "90".
+    static func seconds(_ milliseconds: Int) -> String {
+        let whole = max(0, milliseconds) / 1_000, rest = max(0, milliseconds) % 1_000
+        guard rest > 0 else { return "\(whole)" }
+        var fraction = String(rest + 1_000).dropFirst()   // three digits
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        return "\(whole).\(fraction)"
     }
 }
 

@@ -168,6 +168,7 @@ extension BlobStoreError: LocalizedError {
         case .encrypted: localized("error.BlobStoreError.encrypted.description")
         case .denied: localized("error.BlobStoreError.denied.description", ["description": "\(description)"])
         case .server: localized("error.BlobStoreError.server.description", ["description": "\(description)"])
+        case .retryLater: localized("error.BlobStoreError.retryLater.description", ["description": "\(description)"])
         }
     }
 
@@ -180,6 +181,7 @@ extension BlobStoreError: LocalizedError {
         case .encrypted: localized("error.BlobStoreError.encrypted.suggestion")
         case .denied: localized("error.BlobStoreError.denied.suggestion")
         case .server: localized("error.BlobStoreError.server.suggestion")
+        case .retryLater: localized("error.BlobStoreError.retryLater.suggestion")
         }
     }
 }

@@ -13,6 +13,8 @@ extension MemoStrings {
         "error.BlobStoreError.encrypted.suggestion": "Enter the store's passphrase.",
         "error.BlobStoreError.denied.description": "The sync store refused this device's credentials: {description}.",
         "error.BlobStoreError.denied.suggestion": "Check the store's credentials and this device's date and time, then sync again.",
+        "error.BlobStoreError.retryLater.description": "The sync store is busy: {description}.",
+        "error.BlobStoreError.retryLater.suggestion": "Sync again in a moment.",
         "error.BlobStoreError.server.description": "The sync store answered with an error: {description}.",
         "error.BlobStoreError.server.suggestion": "Check the store's address, bucket or folder, then sync again.",
         "error.BlobStoreError.full.description": "The sync store is full.",

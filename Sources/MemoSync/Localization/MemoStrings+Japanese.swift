@@ -13,6 +13,8 @@ extension MemoStrings {
         "error.BlobStoreError.encrypted.suggestion": "ストアのパスフレーズを入力してください。",
         "error.BlobStoreError.denied.description": "同期ストアがこのデバイスの認証情報を拒否しました: {description}。",
         "error.BlobStoreError.denied.suggestion": "ストアの認証情報とこのデバイスの日付と時刻を確認してから、もう一度同期してください。",
+        "error.BlobStoreError.retryLater.description": "同期ストアが混み合っています: {description}。",
+        "error.BlobStoreError.retryLater.suggestion": "しばらくしてから、もう一度同期してください。",
         "error.BlobStoreError.server.description": "同期ストアがエラーを返しました: {description}。",
         "error.BlobStoreError.server.suggestion": "ストアのアドレス、バケットまたはフォルダーを確認してから、もう一度同期してください。",
         "error.BlobStoreError.full.description": "同期ストアがいっぱいです。",

@@ -13,6 +13,8 @@ extension MemoStrings {
         "error.BlobStoreError.encrypted.suggestion": "저장소의 암호를 입력하세요.",
         "error.BlobStoreError.denied.description": "동기화 저장소가 이 기기의 자격 증명을 거부했습니다: {description}.",
         "error.BlobStoreError.denied.suggestion": "저장소의 자격 증명과 이 기기의 날짜와 시간을 확인한 뒤 다시 동기화하세요.",
+        "error.BlobStoreError.retryLater.description": "동기화 저장소가 바쁩니다: {description}.",
+        "error.BlobStoreError.retryLater.suggestion": "잠시 후 다시 동기화하세요.",
         "error.BlobStoreError.server.description": "동기화 저장소가 오류로 응답했습니다: {description}.",
         "error.BlobStoreError.server.suggestion": "저장소의 주소, 버킷 또는 폴더를 확인한 뒤 다시 동기화하세요.",
         "error.BlobStoreError.full.description": "동기화 저장소가 가득 찼습니다.",

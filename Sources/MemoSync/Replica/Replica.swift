@@ -133,10 +133,13 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Its state sits behind a lock held only for in-memory work, so:
 /// - **Cheap and synchronous**, fine on the main actor: reading ``notebook`` (a value: a list,
 ///   a memo's text, a search), the status properties, and every edit (``createMemo(text:)``,
-///   ``edit(_:replacingUTF16:with:)``, undo, trash...). An edit changes memory only.
+///   ``edit(_:replacingUTF16:with:)``, undo, ``endUndoGrouping()``, trash...). An edit changes
+///   memory only.
 /// - **Async, never on the caller's actor**: ``save()`` and ``compact()`` (the disk, with an
 ///   `fsync`), ``sync(with:progress:)`` (the store and the disk) and ``close()``. They run on
 ///   the global executor (`@concurrent`), so awaiting them from the main actor never blocks it.
+///   ``open(libraryPath:environment:configuration:)`` opens on a thread of its own (the
+///   initialisers open on the calling thread: a wait for the folder's lock and a journal replay).
 ///
 /// Edits are accepted while a sync runs: what the sync receives merges into the live notebook
 /// (with events), and what was typed meanwhile goes out in that sync or the next. Saves are
@@ -287,6 +290,42 @@ public final class Replica: Sendable {
         try self.init(disk: disk, environment: environment, configuration: configuration)
     }
 
+    /// Opens (or creates) the library in the folder at `libraryPath`, as
+    /// ``init(libraryPath:environment:configuration:)`` does, without blocking the caller: call
+    /// it from the main actor.
+    ///
+    /// Opening is blocking work: it waits up to 200 ms for the folder's lock (another replica
+    /// closing it) and reads and replays the journal (O(the journal's size)). This runs it on a
+    /// thread of its own, so neither the caller's actor nor the cooperative thread pool waits
+    /// on the disk, and returns the open replica. Cancelling the calling task does not stop an
+    /// open under way (it would leave the folder locked by a replica nobody holds): the replica
+    /// is returned all the same, to be closed.
+    ///
+    /// ```swift
+    /// let replica = try await Replica.open(libraryPath: "/path/to/Application Support/Notes")
+    /// ```
+    ///
+    /// - Throws: what the synchronous open throws: ``ReplicaError/disk(_:)`` (with
+    ///   `DiskError.locked(path:)` when another replica, in this process or another, holds the
+    ///   folder), ``ReplicaError/corruptLibrary(file:reason:)``,
+    ///   ``ReplicaError/unknownLibraryVersion(file:kind:version:)``.
+    public static func open(
+        libraryPath: String, environment: ReplicaEnvironment = .system, configuration: SyncConfiguration = SyncConfiguration()
+    ) async throws(ReplicaError) -> Replica {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Replica, ReplicaError>, Never>) in
+            let thread = Thread {
+                do throws(ReplicaError) {
+                    continuation.resume(returning: .success(try Replica(libraryPath: libraryPath, environment: environment, configuration: configuration)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "MemoSync open"
+            thread.start()
+        }
+        return try result.get()
+    }
+
     deinit {
         for continuation in guarded.withLock({ $0.events.removeAll() }) { continuation.finish() }
     }
@@ -343,6 +382,13 @@ public final class Replica: Sendable {
     // MARK: Editing
 
     /// Creates a memo holding `text`, with a new random id.
+    ///
+    /// It reports two events, in this order: `.added(id, origin: .local)` for the memo, empty,
+    /// then, when `text` is not empty, `.changed(id, edits: [TextEdit(rangeUTF16: 0..<0,
+    /// replacement: text)], origin: .local)`. An app that follows a memo's text by applying
+    /// `.changed` edits to a copy starts from the empty text at `.added` and never misses the
+    /// initial text, as for a memo another device created; the list needs only the `.added`.
+    /// Creating a memo with text is not an undo step: ``undo(_:)`` has nothing to undo after it.
     @discardableResult
     public func createMemo(text: String = "") throws(ReplicaError) -> MemoID {
         var generator = EnvironmentRandom(environment: environment)
@@ -389,11 +435,31 @@ public final class Replica: Sendable {
         try change { notebook, now throws(NotebookError) in try notebook.restore(id, wallMilliseconds: now) }
     }
 
-    /// Deletes a memo in the trash for good. The next save (``save()``) compacts the library,
-    /// so that no library file holds its text any more (a purge received by a sync does the
-    /// same); until then the text is in the journal's records.
+    /// Deletes a memo in the trash for good: its text is deleted (on every replica, as
+    /// ordinary deletions) and it leaves the trash; it cannot be restored or undone. The next
+    /// save (``save()``) compacts the library, so that no library file holds its text any more
+    /// (a purge received by a sync does the same); until then the text is in the journal's
+    /// records.
+    ///
+    /// Only a memo in the trash is purged. An active memo is refused, nothing changes: a purge
+    /// never takes away text the user still sees in the list, and a memo stays restorable
+    /// until it is purged from the trash. To delete an active memo for good, move it to the
+    /// trash first (``moveToTrash(_:)``), then purge it. (`Notebook.purge(_:wallMilliseconds:)`,
+    /// the layer below, purges a memo in either state.)
+    ///
+    /// - Throws: ``ReplicaError/notebook(_:)`` with `.memoNotInTrash` for an active memo,
+    ///   `.memoNotFound` for an unknown or purged one; ``ReplicaError/closed``.
     public func purge(_ id: MemoID) throws(ReplicaError) {
-        try change { notebook, now throws(NotebookError) in try notebook.purge(id, wallMilliseconds: now) }
+        try purge(id, allowingActive: false)
+    }
+
+    /// ``purge(_:)``, and, when `allowingActive`, an active memo too (the simulator's purges,
+    /// which race edits on memos in either state, as the notebook allows).
+    package func purge(_ id: MemoID, allowingActive: Bool) throws(ReplicaError) {
+        try change { notebook, now throws(NotebookError) in
+            if !allowingActive, notebook.status(of: id) == .active { throw .memoNotInTrash(id) }
+            try notebook.purge(id, wallMilliseconds: now)
+        }
     }
 
     /// Undoes this replica's last edit of a memo.
@@ -404,6 +470,15 @@ public final class Replica: Sendable {
     /// Redoes the last undone edit of a memo.
     public func redo(_ id: MemoID) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.redo(id, wallMilliseconds: now) }
+    }
+
+    /// Ends the current undo step of every memo (`Notebook.endUndoGrouping()`): the next edit
+    /// starts a new step, even one that would otherwise coalesce into the last (typing on at the
+    /// caret, held backspace, within 2 seconds). Call it when the user moves the caret or the
+    /// selection, as an `UndoManager`'s `endUndoGrouping()`. No operation, no event, nothing to
+    /// save; a closed replica ignores it.
+    public func endUndoGrouping() {
+        guarded.withLock { $0.notebook.endUndoGrouping() }
     }
 
     private func change<Result>(_ body: (inout Notebook, UInt64) throws(NotebookError) -> Result) throws(ReplicaError) -> Result {

@@ -25,7 +25,10 @@ import MemoNotes
 /// - **Cheap**: the edit methods (the replica's synchronous, in-memory edits, then a read of
 ///   the selected memo's text when they changed it: O(its length)) and ``select(_:)``.
 /// - **A refresh**: one `Notebook.list()` or `Notebook.trash()` (O(m log m) for m memos, under
-///   a millisecond for 10,000) when an event changed that list.
+///   a millisecond for 10,000) when an event changed that list, and the unsaved and unpublished
+///   counts (O(replica ids)).
+/// - **On demand**: ``search(_:options:)`` reads every memo's text (several milliseconds for
+///   10,000 memos).
 /// - **Async, off the main actor**: ``save()`` and ``sync(with:)`` await the replica's
 ///   `@concurrent` calls, so the disk and the store are never used on the main actor.
 @MainActor
@@ -101,6 +104,22 @@ public final class ReplicaModel {
     public private(set) var lastSyncMilliseconds: UInt64 = 0
     /// What the last sync started through the model did.
     public private(set) var lastReport: SyncReport?
+    /// Whether the selected memo has an edit of this device to undo (`Notebook.canUndo(_:)`):
+    /// for an Undo button or menu item. False when nothing is selected, and while the memo is
+    /// in the trash (its edits come back with it when it is restored).
+    public private(set) var canUndo = false
+    /// Whether the selected memo has an undone edit to redo (`Notebook.canRedo(_:)`). False
+    /// when nothing is selected, and while the memo is in the trash.
+    public private(set) var canRedo = false
+    /// Operations a crash would lose now (``Replica/unsavedOperationCount``): for an "unsaved"
+    /// badge. Read again at every change the model sees (its own edits and the replica's
+    /// events) and after its ``save()`` and ``sync(with:)``; after saving through the replica
+    /// directly, call ``reload()``.
+    public private(set) var unsavedOperationCount = 0
+    /// Operations of this library not yet known to be in the store
+    /// (``Replica/unpublishedOperationCount``): for a "not synced yet" badge. Read again as
+    /// ``unsavedOperationCount`` is.
+    public private(set) var unpublishedOperationCount = 0
 
     /// The task reading the replica's events; nil once it ended.
     @ObservationIgnored private var eventTask: Task<Void, Never>?
@@ -181,8 +200,8 @@ public final class ReplicaModel {
         eventTask = nil
     }
 
-    /// Reads the list, the trash, the selected text and the last sync time again. O(m log m)
-    /// for m memos.
+    /// Reads the list, the trash, the selected text (and whether it can be undone or redone),
+    /// the unsaved and unpublished counts and the last sync time again. O(m log m) for m memos.
     public func reload() {
         refresh(list: true, trash: true, text: true)
         lastSyncMilliseconds = replica.lastSyncMilliseconds
@@ -209,13 +228,13 @@ public final class ReplicaModel {
     /// once; the list follows with the edit's event.
     public func edit(_ id: MemoID, replacingUTF16 range: Range<Int>, with replacement: String) throws(ReplicaError) {
         try replica.edit(id, replacingUTF16: range, with: replacement)
-        if id == selection { refresh(list: false, trash: false, text: true) }
+        if id == selection { refresh(list: false, trash: false, text: true) } else { refreshCounts() }
     }
 
     /// Sets a memo's whole text (``Replica/setText(_:to:)``), as ``edit(_:replacingUTF16:with:)``.
     public func setText(_ id: MemoID, to text: String) throws(ReplicaError) {
         try replica.setText(id, to: text)
-        if id == selection { refresh(list: false, trash: false, text: true) }
+        if id == selection { refresh(list: false, trash: false, text: true) } else { refreshCounts() }
     }
 
     /// Undoes this replica's last edit of a memo (``Replica/undo(_:)``).
@@ -228,6 +247,13 @@ public final class ReplicaModel {
     public func redo(_ id: MemoID) throws(ReplicaError) {
         try replica.redo(id)
         refresh(list: true, trash: true, text: id == selection)
+    }
+
+    /// Ends the current undo step (``Replica/endUndoGrouping()``): the next edit starts a new
+    /// one even within the 2 s typing window. Call it when the user moves the caret or the
+    /// selection.
+    public func endUndoGrouping() {
+        replica.endUndoGrouping()
     }
 
     /// Moves a memo to the trash (``Replica/moveToTrash(_:)``); the list and the trash show it
@@ -243,6 +269,27 @@ public final class ReplicaModel {
         refresh(list: true, trash: true, text: id == selection)
     }
 
+    /// Deletes a memo in the trash for good (``Replica/purge(_:)``, which refuses an active
+    /// memo: move it to the trash first); the trash stops showing it at once, and the selected
+    /// text becomes nil when it was the selected memo. The next save scrubs its text from the
+    /// library files.
+    ///
+    /// - Throws: as ``Replica/purge(_:)``.
+    public func purge(_ id: MemoID) throws(ReplicaError) {
+        try replica.purge(id)
+        refresh(list: true, trash: true, text: id == selection)
+    }
+
+    // MARK: Searching
+
+    /// The active memos whose title or body contains `query` (`Notebook.search(_:options:)`:
+    /// ignoring case, accents and normalization by default), newest modified first; empty for
+    /// an empty query. It reads the text of every memo (several milliseconds for 10,000 memos):
+    /// run it when the query or ``memos`` changes, not on every redraw.
+    public func search(_ query: String, options: SearchOptions = SearchOptions()) -> [MemoSummary] {
+        replica.notebook.search(query, options: options)
+    }
+
     // MARK: Saving and syncing (async, off the main actor)
 
     /// Makes every edit durable (``Replica/save()``, off the main actor). A failure is in
@@ -251,6 +298,7 @@ public final class ReplicaModel {
     /// - Returns: whether it saved.
     @discardableResult
     public func save() async -> Bool {
+        defer { refreshCounts() }
         do {
             try await replica.save()
             if case .save = lastError { lastError = nil }
@@ -284,6 +332,7 @@ public final class ReplicaModel {
             return nil
         } catch {
             lastError = .sync(error)
+            refreshCounts()
             return nil
         }
         lastReport = report
@@ -332,6 +381,7 @@ public final class ReplicaModel {
     /// observation callbacks).
     private func refresh(list: Bool, trash: Bool, text: Bool) {
         guard list || trash || text else { return }
+        refreshCounts()
         let notebook = replica.notebook
         if list {
             let memos = notebook.list()
@@ -344,6 +394,20 @@ public final class ReplicaModel {
         if text {
             let selectedText = selection.flatMap { notebook.memo($0)?.text }
             if selectedText != self.selectedText { self.selectedText = selectedText }
+            // A memo in the trash is not edited, so neither undone nor redone until restored.
+            let editable = selection.map { notebook.status(of: $0) == .active } ?? false
+            let canUndo = editable && selection.map(notebook.canUndo) ?? false
+            if canUndo != self.canUndo { self.canUndo = canUndo }
+            let canRedo = editable && selection.map(notebook.canRedo) ?? false
+            if canRedo != self.canRedo { self.canRedo = canRedo }
         }
+    }
+
+    /// Reads the unsaved and unpublished counts again; assigns only what differs.
+    private func refreshCounts() {
+        let unsaved = replica.unsavedOperationCount
+        if unsaved != unsavedOperationCount { unsavedOperationCount = unsaved }
+        let unpublished = replica.unpublishedOperationCount
+        if unpublished != unpublishedOperationCount { unpublishedOperationCount = unpublished }
     }
 }

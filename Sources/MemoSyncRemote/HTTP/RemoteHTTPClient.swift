@@ -19,36 +19,9 @@ public struct RemoteStoreStatistics: Sendable, Equatable {
     public init() {}
 }
 
-/// The clock and random numbers a remote store's retries use; tests replace them.
-public struct RetryEnvironment: Sendable {
-    /// Milliseconds on a monotonic clock.
-    public var monotonicMilliseconds: @Sendable () -> Int
-    /// Waits this many milliseconds; throws when the task is cancelled.
-    public var sleep: @Sendable (Int) async throws -> Void
-    /// A number in [0, 1).
-    public var randomUnit: @Sendable () -> Double
-
-    /// An environment from its parts.
-    public init(
-        monotonicMilliseconds: @escaping @Sendable () -> Int, sleep: @escaping @Sendable (Int) async throws -> Void,
-        randomUnit: @escaping @Sendable () -> Double
-    ) {
-        self.monotonicMilliseconds = monotonicMilliseconds
-        self.sleep = sleep
-        self.randomUnit = randomUnit
-    }
-
-    /// The system's clock, `Task.sleep` and the system's random numbers.
-    public static let system = RetryEnvironment(
-        monotonicMilliseconds: { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) },
-        sleep: { milliseconds in try await Task.sleep(nanoseconds: UInt64(max(0, milliseconds)) * 1_000_000) },
-        randomUnit: { Double.random(in: 0..<1) }
-    )
-}
-
-/// Sends requests through a transport and retries them by a ``RetryPolicy``. `errorCode`
-/// reads a failed answer's error code (S3's XML `<Code>`), which the policy and the error
-/// mapping use.
+/// Sends requests through a transport and retries them by a `RetryPolicy` (MemoSync's, shared
+/// with `RetryingBlobStore`). `errorCode` reads a failed answer's error code (S3's XML
+/// `<Code>`), which the policy and the error mapping use.
 struct RemoteHTTPClient: Sendable {
     let transport: any HTTPTransport
     let policy: RetryPolicy

@@ -64,7 +64,12 @@ extension S3BlobStore {
             return .denied(code: code.isEmpty ? "HTTP \(response.status)" : code, message: message)
         }
         if response.status == 503 || code == "SlowDown" {
-            return .unavailable(reason: "the server is busy (HTTP \(response.status)\(code.isEmpty ? "" : " \(code)")); try later")
+            let reason = "the server is busy (HTTP \(response.status)\(code.isEmpty ? "" : " \(code)"))"
+            // The wait the server asked for, kept for a caller that retries (RetryPolicy).
+            if let wait = RetryPolicy.retryAfterMilliseconds(header: response.headers["retry-after"]) {
+                return .retryLater(afterMilliseconds: wait, reason: reason)
+            }
+            return .unavailable(reason: reason + "; try later")
         }
         return .server(status: response.status, code: code.isEmpty ? Self.statusName(response.status) : code, message: message)
     }

@@ -9,8 +9,9 @@ import MemoSync
 /// - Writing: `PUT` with `If-None-Match: *`. Blobs are content-named, so 412 ("it exists")
 ///   means the blob is already there: it is read back and compared, and replaced only when what
 ///   is there differs (a damaged copy).
-/// - Retries by ``RetryPolicy`` (5xx, `SlowDown`, 429, timeouts, dropped connections), never
-///   for refused credentials, which throw ``BlobStoreError/denied(code:message:)``; other server
+/// - Retries by MemoSync's `RetryPolicy`, the one every store shares (5xx, `SlowDown`, 429,
+///   timeouts, dropped connections; a busy server's `Retry-After` is honoured, and kept in a
+///   final ``BlobStoreError/retryLater(afterMilliseconds:reason:)``), never for refused credentials, which throw ``BlobStoreError/denied(code:message:)``; other server
 ///   errors throw ``BlobStoreError/server(status:code:message:)`` with S3's code and message.
 ///
 /// Credentials travel only in the signature (never in a URL) and never appear in a

@@ -176,9 +176,16 @@ extension WebDAVBlobStore {
         return try await client.send { () throws(BlobStoreError) -> HTTPRequest in request }
     }
 
-    /// The error for a failed answer: 401 and 403 refuse the credentials.
+    /// The error for a failed answer: 401 and 403 refuse the credentials; a busy server's
+    /// `Retry-After` is kept (``BlobStoreError/retryLater(afterMilliseconds:reason:)``) for a
+    /// caller that retries.
     func error(_ response: HTTPResponse) -> BlobStoreError {
-        switch response.status {
+        if response.status == 503 || response.status == 429,
+            let wait = RetryPolicy.retryAfterMilliseconds(header: response.headers["retry-after"])
+        {
+            return .retryLater(afterMilliseconds: wait, reason: "the server is busy (HTTP \(response.status))")
+        }
+        return switch response.status {
         case 401: .denied(code: "HTTP 401", message: "the server refused the user name or password")
         case 403: .denied(code: "HTTP 403", message: "the user may not use this folder")
         case 507: .full

@@ -31,6 +31,7 @@ enum CloudDriveError: Error {
     case notFound
     case unauthorized
     case insufficientSpace
+    case rateLimited(retryAfterSeconds: Int)
 }
 
 /// The app's authorized SDK client (here it finds nothing and stores nothing).

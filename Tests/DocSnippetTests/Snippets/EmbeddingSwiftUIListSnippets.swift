@@ -38,7 +38,7 @@ struct MemoList: View {
     }
 
     private func search() {
-        found = query.isEmpty ? [] : model.replica.notebook.search(query)
+        found = model.search(query)                 // empty for an empty query
     }
 }
 

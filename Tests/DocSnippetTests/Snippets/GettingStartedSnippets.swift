@@ -10,6 +10,9 @@ func gettingStarted() async throws {
         print("a new library, replica \(replica.id)")
     }
 
+    let opened = try await Replica.open(libraryPath: "/path/to/Application Support/Notes")
+    await opened.close()   // not in the article: a second replica of one folder is refused
+
     let groceries = try replica.createMemo(text: "Groceries\nmilk")
     try replica.edit(groceries, replacingUTF16: 14..<14, with: ", eggs")   // after "milk"
     try replica.edit(groceries, replacingUTF16: 0..<9, with: "Shopping")   // the title
@@ -27,6 +30,9 @@ func gettingStarted() async throws {
     } catch {
         print(error.localizedDescription)   // e.g. "Memo … could not be changed: …"
     }
+
+    replica.endUndoGrouping()     // the caret moved: the next keystroke starts a new undo step
+    try replica.undo(groceries)   // undoes the last step only
 
     try await replica.save()       // runs off the caller's actor; edits go on meanwhile
 

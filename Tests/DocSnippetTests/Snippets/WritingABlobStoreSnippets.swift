@@ -52,12 +52,15 @@ struct CloudDriveBlobStore: BlobStore {
         case CloudDriveError.notFound: key.map { .notFound(key: $0) } ?? .unavailable(reason: "the folder is missing")
         case CloudDriveError.unauthorized: .denied(code: "unauthorized", message: "sign in again")
         case CloudDriveError.insufficientSpace: .full
+        case let CloudDriveError.rateLimited(retryAfterSeconds):
+            .retryLater(afterMilliseconds: retryAfterSeconds * 1_000, reason: "rate limited")
         default: .unavailable(reason: "\(error)")
         }
     }
 }
 
 func syncThroughCloudDrive(replica: Replica, client: CloudDriveClient) async throws {
-    let report = try await replica.sync(with: CloudDriveBlobStore(client: client, root: "/Apps/MyNotes/"))
+    let store = RetryingBlobStore(CloudDriveBlobStore(client: client, root: "/Apps/MyNotes/"))
+    let report = try await replica.sync(with: store)
     _ = report
 }

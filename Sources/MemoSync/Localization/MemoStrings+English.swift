@@ -318,7 +318,7 @@ extension MemoStrings {
         "cli.storeErrorsAbove": "{count} (listed above)",
         "cli.storeNotListed": "the store could not be listed",
         "cli.suggestionSeparator": ". ",
-        "cli.sync.blobs": "Read {read} ({readBytes}), wrote {written} ({writtenBytes}), deleted {deleted}; {listed} in the store.",
+        "cli.sync.blobs": "Read {read} ({readBytes}), wrote {written} ({writtenBytes}), deleted {deleted}; {listed} listed at the start.",
         "cli.sync.done": "Synced with {store}.",
         "cli.sync.nothingNew": "Nothing new in the store.",
         "cli.sync.pending": "Holding {count} back until the changes they build on arrive.",

@@ -318,7 +318,7 @@ extension MemoStrings {
         "cli.storeErrorsAbove": "{count}(上記を参照)",
         "cli.storeNotListed": "ストアの一覧を取得できませんでした",
         "cli.suggestionSeparator": "。",
-        "cli.sync.blobs": "{read}を読み込み({readBytes})、{written}を書き込み({writtenBytes})、{deleted}を削除。ストアには {listed}。",
+        "cli.sync.blobs": "{read}を読み込み({readBytes})、{written}を書き込み({writtenBytes})、{deleted}を削除。開始時のストアには {listed}。",
         "cli.sync.done": "{store} と同期しました。",
         "cli.sync.nothingNew": "ストアに新しい変更はありません。",
         "cli.sync.pending": "前提となる変更が届くまで {count}を保留しています。",

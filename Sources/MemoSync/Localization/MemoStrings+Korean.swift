@@ -318,7 +318,7 @@ extension MemoStrings {
         "cli.storeErrorsAbove": "{count}(위 목록 참고)",
         "cli.storeNotListed": "저장소 목록을 읽을 수 없습니다",
         "cli.suggestionSeparator": ". ",
-        "cli.sync.blobs": "{read} 읽음({readBytes}), {written} 씀({writtenBytes}), {deleted} 삭제; 저장소에 {listed}.",
+        "cli.sync.blobs": "{read} 읽음({readBytes}), {written} 씀({writtenBytes}), {deleted} 삭제; 시작할 때 저장소에 {listed} 있었음.",
         "cli.sync.done": "저장소({store})와 동기화했습니다.",
         "cli.sync.nothingNew": "저장소에 새 내용이 없습니다.",
         "cli.sync.pending": "바탕이 되는 변경이 도착할 때까지 {count}를 보류합니다.",

@@ -202,6 +202,8 @@ extension MemoStrings {
         "cli.error.noCommand": "no command given (run 'memo help' for the list of commands)",
         "cli.error.noEditor": "no editor: set VISUAL or EDITOR, or give the text with --text TEXT, --text-file PATH (or --insert/--delete)",
         "cli.error.noHome": "cannot find your home folder; set HOME, or give the library folder with --library PATH or MEMO_LIBRARY",
+        "cli.error.libraryIsAFile": "{path} is a file, not a library folder; give --library the folder of a library (or a new folder's path for 'memo new')",
+        "cli.error.libraryNotPermitted": "the library folder {path} cannot be read: permission denied. Check its owner and permissions (ls -ld {path}), or run memo as the user who owns it",
         "cli.error.noLibrary": "there is no library at {path}; 'memo new' creates one, 'memo sync --store PATH' gets one from a store",
         "cli.error.noMatchingID": "no memo has an id starting with '{id}' (run '{list}' to see the ids)",
         "cli.error.noStoreYet": "no store folder yet: run 'memo sync --store PATH' once (a folder your devices share, s3://BUCKET/PREFIX or a WebDAV https:// URL); later syncs remember it",

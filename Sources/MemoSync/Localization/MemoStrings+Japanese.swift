@@ -202,6 +202,8 @@ extension MemoStrings {
         "cli.error.noCommand": "コマンドがありません('memo help' でコマンドの一覧を表示できます)",
         "cli.error.noEditor": "エディターがありません。VISUAL か EDITOR を設定するか、--text TEXT、--text-file PATH(または --insert/--delete)でテキストを指定してください",
         "cli.error.noHome": "ホームフォルダーが見つかりません。HOME を設定するか、--library PATH か MEMO_LIBRARY でライブラリのフォルダーを指定してください",
+        "cli.error.libraryIsAFile": "{path} はファイルで、ライブラリのフォルダではありません。--library にはライブラリのフォルダ(または 'memo new' で作る新しいフォルダのパス)を指定してください",
+        "cli.error.libraryNotPermitted": "ライブラリのフォルダ {path} を読み込めません: アクセス権がありません。所有者とアクセス権を確認するか(ls -ld {path})、所有者として memo を実行してください",
         "cli.error.noLibrary": "{path} にライブラリがありません。'memo new' で作成するか、'memo sync --store PATH' でストアから取得してください",
         "cli.error.noMatchingID": "'{id}' で始まる ID のメモはありません('{list}' で ID を確認できます)",
         "cli.error.noStoreYet": "まだストアのフォルダーがありません。'memo sync --store PATH'(端末間で共有するフォルダー、s3://BUCKET/PREFIX、または WebDAV の https:// URL)を一度実行すれば、以降の同期はそれを覚えています",

@@ -141,7 +141,7 @@ struct Runner {
     func open(_ invocation: Invocation, creating: Bool = false, replicaEnvironment: ReplicaEnvironment = .system) throws(CLIError) -> Library {
         let path = try libraryPath(invocation)
         let existed = FileManager.default.fileExists(atPath: path + "/" + LibraryCore.stateFileName)
-        guard existed || creating else { throw .runtime("error.noLibrary", ["path": path]) }
+        guard existed || creating else { throw Self.noLibrary(at: path) }
         let start = Date()
         var told = false
         while true {
@@ -161,9 +161,53 @@ struct Runner {
                     told = true
                 }
             } catch {
+                if case .disk = error, let denied = Self.notPermitted(path, writing: true) { throw denied }
                 throw .runtime("error.cannotOpenLibrary", ["path": path, "error": explain(error)])
             }
         }
+    }
+
+    /// Why no library could be found at `path`, truthfully (issue 29, message 3): a folder this
+    /// user may not read or enter, a file (or a path through one) given as the library, or
+    /// nothing there at all.
+    static func noLibrary(at path: String) -> CLIError {
+        if FileManager.default.fileExists(atPath: path) {
+            return notPermitted(path) ?? .runtime("error.noLibrary", ["path": path])
+        }
+        return throughAFile(path) ?? .runtime("error.noLibrary", ["path": path])
+    }
+
+    /// For a `path` that does not exist: the error when it goes through a file
+    /// ("notes.txt/library") or a folder this user may not enter; nil otherwise.
+    static func throughAFile(_ path: String) -> CLIError? {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        var ancestor = (path as NSString).deletingLastPathComponent
+        while !ancestor.isEmpty && ancestor != "/" {
+            if manager.fileExists(atPath: ancestor, isDirectory: &isFolder) {
+                if !isFolder.boolValue { return .runtime("error.libraryIsAFile", ["path": ancestor]) }
+                if !manager.isExecutableFile(atPath: ancestor) { return .runtime("error.libraryNotPermitted", ["path": ancestor]) }
+                return nil
+            }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        return nil
+    }
+
+    /// The error for a library folder this user may not read, enter or (`writing`) change, or
+    /// whose files they may not read, or for a file given as the library folder: nil when the
+    /// path is a folder whose permissions allow what the command does, or nothing is there.
+    static func notPermitted(_ path: String, writing: Bool = false) -> CLIError? {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isFolder) else { return throughAFile(path) }
+        guard isFolder.boolValue else { return .runtime("error.libraryIsAFile", ["path": path]) }
+        let state = path + "/" + LibraryCore.stateFileName
+        let folderDenied = !manager.isReadableFile(atPath: path) || !manager.isExecutableFile(atPath: path)
+            || (writing && !manager.isWritableFile(atPath: path))
+        let stateDenied = manager.fileExists(atPath: state)
+            && (!manager.isReadableFile(atPath: state) || (writing && !manager.isWritableFile(atPath: state)))
+        return folderDenied || stateDenied ? .runtime("error.libraryNotPermitted", ["path": path]) : nil
     }
 
     /// Takes the library's sync lock (one sync of a library at a time), waiting for another
@@ -172,7 +216,7 @@ struct Runner {
     func lockForSync(_ invocation: Invocation, creating: Bool = false) throws(CLIError) -> LibrarySyncLock {
         let path = try libraryPath(invocation)
         if !creating && !FileManager.default.fileExists(atPath: path + "/" + LibraryCore.stateFileName) {
-            throw .runtime("error.noLibrary", ["path": path])
+            throw Self.noLibrary(at: path)
         }
         let start = Date()
         var told = false
@@ -190,6 +234,7 @@ struct Runner {
                 }
                 Thread.sleep(forTimeInterval: 0.02)
             } catch {
+                if let denied = Self.notPermitted(path, writing: true) { throw denied }
                 throw .runtime("error.cannotOpenLibrary", ["path": path, "error": explain(ReplicaError.disk(error))])
             }
         }
@@ -203,9 +248,10 @@ struct Runner {
         do throws(ReplicaError) {
             snapshot = try LibrarySnapshot.read(libraryPath: path)
         } catch {
+            if case .disk = error, let denied = Self.notPermitted(path) { throw denied }
             throw .runtime("error.cannotReadLibrary", ["path": path, "error": explain(error)])
         }
-        guard let snapshot else { throw .runtime("error.noLibrary", ["path": path]) }
+        guard let snapshot else { throw Self.noLibrary(at: path) }
         warn(snapshot.report, path: path)
         return Library(snapshot: snapshot, path: path)
     }

@@ -61,6 +61,37 @@ extension CLIError {
     }
 }
 
+extension SyncReport {
+    /// This report of a sync's last step, with what `earlier` (a step before it, in the same
+    /// `memo sync`) read, received and skipped added, so that the summary counts the whole
+    /// command. The store's listing is the earlier step's: the store as the command found it.
+    func following(_ earlier: SyncReport) -> SyncReport {
+        var whole = self
+        whole.blobsListed = earlier.blobsListed
+        whole.blobsRead += earlier.blobsRead
+        whole.bytesRead += earlier.bytesRead
+        whole.blobsWritten += earlier.blobsWritten
+        whole.bytesWritten += earlier.bytesWritten
+        whole.blobsDeleted += earlier.blobsDeleted
+        whole.operationsApplied += earlier.operationsApplied
+        let skippedNow = Set(skipped.map(\.key))
+        whole.skipped = earlier.skipped.filter { !skippedNow.contains($0.key) } + skipped
+        whole.skippedAgainCount += earlier.skippedAgainCount
+        whole.blobsRemembered += earlier.blobsRemembered
+        return whole
+    }
+
+    /// This report with the store's key blob counted as written: turning encryption on, or
+    /// putting a lost key blob back, writes it before the sync proper.
+    func countingKeyBlobWritten(_ encryption: LibraryEncryption?) -> SyncReport {
+        guard let keyBlob = encryption?.keyBlob else { return self }
+        var whole = self
+        whole.blobsWritten += 1
+        whole.bytesWritten += keyBlob.count
+        return whole
+    }
+}
+
 /// Parsing of `memo store ACTION`.
 enum StoreCommandParser {
     static func parse(_ arguments: [String], store: String?) throws(CLIError) -> Command {
@@ -114,6 +145,7 @@ struct EncryptionSession {
             let note = t("note.keyBlobRestored", ["path": storeName])
             FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
             return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
+                .countingKeyBlobWritten(replica.encryption)
         case .plain where options.encrypt:
             return try await turnOn(replica: replica, store: store, progress: progress)
         case .plain:
@@ -132,6 +164,8 @@ struct EncryptionSession {
         var report = try await plainSync(replica, encrypted, progress)
         let collected = await collectIfCovered(replica: replica, store: store, encrypted: encrypted, report: report)
         report.plainBlobsIgnored.removeAll { collected.contains($0) }
+        // The plain blobs collected are this sync's deletions too (issue 29, message 7).
+        report.blobsDeleted += collected.count
         if !report.plainBlobsIgnored.isEmpty {
             let note = t("note.plainBlobsIgnored", ["count": Format.count(report.plainBlobsIgnored.count, "blob"), "path": storeName])
             FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
@@ -157,7 +191,10 @@ struct EncryptionSession {
             throw .encryption(error, store: storeName)
         }
         try remember(encrypted.rememberedKey)
-        return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
+        let encryptedReport = try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
+        // One summary of both steps: what the plain read received counts (issue 29, message 7:
+        // it said "Read 0 blobs … Nothing new" after receiving another device's memo).
+        return encryptedReport.following(plain).countingKeyBlobWritten(replica.encryption)
     }
 
     private func plainSync(_ replica: Replica, _ store: any BlobStore, _ progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {

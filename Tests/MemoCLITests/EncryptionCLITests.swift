@@ -58,6 +58,47 @@ import Testing
         }
     }
 
+    /// Issue 29, message 7: turning encryption on said "Read 0 blobs … Nothing new … deleted 1
+    /// blob" while it received another device's memo and deleted every plain blob; a first sync
+    /// said "wrote 3 blobs; 0 blobs in the store". The counts are the command's own: what the
+    /// plain read received, every blob deleted (the plain ones collected), every blob written
+    /// (the key blob too), and the listing named as the store found at the start.
+    @Test func turningEncryptionOnCountsWhatTheWholeCommandDid() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, b, store) = (sandbox.at("a"), sandbox.at("b"), sandbox.at("store"))
+        _ = try sandbox.newMemo("on a", library: a)
+        let first = try sandbox.ok(["sync", "--store", store], library: a).stdout
+        #expect(first.contains("0 blobs listed at the start"), "\(first)")
+        _ = try sandbox.newMemo("a memo only b has", library: b)
+        try sandbox.ok(["sync", "--store", store], library: b)
+        let before = sandbox.contents(of: store)
+        let result = try sandbox.ok(["sync", "--store", store, "--encrypt", "--json"], library: a,
+                                   environment: ["MEMO_PASSPHRASE": "correct horse battery staple"])
+        let after = sandbox.contents(of: store)
+        let report = try result.object()
+        let removed = Set(before.keys).subtracting(after.keys)
+        let added = Set(after.keys).subtracting(before.keys)
+        #expect(!removed.isEmpty && !added.isEmpty)
+        #expect(report["blobsDeleted"] as? Int == removed.count, "\(report), removed \(removed.sorted())")
+        let written = try #require(report["blobsWritten"] as? Int)
+        #expect(written >= added.count && written <= added.count + Set(before.keys).intersection(after.keys).count,
+                "\(written) written, \(added.count) files added")
+        #expect(report["blobsListed"] as? Int == before.count)
+        #expect((report["operationsApplied"] as? Int ?? 0) >= "a memo only b has".count, "\(report)")
+        #expect((report["blobsRead"] as? Int ?? 0) > 0)
+        #expect(try sandbox.ok(["list"], library: a).stdout.contains("a memo only b has"))
+        // The text summary says the same: received, not "Nothing new".
+        let (c, other) = (sandbox.at("c"), sandbox.at("other"))
+        _ = try sandbox.newMemo("on c", library: c)
+        try sandbox.ok(["sync", "--store", other], library: c)
+        _ = try sandbox.newMemo("on b, for c", library: b)
+        try sandbox.ok(["sync", "--store", other], library: b)
+        let summary = try sandbox.ok(["sync", "--store", other, "--encrypt"], library: c,
+                                     environment: ["MEMO_PASSPHRASE": "correct horse battery staple"]).stdout
+        #expect(summary.contains("Received") && !summary.contains("Nothing new") && !summary.contains("Read 0 blobs"), "\(summary)")
+    }
+
     /// Issue 29, message 2: on a plain store, `store passphrase` and `store rotate-key` said
     /// "the store is encrypted: a passphrase is needed". They say it is not encrypted, ask for
     /// nothing and change nothing.

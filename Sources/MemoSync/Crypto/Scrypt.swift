@@ -64,6 +64,11 @@ package enum Scrypt {
         return Array(output.prefix(length))
     }
 
+    // The loops below run millions of times per derivation, and a debug build (the tests'),
+    // which inlines nothing, took seconds for one: so they are written as an optimiser would
+    // leave them, rotations inline, `while` loops and wrapping arithmetic (`&+`, `&<<`), which
+    // call no generic code.
+
     /// ROMix on the block at `block` (32·r words), with `memory` for n blocks, two more and 16 words.
     private static func roMix(_ block: UnsafeMutablePointer<UInt32>, r: Int, n: Int, memory: UnsafeMutablePointer<UInt32>) {
         let words = 32 * r
@@ -79,7 +84,11 @@ package enum Scrypt {
         for _ in 0..<n {
             let j = Int(x[words - 16]) & (n - 1)
             let v = memory + j * words
-            for index in 0..<words { x[index] ^= v[index] }
+            var index = 0
+            while index < words {
+                x[index] ^= v[index]
+                index &+= 1
+            }
             blockMix(x, into: y, r: r, state: state)
             x.update(from: y, count: words)
         }
@@ -91,12 +100,18 @@ package enum Scrypt {
         _ input: UnsafeMutablePointer<UInt32>, into output: UnsafeMutablePointer<UInt32>, r: Int, state x: UnsafeMutablePointer<UInt32>
     ) {
         x.update(from: input + (2 * r - 1) * 16, count: 16)
-        for index in 0..<(2 * r) {
-            let chunk = input + index * 16
-            for word in 0..<16 { x[word] ^= chunk[word] }
+        var index = 0
+        while index < 2 &* r {
+            let chunk = input + index &* 16
+            var word = 0
+            while word < 16 {
+                x[word] ^= chunk[word]
+                word &+= 1
+            }
             salsa20_8(x)
-            let target = output + ((index & 1) * r + index / 2) * 16
+            let target = output + ((index & 1) &* r &+ index / 2) &* 16
             target.update(from: x, count: 16)
+            index &+= 1
         }
     }
 
@@ -104,25 +119,23 @@ package enum Scrypt {
     private static func salsa20_8(_ b: UnsafeMutablePointer<UInt32>) {
         var x0 = b[0], x1 = b[1], x2 = b[2], x3 = b[3], x4 = b[4], x5 = b[5], x6 = b[6], x7 = b[7]
         var x8 = b[8], x9 = b[9], x10 = b[10], x11 = b[11], x12 = b[12], x13 = b[13], x14 = b[14], x15 = b[15]
-        for _ in 0..<4 {
+        var t: UInt32 = 0
+        var round = 0
+        while round < 4 {
+            round &+= 1
             // Columns.
-            x4 ^= rotl(x0 &+ x12, 7); x8 ^= rotl(x4 &+ x0, 9); x12 ^= rotl(x8 &+ x4, 13); x0 ^= rotl(x12 &+ x8, 18)
-            x9 ^= rotl(x5 &+ x1, 7); x13 ^= rotl(x9 &+ x5, 9); x1 ^= rotl(x13 &+ x9, 13); x5 ^= rotl(x1 &+ x13, 18)
-            x14 ^= rotl(x10 &+ x6, 7); x2 ^= rotl(x14 &+ x10, 9); x6 ^= rotl(x2 &+ x14, 13); x10 ^= rotl(x6 &+ x2, 18)
-            x3 ^= rotl(x15 &+ x11, 7); x7 ^= rotl(x3 &+ x15, 9); x11 ^= rotl(x7 &+ x3, 13); x15 ^= rotl(x11 &+ x7, 18)
+            t = x0 &+ x12; x4 ^= (t &<< 7) | (t &>> 25); t = x4 &+ x0; x8 ^= (t &<< 9) | (t &>> 23); t = x8 &+ x4; x12 ^= (t &<< 13) | (t &>> 19); t = x12 &+ x8; x0 ^= (t &<< 18) | (t &>> 14)
+            t = x5 &+ x1; x9 ^= (t &<< 7) | (t &>> 25); t = x9 &+ x5; x13 ^= (t &<< 9) | (t &>> 23); t = x13 &+ x9; x1 ^= (t &<< 13) | (t &>> 19); t = x1 &+ x13; x5 ^= (t &<< 18) | (t &>> 14)
+            t = x10 &+ x6; x14 ^= (t &<< 7) | (t &>> 25); t = x14 &+ x10; x2 ^= (t &<< 9) | (t &>> 23); t = x2 &+ x14; x6 ^= (t &<< 13) | (t &>> 19); t = x6 &+ x2; x10 ^= (t &<< 18) | (t &>> 14)
+            t = x15 &+ x11; x3 ^= (t &<< 7) | (t &>> 25); t = x3 &+ x15; x7 ^= (t &<< 9) | (t &>> 23); t = x7 &+ x3; x11 ^= (t &<< 13) | (t &>> 19); t = x11 &+ x7; x15 ^= (t &<< 18) | (t &>> 14)
             // Rows.
-            x1 ^= rotl(x0 &+ x3, 7); x2 ^= rotl(x1 &+ x0, 9); x3 ^= rotl(x2 &+ x1, 13); x0 ^= rotl(x3 &+ x2, 18)
-            x6 ^= rotl(x5 &+ x4, 7); x7 ^= rotl(x6 &+ x5, 9); x4 ^= rotl(x7 &+ x6, 13); x5 ^= rotl(x4 &+ x7, 18)
-            x11 ^= rotl(x10 &+ x9, 7); x8 ^= rotl(x11 &+ x10, 9); x9 ^= rotl(x8 &+ x11, 13); x10 ^= rotl(x9 &+ x8, 18)
-            x12 ^= rotl(x15 &+ x14, 7); x13 ^= rotl(x12 &+ x15, 9); x14 ^= rotl(x13 &+ x12, 13); x15 ^= rotl(x14 &+ x13, 18)
+            t = x0 &+ x3; x1 ^= (t &<< 7) | (t &>> 25); t = x1 &+ x0; x2 ^= (t &<< 9) | (t &>> 23); t = x2 &+ x1; x3 ^= (t &<< 13) | (t &>> 19); t = x3 &+ x2; x0 ^= (t &<< 18) | (t &>> 14)
+            t = x5 &+ x4; x6 ^= (t &<< 7) | (t &>> 25); t = x6 &+ x5; x7 ^= (t &<< 9) | (t &>> 23); t = x7 &+ x6; x4 ^= (t &<< 13) | (t &>> 19); t = x4 &+ x7; x5 ^= (t &<< 18) | (t &>> 14)
+            t = x10 &+ x9; x11 ^= (t &<< 7) | (t &>> 25); t = x11 &+ x10; x8 ^= (t &<< 9) | (t &>> 23); t = x8 &+ x11; x9 ^= (t &<< 13) | (t &>> 19); t = x9 &+ x8; x10 ^= (t &<< 18) | (t &>> 14)
+            t = x15 &+ x14; x12 ^= (t &<< 7) | (t &>> 25); t = x12 &+ x15; x13 ^= (t &<< 9) | (t &>> 23); t = x13 &+ x12; x14 ^= (t &<< 13) | (t &>> 19); t = x14 &+ x13; x15 ^= (t &<< 18) | (t &>> 14)
         }
         b[0] &+= x0; b[1] &+= x1; b[2] &+= x2; b[3] &+= x3; b[4] &+= x4; b[5] &+= x5; b[6] &+= x6; b[7] &+= x7
         b[8] &+= x8; b[9] &+= x9; b[10] &+= x10; b[11] &+= x11; b[12] &+= x12; b[13] &+= x13; b[14] &+= x14; b[15] &+= x15
-    }
-
-    @inline(__always)
-    private static func rotl(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value << count) | (value >> (32 - count))
     }
 
     private static func littleEndianWord(_ bytes: [UInt8], at offset: Int) -> UInt32 {

@@ -11,7 +11,14 @@ Tests/setup-system.sh
 # Programs the tests run (zsh and fish for the completion tests), installed when missing.
 Tests/setup-test-tools.sh
 export MEMOSYNC_SELF_CHECKS=1
+# Each part says how long it took (seconds since this script started), so that a slow CI run
+# shows where its time went.
+phase() { echo "run.sh: $1 done at ${SECONDS} s"; }
+phase "setup"
 Tests/Servers/servers.sh swift test
+phase "swift test (build included)"
 # `memo serve` in headless Chromium (Tests/Browser): screenshots in .build/artefacts/browser.
 Tests/Browser/browser-tests.sh
+phase "browser tests"
 Simulations/ci-swarm.sh
+phase "simulation swarm"

@@ -38,6 +38,8 @@ struct FixedEncryptionRandom: EncryptionRandomSource {
         #expect(hexString(wrapping) == "514915be987b3839aa655b7141254dd1362b1bb27f4f6ab569284e2c518ace2a")
         let blob = try KeyBlob.seal(Self.keyring, generation: 1, derivation: derivation, wrappingKey: wrapping, random: FixedEncryptionRandom())
         #expect(hexString(blob.encoded) == "6d73817a010104010144444444444444444444444444444444333333333333333333333333bb542df05f0c6ab8a34249ec9b2d8834a03f1ff30321f0c260826a7ecef8ca7a93b0f254a817d3e1780a2769a20bc7295c130d3d6d905ae037f6c67b8c832cbf02ebbdf7bc149c4583bfb19e510fc1cca4f8822e53469f54f5c09e7b0b")
+        // FORMAT.md's worked example is these bytes.
+        #expect(try formatExamples()["key-blob"] == blob.encoded, "FORMAT.md's key-blob example is not what the encoder writes")
         let key = try KeyBlob.key(generation: 1, random: FixedEncryptionRandom())
         #expect(key == "memosync/v1/keys/0000000001-3333333333333333.key")
         let decoded = try KeyBlob(decoding: blob.encoded, key: key)

@@ -2,33 +2,33 @@
 ///
 /// Input that would exceed a limit is refused with a typed error; nothing is truncated silently.
 /// The relationships between limits are checked by a unit test (`LimitsTests`).
-public enum Limits {
+package enum Limits {
     /// The largest counter a replica may reach in one text. Counters are stored in 32 bits;
     /// the top value is reserved as a sentinel.
-    public static let operationsPerReplicaMax: UInt32 = UInt32.max - 1
+    package static let operationsPerReplicaMax: UInt32 = UInt32.max - 1
 
     /// The most distinct replicas one text may hold operations from. Replica ids are interned
     /// into 32-bit indexes; the top value is reserved as a sentinel.
-    public static let replicasPerTextMax: Int = 1 << 24
+    package static let replicasPerTextMax: Int = 1 << 24
 
     /// The longest run of Unicode scalars kept in one span in memory. Longer runs (a large paste)
     /// are stored as several spans, so splitting a span and converting offsets inside it stay
     /// bounded work. The encoding merges them again, so this limit never shows in bytes.
-    public static let spanLengthScalarsMax: Int = 4096
+    package static let spanLengthScalarsMax: Int = 4096
 
     /// The most UTF-8 bytes of text content one text may hold, deleted content included until it
     /// is compacted away. Content offsets are stored in 32 bits.
-    public static let contentBytesMax: Int = Int(UInt32.max) - 1
+    package static let contentBytesMax: Int = Int(UInt32.max) - 1
 
     /// The largest gap between an operation's Lamport timestamp and its counter, which is at
     /// least 1 (a replica's n-th operation has seen its n − 1 before it). A text state stores
     /// timestamps as this gap, so a delta beyond it is refused rather than held in a state that
     /// would not decode.
-    public static let lamportOffsetMax: UInt64 = UInt64(UInt32.max) << 16
+    package static let lamportOffsetMax: UInt64 = UInt64(UInt32.max) << 16
 
     /// The most operations a text holds back while waiting for their causal dependencies.
-    public static let pendingOperationsMax: Int = 1 << 22
+    package static let pendingOperationsMax: Int = 1 << 22
 
     /// The largest encoded text state or delta a decoder accepts, in bytes.
-    public static let encodedBytesMax: Int = 1 << 30
+    package static let encodedBytesMax: Int = 1 << 30
 }

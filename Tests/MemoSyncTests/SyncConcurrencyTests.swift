@@ -111,7 +111,7 @@ final class ConcurrencyTestStore: BlobStore, Sendable {
 /// does.
 @discardableResult
 func waitUntil(
-    _ what: String, timeout: Duration = .seconds(20), isolation: isolated (any Actor)? = #isolation,
+    _ what: String, timeout: Duration = .seconds(90), isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async -> Bool {
     let clock = ContinuousClock()

@@ -1,10 +1,10 @@
 /// A broken internal invariant: a bug in MemoSync, never the caller's fault.
-public struct InvariantViolation: Error, CustomStringConvertible, Sendable {
+package struct InvariantViolation: Error, CustomStringConvertible, Sendable {
     /// What is broken.
-    public var description: String
+    package var description: String
 
     /// Creates a violation report.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }
@@ -28,7 +28,7 @@ extension TextCRDT {
     /// target of a deletion held (no tombstone without its deletion); the content garbage count.
     ///
     /// - Throws: ``InvariantViolation`` naming the first broken invariant.
-    public func checkInvariants() throws(InvariantViolation) {
+    package func checkInvariants() throws(InvariantViolation) {
         try checkInvariants(orphansAllowed: false)
     }
 

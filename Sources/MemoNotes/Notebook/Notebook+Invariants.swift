@@ -10,7 +10,7 @@ extension Notebook {
     /// their own checks.
     ///
     /// - Throws: ``InvariantViolation`` naming the first broken invariant.
-    public func checkInvariants() throws(InvariantViolation) {
+    package func checkInvariants() throws(InvariantViolation) {
         let tally = try checkLogs()
         try require(logs.version == logs.recomputedVersion, "the maintained version differs from the logs")
         try memos.checkIndex()

@@ -53,7 +53,7 @@ import MemoCRDT
 ///
 /// Folding is linear in the input and allocates the key and a scratch buffer of at most 48 KiB.
 /// The first call builds a lookup table, once per process and kana option (a few milliseconds).
-public enum SearchFolding {
+package enum SearchFolding {
     /// The folded UTF-8 of `text` (a "search key").
     ///
     /// - Parameters:
@@ -61,7 +61,7 @@ public enum SearchFolding {
     ///   - options: What else to fold (by default, everything: kana too).
     /// - Returns: The key: valid UTF-8, at most three times as long as `text`'s UTF-8 (a Hangul
     ///   syllable's 3 bytes become up to 9).
-    public static func key(for text: String, options: SearchOptions = SearchOptions()) -> [UInt8] {
+    package static func key(for text: String, options: SearchOptions = SearchOptions()) -> [UInt8] {
         var key: [UInt8] = []
         var text = text
         var invalid = false
@@ -80,7 +80,7 @@ public enum SearchFolding {
     ///     valid UTF-8 give an unspecified key, never a crash or a read out of bounds.
     ///   - key: The key to append to.
     ///   - options: What else to fold (by default, everything: kana too).
-    public static func appendKey<C: Collection<UInt8>>(
+    package static func appendKey<C: Collection<UInt8>>(
         forUTF8 bytes: C, to key: inout [UInt8], options: SearchOptions = SearchOptions()
     ) where C.Index == Int {
         let table = FoldTable.table(for: options)
@@ -97,7 +97,7 @@ public enum SearchFolding {
     /// The folded UTF-8 of `bytes` if they are valid UTF-8 (shortest forms, no surrogates, at
     /// most U+10FFFF), else nil: validation and folding (with the default options) in one pass
     /// over the bytes.
-    public static func validatedKey(forUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func validatedKey(forUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var key: [UInt8] = []
         var invalid = false
         append(utf8: bytes, to: &key, invalid: &invalid, table: .shared)

@@ -1,5 +1,6 @@
 import MemoCRDT
-/// How a search folds text, beyond what it always folds (see ``SearchFolding``).
+/// How a search folds text, beyond what it always folds (case with full case folding, accents,
+/// Unicode normalization, full-width and half-width forms).
 ///
 /// The default folds everything: `SearchOptions()` is what ``Notebook/search(_:options:)`` and
 /// ``SearchQuery/init(_:options:)`` use when given no options.

@@ -63,6 +63,10 @@ public enum DiskError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A flat folder of files the library logic reads and changes, one operation at a time.
 ///
 /// `FileDisk` is the real one (a folder on the local file system); the simulator has its own.
+///
+/// Public (with ``DiskOperation``) because an app may keep its library somewhere other than a
+/// folder, or open a ``Replica`` on `MemoSyncTesting`'s in-memory disk in its own tests
+/// (`Replica(disk:)`); the checks, limits and catalogs behind them are the package's own.
 public protocol LibraryDisk {
     /// The names of the files in the folder.
     func listFiles() throws(DiskError) -> [String]

@@ -12,14 +12,14 @@ import Synchronization
 // gets the engine's texts, `memo` its own ("cli." and "help." keys) from the same place.
 
 /// A language MemoSync speaks.
-public enum MemoLanguage: String, CaseIterable, Sendable {
+package enum MemoLanguage: String, CaseIterable, Sendable {
     case english = "en"
     case korean = "ko"
     case japanese = "ja"
 
     /// The language of a POSIX locale name or a BCP 47 tag: "ko_KR.UTF-8", "ja", "ja-JP",
     /// "en_GB"; nil for other languages and for "C" and "POSIX".
-    public init?(localeName: String) {
+    package init?(localeName: String) {
         let language = localeName.prefix { $0 != "_" && $0 != "-" && $0 != "." && $0 != "@" }.lowercased()
         guard let match = MemoLanguage(rawValue: language) else { return nil }
         self = match
@@ -28,7 +28,7 @@ public enum MemoLanguage: String, CaseIterable, Sendable {
     /// The language the POSIX locale variables choose: the first of `LC_ALL`, `LC_MESSAGES`
     /// and `LANG` that is set and not empty decides (as `setlocale` does); English when it
     /// names another language (or "C"), nil when none is set.
-    public static func fromEnvironment(_ environment: [String: String]) -> MemoLanguage? {
+    package static func fromEnvironment(_ environment: [String: String]) -> MemoLanguage? {
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             if let value = environment[name], !value.isEmpty {
                 return MemoLanguage(localeName: value) ?? .english
@@ -41,13 +41,13 @@ public enum MemoLanguage: String, CaseIterable, Sendable {
 
     /// A language for the texts made in one task (and the tasks it starts), over ``current``:
     /// `MemoLanguage.$taskLanguage.withValue(.korean) { error.localizedDescription }`.
-    @TaskLocal public static var taskLanguage: MemoLanguage?
+    @TaskLocal package static var taskLanguage: MemoLanguage?
 
     /// The language of the engine's texts (error descriptions): ``taskLanguage`` when set;
     /// else, unless set, the one the locale variables choose, else the first of the system's
     /// preferred languages MemoSync speaks, else English. An app may set it to the language of
     /// its interface.
-    public static var current: MemoLanguage {
+    package static var current: MemoLanguage {
         get {
             if let taskLanguage { return taskLanguage }
             if let chosen = chosen.withLock({ $0 }) { return chosen }
@@ -59,9 +59,9 @@ public enum MemoLanguage: String, CaseIterable, Sendable {
 }
 
 /// The catalogs and the lookup of texts in them.
-public enum MemoStrings {
+package enum MemoStrings {
     /// The catalog of `language`: keys to templates.
-    public static func catalog(_ language: MemoLanguage) -> [String: String] {
+    package static func catalog(_ language: MemoLanguage) -> [String: String] {
         switch language {
         case .english: english
         case .korean: korean
@@ -72,14 +72,14 @@ public enum MemoStrings {
     /// The text of `key` in `language`, with each `{name}` replaced by `arguments[name]`.
     /// A key missing from the language falls back to English, then to the key itself (the
     /// catalog test makes sure neither happens).
-    public static func text(_ key: String, _ arguments: [String: String] = [:], language: MemoLanguage = .current) -> String {
+    package static func text(_ key: String, _ arguments: [String: String] = [:], language: MemoLanguage = .current) -> String {
         let template = catalog(language)[key] ?? english[key] ?? key
         return fill(template, arguments)
     }
 
     /// `template` with each `{name}` replaced by `arguments[name]` (left as it is when the
     /// argument is missing). One pass: an argument's own text is never searched again. O(n).
-    public static func fill(_ template: String, _ arguments: [String: String]) -> String {
+    package static func fill(_ template: String, _ arguments: [String: String]) -> String {
         guard !arguments.isEmpty, template.contains("{") else { return template }
         var result = ""
         var rest = template[...]
@@ -98,7 +98,7 @@ public enum MemoStrings {
     }
 
     /// The names of the placeholders of `template`, in order, with repeats.
-    public static func placeholders(in template: String) -> [String] {
+    package static func placeholders(in template: String) -> [String] {
         var names: [String] = []
         var rest = template[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {

@@ -6,11 +6,17 @@ import Testing
 /// `Tests/Fixtures/fuzz/<target>/` (inputs that once crashed a fuzzer, kept as regressions) and
 /// on every seed: each must pass, exactly as `memo-fuzz` runs it.
 @Suite struct FuzzFixtureTests {
-    /// The fixture files of `target`: binary inputs, or `.hex` files of hexadecimal digits.
-    private static func fixtures(of target: FuzzTarget) throws -> [(name: String, bytes: [UInt8])] {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// The folder of `target`'s fixtures.
+    private static func folder(of target: FuzzTarget) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fuzz/\(target.rawValue)")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+    }
+
+    /// The fixture files of `target`: binary inputs, or `.hex` files of hexadecimal digits. A
+    /// missing or unreadable folder throws (it is not an empty one).
+    private static func fixtures(of target: FuzzTarget) throws -> [(name: String, bytes: [UInt8])] {
+        let folder = folder(of: target)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
         return try names.map { name in
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
@@ -29,9 +35,20 @@ import Testing
         var name: String
     }
 
+    /// Every target has a folder of fixtures, and at least one in it: a missing folder (a target
+    /// added without one, or a folder renamed) would otherwise pass as "no fixture failed".
+    @Test func everyTargetHasFixtures() {
+        let lacking = FuzzTarget.allCases.filter { target in
+            ((try? Self.fixtures(of: target)) ?? []).isEmpty
+        }
+        #expect(lacking.isEmpty, "no fixtures in Tests/Fixtures/fuzz/ for \(lacking.map(\.rawValue).joined(separator: ", "))")
+    }
+
     @Test(arguments: FuzzTarget.allCases)
     func fixturesPassTheirChecks(target: FuzzTarget) throws {
-        for fixture in try Self.fixtures(of: target) {
+        let fixtures = try Self.fixtures(of: target)
+        #expect(!fixtures.isEmpty, "\(Self.folder(of: target).path) holds no fixture")
+        for fixture in fixtures {
             do {
                 try target.check(fixture.bytes)
             } catch {

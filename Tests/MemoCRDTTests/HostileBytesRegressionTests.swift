@@ -36,19 +36,31 @@ import Testing
 
     // MARK: Issue 18, item 2 (and issue 12, item 5): tombstones without their deletions
 
-    /// A text delta whose insertion arrives already deleted while the deletion is held back.
+    /// A text delta whose insertion (1.0) arrives already deleted while its deletion (2.1)
+    /// waits for 2.0, which the delta lacks: both are held back, neither applied, and the
+    /// missing operation completes them.
     @Test func tombstoneWithoutItsDeletion() throws {
         let hex = "6d73211b0801000000000000000200000000000000000201200102010100005a3da2be"
         let delta = try TextDelta(decoding: bytesFromHex(hex))
+        #expect(delta.runs.count == 2)
         var text = TextCRDT(replica: ReplicaID(50))
-        do {
-            try text.apply(delta)
-        } catch {
-            return  // refused whole: nothing to check
-        }
+        let report = try text.apply(delta)
+        #expect(report.appliedOperationCount == 0)
+        #expect(report.pendingOperationCount == 2)
+        #expect(report.rejectedOperationCount == 0)
+        #expect(text.pendingOperationCount == 2)
+        #expect(text.version.entries.isEmpty)
+        #expect(text.string.isEmpty)
         try checkTextBehaves(text)
-        // A text that holds the same operations with nothing deleted shows the same.
-        #expect(text.string.isEmpty || text.version.entries.isEmpty == false)
+        // 2.0 (an insertion at the start) arrives: the tombstone and its deletion apply with it.
+        let missing = TextDelta(runs: [
+            TextDelta.Run(replica: ReplicaID(2), counter: 0, lamport: 1, length: 1, kind: .insertion(originLeft: nil, originRight: .end, content: Array("x".utf8)))
+        ])
+        let completed = try text.apply(missing)
+        #expect(completed.appliedOperationCount == 3)
+        #expect(text.pendingOperationCount == 0)
+        #expect(text.string == "x")
+        try checkTextBehaves(text)
     }
 
     // MARK: Issue 18, item 4: merge with reused operation ids
@@ -138,13 +150,24 @@ import Testing
             }
             variants.append(TextDelta(runs: runs))
         }
-        for delta in variants {
+        #expect(variants.count == 4)
+        for (index, delta) in variants.enumerated() {
             var receiver = TextCRDT(replica: ReplicaID(3))
-            guard (try? receiver.apply(delta)) != nil else { continue }
+            // Taken, with the forged run and what depends on it held back: never the deleted
+            // "He" shown, never a deletion applied without its target.
+            let report = try receiver.apply(delta)
+            #expect(report.pendingOperationCount > 0, "variant \(index): nothing held back")
+            #expect(report.rejectedOperationCount == 0, "variant \(index)")
+            #expect(receiver.pendingOperationCount == report.pendingOperationCount, "variant \(index)")
+            #expect(!receiver.string.contains("H") && !receiver.string.contains("e"), "variant \(index): \(receiver.string)")
             try checkTextBehaves(receiver)
             try checkTransfer(receiver)
-            // The honest history completes it (the forged run stays held back: ids are trusted).
-            _ = try? receiver.apply(honest)
+            // The honest history completes it (the forged run's operations, held under the
+            // honest ids, are then duplicates): the honest text, nothing held back.
+            try receiver.apply(honest)
+            #expect(receiver.string == "Jllo", "variant \(index)")
+            #expect(receiver.pendingOperationCount == 0, "variant \(index)")
+            #expect(receiver.encoded() == b.encoded(), "variant \(index)")
             try checkTextBehaves(receiver)
         }
     }
@@ -196,24 +219,35 @@ extension HostileBytesRegressionTests {
     /// F1 and F3: a hostile delta, then the honest history: no deleted item without its
     /// deletion, and a text whose operation log replays to it (what a new replica given its
     /// history shows).
+    ///
+    /// Each input with the number of the three peers that take it: one refused whole leaves the
+    /// peer as it was (and the honest history then applies as to any peer), so no input's
+    /// checks are skipped unseen.
     @Test(arguments: [
-        "0208a100000000000000b200000000000040000206208204a2048c05000e051200221800240018022100468c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
-        "02084c00000000000000b200000000000040000206208004a2048c05010a350c00221800240018022100068c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
-        "02089900000000000000b200000000000040000206208204a2048c05010a350c00221800240018022100068c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81",
-        Self.fuzzF3ThirdInput,
-    ] + fuzzF3OwnItemsBetweenOriginsInputs)
-    func fuzzHostileDeltaThenHonestHistory(hex: String) throws {
+        ("0208a100000000000000b200000000000040000206208204a2048c05000e051200221800240018022100468c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81", 3),
+        ("02084c00000000000000b200000000000040000206208004a2048c05010a350c00221800240018022100068c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81", 0),
+        ("02089900000000000000b200000000000040000206208204a2048c05010a350c00221800240018022100068c090005656c6c6f202c20646561726857656c7420f09f918df09f8fbd2065cc81", 0),
+    ] + fuzzF3OwnItemsBetweenOriginsInputs.map { ($0, 3) })
+    func fuzzHostileDeltaThenHonestHistory(hex: String, acceptingPeers: Int) throws {
         let delta = try TextDelta(decoding: Self.fuzzInput(hex, kind: .textDelta))
         let world = try Self.fuzzWorldTexts()
+        let honest = world.complete.changes(since: VersionVector())
+        var accepted = 0
         for peer in world.peers {
             var text = peer
-            guard (try? text.apply(delta)) != nil else { continue }
-            try checkTextBehaves(text)
-            try checkTransfer(text)
-            _ = try? text.apply(world.complete.changes(since: VersionVector()))
+            do {
+                try text.apply(delta)
+                accepted += 1
+                try checkTextBehaves(text)
+                try checkTransfer(text)
+            } catch is TextError {
+                #expect(text.version == peer.version && text.encoded() == peer.encoded(), "a refused delta changed the peer")
+            }
+            try text.apply(honest)
             try checkTextBehaves(text)
             try checkTransfer(text)
         }
+        #expect(accepted == acceptingPeers)
     }
 }
 

@@ -213,24 +213,33 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
         }
     }
 
-    /// Every single-bit flip of an encoding gives a typed error or, where the checksum cannot
-    /// tell, a valid value; never a crash.
-    @Test func bitFlipsAreRefusedOrHarmless() throws {
+    /// Every single-bit flip of an encoding is a typed error: the envelope's checksum (CRC-32C)
+    /// catches every one-bit change of what it covers, and its header fields are checked.
+    @Test func bitFlipsAreRefused() throws {
         let replicas = try randomReplicas(seed: 7, steps: 40)
         let state = replicas[0].encoded()
         let delta = replicas[2].changes(since: replicas[0].version).encoded()
+        #expect(try TextCRDT(decoding: state, replica: ReplicaID(3)).encoded() == state)
+        #expect(try TextDelta(decoding: delta).encoded() == delta)
         for (bytes, isState) in [(state, true), (delta, false)] {
+            var refused = 0
             for index in bytes.indices {
                 for bit in 0..<8 {
                     var flipped = bytes
                     flipped[index] ^= 1 << bit
-                    if isState {
-                        if let text = try? TextCRDT(decoding: flipped, replica: ReplicaID(3)) { try text.checkInvariants() }
-                    } else {
-                        _ = try? TextDelta(decoding: flipped)
+                    #expect(throws: DecodingError.self, "bit \(bit) of byte \(index) of the \(isState ? "state" : "delta")") {
+                        if isState {
+                            _ = try TextCRDT(decoding: flipped, replica: ReplicaID(3))
+                        } else {
+                            _ = try TextDelta(decoding: flipped)
+                        }
+                    }
+                    if isState ? (try? TextCRDT(decoding: flipped, replica: ReplicaID(3))) == nil : (try? TextDelta(decoding: flipped)) == nil {
+                        refused += 1
                     }
                 }
             }
+            #expect(refused == bytes.count * 8)
         }
     }
 
@@ -244,6 +253,11 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
         let delta = replicas[1].changes(since: replicas[0].version).encoded()
         let (stateBody, stateVersion) = try BlobEnvelope.open(state, kind: .textState, versions: 1...15)
         let (deltaBody, deltaVersion) = try BlobEnvelope.open(delta, kind: .textDelta, versions: 1...15)
+        // How many mutated bodies decoded, and how many decoded deltas a text took: the checks
+        // below run only on those, so a mutator that made nothing but garbage must fail here.
+        var decodedStates = 0
+        var decodedDeltas = 0
+        var appliedDeltas = 0
         for _ in 0..<300 {
             for (original, body, kind, version) in [
                 (state, stateBody, BlobKind.textState, stateVersion), (delta, deltaBody, BlobKind.textDelta, deltaVersion),
@@ -264,13 +278,18 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
                 }
                 let sealed = BlobEnvelope.seal(kind: kind, version: version, body: mutated)
                 if kind == .textState {
-                    if let text = try? TextCRDT(decoding: sealed, replica: ReplicaID(77)) { try text.checkInvariants() }
+                    if let text = try? TextCRDT(decoding: sealed, replica: ReplicaID(77)) {
+                        decodedStates += 1
+                        try text.checkInvariants()
+                    }
                 } else if let decoded = try? TextDelta(decoding: sealed) {
+                    decodedDeltas += 1
                     // Applying a hostile delta must leave a valid text, or throw and change nothing.
                     var target = replicas[0]
                     let before = target.encoded()
                     do {
                         try target.apply(decoded)
+                        appliedDeltas += 1
                     } catch {
                         #expect(target.encoded() == before, "seed \(seed): a refused delta changed the text")
                     }
@@ -278,6 +297,9 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
                 }
             }
         }
+        #expect(decodedStates >= 10, "seed \(seed): only \(decodedStates) of 300 mutated states decoded")
+        #expect(decodedDeltas >= 10, "seed \(seed): only \(decodedDeltas) of 300 mutated deltas decoded")
+        #expect(appliedDeltas >= 5, "seed \(seed): only \(appliedDeltas) of \(decodedDeltas) decoded deltas applied")
     }
 
     /// Arbitrary bytes are not MemoSync encodings.

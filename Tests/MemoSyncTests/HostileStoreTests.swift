@@ -88,6 +88,9 @@ import MemoSyncTesting
             // Each bad blob is reported once (then counted in skippedAgainCount), and only those.
             #expect(Set(carolReported).count == carolReported.count, "seed \(seed): reported twice: \(carolReported)")
             #expect(Set(carolReported).isSubset(of: Set(planted)), "seed \(seed): an honest blob skipped")
+            let unreported = Set(planted).subtracting(carolReported).sorted()
+            #expect(unreported.isEmpty, "seed \(seed): bad blobs never reported: \(unreported)")
+            #expect(carolReported.count == Set(planted).count, "seed \(seed)")
             #expect(report.skippedAgainCount > 0, "seed \(seed)")
             expectConverged([alice, bob, carol], seed: seed)
             #expect(carol.notebook.memo(memo)?.text == "Shopping\nmilk, eggs", "seed \(seed) (MEMOSYNC_SEED=\(seed))")

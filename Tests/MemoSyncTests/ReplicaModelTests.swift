@@ -151,6 +151,45 @@ private func observe(_ read: @escaping @MainActor () -> Void) -> Fired {
         #expect(!model.canUndo && !model.canRedo)
     }
 
+    /// Issue 29: deleting a memo to the trash is undoable: `undoTrash()` brings it back (list
+    /// and trash at once), `redoTrash()` trashes it again; `canUndoTrash` and `canRedoTrash`
+    /// follow, for the Undo command while the list has the focus; the replica's own calls too,
+    /// and a closed replica refuses them.
+    @Test(.timeLimit(.minutes(1))) func movingToTheTrashIsUndoable() async throws {
+        let replica = try makeReplica()
+        let memo = try replica.createMemo(text: "Groceries\nmilk")
+        environment.advance(milliseconds: 10)
+        let other = try replica.createMemo(text: "Garden")
+        let model = ReplicaModel(replica: replica)
+        #expect(!model.canUndoTrash && !model.canRedoTrash)
+        #expect(try model.undoTrash() == nil)
+
+        let fired = observe { _ = model.canUndoTrash }
+        try model.moveToTrash(memo)
+        #expect(fired.value && model.canUndoTrash && !model.canRedoTrash)
+        #expect(model.memos.map(\.id) == [other] && model.trash.map(\.id) == [memo])
+        #expect(try model.undoTrash() == memo)
+        #expect(Set(model.memos.map(\.id)) == [memo, other] && model.trash.isEmpty)
+        #expect(!model.canUndoTrash && model.canRedoTrash)
+        #expect(try model.redoTrash() == memo)
+        #expect(model.trash.map(\.id) == [memo] && model.canUndoTrash && !model.canRedoTrash)
+
+        // Through the replica (Cmd-Z routed there by an app without the model).
+        #expect(replica.canUndoTrash && !replica.canRedoTrash)
+        #expect(try replica.undoTrash() == memo)
+        #expect(replica.notebook.status(of: memo) == .active)
+        #expect(replica.notebook.memo(memo)?.text == "Groceries\nmilk")
+        #expect(!replica.canUndoTrash && replica.canRedoTrash)
+        #expect(try replica.redoTrash() == memo)
+        #expect(replica.notebook.status(of: memo) == .trashed)
+        #expect(try replica.undoTrash() == memo)
+        #expect(replica.unsavedOperationCount > 0)   // an ordinary restore: saved and synced like one
+
+        await replica.close()
+        #expect(throws: ReplicaError.closed) { try replica.undoTrash() }
+        #expect(throws: ReplicaError.closed) { try replica.redoTrash() }
+    }
+
     /// Issue 29: the unsaved and unpublished counts follow edits (the model's at once, others'
     /// through the events), the model's save and its sync.
     @Test(.timeLimit(.minutes(1))) func unsavedAndUnpublishedCountsFollowSavesAndSyncs() async throws {

@@ -173,9 +173,8 @@ extension Notebook {
     public mutating func moveToTrash(_ id: MemoID, wallMilliseconds now: UInt64) throws(NotebookError) {
         guard let record = memos[id], record.status != .purged else { throw .memoNotFound(id) }
         guard record.status == .active else { throw .memoInTrash(id) }
-        appendLifecycle(.trash(seen: record.text.version), to: id, wallMilliseconds: now)
-        events.append(.trashed(id, origin: .local))
-        checkInvariantsIfEnabled()
+        setTrashed(id, true, wallMilliseconds: now)
+        trashUndo.record(TrashUndoStep(memo: id, trashed: true))
     }
 
     /// Takes the memo out of the trash.
@@ -184,8 +183,20 @@ extension Notebook {
     public mutating func restore(_ id: MemoID, wallMilliseconds now: UInt64) throws(NotebookError) {
         guard let record = memos[id], record.status != .purged else { throw .memoNotFound(id) }
         guard record.status == .trashed else { throw .memoNotInTrash(id) }
-        appendLifecycle(.restore, to: id, wallMilliseconds: now)
-        events.append(.restored(id, origin: .local))
+        setTrashed(id, false, wallMilliseconds: now)
+        trashUndo.record(TrashUndoStep(memo: id, trashed: false))
+    }
+
+    /// Moves the memo (active, when `trashed`; in the trash, otherwise) to the trash or out of
+    /// it, without recording an undo step.
+    mutating func setTrashed(_ id: MemoID, _ trashed: Bool, wallMilliseconds now: UInt64) {
+        if trashed {
+            appendLifecycle(.trash(seen: memos[existing: id].text.version), to: id, wallMilliseconds: now)
+            events.append(.trashed(id, origin: .local))
+        } else {
+            appendLifecycle(.restore, to: id, wallMilliseconds: now)
+            events.append(.restored(id, origin: .local))
+        }
         checkInvariantsIfEnabled()
     }
 
@@ -206,6 +217,7 @@ extension Notebook {
         }
         appendLifecycle(.purge(seen: memos[existing: id].text.version), to: id, wallMilliseconds: now)
         undoHistories[id] = nil
+        trashUndo.forget(id)
         events.append(.purged(id, origin: .local))
         checkInvariantsIfEnabled()
     }

@@ -376,6 +376,7 @@ extension Notebook {
         replica = ownReplica
         events = ownEvents
         undoHistories = [:]
+        trashUndo = TrashUndoHistory()
         clock.observe(ownClock.latest, wallMilliseconds: 0)
         for record in memos.records {
             if case let .materialized(text) = record.text {
@@ -546,6 +547,7 @@ extension Notebook {
         case let .purge(seen):
             appendRemoteLifecycle(.purge(seen: seen), run: run, replica: replicaID)
             undoHistories[id] = nil
+            trashUndo.forget(id)
         }
     }
 

@@ -43,6 +43,9 @@ public struct Notebook: Sendable {
     /// Bumped by ``endUndoGrouping()``: edits in different groups never coalesce into one undo
     /// step (not replicated, not encoded).
     @usableFromInline var undoGroup: UInt64 = 0
+    /// This replica's moves to the trash and restores, to undo and redo (not replicated, not
+    /// encoded).
+    @usableFromInline var trashUndo = TrashUndoHistory()
     #if MEMOSYNC_INTERNAL_CHECKS
     var debugMutationCount = 0
     #endif
@@ -77,12 +80,13 @@ public struct Notebook: Sendable {
     }
 
     /// A copy whose local changes are attributed to `replica` (which no other copy may use).
-    /// Undo history and untaken events stay with the original.
+    /// Undo histories (text and trash) and untaken events stay with the original.
     public func fork(replica: ReplicaID) -> Notebook {
         var copy = self
         copy.replica = replica
         copy.events = []
         copy.undoHistories = [:]
+        copy.trashUndo = TrashUndoHistory()
         for record in copy.memos.records {
             if case let .materialized(text) = record.text {
                 copy.memos[existing: record.id].text = .materialized(text.fork(replica: replica))

@@ -59,9 +59,10 @@ public final class DirectoryBlobStore: BlobStore {
     /// The start of the name of every temporary file a write creates; a random suffix follows.
     public static let temporaryNamePrefix = ".memosync-tmp-"
 
-    /// For tests: given a system call a walk makes ("openat" of a folder, "readdir", "fstatat")
-    /// and the key of its entry ("" for the root), an error number to fail it with instead.
-    /// Lets tests running as root (who may read any folder) see permission errors.
+    /// For tests: given a system call a walk makes ("openat" of a folder, "readdir", "fstatat"),
+    /// or "read" of a blob's contents by ``read(key:)``, and the key of its entry ("" for the
+    /// root), an error number to fail it with instead. Lets tests running as root (who may read
+    /// any folder) see permission errors, and count what is read.
     let injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?
 
     /// Opens the store rooted at the folder `path`, creating it (and any missing folder above
@@ -351,6 +352,7 @@ public final class DirectoryBlobStore: BlobStore {
             throw .tooLarge(key: key, sizeBytes: status.size, limitBytes: maxBlobBytes)
         }
         do throws(POSIXFailure) {
+            try injectFailure("read", key: key)
             return try POSIX.readWhole(descriptor, size: status.size, path: filePath)
         } catch {
             guard error.kind == .grewWhileRead else { throw mapped(error) }

@@ -425,15 +425,48 @@ public final class Replica: Sendable {
         try change { notebook, now throws(NotebookError) in try notebook.setText(id, to: text, wallMilliseconds: now) }
     }
 
-    /// Moves a memo to the trash (it can be restored).
+    /// Moves a memo to the trash (it can be restored, and the move undone with
+    /// ``undoTrash()``).
     public func moveToTrash(_ id: MemoID) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.moveToTrash(id, wallMilliseconds: now) }
     }
 
-    /// Restores a memo from the trash.
+    /// Restores a memo from the trash (undone with ``undoTrash()``).
     public func restore(_ id: MemoID) throws(ReplicaError) {
         try change { notebook, now throws(NotebookError) in try notebook.restore(id, wallMilliseconds: now) }
     }
+
+    /// Undoes this device's latest move to the trash or restore (`Notebook.undoTrash(wallMilliseconds:)`):
+    /// a memo it moved to the trash comes back, a memo it restored goes back to the trash.
+    /// Returns the memo (to select it), or nil when there was nothing to undo.
+    ///
+    /// One history for the whole library, apart from each memo's text history (``undo(_:)``):
+    /// route the app's Undo here when the memo list has the focus, or right after the user
+    /// deleted a memo, so that Cmd-Z brings it back. A step whose memo changed since (restored
+    /// or trashed again, here or by a sync) is skipped; a purge is never undone. The change is
+    /// an ordinary restore or trash: saved, synced and reported as events like one.
+    ///
+    /// - Throws: ``ReplicaError/closed``.
+    @discardableResult
+    public func undoTrash() throws(ReplicaError) -> MemoID? {
+        try change { notebook, now throws(NotebookError) in notebook.undoTrash(wallMilliseconds: now) }
+    }
+
+    /// Redoes the move to the trash or restore last undone by ``undoTrash()``. Returns the
+    /// memo, or nil when there was nothing to redo.
+    ///
+    /// - Throws: ``ReplicaError/closed``.
+    @discardableResult
+    public func redoTrash() throws(ReplicaError) -> MemoID? {
+        try change { notebook, now throws(NotebookError) in notebook.redoTrash(wallMilliseconds: now) }
+    }
+
+    /// Whether ``undoTrash()`` has something to undo (for an Undo command while the list has
+    /// the focus).
+    public var canUndoTrash: Bool { guarded.withLock { $0.notebook.canUndoTrash } }
+
+    /// Whether ``redoTrash()`` has something to redo.
+    public var canRedoTrash: Bool { guarded.withLock { $0.notebook.canRedoTrash } }
 
     /// Deletes a memo in the trash for good: its text is deleted (on every replica, as
     /// ordinary deletions) and it leaves the trash; it cannot be restored or undone. The next

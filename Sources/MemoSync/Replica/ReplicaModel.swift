@@ -111,6 +111,11 @@ public final class ReplicaModel {
     /// Whether the selected memo has an undone edit to redo (`Notebook.canRedo(_:)`). False
     /// when nothing is selected, and while the memo is in the trash.
     public private(set) var canRedo = false
+    /// Whether ``undoTrash()`` has a move to the trash or restore of this device to undo
+    /// (`Notebook.canUndoTrash`): for the Undo command while the memo list has the focus.
+    public private(set) var canUndoTrash = false
+    /// Whether ``redoTrash()`` has an undone move to the trash or restore to redo.
+    public private(set) var canRedoTrash = false
     /// Operations a crash would lose now (``Replica/unsavedOperationCount``): for an "unsaved"
     /// badge. Read again at every change the model sees (its own edits and the replica's
     /// events) and after its ``save()`` and ``sync(with:)``; after saving through the replica
@@ -269,6 +274,24 @@ public final class ReplicaModel {
         refresh(list: true, trash: true, text: id == selection)
     }
 
+    /// Undoes this device's latest move to the trash or restore (``Replica/undoTrash()``): the
+    /// list and the trash show it at once. Returns the memo, or nil when there was nothing to
+    /// undo.
+    @discardableResult
+    public func undoTrash() throws(ReplicaError) -> MemoID? {
+        let id = try replica.undoTrash()
+        refresh(list: true, trash: true, text: id != nil && id == selection)
+        return id
+    }
+
+    /// Redoes the move to the trash or restore last undone (``Replica/redoTrash()``).
+    @discardableResult
+    public func redoTrash() throws(ReplicaError) -> MemoID? {
+        let id = try replica.redoTrash()
+        refresh(list: true, trash: true, text: id != nil && id == selection)
+        return id
+    }
+
     /// Deletes a memo in the trash for good (``Replica/purge(_:)``, which refuses an active
     /// memo: move it to the trash first); the trash stops showing it at once, and the selected
     /// text becomes nil when it was the selected memo. The next save scrubs its text from the
@@ -390,6 +413,12 @@ public final class ReplicaModel {
         if trash {
             let trashed = notebook.trash()
             if trashed != self.trash { self.trash = trashed }
+        }
+        if list || trash {
+            let canUndoTrash = notebook.canUndoTrash
+            if canUndoTrash != self.canUndoTrash { self.canUndoTrash = canUndoTrash }
+            let canRedoTrash = notebook.canRedoTrash
+            if canRedoTrash != self.canRedoTrash { self.canRedoTrash = canRedoTrash }
         }
         if text {
             let selectedText = selection.flatMap { notebook.memo($0)?.text }

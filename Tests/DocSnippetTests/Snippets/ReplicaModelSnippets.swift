@@ -11,6 +11,8 @@ func replicaModelCommands(_ model: ReplicaModel, memo: MemoID) throws {
     let notSynced = model.unpublishedOperationCount > 0   // not in the store yet
     let found = model.search("milk")                      // active memos, newest modified first
     try model.moveToTrash(memo)
+    try model.undoTrash()                                 // Undo with the list focused: it is back
+    try model.redoTrash()                                 // and in the trash again
     try model.purge(memo)                                 // for good: only from the trash
     _ = (undoEnabled, edited, notSynced, found)   // not in the article: they are only read there
 }

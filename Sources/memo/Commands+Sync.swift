@@ -51,7 +51,7 @@ extension Runner {
             printSyncSummary(report, store: shown)
         }
         if !report.listedStore {
-            let reason = report.errors.first.map(problemText) ?? t("storeNotListed")
+            let reason = report.errors.first.map(problemCause) ?? t("storeNotListed")
             throw .runtime("error.couldNotSync", ["path": shown, "error": Format.terminalSafe(reason)])
         }
         if !report.errors.isEmpty {

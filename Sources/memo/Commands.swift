@@ -335,6 +335,12 @@ func problemText(_ problem: SyncProblem) -> String {
     MemoLanguage.current == .english ? problem.description : explain(problem, withSuggestion: false)
 }
 
+/// A sync's problem after "could not sync with STORE: ", which says already that nothing was
+/// synced: in English its description, in Korean and Japanese only the innermost cause.
+func problemCause(_ problem: SyncProblem) -> String {
+    MemoLanguage.current == .english ? problem.description : problem.localizedDetail ?? problemText(problem)
+}
+
 extension ReplicaError {
     /// Whether the library is locked by another replica (another `memo` process, or another
     /// replica of this one).

@@ -324,7 +324,7 @@ extension DiskError: LocalizedError {
 extension SyncProblem: LocalizedError {
     /// The innermost cause as a clause: the store's failure, else the reason (in English only,
     /// unless recognised).
-    var localizedDetail: String? {
+    package var localizedDetail: String? {
         if let storeError { return storeError.localizedDetail }
         return reason.flatMap(FailureCause.detail(of:))
     }

@@ -160,4 +160,40 @@ import MemoSyncTesting
             #expect(ReplicaModel.Failure.incompleteSync(SyncReport()).recoverySuggestion == SyncProblem(.list, reason: "x").recoverySuggestion)
         }
     }
+
+    /// The causes are recognised in the texts the lower layers really write: the system's
+    /// (`strerror` through `POSIXFailure`), a folder where a file is (POSIX.makeDirectories),
+    /// the HTTP client's; every cause has a text in every catalog.
+    @Test func theCausesAreRecognisedInTheLowerLayersTexts() throws {
+        let system: [(Int32, FailureCause)] = [
+            (EACCES, .permissionDenied), (EPERM, .permissionDenied), (ENOENT, .missing), (ENOTDIR, .inTheWay), (EEXIST, .inTheWay),
+            (EISDIR, .inTheWay), (ENOSPC, .noSpace), (EROFS, .readOnly), (EIO, .deviceFailed),
+        ]
+        for (code, cause) in system {
+            let reason = POSIXFailure(call: "open", path: "/x/y", code: code).description
+            #expect(FailureCause(reason: reason) == cause, "\(reason)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("causes-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder))
+        do {
+            _ = try DirectoryBlobStore(path: folder)
+            Issue.record("a file was used as a store folder")
+        } catch {
+            #expect(FailureCause(reason: "\(error)") == .inTheWay, "\(error)")
+        }
+        let remote: [(String, FailureCause)] = [
+            ("cannot connect (the server refused the connection or did not answer) (after 8 attempts)", .cannotConnect),
+            ("the request timed out", .cannotConnect), ("the server's host name was not found", .hostNotFound),
+            ("this device is not connected to a network", .offline), ("the server is busy (HTTP 503); try later", .serverBusy),
+            ("refusing to send a password over plain http to h; use https", .insecure), ("\"x y\" is not a valid bucket name", .badAddress),
+        ]
+        for (reason, cause) in remote { #expect(FailureCause(reason: reason) == cause, "\(reason)") }
+        #expect(FailureCause(reason: "offline") == nil && FailureCause(reason: "EIO") == nil)
+        for language in MemoLanguage.allCases {
+            for cause in FailureCause.allCases {
+                #expect(MemoStrings.catalog(language)["error.cause.\(cause.rawValue)"] != nil, "\(language) \(cause)")
+            }
+        }
+    }
 }

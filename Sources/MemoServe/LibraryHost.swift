@@ -289,7 +289,9 @@ public final class LibraryHost: Sendable {
     }
 
     private static func isLocked(_ error: ReplicaError) -> Bool {
+        // Another replica of this process (a request's) is as busy as another process's.
         if case .disk(.locked) = error { return true }
+        if case .disk(.alreadyOpen) = error { return true }
         return false
     }
 

@@ -179,5 +179,7 @@ public struct StoreLocationError: Error, Sendable, Equatable, CustomStringConver
     public init(_ reason: String) { self.reason = reason }
 
     public var description: String { reason }
-    public var errorDescription: String? { "The sync store cannot be used: \(reason)." }
+    /// One sentence in ``MemoLanguage/current``: the store cannot be used, and the reason's
+    /// cause when it is one the catalogs know (the reason as it is, in English).
+    public var errorDescription: String? { errorSentence("error.StoreLocationError.what", detail: FailureCause.detail(of: reason)) }
 }

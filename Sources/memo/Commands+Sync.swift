@@ -51,12 +51,12 @@ extension Runner {
             printSyncSummary(report, store: shown)
         }
         if !report.listedStore {
-            let reason = report.errors.first?.description ?? t("storeNotListed")
+            let reason = report.errors.first.map(problemCause) ?? t("storeNotListed")
             throw .runtime("error.couldNotSync", ["path": shown, "error": Format.terminalSafe(reason)])
         }
         if !report.errors.isEmpty {
             let what = report.errors.count == 1
-                ? Format.terminalSafe(report.errors[0].description)
+                ? Format.terminalSafe(problemText(report.errors[0]))
                 : t("storeErrorsAbove", ["count": Format.count(report.errors.count, "storeError")])
             throw .runtime("error.syncUnfinished", ["error": what])
         }
@@ -150,7 +150,7 @@ extension Runner {
         }
         if !report.errors.isEmpty {
             console.print("  " + t("sync.storeErrors"))
-            for error in report.errors { console.print("    \(Format.terminalSafe(error.description))") }
+            for error in report.errors { console.print("    \(Format.terminalSafe(problemText(error)))") }
         }
     }
 }

@@ -328,10 +328,25 @@ func explain(_ error: any Error, withSuggestion: Bool = true) -> String {
     return text
 }
 
+/// A sync's problem in a message: in English its description, which names the blob (for a user
+/// who looks into the store) and the store's own words; in Korean and Japanese the catalogs'
+/// sentence (what failed and the innermost cause, no English text, no blob key).
+func problemText(_ problem: SyncProblem) -> String {
+    MemoLanguage.current == .english ? problem.description : explain(problem, withSuggestion: false)
+}
+
+/// A sync's problem after "could not sync with STORE: ", which says already that nothing was
+/// synced: in English its description, in Korean and Japanese only the innermost cause.
+func problemCause(_ problem: SyncProblem) -> String {
+    MemoLanguage.current == .english ? problem.description : problem.localizedDetail ?? problemText(problem)
+}
+
 extension ReplicaError {
-    /// Whether the library is locked by another replica (another `memo` process).
+    /// Whether the library is locked by another replica (another `memo` process, or another
+    /// replica of this one).
     var isLocked: Bool {
         if case .disk(.locked) = self { return true }
+        if case .disk(.alreadyOpen) = self { return true }
         return false
     }
 }

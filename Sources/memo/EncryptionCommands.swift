@@ -136,7 +136,7 @@ struct EncryptionSession {
             // As when the sync's own listing fails: nothing was read or written.
             guard case let .store(storeError) = error else { throw .encryption(error, store: storeName) }
             // The same message as a plain store's failed listing (Commands+Sync.swift).
-            throw .runtime("error.couldNotSync", ["path": storeName, "error": Format.terminalSafe(SyncProblem(.list, storeError: storeError).description)])
+            throw .runtime("error.couldNotSync", ["path": storeName, "error": Format.terminalSafe(problemCause(SyncProblem(.list, storeError: storeError)))])
         }
         switch status {
         case .plain where library != nil:

@@ -1,8 +1,9 @@
 // `memo sync --store …`: a folder path, an s3:// bucket or a WebDAV URL (MemoSyncRemote's
 // StoreLocation), with credentials from the environment or the library's credentials file.
-// Its messages come from the catalogs (cli.error.*); the reasons StoreLocationError gives and
-// `StoreLocation.description` (how `memo status` and sync messages name a remote store) stay
-// English: they are technical (URLs, option and variable names).
+// Its messages come from the catalogs (cli.error.*); the reasons StoreLocationError gives stay
+// English (they are technical: URLs, option and variable names) unless their cause is one the
+// catalogs know. A remote store is named by `StoreLocation.description` in English, by the
+// catalogs' words for its kind in Korean and Japanese ("cli.storeKind.").
 
 import Foundation
 import MemoSync
@@ -72,7 +73,10 @@ extension Runner {
     /// The error for a store that cannot be opened (its credentials are missing or unreadable,
     /// say), naming it by its kind in the catalogs' words.
     private static func cannotUse(_ location: StoreLocation, given: String, _ error: StoreLocationError) -> CLIError {
-        let reason = Format.terminalSafe(error.description)
+        // In Korean and Japanese the cause in the catalogs' words when it is one they know
+        // ("a file with this name is in the way"), else the reason as it is.
+        let localizedCause = MemoLanguage.current == .english ? nil : FailureCause(reason: error.reason)?.localizedClause
+        let reason = Format.terminalSafe(localizedCause ?? error.description)
         switch location {
         case .folder: return .runtime("error.cannotUseStore", ["path": Format.terminalSafe(StoreLocation.redactingCredentials(given)), "error": reason])
         case .s3: return .runtime("error.cannotUseBucket", ["location": Format.terminalSafe(location.text), "error": reason])
@@ -92,14 +96,20 @@ extension Runner {
     /// How sync messages name a store: a folder by its path, a remote store by its kind and
     /// location ("S3 bucket notes, prefix team/, at https://…"). Never a secret.
     static func storeDisplay(_ location: StoreLocation) -> String {
-        if case let .folder(path) = location { return path }
-        return location.description
+        switch location {
+        case let .folder(path): return path
+        case _ where MemoLanguage.current == .english: return location.description
+        case let .webDAV(folder): return t("storeKind.webDAV", ["location": folder.absoluteString])
+        case let .s3(bucket, prefix, endpoint, _):
+            return t("storeKind.s3", ["location": bucket + "/" + prefix + (endpoint.map { " " + $0.absoluteString } ?? "")])
+        }
     }
 
     /// What `memo status` shows of a remembered store: its kind and location, no secret.
     static func storeSummary(_ remembered: String?) -> String? {
         guard let remembered else { return nil }
         guard let location = try? StoreLocation(parsing: remembered) else { return remembered }
-        return location.description
+        if case .folder = location { return location.description }
+        return storeDisplay(location)
     }
 }

@@ -62,6 +62,12 @@ struct CatalogTests {
         }
         let errors = try String(contentsOf: root.appendingPathComponent("Sources/MemoSync/Errors/LocalizedErrors.swift"), encoding: .utf8)
         keys += matches(#"localized\("([A-Za-z.]+)""#, in: errors)
+        // `errorSentence("...")` in the engine's error texts (LocalizedErrors.swift, ReplicaModel.swift,
+        // MemoSyncRemote's StoreLocation.swift).
+        for file in ["Sources/MemoSync/Errors/LocalizedErrors.swift", "Sources/MemoSync/Replica/ReplicaModel.swift", "Sources/MemoSyncRemote/StoreLocation.swift"] {
+            let source = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            keys += matches(#"errorSentence\("([A-Za-z.]+)""#, in: source)
+        }
         return keys
     }
 
@@ -178,6 +184,50 @@ struct LocalizedCLITests {
         let english = try sandbox.ok(["show", id, "--json"], library: library).object()
         let localized = try sandbox.ok(["show", id, "--json"], library: library, environment: japanese).object()
         #expect(NSDictionary(dictionary: english).isEqual(to: localized))
+    }
+
+    /// Issue 29, message 12: the errors of the layers below (a store that cannot be reached, a
+    /// file where a folder should be) in the user's language, with no English sentence and no
+    /// blob key.
+    @Test("store and disk errors in Korean and Japanese: the cause in the catalog's words")
+    func lowerLayerErrorsAreTranslated() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("offline", library: library)
+        let korean = ["LANG": "ko_KR.UTF-8"]
+        let japanese = ["LANG": "ja_JP.UTF-8"]
+        let file = sandbox.at("file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        var results: [RunResult] = []
+        // A WebDAV server nobody runs: port 9 (discard) on this machine refuses.
+        results.append(try sandbox.fails(["sync", "--store", "http://127.0.0.1:9/dav"], status: 1,
+                                         containing: ["동기화할 수 없습니다: 서버에 연결할 수 없습니다"], library: library, environment: korean))
+        results.append(try sandbox.fails(["sync", "--store", "http://127.0.0.1:9/dav"], status: 1,
+                                         containing: ["同期できませんでした: サーバーに接続できません"], library: library, environment: japanese))
+        // A file where the store folder, or the library folder, should be.
+        results.append(try sandbox.fails(["sync", "--store", file + "/store"], status: 1, containing: ["같은 이름의 파일이 가로막고 있습니다"],
+                                         library: library, environment: korean))
+        results.append(try sandbox.fails(["sync", "--store", file], status: 1, containing: ["同じ名前のファイルが邪魔をしています"],
+                                         library: library, environment: japanese))
+        results.append(try sandbox.fails(["list"], status: 1, containing: ["파일이며 라이브러리 폴더가 아닙니다"], library: file, environment: korean))
+        // A file where the store's own folder should be: every write fails, and the summary and
+        // the error say why without the blob's key.
+        let store = sandbox.at("store")
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: store + "/memosync"))
+        let blocked = try sandbox.memo(["sync", "--store", store], library: library, environment: korean)
+        #expect(blocked.status == 1 && blocked.stderr.contains("동기화 저장소에 파일을 쓸 수 없습니다: 같은 이름의 파일이 가로막고 있습니다"), "\(blocked)")
+        #expect(blocked.stdout.contains("같은 이름의 파일이 가로막고 있습니다") && !blocked.stdout.contains("memosync/"), "\(blocked)")
+        results.append(blocked)
+        // A remote store is named by its kind in the catalogs' words.
+        #expect(results[0].stderr.contains("WebDAV 폴더") && results[1].stderr.contains("WebDAV フォルダー"), "\(results[0])")
+        for result in results {
+            // Paths, URLs and quoted commands are not sentences.
+            let message = (result.stderr + result.stdout).replacing(/\S*\/\S*/, with: "").replacing(/'[^']*'/, with: "")
+            #expect(message.firstMatch(of: /[A-Za-z]{2,}(?:[ ,;'()-]+[A-Za-z]{2,}){2,}/) == nil, "English left: \(message)")
+            #expect(!message.contains("memosync/"), "\(message)")
+        }
     }
 
     @Test("a wrong or missing passphrase in Korean and Japanese: the catalog's message, exit status 3")

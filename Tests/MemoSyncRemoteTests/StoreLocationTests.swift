@@ -97,4 +97,23 @@ import Testing
         let aws = S3BlobStore.Configuration(bucket: "notes", region: "eu-west-1", credentials: work)
         #expect(aws.endpoint.absoluteString == "https://s3.eu-west-1.amazonaws.com" && aws.addressing == .virtualHosted)
     }
+
+    /// Issue 29, message 12: a store that cannot be opened is told in one sentence in the
+    /// user's language; the reason's cause in the catalogs' words when they know it, never an
+    /// English reason inside a translation.
+    @Test func refusalsAreOneSentenceInTheUsersLanguage() {
+        let inTheWay = StoreLocationError("the store is unavailable: mkdir /x/store: a file with this name is in the way")
+        let other = StoreLocationError("--endpoint and --region apply to s3:// stores only")
+        MemoLanguage.$taskLanguage.withValue(.english) {
+            #expect(inTheWay.errorDescription == "The sync store cannot be used: a file with this name is in the way.")
+            #expect(other.errorDescription == "The sync store cannot be used: --endpoint and --region apply to s3:// stores only.")
+        }
+        MemoLanguage.$taskLanguage.withValue(.korean) {
+            #expect(inTheWay.errorDescription == "동기화 저장소를 쓸 수 없습니다: 같은 이름의 파일이 가로막고 있습니다.")
+            #expect(other.errorDescription == "동기화 저장소를 쓸 수 없습니다.")
+        }
+        MemoLanguage.$taskLanguage.withValue(.japanese) {
+            #expect(inTheWay.errorDescription == "同期ストアを使えません: 同じ名前のファイルが邪魔をしています。")
+        }
+    }
 }

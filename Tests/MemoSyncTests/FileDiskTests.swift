@@ -34,9 +34,10 @@ extension DiskError {
         #expect(disk.path == folder.path("library"))
         #expect(FileManager.default.fileExists(atPath: folder.path("library/" + FileDisk.lockFileName)))
         #expect(try disk.listFiles() == [])
-        #expect(throws: DiskError.locked(path: folder.path("library"))) { try FileDisk(path: folder.path("library")) }
+        // Held by this process: told apart from another process's lock.
+        #expect(throws: DiskError.alreadyOpen(path: folder.path("library"))) { try FileDisk(path: folder.path("library")) }
         // The same folder through another spelling is the same lock.
-        #expect(throws: DiskError.locked(path: folder.path("library"))) { try FileDisk(path: folder.path("library/")) }
+        #expect(throws: DiskError.alreadyOpen(path: folder.path("library"))) { try FileDisk(path: folder.path("library/")) }
         withExtendedLifetime(disk) {}
     }
 
@@ -55,8 +56,11 @@ extension DiskError {
         expectDiskError(\.isUnavailable) { try first.listFiles() }
         expectDiskError(\.isUnavailable) { try first.read(file: "a") }
         expectDiskError(\.isUnavailable) { try first.perform(.write(file: "a", bytes: [2])) }
-        #expect(throws: DiskError.locked(path: folder.path)) { try FileDisk(path: folder.path) }
+        #expect(throws: DiskError.alreadyOpen(path: folder.path)) { try FileDisk(path: folder.path) }
         second.close()
+        // Once every disk of this process closed, nothing is counted open.
+        let third = try FileDisk(path: folder.path)
+        third.close()
     }
 
     #if os(Linux) || os(macOS)

@@ -10,23 +10,47 @@ import MemoNotes
 // (in another module of this package, so no `@retroactive` is needed). The texts come from the
 // catalogs (MemoStrings, "error." keys) in ``MemoLanguage/current``: `errorDescription` says
 // what went wrong, `failureReason` why (when there is more to say), `recoverySuggestion` what
-// the user can do (when there is something). Technical details (a file name, a system
-// message) are given as they are.
+// the user can do (when there is something). An alert shows one sentence of what happened
+// (with at most one detail after ": ", the innermost cause: FailureCause.swift) and one of
+// what to do; never a memo id or a blob key (they stay in `description`, for logs), and in
+// Korean and Japanese never a lower layer's English text.
 
 /// The text of `key` in the current language.
 private func localized(_ key: String, _ arguments: [String: String] = [:]) -> String {
     MemoStrings.text(key, arguments)
 }
 
+/// One sentence in the current language: the text of `key` (what happened, a clause without a
+/// final period), then ": " and `detail` (the innermost cause) when there is one.
+package func errorSentence(_ key: String, _ arguments: [String: String] = [:], detail: String?) -> String {
+    let what = MemoStrings.text(key, arguments)
+    guard let detail, !detail.isEmpty else { return MemoStrings.text("error.sentence", ["what": what]) }
+    return MemoStrings.text("error.sentenceWithDetail", ["what": what, "detail": detail])
+}
+
 extension TextError: LocalizedError {
+    /// The detail told after what happened: the positions, else (in English) the description.
+    var localizedDetail: String? {
+        switch self {
+        case let .rangeOutOfBounds(lower, upper, length):
+            localized("error.TextError.range.detail", ["lower": "\(lower)", "upper": "\(upper)", "length": "\(length)"])
+        case let .offsetOutOfBounds(offset, length):
+            localized("error.TextError.offset.detail", ["offset": "\(offset)", "length": "\(length)"])
+        case let .offsetInsideSurrogatePair(offset):
+            localized("error.TextError.surrogate.detail", ["offset": "\(offset)"])
+        case let .invalidDelta(reason): FailureCause.englishDetail(reason)
+        default: FailureCause.englishDetail(description)
+        }
+    }
+
     public var errorDescription: String? {
         switch self {
         case .offsetOutOfBounds, .offsetInsideSurrogatePair, .rangeOutOfBounds, .unknownAnchor:
-            localized("error.TextError.doesNotFit.description", ["description": description])
+            errorSentence("error.TextError.doesNotFit.what", detail: localizedDetail)
         case .counterOverflow, .contentTooLarge, .tooManyReplicas, .tooManyPendingOperations:
-            localized("error.TextError.tooLarge.description", ["description": description])
+            errorSentence("error.TextError.tooLarge.what", detail: localizedDetail)
         case .invalidDelta, .operationsNotHeld:
-            localized("error.TextError.inconsistent.description", ["description": description])
+            errorSentence("error.TextError.inconsistent.what", detail: localizedDetail)
         }
     }
 
@@ -57,17 +81,19 @@ extension TextError: LocalizedError {
     }
 }
 
+/// A memo is named "the memo" (its id, 32 hexadecimal digits, means nothing to a person; it
+/// stays in `description`).
 extension NotebookError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case let .memoNotFound(id): localized("error.NotebookError.memoNotFound.description", ["id": "\(id)"])
-        case let .memoExists(id): localized("error.NotebookError.memoExists.description", ["id": "\(id)"])
-        case let .memoInTrash(id): localized("error.NotebookError.memoInTrash.description", ["id": "\(id)"])
-        case let .memoNotInTrash(id): localized("error.NotebookError.memoNotInTrash.description", ["id": "\(id)"])
-        case let .text(id, error): localized("error.NotebookError.text.description", ["id": "\(id)", "error": "\(error)"])
-        case let .invalidDelta(reason): localized("error.NotebookError.invalidDelta.description", ["reason": "\(reason)"])
-        case let .corruptMemo(id, error): localized("error.NotebookError.corruptMemo.description", ["id": "\(id)", "error": "\(error)"])
-        case let .nothingToUndo(id): localized("error.NotebookError.nothingToUndo.description", ["id": "\(id)"])
+        case .memoNotFound: errorSentence("error.NotebookError.memoNotFound.what", detail: nil)
+        case .memoExists: errorSentence("error.NotebookError.memoExists.what", detail: nil)
+        case .memoInTrash: errorSentence("error.NotebookError.memoInTrash.what", detail: nil)
+        case .memoNotInTrash: errorSentence("error.NotebookError.memoNotInTrash.what", detail: nil)
+        case let .text(_, error): errorSentence("error.NotebookError.text.what", detail: error.localizedDetail)
+        case let .invalidDelta(reason): errorSentence("error.NotebookError.invalidDelta.what", detail: FailureCause.englishDetail(reason))
+        case let .corruptMemo(_, error): errorSentence("error.NotebookError.corruptMemo.what", detail: error.localizedDetail)
+        case .nothingToUndo: errorSentence("error.NotebookError.nothingToUndo.what", detail: nil)
         }
     }
 
@@ -92,7 +118,10 @@ extension NotebookError: LocalizedError {
 }
 
 extension MemoCRDT.DecodingError: LocalizedError {
-    public var errorDescription: String? { localized("error.DecodingError.any.description", ["description": "\(description)"]) }
+    /// The description, in English only.
+    var localizedDetail: String? { FailureCause.englishDetail(description) }
+
+    public var errorDescription: String? { errorSentence("error.DecodingError.any.what", detail: localizedDetail) }
 
     public var failureReason: String? {
         switch self {
@@ -114,17 +143,29 @@ extension MemoCRDT.DecodingError: LocalizedError {
 }
 
 extension ReplicaError: LocalizedError {
+    /// The innermost cause as a clause, for a sentence that says what failed first
+    /// (``ReplicaModel/Failure``): the disk's, or the library being closed; nil for the others,
+    /// which are told by their own sentence.
+    var localizedDetail: String? {
+        switch self {
+        case let .disk(error): error.localizedDetail
+        case .closed: FailureCause.closed.localizedClause
+        default: nil
+        }
+    }
+
     public var errorDescription: String? {
         switch self {
         case let .disk(error): error.errorDescription
         case let .notebook(error): error.errorDescription
         case let .text(id, error): NotebookError.text(id, error).errorDescription
-        case let .corruptLibrary(file, reason): localized("error.ReplicaError.corruptLibrary.description", ["file": "\(file)", "reason": "\(reason)"])
-        case .unknownLibraryVersion: localized("error.ReplicaError.unknownLibraryVersion.description")
-        case .syncInProgress: localized("error.ReplicaError.syncInProgress.description")
-        case .closed: localized("error.ReplicaError.closed.description")
-        case .encryptedLibrary: localized("error.ReplicaError.encryptedLibrary.description")
-        case .noSyncInProgress: localized("error.ReplicaError.noSyncInProgress.description")
+        case let .corruptLibrary(file, reason):
+            errorSentence("error.ReplicaError.corruptLibrary.what", ["file": file], detail: FailureCause.englishDetail(reason))
+        case .unknownLibraryVersion: errorSentence("error.ReplicaError.unknownLibraryVersion.what", detail: nil)
+        case .syncInProgress: errorSentence("error.ReplicaError.syncInProgress.what", detail: nil)
+        case .closed: errorSentence("error.ReplicaError.closed.what", detail: nil)
+        case .encryptedLibrary: errorSentence("error.ReplicaError.encryptedLibrary.what", detail: nil)
+        case .noSyncInProgress: errorSentence("error.ReplicaError.noSyncInProgress.what", detail: nil)
         }
     }
 
@@ -154,21 +195,46 @@ extension ReplicaError: LocalizedError {
     }
 }
 
+/// A blob is "a file in the sync store" (its key stays in `description`, for logs).
 extension BlobStoreError: LocalizedError {
+    /// The store's failure as a clause, for a sentence that says what failed first
+    /// (``SyncProblem``): the recognised cause of a reason, or the kind of failure.
+    var localizedDetail: String {
+        switch self {
+        case .notFound: localized("error.BlobStoreError.notFound.detail")
+        case .invalidKey: localized("error.BlobStoreError.invalidKey.detail")
+        case .full: localized("error.BlobStoreError.full.detail")
+        case let .unavailable(reason): FailureCause.detail(of: reason) ?? localized("error.BlobStoreError.unavailable.detail")
+        case let .io(reason): FailureCause.detail(of: reason) ?? localized("error.BlobStoreError.io.detail")
+        case let .tooLarge(_, size, limit): localized("error.BlobStoreError.tooLarge.detail", ["size": "\(size)", "limit": "\(limit)"])
+        case .cancelled: localized("error.BlobStoreError.cancelled.detail")
+        case .undecryptable: localized("error.BlobStoreError.undecryptable.detail")
+        case .encrypted: localized("error.BlobStoreError.encrypted.detail")
+        case let .denied(code, _): localized("error.BlobStoreError.denied.detail", ["code": code])
+        case let .server(status, code, _): localized("error.BlobStoreError.server.detail", ["status": "\(status)", "code": code])
+        case let .retryLater(milliseconds, _): localized("error.BlobStoreError.retryLater.detail", ["seconds": Self.seconds(milliseconds)])
+        }
+    }
+
     public var errorDescription: String? {
         switch self {
-        case let .notFound(key): localized("error.BlobStoreError.notFound.description", ["key": "\(BlobKeyRules.abbreviated(key))"])
-        case .invalidKey: localized("error.BlobStoreError.invalidKey.description", ["description": "\(description)"])
-        case .full: localized("error.BlobStoreError.full.description")
-        case .unavailable: localized("error.BlobStoreError.unavailable.description", ["description": "\(description)"])
-        case .io: localized("error.BlobStoreError.io.description", ["description": "\(description)"])
-        case .tooLarge: localized("error.BlobStoreError.tooLarge.description", ["description": "\(description)"])
-        case .cancelled: localized("error.BlobStoreError.cancelled.description")
-        case .undecryptable: localized("error.BlobStoreError.undecryptable.description", ["description": "\(description)"])
-        case .encrypted: localized("error.BlobStoreError.encrypted.description")
-        case .denied: localized("error.BlobStoreError.denied.description", ["description": "\(description)"])
-        case .server: localized("error.BlobStoreError.server.description", ["description": "\(description)"])
-        case .retryLater: localized("error.BlobStoreError.retryLater.description", ["description": "\(description)"])
+        case .notFound: errorSentence("error.BlobStoreError.notFound.what", detail: nil)
+        case .invalidKey: errorSentence("error.BlobStoreError.invalidKey.what", detail: nil)
+        case .full: errorSentence("error.BlobStoreError.full.what", detail: nil)
+        case let .unavailable(reason): errorSentence("error.BlobStoreError.unavailable.what", detail: FailureCause.detail(of: reason))
+        case let .io(reason): errorSentence("error.BlobStoreError.io.what", detail: FailureCause.detail(of: reason))
+        case let .tooLarge(_, size, limit):
+            errorSentence("error.BlobStoreError.tooLarge.what", detail: localized("error.BlobStoreError.size", ["size": "\(size)", "limit": "\(limit)"]))
+        case .cancelled: errorSentence("error.BlobStoreError.cancelled.what", detail: nil)
+        case let .undecryptable(_, refusal):
+            errorSentence("error.BlobStoreError.undecryptable.what", detail: FailureCause.englishDetail(refusal.description))
+        case .encrypted: errorSentence("error.BlobStoreError.encrypted.what", detail: nil)
+        case let .denied(code, message):
+            errorSentence("error.BlobStoreError.denied.what", detail: FailureCause.englishDetail(message.isEmpty ? code : "\(code) (\(message))") ?? code)
+        case let .server(status, code, message):
+            errorSentence("error.BlobStoreError.server.what", detail: FailureCause.englishDetail(message.isEmpty ? "HTTP \(status) \(code)" : "HTTP \(status) \(code) (\(message))") ?? "HTTP \(status) \(code)")
+        case let .retryLater(milliseconds, _):
+            errorSentence("error.BlobStoreError.retryLater.what", detail: localized("error.BlobStoreError.retryLater.detail", ["seconds": Self.seconds(milliseconds)]))
         }
     }
 
@@ -189,14 +255,18 @@ extension BlobStoreError: LocalizedError {
 extension EncryptionError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case .wrongPassphrase: localized("error.EncryptionError.wrongPassphrase.description")
-        case .passphraseRequired: localized("error.EncryptionError.passphraseRequired.description")
-        case .passphraseChanged: localized("error.EncryptionError.passphraseChanged.description")
-        case .notEncrypted: localized("error.EncryptionError.notEncrypted.description")
-        case .alreadyEncrypted: localized("error.EncryptionError.alreadyEncrypted.description")
-        case .keyBlobMissing: localized("error.EncryptionError.keyBlobMissing.description")
-        case .damagedKeyBlob, .unknownKeyBlobVersion, .unacceptableParameters, .platform:
-            localized("error.EncryptionError.failed.description", ["description": "\(description)"])
+        case .wrongPassphrase: errorSentence("error.EncryptionError.wrongPassphrase.what", detail: nil)
+        case .passphraseRequired: errorSentence("error.EncryptionError.passphraseRequired.what", detail: nil)
+        case .passphraseChanged: errorSentence("error.EncryptionError.passphraseChanged.what", detail: nil)
+        case .notEncrypted: errorSentence("error.EncryptionError.notEncrypted.what", detail: nil)
+        case .alreadyEncrypted: errorSentence("error.EncryptionError.alreadyEncrypted.what", detail: nil)
+        case .keyBlobMissing: errorSentence("error.EncryptionError.keyBlobMissing.what", detail: nil)
+        case .damagedKeyBlob: errorSentence("error.EncryptionError.failed.what", detail: localized("error.EncryptionError.damagedKeyBlob.detail"))
+        case let .unknownKeyBlobVersion(_, version):
+            errorSentence("error.EncryptionError.failed.what", detail: localized("error.EncryptionError.unknownKeyBlobVersion.detail", ["version": "\(version)"]))
+        case .unacceptableParameters:
+            errorSentence("error.EncryptionError.failed.what", detail: localized("error.EncryptionError.unacceptableParameters.detail"))
+        case .platform: errorSentence("error.EncryptionError.failed.what", detail: localized("error.EncryptionError.platform.detail"))
         case let .store(error): error.errorDescription
         }
     }
@@ -214,14 +284,28 @@ extension EncryptionError: LocalizedError {
 }
 
 extension DiskError: LocalizedError {
+    /// The disk's failure as a clause, for a sentence that says what failed first
+    /// (``ReplicaModel/Failure``): the recognised cause of a reason, or the kind of failure.
+    var localizedDetail: String {
+        switch self {
+        case let .unavailable(reason): FailureCause.detail(of: reason) ?? localized("error.DiskError.unavailable.detail")
+        case .locked: localized("error.DiskError.locked.detail")
+        case .alreadyOpen: localized("error.DiskError.alreadyOpen.detail")
+        case .full: localized("error.DiskError.full.detail")
+        case let .io(reason): FailureCause.detail(of: reason) ?? localized("error.DiskError.io.detail")
+        case let .tooLarge(file, _, _): localized("error.DiskError.tooLarge.detail", ["file": file])
+        }
+    }
+
     public var errorDescription: String? {
         switch self {
-        case let .unavailable(reason): localized("error.DiskError.unavailable.description", ["reason": "\(reason)"])
-        case .locked: localized("error.DiskError.locked.description", ["description": "\(description)"])
-        case .full: localized("error.DiskError.full.description")
-        case .io: localized("error.DiskError.io.description", ["description": "\(description)"])
+        case let .unavailable(reason): errorSentence("error.DiskError.unavailable.what", detail: FailureCause.detail(of: reason))
+        case let .locked(path): errorSentence("error.DiskError.locked.what", detail: path)
+        case let .alreadyOpen(path): errorSentence("error.DiskError.alreadyOpen.what", detail: path)
+        case .full: errorSentence("error.DiskError.full.what", detail: nil)
+        case let .io(reason): errorSentence("error.DiskError.io.what", detail: FailureCause.detail(of: reason))
         case let .tooLarge(file, size, limit):
-            localized("error.DiskError.tooLarge.description", ["file": file, "size": "\(size)", "limit": "\(limit)"])
+            errorSentence("error.DiskError.tooLarge.what", ["file": file], detail: localized("error.DiskError.tooLarge.size", ["size": "\(size)", "limit": "\(limit)"]))
         }
     }
 
@@ -229,6 +313,7 @@ extension DiskError: LocalizedError {
         switch self {
         case .unavailable: localized("error.DiskError.unavailable.suggestion")
         case .locked: localized("error.DiskError.locked.suggestion")
+        case .alreadyOpen: localized("error.DiskError.alreadyOpen.suggestion")
         case .full: localized("error.DiskError.full.suggestion")
         case .io: localized("error.DiskError.io.suggestion")
         case .tooLarge: localized("error.DiskError.tooLarge.suggestion")
@@ -237,20 +322,18 @@ extension DiskError: LocalizedError {
 }
 
 extension SyncProblem: LocalizedError {
-    /// What the sync could not do, on which blob (its key, abbreviated past 200 bytes), and
-    /// the store's error or the reason (given as it is).
+    /// The innermost cause as a clause: the store's failure, else the reason (in English only,
+    /// unless recognised).
+    package var localizedDetail: String? {
+        if let storeError { return storeError.localizedDetail }
+        return reason.flatMap(FailureCause.detail(of:))
+    }
+
+    /// One sentence: what the sync could not do ("A file could not be written to the sync
+    /// store"), then the innermost cause ("the store is full"). The blob's key is in ``key``
+    /// and ``description``, not here.
     public var errorDescription: String? {
-        let operationKey: String = switch operation {
-        case .list: "list"
-        case .read: "read"
-        case .write: "write"
-        case .delete: "delete"
-        case .local: "local"
-        }
-        var what = localized("error.SyncProblem.\(operationKey).description")
-        if let key { what = localized("error.SyncProblem.withKey", ["what": what, "key": BlobKeyRules.abbreviated(key)]) }
-        let detail = storeError.map { $0.errorDescription ?? $0.description } ?? reason ?? localized("error.SyncProblem.unknownReason")
-        return localized("error.SyncProblem.description", ["what": what, "detail": detail])
+        errorSentence("error.SyncProblem.\(operation.rawValue).what", detail: localizedDetail)
     }
 
     public var failureReason: String? { storeError?.failureReason }

@@ -40,6 +40,9 @@ public enum DiskError: Error, Sendable, Equatable, CustomStringConvertible {
     case unavailable(reason: String)
     /// Another process holds the library.
     case locked(path: String)
+    /// This process holds the library already: another ``FileDisk`` (another `Replica`) of
+    /// the same folder is open in this app. Use that one, or close it first.
+    case alreadyOpen(path: String)
     /// The disk is full.
     case full
     /// Another input/output failure.
@@ -53,6 +56,7 @@ public enum DiskError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .unavailable(reason): "the library folder cannot be used: \(reason)"
         case let .locked(path): "another process is using the library at \(path)"
+        case let .alreadyOpen(path): "the library at \(path) is already open in this process"
         case .full: "the disk is full"
         case let .io(reason): "disk input/output error: \(reason)"
         case let .tooLarge(file, size, limit): "the library file \(file) is too large (\(size) bytes; the limit is \(limit))"

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The library folder on the local file system: the real ``LibraryDisk``.
 ///
@@ -34,12 +35,49 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
     private var lockDescriptor: Int32?
     /// False between ``releaseLock()`` and ``takeLock(waitingMilliseconds:)``.
     private var holdsLockNow = true
+    /// The lock file's identity while this disk is open, counted in ``openInThisProcess``.
+    private var registered: LockFileID?
+
+    /// A lock file, by device and inode.
+    private struct LockFileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The lock files the open `FileDisk`s of this process hold, with how many hold each: a
+    /// second open of a library in the same process (which `flock` refuses as it refuses
+    /// another process's) is told apart as ``DiskError/alreadyOpen(path:)``.
+    private static let openInThisProcess = Mutex<[LockFileID: Int]>([:])
+
+    /// The identity of the file open as `descriptor`, nil when `fstat` fails.
+    private static func lockFileID(_ descriptor: Int32) -> LockFileID? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return LockFileID(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
+    /// Whether an open `FileDisk` of this process holds the lock file open as `descriptor`.
+    private static func isOpenInThisProcess(_ descriptor: Int32) -> Bool {
+        guard let id = lockFileID(descriptor) else { return false }
+        return openInThisProcess.withLock { $0[id, default: 0] > 0 }
+    }
+
+    /// Forgets this disk in ``openInThisProcess``; called with `lock` held, or from `deinit`.
+    private func unregister() {
+        guard let registered else { return }
+        Self.openInThisProcess.withLock { open in
+            let count = open[registered, default: 0] - 1
+            open[registered] = count > 0 ? count : nil
+        }
+        self.registered = nil
+    }
 
     /// Opens the library folder at `path`, creating it (and any missing folder above it) when
     /// needed, and locks it. A relative path is resolved against the current folder now.
     ///
-    /// - Throws: ``DiskError/locked(path:)`` when another `FileDisk`, in this process or
-    ///   another, holds the library; ``DiskError/unavailable(reason:)`` when the folder cannot
+    /// - Throws: ``DiskError/locked(path:)`` when another process holds the library;
+    ///   ``DiskError/alreadyOpen(path:)`` when another `FileDisk` of this process holds it
+    ///   (another `Replica` of the same library); ``DiskError/unavailable(reason:)`` when the folder cannot
     ///   be created or used (something else has its name, no permission);
     ///   ``DiskError/full`` when the disk has no room for it.
     public init(path: String) throws(DiskError) {
@@ -68,6 +106,10 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
                 break
             } catch {
                 attempt += 1
+                if error.kind == .wouldBlock && Self.isOpenInThisProcess(descriptor) {
+                    POSIX.closeQuietly(descriptor)
+                    throw .alreadyOpen(path: absolute)
+                }
                 if error.kind == .wouldBlock && attempt < Self.lockAttempts {
                     usleep(10_000)
                     continue
@@ -77,6 +119,8 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
             }
         }
         lockDescriptor = descriptor
+        registered = Self.lockFileID(descriptor)
+        if let registered { Self.openInThisProcess.withLock { $0[registered, default: 0] += 1 } }
     }
 
     /// Opens the library folder of the file URL `url`; see ``init(path:)``.
@@ -94,6 +138,7 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
     }
 
     deinit {
+        unregister()
         if let lockDescriptor { POSIX.closeQuietly(lockDescriptor) }
     }
 
@@ -102,6 +147,7 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
+        unregister()
         if let lockDescriptor { POSIX.closeQuietly(lockDescriptor) }
         lockDescriptor = nil
     }

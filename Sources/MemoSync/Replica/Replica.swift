@@ -281,7 +281,7 @@ public final class Replica: Sendable {
 
     /// Opens (or creates) the library in the folder at `libraryPath` (created if missing).
     /// The folder is locked while the replica is open: another process gets
-    /// ``DiskError/locked(path:)``.
+    /// ``DiskError/locked(path:)``, another replica of this process ``DiskError/alreadyOpen(path:)``.
     public convenience init(
         libraryPath: String, environment: ReplicaEnvironment = .system, configuration: SyncConfiguration = SyncConfiguration()
     ) throws(ReplicaError) {
@@ -306,8 +306,8 @@ public final class Replica: Sendable {
     /// ```
     ///
     /// - Throws: what the synchronous open throws: ``ReplicaError/disk(_:)`` (with
-    ///   `DiskError.locked(path:)` when another replica, in this process or another, holds the
-    ///   folder), ``ReplicaError/corruptLibrary(file:reason:)``,
+    ///   `DiskError.locked(path:)` when another process's replica holds the folder,
+    ///   `DiskError.alreadyOpen(path:)` when one of this process does), ``ReplicaError/corruptLibrary(file:reason:)``,
     ///   ``ReplicaError/unknownLibraryVersion(file:kind:version:)``.
     public static func open(
         libraryPath: String, environment: ReplicaEnvironment = .system, configuration: SyncConfiguration = SyncConfiguration()

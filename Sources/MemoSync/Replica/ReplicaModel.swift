@@ -65,20 +65,35 @@ public final class ReplicaModel {
             }
         }
 
-        /// What went wrong, in ``MemoLanguage/current`` (the catalogs' texts), with the
-        /// replica's or the store's own description after it.
+        /// What went wrong, in ``MemoLanguage/current`` (the catalogs' texts), as one sentence:
+        /// what failed ("Could not save"), then the innermost cause ("the disk is full"). A sync
+        /// that met one store error says that error's sentence; one that met several, the first's
+        /// cause. Memo ids and blob keys are not shown (``description`` has them, for logs).
         public var errorDescription: String? {
             switch self {
             case let .save(error):
-                MemoStrings.text("error.ReplicaModel.save.description", ["error": error.errorDescription ?? error.description])
+                error.localizedDetail.map { errorSentence("error.ReplicaModel.save.what", detail: $0) } ?? error.errorDescription
             case let .sync(error):
-                MemoStrings.text("error.ReplicaModel.sync.description", ["error": error.errorDescription ?? error.description])
+                error.localizedDetail.map { errorSentence("error.ReplicaModel.sync.what", detail: $0) } ?? error.errorDescription
             case let .incompleteSync(report):
-                report.errors.isEmpty
-                    ? MemoStrings.text("error.ReplicaModel.notListed.description")
-                    : MemoStrings.text(
-                        "error.ReplicaModel.unfinished.description",
-                        ["errors": report.errors.map { $0.errorDescription ?? $0.description }.joined(separator: " ")])
+                if report.errors.isEmpty {
+                    MemoStrings.text("error.ReplicaModel.notListed.description")
+                } else if report.errors.count == 1 {
+                    report.errors[0].errorDescription
+                } else {
+                    errorSentence("error.ReplicaModel.unfinished.what", detail: report.errors[0].localizedDetail)
+                }
+            }
+        }
+
+        /// What the user can do, in ``MemoLanguage/current``: the underlying error's suggestion
+        /// (the disk's, the store's), else to sync again later.
+        public var recoverySuggestion: String? {
+            switch self {
+            case let .save(error), let .sync(error):
+                error.recoverySuggestion ?? MemoStrings.text("error.SyncProblem.suggestion")
+            case let .incompleteSync(report):
+                report.errors.first?.recoverySuggestion ?? MemoStrings.text("error.SyncProblem.suggestion")
             }
         }
     }

@@ -165,7 +165,7 @@ import MemoSyncTesting
         #expect(BlobStoreError.retryLater(afterMilliseconds: 1_250, reason: "slow down").description
             == "the store asked to be tried again in 1.25 s: slow down")
         #expect(BlobStoreError.retryLater(afterMilliseconds: 2_000, reason: "").errorDescription
-            == "The sync store is busy: the store asked to be tried again in 2 s.")
+            == "The sync store is busy: it asked to be tried again in 2 s.")
         #expect(BlobStoreError.retryLater(afterMilliseconds: 2_000, reason: "").recoverySuggestion == "Sync again in a moment.")
     }
 }

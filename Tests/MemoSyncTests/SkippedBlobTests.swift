@@ -68,6 +68,36 @@ import MemoSyncTesting
         #expect(bob.syncState.skippedBlobs.isEmpty)
     }
 
+    /// A damaged copy of a library's own snapshot (a sync client's conflicted copy: found in
+    /// the verification of its own blobs, which reads ahead) was read at every sync: the
+    /// read-ahead compared answer keys ("read …") with blob keys, so a blob found bad for good
+    /// was still read, its answer dropped (`memo-sim --seed 510 --steps 3000 --replicas 8
+    /// --faults all`, the quiet-sync oracle).
+    @Test func aDamagedCopyOfAnOwnSnapshotIsNotReadAheadOnceFoundBad() async throws {
+        let store = RecordingStore()
+        var configuration = SyncConfiguration()
+        configuration.snapshotEveryOperations = 1
+        let environment = TestEnvironment(seed: 19)
+        let alice = try Replica(disk: MemoryDisk(), environment: environment.environment, configuration: configuration)
+        let bob = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        _ = try alice.createMemo(text: "Groceries")
+        let first = try await alice.sync(with: store)
+        let snapshot = try #require(first.publishedSnapshot)
+        var damaged = try #require(store.inner.bytes(key: snapshot))
+        damaged[damaged.count / 2] ^= 0x01
+        let copy = String(snapshot.dropLast(".snap".count)) + " (device 6's conflicted copy 2026-02-07).snap"
+        try store.inner.put(key: copy, bytes: damaged)
+        for sync in 1...4 {
+            // Another device's new head each time: alice's sync reads it, and reads ahead
+            // (its verification of own blobs) while that read is in flight.
+            _ = try bob.createMemo(text: "from bob \(sync)")
+            try await bob.sync(with: store)
+            store.forgetReads()
+            _ = try await alice.sync(with: store)
+            #expect(store.reads.contains(copy) == (sync <= 2), "sync \(sync): \(store.reads)")
+        }
+    }
+
     @Test func anIncompleteBlobIsReportedAgainOnlyForAnotherReason() async throws {
         let store = RecordingStore()
         let (_, bob, memo, segment, bytes) = try await Self.twoDevicesAndANewSegment(store)

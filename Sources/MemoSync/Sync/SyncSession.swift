@@ -483,7 +483,10 @@ package struct SyncSession {
         var room = min(limit, max(0, configuration.maxAnswersAhead - answered.count))
         var ahead: [SyncAction] = []
         func offer(_ action: SyncAction) {
-            guard room > 0, let key = action.answerKey, answered[key] == nil, !attempted.contains(key),
+            // `attempted` holds blob keys, `answered` answer keys ("read " + blob key): a blob
+            // this sync already read, or found bad for good by an earlier one, is not read ahead.
+            if case let .read(blobKey) = action, attempted.contains(blobKey) { return }
+            guard room > 0, let key = action.answerKey, answered[key] == nil,
                 !inFlight.contains(where: { $0.identity == action.identity }),
                 !ahead.contains(where: { $0.identity == action.identity })
             else { return }

@@ -168,4 +168,15 @@ import MemoSyncTesting
             == "The sync store is busy: it asked to be tried again in 2 s.")
         #expect(BlobStoreError.retryLater(afterMilliseconds: 2_000, reason: "").recoverySuggestion == "Sync again in a moment.")
     }
+
+    /// A policy without a deadline (`Int.max`) and a store asking for the longest wait: the
+    /// decision saturates instead of trapping.
+    @Test func extremeDeadlinesAndWaitsNeverTrap() {
+        let unbounded = RetryPolicy(attemptsMax: 3, baseDelayMilliseconds: 100, maxDelayMilliseconds: 300, deadlineMilliseconds: Int.max)
+        let longest = unbounded.decision(afterError: .retryLater(afterMilliseconds: Int.max, reason: ""), attempt: 1, elapsedMilliseconds: 5, randomUnit: 0.5)
+        #expect(longest == .stop)
+        let asked = unbounded.decision(afterError: .retryLater(afterMilliseconds: 2_000, reason: ""), attempt: 1, elapsedMilliseconds: 5, randomUnit: 0.5)
+        #expect(asked == .retry(afterMilliseconds: 2_000))
+    }
+
 }

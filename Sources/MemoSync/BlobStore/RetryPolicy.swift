@@ -115,8 +115,11 @@ public struct RetryPolicy: Sendable, Equatable {
         let ceiling = min(maxDelayMilliseconds, baseDelayMilliseconds.multipliedReportingOverflow(by: 1 << exponent).partialValue)
         let unit = min(max(randomUnit, 0), 0.999_999)
         let jittered = Int((Double(max(ceiling, 0)) * unit).rounded(.down))
-        let delay = max(jittered, min(max(retryAfterMilliseconds ?? 0, 0), deadlineMilliseconds + 1))
-        guard elapsedMilliseconds + delay <= deadlineMilliseconds else { return .stop }
+        // Saturating: an app may set any deadline (`Int.max`: none) and a store ask any wait.
+        let pastDeadline = deadlineMilliseconds.addingReportingOverflow(1)
+        let delay = max(jittered, min(max(retryAfterMilliseconds ?? 0, 0), pastDeadline.overflow ? Int.max : pastDeadline.partialValue))
+        let resumeAt = elapsedMilliseconds.addingReportingOverflow(delay)
+        guard !resumeAt.overflow, resumeAt.partialValue <= deadlineMilliseconds else { return .stop }
         return .retry(afterMilliseconds: delay)
     }
 

@@ -53,7 +53,7 @@ import Testing
         let listB = try sandbox.ok(["list"], library: b).stdout
         #expect(listA == listB)
         for text in texts { #expect(listA.contains(text.prefix(12))) }
-        for word in ["Groceries", "oat milk", "diary", "4711", "Meeting", "Ana"] {
+        for word in ["Groceries", "oat milk", "diary", "code is 4711", "Meeting", "Ana"] {
             #expect(files(in: store, containing: word).isEmpty, "the store shows \(word): \(files(in: store, containing: word))")
         }
     }

@@ -157,4 +157,45 @@ import Testing
         1837412149 r6 crash disk-op=2 performs=0 down=1
         1837424046 r6 compact
         """
+
+    /// A replica's saved deletion, held back after bit rot took the published record it builds
+    /// on, is not in the store: when the replica leaves for good without syncing, no one can see
+    /// that deletion, so the oracle must count it uncertain. It counted it published, because
+    /// `Replica.unpublishedOperationCount` left held-back operations out (an untrue "synced" for
+    /// an app too); shrunk from `memo-sim --seed 700 --steps 3000 --replicas 8 --faults all`,
+    /// which failed `deleted-stays-deleted`. The count now includes them.
+    @Test func aSavedDeletionHeldBackOnAReplicaThatLeavesIsNotCountedAsPublished() throws {
+        var lines: [String] = []
+        let result = Simulation(trace: try Trace(parsing: Self.heldBackDeletionThenLeave), lineSink: { lines.append($0) }).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+        // The rot happened and the reopened library held the deletion back.
+        #expect(result.statistics.crashes == 2 && result.statistics.bitRots == 1 && result.statistics.leaves == 1)
+    }
+
+    static let heldBackDeletionThenLeave = """
+        # shrunk from seed 700 (8 replicas, 3001 events): a held-back saved deletion counted as published
+        memo-sim trace 1
+        seed 700
+        engine replica
+        replicas 4
+        founders 4
+        steps 7
+        features backspace,create,delete-range,leave,purge,redo,replace-all,replace-range,restore,save,trash,type-forward,undo
+        fault torn-disk 1.0
+        delay-max-ms 224813
+        snapshot-after-segments 64
+        snapshot-every-operations 20000
+        grace-period-ms 604800000
+        memos-max 40
+        memo-scalars-max 2000
+        intention-check 1.0
+        events
+        451693342 r3 type dir=fwd len=1 memo=1154884840 at=4141944903
+        881939702 r3 sync
+        3028483360 r3 crash down=1
+        4585050312 r3 backspace len=1 memo=2633592963 at=2891566913
+        4603210365 r3 save
+        4765814493 r3 crash down=1
+        4787274783 r3 leave graceful=0
+        """
 }

@@ -72,6 +72,13 @@ public struct Notebook: Sendable {
         pending.values.reduce(0) { $0 + $1.reduce(0) { $0 + Int($1.run.length) } }
     }
 
+    /// How many notebook operations of `replica` wait for their dependencies.
+    ///
+    /// - Complexity: O(r) in the runs of `replica` held back.
+    package func pendingOperationCount(of replica: ReplicaID) -> Int {
+        (pending[replica] ?? []).reduce(0) { $0 + Int($1.run.length) }
+    }
+
     /// The events since the last call, oldest first, and forgets them. A front end calls this
     /// after each change it makes or merges, and updates its views.
     public mutating func takeEvents() -> [NotebookEvent] {

@@ -30,7 +30,7 @@ public struct LibrarySnapshot: Sendable {
 
     /// Operations of the library's ids not yet known to be in the store (as
     /// ``Replica/unpublishedOperationCount``).
-    public var unpublishedOperationCount: Int { syncState.unpublishedOperationCount(in: notebook.version) }
+    public var unpublishedOperationCount: Int { syncState.unpublishedOperationCount(in: notebook) }
     /// When the library last completed a sync, in milliseconds since 1970; 0 before its first.
     public var lastSyncMilliseconds: UInt64 { syncState.lastSyncMilliseconds }
     /// The replica ids the library has made edits under, oldest first.

@@ -354,9 +354,10 @@ public final class Replica: Sendable {
         }
     }
 
-    /// Operations of this library's ids (its lineage) not yet known to be in the store.
+    /// Operations of this library's ids (its lineage) not yet known to be in the store, those held
+    /// back after damage included (see ``LibraryOpenReport``).
     public var unpublishedOperationCount: Int {
-        guarded.withLock { $0.syncState.unpublishedOperationCount(in: $0.notebook.version) }
+        guarded.withLock { $0.syncState.unpublishedOperationCount(in: $0.notebook) }
     }
 
     /// When this library last completed a sync (``SyncReport/isComplete``), in wall-clock

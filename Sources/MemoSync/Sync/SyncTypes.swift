@@ -1,4 +1,5 @@
 import MemoCRDT
+import MemoNotes
 
 /// One operation a ``SyncSession`` asks its driver to perform on the store.
 package enum SyncAction: Sendable, Equatable, CustomStringConvertible {
@@ -418,5 +419,13 @@ package struct SyncState: Sendable, Equatable {
     /// Operations of lineage ids that `version` holds and the store is not known to hold.
     package func unpublishedOperationCount(in version: VersionVector) -> Int {
         lineage.reduce(0) { $0 + Int(version[$1] - min(version[$1], published[$1])) }
+    }
+
+    /// Operations of lineage ids that `notebook` holds or holds back and the store is not known
+    /// to hold. A saved operation of this library held back (it builds on a journal record that
+    /// damage took, and waits for a sync to bring that record back) is not published either:
+    /// it counts until it applies and a sync publishes it.
+    package func unpublishedOperationCount(in notebook: Notebook) -> Int {
+        lineage.reduce(unpublishedOperationCount(in: notebook.version)) { $0 + notebook.pendingOperationCount(of: $1) }
     }
 }

@@ -139,7 +139,7 @@ extension Runner {
         if !report.skipped.isEmpty {
             console.print("  " + t("sync.skipped", ["count": Format.count(report.skipped.count, "storeEntry")]))
             for skipped in report.skipped.prefix(Self.skippedShownMax) {
-                console.print("    \(Format.terminalSafe(Format.shortened(skipped.key))): \(Format.terminalSafe(skipped.reason.description))")
+                console.print("    \(Format.terminalSafe(Format.shortened(skipped.key))): \(Format.terminalSafe(skipped.reason.localizedDescription))")
             }
             if report.skipped.count > Self.skippedShownMax {
                 console.print("    " + t("sync.skippedMore", ["count": Format.number(report.skipped.count - Self.skippedShownMax)]))

@@ -58,6 +58,11 @@ extension Runner {
                 if !memos.contains(where: { $0.id == memo.id }) { memos.append(memo) }
             }
         }
+        // All or none: a memo whose text is in records kept for edits held back after damage
+        // cannot be purged yet (Replica.purge would refuse it midway).
+        if let held = memos.first(where: { library.writer.isInHeldBackRecords($0.id) }) {
+            throw CLIError(kind: .runtime, message: explain(ReplicaError.purgeWaitsForHeldBackEdits(held.id)))
+        }
         var history = try EditHistory.load(library: library.path)
         for memo in memos {
             try attempt { () throws(ReplicaError) in try library.writer.purge(memo.id) }
@@ -67,12 +72,18 @@ extension Runner {
             try await save(library)
             try history.save(library: library.path)
         }
+        // Copies kept aside after damage are never rewritten: say that they may hold the text.
+        let keptAside = memos.isEmpty ? [] : try attempt { () throws(ReplicaError) in try library.writer.keptAsideFileNames() }
         if json {
-            console.print(try Format.json(["purged": memos.map(\.id.description)]))
+            console.print(try Format.json(["purged": memos.map(\.id.description), "keptAside": keptAside]))
         } else if memos.isEmpty {
             console.print(t("trashEmpty"))
         } else {
             console.print(t("purged", ["count": Format.count(memos.count, "memo")]))
+        }
+        if !keptAside.isEmpty {
+            let files = keptAside.map { Format.terminalSafe(library.path + "/" + $0) }.joined(separator: ", ")
+            console.error("memo: " + t("warning.keptAsideAfterPurge", ["files": files]) + "\n")
         }
     }
 }

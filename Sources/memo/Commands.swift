@@ -332,13 +332,23 @@ func explain(_ error: any Error, withSuggestion: Bool = true) -> String {
 /// who looks into the store) and the store's own words; in Korean and Japanese the catalogs'
 /// sentence (what failed and the innermost cause, no English text, no blob key).
 func problemText(_ problem: SyncProblem) -> String {
-    MemoLanguage.current == .english ? problem.description : explain(problem, withSuggestion: false)
+    MemoLanguage.current == .english ? flattened(problem.description) : explain(problem, withSuggestion: false)
+}
+
+/// An English description of nested causes ("listing the store failed: the store is
+/// unavailable: open …: Permission denied") as one clause with the inner ones in parentheses
+/// ("listing the store failed (the store is unavailable, open …, Permission denied)"), so that a
+/// message that puts it after its own ": " stays one join deep.
+func flattened(_ description: String) -> String {
+    guard let colon = description.firstRange(of: ": ") else { return description }
+    let inner = description[colon.upperBound...].replacing(": ", with: ", ")
+    return "\(description[..<colon.lowerBound]) (\(inner))"
 }
 
 /// A sync's problem after "could not sync with STORE: ", which says already that nothing was
 /// synced: in English its description, in Korean and Japanese only the innermost cause.
 func problemCause(_ problem: SyncProblem) -> String {
-    MemoLanguage.current == .english ? problem.description : problem.localizedDetail ?? problemText(problem)
+    MemoLanguage.current == .english ? flattened(problem.description) : problem.localizedDetail ?? problemText(problem)
 }
 
 extension ReplicaError {

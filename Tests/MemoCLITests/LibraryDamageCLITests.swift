@@ -77,4 +77,51 @@ import Testing
         let list = try sandbox.ok(["list"], library: library)
         #expect(list.stdout.contains("first memo alpha") && !list.stdout.contains("second") && list.stderr.isEmpty, "\(list)")
     }
+
+    /// Issue 29, message 9: a purge after damage. A memo whose text is in records kept for edits
+    /// held back is refused (nothing purged) until a sync brings back what the damage took; then
+    /// it is purged, its text is in no library file but the damaged copy kept aside, and the
+    /// command names that copy in a warning.
+    @Test("purge after damage: refused while the memo's edits are held back, then done, naming the copy kept aside")
+    func purgeAfterDamage() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (library, store) = (sandbox.at("J"), sandbox.at("S"))
+        let first = try sandbox.newMemo("first memo alpha", library: library)
+        try sandbox.ok(["sync", "--store", store], library: library)
+        _ = try sandbox.newMemo("second memo beta", library: library)
+        try sandbox.ok(["sync"], library: library)
+        try sandbox.ok(["edit", first, "--insert", "0", "edited "], library: library)
+        // Damage the record that saved the second memo (its text is in it as UTF-8).
+        let names = try FileManager.default.contentsOfDirectory(atPath: library).filter { $0.hasPrefix("journal-") }
+        let journalName = try #require(names.first, "\(names)")
+        let journal = library + "/" + journalName
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: journal)))
+        let at = try #require(bytes.firstRange(of: Array("second memo beta".utf8)), "the record is not in \(journal)")
+        try Self.flip(journal, offset: at.lowerBound + 3, bit: 1)
+
+        let trashed = try sandbox.memo(["delete", first], library: library)
+        #expect(trashed.status == 4 && trashed.stderr.contains(journal + ".damaged-1"), "\(trashed)")
+        let refused = try sandbox.memo(["purge", first], library: library)
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("held back after damage") && refused.stderr.contains("Sync"), "\(refused)")
+        #expect(try sandbox.ok(["trash"], library: library).stdout.contains("first memo alpha"), "the refused purge changed the trash")
+
+        // The sync brings the second memo back; the held-back edit applies (and, made before
+        // the trash here saw it, brings the first memo back from the trash).
+        try sandbox.ok(["sync"], library: library)
+        let list = try sandbox.ok(["list"], library: library)
+        #expect(list.stdout.contains("second memo beta"), "\(list)")
+        if list.stdout.contains("edited first memo alpha") { try sandbox.ok(["delete", first], library: library) }
+        let purged = try sandbox.memo(["purge", "--json", first], library: library)
+        #expect(purged.status == 0, "\(purged)")
+        #expect(purged.stdout.contains("\"keptAside\"") && purged.stdout.contains(journalName + ".damaged-1"), "\(purged)")
+        #expect(purged.stderr.contains("warning") && purged.stderr.contains(journal + ".damaged-1"), "\(purged)")
+        // Its text is in no library file but the copy kept aside, which is untouched.
+        for name in try FileManager.default.contentsOfDirectory(atPath: library) {
+            let contents = Array(try Data(contentsOf: URL(fileURLWithPath: library + "/" + name)))
+            let holds = contents.firstRange(of: Array("first memo alpha".utf8)) != nil
+            #expect(holds == (name == journalName + ".damaged-1"), "\(name) \(holds ? "holds" : "lacks") the purged text")
+        }
+    }
 }

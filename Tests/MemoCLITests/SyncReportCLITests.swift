@@ -118,6 +118,7 @@ struct SyncReportCLITests {
         defer {
             chmod(sandbox.at("store/memosync/v1"), 0o755)
             chmod(sandbox.at("store/memosync/v1/0000000000000bad"), 0o755)
+            chmod(sandbox.at("store/memosync/v1/0000000000000bae"), 0o755)
             sandbox.remove()
         }
         let (library, store) = (sandbox.at("library"), sandbox.at("store"))
@@ -135,6 +136,13 @@ struct SyncReportCLITests {
         #expect(skipped.status == 0, "\(skipped)")
         #expect(skipped.stdout.contains("Synced with"), "\(skipped)")
         #expect(skipped.stdout.contains("memosync/v1/0000000000000bad: not listed: cannot be read (Permission denied)"), "\(skipped)")
+        // In Korean the reason is Korean too, its cause included (another folder: each is named once).
+        try FileManager.default.createDirectory(atPath: store + "/memosync/v1/0000000000000bae", withIntermediateDirectories: true)
+        #expect(chmod(store + "/memosync/v1/0000000000000bae", 0) == 0)
+        let korean = try user.run(["sync"], library: library, locale: "ko_KR.UTF-8")
+        #expect(korean.status == 0, "\(korean)")
+        #expect(korean.stdout.contains("memosync/v1/0000000000000bae: 목록에서 빠짐 - 읽을 수 없음(권한이 없습니다)"), "\(korean)")
+        #expect(chmod(store + "/memosync/v1/0000000000000bae", 0o755) == 0)
         let synced = try user.run(["status", "--json"], library: library).object()
         #expect(synced["unsyncedEdits"] as? Int == 0)
         let lastSync = try #require(synced["lastSync"] as? String)
@@ -149,6 +157,8 @@ struct SyncReportCLITests {
         #expect(failed.stderr.hasPrefix("memo: could not sync with \(store): listing the store failed"), "\(failed)")
         #expect(failed.stderr.contains("Permission denied") && failed.stderr.contains("nothing was read or written"), "\(failed)")
         #expect(failed.stderr.utf8.count < 400, "\(failed)")
+        // One line, one join after "could not sync with STORE": the store's words in parentheses.
+        #expect(failed.stderr.ranges(of: ": ").count == 2 && failed.stderr.contains("listing the store failed (") && failed.stderr.contains("Permission denied); nothing was read or written"), "\(failed)")
         let after = try user.run(["status", "--json"], library: library).object()
         #expect(after["lastSync"] as? String == lastSync, "the failed sync moved the last-sync time")
         #expect(after["unsyncedEdits"] as? Int == 6)
@@ -264,7 +274,7 @@ private struct UnprivilegedMemo {
         prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
     }
 
-    func run(_ arguments: [String], library: String) throws -> RunResult {
+    func run(_ arguments: [String], library: String, locale: String = "C.UTF-8") throws -> RunResult {
         let executable = try #require(MemoExecutable.path)
         let process = Process()
         let command = prefix + [executable] + arguments
@@ -272,7 +282,7 @@ private struct UnprivilegedMemo {
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: sandbox.path)
         process.environment = [
-            "HOME": sandbox.home, "TZ": "UTC", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MEMO_LIBRARY": library,
+            "HOME": sandbox.home, "TZ": "UTC", "PATH": "/usr/bin:/bin", "LANG": locale, "MEMO_LIBRARY": library,
         ]
         let output = Pipe()
         let errors = Pipe()

@@ -242,6 +242,54 @@ import Testing
         #expect(reopened.library.carried.isEmpty)
     }
 
+    /// Issue 29, message 9: a purge keeps its promise after damage. A memo whose edits wait in
+    /// records kept for held-back operations is refused (nothing changes: those edits would
+    /// bring it back, and a compaction keeps the records whole); after a sync it is purged, and
+    /// no library file but the damaged copy kept aside holds its text.
+    @Test func purgeWaitsForHeldBackEditsThenLeavesTheTextOnlyInTheCopyKeptAside() async throws {
+        let store = InMemoryBlobStore()
+        let disk = MemoryDisk()
+        let environment = TestEnvironment(seed: 2929)
+        var replica = try Replica(disk: disk, environment: environment.environment)
+        let first = try replica.createMemo(text: "first memo alpha")
+        try replica.saveNow()
+        let second = try replica.createMemo(text: "second memo beta")
+        try replica.saveNow()
+        _ = try await replica.sync(with: store)
+        try replica.edit(first, replacingUTF16: 0..<0, with: "edited ")
+        try replica.saveNow()
+        replica.closeNow()
+        let name = LibraryCore.journalFileName(generation: replica.library.generation)
+        var journal = try #require(try disk.read(file: name))
+        let at = try #require(journal.firstRange(of: Array("second memo beta".utf8)))
+        journal[at.lowerBound + 2] ^= 0x04
+        try disk.perform([.write(file: name, bytes: journal), .sync(file: name)])
+
+        replica = try Replica(disk: disk, environment: environment.environment)
+        #expect(replica.openReport.damage.first?.keptAs == name + ".damaged-1")
+        #expect(try replica.keptAsideFileNames() == [name + ".damaged-1"])
+        #expect(replica.notebook.memo(first)?.text == "first memo alpha" && replica.notebook.memo(second) == nil)
+        try replica.moveToTrash(first)
+        #expect(replica.isInHeldBackRecords(first))
+        let before = replica.notebook.version
+        #expect(throws: ReplicaError.purgeWaitsForHeldBackEdits(first)) { try replica.purge(first) }
+        #expect(replica.notebook.version == before && replica.notebook.status(of: first) == .trashed)
+
+        _ = try await replica.sync(with: store)
+        #expect(!replica.isInHeldBackRecords(first))
+        #expect(replica.notebook.memo(second)?.text == "second memo beta")
+        if replica.notebook.status(of: first) == .active { try replica.moveToTrash(first) }
+        try replica.purge(first)
+        try replica.saveNow()
+        for file in try disk.listFiles() {
+            let bytes = try #require(try disk.read(file: file))
+            let holds = bytes.firstRange(of: Array("first memo".utf8)) != nil
+            #expect(holds == (file == name + ".damaged-1"), "\(file) \(holds ? "holds" : "lacks") the purged text")
+        }
+        #expect(try replica.keptAsideFileNames() == [name + ".damaged-1"])
+        #expect(LibraryCore.isKeptAside("state.tmp.kept-12") && !LibraryCore.isKeptAside("journal-3") && !LibraryCore.isKeptAside("x.damaged-"))
+    }
+
     /// A library of version 3 (bare envelopes in the journal) opens with every record, and its
     /// next save rewrites it in version 4.
     @Test func version3JournalStillReads() throws {

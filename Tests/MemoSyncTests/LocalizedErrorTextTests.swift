@@ -153,6 +153,39 @@ import MemoSyncTesting
         #expect(write.description.contains(Self.key))
     }
 
+    /// Every reason a sync skips a blob for: in English the same text as its description (what
+    /// `--json` and logs keep); in Korean and Japanese translated, with no English phrase (a
+    /// lower layer's detail becomes its recognised cause or is left out).
+    @Test func skipReasonsAreTranslated() {
+        let reasons: [SkipReason] = [
+            .incomplete, .corrupt("checksum mismatch"), .unknownVersion(kind: 4, version: 9), .notMemoSync,
+            .unreadable("open memosync/v1/x: Permission denied"), .unreadable("the decoder gave up: no such layout"),
+            .tooLarge(sizeBytes: 8_589_934_592, limitBytes: 1_073_741_824),
+            .notListed(.unreadable(reason: "Permission denied")), .notListed(.symbolicLink), .notListed(.specialFile),
+            .notListed(.tooDeep(levels: 32)),
+        ]
+        MemoLanguage.$taskLanguage.withValue(.english) {
+            for reason in reasons { #expect(reason.localizedDescription == reason.description) }
+        }
+        for language in [MemoLanguage.korean, .japanese] {
+            MemoLanguage.$taskLanguage.withValue(language) {
+                var texts = Set<String>()
+                for reason in reasons {
+                    let text = reason.localizedDescription
+                    texts.insert(text)
+                    #expect(Self.englishPhrase(in: text) == nil && !text.contains("skip."), "\(language) \(reason): \(text)")
+                    #expect(text != reason.description, "\(language) \(reason) is not translated")
+                }
+                // The recognised cause is told; an unrecognised English detail is left out.
+                let denied = SkipReason.unreadable("open x: Permission denied").localizedDescription
+                #expect(denied.contains(FailureCause.permissionDenied.localizedClause), "\(denied)")
+                #expect(SkipReason.unreadable("no such layout").localizedDescription == MemoStrings.text("skip.unreadable"))
+                // Distinct reasons read differently (the two bare "unreadable" ones aside).
+                #expect(texts.count >= reasons.count - 2, "\(texts)")
+            }
+        }
+    }
+
     @Test func replicaModelFailuresSuggestWhatTheUnderlyingErrorSuggests() {
         MemoLanguage.$taskLanguage.withValue(.english) {
             #expect(ReplicaModel.Failure.save(.disk(.full)).recoverySuggestion == DiskError.full.recoverySuggestion)

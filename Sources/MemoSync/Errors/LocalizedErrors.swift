@@ -166,6 +166,7 @@ extension ReplicaError: LocalizedError {
         case .closed: errorSentence("error.ReplicaError.closed.what", detail: nil)
         case .encryptedLibrary: errorSentence("error.ReplicaError.encryptedLibrary.what", detail: nil)
         case .noSyncInProgress: errorSentence("error.ReplicaError.noSyncInProgress.what", detail: nil)
+        case .purgeWaitsForHeldBackEdits: errorSentence("error.ReplicaError.purgeWaitsForHeldBackEdits.what", detail: nil)
         }
     }
 
@@ -191,6 +192,7 @@ extension ReplicaError: LocalizedError {
         case .closed: localized("error.ReplicaError.closed.suggestion")
         case .encryptedLibrary: localized("error.ReplicaError.encryptedLibrary.suggestion")
         case .noSyncInProgress: nil
+        case .purgeWaitsForHeldBackEdits: localized("error.ReplicaError.purgeWaitsForHeldBackEdits.suggestion")
         }
     }
 }

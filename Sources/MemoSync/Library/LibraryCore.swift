@@ -132,6 +132,17 @@ package struct LibraryCore: Sendable {
         package var report: LibraryOpenReport
     }
 
+    /// Whether `name` is a copy kept aside: `<file>.damaged-<n>` or `<file>.kept-<n>`.
+    package static func isKeptAside(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot > name.startIndex else { return false }
+        let suffix = name[name.index(after: dot)...]
+        for what in ["damaged-", "kept-"] where suffix.hasPrefix(what) {
+            let digits = suffix.dropFirst(what.count)
+            return !digits.isEmpty && digits.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        }
+        return false
+    }
+
     /// Whether `name` is a journal's (`journal-<g>`, digits only): kept-aside copies are not.
     package static func journalGeneration(_ name: String) -> UInt64? {
         guard name.hasPrefix("journal-") else { return nil }

@@ -618,12 +618,17 @@ extension MemoStrings {
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,
         "help.page.purge": """
-            Deletes memos in the trash for good: their text is gone from this library, and
-            from other devices at their next sync. Every ID must name a memo in the trash;
-            if one does not, nothing is deleted. --all empties the trash.
+            Deletes memos in the trash for good: their text is gone from this library's
+            files, and from other devices at their next sync. Every ID must name a memo in
+            the trash; if one does not, nothing is deleted. --all empties the trash.
+
+            After damage to the library, a memo whose text is in records kept for edits
+            held back is not purged until a sync brings back what the damage took (nothing
+            is deleted then). Copies of damaged files kept aside are never changed: a
+            warning names them, as they may still hold the text.
 
             --all   every memo in the trash
-            --json  an object: purged (the ids deleted).
+            --json  an object: purged (the ids deleted), keptAside (the copies named).
 
             Examples:
               memo purge 3fa2 91c0
@@ -856,5 +861,20 @@ extension MemoStrings {
         "help.summary.undo": "undo the last edit memo made of a memo",
         "help.title": "memo: offline-first notes that sync through a shared folder",
         "help.usageLabel": "Usage:",
+        "skip.incomplete": "incomplete",
+        "skip.corrupt": "corrupt",
+        "skip.unknownVersion": "unknown version (kind {kind}, version {version})",
+        "skip.notMemoSync": "not a MemoSync blob",
+        "skip.unreadable": "unreadable",
+        "skip.tooLarge": "too large ({size} bytes; no MemoSync blob exceeds {limit})",
+        "skip.notListed": "not listed: {problem}",
+        "skip.problem.unreadable": "cannot be read",
+        "skip.problem.symbolicLink": "a symbolic link (never followed)",
+        "skip.problem.specialFile": "not a regular file or folder (a FIFO, socket or device)",
+        "skip.problem.tooDeep": "a folder nested more than {levels} levels deep (not walked)",
+        "skip.withDetail": "{what} ({detail})",
+        "error.ReplicaError.purgeWaitsForHeldBackEdits.what": "This memo's text is also in records the library keeps for edits held back after damage, so it was not purged",
+        "error.ReplicaError.purgeWaitsForHeldBackEdits.suggestion": "Sync to bring back what the damage took, then purge it again.",
+        "cli.warning.keptAsideAfterPurge": "warning: copies of library files kept aside after damage may still hold the purged text: {files}. MemoSync never reads or deletes them (they are for recovering what the damage took); delete them yourself once you no longer need them",
     ]
 }

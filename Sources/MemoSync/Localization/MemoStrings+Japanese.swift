@@ -614,12 +614,17 @@ extension MemoStrings {
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
         "help.page.purge": """
-            ゴミ箱内のメモを完全に削除します。テキストはこのライブラリから消え、ほかの端末でも
-            次の同期で消えます。ID はすべてゴミ箱内のメモでなければならず、1 つでも違えば何も
-            削除しません。--all はゴミ箱を空にします。
+            ゴミ箱内のメモを完全に削除します。テキストはこのライブラリのファイルから消え、ほかの
+            端末でも次の同期で消えます。ID はすべてゴミ箱内のメモでなければならず、1 つでも違えば
+            何も削除しません。--all はゴミ箱を空にします。
+
+            ライブラリの破損の後、保留された編集のために保管している記録にテキストがあるメモは、
+            同期で破損分を取り戻すまで削除しません(そのときは何も削除しません)。別に保管した
+            破損ファイルのコピーは変更しません。テキストが残っている可能性があるため、警告で
+            知らせます。
 
             --all   ゴミ箱内のすべてのメモ
-            --json  オブジェクト: purged(削除した ID)。
+            --json  オブジェクト: purged(削除した ID)、keptAside(知らせたコピー)。
 
             例:
               memo purge 3fa2 91c0
@@ -842,5 +847,20 @@ extension MemoStrings {
         "help.summary.undo": "memo で行った最後の編集を取り消す",
         "help.title": "memo: 共有フォルダーで同期するオフラインファーストのメモ",
         "help.usageLabel": "使い方:",
+        "skip.incomplete": "不完全(書き込み中またはダウンロード中)",
+        "skip.corrupt": "破損",
+        "skip.unknownVersion": "不明なバージョン(種類 {kind}、バージョン {version}、新しい MemoSync が書いたもの)",
+        "skip.notMemoSync": "MemoSync のブロブではない",
+        "skip.unreadable": "読み込めない",
+        "skip.tooLarge": "大きすぎる({size} バイト、MemoSync のブロブは {limit} バイトを超えない)",
+        "skip.notListed": "一覧から除外 - {problem}",
+        "skip.problem.unreadable": "読み込めない",
+        "skip.problem.symbolicLink": "シンボリックリンク(たどらない)",
+        "skip.problem.specialFile": "通常のファイルやフォルダではない(FIFO、ソケット、デバイス)",
+        "skip.problem.tooDeep": "{levels} 階層より深いフォルダ(たどらない)",
+        "skip.withDetail": "{what}({detail})",
+        "error.ReplicaError.purgeWaitsForHeldBackEdits.what": "このメモのテキストは破損の後に保留された編集のためにライブラリが保管している記録にも含まれているため、完全には削除しませんでした",
+        "error.ReplicaError.purgeWaitsForHeldBackEdits.suggestion": "同期して破損で失われた分を取り戻してから、もう一度完全に削除してください。",
+        "cli.warning.keptAsideAfterPurge": "警告: 破損の後に別に保管したライブラリファイルのコピーに、完全に削除したテキストがまだ残っている可能性があります: {files}。MemoSync はこれらを読み込んだり削除したりしません(破損で失われた分を取り戻すためのものです)。不要になったらご自身で削除してください",
     ]
 }

@@ -612,12 +612,17 @@ extension MemoStrings {
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
         "help.page.purge": """
-            휴지통에 있는 메모를 완전히 삭제합니다. 텍스트는 이 라이브러리에서, 그리고 다른
-            기기에서는 다음 동기화 때 사라집니다. 모든 ID는 휴지통에 있는 메모여야 하며, 하나라도
-            아니면 아무것도 삭제하지 않습니다. --all은 휴지통을 비웁니다.
+            휴지통에 있는 메모를 완전히 삭제합니다. 텍스트는 이 라이브러리의 파일에서, 그리고
+            다른 기기에서는 다음 동기화 때 사라집니다. 모든 ID는 휴지통에 있는 메모여야 하며,
+            하나라도 아니면 아무것도 삭제하지 않습니다. --all은 휴지통을 비웁니다.
+
+            라이브러리가 손상된 뒤 보류된 편집을 위해 보관하는 기록에 텍스트가 있는 메모는,
+            동기화로 손상된 부분을 되찾을 때까지 삭제하지 않습니다(그때는 아무것도 삭제하지
+            않습니다). 따로 보관한 손상 파일 사본은 바꾸지 않으며, 텍스트가 남아 있을 수
+            있으므로 경고로 알립니다.
 
             --all   휴지통의 모든 메모
-            --json  객체: purged(삭제한 ID).
+            --json  객체: purged(삭제한 ID), keptAside(알린 사본).
 
             예:
               memo purge 3fa2 91c0
@@ -838,5 +843,20 @@ extension MemoStrings {
         "help.summary.undo": "memo로 한 마지막 편집 취소",
         "help.title": "memo: 공유 폴더로 동기화하는 오프라인 우선 메모",
         "help.usageLabel": "사용법:",
+        "skip.incomplete": "불완전함(아직 쓰거나 내려받는 중)",
+        "skip.corrupt": "손상됨",
+        "skip.unknownVersion": "알 수 없는 버전(종류 {kind}, 버전 {version}, 더 새로운 MemoSync가 쓴 것)",
+        "skip.notMemoSync": "MemoSync 블롭이 아님",
+        "skip.unreadable": "읽을 수 없음",
+        "skip.tooLarge": "너무 큼({size}바이트, MemoSync 블롭은 {limit}바이트를 넘지 않음)",
+        "skip.notListed": "목록에서 빠짐 - {problem}",
+        "skip.problem.unreadable": "읽을 수 없음",
+        "skip.problem.symbolicLink": "심볼릭 링크(따라가지 않음)",
+        "skip.problem.specialFile": "일반 파일이나 폴더가 아님(FIFO, 소켓, 장치)",
+        "skip.problem.tooDeep": "{levels}단계보다 깊은 폴더(살펴보지 않음)",
+        "skip.withDetail": "{what}({detail})",
+        "error.ReplicaError.purgeWaitsForHeldBackEdits.what": "이 메모의 텍스트가 손상 후 보류된 편집을 위해 라이브러리가 보관하는 기록에도 있어서 영구 삭제하지 않았습니다",
+        "error.ReplicaError.purgeWaitsForHeldBackEdits.suggestion": "동기화로 손상된 부분을 되찾은 다음 다시 영구 삭제하세요.",
+        "cli.warning.keptAsideAfterPurge": "경고: 손상 후 따로 보관한 라이브러리 파일 사본에 영구 삭제한 텍스트가 아직 남아 있을 수 있습니다: {files}. MemoSync는 이 사본을 읽거나 지우지 않습니다(손상으로 잃은 것을 되찾기 위한 것입니다). 더 필요 없으면 직접 지우세요",
     ]
 }

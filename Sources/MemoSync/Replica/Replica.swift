@@ -57,6 +57,11 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptLibrary(file: String, reason: String)
     /// A library file was written by a newer MemoSync.
     case unknownLibraryVersion(file: String, kind: UInt8, version: UInt8)
+    /// A purge was refused, nothing changed: the memo's text is also in journal records this
+    /// library keeps for operations held back after damage (``LibraryOpenReport/damage``), which
+    /// a compaction cannot drop until a sync brings back what the damage took; and those held-back
+    /// edits, once they apply, would bring the memo back. Sync, then purge again.
+    case purgeWaitsForHeldBackEdits(MemoID)
     /// An edit was refused by the notebook (an unknown memo, a memo in the trash, nothing to
     /// undo, ...). Never `.text`: a text failure is ``text(_:_:)``.
     case notebook(NotebookError)
@@ -114,6 +119,7 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed: "the library is closed"
         case .noSyncInProgress: "no sync is in progress"
         case .encryptedLibrary: "the library is encrypted: it syncs only through its store's encryption"
+        case let .purgeWaitsForHeldBackEdits(id): "memo \(id) is in journal records kept for edits held back after damage: sync before purging it"
         }
     }
 }
@@ -354,6 +360,23 @@ public final class Replica: Sendable {
         }
     }
 
+    /// Copies of library files that opening kept aside, sorted: damaged files
+    /// ("journal-3.damaged-1", ``LibraryDamage/keptAs``) and leftovers holding operations the
+    /// library lacks ("state.tmp.kept-1"). MemoSync never reads, rewrites or deletes them again:
+    /// they are the user's, for recovering by hand what damage took, and may hold text that was
+    /// purged since. Empty for a library that never met damage.
+    ///
+    /// - Throws: ``ReplicaError/disk(_:)`` when the folder cannot be listed.
+    public func keptAsideFileNames() throws(ReplicaError) -> [String] {
+        try diskLock.withLock { _ throws(ReplicaError) -> [String] in
+            do throws(DiskError) {
+                return try disk.listFiles().filter(LibraryCore.isKeptAside).sorted()
+            } catch {
+                throw .disk(error)
+            }
+        }
+    }
+
     /// Operations of this library's ids (its lineage) not yet known to be in the store, those held
     /// back after damage included (see ``LibraryOpenReport``).
     public var unpublishedOperationCount: Int {
@@ -481,18 +504,39 @@ public final class Replica: Sendable {
     /// trash first (``moveToTrash(_:)``), then purge it. (`Notebook.purge(_:wallMilliseconds:)`,
     /// the layer below, purges a memo in either state.)
     ///
+    /// After damage to the library (``LibraryOpenReport/damage``), a memo whose text is in the
+    /// journal records kept for held-back operations is not purged until a sync has brought back
+    /// what the damage took (``ReplicaError/purgeWaitsForHeldBackEdits(_:)``): a compaction keeps
+    /// those records whole. Copies of damaged files kept aside (``keptAsideFileNames``) are
+    /// never rewritten or deleted by a purge: they are the user's material for recovering what
+    /// the damage took, and may still hold the purged text; tell the user so (`memo purge` names
+    /// them).
+    ///
     /// - Throws: ``ReplicaError/notebook(_:)`` with `.memoNotInTrash` for an active memo,
-    ///   `.memoNotFound` for an unknown or purged one; ``ReplicaError/closed``.
+    ///   `.memoNotFound` for an unknown or purged one; ``ReplicaError/purgeWaitsForHeldBackEdits(_:)``;
+    ///   ``ReplicaError/closed``.
     public func purge(_ id: MemoID) throws(ReplicaError) {
         try purge(id, allowingActive: false)
     }
 
-    /// ``purge(_:)``, and, when `allowingActive`, an active memo too (the simulator's purges,
-    /// which race edits on memos in either state, as the notebook allows).
+    /// ``purge(_:)``, and, when `allowingActive`, an active memo too, whatever held-back records
+    /// hold (the simulator's purges, which race edits on memos in either state, as the notebook
+    /// allows; the simulator judges what replicas converge to, not what library files hold).
     package func purge(_ id: MemoID, allowingActive: Bool) throws(ReplicaError) {
+        if !allowingActive, isInHeldBackRecords(id) { throw .purgeWaitsForHeldBackEdits(id) }
         try change { notebook, now throws(NotebookError) in
             if !allowingActive, notebook.status(of: id) == .active { throw .memoNotInTrash(id) }
             try notebook.purge(id, wallMilliseconds: now)
+        }
+    }
+
+    /// Whether the memo's operations are in journal records this library keeps for operations
+    /// held back after damage: ``purge(_:)`` refuses such a memo
+    /// (``ReplicaError/purgeWaitsForHeldBackEdits(_:)``) until a sync has brought back what the
+    /// damage took. Check it first to purge several memos all or none.
+    public func isInHeldBackRecords(_ id: MemoID) -> Bool {
+        guarded.withLock { guarded in
+            guarded.core.carried.contains { !$0.upperVersion.isIncluded(in: guarded.notebook.version) && $0.memos.contains(id) }
         }
     }
 

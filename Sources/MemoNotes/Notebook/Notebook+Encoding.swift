@@ -558,6 +558,10 @@ private struct StateLogReading {
         // A writer lists only replicas with operations (version 2; issue 25's fuzzing found one
         // without, which its own history cannot give).
         guard version == 1 || runCount > 0 else { throw .malformed("replica \(replicaID) has no operations") }
+        // Version 1 may list one with none: it holds nothing, so it is left out (a notebook never
+        // lists a replica without operations, and its version 2 encoding would be refused;
+        // found by the notebook-state target's re-encoding check).
+        if runCount == 0 { return }
         var log = NotebookLog()
         var previousTimestamp: UInt64 = 0
         var context = StateRunContext()

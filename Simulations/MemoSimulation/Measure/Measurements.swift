@@ -23,11 +23,21 @@ public struct MeasurementFile: Equatable, Sendable {
     /// The totals over every seed (computed, never read from a file).
     public var totals: MeasurementTotals { MeasurementTotals(seeds) }
 
+    /// Whether the seeds are in the compact form (``SeedMeasurements/compacted()``).
+    public var isCompact: Bool { seeds.contains { $0.isCompact } }
+
+    /// Every seed in the compact form.
+    public func compacted() -> MeasurementFile {
+        MeasurementFile(options: options, seeds: seeds.map { $0.compacted() })
+    }
+
     public var json: JSONText {
-        .object([
+        var members: [String: JSONText] = [
             "format": .string(Self.formatName), "version": .integer(Self.formatVersion), "options": .string(options),
             "seeds": .array(seeds.map(\.json)), "totals": totals.json,
-        ])
+        ]
+        if isCompact { members["compact"] = .bool(true) }
+        return .object(members)
     }
 
     /// Reads a file written by ``json``'s text.
@@ -67,7 +77,9 @@ public struct MeasurementFile: Equatable, Sendable {
                 seeds.append(seed)
             }
         }
-        return MeasurementFile(options: first.options, seeds: seeds)
+        // A compact part makes the whole compact: its seeds have no more than that.
+        let merged = MeasurementFile(options: first.options, seeds: seeds)
+        return merged.isCompact ? merged.compacted() : merged
     }
 }
 
@@ -141,17 +153,22 @@ public struct ReplicaMeasurements: Equatable, Sendable {
         [edits, syncs, crashes, blobsRead, bytesRead, blobsWritten, bytesWritten, blobsDeleted, listings, operationsFailed, arrivals, arrivedInFinalPhase, neverArrived]
     }
 
-    var json: JSONText {
-        var members: [String: JSONText] = [
-            "replica": .integer(replica), "timeline": .array(timeline.map(\.json)),
-            "samples": .array(samples.map { .array([.integer($0.time), .integer($0.heldBack), .integer($0.libraryBytes)]) }),
-        ]
+    /// The replica's object; the compact form has its counters only.
+    func json(compact: Bool) -> JSONText {
+        var members: [String: JSONText] = ["replica": .integer(replica)]
+        if !compact {
+            members["timeline"] = .array(timeline.map(\.json))
+            members["samples"] = .array(samples.map { .array([.integer($0.time), .integer($0.heldBack), .integer($0.libraryBytes)]) })
+        }
         for (key, value) in zip(Self.counterKeys, counters) { members[key] = .integer(value) }
         return .object(members)
     }
 
-    init?(json: JSONText) {
-        guard let replica = json["replica"]?.int, let timeline = json["timeline"]?.array, let samples = json["samples"]?.array else { return nil }
+    init?(json: JSONText, compact: Bool) {
+        guard let replica = json["replica"]?.int else { return nil }
+        let timeline = json["timeline"]?.array ?? []
+        let samples = json["samples"]?.array ?? []
+        guard compact || (json["timeline"] != nil && json["samples"] != nil) else { return nil }
         var values: [Int] = []
         for key in Self.counterKeys {
             guard let value = json[key]?.int else { return nil }
@@ -224,6 +241,44 @@ public struct SeedMeasurements: Equatable, Sendable {
     public var snapshotsWritten = 0
     public var snapshotsCollected = 0
 
+    /// The compact form (``compacted()``): latencies rounded, no timelines or samples.
+    public private(set) var isCompact = false
+    /// A compact seed's store peaks (its samples are gone).
+    var compactStorePeak: (blobs: Int, bytes: Int)?
+
+    /// The most blobs and bytes the store held at any sample or at the end.
+    public var storeBlobsMax: Int { compactStorePeak?.blobs ?? Swift.max(storeBlobs, storeSamples.map(\.blobs).max() ?? 0) }
+    public var storeBytesMax: Int { compactStorePeak?.bytes ?? Swift.max(storeBytes, storeSamples.map(\.bytes).max() ?? 0) }
+
+    /// Latencies from 10,000 ms up rounded up to four significant digits (12,345 ms to
+    /// 12,350; 601,200,249 to 601,300,000): less than 0.1 % more, and the histogram's buckets
+    /// unchanged (their bounds have at most four significant digits).
+    public static func roundedUp(_ milliseconds: Int) -> Int {
+        guard milliseconds >= 10_000 else { return milliseconds }
+        var scale = 1
+        while milliseconds / scale >= 10_000 { scale *= 10 }
+        return (milliseconds + scale - 1) / scale * scale
+    }
+
+    /// This seed for studies of very many seeds: the counters, the verdict, the store's
+    /// peaks and the arrival latencies rounded up to four significant digits (``roundedUp(_:)``),
+    /// without timelines and samples. Compacting twice changes nothing.
+    public func compacted() -> SeedMeasurements {
+        guard !isCompact else { return self }
+        var copy = self
+        copy.compactStorePeak = (storeBlobsMax, storeBytesMax)
+        copy.isCompact = true
+        var counts: [Int: Int] = [:]
+        for pair in arrivalMilliseconds { counts[Self.roundedUp(pair.value), default: 0] += pair.count }
+        copy.arrivalMilliseconds = counts.keys.sorted().map { ($0, counts[$0]!) }
+        copy.storeSamples = []
+        for index in copy.replicas.indices {
+            copy.replicas[index].timeline = []
+            copy.replicas[index].samples = []
+        }
+        return copy
+    }
+
     public static func == (lhs: SeedMeasurements, rhs: SeedMeasurements) -> Bool { lhs.json == rhs.json }
 
     public var arrival: ArrivalSummary {
@@ -231,19 +286,26 @@ public struct SeedMeasurements: Equatable, Sendable {
     }
 
     var json: JSONText {
-        .object([
+        var store: [String: JSONText] = [
+            "sampleIntervalMilliseconds": .integer(sampleIntervalMilliseconds),
+            "blobs": .integer(storeBlobs), "bytes": .integer(storeBytes),
+            "snapshotsWritten": .integer(snapshotsWritten), "snapshotsCollected": .integer(snapshotsCollected),
+        ]
+        if isCompact {
+            store["blobsMax"] = .integer(storeBlobsMax)
+            store["bytesMax"] = .integer(storeBytesMax)
+        } else {
+            store["samples"] = .array(storeSamples.map { .array([.integer($0.time), .integer($0.blobs), .integer($0.bytes)]) })
+        }
+        let latencies = JSONText.array(arrivalMilliseconds.map { .array([.integer($0.value), .integer($0.count)]) })
+        return .object([
             "seed": .integer(Int(truncatingIfNeeded: seed)), "verdict": .string(verdict), "hash": .string(hash),
             "simulatedMilliseconds": .integer(simulatedMilliseconds), "finalPhaseMilliseconds": .integer(finalPhaseMilliseconds),
             "edits": .integer(edits), "editsLost": .integer(editsLost), "editsUncertain": .integer(editsUncertain),
             "arrival": arrival.json,
-            "arrivalMilliseconds": .array(arrivalMilliseconds.map { .array([.integer($0.value), .integer($0.count)]) }),
-            "replicas": .array(replicas.map(\.json)),
-            "store": .object([
-                "sampleIntervalMilliseconds": .integer(sampleIntervalMilliseconds),
-                "samples": .array(storeSamples.map { .array([.integer($0.time), .integer($0.blobs), .integer($0.bytes)]) }),
-                "blobs": .integer(storeBlobs), "bytes": .integer(storeBytes),
-                "snapshotsWritten": .integer(snapshotsWritten), "snapshotsCollected": .integer(snapshotsCollected),
-            ]),
+            isCompact ? "arrivalRoundedMilliseconds" : "arrivalMilliseconds": latencies,
+            "replicas": .array(replicas.map { $0.json(compact: isCompact) }),
+            "store": .object(store),
         ])
     }
 
@@ -259,12 +321,25 @@ public struct SeedMeasurements: Equatable, Sendable {
             let simulated = json["simulatedMilliseconds"]?.int, let edits = json["edits"]?.int, let lost = json["editsLost"]?.int,
             let uncertain = json["editsUncertain"]?.int, let never = json["arrival"]?["neverArrived"]?.int,
             let late = json["arrival"]?["arrivedInFinalPhase"]?.int, let finalPhase = json["finalPhaseMilliseconds"]?.int,
-            let latencies = json["arrivalMilliseconds"]?.array, let replicas = json["replicas"]?.array, let store = json["store"],
-            let interval = store["sampleIntervalMilliseconds"]?.int, let samples = store["samples"]?.array,
+            let latencies = (json["arrivalMilliseconds"] ?? json["arrivalRoundedMilliseconds"])?.array,
+            let replicas = json["replicas"]?.array, let store = json["store"],
+            let interval = store["sampleIntervalMilliseconds"]?.int,
             let blobs = store["blobs"]?.int, let bytes = store["bytes"]?.int, let written = store["snapshotsWritten"]?.int,
             let collected = store["snapshotsCollected"]?.int
         else { return nil }
+        let compact = json["arrivalMilliseconds"] == nil
+        let samples: [JSONText]
+        var peak: (blobs: Int, bytes: Int)?
+        if compact {
+            guard let blobsMax = store["blobsMax"]?.int, let bytesMax = store["bytesMax"]?.int else { return nil }
+            samples = []
+            peak = (blobsMax, bytesMax)
+        } else {
+            guard let items = store["samples"]?.array else { return nil }
+            samples = items
+        }
         self.init(seed: UInt64(seed), verdict: verdict, hash: hash, simulatedMilliseconds: simulated)
+        (isCompact, compactStorePeak) = (compact, peak)
         (self.edits, editsLost, editsUncertain, neverArrived) = (edits, lost, uncertain, never)
         (arrivedInFinalPhase, finalPhaseMilliseconds) = (late, finalPhase)
         for pair in latencies {
@@ -272,7 +347,7 @@ public struct SeedMeasurements: Equatable, Sendable {
             arrivalMilliseconds.append((value, count))
         }
         for replica in replicas {
-            guard let measured = ReplicaMeasurements(json: replica) else { return nil }
+            guard let measured = ReplicaMeasurements(json: replica, compact: compact) else { return nil }
             self.replicas.append(measured)
         }
         sampleIntervalMilliseconds = interval
@@ -376,8 +451,8 @@ public struct MeasurementTotals: Equatable, Sendable {
             }
             snapshotsWritten += seed.snapshotsWritten
             snapshotsCollected += seed.snapshotsCollected
-            storeBlobsMax = Swift.max(storeBlobsMax, seed.storeBlobs, seed.storeSamples.map(\.blobs).max() ?? 0)
-            storeBytesMax = Swift.max(storeBytesMax, seed.storeBytes, seed.storeSamples.map(\.bytes).max() ?? 0)
+            storeBlobsMax = Swift.max(storeBlobsMax, seed.storeBlobsMax)
+            storeBytesMax = Swift.max(storeBytesMax, seed.storeBytesMax)
         }
         arrival = ArrivalSummary(counts.keys.sorted().map { ($0, counts[$0]!) }, neverArrived: never, arrivedInFinalPhase: late)
     }

@@ -168,6 +168,13 @@ import FoundationXML
         #expect(text.contains("\"compact\": true") && text.contains("\"arrivalRoundedMilliseconds\""))
         #expect(text.utf8.count * 3 < full.json.text.utf8.count, "\(text.utf8.count) of \(full.json.text.utf8.count) bytes")
         #expect(whole.compacted().json.text == text)
+        // Each seed keeps its own summary, exact; the latencies are written once, for the file.
+        let read = try MeasurementFile(parsing: text)
+        #expect(read.seeds.map(\.arrival) == full.seeds.map(\.arrival) && read.json.text == text)
+        #expect(text.components(separatedBy: "\"arrivalRoundedMilliseconds\"").count == 2)
+        #expect(throws: MeasurementFileError.self) {
+            try MeasurementFile(parsing: text.replacingOccurrences(of: "\"arrivalRoundedMilliseconds\"", with: "\"elsewhere\""))
+        }
         let low = try MeasurementFile(parsing: swarmFile(1...2, options: options).compacted().json.text)
         let high = try MeasurementFile(parsing: swarmFile(3...4, options: options).compacted().json.text)
         #expect(low.isCompact)

@@ -20,15 +20,31 @@ public struct MeasurementFile: Equatable, Sendable {
         self.seeds = seeds.sorted { $0.seed < $1.seed }
     }
 
+    /// A compact file's arrival latencies (rounded, ``SeedMeasurements/roundedUp(_:)``) as
+    /// read: its seeds carry only their summaries, the file the latencies of all of them.
+    /// Seeds compacted in this process still hold their own rounded latencies instead.
+    var roundedArrivals: [Int: Int] = [:]
+
     /// The totals over every seed (computed, never read from a file).
-    public var totals: MeasurementTotals { MeasurementTotals(seeds) }
+    public var totals: MeasurementTotals { MeasurementTotals(seeds, roundedArrivals: roundedArrivals) }
+
+    /// Every rounded latency of a compact file: its seeds' and those read.
+    var allRoundedArrivals: [(value: Int, count: Int)] {
+        var counts = roundedArrivals
+        for seed in seeds where seed.isCompact {
+            for pair in seed.arrivalMilliseconds { counts[pair.value, default: 0] += pair.count }
+        }
+        return counts.keys.sorted().map { ($0, counts[$0]!) }
+    }
 
     /// Whether the seeds are in the compact form (``SeedMeasurements/compacted()``).
     public var isCompact: Bool { seeds.contains { $0.isCompact } }
 
     /// Every seed in the compact form.
     public func compacted() -> MeasurementFile {
-        MeasurementFile(options: options, seeds: seeds.map { $0.compacted() })
+        var file = MeasurementFile(options: options, seeds: seeds.map { $0.compacted() })
+        file.roundedArrivals = roundedArrivals
+        return file
     }
 
     public var json: JSONText {
@@ -36,7 +52,10 @@ public struct MeasurementFile: Equatable, Sendable {
             "format": .string(Self.formatName), "version": .integer(Self.formatVersion), "options": .string(options),
             "seeds": .array(seeds.map(\.json)), "totals": totals.json,
         ]
-        if isCompact { members["compact"] = .bool(true) }
+        if isCompact {
+            members["compact"] = .bool(true)
+            members["arrivalRoundedMilliseconds"] = .array(allRoundedArrivals.map { .array([.integer($0.value), .integer($0.count)]) })
+        }
         return .object(members)
     }
 
@@ -61,12 +80,24 @@ public struct MeasurementFile: Equatable, Sendable {
             read.append(measurements)
         }
         self.init(options: options, seeds: read)
+        if let pairs = json["arrivalRoundedMilliseconds"]?.array {
+            guard isCompact || read.isEmpty else { throw MeasurementFileError(reason: "rounded latencies in a file whose seeds are not compact") }
+            for pair in pairs {
+                guard let items = pair.array, items.count == 2, let value = items[0].int, let count = items[1].int else {
+                    throw MeasurementFileError(reason: "arrivalRoundedMilliseconds holds something other than [latency, count] pairs")
+                }
+                roundedArrivals[value, default: 0] += count
+            }
+        } else if isCompact {
+            throw MeasurementFileError(reason: "a compact file without arrivalRoundedMilliseconds")
+        }
     }
 
     /// Files covering parts of one study, as one: the same options, no seed twice.
     public static func merged(_ files: [MeasurementFile]) throws(MeasurementFileError) -> MeasurementFile {
         guard let first = files.first else { throw MeasurementFileError(reason: "nothing to merge") }
         var seeds: [SeedMeasurements] = []
+        var rounded: [Int: Int] = [:]
         var seen: Set<UInt64> = []
         for file in files {
             guard file.options == first.options else {
@@ -76,9 +107,11 @@ public struct MeasurementFile: Equatable, Sendable {
                 guard seen.insert(seed.seed).inserted else { throw MeasurementFileError(reason: "seed \(seed.seed) is in two files") }
                 seeds.append(seed)
             }
+            for (value, count) in file.roundedArrivals { rounded[value, default: 0] += count }
         }
         // A compact part makes the whole compact: its seeds have no more than that.
-        let merged = MeasurementFile(options: first.options, seeds: seeds)
+        var merged = MeasurementFile(options: first.options, seeds: seeds)
+        merged.roundedArrivals = rounded
         return merged.isCompact ? merged.compacted() : merged
     }
 }
@@ -243,8 +276,10 @@ public struct SeedMeasurements: Equatable, Sendable {
 
     /// The compact form (``compacted()``): latencies rounded, no timelines or samples.
     public private(set) var isCompact = false
-    /// A compact seed's store peaks (its samples are gone).
+    /// A compact seed's store peaks (its samples are gone) and its arrival summary, from its
+    /// exact latencies.
     var compactStorePeak: (blobs: Int, bytes: Int)?
+    var compactArrival: ArrivalSummary?
 
     /// The most blobs and bytes the store held at any sample or at the end.
     public var storeBlobsMax: Int { compactStorePeak?.blobs ?? Swift.max(storeBlobs, storeSamples.map(\.blobs).max() ?? 0) }
@@ -260,13 +295,15 @@ public struct SeedMeasurements: Equatable, Sendable {
         return (milliseconds + scale - 1) / scale * scale
     }
 
-    /// This seed for studies of very many seeds: the counters, the verdict, the store's
-    /// peaks and the arrival latencies rounded up to four significant digits (``roundedUp(_:)``),
-    /// without timelines and samples. Compacting twice changes nothing.
+    /// This seed for studies of very many seeds: the counters, the verdict, the store's peaks
+    /// and its arrival summary, without latencies, timelines and samples. Its latencies rounded
+    /// up to four significant digits (``roundedUp(_:)``) stay in memory for the file's totals
+    /// (a compact file writes them once, summed over its seeds). Compacting twice changes nothing.
     public func compacted() -> SeedMeasurements {
         guard !isCompact else { return self }
         var copy = self
         copy.compactStorePeak = (storeBlobsMax, storeBytesMax)
+        copy.compactArrival = arrival
         copy.isCompact = true
         var counts: [Int: Int] = [:]
         for pair in arrivalMilliseconds { counts[Self.roundedUp(pair.value), default: 0] += pair.count }
@@ -282,7 +319,7 @@ public struct SeedMeasurements: Equatable, Sendable {
     public static func == (lhs: SeedMeasurements, rhs: SeedMeasurements) -> Bool { lhs.json == rhs.json }
 
     public var arrival: ArrivalSummary {
-        ArrivalSummary(arrivalMilliseconds, neverArrived: neverArrived, arrivedInFinalPhase: arrivedInFinalPhase)
+        compactArrival ?? ArrivalSummary(arrivalMilliseconds, neverArrived: neverArrived, arrivedInFinalPhase: arrivedInFinalPhase)
     }
 
     var json: JSONText {
@@ -297,16 +334,16 @@ public struct SeedMeasurements: Equatable, Sendable {
         } else {
             store["samples"] = .array(storeSamples.map { .array([.integer($0.time), .integer($0.blobs), .integer($0.bytes)]) })
         }
-        let latencies = JSONText.array(arrivalMilliseconds.map { .array([.integer($0.value), .integer($0.count)]) })
-        return .object([
+        var members: [String: JSONText] = [
             "seed": .integer(Int(truncatingIfNeeded: seed)), "verdict": .string(verdict), "hash": .string(hash),
             "simulatedMilliseconds": .integer(simulatedMilliseconds), "finalPhaseMilliseconds": .integer(finalPhaseMilliseconds),
             "edits": .integer(edits), "editsLost": .integer(editsLost), "editsUncertain": .integer(editsUncertain),
             "arrival": arrival.json,
-            isCompact ? "arrivalRoundedMilliseconds" : "arrivalMilliseconds": latencies,
             "replicas": .array(replicas.map { $0.json(compact: isCompact) }),
             "store": .object(store),
-        ])
+        ]
+        if !isCompact { members["arrivalMilliseconds"] = .array(arrivalMilliseconds.map { .array([.integer($0.value), .integer($0.count)]) }) }
+        return .object(members)
     }
 
     init(seed: UInt64, verdict: String, hash: String, simulatedMilliseconds: Int) {
@@ -321,7 +358,6 @@ public struct SeedMeasurements: Equatable, Sendable {
             let simulated = json["simulatedMilliseconds"]?.int, let edits = json["edits"]?.int, let lost = json["editsLost"]?.int,
             let uncertain = json["editsUncertain"]?.int, let never = json["arrival"]?["neverArrived"]?.int,
             let late = json["arrival"]?["arrivedInFinalPhase"]?.int, let finalPhase = json["finalPhaseMilliseconds"]?.int,
-            let latencies = (json["arrivalMilliseconds"] ?? json["arrivalRoundedMilliseconds"])?.array,
             let replicas = json["replicas"]?.array, let store = json["store"],
             let interval = store["sampleIntervalMilliseconds"]?.int,
             let blobs = store["blobs"]?.int, let bytes = store["bytes"]?.int, let written = store["snapshotsWritten"]?.int,
@@ -329,17 +365,19 @@ public struct SeedMeasurements: Equatable, Sendable {
         else { return nil }
         let compact = json["arrivalMilliseconds"] == nil
         let samples: [JSONText]
+        let latencies: [JSONText]
         var peak: (blobs: Int, bytes: Int)?
+        var summary: ArrivalSummary?
         if compact {
-            guard let blobsMax = store["blobsMax"]?.int, let bytesMax = store["bytesMax"]?.int else { return nil }
-            samples = []
-            peak = (blobsMax, bytesMax)
+            guard let blobsMax = store["blobsMax"]?.int, let bytesMax = store["bytesMax"]?.int, let arrival = json["arrival"].flatMap(ArrivalSummary.init(json:))
+            else { return nil }
+            (samples, latencies, peak, summary) = ([], [], (blobsMax, bytesMax), arrival)
         } else {
-            guard let items = store["samples"]?.array else { return nil }
-            samples = items
+            guard let items = store["samples"]?.array, let pairs = json["arrivalMilliseconds"]?.array else { return nil }
+            (samples, latencies) = (items, pairs)
         }
         self.init(seed: UInt64(seed), verdict: verdict, hash: hash, simulatedMilliseconds: simulated)
-        (isCompact, compactStorePeak) = (compact, peak)
+        (isCompact, compactStorePeak, compactArrival) = (compact, peak, summary)
         (self.edits, editsLost, editsUncertain, neverArrived) = (edits, lost, uncertain, never)
         (arrivedInFinalPhase, finalPhaseMilliseconds) = (late, finalPhase)
         for pair in latencies {
@@ -376,6 +414,21 @@ public struct ArrivalSummary: Equatable, Sendable {
     public static let bucketLabels = ["<=100ms", "<=1s", "<=10s", "<=1min", "<=10min", "<=1h", "<=6h", "<=1d", "<=7d", ">7d"]
     /// How many latencies fall in each bucket.
     public var histogram: [Int] = Array(repeating: 0, count: 10)
+
+    /// A summary as written (a compact seed's).
+    init?(json: JSONText) {
+        guard let count = json["count"]?.int, let p50 = json["p50Milliseconds"]?.int, let p90 = json["p90Milliseconds"]?.int,
+            let p99 = json["p99Milliseconds"]?.int, let max = json["maxMilliseconds"]?.int, let never = json["neverArrived"]?.int,
+            let late = json["arrivedInFinalPhase"]?.int, let buckets = json["histogram"]?.array, buckets.count == histogram.count
+        else { return nil }
+        var counts: [Int] = []
+        for bucket in buckets {
+            guard let value = bucket["count"]?.int else { return nil }
+            counts.append(value)
+        }
+        (self.count, self.p50, self.p90, self.p99, self.max) = (count, p50, p90, p99, max)
+        (neverArrived, arrivedInFinalPhase, histogram) = (never, late, counts)
+    }
 
     init(_ pairs: [(value: Int, count: Int)], neverArrived: Int, arrivedInFinalPhase: Int) {
         self.neverArrived = neverArrived
@@ -433,8 +486,8 @@ public struct MeasurementTotals: Equatable, Sendable {
     public var storeBlobsMax = 0
     public var storeBytesMax = 0
 
-    init(_ seeds: [SeedMeasurements]) {
-        var counts: [Int: Int] = [:]
+    init(_ seeds: [SeedMeasurements], roundedArrivals: [Int: Int] = [:]) {
+        var counts = roundedArrivals
         var never = 0
         var late = 0
         for seed in seeds {

@@ -285,10 +285,10 @@ public struct Scenario: Sendable, Equatable {
             events.append((events.count, ScriptEvent(time: time, peer: peer, action: action)))
         }
         // A replica that leaves does nothing from then on.
-        func before(_ index: Int) -> UInt64 { departures.first { $0.replica == index }?.at ?? lengthMilliseconds }
+        func before(_ index: Int) -> UInt64 { departures.first { $0.replica == index }?.at ?? UInt64.max }
         for (index, replica) in replicas.enumerated() {
             let start = replica.joinAtMilliseconds
-            let end = before(index)
+            let end = min(lengthMilliseconds, before(index))
             if start > 0 { add(start, index, .join(cloneOf: nil)) }
             // Replicas are staggered a little so that their schedules do not all fall on the
             // same millisecond. Drawn waits come from streams of their own (one per replica

@@ -495,13 +495,14 @@ enum MemoSimCommand {
                 return 2
             }
         }
-        let merged: MeasurementFile
+        var merged: MeasurementFile
         do throws(MeasurementFileError) {
             merged = try MeasurementFile.merged(files)
         } catch {
             err("cannot merge: \(error)")
             return 2
         }
+        if invocation.compact { merged = merged.compacted() }
         let status = writeMeasurements(merged, invocation)
         if status == 0 {
             let totals = merged.totals

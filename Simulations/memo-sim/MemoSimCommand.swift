@@ -37,8 +37,9 @@ enum MemoSimCommand {
                               draws the texts typed and the store's latencies
           --sweep KEY=V1,V2   with --scenario and --report DIR: run the seeds once per value of KEY
                               (sync-interval or edit-interval, every replica's; values like 10s,
-                              60s, 10min, 2h, 1d or plain ms) into DIR/KEY=V/, and DIR/index.html
-                              with the measures side by side
+                              60s, 10min, 2h, 1d or plain ms; or edit-timing or sync-timing: fixed,
+                              exponential) into DIR/KEY=V/, and DIR/index.html with the measures
+                              side by side
           --mutant NAME       run a deliberately broken engine (debug builds with MEMOSYNC_SELF_CHECKS=1): \(mutantList)
 
         Measurements (Simulations/README.md, "Measurements and reports"):
@@ -50,6 +51,10 @@ enum MemoSimCommand {
                               no scripts): latency histogram, store over time, a timeline of the
                               first seed, the verdicts
           --sample-every MS   sample the store's size every MS simulated milliseconds (default 3600000)
+          --compact           with --measure or --report: for studies of very many seeds, keep per
+                              seed only its counters, store peaks and arrival latencies rounded up
+                              to four significant digits (no timelines or samples); merge of compact
+                              parts gives the bytes of one compact run
           merge PATH...       combine measurement files (or DIRs holding measurements.json) of parts
                               of one seed range, run with the same options, into one: --report DIR
                               and/or --measure FILE; the same bytes as one run of all those seeds
@@ -103,12 +108,14 @@ enum MemoSimCommand {
         var measurePath: String?
         var reportDirectory: String?
         var sampleIntervalMilliseconds: UInt64?
+        /// `--compact`: measurements in the compact form (totals and histograms per seed).
+        var compact = false
         /// `--scenario FILE`: the scenario and its path.
         var scenario: Scenario?
         var scenarioPath: String?
         /// `--sweep KEY=V1,V2,...`: the key and its values (labels as written, milliseconds).
         var sweepKey: String?
-        var sweepValues: [(label: String, milliseconds: UInt64)] = []
+        var sweepValues: [String] = []
         /// `merge PATH...`: the files or directories to merge.
         var mergeInputs: [String]?
 
@@ -197,11 +204,14 @@ enum MemoSimCommand {
                 guard let text = value(), let equals = text.firstIndex(of: "=") else { throw bad("--sweep needs KEY=V1,V2,...") }
                 let key = String(text[..<equals])
                 guard Scenario.sweepKeys.contains(key) else { throw bad("--sweep can vary \(Scenario.sweepKeys.joined(separator: " or ")), not \(key)") }
-                var values: [(String, UInt64)] = []
+                var values: [String] = []
                 for label in text[text.index(after: equals)...].split(separator: ",").map(String.init) {
-                    guard let milliseconds = Scenario.milliseconds(label) else { throw bad("--sweep: \(label) is not a duration (10s, 5min, 2h, 1d, or ms)") }
-                    guard !values.contains(where: { $0.0 == label }) else { throw bad("--sweep: \(label) twice") }
-                    values.append((label, milliseconds))
+                    guard Scenario.isSweepValue(key, label) else {
+                        throw bad(key.hasSuffix("-timing")
+                            ? "--sweep: \(label) is not a timing (fixed or exponential)" : "--sweep: \(label) is not a duration (10s, 5min, 2h, 1d, or ms)")
+                    }
+                    guard !values.contains(label) else { throw bad("--sweep: \(label) twice") }
+                    values.append(label)
                 }
                 guard !values.isEmpty else { throw bad("--sweep needs at least one value") }
                 invocation.sweepKey = key
@@ -212,6 +222,7 @@ enum MemoSimCommand {
             case "--report":
                 guard let path = value() else { throw bad("--report needs a directory") }
                 invocation.reportDirectory = path
+            case "--compact": invocation.compact = true
             case "--sample-every":
                 guard let text = value(), let milliseconds = UInt64(text), milliseconds > 0 else { throw bad("--sample-every needs a positive number of milliseconds") }
                 invocation.sampleIntervalMilliseconds = milliseconds
@@ -240,10 +251,11 @@ enum MemoSimCommand {
             guard let scenario = invocation.scenario, invocation.reportDirectory != nil, invocation.measurePath == nil else {
                 throw bad("--sweep needs --scenario FILE and --report DIR (and no --measure)")
             }
-            for (label, milliseconds) in invocation.sweepValues where scenario.sweeping(key, to: milliseconds) == nil {
+            for label in invocation.sweepValues where scenario.sweeping(key, value: label) == nil {
                 throw bad("--sweep: \(label) is outside 1000 ms to the scenario's length")
             }
         }
+        if invocation.compact && !invocation.measures { throw bad("--compact goes with --measure FILE or --report DIR") }
         if invocation.measures && (invocation.replayPath != nil || invocation.shrink) {
             throw bad("--measure and --report go with --seed or --seeds (not --replay or --shrink)")
         }
@@ -363,6 +375,7 @@ enum MemoSimCommand {
         }
         if invocation.measures {
             runner.measureSampleIntervalMilliseconds = invocation.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds
+            runner.compactsMeasurements = invocation.compact
         }
         let summary = runner.run(seeds: invocation.seeds)
         if invocation.measures {
@@ -402,6 +415,7 @@ enum MemoSimCommand {
     /// Writes `file` where the invocation asks (`--measure FILE`, `--report DIR`); the exit
     /// status (2 when a file could not be written).
     static func writeMeasurements(_ file: MeasurementFile, _ invocation: Invocation) -> Int32 {
+        let file = invocation.compact ? file.compacted() : file
         let json = file.json.text
         do {
             if let path = invocation.measurePath {
@@ -426,8 +440,8 @@ enum MemoSimCommand {
         guard let key = invocation.sweepKey, let scenario = invocation.scenario, let directory = invocation.reportDirectory else { return 2 }
         var runs: [(label: String, file: MeasurementFile)] = []
         var failed = false
-        for (label, milliseconds) in invocation.sweepValues {
-            guard let variant = scenario.sweeping(key, to: milliseconds) else { return 2 }
+        for label in invocation.sweepValues {
+            guard let variant = scenario.sweeping(key, value: label) else { return 2 }
             out("\(key)=\(label)")
             var part = invocation
             part.scenario = variant
@@ -439,6 +453,7 @@ enum MemoSimCommand {
             runner.traceForSeed = { variant.trace(seed: $0) }
             runner.commandSuffix = part.scenarioSuffix + " (with every replica's \(key) \(label))"
             runner.measureSampleIntervalMilliseconds = part.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds
+            runner.compactsMeasurements = part.compact
             let summary = runner.run(seeds: part.seeds)
             failed = failed || !summary.failures.isEmpty
             let file = MeasurementFile(options: part.measuredOptions + " --sweep \(key)=\(label)", seeds: summary.measurements)
@@ -480,13 +495,14 @@ enum MemoSimCommand {
                 return 2
             }
         }
-        let merged: MeasurementFile
+        var merged: MeasurementFile
         do throws(MeasurementFileError) {
             merged = try MeasurementFile.merged(files)
         } catch {
             err("cannot merge: \(error)")
             return 2
         }
+        if invocation.compact { merged = merged.compacted() }
         let status = writeMeasurements(merged, invocation)
         if status == 0 {
             let totals = merged.totals

@@ -158,6 +158,39 @@ import Testing
         #expect(try run(["--scenario", file.path, "--sweep", "colour=1min", "--report", folder.path]).status == 2)
         #expect(try run(["--scenario", file.path, "--sweep", "sync-interval=soon", "--report", folder.path]).status == 2)
         #expect(try run(["--scenario", file.path, "--sweep", "sync-interval=2h", "--report", folder.path]).status == 2)
+        // A sweep over how edits are spaced: "fixed" is the scenario as written (the 1-minute
+        // part's hashes), "exponential" another schedule.
+        let timing = try run(["--scenario", file.path, "--seeds", "1..2", "--sweep", "edit-timing=fixed,exponential", "--report", folder.appendingPathComponent("timing").path])
+        #expect(timing.status == 0, "\(timing.output)")
+        func partHashes(_ part: String) throws -> [String] {
+            try MeasurementFile(parsing: String(contentsOf: folder.appendingPathComponent(part + "/measurements.json"), encoding: .utf8)).seeds.map(\.hash)
+        }
+        #expect(try partHashes("timing/edit-timing=fixed") == partHashes("sweep/sync-interval=1min"))
+        #expect(try partHashes("timing/edit-timing=exponential") != partHashes("timing/edit-timing=fixed"))
+        #expect(try run(["--scenario", file.path, "--sweep", "edit-timing=poisson", "--report", folder.path]).status == 2)
+        #expect(try run(["--scenario", file.path, "--sweep", "edit-timing=10s", "--report", folder.path]).status == 2)
+    }
+
+    /// Issue 30: `--compact` parts merged by `memo-sim merge` give the bytes of one compact
+    /// run; full parts merged with `--compact` too.
+    @Test func compactPartsMergeIntoOneCompactRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-compact-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let common = ["--steps", "60", "--replicas", "2", "--quiet"]
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(try run(["--seeds", "1..4", "--compact", "--report", path("whole")] + common).status == 0)
+        #expect(try run(["--seeds", "1..2", "--compact", "--measure", path("low.json")] + common).status == 0)
+        #expect(try run(["--seeds", "3..4", "--measure", path("high.json")] + common).status == 0)
+        #expect(try run(["merge", path("low.json"), path("high.json"), "--report", path("merged")]).status == 0)
+        #expect(try run(["merge", path("high.json"), "--compact", "--measure", path("high-compact.json")]).status == 0)
+        let whole = try Data(contentsOf: folder.appendingPathComponent("whole/measurements.json"))
+        #expect(whole == (try Data(contentsOf: folder.appendingPathComponent("merged/measurements.json"))))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("whole/index.html")) == Data(contentsOf: folder.appendingPathComponent("merged/index.html")))
+        let compactHigh = try MeasurementFile(parsing: String(contentsOfFile: path("high-compact.json"), encoding: .utf8))
+        #expect(compactHigh.isCompact && compactHigh.seeds.map(\.seed) == [3, 4])
+        #expect(String(decoding: whole, as: UTF8.self).contains("\"compact\": true"))
+        #expect(try run(["--seeds", "1..2", "--compact"] + common).status == 2)
     }
 
     /// Issue 30: seeds 1..4 in one process, and 1..2 and 3..4 in two merged by `memo-sim

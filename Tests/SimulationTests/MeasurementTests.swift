@@ -153,6 +153,48 @@ import FoundationXML
         #expect(throws: MeasurementFileError.self) { try MeasurementFile.merged([low, other]) }
     }
 
+    /// The compact form (`--compact`): counters, store peaks and rounded latencies only; parts
+    /// merge into the bytes of one compact run, and a full part merged with a compact one is
+    /// compacted. Counts and the histogram are those of the full form.
+    @Test func compactPartsMergeIntoOneCompactRun() throws {
+        #expect([9_999, 10_000, 12_345, 601_200_249, 604_800_000, 604_799_999, 604_800_001].map(SeedMeasurements.roundedUp)
+            == [9_999, 10_000, 12_350, 601_300_000, 604_800_000, 604_800_000, 604_900_000])
+        let options = SimulationOptions(replicaCount: 3, steps: 120, faults: .swarm)
+        let full = swarmFile(1...4, options: options)
+        let whole = full.compacted()
+        #expect(whole.isCompact && !full.isCompact)
+        let text = whole.json.text
+        #expect(!text.contains("\"timeline\"") && !text.contains("\"samples\"") && !text.contains("\"arrivalMilliseconds\""))
+        #expect(text.contains("\"compact\": true") && text.contains("\"arrivalRoundedMilliseconds\""))
+        #expect(text.utf8.count * 3 < full.json.text.utf8.count, "\(text.utf8.count) of \(full.json.text.utf8.count) bytes")
+        #expect(whole.compacted().json.text == text)
+        // Each seed keeps its own summary, exact; the latencies are written once, for the file.
+        let read = try MeasurementFile(parsing: text)
+        #expect(read.seeds.map(\.arrival) == full.seeds.map(\.arrival) && read.json.text == text)
+        #expect(text.components(separatedBy: "\"arrivalRoundedMilliseconds\"").count == 2)
+        #expect(throws: MeasurementFileError.self) {
+            try MeasurementFile(parsing: text.replacingOccurrences(of: "\"arrivalRoundedMilliseconds\"", with: "\"elsewhere\""))
+        }
+        let low = try MeasurementFile(parsing: swarmFile(1...2, options: options).compacted().json.text)
+        let high = try MeasurementFile(parsing: swarmFile(3...4, options: options).compacted().json.text)
+        #expect(low.isCompact)
+        #expect(try MeasurementFile.merged([high, low]).json.text == text)
+        #expect(try MeasurementFile.merged([swarmFile(1...2, options: options), high]).json.text == text)
+        #expect(MeasurementReport.html(try MeasurementFile.merged([high, low])) == MeasurementReport.html(whole))
+        // What the compact totals keep exactly, and what rounding moves by less than 0.1 %.
+        let (a, b) = (full.totals, whole.totals)
+        #expect(a.seeds == b.seeds && a.failures == b.failures && a.edits == b.edits && a.editsUncertain == b.editsUncertain)
+        #expect(a.replicaSums == b.replicaSums && a.storeBlobsMax == b.storeBlobsMax && a.storeBytesMax == b.storeBytesMax)
+        #expect(a.arrival.count == b.arrival.count && a.arrival.histogram == b.arrival.histogram && a.arrival.neverArrived == b.arrival.neverArrived)
+        #expect(a.arrival.count > 0)
+        for (exact, rounded) in [(a.arrival.p50, b.arrival.p50), (a.arrival.p99, b.arrival.p99), (a.arrival.max, b.arrival.max)] {
+            #expect(rounded == SeedMeasurements.roundedUp(exact), "\(exact) \(rounded)")
+        }
+        // The compact page draws the histogram and no timeline.
+        let html = MeasurementReport.html(whole)
+        #expect(html.contains("id=\"latency\"") && !html.contains("id=\"timeline\"") && html.contains("--compact"))
+    }
+
     @Test func badMeasurementFilesAreRefusedWithTheLine() {
         #expect(throws: JSONTextError(line: 2, reason: "only integers are allowed")) { try JSONText(parsing: "{\n\"a\": 1.5}") }
         #expect(throws: JSONTextError(line: 1, reason: "key a twice")) { try JSONText(parsing: "{\"a\": 1, \"a\": 2}") }
@@ -173,15 +215,34 @@ import FoundationXML
             svgs.append(String(rest[start.lowerBound..<end.upperBound]))
             rest = rest[end.upperBound...]
         }
-        #expect(svgs.count == 4)
+        #expect(svgs.count == 6)
         var found: [String: [String]] = [:]
+        var lines: [String: [(replica: String, max: String, values: String, points: Int)]] = [:]
         for svg in svgs {
             let collector = SVGCollector()
             let parser = XMLParser(data: Data(svg.utf8))
             parser.delegate = collector
             #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
             for (key, values) in collector.values { found[key, default: []] += values }
+            for (key, values) in collector.lines { lines[key, default: []] += values }
         }
+        // The replicas' samples of the first seed: a line per replica in each chart, through
+        // one point per sample, carrying the JSON's values; the axis ends at their maximum.
+        let firstReplicas = try #require(json["seeds"]?.array?.first?["replicas"]?.array)
+        for (chart, column) in [("replica-heldBack", 1), ("replica-libraryBytes", 2)] {
+            let drawn = try #require(lines[chart], "\(chart)")
+            #expect(drawn.map(\.replica) == firstReplicas.map { String($0["replica"]!.int!) })
+            var highest = 0
+            for (line, replica) in zip(drawn, firstReplicas) {
+                let samples = try #require(replica["samples"]?.array).map { $0.array![column].int! }
+                #expect(line.values == samples.map(String.init).joined(separator: " "), "\(chart)")
+                #expect(line.points == samples.count && !samples.isEmpty)
+                #expect(line.max == String(samples.max()!))
+                highest = max(highest, samples.max()!)
+            }
+            #expect(found["\(chart)Max"] == [String(highest)])
+        }
+        #expect(lines["replica-libraryBytes"]!.allSatisfy { $0.max != "0" }, "every library has bytes on disk")
         let arrival = try #require(json["totals"]?["arrival"])
         for key in ["count", "p50Milliseconds", "p90Milliseconds", "p99Milliseconds", "maxMilliseconds", "neverArrived", "arrivedInFinalPhase"] {
             #expect(found[key] == [String(try #require(arrival[key]?.int))], "\(key)")
@@ -215,10 +276,20 @@ import FoundationXML
 /// timeline rows' `data-edits`, `data-syncs` and `data-crashes`.
 final class SVGCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
     var values: [String: [String]] = [:]
+    /// The replica charts' lines by chart id: `data-replica`, `data-max`, `data-values` and
+    /// how many points the line goes through.
+    var lines: [String: [(replica: String, max: String, values: String, points: Int)]] = [:]
+    private var chart: String?
     private var key: String?
     private var text = ""
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        if name == "svg" { chart = attributes["id"] }
+        if name == "polyline", attributes["class"] == "replica", let chart, let replica = attributes["data-replica"], let max = attributes["data-max"],
+            let values = attributes["data-values"], let points = attributes["points"]
+        {
+            lines[chart, default: []].append((replica, max, values, points.split(separator: " ").count))
+        }
         if name == "tspan", let key = attributes["data-key"] {
             self.key = key
             text = ""

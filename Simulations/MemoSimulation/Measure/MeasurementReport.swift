@@ -31,7 +31,14 @@ public enum MeasurementReport {
         page += "<h2>The store over time</h2>\n<p>Ground truth, sampled at the start of every interval; one line per seed.</p>\n"
         page += storeChart(file.seeds, title: "blobs", maximum: totals.storeBlobsMax, value: \.blobs)
         page += storeChart(file.seeds, title: "bytes", maximum: totals.storeBytesMax, value: \.bytes)
-        if let first = file.seeds.first {
+        if let first = file.seeds.first, first.replicas.contains(where: { !$0.samples.isEmpty }) {
+            page += "<h2>Replicas over time (seed \(first.seed))</h2>\n<p>Sampled with the store; one line per replica. Held back: operations a library keeps until what they depend on arrives (0 while the replica is not running). Library: its files' bytes on the simulated disk (0 for the notebook engine).</p>\n"
+            page += replicaChart(first, title: "heldBack", label: "operations held back", value: \.heldBack)
+            page += replicaChart(first, title: "libraryBytes", label: "library bytes", value: \.libraryBytes)
+        }
+        if file.isCompact {
+            page += "<p>Compact measurements (<code>--compact</code>): no timelines or samples, latencies rounded up to four significant digits.</p>\n"
+        } else if let first = file.seeds.first {
             page += "<h2>Timeline of seed \(first.seed)</h2>\n"
             page += timeline(first)
         }
@@ -120,6 +127,37 @@ public enum MeasurementReport {
             }
             let peak = seed.storeSamples.map { $0[keyPath: value] }.max() ?? 0
             svg += "<polyline data-seed=\"\(seed.seed)\" data-max=\"\(peak)\" fill=\"none\" stroke=\"\(seedColours[index % seedColours.count])\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+        }
+        svg += "</svg>\n"
+        return svg
+    }
+
+    /// One replica sample over time, a line per replica of `seed`; the axis ends at the
+    /// highest value any replica reached (in `data-max` of the chart, and of each line).
+    static func replicaChart(_ seed: SeedMeasurements, title: String, label: String, value: KeyPath<ReplicaSample, Int>) -> String {
+        let width = 760, height = 240, left = 90, right = 70, top = 24, bottom = 30
+        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        let end = max(1, seed.replicas.compactMap { $0.samples.last?.time }.max() ?? 1)
+        let maximum = seed.replicas.flatMap { $0.samples.map { $0[keyPath: value] } }.max() ?? 0
+        let highest = max(1, maximum)
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"replica-\(title)\" data-max=\"\(maximum)\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
+        svg += "<text x=\"4\" y=\"16\" font-size=\"13\">\(escape(label)) per replica, max <tspan data-key=\"replica-\(title)Max\">\(maximum)</tspan></text>\n"
+        svg += "<text x=\"\(left - 4)\" y=\"\(top + 10)\" font-size=\"11\" text-anchor=\"end\">\(maximum)</text>\n"
+        svg += "<text x=\"\(left - 4)\" y=\"\(top + plotHeight)\" font-size=\"11\" text-anchor=\"end\">0</text>\n"
+        svg += "<text x=\"\(left)\" y=\"\(height - 8)\" font-size=\"11\">0 ms</text>\n"
+        svg += "<text x=\"\(width - right)\" y=\"\(height - 8)\" font-size=\"11\" text-anchor=\"end\">\(end) ms</text>\n"
+        svg += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#ccc\"/>\n"
+        for (index, replica) in seed.replicas.enumerated() {
+            var points: [String] = []
+            for sample in replica.samples {
+                let x = left + Int(Int64(sample.time) * Int64(plotWidth) / Int64(end))
+                let y = top + plotHeight - Int(Int64(sample[keyPath: value]) * Int64(plotHeight) / Int64(highest))
+                points.append("\(x),\(y)")
+            }
+            let peak = replica.samples.map { $0[keyPath: value] }.max() ?? 0
+            let colour = seedColours[index % seedColours.count]
+            svg += "<polyline class=\"replica\" data-replica=\"\(replica.replica)\" data-max=\"\(peak)\" data-values=\"\(replica.samples.map { String($0[keyPath: value]) }.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+            if index < 14 { svg += "<text x=\"\(width - right + 4)\" y=\"\(top + 12 + index * 13)\" font-size=\"11\" fill=\"\(colour)\">r\(replica.replica)</text>\n" }
         }
         svg += "</svg>\n"
         return svg

@@ -20,14 +20,43 @@ public struct MeasurementFile: Equatable, Sendable {
         self.seeds = seeds.sorted { $0.seed < $1.seed }
     }
 
+    /// A compact file's arrival latencies (rounded, ``SeedMeasurements/roundedUp(_:)``) as
+    /// read: its seeds carry only their summaries, the file the latencies of all of them.
+    /// Seeds compacted in this process still hold their own rounded latencies instead.
+    var roundedArrivals: [Int: Int] = [:]
+
     /// The totals over every seed (computed, never read from a file).
-    public var totals: MeasurementTotals { MeasurementTotals(seeds) }
+    public var totals: MeasurementTotals { MeasurementTotals(seeds, roundedArrivals: roundedArrivals) }
+
+    /// Every rounded latency of a compact file: its seeds' and those read.
+    var allRoundedArrivals: [(value: Int, count: Int)] {
+        var counts = roundedArrivals
+        for seed in seeds where seed.isCompact {
+            for pair in seed.arrivalMilliseconds { counts[pair.value, default: 0] += pair.count }
+        }
+        return counts.keys.sorted().map { ($0, counts[$0]!) }
+    }
+
+    /// Whether the seeds are in the compact form (``SeedMeasurements/compacted()``).
+    public var isCompact: Bool { seeds.contains { $0.isCompact } }
+
+    /// Every seed in the compact form.
+    public func compacted() -> MeasurementFile {
+        var file = MeasurementFile(options: options, seeds: seeds.map { $0.compacted() })
+        file.roundedArrivals = roundedArrivals
+        return file
+    }
 
     public var json: JSONText {
-        .object([
+        var members: [String: JSONText] = [
             "format": .string(Self.formatName), "version": .integer(Self.formatVersion), "options": .string(options),
             "seeds": .array(seeds.map(\.json)), "totals": totals.json,
-        ])
+        ]
+        if isCompact {
+            members["compact"] = .bool(true)
+            members["arrivalRoundedMilliseconds"] = .array(allRoundedArrivals.map { .array([.integer($0.value), .integer($0.count)]) })
+        }
+        return .object(members)
     }
 
     /// Reads a file written by ``json``'s text.
@@ -51,12 +80,24 @@ public struct MeasurementFile: Equatable, Sendable {
             read.append(measurements)
         }
         self.init(options: options, seeds: read)
+        if let pairs = json["arrivalRoundedMilliseconds"]?.array {
+            guard isCompact || read.isEmpty else { throw MeasurementFileError(reason: "rounded latencies in a file whose seeds are not compact") }
+            for pair in pairs {
+                guard let items = pair.array, items.count == 2, let value = items[0].int, let count = items[1].int else {
+                    throw MeasurementFileError(reason: "arrivalRoundedMilliseconds holds something other than [latency, count] pairs")
+                }
+                roundedArrivals[value, default: 0] += count
+            }
+        } else if isCompact {
+            throw MeasurementFileError(reason: "a compact file without arrivalRoundedMilliseconds")
+        }
     }
 
     /// Files covering parts of one study, as one: the same options, no seed twice.
     public static func merged(_ files: [MeasurementFile]) throws(MeasurementFileError) -> MeasurementFile {
         guard let first = files.first else { throw MeasurementFileError(reason: "nothing to merge") }
         var seeds: [SeedMeasurements] = []
+        var rounded: [Int: Int] = [:]
         var seen: Set<UInt64> = []
         for file in files {
             guard file.options == first.options else {
@@ -66,8 +107,12 @@ public struct MeasurementFile: Equatable, Sendable {
                 guard seen.insert(seed.seed).inserted else { throw MeasurementFileError(reason: "seed \(seed.seed) is in two files") }
                 seeds.append(seed)
             }
+            for (value, count) in file.roundedArrivals { rounded[value, default: 0] += count }
         }
-        return MeasurementFile(options: first.options, seeds: seeds)
+        // A compact part makes the whole compact: its seeds have no more than that.
+        var merged = MeasurementFile(options: first.options, seeds: seeds)
+        merged.roundedArrivals = rounded
+        return merged.isCompact ? merged.compacted() : merged
     }
 }
 
@@ -141,17 +186,22 @@ public struct ReplicaMeasurements: Equatable, Sendable {
         [edits, syncs, crashes, blobsRead, bytesRead, blobsWritten, bytesWritten, blobsDeleted, listings, operationsFailed, arrivals, arrivedInFinalPhase, neverArrived]
     }
 
-    var json: JSONText {
-        var members: [String: JSONText] = [
-            "replica": .integer(replica), "timeline": .array(timeline.map(\.json)),
-            "samples": .array(samples.map { .array([.integer($0.time), .integer($0.heldBack), .integer($0.libraryBytes)]) }),
-        ]
+    /// The replica's object; the compact form has its counters only.
+    func json(compact: Bool) -> JSONText {
+        var members: [String: JSONText] = ["replica": .integer(replica)]
+        if !compact {
+            members["timeline"] = .array(timeline.map(\.json))
+            members["samples"] = .array(samples.map { .array([.integer($0.time), .integer($0.heldBack), .integer($0.libraryBytes)]) })
+        }
         for (key, value) in zip(Self.counterKeys, counters) { members[key] = .integer(value) }
         return .object(members)
     }
 
-    init?(json: JSONText) {
-        guard let replica = json["replica"]?.int, let timeline = json["timeline"]?.array, let samples = json["samples"]?.array else { return nil }
+    init?(json: JSONText, compact: Bool) {
+        guard let replica = json["replica"]?.int else { return nil }
+        let timeline = json["timeline"]?.array ?? []
+        let samples = json["samples"]?.array ?? []
+        guard compact || (json["timeline"] != nil && json["samples"] != nil) else { return nil }
         var values: [Int] = []
         for key in Self.counterKeys {
             guard let value = json[key]?.int else { return nil }
@@ -224,27 +274,76 @@ public struct SeedMeasurements: Equatable, Sendable {
     public var snapshotsWritten = 0
     public var snapshotsCollected = 0
 
+    /// The compact form (``compacted()``): latencies rounded, no timelines or samples.
+    public private(set) var isCompact = false
+    /// A compact seed's store peaks (its samples are gone) and its arrival summary, from its
+    /// exact latencies.
+    var compactStorePeak: (blobs: Int, bytes: Int)?
+    var compactArrival: ArrivalSummary?
+
+    /// The most blobs and bytes the store held at any sample or at the end.
+    public var storeBlobsMax: Int { compactStorePeak?.blobs ?? Swift.max(storeBlobs, storeSamples.map(\.blobs).max() ?? 0) }
+    public var storeBytesMax: Int { compactStorePeak?.bytes ?? Swift.max(storeBytes, storeSamples.map(\.bytes).max() ?? 0) }
+
+    /// Latencies from 10,000 ms up rounded up to four significant digits (12,345 ms to
+    /// 12,350; 601,200,249 to 601,300,000): less than 0.1 % more, and the histogram's buckets
+    /// unchanged (their bounds have at most four significant digits).
+    public static func roundedUp(_ milliseconds: Int) -> Int {
+        guard milliseconds >= 10_000 else { return milliseconds }
+        var scale = 1
+        while milliseconds / scale >= 10_000 { scale *= 10 }
+        return (milliseconds + scale - 1) / scale * scale
+    }
+
+    /// This seed for studies of very many seeds: the counters, the verdict, the store's peaks
+    /// and its arrival summary, without latencies, timelines and samples. Its latencies rounded
+    /// up to four significant digits (``roundedUp(_:)``) stay in memory for the file's totals
+    /// (a compact file writes them once, summed over its seeds). Compacting twice changes nothing.
+    public func compacted() -> SeedMeasurements {
+        guard !isCompact else { return self }
+        var copy = self
+        copy.compactStorePeak = (storeBlobsMax, storeBytesMax)
+        copy.compactArrival = arrival
+        copy.isCompact = true
+        var counts: [Int: Int] = [:]
+        for pair in arrivalMilliseconds { counts[Self.roundedUp(pair.value), default: 0] += pair.count }
+        copy.arrivalMilliseconds = counts.keys.sorted().map { ($0, counts[$0]!) }
+        copy.storeSamples = []
+        for index in copy.replicas.indices {
+            copy.replicas[index].timeline = []
+            copy.replicas[index].samples = []
+        }
+        return copy
+    }
+
     public static func == (lhs: SeedMeasurements, rhs: SeedMeasurements) -> Bool { lhs.json == rhs.json }
 
     public var arrival: ArrivalSummary {
-        ArrivalSummary(arrivalMilliseconds, neverArrived: neverArrived, arrivedInFinalPhase: arrivedInFinalPhase)
+        compactArrival ?? ArrivalSummary(arrivalMilliseconds, neverArrived: neverArrived, arrivedInFinalPhase: arrivedInFinalPhase)
     }
 
     var json: JSONText {
-        .object([
+        var store: [String: JSONText] = [
+            "sampleIntervalMilliseconds": .integer(sampleIntervalMilliseconds),
+            "blobs": .integer(storeBlobs), "bytes": .integer(storeBytes),
+            "snapshotsWritten": .integer(snapshotsWritten), "snapshotsCollected": .integer(snapshotsCollected),
+        ]
+        if isCompact {
+            store["blobsMax"] = .integer(storeBlobsMax)
+            store["bytesMax"] = .integer(storeBytesMax)
+        } else {
+            store["samples"] = .array(storeSamples.map { .array([.integer($0.time), .integer($0.blobs), .integer($0.bytes)]) })
+        }
+        var members: [String: JSONText] = [
             "seed": .integer(Int(truncatingIfNeeded: seed)), "verdict": .string(verdict), "hash": .string(hash),
             "simulatedMilliseconds": .integer(simulatedMilliseconds), "finalPhaseMilliseconds": .integer(finalPhaseMilliseconds),
             "edits": .integer(edits), "editsLost": .integer(editsLost), "editsUncertain": .integer(editsUncertain),
             "arrival": arrival.json,
-            "arrivalMilliseconds": .array(arrivalMilliseconds.map { .array([.integer($0.value), .integer($0.count)]) }),
-            "replicas": .array(replicas.map(\.json)),
-            "store": .object([
-                "sampleIntervalMilliseconds": .integer(sampleIntervalMilliseconds),
-                "samples": .array(storeSamples.map { .array([.integer($0.time), .integer($0.blobs), .integer($0.bytes)]) }),
-                "blobs": .integer(storeBlobs), "bytes": .integer(storeBytes),
-                "snapshotsWritten": .integer(snapshotsWritten), "snapshotsCollected": .integer(snapshotsCollected),
-            ]),
-        ])
+            "replicas": .array(replicas.map { $0.json(compact: isCompact) }),
+            "store": .object(store),
+        ]
+        if !isCompact { members["arrivalMilliseconds"] = .array(arrivalMilliseconds.map { .array([.integer($0.value), .integer($0.count)]) }) }
+        return .object(members)
     }
 
     init(seed: UInt64, verdict: String, hash: String, simulatedMilliseconds: Int) {
@@ -259,12 +358,26 @@ public struct SeedMeasurements: Equatable, Sendable {
             let simulated = json["simulatedMilliseconds"]?.int, let edits = json["edits"]?.int, let lost = json["editsLost"]?.int,
             let uncertain = json["editsUncertain"]?.int, let never = json["arrival"]?["neverArrived"]?.int,
             let late = json["arrival"]?["arrivedInFinalPhase"]?.int, let finalPhase = json["finalPhaseMilliseconds"]?.int,
-            let latencies = json["arrivalMilliseconds"]?.array, let replicas = json["replicas"]?.array, let store = json["store"],
-            let interval = store["sampleIntervalMilliseconds"]?.int, let samples = store["samples"]?.array,
+            let replicas = json["replicas"]?.array, let store = json["store"],
+            let interval = store["sampleIntervalMilliseconds"]?.int,
             let blobs = store["blobs"]?.int, let bytes = store["bytes"]?.int, let written = store["snapshotsWritten"]?.int,
             let collected = store["snapshotsCollected"]?.int
         else { return nil }
+        let compact = json["arrivalMilliseconds"] == nil
+        let samples: [JSONText]
+        let latencies: [JSONText]
+        var peak: (blobs: Int, bytes: Int)?
+        var summary: ArrivalSummary?
+        if compact {
+            guard let blobsMax = store["blobsMax"]?.int, let bytesMax = store["bytesMax"]?.int, let arrival = json["arrival"].flatMap(ArrivalSummary.init(json:))
+            else { return nil }
+            (samples, latencies, peak, summary) = ([], [], (blobsMax, bytesMax), arrival)
+        } else {
+            guard let items = store["samples"]?.array, let pairs = json["arrivalMilliseconds"]?.array else { return nil }
+            (samples, latencies) = (items, pairs)
+        }
         self.init(seed: UInt64(seed), verdict: verdict, hash: hash, simulatedMilliseconds: simulated)
+        (isCompact, compactStorePeak, compactArrival) = (compact, peak, summary)
         (self.edits, editsLost, editsUncertain, neverArrived) = (edits, lost, uncertain, never)
         (arrivedInFinalPhase, finalPhaseMilliseconds) = (late, finalPhase)
         for pair in latencies {
@@ -272,7 +385,7 @@ public struct SeedMeasurements: Equatable, Sendable {
             arrivalMilliseconds.append((value, count))
         }
         for replica in replicas {
-            guard let measured = ReplicaMeasurements(json: replica) else { return nil }
+            guard let measured = ReplicaMeasurements(json: replica, compact: compact) else { return nil }
             self.replicas.append(measured)
         }
         sampleIntervalMilliseconds = interval
@@ -301,6 +414,21 @@ public struct ArrivalSummary: Equatable, Sendable {
     public static let bucketLabels = ["<=100ms", "<=1s", "<=10s", "<=1min", "<=10min", "<=1h", "<=6h", "<=1d", "<=7d", ">7d"]
     /// How many latencies fall in each bucket.
     public var histogram: [Int] = Array(repeating: 0, count: 10)
+
+    /// A summary as written (a compact seed's).
+    init?(json: JSONText) {
+        guard let count = json["count"]?.int, let p50 = json["p50Milliseconds"]?.int, let p90 = json["p90Milliseconds"]?.int,
+            let p99 = json["p99Milliseconds"]?.int, let max = json["maxMilliseconds"]?.int, let never = json["neverArrived"]?.int,
+            let late = json["arrivedInFinalPhase"]?.int, let buckets = json["histogram"]?.array, buckets.count == histogram.count
+        else { return nil }
+        var counts: [Int] = []
+        for bucket in buckets {
+            guard let value = bucket["count"]?.int else { return nil }
+            counts.append(value)
+        }
+        (self.count, self.p50, self.p90, self.p99, self.max) = (count, p50, p90, p99, max)
+        (neverArrived, arrivedInFinalPhase, histogram) = (never, late, counts)
+    }
 
     init(_ pairs: [(value: Int, count: Int)], neverArrived: Int, arrivedInFinalPhase: Int) {
         self.neverArrived = neverArrived
@@ -358,8 +486,8 @@ public struct MeasurementTotals: Equatable, Sendable {
     public var storeBlobsMax = 0
     public var storeBytesMax = 0
 
-    init(_ seeds: [SeedMeasurements]) {
-        var counts: [Int: Int] = [:]
+    init(_ seeds: [SeedMeasurements], roundedArrivals: [Int: Int] = [:]) {
+        var counts = roundedArrivals
         var never = 0
         var late = 0
         for seed in seeds {
@@ -376,8 +504,8 @@ public struct MeasurementTotals: Equatable, Sendable {
             }
             snapshotsWritten += seed.snapshotsWritten
             snapshotsCollected += seed.snapshotsCollected
-            storeBlobsMax = Swift.max(storeBlobsMax, seed.storeBlobs, seed.storeSamples.map(\.blobs).max() ?? 0)
-            storeBytesMax = Swift.max(storeBytesMax, seed.storeBytes, seed.storeSamples.map(\.bytes).max() ?? 0)
+            storeBlobsMax = Swift.max(storeBlobsMax, seed.storeBlobsMax)
+            storeBytesMax = Swift.max(storeBytesMax, seed.storeBytesMax)
         }
         arrival = ArrivalSummary(counts.keys.sorted().map { ($0, counts[$0]!) }, neverArrived: never, arrivedInFinalPhase: late)
     }

@@ -124,6 +124,16 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable {
         return value
     }
 
+    /// A wait drawn from the exponential distribution of mean `meanMilliseconds` (the gaps
+    /// between events of a Poisson process), rounded down and at least 1 ms. Computed with a
+    /// fixed series, not the platform's math library, so a seed draws the same waits everywhere.
+    public mutating func exponentialMilliseconds(mean meanMilliseconds: UInt64) -> UInt64 {
+        // u in (0, 1]: never 0, whose logarithm is unbounded.
+        let u = Double((next() >> 11) + 1) * 0x1.0p-53
+        let wait = -naturalLogarithm(u) * Double(meanMilliseconds)
+        return max(1, UInt64(min(wait, Double(UInt64.max / 2))))
+    }
+
     /// Shuffles `elements` in place (Fisher–Yates).
     public mutating func shuffle<T>(_ elements: inout [T]) {
         guard elements.count > 1 else { return }
@@ -153,4 +163,24 @@ private func exp2Approximation(_ exponent: Double) -> Double {
     while count > 0 { result *= 2; count -= 1 }
     while count < 0 { result /= 2; count += 1 }
     return result
+}
+
+/// ln(x) for x > 0, to within a few units in the last place: x = m * 2^e with m in [1, 2),
+/// ln(m) = 2 atanh((m - 1) / (m + 1)) by its series (the argument is below 1/3, so 24 terms
+/// are far more than enough). Only IEEE arithmetic: the same bits on every platform.
+func naturalLogarithm(_ x: Double) -> Double {
+    precondition(x > 0 && x.isFinite, "logarithm of a non-positive number")
+    let exponent = Double(x.exponent)
+    let mantissa = x.significand
+    let t = (mantissa - 1) / (mantissa + 1)
+    let square = t * t
+    var term = t
+    var sum = 0.0
+    var denominator = 1.0
+    for _ in 0..<24 {
+        sum += term / denominator
+        term *= square
+        denominator += 2
+    }
+    return exponent * 0.693_147_180_559_945_3 + 2 * sum
 }

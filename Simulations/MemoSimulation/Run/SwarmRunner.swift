@@ -19,6 +19,9 @@ public struct SwarmRunner {
     public var commandSuffix = ""
     /// Measure every run (``Meter``), sampling the store at this interval; nil: no measuring.
     public var measureSampleIntervalMilliseconds: UInt64?
+    /// Keep each run's measurements in the compact form (``SeedMeasurements/compacted()``), so
+    /// that a study of very many seeds holds only totals and histograms.
+    public var compactsMeasurements = false
 
     /// A runner.
     public init(options: SimulationOptions, timeLimitSeconds: Double? = nil, output: @escaping (String) -> Void) {
@@ -67,7 +70,10 @@ public struct SwarmRunner {
                 simulation.meter = Meter(peerCount: trace.parameters.replicaCount, sampleIntervalMilliseconds: interval)
             }
             let result = simulation.run()
-            if let meter = simulation.meter { summary.measurements.append(meter.measurements(for: result)) }
+            if let meter = simulation.meter {
+                let measured = meter.measurements(for: result)
+                summary.measurements.append(compactsMeasurements ? measured.compacted() : measured)
+            }
             let elapsed = seconds(clock.now - runStart)
             summary.seedsRun += 1
             summary.edits += result.statistics.edits

@@ -26,6 +26,36 @@ public struct Scenario: Sendable, Equatable {
         public var joinAtMilliseconds: UInt64
         /// Characters per edit (a typing run).
         public var editLength: Int
+        /// Whether the edits come exactly every ``editEveryMilliseconds`` or at waits drawn
+        /// around that mean (version 2).
+        public var editTiming: Timing = .fixed
+        /// The same for syncs and ``syncEveryMilliseconds``.
+        public var syncTiming: Timing = .fixed
+    }
+
+    /// How a replica's edits or syncs are spaced.
+    public enum Timing: String, Sendable, Equatable, CaseIterable {
+        /// Exactly the interval apart.
+        case fixed
+        /// Waits drawn from the exponential distribution whose mean is the interval (a
+        /// Poisson process), from a random stream of the run's seed.
+        case exponential
+    }
+
+    /// A replica leaving for good (version 2).
+    public struct Departure: Sendable, Equatable {
+        public var replica: Int
+        public var at: UInt64
+        /// Whether it syncs once before it goes.
+        public var graceful: Bool
+    }
+
+    /// From `from` on, the replica's clock reads `skewMilliseconds` away from the true time
+    /// (negative: behind) (version 2).
+    public struct ClockSkew: Sendable, Equatable {
+        public var replica: Int
+        public var from: UInt64
+        public var skewMilliseconds: Int64
     }
 
     public struct Window: Sendable, Equatable {
@@ -53,6 +83,20 @@ public struct Scenario: Sendable, Equatable {
     public var offline: [Window] = []
     public var crashes: [Crash] = []
     public var storeLosses: [StoreLoss] = []
+    /// Version 2: departures and clock skews (a partition is read as one offline window per
+    /// replica it names).
+    public var departures: [Departure] = []
+    public var clockSkews: [ClockSkew] = []
+    /// The file's version: 1 or 2.
+    public var version = 1
+
+    /// The versions this memo-sim reads.
+    public static let versions = 1...2
+    /// The fields only version 2 knows, at the top and in a replica.
+    static let laterTopFields = ["departures", "clockSkews", "partitions"]
+    static let laterReplicaFields = ["editTiming", "syncTiming"]
+    /// The largest clock skew a scenario may set: 30 days either way.
+    public static let skewMillisecondsMax: Int64 = 30 * 86_400_000
 
     /// The most events a scenario may make.
     public static let eventsMax = 2_000_000
@@ -69,12 +113,30 @@ public struct Scenario: Sendable, Equatable {
         func fail(_ path: String, _ reason: String) -> ScenarioError {
             ScenarioError(line: lines[path] ?? 1, reason: reason)
         }
-        func members(_ value: JSONText, _ path: String, allowed: [String]) throws(ScenarioError) -> [String: JSONText] {
+        var fileVersion = 1
+        func members(_ value: JSONText, _ path: String, allowed: [String], later: [String] = []) throws(ScenarioError) -> [String: JSONText] {
             guard case let .object(members) = value else { throw fail(path, "\(path.isEmpty ? "the file" : path) must be an object") }
-            for key in members.keys.sorted() where !allowed.contains(key) {
-                throw fail(path.isEmpty ? key : path + "." + key, "unknown field \(key) (known: \(allowed.joined(separator: ", ")))")
+            let known = fileVersion >= 2 ? allowed + later : allowed
+            for key in members.keys.sorted() where !known.contains(key) {
+                let at = path.isEmpty ? key : path + "." + key
+                if later.contains(key) { throw fail(at, "\(key) is a version 2 field: the file must say \"memo-sim scenario\": 2") }
+                throw fail(at, "unknown field \(key) (known: \(known.joined(separator: ", ")))")
             }
             return members
+        }
+        func signed(_ members: [String: JSONText], _ path: String, _ key: String, limit: Int64) throws(ScenarioError) -> Int64 {
+            let full = path + "." + key
+            guard let item = members[key] else { throw fail(path, "\(full) is missing") }
+            guard let number = item.int else { throw fail(full, "\(key) must be a whole number of milliseconds") }
+            guard (-limit...limit).contains(Int64(number)) else { throw fail(full, "\(key) must be from \(-limit) to \(limit)") }
+            return Int64(number)
+        }
+        func timing(_ members: [String: JSONText], _ path: String, _ key: String) throws(ScenarioError) -> Timing {
+            guard let item = members[key] else { return .fixed }
+            guard let name = item.string, let timing = Timing(rawValue: name) else {
+                throw fail(path + "." + key, "\(key) must be \(Timing.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))")
+            }
+            return timing
         }
         func number(_ members: [String: JSONText], _ path: String, _ key: String, default value: UInt64? = nil, range: ClosedRange<UInt64> = 0...UInt64(Int.max)) throws(ScenarioError) -> UInt64 {
             let full = path.isEmpty ? key : path + "." + key
@@ -92,24 +154,34 @@ public struct Scenario: Sendable, Equatable {
             return items
         }
 
+        if case let .object(fields) = json, let declared = fields["memo-sim scenario"]?.int, Self.versions.contains(declared) { fileVersion = declared }
         let top = try members(
-            json, "", allowed: ["memo-sim scenario", "lengthMilliseconds", "replicas", "offline", "crashes", "storeLosses", "comment"])
+            json, "", allowed: ["memo-sim scenario", "lengthMilliseconds", "replicas", "offline", "crashes", "storeLosses", "comment"],
+            later: Self.laterTopFields)
         guard let version = top["memo-sim scenario"] else { throw fail("", "not a scenario: the field \"memo-sim scenario\": 1 is missing") }
-        guard version.int == 1 else { throw fail("memo-sim scenario", "an unknown scenario version (this memo-sim reads 1)") }
+        guard let versionNumber = version.int, Self.versions.contains(versionNumber) else {
+            throw fail("memo-sim scenario", "an unknown scenario version (this memo-sim reads 1 and 2)")
+        }
+        self.version = versionNumber
         let length = try number(top, "", "lengthMilliseconds", range: 1...(400 * SimulatedTime.day))
         let replicaItems = try list(top, "replicas")
         guard (2...64).contains(replicaItems.count) else { throw fail(top["replicas"] == nil ? "" : "replicas", "a scenario needs 2 to 64 replicas") }
         var read: [Replica] = []
         for (index, item) in replicaItems.enumerated() {
             let path = "replicas[\(index)]"
-            let fields = try members(item, path, allowed: ["name", "syncEveryMilliseconds", "editEveryMilliseconds", "joinAtMilliseconds", "editLength"])
+            let fields = try members(
+                item, path, allowed: ["name", "syncEveryMilliseconds", "editEveryMilliseconds", "joinAtMilliseconds", "editLength"],
+                later: Self.laterReplicaFields)
             guard let name = fields["name"]?.string, !name.isEmpty else { throw fail(fields["name"] == nil ? path : path + ".name", "each replica needs a name") }
             guard !read.contains(where: { $0.name == name }) else { throw fail(path + ".name", "two replicas are named \(name)") }
             let sync = try number(fields, path, "syncEveryMilliseconds", range: min(1_000, length)...length)
             let edit = try number(fields, path, "editEveryMilliseconds", range: min(1_000, length)...length)
             let join = try number(fields, path, "joinAtMilliseconds", default: 0, range: 0...(length - 1))
             let editLength = try number(fields, path, "editLength", default: 8, range: 1...200)
-            read.append(Replica(name: name, syncEveryMilliseconds: sync, editEveryMilliseconds: edit, joinAtMilliseconds: join, editLength: Int(editLength)))
+            read.append(
+                Replica(
+                    name: name, syncEveryMilliseconds: sync, editEveryMilliseconds: edit, joinAtMilliseconds: join, editLength: Int(editLength),
+                    editTiming: try timing(fields, path, "editTiming"), syncTiming: try timing(fields, path, "syncTiming")))
         }
         guard read.contains(where: { $0.joinAtMilliseconds == 0 }) else { throw fail("replicas", "at least one replica must be there from the start (joinAtMilliseconds 0)") }
         replicas = read.filter { $0.joinAtMilliseconds == 0 } + read.filter { $0.joinAtMilliseconds > 0 }
@@ -144,6 +216,53 @@ public struct Scenario: Sendable, Equatable {
             let image = try number(fields, path, "image", default: 0, range: 0...3)
             storeLosses.append(StoreLoss(at: at, image: UInt32(image)))
         }
+        for (index, item) in try list(top, "partitions").enumerated() {
+            let path = "partitions[\(index)]"
+            let fields = try members(item, path, allowed: ["replicas", "fromMilliseconds", "toMilliseconds"])
+            guard let group = fields["replicas"]?.array, !group.isEmpty else {
+                throw fail(fields["replicas"] == nil ? path : path + ".replicas", "\(path).replicas must be a list of replicas' names")
+            }
+            var who: [Int] = []
+            for (position, entry) in group.enumerated() {
+                let at = path + ".replicas[\(position)]"
+                guard let name = entry.string else { throw fail(at, "\(path).replicas must be a list of replicas' names") }
+                guard let member = names.firstIndex(of: name) else { throw fail(at, "no replica is named \(name)") }
+                guard !who.contains(member) else { throw fail(at, "\(name) is named twice") }
+                who.append(member)
+            }
+            let from = try number(fields, path, "fromMilliseconds", range: 0...length)
+            let to = try number(fields, path, "toMilliseconds", range: 0...length)
+            guard to > from else { throw fail(path + ".toMilliseconds", "a partition must end after it begins") }
+            for member in who { offline.append(Window(replica: member, from: from, to: to)) }
+        }
+        for (index, item) in try list(top, "departures").enumerated() {
+            let path = "departures[\(index)]"
+            let fields = try members(item, path, allowed: ["replica", "atMilliseconds", "graceful"])
+            let who = try replica(fields, path)
+            let at = try number(fields, path, "atMilliseconds", range: 1...length)
+            guard at > replicas[who].joinAtMilliseconds else { throw fail(path + ".atMilliseconds", "\(names[who]) leaves before it joins") }
+            guard !departures.contains(where: { $0.replica == who }) else { throw fail(path + ".replica", "\(names[who]) leaves twice") }
+            var graceful = true
+            if let item = fields["graceful"] {
+                guard case let .bool(value) = item else { throw fail(path + ".graceful", "graceful must be true or false") }
+                graceful = value
+            }
+            departures.append(Departure(replica: who, at: at, graceful: graceful))
+        }
+        if !departures.isEmpty && departures.count == replicas.count {
+            throw fail("departures", "every replica leaves: at least one must stay to the end")
+        }
+        for (index, item) in try list(top, "clockSkews").enumerated() {
+            let path = "clockSkews[\(index)]"
+            let fields = try members(item, path, allowed: ["replica", "fromMilliseconds", "skewMilliseconds"])
+            let who = try replica(fields, path)
+            let from = try number(fields, path, "fromMilliseconds", range: 0...length)
+            let skew = try signed(fields, path, "skewMilliseconds", limit: Self.skewMillisecondsMax)
+            guard !clockSkews.contains(where: { $0.replica == who && $0.from == from }) else {
+                throw fail(path + ".fromMilliseconds", "two clock skews of \(names[who]) from \(from)")
+            }
+            clockSkews.append(ClockSkew(replica: who, from: from, skewMilliseconds: skew))
+        }
         var events = 0
         for replica in replicas {
             let span = length - replica.joinAtMilliseconds
@@ -165,29 +284,51 @@ public struct Scenario: Sendable, Equatable {
         func add(_ time: UInt64, _ peer: Int, _ action: ScriptAction) {
             events.append((events.count, ScriptEvent(time: time, peer: peer, action: action)))
         }
+        // A replica that leaves does nothing from then on.
+        func before(_ index: Int) -> UInt64 { departures.first { $0.replica == index }?.at ?? UInt64.max }
         for (index, replica) in replicas.enumerated() {
             let start = replica.joinAtMilliseconds
+            let end = min(lengthMilliseconds, before(index))
             if start > 0 { add(start, index, .join(cloneOf: nil)) }
             // Replicas are staggered a little so that their schedules do not all fall on the
-            // same millisecond.
+            // same millisecond. Drawn waits come from streams of their own (one per replica
+            // and kind), so a fixed replica's schedule and the typed texts do not depend on them.
             let stagger = UInt64(index) * 37
-            var time = start + stagger + replica.editEveryMilliseconds / 2
-            while time < lengthMilliseconds {
+            var editWaits = SimulationRandom(seed: seed, stream: 0x5CE7_0000 + UInt64(index) * 2)
+            var syncWaits = SimulationRandom(seed: seed, stream: 0x5CE7_0001 + UInt64(index) * 2)
+            func wait(_ timing: Timing, _ mean: UInt64, _ stream: inout SimulationRandom) -> UInt64 {
+                timing == .fixed ? mean : stream.exponentialMilliseconds(mean: mean)
+            }
+            var time = start + stagger
+                + (replica.editTiming == .fixed ? replica.editEveryMilliseconds / 2 : editWaits.exponentialMilliseconds(mean: replica.editEveryMilliseconds))
+            while time < end {
                 let action: ScriptAction = random.chance(0.05)
                     ? .create(length: replica.editLength)
                     : .type(direction: .forward, length: replica.editLength, memo: random.next32(), at: random.next32())
                 add(time, index, action)
-                time += replica.editEveryMilliseconds
+                time += wait(replica.editTiming, replica.editEveryMilliseconds, &editWaits)
             }
-            time = start + stagger + replica.syncEveryMilliseconds
-            while time < lengthMilliseconds {
+            time = start + stagger + wait(replica.syncTiming, replica.syncEveryMilliseconds, &syncWaits)
+            while time < end {
                 add(time, index, .sync)
-                time += replica.syncEveryMilliseconds
+                time += wait(replica.syncTiming, replica.syncEveryMilliseconds, &syncWaits)
             }
         }
-        for window in offline { add(window.from, window.replica, .offline(milliseconds: window.to - window.from)) }
-        for crash in crashes { add(crash.at, crash.replica, .crash(point: .now, downMilliseconds: crash.down)) }
+        for window in offline where window.from < before(window.replica) {
+            add(window.from, window.replica, .offline(milliseconds: window.to - window.from))
+        }
+        for crash in crashes where crash.at < before(crash.replica) {
+            add(crash.at, crash.replica, .crash(point: .now, downMilliseconds: crash.down))
+        }
         for loss in storeLosses { add(loss.at, 0, .storeLoss(which: loss.image)) }
+        // A skew is a jump from the skew before it (none at the start).
+        var skewNow = Array(repeating: Int64(0), count: replicas.count)
+        for skew in clockSkews.sorted(by: { ($0.from, $0.replica) < ($1.from, $1.replica) }) where skew.from < before(skew.replica) {
+            let jump = skew.skewMilliseconds - skewNow[skew.replica]
+            skewNow[skew.replica] = skew.skewMilliseconds
+            if jump != 0 { add(skew.from, skew.replica, .clockJump(milliseconds: jump)) }
+        }
+        for departure in departures { add(departure.at, departure.replica, .leave(graceful: departure.graceful)) }
         events.sort { ($0.event.time, $0.order) < ($1.event.time, $1.order) }
         parameters.steps = max(1, events.count)
         return Trace(parameters: parameters, events: events.map(\.event))
@@ -206,13 +347,37 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 // MARK: Sweeps
 
 extension Scenario {
-    /// What `--sweep KEY=V1,V2,...` can vary: every replica's sync interval or edit interval.
-    public static let sweepKeys = ["sync-interval", "edit-interval"]
+    /// What `--sweep KEY=V1,V2,...` can vary: every replica's sync interval or edit interval
+    /// (durations), or how its edits or syncs are spaced (`fixed` or `exponential`).
+    public static let sweepKeys = ["sync-interval", "edit-interval", "edit-timing", "sync-timing"]
+
+    /// Whether `label` is a value `key` can take at all (a duration, or a timing's name),
+    /// whatever the scenario.
+    public static func isSweepValue(_ key: String, _ label: String) -> Bool {
+        key.hasSuffix("-timing") ? Timing(rawValue: label) != nil : milliseconds(label) != nil
+    }
+
+    /// This scenario with every replica's `key` set to the value `label` names; nil when the
+    /// key is unknown or the value is not one it can take here.
+    public func sweeping(_ key: String, value label: String) -> Scenario? {
+        switch key {
+        case "edit-timing", "sync-timing":
+            guard let timing = Timing(rawValue: label) else { return nil }
+            var copy = self
+            for index in copy.replicas.indices {
+                if key == "edit-timing" { copy.replicas[index].editTiming = timing } else { copy.replicas[index].syncTiming = timing }
+            }
+            return copy
+        default:
+            guard let milliseconds = Self.milliseconds(label) else { return nil }
+            return sweeping(key, to: milliseconds)
+        }
+    }
 
     /// This scenario with every replica's `key` (one of ``sweepKeys``) set to `milliseconds`;
     /// nil when the key is unknown or the value is not from 1,000 ms to the scenario's length.
     public func sweeping(_ key: String, to milliseconds: UInt64) -> Scenario? {
-        guard Self.sweepKeys.contains(key), (min(1_000, lengthMilliseconds)...lengthMilliseconds).contains(milliseconds) else { return nil }
+        guard key.hasSuffix("-interval"), Self.sweepKeys.contains(key), (min(1_000, lengthMilliseconds)...lengthMilliseconds).contains(milliseconds) else { return nil }
         var copy = self
         for index in copy.replicas.indices {
             if key == "sync-interval" { copy.replicas[index].syncEveryMilliseconds = milliseconds }

@@ -48,11 +48,11 @@ import Foundation
 /// - its device, inode, modification and change times (with nanoseconds) are the ones it had
 ///   when it was last read (adding, removing or renaming an entry changes both times: a blob
 ///   written by rename, created in place, or in a new subfolder changes its folder's times);
-/// - two reads at least ``DirectoryListingCache/settleSeconds`` (3 s) apart by this device's
+/// - two reads at least 3 s apart by this device's
 ///   clock found those same times: the times' granule was then over before the second read, so
 ///   a change after it gives other times, on a file system that keeps times to 2 s (FAT), to
 ///   the second, or with a clock of its own (a network share's server);
-/// - its last read is at most ``DirectoryListingCache/maxTrustSeconds`` (10 minutes) old, and
+/// - its last read is at most 10 minutes old, and
 ///   this device's clock has not gone back since: a file system that never changes a folder's
 ///   times (some network and FUSE ones) delays a new name by at most that.
 /// A folder whose remembered names are used is not opened: its entries are asked their status
@@ -270,7 +270,7 @@ public final class DirectoryBlobStore: BlobStore {
             prefix: prefix, root: root, old: listingCache.current(rootDevice: rootStamp.device, rootInode: rootStamp.inode),
             now: clock())
         var listing = BlobListing()
-        try visit(reached, open: folder, stamp: stamp, depth: folders.count, isRegionRoot: true, walk: &walk, into: &listing)
+        try visit(reached, open: folder, stamp: stamp, trusted: nil, depth: folders.count, isRegionRoot: true, walk: &walk, into: &listing)
         // An unmounted root makes entries fail one by one: that is the whole store missing.
         if !listing.skipped.isEmpty { try checkRoot() }
         listingCache.store(walk.updatedCache(regionKey: reached), changedRecords: walk.readCount)
@@ -299,11 +299,21 @@ public final class DirectoryBlobStore: BlobStore {
             var cache = old
             let regionSlash = regionKey.isEmpty ? "" : regionKey + "/"
             func inRegion(_ key: String) -> Bool { regionKey.isEmpty || key == regionKey || key.hasPrefixBytes(regionSlash) }
-            var oldInRegion = 0
-            for key in old.records.keys where inRegion(key) { oldInRegion += 1 }
             let newlyKnown = read.keys.reduce(0) { $0 + (old.records[$1] == nil ? 1 : 0) }
             for (key, record) in read { cache.records[key] = record }
-            guard trustedCount + read.count - newlyKnown < oldInRegion else { return cache }
+            // Old records the walk visited, and those of the folders above the region (never in
+            // it): when they are all, none is to be dropped, without looking at each key.
+            var above = 0
+            var ancestor = Substring(regionKey)
+            while !ancestor.isEmpty {
+                ancestor = ancestor.utf8.lastIndex(of: UInt8(ascii: "/")).map { ancestor[..<$0] } ?? ""
+                if old.records[String(ancestor)] != nil { above += 1 }
+            }
+            let visitedOld = trustedCount + read.count - newlyKnown
+            guard visitedOld + above < old.records.count else { return cache }
+            var oldInRegion = 0
+            for key in old.records.keys where inRegion(key) { oldInRegion += 1 }
+            guard visitedOld < oldInRegion else { return cache }
             // Some folders of the region were not visited: keep those still reachable.
             var reachable: Set<String> = []
             var pending = [regionKey]
@@ -322,7 +332,7 @@ public final class DirectoryBlobStore: BlobStore {
     /// `folder` (its open descriptor, if the caller has one). `stamp` is the folder's, when the
     /// caller knows it (for `folder`, from its `fstat`).
     ///
-    /// A folder the cache trusts at this stamp (``DirectoryListingCache/Record/isTrusted(stamp:now:)``)
+    /// A folder the cache trusts at this stamp (`DirectoryListingCache.Record.isTrusted(stamp:now:)`)
     /// is not read: its names come from the cache. Any other is opened (from the root, folder by
     /// folder, when the caller has no descriptor), its stamp taken (`fstat`), then its names read
     /// (`readdir`), and its record replaces the cache's. Every entry of either kind is asked its
@@ -330,15 +340,18 @@ public final class DirectoryBlobStore: BlobStore {
     /// revisions are always current; an entry `readdir` says is a folder, and that the cache
     /// does not know, is opened at once instead.
     private func visit(
-        _ key: String, open folder: Int32?, stamp: FolderStamp?, depth: Int, isRegionRoot: Bool,
+        _ key: String, open folder: Int32?, stamp: FolderStamp?, trusted: DirectoryListingCache.Record?, depth: Int, isRegionRoot: Bool,
         walk: inout ListingWalk, into listing: inout BlobListing
     ) throws(BlobStoreError) {
         let folderKey = key.isEmpty ? "" : key + "/"
-        if let stamp, let record = walk.old.records[key], record.isTrusted(stamp: stamp, now: walk.now) {
+        // Every entry of a folder whose key starts with the prefix does too.
+        let underPrefix = folderKey.hasPrefixBytes(walk.prefix)
+        let record = trusted ?? stamp.flatMap { stamp in walk.old.records[key].flatMap { $0.isTrusted(stamp: stamp, now: walk.now) ? $0 : nil } }
+        if let record {
             walk.trustedCount += 1
             defer { if let folder { POSIX.closeQuietly(folder) } }
             for entry in record.entries {
-                try visitEntry(entry, in: folder, folderKey: folderKey, depth: depth, walk: &walk, into: &listing)
+                try visitEntry(entry, in: folder, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
             }
             return
         }
@@ -390,22 +403,24 @@ public final class DirectoryBlobStore: BlobStore {
         walk.read[key] = DirectoryListingCache.Record(stamp: current, entries: entries, firstSeenSeconds: firstSeen, readSeconds: before)
         walk.readCount += 1
         for entry in entries {
-            try visitEntry(entry, in: descriptor, folderKey: folderKey, depth: depth, walk: &walk, into: &listing)
+            try visitEntry(entry, in: descriptor, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
         }
     }
 
     /// One entry `entry` of the folder whose key is `folderKey` (with a trailing "/", or "" for
-    /// the root), which is open as `folder` or, when nil, reached by paths from the root.
+    /// the root, and which starts with the prefix when `underPrefix`), which is open as
+    /// `folder` or, when nil, reached by paths from the root.
     private func visitEntry(
-        _ entry: POSIX.FolderEntry, in folder: Int32?, folderKey: String, depth: Int,
+        _ entry: POSIX.FolderEntry, in folder: Int32?, folderKey: String, underPrefix: Bool, depth: Int,
         walk: inout ListingWalk, into listing: inout BlobListing
     ) throws(BlobStoreError) {
         let name = entry.name
         let key = folderKey + name
         // Only entries that are, or may hold, keys starting with the prefix (as bytes).
-        guard key.hasPrefixBytes(walk.prefix) || walk.prefix.hasPrefixBytes(key + "/") else { return }
+        guard underPrefix || key.hasPrefixBytes(walk.prefix) || walk.prefix.hasPrefixBytes(key + "/") else { return }
+        let known = entry.isFolder ? walk.old.records[key] : nil
         // A folder the cache does not know is opened at once (no `fstatat` first).
-        if entry.isFolder, let folder, walk.old.records[key] == nil,
+        if entry.isFolder, let folder, known == nil,
            try openSubfolder(folder, name: name, key: key, depth: depth, typeFromReaddir: true, walk: &walk, into: &listing) {
             return
         }
@@ -424,7 +439,7 @@ public final class DirectoryBlobStore: BlobStore {
         }
         switch status.kind {
         case .regular:
-            if status.size > 0, key.hasPrefixBytes(walk.prefix) {
+            if status.size > 0, underPrefix || key.hasPrefixBytes(walk.prefix) {
                 listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size, revision: status.revision))
             }
         case .symbolicLink:
@@ -436,12 +451,12 @@ public final class DirectoryBlobStore: BlobStore {
                 listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.maxFolderDepth)))
                 return
             }
-            if let record = walk.old.records[key], record.isTrusted(stamp: status.stamp, now: walk.now) {
-                try visit(key, open: nil, stamp: status.stamp, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
+            if let record = known ?? walk.old.records[key], record.isTrusted(stamp: status.stamp, now: walk.now) {
+                try visit(key, open: nil, stamp: status.stamp, trusted: record, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
             } else if let folder {
                 _ = try openSubfolder(folder, name: name, key: key, depth: depth, typeFromReaddir: false, walk: &walk, into: &listing)
             } else {
-                try visit(key, open: nil, stamp: nil, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
+                try visit(key, open: nil, stamp: nil, trusted: nil, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
             }
         }
     }
@@ -472,7 +487,7 @@ public final class DirectoryBlobStore: BlobStore {
             }
             return true
         }
-        try visit(key, open: subfolder, stamp: nil, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
+        try visit(key, open: subfolder, stamp: nil, trusted: nil, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
         return true
     }
 

@@ -215,6 +215,14 @@ import Darwin
         let listed = try probe.list()
         #expect(listed.listing == (try Self.truth(folder)))
         #expect(listed.listing.blobs.map(\.key) == ["memosync/v1/aaaa/heads/h.head", "top"])
+        // The records of the removed folders are dropped; a listing of one region keeps the rest.
+        let root = try POSIX.status(of: folder.path, followLinks: true).stamp
+        var records = probe.store.listingCache.current(rootDevice: root.device, rootInode: root.inode).records
+        #expect(records.keys.sorted() == ["", "memosync", "memosync/v1", "memosync/v1/aaaa", "memosync/v1/aaaa/heads", "memosync/v1/aaaa/segments"])
+        try FileManager.default.removeItem(atPath: folder.path("memosync/v1/aaaa/heads"))
+        #expect(try probe.list("memosync/v1/aaaa/").listing == (try Self.truth(folder, "memosync/v1/aaaa/")))
+        records = probe.store.listingCache.current(rootDevice: root.device, rootInode: root.inode).records
+        #expect(records.keys.sorted() == ["", "memosync", "memosync/v1", "memosync/v1/aaaa", "memosync/v1/aaaa/segments"])
     }
 
     @Test func aFolderReplacedByALinkIsReportedNotFollowed() throws {

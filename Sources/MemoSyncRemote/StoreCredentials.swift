@@ -40,10 +40,13 @@ public struct StoreCredentialSources: Sendable {
     ///   (``WebDAVBlobStore/Configuration/createsMissingFolder``): true when the user names the
     ///   location now, false for one remembered from an earlier sync. A folder store's folder is
     ///   made by ``DirectoryBlobStore`` itself; a bucket is never made.
-    public func store(for location: StoreLocation, createsMissingFolder: Bool = false) throws(StoreLocationError) -> any BlobStore {
+    /// - Parameter listingCachePath: For a folder store, the file its listing cache is kept in
+    ///   between processes (``DirectoryBlobStore/init(path:maxBlobBytes:listingCachePath:)``);
+    ///   nil keeps it in memory only. Other stores ignore it.
+    public func store(for location: StoreLocation, createsMissingFolder: Bool = false, listingCachePath: String? = nil) throws(StoreLocationError) -> any BlobStore {
         switch location {
         case let .folder(path):
-            return try Self.opening { () throws(BlobStoreError) in try DirectoryBlobStore(path: path) }
+            return try Self.opening { () throws(BlobStoreError) in try DirectoryBlobStore(path: path, listingCachePath: listingCachePath) }
         case .s3:
             let configuration = try s3Configuration(for: location)
             return try Self.opening { () throws(BlobStoreError) in try S3BlobStore(configuration: configuration) }

@@ -8,7 +8,10 @@
 // receives one change per run from a second device. Every sync of the junk store is compared with
 // the same sync of the clean one (the two alternate, so the machine's load hits both alike):
 // target, each at most 2x. Reads are counted through a wrapper: the 500 MB file must be read at
-// most once over all syncs (it is larger than any blob a writer makes: never).
+// most once over all syncs (it is larger than any blob a writer makes: never). Each device keeps
+// its folder store's listing cache in a file, as `memo` does in its library, and each measured
+// sync starts from a new store (the cache as its file holds it), as a `memo sync` process does.
+// The listing alone is measured without the cache (every folder read) and with it.
 
 import Foundation
 import MemoCRDT
@@ -25,28 +28,49 @@ enum JunkBenchmark {
     static let junkNames = 10_000
     static let bigFileBytes = 500_000_000
 
-    /// A folder store whose reads are counted (all, and those of one key).
-    final class CountingStore: BlobStore {
-        let inner: DirectoryBlobStore
+    /// Reads counted over every store of one folder (all, and those of one key).
+    final class ReadCounts: Sendable {
         let watched: String
         private let counts = Mutex<(reads: Int, bytes: Int, watchedReads: Int)>((0, 0, 0))
+        init(watching key: String) { watched = key }
+        var watchedReads: Int { counts.withLock { $0.watchedReads } }
+        func count(_ key: String, bytes: Int) {
+            counts.withLock { state in
+                state.reads += 1
+                state.bytes += bytes
+                if key == watched { state.watchedReads += 1 }
+            }
+        }
+    }
 
-        init(_ inner: DirectoryBlobStore, watching key: String) {
-            self.inner = inner
-            self.watched = key
+    /// A folder store whose reads are counted. ``reopen()`` replaces it by a new one of the same
+    /// folder and listing cache file: what a new `memo sync` process starts from (the cache as
+    /// its file holds it).
+    final class CountingStore: BlobStore {
+        let path: String
+        let cachePath: String
+        let counts: ReadCounts
+        private let current: Mutex<DirectoryBlobStore>
+
+        init(path: String, cachePath: String, counts: ReadCounts) throws {
+            self.path = path
+            self.cachePath = cachePath
+            self.counts = counts
+            current = Mutex(try DirectoryBlobStore(path: path, listingCachePath: cachePath))
         }
 
-        var watchedReads: Int { counts.withLock { $0.watchedReads } }
+        var inner: DirectoryBlobStore { current.withLock { $0 } }
+
+        func reopen() throws {
+            let store = try DirectoryBlobStore(path: path, listingCachePath: cachePath)
+            current.withLock { $0 = store }
+        }
 
         func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] { try inner.list(prefix: prefix) }
         func listing(prefix: String) throws(BlobStoreError) -> BlobListing { try inner.listing(prefix: prefix) }
         func read(key: String) throws(BlobStoreError) -> [UInt8] {
-            if key == watched { counts.withLock { $0.watchedReads += 1 } }
             let bytes = try inner.read(key: key)
-            counts.withLock { state in
-                state.reads += 1
-                state.bytes += bytes.count
-            }
+            counts.count(key, bytes: bytes.count)
             return bytes
         }
         func write(key: String, bytes: [UInt8]) throws(BlobStoreError) { try inner.write(key: key, bytes: bytes) }
@@ -62,20 +86,26 @@ enum JunkBenchmark {
         let snapshotKey = StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot)
         let bigKey = "memosync/v1/00000000000bad00/snapshots/999999999999-0000000000000000.snap"
 
+        // Each folder: the measured device's store and the writer's, each with its own listing
+        // cache file (as each device's library holds its own).
         var stores: [CountingStore] = []
+        var writerStores: [CountingStore] = []
         for name in ["clean", "junk"] {
             let path = root.appendingPathComponent(name).path
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            let store = try DirectoryBlobStore(path: path)
+            let counts = ReadCounts(watching: bigKey)
+            let store = try CountingStore(path: path, cachePath: root.appendingPathComponent("cache-device-\(name)").path, counts: counts)
             try store.write(key: snapshotKey, bytes: snapshot)
-            stores.append(CountingStore(store, watching: bigKey))
+            stores.append(store)
+            writerStores.append(try CountingStore(path: path, cachePath: root.appendingPathComponent("cache-writer-\(name)").path, counts: counts))
         }
         try writeJunk(into: stores[1].inner, bigKey: bigKey, random: &random)
 
-        // Each store: a writer device and a measured device.
+        // Each store: a writer device and a measured device. Every measured sync starts from a
+        // new store (the listing cache as its file holds it), as a `memo sync` process does.
         var writers: [Replica] = []
         var devices: [Replica] = []
-        for (index, store) in stores.enumerated() {
+        for (index, store) in writerStores.enumerated() {
             let writer = try Replica(libraryPath: root.appendingPathComponent("writer-\(index)").path)
             try await requireComplete(try await writer.sync(with: store), "the writer's bootstrap")
             writers.append(writer)
@@ -88,10 +118,12 @@ enum JunkBenchmark {
             return results
         }
         let first = try await both { index in
-            try await Measure.timed { () async throws(ReplicaError) in try await devices[index].sync(with: stores[index]) }
+            try stores[index].reopen()
+            return try await Measure.timed { () async throws(ReplicaError) in try await devices[index].sync(with: stores[index]) }
         }
         let second = try await both { index in
-            try await Measure.timed { () async throws(ReplicaError) in try await devices[index].sync(with: stores[index]) }
+            try stores[index].reopen()
+            return try await Measure.timed { () async throws(ReplicaError) in try await devices[index].sync(with: stores[index]) }
         }
         for (index, device) in devices.enumerated() where device.notebook.activeMemoCount != built.activeMemoCount {
             throw BenchFailure.usage("device \(index) holds \(device.notebook.activeMemoCount) memos, not \(built.activeMemoCount)")
@@ -103,7 +135,8 @@ enum JunkBenchmark {
         for run in 0..<runs {
             for index in 0..<2 {
                 try writers[index].edit(target, replacingUTF16: 0..<0, with: "edit \(run) ")
-                try await requireComplete(try await writers[index].sync(with: stores[index]), "a writer's sync")
+                try await requireComplete(try await writers[index].sync(with: writerStores[index]), "a writer's sync")
+                try stores[index].reopen()
                 let before = Measure.processorMilliseconds()
                 let timed = try await Measure.timed { () async throws(ReplicaError) in try await devices[index].sync(with: stores[index]) }
                 steadyProcessor[index].append(Measure.processorMilliseconds() - before)
@@ -114,15 +147,23 @@ enum JunkBenchmark {
         for index in 0..<2 where devices[index].notebook.memo(target)?.text != writers[index].notebook.memo(target)?.text {
             throw BenchFailure.usage("device \(index) did not receive the change")
         }
-        // The listing alone, for scale: what the junk adds that no sync can avoid.
+        // The listing alone, for scale: with no cache (every folder read), and with the cache
+        // (a new store: its file read, each file asked its status, no folder read).
         // Also in processor time (user and system), which the machine's load does not inflate.
         var listing: [[Double]] = [[], []]
         var listingProcessor: [[Double]] = [[], []]
+        var cachedListing: [[Double]] = [[], []]
+        var cachedListingProcessor: [[Double]] = [[], []]
         for _ in 0..<runs {
             for index in 0..<2 {
-                let before = Measure.processorMilliseconds()
-                listing[index].append(try Measure.timed { () throws(BlobStoreError) in try stores[index].inner.listing(prefix: StoreLayout.root) }.milliseconds)
+                let uncached = try DirectoryBlobStore(path: stores[index].path)
+                var before = Measure.processorMilliseconds()
+                listing[index].append(try Measure.timed { () throws(BlobStoreError) in try uncached.listing(prefix: StoreLayout.root) }.milliseconds)
                 listingProcessor[index].append(Measure.processorMilliseconds() - before)
+                try stores[index].reopen()
+                before = Measure.processorMilliseconds()
+                cachedListing[index].append(try Measure.timed { () throws(BlobStoreError) in try stores[index].inner.listing(prefix: StoreLayout.root) }.milliseconds)
+                cachedListingProcessor[index].append(Measure.processorMilliseconds() - before)
             }
         }
 
@@ -155,9 +196,13 @@ enum JunkBenchmark {
         report.add("listing_ms_junk", .milliseconds(Measure.median(listing[1])))
         report.add("listing_cpu_ms_clean", .milliseconds(Measure.median(listingProcessor[0])))
         report.add("listing_cpu_ms_junk", .milliseconds(Measure.median(listingProcessor[1])))
+        report.add("cached_listing_ms_clean", .milliseconds(Measure.median(cachedListing[0])))
+        report.add("cached_listing_ms_junk", .milliseconds(Measure.median(cachedListing[1])))
+        report.add("cached_listing_cpu_ms_clean", .milliseconds(Measure.median(cachedListingProcessor[0])))
+        report.add("cached_listing_cpu_ms_junk", .milliseconds(Measure.median(cachedListingProcessor[1])))
         report.add("steady_sync_cpu_ms_clean", .milliseconds(Measure.median(steadyProcessor[0])))
         report.add("steady_sync_cpu_ms_junk", .milliseconds(Measure.median(steadyProcessor[1])))
-        report.add("big_file_reads", .integer(stores[1].watchedReads))
+        report.add("big_file_reads", .integer(stores[1].counts.watchedReads))
         report.add("runs", .integer(runs))
         for replica in writers + devices { await replica.close() }
         return report

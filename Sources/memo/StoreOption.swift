@@ -61,7 +61,11 @@ extension Runner {
         do throws(StoreLocationError) {
             // A folder named now is made when missing (a WebDAV one with MKCOL, as a folder store's
             // is); a remembered one that vanished is an error, never replaced by an empty folder.
-            let store = try sources.store(for: location, createsMissingFolder: options.store != nil)
+            // A folder store's listing cache lives in the library (FORMAT.md, "Folder store
+            // listing cache"): later syncs read only the store's folders that changed.
+            let store = try sources.store(
+                for: location, createsMissingFolder: options.store != nil,
+                listingCachePath: library + "/" + DirectoryBlobStore.listingCacheFileName)
             // A folder is remembered by its absolute path.
             if let folder = store as? DirectoryBlobStore { return (store, .folder(path: folder.path)) }
             return (store, location)

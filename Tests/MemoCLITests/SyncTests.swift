@@ -117,6 +117,33 @@ struct SyncTests {
         }
     }
 
+    @Test("memo sync keeps the folder store's listing cache in the library: new blobs still show, a damaged cache is rebuilt")
+    func listingCacheInTheLibrary() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let devices = TwoDevices(sandbox)
+        // Enough folders that a listing changes the 64 records that make the file worth writing.
+        for index in 0..<70 {
+            try FileManager.default.createDirectory(atPath: devices.store + "/memosync/v1/empty-\(index)", withIntermediateDirectories: true)
+        }
+        _ = try sandbox.newMemo("First", library: devices.library("A"))
+        try devices.sync("A")
+        try devices.sync("B")
+        let cache = devices.library("B") + "/store-listing-cache"
+        #expect(FileManager.default.fileExists(atPath: cache))
+        let second = try sandbox.newMemo("Second", library: devices.library("A"))
+        try devices.sync("A")
+        try devices.sync("B")
+        #expect(try devices.run("B", ["show", second]).stdout == "Second")
+        // A damaged cache is ignored (the sync succeeds and receives) and written again.
+        try Data(repeating: 0x55, count: 100).write(to: URL(fileURLWithPath: cache))
+        let third = try sandbox.newMemo("Third", library: devices.library("A"))
+        try devices.sync("A")
+        try devices.sync("B")
+        #expect(try devices.run("B", ["show", third]).stdout == "Third")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache)).prefix(4) == Data("MSLC".utf8))
+    }
+
     @Test("store URLs: a password never echoed, a port out of range or an IPv6 literal a usage error, no raw URL error codes")
     func storeURLMessages() throws {
         let sandbox = try Sandbox()

@@ -23,10 +23,10 @@ import Foundation
 ///   out and reported once each in ``listing(prefix:)``'s ``BlobListing/skipped``; everything
 ///   readable is listed. Only the root, or the folder a prefix names, failing to be read fails
 ///   a listing.
-/// - Nothing outside the root is ever listed, read, written or removed: the walk and every
+/// - Nothing outside the root is ever read, written, removed or walked: the walk and every
 ///   read, write and delete go folder by folder from the root (`openat`) without following a
 ///   symbolic link (`O_NOFOLLOW`), so a key through a link names no blob, whatever changes
-///   during the walk. A read never blocks on a
+///   during the walk (one race of the listing cache aside, below: a size, never contents). A read never blocks on a
 ///   FIFO or device (`O_NONBLOCK`, then `fstat`: only regular files are read), and never takes
 ///   more memory than ``maxBlobBytes`` (plus one byte): a larger file is refused from its
 ///   `fstat` size before any of it is read, and the read goes into one buffer of that size
@@ -39,9 +39,33 @@ import Foundation
 /// ``BlobStoreError/unavailable(reason:)`` and nothing recreates it behind the user's back.
 /// The root itself may be a symbolic link (`~/Dropbox` often is).
 ///
+/// **Listing cache.** A listing reads again (opens and `readdir`s) only the folders that may
+/// have changed since the store last read them; every other folder's names come from what the
+/// store remembers (in memory, and between processes in the file given as `listingCachePath`,
+/// FORMAT.md "Folder store listing cache"). Every file is still asked its status at every
+/// listing, so sizes and revisions are always current, and a file filled or replaced in place
+/// shows at once. A folder's remembered names are used only when
+/// - its device, inode, modification and change times (with nanoseconds) are the ones it had
+///   when it was last read (adding, removing or renaming an entry changes both times: a blob
+///   written by rename, created in place, or in a new subfolder changes its folder's times);
+/// - two reads at least 3 s apart by this device's
+///   clock found those same times: the times' granule was then over before the second read, so
+///   a change after it gives other times, on a file system that keeps times to 2 s (FAT), to
+///   the second, or with a clock of its own (a network share's server);
+/// - its last read is at most 10 minutes old, and
+///   this device's clock has not gone back since: a file system that never changes a folder's
+///   times (some network and FUSE ones) delays a new name by at most that.
+/// A folder whose remembered names are used is not opened: its entries are asked their status
+/// by their path from the root (`fstatat` not following the entry itself), which, should a
+/// checked folder be replaced by a symbolic link in the instant between, could list the size
+/// of a file outside the store under a name the folder held; nothing through a link is ever
+/// read, written or removed (those go folder by folder without following links). A cache
+/// that cannot be read, is damaged, of another version or of another root is ignored and
+/// rebuilt, never an error.
+///
 /// On case-insensitive file systems (the macOS default) keys that differ only in case name the
-/// same file. The store holds no mutable state, so it is `Sendable` and may be used from many
-/// threads at once.
+/// same file. The store's only mutable state is its listing cache, behind a lock, so it is
+/// `Sendable` and may be used from many threads at once.
 public final class DirectoryBlobStore: BlobStore {
     /// The absolute path of the root folder, without a trailing "/".
     public let path: String
@@ -65,6 +89,22 @@ public final class DirectoryBlobStore: BlobStore {
     /// any folder) see permission errors, and count what is read.
     let injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?
 
+    /// The file the listing cache is kept in between processes (see ``init(path:maxBlobBytes:listingCachePath:)``),
+    /// or nil when it is kept in memory only.
+    public var listingCachePath: String? { listingCache.filePath }
+
+    /// The name a library gives the file of its folder store's listing cache
+    /// (`store-listing-cache`, FORMAT.md "Folder store listing cache"), for
+    /// ``init(path:maxBlobBytes:listingCachePath:)``. The `memo` command keeps it in its library.
+    public static let listingCacheFileName = "store-listing-cache"
+
+    /// What listings remember of the store's folders (``DirectoryListingCache``).
+    let listingCache: DirectoryListingCacheHolder
+
+    /// The time, in seconds since 1970: when folders were read, for the cache's rule. Tests
+    /// give their own.
+    let clock: @Sendable () -> Double
+
     /// Opens the store rooted at the folder `path`, creating it (and any missing folder above
     /// it) when it does not exist. A relative path is resolved against the current folder now.
     ///
@@ -73,14 +113,22 @@ public final class DirectoryBlobStore: BlobStore {
     /// - Throws: ``BlobStoreError/unavailable(reason:)`` when the folder cannot be created or
     ///   something that is not a folder has its name; ``BlobStoreError/full`` when the disk has
     ///   no room for it.
-    public convenience init(path: String, maxBlobBytes: Int = StoreLayout.maxListedBlobBytes) throws(BlobStoreError) {
-        try self.init(path: path, maxBlobBytes: maxBlobBytes, injectedFailure: nil)
+    /// - Parameter listingCachePath: a file (in the app's own storage, never in the store) where
+    ///   the listing cache is kept between processes, so that a later process's listings also
+    ///   read only the folders that changed; nil (the default) keeps it in memory only, for the
+    ///   life of this store. The file is created, replaced and read by the store alone; one that
+    ///   cannot be read, is damaged, of another version or of another store folder is ignored
+    ///   (and replaced), never an error. Give each store folder its own file.
+    public convenience init(path: String, maxBlobBytes: Int = StoreLayout.maxListedBlobBytes, listingCachePath: String? = nil) throws(BlobStoreError) {
+        try self.init(path: path, maxBlobBytes: maxBlobBytes, listingCachePath: listingCachePath, injectedFailure: nil)
     }
 
-    /// ``init(path:maxBlobBytes:)`` with failures injected into listings (for tests).
+    /// ``init(path:maxBlobBytes:listingCachePath:)`` with failures injected into listings, and
+    /// a clock (for tests).
     init(
-        path: String, maxBlobBytes: Int = StoreLayout.maxListedBlobBytes,
-        injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?
+        path: String, maxBlobBytes: Int = StoreLayout.maxListedBlobBytes, listingCachePath: String? = nil,
+        injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws(BlobStoreError) {
         guard let absolute = POSIX.absolutePath(path) else {
             throw .unavailable(reason: "no folder path given (\"\(path)\")")
@@ -96,6 +144,8 @@ public final class DirectoryBlobStore: BlobStore {
         self.path = absolute
         self.maxBlobBytes = max(0, maxBlobBytes)
         self.injectedFailure = injectedFailure
+        self.listingCache = DirectoryListingCacheHolder(filePath: listingCachePath.flatMap(POSIX.absolutePath))
+        self.clock = clock
     }
 
     /// Opens the store rooted at the folder of the file URL `url`; see ``init(path:maxBlobBytes:)``.
@@ -142,7 +192,9 @@ public final class DirectoryBlobStore: BlobStore {
     /// key can start with (absolute, with a hidden or ".." folder) lists nothing, and so does a
     /// prefix through a missing folder; a prefix through a symbolic link lists nothing but
     /// reports the link. Entries that vanish during the walk
-    /// are left out silently. O(entries walked + k log k) for k results.
+    /// are left out silently. O(entries walked + k log k) for k results: one `fstatat` per file
+    /// and folder, plus an `openat`, `fstat` and `readdir` per folder read again (see "Listing
+    /// cache" above).
     ///
     /// - Throws: ``BlobStoreError/unavailable(reason:)`` when the root folder is missing;
     ///   ``BlobStoreError/io(reason:)`` when the root or the folder the prefix names cannot be
@@ -157,17 +209,25 @@ public final class DirectoryBlobStore: BlobStore {
             folders = Array(BlobKeyRules.split(folderKey).dropLast())
             guard folders.allSatisfy(BlobKeyRules.isListableName) else { return BlobListing() }
         }
-        // Down to the prefix's folder, one level at a time, never through a symbolic link.
-        var folder: Int32
+        // The root stays open for the whole walk: folders taken from the cache are not opened,
+        // and their entries are asked their status by their path from the root.
+        let root: Int32
+        let rootStamp: FolderStamp
         do throws(POSIXFailure) {
             try injectFailure("openat", key: "")
-            folder = try POSIX.openFolder(path)
+            root = try POSIX.openFolder(path)
+            do throws(POSIXFailure) {
+                rootStamp = try POSIX.status(of: root, path: path).stamp
+            } catch {
+                POSIX.closeQuietly(root)
+                throw error
+            }
         } catch {
             throw mapped(error)
         }
-        // Closed here until the listing's stream takes it over.
-        var folderOwned = true
-        defer { if folderOwned { POSIX.closeQuietly(folder) } }
+        defer { POSIX.closeQuietly(root) }
+        // Down to the prefix's folder, one level at a time, never through a symbolic link.
+        var folder = root
         var reached = ""
         for name in folders {
             reached += reached.isEmpty ? String(name) : "/" + name
@@ -176,90 +236,238 @@ public final class DirectoryBlobStore: BlobStore {
                 try injectFailure("openat", key: reached)
                 next = try POSIX.openFolder(String(name), in: folder, path: absolutePath(ofKey: reached))
             } catch {
+                if folder != root { POSIX.closeQuietly(folder) }
                 switch error.kind {
                 case .notFound: return BlobListing()
                 case .notDirectory, .symbolicLink:
                     // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW.
-                    guard (try? POSIX.status(of: String(name), in: folder, path: reached))?.kind == .symbolicLink else {
+                    guard (try? POSIX.status(of: reached, in: root, path: reached))?.kind == .symbolicLink else {
                         return BlobListing()
                     }
                     return BlobListing(skipped: [SkippedEntry(key: reached, problem: .symbolicLink)])
                 default: throw mapped(error)
                 }
             }
-            POSIX.closeQuietly(folder)
+            if folder != root { POSIX.closeQuietly(folder) }
             folder = next
         }
+        // The walk consumes (closes) the folder it is given: the root's own descriptor stays.
+        if folder == root {
+            do throws(POSIXFailure) {
+                folder = try POSIX.duplicate(root, path: path)
+            } catch {
+                throw mapped(error)
+            }
+        }
+        let stamp: FolderStamp
         do throws(POSIXFailure) {
-            try injectFailure("readdir", key: reached)
+            stamp = try POSIX.status(of: folder, path: absolutePath(ofKey: reached)).stamp
         } catch {
+            POSIX.closeQuietly(folder)
             throw mapped(error)
         }
-        folderOwned = false
-        let (read, close) = POSIX.folderEntries(consuming: folder, path: absolutePath(ofKey: folderKey))
-        defer { close() }
-        let entries: [POSIX.FolderEntry]
-        switch read {
-        case let .success(found): entries = found
-        case let .failure(error): throw mapped(error)
-        }
+        var walk = ListingWalk(
+            prefix: prefix, root: root, old: listingCache.current(rootDevice: rootStamp.device, rootInode: rootStamp.inode),
+            now: clock())
         var listing = BlobListing()
-        try walk(folder, entries: entries, key: folderKey, depth: folders.count, prefix: prefix, into: &listing)
+        try visit(reached, open: folder, stamp: stamp, trusted: nil, depth: folders.count, isRegionRoot: true, walk: &walk, into: &listing)
         // An unmounted root makes entries fail one by one: that is the whole store missing.
         if !listing.skipped.isEmpty { try checkRoot() }
+        listingCache.store(walk.updatedCache(regionKey: reached), changedRecords: walk.readCount)
         listing.blobs.sort { $0.key < $1.key }
         listing.skipped.sort { $0.key < $1.key }
         return listing
     }
 
-    /// Lists the entries `entries` of the open folder `folder`, whose key is `folderKey` (with a
-    /// trailing "/", or "" for the root) and which is `depth` levels below the root, and walks
-    /// its subfolders that may hold keys starting with `prefix`. Holds one open folder per level.
+    /// One listing's walk: its prefix, the open root, the cache as it was, the records of the
+    /// folders it read, how many it took from the cache, and when it began.
+    private struct ListingWalk {
+        let prefix: String
+        let root: Int32
+        let old: DirectoryListingCache
+        let now: Double
+        var read: [String: DirectoryListingCache.Record] = [:]
+        var readCount = 0
+        var trustedCount = 0
+
+        /// The cache after this walk of the folder `regionKey` and what is under it: the old one
+        /// with the records read now, and without the records of the region's folders that are
+        /// gone (not reachable from the region's folder through records naming their subfolders;
+        /// looked for only when the walk visited fewer of the region's folders than the cache
+        /// held, so a walk that changed nothing copies nothing).
+        func updatedCache(regionKey: String) -> DirectoryListingCache {
+            var cache = old
+            let regionSlash = regionKey.isEmpty ? "" : regionKey + "/"
+            func inRegion(_ key: String) -> Bool { regionKey.isEmpty || key == regionKey || key.hasPrefixBytes(regionSlash) }
+            let newlyKnown = read.keys.reduce(0) { $0 + (old.records[$1] == nil ? 1 : 0) }
+            for (key, record) in read { cache.records[key] = record }
+            // Old records the walk visited, and those of the folders above the region (never in
+            // it): when they are all, none is to be dropped, without looking at each key.
+            var above = 0
+            var ancestor = Substring(regionKey)
+            while !ancestor.isEmpty {
+                ancestor = ancestor.utf8.lastIndex(of: UInt8(ascii: "/")).map { ancestor[..<$0] } ?? ""
+                if old.records[String(ancestor)] != nil { above += 1 }
+            }
+            let visitedOld = trustedCount + read.count - newlyKnown
+            guard visitedOld + above < old.records.count else { return cache }
+            var oldInRegion = 0
+            for key in old.records.keys where inRegion(key) { oldInRegion += 1 }
+            guard visitedOld < oldInRegion else { return cache }
+            // Some folders of the region were not visited: keep those still reachable.
+            var reachable: Set<String> = []
+            var pending = [regionKey]
+            while let key = pending.popLast() {
+                guard reachable.insert(key).inserted, let record = cache.records[key] else { continue }
+                let slash = key.isEmpty ? "" : key + "/"
+                for entry in record.entries where cache.records[slash + entry.name] != nil { pending.append(slash + entry.name) }
+            }
+            cache.records = cache.records.filter { key, _ in !inRegion(key) || reachable.contains(key) }
+            return cache
+        }
+    }
+
+    /// Lists the folder `key` ("" for the root, "a/b" for a folder, which is `depth` levels below
+    /// the root) and walks its subfolders that may hold keys starting with the prefix. Closes
+    /// `folder` (its open descriptor, if the caller has one). `stamp` is the folder's, when the
+    /// caller knows it (for `folder`, from its `fstat`).
     ///
-    /// Per entry one `fstatat` (a listing gives sizes and revisions), except for an entry
-    /// `readdir` says is a folder, which is opened at once (`O_DIRECTORY | O_NOFOLLOW`: one that
-    /// turned into something else meanwhile is then asked `fstatat` like any other entry).
-    private func walk(
-        _ folder: Int32, entries: [POSIX.FolderEntry], key folderKey: String, depth: Int, prefix: String, into listing: inout BlobListing
+    /// A folder the cache trusts at this stamp (`DirectoryListingCache.Record.isTrusted(stamp:now:)`)
+    /// is not read: its names come from the cache. Any other is opened (from the root, folder by
+    /// folder, when the caller has no descriptor), its stamp taken (`fstat`), then its names read
+    /// (`readdir`), and its record replaces the cache's. Every entry of either kind is asked its
+    /// status (`fstatat`: in the open folder, or by its path from the root), so sizes and
+    /// revisions are always current; an entry `readdir` says is a folder, and that the cache
+    /// does not know, is opened at once instead.
+    private func visit(
+        _ key: String, open folder: Int32?, stamp: FolderStamp?, trusted: DirectoryListingCache.Record?, depth: Int, isRegionRoot: Bool,
+        walk: inout ListingWalk, into listing: inout BlobListing
     ) throws(BlobStoreError) {
-        for entry in entries where BlobKeyRules.isListableName(Substring(entry.name)) {
-            let name = entry.name
-            let key = folderKey + name
-            // Only entries that are, or may hold, keys starting with the prefix (as bytes).
-            guard key.hasPrefixBytes(prefix) || prefix.hasPrefixBytes(key + "/") else { continue }
-            if entry.isFolder, try walkFolder(folder, name: name, key: key, depth: depth, prefix: prefix, typeFromReaddir: true, into: &listing) {
-                continue
+        let folderKey = key.isEmpty ? "" : key + "/"
+        // Every entry of a folder whose key starts with the prefix does too.
+        let underPrefix = folderKey.hasPrefixBytes(walk.prefix)
+        let record = trusted ?? stamp.flatMap { stamp in walk.old.records[key].flatMap { $0.isTrusted(stamp: stamp, now: walk.now) ? $0 : nil } }
+        if let record {
+            walk.trustedCount += 1
+            defer { if let folder { POSIX.closeQuietly(folder) } }
+            for entry in record.entries {
+                try visitEntry(entry, in: folder, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
             }
-            let status: FileStatus
-            do throws(POSIXFailure) {
-                try injectFailure("fstatat", key: key)
-                status = try POSIX.status(ofEntry: name, in: folder, path: { self.absolutePath(ofKey: key) })
-            } catch {
-                if error.kind == .notFound { continue }  // vanished meanwhile
+            return
+        }
+        let descriptor: Int32
+        if let folder {
+            descriptor = folder
+        } else {
+            guard let opened = openFromRoot(key, root: walk.root, into: &listing) else { return }
+            descriptor = opened
+        }
+        do throws(POSIXFailure) {
+            try injectFailure("readdir", key: key)
+        } catch {
+            POSIX.closeQuietly(descriptor)
+            if isRegionRoot { throw mapped(error) }
+            listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+            return
+        }
+        // The clock before and after the stamp: the record's read time is no later, and the
+        // first sighting of its stamp no earlier, than the stamp was taken.
+        let before = clock()
+        let current: FolderStamp
+        do throws(POSIXFailure) {
+            current = try POSIX.status(of: descriptor, path: absolutePath(ofKey: key)).stamp
+        } catch {
+            POSIX.closeQuietly(descriptor)
+            if isRegionRoot { throw mapped(error) }
+            if error.kind != .notFound {
                 listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
-                continue
             }
-            switch status.kind {
-            case .regular:
-                if status.size > 0, key.hasPrefixBytes(prefix) {
-                    listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size, revision: status.revision))
-                }
-            case .symbolicLink:
-                listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
-            case .other:
-                listing.skipped.append(SkippedEntry(key: key, problem: .specialFile))
-            case .directory:
-                _ = try walkFolder(folder, name: name, key: key, depth: depth, prefix: prefix, typeFromReaddir: false, into: &listing)
+            return
+        }
+        let after = clock()
+        let (read, close) = POSIX.folderEntries(consuming: descriptor, path: absolutePath(ofKey: key))
+        defer { close() }
+        let entries: [POSIX.FolderEntry]
+        switch read {
+        case let .success(found):
+            entries = found.filter { BlobKeyRules.isListableName(Substring($0.name)) }
+        case let .failure(error):
+            if isRegionRoot { throw mapped(error) }
+            if error.kind != .notFound {
+                listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+            }
+            return
+        }
+        let previous = walk.old.records[key]
+        let firstSeen = previous?.stamp == current ? min(previous?.firstSeenSeconds ?? after, after) : after
+        walk.read[key] = DirectoryListingCache.Record(stamp: current, entries: entries, firstSeenSeconds: firstSeen, readSeconds: before)
+        walk.readCount += 1
+        for entry in entries {
+            try visitEntry(entry, in: descriptor, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
+        }
+    }
+
+    /// One entry `entry` of the folder whose key is `folderKey` (with a trailing "/", or "" for
+    /// the root, and which starts with the prefix when `underPrefix`), which is open as
+    /// `folder` or, when nil, reached by paths from the root.
+    private func visitEntry(
+        _ entry: POSIX.FolderEntry, in folder: Int32?, folderKey: String, underPrefix: Bool, depth: Int,
+        walk: inout ListingWalk, into listing: inout BlobListing
+    ) throws(BlobStoreError) {
+        let name = entry.name
+        let key = folderKey + name
+        // Only entries that are, or may hold, keys starting with the prefix (as bytes).
+        guard underPrefix || key.hasPrefixBytes(walk.prefix) || walk.prefix.hasPrefixBytes(key + "/") else { return }
+        let known = entry.isFolder ? walk.old.records[key] : nil
+        // A folder the cache does not know is opened at once (no `fstatat` first).
+        if entry.isFolder, let folder, known == nil,
+           try openSubfolder(folder, name: name, key: key, depth: depth, typeFromReaddir: true, walk: &walk, into: &listing) {
+            return
+        }
+        let status: FileStatus
+        do throws(POSIXFailure) {
+            try injectFailure("fstatat", key: key)
+            if let folder {
+                status = try POSIX.status(ofEntry: name, in: folder, path: { self.absolutePath(ofKey: key) })
+            } else {
+                status = try POSIX.status(ofEntry: key, in: walk.root, path: { self.absolutePath(ofKey: key) })
+            }
+        } catch {
+            if error.kind == .notFound || error.kind == .notDirectory { return }  // vanished meanwhile
+            listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+            return
+        }
+        switch status.kind {
+        case .regular:
+            if status.size > 0, underPrefix || key.hasPrefixBytes(walk.prefix) {
+                listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size, revision: status.revision))
+            }
+        case .symbolicLink:
+            listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
+        case .other:
+            listing.skipped.append(SkippedEntry(key: key, problem: .specialFile))
+        case .directory:
+            guard depth < Self.maxFolderDepth else {
+                listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.maxFolderDepth)))
+                return
+            }
+            if let record = known ?? walk.old.records[key], record.isTrusted(stamp: status.stamp, now: walk.now) {
+                try visit(key, open: nil, stamp: status.stamp, trusted: record, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
+            } else if let folder {
+                _ = try openSubfolder(folder, name: name, key: key, depth: depth, typeFromReaddir: false, walk: &walk, into: &listing)
+            } else {
+                try visit(key, open: nil, stamp: nil, trusted: nil, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
             }
         }
     }
 
-    /// Walks the subfolder `name` (key `key`) of the open folder `folder`, reporting what cannot
-    /// be read. When only `readdir` said it is a folder (`typeFromReaddir`), returns false,
-    /// having listed and reported nothing, if it is not one when opened (a symbolic link, a
-    /// file: the caller asks `fstatat` what it is).
-    private func walkFolder(
-        _ folder: Int32, name: String, key: String, depth: Int, prefix: String, typeFromReaddir: Bool, into listing: inout BlobListing
+    /// Opens the subfolder `name` (key `key`) of the open folder `folder` and visits it,
+    /// reporting what cannot be read. When only `readdir` said it is a folder
+    /// (`typeFromReaddir`), returns false, having listed and reported nothing, if it is not one
+    /// when opened (a symbolic link, a file: the caller asks `fstatat` what it is).
+    private func openSubfolder(
+        _ folder: Int32, name: String, key: String, depth: Int, typeFromReaddir: Bool,
+        walk: inout ListingWalk, into listing: inout BlobListing
     ) throws(BlobStoreError) -> Bool {
         guard depth < Self.maxFolderDepth else {
             listing.skipped.append(SkippedEntry(key: key, problem: .tooDeep(levels: Self.maxFolderDepth)))
@@ -274,28 +482,46 @@ public final class DirectoryBlobStore: BlobStore {
             case .notFound: return true  // vanished meanwhile
             case .symbolicLink where typeFromReaddir, .notDirectory where typeFromReaddir: return false
             case .symbolicLink: listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
+            case .notDirectory: break  // replaced by a file meanwhile: the next listing shows it
             default: listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
             }
             return true
         }
-        do throws(POSIXFailure) {
-            try injectFailure("readdir", key: key)
-        } catch {
-            POSIX.closeQuietly(subfolder)
-            listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
-            return true
-        }
-        let (read, close) = POSIX.folderEntries(consuming: subfolder, path: absolutePath(ofKey: key))
-        defer { close() }
-        switch read {
-        case let .success(entries):
-            try walk(subfolder, entries: entries, key: key + "/", depth: depth + 1, prefix: prefix, into: &listing)
-        case let .failure(error):
-            if error.kind != .notFound {
-                listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
-            }
-        }
+        try visit(key, open: subfolder, stamp: nil, trusted: nil, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
         return true
+    }
+
+    /// Opens the folder `key` from the open root `root`, one level at a time without following
+    /// a symbolic link (for a folder whose parent was not opened: its names came from the
+    /// cache). Nil, with the folder reported when it is a link or cannot be opened, or silently
+    /// when it vanished or turned into something else (the next listing shows what it is).
+    private func openFromRoot(_ key: String, root: Int32, into listing: inout BlobListing) -> Int32? {
+        let components = BlobKeyRules.split(key)
+        var folder: Int32 = -1
+        var reached = ""
+        for (index, component) in components.enumerated() {
+            reached += reached.isEmpty ? String(component) : "/" + component
+            let parent = folder
+            do throws(POSIXFailure) {
+                try injectFailure("openat", key: reached)
+                folder = try POSIX.openFolder(String(component), in: parent < 0 ? root : parent, path: absolutePath(ofKey: reached))
+            } catch {
+                if parent >= 0 { POSIX.closeQuietly(parent) }
+                let isLast = index == components.count - 1
+                switch error.kind {
+                case .notFound: break
+                case .notDirectory, .symbolicLink:
+                    // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW.
+                    if isLast, (try? POSIX.status(of: key, in: root, path: key))?.kind == .symbolicLink {
+                        listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
+                    }
+                default: listing.skipped.append(SkippedEntry(key: key, problem: .unreadable(reason: error.reason)))
+                }
+                return nil
+            }
+            if parent >= 0 { POSIX.closeQuietly(parent) }
+        }
+        return folder
     }
 
     /// The whole contents of the blob `key`. O(size), and never more memory than

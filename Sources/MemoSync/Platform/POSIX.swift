@@ -125,8 +125,26 @@ struct FileStatus: Sendable, Equatable {
     var size: Int
     /// Its inode, modification and change times (`st_ino`, `st_mtime`, `st_ctime`, with
     /// nanoseconds) as one short string: a file replaced or rewritten shows another one
-    /// (``BlobInfo/revision``).
-    var revision: String
+    /// (``BlobInfo/revision``). Made from ``stamp`` when asked (a listing asks only files).
+    var revision: String {
+        "\(stamp.inode):\(stamp.modifiedSeconds).\(stamp.modifiedNanoseconds):\(stamp.changedSeconds).\(stamp.changedNanoseconds)"
+    }
+    /// Its device, inode and modification and change times, as numbers: for a folder, what a
+    /// listing's cache compares (a folder gains, loses or renames an entry: both times change).
+    var stamp: FolderStamp
+}
+
+/// A folder's identity (device, inode) and times (`st_mtime`, `st_ctime`, with nanoseconds) as
+/// `stat` gives them: adding, removing or renaming an entry of a folder changes both times, so
+/// a folder whose stamp is unchanged holds the names it held (within the times' granularity;
+/// see ``DirectoryBlobStore``'s listing cache).
+struct FolderStamp: Sendable, Equatable, Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: UInt32
+    var changedSeconds: Int64
+    var changedNanoseconds: UInt32
 }
 
 /// How `POSIX.open` opens a path. Every descriptor is close-on-exec.
@@ -388,6 +406,44 @@ enum POSIX {
         }
     }
 
+    /// A second descriptor of the open file `descriptor` (close-on-exec), at the same offset.
+    static func duplicate(_ descriptor: Int32, path: String) throws(POSIXFailure) -> Int32 {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw POSIXFailure(call: "fcntl", path: path, code: errno) }
+        return copy
+    }
+
+    /// The whole file `path` when it holds at most `limitBytes`, else nil (from its size,
+    /// before reading it). O(size).
+    static func readFile(_ path: String, limitBytes: Int) throws(POSIXFailure) -> [UInt8]? {
+        let descriptor = try open(path, .read)
+        defer { closeQuietly(descriptor) }
+        guard try status(of: descriptor, path: path).kind == .regular else { return nil }
+        return try readAll(descriptor, path: path, limitBytes: limitBytes)
+    }
+
+    /// Replaces the file `path` by one holding `bytes`, atomically (a new temporary file beside
+    /// it, named `path` + ".tmp-" and a random suffix, renamed over it) but not durably (no
+    /// `fsync`: for caches, which a crash may lose). The temporary file is removed on failure.
+    static func replaceFile(_ path: String, with bytes: [UInt8]) throws(POSIXFailure) {
+        var generator = SystemRandomNumberGenerator()
+        let temporary = path + ".tmp-" + String(generator.next() as UInt64, radix: 16)
+        let descriptor = try open(temporary, .createExclusive)
+        do throws(POSIXFailure) {
+            do throws(POSIXFailure) {
+                try writeAll(descriptor, bytes, path: temporary)
+            } catch {
+                closeQuietly(descriptor)
+                throw error
+            }
+            try close(descriptor, path: temporary)
+            try rename(temporary, to: path)
+        } catch {
+            try? unlink(temporary)
+            throw error
+        }
+    }
+
     /// Removes the file `path`.
     static func unlink(_ path: String) throws(POSIXFailure) {
         guard systemUnlink(path) == 0 else {
@@ -425,7 +481,7 @@ enum POSIX {
     /// A folder's entry as a listing reads it: its name, and whether `readdir` says it is a
     /// folder (`d_type`; false when it says it is something else or does not say: the caller
     /// then asks `fstatat`).
-    struct FolderEntry {
+    struct FolderEntry: Sendable, Equatable {
         var name: String
         var isFolder: Bool
     }
@@ -634,7 +690,10 @@ extension FileStatus {
         #else
         let (modified, changed) = (info.st_mtim, info.st_ctim)
         #endif
-        revision = "\(UInt64(truncatingIfNeeded: info.st_ino)):\(modified.tv_sec).\(modified.tv_nsec):\(changed.tv_sec).\(changed.tv_nsec)"
+        stamp = FolderStamp(
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+            modifiedSeconds: Int64(modified.tv_sec), modifiedNanoseconds: UInt32(truncatingIfNeeded: modified.tv_nsec),
+            changedSeconds: Int64(changed.tv_sec), changedNanoseconds: UInt32(truncatingIfNeeded: changed.tv_nsec))
     }
 }
 

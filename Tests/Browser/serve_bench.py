@@ -98,15 +98,18 @@ def remote_figures(runs=10):
     writer, writer_port, writer_get, writer_post = serve(library, '--store', store, '--sync-interval', '1')
     reader, reader_port, reader_get, _ = serve(other, '--store', store, '--sync-interval', '1')
     try:
-        writing = http.client.HTTPConnection('127.0.0.1', writer_port)
-        reading = http.client.HTTPConnection('127.0.0.1', reader_port)
-
-        def get(connection, get_headers, path):
+        def get(served_port, get_headers, path):
+            connection = http.client.HTTPConnection('127.0.0.1', served_port, timeout=30)
             connection.request('GET', path, headers=get_headers)
             return json.loads(connection.getresponse().read())
 
-        shown_id = get(writing, writer_get, '/api/memos?limit=1')['memos'][0]['id']
-        get(reading, reader_get, '/api/memos/' + shown_id)   # the memo open on the other page
+        def post(path, body):
+            connection = http.client.HTTPConnection('127.0.0.1', writer_port, timeout=30)
+            connection.request('POST', path, headers=writer_post, body=body)
+            connection.getresponse().read()
+
+        shown_id = get(writer_port, writer_get, '/api/memos?limit=1')['memos'][0]['id']
+        get(reader_port, reader_get, '/api/memos/' + shown_id)   # the memo open on the other page
         stream = event_stream(reader_port, reader_get)
         delays = []
         for index in range(runs):
@@ -126,13 +129,10 @@ def remote_figures(runs=10):
 
             watcher = threading.Thread(target=watch)
             watcher.start()
-            memo = get(writing, writer_get, '/api/memos/' + shown_id)
+            memo = get(writer_port, writer_get, '/api/memos/' + shown_id)
             length = len(memo['text'].encode('utf-16-le')) // 2
-            writing.request('POST', f'/api/memos/{shown_id}/edits', headers=writer_post,
-                            body=json.dumps({'revision': memo['revision'], 'operation': [marker, length], 'client': 'bench'}))
-            writing.getresponse().read()
-            writing.request('POST', '/api/sync', headers=writer_post, body='{}')   # as the page's sync button
-            writing.getresponse().read()
+            post(f'/api/memos/{shown_id}/edits', json.dumps({'revision': memo['revision'], 'operation': [marker, length], 'client': 'bench'}))
+            post('/api/sync', '{}')   # as the page's sync button
             received = b''
             deadline = time.perf_counter() + 30
             while marker.encode() not in received and time.perf_counter() < deadline:

@@ -114,7 +114,7 @@ def remote_figures(runs=10):
         delays = []
         for index in range(runs):
             time.sleep(random.uniform(0.5, 1.5))   # no phase lock with the 1 s intervals
-            marker = f'remote{index}x{random.randrange(10**9)}'
+            marker = f'[{index}:{random.randrange(10**9)}]'   # typed at the end: the other server's change is exactly it
             before = {os.path.join(d, f) for d, _, names in os.walk(store) for f in names}
             written = []
             stop = threading.Event()
@@ -131,7 +131,7 @@ def remote_figures(runs=10):
             watcher.start()
             memo = get(writer_port, writer_get, '/api/memos/' + shown_id)
             length = len(memo['text'].encode('utf-16-le')) // 2
-            post(f'/api/memos/{shown_id}/edits', json.dumps({'revision': memo['revision'], 'operation': [marker, length], 'client': 'bench'}))
+            post(f'/api/memos/{shown_id}/edits', json.dumps({'revision': memo['revision'], 'operation': [length, marker], 'client': 'bench'}))
             post('/api/sync', '{}')   # as the page's sync button
             received = b''
             deadline = time.perf_counter() + 30

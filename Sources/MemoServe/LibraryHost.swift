@@ -1,19 +1,23 @@
-// The library as `memo serve` holds it: open only while it works with it, so that the other
-// `memo` commands keep working meanwhile (SERVE.md, "Sharing the library").
+// The library as `memo serve` holds it: one replica, open for the server's whole run, sharing
+// its folder with the other `memo` commands (SERVE.md, "Sharing the library").
 //
-// - Reads (the list, a search, a memo's text) use the notebook last seen, a value: they never
-//   open the library.
-// - Changes open the library (`Replica`, which locks its folder) and keep it open while the
-//   page types; it is saved and closed after `holdMilliseconds` without a change, and at the
-//   latest after `maxHoldMilliseconds` of continuous typing, so a `memo new`, `memo edit` or
-//   `memo sync` waiting for the lock gets it within about a second. When another command holds
-//   it, a change waits for it (the page keeps the edit meanwhile, unconfirmed).
-// - While the library is closed, the folder is watched (its files' sizes and times, every
-//   `pollMilliseconds`); when another command changed it, it is read without a lock
-//   (`LibrarySnapshot`) and every open page is told.
-// - Syncs with the store run with the library open and the engine gate held, so no page edit is
-//   applied while a sync merges (an edit's UTF-16 positions always name the text they were
-//   transformed against); pages keep typing meanwhile, unconfirmed.
+// - The replica shares its folder (`Replica.shareFolder()`, as `memo sync` does): the folder's
+//   lock is held only while the replica reads or writes the library files (a save, a look for
+//   other processes' saves, the close), so `memo new`, `memo edit` and `memo sync` never wait
+//   for the server to stop.
+// - Page edits change the replica in memory (fast: no disk). The replica is saved after
+//   `saveQuietMilliseconds` without a change, and at least every `maxUnsavedMilliseconds` while
+//   changes keep coming.
+// - Every `pollMilliseconds` the folder is looked at (`Replica.refreshFromSharedFolder`, without
+//   waiting for its lock): what other commands saved is merged into the replica and every open
+//   page is told. When another command holds the lock, the look (and the save) waits for the
+//   next round; page edits never wait for it.
+// - Everything that changes the replica's text (page edits, merges, saves, syncs) runs under
+//   the engine gate, one at a time, so an edit's UTF-16 positions always name the text they were
+//   transformed against; pages keep typing meanwhile, unconfirmed.
+// - Syncs with the store take the library's sync lock (`LibrarySyncLock`) for their whole run,
+//   without waiting: while a `memo sync` of the library runs, the server's sync waits for the
+//   next round (two syncs of one library must never run at once).
 
 import Foundation
 import MemoSync
@@ -43,17 +47,14 @@ public typealias ServeSyncer = @Sendable (Replica) async -> ServeSyncOutcome
 public struct ServeConfiguration: Sendable {
     /// The library folder.
     public var libraryPath: String
-    /// Close the library after this long without a change. The engine's undo history lives
-    /// in the open replica: undo reaches back to the edits made since the library was opened.
-    public var holdMilliseconds = 1_000
-    /// Close it at least this often while changes keep coming...
-    public var maxHoldMilliseconds = 1_000
-    /// ...and then leave it closed this long, for a command waiting for it to take it.
-    public var yieldMilliseconds = 150
-    /// How often the closed library's folder is checked for other commands' changes.
+    /// Save the library after this long without a change.
+    public var saveQuietMilliseconds = 300
+    /// Save it at least this often while changes keep coming.
+    public var maxUnsavedMilliseconds = 1_000
+    /// How often the library's folder is looked at for other commands' saves (and a save that
+    /// is due is made).
     public var pollMilliseconds = 200
-    /// How long a change waits for another command to release the library before it is refused
-    /// (the page sends it again).
+    /// How long opening the library at the start waits for another command to release it.
     public var lockWaitMilliseconds = 5_000
     /// Sync this long after the last change.
     public var syncQuietMilliseconds = 2_000
@@ -75,7 +76,7 @@ public struct ServeFailure: Error, Sendable {
     public var reload = false
 }
 
-/// The served library: the engine's replica (when open), the notebook last seen, the open
+/// The served library: the engine's replica (open while the server runs), the notebook last seen, the open
 /// memos' documents (Collab.swift), and the events for the pages.
 public final class LibraryHost: Sendable {
     public let configuration: ServeConfiguration
@@ -84,19 +85,18 @@ public final class LibraryHost: Sendable {
     public let events = PageEvents()
     /// Held for every engine operation (and a whole sync): one at a time.
     private let gate = DispatchSemaphore(value: 1)
+    /// The library, open until ``stop()``, sharing its folder.
+    private let replica: Replica
     private let state: Mutex<State>
 
     struct State {
-        var replica: Replica?
-        var openedAt: UInt64 = 0
-        /// When the library was last released because changes kept coming (0: not so).
-        var yieldedAt: UInt64 = 0
         var lastChange: UInt64 = 0
+        /// When the oldest change not yet saved was made (0: everything is saved).
+        var unsavedSince: UInt64 = 0
         var notebook: Notebook
         var version: VersionVector
         var documents: [MemoID: CollabDocument] = [:]
         var listCache: (version: VersionVector, trash: Bool, summaries: [MemoSummary])?
-        var folder: [String] = []
         var listStamp = 0
         var listAnnounced = 0
         var dirtySinceSync = false
@@ -113,16 +113,21 @@ public final class LibraryHost: Sendable {
         public var lastSyncMilliseconds: UInt64 = 0
     }
 
-    /// Opens the library at `configuration.libraryPath` (creating it when missing), then closes
-    /// it, keeping what it read.
+    /// Opens the library at `configuration.libraryPath` (creating it when missing) and shares
+    /// its folder with other processes (`Replica.shareFolder()`); it stays open until ``stop()``.
     public init(configuration: ServeConfiguration, syncer: ServeSyncer?) throws(ServeFailure) {
         self.configuration = configuration
         self.syncer = syncer
         let replica = try Self.open(configuration, waitMilliseconds: configuration.lockWaitMilliseconds)
+        do throws(ReplicaError) {
+            try replica.shareFolder()
+        } catch {
+            replica.closeNow()
+            throw ServeFailure(status: 500, message: Self.message(error))
+        }
+        self.replica = replica
         let notebook = replica.notebook
-        Self.blocking { await replica.close() }
         var initial = State(notebook: notebook, version: notebook.version)
-        initial.folder = Self.folderSignature(configuration.libraryPath)
         if syncer != nil { initial.sync.state = "syncing"; initial.dirtySinceSync = true }
         state = Mutex(initial)
         let thread = Thread { [self] in housekeeping() }
@@ -133,17 +138,16 @@ public final class LibraryHost: Sendable {
     /// Stops watching and syncing, saves and closes the library.
     public func stop() {
         gate.wait()
-        let replica = state.withLock { state -> Replica? in
-            state.stopped = true
-            defer { state.replica = nil }
-            return state.replica
+        let first = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return !state.stopped
         }
-        if let replica { Self.blocking { _ = try? await replica.save(); await replica.close() } }
+        if first { Self.blocking { [replica] in _ = try? await replica.save(); await replica.close() } }
         gate.signal()
         events.close()
     }
 
-    // MARK: Reading (never opens the library)
+    // MARK: Reading (the notebook last seen, a value)
 
     /// The notebook as last seen.
     public var notebook: Notebook { state.withLock { $0.notebook } }
@@ -237,11 +241,11 @@ public final class LibraryHost: Sendable {
         state.withLock { $0.dirtySinceSync = true; $0.lastChange = 0 }
     }
 
-    /// Runs `body` with the library open, then follows what changed.
+    /// Runs `body` on the replica (under the gate), then follows what changed.
     private func change<T, E: Error>(_ body: (Replica) throws(E) -> T) throws(ServeFailure) -> T {
         gate.wait()
         defer { gate.signal() }
-        let replica = try openedReplica()
+        if state.withLock({ $0.stopped }) { throw ServeFailure(status: 503, message: ServeText.text("error.stopped")) }
         let result: T
         do throws(E) {
             result = try body(replica)
@@ -252,24 +256,14 @@ public final class LibraryHost: Sendable {
             refresh(replica.notebook)
             throw ServeFailure(status: 409, message: (error as? ReplicaError).map(Self.message) ?? String(describing: error))
         }
-        state.withLock { $0.lastChange = Self.now(); $0.dirtySinceSync = true }
+        let now = Self.now()
+        state.withLock { state in
+            state.lastChange = now
+            state.dirtySinceSync = true
+            if state.unsavedSince == 0 { state.unsavedSince = now }
+        }
         refresh(replica.notebook)
         return result
-    }
-
-    /// The open replica, opening the library when closed (under the gate).
-    private func openedReplica() throws(ServeFailure) -> Replica {
-        if let replica = state.withLock({ $0.replica }) { return replica }
-        if state.withLock({ $0.stopped }) { throw ServeFailure(status: 503, message: ServeText.text("error.stopped")) }
-        let yielded = state.withLock { $0.yieldedAt }
-        let elapsed = Self.milliseconds(from: yielded, to: Self.now())
-        if yielded > 0 && elapsed < UInt64(configuration.yieldMilliseconds) {
-            usleep(UInt32(UInt64(configuration.yieldMilliseconds) - elapsed) * 1000)
-        }
-        let replica = try Self.open(configuration, waitMilliseconds: configuration.lockWaitMilliseconds)
-        state.withLock { $0.replica = replica; $0.openedAt = Self.now() }
-        refresh(replica.notebook)
-        return replica
     }
 
     private static func open(_ configuration: ServeConfiguration, waitMilliseconds: Int) throws(ServeFailure) -> Replica {
@@ -332,55 +326,45 @@ public final class LibraryHost: Sendable {
     private func housekeeping() {
         while !state.withLock({ $0.stopped }) {
             usleep(UInt32(configuration.pollMilliseconds) * 1000)
-            let now = Self.now()
-            let (replica, idle, held) = state.withLock {
-                ($0.replica, Self.milliseconds(from: $0.lastChange, to: now), Self.milliseconds(from: $0.openedAt, to: now))
-            }
-            if replica != nil, idle >= UInt64(configuration.holdMilliseconds) || held >= UInt64(configuration.maxHoldMilliseconds) {
-                releaseLibrary(yielding: idle < UInt64(configuration.holdMilliseconds))
-            } else if replica == nil {
-                watchFolder()
-            }
+            lookAndSave()
             announceList()
             if syncer != nil { syncIfDue(Self.now()) }
         }
     }
 
-    /// Saves and closes the library (other commands can take it).
-    private func releaseLibrary(yielding: Bool) {
+    /// Merges what other commands saved (pages are told), and saves when a save is due; both
+    /// wait for the next round while another command holds the library's lock.
+    private func lookAndSave() {
         gate.wait()
         defer { gate.signal() }
-        guard let replica = state.withLock({ $0.replica }) else { return }
-        let saved = Self.blocking { () -> ReplicaError? in
-            do throws(ReplicaError) { try await replica.save(); return nil } catch { return error }
-        }
-        if let saved {
-            // Kept open: the edits are only in memory; the next round tries again.
-            setStatusError(Self.message(saved))
-            return
-        }
-        Self.blocking { await replica.close() }
-        state.withLock {
-            $0.replica = nil
-            $0.folder = Self.folderSignature(configuration.libraryPath)
-            $0.yieldedAt = yielding ? Self.now() : 0
-        }
-    }
-
-    /// Reads the library again when another command changed its folder.
-    private func watchFolder() {
-        let signature = Self.folderSignature(configuration.libraryPath)
-        guard signature != state.withLock({ $0.folder }) else { return }
-        gate.wait()
-        defer { gate.signal() }
-        guard state.withLock({ $0.replica == nil }) else { return }
+        guard !state.withLock({ $0.stopped }) else { return }
         do throws(ReplicaError) {
-            guard let snapshot = try LibrarySnapshot.read(libraryPath: configuration.libraryPath) else { return }
-            state.withLock { $0.folder = signature }
-            refresh(snapshot.notebook)
+            guard try replica.refreshFromSharedFolder(waitingMilliseconds: 0) else { return }
         } catch {
+            setStatusError(Self.message(error))
             return
         }
+        let before = state.withLock { $0.version }
+        refresh(replica.notebook)
+        let now = Self.now()
+        // What another command saved goes to the store with the next sync.
+        if replica.notebook.version != before { state.withLock { $0.dirtySinceSync = true } }
+        let due = state.withLock { state -> Bool in
+            guard state.unsavedSince > 0 else { return false }
+            return Self.milliseconds(from: state.lastChange, to: now) >= UInt64(configuration.saveQuietMilliseconds)
+                || Self.milliseconds(from: state.unsavedSince, to: now) >= UInt64(configuration.maxUnsavedMilliseconds)
+        }
+        guard due else { return }
+        do throws(ReplicaError) {
+            try replica.saveNow()
+        } catch {
+            // The edits stay in memory; the next round tries again.
+            setStatusError(Self.message(error))
+            return
+        }
+        state.withLock { $0.unsavedSince = 0 }
+        // A save merges too (another command may have saved since the look).
+        refresh(replica.notebook)
     }
 
     /// Tells pages the list changed, at most once a round.
@@ -402,22 +386,31 @@ public final class LibraryHost: Sendable {
         if due { runSync() }
     }
 
-    /// Syncs with the store, the library open and the gate held.
+    /// Syncs with the store, holding the library's sync lock and the gate. While another
+    /// process syncs the library (`memo sync` holds its sync lock), nothing is done: the sync
+    /// stays due and the next round tries again.
     private func runSync() {
         guard let syncer else { return }
         gate.wait()
         defer { gate.signal() }
-        let replica: Replica
-        do throws(ServeFailure) { replica = try openedReplica() } catch { setStatusError(error.message); return }
+        guard !state.withLock({ $0.stopped }) else { return }
+        let syncLock: LibrarySyncLock
+        do throws(DiskError) {
+            syncLock = try LibrarySyncLock(path: configuration.libraryPath)
+        } catch .locked {
+            return
+        } catch {
+            setStatusError(Self.message(.disk(error)))
+            return
+        }
+        defer { syncLock.release() }
         state.withLock { $0.sync.state = "syncing"; $0.lastSyncStart = Self.now(); $0.dirtySinceSync = false }
         postStatus()
-        let outcome = Self.blocking { await syncer(replica) }
+        let outcome = Self.blocking { [replica] in await syncer(replica) }
         state.withLock { state in
             state.sync.state = outcome.complete ? "synced" : outcome.reachedStore ? "error" : "offline"
             state.sync.error = outcome.error
             if outcome.complete { state.sync.lastSyncMilliseconds = replica.lastSyncMilliseconds }
-            state.openedAt = min(state.openedAt, Self.now())
-            state.lastChange = max(state.lastChange, 0)
         }
         refresh(replica.notebook)
         postStatus()
@@ -440,21 +433,6 @@ public final class LibraryHost: Sendable {
     }
 
     // MARK: Helpers
-
-    /// The library folder's files with their sizes, change times and inodes.
-    static func folderSignature(_ path: String) -> [String] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-        return names.map { name in
-            var info = stat()
-            guard stat(path + "/" + name, &info) == 0 else { return name }
-            #if canImport(Darwin)
-            let changed = "\(info.st_ctimespec.tv_sec).\(info.st_ctimespec.tv_nsec)"
-            #else
-            let changed = "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
-            #endif
-            return "\(name) \(info.st_size) \(changed) \(info.st_ino)"
-        }
-    }
 
     /// Milliseconds of the monotonic clock.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }

@@ -2,6 +2,10 @@
 // itself: Tests/MemoServeTests and Tests/Browser).
 
 import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @Suite struct ServeCommandTests {
@@ -18,5 +22,79 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: library), "nothing was created")
         let help = try sandbox.memo(["help", "serve"])
         #expect(help.status == 0 && help.stdout.contains("memo serve") && help.stdout.contains("--no-open"))
+    }
+
+    /// While `memo serve` runs, `memo new` and `memo sync` on the same library work without
+    /// waiting for it to stop (SERVE.md, "Sharing the library"); the server's API lists what
+    /// `memo new` wrote, `memo list` what the page created, and stopping the server keeps both.
+    @Test func writerCommandsWorkWhileServing() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "first memo"], library: library)
+        let executable = try #require(MemoExecutable.path)
+        let outPath = sandbox.at("serve-out"), errPath = sandbox.at("serve-err")
+        let server = try sandbox.memoProcess(executable, ["serve", "--no-open"], library: library, environment: [:], outPath: outPath, errPath: errPath)
+        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        server.standardInput = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while Date() < deadline {
+                if try condition() { return true }
+                usleep(50_000)
+            }
+            return try condition()
+        }
+        var address: (port: Int, token: String)?
+        #expect(waitFor(seconds: 30) {
+            let printed = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            guard let match = printed.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/) else { return false }
+            address = (Int(match.1)!, String(match.2))
+            return true
+        }, "memo serve printed no address: \((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")")
+        let (port, token) = try #require(address)
+        func api(_ method: String, _ path: String, _ body: String? = nil) throws -> [String: Any] {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            request.httpShouldHandleCookies = false
+            request.setValue("memo_serve=\(token)", forHTTPHeaderField: "Cookie")
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("http://127.0.0.1:\(port)", forHTTPHeaderField: "Origin")
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let answer = Mutex<Data?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            URLSession.shared.dataTask(with: request) { data, _, _ in
+                answer.withLock { $0 = data }
+                done.signal()
+            }.resume()
+            _ = done.wait(timeout: .now() + 10)
+            let data = try #require(answer.withLock { $0 }, "no answer to \(method) \(path)")
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        func titles() throws -> [String] {
+            (try api("GET", "/api/memos")["memos"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        }
+        #expect(try titles() == ["first memo"])
+        // A writer: at once (well within its own 30 s wait for the library), not after the server.
+        let started = Date()
+        try sandbox.ok(["new", "from the command line"], library: library)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(try waitFor(seconds: 10) { try titles().contains("from the command line") }, "the page was not told")
+        // What the page creates is saved where `memo list` reads it.
+        _ = try api("POST", "/api/memos", #"{"text":"from the page"}"#)
+        #expect(try waitFor(seconds: 10) { try sandbox.ok(["list"], library: library).stdout.contains("from the page") })
+        // A sync of the library, while the server holds it open.
+        try sandbox.ok(["sync", "--store", sandbox.at("store")], library: library)
+        #expect(FileManager.default.fileExists(atPath: sandbox.at("store")))
+        server.terminate()
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0)
+        let listed = try sandbox.ok(["list"], library: library).stdout
+        #expect(listed.contains("first memo") && listed.contains("from the command line") && listed.contains("from the page"), "\(listed)")
     }
 }

@@ -20,14 +20,15 @@ final class ServedLibrary: @unchecked Sendable {
     var origin: String { "http://127.0.0.1:\(port)" }
     var token: String { app.security.token }
 
-    init(limits: HTTPLimits = ServedLibrary.testLimits, hold: Int = 300) throws {
+    init(limits: HTTPLimits = ServedLibrary.testLimits, syncer: ServeSyncer? = nil, syncIntervalMilliseconds: Int? = nil) throws {
         folder = NSTemporaryDirectory() + "memo-serve-test-\(UUID().uuidString)"
         var configuration = ServeConfiguration(libraryPath: folder)
-        configuration.holdMilliseconds = hold
-        configuration.maxHoldMilliseconds = 600
+        configuration.saveQuietMilliseconds = 100
+        configuration.maxUnsavedMilliseconds = 600
         configuration.pollMilliseconds = 50
-        configuration.syncIntervalMilliseconds = nil
-        host = try LibraryHost(configuration: configuration, syncer: nil)
+        configuration.syncQuietMilliseconds = 100
+        configuration.syncIntervalMilliseconds = syncIntervalMilliseconds
+        host = try LibraryHost(configuration: configuration, syncer: syncer)
         let box = Box()
         server = try HTTPServer(port: 0, limits: limits) { box.app!.handle($0) }
         app = ServeApp(host: host, security: ServeSecurity(address: "127.0.0.1", port: server.port), heartbeatMilliseconds: 200)

@@ -96,4 +96,42 @@ struct SharedFolderTests {
         #expect(reopened.notebook.memo(memo)?.text == "zero one two")
         await reopened.close()
     }
+
+    @Test("refreshFromSharedFolder merges another process's save without saving, and gives up while the lock is held")
+    func refreshWithoutSaving() async throws {
+        let path = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let shared = try Replica(libraryPath: path)
+        let memo = try shared.createMemo(text: "served")
+        try shared.saveNow()
+        // Not shared: nothing to look at, nothing done.
+        #expect(try shared.refreshFromSharedFolder(waitingMilliseconds: 0))
+        try shared.shareFolder()
+        // Nothing changed: true, nothing merged.
+        let before = shared.notebook.version
+        #expect(try shared.refreshFromSharedFolder(waitingMilliseconds: 0))
+        #expect(shared.notebook.version == before)
+
+        let writer = try Replica(libraryPath: path)
+        let created = try writer.createMemo(text: "written by memo new")
+        try writer.edit(memo, replacingUTF16: 0..<0, with: "[cli] ")
+        try writer.saveNow()
+        // While another process holds the library, the look gives up at once, merging nothing.
+        #expect(try shared.refreshFromSharedFolder(waitingMilliseconds: 0) == false)
+        #expect(shared.notebook.memo(created) == nil)
+        writer.closeNow()
+
+        _ = shared.takeEvents()
+        #expect(try shared.refreshFromSharedFolder(waitingMilliseconds: 0))
+        #expect(shared.notebook.memo(created)?.text == "written by memo new")
+        #expect(shared.notebook.memo(memo)?.text == "[cli] served")
+        #expect(shared.takeEvents().contains { if case .added(created, _) = $0 { true } else { false } })
+        // The lock was released: another process opens the library at once.
+        let reader = try Replica(libraryPath: path)
+        #expect(reader.notebook.memo(created) != nil)
+        reader.closeNow()
+        await shared.close()
+        // Closed: refused.
+        #expect(throws: ReplicaError.closed) { _ = try shared.refreshFromSharedFolder(waitingMilliseconds: 0) }
+    }
 }

@@ -690,6 +690,43 @@ public final class Replica: Sendable {
     /// Whether the folder is shared (``shareFolder()``).
     package var sharesFolder: Bool { diskLock.withLock { $0 != nil } }
 
+    /// Merges what other processes saved since this replica last left the library files (with
+    /// events, as remote changes), as a save does first, without saving: for a replica sharing
+    /// its folder (``shareFolder()``) that wants to see other processes' changes while it has
+    /// nothing to save (`memo serve` calls it a few times a second). Takes the folder's lock for
+    /// the moment it looks; reads the files only when their identities changed. Nothing for a
+    /// folder not shared (no other process can change it).
+    ///
+    /// - Parameter waitingMilliseconds: how long to wait for another process holding the
+    ///   folder's lock (0: not at all).
+    /// - Returns: false, with nothing done, when another process held the lock for longer
+    ///   than that (try again later); true otherwise.
+    /// - Throws: ``ReplicaError/disk(_:)``, ``ReplicaError/corruptLibrary(file:reason:)`` and
+    ///   the other failures of reading the library; ``ReplicaError/closed``. The lock is
+    ///   released in every case.
+    package func refreshFromSharedFolder(waitingMilliseconds: Int) throws(ReplicaError) -> Bool {
+        try diskLock.withLock { sharing throws(ReplicaError) -> Bool in
+            guard sharing != nil else { return true }
+            if guarded.withLock({ $0.isClosed }) { throw .closed }
+            do throws(DiskError) {
+                try sharing!.disk.takeLock(waitingMilliseconds: waitingMilliseconds)
+            } catch .locked {
+                return false
+            } catch {
+                throw .disk(error)
+            }
+            do throws(ReplicaError) {
+                try takeFolder(&sharing!)
+            } catch {
+                // Not merged: the identities stay as they were, so the next look reads again.
+                sharing!.disk.releaseLock()
+                throw error
+            }
+            releaseFolder(&sharing!)
+            return true
+        }
+    }
+
     /// Takes the shared folder's lock again, and merges what other processes saved since this
     /// replica last left the files (under `diskLock`).
     private func takeFolder(_ sharing: inout FolderSharing) throws(ReplicaError) {

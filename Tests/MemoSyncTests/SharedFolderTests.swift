@@ -134,4 +134,25 @@ struct SharedFolderTests {
         // Closed: refused.
         #expect(throws: ReplicaError.closed) { _ = try shared.refreshFromSharedFolder(waitingMilliseconds: 0) }
     }
+
+    @Test("a merge that fails after the folder's lock was taken again releases the lock")
+    func aFailedMergeLeavesTheFolderUnlocked() throws {
+        let path = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let shared = try Replica(libraryPath: path)
+        _ = try shared.createMemo(text: "served")
+        try shared.saveNow()
+        try shared.shareFolder()
+        // Another process leaves a state file no MemoSync reads: the next save takes the lock,
+        // reads the changed files, and fails.
+        try Data("not a library state".utf8).write(to: URL(fileURLWithPath: path + "/state"))
+        _ = try shared.createMemo(text: "typed meanwhile")
+        #expect(throws: ReplicaError.self) { try shared.saveNow() }
+        // The lock is free: another process (here another FileDisk) takes it at once. Before,
+        // the failed save kept it until this replica closed.
+        let other = try FileDisk(path: path)
+        #expect(other.holdsLock)
+        other.close()
+        shared.closeNow()
+    }
 }

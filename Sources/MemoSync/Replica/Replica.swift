@@ -728,13 +728,25 @@ public final class Replica: Sendable {
     }
 
     /// Takes the shared folder's lock again, and merges what other processes saved since this
-    /// replica last left the files (under `diskLock`).
+    /// replica last left the files (under `diskLock`). When it throws, the lock is not held:
+    /// released again if the merge failed (a caller releases only after a successful take).
     private func takeFolder(_ sharing: inout FolderSharing) throws(ReplicaError) {
         do throws(DiskError) {
             try sharing.disk.takeLock(waitingMilliseconds: Self.sharedLockWaitMilliseconds)
         } catch {
             throw .disk(error)
         }
+        do throws(ReplicaError) {
+            try mergeSharedFolder(&sharing)
+        } catch {
+            sharing.disk.releaseLock()
+            throw error
+        }
+    }
+
+    /// Merges what other processes saved since this replica last left the files (under
+    /// `diskLock`, holding the folder's lock).
+    private func mergeSharedFolder(_ sharing: inout FolderSharing) throws(ReplicaError) {
         let generation = guarded.withLock { $0.core.generation }
         if let now = LibraryIdentities.read(from: disk, generation: generation), now == sharing.identities { return }
         // Changed (or the disk cannot tell): read the files as an open does.

@@ -97,6 +97,99 @@ struct PieceMergeTests {
         }
     }
 
+    @Test("the pieces a driver cuts outside the lock are the session's own, and a delta held otherwise is refused whole")
+    func preparedPiecesAreTheSessionsOwn() throws {
+        let seed = Self.seed(0x9E_C4)
+        print("PieceMergeTests.preparedPiecesAreTheSessionsOwn seed \(seed) (rerun with MEMOSYNC_SEED=\(seed))")
+        var random = SeededRandom(seed: seed)
+        var now: UInt64 = 1_000
+        let (base, writer, delta) = try Self.writerDelta(baseSteps: 40, writerSteps: 150...250, random: &random, now: &now)
+        var configuration = SyncConfiguration()
+        configuration.mergePieceOperationsMax = 8
+        let prepared = SyncSession.PreparedPieces(delta, checkedAgainst: base, configuration: configuration)
+        #expect(prepared.refusal == nil)
+        let own = delta.pieces(maxOperations: 8)
+        #expect(prepared.pieces.count == own.count && own.count > 1)
+        #expect(prepared.pieces.map(\.operationCount) == own.map(\.operationCount))
+        let ranges = { (pieces: [NotebookDelta]) in pieces.map { $0.counterRanges.map { "\($0.replica):\($0.counters)" } } }
+        #expect(ranges(prepared.pieces) == ranges(own))
+        var stepped = base.fork(replica: ReplicaID(5))
+        for piece in prepared.pieces { try stepped.apply(piece) }
+        #expect(stepped.pendingOperationCount == 0)
+        for id in writer.memoIDs { #expect(stepped.memo(id)?.text == writer.memo(id)?.text) }
+
+        // A notebook that holds the writer's counters as other operations (another history
+        // under the same id) refuses the delta whole, before any piece, as the session did.
+        var other = base.fork(replica: ReplicaID(2))
+        try Self.edit(&other, steps: 150, random: &random, now: &now)
+        var holder = base.fork(replica: ReplicaID(6))
+        try holder.apply(other.changes(since: base.version))
+        let refused = SyncSession.PreparedPieces(delta, checkedAgainst: holder, configuration: configuration)
+        var expected: NotebookError?
+        do { try holder.validateRunsAndTextCounts(of: delta) } catch { expected = error }
+        #expect(expected != nil)
+        #expect(refused.refusal == expected)
+        // One piece: nothing to check first (the piece is checked as it applies).
+        var whole = configuration
+        whole.mergePieceOperationsMax = delta.operationCount
+        let one = SyncSession.PreparedPieces(delta, checkedAgainst: holder, configuration: whole)
+        #expect(one.pieces.count == 1 && one.refusal == nil)
+    }
+
+    @Test("pieces of a history several replicas wrote by turns come in time order: little waits between them")
+    func piecesOfTurnsComeInTimeOrder() throws {
+        let seed = Self.seed(0x7E_45)
+        print("PieceMergeTests.piecesOfTurnsComeInTimeOrder seed \(seed) (rerun with MEMOSYNC_SEED=\(seed))")
+        var random = SeededRandom(seed: seed)
+        var now: UInt64 = 1_000
+        // Three replicas type by turns, each after merging the others, the one with the
+        // highest id first: in replica order, the lowest id's typing (which builds on the
+        // others') would come first and wait for nearly everything.
+        var writers = [ReplicaID(0xA), ReplicaID(0xB), ReplicaID(0xC)].map { Notebook(replica: $0) }
+        var memos: [MemoID] = []
+        for round in 0..<12 {
+            for index in [2, 1, 0] {
+                var writer = writers[index]
+                for other in writers where other.replica != writer.replica { try writer.merge(other) }
+                if round % 4 == 0 {
+                    now += 1
+                    let id = MemoID(using: &random)
+                    try writer.createMemo(id, text: "memo \(round) ", wallMilliseconds: now)
+                    memos.append(id)
+                }
+                for memo in memos {
+                    now += 1
+                    let length = writer.memo(memo)?.text.utf16.count ?? 0
+                    let at = Int.random(in: 0...length, using: &random)
+                    try writer.edit(memo, replacingUTF16: at..<at, with: "r\(round)w\(index) ", wallMilliseconds: now)
+                }
+                writers[index] = writer
+            }
+        }
+        var everything = writers[0]
+        for other in writers.dropFirst() { try everything.merge(other) }
+        // A device that holds a memo of its own merges it all in pieces.
+        var device = Notebook(replica: ReplicaID(0xD))
+        try device.createMemo(MemoID(using: &random), text: "mine", wallMilliseconds: 1)
+        let delta = try everything.changes(since: device.version)
+        let pieces = delta.pieces(maxOperations: 8)
+        #expect(pieces.count > 100)
+        #expect(pieces.reduce(0) { $0 + $1.operationCount } == delta.operationCount)
+        var mostHeldBack = 0
+        for piece in pieces {
+            try device.apply(piece)
+            mostHeldBack = max(mostHeldBack, device.pendingOperationCount)
+        }
+        // In replica order, replica 0xA's pieces came first, and its first edit builds on a
+        // memo 0xC created: all its typing, a third of the delta, was held back at once. In
+        // time order, only what a piece's later runs build on from a piece still to come
+        // (a piece holds several runs of one replica) waits: a few pieces' worth at most.
+        #expect(delta.operationCount > 1_000)
+        #expect(mostHeldBack <= 4 * 8, "seed \(seed): \(mostHeldBack) of \(delta.operationCount) held back between pieces")
+        #expect(device.pendingOperationCount == 0)
+        for memo in memos { #expect(device.memo(memo)?.text == everything.memo(memo)?.text) }
+    }
+
     @Test("a tombstone and its deletion are in one piece: a writer's pieces each apply whole, once")
     func tombstonesAndTheirDeletionsShareAPiece() throws {
         let seed = Self.seed(0x70_4B)

@@ -103,13 +103,28 @@ extension Notebook {
     ///
     /// - Complexity: O(*m* log *m*) for *m* memos in `copy`.
     package mutating func keepTextBodies(encodedIn copy: Notebook) {
-        for record in copy.memos.records {
+        keepTextBodies(encodedIn: copy, memos: 0..<copy.memoRecordCount)
+    }
+
+    /// ``keepTextBodies(encodedIn:)`` for the memos at `range` of `copy`'s memo table
+    /// (``memoRecordCount``): a caller that holds a lock for this takes the memos a slice at a
+    /// time, and the slices together do what the whole does.
+    ///
+    /// - Complexity: O(*k* log *m*) for the *k* memos of the range.
+    package mutating func keepTextBodies(encodedIn copy: Notebook, memos range: Range<Int>) {
+        let records = copy.memos.records
+        for position in range.clamped(to: records.indices) {
+            let record = records[position]
             guard let body = record.encodedTextBody, let index = memos.index(of: record.id),
                 case let .materialized(text) = memos[at: index].text, text.version == body.version
             else { continue }
             memos[at: index].encodedTextBody = body
         }
     }
+
+    /// How many memos the notebook's memo table holds (purged ones included): the range of
+    /// ``keepTextBodies(encodedIn:memos:)``.
+    package var memoRecordCount: Int { memos.count }
 
     /// A decoded memo's text body in an encoded state: the memo's index in the memo table,
     /// where its body is in the state, and the text version it stands for.

@@ -103,7 +103,7 @@ extension Notebook {
         // As it was, for the case below where the whole call must be undone. Kept only when
         // tombstones are in play: holding it makes the first change copy the memo table.
         let mayOrphan = delta.texts.contains { $0.delta.hasTombstones }
-            || pending.values.contains { $0.contains { $0.text.hasTombstones } }
+            || pending.values.contains { $0.contains { $0.hasTombstones } }
         let original: Notebook? = mayOrphan ? self : nil
         holdBack(delta)
         var pass = ApplyPass(queueingEvents: queueingEvents, collectingTombstones: mayOrphan)

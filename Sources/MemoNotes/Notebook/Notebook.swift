@@ -54,7 +54,19 @@ public struct Notebook: Sendable {
     @usableFromInline
     struct PendingRun: Sendable {
         var run: NotebookRun
-        var text: TextDelta
+        var text: TextDelta {
+            didSet { hasTombstones = text.hasTombstones }
+        }
+        /// Whether ``text`` carries characters already deleted (`TextDelta.hasTombstones`),
+        /// kept so that each apply reads a flag per run held back instead of every run of
+        /// every held-back text (with a sync merging in pieces, one apply per piece).
+        private(set) var hasTombstones: Bool
+
+        init(run: NotebookRun, text: TextDelta) {
+            self.run = run
+            self.text = text
+            hasTombstones = text.hasTombstones
+        }
     }
 
     /// An empty notebook whose local changes are attributed to `replica`.

@@ -73,13 +73,19 @@ public struct NotebookDelta: Sendable, Equatable {
     /// applies a large delta in steps with other work between them (a sync merging what it
     /// received while the user types).
     ///
-    /// The cut is made in two steps:
+    /// The cut is made in three steps:
     ///
     /// 1. Consecutive runs of one replica, at most `maxOperations` operations together (a
     ///    longer run is a cut of its own). For each replica the cuts are successive counter
     ///    ranges, so applied in order every cut builds only on what the notebook held and the
     ///    cuts before it.
-    /// 2. Cuts tied by a tombstone are joined with every cut between them. A character the
+    /// 2. The cuts of all replicas in the order of their first run's time (each replica's in
+    ///    its own order): what a cut builds on of other replicas (a memo they created, text
+    ///    they typed) was made before it, so it comes in an earlier cut, mostly. In replica
+    ///    order, a history several replicas wrote by turns was held back nearly whole until
+    ///    the last replica's cuts came: millions of operations held back, each cut's apply
+    ///    paying for them, then released by one cut at once (issue 25).
+    /// 3. Cuts tied by a tombstone are joined with every cut between them. A character the
     ///    delta carries already deleted (a tombstone: no content) applies only in the same
     ///    call as an operation that deletes it (``Notebook/apply(_:)`` undoes a call that would
     ///    leave one undeleted and holds it back). Cut apart from its deletion, the tombstone's
@@ -97,10 +103,25 @@ public struct NotebookDelta: Sendable, Equatable {
     ///   they touch.
     package func pieces(maxOperations: Int) -> [NotebookDelta] {
         guard operationCount > maxOperations else { return [self] }
-        let cuts = pieceCuts(maxOperations: maxOperations)
-        return tiedGroups(of: cuts).map { group in
-            piece(runs: cuts[group.lowerBound].lowerBound..<cuts[group.upperBound - 1].upperBound)
+        let cuts = inTimeOrder(pieceCuts(maxOperations: maxOperations))
+        return tiedGroups(of: cuts).map { group in piece(cuts: cuts[group]) }
+    }
+
+    /// Step 2 of ``pieces(maxOperations:)``: the cuts (each of one replica, in `runs` order) in
+    /// the order of their first run's timestamp, ties by replica; each replica's cuts stay in
+    /// their order whatever their timestamps say (a cut's key is never below the key of the
+    /// replica's cut before it).
+    private func inTimeOrder(_ cuts: [Range<Int>]) -> [Range<Int>] {
+        var keys: [(timestamp: HybridTimestamp, replica: ReplicaID, index: Int)] = []
+        keys.reserveCapacity(cuts.count)
+        for (index, cut) in cuts.enumerated() {
+            let replica = runs[cut.lowerBound].replica
+            var timestamp = runs[cut.lowerBound].run.timestamp
+            if let previous = keys.last, previous.replica == replica, previous.timestamp > timestamp { timestamp = previous.timestamp }
+            keys.append((timestamp, replica, index))
         }
+        keys.sort { ($0.timestamp, $0.replica, $0.index) < ($1.timestamp, $1.replica, $1.index) }
+        return keys.map { cuts[$0.index] }
     }
 
     /// Step 1 of ``pieces(maxOperations:)``: ranges of ``runs``, each of one replica.
@@ -225,12 +246,24 @@ public struct NotebookDelta: Sendable, Equatable {
         return groups
     }
 
-    /// The piece of this delta made of `runs[range]` and exactly the text operations they
-    /// stand for.
-    private func piece(runs range: Range<Int>) -> NotebookDelta {
+    /// The piece of this delta made of the runs of `cuts` (consecutive in the time order of
+    /// step 2, so each replica's among them are consecutive in ``runs``: one range per replica)
+    /// and exactly the text operations they stand for.
+    private func piece(cuts: ArraySlice<Range<Int>>) -> NotebookDelta {
+        // One range of `runs` per replica, in `runs` order (replica, then counter).
+        var ranges: [Range<Int>] = []
+        for cut in cuts.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = ranges.last, last.upperBound == cut.lowerBound, runs[last.lowerBound].replica == runs[cut.lowerBound].replica {
+                ranges[ranges.count - 1] = last.lowerBound..<cut.upperBound
+            } else {
+                ranges.append(cut)
+            }
+        }
         var byMemo: [MemoID: [(replica: ReplicaID, counters: Range<UInt32>)]] = [:]
-        for entry in textCounterRanges(of: range) {
-            byMemo[entry.memo, default: []].append((entry.replica, entry.counters))
+        for range in ranges {
+            for entry in textCounterRanges(of: range) {
+                byMemo[entry.memo, default: []].append((entry.replica, entry.counters))
+            }
         }
         let texts = byMemo.keys.sorted().map { memo -> (memo: MemoID, delta: TextDelta) in
             let whole = text(for: memo)
@@ -239,7 +272,7 @@ public struct NotebookDelta: Sendable, Equatable {
             if parts.count == 1 { return (memo, whole.restricted(to: parts[0].replica, counters: parts[0].counters)) }
             return (memo, TextDelta(runs: parts.flatMap { whole.restricted(to: $0.replica, counters: $0.counters).runs }))
         }
-        return NotebookDelta(runs: Array(runs[range]), texts: texts)
+        return NotebookDelta(runs: ranges.flatMap { runs[$0] }, texts: texts)
     }
 
     public static func == (lhs: NotebookDelta, rhs: NotebookDelta) -> Bool {

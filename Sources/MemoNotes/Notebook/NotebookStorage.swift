@@ -314,46 +314,79 @@ struct MemoRecord: Sendable {
 /// ones stay as small tombstones) with an index by id. Scans borrow records from the array
 /// instead of copying them out of a dictionary.
 ///
+/// The array is kept in chunks of ``chunkSize`` records, each an array of its own: a notebook
+/// is a value, and one whose storage is shared with a copy (a save or a sync's snapshot
+/// encoding a copy away from the replica's lock) copies on its next change only the chunk it
+/// changes, not every record. One flat array made the first keystroke after such a copy copy
+/// all 10,000 records: 6-20 ms, under the replica's lock (issue 25).
+///
 /// Memos are looked up by id on every operation applied: while the table holds at most
 /// ``sortedCapacity`` memos they are found by bisection, not by hashing 16 bytes
 /// (``SortedIDIndex``).
 @usableFromInline
 struct MemoTable: Sendable {
-    private(set) var records: [MemoRecord] = []
+    /// The records, ``chunkSize`` to a chunk (the last one may hold fewer), in the order they
+    /// were added.
+    private var chunks: [[MemoRecord]] = []
+    /// How many records there are.
+    private(set) var count = 0
     private var indexByID = SortedIDIndex<MemoID, Int>(sortedCapacity: sortedCapacity)
 
     /// Most memos kept in the sorted view.
     static let sortedCapacity = 4096
 
-    var count: Int { records.count }
+    /// Records per chunk (a power of two): what a change copies at most when the table's
+    /// storage is shared.
+    static let chunkSize = 1 << chunkShift
+    static let chunkShift = 7
+
+    /// Every record, in the order they were added (a view of the chunks: no record is copied).
+    var records: Records { Records(chunks: chunks, count: count) }
+
+    /// The records of a table, as one collection.
+    struct Records: RandomAccessCollection, Sendable {
+        fileprivate let chunks: [[MemoRecord]]
+        let count: Int
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+        subscript(position: Int) -> MemoRecord {
+            _read { yield chunks[position >> MemoTable.chunkShift][position & (MemoTable.chunkSize - 1)] }
+        }
+    }
 
     /// The record of `id`, if any. Setting a record for a new id appends it; records cannot be
     /// removed.
     subscript(id: MemoID) -> MemoRecord? {
-        get { index(of: id).map { records[$0] } }
+        get { index(of: id).map { self[at: $0] } }
         set {
             guard let newValue else { preconditionFailure("memos are never removed") }
             precondition(newValue.id == id)
             if let index = index(of: id) {
-                records[index] = newValue
+                self[at: index] = newValue
             } else {
-                indexByID.insert(id, at: records.count)
-                records.append(newValue)
+                indexByID.insert(id, at: count)
+                if count & (Self.chunkSize - 1) == 0 {
+                    var chunk: [MemoRecord] = []
+                    chunk.reserveCapacity(Self.chunkSize)
+                    chunks.append(chunk)
+                }
+                chunks[chunks.count - 1].append(newValue)
+                count += 1
             }
         }
     }
 
     /// The record of `id`, which must exist, for reading or changing in place.
     subscript(existing id: MemoID) -> MemoRecord {
-        _read { yield records[index(of: id)!] }
-        _modify { yield &records[index(of: id)!] }
+        _read { yield self[at: index(of: id)!] }
+        _modify { yield &self[at: index(of: id)!] }
     }
 
     func contains(_ id: MemoID) -> Bool { index(of: id) != nil }
 
     /// Checks the lookup structures against the records.
     func checkIndex() throws(InvariantViolation) {
-        try indexByID.check(tableCount: records.count, name: "memo table") { records[$0].id }
+        try indexByID.check(tableCount: count, name: "memo table") { self[at: $0].id }
     }
 
     /// Notes that the text of the record at `index` changed without its title prefix being
@@ -363,7 +396,7 @@ struct MemoTable: Sendable {
     ///
     /// - Complexity: O(1).
     mutating func markDerivedTextStale(at index: Int) {
-        records[index].derivedTextIsStale = true
+        self[at: index].derivedTextIsStale = true
     }
 
     /// Where the record of `id` is in ``records``, if there is one.
@@ -373,8 +406,8 @@ struct MemoTable: Sendable {
 
     /// The record at `index` (from ``index(of:)``), for reading or changing in place.
     subscript(at index: Int) -> MemoRecord {
-        _read { yield records[index] }
-        _modify { yield &records[index] }
+        _read { yield chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)] }
+        _modify { yield &chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)] }
     }
 
     /// Every id, in no particular order.

@@ -10,7 +10,14 @@ struct EventHub {
     /// oldest go first.
     static let queuedEventsMax = 10_000
 
+    /// The queue: the events from ``queuedStart`` on (those before it were dropped, and are
+    /// removed in one go once they are as many as the queue may hold).
     private var queued: [NotebookEvent] = []
+    /// Where the queue begins in ``queued``. Dropping the oldest events moves it, instead of
+    /// moving the events kept: one keystroke's event used to move 10,000 queued events
+    /// (`removeFirst`) under the replica's lock, half an edit's time after a sync that
+    /// reported many changes (issue 25).
+    private var queuedStart = 0
     private var subscribers: [(id: UInt64, continuation: AsyncStream<NotebookEvent>.Continuation)] = []
     private var nextSubscriberID: UInt64 = 0
 
@@ -39,20 +46,30 @@ struct EventHub {
             for event in events { subscriber.continuation.yield(event) }
         }
         queued += events
-        let overflow = queued.count - Self.queuedEventsMax
+        let overflow = queued.count - queuedStart - Self.queuedEventsMax
         if overflow > 0 {
-            queued.removeFirst(overflow)
+            queuedStart += overflow
             droppedEventCount += overflow
         }
+        // Amortised: the dropped events go once they are as many as the queue holds at most
+        // (so at most twice that many are kept).
+        if queuedStart >= Self.queuedEventsMax {
+            queued.removeFirst(queuedStart)
+            queuedStart = 0
+        }
     }
+
+    /// How many events the queue holds (at most ``queuedEventsMax``).
+    var queuedCount: Int { queued.count - queuedStart }
 
     /// The queued events, oldest first, and forgets them.
     mutating func take() -> [NotebookEvent] {
         defer {
             queued = []
+            queuedStart = 0
             droppedEventCount = 0
         }
-        return queued
+        return queuedStart == 0 ? queued : Array(queued[queuedStart...])
     }
 
     /// Removes every subscriber and returns their continuations, for the caller to finish

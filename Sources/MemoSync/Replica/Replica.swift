@@ -907,11 +907,12 @@ public final class Replica: Sendable {
             }
             guard var copy = toEncode else { break }
             let bytes = copy.encodedKeepingTextBodies()
+            let key = SyncSession.snapshotKey(of: bytes, from: copy)
             guarded.withLock { guarded in
                 guard guarded.session != nil else { return }
-                guarded.session!.snapshotEncoded(bytes, from: copy)
-                guarded.notebook.keepTextBodies(encodedIn: copy)
+                guarded.session!.snapshotEncoded(bytes, from: copy, key: key)
             }
+            keepTextBodies(encodedIn: copy)
         }
         guard mustSave else { return actions }
         do throws(ReplicaError) {
@@ -925,6 +926,29 @@ public final class Replica: Sendable {
         return actions
     }
 
+    /// Memos whose encoded text bodies the live notebook takes from a snapshot's copy per hold
+    /// of the lock (``keepTextBodies(encodedIn:)``).
+    static let keptTextBodiesPerHold = 256
+
+    /// Gives the live notebook the text bodies `copy` kept when the sync encoded its snapshot
+    /// (`Notebook.keepTextBodies(encodedIn:memos:)`), ``keptTextBodiesPerHold`` memos per hold
+    /// of the lock: for 10,000 memos the whole took 20-40 ms, an edit's wait (issue 25). Only a
+    /// cache of encodings: a memo edited between holds keeps none (its version moved on).
+    private func keepTextBodies(encodedIn copy: Notebook) {
+        let count = copy.memoRecordCount
+        var start = 0
+        while start < count {
+            let end = min(count, start + Self.keptTextBodiesPerHold)
+            let open = guarded.withLock { guarded -> Bool in
+                guard !guarded.isClosed else { return false }
+                guarded.notebook.keepTextBodies(encodedIn: copy, memos: start..<end)
+                return true
+            }
+            guard open else { return }
+            start = end
+        }
+    }
+
     /// Takes the answer to one of the running sync's operations.
     package func handleSync(_ action: SyncAction, _ result: SyncResult) {
         // A segment or snapshot is decoded before the lock is taken: a large snapshot takes a
@@ -935,13 +959,26 @@ public final class Replica: Sendable {
             // A snapshot for a notebook that holds something: what it holds beyond the notebook
             // is computed here too (it decodes every memo's text), so that the session can
             // merge it in pieces.
-            if case let .snapshot(.success(snapshot))? = decoded {
+            // Cutting those changes (or a large segment) into pieces, and checking the whole, are
+            // done here too, against a copy of the notebook.
+            switch decoded {
+            case let .snapshot(.success(snapshot))?:
                 let base = guarded.withLock { $0.notebook.version }
                 if !base.isEmpty, !snapshot.version.isIncluded(in: base), let changes = try? snapshot.changes(since: base),
                     changes.operationCount > configuration.mergePieceOperationsMax
                 {
-                    decoded = .snapshotChanges(snapshot, base: base, changes: changes)
+                    // (A copy that holds `base`: the notebook only grows.)
+                    let current = guarded.withLock { $0.notebook }
+                    let prepared = SyncSession.PreparedPieces(changes, checkedAgainst: current, configuration: configuration)
+                    decoded = .snapshotChanges(snapshot, base: base, changes: changes, prepared: prepared)
                 }
+            case let .delta(.success(delta))?:
+                if delta.operationCount > configuration.mergePieceOperationsMax, delta.counterRanges.count == 1 {
+                    let current = guarded.withLock { $0.notebook }
+                    decoded = .segmentPieces(delta, prepared: SyncSession.PreparedPieces(delta, checkedAgainst: current, configuration: configuration))
+                }
+            default:
+                break
             }
         }
         guarded.withLock { guarded in

@@ -216,7 +216,7 @@ package struct SyncSession {
     /// until the driver hands the bytes back (``snapshotEncoded(_:from:)``).
     package private(set) var snapshotToEncode: Notebook?
     /// The snapshot the driver encoded, and the version it holds, to write next.
-    var encodedSnapshot: (bytes: [UInt8], version: VersionVector)?
+    var encodedSnapshot: (bytes: [UInt8], version: VersionVector, key: String?)?
     var publishFailed = false
     var blobsDone = 0
     /// A received segment being merged in pieces (``applyNextPiece(notebook:)``): its key, the
@@ -234,6 +234,10 @@ package struct SyncSession {
     /// ``DecodedBlob/snapshotChanges(_:base:changes:)``), by key, until the sequential step
     /// merges it in pieces.
     var snapshotChanges: [String: (base: VersionVector, changes: NotebookDelta)] = [:]
+    /// For a large segment or snapshot the driver cut into pieces outside the replica's lock
+    /// (``DecodedBlob/pieces(_:)``): the pieces and the check of the whole, by key, until the
+    /// sequential step takes the blob.
+    var preparedPieces: [String: PreparedPieces] = [:]
 
     struct ListedSegment {
         var key: String
@@ -318,6 +322,7 @@ package struct SyncSession {
         // The pieces applied stay (a prefix of the segment); the next sync reads it again.
         merging = nil
         snapshotChanges = [:]
+        preparedPieces = [:]
         wanted = nil
         answered = [:]
         decodedAnswers = [:]
@@ -814,6 +819,7 @@ package struct SyncSession {
         guard let snapshot = decodeSnapshot(key: key, bytes: bytes) else { return }
         // Merged whole (rare: a snapshot of this library's own lineage it did not know of).
         snapshotChanges[key] = nil
+        preparedPieces[key] = nil
         merge(snapshot, key: key)
         guard snapshot.version.isIncluded(in: notebook.version) else { return }
         // Found now, so it ages from now, and never before a snapshot remembered as written later
@@ -1011,7 +1017,9 @@ package struct SyncSession {
         if phase == .heads { return readHead(key: key, bytes: bytes) }
         switch StoreLayout.parse(key) {
         case let .segment(replicaID, start, end)?:
-            guard let delta = decodeSegment(key: key, bytes: bytes, replica: replicaID, counters: start..<end) else { return }
+            let decoded = decodeSegment(key: key, bytes: bytes, replica: replicaID, counters: start..<end)
+            let prepared = preparedPieces.removeValue(forKey: key)
+            guard let delta = decoded else { return }
             // What counts as fetched is only what was applied (or held back): a segment left
             // unapplied (below) must not stop another listed segment of the same range, which
             // may carry what this one waits for, from being read (seed 718).
@@ -1032,15 +1040,13 @@ package struct SyncSession {
                 // A large segment is merged in pieces, the replica's lock released between them
                 // (``applyNextPiece(notebook:)``), after checking what can be checked of the
                 // whole: its runs, and that each text operation has its run.
-                let pieces = delta.pieces(maxOperations: configuration.mergePieceOperationsMax)
-                if pieces.count > 1 {
-                    do throws(NotebookError) {
-                        try notebook.validateRunsAndTextCounts(of: delta)
-                    } catch {
-                        skip(key, .corrupt(error.description), .passing)
+                let cut = prepared ?? PreparedPieces(delta, checkedAgainst: notebook, configuration: configuration)
+                if cut.pieces.count > 1 {
+                    if let refusal = cut.refusal {
+                        skip(key, .corrupt(refusal.description), .passing)
                         return
                     }
-                    merging = (key, (replicaID, end), pieces[...])
+                    merging = (key, (replicaID, end), cut.pieces[...])
                     return
                 }
                 fetchedThrough[replicaID] = max(fetchedThrough[replicaID] ?? 0, end)
@@ -1057,18 +1063,17 @@ package struct SyncSession {
             // Into a notebook that holds something, a large snapshot merges in pieces, like a
             // large segment: the operations it holds beyond what the notebook held when the
             // driver decoded it (the notebook only grows, so those are all it may lack).
+            let prepared = preparedPieces.removeValue(forKey: key)
             if let early = snapshotChanges.removeValue(forKey: key), !notebook.version.isEmpty,
                 early.base.isIncluded(in: notebook.version)
             {
-                let pieces = early.changes.pieces(maxOperations: configuration.mergePieceOperationsMax)
-                if pieces.count > 1 {
-                    do throws(NotebookError) {
-                        try notebook.validateRunsAndTextCounts(of: early.changes)
-                    } catch {
-                        skip(key, .corrupt(error.description), .passing)
+                let pieces = prepared ?? PreparedPieces(early.changes, checkedAgainst: notebook, configuration: configuration)
+                if pieces.pieces.count > 1 {
+                    if let refusal = pieces.refusal {
+                        skip(key, .corrupt(refusal.description), .passing)
                         return
                     }
-                    merging = (key, nil, pieces[...])
+                    merging = (key, nil, pieces.pieces[...])
                     return
                 }
             }
@@ -1133,9 +1138,13 @@ package struct SyncSession {
     private mutating func decodeSegment(key: String, bytes: [UInt8], replica: ReplicaID, counters: Range<UInt32>) -> NotebookDelta? {
         let delta: NotebookDelta
         let decoded: Result<NotebookDelta, DecodingError>
-        if case let .delta(early)? = decodedAnswers.removeValue(forKey: key) {
+        switch decodedAnswers.removeValue(forKey: key) {
+        case let .delta(early)?:
             decoded = early
-        } else {
+        case let .segmentPieces(early, prepared)?:
+            decoded = .success(early)
+            preparedPieces[key] = prepared
+        default:
             decoded = Result { () throws(DecodingError) in try NotebookDelta(decoding: bytes) }
         }
         switch decoded {
@@ -1159,9 +1168,10 @@ package struct SyncSession {
         switch decodedAnswers.removeValue(forKey: key) {
         case let .snapshot(early)?:
             decoded = early
-        case let .snapshotChanges(snapshot, base, changes)?:
+        case let .snapshotChanges(snapshot, base, changes, prepared)?:
             decoded = .success(snapshot)
             snapshotChanges[key] = (base, changes)
+            preparedPieces[key] = prepared
         default:
             decoded = Result { () throws(DecodingError) in try Notebook(decoding: bytes, replica: notebook.replica) }
         }
@@ -1180,7 +1190,13 @@ package struct SyncSession {
         case snapshot(Result<Notebook, DecodingError>)
         /// A snapshot decoded, with the operations it holds beyond `base` (the notebook's
         /// version when it was decoded), computed by the driver outside any lock.
-        case snapshotChanges(Notebook, base: VersionVector, changes: NotebookDelta)
+        ///
+        /// `prepared`: those changes cut into pieces and checked whole
+        /// (``PreparedPieces``), when the driver did that too.
+        case snapshotChanges(Notebook, base: VersionVector, changes: NotebookDelta, prepared: PreparedPieces? = nil)
+        /// A segment decoded, cut into pieces and checked whole by the driver outside any lock
+        /// (a segment of one replica's operations larger than one piece).
+        case segmentPieces(NotebookDelta, prepared: PreparedPieces)
     }
 
     /// Decodes what `key` names (a segment or a snapshot; nil for anything else) as the session
@@ -1190,6 +1206,31 @@ package struct SyncSession {
         case .segment?: .delta(Result { () throws(DecodingError) in try NotebookDelta(decoding: bytes) })
         case .snapshot?: .snapshot(Result { () throws(DecodingError) in try Notebook(decoding: bytes, replica: replica) })
         case .head?, nil: nil
+        }
+    }
+
+    /// A large delta cut into pieces (``NotebookDelta/pieces(maxOperations:)``) with the check of
+    /// the whole the merge in pieces makes first (`Notebook.validateRunsAndTextCounts(of:)`):
+    /// both pure, so a driver makes them outside the replica's lock, against a copy of the
+    /// notebook (issue 25: cutting and checking a snapshot of 10,000 memos held an edit for
+    /// 200 ms). A copy older than the notebook the pieces merge into is as good a base for the
+    /// check: the notebook only grows, and each piece is checked again, whole, as it applies.
+    package struct PreparedPieces: Sendable {
+        /// The pieces, in order (one: the delta itself).
+        package var pieces: [NotebookDelta]
+        /// Why the whole is refused, when it is (checked only when there are several pieces).
+        package var refusal: NotebookError?
+
+        /// Cuts `delta` into the pieces `configuration` asks for, and checks it against `notebook`.
+        package init(_ delta: NotebookDelta, checkedAgainst notebook: Notebook, configuration: SyncConfiguration) {
+            pieces = delta.pieces(maxOperations: configuration.mergePieceOperationsMax)
+            refusal = nil
+            guard pieces.count > 1 else { return }
+            do throws(NotebookError) {
+                try notebook.validateRunsAndTextCounts(of: delta)
+            } catch {
+                refusal = error
+            }
         }
     }
 
@@ -1264,7 +1305,7 @@ package struct SyncSession {
     private mutating func nextSnapshot() -> SyncAction? {
         if let encoded = encodedSnapshot {
             encodedSnapshot = nil
-            return snapshotWrite(encoded.bytes, version: encoded.version)
+            return snapshotWrite(encoded.bytes, version: encoded.version, key: encoded.key)
         }
         guard !snapshotAttempted, !publishFailed else { return nil }
         snapshotAttempted = true
@@ -1300,14 +1341,23 @@ package struct SyncSession {
     /// Takes the snapshot the driver encoded from ``snapshotToEncode`` (with
     /// `Notebook.encodedKeepingTextBodies()`, outside any lock, so that a large notebook's
     /// encoding never holds up an edit); the sequential step goes on with its write.
-    package mutating func snapshotEncoded(_ bytes: [UInt8], from copy: Notebook) {
+    ///
+    /// - Parameter key: the snapshot's key, ``snapshotKey(of:from:)``, when the driver computed
+    ///   it outside the lock too (it hashes every byte: 40 ms for 10,000 memos).
+    package mutating func snapshotEncoded(_ bytes: [UInt8], from copy: Notebook, key: String? = nil) {
         guard snapshotToEncode != nil else { return }
         snapshotToEncode = nil
-        encodedSnapshot = (bytes, copy.version)
+        encodedSnapshot = (bytes, copy.version, key)
     }
 
-    private mutating func snapshotWrite(_ bytes: [UInt8], version: VersionVector) -> SyncAction? {
-        let key = StoreLayout.snapshotKey(replica: notebook.replica, totalOperations: UInt64(version.operationCount), bytes: bytes)
+    /// The key of this session's snapshot encoded as `bytes` from `copy` (a copy of its
+    /// notebook, ``snapshotToEncode``): pure, so a driver may compute it outside any lock.
+    package static func snapshotKey(of bytes: [UInt8], from copy: Notebook) -> String {
+        StoreLayout.snapshotKey(replica: copy.replica, totalOperations: UInt64(copy.version.operationCount), bytes: bytes)
+    }
+
+    private mutating func snapshotWrite(_ bytes: [UInt8], version: VersionVector, key computed: String?) -> SyncAction? {
+        let key = computed ?? StoreLayout.snapshotKey(replica: notebook.replica, totalOperations: UInt64(version.operationCount), bytes: bytes)
         // The same snapshot still in the store needs no second copy (one that is gone, in a wiped
         // or restored store, is written again).
         guard !(state.ownSnapshots.contains(where: { $0.key == key }) && listedKeys.contains(key)) else { return nil }

@@ -45,6 +45,10 @@ extension LibraryCore {
         return BlobEnvelope.seal(kind: .localFile, version: formatVersion, body: body.bytes)
     }
 
+    /// The largest generation a state file may name (2^62): each compaction adds one, so no
+    /// library written by MemoSync comes near it, and the next compaction's never overflows.
+    static let maxGeneration: UInt64 = 1 << 62
+
     static func decodeState(_ bytes: [UInt8]) throws(ReplicaError) -> DecodedState {
         let file = stateFileName
         do throws(DecodingError) {
@@ -52,6 +56,8 @@ extension LibraryCore {
             var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
             guard try reader.byte() == stateTag else { throw DecodingError.malformed("not a state file") }
             let generation = try reader.varint()
+            // Each compaction adds one: a count no library reaches, and room for the next.
+            guard generation <= maxGeneration else { throw DecodingError.malformed("generation \(generation) out of range") }
             let replica = ReplicaID(try reader.uint64LittleEndian())
             let syncRange = try reader.lengthPrefixedRange()
             let syncState = try decodeSyncState(Array(bytes[syncRange]), version: version, replica: replica)

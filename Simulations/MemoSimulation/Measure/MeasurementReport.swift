@@ -108,23 +108,13 @@ public enum MeasurementReport {
     /// The store's blobs or bytes over time, a line per seed; the axis ends at the highest value.
     static func storeChart(_ seeds: [SeedMeasurements], title: String, maximum: Int, value: KeyPath<StoreSample, Int>) -> String {
         let width = 760, height = 240, left = 90, right = 10, top = 24, bottom = 30
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
-        let end = max(1, seeds.map { $0.storeSamples.last?.time ?? 0 }.max() ?? 1)
-        let highest = max(1, maximum)
+        let plot = LinePlot(width: width, height: height, left: left, right: right, top: top, bottom: bottom,
+            end: max(1, seeds.map { $0.storeSamples.last?.time ?? 0 }.max() ?? 1), maximum: maximum)
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"store-\(title)\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
         svg += "<text x=\"4\" y=\"16\" font-size=\"13\">store \(title), max <tspan data-key=\"\(title)Max\">\(maximum)</tspan></text>\n"
-        svg += "<text x=\"\(left - 4)\" y=\"\(top + 10)\" font-size=\"11\" text-anchor=\"end\">\(maximum)</text>\n"
-        svg += "<text x=\"\(left - 4)\" y=\"\(top + plotHeight)\" font-size=\"11\" text-anchor=\"end\">0</text>\n"
-        svg += "<text x=\"\(left)\" y=\"\(height - 8)\" font-size=\"11\">0 ms</text>\n"
-        svg += "<text x=\"\(width - right)\" y=\"\(height - 8)\" font-size=\"11\" text-anchor=\"end\">\(end) ms</text>\n"
-        svg += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#ccc\"/>\n"
+        svg += plot.frame()
         for (index, seed) in seeds.enumerated() {
-            var points: [String] = []
-            for sample in seed.storeSamples {
-                let x = left + Int(Int64(sample.time) * Int64(plotWidth) / Int64(end))
-                let y = top + plotHeight - Int(Int64(sample[keyPath: value]) * Int64(plotHeight) / Int64(highest))
-                points.append("\(x),\(y)")
-            }
+            let points = plot.points(seed.storeSamples.map { ($0.time, $0[keyPath: value]) })
             let peak = seed.storeSamples.map { $0[keyPath: value] }.max() ?? 0
             svg += "<polyline data-seed=\"\(seed.seed)\" data-max=\"\(peak)\" fill=\"none\" stroke=\"\(seedColours[index % seedColours.count])\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
         }
@@ -136,24 +126,14 @@ public enum MeasurementReport {
     /// highest value any replica reached (in `data-max` of the chart, and of each line).
     static func replicaChart(_ seed: SeedMeasurements, title: String, label: String, value: KeyPath<ReplicaSample, Int>) -> String {
         let width = 760, height = 240, left = 90, right = 70, top = 24, bottom = 30
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
-        let end = max(1, seed.replicas.compactMap { $0.samples.last?.time }.max() ?? 1)
         let maximum = seed.replicas.flatMap { $0.samples.map { $0[keyPath: value] } }.max() ?? 0
-        let highest = max(1, maximum)
+        let plot = LinePlot(width: width, height: height, left: left, right: right, top: top, bottom: bottom,
+            end: max(1, seed.replicas.compactMap { $0.samples.last?.time }.max() ?? 1), maximum: maximum)
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"replica-\(title)\" data-max=\"\(maximum)\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
         svg += "<text x=\"4\" y=\"16\" font-size=\"13\">\(escape(label)) per replica, max <tspan data-key=\"replica-\(title)Max\">\(maximum)</tspan></text>\n"
-        svg += "<text x=\"\(left - 4)\" y=\"\(top + 10)\" font-size=\"11\" text-anchor=\"end\">\(maximum)</text>\n"
-        svg += "<text x=\"\(left - 4)\" y=\"\(top + plotHeight)\" font-size=\"11\" text-anchor=\"end\">0</text>\n"
-        svg += "<text x=\"\(left)\" y=\"\(height - 8)\" font-size=\"11\">0 ms</text>\n"
-        svg += "<text x=\"\(width - right)\" y=\"\(height - 8)\" font-size=\"11\" text-anchor=\"end\">\(end) ms</text>\n"
-        svg += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#ccc\"/>\n"
+        svg += plot.frame()
         for (index, replica) in seed.replicas.enumerated() {
-            var points: [String] = []
-            for sample in replica.samples {
-                let x = left + Int(Int64(sample.time) * Int64(plotWidth) / Int64(end))
-                let y = top + plotHeight - Int(Int64(sample[keyPath: value]) * Int64(plotHeight) / Int64(highest))
-                points.append("\(x),\(y)")
-            }
+            let points = plot.points(replica.samples.map { ($0.time, $0[keyPath: value]) })
             let peak = replica.samples.map { $0[keyPath: value] }.max() ?? 0
             let colour = seedColours[index % seedColours.count]
             svg += "<polyline class=\"replica\" data-replica=\"\(replica.replica)\" data-max=\"\(peak)\" data-values=\"\(replica.samples.map { String($0[keyPath: value]) }.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
@@ -161,6 +141,37 @@ public enum MeasurementReport {
         }
         svg += "</svg>\n"
         return svg
+    }
+
+    /// Where a line chart's plot is, and the frame and points of its lines: time from 0 ms at
+    /// the left to `end` ms at the right, values from 0 at the bottom to `maximum` at the top.
+    struct LinePlot {
+        var width: Int, height: Int, left: Int, right: Int, top: Int, bottom: Int
+        var end: Int
+        var maximum: Int
+
+        var plotWidth: Int { width - left - right }
+        var plotHeight: Int { height - top - bottom }
+
+        /// The axis labels (the maximum and 0, 0 ms and the end) and the plot's border.
+        func frame() -> String {
+            var svg = "<text x=\"\(left - 4)\" y=\"\(top + 10)\" font-size=\"11\" text-anchor=\"end\">\(maximum)</text>\n"
+            svg += "<text x=\"\(left - 4)\" y=\"\(top + plotHeight)\" font-size=\"11\" text-anchor=\"end\">0</text>\n"
+            svg += "<text x=\"\(left)\" y=\"\(height - 8)\" font-size=\"11\">0 ms</text>\n"
+            svg += "<text x=\"\(width - right)\" y=\"\(height - 8)\" font-size=\"11\" text-anchor=\"end\">\(end) ms</text>\n"
+            svg += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#ccc\"/>\n"
+            return svg
+        }
+
+        /// A polyline's points ("x,y") for samples of (time in ms, value).
+        func points(_ samples: [(time: Int, value: Int)]) -> [String] {
+            let highest = Int64(max(1, maximum))
+            return samples.map { sample in
+                let x = left + Int(Int64(sample.time) * Int64(plotWidth) / Int64(end))
+                let y = top + plotHeight - Int(Int64(sample.value) * Int64(plotHeight) / highest)
+                return "\(x),\(y)"
+            }
+        }
     }
 
     static let kindColours: [(kind: String, colour: String)] = [

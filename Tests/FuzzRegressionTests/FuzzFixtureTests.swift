@@ -57,6 +57,18 @@ import Testing
         }
     }
 
+    /// The listing cache target's seeds and its honest fixture decode (its checks then run on a
+    /// cache, not only on refusals), and the fixtures named "refused-" are refused.
+    @Test func listingCacheInputsDecodeOrAreRefusedAsNamed() throws {
+        let seeds = FuzzTarget.listingCache.seeds
+        #expect(seeds.count == 6 && seeds.allSatisfy(FuzzTarget.listingCacheDecodes))
+        let fixtures = try Self.fixtures(of: .listingCache)
+        #expect(fixtures.count == 3)
+        for fixture in fixtures {
+            #expect(FuzzTarget.listingCacheDecodes(fixture.bytes) == !fixture.name.hasPrefix("refused-"), "\(fixture.name)")
+        }
+    }
+
     @Test(arguments: FuzzTarget.allCases)
     func seedsPassTheirChecks(target: FuzzTarget) throws {
         let seeds = target.seeds

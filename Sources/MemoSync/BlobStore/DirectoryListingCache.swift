@@ -18,7 +18,7 @@ import Synchronization
 /// whatever its stamp says: a file system that does not change a folder's times, some network
 /// and FUSE file systems, delays a new name by at most that). A record that is damaged,
 /// unknown or of another store is dropped; nothing here ever fails a listing.
-struct DirectoryListingCache: Sendable, Equatable {
+package struct DirectoryListingCache: Sendable, Equatable {
     /// Two reads this far apart (seconds) with one stamp make a folder's record settled.
     static let settleSeconds: Double = 3
     /// A settled record is used for at most this long (seconds) after its folder's last read.
@@ -58,12 +58,12 @@ struct DirectoryListingCache: Sendable, Equatable {
     // MARK: The file
 
     /// The file's first bytes: "MSLC" and the version.
-    static let magic: [UInt8] = Array("MSLC".utf8)
-    static let version: UInt8 = 1
+    package static let magic: [UInt8] = Array("MSLC".utf8)
+    package static let version: UInt8 = 1
 
     /// The cache as the file holds it (FORMAT.md, "Folder store listing cache"): records sorted
     /// by key, so equal caches give equal bytes.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 64 + records.count * 96)
         writer.append(contentsOf: Self.magic)
         writer.byte(Self.version)
@@ -95,7 +95,7 @@ struct DirectoryListingCache: Sendable, Equatable {
 
     /// The cache `bytes` hold, or nil when they are not one this version wrote whole (another
     /// magic or version, a failed checksum, anything malformed): the caller starts empty.
-    static func decoded(_ bytes: [UInt8]) -> DirectoryListingCache? {
+    package static func decoded(_ bytes: [UInt8]) -> DirectoryListingCache? {
         guard bytes.count >= magic.count + 1 + 4, bytes.starts(with: magic), bytes[magic.count] == version else { return nil }
         let bodyEnd = bytes.count - 4
         var check: UInt32 = 0

@@ -79,6 +79,17 @@ struct FuzzInput {
         }
     }
 
+    /// The listing cache file `DirectoryListingCache.decoded` reads: the payload raw; with its
+    /// last four bytes made its CRC-32C; or in sealed mode, a whole file around the payload
+    /// (magic, version, the payload, its checksum).
+    func listingCache() -> [UInt8] {
+        switch mode {
+        case .raw: return payload
+        case .checksumRecomputed: return Self.resealed(payload)
+        case .sealed: return Self.resealed(DirectoryListingCache.magic + [DirectoryListingCache.version] + payload + [0, 0, 0, 0])
+        }
+    }
+
     /// `bytes` with the last four replaced by the little-endian CRC-32C of the others (unchanged
     /// when shorter than five bytes).
     static func resealed(_ bytes: [UInt8]) -> [UInt8] {

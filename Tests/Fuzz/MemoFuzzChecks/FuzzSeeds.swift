@@ -45,6 +45,16 @@ enum FuzzSeeds {
             let documents = [S3AnswerDocument.honest.render(), S3AnswerDocument.honestError.render()]
             let payloads = ["%20%2B+", " 3", "<Owner><ID>x</ID></Owner>", "<Contents><Key>k</Key><Size>1</Size></Contents>", " &amp; more"]
             return xmlSeeds(documents: documents, payloads: payloads, generatorHeaders: [0x07, 0x00, 0x85, 0x03])
+        case .listingCache:
+            // A cache the store itself wrote (folders, files, names at the limits of what a
+            // listing keeps), and an empty one; whole in raw and checksum modes, bodies sealed.
+            var seeds: [[UInt8]] = []
+            for bytes in FuzzTarget.listingCaches {
+                seeds.append([FuzzInput.modeByte(.raw)] + bytes)
+                seeds.append([FuzzInput.modeByte(.checksumRecomputed)] + bytes)
+                seeds.append([FuzzInput.modeByte(.sealed)] + Array(bytes[(DirectoryListingCache.magic.count + 1)..<(bytes.count - 4)]))
+            }
+            return seeds
         case .webDAVMultistatus:
             let payloads = ["%2Fx", "0", "<D:resourcetype><D:collection/></D:resourcetype>", "<D:response><D:href>/x</D:href></D:response>"]
             return xmlSeeds(documents: [WebDAVAnswerDocument.honest.render()], payloads: payloads, generatorHeaders: [0x00, 0x01, 0x02, 0x05])

@@ -35,6 +35,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `WebDAVEntry.parse(multistatus:)` of a remote store's answer, then `relativeKey` of every
     /// href; modes as `s3Listing`.
     case webDAVMultistatus = "webdav-multistatus"
+    /// `DirectoryListingCache.decoded`: a folder store's listing cache file in the library
+    /// (`store-listing-cache`); raw, with its trailing CRC-32C recomputed, or as a whole file
+    /// (magic, version, the payload, its checksum).
+    case listingCache = "listing-cache"
 
     /// The kind of blob the target's decoder reads (nil for store keys and XML answers).
     var blobKind: BlobKind? {
@@ -44,7 +48,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .notebookDelta: .notebookDelta
         case .notebookState: .notebookState
         case .libraryState, .libraryJournal: .localFile
-        case .storeKey, .s3Listing, .webDAVMultistatus: nil
+        case .storeKey, .s3Listing, .webDAVMultistatus, .listingCache: nil
         case .encryptedBlob: .encryptedBlob
         case .keyBlob: .keyBlob
         }
@@ -72,6 +76,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyBlob: try Self.checkKeyBlob(input.blob(kind: .keyBlob))
         case .s3Listing: try Self.checkS3Answers(input)
         case .webDAVMultistatus: try Self.checkWebDAVAnswer(input)
+        case .listingCache: try Self.checkListingCache(input.listingCache())
         }
     }
 

@@ -61,8 +61,8 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
 
 /// The commands `memo` knows, in the order `memo help` groups them.
 enum CommandName: String, CaseIterable {
-    case new, edit, undo, redo
-    case list, show, search
+    case new, edit, undo, redo, revert
+    case list, show, search, history, diff
     case delete, restore, trash, purge
     case sync, status, store
     case export, `import`
@@ -129,6 +129,14 @@ enum Command: Equatable {
     case new(text: TextSource?)
     case list
     case show(id: String)
+    /// `memo show ID --at VERSION`.
+    case showAt(id: String, version: String)
+    /// `memo history ID`.
+    case history(id: String)
+    /// `memo diff ID [FROM [TO]]`.
+    case diff(id: String, from: String?, to: String?)
+    /// `memo revert ID VERSION`.
+    case revert(id: String, version: String)
     case edit(id: String, mode: EditMode)
     case undo(id: String)
     case redo(id: String)
@@ -180,7 +188,7 @@ enum ArgumentParser {
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
         "--store": 1, "--endpoint": 1, "--region": 1, "--again": 0, "--man": 0,
         "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1, "--kana-distinct": 0,
-        "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1,
+        "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1, "--at": 1,
     ]
 
     /// The options that take values, with how many (for the completion scripts, which must step
@@ -195,7 +203,8 @@ enum ArgumentParser {
     /// The options each command accepts, besides the global ones.
     static func options(of command: CommandName) -> Set<String> {
         switch command {
-        case .list, .show, .status, .trash, .delete, .restore, .undo, .redo: ["--json"]
+        case .list, .status, .trash, .delete, .restore, .undo, .redo, .history, .diff, .revert: ["--json"]
+        case .show: ["--at", "--json"]
         case .search: ["--kana-distinct", "--json"]
         case .new: ["--text-file", "--json"]
         case .sync: ["--json", "--store", "--endpoint", "--region", "--encrypt", "--passphrase-file"]
@@ -326,7 +335,19 @@ enum ArgumentParser {
             try expectNoArguments(arguments, command)
             return command == .list ? .list : command == .trash ? .trash : .status
         case .show:
-            return .show(id: try oneID(arguments, command))
+            let id = try oneID(arguments, command)
+            if let version = try single("--at", in: options) { return .showAt(id: id, version: version) }
+            return .show(id: id)
+        case .history:
+            return .history(id: try oneID(arguments, command))
+        case .diff:
+            guard let id = arguments.first else { throw .usage("error.needsID", ["command": command.rawValue]) }
+            guard arguments.count <= 3 else { throw .usage("error.diffArguments") }
+            return .diff(id: id, from: arguments.count > 1 ? arguments[1] : nil, to: arguments.count > 2 ? arguments[2] : nil)
+        case .revert:
+            guard let id = arguments.first else { throw .usage("error.needsID", ["command": command.rawValue]) }
+            guard arguments.count == 2 else { throw .usage("error.revertArguments") }
+            return .revert(id: id, version: arguments[1])
         case .delete:
             return .delete(id: try oneID(arguments, command))
         case .restore:

@@ -118,7 +118,7 @@ extension Runner {
 
     /// Saves an edit of `memo` (as it was before), records it for `memo undo`, and prints the
     /// memo with `--json`.
-    private mutating func finishEdit(_ library: Library, memo: Memo) async throws(CLIError) {
+    mutating func finishEdit(_ library: Library, memo: Memo) async throws(CLIError) {
         let after = try library.memo(memo.id)
         if after.text != memo.text {
             var history = try EditHistory.load(library: library.path)

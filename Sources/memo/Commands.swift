@@ -54,6 +54,10 @@ struct Runner {
             try await runWriting(invocation)
         case .list, .show, .search, .status:
             try runFinding(invocation)
+        case .history, .showAt, .diff:
+            try runHistory(invocation)
+        case .revert:
+            try await runRevert(invocation)
         case .delete, .restore, .trash, .purge:
             try await runTrash(invocation)
         case let .sync(storeOptions):

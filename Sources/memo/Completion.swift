@@ -31,7 +31,7 @@ enum Completion {
     private static func idSource(_ command: CommandName) -> String? {
         switch command {
         case .restore, .purge: "trash"
-        case .show, .edit, .undo, .redo, .delete, .export: "list"
+        case .show, .edit, .undo, .redo, .delete, .export, .history, .diff, .revert: "list"
         default: nil
         }
     }

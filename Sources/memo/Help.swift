@@ -14,8 +14,8 @@ enum Help {
 
     /// The groups of the overview: a catalog key ("help.group.KEY") and its commands.
     static let groups: [(key: String, commands: [CommandName])] = [
-        ("write", [.new, .edit, .undo, .redo]),
-        ("find", [.list, .show, .search]),
+        ("write", [.new, .edit, .undo, .redo, .revert]),
+        ("find", [.list, .show, .search, .history, .diff]),
         ("trash", [.delete, .restore, .trash, .purge]),
         ("sync", [.sync, .status, .store]),
         ("files", [.export, .import]),
@@ -35,7 +35,10 @@ enum Help {
         case .undo: ["undo ID [--json]"]
         case .redo: ["redo ID [--json]"]
         case .list: ["list [--json]"]
-        case .show: ["show ID [--json]"]
+        case .show: ["show ID [--json]", "show ID --at VERSION [--json]"]
+        case .history: ["history ID [--json]"]
+        case .diff: ["diff ID [FROM [TO]] [--json]"]
+        case .revert: ["revert ID VERSION [--json]"]
         case .search: ["search QUERY... [--kana-distinct] [--json]"]
         case .delete: ["delete ID [--json]"]
         case .restore: ["restore ID [--json]"]

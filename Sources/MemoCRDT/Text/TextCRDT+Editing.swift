@@ -286,6 +286,9 @@ extension TextCRDT {
         var start = end - 1
         while content[start] & 0xC0 == 0x80 { start -= 1 }
         let width = UInt32(end - start)
+        if keepsDeletedContent {
+            retained.record(replica: visible.replica, counter: visible.end - 1, length: 1, utf8: content[start..<end])
+        }
         let before = visible.counts
         spans[location.slot].lengthScalars -= 1
         spans[location.slot].lengthUTF8 -= width

@@ -36,6 +36,10 @@ extension TextCRDT {
     /// The current format version of a text state (and of the text bodies in a notebook state).
     package static let stateFormatVersion: UInt8 = 2
 
+    /// The format version of a text state that retains deleted content: a history section, then
+    /// a version ``stateFormatVersion`` body (FORMAT.md, "Text state, version 3").
+    package static let stateFormatVersionWithHistory: UInt8 = 3
+
     // MARK: Encoding
 
     /// The whole text as bytes: every operation, so the result can merge with any replica.
@@ -48,7 +52,14 @@ extension TextCRDT {
     /// - Complexity: O(n log n) for n runs: the encoder replays the log it writes to choose the
     ///   compact form of each run.
     public func encoded() -> [UInt8] {
-        BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersion, body: encodedBody())
+        guard let history = encodedHistorySection() else {
+            return BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersion, body: encodedBody())
+        }
+        // Version 3: the retained deleted content, then the version 2 body (FORMAT.md).
+        var body = ByteWriter()
+        body.lengthPrefixed(history)
+        body.append(contentsOf: encodedBody())
+        return BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersionWithHistory, body: body.bytes)
     }
 
     /// The body of the text state encoding, without its envelope (a notebook embeds it).
@@ -595,8 +606,16 @@ extension TextCRDT {
     ///
     /// - Complexity: O(n log n) for n runs in the log.
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
-        let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
-        try self.init(decodingBody: bytes, range: bodyRange, version: version, replica: replica)
+        let (bodyRange, version) = try BlobEnvelope.open(
+            bytes, kind: .textState, versions: 1...Self.stateFormatVersionWithHistory)
+        guard version == Self.stateFormatVersionWithHistory else {
+            try self.init(decodingBody: bytes, range: bodyRange, version: version, replica: replica)
+            return
+        }
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let history = try reader.lengthPrefixedRange()
+        try self.init(decodingBody: bytes, range: reader.position..<bodyRange.upperBound, version: Self.stateFormatVersion, replica: replica)
+        try attachHistory(bytes, range: history)
     }
 
     /// Decodes a text state body of `version` (1 or 2) found at `range` of `bytes`.
@@ -1192,8 +1211,9 @@ extension TextCRDT {
     ///
     /// - Complexity: O(b) for b bytes.
     public static func decodeString(fromEncoded bytes: [UInt8]) throws(DecodingError) -> String {
-        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersion)
+        let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersionWithHistory)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        if version == Self.stateFormatVersionWithHistory { _ = try reader.lengthPrefixedRange() }
         let textRange = try reader.lengthPrefixedRange()
         guard let text = String(validating: bytes[textRange], as: UTF8.self) else {
             throw .malformed("the text section is not valid UTF-8")

@@ -62,6 +62,10 @@ extension TextCRDT {
                     let start = Int(span.contentOffset)
                     let skipped = prefixLengths(of: span, scalars: offset).bytes
                     bytes = Array(content[start + skipped..<start + Int(span.lengthUTF8)])
+                } else if includingContent && !retained.isEmpty {
+                    // Deleted text travels with its content when it is retained (FORMAT.md,
+                    // "Text state, version 3", deltas), else as a tombstone.
+                    bytes = retained.content(replica: replicaIndex, counters: counter..<span.end)
                 }
                 piece = TextDelta.Run(
                     replica: replicaID, counter: counter, lamport: log.lamport(of: counter),
@@ -305,7 +309,9 @@ extension TextCRDT {
         if operationCount == 0 && pending.isEmpty {
             let ownReplica = replica
             let ownLamport = lamport
+            let ownKeeping = keepsDeletedContent
             self = other
+            keepsDeletedContent = ownKeeping
             typingCursor = nil
             replica = ownReplica
             localReplicaIndex = internReplica(ownReplica)

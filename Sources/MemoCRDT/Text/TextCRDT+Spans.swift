@@ -232,6 +232,13 @@ extension TextCRDT {
         let before = spans[target.slot].counts
         let span = spans[target.slot]
         contentGarbageBytes += Int(span.lengthUTF8)
+        // A placeholder being replayed has no bytes yet: nothing to keep.
+        if keepsDeletedContent && span.lengthUTF8 > 0 {
+            let start = Int(span.contentOffset)
+            retained.record(
+                replica: span.replica, counter: span.counter, length: span.lengthScalars,
+                utf8: content[start..<start + Int(span.lengthUTF8)])
+        }
         spans[target.slot].isDeleted = true
         spans[target.slot].lengthUTF16 = 0
         spans[target.slot].lengthUTF8 = 0

@@ -43,6 +43,10 @@ public struct TextCRDT: Sendable {
     @usableFromInline var content: [UInt8] = []
     /// Bytes of `content` no visible span refers to.
     @usableFromInline var contentGarbageBytes: Int = 0
+    /// The content of deleted items this text still retains (history; FORMAT.md, "Text state,
+    /// version 3"). Never part of the text's operations: two texts with the same operations are
+    /// the same text whatever each retains.
+    @usableFromInline var retained = RetainedContent()
     /// Operations received before their dependencies, in arrival order.
     @usableFromInline var pending: [TextDelta.Run] = []
     @usableFromInline var localReplicaIndex: UInt32 = 0
@@ -62,6 +66,11 @@ public struct TextCRDT: Sendable {
     /// Mutations so far, to space out the O(n) invariant checks of debug builds.
     var debugMutationCount = 0
     #endif
+
+    /// Whether deleting text keeps its content (so the text at earlier versions can be shown:
+    /// ``string(at:)``). Off by default. Local configuration: not encoded, not compared; content
+    /// already retained is kept (and encoded) either way until dropped.
+    public var keepsDeletedContent = false
 
     /// The highest Lamport timestamp of any operation this text holds. The next local operation
     /// gets a higher one.

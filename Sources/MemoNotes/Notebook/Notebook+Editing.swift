@@ -11,7 +11,9 @@ extension Notebook {
         guard memos[id] == nil else { throw .memoExists(id) }
         let timestamp = clock.tick(wallMilliseconds: now)
         logs[replica, default: NotebookLog()].appendNext(length: 1, memo: id, kind: .create, timestamp: timestamp)
-        var record = MemoRecord(id: id, text: .materialized(TextCRDT(replica: replica)), createdAt: timestamp, modifiedAt: timestamp)
+        var newText = TextCRDT(replica: replica)
+        newText.keepsDeletedContent = keepsHistoryStorage
+        var record = MemoRecord(id: id, text: .materialized(newText), createdAt: timestamp, modifiedAt: timestamp)
         record.refreshDerivedText()
         memos[id] = record
         events.append(.added(id, origin: .local))
@@ -216,6 +218,8 @@ extension Notebook {
             }
         }
         appendLifecycle(.purge(seen: memos[existing: id].text.version), to: id, wallMilliseconds: now)
+        // Purge is the privacy tool: the memo's history goes with it.
+        if memos[existing: id].status == .purged, let index = memos.index(of: id) { dropAllHistory(at: index) }
         undoHistories[id] = nil
         trashUndo.forget(id)
         events.append(.purged(id, origin: .local))
@@ -294,7 +298,7 @@ extension Notebook {
     /// After a local change to the text of the memo at `index` (put back in its record) that
     /// took this replica's text counters `before ..< after`: records them as one notebook run
     /// with a fresh timestamp, and leaves the title and preview stale.
-    private mutating func recordLocalTextRun(at index: Int, from before: UInt32, to after: UInt32, wallMilliseconds now: UInt64) {
+    mutating func recordLocalTextRun(at index: Int, from before: UInt32, to after: UInt32, wallMilliseconds now: UInt64) {
         if after > before {
             let timestamp = clock.tick(wallMilliseconds: now)
             let memo = memos[at: index].id
@@ -376,14 +380,14 @@ extension TextCRDT {
     /// What undo needs of the scalars in `range` (in bounds, not empty) before a replacement
     /// deletes them: their characters and their text.
     @inline(__always)
-    fileprivate func undoPieces(deleting range: Range<Int>) -> [UndoStep.Piece] {
+    func undoPieces(deleting range: Range<Int>) -> [UndoStep.Piece] {
         guard let runs = try? characterRuns(inScalarRange: range), !runs.isEmpty else { return [] }
         return [UndoStep.Piece(characters: runs.map { UndoStep.Run(first: $0.first, count: $0.count) }, text: string(inScalarRange: range))]
     }
 
     /// The UTF-16 range of the scalars in `range` (in bounds), for the event.
     @inline(__always)
-    fileprivate func utf16Range(ofScalars range: Range<Int>) -> Range<Int> {
+    func utf16Range(ofScalars range: Range<Int>) -> Range<Int> {
         // In bounds: checked by `scalarRange(of:)`.
         let lower = (try? utf16Offset(fromScalar: range.lowerBound)) ?? 0
         let upper = range.isEmpty ? lower : (try? utf16Offset(fromScalar: range.upperBound)) ?? 0

@@ -59,6 +59,10 @@ struct StateRunContext {
 extension Notebook {
     /// The current format version of a notebook state.
     static let stateFormatVersion: UInt8 = 2
+
+    /// The format version of a notebook state with memo histories: a version 2 body, then the
+    /// memos' kept deleted content (FORMAT.md, "Notebook state, version 3").
+    static let stateFormatVersionWithHistory: UInt8 = 3
     /// The current format version of a notebook delta.
     static let deltaFormatVersion: UInt8 = 1
 
@@ -146,7 +150,28 @@ extension Notebook {
         body.varint(replicas.count)
         for id in replicas { body.uint64LittleEndian(id.rawValue) }
         writeLogs(of: replicas, memoIndex: memoIndex, replicaIndex: replicaIndex, memoCount: memoIDs.count, into: &body)
-        let state = BlobEnvelope.seal(kind: .notebookState, version: Self.stateFormatVersion, body: body.bytes)
+        // Memo histories (version 3), only when some memo keeps deleted content.
+        var histories: [(memo: Int, section: [UInt8])] = []
+        for (index, id) in memoIDs.enumerated() {
+            let record = memos[existing: id]
+            guard record.status != .purged else { continue }
+            let section: [UInt8]?
+            switch record.text {
+            case let .materialized(text): section = text.encodedHistorySection()
+            case .encoded: section = record.pendingHistory
+            }
+            if let section { histories.append((index, section)) }
+        }
+        if !histories.isEmpty {
+            body.varint(histories.count)
+            for history in histories {
+                body.varint(history.memo)
+                body.lengthPrefixed(history.section)
+            }
+        }
+        let state = BlobEnvelope.seal(
+            kind: .notebookState, version: histories.isEmpty ? Self.stateFormatVersion : Self.stateFormatVersionWithHistory,
+            body: body.bytes)
         if kept != nil {
             // The envelope puts its header before the body and a 4-byte checksum after it.
             let headerCount = state.count - body.count - 4
@@ -420,7 +445,10 @@ extension Notebook {
     /// - Throws: `DecodingError` for any input that is not such a notebook.
     /// - Complexity: O(b) for b bytes.
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
-        let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...Self.stateFormatVersion)
+        let (bodyRange, envelopeVersion) = try BlobEnvelope.open(
+            bytes, kind: .notebookState, versions: 1...Self.stateFormatVersionWithHistory)
+        // Version 3 is version 2 with memo histories after the logs.
+        let version = min(envelopeVersion, Self.stateFormatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         var notebook = Notebook(replica: replica)
         let memoCount = try reader.count(max: reader.remaining / 17, "memo count")
@@ -445,6 +473,19 @@ extension Notebook {
         var logs = StateLogReading(memoCount: memoIDs.count)
         for replicaID in replicas {
             try logs.readLog(of: replicaID, &reader, version: version, memos: memoIDs, replicas: replicas, into: &notebook)
+        }
+        if envelopeVersion == Self.stateFormatVersionWithHistory {
+            let historyCount = try reader.count(max: min(memoIDs.count, reader.remaining / 2), "history count")
+            guard historyCount > 0 else { throw .malformed("a version 3 state without histories") }
+            var previous = -1
+            for _ in 0..<historyCount {
+                let memo = try reader.count(max: memoIDs.count - 1, "history memo index")
+                guard memo > previous else { throw .malformed("histories not strictly ascending") }
+                previous = memo
+                let range = try reader.lengthPrefixedRange()
+                guard !range.isEmpty else { throw .malformed("an empty history") }
+                notebook.memos[at: memo].pendingHistory = Array(bytes[range])
+            }
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
         guard logs.createdCount == memoIDs.count else { throw .malformed("a memo was never created") }

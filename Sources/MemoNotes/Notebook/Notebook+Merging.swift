@@ -334,6 +334,8 @@ extension Notebook {
             guard let index = memos.index(of: id) else { continue }
             memos[at: index].refreshStatus()
             let after = memos[at: index].status
+            // Purge is the privacy tool: the memo's history goes with it.
+            if after == .purged && before != .purged { dropAllHistory(at: index) }
             // A memo created by this delta starts active (its `.added` event said so).
             let previous = before ?? .active
             if pass.queueingEvents && previous != after {
@@ -517,7 +519,8 @@ extension Notebook {
                 memos[id] = record
             } else {
                 var record = MemoRecord(
-                    id: id, text: .materialized(TextCRDT(replica: replica)), createdAt: run.timestamp, modifiedAt: run.timestamp)
+                    id: id, text: .materialized(Self.newText(replica: replica, keepingHistory: keepsHistoryStorage)),
+                    createdAt: run.timestamp, modifiedAt: run.timestamp)
                 record.refreshDerivedText()
                 memos[id] = record
                 if queueingEvents { events.append(.added(id, origin: .remote)) }
@@ -687,5 +690,14 @@ extension Notebook {
                 throw .invalidDelta(reason: "text operations of \(replicaRun.replica) from \(run.counter) are not the next in memo \(run.memo)")
             }
         }
+    }
+}
+
+extension Notebook {
+    /// An empty text for a memo, keeping deleted content when the notebook keeps history.
+    static func newText(replica: ReplicaID, keepingHistory: Bool) -> TextCRDT {
+        var text = TextCRDT(replica: replica)
+        text.keepsDeletedContent = keepingHistory
+        return text
     }
 }

@@ -46,6 +46,8 @@ public struct Notebook: Sendable {
     /// This replica's moves to the trash and restores, to undo and redo (not replicated, not
     /// encoded).
     @usableFromInline var trashUndo = TrashUndoHistory()
+    /// Whether texts keep the content of deleted text (``keepsHistory``; local, not encoded).
+    @usableFromInline var keepsHistoryStorage = false
     #if MEMOSYNC_INTERNAL_CHECKS
     var debugMutationCount = 0
     #endif
@@ -132,7 +134,10 @@ public struct Notebook: Sendable {
         if case .materialized = memos[at: index].text { return }
         guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
         do throws(DecodingError) {
-            let text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
+            var text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
+            if let history = memos[at: index].pendingHistory { try text.attachHistory(history, range: history.indices) }
+            text.keepsDeletedContent = keepsHistoryStorage
+            memos[at: index].pendingHistory = nil
             memos[at: index].text = .materialized(text)
         } catch {
             throw .corruptMemo(memos[at: index].id, error)
@@ -156,7 +161,9 @@ public struct Notebook: Sendable {
             return text
         case let .encoded(bytes, body, _, _, _, _, bodyVersion):
             do throws(DecodingError) {
-                return try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
+                var text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
+                if let history = record.pendingHistory { try text.attachHistory(history, range: history.indices) }
+                return text
             } catch {
                 throw .corruptMemo(record.id, error)
             }

@@ -218,6 +218,9 @@ struct MemoRecord: Sendable {
     /// The text's encoded body, when ``Notebook/encodedKeepingTextBodies()`` kept it (current
     /// while the text's version is the one it was encoded at; see ``EncodedTextBody``).
     var encodedTextBody: EncodedTextBody?
+    /// The history section read with a text still encoded (FORMAT.md, "Notebook state, version
+    /// 3"), attached (and checked) when the text is decoded.
+    var pendingHistory: [UInt8]?
     var createdAt: HybridTimestamp
     var modifiedAt: HybridTimestamp
     var lifecycle: [LifecycleRecord] = []

@@ -164,6 +164,9 @@ public enum NotebookError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptMemo(MemoID, DecodingError)
     /// Nothing to undo or redo.
     case nothingToUndo(MemoID)
+    /// An earlier version of the memo cannot be shown (not held, or its deleted text is no
+    /// longer kept).
+    case history(MemoID, TextHistoryError)
 
     /// The text's error, as `TextCRDT` throws it for the same edit (``text(_:_:)``); `nil`
     /// for the other cases.
@@ -175,7 +178,7 @@ public enum NotebookError: Error, Equatable, Sendable, CustomStringConvertible {
     public var memo: MemoID? {
         switch self {
         case let .memoNotFound(id), let .memoExists(id), let .memoInTrash(id), let .memoNotInTrash(id),
-            let .text(id, _), let .corruptMemo(id, _), let .nothingToUndo(id):
+            let .text(id, _), let .corruptMemo(id, _), let .nothingToUndo(id), let .history(id, _):
             id
         case .invalidDelta: nil
         }
@@ -191,6 +194,7 @@ public enum NotebookError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .invalidDelta(reason): "invalid notebook delta: \(reason)"
         case let .corruptMemo(id, error): "memo \(id) cannot be read: \(error)"
         case let .nothingToUndo(id): "nothing to undo or redo in memo \(id)"
+        case let .history(id, error): "memo \(id): \(error)"
         }
     }
 }

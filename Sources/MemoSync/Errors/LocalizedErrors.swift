@@ -94,6 +94,7 @@ extension NotebookError: LocalizedError {
         case let .invalidDelta(reason): errorSentence("error.NotebookError.invalidDelta.what", detail: FailureCause.englishDetail(reason))
         case let .corruptMemo(_, error): errorSentence("error.NotebookError.corruptMemo.what", detail: error.localizedDetail)
         case .nothingToUndo: errorSentence("error.NotebookError.nothingToUndo.what", detail: nil)
+        case .history: errorSentence("error.NotebookError.history.what", detail: nil)
         }
     }
 
@@ -102,6 +103,8 @@ extension NotebookError: LocalizedError {
         case .memoInTrash: localized("error.NotebookError.memoInTrash.reason")
         case let .text(_, error): error.failureReason
         case let .corruptMemo(_, error): error.failureReason
+        case .history(_, .contentNotRetained): localized("error.NotebookError.history.notRetained.reason")
+        case .history(_, .versionNotHeld): localized("error.NotebookError.history.notHeld.reason")
         default: nil
         }
     }

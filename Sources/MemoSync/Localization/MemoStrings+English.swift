@@ -79,6 +79,9 @@ extension MemoStrings {
         "error.NotebookError.invalidDelta.what": "Changes from another device are inconsistent",
         "error.NotebookError.corruptMemo.what": "A memo cannot be read",
         "error.NotebookError.nothingToUndo.what": "There is nothing to undo or redo in this memo",
+        "error.NotebookError.history.what": "The earlier version of the memo cannot be shown",
+        "error.NotebookError.history.notRetained.reason": "Deleted text is kept only for the retention period, and part of this version was deleted before it.",
+        "error.NotebookError.history.notHeld.reason": "This device does not hold that version of the memo yet.",
         "error.DecodingError.any.what": "The data could not be read",
         "error.ReplicaError.closed.what": "The library is closed",
         "error.ReplicaError.encryptedLibrary.what": "This library is encrypted and syncs only through its store's encryption, so nothing was synced",
@@ -262,6 +265,13 @@ extension MemoStrings {
         "cli.error.notWholeNumber": "{what} must be a whole number of characters, 0 or more (got '{value}')",
         "cli.error.nothingToRedo": "nothing to redo in memo {id}",
         "cli.error.nothingToUndo": "nothing to undo in memo {id}: 'memo undo' undoes the edits memo made on this device",
+        "cli.error.diffArguments": "memo diff takes a memo id and at most two versions: memo diff ID [FROM [TO]]",
+        "cli.error.revertArguments": "memo revert takes a memo id and one version: memo revert ID VERSION",
+        "cli.error.notAVersion": "'{version}' is not a version of memo {id}: give 4 to 8 of the hexadecimal digits 'memo history {id}' prints",
+        "cli.error.noSuchVersion": "memo {id} has no version {version}: 'memo history {id}' lists them",
+        "cli.error.ambiguousVersion": "{version} names {count} versions of memo {id}: give more digits",
+        "cli.error.cannotReadHistory": "cannot show the history of memo {id}: {error}",
+        "cli.history.thisDevice": "this device",
         "cli.error.numberTooLarge": "{what} is too large (got {value})",
         "cli.error.oneID": "'{command}' takes one memo id (got also '{argument}')",
         "cli.error.optionNeeds": "option {option} needs {what}",
@@ -679,10 +689,53 @@ extension MemoStrings {
             Exit status: 0 when some memo matched, 1 when none did (nothing is printed but
             on a terminal), 2 for an error or a wrong command line (as grep).
             """,
+        "help.page.history": """
+            Lists the memo's versions, newest first, one a line: the version's short name
+            (what 'memo show --at', 'memo diff' and 'memo revert' take), when the device made it,
+            how many characters it added (+) and removed (-), and the device. A version ends where a
+            device paused for 10 minutes or more, or another device edited the memo. Every device
+            that holds the same edits lists the same versions with the same names.
+
+            --json  an array: version, cut, device, thisDevice, time, inserted, deleted.
+
+            Examples:
+              memo history 3fa2
+              memo show 3fa2 --at 9c41e07a
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.diff": """
+            Shows what changed in the memo as a unified diff of lines: without versions, the
+            newest version against the one before it; with FROM, that version against the newest;
+            with FROM and TO, between the two. Deleted text can be shown only while the library keeps
+            it (its retention period).
+
+            --json  an object: id, from, to, changes (kind, text, and UTF-16 and scalar ranges in
+                    each text), lines (changed line ranges).
+
+            Examples:
+              memo diff 3fa2
+              memo diff 3fa2 9c41e07a
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
+        "help.page.revert": """
+            Makes the memo's text what it was at VERSION, as a new edit: only what differs is
+            deleted or typed again, so edits made meanwhile on other devices are kept when they
+            sync, and 'memo undo' takes the revert back.
+
+            --json  the memo after the revert, as 'memo show --json' prints it.
+
+            Examples:
+              memo revert 3fa2 9c41e07a
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
         "help.page.show": """
             Prints the memo's text exactly as stored (on a terminal, a final line break is
             added if the text has none). Memos in the trash can be shown too.
 
+            --at VERSION  the text as it was at that version ('memo history ID' lists them).
             --json  an object: id, title, text, preview, createdAt, modifiedAt, status.
 
             Examples:
@@ -854,6 +907,9 @@ extension MemoStrings {
         "help.summary.restore": "bring a memo back from the trash",
         "help.summary.search": "the memos containing QUERY (ignoring case, accents, width and kana)",
         "help.summary.show": "print a memo's text exactly",
+        "help.summary.history": "list a memo's versions, newest first",
+        "help.summary.diff": "show what changed between two versions of a memo",
+        "help.summary.revert": "make a memo's text what it was at a version",
         "help.summary.store": "change an encrypted store's passphrase, or add a data key",
         "help.summary.status": "this library: its replica id, unsynced edits, last sync",
         "help.summary.sync": "exchange changes with the store folder (remembered)",

@@ -79,6 +79,9 @@ extension MemoStrings {
         "error.NotebookError.invalidDelta.what": "ほかのデバイスからの変更内容に矛盾があります",
         "error.NotebookError.corruptMemo.what": "メモを読み込めません",
         "error.NotebookError.nothingToUndo.what": "このメモには取り消すこともやり直すこともありません",
+        "error.NotebookError.history.what": "メモの以前のバージョンを表示できません",
+        "error.NotebookError.history.notRetained.reason": "削除されたテキストは保存期間のあいだだけ保持されます。このバージョンの一部はそれより前に削除されました。",
+        "error.NotebookError.history.notHeld.reason": "この端末にはまだメモのそのバージョンがありません。",
         "error.DecodingError.any.what": "データを読み込めませんでした",
         "error.ReplicaError.closed.what": "ライブラリは閉じています",
         "error.ReplicaError.encryptedLibrary.what": "このライブラリは暗号化されていてストアの暗号化を通してのみ同期するため、何も同期しませんでした",
@@ -262,6 +265,13 @@ extension MemoStrings {
         "cli.error.notWholeNumber": "{what}は 0 以上の整数(文字数)でなければなりません(指定値 '{value}')",
         "cli.error.nothingToRedo": "メモ {id} にやり直せる編集はありません",
         "cli.error.nothingToUndo": "メモ {id} に取り消せる編集はありません。'memo undo' はこの端末で memo が行った編集を取り消します",
+        "cli.error.diffArguments": "memo diff にはメモ ID と最大 2 つのバージョンを指定します: memo diff ID [FROM [TO]]",
+        "cli.error.revertArguments": "memo revert にはメモ ID とバージョンを 1 つ指定します: memo revert ID VERSION",
+        "cli.error.notAVersion": "'{version}' はメモ {id} のバージョンではありません。'memo history {id}' が表示する 16 進数のうち 4〜8 桁を指定してください",
+        "cli.error.noSuchVersion": "メモ {id} にバージョン {version} はありません。'memo history {id}' で一覧を表示できます",
+        "cli.error.ambiguousVersion": "{version} はメモ {id} の {count} 個のバージョンに一致します。桁を増やしてください",
+        "cli.error.cannotReadHistory": "メモ {id} の履歴を表示できません: {error}",
+        "cli.history.thisDevice": "この端末",
         "cli.error.numberTooLarge": "{what}が大きすぎます(指定値 {value})",
         "cli.error.oneID": "'{command}' が取るメモの ID は 1 つです('{argument}' も指定されています)",
         "cli.error.optionNeeds": "オプション {option} には{what}が必要です",
@@ -674,10 +684,53 @@ extension MemoStrings {
             終了ステータス: 一致するメモがあれば 0、なければ 1(端末以外には何も出力しない)、
             エラーやコマンドラインの誤りは 2(grep と同じ)。
             """,
+        "help.page.history": """
+            メモのバージョンを新しい順に 1 行ずつ表示します: バージョンの短い名前('memo show
+            --at'、'memo diff'、'memo revert' に指定するもの)、端末が作成した時刻、追加(+)と
+            削除(-)した文字数、端末。端末が 10 分以上編集を止めるか、別の端末がメモを編集すると
+            バージョンが区切られます。同じ編集を持つ端末はどれも同じ名前で同じバージョンを表示
+            します。
+
+            --json  配列: version, cut, device, thisDevice, time, inserted, deleted。
+
+            例:
+              memo history 3fa2
+              memo show 3fa2 --at 9c41e07a
+
+            終了ステータス: 成功なら 0、コマンドが失敗したら 1、コマンドラインが誤っていれば 2。
+            """,
+        "help.page.diff": """
+            メモの変更を行単位の unified diff で表示します。バージョンを指定しなければ最新の
+            バージョンとその前のバージョンを、FROM だけならそのバージョンと最新を、FROM と TO なら
+            その 2 つを比べます。削除されたテキストは、ライブラリが保持している間(保存期間)だけ
+            表示できます。
+
+            --json  オブジェクト: id, from, to, changes(kind、text、各テキストでの UTF-16 と
+                    スカラーの範囲)、lines(変更された行の範囲)。
+
+            例:
+              memo diff 3fa2
+              memo diff 3fa2 9c41e07a
+
+            終了ステータス: 成功なら 0、コマンドが失敗したら 1、コマンドラインが誤っていれば 2。
+            """,
+        "help.page.revert": """
+            メモのテキストを VERSION の時点の状態に戻す新しい編集を行います。違う部分だけを削除
+            または入力し直すので、その間に別の端末で行った編集は同期しても残り、'memo undo' で
+            元に戻せます。
+
+            --json  戻した後のメモ('memo show --json' と同じ形式)。
+
+            例:
+              memo revert 3fa2 9c41e07a
+
+            終了ステータス: 成功なら 0、コマンドが失敗したら 1、コマンドラインが誤っていれば 2。
+            """,
         "help.page.show": """
             メモのテキストを保存されたとおりに出力します(端末では、テキストが改行で終わって
             いなければ改行を付けます)。ゴミ箱内のメモも表示できます。
 
+            --at VERSION  そのバージョンの時点のテキスト('memo history ID' で一覧)。
             --json  オブジェクト: id、title、text、preview、createdAt、modifiedAt、status。
 
             例:
@@ -840,6 +893,9 @@ extension MemoStrings {
         "help.summary.restore": "ゴミ箱からメモを復元",
         "help.summary.search": "QUERY を含むメモ(大文字小文字、アクセント、全角半角、かなの種類は区別しない)",
         "help.summary.show": "メモのテキストをそのまま出力",
+        "help.summary.history": "メモのバージョンを新しい順に一覧",
+        "help.summary.diff": "メモの 2 つのバージョンの違いを表示",
+        "help.summary.revert": "メモのテキストをあるバージョンの状態に戻す",
         "help.summary.store": "暗号化されたストアのパスフレーズを変更、またはデータ鍵を追加",
         "help.summary.status": "このライブラリのレプリカ ID、未同期の編集、最終同期",
         "help.summary.sync": "ストアのフォルダーと変更をやり取り(フォルダーは記憶される)",

@@ -79,6 +79,9 @@ extension MemoStrings {
         "error.NotebookError.invalidDelta.what": "다른 기기에서 온 변경 내용이 서로 맞지 않습니다",
         "error.NotebookError.corruptMemo.what": "메모를 읽을 수 없습니다",
         "error.NotebookError.nothingToUndo.what": "이 메모에는 실행 취소하거나 다시 실행할 것이 없습니다",
+        "error.NotebookError.history.what": "메모의 이전 버전을 표시할 수 없습니다",
+        "error.NotebookError.history.notRetained.reason": "삭제된 텍스트는 보존 기간 동안만 보관되며, 이 버전의 일부는 그보다 먼저 삭제되었습니다.",
+        "error.NotebookError.history.notHeld.reason": "이 기기에는 아직 메모의 해당 버전이 없습니다.",
         "error.DecodingError.any.what": "데이터를 읽을 수 없습니다",
         "error.ReplicaError.closed.what": "라이브러리가 닫혀 있습니다",
         "error.ReplicaError.encryptedLibrary.what": "이 라이브러리는 암호화되어 저장소의 암호화를 통해서만 동기화하므로 아무것도 동기화하지 않았습니다",
@@ -262,6 +265,13 @@ extension MemoStrings {
         "cli.error.notWholeNumber": "{what}는 0 이상의 정수(글자 수)여야 합니다(받은 값 '{value}')",
         "cli.error.nothingToRedo": "메모 {id}에 다시 적용할 편집이 없습니다",
         "cli.error.nothingToUndo": "메모 {id}에 취소할 편집이 없습니다. 'memo undo'는 이 기기에서 memo로 한 편집을 취소합니다",
+        "cli.error.diffArguments": "memo diff에는 메모 ID와 최대 두 개의 버전을 지정합니다: memo diff ID [FROM [TO]]",
+        "cli.error.revertArguments": "memo revert에는 메모 ID와 버전 하나를 지정합니다: memo revert ID VERSION",
+        "cli.error.notAVersion": "'{version}'은(는) 메모 {id}의 버전이 아닙니다. 'memo history {id}'가 출력하는 16진수 중 4~8자리를 지정하세요",
+        "cli.error.noSuchVersion": "메모 {id}에 버전 {version}이(가) 없습니다. 'memo history {id}'로 목록을 볼 수 있습니다",
+        "cli.error.ambiguousVersion": "{version}은(는) 메모 {id}의 버전 {count}개와 일치합니다. 자릿수를 더 지정하세요",
+        "cli.error.cannotReadHistory": "메모 {id}의 기록을 표시할 수 없습니다: {error}",
+        "cli.history.thisDevice": "이 기기",
         "cli.error.numberTooLarge": "{what}가 너무 큽니다(받은 값 {value})",
         "cli.error.oneID": "'{command}'는 메모 ID를 하나만 받습니다('{argument}'도 주어졌습니다)",
         "cli.error.optionNeeds": "{option} 옵션에 필요한 것: {what}",
@@ -672,10 +682,53 @@ extension MemoStrings {
             종료 상태: 일치하는 메모가 있으면 0, 없으면 1(터미널이 아니면 아무것도 출력하지
             않음), 오류나 잘못된 명령줄이면 2(grep과 같음).
             """,
+        "help.page.history": """
+            메모의 버전을 최신순으로 한 줄에 하나씩 나열합니다: 버전의 짧은 이름('memo show
+            --at', 'memo diff', 'memo revert'에 지정하는 값), 기기가 만든 시각, 추가한(+)
+            문자 수와 삭제한(-) 문자 수, 기기. 한 기기가 10분 이상 편집을 멈추거나 다른 기기가
+            메모를 편집하면 버전이 끝납니다. 같은 편집을 가진 기기는 같은 이름의 같은 버전을
+            나열합니다.
+
+            --json  배열: version, cut, device, thisDevice, time, inserted, deleted.
+
+            예:
+              memo history 3fa2
+              memo show 3fa2 --at 9c41e07a
+
+            종료 상태: 성공하면 0, 명령이 실패하면 1, 명령줄이 잘못되면 2.
+            """,
+        "help.page.diff": """
+            메모에서 바뀐 내용을 줄 단위 unified diff로 표시합니다. 버전을 지정하지 않으면 최신
+            버전과 그 이전 버전을, FROM만 지정하면 그 버전과 최신 버전을, FROM과 TO를 지정하면
+            두 버전을 비교합니다. 삭제된 텍스트는 라이브러리가 보관하는 동안(보존 기간)만 표시할
+            수 있습니다.
+
+            --json  객체: id, from, to, changes(kind, text, 각 텍스트에서의 UTF-16 및 스칼라
+                    범위), lines(바뀐 줄 범위).
+
+            예:
+              memo diff 3fa2
+              memo diff 3fa2 9c41e07a
+
+            종료 상태: 성공하면 0, 명령이 실패하면 1, 명령줄이 잘못되면 2.
+            """,
+        "help.page.revert": """
+            메모 텍스트를 VERSION 시점의 상태로 되돌리는 새 편집을 합니다. 다른 부분만 삭제하거나
+            다시 입력하므로 그 사이 다른 기기에서 한 편집은 동기화할 때 유지되며, 'memo undo'로
+            되돌리기를 취소할 수 있습니다.
+
+            --json  되돌린 뒤의 메모('memo show --json'과 같은 형식).
+
+            예:
+              memo revert 3fa2 9c41e07a
+
+            종료 상태: 성공하면 0, 명령이 실패하면 1, 명령줄이 잘못되면 2.
+            """,
         "help.page.show": """
             메모의 텍스트를 저장된 그대로 출력합니다(터미널에서는 텍스트가 줄바꿈으로 끝나지
             않으면 줄바꿈을 붙입니다). 휴지통의 메모도 볼 수 있습니다.
 
+            --at VERSION  해당 버전 시점의 텍스트('memo history ID'로 목록 확인).
             --json  객체: id, title, text, preview, createdAt, modifiedAt, status.
 
             예:
@@ -836,6 +889,9 @@ extension MemoStrings {
         "help.summary.restore": "휴지통에서 메모 복원",
         "help.summary.search": "QUERY가 들어 있는 메모(대소문자, 악센트, 전각/반각, 가나 무시)",
         "help.summary.show": "메모 텍스트를 그대로 출력",
+        "help.summary.history": "메모의 버전 목록 (최신순)",
+        "help.summary.diff": "메모의 두 버전 사이에 바뀐 내용 표시",
+        "help.summary.revert": "메모 텍스트를 어떤 버전의 상태로 되돌리기",
         "help.summary.store": "암호화된 저장소의 암호를 바꾸거나 데이터 키 추가",
         "help.summary.status": "이 라이브러리의 레플리카 ID, 동기화 안 된 편집, 마지막 동기화",
         "help.summary.sync": "저장소 폴더와 변경 내용 주고받기(폴더는 기억됨)",

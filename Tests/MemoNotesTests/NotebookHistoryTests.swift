@@ -1,0 +1,127 @@
+import MemoCRDT
+@testable import MemoNotes
+import Testing
+
+/// Issue 27 at the notebook level: versions by the pause rule and by device, the text at each,
+/// revert as an undoable local edit that merges with concurrent edits, histories in notebook
+/// states (version 3) and through deltas, purge dropping history, retention dropping content
+/// without changing what notebooks converge to.
+@Suite struct NotebookHistoryTests {
+    static let minute: UInt64 = 60_000
+    static let memo = MemoID(high: 0x27, low: 1)
+    static let other = MemoID(high: 0x27, low: 2)
+
+    /// Alice writes, edits another memo, comes back 20 minutes later, then Bob edits.
+    static func history() throws -> (alice: Notebook, bob: Notebook) {
+        var alice = Notebook(replica: ReplicaID(1))
+        alice.keepsHistory = true
+        try alice.createMemo(memo, text: "Groceries\nmilk\neggs", wallMilliseconds: 1_000)
+        try alice.edit(memo, replacingUTF16: 10..<14, with: "oat milk", wallMilliseconds: 2_000)
+        try alice.createMemo(other, text: "elsewhere", wallMilliseconds: 3_000)
+        try alice.edit(memo, replacingUTF16: 19..<23, with: "", wallMilliseconds: 3_000 + 20 * minute)
+        var bob = Notebook(replica: ReplicaID(2))
+        bob.keepsHistory = true
+        _ = try bob.apply(alice.changes(since: bob.version))
+        try bob.edit(memo, replacingUTF16: 0..<0, with: "# ", wallMilliseconds: 4_000 + 20 * minute)
+        _ = try alice.apply(bob.changes(since: alice.version))
+        return (alice, bob)
+    }
+
+    @Test func versionsFollowPausesAndDevices() throws {
+        let (alice, bob) = try Self.history()
+        let versions = try alice.versions(of: Self.memo)
+        #expect(versions.map(\.device) == [ReplicaID(1), ReplicaID(1), ReplicaID(2)])
+        #expect(versions.map(\.wallMilliseconds) == [2_000, 3_000 + 20 * Self.minute, 4_000 + 20 * Self.minute])
+        #expect(try versions.map { try alice.text(of: Self.memo, at: $0.cut) } == [
+            "Groceries\noat milk\neggs", "Groceries\noat milk\n", "# Groceries\noat milk\n",
+        ])
+        #expect(versions[1].deletedCount == 4 && versions[1].insertedCount == 0)
+        #expect(versions[2].insertedCount == 2)
+        // Same operations, same list and names.
+        #expect(try bob.versions(of: Self.memo) == versions)
+        #expect(Set(versions.map(\.shortName)).count == 3)
+        #expect(versions.allSatisfy { $0.shortName.count == 8 })
+        #expect(try alice.versions(of: Self.memo, named: String(versions[0].shortName.prefix(5))).map(\.cut) == [versions[0].cut])
+        // A long pause rule joins Alice's two stretches.
+        #expect(try alice.versions(of: Self.memo, pauseMilliseconds: 60 * Self.minute).count == 2)
+        let diff = try alice.difference(in: Self.memo, from: versions[0].cut, to: versions[2].cut)
+        #expect(diff.changes.map(\.text) == ["# ", "eggs"])
+        #expect(
+            LineDiff.unified(
+                from: try alice.text(of: Self.memo, at: versions[0].cut), to: alice.memo(Self.memo)!.text,
+                fromLabel: "a", toLabel: "b")
+                == "--- a\n+++ b\n@@ -1,3 +1,2 @@\n-Groceries\n+# Groceries\n oat milk\n-eggs\n")
+        let authors = try alice.attribution(of: Self.memo)
+        #expect(authors.first?.replica == ReplicaID(2) && authors.first?.rangeUTF16 == 0..<2)
+    }
+
+    @Test func revertIsAnUndoableEditThatMergesWithConcurrentEdits() throws {
+        var (alice, bob) = try Self.history()
+        let versions = try alice.versions(of: Self.memo)
+        // Bob adds a line concurrently while Alice reverts to the first version.
+        try bob.edit(Self.memo, replacingUTF16: 21..<21, with: "bread\n", wallMilliseconds: 5_000 + 20 * Self.minute)
+        try alice.revert(Self.memo, to: versions[0].cut, wallMilliseconds: 5_000 + 20 * Self.minute)
+        #expect(alice.memo(Self.memo)!.text == "Groceries\noat milk\neggs")
+        _ = try alice.apply(bob.changes(since: alice.version))
+        _ = try bob.apply(alice.changes(since: bob.version))
+        #expect(alice.memo(Self.memo)!.text == bob.memo(Self.memo)!.text)
+        #expect(alice.memo(Self.memo)!.text.contains("bread"))
+        #expect(alice.memo(Self.memo)!.text.contains("eggs"))
+        // Undo takes the revert back.
+        var undone = try Self.history().alice
+        undone.endUndoGrouping()
+        try undone.revert(Self.memo, to: versions[0].cut, wallMilliseconds: 5_000 + 20 * Self.minute)
+        try undone.undo(Self.memo, wallMilliseconds: 6_000 + 20 * Self.minute)
+        #expect(undone.memo(Self.memo)!.text == "# Groceries\noat milk\n")
+    }
+
+    @Test func statesCarryHistoryAndPurgeDropsIt() throws {
+        let (alice, _) = try Self.history()
+        let versions = try alice.versions(of: Self.memo)
+        let bytes = alice.encoded()
+        #expect(bytes[2] & 0x0F == 3)
+        let reopened = try Notebook(decoding: bytes, replica: ReplicaID(3))
+        #expect(try reopened.text(of: Self.memo, at: versions[0].cut) == "Groceries\noat milk\neggs")
+        #expect(try reopened.versions(of: Self.memo) == versions)
+        #expect(reopened.encoded() == bytes)
+        // Without history kept, a state is version 2 as before.
+        var plain = Notebook(replica: ReplicaID(1))
+        try plain.createMemo(Self.memo, text: "abc", wallMilliseconds: 1)
+        try plain.edit(Self.memo, replacingUTF16: 0..<1, with: "", wallMilliseconds: 2)
+        #expect(plain.encoded()[2] & 0x0F == 2)
+        #expect(throws: NotebookError.self) { try plain.text(of: Self.memo, at: VersionVector([ReplicaID(1): 3])) }
+        // Trash keeps history; purge drops it.
+        var trashed = alice
+        try trashed.moveToTrash(Self.memo, wallMilliseconds: 10 * Self.minute * 10)
+        #expect(try trashed.text(of: Self.memo, at: versions[0].cut) == "Groceries\noat milk\neggs")
+        var purged = alice
+        try purged.purge(Self.memo, wallMilliseconds: 10 * Self.minute * 10)
+        #expect(throws: NotebookError.memoNotFound(Self.memo)) { try purged.versions(of: Self.memo) }
+        #expect(purged.encoded()[2] & 0x0F == 2)
+        // A device that receives the purge drops the memo's history too.
+        var bob = try Self.history().bob
+        #expect(bob.encoded()[2] & 0x0F == 3)
+        _ = try bob.apply(purged.changes(since: bob.version))
+        #expect(bob.keptHistoryScalars == 0)
+        #expect(bob.encoded()[2] & 0x0F == 2)
+    }
+
+    @Test func retentionDropsOnlyThePast() throws {
+        var (alice, bob) = try Self.history()
+        let versions = try alice.versions(of: Self.memo)
+        let before = alice.keptHistoryScalars
+        #expect(before > 0)
+        // Deletions made before minute 10 expire: "milk" (replaced at 2 000 ms) goes, "eggs" stays.
+        let dropped = alice.dropHistory(deletedBeforeWallMilliseconds: 10 * Self.minute)
+        #expect(dropped == 4)
+        #expect(throws: NotebookError.history(Self.memo, .contentNotRetained(scalars: 4))) {
+            try alice.text(of: Self.memo, at: VersionVector([ReplicaID(1): 19]))
+        }
+        #expect(try alice.text(of: Self.memo, at: versions[0].cut) == "Groceries\noat milk\neggs")
+        // Convergence is unchanged: the same edits on both sides give the same text and version.
+        try bob.edit(Self.memo, replacingUTF16: 0..<2, with: "", wallMilliseconds: 30 * Self.minute)
+        _ = try alice.apply(bob.changes(since: alice.version))
+        #expect(alice.memo(Self.memo)!.text == bob.memo(Self.memo)!.text)
+        #expect(alice.version == bob.version)
+    }
+}

@@ -34,8 +34,9 @@ enum Replay {
 
     /// Applies the first `transactionCount` transactions (all when nil) of a trace that has a
     /// sequential form to a fresh `TextCRDT`, each patch as a local edit by scalar offset.
-    static func onTextCRDT(_ trace: Trace, transactionCount: Int? = nil) throws(ReplayError) -> TextCRDT {
+    static func onTextCRDT(_ trace: Trace, transactionCount: Int? = nil, keepingDeletedContent: Bool = false) throws(ReplayError) -> TextCRDT {
         var document = TextCRDT(replica: ReplicaID(1))
+        document.keepsDeletedContent = keepingDeletedContent
         if !trace.startContent.isEmpty {
             do throws(TextError) {
                 try document.insert(trace.startContent, atScalar: 0)

@@ -19,6 +19,21 @@ enum TraceBenchmark {
         var peakResidentMebibytes: Double?
         var mergeFullMilliseconds: Double?
         var codec: CodecFigures?
+        var history: HistoryFigures?
+    }
+
+    /// Issue 27: the sequential replay with deleted content kept (the full history).
+    private struct HistoryFigures {
+        /// The state with every deleted character's content (text state version 3).
+        var encodedBytes: Int
+        var applyMilliseconds: Double
+        /// Listing the stretches and their cuts (what versions are made of).
+        var listMilliseconds: Double
+        var stretchCount: Int
+        /// The slowest of the texts at 100 cuts spread evenly over the trace's Lamport clock.
+        var textAtMillisecondsMax: Double
+        /// A diff between the cuts at a quarter and three quarters of the trace.
+        var diffMilliseconds: Double
     }
 
     /// Encoding figures of the final document.
@@ -59,6 +74,9 @@ enum TraceBenchmark {
             if figures.codec?.roundTripsExactly == false {
                 figures.errors.append("the decoded document differs from the encoded one")
             }
+            if trace.hasSequentialForm {
+                figures.history = measureHistory(trace, runs: runs, into: &figures)
+            }
         }
         figures.peakResidentMebibytes = Measure.peakResidentMebibytes()
 
@@ -92,6 +110,15 @@ enum TraceBenchmark {
         report.add("decode_text_ms", figures.codec.map { .milliseconds($0.decodeTextMilliseconds) })
         report.add("keystroke_delta_bytes", figures.codec.map { .integer($0.keystrokeDeltaBytes) })
         report.add("first_keystroke_delta_bytes", figures.codec.map { .integer($0.firstKeystrokeDeltaBytes) })
+        report.add("history_encoded_bytes", figures.history.map { .integer($0.encodedBytes) })
+        if let history = figures.history, let plain = figures.codec?.encodedBytes, plain > 0 {
+            report.add("history_size_ratio", .number(Double(history.encodedBytes) / Double(plain)))
+        }
+        report.add("history_apply_ms", figures.history.map { .milliseconds($0.applyMilliseconds) })
+        report.add("history_stretches", figures.history.map { .integer($0.stretchCount) })
+        report.add("history_list_ms", figures.history.map { .milliseconds($0.listMilliseconds) })
+        report.add("history_text_at_max_ms", figures.history.map { .milliseconds($0.textAtMillisecondsMax) })
+        report.add("history_diff_ms", figures.history.map { .milliseconds($0.diffMilliseconds) })
         report.add("peak_rss_mib", figures.peakResidentMebibytes.map { .number($0) })
         report.add("document_rss_mib", figures.documentResidentMebibytes.map { .number($0) })
         report.add("decoded_rss_mib", figures.codec?.decodedResidentMebibytes.map { .number($0) })
@@ -266,4 +293,41 @@ enum TraceBenchmark {
 
     /// How many scalars of each text a mismatch message quotes.
     private static let excerptScalars = 24
+
+    /// The sequential replay again with deleted content kept: its state size, the stretch list,
+    /// the text at 100 cuts spread over its life (checked at the half-way cut against a plain
+    /// replay of the first half of the transactions, and at the end against the trace), a diff.
+    private static func measureHistory(_ trace: Trace, runs: Int, into figures: inout Figures) -> HistoryFigures? {
+        let timed: (firstResult: TextCRDT, milliseconds: Double)
+        do throws(ReplayError) {
+            timed = try Measure.medianMilliseconds(runs: runs) { () throws(ReplayError) in
+                try Replay.onTextCRDT(trace, keepingDeletedContent: true)
+            }
+        } catch {
+            figures.errors.append("history: \(error)")
+            return nil
+        }
+        let document = timed.firstResult
+        let bytes = document.encoded()
+        let list = Measure.medianMilliseconds(runs: runs) { document.stretches().map { document.cut(through: $0) } }
+        let replica = ReplicaID(1)
+        let cuts = (1...100).map { document.cut(lamport: document.lamport * UInt64($0) / 100, replica: replica) }
+        var worst = 0.0
+        for cut in cuts {
+            let reading = Measure.medianMilliseconds(runs: runs) { try? document.string(at: cut) }
+            worst = max(worst, reading.milliseconds)
+            if reading.firstResult == nil { figures.errors.append("history: no text at \(cut)") }
+        }
+        if (try? document.string(at: cuts[99])) != trace.endContent { figures.errors.append("history: the text at the last cut differs") }
+        if let half = try? Replay.onTextCRDT(trace, transactionCount: trace.transactions.count / 2),
+            (try? document.string(at: half.version)) != half.string
+        {
+            figures.errors.append("history: the text half-way differs from a replay of the first half")
+        }
+        let diff = Measure.medianMilliseconds(runs: runs) { try? document.difference(from: cuts[24], to: cuts[74]) }
+        if diff.firstResult == nil { figures.errors.append("history: no diff") }
+        return HistoryFigures(
+            encodedBytes: bytes.count, applyMilliseconds: timed.milliseconds, listMilliseconds: list.milliseconds,
+            stretchCount: document.stretches().count, textAtMillisecondsMax: worst, diffMilliseconds: diff.milliseconds)
+    }
 }

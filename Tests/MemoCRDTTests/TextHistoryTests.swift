@@ -174,15 +174,29 @@ import Testing
 
         // A history entry naming visible items (counter 0, "a") is malformed.
         var section = ByteWriter()
-        section.varint(1)
-        section.varint(0)
-        section.varint(0)
-        section.varint(0)
+        section.varint(1)  // one group
+        section.varint(0)  // replica index 0
+        section.varint(1)  // one entry
+        section.varint(0)  // counter 0, one item
         section.append(contentsOf: Array("a".utf8))
         var body = ByteWriter()
         body.lengthPrefixed(section.bytes)
         body.append(contentsOf: plain.encodedBody())
-        let hostile = BlobEnvelope.seal(kind: .textState, version: 3, body: body.bytes)
-        #expect(throws: DecodingError.self) { try TextCRDT(decoding: hostile, replica: ReplicaID(5)) }
+        #expect(throws: DecodingError.malformed("history entry for items that are not deleted insertions")) {
+            try TextCRDT(decoding: BlobEnvelope.seal(kind: .textState, version: 3, body: body.bytes), replica: ReplicaID(5))
+        }
+        // The same entry naming the deleted "c" (counter 2) decodes.
+        section = ByteWriter()
+        section.varint(1)
+        section.varint(0)
+        section.varint(1)
+        section.varint(2 << 1)
+        section.append(contentsOf: Array("c".utf8))
+        body = ByteWriter()
+        body.lengthPrefixed(section.bytes)
+        body.append(contentsOf: plain.encodedBody())
+        let single = try TextCRDT(decoding: BlobEnvelope.seal(kind: .textState, version: 3, body: body.bytes), replica: ReplicaID(5))
+        #expect(single.retainedDeletedScalars == 1)
+        #expect(throws: TextHistoryError.contentNotRetained(scalars: 1)) { try single.string(at: VersionVector([ReplicaID(1): 6])) }
     }
 }

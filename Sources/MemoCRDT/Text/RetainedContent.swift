@@ -4,9 +4,10 @@
 // It takes no part in merging: two texts with the same operations are the same text whatever
 // each retains (FORMAT.md, "Text state, version 3").
 
-/// Retained content of deleted items: entries sorted by (replica index, counter), not
-/// overlapping. Entries are not merged in memory (their bytes need not be adjacent); the
-/// encoding merges them.
+/// Retained content of deleted items, per replica index in blocks of `1 << blockShift`
+/// counters (as the spans' block index): an entry lies within one block, so recording a deletion
+/// anywhere in a long text touches one small block, never a long sorted array. Entries are not
+/// merged across blocks in memory (their bytes need not be adjacent); the encoding merges them.
 @usableFromInline
 struct RetainedContent: Sendable {
     /// `length` deleted items of one replica from `counter`, whose UTF-8 is
@@ -25,84 +26,120 @@ struct RetainedContent: Sendable {
         }
     }
 
-    private(set) var entries: [Entry] = []
+    /// Counters per block: `1 << blockShift`.
+    static let blockShift: UInt32 = 6
+
+    /// `blocks[replica][block]`: the entries in that block of counters, ascending.
+    private var blocks: [[[Entry]]] = []
     private(set) var bytes: [UInt8] = []
     /// Bytes of `bytes` no entry refers to.
     private var garbageBytes = 0
-
-    var isEmpty: Bool { entries.isEmpty }
-
     /// Scalars retained.
-    var itemCount: Int { entries.reduce(0) { $0 + Int($1.length) } }
+    private(set) var itemCount = 0
+
+    init() {}
+
+    var isEmpty: Bool { itemCount == 0 }
 
     /// Bytes retained (without garbage).
     var byteCount: Int { bytes.count - garbageBytes }
 
-    /// Index of the first entry not before (replica, counter).
-    private func firstIndex(notBefore replica: UInt32, counter: UInt32) -> Int {
-        entries.partitioningIndex { !$0.precedes(replica: replica, counter: counter) }
-    }
+    /// Every entry, sorted by (replica index, counter).
+    var entries: [Entry] { blocks.flatMap { $0.flatMap { $0 } } }
 
     /// Records the content of `length` newly deleted items `counter ..<` of `replica`. The items
     /// must not be retained already (an item is deleted once in a text's structure).
     mutating func record(replica: UInt32, counter: UInt32, length: UInt32, utf8: ArraySlice<UInt8>) {
         guard length > 0, !utf8.isEmpty else { return }
-        let entry = Entry(
-            replica: replica, counter: counter, length: length, byteOffset: UInt32(bytes.count),
-            byteLength: UInt32(utf8.count))
+        let offset = UInt32(bytes.count)
         bytes.append(contentsOf: utf8)
-        if let last = entries.last, last.precedes(replica: replica, counter: counter) {
-            // Typing then deleting forwards: the common case, appended; merged when it continues
-            // the last entry in both counters and bytes.
-            if last.replica == replica && last.end == counter && last.byteOffset + last.byteLength == entry.byteOffset {
-                entries[entries.count - 1].length += length
-                entries[entries.count - 1].byteLength += entry.byteLength
+        insert(replica: replica, counter: counter, length: length, byteOffset: offset, byteLength: UInt32(utf8.count))
+    }
+
+    /// Adds items whose bytes are already in `bytes`, cut at block boundaries.
+    private mutating func insert(replica: UInt32, counter start: UInt32, length total: UInt32, byteOffset: UInt32, byteLength: UInt32) {
+        while blocks.count <= Int(replica) { blocks.append([]) }
+        var counter = start
+        var offset = byteOffset
+        let end = start + total
+        let byteEnd = byteOffset + byteLength
+        while counter < end {
+            let block = Int(counter >> Self.blockShift)
+            let blockEnd = UInt32(block + 1) << Self.blockShift
+            let taken = min(end, blockEnd) - counter
+            let takenBytes = counter + taken == end
+                ? byteEnd - offset : UInt32(UTF8Scanning.advance(bytes, from: Int(offset), scalars: Int(taken)).bytes)
+            while blocks[Int(replica)].count <= block { blocks[Int(replica)].append([]) }
+            let entry = Entry(replica: replica, counter: counter, length: taken, byteOffset: offset, byteLength: takenBytes)
+            var list = blocks[Int(replica)][block]
+            blocks[Int(replica)][block] = []
+            let position = list.partitioningIndex { $0.counter > counter }
+            if position > 0, list[position - 1].end == counter, list[position - 1].byteOffset + list[position - 1].byteLength == offset {
+                list[position - 1].length += taken
+                list[position - 1].byteLength += takenBytes
             } else {
-                entries.append(entry)
+                list.insert(entry, at: position)
             }
-            return
+            blocks[Int(replica)][block] = list
+            itemCount += Int(taken)
+            counter += taken
+            offset += takenBytes
         }
-        entries.insert(entry, at: firstIndex(notBefore: replica, counter: counter))
     }
 
     /// The UTF-8 of items `counters` of `replica` when every one of them is retained, else nil.
     ///
-    /// - Complexity: O(log e + k) for e entries and k bytes.
+    /// - Complexity: O(k + b) for k bytes and b entries in the blocks touched.
     func content(replica: UInt32, counters: Range<UInt32>) -> [UInt8]? {
         guard !counters.isEmpty else { return [] }
-        // The entry holding the first counter: the last entry that starts at or before it.
-        var index = firstIndex(notBefore: replica, counter: counters.lowerBound + 1) - 1
-        guard index >= 0 else { return nil }
+        guard Int(replica) < blocks.count else { return nil }
+        let replicaBlocks = blocks[Int(replica)]
         var result: [UInt8] = []
         var counter = counters.lowerBound
         while counter < counters.upperBound {
-            guard index < entries.count else { return nil }
-            let entry = entries[index]
-            guard entry.replica == replica, entry.counter <= counter, counter < entry.end else { return nil }
+            let block = Int(counter >> Self.blockShift)
+            guard block < replicaBlocks.count else { return nil }
+            let list = replicaBlocks[block]
+            let index = list.partitioningIndex { $0.end > counter }
+            guard index < list.count, list[index].counter <= counter else { return nil }
+            let entry = list[index]
             let start = Int(entry.byteOffset)
             let skip = UTF8Scanning.advance(bytes, from: start, scalars: Int(counter - entry.counter)).bytes
             let taken = min(counters.upperBound, entry.end) - counter
-            let length = UTF8Scanning.advance(bytes, from: start + skip, scalars: Int(taken)).bytes
+            let length = counter + taken == entry.end
+                ? Int(entry.byteLength) - skip : UTF8Scanning.advance(bytes, from: start + skip, scalars: Int(taken)).bytes
             result.append(contentsOf: bytes[start + skip..<start + skip + length])
             counter += taken
-            index += 1
         }
         return result
     }
 
     /// Drops the content of the items in `ranges` (per replica index: ascending, disjoint).
     ///
-    /// - Complexity: O(e + r) for e entries and r ranges, plus the bytes kept when compacting.
+    /// - Complexity: O(e + r) for e entries in the blocks the ranges touch and r ranges, plus
+    ///   the bytes kept when compacting.
     mutating func drop(_ ranges: [UInt32: [Range<UInt32>]]) {
-        guard !ranges.isEmpty, !entries.isEmpty else { return }
-        var kept: [Entry] = []
-        kept.reserveCapacity(entries.count)
-        for entry in entries {
-            guard let dropped = ranges[entry.replica] else {
-                kept.append(entry)
-                continue
+        guard !isEmpty else { return }
+        for (replica, dropped) in ranges.sorted(by: { $0.key < $1.key }) where Int(replica) < blocks.count {
+            var touched: [Int] = []
+            for range in dropped where !range.isEmpty {
+                let first = Int(range.lowerBound >> Self.blockShift)
+                let last = min(Int((range.upperBound - 1) >> Self.blockShift), blocks[Int(replica)].count - 1)
+                if first <= last { touched.append(contentsOf: first...last) }
             }
-            // The parts of the entry no range covers.
+            var previousBlock = -1
+            for block in touched.sorted() where block != previousBlock {
+                previousBlock = block
+                blocks[Int(replica)][block] = remaining(blocks[Int(replica)][block], without: dropped)
+            }
+        }
+        compactIfWorthwhile()
+    }
+
+    /// The parts of `list`'s entries no range of `dropped` covers.
+    private mutating func remaining(_ list: [Entry], without dropped: [Range<UInt32>]) -> [Entry] {
+        var kept: [Entry] = []
+        for entry in list {
             var pieces: [Range<UInt32>] = []
             var start = entry.counter
             var index = dropped.partitioningIndex { $0.upperBound > entry.counter }
@@ -127,27 +164,36 @@ struct RetainedContent: Sendable {
                 droppedBytes -= length
             }
             garbageBytes += droppedBytes
+            itemCount -= Int(entry.length) - pieces.reduce(0) { $0 + $1.count }
         }
-        entries = kept
-        compactIfWorthwhile()
+        return kept
     }
 
     /// Drops everything retained (purge).
     mutating func removeAll() {
-        entries = []
+        blocks = []
         bytes = []
         garbageBytes = 0
+        itemCount = 0
     }
 
     /// Copies the live bytes into a fresh buffer when most of it is garbage.
     private mutating func compactIfWorthwhile() {
+        if itemCount == 0 {
+            removeAll()
+            return
+        }
         guard garbageBytes > 4096 && garbageBytes * 2 > bytes.count else { return }
         var fresh: [UInt8] = []
         fresh.reserveCapacity(bytes.count - garbageBytes)
-        for index in entries.indices {
-            let start = Int(entries[index].byteOffset)
-            entries[index].byteOffset = UInt32(fresh.count)
-            fresh.append(contentsOf: bytes[start..<start + Int(entries[index].byteLength)])
+        for replica in blocks.indices {
+            for block in blocks[replica].indices {
+                for index in blocks[replica][block].indices {
+                    let start = Int(blocks[replica][block][index].byteOffset)
+                    blocks[replica][block][index].byteOffset = UInt32(fresh.count)
+                    fresh.append(contentsOf: bytes[start..<start + Int(blocks[replica][block][index].byteLength)])
+                }
+            }
         }
         bytes = fresh
         garbageBytes = 0
@@ -159,35 +205,33 @@ struct RetainedContent: Sendable {
     func canonicalEntries(mapping map: (UInt32) -> UInt32) -> (
         entries: [(replica: UInt32, counter: UInt32, length: UInt32)], content: [UInt8]
     ) {
-        let sorted = entries.map { entry in
-            var mapped = entry
-            mapped.replica = map(entry.replica)
-            return mapped
-        }.sorted { $0.precedes(replica: $1.replica, counter: $1.counter) }
+        let order = blocks.indices.filter { !blocks[$0].isEmpty }.sorted { map(UInt32($0)) < map(UInt32($1)) }
         var result: [(replica: UInt32, counter: UInt32, length: UInt32)] = []
         var content: [UInt8] = []
         content.reserveCapacity(byteCount)
-        for entry in sorted {
-            content.append(contentsOf: bytes[Int(entry.byteOffset)..<Int(entry.byteOffset + entry.byteLength)])
-            if let last = result.last, last.replica == entry.replica, last.counter + last.length == entry.counter {
-                result[result.count - 1].length += entry.length
-            } else {
-                result.append((entry.replica, entry.counter, entry.length))
+        for replica in order {
+            let mapped = map(UInt32(replica))
+            for list in blocks[replica] {
+                for entry in list {
+                    content.append(contentsOf: bytes[Int(entry.byteOffset)..<Int(entry.byteOffset + entry.byteLength)])
+                    if let last = result.last, last.replica == mapped, last.counter + last.length == entry.counter {
+                        result[result.count - 1].length += entry.length
+                    } else {
+                        result.append((mapped, entry.counter, entry.length))
+                    }
+                }
             }
         }
         return (result, content)
     }
 
-    /// Rebuilds from decoded entries (sorted by replica index and counter, disjoint) whose
-    /// content is `content[byteRange]`, one after the other.
+    /// Rebuilds from decoded entries (disjoint) whose content is `content[byteRange]`.
     init(decodedEntries: [(replica: UInt32, counter: UInt32, length: UInt32, byteRange: Range<Int>)], content: [UInt8]) {
         bytes = content
-        entries = decodedEntries.map { entry in
-            Entry(
+        for entry in decodedEntries {
+            insert(
                 replica: entry.replica, counter: entry.counter, length: entry.length,
                 byteOffset: UInt32(entry.byteRange.lowerBound), byteLength: UInt32(entry.byteRange.count))
         }
     }
-
-    init() {}
 }

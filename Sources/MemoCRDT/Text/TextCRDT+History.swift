@@ -415,16 +415,27 @@ extension TextCRDT {
         var tableIndex = [UInt32](repeating: noIndex, count: logs.count)
         for (position, index) in order.enumerated() { tableIndex[index] = UInt32(position) }
         let (entries, content) = retained.canonicalEntries { tableIndex[Int($0)] }
-        var writer = ByteWriter(capacity: content.count + 4 * entries.count + 8)
-        writer.varint(entries.count)
-        var previousReplica = noIndex
-        var previousEnd: UInt32 = 0
-        for entry in entries {
-            writer.varint(entry.replica)
-            writer.varint(entry.replica == previousReplica ? entry.counter - previousEnd : entry.counter)
-            writer.varint(entry.length - 1)
-            previousReplica = entry.replica
-            previousEnd = entry.counter + entry.length
+        var writer = ByteWriter(capacity: content.count + 2 * entries.count + 8)
+        // Groups of one replica's entries: its index, its entry count, then each entry.
+        var groups: [(replica: UInt32, range: Range<Int>)] = []
+        for (index, entry) in entries.enumerated() {
+            if let last = groups.last, last.replica == entry.replica {
+                groups[groups.count - 1].range = last.range.lowerBound..<index + 1
+            } else {
+                groups.append((entry.replica, index..<index + 1))
+            }
+        }
+        writer.varint(groups.count)
+        for group in groups {
+            writer.varint(group.replica)
+            writer.varint(group.range.count)
+            var previousEnd: UInt32 = 0
+            for (position, entry) in entries[group.range].enumerated() {
+                let step = position == 0 ? entry.counter : entry.counter - previousEnd
+                writer.varint(UInt64(step) << 1 | (entry.length > 1 ? 1 : 0))
+                if entry.length > 1 { writer.varint(entry.length - 2) }
+                previousEnd = entry.counter + entry.length
+            }
         }
         writer.append(contentsOf: content)
         return writer.bytes
@@ -436,41 +447,39 @@ extension TextCRDT {
     package mutating func attachHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
         var reader = ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
-        let count = try reader.count(max: reader.remaining / 3, "history entry count")
-        guard count > 0 else { throw .malformed("an empty history section") }
+        let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
+        guard groupCount > 0 else { throw .malformed("an empty history section") }
         var decoded: [(replica: UInt32, counter: UInt32, length: UInt32)] = []
-        decoded.reserveCapacity(count)
         var previousReplica = -1
-        var previousEnd: UInt64 = 0
         var totalScalars = 0
-        for _ in 0..<count {
+        for _ in 0..<groupCount {
             let replica = try reader.count(max: order.count - 1, "history replica index")
-            guard replica >= previousReplica else { throw .malformed("history entries not ascending") }
-            let step = try reader.varint()
-            let lengthMinusOne = try reader.varint()
-            let first: UInt64
-            if replica == previousReplica {
-                guard step >= 1 else { throw .malformed("history entries that touch") }
-                let (sum, overflow) = previousEnd.addingReportingOverflow(step)
-                guard !overflow else { throw .malformed("history counter overflow") }
-                first = sum
-            } else {
-                first = step
-            }
+            guard replica > previousReplica else { throw .malformed("history groups not strictly ascending") }
+            previousReplica = replica
             let index = order[replica]
             let operationCount = UInt64(logs[index].operationCount)
-            guard lengthMinusOne < operationCount, first < operationCount, first + lengthMinusOne < operationCount else {
-                throw .malformed("history entry past the replica's operations")
+            let entryCount = try reader.count(max: reader.remaining, "history entry count")
+            guard entryCount > 0 else { throw .malformed("an empty history group") }
+            var previousEnd: UInt64 = 0
+            for position in 0..<entryCount {
+                let head = try reader.varint()
+                let step = head >> 1
+                let lengthMinusTwo: UInt64 = head & 1 == 1 ? try reader.varint() : 0
+                guard position == 0 || step >= 1 else { throw .malformed("history entries that touch") }
+                let first = previousEnd + step
+                let length = head & 1 == 1 ? lengthMinusTwo + 2 : 1
+                guard step < operationCount, lengthMinusTwo < operationCount, first + length <= operationCount else {
+                    throw .malformed("history entry past the replica's operations")
+                }
+                guard holdsItems(replica: UInt32(index), counter: UInt32(first), length: UInt32(length)),
+                    allDeleted(replica: UInt32(index), counter: UInt32(first), length: UInt32(length))
+                else { throw .malformed("history entry for items that are not deleted insertions") }
+                decoded.append((UInt32(index), UInt32(first), UInt32(length)))
+                previousEnd = first + length
+                totalScalars += Int(length)
             }
-            let length = UInt32(lengthMinusOne + 1)
-            guard holdsItems(replica: UInt32(index), counter: UInt32(first), length: length),
-                allDeleted(replica: UInt32(index), counter: UInt32(first), length: length)
-            else { throw .malformed("history entry for items that are not deleted insertions") }
-            decoded.append((UInt32(index), UInt32(first), length))
-            previousReplica = replica
-            previousEnd = first + UInt64(length)
-            totalScalars += Int(length)
         }
         let content = Array(bytes[reader.position..<range.upperBound])
         guard UTF8Scanning.isValid(content), UTF8Scanning.counts(of: content).scalars == totalScalars else {

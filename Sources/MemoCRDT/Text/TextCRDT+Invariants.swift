@@ -59,6 +59,32 @@ extension TextCRDT {
         try require(replicaTable.ids.count == logs.count, "replica table")
         try require(replicaTable.ids[localReplicaIndex] == replica, "local replica index")
         try replicaTable.check()
+        try checkRetainedContent()
+    }
+
+    /// Retained content (history) names only deleted insertions this text holds, each once,
+    /// with one valid scalar per item.
+    private func checkRetainedContent() throws(InvariantViolation) {
+        var previous: RetainedContent.Entry?
+        for entry in retained.entries {
+            try require(entry.replica < logs.count && entry.length > 0, "retained entry replica or length")
+            if let previous {
+                try require(previous.precedes(replica: entry.replica, counter: entry.counter), "retained entries not sorted")
+                try require(previous.replica != entry.replica || previous.end <= entry.counter, "retained entries overlap")
+            }
+            try require(
+                holdsItems(replica: entry.replica, counter: entry.counter, length: entry.length),
+                "retained content for items not held")
+            var counter = entry.counter
+            while counter < entry.end {
+                guard let (slot, offset) = lookup(ItemRef(replica: entry.replica, counter: counter)) else { break }
+                try require(spans[slot].isDeleted, "retained content for a visible item")
+                counter += spans[slot].lengthScalars - offset
+            }
+            let bytes = retained.bytes[Int(entry.byteOffset)..<Int(entry.byteOffset + entry.byteLength)]
+            try require(UTF8Scanning.counts(of: bytes).scalars == Int(entry.length), "retained bytes do not match their items")
+            previous = entry
+        }
     }
 
     /// A walk of the B+tree from the root: checks each node's entries, links and counts, and

@@ -374,8 +374,10 @@ extension Notebook {
         let ownReplica = replica
         let ownClock = clock
         let ownEvents = events
+        let ownKeepsHistory = keepsHistoryStorage
         self = other
         replica = ownReplica
+        keepsHistory = ownKeepsHistory
         events = ownEvents
         undoHistories = [:]
         trashUndo = TrashUndoHistory()

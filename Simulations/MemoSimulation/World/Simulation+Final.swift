@@ -145,6 +145,21 @@ extension Simulation {
             if notebook.memoIDs != reference.memoIDs || notebook.list().map(\.id) != reference.list().map(\.id) {
                 return fail(.convergence, [first.index, peer.index], "different memo lists")
             }
+            // History (issue 27): the same operations list the same versions of every memo, and
+            // show the same text (or the same refusal) at a few of them.
+            for id in reference.memoIDs {
+                let versions = try? reference.versions(of: id)
+                if (try? notebook.versions(of: id)) != versions {
+                    return fail(.convergence, [first.index, peer.index], "memo \(id): different versions")
+                }
+                let listed = versions ?? []
+                for index in stride(from: listed.count - 1, through: 0, by: -max(1, listed.count / 4)) {
+                    let cut = listed[index].cut
+                    if (try? notebook.text(of: id, at: cut)) != (try? reference.text(of: id, at: cut)) {
+                        return fail(.convergence, [first.index, peer.index], "memo \(id): different texts at version \(listed[index].shortName)")
+                    }
+                }
+            }
         }
         // Each replica's model (its edits and the events it reported) matches its texts.
         for peer in live {

@@ -75,6 +75,25 @@ import Testing
         #expect(undone.memo(Self.memo)!.text == "# Groceries\noat milk\n")
     }
 
+    @Test func aDeletedPassageComesBackWhereItWas() throws {
+        var (alice, bob) = try Self.history()
+        let versions = try alice.versions(of: Self.memo)
+        // "eggs" was deleted in Alice's second version; Bob typed at the end meanwhile.
+        try bob.edit(Self.memo, replacingUTF16: 21..<21, with: "bread", wallMilliseconds: 5_000 + 20 * Self.minute)
+        _ = try alice.apply(bob.changes(since: alice.version))
+        let diff = try alice.difference(in: Self.memo, from: versions[0].cut, to: versions[1].cut)
+        let passage = try #require(diff.changes.first { $0.kind == .deleted })
+        #expect(passage.text == "eggs")
+        let offset = try alice.restore(passage, in: Self.memo, wallMilliseconds: 6_000 + 20 * Self.minute)
+        // Bob's "bread" went right after the line break, before the deleted "eggs" (a local
+        // insertion lands before the deleted characters at its place); "eggs" comes back before
+        // its own first character, so after "bread".
+        #expect(alice.memo(Self.memo)!.text == "# Groceries\noat milk\nbreadeggs")
+        #expect(offset == 26)
+        try alice.undo(Self.memo, wallMilliseconds: 7_000 + 20 * Self.minute)
+        #expect(alice.memo(Self.memo)!.text == "# Groceries\noat milk\nbread")
+    }
+
     @Test func statesCarryHistoryAndPurgeDropsIt() throws {
         let (alice, _) = try Self.history()
         let versions = try alice.versions(of: Self.memo)

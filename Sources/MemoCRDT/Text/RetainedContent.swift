@@ -114,6 +114,22 @@ struct RetainedContent: Sendable {
         return result
     }
 
+    /// How many of items `counters` of `replica` are retained.
+    func retainedCount(replica: UInt32, counters: Range<UInt32>) -> Int {
+        guard Int(replica) < blocks.count else { return 0 }
+        var total = 0
+        var block = Int(counters.lowerBound >> Self.blockShift)
+        while block < blocks[Int(replica)].count && UInt32(block) << Self.blockShift < counters.upperBound {
+            for entry in blocks[Int(replica)][block] {
+                let lower = max(entry.counter, counters.lowerBound)
+                let upper = min(entry.end, counters.upperBound)
+                if lower < upper { total += Int(upper - lower) }
+            }
+            block += 1
+        }
+        return total
+    }
+
     /// Drops the content of the items in `ranges` (per replica index: ascending, disjoint).
     ///
     /// - Complexity: O(e + r) for e entries in the blocks the ranges touch and r ranges, plus

@@ -49,6 +49,9 @@ public struct TextVersionDiff: Sendable, Equatable {
         public var toRangeUTF16: Range<Int>
         /// Its range in the `to` text, in Unicode scalars (empty for a deletion).
         public var toRangeScalars: Range<Int>
+        /// The id of the passage's first character in the sequence: where a deleted passage
+        /// goes back (``TextCRDT/insert(_:beforeCharacter:)``).
+        public var firstCharacter: OperationID
     }
 
     /// The changes in document order; an insertion and a deletion at one place are listed
@@ -171,6 +174,13 @@ extension TextCRDT {
         return retained.content(replica: span.replica, counters: span.counter + offset..<span.counter + offset + length)?[...]
     }
 
+    /// How many of the deleted items `offset ..< offset + length` of the span at `slot` have no
+    /// retained content.
+    func missingScalars(slot: UInt32, offset: UInt32, length: UInt32) -> Int {
+        let start = spans[slot].counter + offset
+        return Int(length) - retained.retainedCount(replica: spans[slot].replica, counters: start..<start + length)
+    }
+
     /// The text as it was at `version`: the replay of exactly the operations `version` names.
     ///
     /// `version` is usually a version a history lists (a cut, causally closed); any version this
@@ -189,7 +199,7 @@ extension TextCRDT {
             if let piece = pieceContent(slot: slot, offset: offset, length: length) {
                 bytes.append(contentsOf: piece)
             } else {
-                missing += Int(length)
+                missing += missingScalars(slot: slot, offset: offset, length: length)
             }
         }
         if missing > 0 { throw .contentNotRetained(scalars: missing) }
@@ -221,21 +231,22 @@ extension TextCRDT {
                 utf16 = UTF8Scanning.counts(of: piece).utf16
                 if inFrom != inTo { text = String(decoding: piece, as: UTF8.self) }
             } else {
-                missing += Int(length)
+                missing += missingScalars(slot: slot, offset: offset, length: length)
                 return
             }
             let scalars = Int(length)
+            let first = OperationID(replica: replicaTable.ids[Int(spans[slot].replica)], counter: spans[slot].counter + offset)
             if inFrom && !inTo {
                 let change = TextVersionDiff.Change(
                     kind: .deleted, text: text, fromRangeUTF16: fromUTF16..<fromUTF16 + utf16,
                     fromRangeScalars: fromScalars..<fromScalars + scalars, toRangeUTF16: toUTF16..<toUTF16,
-                    toRangeScalars: toScalars..<toScalars)
+                    toRangeScalars: toScalars..<toScalars, firstCharacter: first)
                 Self.appendMerging(change, to: &diff.changes)
             } else if inTo && !inFrom {
                 let change = TextVersionDiff.Change(
                     kind: .inserted, text: text, fromRangeUTF16: fromUTF16..<fromUTF16,
                     fromRangeScalars: fromScalars..<fromScalars, toRangeUTF16: toUTF16..<toUTF16 + utf16,
-                    toRangeScalars: toScalars..<toScalars + scalars)
+                    toRangeScalars: toScalars..<toScalars + scalars, firstCharacter: first)
                 Self.appendMerging(change, to: &diff.changes)
             }
             if inFrom {

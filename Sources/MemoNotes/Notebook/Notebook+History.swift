@@ -223,6 +223,47 @@ extension Notebook {
         checkInvariantsIfEnabled()
     }
 
+    /// Brings back one deleted passage (a ``TextVersionDiff/Change`` of kind `deleted`, from
+    /// ``difference(in:from:to:)``) as a new local edit: its text is typed again where it was,
+    /// right before its first (deleted) character, whatever was written around it since.
+    /// ``undo(_:wallMilliseconds:)`` takes it back.
+    ///
+    /// - Returns: the UTF-16 offset in the current text where the passage went.
+    /// - Throws: ``NotebookError/memoInTrash(_:)``, ``NotebookError/memoNotFound(_:)``,
+    ///   ``NotebookError/text(_:_:)`` (`TextError.unknownAnchor` for a change of another memo).
+    @discardableResult
+    public mutating func restore(
+        _ passage: TextVersionDiff.Change, in id: MemoID, wallMilliseconds now: UInt64
+    ) throws(NotebookError) -> Int {
+        let index = try editableIndex(id)
+        var text = takeText(at: index)
+        let before = text.localOperationCount
+        let offsetScalars: Int
+        text.observeLamport(lamport)
+        do throws(TextError) {
+            offsetScalars = try text.insert(passage.text, beforeCharacter: passage.firstCharacter)
+        } catch {
+            memos[at: index].text = .materialized(text)
+            throw .text(id, error)
+        }
+        let after = text.localOperationCount
+        let offsetUTF16 = text.utf16Range(ofScalars: offsetScalars..<offsetScalars).lowerBound
+        lamport = max(lamport, text.lamport)
+        memos[at: index].text = .materialized(text)
+        guard after > before else { return offsetUTF16 }
+        recordLocalTextRun(at: index, from: before, to: after, wallMilliseconds: now)
+        events.append(.changed(id, edits: [TextEdit(rangeUTF16: offsetUTF16..<offsetUTF16, replacement: passage.text)], origin: .local))
+        endUndoGrouping()
+        recordUndo(
+            UndoStep(
+                inserted: [UndoStep.Run(first: OperationID(replica: replica, counter: before), count: Int(after - before))],
+                deleted: [], wallMilliseconds: now, startScalars: offsetScalars, endScalars: offsetScalars + Int(after - before)),
+            in: id)
+        endUndoGrouping()
+        checkInvariantsIfEnabled()
+        return offsetUTF16
+    }
+
     /// Drops the kept content of text deleted by operations whose notebook run is older than
     /// `cutoff` (wall milliseconds): the retention rule (FORMAT.md, "Memo history"). What every
     /// device converges to does not change; only older versions can no longer be shown.

@@ -131,6 +131,8 @@ enum Command: Equatable {
     case show(id: String)
     /// `memo show ID --at VERSION`.
     case showAt(id: String, version: String)
+    /// `memo show ID --before TIME`: the newest version made before TIME.
+    case showBefore(id: String, time: String)
     /// `memo history ID`.
     case history(id: String)
     /// `memo diff ID [FROM [TO]]`.
@@ -188,7 +190,7 @@ enum ArgumentParser {
         "--output": 1, "-o": 1, "--all": 1, "--force": 0,
         "--store": 1, "--endpoint": 1, "--region": 1, "--again": 0, "--man": 0,
         "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1, "--kana-distinct": 0,
-        "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1, "--at": 1,
+        "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1, "--at": 1, "--before": 1,
     ]
 
     /// The options that take values, with how many (for the completion scripts, which must step
@@ -204,7 +206,7 @@ enum ArgumentParser {
     static func options(of command: CommandName) -> Set<String> {
         switch command {
         case .list, .status, .trash, .delete, .restore, .undo, .redo, .history, .diff, .revert: ["--json"]
-        case .show: ["--at", "--json"]
+        case .show: ["--at", "--before", "--json"]
         case .search: ["--kana-distinct", "--json"]
         case .new: ["--text-file", "--json"]
         case .sync: ["--json", "--store", "--endpoint", "--region", "--encrypt", "--passphrase-file"]
@@ -336,7 +338,11 @@ enum ArgumentParser {
             return command == .list ? .list : command == .trash ? .trash : .status
         case .show:
             let id = try oneID(arguments, command)
-            if let version = try single("--at", in: options) { return .showAt(id: id, version: version) }
+            let at = try single("--at", in: options)
+            let before = try single("--before", in: options)
+            guard at == nil || before == nil else { throw .usage("error.atOrBefore") }
+            if let at { return .showAt(id: id, version: at) }
+            if let before { return .showBefore(id: id, time: before) }
             return .show(id: id)
         case .history:
             return .history(id: try oneID(arguments, command))

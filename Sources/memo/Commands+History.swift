@@ -24,6 +24,19 @@ extension Runner {
             } else {
                 printExactly(text)
             }
+        case let .showBefore(prefix, time):
+            let id = try library.resolve(prefix, preferring: [.active, .trashed])
+            guard let limit = Self.milliseconds(parsing: time) else { throw .usage("error.notATime", ["time": Format.terminalSafe(time)]) }
+            let versions = try Self.versions(of: id, in: library.notebook, library: library)
+            guard let version = versions.last(where: { $0.wallMilliseconds < limit }) else {
+                throw .runtime("error.noVersionBefore", ["time": time, "id": library.shortIDs(id)])
+            }
+            let text = try Self.text(of: id, at: version.cut, in: library.notebook, library: library)
+            if json {
+                console.print(try Format.json(["id": id.description, "version": version.shortName, "text": text] as [String: Any]))
+            } else {
+                printExactly(text)
+            }
         case let .diff(prefix, fromName, toName):
             let id = try library.resolve(prefix, preferring: [.active, .trashed])
             try diff(id, from: fromName, to: toName, library: library)
@@ -45,6 +58,26 @@ extension Runner {
     }
 
     // MARK: Helpers
+
+    /// Milliseconds since the Unix epoch of a time as memo prints them: `yyyy-MM-dd HH:mm` or
+    /// `yyyy-MM-dd` in the local time zone, or ISO 8601 with a zone (`--json`'s form).
+    static func milliseconds(parsing text: String) -> UInt64? {
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = iso.date(from: text) ?? ISO8601DateFormatter().date(from: text) {
+            return date.timeIntervalSince1970 < 0 ? nil : UInt64(date.timeIntervalSince1970 * 1000)
+        }
+        let local = DateFormatter()
+        local.locale = Locale(identifier: "en_US_POSIX")
+        local.timeZone = TimeZone.current
+        for format in ["yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
+            local.dateFormat = format
+            if let date = local.date(from: text) {
+                return date.timeIntervalSince1970 < 0 ? nil : UInt64(date.timeIntervalSince1970 * 1000)
+            }
+        }
+        return nil
+    }
 
     static func versions(of id: MemoID, in notebook: Notebook, library: Library) throws(CLIError) -> [MemoVersion] {
         do throws(NotebookError) {

@@ -54,7 +54,7 @@ struct Runner {
             try await runWriting(invocation)
         case .list, .show, .search, .status:
             try runFinding(invocation)
-        case .history, .showAt, .diff:
+        case .history, .showAt, .showBefore, .diff:
             try runHistory(invocation)
         case .revert:
             try await runRevert(invocation)

@@ -35,7 +35,7 @@ enum Help {
         case .undo: ["undo ID [--json]"]
         case .redo: ["redo ID [--json]"]
         case .list: ["list [--json]"]
-        case .show: ["show ID [--json]", "show ID --at VERSION [--json]"]
+        case .show: ["show ID [--json]", "show ID --at VERSION | --before TIME [--json]"]
         case .history: ["history ID [--json]"]
         case .diff: ["diff ID [FROM [TO]] [--json]"]
         case .revert: ["revert ID VERSION [--json]"]

@@ -35,6 +35,12 @@ struct HistoryCLITests {
 
         #expect(try sandbox.ok(["show", id, "--at", names[1]], library: here).stdout == "Groceries\nmilk")
         #expect(try sandbox.ok(["show", id, "--at", String(names[0].prefix(5))], library: here).stdout == "Groceries\nmilk\neggs")
+        // --before: the newest version made before a time (as memo prints times, or ISO 8601).
+        #expect(try sandbox.ok(["show", id, "--before", "2999-01-01"], library: here).stdout == "Groceries\nmilk\neggs")
+        #expect(try sandbox.ok(["show", id, "--before", "2999-01-01T00:00:00Z", "--json"], library: here).object()["version"] as? String == names[0])
+        try sandbox.fails(["show", id, "--before", "2000-01-01 00:00"], status: 1, containing: ["memo history"], library: here)
+        try sandbox.fails(["show", id, "--before", "yesterday"], status: 2, containing: ["2026-11-20"], library: here)
+        try sandbox.fails(["show", id, "--before", "2999-01-01", "--at", names[0]], status: 2, library: here)
         let diff = try sandbox.ok(["diff", id], library: here).stdout
         #expect(diff.contains("+eggs\n") && diff.contains(" milk\n") && diff.hasPrefix("--- "), "\(diff)")
         let json = try sandbox.ok(["diff", id, names[1], names[0], "--json"], library: here).object()

@@ -265,6 +265,9 @@ extension MemoStrings {
         "cli.error.notWholeNumber": "{what} must be a whole number of characters, 0 or more (got '{value}')",
         "cli.error.nothingToRedo": "nothing to redo in memo {id}",
         "cli.error.nothingToUndo": "nothing to undo in memo {id}: 'memo undo' undoes the edits memo made on this device",
+        "cli.error.atOrBefore": "memo show takes --at VERSION or --before TIME, not both",
+        "cli.error.notATime": "'{time}' is not a time: give it as memo prints them (2026-11-20 18:30, or 2026-11-20), or as ISO 8601 (2026-11-20T18:30:00Z)",
+        "cli.error.noVersionBefore": "memo {id} has no version made before {time}: 'memo history {id}' lists them",
         "cli.error.diffArguments": "memo diff takes a memo id and at most two versions: memo diff ID [FROM [TO]]",
         "cli.error.revertArguments": "memo revert takes a memo id and one version: memo revert ID VERSION",
         "cli.error.notAVersion": "'{version}' is not a version of memo {id}: give 4 to 8 of the hexadecimal digits 'memo history {id}' prints",
@@ -736,6 +739,7 @@ extension MemoStrings {
             added if the text has none). Memos in the trash can be shown too.
 
             --at VERSION  the text as it was at that version ('memo history ID' lists them).
+            --before TIME  the text of the newest version made before TIME (2026-11-20 18:30).
             --json  an object: id, title, text, preview, createdAt, modifiedAt, status.
 
             Examples:

@@ -265,6 +265,9 @@ extension MemoStrings {
         "cli.error.notWholeNumber": "{what}は 0 以上の整数(文字数)でなければなりません(指定値 '{value}')",
         "cli.error.nothingToRedo": "メモ {id} にやり直せる編集はありません",
         "cli.error.nothingToUndo": "メモ {id} に取り消せる編集はありません。'memo undo' はこの端末で memo が行った編集を取り消します",
+        "cli.error.atOrBefore": "memo show には --at VERSION か --before TIME のどちらか一方を指定します",
+        "cli.error.notATime": "'{time}' は時刻ではありません。memo が表示する形式(2026-11-20 18:30 または 2026-11-20)か ISO 8601(2026-11-20T18:30:00Z)で指定してください",
+        "cli.error.noVersionBefore": "メモ {id} に {time} より前に作られたバージョンはありません。'memo history {id}' で一覧を表示できます",
         "cli.error.diffArguments": "memo diff にはメモ ID と最大 2 つのバージョンを指定します: memo diff ID [FROM [TO]]",
         "cli.error.revertArguments": "memo revert にはメモ ID とバージョンを 1 つ指定します: memo revert ID VERSION",
         "cli.error.notAVersion": "'{version}' はメモ {id} のバージョンではありません。'memo history {id}' が表示する 16 進数のうち 4〜8 桁を指定してください",
@@ -731,6 +734,7 @@ extension MemoStrings {
             いなければ改行を付けます)。ゴミ箱内のメモも表示できます。
 
             --at VERSION  そのバージョンの時点のテキスト('memo history ID' で一覧)。
+            --before TIME  TIME より前に作られた最新のバージョンのテキスト(2026-11-20 18:30)。
             --json  オブジェクト: id、title、text、preview、createdAt、modifiedAt、status。
 
             例:

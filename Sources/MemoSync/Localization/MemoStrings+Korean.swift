@@ -265,6 +265,9 @@ extension MemoStrings {
         "cli.error.notWholeNumber": "{what}는 0 이상의 정수(글자 수)여야 합니다(받은 값 '{value}')",
         "cli.error.nothingToRedo": "메모 {id}에 다시 적용할 편집이 없습니다",
         "cli.error.nothingToUndo": "메모 {id}에 취소할 편집이 없습니다. 'memo undo'는 이 기기에서 memo로 한 편집을 취소합니다",
+        "cli.error.atOrBefore": "memo show에는 --at VERSION과 --before TIME 중 하나만 지정합니다",
+        "cli.error.notATime": "'{time}'은(는) 시각이 아닙니다. memo가 출력하는 형식(2026-11-20 18:30 또는 2026-11-20)이나 ISO 8601(2026-11-20T18:30:00Z)로 지정하세요",
+        "cli.error.noVersionBefore": "메모 {id}에 {time} 이전에 만든 버전이 없습니다. 'memo history {id}'로 목록을 볼 수 있습니다",
         "cli.error.diffArguments": "memo diff에는 메모 ID와 최대 두 개의 버전을 지정합니다: memo diff ID [FROM [TO]]",
         "cli.error.revertArguments": "memo revert에는 메모 ID와 버전 하나를 지정합니다: memo revert ID VERSION",
         "cli.error.notAVersion": "'{version}'은(는) 메모 {id}의 버전이 아닙니다. 'memo history {id}'가 출력하는 16진수 중 4~8자리를 지정하세요",
@@ -729,6 +732,7 @@ extension MemoStrings {
             않으면 줄바꿈을 붙입니다). 휴지통의 메모도 볼 수 있습니다.
 
             --at VERSION  해당 버전 시점의 텍스트('memo history ID'로 목록 확인).
+            --before TIME  TIME 이전에 만든 가장 최근 버전의 텍스트(2026-11-20 18:30).
             --json  객체: id, title, text, preview, createdAt, modifiedAt, status.
 
             예:

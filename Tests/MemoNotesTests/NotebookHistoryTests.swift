@@ -55,6 +55,28 @@ import Testing
         #expect(authors.first?.replica == ReplicaID(2) && authors.first?.rangeUTF16 == 0..<2)
     }
 
+    /// The example of MemoNotes.docc/History.md, run.
+    @Test func theDocumentationExampleHolds() throws {
+        var notebook = Notebook(replica: ReplicaID(7))
+        notebook.keepsHistory = true
+        let now: UInt64 = 1_000_000
+        try notebook.createMemo(Self.memo, text: "Groceries\nmilk", wallMilliseconds: now)
+        try notebook.createMemo(Self.other, text: "Call the plumber", wallMilliseconds: now)
+        try notebook.edit(Self.memo, replacingUTF16: 10..<14, with: "oat milk", wallMilliseconds: now + 3_600_000)
+        let versions = try notebook.versions(of: Self.memo)
+        #expect(versions.count == 2)
+        #expect(try notebook.text(of: Self.memo, at: versions[0].cut) == "Groceries\nmilk")
+        let diff = try notebook.difference(in: Self.memo, from: versions[0].cut, to: versions[1].cut)
+        #expect(diff.insertedScalars == 8 && diff.deletedScalars == 4)
+        try notebook.revert(Self.memo, to: versions[0].cut, wallMilliseconds: now + 7_200_000)
+        #expect(notebook.memo(Self.memo)!.text == "Groceries\nmilk")
+        // Without the other memo in between, the two edits are one stretch: one version.
+        var alone = Notebook(replica: ReplicaID(7))
+        try alone.createMemo(Self.memo, text: "Groceries\nmilk", wallMilliseconds: now)
+        try alone.edit(Self.memo, replacingUTF16: 10..<14, with: "oat milk", wallMilliseconds: now + 3_600_000)
+        #expect(try alone.versions(of: Self.memo).count == 1)
+    }
+
     @Test func revertIsAnUndoableEditThatMergesWithConcurrentEdits() throws {
         var (alice, bob) = try Self.history()
         let versions = try alice.versions(of: Self.memo)

@@ -695,9 +695,11 @@ extension MemoStrings {
         "help.page.history": """
             Lists the memo's versions, newest first, one a line: the version's short name
             (what 'memo show --at', 'memo diff' and 'memo revert' take), when the device made it,
-            how many characters it added (+) and removed (-), and the device. A version ends where a
-            device paused for 10 minutes or more, or another device edited the memo. Every device
-            that holds the same edits lists the same versions with the same names.
+            how many characters it added (+) and removed (-), and the device. A version ends where
+            another device edited the memo, where the device received edits, or where it edited
+            other memos and came back 10 minutes or more later (edits of one memo with nothing
+            in between are one version). Every device that holds the same edits lists the same
+            versions with the same names.
 
             --json  an array: version, cut, device, thisDevice, time, inserted, deleted.
 

@@ -93,6 +93,17 @@ import Testing
             #expect(other.encoded() == first.encoded(), "seed \(seed): replica \(index) encodes differently")
         }
         #expect(checkedCuts > 10, "seed \(seed): too few cuts checked")
+        // Dropping retained content (retention) changes nothing a device converges to: the same
+        // text, version and operations, and a replica that starts from it converges the same.
+        var dropped = first
+        dropped.dropRetainedContent(deletedBy: dropped.version.entries.map { ($0.replica, 0..<$0.operationCount / 2) })
+        #expect(dropped.string == first.string && dropped.version == first.version, "seed \(seed)")
+        #expect(dropped.encodedBody() == first.encodedBody(), "seed \(seed): dropping changed the operations")
+        var fresh = TextCRDT(replica: ReplicaID(UInt64.max - 2))
+        fresh.keepsDeletedContent = true
+        try fresh.apply(dropped.changes(since: VersionVector()))
+        #expect(fresh.string == first.string && fresh.version == first.version, "seed \(seed)")
+        #expect(fresh.encodedBody() == first.encodedBody(), "seed \(seed)")
     }
 
     @Test func deletedTextComesBackAtEarlierVersionsAndTravelsInDeltas() throws {

@@ -214,7 +214,17 @@ extension Notebook {
                 pass.report.duplicateOperationCount += Int(held - item.run.counter)
                 Self.dropHeldPart(of: &item, from: replicaID, held: held)
             }
-            if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
+            if let heldTimestamp, item.run.timestamp < heldTimestamp {
+                // An older copy of operations a newer queued copy also carries (a run received
+                // in parts: the replica typed on in the memo since this copy was made, so the
+                // newer copy's timestamp, that of its later last operation, is newer; a part of
+                // it applied already carries that timestamp): the newer copy applies them.
+                if Self.isCovered(item.run, byLaterRunIn: queue, after: index) {
+                    index += 1
+                    continue
+                }
+                break
+            }
             if pass.statusBefore[item.run.memo] == nil { pass.statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
             guard try isReady(item, from: replicaID) else {
                 // A replica's log joins its text operations on one memo into one run,
@@ -240,6 +250,17 @@ extension Notebook {
         queue.removeFirst(index)
         pending[replicaID] = queue.isEmpty ? nil : queue
         return progress
+    }
+
+    /// Whether a run queued after `index` in `queue` (a replica's held-back runs in counter
+    /// order) holds every operation of `run`: the same operations, of a copy made later.
+    private static func isCovered(_ run: NotebookRun, byLaterRunIn queue: [PendingRun], after index: Int) -> Bool {
+        var next = index + 1
+        while next < queue.count && queue[next].run.counter <= run.counter {
+            if queue[next].run.end >= run.end { return true }
+            next += 1
+        }
+        return false
     }
 
     /// Drops from a held-back run of `replicaID` its operations below `held`, which the log

@@ -214,23 +214,16 @@ extension Notebook {
                 pass.report.duplicateOperationCount += Int(held - item.run.counter)
                 Self.dropHeldPart(of: &item, from: replicaID, held: held)
             }
-            if let heldTimestamp, item.run.timestamp < heldTimestamp {
-                // An older copy of operations a newer queued copy also carries (a run received
-                // in parts: the replica typed on in the memo since this copy was made, so the
-                // newer copy's timestamp, that of its later last operation, is newer; a part of
-                // it applied already carries that timestamp): the newer copy applies them.
-                if Self.isCovered(item.run, byLaterRunIn: queue, after: index) {
-                    index += 1
-                    continue
-                }
-                break
-            }
+            if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
             if pass.statusBefore[item.run.memo] == nil { pass.statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
             guard try isReady(item, from: replicaID) else {
                 // A replica's log joins its text operations on one memo into one run,
                 // even when a later one builds on a remote operation that itself builds
                 // on an earlier one: apply what is ready and hold the rest.
-                if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
+                if let (head, rest) = try readyTextPrefix(of: item, from: replicaID, after: heldTimestamp) {
+                    // The clock goes past the whole run's timestamp (an upper bound of the
+                    // head's), so what this replica does next is later than all of it.
+                    clock.observe(item.run.timestamp, wallMilliseconds: 0)
                     applyReady(head, from: replicaID, &pass)
                     held = head.run.end
                     heldTimestamp = head.run.timestamp
@@ -250,17 +243,6 @@ extension Notebook {
         queue.removeFirst(index)
         pending[replicaID] = queue.isEmpty ? nil : queue
         return progress
-    }
-
-    /// Whether a run queued after `index` in `queue` (a replica's held-back runs in counter
-    /// order) holds every operation of `run`: the same operations, of a copy made later.
-    private static func isCovered(_ run: NotebookRun, byLaterRunIn queue: [PendingRun], after index: Int) -> Bool {
-        var next = index + 1
-        while next < queue.count && queue[next].run.counter <= run.counter {
-            if queue[next].run.end >= run.end { return true }
-            next += 1
-        }
-        return false
     }
 
     /// Drops from a held-back run of `replicaID` its operations below `held`, which the log
@@ -489,12 +471,23 @@ extension Notebook {
     /// For a held text run that cannot be applied whole, its longest first part that can, and
     /// the rest; nil when not even its first text run is ready.
     ///
+    /// A run's timestamp is its last operation's, so the head's own is not known: it is no
+    /// older than `heldTimestamp` (the replica's last operation held), and no newer than the
+    /// run's. The head takes the lower bound: the log must never hold a timestamp newer than
+    /// its operations', or a later copy of them (a record or segment made before the replica
+    /// typed on, exact for its own last operation) would look older than what is held and be
+    /// refused as a forged history, or stop the replica's queue for good (seed 346 of
+    /// `memo-sim`). The rest brings the run's timestamp back when it applies (runs join with
+    /// the later timestamp).
+    ///
     /// The text operations of a notebook run come in text runs, each ready or not as a whole (a
     /// text run's dependencies are those of its first operation), and a prefix of ready ones
     /// stays ready when it is shortened, so a binary search over text runs finds the longest.
     ///
     /// - Complexity: O(k log k) for k text runs.
-    private mutating func readyTextPrefix(of item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> (PendingRun, PendingRun)? {
+    private mutating func readyTextPrefix(
+        of item: PendingRun, from replicaID: ReplicaID, after heldTimestamp: HybridTimestamp?
+    ) throws(NotebookError) -> (PendingRun, PendingRun)? {
         guard case let .text(textCounter) = item.run.kind, memos.contains(item.run.memo) else { return nil }
         let text = try materializedText(of: item.run.memo)
         guard text.operationCount(of: replicaID) == textCounter else { return nil }
@@ -516,6 +509,7 @@ extension Notebook {
         guard length > 0 && length < item.run.length else { return nil }
         var head = item
         head.run.length = length
+        head.run.timestamp = min(heldTimestamp ?? .zero, item.run.timestamp)
         head.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + length)
         var rest = item
         rest.run = item.run.dropping(length)

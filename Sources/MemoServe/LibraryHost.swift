@@ -12,8 +12,12 @@
 //   waiting for its lock): what other commands saved is merged into the replica and every open
 //   page is told. When another command holds the lock, the look (and the save) waits for the
 //   next round; page edits never wait for it.
-// - Everything that changes the replica's text (page edits, merges, saves, syncs) runs under
-//   the engine gate, one at a time, so an edit's UTF-16 positions always name the text they were
+// - Page edits and the documents that follow the replica's text (`refresh`) run under the
+//   gate, one at a time. Merges (a sync, another command's save merged by a look or a save) run
+//   outside it, so a keystroke never waits for the store or the disk: a page edit is worked
+//   out against the notebook just read and applied only if no merge landed meanwhile
+//   (`Replica.edit(_:replacingUTF16:ifVersionIs:)`); when one did, the documents follow it and
+//   the edit is worked out again. So an edit's UTF-16 positions always name the text they were
 //   transformed against; pages keep typing meanwhile, unconfirmed.
 // - Syncs with the store take the library's sync lock (`LibrarySyncLock`) for their whole run,
 //   without waiting: while a `memo sync` of the library runs, the server's sync waits for the
@@ -83,14 +87,20 @@ public final class LibraryHost: Sendable {
     let syncer: ServeSyncer?
     /// The events pages receive.
     public let events = PageEvents()
-    /// Held for every engine operation (and a whole sync): one at a time.
+    /// Held for every page change and every `refresh`: one at a time (not for syncs, saves
+    /// and looks: see the top of the file).
     private let gate = DispatchSemaphore(value: 1)
+    /// Held by the housekeeping thread's engine work (a look, a save, a sync) and by ``stop()``,
+    /// so the library is closed only between them.
+    private let work = DispatchSemaphore(value: 1)
     /// The library, open until ``stop()``, sharing its folder.
     private let replica: Replica
     private let state: Mutex<State>
 
     struct State {
         var lastChange: UInt64 = 0
+        /// Changes made so far (a save that began after the n-th holds the first n).
+        var changeCount = 0
         /// When the oldest change not yet saved was made (0: everything is saved).
         var unsavedSince: UInt64 = 0
         var notebook: Notebook
@@ -137,6 +147,7 @@ public final class LibraryHost: Sendable {
 
     /// Stops watching and syncing, saves and closes the library.
     public func stop() {
+        work.wait()
         gate.wait()
         let first = state.withLock { state -> Bool in
             defer { state.stopped = true }
@@ -144,6 +155,7 @@ public final class LibraryHost: Sendable {
         }
         if first { Self.blocking { [replica] in _ = try? await replica.save(); await replica.close() } }
         gate.signal()
+        work.signal()
         events.close()
     }
 
@@ -191,34 +203,50 @@ public final class LibraryHost: Sendable {
     }
 
     /// Applies a page's operation, made on `base`, to memo `id`: returns the revision it made.
+    ///
+    /// The operation is moved over every change since `base` (the documents first follow what
+    /// merges brought), then applied to the replica only if nothing arrived meanwhile; when
+    /// something did (a sync's merge, made outside the gate), the documents follow it and the
+    /// operation is moved again.
     public func edit(_ id: MemoID, operation: TextOperation, base: Int, client: String) throws(ServeFailure) -> Int {
         try change { replica throws(ServeFailure) in
-            let applied: TextOperation
-            let revision: Int
-            do throws(CollabRefusal) {
-                (applied, revision) = try state.withLock { state throws(CollabRefusal) in
-                    guard var document = state.documents[id] else { throw .unknownRevision(base) }
-                    let applied = try document.receive(operation, base: base)
-                    state.documents[id] = document
-                    return (applied, document.revision)
+            for _ in 0..<Self.editAttemptsMax {
+                let notebook = replica.notebook
+                refresh(notebook)
+                let applied: TextOperation
+                let document: CollabDocument
+                do throws(CollabRefusal) {
+                    (applied, document) = try state.withLock { state throws(CollabRefusal) in
+                        guard var document = state.documents[id] else { throw .unknownRevision(base) }
+                        let applied = try document.receive(operation, base: base)
+                        return (applied, document)
+                    }
+                } catch {
+                    throw ServeFailure(status: 409, message: ServeText.text("error.reload"), reload: true)
                 }
-            } catch {
-                throw ServeFailure(status: 409, message: ServeText.text("error.reload"), reload: true)
-            }
-            do throws(ReplicaError) {
-                for replacement in applied.replacements {
-                    try replica.edit(id, replacingUTF16: replacement.range, with: String(decoding: replacement.text, as: UTF16.self))
+                let replacements = applied.replacements.map { (range: $0.range, text: String(decoding: $0.text, as: UTF16.self)) }
+                let done: Bool
+                do throws(ReplicaError) {
+                    done = try replica.edit(id, replacingUTF16: replacements, ifVersionIs: notebook.version)
+                } catch {
+                    // The memo went to the trash or was purged meanwhile: what was recorded is
+                    // put right by `refresh` (which follows the engine's text).
+                    state.withLock { $0.documents[id] = document }
+                    events.post("update", Self.updateJSON(id, revision: document.revision, operation: applied, client: client))
+                    throw ServeFailure(status: 409, message: error.localizedDescription, reload: true)
                 }
-            } catch {
-                // The memo went to the trash or was purged meanwhile: what was recorded is put
-                // right by `refresh` (which follows the engine's text).
-                events.post("update", Self.updateJSON(id, revision: revision, operation: applied, client: client))
-                throw ServeFailure(status: 409, message: error.localizedDescription, reload: true)
+                guard done else { continue }
+                state.withLock { $0.documents[id] = document }
+                events.post("update", Self.updateJSON(id, revision: document.revision, operation: applied, client: client))
+                return document.revision
             }
-            events.post("update", Self.updateJSON(id, revision: revision, operation: applied, client: client))
-            return revision
+            // Merges landed between every read and apply: the page sends it again.
+            throw ServeFailure(status: 409, message: ServeText.text("error.reload"), reload: true)
         }
     }
+
+    /// How often an edit is worked out again when merges keep landing under it.
+    static let editAttemptsMax = 100
 
     /// Undoes (or redoes) this device's last edit of memo `id`.
     public func undo(_ id: MemoID, redo: Bool) throws(ServeFailure) {
@@ -259,6 +287,7 @@ public final class LibraryHost: Sendable {
         let now = Self.now()
         state.withLock { state in
             state.lastChange = now
+            state.changeCount += 1
             state.dirtySinceSync = true
             if state.unsavedSince == 0 { state.unsavedSince = now }
         }
@@ -333,10 +362,11 @@ public final class LibraryHost: Sendable {
     }
 
     /// Merges what other commands saved (pages are told), and saves when a save is due; both
-    /// wait for the next round while another command holds the library's lock.
+    /// wait for the next round while another command holds the library's lock. Neither holds
+    /// the gate (page edits go on meanwhile); the documents follow under it afterwards.
     private func lookAndSave() {
-        gate.wait()
-        defer { gate.signal() }
+        work.wait()
+        defer { work.signal() }
         guard !state.withLock({ $0.stopped }) else { return }
         do throws(ReplicaError) {
             guard try replica.refreshFromSharedFolder(waitingMilliseconds: 0) else { return }
@@ -344,15 +374,14 @@ public final class LibraryHost: Sendable {
             setStatusError(Self.message(error))
             return
         }
-        let before = state.withLock { $0.version }
-        refresh(replica.notebook)
-        let now = Self.now()
         // What another command saved goes to the store with the next sync.
-        if replica.notebook.version != before { state.withLock { $0.dirtySinceSync = true } }
-        let due = state.withLock { state -> Bool in
-            guard state.unsavedSince > 0 else { return false }
-            return Self.milliseconds(from: state.lastChange, to: now) >= UInt64(configuration.saveQuietMilliseconds)
+        if follow() { state.withLock { $0.dirtySinceSync = true } }
+        let now = Self.now()
+        let (due, changesBefore) = state.withLock { state -> (Bool, Int) in
+            guard state.unsavedSince > 0 else { return (false, state.changeCount) }
+            let due = Self.milliseconds(from: state.lastChange, to: now) >= UInt64(configuration.saveQuietMilliseconds)
                 || Self.milliseconds(from: state.unsavedSince, to: now) >= UInt64(configuration.maxUnsavedMilliseconds)
+            return (due, state.changeCount)
         }
         guard due else { return }
         do throws(ReplicaError) {
@@ -362,9 +391,21 @@ public final class LibraryHost: Sendable {
             setStatusError(Self.message(error))
             return
         }
-        state.withLock { $0.unsavedSince = 0 }
+        // The save holds every change counted before it began; one made while it ran may not
+        // be in it: unsaved since the save began.
+        state.withLock { $0.unsavedSince = $0.changeCount == changesBefore ? 0 : now }
         // A save merges too (another command may have saved since the look).
+        _ = follow()
+    }
+
+    /// The documents follow the replica's notebook (pages are told), under the gate; true when
+    /// the notebook's version moved.
+    private func follow() -> Bool {
+        gate.wait()
+        defer { gate.signal() }
+        let before = state.withLock { $0.version }
         refresh(replica.notebook)
+        return state.withLock { $0.version } != before
     }
 
     /// Tells pages the list changed, at most once a round.
@@ -386,13 +427,14 @@ public final class LibraryHost: Sendable {
         if due { runSync() }
     }
 
-    /// Syncs with the store, holding the library's sync lock and the gate. While another
-    /// process syncs the library (`memo sync` holds its sync lock), nothing is done: the sync
-    /// stays due and the next round tries again.
+    /// Syncs with the store, holding the library's sync lock (not the gate: page edits go on
+    /// while it merges, see the top of the file). While another process syncs the library
+    /// (`memo sync` holds its sync lock), nothing is done: the sync stays due and the next round
+    /// tries again.
     private func runSync() {
         guard let syncer else { return }
-        gate.wait()
-        defer { gate.signal() }
+        work.wait()
+        defer { work.signal() }
         guard !state.withLock({ $0.stopped }) else { return }
         let syncLock: LibrarySyncLock
         do throws(DiskError) {
@@ -412,7 +454,7 @@ public final class LibraryHost: Sendable {
             state.sync.error = outcome.error
             if outcome.complete { state.sync.lastSyncMilliseconds = replica.lastSyncMilliseconds }
         }
-        refresh(replica.notebook)
+        _ = follow()
         postStatus()
     }
 

@@ -235,6 +235,37 @@ try:
         browser.screenshot('zoom-200')
         browser.call('Emulation.clearDeviceMetricsOverride', session=True)
 
+    @scenario('a memo made while the page\'s event stream was starting is listed')
+    def stream_start():
+        # The page's event stream tells what changes from its start on. Hold its request (the
+        # DevTools Fetch domain) until `memo new` was merged by the server, so that the list
+        # event is posted before the stream starts: the page must fetch the list again when the
+        # stream opens, or it never lists the memo (the README screenshot's rare failure).
+        assert served.memo('new', 'Made before the page loaded').returncode == 0
+        time.sleep(1)   # merged by the server
+        browser.call('Fetch.enable', {'patterns': [{'urlPattern': '*/api/events*', 'requestStage': 'Request'}]}, session=True)
+        try:
+            browser.go(served.url)
+            wait(lambda: 'Made before the page' in (browser.js("document.getElementById('list').textContent") or ''), 'the list shown')
+            paused = []
+
+            def stream_paused():
+                browser.js('1')   # reads what Chromium sent meanwhile into browser.events
+                paused[:] = [e['params']['requestId'] for e in browser.events if e.get('method') == 'Fetch.requestPaused']
+                return bool(paused)
+            wait(stream_paused, 'the event stream request held')
+            made = served.memo('new', 'Made while the stream was starting')
+            assert made.returncode == 0, f'memo new while served: exit {made.returncode}: {made.stderr}'
+            time.sleep(1.5)   # the server looks at the folder every 200 ms: merged, list event posted
+            assert 'Made while the stream' not in (browser.js("document.getElementById('list').textContent") or ''), 'listed before the stream started'
+            for request in paused:
+                browser.call('Fetch.continueRequest', {'requestId': request}, session=True)
+        finally:
+            browser.events = [e for e in browser.events if e.get('method') != 'Fetch.requestPaused']
+            browser.call('Fetch.disable', session=True)
+        wait(lambda: 'Made while the stream' in (browser.js("document.getElementById('list').textContent") or ''),
+             'the memo listed once the stream opened', seconds=10)
+
     @scenario('the README screenshot')
     def readme():
         for text in ['Trip to Lisbon\nBook the train to Sintra, pastéis de nata in Belém.',

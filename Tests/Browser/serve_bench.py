@@ -71,6 +71,10 @@ events = socket.create_connection(('127.0.0.1', port))
 events.sendall(f'GET /api/events HTTP/1.1\r\nHost: {host}\r\nCookie: memo_serve={token}\r\nSec-Fetch-Site: same-origin\r\n\r\n'.encode())
 events.settimeout(10)
 buffer = b''
+# The stream is registered once its first event (the status) arrives: an edit's confirmation
+# posted before that would never reach this stream.
+while b'event: status' not in buffer:
+    buffer += events.recv(65536)
 round_trips = []
 for index in range(300):
     start = time.perf_counter()

@@ -14,6 +14,56 @@ import Testing
             timestamp: HybridTimestamp(wallMilliseconds: 1_000 + UInt64(counter), logical: 0))
     }
 
+    /// An older copy of a replica's run, held back, and a newer copy of the same run that goes
+    /// further (the replica typed on in the same memo since, so its run's timestamp is newer),
+    /// in either order, end with nothing held back. Seed 346 of `memo-sim` (replica, 8 replicas,
+    /// 3000 steps, all faults): a library that reopened after damage replayed its journal's
+    /// held-back records (older copies) before the record that released them (newer copies);
+    /// the newer copy applied in part (a later operation of its run waited for another
+    /// replica's operation applied in the same call), and the older copy's rest, queued first,
+    /// was older than the part applied and stopped the queue for good: 147 saved operations
+    /// held back for ever.
+    @Test func anOlderCopyOfARunNeverStopsItsNewerCopy() throws {
+        let memo = MemoID(high: 3, low: 3)
+        // `first` sorts before `second`, so a call visits its runs first.
+        let firstID = ReplicaID(1)
+        var first = Notebook(replica: firstID)
+        var second = Notebook(replica: ReplicaID(2))
+        try second.createMemo(memo, text: "a", wallMilliseconds: 1_000)
+        try first.apply(second.changes(since: VersionVector()))
+        try first.edit(memo, replacingUTF16: 1..<1, with: "bcde", wallMilliseconds: 2_000)
+        try second.apply(first.changes(since: second.version))
+        // "X" after "c": builds on the first replica's second operation.
+        try second.edit(memo, replacingUTF16: 3..<3, with: "X", wallMilliseconds: 3_000)
+        try first.apply(second.changes(since: first.version))
+        // "gh" after "X": the first replica's run in the memo goes on, building on "X".
+        try first.edit(memo, replacingUTF16: 4..<4, with: "g", wallMilliseconds: 4_000)
+        try first.edit(memo, replacingUTF16: 5..<5, with: "h", wallMilliseconds: 4_100)
+        // The older copy: the first replica's operations 2..<6 alone (what a journal record
+        // holds when the library had the first two already).
+        var sinceTwo = first.version
+        sinceTwo = VersionVector(entries: sinceTwo.entries.map { $0.replica == firstID ? .init(replica: firstID, operationCount: 2) : $0 })
+        let older = try first.changes(since: sinceTwo)
+        #expect(older.operationCount == 4)
+        try first.edit(memo, replacingUTF16: 6..<6, with: "i", wallMilliseconds: 5_000)
+        let everything = try first.changes(since: VersionVector())
+
+        var olderFirst = Notebook(replica: ReplicaID(3))
+        try olderFirst.apply(older)
+        #expect(olderFirst.pendingOperationCount == 4)
+        try olderFirst.apply(everything)
+        try olderFirst.checkInvariants()
+        #expect(olderFirst.pendingOperationCount == 0)
+        #expect(olderFirst.memo(memo)?.text == first.memo(memo)?.text)
+        #expect(olderFirst.version == first.version)
+
+        var newerFirst = Notebook(replica: ReplicaID(3))
+        try newerFirst.apply(everything)
+        try newerFirst.apply(older)
+        #expect(newerFirst.pendingOperationCount == 0)
+        #expect(newerFirst.encoded() == olderFirst.encoded())
+    }
+
     /// A delta held back (what it builds on has not arrived) and received again, as a sync
     /// reads the same segment each time while it waits, is held once: the queue does not grow
     /// with every sync.

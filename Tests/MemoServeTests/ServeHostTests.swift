@@ -162,6 +162,36 @@ import Testing
 
     /// The server's syncs and a `memo sync` never run at once: the server's sync holds the
     /// library's sync lock, and waits while another process holds it.
+    /// A page's edit never waits for a sync (SERVE.md: a sync merges outside the gate), and
+    /// lands where it was typed even when the sync merged a change into the memo between the
+    /// page's read and its edit. The sync here changes the memo, then stays running until the
+    /// test releases it; with the gate held for the sync, the edit would wait for that.
+    @Test func pageEditsGoOnDuringASyncAndLandWhereTyped() throws {
+        let memo = Mutex<MemoID?>(nil)
+        let merged = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let syncTimedOut = Mutex(false)
+        let served = try ServedLibrary(syncer: { replica in
+            if let id = memo.withLock({ id in defer { id = nil }; return id }) {
+                // What a sync merges: text arriving at the start of the memo.
+                try? replica.edit(id, replacingUTF16: 0..<0, with: ">>")
+                merged.signal()
+                if release.wait(timeout: .now() + 20) == .timedOut { syncTimedOut.withLock { $0 = true } }
+            }
+            return ServeSyncOutcome(complete: true, reachedStore: true, error: nil)
+        }, syncIntervalMilliseconds: 100)
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"ab"}"#)["id"] as? String)
+        #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
+        memo.withLock { $0 = MemoID(id)! }
+        #expect(merged.wait(timeout: .now() + 10) == .success, "no sync ran")
+        // Typed after "ab" on revision 0, while the sync runs.
+        let typed = try Self.type(served, id, "X", at: 2, length: 2, revision: 0)
+        #expect(!syncTimedOut.withLock { $0 }, "the edit waited for the sync")
+        release.signal()
+        #expect(typed["revision"] as? Int != nil, "\(typed)")
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == ">>abX")
+    }
+
     @Test func serverSyncsHoldTheSyncLockAndWaitForAnother() throws {
         let during = Mutex<[Bool]>([])
         let folder = Mutex<String?>(nil)

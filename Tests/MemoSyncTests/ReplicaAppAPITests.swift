@@ -42,6 +42,38 @@ import MemoSyncTesting
         #expect(throws: ReplicaError.notebook(.nothingToUndo(memo))) { try replica.undo(memo) }
     }
 
+    /// `edit(_:replacingUTF16:ifVersionIs:)` (issue 26: `memo serve` works a page's edit out
+    /// against the notebook it read, while syncs merge outside its gate) applies only on the
+    /// version read: after a merge it changes nothing and says so; on the version now it applies
+    /// every replacement in order; when one throws, none is applied.
+    @Test func editIfVersionIsAppliesOnlyOnTheVersionRead() async throws {
+        let store = InMemoryBlobStore()
+        let typist = try makeReplica()
+        let other = try Replica(disk: MemoryDisk(), environment: TestEnvironment(seed: 2629).environment)
+        let memo = try typist.createMemo(text: "abc")
+        _ = try await syncUntilQuiet([typist, other], store: store)
+        let read = typist.notebook.version
+        // Another device's edit merged by a sync after the read.
+        try other.edit(memo, replacingUTF16: 0..<0, with: ">")
+        _ = try await syncUntilQuiet([other, typist], store: store)
+        #expect(typist.notebook.memo(memo)?.text == ">abc")
+        _ = typist.takeEvents()
+        #expect(try typist.edit(memo, replacingUTF16: [(range: 3..<3, text: "X")], ifVersionIs: read) == false)
+        #expect(typist.notebook.memo(memo)?.text == ">abc")
+        #expect(typist.takeEvents().isEmpty)
+        // Read again: applied, replacements one after the other.
+        let now = typist.notebook.version
+        #expect(try typist.edit(memo, replacingUTF16: [(range: 4..<4, text: "X"), (range: 0..<1, text: "")], ifVersionIs: now))
+        #expect(typist.notebook.memo(memo)?.text == "abcX")
+        // All or nothing: the second range is past the end.
+        let before = typist.notebook.version
+        #expect(throws: ReplicaError.self) {
+            try typist.edit(memo, replacingUTF16: [(range: 0..<0, text: "Y"), (range: 9..<9, text: "Z")], ifVersionIs: before)
+        }
+        #expect(typist.notebook.memo(memo)?.text == "abcX")
+        #expect(typist.notebook.version == before)
+    }
+
     /// `purge` deletes a memo in the trash for good and refuses an active one: nothing changes
     /// (no operation, no event, the text as saved), whatever the memo held.
     @Test func purgeRefusesAnActiveMemoAndPurgesATrashedOne() async throws {

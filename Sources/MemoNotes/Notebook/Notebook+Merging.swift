@@ -220,7 +220,10 @@ extension Notebook {
                 // A replica's log joins its text operations on one memo into one run,
                 // even when a later one builds on a remote operation that itself builds
                 // on an earlier one: apply what is ready and hold the rest.
-                if let (head, rest) = try readyTextPrefix(of: item, from: replicaID) {
+                if let (head, rest) = try readyTextPrefix(of: item, from: replicaID, after: heldTimestamp) {
+                    // The clock goes past the whole run's timestamp (an upper bound of the
+                    // head's), so what this replica does next is later than all of it.
+                    clock.observe(item.run.timestamp, wallMilliseconds: 0)
                     applyReady(head, from: replicaID, &pass)
                     held = head.run.end
                     heldTimestamp = head.run.timestamp
@@ -472,12 +475,23 @@ extension Notebook {
     /// For a held text run that cannot be applied whole, its longest first part that can, and
     /// the rest; nil when not even its first text run is ready.
     ///
+    /// A run's timestamp is its last operation's, so the head's own is not known: it is no
+    /// older than `heldTimestamp` (the replica's last operation held), and no newer than the
+    /// run's. The head takes the lower bound: the log must never hold a timestamp newer than
+    /// its operations', or a later copy of them (a record or segment made before the replica
+    /// typed on, exact for its own last operation) would look older than what is held and be
+    /// refused as a forged history, or stop the replica's queue for good (seed 346 of
+    /// `memo-sim`). The rest brings the run's timestamp back when it applies (runs join with
+    /// the later timestamp).
+    ///
     /// The text operations of a notebook run come in text runs, each ready or not as a whole (a
     /// text run's dependencies are those of its first operation), and a prefix of ready ones
     /// stays ready when it is shortened, so a binary search over text runs finds the longest.
     ///
     /// - Complexity: O(k log k) for k text runs.
-    private mutating func readyTextPrefix(of item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> (PendingRun, PendingRun)? {
+    private mutating func readyTextPrefix(
+        of item: PendingRun, from replicaID: ReplicaID, after heldTimestamp: HybridTimestamp?
+    ) throws(NotebookError) -> (PendingRun, PendingRun)? {
         guard case let .text(textCounter) = item.run.kind, memos.contains(item.run.memo) else { return nil }
         let text = try materializedText(of: item.run.memo)
         guard text.operationCount(of: replicaID) == textCounter else { return nil }
@@ -499,6 +513,7 @@ extension Notebook {
         guard length > 0 && length < item.run.length else { return nil }
         var head = item
         head.run.length = length
+        head.run.timestamp = min(heldTimestamp ?? .zero, item.run.timestamp)
         head.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + length)
         var rest = item
         rest.run = item.run.dropping(length)

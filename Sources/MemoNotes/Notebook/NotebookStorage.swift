@@ -20,9 +20,12 @@ import MemoCRDT
 //   replica A:  [0: create M1] [1..<41: text M1 0..<40] [41: create M2] [42..<60: text M2 0..<18]
 //
 // Each run also carries the hybrid logical timestamp of its last operation; a memo's
-// `modifiedAt` is the latest of its runs'. A run's timestamp is exact on every replica: a delta
-// always reaches the sender's newest operation, so a run received in parts ends with the same
-// operation, and the same timestamp, as the sender's.
+// `modifiedAt` is the latest of its runs'. A run's timestamp is exact on every replica once it
+// is held whole: a delta always reaches the sender's newest operation, so a run received in
+// parts ends with the same operation, and the same timestamp, as the sender's. A run applied
+// only in part meanwhile (its later operations wait for another replica's) holds a lower bound
+// (the replica's timestamp before it), never the whole run's newer one: a later copy of its
+// operations must never look older than what is held (`readyTextPrefix`).
 //
 // Memo status is derived, never stored: purged if a purge saw every character anyone inserted in
 // the memo; else trashed if the latest trash or restore (by timestamp) is a trash that saw them

@@ -594,7 +594,9 @@ function connect() {
   source.addEventListener('list', () => listChangedSoon());
   source.addEventListener('status', (e) => showSyncStatus(JSON.parse(e.data)));
   source.addEventListener('reload', () => { if (state.memo) openMemo(state.memo); loadList(true); });
-  source.addEventListener('open', () => { if (ui.status.dataset.state === 'disconnected') { ui.status.textContent = ''; } });
+  // The stream tells what changes from its start on: what changed before (between the page's
+  // first fetch of the list and the stream's start, or while it was down) is fetched again.
+  source.addEventListener('open', () => { if (ui.status.dataset.state === 'disconnected') { ui.status.textContent = ''; } listChangedSoon(); });
   source.addEventListener('error', () => { ui.status.dataset.state = 'disconnected'; ui.status.textContent = t('status.disconnected'); });
 }
 

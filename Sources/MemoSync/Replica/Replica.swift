@@ -436,6 +436,38 @@ public final class Replica: Sendable {
         try change { notebook, now throws(NotebookError) in try notebook.edit(id, replacingUTF16: range, with: replacement, wallMilliseconds: now) }
     }
 
+    /// Applies `replacements` to a memo's text, one after the other (each range names the
+    /// text as the ones before it left it), only when the notebook still holds exactly the
+    /// operations of `version`: what a front end read (``notebook``), worked its edit out
+    /// against, and must not have changed under it. Returns false, changing nothing, when
+    /// something arrived meanwhile (a sync, another process's save merged): read the notebook
+    /// again, work the edit out against its text, and try again.
+    ///
+    /// For a front end whose edits cross a network hop or a queue (`memo serve`'s pages), so
+    /// that positions worked out on one text are never applied to another. All or nothing:
+    /// when one replacement throws, none is applied.
+    ///
+    /// - Throws: as ``edit(_:replacingUTF16:with:)``.
+    @discardableResult
+    public func edit(
+        _ id: MemoID, replacingUTF16 replacements: [(range: Range<Int>, text: String)], ifVersionIs version: VersionVector
+    ) throws(ReplicaError) -> Bool {
+        try change { notebook, now throws(NotebookError) -> Bool in
+            guard notebook.version == version else { return false }
+            if replacements.count == 1 {
+                // (One edit changes nothing when it throws: no copy needed.)
+                try notebook.edit(id, replacingUTF16: replacements[0].range, with: replacements[0].text, wallMilliseconds: now)
+                return true
+            }
+            var edited = notebook
+            for replacement in replacements {
+                try edited.edit(id, replacingUTF16: replacement.range, with: replacement.text, wallMilliseconds: now)
+            }
+            notebook = edited
+            return true
+        }
+    }
+
     /// Replaces the Unicode scalar range `range` of a memo's text with `replacement`.
     ///
     /// - Throws: as ``edit(_:replacingUTF16:with:)``, with lengths in scalars.

@@ -28,6 +28,10 @@ enum BenchCommand: Equatable {
     case remoteStore(RemoteStoreBenchmark.Kind)
     /// Syncs of a store holding junk against the same store without it (JunkBenchmark.swift).
     case junk(memos: Int, runs: Int)
+    /// Notebooks of each of `sizes` memos: open, memory, list, search, bytes per single-memo
+    /// change over `changes` synced changes, a new device's bootstrap at a latency
+    /// (ScaleBenchmark.swift, issue 28).
+    case scale(sizes: [Int], changes: Int, latencyMilliseconds: Int)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -46,6 +50,7 @@ enum BenchCommand: Equatable {
                memo-bench remote [--latency-ms MS] [--explain]
                memo-bench remote --store s3|webdav   (under Tests/Servers/servers.sh)
                memo-bench junk [--memos N] [--runs N]
+               memo-bench scale [--sizes N,N] [--changes N] [--latency-ms MS]
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -88,6 +93,14 @@ enum BenchCommand: Equatable {
                        first sync, its second, and receiving one change, on each, with the
                        ratios (target: at most 2) and how often the 500 MB file was read
                        (target: at most once)
+          scale        notebooks of each of --sizes memos (default 10000,100000) of the notebook
+                       mix, published as a snapshot to a folder store: opening a bootstrapped
+                       library (time, resident memory), its first 50 rows, search (first and
+                       warm), --changes single-memo edits each synced (default 1000; the bytes
+                       written per change against the snapshot's bytes, the median sync), a new
+                       device's bootstrap through the folder with --latency-ms (default 50)
+                       added per request (list shown, everything in). Runs once; prints one
+                       JSON object with a member per size last (progress on stderr)
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not
@@ -127,6 +140,9 @@ enum BenchCommand: Equatable {
         var latencyGiven = false
         var encrypt = false
         var remoteStore: String?
+        var sizes = ScaleBenchmark.defaultSizes
+        var changes = ScaleBenchmark.defaultChanges
+        var scaleOptionGiven = false
         /// Options that only `longevity` takes, in the order given.
         var longevityOptions: [String] = []
         /// Whether `--runs` was given (`longevity` does not take it).
@@ -148,6 +164,21 @@ enum BenchCommand: Equatable {
                     throw .usage("--memos needs an integer from 1 to 1000000")
                 }
                 memos = value
+                index += 1
+            } else if argument == "--sizes" {
+                let values = index + 1 < arguments.count ? arguments[index + 1].split(separator: ",").map { Int($0) } : []
+                guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 1_000_000 }) else {
+                    throw .usage("--sizes needs integers from 1 to 1000000, separated by commas")
+                }
+                sizes = values.map { $0 ?? 0 }
+                scaleOptionGiven = true
+                index += 1
+            } else if argument == "--changes" {
+                guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value >= 1, value <= 100_000 else {
+                    throw .usage("--changes needs an integer from 1 to 100000")
+                }
+                changes = value
+                scaleOptionGiven = true
                 index += 1
             } else if argument == "--encrypt" {
                 encrypt = true
@@ -211,7 +242,9 @@ enum BenchCommand: Equatable {
             if command != "longevity" && !(command == "remote" && longevityOptions == ["--explain"]), let option = longevityOptions.first {
                 throw .usage("\(option) is an option of longevity only")
             }
-            if command != "remote" && (latencyGiven || remoteStore != nil) { throw .usage("--latency-ms and --store are options of remote only") }
+            if command != "remote" && remoteStore != nil { throw .usage("--store is an option of remote only") }
+            if command != "remote" && command != "scale" && latencyGiven { throw .usage("--latency-ms is an option of remote and scale only") }
+            if command != "scale" && scaleOptionGiven { throw .usage("--sizes and --changes are options of scale only") }
             if command != "sync" && encrypt { throw .usage("--encrypt is an option of sync only") }
             switch command {
             case "remote":
@@ -226,6 +259,10 @@ enum BenchCommand: Equatable {
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
                 return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain)
+            case "scale":
+                guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                guard !runsGiven else { throw .usage("scale runs once: --runs does not apply") }
+                return .scale(sizes: sizes, changes: changes, latencyMilliseconds: latencyMilliseconds)
             case "crypto":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 return .crypto(runs: runs)
@@ -319,6 +356,10 @@ enum BenchRunner {
             return await report("sync") { try await SyncBenchmark.run(memoCount: memos, runs: runs).json }
         case let .junk(memos, runs):
             return await report("junk") { try await JunkBenchmark.run(memoCount: memos, runs: runs).json }
+        case let .scale(sizes, changes, latency):
+            return await report("scale") {
+                try await ScaleBenchmark.run(sizes: sizes, changes: changes, latencyMilliseconds: latency) { writeErrorLine($0) }
+            }
         case let .crypto(runs):
             return await report("crypto") { try CryptoBenchmark.run(runs: runs).json }
         case let .syncEncrypted(memos, runs):

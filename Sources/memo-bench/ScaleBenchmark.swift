@@ -1,0 +1,150 @@
+// `memo-bench scale` (issue 28): notebooks of 10,000 and 100,000 memos of the notebook
+// benchmark's mix, and what a notes app with a lifetime of notes lives by.
+//
+// For each size: the notebook is built (three replicas, `NotebookBenchmark.build`) and published
+// to a folder store as one snapshot. A writer device bootstraps from the folder; its library is
+// closed and opened again (`open_ms`, `rss_mb`: the resident memory the open library and its
+// list add), listed (`list_first_50_ms`) and searched (`search_first_ms` on the freshly opened
+// library, `search_warm_ms` later). Then it makes `changes` single-memo edits, syncing after each
+// (`sync_one_change_ms`: the median; `bytes_per_change_fraction`: the bytes those syncs wrote to
+// the store, snapshots included, averaged over them, divided by the bytes of the library's
+// snapshot). Last, a new device bootstraps through the folder with `latencyMilliseconds` added to
+// every request (`bootstrap_list_ms`: until its notebook first lists every memo of the store's
+// snapshot; `bootstrap_all_ms`: until its sync returns with every text readable).
+
+import Foundation
+import MemoCRDT
+import MemoNotes
+import MemoSync
+
+enum ScaleBenchmark {
+    /// The sizes measured when `--sizes` is not given.
+    static let defaultSizes = [10_000, 100_000]
+    /// The single-memo syncs measured when `--changes` is not given (the issue's 1,000).
+    static let defaultChanges = 1_000
+
+    /// One JSON object: a member per size, each the figures of that size.
+    static func run(sizes: [Int], changes: Int, latencyMilliseconds: Int, progress: (String) -> Void) async throws -> String {
+        var members: [String] = []
+        for size in sizes {
+            let report = try await measure(memoCount: size, changes: changes, latencyMilliseconds: latencyMilliseconds, progress: progress)
+            progress("\(size): \(report.json)")
+            members.append(ReportValue.quoted(String(size)) + ": " + report.json)
+        }
+        var header = Report()
+        header.add("benchmark", .string("scale"))
+        header.add("changes", .integer(changes))
+        header.add("latency_ms", .integer(latencyMilliseconds))
+        let fields = header.json.dropLast()
+        return fields + ", " + members.joined(separator: ", ") + "}"
+    }
+
+    /// The figures of one size.
+    static func measure(memoCount: Int, changes: Int, latencyMilliseconds: Int, progress: (String) -> Void) async throws -> Report {
+        let clock = ContinuousClock()
+        var random = BenchRandom(seed: 0x5CA1_E28)
+        let buildStart = clock.now
+        let built = try NotebookBenchmark.build(memoCount: memoCount, random: &random)
+        let buildSeconds = (clock.now - buildStart) / .seconds(1)
+        progress("\(memoCount): built in \(Int(buildSeconds)) s")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-scale-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let devices = try RemoteBenchmark.Devices(root: root)
+        let snapshot = built.encoded()
+        try devices.folder.write(
+            key: StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot),
+            bytes: snapshot)
+        let memoIDs = built.list().map(\.id)
+        let expected = built.activeMemoCount
+
+        // The writer: bootstrapped from the folder, then closed and opened again.
+        let writerPath = root.appendingPathComponent("writer").path
+        do {
+            let first = try Replica(libraryPath: writerPath)
+            let report = try await first.sync(with: devices.folder)
+            guard report.isComplete, first.notebook.activeMemoCount == expected else {
+                throw BenchFailure.usage("the writer's bootstrap did not get every memo: \(report.errors)")
+            }
+            await first.close()
+        }
+        Measure.releaseFreeHeapMemory()
+        let opened = Measure.documentResidentMebibytes { () -> (Replica, Double, Double, [MemoSummary])? in
+            let start = clock.now
+            guard let replica = try? Replica(libraryPath: writerPath) else { return nil }
+            let openMilliseconds = Measure.milliseconds(clock.now - start)
+            let listStart = clock.now
+            let rows = Array(replica.notebook.list().prefix(50))
+            return (replica, openMilliseconds, Measure.milliseconds(clock.now - listStart), rows)
+        }
+        guard let (writer, openMilliseconds, listMilliseconds, rows) = opened.document, rows.count == 50 || rows.count == expected else {
+            throw BenchFailure.usage("the writer's library did not open")
+        }
+        progress("\(memoCount): opened in \(Int(openMilliseconds)) ms")
+
+        // Search: the first query on the freshly opened library, then warm.
+        let queries = [
+            NotebookBenchmark.words[0][3], NotebookBenchmark.words[1][40], NotebookBenchmark.words[2][400],
+            NotebookBenchmark.words[2][3].uppercased(), NotebookBenchmark.words[0][40], NotebookBenchmark.words[1][400],
+        ]
+        let searchFirst = Measure.timed { writer.notebook.search(queries[0]) }
+        var warmTimes: [Double] = []
+        for query in queries { warmTimes.append(Measure.medianMilliseconds(runs: 3) { writer.notebook.search(query) }.milliseconds) }
+
+        // Single-memo changes, each synced.
+        var changeTimes: [Double] = []
+        var bytesWritten = 0
+        var snapshotsWritten = 0
+        var pick = BenchRandom(seed: 0xC4A_4E)
+        for change in 0..<changes {
+            let target = memoIDs[pick.int(0..<memoIDs.count)]
+            try writer.edit(target, replacingUTF16: 0..<0, with: "change \(change) ")
+            let timed = try await Measure.timed { () async throws(ReplicaError) in try await writer.sync(with: devices.folder) }
+            guard timed.result.isComplete, timed.result.publishedSegment != nil else {
+                throw BenchFailure.usage("a single-memo sync did not publish: \(timed.result.errors)")
+            }
+            changeTimes.append(timed.milliseconds)
+            bytesWritten += timed.result.bytesWritten
+            if timed.result.publishedSnapshot != nil { snapshotsWritten += 1 }
+        }
+        progress("\(memoCount): \(changes) changes synced, \(snapshotsWritten) snapshots")
+        let everything = writer.notebook.version
+        await writer.close()
+
+        // A new device through the store with latency: when the list shows, when everything is in.
+        let store = LatencyStore(inner: devices.folder, latencyMilliseconds: latencyMilliseconds)
+        let device = try devices.new()
+        let start = clock.now
+        let syncing = Task { try await device.sync(with: store) }
+        var listMillisecondsBootstrap: Double?
+        while listMillisecondsBootstrap == nil {
+            if device.notebook.activeMemoCount >= expected { listMillisecondsBootstrap = Measure.milliseconds(clock.now - start) }
+            if device.syncProgress == nil, Measure.milliseconds(clock.now - start) > 100 { break }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let bootstrapReport = try await syncing.value
+        let allMilliseconds = Measure.milliseconds(clock.now - start)
+        guard bootstrapReport.isComplete, device.notebook.version == everything else {
+            throw BenchFailure.usage("the new device's bootstrap did not get everything: \(bootstrapReport.errors)")
+        }
+        await device.close()
+
+        var report = Report()
+        report.add("memos", .integer(expected))
+        report.add("snapshot_bytes", .integer(snapshot.count))
+        report.add("open_ms", .milliseconds(openMilliseconds))
+        report.add("rss_mb", opened.mebibytes.map { .number($0) })
+        report.add("list_first_50_ms", .milliseconds(listMilliseconds))
+        report.add("search_warm_ms", .milliseconds(Measure.median(warmTimes)))
+        report.add("search_first_ms", .milliseconds(searchFirst.milliseconds))
+        report.add("bytes_per_change_fraction", .decimal(Double(bytesWritten) / Double(max(changes, 1)) / Double(snapshot.count), places: 6))
+        report.add("bytes_per_change", .integer(bytesWritten / max(changes, 1)))
+        report.add("snapshots_written", .integer(snapshotsWritten))
+        report.add("sync_one_change_ms", .milliseconds(Measure.median(changeTimes)))
+        report.add("bootstrap_list_ms", .milliseconds(listMillisecondsBootstrap ?? allMilliseconds))
+        report.add("bootstrap_all_ms", .milliseconds(allMilliseconds))
+        report.add("bootstrap_bytes_read", .integer(bootstrapReport.bytesRead))
+        report.add("bootstrap_blobs_read", .integer(bootstrapReport.blobsRead))
+        report.add("build_s", .number(buildSeconds))
+        return report
+    }
+}

@@ -278,10 +278,10 @@ public final class LibraryHost: Sendable {
         do throws(E) {
             result = try body(replica)
         } catch let error as ServeFailure {
-            refresh(replica.notebook)
+            refresh(replica.notebook, evenIfUnchanged: true)
             throw error
         } catch {
-            refresh(replica.notebook)
+            refresh(replica.notebook, evenIfUnchanged: true)
             throw ServeFailure(status: 409, message: (error as? ReplicaError).map(Self.message) ?? String(describing: error))
         }
         let now = Self.now()
@@ -324,9 +324,18 @@ public final class LibraryHost: Sendable {
 
     /// Follows `notebook`: every open document whose text differs gets the difference as a
     /// change (pages are told), and the list is marked changed when the notebook's version moved.
-    private func refresh(_ notebook: Notebook) {
+    ///
+    /// A notebook of the version last followed changes no text (a text changes only with an
+    /// operation), so nothing is compared then (an edit follows twice: before and after it),
+    /// unless `evenIfUnchanged`: a failed change may have recorded in a document what the
+    /// engine refused.
+    private func refresh(_ notebook: Notebook, evenIfUnchanged: Bool = false) {
         let updates = state.withLock { state -> [(MemoID, Int, TextOperation)] in
             var updates: [(MemoID, Int, TextOperation)] = []
+            if notebook.version == state.version && !evenIfUnchanged {
+                state.notebook = notebook
+                return updates
+            }
             if notebook.version != state.version { state.listStamp += 1 }
             state.version = notebook.version
             state.notebook = notebook

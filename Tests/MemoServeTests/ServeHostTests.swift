@@ -192,6 +192,20 @@ import Testing
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == ">>abX")
     }
 
+    /// An edit the engine refuses (its memo went to the trash) is not left in the server's
+    /// document: the document follows the engine's text again, though the notebook's version
+    /// did not move (a refresh of an unchanged version otherwise compares nothing).
+    @Test func aRefusedEditLeavesTheDocumentAsTheEngineHasIt() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"ab"}"#)["id"] as? String)
+        #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
+        #expect(try served.request("POST", "/api/memos/\(id)/trash", body: "{}").status == 200)
+        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":0,"operation":[2,"X"],"client":"t"}"#)
+        #expect(refused.status == 409)
+        #expect(try served.host.openDocument(MemoID(id)!).text == "ab")
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "ab")
+    }
+
     @Test func serverSyncsHoldTheSyncLockAndWaitForAnother() throws {
         let during = Mutex<[Bool]>([])
         let folder = Mutex<String?>(nil)

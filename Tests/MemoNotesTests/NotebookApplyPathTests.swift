@@ -64,6 +64,59 @@ import Testing
         #expect(newerFirst.encoded() == olderFirst.encoded())
     }
 
+    /// Runs held back because applying them would leave characters deleted by no operation held
+    /// (their deletions wait for a missing operation) hold back only their memo: runs of other
+    /// memos that become ready later apply. Seed 773 of `memo-sim` (replica, 8 replicas, 3000
+    /// steps, all faults): such runs stayed held back for days, and every later call that made
+    /// other runs ready was undone whole with them; the library reopened after a crash (its
+    /// journal replayed without those runs) held 267 operations the live notebook held back.
+    @Test func runsThatWouldOrphanHoldBackOnlyTheirMemo() throws {
+        let (m1, m2, m3) = (MemoID(high: 7, low: 1), MemoID(high: 7, low: 2), MemoID(high: 7, low: 3))
+        // A writes "abc" in m1; C writes "q" in m2; B, holding both, types in m2 after C's "q"
+        // and then deletes A's "b": B's deletion waits, in B's log, for what C wrote.
+        var a = Notebook(replica: ReplicaID(1))
+        try a.createMemo(m1, text: "abc", wallMilliseconds: 1_000)
+        var c = Notebook(replica: ReplicaID(3))
+        try c.createMemo(m2, text: "q", wallMilliseconds: 1_100)
+        var b = Notebook(replica: ReplicaID(2))
+        try b.apply(a.changes(since: VersionVector()))
+        try b.apply(c.changes(since: VersionVector()))
+        try b.edit(m2, replacingUTF16: 1..<1, with: "r", wallMilliseconds: 2_000)
+        try b.edit(m1, replacingUTF16: 1..<2, with: "", wallMilliseconds: 2_100)
+        // What B sends without C's operations: A's "abc" with "b" already deleted (no content),
+        // and B's operations.
+        let withoutC = try b.changes(since: c.version)
+        #expect(withoutC.hasTombstones)
+        // F writes "xy" in m3; E, holding it, types "z" after "x".
+        var f = Notebook(replica: ReplicaID(6))
+        try f.createMemo(m3, text: "xy", wallMilliseconds: 1_200)
+        var e = Notebook(replica: ReplicaID(5))
+        try e.apply(f.changes(since: VersionVector()))
+        try e.edit(m3, replacingUTF16: 1..<1, with: "z", wallMilliseconds: 3_000)
+
+        var receiver = Notebook(replica: ReplicaID(9))
+        try receiver.apply(withoutC)
+        let heldForC = receiver.pendingOperationCount
+        #expect(heldForC > 0)
+        // E's typing arrives before what it builds on, then F's memo: both apply, whatever
+        // waits for C.
+        try receiver.apply(e.changes(since: f.version))
+        try receiver.apply(f.changes(since: VersionVector()))
+        try receiver.checkInvariants()
+        #expect(receiver.version[ReplicaID(5)] == e.version[ReplicaID(5)], "E's typing is held back with the runs waiting for C")
+        #expect(receiver.memo(m3)?.text == "xzy")
+        #expect(receiver.pendingOperationCount <= heldForC)
+        // C's memo arrives: everything applies, as on a notebook that received it all at once.
+        try receiver.apply(c.changes(since: VersionVector()))
+        try receiver.checkInvariants()
+        #expect(receiver.pendingOperationCount == 0)
+        var reference = b
+        try reference.apply(e.changes(since: VersionVector()))
+        #expect(receiver.version == reference.version)
+        for memo in [m1, m2, m3] { #expect(receiver.memo(memo)?.text == reference.memo(memo)?.text) }
+        #expect(receiver.memo(m1)?.text == "ac")
+    }
+
     /// A delta held back (what it builds on has not arrived) and received again, as a sync
     /// reads the same segment each time while it waits, is held once: the queue does not grow
     /// with every sync.

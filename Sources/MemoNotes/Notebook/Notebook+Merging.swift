@@ -95,8 +95,11 @@ extension Notebook {
     /// `apply(_:)`; `separatingHeldBack`: when the call must be undone (below), try `delta` on
     /// its own, the runs held back before it aside, then those again. `queueingEvents`: false
     /// leaves `events` as it was (nothing else depends on it).
+    ///
+    /// `heldMemos`: memos whose text runs stay held back in this call, even when ready (those
+    /// whose applying left orphans in an earlier try of the call; see `undo`).
     private mutating func apply(
-        _ delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool
+        _ delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool, heldMemos: Set<MemoID> = []
     ) throws(NotebookError) -> NotebookApplyReport {
         if delta.isEmpty && pending.isEmpty { return NotebookApplyReport() }
         try validate(delta)
@@ -106,14 +109,19 @@ extension Notebook {
             || pending.values.contains { $0.contains { $0.hasTombstones } }
         let original: Notebook? = mayOrphan ? self : nil
         holdBack(delta)
-        var pass = ApplyPass(queueingEvents: queueingEvents, collectingTombstones: mayOrphan)
+        var pass = ApplyPass(queueingEvents: queueingEvents, collectingTombstones: mayOrphan, heldMemos: heldMemos)
         try applyReadyRuns(&pass)
         // Characters that arrived already deleted (a delta carries no content for them) whose
         // deletions are still held back (they wait for something else) would be deleted by no
-        // operation held: a state that would not encode. Undo the call and hold the whole delta
-        // back; it applies once what the deletions wait for arrives (in one call then).
-        if try leavesOrphans(pass.appliedTombstones), let original {
-            return try undo(to: original, holdingBack: delta, separatingHeldBack: separatingHeldBack, queueingEvents: queueingEvents)
+        // operation held: a state that would not encode. Undo the call and try again with the
+        // text runs of those memos held back; they apply once what the deletions wait for
+        // arrives (in one call then).
+        let orphaned = try memosLeftWithOrphans(pass.appliedTombstones)
+        if !orphaned.isEmpty, let original {
+            precondition(orphaned.isDisjoint(with: heldMemos), "a memo held back applied no text run")
+            return try undo(
+                to: original, holdingBack: delta, separatingHeldBack: separatingHeldBack, queueingEvents: queueingEvents,
+                heldMemos: heldMemos.union(orphaned))
         }
         markTitlesStale(inOrderOfChange: pass.textChanged)
         reportStatusChanges(&pass)
@@ -129,6 +137,8 @@ extension Notebook {
         /// Whether some queued text has tombstones (`mayOrphan`): only then are the applied ones
         /// collected (the parts of texts without are without).
         let collectingTombstones: Bool
+        /// Memos whose text runs are not applied in this pass (see `apply`'s `heldMemos`).
+        var heldMemos: Set<MemoID> = []
         var report = NotebookApplyReport()
         /// Text runs applied in this call that brought characters already deleted (tombstones):
         /// their deletions must be held by the end of the call (see `apply`).
@@ -215,6 +225,7 @@ extension Notebook {
                 Self.dropHeldPart(of: &item, from: replicaID, held: held)
             }
             if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
+            if case .text = item.run.kind, !pass.heldMemos.isEmpty, pass.heldMemos.contains(item.run.memo) { break }
             if pass.statusBefore[item.run.memo] == nil { pass.statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
             guard try isReady(item, from: replicaID) else {
                 // A replica's log joins its text operations on one memo into one run,
@@ -238,6 +249,13 @@ extension Notebook {
             heldTimestamp = item.run.timestamp
             index += 1
             progress = true
+        }
+        // Behind the run the queue stopped at, copies of runs cut elsewhere (made at other
+        // times) may lie wholly below the log's end: duplicates, dropped.
+        if index < queue.count && queue[index...].contains(where: { $0.run.end <= held }) {
+            for item in queue[index...] where item.run.end <= held { pass.report.duplicateOperationCount += Int(item.run.length) }
+            queue = queue[..<index] + queue[index...].filter { $0.run.end > held }
+            changed = true
         }
         guard changed || index > 0 else { return progress }
         queue.removeFirst(index)
@@ -264,22 +282,34 @@ extension Notebook {
         pass.report.appliedOperationCount += Int(item.run.length)
     }
 
-    /// Whether some character of `tombstones` (text runs applied already deleted) is deleted by
-    /// no operation its memo holds now.
-    private mutating func leavesOrphans(_ tombstones: [(memo: MemoID, run: TextDelta.Run)]) throws(NotebookError) -> Bool {
+    /// The memos where some character of `tombstones` (text runs applied already deleted) is
+    /// deleted by no operation the memo holds now.
+    private mutating func memosLeftWithOrphans(_ tombstones: [(memo: MemoID, run: TextDelta.Run)]) throws(NotebookError) -> Set<MemoID> {
         var tombstonesByMemo: [MemoID: [TextDelta.Run]] = [:]
         for (memo, run) in tombstones { tombstonesByMemo[memo, default: []].append(run) }
+        var orphaned = Set<MemoID>()
         for memo in tombstonesByMemo.keys.sorted() {
-            if try !materializedText(of: memo).deletionsCover(tombstonesByMemo[memo]!) { return true }
+            if try !materializedText(of: memo).deletionsCover(tombstonesByMemo[memo]!) { orphaned.insert(memo) }
         }
-        return false
+        return orphaned
     }
 
-    /// Puts the notebook back as it was before the call (`original`) and holds `delta` back
-    /// whole, after trying it apart from the runs held back before it when
-    /// `separatingHeldBack`.
+    /// Puts the notebook back as it was before the call (`original`) and applies `delta` again
+    /// with the text runs of `heldMemos` held back, after trying it apart from the runs held
+    /// back before it when `separatingHeldBack`.
+    ///
+    /// Holding back only the memos left with orphans, rather than the whole call, matters: runs
+    /// held back for a long time (their deletions wait for operations a damaged record lost, or
+    /// that another device has not published yet) would otherwise hold back, with every call,
+    /// whatever arrives later and is ready in other memos. The live notebook would then lag the
+    /// same operations replayed from its journal without those runs (seed 773 of `memo-sim`:
+    /// reopened after a crash, the library showed 267 operations the live one held back).
+    /// Holding back a memo's runs can keep a replica's later runs, in other memos, waiting too,
+    /// and so leave orphans elsewhere: each try holds back more memos, so at most one try per
+    /// memo, and with every memo that has tombstones held back nothing is left orphaned.
     private mutating func undo(
-        to original: Notebook, holdingBack delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool
+        to original: Notebook, holdingBack delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool,
+        heldMemos: Set<MemoID>
     ) throws(NotebookError) -> NotebookApplyReport {
         self = original
         // Runs held back earlier may be what leaves the orphans (they can wait for
@@ -288,14 +318,7 @@ extension Notebook {
         if separatingHeldBack && !original.pending.isEmpty && !delta.isEmpty {
             return try applyApartFromHeldBack(delta, queueingEvents: queueingEvents)
         }
-        holdBack(delta)
-        // (Runs of the delta this notebook held already are not held back: they are
-        // duplicates, as `applyReadyRuns(of:_:)` counts them.)
-        dropAppliedPendingRuns()
-        checkInvariantsIfEnabled()
-        var heldBack = NotebookApplyReport()
-        heldBack.pendingOperationCount = pendingOperationCount
-        return heldBack
+        return try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents, heldMemos: heldMemos)
     }
 
     /// Applies `delta` with the held-back runs set aside, then those again (without those the
@@ -412,17 +435,6 @@ extension Notebook {
     /// none is held back).
     private func heldBackRanges(of replica: ReplicaID) -> [Range<UInt32>] {
         pending[replica].map { mergedRanges($0.map { $0.run.counter..<$0.run.end }) } ?? []
-    }
-
-    /// Removes held-back runs whose operations this notebook holds already.
-    private mutating func dropAppliedPendingRuns() {
-        for replicaID in pending.keys.sorted() {
-            let held = logs.version[replicaID]
-            let queue = pending[replicaID]!
-            guard queue.contains(where: { $0.run.end <= held }) else { continue }
-            let kept = queue.filter { $0.run.end > held }
-            pending[replicaID] = kept.isEmpty ? nil : kept
-        }
     }
 
     /// Whether held-back runs are in ascending counter order (ties allowed).

@@ -363,6 +363,85 @@ def two_libraries():
         for server in servers: server.stop()
 
 
+@scenario('history panel: an older version shown, restored; a version not retained says so')
+def history_panel():
+    library = os.path.join(root, 'history')
+    made = subprocess.run([MEMO, 'new', 'Groceries\nmilk', '--library', library], capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    server = Served(library)
+    pages = []
+    try:
+        listed = json.loads(server.memo('list', '--json').stdout)
+        memo = (listed if isinstance(listed, list) else listed['memos'])[0]['id']
+        # Another device: `memo edit` while the server shares the library takes an id of its own.
+        edit = server.memo('edit', memo[:8], '--insert', '14', '\neggs')
+        assert edit.returncode == 0, edit.stderr
+        page = Browser('en-US')
+        pages.append(page)
+        page.go(server.url)
+        wait(lambda: page.js("document.querySelectorAll('#list li').length") == 1, 'the memo listed')
+        page.js("document.querySelector('#list li').click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'Groceries\nmilk\neggs', 'the memo open with the edit')
+        shown = "[...document.getElementById('history-text').childNodes].filter((n) => n.nodeName !== 'DEL').map((n) => n.textContent).join('')"
+        page.js("document.getElementById('history-toggle').click()")
+        wait(lambda: page.js("document.getElementById('history-slider').max") == '1', 'two versions on the slider')
+        wait(lambda: page.js(shown) == 'Groceries\nmilk\neggs', 'the newest version shown')
+        assert page.js("document.getElementById('history-restore').disabled"), 'restore offered for the current text'
+        assert page.js("document.activeElement.id") == 'history-slider', 'the slider has the focus'
+
+        def key(name, code):
+            for kind in ('keyDown', 'keyUp'):
+                page.call('Input.dispatchKeyEvent', {'type': kind, 'key': name, 'code': name, 'windowsVirtualKeyCode': code}, session=True)
+        key('ArrowLeft', 37)   # the slider, by keyboard: the older version
+        wait(lambda: page.js(shown) == 'Groceries\nmilk', 'the older version shown')
+        assert page.js("[...document.querySelectorAll('#history-text del')].map((e) => e.textContent)") == ['\neggs'], 'the edit since marked'
+        assert 'Version 1 of 2' in page.js("document.getElementById('history-slider').getAttribute('aria-valuetext')")
+        assert 'this device' in page.js("document.getElementById('history-version').textContent")
+        page.screenshot('history')
+        # Light and dark, and 200% text: the marks keep their colours, nothing overflows.
+        page.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'dark'}]}, session=True)
+        wait(lambda: page.js("getComputedStyle(document.querySelector('#history-text del')).backgroundColor") == 'rgb(90, 29, 29)', 'dark marks')
+        assert page.js("getComputedStyle(document.getElementById('history')).backgroundColor") == 'rgb(32, 34, 37)'
+        page.js("document.documentElement.style.fontSize = '200%'")
+        assert page.js("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"), 'horizontal overflow at 200% text'
+        page.screenshot('history-dark-200')
+        page.js("document.documentElement.style.fontSize = ''")
+        page.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'light'}]}, session=True)
+        wait(lambda: page.js("getComputedStyle(document.querySelector('#history-text del')).backgroundColor") == 'rgb(251, 218, 218)', 'light marks')
+
+        # Restore: the memo's text is the older version's, in the page and in the library.
+        wait(lambda: not page.js("document.getElementById('history-restore').disabled"), 'restore offered')
+        page.js("document.getElementById('history-restore').click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'Groceries\nmilk', 'the page shows the restored text')
+        wait(lambda: server.memo('show', memo[:8]).stdout.rstrip('\n') == 'Groceries\nmilk', 'memo show has the restored text')
+        wait(lambda: 'Undo' in page.js("document.getElementById('history-note').textContent"), 'the restore told')
+        # The restore is a third version; the second's "\neggs" was deleted and this library
+        # keeps no deleted text: the panel says so instead of showing it.
+        wait(lambda: page.js("document.getElementById('history-slider').max") == '2', 'three versions on the slider')
+        page.js("document.getElementById('history-slider').focus()")
+        key('ArrowLeft', 37)
+        message = "document.getElementById('history-message')"
+        wait(lambda: not page.js(message + '.hidden') and page.js(message + '.textContent').startswith('This version cannot be shown: 5 deleted characters'),
+             'the not-retained message')
+        assert page.js("document.getElementById('history-text').textContent") == ''
+        assert page.js("document.getElementById('history-restore').disabled")
+        # The same message in Korean.
+        korean = Browser('ko')
+        pages.append(korean)
+        korean.go(server.url)
+        wait(lambda: korean.js("document.querySelectorAll('#list li').length") == 1, 'the memo listed (ko)')
+        korean.js("document.querySelector('#list li').click()")
+        wait(lambda: korean.js("document.getElementById('text').value") == 'Groceries\nmilk', 'the memo open (ko)')
+        assert korean.js("document.getElementById('history-toggle').textContent") == '기록'
+        korean.js("document.getElementById('history-toggle').click()")
+        wait(lambda: korean.js("document.getElementById('history-slider').max") == '2', 'three versions (ko)')
+        korean.js("const s = document.getElementById('history-slider'); s.value = '1'; s.dispatchEvent(new Event('input'))")
+        wait(lambda: '삭제된 글자 5개' in (korean.js(message + '.textContent') or ''), 'the not-retained message in Korean')
+        assert server.stopped() is None, server.stopped()
+    finally:
+        for page in pages: page.close()
+        server.stop()
+
 if served.stopped():
     failures.append('the served library')
     print(f'FAILED: the server of the first scenarios stopped: {served.stopped()}', flush=True)

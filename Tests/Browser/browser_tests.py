@@ -404,6 +404,7 @@ def history_panel():
         assert page.js("getComputedStyle(document.getElementById('history')).backgroundColor") == 'rgb(32, 34, 37)'
         page.js("document.documentElement.style.fontSize = '200%'")
         assert page.js("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"), 'horizontal overflow at 200% text'
+        page.js("document.getElementById('history-text').scrollIntoView({ block: 'end' })")
         page.screenshot('history-dark-200')
         page.js("document.documentElement.style.fontSize = ''")
         page.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'light'}]}, session=True)

@@ -151,6 +151,8 @@ mark { background: var(--mark); color: var(--mark-fg); border-radius: 0.125rem; 
   padding: 0.75rem; color: var(--fg); background: var(--bg); border: 0.0625rem solid var(--line); border-radius: 0.375rem;
 }
 #text:disabled { color: var(--muted); }
+/* With the history panel open, the editor gives it room (and the page scrolls to it). */
+.editor.with-history #text { flex: 0 1 auto; min-height: 6rem; height: 10rem; }
 #editor-note, #list-empty { color: var(--muted); margin: 0; }
 #editor-note[hidden] { display: none; }
 #modified { color: var(--muted); font-size: 0.8125rem; margin: 0; }
@@ -630,9 +632,10 @@ const hist = { versions: [], index: -1, ticket: 0, timer: null, reloads: 0 };
 function historyOpen() { return !ui.historyPanel.hidden; }
 async function showHistory(open) {
   ui.historyPanel.hidden = !open;
+  ui.historyPanel.parentElement.classList.toggle('with-history', open);
   ui.historyToggle.setAttribute('aria-expanded', String(open));
   ui.historyNote.textContent = '';
-  if (open) { await loadHistory(true); ui.historySlider.focus(); }
+  if (open) { await loadHistory(true); ui.historySlider.focus(); ui.historyPanel.scrollIntoView({ block: 'nearest' }); }
 }
 function historyChangedSoon() { clearTimeout(hist.timer); hist.timer = setTimeout(() => { if (historyOpen()) loadHistory(false); }, 300); }
 function showHistoryMessage(text) { ui.historyMessage.textContent = text; ui.historyMessage.hidden = false; }

@@ -1,5 +1,6 @@
 import Foundation
 import MemoCRDT
+import TestSupport
 import Testing
 
 @testable import MemoSync
@@ -170,5 +171,59 @@ import MemoSyncTesting
         try alice.moveToTrash(memo)
         #expect(try alice.versions(of: memo).count == 3, "a memo in the trash keeps its history")
         #expect(throws: ReplicaError.notebook(.memoInTrash(memo))) { try alice.revert(memo, to: history.versions[2].cut) }
+    }
+
+    /// Random editing on two replicas keeping history (inserts and deletions of text from
+    /// several scripts, pauses, syncs between): both list the same versions; every version's
+    /// marked passages give its text (unchanged + version-only) and the baseline's (unchanged +
+    /// baseline-only), against the current text and the version before; a revert to a random
+    /// version gives its text exactly, and undo gives the text before back. Prints the seed;
+    /// `MEMOSYNC_SEED=N` reruns one.
+    @Test func markedPassagesAndRevertHoldForRandomHistories() async throws {
+        for seed in testSeeds(6, salt: 27) {
+            var random = SeededRandom(seed: seed)
+            let clock = TestEnvironment(seed: seed)
+            let store = InMemoryBlobStore()
+            let replicas = [try Replica(disk: MemoryDisk(), environment: clock.environment), try Replica(disk: MemoryDisk(), environment: clock.environment)]
+            for replica in replicas { try replica.setKeepsHistory(true) }
+            let memo = try replicas[0].createMemo(text: RandomText.string(random.int(in: 1...20), using: &random))
+            try await syncUntilQuiet(replicas, store: store)
+            for _ in 0..<random.int(in: 10...30) {
+                let replica = random.pick(replicas)
+                let scalars = Array(replica.notebook.memo(memo)!.text.unicodeScalars)
+                let start = random.int(in: 0...scalars.count)
+                let end = random.chance(0.5) ? min(scalars.count, start + random.int(in: 0...8)) : start
+                let typed = random.chance(0.7) ? RandomText.string(random.int(in: 1...6), using: &random) : ""
+                try replica.edit(memo, replacingScalars: start..<end, with: typed)
+                clock.advance(milliseconds: random.chance(0.3) ? Self.pause : UInt64(random.int(in: 100...5_000)))
+                if random.chance(0.3) { try await syncUntilQuiet(replicas, store: store) }
+            }
+            try await syncUntilQuiet(replicas, store: store)
+            let history = try replicas[0].history(of: memo)
+            #expect(try replicas[1].history(of: memo).versions == history.versions, "seed \(seed)")
+            #expect(history.versions.count >= 2, "seed \(seed)")
+            for (index, version) in history.versions.enumerated() {
+                let text = try history.text(at: version)
+                let previous = index > 0 ? try history.text(at: history.versions[index - 1]) : ""
+                for (baseline, baselineText) in [(MemoHistory.Baseline.current, history.currentText), (.previousVersion, previous)] {
+                    let passages = try history.marked(version, comparedWith: baseline)
+                    let shown = passages.filter { $0.mark != .baselineOnly }.map(\.text).joined()
+                    let compared = passages.filter { $0.mark != .versionOnly }.map(\.text).joined()
+                    #expect(shown == text, "seed \(seed) version \(index) \(baseline)")
+                    #expect(compared == baselineText, "seed \(seed) version \(index) \(baseline)")
+                    #expect(zip(passages, passages.dropFirst()).allSatisfy { $0.mark != $1.mark }, "seed \(seed): passages merged")
+                }
+            }
+            let target = random.pick(history.versions)
+            let before = history.currentText
+            let expected = try history.text(at: target)
+            clock.advance(milliseconds: 1_000)
+            try replicas[0].revert(memo, to: target.cut)
+            #expect(replicas[0].notebook.memo(memo)?.text == expected, "seed \(seed)")
+            if expected != before {
+                try replicas[0].undo(memo)
+                #expect(replicas[0].notebook.memo(memo)?.text == before, "seed \(seed)")
+            }
+        }
     }
 }

@@ -398,6 +398,11 @@ def history_panel():
         assert 'Version 1 of 2' in page.js("document.getElementById('history-slider').getAttribute('aria-valuetext')")
         assert 'this device' in page.js("document.getElementById('history-version').textContent")
         page.screenshot('history')
+        # Against the version before it (none: the empty text), the whole version is its own.
+        page.js("document.querySelector('input[name=\"history-compare\"][value=\"previous\"]').click()")
+        wait(lambda: page.js("[...document.querySelectorAll('#history-text ins')].map((e) => e.textContent)") == ['Groceries\nmilk'], 'marked against the version before')
+        page.js("document.querySelector('input[name=\"history-compare\"][value=\"current\"]').click()")
+        wait(lambda: page.js("[...document.querySelectorAll('#history-text del')].map((e) => e.textContent)") == ['\neggs'], 'marked against the current text again')
         # Light and dark, and 200% text: the marks keep their colours, nothing overflows.
         page.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'dark'}]}, session=True)
         wait(lambda: page.js("getComputedStyle(document.querySelector('#history-text del')).backgroundColor") == 'rgb(90, 29, 29)', 'dark marks')
@@ -426,16 +431,27 @@ def history_panel():
              'the not-retained message')
         assert page.js("document.getElementById('history-text').textContent") == ''
         assert page.js("document.getElementById('history-restore').disabled")
+        # Home: the oldest. A change arriving while the panel is open (another device's edit)
+        # adds a version; the panel keeps the version shown and marks the new text.
+        page.js("document.getElementById('history-slider').focus()")
+        key('Home', 36)
+        wait(lambda: page.js(shown) == 'Groceries\nmilk' and page.js(message + '.hidden'), 'the oldest version shown')
+        edit = server.memo('edit', memo[:8], '--insert', '0', 'Today: ')
+        assert edit.returncode == 0, edit.stderr
+        wait(lambda: page.js("document.getElementById('history-slider').max") == '3', 'the new version on the slider')
+        wait(lambda: page.js("[...document.querySelectorAll('#history-text del')].map((e) => e.textContent)") == ['Today: '], 'the new text marked')
+        assert page.js("document.getElementById('history-slider').value") == '0', 'the version shown changed'
+        assert page.js(shown) == 'Groceries\nmilk'
         # The same message in Korean.
         korean = Browser('ko')
         pages.append(korean)
         korean.go(server.url)
         wait(lambda: korean.js("document.querySelectorAll('#list li').length") == 1, 'the memo listed (ko)')
         korean.js("document.querySelector('#list li').click()")
-        wait(lambda: korean.js("document.getElementById('text').value") == 'Groceries\nmilk', 'the memo open (ko)')
+        wait(lambda: korean.js("document.getElementById('text').value") == 'Today: Groceries\nmilk', 'the memo open (ko)')
         assert korean.js("document.getElementById('history-toggle').textContent") == '기록'
         korean.js("document.getElementById('history-toggle').click()")
-        wait(lambda: korean.js("document.getElementById('history-slider').max") == '2', 'three versions (ko)')
+        wait(lambda: korean.js("document.getElementById('history-slider').max") == '3', 'four versions (ko)')
         korean.js("const s = document.getElementById('history-slider'); s.value = '1'; s.dispatchEvent(new Event('input'))")
         wait(lambda: '삭제된 글자 5개' in (korean.js(message + '.textContent') or ''), 'the not-retained message in Korean')
         assert server.stopped() is None, server.stopped()

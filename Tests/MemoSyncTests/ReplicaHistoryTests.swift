@@ -135,8 +135,10 @@ import MemoSyncTesting
             .init(mark: .baselineOnly, text: "Shopping "), .init(mark: .unchanged, text: "Groceries"),
             .init(mark: .versionOnly, text: "\nmilk"), .init(mark: .unchanged, text: "\neggs"),
         ])
+        _ = bob.takeEvents()
         let offset = try bob.restore(deleted, in: memo)
         #expect(offset == 18)
+        #expect(bob.takeEvents() == [.changed(memo, edits: [TextEdit(rangeUTF16: 18..<18, replacement: "\nmilk")], origin: .local)])
         #expect(bob.notebook.memo(memo)?.text == "Shopping Groceries\nmilk\neggs")
         try await syncUntilQuiet([alice, bob], store: store)
         expectConverged([alice, bob])

@@ -6,6 +6,7 @@
 import Foundation
 import MemoServe
 import MemoSync
+import Synchronization
 import Testing
 
 @Suite(.serialized) struct ServeHistoryTests {
@@ -15,17 +16,44 @@ import Testing
     static func memoWithTwoVersions(_ served: ServedLibrary) throws -> String {
         let id = try #require(try served.json("POST", "/api/memos", #"{"text":"Groceries\nmilk"}"#)["id"] as? String)
         #expect(try ServedLibrary.wait { try served.saved()?.memo(MemoID(id)!) != nil })
-        var opened: Replica?
-        let start = Date()
-        while opened == nil && Date().timeIntervalSince(start) < 6 {
-            opened = try? Replica(libraryPath: served.folder)
-            if opened == nil { usleep(5_000) }
-        }
-        let writer = try #require(opened, "the writer waited more than 6 s")
+        let writer = try Self.writer(served)
         try writer.edit(MemoID(id)!, replacingUTF16: 14..<14, with: "\neggs")
         try writer.saveNow()
         writer.closeNow()
         #expect(ServedLibrary.wait { served.host.notebook.memo(MemoID(id)!)?.text == "Groceries\nmilk\neggs" })
+        return id
+    }
+
+    /// Opens the served library as another writer does (waiting for the server's lock), with
+    /// `environment`'s clock.
+    static func writer(_ served: ServedLibrary, environment: ReplicaEnvironment = .system) throws -> Replica {
+        var opened: Replica?
+        let start = Date()
+        while opened == nil && Date().timeIntervalSince(start) < 6 {
+            opened = try? Replica(libraryPath: served.folder, environment: environment)
+            if opened == nil { usleep(5_000) }
+        }
+        return try #require(opened, "the writer waited more than 6 s")
+    }
+
+    /// A served memo whose second version cannot be shown: another writer that keeps no deleted
+    /// text (a device without history) typed "\neggs", edited another memo, and 11 minutes later
+    /// (by its clock) deleted it, then saved: the server never saw "\neggs", and no device kept
+    /// it. Versions: the server's "Groceries\nmilk", the writer's "+\neggs", its "-\neggs".
+    static func memoWithAVersionNotRetained(_ served: ServedLibrary) throws -> String {
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"Groceries\nmilk"}"#)["id"] as? String)
+        #expect(try ServedLibrary.wait { try served.saved()?.memo(MemoID(id)!) != nil })
+        let now = Mutex(UInt64(Date().timeIntervalSince1970 * 1000))
+        let clock = ReplicaEnvironment(wallMilliseconds: { now.withLock { $0 } }, randomUInt64: ReplicaEnvironment.system.randomUInt64)
+        let writer = try Self.writer(served, environment: clock)
+        try writer.setKeepsHistory(false)
+        try writer.edit(MemoID(id)!, replacingUTF16: 14..<14, with: "\neggs")
+        try writer.createMemo(text: "another memo")
+        now.withLock { $0 += 11 * 60 * 1000 }
+        try writer.edit(MemoID(id)!, replacingUTF16: 14..<19, with: "")
+        try writer.saveNow()
+        writer.closeNow()
+        #expect(ServedLibrary.wait { served.host.notebook.list().count == 2 })
         return id
     }
 
@@ -79,18 +107,6 @@ import Testing
         #expect(after.count == 3)
         #expect(after.compactMap { $0["version"] as? String }.prefix(2) == names[...])
 
-        // The second version's "\neggs" was deleted by the revert, and this library keeps no
-        // deleted text: a typed refusal the page tells in its language, with the count.
-        let notRetained = try served.request("GET", "/api/memos/\(id)/history/\(names[1])")
-        #expect(notRetained.status == 410)
-        let refusal = try #require(try JSONSerialization.jsonObject(with: Data(notRetained.body)) as? [String: Any])
-        #expect(refusal["code"] as? String == "notRetained")
-        #expect(refusal["count"] as? Int == 5)
-        #expect((refusal["error"] as? String ?? "").isEmpty == false)
-        let revertRefused = try served.request("POST", "/api/memos/\(id)/revert", body: #"{"version":"\#(names[1])"}"#)
-        #expect(revertRefused.status == 410)
-        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries\nmilk", "nothing changed")
-
         // Undo takes the revert back in one step (the same device's editing: the same version).
         #expect(try served.request("POST", "/api/memos/\(id)/undo", body: "{}").status == 200)
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries\nmilk\neggs")
@@ -101,6 +117,31 @@ import Testing
         #expect(try served.request("POST", "/api/memos/\(id)/revert", body: #"{"version":"\#(names[0])"}"#).status == 409)
         #expect(try served.request("POST", "/api/memos/\(id)/revert", body: #"{"name":1}"#).status == 400)
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries\nmilk\neggs")
+    }
+
+    /// A version whose deleted text no device kept: listed, but refused with the typed code the
+    /// page tells in its language, with the count; a revert to it changes nothing.
+    @Test func aVersionNotRetainedIsRefusedWithItsCode() throws {
+        let served = try ServedLibrary()
+        let id = try Self.memoWithAVersionNotRetained(served)
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries\nmilk")
+        let versions = try #require(try served.json("GET", "/api/memos/\(id)/history")["versions"] as? [[String: Any]])
+        #expect(versions.map { $0["inserted"] as? Int } == [14, 5, 0])
+        #expect(versions.map { $0["deleted"] as? Int } == [0, 0, 5])
+        let names = versions.compactMap { $0["version"] as? String }
+        let notRetained = try served.request("GET", "/api/memos/\(id)/history/\(names[1])")
+        #expect(notRetained.status == 410)
+        let refusal = try #require(try JSONSerialization.jsonObject(with: Data(notRetained.body)) as? [String: Any])
+        #expect(refusal["code"] as? String == "notRetained")
+        #expect(refusal["count"] as? Int == 5)
+        #expect((refusal["error"] as? String ?? "").isEmpty == false)
+        #expect(try served.request("GET", "/api/memos/\(id)/history/\(names[1])?compare=previous").status == 410)
+        let revertRefused = try served.request("POST", "/api/memos/\(id)/revert", body: #"{"version":"\#(names[1])"}"#)
+        #expect(revertRefused.status == 410)
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "Groceries\nmilk", "nothing changed")
+        // The versions around it are shown.
+        #expect(try served.json("GET", "/api/memos/\(id)/history/\(names[0])")["text"] as? String == "Groceries\nmilk")
+        #expect(try served.json("GET", "/api/memos/\(id)/history/\(names[2])")["text"] as? String == "Groceries\nmilk")
     }
 
     /// The attacks of ServeSecurityTests, on the history endpoints: each refused, nothing

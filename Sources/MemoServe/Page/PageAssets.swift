@@ -671,7 +671,7 @@ async function showVersion(index) {
   ui.historyRestore.disabled = true;
   if (!version) {
     ui.historyVersion.textContent = t('history.none'); ui.historySlider.removeAttribute('aria-valuetext');
-    ui.historyText.replaceChildren(); ui.historyMessage.hidden = true;
+    ui.historyText.replaceChildren(); ui.historyText.hidden = true; ui.historyMessage.hidden = true;
     return;
   }
   const description = describeVersion(index);
@@ -684,6 +684,7 @@ async function showVersion(index) {
   } catch (error) {
     if (ticket !== hist.ticket || memo !== state.memo) return;
     ui.historyText.replaceChildren();
+    ui.historyText.hidden = true;
     delete ui.historyText.dataset.version;
     if (error.code === 'notRetained') showHistoryMessage(t('history.notRetained', { count: error.count }));
     else if (error.code === 'noSuchVersion' && hist.reloads < 3) { hist.reloads++; showHistoryMessage(t('history.noSuchVersion')); loadHistory(false); }
@@ -701,6 +702,7 @@ async function showVersion(index) {
     fragment.append(marked);
   }
   ui.historyText.replaceChildren(fragment);
+  ui.historyText.hidden = false;
   ui.historyText.dataset.version = version.version;
   ui.historyRestore.disabled = data.newest || state.status !== 'active';
 }

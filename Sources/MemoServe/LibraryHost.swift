@@ -78,6 +78,11 @@ public struct ServeFailure: Error, Sendable {
     public var message: String
     /// Whether the page should reload the memo.
     public var reload = false
+    /// What went wrong, for the page to tell in its own language ("notRetained",
+    /// "noSuchVersion"); nil when `message` says it all.
+    public var code: String? = nil
+    /// A number the page's text for `code` names (the scalars not retained).
+    public var count: Int? = nil
 }
 
 /// The served library: the engine's replica (open while the server runs), the notebook last seen, the open
@@ -261,6 +266,48 @@ public final class LibraryHost: Sendable {
             case "restore": try replica.restore(id)
             default: try replica.purge(id)
             }
+        }
+    }
+
+    // MARK: History (issue 27)
+
+    /// Memo `id`'s history as the library holds it now (`Replica.history(of:pauseMilliseconds:)`),
+    /// and the replica ids that are this library's (its lineage: "this device").
+    public func history(of id: MemoID) throws(ServeFailure) -> (history: MemoHistory, ownDevices: Set<ReplicaID>) {
+        do throws(ReplicaError) {
+            return (try replica.history(of: id), Set(replica.lineage + [replica.id]))
+        } catch {
+            throw Self.historyFailure(error)
+        }
+    }
+
+    /// Makes memo `id`'s text what it was at its version named `name` (a short name), as a new
+    /// edit of this library (`Replica.revert(_:to:)`): pages get it as a change, undo takes it
+    /// back, it syncs like any edit.
+    public func revert(_ id: MemoID, toVersionNamed name: String) throws(ServeFailure) {
+        try change { replica throws(ServeFailure) in
+            let history: MemoHistory
+            do throws(ReplicaError) { history = try replica.history(of: id) } catch { throw Self.historyFailure(error) }
+            guard let version = history.version(named: name) else {
+                throw ServeFailure(status: 404, message: ServeText.text("history.noSuchVersion"), code: "noSuchVersion")
+            }
+            do throws(ReplicaError) { try replica.revert(id, to: version.cut) } catch { throw Self.historyFailure(error) }
+        }
+    }
+
+    /// The page's failure for a history error: a version whose deleted text is no longer
+    /// retained (410, "notRetained", with the scalars), a version not held (404), the others as
+    /// edits' (409).
+    static func historyFailure(_ error: ReplicaError) -> ServeFailure {
+        switch error {
+        case let .notebook(.history(_, .contentNotRetained(scalars))):
+            ServeFailure(status: 410, message: message(error), code: "notRetained", count: scalars)
+        case .notebook(.history(_, .versionNotHeld)):
+            ServeFailure(status: 404, message: message(error), code: "noSuchVersion")
+        case .notebook(.memoNotFound):
+            ServeFailure(status: 404, message: ServeText.text("error.noSuchMemo"))
+        default:
+            ServeFailure(status: 409, message: message(error))
         }
     }
 

@@ -109,7 +109,10 @@ public final class ServeApp: Sendable {
         do throws(ServeFailure) {
             return .response(try api(request))
         } catch {
-            return .response(Self.json(error.status, ["error": error.message, "reload": error.reload]))
+            var body: [String: Any] = ["error": error.message, "reload": error.reload]
+            if let code = error.code { body["code"] = code }
+            if let count = error.count { body["count"] = count }
+            return .response(Self.json(error.status, body))
         }
     }
 
@@ -150,10 +153,20 @@ public final class ServeApp: Sendable {
                 ("Content-Type", "text/plain; charset=utf-8"),
                 ("Content-Disposition", "attachment; filename=\"memo.txt\"; filename*=UTF-8''" + Self.percentEncoded(name)),
             ], body: Array(memo.plainText.utf8))
+        case ("GET", "memos", 4) where parts[3] == "history":
+            let id = try memoID(parts[2])
+            return Self.json(200, try historyList(id))
+        case ("GET", "memos", 5) where parts[3] == "history":
+            let id = try memoID(parts[2])
+            return Self.json(200, try historyVersion(id, named: parts[4], compare: request.query["compare"] ?? "current"))
         case ("POST", "memos", 4):
             let id = try memoID(parts[2])
             let body = try object(request)
             switch parts[3] {
+            case "revert":
+                guard let name = body["version"] as? String else { throw ServeFailure(status: 400, message: "a malformed body") }
+                try host.revert(id, toVersionNamed: name)
+                return Self.json(200, ["ok": true])
             case "edits":
                 guard let base = body["revision"] as? Int, let operation = JSON.operation(from: body["operation"]),
                     let client = body["client"] as? String, client.utf8.count <= 64
@@ -177,6 +190,53 @@ public final class ServeApp: Sendable {
         default:
             throw ServeFailure(status: 404, message: "not found")
         }
+    }
+
+    /// A memo's versions, oldest first, for the history panel's slider (SERVE.md, "History").
+    private func historyList(_ id: MemoID) throws(ServeFailure) -> [String: Any] {
+        let (history, own) = try host.history(of: id)
+        return [
+            "id": id.description,
+            "versions": history.versions.map { version -> [String: Any] in
+                [
+                    "version": version.shortName, "device": version.device.description, "thisDevice": own.contains(version.device),
+                    "time": version.wallMilliseconds, "inserted": version.insertedCount, "deleted": version.deletedCount,
+                ]
+            },
+        ]
+    }
+
+    /// The text of a memo at its version named `name`, as passages marked against the current
+    /// text or the version before (`MemoHistory.marked(_:comparedWith:)`).
+    private func historyVersion(_ id: MemoID, named name: String, compare: String) throws(ServeFailure) -> [String: Any] {
+        let baseline: MemoHistory.Baseline
+        switch compare {
+        case "current": baseline = .current
+        case "previous": baseline = .previousVersion
+        default: throw ServeFailure(status: 400, message: "compare is current or previous")
+        }
+        let (history, _) = try host.history(of: id)
+        guard let version = history.version(named: name) else {
+            throw ServeFailure(status: 404, message: ServeText.text("history.noSuchVersion"), code: "noSuchVersion")
+        }
+        let passages: [MemoHistory.MarkedPassage]
+        do throws(ReplicaError) {
+            passages = try history.marked(version, comparedWith: baseline)
+        } catch {
+            throw LibraryHost.historyFailure(error)
+        }
+        return [
+            "version": version.shortName, "newest": history.versions.last?.cut == version.cut,
+            "text": passages.filter { $0.mark != .baselineOnly }.map(\.text).joined(),
+            "passages": passages.map { passage -> [String: Any] in
+                let mark = switch passage.mark {
+                case .unchanged: "same"
+                case .versionOnly: "version"
+                case .baselineOnly: "baseline"
+                }
+                return ["mark": mark, "text": passage.text]
+            },
+        ]
     }
 
     /// A page of the list (or the trash, or a search's results): newest first.

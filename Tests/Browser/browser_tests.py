@@ -363,6 +363,135 @@ def two_libraries():
         for server in servers: server.stop()
 
 
+@scenario('history panel: an older version shown, restored; a version not retained says so')
+def history_panel():
+    library, other, store = os.path.join(root, 'history'), os.path.join(root, 'history-phone'), os.path.join(root, 'history-store')
+    os.makedirs(store)
+    day = 86_400_000
+    then = int(time.time() * 1000) - 3 * day
+
+    def run(folder, *arguments, at=None):
+        # `at`: the wall clock of a self-check build's test hook (MEMO_TEST_NOW_MILLISECONDS),
+        # for a library that keeps deleted text: ignored by one that keeps none.
+        environment = {**os.environ, **({'MEMO_TEST_NOW_MILLISECONDS': str(at)} if at else {})}
+        return subprocess.run([MEMO, *arguments, '--library', folder], capture_output=True, text=True, timeout=60, env=environment)
+
+    def ok(folder, *arguments, at=None):
+        done = run(folder, *arguments, at=at)
+        assert done.returncode == 0, f'memo {arguments}: {done.stderr}'
+        return done.stdout
+    # A memo whose first version no library keeps: a paragraph deleted on another device three
+    # days ago, and this library keeps deleted text for a day at most (or keeps none).
+    ok(library, 'new', 'Plans\nA paragraph deleted on the phone.\nThe rest.', at=then)
+    ok(library, 'sync', '--store', store, at=then)
+    ok(other, 'sync', '--store', store, at=then)
+    plans = json.loads(ok(other, 'list', '--json'))
+    plans = (plans if isinstance(plans, list) else plans['memos'])[0]['id']
+    ok(other, 'edit', plans[:8], '--delete', '6', '34', at=then + 3_600_000)
+    ok(other, 'sync', at=then + 3_600_000)
+    ok(library, 'sync', at=then + 7_200_000)
+    run(library, 'history', '--keep', '1')   # a library without retention has no such option
+    ok(library, 'new', 'Groceries\nmilk')
+    server = Served(library)
+    pages = []
+    try:
+        listed = json.loads(server.memo('list', '--json').stdout)
+        memo = next(m['id'] for m in (listed if isinstance(listed, list) else listed['memos']) if m['title'] == 'Groceries')
+        # Another device: `memo edit` while the server shares the library takes an id of its own.
+        edit = server.memo('edit', memo[:8], '--insert', '14', '\neggs')
+        assert edit.returncode == 0, edit.stderr
+        page = Browser('en-US')
+        pages.append(page)
+        page.go(server.url)
+        groceries = "[...document.querySelectorAll('#list li')].find((e) => e.textContent.startsWith('Groceries'))"
+        wait(lambda: page.js(f"!!{groceries}"), 'the memo listed')
+        page.js(f"{groceries}.click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'Groceries\nmilk\neggs', 'the memo open with the edit')
+        shown = "[...document.getElementById('history-text').childNodes].filter((n) => n.nodeName !== 'DEL').map((n) => n.textContent).join('')"
+        page.js("document.getElementById('history-toggle').click()")
+        wait(lambda: page.js("document.getElementById('history-slider').max") == '1', 'two versions on the slider')
+        wait(lambda: page.js(shown) == 'Groceries\nmilk\neggs', 'the newest version shown')
+        assert page.js("document.getElementById('history-restore').disabled"), 'restore offered for the current text'
+        assert page.js("document.activeElement.id") == 'history-slider', 'the slider has the focus'
+
+        def key(name, code):
+            for kind in ('keyDown', 'keyUp'):
+                page.call('Input.dispatchKeyEvent', {'type': kind, 'key': name, 'code': name, 'windowsVirtualKeyCode': code}, session=True)
+        key('ArrowLeft', 37)   # the slider, by keyboard: the older version
+        wait(lambda: page.js(shown) == 'Groceries\nmilk', 'the older version shown')
+        deleted = "[...document.querySelectorAll('#history-text del')].map((e) => e.textContent)"
+        assert page.js(deleted) == ['\neggs'], 'the edit since marked'
+        assert 'Version 1 of 2' in page.js("document.getElementById('history-slider').getAttribute('aria-valuetext')")
+        assert 'this device' in page.js("document.getElementById('history-version').textContent")
+        page.screenshot('history')
+        # Against the version before it (none: the empty text), the whole version is its own.
+        page.js("document.querySelector('input[name=\"history-compare\"][value=\"previous\"]').click()")
+        wait(lambda: page.js("[...document.querySelectorAll('#history-text ins')].map((e) => e.textContent)") == ['Groceries\nmilk'], 'marked against the version before')
+        page.js("document.querySelector('input[name=\"history-compare\"][value=\"current\"]').click()")
+        wait(lambda: page.js(deleted) == ['\neggs'], 'marked against the current text again')
+        # Light and dark, and 200% text: the marks keep their colours, nothing overflows.
+        page.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'dark'}]}, session=True)
+        wait(lambda: page.js("getComputedStyle(document.querySelector('#history-text del')).backgroundColor") == 'rgb(90, 29, 29)', 'dark marks')
+        assert page.js("getComputedStyle(document.getElementById('history')).backgroundColor") == 'rgb(32, 34, 37)'
+        page.js("document.documentElement.style.fontSize = '200%'")
+        assert page.js("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"), 'horizontal overflow at 200% text'
+        page.js("document.getElementById('history-text').scrollIntoView({ block: 'end' })")
+        page.screenshot('history-dark-200')
+        page.js("document.documentElement.style.fontSize = ''")
+        page.call('Emulation.setEmulatedMedia', {'features': [{'name': 'prefers-color-scheme', 'value': 'light'}]}, session=True)
+        wait(lambda: page.js("getComputedStyle(document.querySelector('#history-text del')).backgroundColor") == 'rgb(251, 218, 218)', 'light marks')
+
+        # Restore: the memo's text is the older version's, in the page and in the library.
+        wait(lambda: not page.js("document.getElementById('history-restore').disabled"), 'restore offered')
+        page.js("document.getElementById('history-restore').click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'Groceries\nmilk', 'the page shows the restored text')
+        wait(lambda: server.memo('show', memo[:8]).stdout.rstrip('\n') == 'Groceries\nmilk', 'memo show has the restored text')
+        wait(lambda: 'Undo' in page.js("document.getElementById('history-note').textContent"), 'the restore told')
+        wait(lambda: page.js("document.getElementById('history-slider').max") == '2', 'the restore is a third version')
+        # Home: the oldest. A change arriving while the panel is open (another device's edit)
+        # adds a version; the panel keeps the version shown and marks the new text.
+        page.js("document.getElementById('history-slider').focus()")
+        key('Home', 36)
+        wait(lambda: page.js(shown) == 'Groceries\nmilk' and page.js(deleted) == [], 'the oldest version shown')
+        edit = server.memo('edit', memo[:8], '--insert', '0', 'Today: ')
+        assert edit.returncode == 0, edit.stderr
+        wait(lambda: page.js("document.getElementById('history-slider').max") == '3', 'the new version on the slider')
+        wait(lambda: page.js(deleted) == ['Today: '], 'the new text marked')
+        assert page.js("document.getElementById('history-slider').value") == '0', 'the version shown changed'
+        assert page.js(shown) == 'Groceries\nmilk'
+
+        # The memo whose first version no library keeps: the slider has it, the panel says why
+        # it cannot be shown (with the count), and offers no restore.
+        plans_item = "[...document.querySelectorAll('#list li')].find((e) => e.textContent.startsWith('Plans'))"
+        page.js(f"{plans_item}.click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'Plans\nThe rest.', 'the other memo open')
+        wait(lambda: page.js("document.getElementById('history-slider').max") == '1' and page.js(shown) == 'Plans\nThe rest.', 'its versions')
+        page.js("document.getElementById('history-slider').focus()")
+        key('ArrowLeft', 37)
+        message = "document.getElementById('history-message')"
+        wait(lambda: not page.js(message + '.hidden') and page.js(message + '.textContent').startswith('This version cannot be shown: 34 deleted characters'),
+             'the not-retained message')
+        assert page.js("document.getElementById('history-text').hidden"), 'a text shown for a version not retained'
+        assert page.js("document.getElementById('history-restore').disabled")
+        assert 'Version 1 of 2' in page.js("document.getElementById('history-slider').getAttribute('aria-valuetext')")
+        page.screenshot('history-not-retained')
+        # The same message in Korean.
+        korean = Browser('ko')
+        pages.append(korean)
+        korean.go(server.url)
+        wait(lambda: korean.js(f"!!{plans_item}"), 'the memo listed (ko)')
+        korean.js(f"{plans_item}.click()")
+        wait(lambda: korean.js("document.getElementById('text').value") == 'Plans\nThe rest.', 'the memo open (ko)')
+        assert korean.js("document.getElementById('history-toggle').textContent") == '기록'
+        korean.js("document.getElementById('history-toggle').click()")
+        wait(lambda: korean.js("document.getElementById('history-slider').max") == '1', 'two versions (ko)')
+        korean.js("const s = document.getElementById('history-slider'); s.value = '0'; s.dispatchEvent(new Event('input'))")
+        wait(lambda: '삭제된 글자 34개' in (korean.js(message + '.textContent') or ''), 'the not-retained message in Korean')
+        assert server.stopped() is None, server.stopped()
+    finally:
+        for page in pages: page.close()
+        server.stop()
+
 if served.stopped():
     failures.append('the served library')
     print(f'FAILED: the server of the first scenarios stopped: {served.stopped()}', flush=True)

@@ -53,11 +53,33 @@ enum PageAssets {
       <button type="button" id="purge" data-t="button.purge" hidden>Delete for good</button>
       <a id="export" class="button" data-t="button.export" download>Export as file</a>
       <button type="button" id="copy" data-t="button.copy">Copy</button>
+      <button type="button" id="history-toggle" data-t="button.history" aria-expanded="false" aria-controls="history">History</button>
     </div>
     <label for="text" id="editor-label" class="hidden-label" data-t="editor.label">Memo text</label>
     <p id="editor-note" role="note"></p>
     <textarea id="text" spellcheck="true"></textarea>
     <p id="modified"></p>
+    <section id="history" class="history" aria-labelledby="history-title" hidden>
+      <div class="history-head">
+        <h2 id="history-title" data-t="history.title">History</h2>
+        <button type="button" id="history-close" data-t="history.close">Close history</button>
+      </div>
+      <label for="history-slider" data-t="history.slider">Version</label>
+      <input type="range" id="history-slider" min="0" max="0" step="1" value="0">
+      <p id="history-version"></p>
+      <fieldset class="history-compare">
+        <legend data-t="history.compare">Mark changes against</legend>
+        <label><input type="radio" name="history-compare" value="current" checked> <span data-t="history.compare.current">the current text</span></label>
+        <label><input type="radio" name="history-compare" value="previous"> <span data-t="history.compare.previous">the version before</span></label>
+      </fieldset>
+      <p id="history-legend" data-t="history.legend"></p>
+      <p id="history-message" role="alert" hidden></p>
+      <pre id="history-text" tabindex="0" aria-labelledby="history-version"></pre>
+      <div class="history-actions">
+        <button type="button" id="history-restore" data-t="history.restore" disabled>Restore this version</button>
+        <span id="history-note" role="status"></span>
+      </div>
+    </section>
   </section>
 </main>
 <footer class="bar">
@@ -74,18 +96,21 @@ enum PageAssets {
 :root {
   --bg: #ffffff; --fg: #1c1c1e; --muted: #5f6368; --line: #d0d4d9; --panel: #f4f5f7;
   --accent: #0b57d0; --accent-fg: #ffffff; --selected: #dbe6fb; --mark: #ffe58a; --mark-fg: #1c1c1e;
+  --ins: #d3f3dc; --ins-fg: #0b3d1a; --del: #fbdada; --del-fg: #5c0b0b;
   color-scheme: light;
 }
 @media (prefers-color-scheme: dark) {
   :root:not([data-theme="light"]) {
     --bg: #17181a; --fg: #ececee; --muted: #a4a8ae; --line: #3a3d42; --panel: #202225;
     --accent: #8ab4f8; --accent-fg: #0b1a33; --selected: #2c3b55; --mark: #7a5d00; --mark-fg: #fff6d6;
+    --ins: #1d4d2b; --ins-fg: #d9fbe3; --del: #5a1d1d; --del-fg: #ffdede;
     color-scheme: dark;
   }
 }
 :root[data-theme="dark"] {
   --bg: #17181a; --fg: #ececee; --muted: #a4a8ae; --line: #3a3d42; --panel: #202225;
   --accent: #8ab4f8; --accent-fg: #0b1a33; --selected: #2c3b55; --mark: #7a5d00; --mark-fg: #fff6d6;
+  --ins: #1d4d2b; --ins-fg: #d9fbe3; --del: #5a1d1d; --del-fg: #ffdede;
   color-scheme: dark;
 }
 * { box-sizing: border-box; }
@@ -126,9 +151,29 @@ mark { background: var(--mark); color: var(--mark-fg); border-radius: 0.125rem; 
   padding: 0.75rem; color: var(--fg); background: var(--bg); border: 0.0625rem solid var(--line); border-radius: 0.375rem;
 }
 #text:disabled { color: var(--muted); }
+/* With the history panel open, the editor gives it room (and the page scrolls to it). */
+.editor.with-history #text { flex: 0 1 auto; min-height: 6rem; height: 10rem; }
 #editor-note, #list-empty { color: var(--muted); margin: 0; }
 #editor-note[hidden] { display: none; }
 #modified { color: var(--muted); font-size: 0.8125rem; margin: 0; }
+/* The history panel (issue 27): a slider over the memo's versions, the text at the chosen one. */
+.history { display: grid; gap: 0.5rem; min-width: 0; padding: 0.75rem; background: var(--panel); border: 0.0625rem solid var(--line); border-radius: 0.375rem; }
+.history-head { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem; }
+.history h2 { margin: 0; }
+#history-slider { width: 100%; margin: 0; accent-color: var(--accent); }
+#history-version, #history-legend, #history-message { margin: 0; }
+#history-legend, #history-note { color: var(--muted); font-size: 0.875rem; }
+#history-message { padding-left: 0.5rem; border-left: 0.25rem solid var(--accent); }
+.history-compare { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; border: 0; min-width: 0; }
+.history-compare legend { padding: 0; margin-bottom: 0.25rem; }
+#history-text {
+  margin: 0; max-height: 50vh; overflow-y: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; font-size: 1.0625rem;
+  line-height: 1.6; padding: 0.75rem; color: var(--fg); background: var(--bg); border: 0.0625rem solid var(--line); border-radius: 0.375rem;
+}
+#history-text ins { background: var(--ins); color: var(--ins-fg); text-decoration: underline; }
+#history-text del { background: var(--del); color: var(--del-fg); text-decoration: line-through; }
+.history-actions { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; }
+button:disabled { opacity: 0.55; cursor: default; }
 [hidden] { display: none !important; }
 .hidden-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @media (max-width: 40rem) {
@@ -379,6 +424,9 @@ const ui = {
   text: $('text'), note: $('editor-note'), modified: $('modified'), status: $('status'),
   undo: $('undo'), redo: $('redo'), del: $('delete'), restore: $('restore'), purge: $('purge'),
   exportLink: $('export'), copy: $('copy'), newMemo: $('new'), trash: $('show-trash'), sync: $('sync'), theme: $('theme'),
+  historyToggle: $('history-toggle'), historyPanel: $('history'), historyClose: $('history-close'), historySlider: $('history-slider'),
+  historyVersion: $('history-version'), historyText: $('history-text'), historyMessage: $('history-message'),
+  historyRestore: $('history-restore'), historyNote: $('history-note'),
 };
 const PAGE = 100;
 const state = {
@@ -401,7 +449,11 @@ async function api(method, path, body) {
   const response = await fetch(path, options);
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
-  if (!response.ok) { const error = new Error((data && data.error) || response.statusText); error.status = response.status; error.reload = data && data.reload; throw error; }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || response.statusText);
+    error.status = response.status; error.reload = data && data.reload; error.code = data && data.code; error.count = data && data.count;
+    throw error;
+  }
   return data;
 }
 
@@ -478,12 +530,14 @@ async function openMemo(id) {
   showStatusOfMemo();
   const pending = state.queued; state.queued = [];
   for (const update of pending) handleUpdate(update);
+  if (historyOpen()) loadHistory(true);
 }
 function showNone() {
   state.memo = null; state.collab = null;
   ui.text.value = ''; ui.text.disabled = true; ui.note.textContent = t('editor.none'); ui.note.hidden = false;
-  for (const b of [ui.undo, ui.redo, ui.del, ui.restore, ui.purge, ui.copy, ui.exportLink]) b.hidden = true;
+  for (const b of [ui.undo, ui.redo, ui.del, ui.restore, ui.purge, ui.copy, ui.exportLink, ui.historyToggle]) b.hidden = true;
   ui.modified.textContent = '';
+  showHistory(false);
 }
 function showStatusOfMemo() {
   const trashed = state.status !== 'active';
@@ -491,7 +545,7 @@ function showStatusOfMemo() {
   ui.note.hidden = !trashed; ui.note.textContent = trashed ? t('editor.trashed') : '';
   ui.undo.hidden = ui.redo.hidden = ui.del.hidden = trashed;
   ui.restore.hidden = ui.purge.hidden = !trashed;
-  ui.copy.hidden = ui.exportLink.hidden = false;
+  ui.copy.hidden = ui.exportLink.hidden = ui.historyToggle.hidden = false;
   ui.exportLink.href = '/api/memos/' + state.memo + '/export';
 }
 
@@ -523,6 +577,7 @@ async function post(send) {
 // unconfirmed, then shown without moving the caret off its characters).
 function handleUpdate(update) {
   if (!state.collab || update.memo !== state.memo) return;
+  if (historyOpen()) historyChangedSoon();
   if (state.composing) { state.queued.push(update); return; }
   if (update.revision <= state.collab.revision) return;
   if (update.revision !== state.collab.revision + 1) { openMemo(state.memo); return; }
@@ -568,6 +623,101 @@ async function showView(view) {
   ui.trash.textContent = t(view === 'trash' ? 'button.memos' : 'button.trash');
   ui.search.hidden = view === 'trash';
   await loadList(false);
+}
+
+// ---- History (issue 27): a slider over the memo's versions (oldest left, the current text
+// right), the text at the chosen one with its changes marked against the current text or the
+// version before, and "restore" (a revert to it, as a new edit the engine's undo takes back).
+const hist = { versions: [], index: -1, ticket: 0, timer: null, reloads: 0 };
+function historyOpen() { return !ui.historyPanel.hidden; }
+async function showHistory(open) {
+  ui.historyPanel.hidden = !open;
+  ui.historyPanel.parentElement.classList.toggle('with-history', open);
+  ui.historyToggle.setAttribute('aria-expanded', String(open));
+  ui.historyNote.textContent = '';
+  if (open) { await loadHistory(true); ui.historySlider.focus(); ui.historyPanel.scrollIntoView({ block: 'nearest' }); }
+}
+function historyChangedSoon() { clearTimeout(hist.timer); hist.timer = setTimeout(() => { if (historyOpen()) loadHistory(false); }, 300); }
+function showHistoryMessage(text) { ui.historyMessage.textContent = text; ui.historyMessage.hidden = false; }
+function describeVersion(index) {
+  const version = hist.versions[index];
+  const device = version.thisDevice ? t('history.thisDevice') : t('history.otherDevice', { device: version.device.slice(0, 8) });
+  const details = t('history.details', { time: dateFormat.format(new Date(version.time)), device, inserted: version.inserted, deleted: version.deleted });
+  const current = index === hist.versions.length - 1 ? ' (' + t('history.current') + ')' : '';
+  return t('history.position', { number: index + 1, count: hist.versions.length }) + ': ' + details + current;
+}
+// The versions again; the one shown stays (unless it was the newest: the newest is shown).
+async function loadHistory(toNewest) {
+  const memo = state.memo;
+  if (!memo) return;
+  let data;
+  try { data = await api('GET', `/api/memos/${memo}/history`); } catch (error) { showHistoryMessage(error.message); return; }
+  if (memo !== state.memo) return;
+  const shown = hist.versions[hist.index];
+  const keep = !toNewest && shown && hist.index !== hist.versions.length - 1 ? shown.version : null;
+  hist.versions = data.versions;
+  let index = keep ? hist.versions.findIndex((v) => v.version === keep) : -1;
+  if (index < 0) index = hist.versions.length - 1;
+  ui.historySlider.max = String(Math.max(0, hist.versions.length - 1));
+  ui.historySlider.disabled = hist.versions.length < 2;
+  ui.historySlider.value = String(Math.max(0, index));
+  await showVersion(index);
+}
+async function showVersion(index) {
+  hist.index = index;
+  const ticket = ++hist.ticket;
+  const memo = state.memo;
+  const version = hist.versions[index];
+  ui.historyRestore.disabled = true;
+  if (!version) {
+    ui.historyVersion.textContent = t('history.none'); ui.historySlider.removeAttribute('aria-valuetext');
+    ui.historyText.replaceChildren(); ui.historyText.hidden = true; ui.historyMessage.hidden = true;
+    return;
+  }
+  const description = describeVersion(index);
+  ui.historyVersion.textContent = description;
+  ui.historySlider.setAttribute('aria-valuetext', description);
+  const compare = document.querySelector('input[name="history-compare"]:checked').value;
+  let data;
+  try {
+    data = await api('GET', `/api/memos/${memo}/history/${version.version}?compare=${compare}`);
+  } catch (error) {
+    if (ticket !== hist.ticket || memo !== state.memo) return;
+    ui.historyText.replaceChildren();
+    ui.historyText.hidden = true;
+    delete ui.historyText.dataset.version;
+    if (error.code === 'notRetained') showHistoryMessage(t('history.notRetained', { count: error.count }));
+    else if (error.code === 'noSuchVersion' && hist.reloads < 3) { hist.reloads++; showHistoryMessage(t('history.noSuchVersion')); loadHistory(false); }
+    else showHistoryMessage(error.message);
+    return;
+  }
+  if (ticket !== hist.ticket || memo !== state.memo) return;
+  hist.reloads = 0;
+  ui.historyMessage.hidden = true;
+  const fragment = document.createDocumentFragment();
+  for (const passage of data.passages) {
+    if (passage.mark === 'same') { fragment.append(passage.text); continue; }
+    const marked = document.createElement(passage.mark === 'version' ? 'ins' : 'del');
+    marked.textContent = passage.text;
+    fragment.append(marked);
+  }
+  ui.historyText.replaceChildren(fragment);
+  ui.historyText.hidden = false;
+  ui.historyText.dataset.version = version.version;
+  ui.historyRestore.disabled = data.newest || state.status !== 'active';
+}
+async function restoreVersion() {
+  const version = hist.versions[hist.index];
+  if (!state.memo || !version || state.status !== 'active') return;
+  await whenConfirmed();
+  try {
+    await api('POST', `/api/memos/${state.memo}/revert`, { version: version.version });
+  } catch (error) {
+    showHistoryMessage(error.code === 'notRetained' ? t('history.notRetained', { count: error.count }) : error.message);
+    return;
+  }
+  ui.historyNote.textContent = t('history.restored', { time: dateFormat.format(new Date(version.time)) });
+  await loadHistory(true);
 }
 
 // Themes: the system's, or the one chosen (kept in this browser).
@@ -655,6 +805,12 @@ function wire() {
   ui.purge.addEventListener('click', () => setStatus('purge'));
   ui.sync.addEventListener('click', () => api('POST', '/api/sync', {}));
   ui.theme.addEventListener('click', toggleTheme);
+  ui.historyToggle.addEventListener('click', () => showHistory(!historyOpen()));
+  ui.historyClose.addEventListener('click', () => { showHistory(false); ui.historyToggle.focus(); });
+  ui.historySlider.addEventListener('input', () => { ui.historyNote.textContent = ''; showVersion(Number(ui.historySlider.value)); });
+  document.querySelectorAll('input[name="history-compare"]').forEach((e) => e.addEventListener('change', () => showVersion(hist.index)));
+  ui.historyRestore.addEventListener('click', restoreVersion);
+  ui.historyPanel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.preventDefault(); showHistory(false); ui.historyToggle.focus(); } });
   ui.copy.addEventListener('click', async () => {
     try { await navigator.clipboard.writeText(ui.text.value); ui.note.hidden = false; ui.note.textContent = t('copied'); setTimeout(showStatusOfMemo, 1500); } catch (e) { /* not allowed */ }
   });

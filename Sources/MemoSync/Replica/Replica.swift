@@ -591,7 +591,9 @@ public final class Replica: Sendable {
         guarded.withLock { $0.notebook.endUndoGrouping() }
     }
 
-    private func change<Result>(_ body: (inout Notebook, UInt64) throws(NotebookError) -> Result) throws(ReplicaError) -> Result {
+    /// Runs `body` on the notebook under the lock, with the clock's time; its events go out, and
+    /// this session's id joins the lineage with its first operation (Replica+History.swift too).
+    func change<Result>(_ body: (inout Notebook, UInt64) throws(NotebookError) -> Result) throws(ReplicaError) -> Result {
         let now = environment.wallMilliseconds()
         return try guarded.withLock { guarded throws(ReplicaError) -> Result in
             if guarded.isClosed { throw .closed }

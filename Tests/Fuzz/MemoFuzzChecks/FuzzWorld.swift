@@ -85,6 +85,16 @@ struct FuzzWorld: Sendable {
         try bob.apply(alice.changes(since: bob.version))
         deltas.append(alice.changes(since: VersionVector()).encoded())
         states.append(alice.encoded())
+        // A text that keeps deleted content (history, issue 27): its state is version 3, and
+        // what it sends carries the content it retains.
+        var keeper = TextCRDT(replica: ReplicaID(0xE1))
+        keeper.keepsDeletedContent = true
+        try keeper.apply(alice.changes(since: VersionVector()))
+        try keeper.delete(scalarRange: 2..<9)
+        try keeper.insert("kept é 👍🏽", atScalar: 2)
+        try keeper.delete(scalarRange: 4..<6)
+        states.append(keeper.encoded())
+        deltas.append(keeper.changes(since: alice.version).encoded())
         let peers = [TextCRDT(replica: ReplicaID(0xC3)), middle.fork(replica: ReplicaID(0xC4)), bob.fork(replica: ReplicaID(0xC5))]
         var stranger = TextCRDT(replica: ReplicaID(0xD1))
         try stranger.insert("à bientôt", atScalar: 0)
@@ -126,6 +136,14 @@ struct FuzzWorld: Sendable {
         deltas.append(try replicas[0].changes(since: VersionVector()).encoded())
         states.append(replicas[0].encoded())
         peers.append(replicas[1].fork(replica: ReplicaID(97)))
+        // A notebook that keeps history (notebook state version 3: texts of version 3 inside).
+        var keeper = Notebook(replica: ReplicaID(96))
+        keeper.keepsHistory = true
+        try keeper.apply(replicas[0].changes(since: VersionVector()))
+        try keeper.edit(memos[0], replacingScalars: 0..<6, with: "kept ", wallMilliseconds: 5_000)
+        try keeper.edit(memos[1], replacingScalars: 2..<5, with: "", wallMilliseconds: 5_100)
+        states.append(keeper.encoded())
+        deltas.append(try keeper.changes(since: replicas[0].version).encoded())
         return Notebooks(peers: peers, complete: replicas[0], deltas: deltas, states: states)
     }
 

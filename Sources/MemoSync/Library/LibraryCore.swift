@@ -283,6 +283,9 @@ package struct LibraryCore: Sendable {
         }
         let decoded = try decodeState(stateBytes)
         var notebook = decoded.notebook
+        // A library keeps history (FORMAT.md, "History retention"): the journal's deletions
+        // keep the content they delete, as they did when they were made.
+        notebook.keepsHistory = true
         var syncState = decoded.syncState
         let journalName = journalFileName(generation: decoded.generation)
         var journalBytes = 0

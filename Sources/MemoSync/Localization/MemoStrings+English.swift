@@ -35,6 +35,8 @@ extension MemoStrings {
         "error.NotebookError.memoNotFound.suggestion": "Reload the list of memos.",
         "error.ReplicaModel.notListed.description": "The sync could not list the store.",
         "error.ReplicaError.closed.suggestion": "Open the library again.",
+        "error.ReplicaError.invalidHistoryRetention.suggestion": "Give a number of days from 1 to {max}, or forever.",
+        "error.ReplicaError.invalidHistoryRetention.what": "A history retention period of {days} days was refused, so nothing changed",
         "error.ReplicaError.encryptedLibrary.suggestion": "Open the store with its passphrase, or turn the library's encryption off explicitly.",
         "error.ReplicaError.corruptLibrary.suggestion": "Keep the library folder as it is and restore it from a backup, or sync a new library.",
         "error.ReplicaError.syncInProgress.suggestion": "Wait for the running sync to finish.",

@@ -35,6 +35,8 @@ extension MemoStrings {
         "error.NotebookError.memoNotFound.suggestion": "メモの一覧を再読み込みしてください。",
         "error.ReplicaModel.notListed.description": "同期でストアの一覧を取得できませんでした。",
         "error.ReplicaError.closed.suggestion": "ライブラリをもう一度開いてください。",
+        "error.ReplicaError.invalidHistoryRetention.suggestion": "1 から {max} までの日数か、forever を指定してください。",
+        "error.ReplicaError.invalidHistoryRetention.what": "履歴の保持期間 {days} 日は受け付けられないため、何も変更しませんでした",
         "error.ReplicaError.encryptedLibrary.suggestion": "パスフレーズでストアを開くか、ライブラリの暗号化を明示的にオフにしてください。",
         "error.ReplicaError.corruptLibrary.suggestion": "ライブラリのフォルダーはそのままにして、バックアップから復元するか、新しいライブラリで同期してください。",
         "error.ReplicaError.syncInProgress.suggestion": "実行中の同期が終わるまでお待ちください。",

@@ -35,6 +35,8 @@ extension MemoStrings {
         "error.NotebookError.memoNotFound.suggestion": "메모 목록을 새로 고치세요.",
         "error.ReplicaModel.notListed.description": "동기화가 저장소의 목록을 가져오지 못했습니다.",
         "error.ReplicaError.closed.suggestion": "라이브러리를 다시 여세요.",
+        "error.ReplicaError.invalidHistoryRetention.suggestion": "1일부터 {max}일까지의 일수나 forever를 지정하세요.",
+        "error.ReplicaError.invalidHistoryRetention.what": "기록 보관 기간 {days}일은 받아들일 수 없어 아무것도 바꾸지 않았습니다",
         "error.ReplicaError.encryptedLibrary.suggestion": "암호로 저장소를 열거나, 라이브러리의 암호화를 명시적으로 끄세요.",
         "error.ReplicaError.corruptLibrary.suggestion": "라이브러리 폴더를 그대로 두고 백업에서 복원하거나, 새 라이브러리로 동기화하세요.",
         "error.ReplicaError.syncInProgress.suggestion": "진행 중인 동기화가 끝날 때까지 기다리세요.",

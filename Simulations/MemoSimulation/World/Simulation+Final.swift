@@ -165,6 +165,13 @@ extension Simulation {
                     let cut = listed[index].cut
                     let theirs = Self.historyText(notebook, id, cut)
                     let ours = Self.historyText(reference, id, cut)
+                    for result in [theirs, ours] {
+                        switch result {
+                        case let .success(text): if text != notebook.memo(id)?.text { sometimes.insert(.historyShown) }
+                        case .failure(.notRetained): sometimes.insert(.historyDropped)
+                        case .failure: break
+                        }
+                    }
                     if case let .success(text) = theirs, case let .success(other) = ours, text == other { continue }
                     if case .failure(.notRetained) = theirs { continue }
                     if case .failure(.notRetained) = ours { continue }

@@ -712,9 +712,9 @@ public final class Replica: Sendable {
     /// A library always keeps history: every deletion keeps the content it deletes, in memory,
     /// in the library's files, and in what it publishes (deltas and snapshots), until the
     /// period has passed since the deletion (by the wall time of the edit that made it, against
-    /// this device's clock). Each save applies the period (once per session, then whenever
-    /// the cutoff has moved on by an hour; every compaction); a save that dropped content
-    /// compacts, so the files no longer hold it.
+    /// this device's clock). Each save applies the period (at the first save of a session, then
+    /// whenever the cutoff has moved on by an hour; every ``compact()``); a save that dropped
+    /// content compacts, so the files no longer hold it.
     public var historyRetention: HistoryRetention { guarded.withLock { $0.historyRetention } }
 
     /// Makes `retention` this library's (written to its `history` file, durably), and drops at

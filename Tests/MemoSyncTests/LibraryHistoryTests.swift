@@ -196,6 +196,27 @@ import MemoSyncTesting
         #expect(HistoryRetention.forever.cutoffWallMilliseconds(nowWallMilliseconds: 5) == nil)
     }
 
+    @Test("a save applies the period again once the cutoff moved on by an hour; compact() always")
+    func retentionStep() async throws {
+        let environment = TestEnvironment(seed: 2709)
+        let disk = MemoryDisk()
+        let (replica, id) = try await Self.libraryWithDeletion(environment, disk: disk)
+        // Deleted at T; the period set 10 minutes before it expires: kept.
+        environment.advance(milliseconds: Self.day - 10 * 60_000)
+        #expect(try replica.setHistoryRetention(.days(1)) == 0)
+        // 20 minutes on it has expired, but the cutoff moved on by less than an hour: kept.
+        // (Another memo: an edit of the same memo would extend the run holding the deletion,
+        // whose time is its last operation's.)
+        environment.advance(milliseconds: 20 * 60_000)
+        _ = try replica.createMemo(text: "later")
+        try await replica.save()
+        #expect(try Self.firstVersionText(replica.notebook, id) == Self.original)
+        // A compaction applies it whatever the step.
+        try await replica.compact()
+        try Self.expectNotRetained(replica.notebook, id)
+        await replica.close()
+    }
+
     @Test("a clock set back drops nothing more and brings nothing back")
     func clockGoingBackwards() async throws {
         let environment = TestEnvironment(seed: 2706, startMilliseconds: 1_790_000_000_000)

@@ -674,6 +674,9 @@ public final class Replica: Sendable {
                 if guarded.isClosed { throw .closed }
                 if Self.applyHistoryRetention(&guarded, nowWallMilliseconds: now, force: compacting) > 0 {
                     guarded.historyDropsNotCompacted += 1
+                    #if MEMOSYNC_MUTANTS
+                    if EngineMutant.active == .retentionSkipsCompaction { guarded.historyDropsNotCompacted -= 1 }
+                    #endif
                 }
                 let dropped = guarded.historyDropsNotCompacted
                 guard compacting || guarded.purgesNotCompacted > 0 || dropped > 0 || guarded.core.needsCompaction

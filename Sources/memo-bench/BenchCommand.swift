@@ -1,6 +1,7 @@
 // The command line: parsing arguments and running the `trace` and `all` commands.
 
 import Foundation
+import MemoSync
 
 /// A parsed `memo-bench` command line.
 enum BenchCommand: Equatable {
@@ -16,7 +17,7 @@ enum BenchCommand: Equatable {
     case sync(memos: Int, runs: Int)
     /// Simulate `devices` devices over a year, `sessions` sessions each, on an in-memory store,
     /// and measure what the store, a new device's bootstrap and the notebook's state come to.
-    case longevity(sessions: Int, devices: Int, seed: UInt64, keepOpen: Bool, explain: Bool)
+    case longevity(sessions: Int, devices: Int, seed: UInt64, keepOpen: Bool, historyRetention: HistoryRetention, explain: Bool)
     /// Sync through a folder store behind a fixed latency per request: bootstrap with several
     /// requests in flight and with one, typing during a bootstrap, one change.
     case remote(latencyMilliseconds: Int, explain: Bool)
@@ -46,7 +47,7 @@ enum BenchCommand: Equatable {
                memo-bench notebook [--memos N] [--runs N]
                memo-bench sync [--memos N] [--runs N] [--encrypt]
                memo-bench crypto [--runs N]
-               memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--explain]
+               memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--history-retention DAYS|forever] [--explain]
                memo-bench remote [--latency-ms MS] [--explain]
                memo-bench remote --store s3|webdav   (under Tests/Servers/servers.sh)
                memo-bench junk [--memos N] [--runs N]
@@ -78,7 +79,8 @@ enum BenchCommand: Equatable {
                        memos typed in one session. Deterministic given --seed (default \(LongevityBenchmark.defaultSeed)),
                        except bootstrap_ms. Runs once; not part of `all`. --keep-open (a
                        control) opens each library once and never closes it; --explain lists
-                       on stderr the blobs the store ends with and those the bootstrap read
+                       on stderr the blobs the store ends with and those the bootstrap read;
+                       --history-retention sets each library's (default 90 days)
           remote       a folder store behind a fixed latency per request (--latency-ms, default
                        50) holding a snapshot of 10000 memos and 300 segments of 3 devices:
                        a new device's bootstrap with 8 requests in flight and with 1, 1000
@@ -132,6 +134,7 @@ enum BenchCommand: Equatable {
         var runs = BenchCommand.defaultRuns
         var memos = 10_000
         var sessions = LongevityBenchmark.defaultSessions
+        var historyRetention = HistoryRetention.default
         var devices = LongevityBenchmark.defaultDevices
         var seed = LongevityBenchmark.defaultSeed
         var explain = false
@@ -184,6 +187,18 @@ enum BenchCommand: Equatable {
                 encrypt = true
             } else if argument == "--explain" || argument == "--keep-open" {
                 if argument == "--explain" { explain = true } else { keepOpen = true }
+                longevityOptions.append(argument)
+            } else if argument == "--history-retention" {
+                guard index + 1 < arguments.count else { throw .usage("--history-retention needs a value") }
+                index += 1
+                let text = arguments[index]
+                if text == "forever" {
+                    historyRetention = .forever
+                } else if let days = Int(text), HistoryRetention.days(days).isValid {
+                    historyRetention = .days(days)
+                } else {
+                    throw .usage("--history-retention needs a number of days from 1 to \(HistoryRetention.daysMax), or forever")
+                }
                 longevityOptions.append(argument)
             } else if argument == "--sessions" || argument == "--devices" || argument == "--seed" {
                 guard index + 1 < arguments.count else { throw .usage("\(argument) needs a value") }
@@ -258,7 +273,7 @@ enum BenchCommand: Equatable {
             case "longevity":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 guard !runsGiven else { throw .usage("longevity runs once: --runs does not apply") }
-                return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain)
+                return .longevity(sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, historyRetention: historyRetention, explain: explain)
             case "scale":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 guard !runsGiven else { throw .usage("scale runs once: --runs does not apply") }
@@ -340,10 +355,11 @@ enum BenchRunner {
             return runAll(directory: directory, runs: runs)
         case let .notebook(memos, runs):
             return await report("notebook") { try NotebookBenchmark.run(memoCount: memos, runs: runs).json }
-        case let .longevity(sessions, devices, seed, keepOpen, explain):
+        case let .longevity(sessions, devices, seed, keepOpen, historyRetention, explain):
             return await report("longevity") {
                 try await LongevityBenchmark.run(
-                    sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, explain: explain ? { writeError($0) } : nil
+                    sessions: sessions, devices: devices, seed: seed, keepOpen: keepOpen, historyRetention: historyRetention,
+                    explain: explain ? { writeError($0) } : nil
                 ).json
             }
         case let .remote(latency, explain):

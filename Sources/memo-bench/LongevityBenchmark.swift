@@ -104,6 +104,9 @@ enum LongevityBenchmark {
         var replicaIDs: [ReplicaID] = []
         /// The library, when it stays open from one session to the next (`keepOpen`).
         var open: Replica?
+        /// Its history retention period, set in its first session when not the default.
+        var historyRetention: HistoryRetention = .default
+        var historyRetentionSet = false
     }
 
     /// Runs the benchmark: `sessions` sessions on each of `devices` devices.
@@ -115,7 +118,7 @@ enum LongevityBenchmark {
     ///   end (by device and kind) and which ones the new device's bootstrap read.
     static func run(
         sessions sessionsPerDevice: Int, devices deviceCount: Int, seed: UInt64, keepOpen: Bool = false,
-        explain: ((String) -> Void)? = nil
+        historyRetention: HistoryRetention = .default, explain: ((String) -> Void)? = nil
     ) async throws -> Report {
         let store = InMemoryBlobStore()
         let clock = SimulatedEnvironment(milliseconds: startMilliseconds, seed: 0)
@@ -124,7 +127,7 @@ enum LongevityBenchmark {
             Device(
                 disk: MemoryDisk(device: 0xD15C_0000 + UInt64(index)),
                 entropy: SimulatedEnvironment(milliseconds: 0, seed: seed &+ 0x9E37_79B9 &* UInt64(index + 1)),
-                language: index % NotebookBenchmark.words.count)
+                language: index % NotebookBenchmark.words.count, historyRetention: historyRetention)
         }
         let year = try await simulateYear(
             &devices, sessionsPerDevice: sessionsPerDevice, keepOpen: keepOpen, store: store, clock: clock, seed: seed,
@@ -168,6 +171,18 @@ enum LongevityBenchmark {
         report.add("bootstrap_ms", .milliseconds(bootstrap.milliseconds))
         report.add("state_bytes", .integer(state.state.count))
         report.add("state_bytes_fresh", .integer(state.fresh.count))
+        // Libraries keep history (issue 27) for their retention period, the default 90 days:
+        // the same state without any kept deleted content, and the first device's library files.
+        var withoutHistory = final
+        withoutHistory.dropHistory(deletedBeforeWallMilliseconds: .max)
+        switch historyRetention {
+        case let .days(days): report.add("history_retention_days", .integer(days))
+        case .forever: report.add("history_retention_days", .string("forever"))
+        }
+        report.add("state_bytes_without_history", .integer(withoutHistory.encoded().count))
+        var libraryBytes = 0
+        for file in try devices[0].disk.listFiles() { libraryBytes += try devices[0].disk.read(file: file)?.count ?? 0 }
+        report.add("library_bytes", .integer(libraryBytes))
         report.add("state_ratio", .number(Double(state.state.count) / Double(max(state.fresh.count, 1))))
         report.add("state_text_bytes", .integer(state.parts.text))
         report.add("state_text_history_bytes", .integer(state.parts.textHistory))
@@ -383,6 +398,10 @@ enum LongevityBenchmark {
     ) async throws -> (notebook: Notebook, operations: Int, edits: Int) {
         let replica = try device.open ?? Replica(disk: device.disk, environment: device.entropy.environment(clock: clock))
         device.open = keepOpen ? replica : nil
+        if !device.historyRetentionSet {
+            if device.historyRetention != .default { try replica.setHistoryRetention(device.historyRetention) }
+            device.historyRetentionSet = true
+        }
         if !device.replicaIDs.contains(replica.id) { device.replicaIDs.append(replica.id) }
         let before = replica.notebook.operationCount(of: replica.id)
         let edits = editing ? try edit(replica, language: device.language, clock: clock, random: &random) : 0

@@ -135,6 +135,8 @@ enum Command: Equatable {
     case showBefore(id: String, time: String)
     /// `memo history ID`.
     case history(id: String)
+    /// `memo history --keep DAYS|forever`: the library's history retention period.
+    case historyRetention(HistoryRetention)
     /// `memo diff ID [FROM [TO]]`.
     case diff(id: String, from: String?, to: String?)
     /// `memo revert ID VERSION`.
@@ -191,6 +193,7 @@ enum ArgumentParser {
         "--store": 1, "--endpoint": 1, "--region": 1, "--again": 0, "--man": 0,
         "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1, "--kana-distinct": 0,
         "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1, "--at": 1, "--before": 1,
+        "--keep": 1,
     ]
 
     /// The options that take values, with how many (for the completion scripts, which must step
@@ -205,7 +208,8 @@ enum ArgumentParser {
     /// The options each command accepts, besides the global ones.
     static func options(of command: CommandName) -> Set<String> {
         switch command {
-        case .list, .status, .trash, .delete, .restore, .undo, .redo, .history, .diff, .revert: ["--json"]
+        case .list, .status, .trash, .delete, .restore, .undo, .redo, .diff, .revert: ["--json"]
+        case .history: ["--keep", "--json"]
         case .show: ["--at", "--before", "--json"]
         case .search: ["--kana-distinct", "--json"]
         case .new: ["--text-file", "--json"]
@@ -345,6 +349,10 @@ enum ArgumentParser {
             if let before { return .showBefore(id: id, time: before) }
             return .show(id: id)
         case .history:
+            if let keep = try single("--keep", in: options) {
+                try expectNoArguments(arguments, command)
+                return .historyRetention(try retention(keep))
+            }
             return .history(id: try oneID(arguments, command))
         case .diff:
             guard let id = arguments.first else { throw .usage("error.needsID", ["command": command.rawValue]) }
@@ -517,8 +525,19 @@ enum ArgumentParser {
         return id
     }
 
+    /// The period of `memo history --keep`: `forever`, or a whole number of days from 1 to
+    /// ``HistoryRetention/daysMax``.
+    private static func retention(_ text: String) throws(CLIError) -> HistoryRetention {
+        if text.lowercased() == "forever" { return .forever }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let days = Int(text), days >= 1, days <= HistoryRetention.daysMax else {
+            throw .usage("error.keepValue", ["value": Format.terminalSafe(text), "max": String(HistoryRetention.daysMax)])
+        }
+        return .days(days)
+    }
+
     private static func valueNames(_ option: String) -> String {
         switch option {
+        case "--keep": t("what.daysOrForever")
         case "--insert": t("what.offsetAndText")
         case "--delete": t("what.offsetAndLength")
         case "--library", "--all": t("what.folderPath")

@@ -96,6 +96,7 @@ extension Runner {
                 "encrypted": encrypted,
                 "storeEncrypted": encrypted ? true as Any : (settings.store == nil ? NSNull() as Any : false as Any),
                 "passphraseRemembered": keyRemembered,
+                "historyKeepDays": { if case let .days(days) = snapshot.historyRetention { days as Any } else { NSNull() as Any } }(),
             ]
             console.print(try Format.json(object))
             return
@@ -118,6 +119,7 @@ extension Runner {
             ? t(keyRemembered ? "status.encryptedRemembered" : "status.encrypted")
             : t(settings.store == nil ? "status.plainNoStore" : "status.plain")
         rows.append((t("status.encryption"), encryption))
+        rows.append((t("status.history"), t("status.historyValue", ["period": Self.periodText(snapshot.historyRetention)])))
         let width = rows.map { Format.displayWidth($0.0) }.max() ?? 0
         for (label, value) in rows {
             console.print(label + String(repeating: " ", count: width - Format.displayWidth(label) + 1) + value)

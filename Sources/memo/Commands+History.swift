@@ -57,6 +57,32 @@ extension Runner {
         try await finishEdit(library, memo: memo)
     }
 
+    /// `memo history --keep DAYS|forever`: makes the period the library's (its `history`
+    /// file; FORMAT.md, "History retention"), drops at once the deleted text it no longer keeps,
+    /// and saves (a compaction when something was dropped, so the files no longer hold it).
+    mutating func runHistoryRetention(_ invocation: Invocation) async throws(CLIError) {
+        guard case let .historyRetention(retention) = invocation.command else { preconditionFailure("memo: not history --keep") }
+        let library = try open(invocation, creating: true)
+        let replica = library.writer
+        let dropped = try attempt { () throws(ReplicaError) in try replica.setHistoryRetention(retention) }
+        try await save(library)
+        if json {
+            let days: Any = if case let .days(days) = retention { days } else { NSNull() }
+            console.print(try Format.json(["keepDays": days, "forever": retention == .forever, "droppedCharacters": dropped] as [String: Any]))
+            return
+        }
+        console.print(t("historyKept", ["period": Self.periodText(retention)]))
+        if dropped > 0 { console.print(t("historyDropped", ["count": Format.count(dropped, "character")])) }
+    }
+
+    /// "for 90 days", "forever", in the user's language.
+    static func periodText(_ retention: HistoryRetention) -> String {
+        switch retention {
+        case .forever: t("period.forever")
+        case let .days(days): t("period.days", ["days": Format.count(days, "day")])
+        }
+    }
+
     // MARK: Helpers
 
     /// Milliseconds since the Unix epoch of a time as memo prints them: `yyyy-MM-dd HH:mm` or

@@ -56,6 +56,8 @@ struct Runner {
             try runFinding(invocation)
         case .history, .showAt, .showBefore, .diff:
             try runHistory(invocation)
+        case .historyRetention:
+            try await runHistoryRetention(invocation)
         case .revert:
             try await runRevert(invocation)
         case .delete, .restore, .trash, .purge:
@@ -148,6 +150,9 @@ struct Runner {
         guard existed || creating else { throw Self.noLibrary(at: path) }
         let start = Date()
         var told = false
+        #if MEMOSYNC_TEST_HOOKS
+        let replicaEnvironment = clockedForTests(replicaEnvironment)
+        #endif
         while true {
             do throws(ReplicaError) {
                 let replica = try Replica(libraryPath: path, environment: replicaEnvironment)

@@ -36,7 +36,7 @@ enum Help {
         case .redo: ["redo ID [--json]"]
         case .list: ["list [--json]"]
         case .show: ["show ID [--json]", "show ID --at VERSION | --before TIME [--json]"]
-        case .history: ["history ID [--json]"]
+        case .history: ["history ID [--json]", "history --keep DAYS|forever [--json]"]
         case .diff: ["diff ID [FROM [TO]] [--json]"]
         case .revert: ["revert ID VERSION [--json]"]
         case .search: ["search QUERY... [--kana-distinct] [--json]"]

@@ -41,6 +41,13 @@ final class GatedStore: BlobStore {
 }
 
 extension Runner {
+    /// `environment` with its wall clock stopped at `MEMO_TEST_NOW_MILLISECONDS` when that is
+    /// set (history retention against a clock the test moves).
+    func clockedForTests(_ environment: ReplicaEnvironment) -> ReplicaEnvironment {
+        guard let text = self.environment["MEMO_TEST_NOW_MILLISECONDS"], let now = UInt64(text) else { return environment }
+        return ReplicaEnvironment(wallMilliseconds: { now }, randomUInt64: environment.randomUInt64)
+    }
+
     /// `store` behind the test gate when `MEMO_TEST_STORE_GATE` is set.
     func gatedForTests(_ store: any BlobStore) -> any BlobStore {
         guard let gate = environment["MEMO_TEST_STORE_GATE"], !gate.isEmpty else { return store }

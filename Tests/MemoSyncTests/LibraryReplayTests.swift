@@ -89,6 +89,8 @@ import Testing
     static func referenceReplay(state: [UInt8], journal: [UInt8]) throws -> (notebook: Notebook, syncState: SyncState, records: Int, damaged: Bool, tornStart: Int?) {
         let decoded = try LibraryCore.decodeState(state)
         var notebook = decoded.notebook
+        // A library keeps history (issue 27): its journal's deletions keep what they delete.
+        notebook.keepsHistory = true
         var syncState = decoded.syncState
         var records = 0
         var damaged = false

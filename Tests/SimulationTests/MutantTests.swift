@@ -58,6 +58,7 @@ import Testing
         case .recoveryDropsLastRecord: Plan(seeds: 5, options: crashes, expected: [.durability])
         case .publishCountsFailedWrite: Plan(seeds: 60, options: transientErrors, expected: [.convergence, .quiescence])
         case .encryptedLibrarySyncsPlain: Plan(seeds: 20, options: keyBlobs, expected: [.plaintext])
+        case .retentionSkipsCompaction: Plan(seeds: 10, options: swarm, expected: [.durability])
         }
     }
 

@@ -36,6 +36,7 @@ extension Simulation {
             peer.isCopy = true
         }
         guard open(peer, after: "starting"), markEncrypted(peer) else { return }
+        if !peer.isCopy { setHistoryRetention(peer) }
         peer.status = .live
         meter?.started(peer: index, at: now)
         peer.savedVersion = peer.replica!.notebook.version
@@ -45,6 +46,22 @@ extension Simulation {
             cloneOf.map { "starts as a copy of r\($0)'s library (\(id))" } ?? "starts as \(id)"
         }
         if peer.joinedLate { startSync(peer) }
+    }
+
+    /// Libraries keep history (issue 27) with a retention period of their own: replica 0, 3, 6
+    /// ... keep the default (90 days), 1, 4, 7 ... one day (so that clock jumps and long
+    /// offline spells drop content), 2, 5, 8 ... forever. A copy keeps its original's (its
+    /// `history` file). Dropping content must never change what replicas converge to.
+    func setHistoryRetention(_ peer: Peer) {
+        guard let replica = peer.replica, peer.index % 3 != 0 else { return }
+        let retention: HistoryRetention = peer.index % 3 == 1 ? .days(1) : .forever
+        setClock(peer)
+        do throws(ReplicaError) {
+            let dropped = try replica.setHistoryRetention(retention)
+            log.mix(dropped)
+        } catch {
+            record(peer, .fault, 0) { "history retention not set: \(error)" }
+        }
     }
 
     /// Opens `peer`'s library; a failure is a durability violation.

@@ -79,6 +79,10 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
     public static let editDuringSync = SometimesFlags(rawValue: 1 << 8)
     /// An encrypted library put its key blob back in a store that had lost it.
     public static let keyBlobRepublished = SometimesFlags(rawValue: 1 << 9)
+    /// A library showed an earlier version of a memo from deleted content it keeps (issue 27).
+    public static let historyShown = SometimesFlags(rawValue: 1 << 10)
+    /// A library no longer showed an earlier version: its retention period dropped the content.
+    public static let historyDropped = SometimesFlags(rawValue: 1 << 11)
 
     /// Every flag with its name.
     public static let named: [(SometimesFlags, String)] = [
@@ -92,6 +96,8 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
         (.syncCancelled, "a sync cancelled"),
         (.editDuringSync, "an edit during a sync"),
         (.keyBlobRepublished, "a key blob put back"),
+        (.historyShown, "an earlier version shown"),
+        (.historyDropped, "history dropped by retention"),
     ]
 
     /// The flags a batch must reach (the issue's list).

@@ -70,6 +70,11 @@ package enum EngineMutant: String, CaseIterable, Sendable {
     /// instead of refusing it: its segments and snapshots go out in plain text. Caught by
     /// plaintext (issue 25).
     case encryptedLibrarySyncsPlain = "encrypted-library-syncs-plain"
+    /// A save that dropped deleted content for the retention period appends a journal record
+    /// instead of compacting (issue 27): the state file still holds what the library dropped,
+    /// and the library shows it again once reopened. Caught by durability (a library read from
+    /// its files shows more of the past than the replica that saved them).
+    case retentionSkipsCompaction = "retention-skips-compaction"
 
     /// The mutant active for the current task, if any (nil: the real engine).
     @TaskLocal package static var active: EngineMutant?

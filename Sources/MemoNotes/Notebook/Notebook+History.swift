@@ -271,10 +271,22 @@ extension Notebook {
     /// - Returns: how many deleted scalars' content was dropped.
     @discardableResult
     public mutating func dropHistory(deletedBeforeWallMilliseconds cutoff: UInt64) -> Int {
+        // Only memos keeping something (a library applies this at its saves: most memos keep
+        // nothing, and a notebook that keeps nothing costs one pass over its memos).
+        var keeping = Set<MemoID>()
+        for index in 0..<memos.count {
+            let record = memos[at: index]
+            if record.pendingHistory != nil {
+                keeping.insert(record.id)
+            } else if case let .materialized(text) = record.text, text.retainedDeletedScalars > 0 {
+                keeping.insert(record.id)
+            }
+        }
+        guard !keeping.isEmpty else { return 0 }
         // Per memo, the text counters of each replica's runs older than the cutoff.
         var expired: [MemoID: [(replica: ReplicaID, counters: Range<UInt32>)]] = [:]
         for replica in logs.keys.sorted() {
-            for run in logs[replica]?.runs ?? [] where run.timestamp.wallMilliseconds < cutoff {
+            for run in logs[replica]?.runs ?? [] where run.timestamp.wallMilliseconds < cutoff && keeping.contains(run.memo) {
                 if case let .text(textCounter) = run.kind {
                     expired[run.memo, default: []].append((replica, textCounter..<textCounter + run.length))
                 }

@@ -170,6 +170,7 @@ extension ReplicaError: LocalizedError {
         case .encryptedLibrary: errorSentence("error.ReplicaError.encryptedLibrary.what", detail: nil)
         case .noSyncInProgress: errorSentence("error.ReplicaError.noSyncInProgress.what", detail: nil)
         case .purgeWaitsForHeldBackEdits: errorSentence("error.ReplicaError.purgeWaitsForHeldBackEdits.what", detail: nil)
+        case let .invalidHistoryRetention(days): errorSentence("error.ReplicaError.invalidHistoryRetention.what", ["days": "\(days)"], detail: nil)
         }
     }
 
@@ -196,6 +197,7 @@ extension ReplicaError: LocalizedError {
         case .encryptedLibrary: localized("error.ReplicaError.encryptedLibrary.suggestion")
         case .noSyncInProgress: nil
         case .purgeWaitsForHeldBackEdits: localized("error.ReplicaError.purgeWaitsForHeldBackEdits.suggestion")
+        case .invalidHistoryRetention: localized("error.ReplicaError.invalidHistoryRetention.suggestion", ["max": "\(HistoryRetention.daysMax)"])
         }
     }
 }

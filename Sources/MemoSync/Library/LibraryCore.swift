@@ -155,7 +155,8 @@ package struct LibraryCore: Sendable {
     package static func filesToRead(listing files: [String]) -> [String] {
         let temporary = files.filter { $0 == temporaryStateFileName }
         guard files.contains(stateFileName) else { return temporary }
-        return [stateFileName] + files.filter { journalGeneration($0) != nil }.sorted() + files.filter { $0 == LibrarySeal.fileName } + temporary
+        return [stateFileName] + files.filter { journalGeneration($0) != nil }.sorted() + files.filter { $0 == LibrarySeal.fileName }
+            + files.filter { $0 == LibraryHistoryFile.fileName } + temporary
     }
 
     /// A name for keeping `file` aside: `<file>.<what>-<n>`, n the smallest from 1 whose name
@@ -283,6 +284,9 @@ package struct LibraryCore: Sendable {
         }
         let decoded = try decodeState(stateBytes)
         var notebook = decoded.notebook
+        // A library keeps history (FORMAT.md, "History retention"): the journal's deletions
+        // keep the content they delete, as they did when they were made.
+        notebook.keepsHistory = true
         var syncState = decoded.syncState
         let journalName = journalFileName(generation: decoded.generation)
         var journalBytes = 0

@@ -29,6 +29,7 @@ package enum LibraryFileLimits {
         switch name {
         case LibrarySeal.fileName: sealBytesMax
         case LibraryEncryption.fileName, LibraryEncryption.temporaryFileName: encryptionBytesMax
+        case LibraryHistoryFile.fileName, LibraryHistoryFile.temporaryFileName: LibraryHistoryFile.bytesMax
         default: LibraryCore.journalGeneration(name) != nil ? journalBytesMax : stateBytesMax
         }
     }

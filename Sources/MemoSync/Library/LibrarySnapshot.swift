@@ -27,6 +27,8 @@ public struct LibrarySnapshot: Sendable {
     /// snapshot changes nothing; the next open of the library keeps the file aside), a torn
     /// journal tail left out.
     public let report: LibraryOpenReport
+    /// The library's history retention period (its `history` file; ``Replica/historyRetention``).
+    public let historyRetention: HistoryRetention
 
     /// Operations of the library's ids not yet known to be in the store (as
     /// ``Replica/unpublishedOperationCount``).
@@ -71,7 +73,8 @@ public struct LibrarySnapshot: Sendable {
         var report = recovery.report
         for index in report.damage.indices { report.damage[index].keptAs = nil }
         report.removedFiles = []
-        return LibrarySnapshot(notebook: recovery.notebook, replica: replica, syncState: recovery.syncState, report: report)
+        let retention = folder.contents[LibraryHistoryFile.fileName].map(LibraryHistoryFile.decoded) ?? .default
+        return LibrarySnapshot(notebook: recovery.notebook, replica: replica, syncState: recovery.syncState, report: report, historyRetention: retention)
     }
 }
 

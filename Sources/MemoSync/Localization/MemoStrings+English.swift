@@ -35,6 +35,8 @@ extension MemoStrings {
         "error.NotebookError.memoNotFound.suggestion": "Reload the list of memos.",
         "error.ReplicaModel.notListed.description": "The sync could not list the store.",
         "error.ReplicaError.closed.suggestion": "Open the library again.",
+        "error.ReplicaError.invalidHistoryRetention.suggestion": "Give a number of days from 1 to {max}, or forever.",
+        "error.ReplicaError.invalidHistoryRetention.what": "A history retention period of {days} days was refused, so nothing changed",
         "error.ReplicaError.encryptedLibrary.suggestion": "Open the store with its passphrase, or turn the library's encryption off explicitly.",
         "error.ReplicaError.corruptLibrary.suggestion": "Keep the library folder as it is and restore it from a backup, or sync a new library.",
         "error.ReplicaError.syncInProgress.suggestion": "Wait for the running sync to finish.",
@@ -158,6 +160,8 @@ extension MemoStrings {
         "cli.count.byte.other": "{count} bytes",
         "cli.count.character.one": "{count} character",
         "cli.count.character.other": "{count} characters",
+        "cli.count.day.one": "{count} day",
+        "cli.count.day.other": "{count} days",
         "cli.count.file.one": "{count} file",
         "cli.count.file.other": "{count} files",
         "cli.count.memo.one": "{count} memo",
@@ -266,6 +270,11 @@ extension MemoStrings {
         "cli.error.nothingToRedo": "nothing to redo in memo {id}",
         "cli.error.nothingToUndo": "nothing to undo in memo {id}: 'memo undo' undoes the edits memo made on this device",
         "cli.error.atOrBefore": "memo show takes --at VERSION or --before TIME, not both",
+        "cli.error.keepValue": "--keep takes a number of days from 1 to {max}, or forever, not \"{value}\"",
+        "cli.historyKept": "Deleted text is kept {period}.",
+        "cli.historyDropped": "Dropped {count} of deleted text older than that.",
+        "cli.period.forever": "forever",
+        "cli.period.days": "for {days}",
         "cli.error.notATime": "'{time}' is not a time: give it as memo prints them (2026-11-20 18:30, or 2026-11-20), or as ISO 8601 (2026-11-20T18:30:00Z)",
         "cli.error.noVersionBefore": "memo {id} has no version made before {time}: 'memo history {id}' lists them",
         "cli.error.diffArguments": "memo diff takes a memo id and at most two versions: memo diff ID [FROM [TO]]",
@@ -306,6 +315,8 @@ extension MemoStrings {
         "cli.status.encrypted": "on: this library syncs only encrypted, and its store holds ciphertext (the passphrase is asked)",
         "cli.status.encryptedRemembered": "on: this library syncs only encrypted, and its store holds ciphertext (the key is remembered)",
         "cli.status.encryption": "Encryption:",
+        "cli.status.history": "History:",
+        "cli.status.historyValue": "deleted text kept {period} ('memo history --keep' changes it)",
         "cli.status.plain": "off: the store held plain text at the last sync ('memo sync --encrypt' turns it on)",
         "cli.status.plainNoStore": "off ('memo sync --encrypt' turns it on)",
         "cli.store.decryptExplained": "Turning encryption off for this library and {path}: the store's key blob and its encrypted blobs are deleted, and every memo is published again in plain text, readable by anyone who can read the store. Other devices that synced encrypted keep encrypting (and put the key blob back) until 'memo store decrypt' runs on each of them.",
@@ -406,6 +417,7 @@ extension MemoStrings {
         "cli.what.url": "a URL",
         "cli.what.regionName": "a region name",
         "cli.what.folderPath": "a folder path",
+        "cli.what.daysOrForever": "a number of days, or forever",
         "cli.what.insertOffset": "the offset of --insert",
         "cli.what.offsetAndLength": "OFFSET and LENGTH",
         "cli.what.offsetAndText": "OFFSET and TEXT",
@@ -706,6 +718,12 @@ extension MemoStrings {
             Examples:
               memo history 3fa2
               memo show 3fa2 --at 9c41e07a
+              memo history --keep 30
+
+            With --keep DAYS (1 to 36500) or --keep forever, and no ID: how long the library
+            keeps deleted text, so that earlier versions can be shown (90 days until set; 'memo
+            status' shows it). Deleted text older than that is dropped at once, and from then
+            on; the memos' text never changes. Each library (device) keeps its own period.
 
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,

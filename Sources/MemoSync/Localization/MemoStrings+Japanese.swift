@@ -35,6 +35,8 @@ extension MemoStrings {
         "error.NotebookError.memoNotFound.suggestion": "メモの一覧を再読み込みしてください。",
         "error.ReplicaModel.notListed.description": "同期でストアの一覧を取得できませんでした。",
         "error.ReplicaError.closed.suggestion": "ライブラリをもう一度開いてください。",
+        "error.ReplicaError.invalidHistoryRetention.suggestion": "1 から {max} までの日数か、forever を指定してください。",
+        "error.ReplicaError.invalidHistoryRetention.what": "履歴の保持期間 {days} 日は受け付けられないため、何も変更しませんでした",
         "error.ReplicaError.encryptedLibrary.suggestion": "パスフレーズでストアを開くか、ライブラリの暗号化を明示的にオフにしてください。",
         "error.ReplicaError.corruptLibrary.suggestion": "ライブラリのフォルダーはそのままにして、バックアップから復元するか、新しいライブラリで同期してください。",
         "error.ReplicaError.syncInProgress.suggestion": "実行中の同期が終わるまでお待ちください。",
@@ -158,6 +160,8 @@ extension MemoStrings {
         "cli.count.byte.other": "{count} バイト",
         "cli.count.character.one": "{count} 文字",
         "cli.count.character.other": "{count} 文字",
+        "cli.count.day.one": "{count} 日",
+        "cli.count.day.other": "{count} 日",
         "cli.count.file.one": "{count} 個のファイル",
         "cli.count.file.other": "{count} 個のファイル",
         "cli.count.memo.one": "{count} 件のメモ",
@@ -266,6 +270,11 @@ extension MemoStrings {
         "cli.error.nothingToRedo": "メモ {id} にやり直せる編集はありません",
         "cli.error.nothingToUndo": "メモ {id} に取り消せる編集はありません。'memo undo' はこの端末で memo が行った編集を取り消します",
         "cli.error.atOrBefore": "memo show には --at VERSION か --before TIME のどちらか一方を指定します",
+        "cli.error.keepValue": "--keep には 1 から {max} までの日数か forever を指定します(\"{value}\" ではなく)",
+        "cli.historyKept": "削除されたテキストを{period}保持します。",
+        "cli.historyDropped": "それより古い削除されたテキスト {count}を破棄しました。",
+        "cli.period.forever": "無期限に",
+        "cli.period.days": "{days}間",
         "cli.error.notATime": "'{time}' は時刻ではありません。memo が表示する形式(2026-11-20 18:30 または 2026-11-20)か ISO 8601(2026-11-20T18:30:00Z)で指定してください",
         "cli.error.noVersionBefore": "メモ {id} に {time} より前に作られたバージョンはありません。'memo history {id}' で一覧を表示できます",
         "cli.error.diffArguments": "memo diff にはメモ ID と最大 2 つのバージョンを指定します: memo diff ID [FROM [TO]]",
@@ -306,6 +315,8 @@ extension MemoStrings {
         "cli.status.encrypted": "オン: このライブラリは暗号化してのみ同期し、ストアには暗号文があります(パスフレーズを尋ねます)",
         "cli.status.encryptedRemembered": "オン: このライブラリは暗号化してのみ同期し、ストアには暗号文があります(鍵を記憶しています)",
         "cli.status.encryption": "暗号化:",
+        "cli.status.history": "履歴:",
+        "cli.status.historyValue": "削除されたテキストを{period}保持('memo history --keep' で変更します)",
         "cli.status.plain": "オフ: 最後の同期のときストアには平文がありました('memo sync --encrypt' でオンにします)",
         "cli.status.plainNoStore": "オフ('memo sync --encrypt' でオンにします)",
         "cli.store.decryptExplained": "このライブラリと {path} の暗号化をオフにします。ストアの鍵ブロブと暗号化されたブロブを削除し、すべてのメモを平文で公開し直します。ストアを読める人なら誰でも読めます。暗号化して同期した他のデバイスは、それぞれで 'memo store decrypt' を実行するまで暗号化を続けます(鍵ブロブも戻します)。",
@@ -406,6 +417,7 @@ extension MemoStrings {
         "cli.what.url": "URL",
         "cli.what.regionName": "リージョン名",
         "cli.what.folderPath": "フォルダーのパス",
+        "cli.what.daysOrForever": "日数または forever",
         "cli.what.insertOffset": "--insert の位置",
         "cli.what.offsetAndLength": "OFFSET と LENGTH",
         "cli.what.offsetAndText": "OFFSET と TEXT",
@@ -700,6 +712,13 @@ extension MemoStrings {
             例:
               memo history 3fa2
               memo show 3fa2 --at 9c41e07a
+              memo history --keep 30
+
+            ID を付けずに --keep DAYS(1 から 36500)または --keep forever を指定すると: 以前の
+            バージョンを表示できるよう、ライブラリが削除されたテキストを保持する期間を設定します
+            (設定するまでは 90 日。'memo status' に表示されます)。それより古い削除されたテキストは
+            すぐに、その後も破棄されます。メモのテキストは変わりません。ライブラリ(端末)ごとに
+            期間があります。
 
             終了ステータス: 成功なら 0、コマンドが失敗したら 1、コマンドラインが誤っていれば 2。
             """,

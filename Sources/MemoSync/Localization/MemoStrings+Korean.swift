@@ -35,6 +35,8 @@ extension MemoStrings {
         "error.NotebookError.memoNotFound.suggestion": "메모 목록을 새로 고치세요.",
         "error.ReplicaModel.notListed.description": "동기화가 저장소의 목록을 가져오지 못했습니다.",
         "error.ReplicaError.closed.suggestion": "라이브러리를 다시 여세요.",
+        "error.ReplicaError.invalidHistoryRetention.suggestion": "1일부터 {max}일까지의 일수나 forever를 지정하세요.",
+        "error.ReplicaError.invalidHistoryRetention.what": "기록 보관 기간 {days}일은 받아들일 수 없어 아무것도 바꾸지 않았습니다",
         "error.ReplicaError.encryptedLibrary.suggestion": "암호로 저장소를 열거나, 라이브러리의 암호화를 명시적으로 끄세요.",
         "error.ReplicaError.corruptLibrary.suggestion": "라이브러리 폴더를 그대로 두고 백업에서 복원하거나, 새 라이브러리로 동기화하세요.",
         "error.ReplicaError.syncInProgress.suggestion": "진행 중인 동기화가 끝날 때까지 기다리세요.",
@@ -158,6 +160,8 @@ extension MemoStrings {
         "cli.count.byte.other": "{count}바이트",
         "cli.count.character.one": "{count}자",
         "cli.count.character.other": "{count}자",
+        "cli.count.day.one": "{count}일",
+        "cli.count.day.other": "{count}일",
         "cli.count.file.one": "파일 {count}개",
         "cli.count.file.other": "파일 {count}개",
         "cli.count.memo.one": "메모 {count}개",
@@ -266,6 +270,11 @@ extension MemoStrings {
         "cli.error.nothingToRedo": "메모 {id}에 다시 적용할 편집이 없습니다",
         "cli.error.nothingToUndo": "메모 {id}에 취소할 편집이 없습니다. 'memo undo'는 이 기기에서 memo로 한 편집을 취소합니다",
         "cli.error.atOrBefore": "memo show에는 --at VERSION과 --before TIME 중 하나만 지정합니다",
+        "cli.error.keepValue": "--keep에는 1부터 {max}까지의 일수나 forever를 지정합니다(\"{value}\"가 아님)",
+        "cli.historyKept": "삭제된 텍스트를 {period} 보관합니다.",
+        "cli.historyDropped": "그보다 오래된 삭제된 텍스트 {count}를 버렸습니다.",
+        "cli.period.forever": "영구히",
+        "cli.period.days": "{days} 동안",
         "cli.error.notATime": "'{time}'은(는) 시각이 아닙니다. memo가 출력하는 형식(2026-11-20 18:30 또는 2026-11-20)이나 ISO 8601(2026-11-20T18:30:00Z)로 지정하세요",
         "cli.error.noVersionBefore": "메모 {id}에 {time} 이전에 만든 버전이 없습니다. 'memo history {id}'로 목록을 볼 수 있습니다",
         "cli.error.diffArguments": "memo diff에는 메모 ID와 최대 두 개의 버전을 지정합니다: memo diff ID [FROM [TO]]",
@@ -306,6 +315,8 @@ extension MemoStrings {
         "cli.status.encrypted": "켜짐: 이 라이브러리는 암호화해서만 동기화하고 저장소에는 암호문이 있습니다(암호를 물음)",
         "cli.status.encryptedRemembered": "켜짐: 이 라이브러리는 암호화해서만 동기화하고 저장소에는 암호문이 있습니다(키를 기억함)",
         "cli.status.encryption": "암호화:",
+        "cli.status.history": "기록:",
+        "cli.status.historyValue": "삭제된 텍스트를 {period} 보관('memo history --keep'으로 바꿉니다)",
         "cli.status.plain": "꺼짐: 마지막 동기화 때 저장소에는 평문이 있었습니다('memo sync --encrypt'로 켭니다)",
         "cli.status.plainNoStore": "꺼짐('memo sync --encrypt'로 켭니다)",
         "cli.store.decryptExplained": "이 라이브러리와 {path}의 암호화를 끕니다. 저장소의 키 블롭과 암호화된 블롭을 삭제하고, 모든 메모를 평문으로 다시 올립니다. 저장소를 읽을 수 있는 누구나 읽을 수 있게 됩니다. 암호화해서 동기화한 다른 기기는 각 기기에서 'memo store decrypt'를 실행할 때까지 계속 암호화합니다(키 블롭도 되돌려 놓습니다).",
@@ -406,6 +417,7 @@ extension MemoStrings {
         "cli.what.url": "URL",
         "cli.what.regionName": "리전 이름",
         "cli.what.folderPath": "폴더 경로",
+        "cli.what.daysOrForever": "일수 또는 forever",
         "cli.what.insertOffset": "--insert의 위치",
         "cli.what.offsetAndLength": "OFFSET과 LENGTH",
         "cli.what.offsetAndText": "OFFSET과 TEXT",
@@ -698,6 +710,13 @@ extension MemoStrings {
             예:
               memo history 3fa2
               memo show 3fa2 --at 9c41e07a
+              memo history --keep 30
+
+            ID 없이 --keep DAYS(1부터 36500까지) 또는 --keep forever를 지정하면: 이전 버전을
+            표시할 수 있도록 라이브러리가 삭제된 텍스트를 보관하는 기간을 정합니다(정하기 전에는
+            90일, 'memo status'가 보여 줍니다). 그보다 오래된 삭제된 텍스트는 즉시, 그리고
+            그 뒤로도 버립니다. 메모의 텍스트는 바뀌지 않습니다. 라이브러리(기기)마다 기간이
+            따로 있습니다.
 
             종료 상태: 성공하면 0, 명령이 실패하면 1, 명령줄이 잘못되면 2.
             """,

@@ -80,6 +80,9 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (its `unlock` for a library puts a lost key blob back), or turn the library's encryption
     /// off (``Replica/turnEncryptionOff()``) when the user asks for it.
     case encryptedLibrary
+    /// A history retention period of `days` days was refused (``Replica/setHistoryRetention(_:)``):
+    /// a period is 1 through ``HistoryRetention/daysMax`` days, or forever. Nothing changed.
+    case invalidHistoryRetention(days: Int)
 
     /// The replica error for a notebook's: ``text(_:_:)`` for `NotebookError.text`, otherwise
     /// ``notebook(_:)`` (so a text failure nests two levels, not three).
@@ -120,6 +123,7 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSyncInProgress: "no sync is in progress"
         case .encryptedLibrary: "the library is encrypted: it syncs only through its store's encryption"
         case let .purgeWaitsForHeldBackEdits(id): "memo \(id) is in journal records kept for edits held back after damage: sync before purging it"
+        case let .invalidHistoryRetention(days): "a history retention of \(days) days: a period is 1 through \(HistoryRetention.daysMax) days, or forever"
         }
     }
 }
@@ -193,6 +197,13 @@ public final class Replica: Sendable {
         /// the journal's records until a compaction rewrites the library without it, so the
         /// next save compacts (a purge's promise: the text is gone from this library).
         var purgesNotCompacted = 0
+        /// The library's retention period (its `history` file; Replica+Retention.swift).
+        var historyRetention: HistoryRetention = .default
+        /// The latest retention cutoff applied to the notebook this session (0: none yet).
+        var retentionCutoffApplied: UInt64 = 0
+        /// Retention passes that dropped deleted content since the last compaction began: the
+        /// files still hold that content, so the next save compacts.
+        var historyDropsNotCompacted = 0
 
         /// Takes the notebook's new events into the hub.
         mutating func deliverEvents() {
@@ -217,8 +228,16 @@ public final class Replica: Sendable {
         let opened = try Self.open(disk: disk, environment: environment)
         openReport = opened.report
         let encryption: LibraryEncryption?
-        do throws(DiskError) { encryption = try LibraryEncryption.read(from: disk) } catch { throw .disk(error) }
-        guarded = Mutex(Guarded(notebook: opened.notebook, syncState: opened.syncState, core: opened.core, encryption: encryption))
+        let retention: HistoryRetention
+        do throws(DiskError) {
+            encryption = try LibraryEncryption.read(from: disk)
+            retention = try LibraryHistoryFile.read(from: disk)
+        } catch {
+            throw .disk(error)
+        }
+        var state = Guarded(notebook: opened.notebook, syncState: opened.syncState, core: opened.core, encryption: encryption)
+        state.historyRetention = retention
+        guarded = Mutex(state)
     }
 
     /// The library folder's file names and the bytes of those recovery reads (open, and a shared
@@ -282,7 +301,9 @@ public final class Replica: Sendable {
         }
         var report = leftovers
         report.created = true
-        return (Notebook(replica: replica), SyncState(), created.core, report)
+        var notebook = Notebook(replica: replica)
+        notebook.keepsHistory = true
+        return (notebook, SyncState(), created.core, report)
     }
 
     /// Opens (or creates) the library in the folder at `libraryPath` (created if missing).
@@ -649,15 +670,24 @@ public final class Replica: Sendable {
         try diskLock.withLock { sharing throws(ReplicaError) in
             if sharing != nil { try takeFolder(&sharing!) }
             defer { if sharing != nil { releaseFolder(&sharing!) } }
-            let taken = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore, Notebook, SyncState, Int)? in
+            // Retention runs on the wall clock here, outside the notebook (which takes the cutoff).
+            let now = environment.wallMilliseconds()
+            let taken = try guarded.withLock { guarded throws(ReplicaError) -> (LibraryCore, Notebook, SyncState, Int, Int)? in
                 if guarded.isClosed { throw .closed }
-                guard compacting || guarded.purgesNotCompacted > 0 || guarded.core.needsCompaction
+                if Self.applyHistoryRetention(&guarded, nowWallMilliseconds: now, force: compacting) > 0 {
+                    guarded.historyDropsNotCompacted += 1
+                    #if MEMOSYNC_MUTANTS
+                    if EngineMutant.active == .retentionSkipsCompaction { guarded.historyDropsNotCompacted -= 1 }
+                    #endif
+                }
+                let dropped = guarded.historyDropsNotCompacted
+                guard compacting || guarded.purgesNotCompacted > 0 || dropped > 0 || guarded.core.needsCompaction
                     || guarded.core.hasUnsavedChanges(notebook: guarded.notebook, syncState: guarded.syncState)
                 else { return nil }
-                return (guarded.core, guarded.notebook, guarded.syncState, guarded.purgesNotCompacted)
+                return (guarded.core, guarded.notebook, guarded.syncState, guarded.purgesNotCompacted, dropped)
             }
-            guard let (core, notebook, syncState, purges) = taken else { return }
-            let plan = compacting || purges > 0
+            guard let (core, notebook, syncState, purges, dropped) = taken else { return }
+            let plan = compacting || purges > 0 || dropped > 0
                 ? core.planCompaction(notebook: notebook, syncState: syncState)
                 : try core.planSave(notebook: notebook, syncState: syncState)
             do throws(DiskError) {
@@ -669,9 +699,77 @@ public final class Replica: Sendable {
             guarded.withLock { guarded in
                 guarded.core.didSave(plan, notebook: notebook, syncState: syncState)
                 // Purges made while it was written are the next save's.
-                if plan.isCompaction { guarded.purgesNotCompacted -= purges }
+                if plan.isCompaction {
+                    guarded.purgesNotCompacted -= purges
+                    // Drops made while it was written are the next save's.
+                    guarded.historyDropsNotCompacted -= dropped
+                }
             }
         }
+    }
+
+    // MARK: History retention
+
+    /// How long this library keeps the content of deleted text, so that earlier versions of its
+    /// memos can be shown (`Notebook.text(of:at:)`): its `history` file, 90 days
+    /// (``HistoryRetention/default``) when it has none (FORMAT.md, "History retention").
+    ///
+    /// A library always keeps history: every deletion keeps the content it deletes, in memory,
+    /// in the library's files, and in what it publishes (deltas and snapshots), until the
+    /// period has passed since the deletion (by the wall time of the edit that made it, against
+    /// this device's clock). Each save applies the period (at the first save of a session, then
+    /// whenever the cutoff has moved on by an hour; every ``compact()``); a save that dropped
+    /// content compacts, so the files no longer hold it.
+    public var historyRetention: HistoryRetention { guarded.withLock { $0.historyRetention } }
+
+    /// Makes `retention` this library's (written to its `history` file, durably), and drops at
+    /// once the content it no longer keeps (from memory; the next save compacts the files).
+    ///
+    /// ```swift
+    /// try replica.setHistoryRetention(.days(30))
+    /// try await replica.save()   // the files no longer hold what was deleted 30 days ago
+    /// ```
+    ///
+    /// - Returns: how many deleted scalars' content was dropped.
+    /// - Throws: ``ReplicaError/invalidHistoryRetention(days:)`` for a period that is not
+    ///   ``HistoryRetention/forever`` or 1 through ``HistoryRetention/daysMax`` days (nothing
+    ///   changes); ``ReplicaError/disk(_:)``; ``ReplicaError/closed``.
+    @discardableResult
+    public func setHistoryRetention(_ retention: HistoryRetention) throws(ReplicaError) -> Int {
+        guard retention.isValid else {
+            if case let .days(days) = retention { throw .invalidHistoryRetention(days: days) }
+            return 0
+        }
+        try diskLock.withLock { sharing throws(ReplicaError) in
+            if guarded.withLock({ $0.isClosed }) { throw .closed }
+            if sharing != nil { try takeFolder(&sharing!) }
+            defer { if sharing != nil { releaseFolder(&sharing!) } }
+            do throws(DiskError) { try disk.perform(LibraryHistoryFile.savingOperations(retention)) } catch { throw .disk(error) }
+        }
+        let now = environment.wallMilliseconds()
+        return guarded.withLock { guarded in
+            guarded.historyRetention = retention
+            let dropped = Self.applyHistoryRetention(&guarded, nowWallMilliseconds: now, force: true)
+            if dropped > 0 { guarded.historyDropsNotCompacted += 1 }
+            return dropped
+        }
+    }
+
+    /// How far the retention cutoff moves on before a save applies it again: one hour.
+    static let historyRetentionStepMilliseconds: UInt64 = 3_600_000
+
+    /// Drops the content of text deleted before the library's retention cutoff at `now`: at the
+    /// first save of a session, when the cutoff moved on by ``historyRetentionStepMilliseconds``
+    /// since it was last applied, or always when `force`. A clock that went back gives an
+    /// earlier cutoff, which drops nothing more (what was dropped stays dropped).
+    ///
+    /// - Returns: how many deleted scalars' content was dropped.
+    private static func applyHistoryRetention(_ guarded: inout Guarded, nowWallMilliseconds now: UInt64, force: Bool) -> Int {
+        guard let cutoff = guarded.historyRetention.cutoffWallMilliseconds(nowWallMilliseconds: now), cutoff > 0 else { return 0 }
+        let applied = guarded.retentionCutoffApplied
+        guard applied == 0 || (cutoff > applied && (force || cutoff - applied >= historyRetentionStepMilliseconds)) else { return 0 }
+        guarded.retentionCutoffApplied = max(applied, cutoff)
+        return guarded.notebook.dropHistory(deletedBeforeWallMilliseconds: cutoff)
     }
 
     // MARK: Sharing the folder
@@ -803,6 +901,7 @@ public final class Replica: Sendable {
             }
             // The files as they are now: what is durable, where the journal ends.
             guarded.core = recovery.core
+            if let retention = try? LibraryHistoryFile.read(from: disk) { guarded.historyRetention = retention }
             guarded.deliverEvents()
         }
         sharing.identities = LibraryIdentities.read(from: disk, generation: recovery.core.generation)

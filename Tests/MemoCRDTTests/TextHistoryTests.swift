@@ -140,6 +140,32 @@ import Testing
         #expect(throws: TextHistoryError.versionNotHeld) { try carol.string(at: VersionVector([ReplicaID(9): 1])) }
     }
 
+    /// A run of typing retained in part (its end arrived already deleted, from a replica that
+    /// keeps no history; its start deleted here) still sends the part it retains with its
+    /// content: the delta cuts the run where retention changes. Before, the whole run went as a
+    /// tombstone, so a library's journal (made of such deltas) lost the retained part.
+    @Test func aRunRetainedInPartSendsThePartItRetains() throws {
+        var writer = TextCRDT(replica: ReplicaID(1))
+        try writer.insert("abcdef", atScalar: 0)
+        var plain = TextCRDT(replica: ReplicaID(2))
+        try plain.apply(writer.changes(since: plain.version))
+        try plain.delete(scalarRange: 3..<6)  // "def", its content not kept
+        var keeper = TextCRDT(replica: ReplicaID(3))
+        keeper.keepsDeletedContent = true
+        try keeper.apply(plain.changes(since: keeper.version))
+        #expect(keeper.string == "abc")
+        let before = keeper.version
+        try keeper.delete(scalarRange: 0..<3)  // "abc", retained
+        #expect(keeper.string == "" && keeper.retainedDeletedScalars == 3)
+        #expect(throws: TextHistoryError.contentNotRetained(scalars: 3)) { try keeper.string(at: writer.version) }
+        var receiver = TextCRDT(replica: ReplicaID(4))
+        receiver.keepsDeletedContent = true
+        try receiver.apply(keeper.changes(since: receiver.version))
+        #expect(receiver.retainedDeletedScalars == 3)
+        #expect(try receiver.string(at: before) == "abc")
+        #expect(receiver.encodedBody() == keeper.encodedBody())
+    }
+
     @Test func attributionNamesTheReplicaOfEachPassage() throws {
         var alice = TextCRDT(replica: ReplicaID(1))
         try alice.insert("hello world", atScalar: 0)

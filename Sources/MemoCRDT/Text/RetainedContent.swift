@@ -114,6 +114,38 @@ struct RetainedContent: Sendable {
         return result
     }
 
+    /// The longest first part of items `counters` (not empty) of `replica` that are all retained
+    /// or all not: whether they are, and how many items it holds.
+    ///
+    /// - Complexity: O(b) for b entries and blocks between the range's start and the part's end.
+    func uniformPrefix(replica: UInt32, counters: Range<UInt32>) -> (isRetained: Bool, length: UInt32) {
+        precondition(!counters.isEmpty, "an empty range has no first part")
+        guard Int(replica) < blocks.count else { return (false, UInt32(counters.count)) }
+        let replicaBlocks = blocks[Int(replica)]
+        /// The entry holding `counter`, or else the first counter after it that an entry holds
+        /// (nil: none below the range's end).
+        func find(_ counter: UInt32) -> (holding: Entry?, nextStart: UInt32?) {
+            var block = Int(counter >> Self.blockShift)
+            while block < replicaBlocks.count && UInt32(block) << Self.blockShift < counters.upperBound {
+                let list = replicaBlocks[block]
+                let index = list.partitioningIndex { $0.end > counter }
+                if index < list.count {
+                    if list[index].counter <= counter { return (list[index], nil) }
+                    return (nil, list[index].counter < counters.upperBound ? list[index].counter : nil)
+                }
+                block += 1
+            }
+            return (nil, nil)
+        }
+        let first = find(counters.lowerBound)
+        guard var entry = first.holding else {
+            return (false, (first.nextStart ?? counters.upperBound) - counters.lowerBound)
+        }
+        // Entries continue one another across blocks (an entry lies within one block).
+        while entry.end < counters.upperBound, let next = find(entry.end).holding { entry = next }
+        return (true, min(entry.end, counters.upperBound) - counters.lowerBound)
+    }
+
     /// How many of items `counters` of `replica` are retained.
     func retainedCount(replica: UInt32, counters: Range<UInt32>) -> Int {
         guard Int(replica) < blocks.count else { return 0 }

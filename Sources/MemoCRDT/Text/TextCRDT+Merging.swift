@@ -58,22 +58,27 @@ extension TextCRDT {
                 let span = spans[slot]
                 let offset = counter - span.counter
                 var bytes: [UInt8]?
+                var end = span.end
                 if includingContent && !span.isDeleted {
                     let start = Int(span.contentOffset)
                     let skipped = prefixLengths(of: span, scalars: offset).bytes
                     bytes = Array(content[start + skipped..<start + Int(span.lengthUTF8)])
                 } else if includingContent && !retained.isEmpty {
-                    // Deleted text travels with its content when it is retained (FORMAT.md,
-                    // "Text state, version 3", deltas), else as a tombstone.
-                    bytes = retained.content(replica: replicaIndex, counters: counter..<span.end)
+                    // Deleted text travels with its content where it is retained (FORMAT.md,
+                    // "Text state, version 3", deltas), else as a tombstone: a span retained in
+                    // part (its items arrived in two deltas, one with content and one without)
+                    // goes as pieces, so the part retained keeps its content.
+                    let part = retained.uniformPrefix(replica: replicaIndex, counters: counter..<span.end)
+                    end = counter + part.length
+                    if part.isRetained { bytes = retained.content(replica: replicaIndex, counters: counter..<end) }
                 }
                 piece = TextDelta.Run(
                     replica: replicaID, counter: counter, lamport: log.lamport(of: counter),
-                    length: span.end - counter,
+                    length: end - counter,
                     kind: .insertion(
                         originLeft: operationID(span.originLeft(at: offset)),
                         originRight: rightOrigin(span.originRight), content: bytes))
-                slot = span.nextInReplica
+                if end == span.end { slot = span.nextInReplica }
             } else {
                 let run = log.deletionRuns[deletionIndex]
                 precondition(run.counter <= counter && counter < run.end, "counters are dense")

@@ -73,7 +73,7 @@ enum ScaleBenchmark {
             guard let replica = try? Replica(libraryPath: writerPath) else { return nil }
             let openMilliseconds = Measure.milliseconds(clock.now - start)
             let listStart = clock.now
-            let rows = Array(replica.notebook.list().prefix(50))
+            let rows = replica.notebook.list(first: 50)
             return (replica, openMilliseconds, Measure.milliseconds(clock.now - listStart), rows)
         }
         guard let (writer, openMilliseconds, listMilliseconds, rows) = opened.document, rows.count == 50 || rows.count == expected else {

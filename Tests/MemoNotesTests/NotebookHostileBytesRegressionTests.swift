@@ -110,6 +110,13 @@ func exerciseNotebookState(_ bytes: [UInt8]) throws {
         return
     }
     try notebook.checkInvariants()
+    // Listing and searching a decoded notebook read texts not folded when decoded (folded on
+    // the first search, from the loaded bytes): the same answers as the notebook with every key
+    // folded into its records.
+    var folded = notebook
+    folded.refreshSearchKeys()
+    for query in ["a", "e", "\u{FFFD}", "한"] { #expect(notebook.search(query) == folded.search(query)) }
+    #expect(notebook.list(first: 3) == Array(folded.list().prefix(3)))
     var copy = notebook
     for id in notebook.memoIDs {
         do throws(NotebookError) {

@@ -30,6 +30,12 @@ package struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: Bin
         return at < sortedIDs.count && sortedIDs[at] == id ? sortedPositions[at] : nil
     }
 
+    /// Makes room for `count` ids in all, so that adding that many rehashes nothing (a decoder
+    /// that knows how many ids it reads).
+    package mutating func reserveCapacity(_ count: Int) {
+        positionByID.reserveCapacity(count)
+    }
+
     /// Adds `id`, which is not held yet, at `position`.
     ///
     /// - Complexity: O(n) while sorted (O(1) amortized past the capacity).

@@ -454,6 +454,7 @@ extension Notebook {
         let memoCount = try reader.count(max: reader.remaining / 17, "memo count")
         var memoIDs: [MemoID] = []
         memoIDs.reserveCapacity(memoCount)
+        notebook.memos.reserveCapacity(memoCount)
         // Per memo, its replicas' Lamport runs (for the check that the history applies).
         var timelines: [[TextCRDT.LamportTimeline]] = []
         timelines.reserveCapacity(memoCount)
@@ -531,9 +532,11 @@ extension Notebook {
         }
         var timeline: [TextCRDT.LamportTimeline]? = []
         let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion, timeline: &timeline)
-        // Folding the text for search checks that it is UTF-8, in the same pass.
-        guard let key = bytes.withUnsafeBufferPointer({ buffer in
-            SearchFolding.validatedKey(forUTF8: UnsafeBufferPointer(rebasing: buffer[summary.text]))
+        // The text must be UTF-8 (checked here, for every memo, as it always was); it is folded
+        // for search only when first searched (`summaries(status:matching:)`, the shared
+        // `SearchKeyCache`), not here: folding every text was a third of opening a notebook.
+        guard bytes.withUnsafeBufferPointer({ buffer in
+            SearchFolding.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[summary.text]))
         }) else {
             throw .malformed("memo \(id): the text is not valid UTF-8")
         }
@@ -544,8 +547,10 @@ extension Notebook {
                 bytes: bytes, body: range, text: summary.text, version: summary.version,
                 insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: bodyVersion),
             createdAt: .zero, modifiedAt: .zero)
-        record.searchKey = key
-        record.searchKeyVersion = summary.version
+        // No key cached: the empty version stands for "not folded" (it is the version of an
+        // empty text only, whose key is the empty key, so it is never a wrong key).
+        record.searchKey = []
+        record.searchKeyVersion = VersionVector()
         notebook.memos[id] = record
         return timeline ?? []
     }

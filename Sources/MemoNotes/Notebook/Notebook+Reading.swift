@@ -37,16 +37,60 @@ extension Notebook {
         let records = memos.records
         var keys: [(modifiedAt: UInt64, index: Int)] = []
         keys.reserveCapacity(records.count)
+        // Keys not current in their records: from the shared cache, else folded now and stored
+        // there for the next search (a decoded notebook folds each text once, on its first
+        // search, not when it is opened).
+        let cached = query == nil ? [] : searchKeyCache.snapshot()
+        var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
         for index in records.indices where records[index].status == status {
             if let query {
-                let key = records[index].searchKeyVersion == records[index].text.version
-                    ? records[index].searchKey : SearchFolding.key(for: records[index].text.string)
+                let version = records[index].text.version
+                let key: [UInt8]
+                if records[index].searchKeyVersion == version {
+                    key = records[index].searchKey
+                } else if index < cached.count, let entry = cached[index], entry.id == records[index].id, entry.version == version {
+                    key = entry.key
+                } else {
+                    key = records[index].text.foldedSearchKey
+                    folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: version, key: key)))
+                }
                 if !query.matches(defaultKey: key, text: { records[index].text.string }) { continue }
             }
             keys.append((records[index].modifiedAt.rawValue, index))
         }
+        searchKeyCache.store(folded)
         keys.sort { $0.modifiedAt != $1.modifiedAt ? $0.modifiedAt > $1.modifiedAt : records[$0.index].id < records[$1.index].id }
         return keys.map { records[$0.index].summary }
+    }
+
+    /// The first `count` active memos of ``list()``, without sorting the whole list: the same
+    /// summaries as `list().prefix(count)`, in the same order.
+    ///
+    /// - Complexity: O(m log k) comparisons for m memos and k = `count` (plus at most O(m k)
+    ///   moves of small keys), and k summaries built.
+    public func list(first count: Int) -> [MemoSummary] {
+        guard count > 0 else { return [] }
+        let records = memos.records
+        // The newest `count` so far, in list order (newest first, ties by id).
+        var top: [(modifiedAt: UInt64, index: Int)] = []
+        top.reserveCapacity(count + 1)
+        func precedes(_ lhs: (modifiedAt: UInt64, index: Int), _ rhs: (modifiedAt: UInt64, index: Int)) -> Bool {
+            lhs.modifiedAt != rhs.modifiedAt ? lhs.modifiedAt > rhs.modifiedAt : records[lhs.index].id < records[rhs.index].id
+        }
+        for index in records.indices where records[index].status == .active {
+            let key = (modifiedAt: records[index].modifiedAt.rawValue, index: index)
+            if top.count == count, !precedes(key, top[count - 1]) { continue }
+            // The first position whose key the new one precedes.
+            var low = 0
+            var high = top.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(key, top[middle]) { high = middle } else { low = middle + 1 }
+            }
+            top.insert(key, at: low)
+            if top.count > count { top.removeLast() }
+        }
+        return top.map { records[$0.index].summary }
     }
 
     /// How many notebook operations of `replica` this notebook holds: its entry in ``version``,
@@ -87,9 +131,17 @@ extension Notebook {
     ///
     /// - Complexity: O(b) for b bytes of text in the memos edited since.
     public mutating func refreshSearchKeys() {
+        let cached = searchKeyCache.snapshot()
         for index in memos.records.indices {
             let version = memos[at: index].text.version
-            if memos[at: index].searchKeyVersion != version { memos[at: index].refreshSearchKey() }
+            if memos[at: index].searchKeyVersion != version {
+                if index < cached.count, let entry = cached[index], entry.id == memos[at: index].id, entry.version == version {
+                    memos[at: index].searchKey = entry.key
+                    memos[at: index].searchKeyVersion = version
+                } else {
+                    memos[at: index].refreshSearchKey()
+                }
+            }
             if memos[at: index].derivedTextIsStale { memos[at: index].refreshDerivedText() }
         }
     }

@@ -48,6 +48,9 @@ public struct Notebook: Sendable {
     @usableFromInline var trashUndo = TrashUndoHistory()
     /// Whether texts keep the content of deleted text (``keepsHistory``; local, not encoded).
     @usableFromInline var keepsHistoryStorage = false
+    /// Search keys folded by searches for memos whose records hold none current (a decoded
+    /// notebook's, until ``refreshSearchKeys()``); shared with copies (``SearchKeyCache``).
+    var searchKeyCache = SearchKeyCache()
     #if MEMOSYNC_INTERNAL_CHECKS
     var debugMutationCount = 0
     #endif

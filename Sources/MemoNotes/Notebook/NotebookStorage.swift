@@ -175,6 +175,18 @@ enum MemoTextStorage: Sendable {
         }
     }
 
+    /// The text's search key (``SearchFolding/key(for:options:)`` of ``string``), folded from
+    /// the loaded bytes in place for a text still encoded (no string made first).
+    var foldedSearchKey: [UInt8] {
+        switch self {
+        case let .materialized(text): return SearchFolding.key(for: text.string)
+        case let .encoded(bytes, _, text, _, _, _, _):
+            var key: [UInt8] = []
+            SearchFolding.appendKey(forUTF8: bytes[text], to: &key)
+            return key
+        }
+    }
+
     /// A stand-in while the text is taken out to be edited in place.
     static let placeholder = MemoTextStorage.encoded(
         bytes: [], body: 0..<0, text: 0..<0, version: VersionVector(), insertionVersion: VersionVector(), lamport: 0,
@@ -259,7 +271,7 @@ struct MemoRecord: Sendable {
 
     /// The search key for the current text: cached, or folded now.
     var currentSearchKey: [UInt8] {
-        searchKeyVersion == text.version ? searchKey : SearchFolding.key(for: text.string)
+        searchKeyVersion == text.version ? searchKey : text.foldedSearchKey
     }
 
     /// Recomputes the status from the lifecycle operations and the text: a trash or purge holds
@@ -308,7 +320,7 @@ struct MemoRecord: Sendable {
 
     /// Caches the search key for the current text.
     mutating func refreshSearchKey() {
-        searchKey = SearchFolding.key(for: text.string)
+        searchKey = text.foldedSearchKey
         searchKeyVersion = text.version
     }
 
@@ -389,6 +401,12 @@ struct MemoTable: Sendable {
     }
 
     func contains(_ id: MemoID) -> Bool { index(of: id) != nil }
+
+    /// Makes room in the index for `count` memos in all (a decoder that knows how many it reads).
+    mutating func reserveCapacity(_ count: Int) {
+        indexByID.reserveCapacity(count)
+        chunks.reserveCapacity((count + Self.chunkSize - 1) >> Self.chunkShift)
+    }
 
     /// Checks the lookup structures against the records.
     func checkIndex() throws(InvariantViolation) {

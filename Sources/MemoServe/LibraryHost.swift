@@ -148,6 +148,11 @@ public final class LibraryHost: Sendable {
         let thread = Thread { [self] in housekeeping() }
         thread.name = "memo serve: library"
         thread.start()
+        // The first search of a page answers as fast as later ones: the texts are folded for
+        // search now, beside the server, into the cache the replica's notebook shares.
+        let warm = Thread { notebook.prepareSearch() }
+        warm.name = "memo serve: search keys"
+        warm.start()
     }
 
     /// Stops watching and syncing, saves and closes the library.

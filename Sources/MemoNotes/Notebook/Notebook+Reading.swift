@@ -63,6 +63,26 @@ extension Notebook {
         return keys.map { records[$0.index].summary }
     }
 
+    /// Folds the search keys a search would fold now (the texts of memos not searched since they
+    /// were decoded or changed) into the cache this notebook shares with its copies, so that the
+    /// first search after opening a library answers as fast as later ones. Changes nothing a
+    /// reader sees; safe to call on a copy from a background thread while the app goes on with
+    /// the original (an app calls it once after opening; `memo serve` does).
+    ///
+    /// - Complexity: O(b) for b bytes of those texts.
+    public func prepareSearch() {
+        let records = memos.records
+        let cached = searchKeyCache.snapshot()
+        var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
+        for index in records.indices where records[index].status != .purged {
+            let version = records[index].text.version
+            if records[index].searchKeyVersion == version { continue }
+            if index < cached.count, let entry = cached[index], entry.id == records[index].id, entry.version == version { continue }
+            folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: version, key: records[index].text.foldedSearchKey)))
+        }
+        searchKeyCache.store(folded)
+    }
+
     /// The first `count` active memos of ``list()``, without sorting the whole list: the same
     /// summaries as `list().prefix(count)`, in the same order.
     ///

@@ -2,7 +2,7 @@
 // `String` or were validated by the decoder). These loops are the only place offsets in one
 // unit are turned into offsets in another inside a span.
 
-enum UTF8Scanning {
+package enum UTF8Scanning {
     /// Scalars and UTF-16 units in valid UTF-8 `bytes`.
     @inline(__always)
     static func counts<C: Collection<UInt8>>(of bytes: C) -> (scalars: Int, utf16: Int) {
@@ -55,13 +55,41 @@ enum UTF8Scanning {
 
     /// Whether `bytes` is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF).
     static func isValid<C: Collection<UInt8>>(_ bytes: C) -> Bool where C.Index == Int {
-        var index = bytes.startIndex
-        let end = bytes.endIndex
+        if let answer = bytes.withContiguousStorageIfAvailable({ isValid($0) }) { return answer }
+        return Array(bytes).withUnsafeBufferPointer { isValid($0) }
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF),
+    /// ASCII eight bytes at a time and the common two- and three-byte forms four bytes at a time.
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let end = bytes.count
+        var index = 0
         while index < end {
-            let lead = bytes[index]
+            // Eight ASCII bytes at a time.
+            while end - index >= 8 {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
+            }
+            if index >= end { break }
+            let lead = base[index]
             if lead < 0x80 {
                 index += 1
                 continue
+            }
+            // The common three-byte forms (leads E1-EC and EE-EF: Hangul, kana, CJK) and
+            // two-byte forms (C2-DF), four bytes read at once, little-endian.
+            if end - index >= 4 {
+                let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+                if word & 0x00C0_C0F0 == 0x0080_80E0 && lead != 0xE0 && lead != 0xED {
+                    index += 3
+                    continue
+                }
+                if word & 0x0000_C0E0 == 0x0000_80C0 && lead >= 0xC2 {
+                    index += 2
+                    continue
+                }
             }
             let length: Int
             var lower: UInt8 = 0x80
@@ -77,11 +105,10 @@ enum UTF8Scanning {
             default: return false
             }
             if end - index < length { return false }
-            let second = bytes[index + 1]
+            let second = base[index + 1]
             if second < lower || second > upper { return false }
-            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 {
-                return false
-            }
+            if length > 2 && base[index + 2] & 0xC0 != 0x80 { return false }
+            if length > 3 && base[index + 3] & 0xC0 != 0x80 { return false }
             index += length
         }
         return true

@@ -98,56 +98,7 @@ package enum SearchFolding {
     /// ``validatedKey(forUTF8:)`` accepts, checked without folding (ASCII eight bytes at a time).
     /// A notebook decoder checks every text with it and leaves folding to the first search.
     package static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let end = bytes.count
-        var index = 0
-        while index < end {
-            // Eight ASCII bytes at a time.
-            while end - index >= 8 {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 != 0 { break }
-                index += 8
-            }
-            if index >= end { break }
-            let lead = base[index]
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            // The common three-byte forms (leads E1-EC and EE-EF: Hangul, kana, CJK) and
-            // two-byte forms (C2-DF), four bytes read at once, little-endian.
-            if end - index >= 4 {
-                let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
-                if word & 0x00C0_C0F0 == 0x0080_80E0 && lead != 0xE0 && lead != 0xED {
-                    index += 3
-                    continue
-                }
-                if word & 0x0000_C0E0 == 0x0000_80C0 && lead >= 0xC2 {
-                    index += 2
-                    continue
-                }
-            }
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: return false
-            }
-            if end - index < length { return false }
-            let second = base[index + 1]
-            if second < lower || second > upper { return false }
-            if length > 2 && base[index + 2] & 0xC0 != 0x80 { return false }
-            if length > 3 && base[index + 3] & 0xC0 != 0x80 { return false }
-            index += length
-        }
-        return true
+        UTF8Scanning.isValid(bytes)
     }
 
     /// The folded UTF-8 of `bytes` if they are valid UTF-8 (shortest forms, no surrogates, at

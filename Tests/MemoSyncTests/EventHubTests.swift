@@ -19,7 +19,7 @@ struct EventHubTests {
         return nil
     }
 
-    @Test("published one by one and in batches, the newest events are kept, in order, and the dropped ones counted")
+    @Test("published one by one and in batches, the newest events are kept, in order, the dropped ones counted and let go a chunk at a time")
     func newestKeptInOrder() {
         var hub = EventHub()
         var published = 0
@@ -28,6 +28,9 @@ struct EventHubTests {
             hub.publish((published..<published + size).map(Self.event))
             published += size
             #expect(hub.queuedCount == min(published, EventHub.queuedEventsMax))
+            // The dropped events go a chunk at a time, never the whole queue at once: what the
+            // queue stores stays within one chunk of what it keeps.
+            #expect(hub.storedEventCount <= hub.queuedCount + EventHub.chunkEventCount)
         }
         #expect(hub.droppedEventCount == published - EventHub.queuedEventsMax)
         let taken = hub.take()

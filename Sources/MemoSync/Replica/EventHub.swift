@@ -10,14 +10,20 @@ struct EventHub {
     /// oldest go first.
     static let queuedEventsMax = 10_000
 
-    /// The queue: the events from ``queuedStart`` on (those before it were dropped, and are
-    /// removed in one go once they are as many as the queue may hold).
-    private var queued: [NotebookEvent] = []
-    /// Where the queue begins in ``queued``. Dropping the oldest events moves it, instead of
-    /// moving the events kept: one keystroke's event used to move 10,000 queued events
-    /// (`removeFirst`) under the replica's lock, half an edit's time after a sync that
-    /// reported many changes (issue 25).
-    private var queuedStart = 0
+    /// The events a chunk of the queue holds: dropping the oldest events releases at most one
+    /// chunk per event published, never the whole queue at once.
+    static let chunkEventCount = 256
+
+    /// The queue, in chunks of ``chunkEventCount`` events (the last may hold fewer), oldest
+    /// first: the events of the first chunk from ``firstChunkStart`` on, then every event of
+    /// the others. A single array used to drop its oldest 10,000 events in one go, and to move
+    /// 10,000 at each event before that: 8-10 ms under the replica's lock, an edit's wait during
+    /// a bootstrap (issue 25).
+    private var chunks: [[NotebookEvent]] = []
+    /// The events of ``chunks``' first chunk that were dropped (kept until the chunk goes).
+    private var firstChunkStart = 0
+    /// How many events the queue holds.
+    private(set) var queuedCount = 0
     private var subscribers: [(id: UInt64, continuation: AsyncStream<NotebookEvent>.Continuation)] = []
     private var nextSubscriberID: UInt64 = 0
 
@@ -45,31 +51,46 @@ struct EventHub {
         for subscriber in subscribers {
             for event in events { subscriber.continuation.yield(event) }
         }
-        queued += events
-        let overflow = queued.count - queuedStart - Self.queuedEventsMax
-        if overflow > 0 {
-            queuedStart += overflow
-            droppedEventCount += overflow
-        }
-        // Amortised: the dropped events go once they are as many as the queue holds at most
-        // (so at most twice that many are kept).
-        if queuedStart >= Self.queuedEventsMax {
-            queued.removeFirst(queuedStart)
-            queuedStart = 0
+        for event in events {
+            if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkEventCount {
+                chunks.append([])
+                chunks[chunks.count - 1].reserveCapacity(Self.chunkEventCount)
+            }
+            chunks[chunks.count - 1].append(event)
+            queuedCount += 1
+            if queuedCount > Self.queuedEventsMax { dropOldest() }
         }
     }
 
-    /// How many events the queue holds (at most ``queuedEventsMax``).
-    var queuedCount: Int { queued.count - queuedStart }
+    /// Drops the oldest event; a first chunk left with none kept goes (with its events).
+    private mutating func dropOldest() {
+        queuedCount -= 1
+        droppedEventCount += 1
+        firstChunkStart += 1
+        if firstChunkStart == chunks[0].count {
+            chunks.removeFirst()
+            firstChunkStart = 0
+        }
+    }
+
+    /// How many events the queue's chunks hold, dropped ones included: at most
+    /// ``queuedEventsMax`` + ``chunkEventCount``.
+    var storedEventCount: Int { chunks.reduce(0) { $0 + $1.count } }
 
     /// The queued events, oldest first, and forgets them.
     mutating func take() -> [NotebookEvent] {
         defer {
-            queued = []
-            queuedStart = 0
+            chunks = []
+            firstChunkStart = 0
+            queuedCount = 0
             droppedEventCount = 0
         }
-        return queuedStart == 0 ? queued : Array(queued[queuedStart...])
+        var taken: [NotebookEvent] = []
+        taken.reserveCapacity(queuedCount)
+        for (index, chunk) in chunks.enumerated() {
+            taken += index == 0 ? chunk[firstChunkStart...] : chunk[...]
+        }
+        return taken
     }
 
     /// Removes every subscriber and returns their continuations, for the caller to finish

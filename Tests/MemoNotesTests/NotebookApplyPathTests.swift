@@ -14,6 +14,52 @@ import Testing
             timestamp: HybridTimestamp(wallMilliseconds: 1_000 + UInt64(counter), logical: 0))
     }
 
+    /// A held-back text run is checked for readiness again only when its memo's text has
+    /// changed: fifty deltas that touch another memo check it once, not fifty times (a
+    /// bootstrap merging a snapshot in pieces checked every held-back run at every piece, 1.5-2
+    /// ms each, the longest wait of an edit: issue 25). Once what it waits for arrives, it
+    /// applies. (Counted in self-check builds, which the tests are.)
+    @Test func aHeldBackRunIsCheckedAgainOnlyWhenItsMemoChanged() throws {
+        let waiting = MemoID(high: 5, low: 1)
+        let other = MemoID(high: 5, low: 2)
+        var first = Notebook(replica: ReplicaID(1))
+        try first.createMemo(waiting, text: "hello", wallMilliseconds: 1_000)
+        try first.createMemo(other, text: "x", wallMilliseconds: 1_001)
+        let early = try first.changes(since: VersionVector())
+        try first.edit(waiting, replacingUTF16: 5..<5, with: " world", wallMilliseconds: 2_000)
+        var second = Notebook(replica: ReplicaID(2))
+        try second.apply(first.changes(since: VersionVector()))
+        try second.edit(waiting, replacingUTF16: 11..<11, with: "!", wallMilliseconds: 3_000)
+        // The second replica's "!" alone: it builds on " world", which the receiver lacks.
+        let exclamation = try second.changes(since: first.version)
+        var third = Notebook(replica: ReplicaID(3))
+        try third.apply(early)
+
+        var receiver = Notebook(replica: ReplicaID(9))
+        try receiver.apply(early)
+        try receiver.apply(exclamation)
+        #expect(receiver.pendingOperationCount == 1)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let checksBefore = receiver.debugReadinessCheckCount
+        #endif
+        let applies = 50
+        for index in 0..<applies {
+            let before = third.version
+            try third.edit(other, replacingUTF16: 0..<0, with: "y", wallMilliseconds: 4_000 + UInt64(index))
+            let report = try receiver.apply(third.changes(since: before))
+            #expect(report.appliedOperationCount == 1)
+        }
+        #expect(receiver.pendingOperationCount == 1)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        // One check per applied run of the third replica, and the held-back run's at most once.
+        #expect(receiver.debugReadinessCheckCount - checksBefore <= applies + 1)
+        #endif
+        try receiver.apply(first.changes(since: receiver.version))
+        #expect(receiver.pendingOperationCount == 0)
+        #expect(receiver.memo(waiting)?.text == "hello world!")
+        try receiver.checkInvariants()
+    }
+
     /// An older copy of a replica's run, held back, and a newer copy of the same run that goes
     /// further (the replica typed on in the same memo since, so its run's timestamp is newer),
     /// in either order, end with nothing held back. Seed 346 of `memo-sim` (replica, 8 replicas,

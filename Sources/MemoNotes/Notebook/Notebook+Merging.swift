@@ -227,6 +227,11 @@ extension Notebook {
             if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
             if case .text = item.run.kind, !pass.heldMemos.isEmpty, pass.heldMemos.contains(item.run.memo) { break }
             if pass.statusBefore[item.run.memo] == nil { pass.statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
+            let textOperationCount = try heldTextOperationCount(for: item)
+            if let textOperationCount, item.notReadyAtTextOperationCount == textOperationCount {
+                assertStillNotReady(item, from: replicaID, after: heldTimestamp)
+                break
+            }
             guard try isReady(item, from: replicaID) else {
                 // A replica's log joins its text operations on one memo into one run,
                 // even when a later one builds on a remote operation that itself builds
@@ -241,6 +246,9 @@ extension Notebook {
                     queue[index] = rest
                     changed = true
                     progress = true
+                } else if let textOperationCount {
+                    queue[index].notReadyAtTextOperationCount = textOperationCount
+                    changed = true
                 }
                 break
             }
@@ -453,7 +461,29 @@ extension Notebook {
     /// notebook operation of the replica is applied when it is next in line, so a run at other
     /// text counters comes from a forged history (``validate(_:)`` refuses the ones it can see
     /// then) and is held back for good rather than breaking the log.
+    /// For a text run whose memo exists: how many operations the memo's text holds (the stamp
+    /// of ``PendingRun/notReadyAtTextOperationCount``); nil for other runs.
+    private mutating func heldTextOperationCount(for item: PendingRun) throws(NotebookError) -> Int? {
+        guard case .text = item.run.kind, memos.contains(item.run.memo) else { return nil }
+        return try materializedText(of: item.run.memo).operationCount
+    }
+
+    /// Self-checks (`MEMOSYNC_INTERNAL_CHECKS`): a run skipped as not ready by its stamp is
+    /// indeed not ready, and has no ready first part.
+    private mutating func assertStillNotReady(_ item: PendingRun, from replicaID: ReplicaID, after heldTimestamp: HybridTimestamp?) {
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let counted = debugReadinessCheckCount
+        defer { debugReadinessCheckCount = counted }
+        let ready = (try? isReady(item, from: replicaID)) ?? false
+        let prefix = (try? readyTextPrefix(of: item, from: replicaID, after: heldTimestamp)) ?? nil
+        precondition(!ready && prefix == nil, "a held-back run skipped by its stamp was ready")
+        #endif
+    }
+
     private mutating func isReady(_ item: PendingRun, from replicaID: ReplicaID) throws(NotebookError) -> Bool {
+        #if MEMOSYNC_INTERNAL_CHECKS
+        debugReadinessCheckCount += 1
+        #endif
         let id = item.run.memo
         switch item.run.kind {
         case .create:

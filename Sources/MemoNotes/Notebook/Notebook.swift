@@ -53,19 +53,34 @@ public struct Notebook: Sendable {
     var searchKeyCache = SearchKeyCache()
     #if MEMOSYNC_INTERNAL_CHECKS
     var debugMutationCount = 0
+    /// How many times a held-back run's readiness was checked (self-check builds only: a test
+    /// counts them).
+    var debugReadinessCheckCount = 0
     #endif
 
     /// A held-back run and its text operations.
     @usableFromInline
     struct PendingRun: Sendable {
-        var run: NotebookRun
+        var run: NotebookRun {
+            didSet { notReadyAtTextOperationCount = nil }
+        }
         var text: TextDelta {
-            didSet { hasTombstones = text.hasTombstones }
+            didSet {
+                hasTombstones = text.hasTombstones
+                notReadyAtTextOperationCount = nil
+            }
         }
         /// Whether ``text`` carries characters already deleted (`TextDelta.hasTombstones`),
         /// kept so that each apply reads a flag per run held back instead of every run of
         /// every held-back text (with a sync merging in pieces, one apply per piece).
         private(set) var hasTombstones: Bool
+        /// For a text run found not ready, with no ready first part: how many operations its
+        /// memo's text held then. Readiness is a function of that text alone (it only grows),
+        /// so while it holds as many the run is still not ready, and the check (trial applies
+        /// of the run and of its prefixes) is not made again. A bootstrap merging a snapshot in
+        /// pieces used to check every held-back head again at every piece: 1.5-2 ms each
+        /// (issue 25). Not part of what the run is: a change of `run` or `text` clears it.
+        var notReadyAtTextOperationCount: Int?
 
         init(run: NotebookRun, text: TextDelta) {
             self.run = run

@@ -65,4 +65,72 @@ import Testing
         #expect(try Self.observedHistory(decoded) == expected)
         #expect(decoded.encoded() == built.encoded())
     }
+
+    static func fixtureBytes() throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: NotebookStateVersionTests.fixtures.appendingPathComponent("notebook-state-v3.bin")))
+    }
+
+    static func decodeEveryMemo(_ notebook: inout Notebook) throws {
+        for summary in notebook.list() + notebook.trash() { try notebook.prepareForEditing(summary.id) }
+    }
+
+    /// A version 3 state encoded again before its memos are decoded is version 4, its memos'
+    /// version 3 sections written back as read (marked); that decodes to the same histories, and
+    /// once every memo is decoded it encodes as the history's notebook does (version 4 sections).
+    @Test func versionThreeSectionsCarryOverUntilTheirMemoIsDecoded() throws {
+        let built = try Self.fixtureHistory()
+        let expected = try Self.observedHistory(built)
+        let decoded = try Notebook(decoding: try Self.fixtureBytes(), replica: NotebookStateVersionTests.a)
+        let carried = decoded.encoded()
+        #expect(try BlobEnvelope.open(carried, kind: .notebookState, versions: 1...15).version == 4)
+        #expect(carried != built.encoded(), "the sections of memos not decoded are kept as read")
+        var again = try Notebook(decoding: carried, replica: NotebookStateVersionTests.a)
+        #expect(try Self.observedHistory(again) == expected)
+        #expect(again.encoded() == carried)
+        try Self.decodeEveryMemo(&again)
+        #expect(try Self.observedHistory(again) == expected)
+        #expect(again.encoded() == built.encoded())
+    }
+
+    /// Version 4: the history's notebook encodes as version 4, smaller than version 3, and
+    /// decodes to the same histories; its bytes are written back unchanged before and after its
+    /// memos are decoded.
+    @Test func versionFourRoundTrips() throws {
+        let built = try Self.fixtureHistory()
+        let bytes = built.encoded()
+        #expect(try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...15).version == 4)
+        #expect(bytes.count < (try Self.fixtureBytes()).count)
+        var decoded = try Notebook(decoding: bytes, replica: NotebookStateVersionTests.b)
+        #expect(decoded.encoded() == bytes)
+        #expect(try Self.observedHistory(decoded) == Self.observedHistory(built))
+        try Self.decodeEveryMemo(&decoded)
+        #expect(decoded.keptHistoryScalars == built.keptHistoryScalars)
+        #expect(decoded.encoded() == bytes)
+    }
+
+    /// A history section that does not fit its memo's text (here a version 4 section marked as
+    /// version 3) is reported for that memo when it is decoded; the notebook still opens.
+    @Test func aHistoryThatDoesNotFitIsReportedForItsMemo() throws {
+        let memo = MemoID(high: 4, low: 27)
+        var notebook = Notebook(replica: ReplicaID(1))
+        notebook.keepsHistory = true
+        try notebook.createMemo(memo, text: "hello world", wallMilliseconds: 1)
+        let before = VersionVector([ReplicaID(1): 11])  // the text's 11 insertions
+        try notebook.edit(memo, replacingScalars: 0..<6, with: "", wallMilliseconds: 2)
+        let bytes = notebook.encoded()
+        let section = try #require(try notebook.materializedText(of: memo).encodedHistorySection())
+        // The state ends with the one history (memo index, byte count << 1, section), then the
+        // checksum.
+        let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookState, versions: 1...15)
+        var body = Array(bytes[bodyRange])
+        let flag = body.count - section.count - 1
+        #expect(body[flag] == UInt8(section.count << 1))
+        #expect(Array(body[(flag + 1)...]) == section)
+        let sound = try Notebook(decoding: bytes, replica: ReplicaID(2))
+        #expect(try sound.text(of: memo, at: before) == "hello world")
+        body[flag] |= 1
+        let damaged = try Notebook(decoding: BlobEnvelope.seal(kind: .notebookState, version: 4, body: body), replica: ReplicaID(2))
+        #expect(damaged.memo(memo)?.text == "world")
+        #expect(throws: NotebookError.self) { try damaged.text(of: memo, at: before) }
+    }
 }

@@ -301,4 +301,53 @@ import Testing
             kind: .textState, version: 3, body: Array(alternating[try BlobEnvelope.open(alternating, kind: .textState, versions: 1...15).body]))
         #expect(throws: DecodingError.self) { try TextCRDT(decoding: asVersion3, replica: ReplicaID(5)) }
     }
+
+    /// Two replicas' groups: in table order they decode and encode back to the same bytes; in
+    /// the other order (or one replica's twice) they are refused.
+    @Test func versionFourGroupsAreAscending() throws {
+        var one = TextCRDT(replica: ReplicaID(1))
+        try one.insert("ab", atScalar: 0)
+        var two = TextCRDT(replica: ReplicaID(2))
+        try two.apply(one.changes(since: two.version))
+        try two.insert("cd", atScalar: 2)
+        try two.delete(scalarRange: 0..<4)
+        func state(groups: [(replica: UInt64, runs: [UInt64])], content: String) -> [UInt8] {
+            var section = ByteWriter()
+            section.varint(groups.count)
+            for group in groups {
+                section.varint(group.replica)
+                section.varint(group.runs.count)
+                for run in group.runs { section.varint(run) }
+            }
+            section.append(contentsOf: Array(content.utf8))
+            var body = ByteWriter()
+            body.lengthPrefixed(section.bytes)
+            body.append(contentsOf: two.encodedBody())
+            return BlobEnvelope.seal(kind: .textState, version: 4, body: body.bytes)
+        }
+        let both = state(groups: [(0, [2]), (1, [0, 1, 1])], content: "abd")
+        let decoded = try TextCRDT(decoding: both, replica: ReplicaID(3))
+        #expect(decoded.retainedDeletedScalars == 3)
+        #expect(try decoded.string(at: VersionVector([ReplicaID(1): 2])) == "ab")
+        #expect(throws: TextHistoryError.contentNotRetained(scalars: 1)) {
+            try decoded.string(at: VersionVector([ReplicaID(1): 2, ReplicaID(2): 2]))
+        }
+        #expect(decoded.encoded() == both)
+        #expect(throws: DecodingError.malformed("history groups not strictly ascending")) {
+            try TextCRDT(decoding: state(groups: [(1, [0, 1, 1]), (0, [2])], content: "dab"), replica: ReplicaID(3))
+        }
+        #expect(throws: DecodingError.malformed("history groups not strictly ascending")) {
+            try TextCRDT(decoding: state(groups: [(0, [1]), (0, [0, 1, 1])], content: "ab"), replica: ReplicaID(3))
+        }
+        // The same retained set kept by a replica that saw it deleted encodes to these bytes.
+        var keeper = TextCRDT(replica: ReplicaID(2))
+        keeper.keepsDeletedContent = true
+        try keeper.apply(one.changes(since: keeper.version))
+        try keeper.insert("cd", atScalar: 2)
+        try keeper.delete(scalarRange: 0..<4)
+        // Its deletions are its counters 2 ..< 6, of "a" to "d" in order: drop the one of "c".
+        keeper.dropRetainedContent(deletedBy: [(ReplicaID(2), 4..<5)])
+        #expect(keeper.retainedDeletedScalars == 3)
+        #expect(keeper.encoded() == both)
+    }
 }

@@ -24,8 +24,12 @@ enum TraceBenchmark {
 
     /// Issue 27: the sequential replay with deleted content kept (the full history).
     private struct HistoryFigures {
-        /// The state with every deleted character's content (text state version 3).
+        /// The state with every deleted character's content (text state version 4).
         var encodedBytes: Int
+        /// Encoding and decoding that state (the decode checks the history section against the
+        /// text's deleted insertions).
+        var encodeMilliseconds: Double
+        var decodeMilliseconds: Double
         var applyMilliseconds: Double
         /// Listing the stretches and their cuts (what versions are made of).
         var listMilliseconds: Double
@@ -114,6 +118,8 @@ enum TraceBenchmark {
         if let history = figures.history, let plain = figures.codec?.encodedBytes, plain > 0 {
             report.add("history_size_ratio", .number(Double(history.encodedBytes) / Double(plain)))
         }
+        report.add("history_encode_ms", figures.history.map { .milliseconds($0.encodeMilliseconds) })
+        report.add("history_decode_ms", figures.history.map { .milliseconds($0.decodeMilliseconds) })
         report.add("history_apply_ms", figures.history.map { .milliseconds($0.applyMilliseconds) })
         report.add("history_stretches", figures.history.map { .integer($0.stretchCount) })
         report.add("history_list_ms", figures.history.map { .milliseconds($0.listMilliseconds) })
@@ -308,7 +314,16 @@ enum TraceBenchmark {
             return nil
         }
         let document = timed.firstResult
-        let bytes = document.encoded()
+        let encode = Measure.medianMilliseconds(runs: runs) { document.encoded() }
+        let bytes = encode.firstResult
+        let decode = Measure.medianMilliseconds(runs: runs) { try? TextCRDT(decoding: bytes, replica: document.replica) }
+        if let decoded = decode.firstResult {
+            if decoded.retainedDeletedScalars != document.retainedDeletedScalars || decoded.encoded() != bytes {
+                figures.errors.append("history: the state decodes to other retained content")
+            }
+        } else {
+            figures.errors.append("history: the state does not decode")
+        }
         let list = Measure.medianMilliseconds(runs: runs) { document.stretches().map { document.cut(through: $0) } }
         let replica = ReplicaID(1)
         let cuts = (1...100).map { document.cut(lamport: document.lamport * UInt64($0) / 100, replica: replica) }
@@ -327,7 +342,8 @@ enum TraceBenchmark {
         let diff = Measure.medianMilliseconds(runs: runs) { try? document.difference(from: cuts[24], to: cuts[74]) }
         if diff.firstResult == nil { figures.errors.append("history: no diff") }
         return HistoryFigures(
-            encodedBytes: bytes.count, applyMilliseconds: timed.milliseconds, listMilliseconds: list.milliseconds,
+            encodedBytes: bytes.count, encodeMilliseconds: encode.milliseconds, decodeMilliseconds: decode.milliseconds,
+            applyMilliseconds: timed.milliseconds, listMilliseconds: list.milliseconds,
             stretchCount: document.stretches().count, textAtMillisecondsMax: worst, diffMilliseconds: diff.milliseconds)
     }
 }

@@ -182,9 +182,10 @@ import Testing
     }
 
     /// Formats: no history is version 2 byte for byte (old readers, fixtures); history is
-    /// version 3; dropping all history gives the version 2 bytes back; a version 2 state decodes
-    /// with no history; a history entry for visible text is refused.
-    @Test func historyIsVersion3AndOnlyThen() throws {
+    /// version 4; dropping all history gives the version 2 bytes back; a version 2 state decodes
+    /// with no history; a version 3 state (history by counter ranges) still decodes, and a
+    /// version 3 history entry for visible text is refused.
+    @Test func historyIsVersion4AndOnlyThen() throws {
         var kept = TextCRDT(replica: ReplicaID(1))
         kept.keepsDeletedContent = true
         var plain = TextCRDT(replica: ReplicaID(1))
@@ -193,16 +194,16 @@ import Testing
         try kept.delete(scalarRange: 2..<4)
         try plain.delete(scalarRange: 2..<4)
         let v2 = plain.encoded()
-        let v3 = kept.encoded()
+        let v4 = kept.encoded()
         #expect(v2[2] & 0x0F == 2)
-        #expect(v3[2] & 0x0F == 3)
-        #expect(v3.count > v2.count)
+        #expect(v4[2] & 0x0F == 4)
+        #expect(v4.count > v2.count)
         let decodedOld = try TextCRDT(decoding: v2, replica: ReplicaID(5))
         #expect(decodedOld.retainedDeletedScalars == 0)
         #expect(decodedOld.string == "abef")
-        let decodedNew = try TextCRDT(decoding: v3, replica: ReplicaID(5))
+        let decodedNew = try TextCRDT(decoding: v4, replica: ReplicaID(5))
         #expect(try decodedNew.string(at: VersionVector([ReplicaID(1): 6])) == "abcdef")
-        #expect(try TextCRDT.decodeString(fromEncoded: v3) == "abef")
+        #expect(try TextCRDT.decodeString(fromEncoded: v4) == "abef")
         var dropped = kept
         dropped.dropRetainedContent(deletedBy: [(ReplicaID(1), 0..<100)])
         #expect(dropped.retainedDeletedScalars == 0)

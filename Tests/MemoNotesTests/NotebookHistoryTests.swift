@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 27 at the notebook level: versions by the pause rule and by device, the text at each,
 /// revert as an undoable local edit that merges with concurrent edits, histories in notebook
-/// states (version 3) and through deltas, purge dropping history, retention dropping content
+/// states (version 4) and through deltas, purge dropping history, retention dropping content
 /// without changing what notebooks converge to.
 @Suite struct NotebookHistoryTests {
     static let minute: UInt64 = 60_000
@@ -120,7 +120,7 @@ import Testing
         let (alice, _) = try Self.history()
         let versions = try alice.versions(of: Self.memo)
         let bytes = alice.encoded()
-        #expect(bytes[2] & 0x0F == 3)
+        #expect(bytes[2] & 0x0F == 4)
         let reopened = try Notebook(decoding: bytes, replica: ReplicaID(3))
         #expect(try reopened.text(of: Self.memo, at: versions[0].cut) == "Groceries\noat milk\neggs")
         #expect(try reopened.versions(of: Self.memo) == versions)
@@ -141,7 +141,7 @@ import Testing
         #expect(purged.encoded()[2] & 0x0F == 2)
         // A device that receives the purge drops the memo's history too.
         var bob = try Self.history().bob
-        #expect(bob.encoded()[2] & 0x0F == 3)
+        #expect(bob.encoded()[2] & 0x0F == 4)
         _ = try bob.apply(purged.changes(since: bob.version))
         #expect(bob.keptHistoryScalars == 0)
         #expect(bob.encoded()[2] & 0x0F == 2)

@@ -17,12 +17,16 @@ import Testing
     /// A deterministic history of three replicas: memos created, typed into keystroke by
     /// keystroke and in pastes, deleted from, edited concurrently, trashed, restored (by a
     /// concurrent edit and explicitly), purged; timestamps hours, seconds and no time apart.
-    static func history() throws -> Notebook {
+    /// With `keepingHistory`, every replica keeps deleted content (the same operations).
+    static func history(keepingHistory: Bool = false) throws -> Notebook {
         var random = SeededRandom(seed: 12)
         var now: UInt64 = 1_780_000_000_000
         var one = Notebook(replica: a)
         var two = Notebook(replica: b)
         var three = Notebook(replica: c)
+        one.keepsHistory = keepingHistory
+        two.keepsHistory = keepingHistory
+        three.keepsHistory = keepingHistory
         var ids: [MemoID] = []
         for index in 0..<40 {
             let id = MemoID(high: UInt64(index) &* 0x9E37_79B9_7F4A_7C15, low: UInt64(index + 1))

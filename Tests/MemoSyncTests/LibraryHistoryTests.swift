@@ -60,7 +60,7 @@ import MemoSyncTesting
         let replayed = try Replica(disk: disk, environment: environment.environment)
         #expect(replayed.openReport.journalRecords == 2)
         #expect(try Self.firstVersionText(replayed.notebook, id) == Self.original)
-        // A compaction writes the content into the state file (notebook state version 3).
+        // A compaction writes the content into the state file (notebook state version 4).
         try await replayed.compact()
         await replayed.close()
         let state = try #require(try disk.read(file: LibraryCore.stateFileName))

@@ -36,9 +36,14 @@ extension TextCRDT {
     /// The current format version of a text state (and of the text bodies in a notebook state).
     package static let stateFormatVersion: UInt8 = 2
 
-    /// The format version of a text state that retains deleted content: a history section, then
-    /// a version ``stateFormatVersion`` body (FORMAT.md, "Text state, version 3").
-    package static let stateFormatVersionWithHistory: UInt8 = 3
+    /// The format version of a text state that retains deleted content: a history section (runs
+    /// over the deleted insertions), then a version ``stateFormatVersion`` body (FORMAT.md, "Text
+    /// state, version 4").
+    package static let stateFormatVersionWithHistory: UInt8 = 4
+
+    /// The format version of a text state that retains deleted content with its history section
+    /// by counter ranges (FORMAT.md, "Text state, version 3"): written until version 4, still read.
+    package static let stateFormatVersionWithCounterRangeHistory: UInt8 = 3
 
     // MARK: Encoding
 
@@ -55,7 +60,7 @@ extension TextCRDT {
         guard let history = encodedHistorySection() else {
             return BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersion, body: encodedBody())
         }
-        // Version 3: the retained deleted content, then the version 2 body (FORMAT.md).
+        // Version 4: the retained deleted content, then the version 2 body (FORMAT.md).
         var body = ByteWriter()
         body.lengthPrefixed(history)
         body.append(contentsOf: encodedBody())
@@ -608,14 +613,15 @@ extension TextCRDT {
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
         let (bodyRange, version) = try BlobEnvelope.open(
             bytes, kind: .textState, versions: 1...Self.stateFormatVersionWithHistory)
-        guard version == Self.stateFormatVersionWithHistory else {
+        // Versions 3 and 4: a history section (of the state's version), then a version 2 body.
+        guard version >= Self.stateFormatVersionWithCounterRangeHistory else {
             try self.init(decodingBody: bytes, range: bodyRange, version: version, replica: replica)
             return
         }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let history = try reader.lengthPrefixedRange()
         try self.init(decodingBody: bytes, range: reader.position..<bodyRange.upperBound, version: Self.stateFormatVersion, replica: replica)
-        try attachHistory(bytes, range: history)
+        try attachHistory(bytes, range: history, sectionVersion: version)
     }
 
     /// Decodes a text state body of `version` (1 or 2) found at `range` of `bytes`.
@@ -1213,7 +1219,7 @@ extension TextCRDT {
     public static func decodeString(fromEncoded bytes: [UInt8]) throws(DecodingError) -> String {
         let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...Self.stateFormatVersionWithHistory)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
-        if version == Self.stateFormatVersionWithHistory { _ = try reader.lengthPrefixedRange() }
+        if version >= Self.stateFormatVersionWithCounterRangeHistory { _ = try reader.lengthPrefixedRange() }
         let textRange = try reader.lengthPrefixedRange()
         guard let text = String(validating: bytes[textRange], as: UTF8.self) else {
             throw .malformed("the text section is not valid UTF-8")

@@ -1,6 +1,6 @@
 // History (issue 27): the text at an earlier version, the difference between two versions, who
 // wrote each part of the text, the stretches versions are made of, and the encoding of retained
-// deleted content (FORMAT.md, "Text state, version 3" and "Memo history").
+// deleted content (FORMAT.md, "Text state, version 4", "version 3" and "Memo history").
 //
 // The text at a version V is the replay of exactly V's operations. It is read off the sequence
 // this text holds: FugueMax never reorders items as others arrive, so the items V inserted are in
@@ -416,9 +416,29 @@ extension TextCRDT {
 
     // MARK: Encoding retained content
 
-    /// The history section of a text state (FORMAT.md, "Text state, version 3"), or nil when
+    /// Per replica index, the counters of its insertions this text holds deleted: ascending,
+    /// disjoint, maximal. A history section of version 4 counts its runs over them.
+    ///
+    /// - Complexity: O(n + d log d) for n spans, d of them deleted.
+    func deletedInsertionRanges() -> [[Range<UInt32>]] {
+        var ranges = [[Range<UInt32>]](repeating: [], count: replicaTable.ids.count)
+        var leaf = firstLeaf
+        while leaf != noIndex {
+            for slot in slots(of: leaf) where spans[slot].isDeleted {
+                let span = spans[slot]
+                ranges[Int(span.replica)].append(span.counter..<span.end)
+            }
+            leaf = leafHeaders[leaf].next
+        }
+        return ranges.map { mergedRanges($0) }
+    }
+
+    /// The history section of a text state (FORMAT.md, "Text state, version 4"), or nil when
     /// nothing is retained. Replica indices are the state's table (replicas with operations,
     /// by id).
+    ///
+    /// - Complexity: O(n + d log d + e + b) for n spans, d deleted, e retained entries and b
+    ///   retained bytes.
     package func encodedHistorySection() -> [UInt8]? {
         guard !retained.isEmpty else { return nil }
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
@@ -426,36 +446,145 @@ extension TextCRDT {
         var tableIndex = [UInt32](repeating: noIndex, count: logs.count)
         for (position, index) in order.enumerated() { tableIndex[index] = UInt32(position) }
         let (entries, content) = retained.canonicalEntries { tableIndex[Int($0)] }
-        var writer = ByteWriter(capacity: content.count + 2 * entries.count + 8)
-        // Groups of one replica's entries: its index, its entry count, then each entry.
-        var groups: [(replica: UInt32, range: Range<Int>)] = []
-        for (index, entry) in entries.enumerated() {
-            if let last = groups.last, last.replica == entry.replica {
-                groups[groups.count - 1].range = last.range.lowerBound..<index + 1
-            } else {
-                groups.append((entry.replica, index..<index + 1))
+        let deleted = deletedInsertionRanges()
+        // Per replica with retained content: alternating runs (retained, not retained, …) over its
+        // deleted insertions in counter order, starting with retained, ending with retained.
+        var groups: [(replica: UInt32, runs: [UInt32])] = []
+        var rangeIndex = 0
+        var before: UInt32 = 0  // deleted insertions of the group's replica before `rangeIndex`
+        var covered: UInt32 = 0  // deleted insertions the group's runs cover so far
+        for entry in entries {
+            if groups.last?.replica != entry.replica {
+                groups.append((entry.replica, []))
+                rangeIndex = 0
+                before = 0
+                covered = 0
             }
+            let ranges = deleted[order[Int(entry.replica)]]
+            // Retained items are deleted insertions (`checkInvariants`): the entry lies within one
+            // maximal range.
+            while ranges[rangeIndex].upperBound <= entry.counter {
+                before += UInt32(ranges[rangeIndex].count)
+                rangeIndex += 1
+            }
+            let start = before + (entry.counter - ranges[rangeIndex].lowerBound)
+            let last = groups.count - 1
+            if groups[last].runs.isEmpty {
+                if start > 0 { groups[last].runs += [0, start] }
+                groups[last].runs.append(entry.length)
+            } else if start == covered {
+                groups[last].runs[groups[last].runs.count - 1] += entry.length
+            } else {
+                groups[last].runs += [start - covered, entry.length]
+            }
+            covered = start + entry.length
         }
+        var writer = ByteWriter(capacity: content.count + 8 * groups.count + 8)
         writer.varint(groups.count)
         for group in groups {
             writer.varint(group.replica)
-            writer.varint(group.range.count)
-            var previousEnd: UInt32 = 0
-            for (position, entry) in entries[group.range].enumerated() {
-                let step = position == 0 ? entry.counter : entry.counter - previousEnd
-                writer.varint(UInt64(step) << 1 | (entry.length > 1 ? 1 : 0))
-                if entry.length > 1 { writer.varint(entry.length - 2) }
-                previousEnd = entry.counter + entry.length
-            }
+            writer.varint(group.runs.count)
+            for run in group.runs { writer.varint(run) }
         }
         writer.append(contentsOf: content)
         return writer.bytes
     }
 
-    /// Reads a history section (`bytes[range]`) into this just-decoded text, checking every
-    /// entry against it: items it holds, deleted, entries maximal and ascending, content valid
-    /// UTF-8 with one scalar per item.
-    package mutating func attachHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
+    /// Reads a history section of `sectionVersion` (the text state version whose section it is:
+    /// 3, counter ranges, or 4, runs over the deleted insertions) into this just-decoded text,
+    /// checking it against the text.
+    package mutating func attachHistory(_ bytes: [UInt8], range: Range<Int>, sectionVersion: UInt8) throws(DecodingError) {
+        if sectionVersion == Self.stateFormatVersionWithCounterRangeHistory {
+            try attachCounterRangeHistory(bytes, range: range)
+        } else {
+            try attachRunHistory(bytes, range: range)
+        }
+    }
+
+    /// Reads a history section of version 4 (`bytes[range]`): groups ascending, run counts odd,
+    /// runs of 0 only first, runs within the replica's deleted insertions, content valid UTF-8
+    /// with one scalar per retained item.
+    private mutating func attachRunHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
+        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
+        let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
+        var reader = ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
+        // A group is at least 3 bytes: replica index, run count, a run.
+        let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
+        guard groupCount > 0 else { throw .malformed("an empty history section") }
+        let deleted = deletedInsertionRanges()
+        var decoded: [(replica: UInt32, counter: UInt32, length: UInt32)] = []
+        var previousReplica = -1
+        var totalScalars = 0
+        for _ in 0..<groupCount {
+            let replica = try reader.count(max: order.count - 1, "history replica index")
+            guard replica > previousReplica else { throw .malformed("history groups not strictly ascending") }
+            previousReplica = replica
+            let index = order[replica]
+            let ranges = deleted[index]
+            let deletedCount = ranges.reduce(0) { $0 + $1.count }
+            let runCount = try reader.count(max: reader.remaining, "history run count")
+            guard runCount > 0 else { throw .malformed("an empty history group") }
+            guard runCount % 2 == 1 else { throw .malformed("a history group that ends with items not retained") }
+            var covered = 0
+            var rangeIndex = 0
+            var before = 0  // deleted insertions before `ranges[rangeIndex]`
+            for position in 0..<runCount {
+                let length = try reader.varint()
+                guard position == 0 || length > 0 else { throw .malformed("an empty run in a history group") }
+                guard length <= UInt64(deletedCount - covered) else {
+                    throw .malformed("history runs past the replica's deleted insertions")
+                }
+                if position % 2 == 0 {
+                    // Retained: deleted insertions `covered ..< covered + length`, as counter ranges.
+                    var at = covered
+                    let end = covered + Int(length)
+                    while at < end {
+                        while before + ranges[rangeIndex].count <= at {
+                            before += ranges[rangeIndex].count
+                            rangeIndex += 1
+                        }
+                        let offset = at - before
+                        let taken = min(end - at, ranges[rangeIndex].count - offset)
+                        decoded.append((UInt32(index), ranges[rangeIndex].lowerBound + UInt32(offset), UInt32(taken)))
+                        at += taken
+                    }
+                    totalScalars += Int(length)
+                }
+                covered += Int(length)
+            }
+            guard covered > 0 else { throw .malformed("an empty history group") }
+        }
+        try attachContent(bytes, from: reader.position, to: range.upperBound, entries: decoded, scalars: totalScalars)
+    }
+
+    /// Takes `bytes[start ..< end]` as the content of `entries` (in their order, `scalars` in
+    /// all), checking it is valid UTF-8 with one scalar per item, as this text's retained content.
+    private mutating func attachContent(
+        _ bytes: [UInt8], from start: Int, to end: Int,
+        entries decoded: [(replica: UInt32, counter: UInt32, length: UInt32)], scalars totalScalars: Int
+    ) throws(DecodingError) {
+        let content = Array(bytes[start..<end])
+        guard UTF8Scanning.isValid(content), UTF8Scanning.counts(of: content).scalars == totalScalars else {
+            throw .malformed("history content does not hold one valid scalar per item")
+        }
+        // Split the content entry by entry; the entries sorted by this text's replica indices.
+        var withBytes: [(replica: UInt32, counter: UInt32, length: UInt32, byteRange: Range<Int>)] = []
+        withBytes.reserveCapacity(decoded.count)
+        var position = 0
+        for entry in decoded {
+            let length = UTF8Scanning.advance(content, from: position, scalars: Int(entry.length)).bytes
+            withBytes.append((entry.replica, entry.counter, entry.length, position..<position + length))
+            position += length
+        }
+        withBytes.sort { ($0.replica, $0.counter) < ($1.replica, $1.counter) }
+        retained = RetainedContent(decodedEntries: withBytes, content: content)
+    }
+
+    /// Reads a history section of version 3 (`bytes[range]`, entries by counter ranges) into
+    /// this just-decoded text, checking every entry against it: items it holds, deleted, entries
+    /// maximal and ascending, content valid UTF-8 with one scalar per item.
+    private mutating func attachCounterRangeHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
         guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
@@ -492,20 +621,7 @@ extension TextCRDT {
                 totalScalars += Int(length)
             }
         }
-        let content = Array(bytes[reader.position..<range.upperBound])
-        guard UTF8Scanning.isValid(content), UTF8Scanning.counts(of: content).scalars == totalScalars else {
-            throw .malformed("history content does not hold one valid scalar per item")
-        }
-        // Split the content entry by entry; the entries sorted by this text's replica indices.
-        var withBytes: [(replica: UInt32, counter: UInt32, length: UInt32, byteRange: Range<Int>)] = []
-        var position = 0
-        for entry in decoded {
-            let length = UTF8Scanning.advance(content, from: position, scalars: Int(entry.length)).bytes
-            withBytes.append((entry.replica, entry.counter, entry.length, position..<position + length))
-            position += length
-        }
-        withBytes.sort { ($0.replica, $0.counter) < ($1.replica, $1.counter) }
-        retained = RetainedContent(decodedEntries: withBytes, content: content)
+        try attachContent(bytes, from: reader.position, to: range.upperBound, entries: decoded, scalars: totalScalars)
     }
 
     /// Whether every item `counter ..< counter + length` of `replica` (all held) is deleted.

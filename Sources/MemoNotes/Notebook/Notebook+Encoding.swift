@@ -61,8 +61,14 @@ extension Notebook {
     static let stateFormatVersion: UInt8 = 2
 
     /// The format version of a notebook state with memo histories: a version 2 body, then the
-    /// memos' kept deleted content (FORMAT.md, "Notebook state, version 3").
-    static let stateFormatVersionWithHistory: UInt8 = 3
+    /// memos' kept deleted content, history sections of text state version 4 (FORMAT.md,
+    /// "Notebook state, version 4").
+    static let stateFormatVersionWithHistory: UInt8 = 4
+
+    /// The format version of a notebook state with memo histories whose sections are those of
+    /// text state version 3 (FORMAT.md, "Notebook state, version 3"): written until version 4,
+    /// still read.
+    static let stateFormatVersionWithCounterRangeHistory: UInt8 = 3
     /// The current format version of a notebook delta.
     static let deltaFormatVersion: UInt8 = 1
 
@@ -150,23 +156,27 @@ extension Notebook {
         body.varint(replicas.count)
         for id in replicas { body.uint64LittleEndian(id.rawValue) }
         writeLogs(of: replicas, memoIndex: memoIndex, replicaIndex: replicaIndex, memoCount: memoIDs.count, into: &body)
-        // Memo histories (version 3), only when some memo keeps deleted content.
-        var histories: [(memo: Int, section: [UInt8])] = []
+        // Memo histories (version 4), only when some memo keeps deleted content. A memo not
+        // decoded since it was read keeps its section as read, marked when of version 3.
+        var histories: [(memo: Int, section: [UInt8], isVersion3: Bool)] = []
         for (index, id) in memoIDs.enumerated() {
             let record = memos[existing: id]
             guard record.status != .purged else { continue }
-            let section: [UInt8]?
             switch record.text {
-            case let .materialized(text): section = text.encodedHistorySection()
-            case .encoded: section = record.pendingHistory
+            case let .materialized(text):
+                if let section = text.encodedHistorySection() { histories.append((index, section, false)) }
+            case .encoded:
+                if let pending = record.pendingHistory {
+                    histories.append((index, pending.bytes, pending.sectionVersion == Self.stateFormatVersionWithCounterRangeHistory))
+                }
             }
-            if let section { histories.append((index, section)) }
         }
         if !histories.isEmpty {
             body.varint(histories.count)
             for history in histories {
                 body.varint(history.memo)
-                body.lengthPrefixed(history.section)
+                body.varint(UInt64(history.section.count) << 1 | (history.isVersion3 ? 1 : 0))
+                body.append(contentsOf: history.section)
             }
         }
         let state = BlobEnvelope.seal(
@@ -447,7 +457,7 @@ extension Notebook {
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
         let (bodyRange, envelopeVersion) = try BlobEnvelope.open(
             bytes, kind: .notebookState, versions: 1...Self.stateFormatVersionWithHistory)
-        // Version 3 is version 2 with memo histories after the logs.
+        // Versions 3 and 4 are version 2 with memo histories after the logs.
         let version = min(envelopeVersion, Self.stateFormatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         var notebook = Notebook(replica: replica)
@@ -475,17 +485,31 @@ extension Notebook {
         for replicaID in replicas {
             try logs.readLog(of: replicaID, &reader, version: version, memos: memoIDs, replicas: replicas, into: &notebook)
         }
-        if envelopeVersion == Self.stateFormatVersionWithHistory {
+        if envelopeVersion >= Self.stateFormatVersionWithCounterRangeHistory {
             let historyCount = try reader.count(max: min(memoIDs.count, reader.remaining / 2), "history count")
-            guard historyCount > 0 else { throw .malformed("a version 3 state without histories") }
+            guard historyCount > 0 else { throw .malformed("a version \(envelopeVersion) state without histories") }
             var previous = -1
             for _ in 0..<historyCount {
                 let memo = try reader.count(max: memoIDs.count - 1, "history memo index")
                 guard memo > previous else { throw .malformed("histories not strictly ascending") }
                 previous = memo
-                let range = try reader.lengthPrefixedRange()
+                let range: Range<Int>
+                let sectionVersion: UInt8
+                if envelopeVersion == Self.stateFormatVersionWithCounterRangeHistory {
+                    range = try reader.lengthPrefixedRange()
+                    sectionVersion = TextCRDT.stateFormatVersionWithCounterRangeHistory
+                } else {
+                    // Version 4: the byte count << 1 | 1 for a version 3 section.
+                    let lengthAndVersion = try reader.varint()
+                    guard lengthAndVersion >> 1 <= UInt64(reader.remaining) else {
+                        throw .malformed("length prefix \(lengthAndVersion >> 1) exceeds \(reader.remaining)")
+                    }
+                    range = try reader.range(count: Int(lengthAndVersion >> 1))
+                    sectionVersion = lengthAndVersion & 1 == 1
+                        ? TextCRDT.stateFormatVersionWithCounterRangeHistory : TextCRDT.stateFormatVersionWithHistory
+                }
                 guard !range.isEmpty else { throw .malformed("an empty history") }
-                notebook.memos[at: memo].pendingHistory = Array(bytes[range])
+                notebook.memos[at: memo].pendingHistory = PendingHistory(bytes: Array(bytes[range]), sectionVersion: sectionVersion)
             }
         }
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }

@@ -153,7 +153,9 @@ public struct Notebook: Sendable {
         guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
         do throws(DecodingError) {
             var text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
-            if let history = memos[at: index].pendingHistory { try text.attachHistory(history, range: history.indices) }
+            if let history = memos[at: index].pendingHistory {
+                try text.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
+            }
             text.keepsDeletedContent = keepsHistoryStorage
             memos[at: index].pendingHistory = nil
             memos[at: index].text = .materialized(text)
@@ -180,7 +182,9 @@ public struct Notebook: Sendable {
         case let .encoded(bytes, body, _, _, _, _, bodyVersion):
             do throws(DecodingError) {
                 var text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
-                if let history = record.pendingHistory { try text.attachHistory(history, range: history.indices) }
+                if let history = record.pendingHistory {
+                    try text.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
+                }
                 return text
             } catch {
                 throw .corruptMemo(record.id, error)

@@ -225,6 +225,14 @@ struct EncodedTextBody: Sendable {
     var version: VersionVector
 }
 
+/// A memo's history section read with its text still encoded: its bytes, and the text state
+/// version whose section layout it has (3: counter ranges; 4: runs over the deleted insertions;
+/// FORMAT.md "Text state, version 4").
+struct PendingHistory: Sendable {
+    var bytes: [UInt8]
+    var sectionVersion: UInt8
+}
+
 /// Everything a notebook keeps about one memo.
 @usableFromInline
 struct MemoRecord: Sendable {
@@ -234,8 +242,8 @@ struct MemoRecord: Sendable {
     /// while the text's version is the one it was encoded at; see ``EncodedTextBody``).
     var encodedTextBody: EncodedTextBody?
     /// The history section read with a text still encoded (FORMAT.md, "Notebook state, version
-    /// 3"), attached (and checked) when the text is decoded.
-    var pendingHistory: [UInt8]?
+    /// 4"), attached (and checked) when the text is decoded.
+    var pendingHistory: PendingHistory?
     var createdAt: HybridTimestamp
     var modifiedAt: HybridTimestamp
     var lifecycle: [LifecycleRecord] = []

@@ -73,10 +73,10 @@ extension FuzzTarget {
     static func checkRebuild(_ notebook: Notebook, _ context: @autoclosure () -> String) throws(FuzzFailure) {
         guard let history = try? notebook.changes(since: VersionVector()) else { return }
         var rebuilt = Notebook(replica: ReplicaID(0xF4))
-        // A state with history (version 3: "ms", kind << 4 | version) sends the deleted content
-        // its texts retain; a notebook keeping history, as the writer did, retains it too.
+        // A state with history (version 3 or 4: "ms", kind << 4 | version) sends the deleted
+        // content its texts retain; a notebook keeping history, as the writer did, retains it too.
         let encoded = notebook.encoded()
-        rebuilt.keepsHistory = encoded.count > 2 && encoded[2] & 0x0F == 3
+        rebuilt.keepsHistory = encoded.count > 2 && encoded[2] & 0x0F >= 3
         _ = try required("\(context()): a new replica applying its own history", check: .convergence) { try rebuilt.apply(history) }
         try require(
             rebuilt.pendingOperationCount == 0,

@@ -107,7 +107,7 @@ extension FuzzTarget {
     /// encodes to the same bytes.
     static func checkRebuild(_ text: TextCRDT, _ context: @autoclosure () -> String) throws(FuzzFailure) {
         var rebuilt = TextCRDT(replica: ReplicaID(0xE4))
-        // A state with history (version 3) sends the deleted content it retains; a replica
+        // A state with history (version 4) sends the deleted content it retains; a replica
         // keeping deleted content, as the writer did, retains it too (issue 27).
         rebuilt.keepsDeletedContent = text.encodedHistorySection() != nil
         _ = try required("\(context()): a new replica applying its own history", check: .convergence) {

@@ -85,7 +85,7 @@ struct FuzzWorld: Sendable {
         try bob.apply(alice.changes(since: bob.version))
         deltas.append(alice.changes(since: VersionVector()).encoded())
         states.append(alice.encoded())
-        // A text that keeps deleted content (history, issue 27): its state is version 3, and
+        // A text that keeps deleted content (history, issue 27): its state is version 4, and
         // what it sends carries the content it retains.
         var keeper = TextCRDT(replica: ReplicaID(0xE1))
         keeper.keepsDeletedContent = true
@@ -95,6 +95,11 @@ struct FuzzWorld: Sendable {
         try keeper.delete(scalarRange: 4..<6)
         states.append(keeper.encoded())
         deltas.append(keeper.changes(since: alice.version).encoded())
+        // The same with part of its first deletion's content dropped (retention): its history
+        // section has runs retained, not retained, retained.
+        var partial = keeper
+        partial.dropRetainedContent(deletedBy: [(ReplicaID(0xE1), 2..<4)])
+        states.append(partial.encoded())
         let peers = [TextCRDT(replica: ReplicaID(0xC3)), middle.fork(replica: ReplicaID(0xC4)), bob.fork(replica: ReplicaID(0xC5))]
         var stranger = TextCRDT(replica: ReplicaID(0xD1))
         try stranger.insert("à bientôt", atScalar: 0)
@@ -136,7 +141,8 @@ struct FuzzWorld: Sendable {
         deltas.append(try replicas[0].changes(since: VersionVector()).encoded())
         states.append(replicas[0].encoded())
         peers.append(replicas[1].fork(replica: ReplicaID(97)))
-        // A notebook that keeps history (notebook state version 3: texts of version 3 inside).
+        // A notebook that keeps history (notebook state version 4: history sections of text
+        // state version 4 inside).
         var keeper = Notebook(replica: ReplicaID(96))
         keeper.keepsHistory = true
         try keeper.apply(replicas[0].changes(since: VersionVector()))

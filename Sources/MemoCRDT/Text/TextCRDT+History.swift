@@ -501,13 +501,20 @@ extension TextCRDT {
         }
     }
 
+    /// The replica indices a history section's groups number (its replicas with operations, in
+    /// id order), for the decoders of both section versions.
+    private func historyReplicaOrder() throws(DecodingError) -> [Int] {
+        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
+        let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
+        return order
+    }
+
     /// Reads a history section of version 4 (`bytes[range]`): groups ascending, run counts odd,
     /// runs of 0 only first, runs within the replica's deleted insertions, content valid UTF-8
     /// with one scalar per retained item.
     private mutating func attachRunHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
-        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
-        let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
-        guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
+        let order = try historyReplicaOrder()
         var reader = ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
         // A group is at least 3 bytes: replica index, run count, a run.
         let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
@@ -585,9 +592,7 @@ extension TextCRDT {
     /// this just-decoded text, checking every entry against it: items it holds, deleted, entries
     /// maximal and ascending, content valid UTF-8 with one scalar per item.
     private mutating func attachCounterRangeHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
-        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
-        let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
-        guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
+        let order = try historyReplicaOrder()
         var reader = ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
         let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
         guard groupCount > 0 else { throw .malformed("an empty history section") }

@@ -2,6 +2,7 @@
 // writer commands get the library while the server runs, and what they write reaches the pages.
 
 import Foundation
+@testable import MemoNotes
 import MemoServe
 import MemoSync
 import Synchronization
@@ -83,6 +84,29 @@ import Testing
         #expect(count > 0)
         #expect(syncs.withLock { $0 } > 0)
         #expect(host.notebook.memo(id)?.text == String(repeating: "k", count: count))
+    }
+
+    /// `memo serve` folds every memo's text for search when it starts, beside the server, so a
+    /// page's first search reads the keys from the cache (issue 28: a decoded notebook folds
+    /// nothing; SERVE.md and the DocC guide say the server prepares search).
+    @Test func startingFoldsEveryMemoForSearch() async throws {
+        let folder = NSTemporaryDirectory() + "memo-serve-search-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var ids: [MemoID] = []
+        do {
+            let replica = try Replica(libraryPath: folder)
+            for index in 0..<40 { ids.append(try replica.createMemo(text: "Memo \(index)\nCafé \(index)")) }
+            // Compacted: the next open decodes every memo from the state file, folding none.
+            try await replica.compact()
+            await replica.close()
+        }
+        let host = try LibraryHost(configuration: ServeConfiguration(libraryPath: folder), syncer: nil)
+        defer { host.stop() }
+        let folded = ServedLibrary.wait(seconds: 10) {
+            Set(host.notebook.searchKeyCache.snapshot().compactMap { $0?.id }) == Set(ids)
+        }
+        #expect(folded, "every memo's search key in the cache within 10 s of the start")
+        #expect(host.notebook.search("CAFE 3").count == 11)
     }
 
     @Test func concurrentPagesAreTransformed() throws {

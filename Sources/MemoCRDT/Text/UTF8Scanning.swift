@@ -59,58 +59,66 @@ package enum UTF8Scanning {
         return Array(bytes).withUnsafeBufferPointer { isValid($0) }
     }
 
-    /// Whether `bytes` is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF),
-    /// ASCII eight bytes at a time and the common two- and three-byte forms four bytes at a time.
+    /// Whether `bytes` is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF):
+    /// ASCII eight bytes at a time between characters, everything else through the
+    /// ``validationTransitions`` automaton, a byte at a time without a branch on its value.
     package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let end = bytes.count
-        var index = 0
-        while index < end {
-            // Eight ASCII bytes at a time.
-            while end - index >= 8 {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 != 0 { break }
-                index += 8
-            }
-            if index >= end { break }
-            let lead = base[index]
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            // The common three-byte forms (leads E1-EC and EE-EF: Hangul, kana, CJK) and
-            // two-byte forms (C2-DF), four bytes read at once, little-endian.
-            if end - index >= 4 {
-                let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
-                if word & 0x00C0_C0F0 == 0x0080_80E0 && lead != 0xE0 && lead != 0xED {
-                    index += 3
-                    continue
+        return validationTransitions.withUnsafeBufferPointer { table in
+            var state: UInt64 = 0
+            var index = 0
+            while index < end {
+                if state == 0 {
+                    while end - index >= 8 {
+                        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                        if word & 0x8080_8080_8080_8080 != 0 { break }
+                        index += 8
+                    }
                 }
-                if word & 0x0000_C0E0 == 0x0000_80C0 && lead >= 0xC2 {
-                    index += 2
-                    continue
+                // Up to 16 bytes through the automaton (mixed text: an ASCII word between two
+                // Hangul ones costs no more than they do), then the ASCII path again.
+                let stop = min(end, index + 16)
+                while index < stop {
+                    state = (table[Int(base[index])] >> state) & 63
+                    index += 1
                 }
             }
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: return false
-            }
-            if end - index < length { return false }
-            let second = base[index + 1]
-            if second < lower || second > upper { return false }
-            if length > 2 && base[index + 2] & 0xC0 != 0x80 { return false }
-            if length > 3 && base[index + 3] & 0xC0 != 0x80 { return false }
-            index += length
+            return state == 0
         }
-        return true
     }
+
+    /// The UTF-8 validation automaton as a shift table (a "shift-based DFA"): a state is a bit
+    /// offset, and `table[byte] >> state & 63` is the next state. States: 0 between characters
+    /// (accepting), 6 error (every byte keeps it there), 12 one continuation byte left, 18 two
+    /// left, 24 after E0 (next A0-BF: no overlong form), 30 after ED (next 80-9F: no
+    /// surrogate), 36 after F0 (next 90-BF), 42 after F1-F3 (three left), 48 after F4 (next
+    /// 80-8F: at most U+10FFFF). The same language as the Unicode standard's table 3-7.
+    static let validationTransitions: [UInt64] = {
+        let (accept, error, one, two, afterE0, afterED, afterF0, three, afterF4): (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 6, 12, 18, 24, 30, 36, 42, 48)
+        let states = [accept, error, one, two, afterE0, afterED, afterF0, three, afterF4]
+        return (0...255).map { (byte: Int) -> UInt64 in
+            var word: UInt64 = 0
+            for state in states {
+                let next: UInt64
+                switch (state, byte) {
+                case (accept, 0x00...0x7F): next = accept
+                case (accept, 0xC2...0xDF): next = one
+                case (accept, 0xE0): next = afterE0
+                case (accept, 0xE1...0xEC), (accept, 0xEE...0xEF): next = two
+                case (accept, 0xED): next = afterED
+                case (accept, 0xF0): next = afterF0
+                case (accept, 0xF1...0xF3): next = three
+                case (accept, 0xF4): next = afterF4
+                case (one, 0x80...0xBF): next = accept
+                case (two, 0x80...0xBF), (afterE0, 0xA0...0xBF), (afterED, 0x80...0x9F): next = one
+                case (three, 0x80...0xBF), (afterF0, 0x90...0xBF), (afterF4, 0x80...0x8F): next = two
+                default: next = error
+                }
+                word |= next << state
+            }
+            return word
+        }
+    }()
 }

@@ -227,8 +227,9 @@ extension Notebook {
             if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
             if case .text = item.run.kind, !pass.heldMemos.isEmpty, pass.heldMemos.contains(item.run.memo) { break }
             if pass.statusBefore[item.run.memo] == nil { pass.statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
-            let textOperationCount = try heldTextOperationCount(for: item)
-            if let textOperationCount, item.notReadyAtTextOperationCount == textOperationCount {
+            // Found not ready before, and its memo's text unchanged since: still not ready. (The
+            // count is taken only for runs that carry a stamp, and for those found not ready.)
+            if let stamp = item.notReadyAtTextOperationCount, try heldTextOperationCount(for: item) == stamp {
                 assertStillNotReady(item, from: replicaID, after: heldTimestamp)
                 break
             }
@@ -246,7 +247,8 @@ extension Notebook {
                     queue[index] = rest
                     changed = true
                     progress = true
-                } else if let textOperationCount {
+                } else if let textOperationCount = try heldTextOperationCount(for: item) {
+                    // Neither applied nor changed anything: the text is as the check saw it.
                     queue[index].notReadyAtTextOperationCount = textOperationCount
                     changed = true
                 }

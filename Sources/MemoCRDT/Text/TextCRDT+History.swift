@@ -501,33 +501,36 @@ extension TextCRDT {
         }
     }
 
-    /// The replica indices a history section's groups number (its replicas with operations, in
-    /// id order), for the decoders of both section versions.
-    private func historyReplicaOrder() throws(DecodingError) -> [Int] {
+    /// Reads a history section's groups, for the decoders of both section versions: the group
+    /// count (at least one; a group is at least 3 bytes), then each group's replica (an index
+    /// into this text's replicas with operations, in id order; strictly ascending), handing the
+    /// replica's index in this text and the reader to `group`, which reads the rest of it.
+    private func readHistoryGroups(
+        _ reader: inout ByteReader, _ group: (Int, inout ByteReader) throws(DecodingError) -> Void
+    ) throws(DecodingError) {
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
         let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
         guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
-        return order
+        let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
+        guard groupCount > 0 else { throw .malformed("an empty history section") }
+        var previousReplica = -1
+        for _ in 0..<groupCount {
+            let replica = try reader.count(max: order.count - 1, "history replica index")
+            guard replica > previousReplica else { throw .malformed("history groups not strictly ascending") }
+            previousReplica = replica
+            try group(order[replica], &reader)
+        }
     }
 
     /// Reads a history section of version 4 (`bytes[range]`): groups ascending, run counts odd,
     /// runs of 0 only first, runs within the replica's deleted insertions, content valid UTF-8
     /// with one scalar per retained item.
     private mutating func attachRunHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
-        let order = try historyReplicaOrder()
         var reader = ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
-        // A group is at least 3 bytes: replica index, run count, a run.
-        let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
-        guard groupCount > 0 else { throw .malformed("an empty history section") }
         let deleted = deletedInsertionRanges()
         var decoded: [(replica: UInt32, counter: UInt32, length: UInt32)] = []
-        var previousReplica = -1
         var totalScalars = 0
-        for _ in 0..<groupCount {
-            let replica = try reader.count(max: order.count - 1, "history replica index")
-            guard replica > previousReplica else { throw .malformed("history groups not strictly ascending") }
-            previousReplica = replica
-            let index = order[replica]
+        try readHistoryGroups(&reader) { (index: Int, reader: inout ByteReader) throws(DecodingError) in
             let ranges = deleted[index]
             let deletedCount = ranges.reduce(0) { $0 + $1.count }
             let runCount = try reader.count(max: reader.remaining, "history run count")
@@ -592,18 +595,10 @@ extension TextCRDT {
     /// this just-decoded text, checking every entry against it: items it holds, deleted, entries
     /// maximal and ascending, content valid UTF-8 with one scalar per item.
     private mutating func attachCounterRangeHistory(_ bytes: [UInt8], range: Range<Int>) throws(DecodingError) {
-        let order = try historyReplicaOrder()
         var reader = ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
-        let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
-        guard groupCount > 0 else { throw .malformed("an empty history section") }
         var decoded: [(replica: UInt32, counter: UInt32, length: UInt32)] = []
-        var previousReplica = -1
         var totalScalars = 0
-        for _ in 0..<groupCount {
-            let replica = try reader.count(max: order.count - 1, "history replica index")
-            guard replica > previousReplica else { throw .malformed("history groups not strictly ascending") }
-            previousReplica = replica
-            let index = order[replica]
+        try readHistoryGroups(&reader) { (index: Int, reader: inout ByteReader) throws(DecodingError) in
             let operationCount = UInt64(logs[index].operationCount)
             let entryCount = try reader.count(max: reader.remaining, "history entry count")
             guard entryCount > 0 else { throw .malformed("an empty history group") }

@@ -85,6 +85,11 @@ extension TextCRDT {
     /// The ids of the visible characters in the scalar range `scalarRange`, in document order, as
     /// runs of consecutive ids.
     ///
+    /// Each run is maximal: characters next to each other in the visible text with consecutive
+    /// ids are one run, whatever spans hold them. So the runs depend only on the text, not on how
+    /// this copy of it is cut into spans (a text decoded from its encoding is cut otherwise than
+    /// the one it was encoded from), and neither does what undo records from them.
+    ///
     /// - Throws: ``TextError/rangeOutOfBounds(lowerBound:upperBound:length:)``.
     /// - Complexity: O(log r + k) for k spans in the range.
     public func characterRuns(inScalarRange scalarRange: Range<Int>) throws(TextError) -> [(first: OperationID, count: Int)] {
@@ -101,7 +106,14 @@ extension TextCRDT {
             let span = spans[location.slot]
             if !span.isDeleted {
                 let taken = min(remaining, Int(span.lengthScalars - spanOffset))
-                result.append((operationID(span.item(at: spanOffset))!, taken))
+                let first = operationID(span.item(at: spanOffset))!
+                if let last = result.last, last.first.replica == first.replica,
+                    UInt64(last.first.counter) + UInt64(last.count) == UInt64(first.counter)
+                {
+                    result[result.count - 1].count += taken
+                } else {
+                    result.append((first, taken))
+                }
                 remaining -= taken
             }
             guard remaining > 0, let next = self.location(after: location) else { break }

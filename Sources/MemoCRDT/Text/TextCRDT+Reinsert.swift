@@ -62,19 +62,44 @@ extension TextCRDT {
     /// back for such characters goes back one stretch at a time, each before its own first
     /// character, so that characters placed between them since stay between them.
     ///
+    /// The stretches are maximal, whatever the spans that hold the characters: a character
+    /// that starts the span right after the one holding the character before it continues that
+    /// stretch. So the text put back, and the operations that put it back, depend only on the
+    /// sequence, not on how this copy of the text happens to be cut into spans (a text decoded
+    /// from its encoding is cut otherwise than the one it was encoded from).
+    ///
     /// - Throws: ``TextError/unknownAnchor`` when a character is not in this text.
-    /// - Complexity: O(s log r) for s stretches.
+    /// - Complexity: O(s log r) for s spans holding the characters.
     package func sequenceStretchLengths(first: OperationID, count: Int) throws(TextError) -> [Int] {
         var lengths: [Int] = []
         var done = 0
+        // The span the previous piece ended, when it ended at that span's end.
+        var previousSlot: UInt32?
         while done < count {
             let id = OperationID(replica: first.replica, counter: first.counter + UInt32(done))
             guard let ref = itemRef(id), !ref.isNone, let (slot, offset) = lookup(ref) else { throw .unknownAnchor }
             let length = min(count - done, Int(spans[slot].lengthScalars - offset))
             precondition(length > 0, "a span holds the character it was found in")
-            lengths.append(length)
+            if offset == 0, let previousSlot, slotAfter(previousSlot) == slot {
+                lengths[lengths.count - 1] += length
+            } else {
+                lengths.append(length)
+            }
+            previousSlot = slot
             done += length
         }
         return lengths
+    }
+
+    /// The span right after the one at `slot` in the sequence, or nil at the end.
+    private func slotAfter(_ slot: UInt32) -> UInt32? {
+        let location = location(ofSlot: slot)
+        if location.index + 1 < slotCount(of: location.leaf) { return self.slot(in: location.leaf, at: location.index + 1) }
+        var leaf = leafHeaders[location.leaf].next
+        while leaf != noIndex {
+            if slotCount(of: leaf) > 0 { return self.slot(in: leaf, at: 0) }
+            leaf = leafHeaders[leaf].next
+        }
+        return nil
     }
 }

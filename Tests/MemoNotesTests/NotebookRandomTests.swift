@@ -424,4 +424,70 @@ private struct NotebookCluster {
         #expect(delta.encoded().count < 80, "one keystroke's notebook delta is \(delta.encoded().count) bytes")
         #expect(notebook.encoded().count > 50_000)
     }
+
+    /// Decoded texts turned back into their encoded bodies (`releaseDecodedTexts`, what a
+    /// replica does after each save beyond its budget) change nothing: two clusters run the same
+    /// random collaboration (edits, undo, trash, purge, late and doubled deltas, history kept on
+    /// some replicas), one turning every replica's texts back after every step (all of them, or
+    /// all but the last used), and stay the same notebooks: lists, trash, texts, versions,
+    /// encodings, events (each cluster's shadows), histories and earlier versions.
+    @Test(arguments: testSeeds(8, salt: 0xDEC0))
+    func releasingDecodedTextsChangesNothing(seed: UInt64) throws {
+        var plain = NotebookCluster(seed: seed, replicaCount: 3)
+        var releasing = NotebookCluster(seed: seed, replicaCount: 3)
+        for index in [0, 2] {
+            plain.replicas[index].keepsHistory = true
+            releasing.replicas[index].keepsHistory = true
+        }
+        let keep = Int(seed % 2)
+        var released = 0
+        for step in 0..<250 {
+            try plain.step()
+            try releasing.step()
+            for index in releasing.replicas.indices {
+                released += releasing.replicas[index].releaseDecodedTexts(keepingMostRecent: keep)
+                #expect(releasing.replicas[index].decodedTextCount <= keep, "seed \(seed)")
+            }
+            try expectSame(plain, releasing, seed: seed, deep: step % 10 == 9)
+        }
+        try plain.settle()
+        try releasing.settle()
+        try expectSame(plain, releasing, seed: seed, deep: true)
+        #expect(released > 50, "seed \(seed): only \(released) texts released")
+    }
+
+    private func expectSame(_ plain: NotebookCluster, _ releasing: NotebookCluster, seed: UInt64, deep: Bool) throws {
+        #expect(plain.memoIDs == releasing.memoIDs, "seed \(seed): the clusters went apart")
+        #expect(plain.shadows == releasing.shadows, "seed \(seed): events differ")
+        for (a, b) in zip(plain.replicas, releasing.replicas) {
+            #expect(a.version == b.version, "seed \(seed)")
+            #expect(a.pendingOperationCount == b.pendingOperationCount, "seed \(seed)")
+            #expect(a.list() == b.list(), "seed \(seed)")
+            #expect(a.trash() == b.trash(), "seed \(seed)")
+            guard deep else { continue }
+            try b.checkInvariants()
+            #expect(a.encoded() == b.encoded(), "seed \(seed): encodings differ")
+            #expect(try a.changes(since: VersionVector()).encoded() == b.changes(since: VersionVector()).encoded(), "seed \(seed)")
+            // Deltas since other replicas' versions (parts of runs, what a sync sends).
+            for other in plain.replicas {
+                #expect(
+                    try a.changes(since: other.version).encoded() == b.changes(since: other.version).encoded(),
+                    "seed \(seed): a delta since \(other.version) differs")
+            }
+            for id in plain.memoIDs where a.status(of: id) == .active {
+                #expect(a.memo(id) == b.memo(id), "seed \(seed): memo \(id)")
+                let versions = try a.versions(of: id)
+                #expect(versions == (try b.versions(of: id)), "seed \(seed): memo \(id) history")
+                for version in versions {
+                    // (A version whose deleted text was not kept throws: the same on both.)
+                    let earlier = { (notebook: Notebook) -> String in
+                        do { return "text: " + (try notebook.text(of: id, at: version.cut)) } catch { return "error: \(error)" }
+                    }
+                    #expect(earlier(a) == earlier(b), "seed \(seed): memo \(id) at \(version.shortName)")
+                }
+                #expect(a.canUndo(id) == b.canUndo(id) && a.canRedo(id) == b.canRedo(id), "seed \(seed)")
+            }
+        }
+    }
 }
+

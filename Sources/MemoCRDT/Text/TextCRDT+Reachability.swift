@@ -73,7 +73,7 @@ extension TextCRDT {
     /// in both or in neither (compared span piece by span piece, whatever the spans' splits).
     ///
     /// - Complexity: O(s) for s spans.
-    static func sameItemsInOrder(_ first: TextCRDT, _ second: TextCRDT) -> Bool {
+    package static func sameItemsInOrder(_ first: TextCRDT, _ second: TextCRDT) -> Bool {
         var left = SpanStream(first)
         var right = SpanStream(second)
         while true {

@@ -51,6 +51,9 @@ public struct Notebook: Sendable {
     /// Search keys folded by searches for memos whose records hold none current (a decoded
     /// notebook's, until ``refreshSearchKeys()``); shared with copies (``SearchKeyCache``).
     var searchKeyCache = SearchKeyCache()
+    /// Ticks once per decode or change of a memo's text (``MemoRecord/decodedUse``; local, not
+    /// encoded).
+    var decodedUseClock: UInt64 = 0
     #if MEMOSYNC_INTERNAL_CHECKS
     var debugMutationCount = 0
     /// How many times a held-back run's readiness was checked (self-check builds only: a test
@@ -149,6 +152,8 @@ public struct Notebook: Sendable {
     /// Decodes the text of the record at `index` if it is still encoded, in place (the record is
     /// not copied).
     mutating func materializeText(at index: Int) throws(NotebookError) {
+        decodedUseClock += 1
+        memos[at: index].decodedUse = decodedUseClock
         if case .materialized = memos[at: index].text { return }
         guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
         do throws(DecodingError) {
@@ -168,6 +173,8 @@ public struct Notebook: Sendable {
     /// that the caller holds the only reference and edits it in place; the caller puts it back
     /// with `memos[at: index].text = .materialized(text)` on every path.
     mutating func takeText(at index: Int) -> TextCRDT {
+        decodedUseClock += 1
+        memos[at: index].decodedUse = decodedUseClock
         var storage = MemoTextStorage.placeholder
         swap(&storage, &memos[at: index].text)
         guard case let .materialized(text) = consume storage else { preconditionFailure("materialize the text first") }

@@ -264,6 +264,10 @@ struct MemoRecord: Sendable {
     /// The text version `searchKey` was computed for; older means stale (searches fold the text
     /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
     var searchKeyVersion: VersionVector?
+    /// When the text was last decoded or changed, by the notebook's ``Notebook/decodedUseClock``
+    /// (local, not encoded): ``Notebook/releaseDecodedTexts(keepingMostRecent:)`` keeps the
+    /// texts used last.
+    var decodedUse: UInt64 = 0
 
     /// The beginning of the text (UTF-8, whole scalars, at most `derivedPrefixBytes` bytes): the
     /// cached prefix when it is current, else taken now.

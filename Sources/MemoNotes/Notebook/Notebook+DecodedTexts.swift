@@ -1,0 +1,132 @@
+import MemoCRDT
+
+// Decoded texts and their budget
+// ==============================
+//
+// A memo's text lives in one of two forms (`MemoTextStorage`): encoded, the text state body as
+// a notebook state holds it (what a decoded notebook starts with: its visible text, version and
+// clock are read, its operations are not replayed), or materialized, a `TextCRDT` built by
+// replaying that body on first edit, merge or read. A materialized text takes several times the
+// memory of its body (a B-tree of spans, the operation logs, a cursor), so a long session that
+// touches many memos (a sync that brings changes to thousands, a user scrolling through years of
+// notes) would keep growing. `releaseDecodedTexts(keepingMostRecent:)` turns the texts used
+// least recently back into bodies.
+//
+// Turning a text back is what saving and reopening does, memo by memo: the body is the text's
+// canonical encoding (the one a notebook state holds), its kept deleted content becomes the
+// pending history section that decoding attaches again, and the text's replica and
+// history-keeping flag come back from the notebook when it is decoded. So a notebook that drops
+// a text behaves exactly as one that never did: the same texts, versions, encodings, deltas,
+// histories and events (`NotebookRandomTests.releasingDecodedTextsChangesNothing` runs random
+// collaborations both ways, `NotebookDecodedTextTests` undo and redo; the simulator runs with a
+// budget of a few texts). Undo records and puts back maximal runs of characters, so what it
+// does depends on the sequence only, not on how a text happens to be cut into spans. Nothing that is not part of the body is lost:
+// a text holding operations back (never the case inside a notebook, which holds runs back
+// itself) is kept decoded.
+//
+// Which texts stay: the ones decoded or changed last, by a counter the notebook ticks at each
+// decode and each change (`MemoRecord.decodedUse`), never by wall time or hash order; ties
+// (memos never used since they were created) go by memo table position.
+
+extension Notebook {
+    /// How many memos' texts are decoded (held as a text CRDT, not as their encoded body).
+    ///
+    /// - Complexity: O(m) for m memos.
+    public var decodedTextCount: Int {
+        memos.records.reduce(0) { count, record in
+            if case .materialized = record.text { return count + 1 }
+            return count
+        }
+    }
+
+    /// Turns the decoded texts of all but the `count` memos used most recently back into their
+    /// encoded bodies, as a freshly opened notebook holds them, to give back their memory. What
+    /// the notebook holds and does afterwards is the same: a text is decoded again when it is
+    /// next edited, merged or read.
+    ///
+    /// For an app under memory pressure (`releaseDecodedTexts(keepingMostRecent: 0)`), or with a
+    /// budget after each save (`Replica.decodedTextLimit`).
+    ///
+    /// - Parameters:
+    ///   - count: How many decoded texts to keep: those decoded or changed last.
+    ///   - limit: The most texts to turn back in this call (the least recently used first): a
+    ///     caller holding a lock others wait for releases a batch at a time.
+    /// - Returns: How many texts were turned back.
+    /// - Complexity: O(m log m) for m memos, plus the encoding of each text turned back.
+    @discardableResult
+    public mutating func releaseDecodedTexts(keepingMostRecent count: Int, atMost limit: Int = .max) -> Int {
+        var decoded: [(use: UInt64, index: Int)] = []
+        for (index, record) in memos.records.enumerated() {
+            if case let .materialized(text) = record.text, text.pendingOperationCount == 0 {
+                decoded.append((record.decodedUse, index))
+            }
+        }
+        let keep = max(0, count)
+        guard decoded.count > keep else { return 0 }
+        // Least recently used first; equal ticks by table position (deterministic).
+        decoded.sort { $0.use != $1.use ? $0.use < $1.use : $0.index < $1.index }
+        var released = 0
+        for entry in decoded.prefix(min(decoded.count - keep, max(0, limit))) where releaseDecodedText(at: entry.index) {
+            released += 1
+        }
+        return released
+    }
+
+    /// Turns the decoded text of the memo at `index` back into its encoded body and pending
+    /// history section; false (nothing changes) when it cannot be (its body does not read back,
+    /// which would be a bug: builds with internal checks stop there).
+    private mutating func releaseDecodedText(at index: Int) -> Bool {
+        guard case let .materialized(text) = memos[at: index].text else { return false }
+        let version = text.version
+        // The body the last save or snapshot kept for this version, else a fresh encoding.
+        let bytes: [UInt8]
+        let range: Range<Int>
+        if let kept = memos[at: index].encodedTextBody, kept.version == version {
+            bytes = kept.bytes
+            range = kept.range
+        } else {
+            bytes = text.encodedBody()
+            range = bytes.indices
+        }
+        let summary: (text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64)
+        do throws(DecodingError) {
+            summary = try TextCRDT.summary(ofBody: bytes, range: range, version: TextCRDT.stateFormatVersion)
+        } catch {
+            assertionFailure("memo \(memos[at: index].id): its own body does not read back (\(error))")
+            return false
+        }
+        let history = text.encodedHistorySection().map {
+            PendingHistory(bytes: $0, sectionVersion: TextCRDT.stateFormatVersionWithHistory)
+        }
+        #if MEMOSYNC_INTERNAL_CHECKS
+        checkReleasedTextDecodesBack(text, bytes: bytes, body: range, history: history)
+        #endif
+        memos[at: index].text = .encoded(
+            bytes: bytes, body: range, text: summary.text, version: summary.version,
+            insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: TextCRDT.stateFormatVersion)
+        memos[at: index].pendingHistory = history
+        return true
+    }
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// Self-check builds: the body and history a text is turned back into decode to the same
+    /// text (items and their order, deletions, version, visible text, kept deleted content).
+    private func checkReleasedTextDecodesBack(_ text: TextCRDT, bytes: [UInt8], body: Range<Int>, history: PendingHistory?) {
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active != nil { return }  // as in a release build: the harness must find it
+        #endif
+        do throws(DecodingError) {
+            var back = try TextCRDT(decodingBody: bytes, range: body, version: TextCRDT.stateFormatVersion, replica: replica)
+            if let history { try back.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion) }
+            precondition(back.version == text.version && back.string == text.string, "a released text reads back otherwise")
+            precondition(TextCRDT.sameItemsInOrder(back, text), "a released text's items read back in another order")
+            precondition(back.retainedDeletedScalars == text.retainedDeletedScalars, "a released text's history reads back otherwise")
+            precondition(
+                back.changes(since: VersionVector()).encodedBody() == text.changes(since: VersionVector()).encodedBody(),
+                "a released text's operations read back otherwise")
+        } catch {
+            preconditionFailure("a released text does not decode back: \(error)")
+        }
+    }
+    #endif
+}

@@ -204,6 +204,8 @@ public final class Replica: Sendable {
         /// Retention passes that dropped deleted content since the last compaction began: the
         /// files still hold that content, so the next save compacts.
         var historyDropsNotCompacted = 0
+        /// How many memo texts stay decoded after a save (``Replica/decodedTextLimit``).
+        var decodedTextLimit = Replica.defaultDecodedTextLimit
 
         /// Takes the notebook's new events into the hub.
         mutating func deliverEvents() {
@@ -706,7 +708,53 @@ public final class Replica: Sendable {
                 }
             }
         }
+        // Out of the disk lock, and with the copies saved gone, so no memo is copied for it.
+        releaseDecodedTexts(keepingMostRecent: nil)
     }
+
+    // MARK: Decoded texts
+
+    /// The default ``decodedTextLimit``: 1,000 memos, a few megabytes of decoded texts for notes
+    /// of a few kilobytes.
+    public static let defaultDecodedTextLimit = 1_000
+
+    /// How many memo texts stay decoded after each save: the ones used last. The others go back
+    /// to their encoded form (`Notebook.releaseDecodedTexts(keepingMostRecent:atMost:)`), as a
+    /// library just opened holds them, and are decoded again when next edited, merged or read;
+    /// nothing else about them changes. Negative values count as 0.
+    ///
+    /// A sync that brings changes to thousands of memos decodes each of them; the next save gives
+    /// that memory back.
+    public var decodedTextLimit: Int {
+        get { guarded.withLock { $0.decodedTextLimit } }
+        set { guarded.withLock { $0.decodedTextLimit = max(0, newValue) } }
+    }
+
+    /// How many memo texts are decoded now (``decodedTextLimit``).
+    public var decodedTextCount: Int { guarded.withLock { $0.notebook.decodedTextCount } }
+
+    /// Gives back the memory of decoded memo texts now, keeping the `count` used last (nil:
+    /// ``decodedTextLimit``); for an app told that memory is low
+    /// (`releaseDecodedTexts(keepingMostRecent: 0)`). Texts are turned back a few at a time, the
+    /// lock released between, so an edit meanwhile waits for a few at most.
+    ///
+    /// - Returns: How many texts were turned back.
+    @discardableResult
+    public func releaseDecodedTexts(keepingMostRecent count: Int?) -> Int {
+        var released = 0
+        while true {
+            let batch = guarded.withLock { guarded -> Int in
+                if guarded.isClosed { return 0 }
+                let keep = count ?? guarded.decodedTextLimit
+                return guarded.notebook.releaseDecodedTexts(keepingMostRecent: keep, atMost: Self.decodedTextsReleasedPerLock)
+            }
+            released += batch
+            if batch < Self.decodedTextsReleasedPerLock { return released }
+        }
+    }
+
+    /// Texts turned back per hold of the replica's lock (``releaseDecodedTexts(keepingMostRecent:)``).
+    static let decodedTextsReleasedPerLock = 32
 
     // MARK: History retention
 

@@ -32,6 +32,8 @@ enum MemoSimCommand {
           --without LIST      never turn on these faults (names above) or workload features:
                               \(WorkloadFeature.allCases.map(\.rawValue).joined(separator: ","))
           --check-every P     compare whole texts after a share P of local actions (default 1)
+          --decoded-texts N   memo texts each replica keeps decoded after a save (default: from the
+                              seed, 0, 2 or 1000); the others go back to their encoded form
           --scenario FILE     run the replicas and schedule a scenario file names (JSON; Simulations/
                               README.md, "Scenario files") instead of a random profile; the seed
                               draws the texts typed and the store's latencies
@@ -283,6 +285,11 @@ enum MemoSimCommand {
         case "--check-every":
             guard let text = value(), let share = Double(text), (0...1).contains(share) else { throw bad("--check-every needs 0 to 1") }
             options.intentionCheckProbability = share
+        case "--decoded-texts":
+            guard let text = value(), let limit = Int(text), (0...1_000_000_000).contains(limit) else {
+                throw bad("--decoded-texts needs 0 or more")
+            }
+            options.decodedTextLimit = limit
         case "--without":
             guard let text = value() else { throw bad("--without needs a list of features and faults") }
             for name in text.split(separator: ",").map(String.init) {

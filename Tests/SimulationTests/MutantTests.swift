@@ -41,7 +41,9 @@ import Testing
         switch mutant {
         // Since decoders check that a state is what its own history gives (issue 25), a snapshot
         // this mutant wrote is refused by its readers (engine) before texts diverge.
-        case .tieBreakByLocalIndex: Plan(seeds: 5, options: swarm, expected: [.convergence, .quiescence, .engine])
+        // (`.cursor` too: where texts are turned back at saves, a text decoded again orders
+        // the mutant's items by their origins, and a caret on them moves.)
+        case .tieBreakByLocalIndex: Plan(seeds: 5, options: swarm, expected: [.convergence, .quiescence, .engine, .cursor])
         // The state decoder checks an insertion's place against its origins: a snapshot the
         // mutant wrote may be refused by every reader (engine) before texts diverge.
         case .siblingsIgnoreRightOrigin: Plan(seeds: 10, options: swarm, expected: [.convergence, .nonInterleaving, .quiescence, .engine])

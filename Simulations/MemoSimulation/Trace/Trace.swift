@@ -84,6 +84,7 @@ extension Trace {
         lines.append("memo-scalars-max \(p.memoScalarsMax)")
         lines.append("intention-check \(p.intentionCheckProbability)")
         if let mutant = p.mutant { lines.append("mutant \(mutant)") }
+        if let limit = p.decodedTextLimitOverride { lines.append("decoded-texts \(limit)") }
         if let expectedFailure { lines.append("expect \(expectedFailure)") }
         lines.append("events")
         for event in events { lines.append(Self.line(for: event)) }
@@ -231,6 +232,7 @@ extension Trace {
             throw TraceParseError(line: 0, reason: problem)
         }
         parameters.mutant = header["mutant"]
+        if header["decoded-texts"] != nil { parameters.decodedTextLimitOverride = try number("decoded-texts", 0...1_000_000_000) }
         return parameters
     }
 

@@ -73,6 +73,7 @@ extension Simulation {
             fail(.durability, [peer.index], "the library does not open after \(what): \(error)")
             return false
         }
+        peer.replica!.decodedTextLimit = parameters.decodedTextLimit
         let report = peer.replica!.openReport
         log.mix(report.journalRecords)
         log.mix(report.discardedJournalBytes)

@@ -55,6 +55,9 @@ public struct SimulationOptions: Sendable, Equatable {
     public var withoutFeatures: [WorkloadFeature] = []
     /// Faults never turned on (whatever the seed draws or `faults` says).
     public var withoutFaults: [FaultKind] = []
+    /// How many memo texts each replica keeps decoded after a save, instead of the seed's
+    /// (`SimulationParameters.decodedTextLimit`).
+    public var decodedTextLimit: Int?
 
     /// Options with the defaults of `memo-sim`.
     public init(
@@ -78,6 +81,7 @@ public struct SimulationOptions: Sendable, Equatable {
         if engine != .replica { parts += ["--engine", engine.rawValue] }
         if let intentionCheckProbability { parts += ["--check-every", "\(intentionCheckProbability)"] }
         if let mutant { parts += ["--mutant", mutant] }
+        if let decodedTextLimit { parts += ["--decoded-texts", "\(decodedTextLimit)"] }
         let without = withoutFeatures.map(\.rawValue) + withoutFaults.map(\.rawValue)
         if !without.isEmpty { parts += ["--without", without.joined(separator: ",")] }
         return parts.joined(separator: " ")
@@ -166,6 +170,7 @@ extension SimulationParameters {
         parameters.memoScalarsMax = random.pick([200, 800, 2_000])
         parameters.intentionCheckProbability = options.intentionCheckProbability ?? 1.0
         parameters.mutant = options.mutant
+        parameters.decodedTextLimitOverride = options.decodedTextLimit
         return parameters
     }
 

@@ -164,6 +164,25 @@ public struct SimulationParameters: Sendable, Equatable {
     /// not drawn, so that the other parameters of a seed stay what they were.
     public var mergePieceOperationsMax: Int { [1, 3, 8, 32, 2_048][Int(seed % 5)] }
 
+    /// A ``decodedTextLimit`` to use instead of the seed's (not written to traces): a test runs
+    /// one seed with and without texts turned back and compares the runs.
+    public var decodedTextLimitOverride: Int?
+
+    /// How many memo texts each replica keeps decoded after a save (issue 28:
+    /// `Replica.decodedTextLimit`): none in one seed of eight and two in another, so that texts
+    /// go back to their encoded form at nearly every save and are decoded again by the next edit,
+    /// merge, journal replay or read; the default in the others (each decode again costs: those
+    /// seeds take about twice as long). Taken from the seed, not drawn, like
+    /// ``mergePieceOperationsMax`` (and independent of it).
+    public var decodedTextLimit: Int {
+        if let decodedTextLimitOverride { return decodedTextLimitOverride }
+        return switch seed / 5 % 8 {
+        case 0: 0
+        case 1: 2
+        default: Replica.defaultDecodedTextLimit
+        }
+    }
+
     /// The store faults these parameters turn on.
     public var storeFaults: StoreFaults {
         var faults = StoreFaults()

@@ -624,6 +624,21 @@ extension TextCRDT {
         try attachHistory(bytes, range: history, sectionVersion: version)
     }
 
+    /// Decodes a version 2 text state body that this process encoded itself (``encodedBody()``)
+    /// from a text it holds, and kept in memory since (a notebook's text turned back into its
+    /// body to give back memory): every byte is checked as in
+    /// ``init(decodingBody:range:version:replica:)``, but the text is not rebuilt a second time
+    /// from its own history (``checkProducedByItsHistory(placedByOrigins:)``). That check is for
+    /// bytes from elsewhere; these are the canonical encoding of a text the engine built, and
+    /// builds with internal checks make it anyway.
+    package init(decodingOwnBody bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
+        #if MEMOSYNC_INTERNAL_CHECKS
+        self = try Self(decodingVersion2Body: bytes, range: bodyRange, replica: replica)
+        #else
+        self = try Self(decodingVersion2Body: bytes, range: bodyRange, replica: replica, checksHistory: false)
+        #endif
+    }
+
     /// Decodes a text state body of `version` (1 or 2) found at `range` of `bytes`.
     package init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>, version: UInt8, replica: ReplicaID) throws(DecodingError) {
         if version >= 2 {
@@ -733,7 +748,9 @@ extension TextCRDT {
 
     /// Decodes a version 2 text state body: a walk of the log (``walkVersion2(_:range:)``) checks
     /// its structure and gives each replica's Lamport runs, then the log is replayed.
-    private init(decodingVersion2Body bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
+    private init(
+        decodingVersion2Body bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID, checksHistory: Bool = true
+    ) throws(DecodingError) {
         let walk = try Self.walkVersion2(bytes, range: bodyRange)
         let text = Array(bytes[walk.text])
         guard UTF8Scanning.isValid(text) else { throw .malformed("the text section is not valid UTF-8") }
@@ -757,7 +774,7 @@ extension TextCRDT {
             }
         }
         try decoded.finishDecoding(
-            reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: placedByOrigins)
+            reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: placedByOrigins && checksHistory)
         self = decoded
     }
 

@@ -15,7 +15,11 @@ import MemoCRDT
 // Turning a text back is what saving and reopening does, memo by memo: the body is the text's
 // canonical encoding (the one a notebook state holds), its kept deleted content becomes the
 // pending history section that decoding attaches again, and the text's replica and
-// history-keeping flag come back from the notebook when it is decoded. So a notebook that drops
+// history-keeping flag come back from the notebook when it is decoded. Decoding such a body
+// again checks every byte but does not rebuild the text a second time from its own history, as
+// decoding bytes read from a file or a store does (issue 25's reachability check): the body is
+// the canonical encoding of a text the engine built, never left memory, and builds with
+// internal checks decode it back in full at each release and make the check anyway. So a notebook that drops
 // a text behaves exactly as one that never did: the same texts, versions, encodings, deltas,
 // histories and events (`NotebookRandomTests.releasingDecodedTextsChangesNothing` runs random
 // collaborations both ways, `NotebookDecodedTextTests` undo and redo; the simulator runs with a
@@ -105,6 +109,7 @@ extension Notebook {
             bytes: bytes, body: range, text: summary.text, version: summary.version,
             insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: TextCRDT.stateFormatVersion)
         memos[at: index].pendingHistory = history
+        memos[at: index].textIsOwnEncoding = true
         return true
     }
 

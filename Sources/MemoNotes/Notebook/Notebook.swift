@@ -157,7 +157,7 @@ public struct Notebook: Sendable {
         if case .materialized = memos[at: index].text { return }
         guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
         do throws(DecodingError) {
-            var text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
+            var text = try Self.decodeText(bytes, body: body, version: bodyVersion, own: memos[at: index].textIsOwnEncoding, replica: replica)
             if let history = memos[at: index].pendingHistory {
                 try text.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
             }
@@ -167,6 +167,17 @@ public struct Notebook: Sendable {
         } catch {
             throw .corruptMemo(memos[at: index].id, error)
         }
+    }
+
+    /// A memo's text from its encoded body: one this notebook encoded itself (`own`, see
+    /// ``MemoRecord/textIsOwnEncoding``) without rebuilding it a second time from its history.
+    static func decodeText(
+        _ bytes: [UInt8], body: Range<Int>, version: UInt8, own: Bool, replica: ReplicaID
+    ) throws(DecodingError) -> TextCRDT {
+        if own && version == TextCRDT.stateFormatVersion {
+            return try TextCRDT(decodingOwnBody: bytes, range: body, replica: replica)
+        }
+        return try TextCRDT(decodingBody: bytes, range: body, version: version, replica: replica)
     }
 
     /// Takes the (materialized) text out of the record at `index`, leaving a placeholder, so
@@ -188,7 +199,7 @@ public struct Notebook: Sendable {
             return text
         case let .encoded(bytes, body, _, _, _, _, bodyVersion):
             do throws(DecodingError) {
-                var text = try TextCRDT(decodingBody: bytes, range: body, version: bodyVersion, replica: replica)
+                var text = try Self.decodeText(bytes, body: body, version: bodyVersion, own: record.textIsOwnEncoding, replica: replica)
                 if let history = record.pendingHistory {
                     try text.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
                 }

@@ -268,6 +268,10 @@ struct MemoRecord: Sendable {
     /// (local, not encoded): ``Notebook/releaseDecodedTexts(keepingMostRecent:)`` keeps the
     /// texts used last.
     var decodedUse: UInt64 = 0
+    /// Whether the encoded text is a body this notebook encoded itself from its decoded text
+    /// (``Notebook/releaseDecodedTexts(keepingMostRecent:atMost:)``), not one read from bytes:
+    /// decoding it again skips the second replay of its history (`TextCRDT(decodingOwnBody:)`).
+    var textIsOwnEncoding = false
 
     /// The beginning of the text (UTF-8, whole scalars, at most `derivedPrefixBytes` bytes): the
     /// cached prefix when it is current, else taken now.

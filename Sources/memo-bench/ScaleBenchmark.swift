@@ -5,7 +5,10 @@
 // to a folder store as one snapshot. A writer device bootstraps from the folder; its library is
 // closed and opened again (`open_ms`, `rss_mb`: the resident memory the open library and its
 // list add), listed (`list_first_50_ms`) and searched (`search_first_ms` on the freshly opened
-// library, `search_warm_ms` later). Then it makes `changes` single-memo edits, syncing after each
+// library, `search_warm_ms` later). On a copy of its notebook every text is then decoded and all
+// of them given back (`all_texts_decoded_rss_mb`, `after_release_rss_mb`: resident memory above
+// the open library's after each, free heap pages returned to the system first; then every text
+// decoded again, `all_texts_decoded_again_rss_mb`; issue 28's lazy texts). Then it makes `changes` single-memo edits, syncing after each
 // (`sync_one_change_ms`: the median; `bytes_per_change_fraction`: the bytes those syncs wrote to
 // the store, snapshots included, averaged over them, divided by the bytes of the library's
 // snapshot). Last, a new device bootstraps through the folder with `latencyMilliseconds` added to
@@ -90,6 +93,30 @@ enum ScaleBenchmark {
         var warmTimes: [Double] = []
         for query in queries { warmTimes.append(Measure.medianMilliseconds(runs: 3) { writer.notebook.search(query) }.milliseconds) }
 
+        // Decoded texts and what giving them back returns (issue 28): on a copy of the opened
+        // notebook, every text decoded (as a long session touching every memo would), then every
+        // one turned back into its body, resident memory read after each.
+        Measure.releaseFreeHeapMemory()
+        let residentBefore = Measure.currentResidentBytes()
+        var touched = writer.notebook
+        for id in touched.memoIDs { try? touched.prepareForEditing(id) }
+        Measure.releaseFreeHeapMemory()
+        let residentDecoded = Measure.currentResidentBytes()
+        let released = touched.releaseDecodedTexts(keepingMostRecent: 0)
+        Measure.releaseFreeHeapMemory()
+        let residentReleased = Measure.currentResidentBytes()
+        let decodedAfter = touched.decodedTextCount
+        // Decoded again: the memory freed is what the second decode takes (growth is bounded).
+        for id in touched.memoIDs { try? touched.prepareForEditing(id) }
+        Measure.releaseFreeHeapMemory()
+        let residentDecodedAgain = Measure.currentResidentBytes()
+        withExtendedLifetime(touched) {}
+        func mebibytes(_ bytes: Int?) -> Double? {
+            guard let bytes, let residentBefore else { return nil }
+            return Double(bytes - residentBefore) / (1024 * 1024)
+        }
+        progress("\(memoCount): every text decoded \(mebibytes(residentDecoded) ?? -1) MiB, \(released) given back")
+
         // Single-memo changes, each synced.
         var changeTimes: [Double] = []
         var bytesWritten = 0
@@ -134,6 +161,10 @@ enum ScaleBenchmark {
         report.add("open_ms", .milliseconds(openMilliseconds))
         report.add("rss_mb", opened.mebibytes.map { .number($0) })
         report.add("list_first_50_ms", .milliseconds(listMilliseconds))
+        report.add("all_texts_decoded_rss_mb", mebibytes(residentDecoded).map { .number($0) })
+        report.add("after_release_rss_mb", mebibytes(residentReleased).map { .number($0) })
+        report.add("texts_decoded_after_release", .integer(decodedAfter))
+        report.add("all_texts_decoded_again_rss_mb", mebibytes(residentDecodedAgain).map { .number($0) })
         report.add("search_warm_ms", .milliseconds(Measure.median(warmTimes)))
         report.add("search_first_ms", .milliseconds(searchFirst.milliseconds))
         report.add("bytes_per_change_fraction", .decimal(Double(bytesWritten) / Double(max(changes, 1)) / Double(snapshot.count), places: 6))

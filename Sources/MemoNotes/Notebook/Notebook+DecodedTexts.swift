@@ -10,7 +10,9 @@ import MemoCRDT
 // memory of its body (a B-tree of spans, the operation logs, a cursor), so a long session that
 // touches many memos (a sync that brings changes to thousands, a user scrolling through years of
 // notes) would keep growing. `releaseDecodedTexts(keepingMostRecent:)` turns the texts used
-// least recently back into bodies.
+// least recently back into bodies. The memory freed goes back to the allocator, which reuses it
+// for the next texts decoded: growth stays bounded, though the process's resident size hardly
+// drops at once (`memo-bench scale`, BENCHMARKS.md "Decoded texts given back").
 //
 // Turning a text back is what saving and reopening does, memo by memo: the body is the text's
 // canonical encoding (the one a notebook state holds), its kept deleted content becomes the
@@ -44,7 +46,7 @@ extension Notebook {
     }
 
     /// Turns the decoded texts of all but the `count` memos used most recently back into their
-    /// encoded bodies, as a freshly opened notebook holds them, to give back their memory. What
+    /// encoded bodies, as a freshly opened notebook holds them, to free their memory. What
     /// the notebook holds and does afterwards is the same: a text is decoded again when it is
     /// next edited, merged or read.
     ///

@@ -723,8 +723,9 @@ public final class Replica: Sendable {
     /// library just opened holds them, and are decoded again when next edited, merged or read;
     /// nothing else about them changes. Negative values count as 0.
     ///
-    /// A sync that brings changes to thousands of memos decodes each of them; the next save gives
-    /// that memory back.
+    /// A sync that brings changes to thousands of memos decodes each of them; the next save frees
+    /// that memory for what the app allocates next (the allocator keeps most of it rather than
+    /// returning it to the system at once: BENCHMARKS.md, "Decoded texts given back").
     public var decodedTextLimit: Int {
         get { guarded.withLock { $0.decodedTextLimit } }
         set { guarded.withLock { $0.decodedTextLimit = max(0, newValue) } }
@@ -733,7 +734,7 @@ public final class Replica: Sendable {
     /// How many memo texts are decoded now (``decodedTextLimit``).
     public var decodedTextCount: Int { guarded.withLock { $0.notebook.decodedTextCount } }
 
-    /// Gives back the memory of decoded memo texts now, keeping the `count` used last (nil:
+    /// Frees the memory of decoded memo texts now, keeping the `count` used last (nil:
     /// ``decodedTextLimit``); for an app told that memory is low
     /// (`releaseDecodedTexts(keepingMostRecent: 0)`). Texts are turned back a few at a time, the
     /// lock released between, so an edit meanwhile waits for a few at most.

@@ -96,20 +96,21 @@ enum ScaleBenchmark {
         // Decoded texts and what giving them back returns (issue 28): on a copy of the opened
         // notebook, every text decoded (as a long session touching every memo would), then every
         // one turned back into its body, resident memory read after each.
-        Measure.releaseFreeHeapMemory()
-        let residentBefore = Measure.currentResidentBytes()
+        func resident() -> Int? {
+            Measure.releaseFreeHeapMemory()
+            return Measure.currentResidentBytes()
+        }
+        let residentBefore = resident()
         var touched = writer.notebook
-        for id in touched.memoIDs { try? touched.prepareForEditing(id) }
-        Measure.releaseFreeHeapMemory()
-        let residentDecoded = Measure.currentResidentBytes()
+        func decodeEveryText() { for id in touched.memoIDs { try? touched.prepareForEditing(id) } }
+        decodeEveryText()
+        let residentDecoded = resident()
         let released = touched.releaseDecodedTexts(keepingMostRecent: 0)
-        Measure.releaseFreeHeapMemory()
-        let residentReleased = Measure.currentResidentBytes()
+        let residentReleased = resident()
         let decodedAfter = touched.decodedTextCount
         // Decoded again: the memory freed is what the second decode takes (growth is bounded).
-        for id in touched.memoIDs { try? touched.prepareForEditing(id) }
-        Measure.releaseFreeHeapMemory()
-        let residentDecodedAgain = Measure.currentResidentBytes()
+        decodeEveryText()
+        let residentDecodedAgain = resident()
         withExtendedLifetime(touched) {}
         func mebibytes(_ bytes: Int?) -> Double? {
             guard let bytes, let residentBefore else { return nil }

@@ -87,5 +87,16 @@ import Testing
         #expect(notebook.memo(ids[4])?.text == "damemo 4")
         #expect(notebook.decodedTextCount == 2)
         try notebook.checkInvariants()
+        // A call with nothing decoded since skips its pass; a smaller count, a text decoded
+        // since, or a memo added since does not.
+        #expect(notebook.releaseDecodedTexts(keepingMostRecent: 2) == 0)
+        #expect(notebook.releaseDecodedTexts(keepingMostRecent: 2) == 0)
+        #expect(notebook.releaseDecodedTexts(keepingMostRecent: 1) == 1)
+        try notebook.prepareForEditing(ids[0])
+        #expect(notebook.releaseDecodedTexts(keepingMostRecent: 1) == 1)
+        try notebook.createMemo(MemoID(using: &random), text: "", wallMilliseconds: 400)
+        #expect(notebook.decodedTextCount == 2)
+        #expect(notebook.releaseDecodedTexts(keepingMostRecent: 1) == 1)
+        #expect(notebook.decodedTextCount == 1)
     }
 }

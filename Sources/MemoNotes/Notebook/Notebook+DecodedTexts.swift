@@ -61,20 +61,32 @@ extension Notebook {
     /// - Complexity: O(m log m) for m memos, plus the encoding of each text turned back.
     @discardableResult
     public mutating func releaseDecodedTexts(keepingMostRecent count: Int, atMost limit: Int = .max) -> Int {
+        let keep = max(0, count)
+        // Nothing decoded and no memo added since a call that left at most `keep` decoded (a
+        // replica calls this after every save): no pass over the memos.
+        if memos.count <= keep { return 0 }
+        if let settled = releaseSettled, settled.useClock == decodedUseClock, settled.memoCount == memos.count,
+            settled.keep <= keep
+        {
+            return 0
+        }
         var decoded: [(use: UInt64, index: Int)] = []
         for (index, record) in memos.records.enumerated() {
             if case let .materialized(text) = record.text, text.pendingOperationCount == 0 {
                 decoded.append((record.decodedUse, index))
             }
         }
-        let keep = max(0, count)
-        guard decoded.count > keep else { return 0 }
+        guard decoded.count > keep else {
+            releaseSettled = (decodedUseClock, memos.count, keep)
+            return 0
+        }
         // Least recently used first; equal ticks by table position (deterministic).
         decoded.sort { $0.use != $1.use ? $0.use < $1.use : $0.index < $1.index }
         var released = 0
         for entry in decoded.prefix(min(decoded.count - keep, max(0, limit))) where releaseDecodedText(at: entry.index) {
             released += 1
         }
+        if decoded.count - released <= keep { releaseSettled = (decodedUseClock, memos.count, keep) }
         return released
     }
 

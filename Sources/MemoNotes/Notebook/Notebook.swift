@@ -54,6 +54,12 @@ public struct Notebook: Sendable {
     /// Ticks once per decode or change of a memo's text (``MemoRecord/decodedUse``; local, not
     /// encoded).
     var decodedUseClock: UInt64 = 0
+    /// The use clock, memo count and count kept when ``releaseDecodedTexts(keepingMostRecent:atMost:)``
+    /// last left at most that many texts decoded: until a text is decoded or changed (the clock
+    /// ticks) or a memo is added, nothing more is decoded, and a call keeping as many or more has
+    /// nothing to do (local, not encoded). Texts become decoded only through `materializeText`
+    /// and new memos.
+    var releaseSettled: (useClock: UInt64, memoCount: Int, keep: Int)?
     #if MEMOSYNC_INTERNAL_CHECKS
     var debugMutationCount = 0
     /// How many times a held-back run's readiness was checked (self-check builds only: a test

@@ -75,6 +75,8 @@ import Testing
         #expect(try run(["--seeds", "9..1"]).status == 2)
         #expect(try run(["--faults", "lightning"]).status == 2)
         #expect(try run(["--replicas", "65"]).status == 2)
+        for value in ["-1", "x"] { #expect(try run(["--decoded-texts", value]).status == 2) }
+        #expect(try run(["--seed", "1", "--steps", "20", "--replicas", "2", "--decoded-texts", "5"]).status == 0)
         #expect(try run(["--replay", "/nonexistent/trace"]).status == 2)
         #expect(try run(["merge", "--report", "/tmp/x"]).status == 2)
         #expect(try run(["merge", "/nonexistent"]).status == 2)

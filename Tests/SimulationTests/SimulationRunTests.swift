@@ -29,6 +29,19 @@ import Testing
         #expect(run(parsed).hash == run(trace).hash)
     }
 
+    /// A run's decoded-text limit set by `--decoded-texts` is written to its trace and read back;
+    /// a bad one is a typed error.
+    @Test func aTraceKeepsItsDecodedTextLimit() throws {
+        var trace = Trace.generate(seed: 8, options: options(steps: 50, replicas: 3, faults: .all))
+        trace.parameters.decodedTextLimitOverride = 0
+        #expect(trace.text.contains("\ndecoded-texts 0\n"))
+        let parsed = try Trace(parsing: trace.text)
+        #expect(parsed.parameters.decodedTextLimitOverride == 0)
+        #expect(parsed == trace)
+        let bad = trace.text.replacingOccurrences(of: "\ndecoded-texts 0\n", with: "\ndecoded-texts -3\n")
+        #expect(throws: TraceParseError.self) { try Trace(parsing: bad) }
+    }
+
     @Test func badTracesAreTypedErrors() {
         for text in ["", "nonsense", "memo-sim trace 1\nreplicas 99\n", "memo-sim trace 1\nseed 1\nevents\n12 r0 dance\n",
             "memo-sim trace 1\nseed x\n", "memo-sim trace 1\nfault delay -1\n"]

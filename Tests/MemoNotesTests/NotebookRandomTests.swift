@@ -429,8 +429,8 @@ private struct NotebookCluster {
     /// replica does after each save beyond its budget) change nothing: two clusters run the same
     /// random collaboration (edits, undo, trash, purge, late and doubled deltas, history kept on
     /// some replicas), one turning every replica's texts back after every step (all of them, or
-    /// all but the last used), and stay the same notebooks: lists, trash, texts, versions,
-    /// encodings, events (each cluster's shadows), histories and earlier versions.
+    /// all but the last used), and stay the same notebooks: lists, trash, searches, texts,
+    /// versions, encodings, events (each cluster's shadows), histories and earlier versions.
     @Test(arguments: testSeeds(8, salt: 0xDEC0))
     func releasingDecodedTextsChangesNothing(seed: UInt64) throws {
         var plain = NotebookCluster(seed: seed, replicaCount: 3)
@@ -465,6 +465,9 @@ private struct NotebookCluster {
             #expect(a.list() == b.list(), "seed \(seed)")
             #expect(a.trash() == b.trash(), "seed \(seed)")
             guard deep else { continue }
+            for word in ["a", "e", "한", "の"] {
+                #expect(a.search(word) == b.search(word), "seed \(seed): search \(word)")
+            }
             try b.checkInvariants()
             #expect(a.encoded() == b.encoded(), "seed \(seed): encodings differ")
             #expect(try a.changes(since: VersionVector()).encoded() == b.changes(since: VersionVector()).encoded(), "seed \(seed)")

@@ -49,7 +49,8 @@ import Testing
         #expect(delta.operationCount(of: ReplicaID(1), counters: 0..<5) == 0)
     }
 
-    /// `deletionsCover` against a set of every item some held deletion deletes.
+    /// `deletionsCover` and `firstUndeletedItems` against a set of every item some held
+    /// deletion deletes.
     @Test(arguments: testSeeds(6, salt: 0xA991_0002))
     func deletionCoverageMatchesTheDeletedItems(seed: UInt64) throws {
         let scenario = try DivergedReplicas(seed: seed, replicaCount: 3)
@@ -70,6 +71,9 @@ import Testing
                 for upper in lower + 1...min(entry.operationCount, lower + 6) {
                     let expected = (lower..<upper).allSatisfy { deleted.contains(OperationID(replica: entry.replica, counter: $0)) }
                     #expect(merged.deletionsCover([tombstone(entry.replica, lower..<upper)]) == expected, "seed \(seed)")
+                    let first = (lower..<upper).first { !deleted.contains(OperationID(replica: entry.replica, counter: $0)) }
+                    let expectedItems = first.map { [OperationID(replica: entry.replica, counter: $0)] } ?? []
+                    #expect(merged.firstUndeletedItems([tombstone(entry.replica, lower..<upper)]).map(\.item) == expectedItems, "seed \(seed)")
                 }
             }
         }
@@ -81,6 +85,54 @@ import Testing
             #expect(merged.deletionsCover(runs) == expected)
         }
         #expect(!merged.deletionsCover([tombstone(ReplicaID(1), 0..<1)]))
+        let unknown = merged.firstUndeletedItems([tombstone(ReplicaID(1), 3..<5)])
+        #expect(unknown.map(\.index) == [0] && unknown.map(\.item) == [OperationID(replica: ReplicaID(1), counter: 3)])
+    }
+
+    /// `fillingTombstones(from:)`: a copy of a replica's operations made after some of its
+    /// characters were deleted, filled from a copy made before, carries the content of every
+    /// item either copy has it for (against a map per item), tombstones for the others, and
+    /// applies to the text they were made from exactly as the later copy does.
+    @Test(arguments: testSeeds(20, salt: 0xA991_0004))
+    func fillingTombstonesTakesTheContentOfAnEarlierCopy(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let scenario = try DivergedReplicas(seed: seed, replicaCount: 3)
+        var merged = scenario.base.fork(replica: ReplicaID(0xFEED))
+        for replica in scenario.replicas { try merged.merge(replica) }
+        let early = merged.changes(since: scenario.base.version)
+        // Delete some characters (of any replica), then copy again.
+        var later = merged
+        for _ in 0..<random.int(in: 1...4) where later.lengthScalars > 0 {
+            let lower = random.int(in: 0..<later.lengthScalars)
+            try later.delete(scalarRange: lower..<min(later.lengthScalars, lower + random.int(in: 1...3)))
+        }
+        let late = later.changes(since: scenario.base.version)
+        // Item by item: what each copy knows of an insertion's content (nil: a tombstone).
+        func contents(_ delta: TextDelta) -> [OperationID: Bool] {
+            var known: [OperationID: Bool] = [:]
+            for run in delta.runs {
+                guard case let .insertion(_, _, content) = run.kind else { continue }
+                for offset in 0..<run.length { known[OperationID(replica: run.replica, counter: run.counter + offset)] = content != nil }
+            }
+            return known
+        }
+        let filled = late.fillingTombstones(from: early)
+        let (earlyKnown, lateKnown, filledKnown) = (contents(early), contents(late), contents(filled))
+        #expect(Set(filledKnown.keys) == Set(lateKnown.keys), "seed \(seed)")
+        for (item, hasContent) in lateKnown {
+            #expect(filledKnown[item] == (hasContent || earlyKnown[item] == true), "seed \(seed): \(item)")
+        }
+        #expect(filled.operationCount == late.operationCount, "seed \(seed)")
+        var fromLate = scenario.base
+        var fromFilled = scenario.base
+        try fromLate.apply(late)
+        try fromFilled.apply(filled)
+        #expect(fromFilled.string == fromLate.string, "seed \(seed)")
+        #expect(fromFilled.string == later.string, "seed \(seed)")
+        #expect(fromFilled.version == fromLate.version, "seed \(seed)")
+        // Nothing to take: the same delta back.
+        #expect(late.fillingTombstones(from: TextDelta()) == late)
+        #expect(early.fillingTombstones(from: late) == early || early.hasTombstones, "seed \(seed)")
     }
 
     /// The restriction as it was computed before bisection: every run looked at.

@@ -111,12 +111,14 @@ import Testing
     }
 
     /// Runs held back because applying them would leave characters deleted by no operation held
-    /// (their deletions wait for a missing operation) hold back only their memo: runs of other
-    /// memos that become ready later apply. Seed 773 of `memo-sim` (replica, 8 replicas, 3000
-    /// steps, all faults): such runs stayed held back for days, and every later call that made
-    /// other runs ready was undone whole with them; the library reopened after a crash (its
-    /// journal replayed without those runs) held 267 operations the live notebook held back.
-    @Test func runsThatWouldOrphanHoldBackOnlyTheirMemo() throws {
+    /// (their deletions wait for a missing operation) hold back only themselves and what their
+    /// replica did after them: runs of other memos that become ready later apply (seed 773 of
+    /// `memo-sim`: such runs once held back every later call whole, and the library reopened
+    /// after a crash held 267 operations the live notebook held back), and so do ready runs of
+    /// other replicas in the same memo, and the part of the run before the character (seed
+    /// 1499: a replica's own deletion stayed held back for ten days because another replica's
+    /// run in its memo waited).
+    @Test func runsThatWouldOrphanHoldBackOnlyThemselves() throws {
         let (m1, m2, m3) = (MemoID(high: 7, low: 1), MemoID(high: 7, low: 2), MemoID(high: 7, low: 3))
         // A writes "abc" in m1; C writes "q" in m2; B, holding both, types in m2 after C's "q"
         // and then deletes A's "b": B's deletion waits, in B's log, for what C wrote.
@@ -139,11 +141,18 @@ import Testing
         var e = Notebook(replica: ReplicaID(5))
         try e.apply(f.changes(since: VersionVector()))
         try e.edit(m3, replacingUTF16: 1..<1, with: "z", wallMilliseconds: 3_000)
+        // D, holding A's memo only, deletes its "a": ready once A's "a" is, in the memo that
+        // waits.
+        var d = Notebook(replica: ReplicaID(4))
+        try d.apply(a.changes(since: VersionVector()))
+        try d.edit(m1, replacingUTF16: 0..<1, with: "", wallMilliseconds: 3_500)
 
         var receiver = Notebook(replica: ReplicaID(9))
         try receiver.apply(withoutC)
         let heldForC = receiver.pendingOperationCount
         #expect(heldForC > 0)
+        // A's "a" applied: it is not deleted; its "b" waits for B's deletion, and its "c" behind it.
+        #expect(receiver.memo(m1)?.text == "a")
         // E's typing arrives before what it builds on, then F's memo: both apply, whatever
         // waits for C.
         try receiver.apply(e.changes(since: f.version))
@@ -152,15 +161,62 @@ import Testing
         #expect(receiver.version[ReplicaID(5)] == e.version[ReplicaID(5)], "E's typing is held back with the runs waiting for C")
         #expect(receiver.memo(m3)?.text == "xzy")
         #expect(receiver.pendingOperationCount <= heldForC)
+        // D's deletion applies in the memo that waits.
+        try receiver.apply(d.changes(since: a.version))
+        try receiver.checkInvariants()
+        #expect(receiver.version[ReplicaID(4)] == d.version[ReplicaID(4)], "D's deletion is held back with A's run in its memo")
+        #expect(receiver.memo(m1)?.text == "")
         // C's memo arrives: everything applies, as on a notebook that received it all at once.
         try receiver.apply(c.changes(since: VersionVector()))
         try receiver.checkInvariants()
         #expect(receiver.pendingOperationCount == 0)
         var reference = b
         try reference.apply(e.changes(since: VersionVector()))
+        try reference.apply(d.changes(since: VersionVector()))
         #expect(receiver.version == reference.version)
         for memo in [m1, m2, m3] { #expect(receiver.memo(memo)?.text == reference.memo(memo)?.text) }
-        #expect(receiver.memo(m1)?.text == "ac")
+        #expect(receiver.memo(m1)?.text == "c")
+    }
+
+    /// Two copies of one held-back run, one made before its character was deleted (with the
+    /// content) and one after (a tombstone), whose deletion waits for an operation that has not
+    /// arrived: in either order the run applies with its content, as it does when the copy with
+    /// content comes alone. Without sharing what the copies know, whichever was queued first
+    /// decided whether the run waited for its deletion.
+    @Test func copiesOfARunShareTheirContent() throws {
+        let (m1, m2) = (MemoID(high: 8, low: 1), MemoID(high: 8, low: 2))
+        // A creates m1 and types "xy" into it: its typing waits at a receiver that lacks m1.
+        var a = Notebook(replica: ReplicaID(1))
+        try a.createMemo(m1, text: "", wallMilliseconds: 1_000)
+        let creation = try a.changes(since: VersionVector())
+        try a.edit(m1, replacingUTF16: 0..<0, with: "xy", wallMilliseconds: 1_100)
+        let early = try a.changes(of: ReplicaID(1), counters: 1..<a.version[ReplicaID(1)])
+        // C writes in m2; B, holding everything, types in m2 and then deletes A's "y": B's
+        // deletion waits, in B's log, for C.
+        var c = Notebook(replica: ReplicaID(3))
+        try c.createMemo(m2, text: "q", wallMilliseconds: 1_200)
+        var b = Notebook(replica: ReplicaID(2))
+        try b.apply(a.changes(since: VersionVector()))
+        try b.apply(c.changes(since: VersionVector()))
+        try b.edit(m2, replacingUTF16: 1..<1, with: "r", wallMilliseconds: 2_000)
+        try b.edit(m1, replacingUTF16: 1..<2, with: "", wallMilliseconds: 2_100)
+        // A's typing again, from B after the deletion: "y" travels as a tombstone.
+        let late = try b.changes(of: ReplicaID(1), counters: 1..<a.version[ReplicaID(1)])
+        #expect(late.hasTombstones && !early.hasTombstones)
+
+        var reference = Notebook(replica: ReplicaID(9))
+        try reference.apply(early)
+        try reference.apply(creation)
+        #expect(reference.memo(m1)?.text == "xy")
+        for order in [[early, late], [late, early]] {
+            var receiver = Notebook(replica: ReplicaID(9))
+            for delta in order { try receiver.apply(delta) }
+            try receiver.apply(creation)
+            try receiver.checkInvariants()
+            #expect(receiver.version == reference.version)
+            #expect(receiver.memo(m1)?.text == "xy")
+            #expect(receiver.pendingOperationCount == 0)
+        }
     }
 
     /// A delta held back (what it builds on has not arrived) and received again, as a sync

@@ -35,8 +35,8 @@ import Testing
 
     /// A run applied ahead of its rest (finding 1's fix) must not bring characters that its rest
     /// deletes while the rest is still held back: the text would hold a deletion no operation
-    /// made, and its state would not encode. Such a call is undone and held back whole, and
-    /// applies once the operation the rest waits for arrives.
+    /// made, and its state would not encode. Such a part is held back (the call is tried again
+    /// without it), and applies once the operation the rest waits for arrives.
     @Test func aPartAppliedAheadNeverLeavesADeletionWithoutItsOperation() throws {
         let memo = MemoID(high: 2, low: 2)
         var a = Notebook(replica: ReplicaID(0xA))
@@ -705,5 +705,215 @@ import Testing
         2070364493 r5 join
         2070384225 r0 sync
         2087757124 r0 restore-backup which=1482600345
+        """
+
+    /// A replica's own deletion, ready, must not stay held back because another replica's run
+    /// in the same memo waits (its characters arrived already deleted, by an operation that
+    /// waits for a third replica): the live notebook lagged what its library, replayed in
+    /// another order after a crash, held (finding: seed 1499, Simulations/README "Seed 1499").
+    /// Shrunk from `memo-sim --seed 1499 --steps 3000 --replicas 8 --faults all`.
+    @Test func aReadyRunIsNotHeldBackByAnotherInItsMemo() throws {
+        try expectPasses(Self.heldMemoTrace)
+    }
+
+    static let heldMemoTrace = """
+        memo-sim trace 1
+        seed 1499
+        engine replica
+        replicas 8
+        founders 4
+        steps 172
+        features caret-typing,clone,compact,concurrent-typing,delete-range,late-join,leave,paste,purge,redo,replace-range,restore,save,trash,type-backward,type-forward,undo
+        fault bitflips 0.005211
+        fault conflicts 0.064028
+        fault delay 0.050036
+        fault junk 0.028642
+        fault lossy 0.020773
+        fault rot 0.005876
+        fault stale 0.065015
+        fault torn 0.011821
+        fault torn-disk 1.0
+        fault transient 0.010237
+        delay-max-ms 530922
+        snapshot-after-segments 16
+        snapshot-every-operations 200
+        grace-period-ms 60000
+        memos-max 9
+        memo-scalars-max 2000
+        intention-check 1.0
+        expect durability
+        events
+        26650 r1 type dir=fwd len=1 memo=1714249503 at=3126406527
+        35244 r0 type dir=fwd len=4 memo=966266258 at=1037336740
+        35336 r1 sync
+        44022 r3 paste len=107 memo=687647871 at=1309572254
+        58625 r3 purge memo=3465552560
+        58691 r0 type dir=fwd len=14 memo=4059188822 at=298584886
+        58756 r0 replace del=2 len=7 memo=2080098689 at=225543479
+        59214 r3 sync
+        59837 r1 type dir=fwd len=7 memo=91876135 at=1948500338
+        263436 r3 type dir=fwd len=2 memo=2957251220 at=817709534
+        263507 r1 delete len=4 memo=410784268 at=427661228
+        2768991 r1 paste len=35 memo=1338876528 at=1886925610
+        6011622 r3 concurrent peers=2,1 dir=fwd len=16 memo=4198100855 at=3381575974
+        6011858 r1 sync
+        6013739 r3 type dir=fwd len=11 memo=278642334 at=3133438701
+        6013888 r1 concurrent peers=3 dir=fwd len=20 memo=4244414536 at=3529811180
+        6023474 r3 type dir=fwd len=10 memo=258335647 at=2363337464
+        6023930 r0 paste len=24 memo=3074885659 at=3512350567
+        6024298 r1 concurrent peers=3 dir=fwd len=9 memo=3615864802 at=3831747801
+        6031437 r1 type dir=fwd len=64 memo=1391053002 at=2789637128
+        6037184 r3 type dir=fwd len=5 memo=3333798896 at=2842890017
+        6038561 r0 type dir=fwd len=2 memo=1931803329 at=2630145221
+        6038598 r3 type dir=fwd len=7 memo=4007893439 at=2558274806
+        6038890 r0 sync
+        6097876 r3 type dir=fwd len=3 memo=930638098 at=1248364131
+        6100301 r3 sync
+        6100415 r3 type dir=fwd len=1 memo=1370037791 at=2909662308
+        7039670 r1 type dir=fwd len=21 memo=1344178134 at=1510783744
+        7047024 r3 caret-type len=1
+        7047224 r3 sync
+        7048279 r1 type dir=fwd len=24 memo=1387641410 at=3399027435
+        7100372 r1 type dir=fwd len=27 memo=1340918515 at=1767899708
+        7101448 r3 type dir=fwd len=39 memo=4197094760 at=3100986611
+        7102316 r0 type dir=fwd len=1 memo=2099905099 at=1252712285
+        7102743 r3 purge memo=1723137970
+        7106671 r1 type dir=fwd len=34 memo=2008946549 at=4074567479
+        7106757 r1 sync
+        7106971 r3 sync
+        7107064 r2 type dir=fwd len=1 memo=3430749506 at=596999299
+        7108111 r1 type dir=fwd len=1 memo=733343838 at=553796238
+        7112692 r1 sync
+        7120710 r3 paste len=283 memo=1218307088 at=2054347261
+        7131718 r2 crash store-op=7 performs=0 down=3
+        7232988 r2 compact
+        7233622 r2 sync
+        7250555 r3 sync
+        7252422 r0 sync
+        7252937 r1 purge memo=731735398
+        7284186 r3 paste len=285 memo=929023984 at=1212759550
+        10064674 r3 sync
+        10065084 r0 compact
+        10068219 r3 type dir=fwd len=3 memo=259529458 at=1740710272
+        10068250 r1 sync
+        10070596 r3 paste len=13 memo=406437801 at=2495082548
+        10071373 r1 paste len=7 memo=107596216 at=2250252179
+        10172825 r2 trash memo=2538039581
+        10743039 r3 type dir=fwd len=21 memo=3260281068 at=2787873638
+        10747003 r1 type dir=fwd len=19 memo=1826443106 at=3259400894
+        10750403 r3 replace del=4 len=5 memo=3653546800 at=3996808956
+        10802524 r1 type dir=fwd len=1 memo=2073856247 at=561104209
+        10804618 r1 caret-type len=4
+        10804640 r2 type dir=fwd len=1 memo=3582856028 at=3293627501
+        10821218 r1 paste len=116 memo=721299989 at=3598091615
+        10829465 r2 crash down=1889
+        10839512 r3 caret-type len=2
+        10839547 r1 crash disk-op=3 performs=0 down=22771
+        10845046 r1 type dir=fwd len=5 memo=2614750911 at=2785172436
+        10853744 r3 sync
+        10857912 r1 sync
+        19071998 r2 concurrent peers=3 dir=fwd len=2 memo=2930634747 at=199172340
+        19079083 r3 type dir=fwd len=3 memo=3463404962 at=1151692823
+        19079208 r2 sync
+        19088560 r3 concurrent peers=1 dir=fwd len=6 memo=2694311577 at=1352858976
+        19091058 r3 type dir=fwd len=70 memo=3939948440 at=1567648519
+        19110863 r2 crash down=4390
+        19131930 r3 trash memo=2641828820
+        19132398 r3 type dir=fwd len=44 memo=3700382035 at=3515384784
+        19133016 r3 caret-type len=7
+        19136757 r0 crash store-op=4 performs=1 down=20379
+        19144745 r1 concurrent peers=3 dir=back len=23 memo=3210787506 at=1593245862
+        19144864 r3 type dir=fwd len=28 memo=1089143493 at=3272433404
+        83578040 r2 sync
+        111005670 r3 delete len=2 memo=3828218214 at=11697094
+        111005840 r2 type dir=fwd len=1 memo=4102452812 at=3621662810
+        111006890 r1 type dir=fwd len=51 memo=1199893337 at=4237788440
+        111010328 r3 concurrent peers=2,0,1 dir=fwd len=14 memo=4055726750 at=476230735
+        111010406 r2 sync
+        111011776 r3 sync
+        181944213 r1 sync
+        181950348 r3 undo memo=3345180535 len=3
+        183320546 r3 type dir=fwd len=29 memo=1511462298 at=815177172
+        183320912 r3 sync
+        183321030 r1 sync
+        183325440 r3 type dir=fwd len=58 memo=1547778318 at=3165302798
+        183325697 r3 type dir=fwd len=8 memo=697729025 at=1559853169
+        183335293 r1 delete len=16 memo=2154362552 at=2561686968
+        183336130 r1 type dir=fwd len=40 memo=2247103577 at=3097343833
+        183337011 r3 sync
+        183337355 r3 type dir=fwd len=40 memo=3647651393 at=4013379078
+        183338655 r3 sync
+        183338753 r1 type dir=fwd len=13 memo=2688982387 at=3572613962
+        183342178 r3 purge memo=4127729511
+        189537000 r1 type dir=fwd len=11 memo=3796771555 at=1446598610
+        189538193 r0 sync
+        221533133 r3 trash memo=4272883719
+        221544518 r1 undo memo=4073903001 len=1
+        221557534 r1 sync
+        221558761 r1 undo memo=151203995 len=3
+        221582849 r0 delete len=1 memo=1749286478 at=1469531159
+        221589252 r3 sync
+        221774040 r3 crash down=4455
+        221774455 r1 type dir=fwd len=30 memo=3375402408 at=1053633310
+        277627150 r0 sync
+        277645238 r0 sync
+        277652957 r1 crash store-op=5 performs=1 down=1
+        277659580 r3 caret-type len=9
+        277660746 r3 type dir=fwd len=5 memo=2196475971 at=1960095882
+        277660848 r3 trash memo=1898713506
+        278472584 r1 type dir=fwd len=20 memo=1848003710 at=3539577248
+        278473550 r1 type dir=fwd len=31 memo=24549185 at=4273162497
+        278473686 r1 type dir=fwd len=16 memo=1395946182 at=916389870
+        316386475 r1 sync
+        316391668 r1 sync
+        316394895 r2 type dir=fwd len=1 memo=2711975732 at=978845234
+        316411803 r2 sync
+        316414829 r1 type dir=fwd len=1 memo=47177244 at=1609749733
+        317115685 r1 sync
+        317455020 r1 paste len=1 memo=1272916346 at=1052549565
+        317468785 r1 sync
+        317478047 r1 paste len=4 memo=1157379697 at=3325198766
+        317484154 r2 delete len=1 memo=3097545087 at=2573410543
+        319155510 r2 sync
+        319155745 r1 replace del=5 len=19 memo=3096178 at=1584776855
+        319438989 r3 type dir=fwd len=1 memo=1983488080 at=1791740214
+        319439079 r5 join
+        319439079 r5 paste len=1 memo=2793032243 at=1005584098
+        320442515 r1 type dir=fwd len=17 memo=1493824704 at=892504527
+        320442942 r5 purge memo=2366831567
+        322008662 r1 paste len=18 memo=1906382869 at=1545049814
+        322009560 r5 sync
+        322109559 r0 crash store-op=1 performs=1 down=41
+        322109693 r3 sync
+        322110349 r1 type dir=fwd len=2 memo=780331700 at=900257620
+        322131810 r3 undo memo=3148873517 len=3
+        322132112 r3 type dir=fwd len=3 memo=503497160 at=3291078428
+        322134258 r1 delete len=61 memo=7297621 at=1544971071
+        322134423 r0 delete len=1 memo=2727870186 at=3826612904
+        322135798 r1 sync
+        322139602 r3 type dir=fwd len=8 memo=1545390132 at=410439532
+        322139796 r1 type dir=fwd len=12 memo=2186354613 at=4229162549
+        322147064 r1 sync
+        322152039 r3 type dir=fwd len=2 memo=853193660 at=4141492724
+        322152274 r1 type dir=fwd len=10 memo=503710727 at=3363248761
+        322481057 r3 type dir=fwd len=25 memo=501946999 at=4018297500
+        322481223 r2 crash down=1
+        322481480 r1 sync
+        322487244 r3 sync
+        322493847 r0 delete len=1 memo=1367159360 at=4022642274
+        322497300 r0 sync
+        430894364 r3 crash down=826
+        430988219 r2 type dir=fwd len=1 memo=3110758107 at=317623326
+        430990227 r2 crash store-op=6 performs=1 down=1
+        432278804 r3 delete len=1 memo=1862063246 at=2034704096
+        433183041 r2 sync
+        433183235 r3 caret-type len=1
+        433509903 r1 caret-type len=1
+        433510184 r3 purge memo=2418908022
+        433511655 r3 sync
+        434625963 r1 sync
+        469113995 r0 sync
+        1145727955 r0 crash store-op=1 performs=1 down=1
+        2545736916 r0 sync
         """
 }

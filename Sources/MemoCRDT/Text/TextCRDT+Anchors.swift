@@ -389,7 +389,7 @@ extension TextDelta {
     /// ``runs``), found by bisection over the runs sorted by replica, then counter.
     ///
     /// - Complexity: O(log n + k) for n runs and k in the result.
-    private func runIndices(of replica: ReplicaID, overlapping counters: Range<UInt32>) -> (Int, Int) {
+    func runIndices(of replica: ReplicaID, overlapping counters: Range<UInt32>) -> (Int, Int) {
         var low = 0
         var high = runs.count
         while low < high {

@@ -65,21 +65,84 @@ extension TextDelta {
     }
 }
 
+extension TextDelta {
+    /// This delta with its tombstones (insertions that travel without their content) given
+    /// their content where `other` carries the same operations with it; self when it has none
+    /// to take.
+    ///
+    /// Two copies of one operation made at different times (before and after its character
+    /// was deleted) say the same of it, except that the later one has lost the content. A
+    /// receiver holding both back uses what either knows: with the content, the insertion
+    /// applies without waiting for its deletion. A part of `other` is taken only where it
+    /// names the very operations of the tombstone (same counters, Lamport clocks and
+    /// origins, a right origin `.inherited` in either matching any); the result is validated against the text before it applies, like any delta.
+    ///
+    /// - Complexity: O(n + m log m) for n runs here and m in `other`.
+    package func fillingTombstones(from other: TextDelta) -> TextDelta {
+        guard hasTombstones, other.runs.contains(where: { $0.isInsertion && !$0.isTombstone }) else { return self }
+        var result: [Run] = []
+        result.reserveCapacity(runs.count)
+        var changed = false
+        for run in runs {
+            guard run.isTombstone else {
+                result.append(run)
+                continue
+            }
+            var rest: Run? = run
+            let (start, stop) = other.runIndices(of: run.replica, overlapping: run.counter..<run.end)
+            for index in start..<stop {
+                guard let current = rest else { break }
+                let source = other.runs[index]
+                guard case .insertion(_, _, .some) = source.kind else { continue }
+                let lower = max(source.counter, current.counter)
+                let upper = min(source.end, current.end)
+                guard lower < upper else { continue }
+                var piece = source
+                if piece.counter < lower { piece = piece.dropping(lower - piece.counter) }
+                if piece.end > upper { piece = piece.prefix(upper - piece.counter) }
+                var same = current
+                if same.counter < lower { same = same.dropping(lower - same.counter) }
+                if same.end > upper { same = same.prefix(upper - same.counter) }
+                // (A right origin may be written out in one copy and `.inherited` in the other.)
+                guard case let .insertion(left, right, _) = piece.kind, case let .insertion(sameLeft, sameRight, _) = same.kind,
+                    left == sameLeft, right == sameRight || right == .inherited || sameRight == .inherited,
+                    piece.lamport == same.lamport
+                else { continue }
+                if current.counter < lower { result.append(current.prefix(lower - current.counter)) }
+                result.append(piece)
+                changed = true
+                rest = upper < current.end ? current.dropping(upper - current.counter) : nil
+            }
+            if let rest { result.append(rest) }
+        }
+        return changed ? TextDelta(runs: result) : self
+    }
+}
+
 extension TextCRDT {
     /// Whether deletion operations held here delete every item of each of `runs` (insertion
     /// runs, taken by their replica and counters): the items a delta brought already deleted
     /// are all deleted by an operation this text holds.
     ///
+    /// - Complexity: as ``firstUndeletedItems(_:)``.
+    package func deletionsCover(_ runs: [TextDelta.Run]) -> Bool {
+        firstUndeletedItems(runs).isEmpty
+    }
+
+    /// For each of `runs` (insertion runs, taken by their replica and counters) with an item
+    /// that no deletion held here deletes, its index in `runs` and the first such item, in the
+    /// order of `runs`.
+    ///
     /// Only deletions of the replicas `runs` name are gathered; one pass over the deletion runs.
     ///
-    /// - Complexity: O(d + t log t) for d deletion runs held, t of them deleting items of those
-    ///   replicas.
-    package func deletionsCover(_ runs: [TextDelta.Run]) -> Bool {
+    /// - Complexity: O(d + t log t + r log t) for d deletion runs held, t of them deleting items
+    ///   of those replicas, and r runs.
+    package func firstUndeletedItems(_ runs: [TextDelta.Run]) -> [(index: Int, item: OperationID)] {
         // For each replica index, where its ranges are in `ranges` (-1: not asked for).
         var slots = [Int](repeating: -1, count: replicaTable.ids.count)
         var ranges: [[Range<UInt32>]] = []
         for run in runs {
-            guard let index = replicaTable.index(of: run.replica) else { return false }
+            guard let index = replicaTable.index(of: run.replica) else { continue }
             if slots[Int(index)] < 0 {
                 slots[Int(index)] = ranges.count
                 ranges.append([])
@@ -92,8 +155,24 @@ extension TextCRDT {
             }
         }
         for slot in ranges.indices { ranges[slot] = mergedRanges(ranges[slot]) }
-        return runs.allSatisfy { run in
-            covers(ranges[slots[Int(replicaTable.index(of: run.replica)!)]], run.counter..<run.end)
+        var undeleted: [(index: Int, item: OperationID)] = []
+        for (position, run) in runs.enumerated() where run.length > 0 {
+            // A replica this text never met deletes nothing here.
+            guard let index = replicaTable.index(of: run.replica) else {
+                undeleted.append((position, OperationID(replica: run.replica, counter: run.counter)))
+                continue
+            }
+            let deleted = ranges[slots[Int(index)]]
+            // The joined range holding the run's first item, if any: its end is not deleted.
+            let found = deleted.partitioningIndex { $0.upperBound > run.counter }
+            if found < deleted.count && deleted[found].lowerBound <= run.counter {
+                if deleted[found].upperBound < run.end {
+                    undeleted.append((position, OperationID(replica: run.replica, counter: deleted[found].upperBound)))
+                }
+            } else {
+                undeleted.append((position, OperationID(replica: run.replica, counter: run.counter)))
+            }
         }
+        return undeleted
     }
 }

@@ -68,15 +68,17 @@ extension Notebook {
     /// ``takeEvents()``, marked remote.
     ///
     /// Characters a delta carries already deleted (without their content) are applied only
-    /// together with the operations that delete them: a call that would end with such a
-    /// deletion still held back is undone and held back whole (after trying `delta` apart from
-    /// the runs held back before it), so the notebook never holds a deletion no operation made.
+    /// together with the operations that delete them, so the notebook never holds a deletion
+    /// no operation made: a call applies the largest set of the operations it holds back that
+    /// is complete (everything each builds on is in it or applied) and leaves no such
+    /// character without its deletion. Which operations that is depends only on what the
+    /// notebook received, never on the order or grouping of the calls that brought it.
     ///
     /// - Throws: ``NotebookError/invalidDelta(reason:)`` for a delta no correct replica could
     ///   produce, ``NotebookError/corruptMemo(_:_:)``; nothing changes when it throws.
     @discardableResult
     public mutating func apply(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
-        try apply(delta, separatingHeldBack: true, queueingEvents: true)
+        try apply(delta, queueingEvents: true)
     }
 
     /// ``apply(_:)`` for a caller that discards the events: the same checks, the same errors,
@@ -89,39 +91,53 @@ extension Notebook {
     /// - Throws: as ``apply(_:)``; nothing changes when it throws.
     @discardableResult
     package mutating func applyWithoutEvents(_ delta: NotebookDelta) throws(NotebookError) -> NotebookApplyReport {
-        try apply(delta, separatingHeldBack: true, queueingEvents: false)
+        try apply(delta, queueingEvents: false)
     }
 
-    /// `apply(_:)`; `separatingHeldBack`: when the call must be undone (below), try `delta` on
-    /// its own, the runs held back before it aside, then those again. `queueingEvents`: false
-    /// leaves `events` as it was (nothing else depends on it).
+    /// `apply(_:)`; `queueingEvents`: false leaves `events` as it was (nothing else depends on
+    /// it).
     ///
-    /// `heldMemos`: memos whose text runs stay held back in this call, even when ready (those
-    /// whose applying left orphans in an earlier try of the call; see `undo`).
+    /// `heldFrom`: per replica, the first notebook counter this try leaves held back, even when
+    /// ready (operations that left a character deleted by no operation in an earlier try of
+    /// the call, and everything of their replica after them; see below).
+    ///
+    /// Why the result is the largest such set, and so the same whatever the order of calls:
+    /// call a set of operations *good* when each builds only on operations applied or in the
+    /// set, and every character the set brings already deleted is deleted by an operation
+    /// applied or in the set. The union of good sets is good, so there is a largest, G. A try
+    /// applies every ready operation below the limits; while no limit cuts G, what it applies
+    /// includes G. If an applied character is then deleted by no applied operation, the
+    /// operation that brought it is not in G (its deletion would be), nor is anything its
+    /// replica did after it (a replica's operations apply in order), so the next try's limit
+    /// cuts none of G either. A try that leaves no such character applied a good set holding
+    /// G: G itself. Each try lowers a limit, so tries end. And G only grows as operations
+    /// arrive, so a sequence of calls ends with the G of everything they brought.
     private mutating func apply(
-        _ delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool, heldMemos: Set<MemoID> = []
+        _ delta: NotebookDelta, queueingEvents: Bool, heldFrom: [ReplicaID: UInt32] = [:]
     ) throws(NotebookError) -> NotebookApplyReport {
         if delta.isEmpty && pending.isEmpty { return NotebookApplyReport() }
         try validate(delta)
-        // As it was, for the case below where the whole call must be undone. Kept only when
+        // As it was, for the case below where the call must be tried again. Kept only when
         // tombstones are in play: holding it makes the first change copy the memo table.
         let mayOrphan = delta.texts.contains { $0.delta.hasTombstones }
             || pending.values.contains { $0.contains { $0.hasTombstones } }
         let original: Notebook? = mayOrphan ? self : nil
         holdBack(delta)
-        var pass = ApplyPass(queueingEvents: queueingEvents, collectingTombstones: mayOrphan, heldMemos: heldMemos)
+        var pass = ApplyPass(queueingEvents: queueingEvents, collectingTombstones: mayOrphan, heldFrom: heldFrom)
         try applyReadyRuns(&pass)
         // Characters that arrived already deleted (a delta carries no content for them) whose
         // deletions are still held back (they wait for something else) would be deleted by no
-        // operation held: a state that would not encode. Undo the call and try again with the
-        // text runs of those memos held back; they apply once what the deletions wait for
-        // arrives (in one call then).
-        let orphaned = try memosLeftWithOrphans(pass.appliedTombstones)
-        if !orphaned.isEmpty, let original {
-            precondition(orphaned.isDisjoint(with: heldMemos), "a memo held back applied no text run")
-            return try undo(
-                to: original, holdingBack: delta, separatingHeldBack: separatingHeldBack, queueingEvents: queueingEvents,
-                heldMemos: heldMemos.union(orphaned))
+        // operation held: a state that would not encode. Put the notebook back and try again
+        // with the operations that brought them held back, and what their replicas did after.
+        let orphans = try firstOrphaningOperations(pass.appliedTombstones)
+        if !orphans.isEmpty, let original {
+            var limits = heldFrom
+            for (replicaID, counter) in orphans {
+                precondition(counter < limits[replicaID] ?? .max, "an operation held back was applied")
+                limits[replicaID] = counter
+            }
+            self = original
+            return try apply(delta, queueingEvents: queueingEvents, heldFrom: limits)
         }
         markTitlesStale(inOrderOfChange: pass.textChanged)
         reportStatusChanges(&pass)
@@ -137,12 +153,14 @@ extension Notebook {
         /// Whether some queued text has tombstones (`mayOrphan`): only then are the applied ones
         /// collected (the parts of texts without are without).
         let collectingTombstones: Bool
-        /// Memos whose text runs are not applied in this pass (see `apply`'s `heldMemos`).
-        var heldMemos: Set<MemoID> = []
+        /// Per replica, the first notebook counter not applied in this pass (see `apply`'s
+        /// `heldFrom`).
+        var heldFrom: [ReplicaID: UInt32] = [:]
         var report = NotebookApplyReport()
-        /// Text runs applied in this call that brought characters already deleted (tombstones):
-        /// their deletions must be held by the end of the call (see `apply`).
-        var appliedTombstones: [(memo: MemoID, run: TextDelta.Run)] = []
+        /// Text runs applied in this call that brought characters already deleted (tombstones),
+        /// with where the notebook run that brought them starts (its counter and its first text
+        /// counter): their deletions must be held by the end of the call (see `apply`).
+        var appliedTombstones: [AppliedTombstones] = []
         /// The status of each memo a run touched, before the call (nil: the memo did not exist).
         var statusBefore: [MemoID: MemoStatus?] = [:]
         /// Memos whose text changed, in order (a memo repeated only when another came between):
@@ -150,9 +168,24 @@ extension Notebook {
         var textChanged: [MemoID] = []
     }
 
+    /// The tombstones a held-back run applied in a pass brought, and where that run starts.
+    private struct AppliedTombstones {
+        let memo: MemoID
+        let replica: ReplicaID
+        /// The notebook counter of the run's first operation, and its text counter.
+        let counter: UInt32
+        let textCounter: UInt32
+        let runs: [TextDelta.Run]
+    }
+
     /// Queues every run of `delta` with the text operations it stands for. A run the notebook
     /// holds already is only counted as a duplicate (held counts only grow), so it is queued
     /// without them. Runs come grouped by replica: each group is appended at once.
+    ///
+    /// Copies of one operation held back together share what they know: a copy made after the
+    /// operation's character was deleted carries it as a tombstone, an earlier one with its
+    /// content, and whichever is queued first must not decide whether it waits for its deletion
+    /// (what applies must depend only on what arrived; see `apply`).
     private mutating func holdBack(_ delta: NotebookDelta) {
         var start = 0
         while start < delta.runs.count {
@@ -165,20 +198,40 @@ extension Notebook {
             var index = start
             while index < delta.runs.count && delta.runs[index].replica == replicaID {
                 let run = delta.runs[index].run
-                if !waiting.isEmpty && covers(waiting, run.counter..<run.end) {
-                    index += 1
-                    continue
-                }
                 var payload = TextDelta()
                 if case let .text(textCounter) = run.kind, run.end > held {
                     payload = delta.text(for: run.memo).restricted(to: replicaID, counters: textCounter..<textCounter + run.length)
                 }
-                group.append(PendingRun(run: run, text: payload))
+                if !waiting.isEmpty && covers(waiting, run.counter..<run.end) {
+                    if !payload.isEmpty { shareContent(of: PendingRun(run: run, text: payload), withQueuedOf: replicaID) }
+                    index += 1
+                    continue
+                }
+                var item = PendingRun(run: run, text: payload)
+                if !waiting.isEmpty && !payload.isEmpty {
+                    shareContent(of: item, withQueuedOf: replicaID)
+                    item.takeContent(fromQueued: pending[replicaID] ?? [])
+                }
+                group.append(item)
                 index += 1
             }
             pending[replicaID, default: []] += group
             start = index
         }
+    }
+
+    /// Gives the queued runs of `replicaID` the content `item` carries for their tombstones.
+    private mutating func shareContent(of item: PendingRun, withQueuedOf replicaID: ReplicaID) {
+        guard var queue = pending[replicaID], !item.text.isEmpty else { return }
+        var changed = false
+        for index in queue.indices where queue[index].hasTombstones && queue[index].overlaps(item) {
+            let filled = queue[index].text.fillingTombstones(from: item.text)
+            if filled != queue[index].text {
+                queue[index].text = filled
+                changed = true
+            }
+        }
+        if changed { pending[replicaID] = queue }
     }
 
     /// Applies held-back runs, replica by replica, until none is ready.
@@ -212,6 +265,7 @@ extension Notebook {
         // applied operation comes from a forged history and is held back for good
         // (``validate(_:)`` refuses the ones it can see then).
         var heldTimestamp = log?.runs.last?.timestamp
+        let limit = pass.heldFrom.isEmpty ? nil : pass.heldFrom[replicaID]
         while index < queue.count {
             var item = queue[index]
             if item.run.end <= held {
@@ -225,7 +279,15 @@ extension Notebook {
                 Self.dropHeldPart(of: &item, from: replicaID, held: held)
             }
             if let heldTimestamp, item.run.timestamp < heldTimestamp { break }
-            if case .text = item.run.kind, !pass.heldMemos.isEmpty, pass.heldMemos.contains(item.run.memo) { break }
+            // Past this pass's limit for the replica: only the part below it may apply, tried
+            // as a run of its own (the rest stays queued behind it).
+            var beyondLimit: PendingRun?
+            if let limit, item.run.end > limit {
+                guard item.run.counter < limit else { break }
+                let (head, rest) = Self.split(item, from: replicaID, at: limit - item.run.counter, after: heldTimestamp)
+                item = head
+                beyondLimit = rest
+            }
             if pass.statusBefore[item.run.memo] == nil { pass.statusBefore[item.run.memo] = .some(status(of: item.run.memo)) }
             // Found not ready before, and its memo's text unchanged since: still not ready. (The
             // count is taken only for runs that carry a stamp, and for those found not ready.)
@@ -245,10 +307,12 @@ extension Notebook {
                     held = head.run.end
                     heldTimestamp = head.run.timestamp
                     queue[index] = rest
+                    if let beyondLimit { queue.insert(beyondLimit, at: index + 1) }
                     changed = true
                     progress = true
-                } else if let textOperationCount = try heldTextOperationCount(for: item) {
+                } else if beyondLimit == nil, let textOperationCount = try heldTextOperationCount(for: item) {
                     // Neither applied nor changed anything: the text is as the check saw it.
+                    // (Not for a part cut at a limit: the stamp is for the whole run.)
                     queue[index].notReadyAtTextOperationCount = textOperationCount
                     changed = true
                 }
@@ -257,8 +321,14 @@ extension Notebook {
             applyReady(item, from: replicaID, &pass)
             held = item.run.end
             heldTimestamp = item.run.timestamp
-            index += 1
             progress = true
+            if let beyondLimit {
+                // The rest waits behind the limit: the queue stops there.
+                queue[index] = beyondLimit
+                changed = true
+                break
+            }
+            index += 1
         }
         // Behind the run the queue stopped at, copies of runs cut elsewhere (made at other
         // times) may lie wholly below the log's end: duplicates, dropped.
@@ -283,72 +353,62 @@ extension Notebook {
         }
     }
 
+    /// A held-back text run of `replicaID` cut after its first `length` operations: the head
+    /// takes the lower bound of its timestamp (as in ``readyTextPrefix(of:from:after:)``), the
+    /// rest keeps the run's.
+    private static func split(
+        _ item: PendingRun, from replicaID: ReplicaID, at length: UInt32, after heldTimestamp: HybridTimestamp?
+    ) -> (head: PendingRun, rest: PendingRun) {
+        guard case let .text(textCounter) = item.run.kind else { preconditionFailure("only text runs have parts") }
+        var head = item
+        head.run.length = length
+        head.run.timestamp = min(heldTimestamp ?? .zero, item.run.timestamp)
+        head.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + length)
+        var rest = item
+        rest.run = item.run.dropping(length)
+        rest.text = item.text.restricted(to: replicaID, counters: textCounter + length..<textCounter + item.run.length)
+        return (head, rest)
+    }
+
     /// Applies a ready run and records it in `pass`.
     @inline(__always)
     private mutating func applyReady(_ item: PendingRun, from replicaID: ReplicaID, _ pass: inout ApplyPass) {
-        if pass.collectingTombstones { pass.appliedTombstones += item.text.tombstoneRuns.map { (item.run.memo, $0) } }
+        if pass.collectingTombstones, item.hasTombstones, case let .text(textCounter) = item.run.kind {
+            pass.appliedTombstones.append(
+                AppliedTombstones(
+                    memo: item.run.memo, replica: replicaID, counter: item.run.counter, textCounter: textCounter,
+                    runs: item.text.tombstoneRuns))
+        }
         applyRemote(item, from: replicaID, queueingEvents: pass.queueingEvents)
         if case .text = item.run.kind, pass.textChanged.last != item.run.memo { pass.textChanged.append(item.run.memo) }
         pass.report.appliedOperationCount += Int(item.run.length)
     }
 
-    /// The memos where some character of `tombstones` (text runs applied already deleted) is
-    /// deleted by no operation the memo holds now.
-    private mutating func memosLeftWithOrphans(_ tombstones: [(memo: MemoID, run: TextDelta.Run)]) throws(NotebookError) -> Set<MemoID> {
-        var tombstonesByMemo: [MemoID: [TextDelta.Run]] = [:]
-        for (memo, run) in tombstones { tombstonesByMemo[memo, default: []].append(run) }
-        var orphaned = Set<MemoID>()
-        for memo in tombstonesByMemo.keys.sorted() {
-            if try !materializedText(of: memo).deletionsCover(tombstonesByMemo[memo]!) { orphaned.insert(memo) }
+    /// Per replica, the first notebook operation applied in this pass that brought a character
+    /// already deleted (a tombstone) that no operation the memo holds now deletes; empty when
+    /// every such character's deletion is held.
+    private mutating func firstOrphaningOperations(_ tombstones: [AppliedTombstones]) throws(NotebookError) -> [ReplicaID: UInt32] {
+        var byMemo: [MemoID: [AppliedTombstones]] = [:]
+        for applied in tombstones { byMemo[applied.memo, default: []].append(applied) }
+        var first: [ReplicaID: UInt32] = [:]
+        for memo in byMemo.keys.sorted() {
+            let applied = byMemo[memo]!
+            // All of the memo's at once (one pass over its deletions), each run's owner noted.
+            var runs: [TextDelta.Run] = []
+            var owners: [Int] = []
+            for (position, item) in applied.enumerated() {
+                runs += item.runs
+                owners += repeatElement(position, count: item.runs.count)
+            }
+            for (index, orphan) in try materializedText(of: memo).firstUndeletedItems(runs) {
+                let item = applied[owners[index]]
+                // The text runs of a notebook run are its replica's, at its text counters.
+                precondition(orphan.replica == item.replica && orphan.counter >= item.textCounter, "a run's text is its replica's")
+                let counter = item.counter + (orphan.counter - item.textCounter)
+                first[item.replica] = min(first[item.replica] ?? .max, counter)
+            }
         }
-        return orphaned
-    }
-
-    /// Puts the notebook back as it was before the call (`original`) and applies `delta` again
-    /// with the text runs of `heldMemos` held back, after trying it apart from the runs held
-    /// back before it when `separatingHeldBack`.
-    ///
-    /// Holding back only the memos left with orphans, rather than the whole call, matters: runs
-    /// held back for a long time (their deletions wait for operations a damaged record lost, or
-    /// that another device has not published yet) would otherwise hold back, with every call,
-    /// whatever arrives later and is ready in other memos. The live notebook would then lag the
-    /// same operations replayed from its journal without those runs (seed 773 of `memo-sim`:
-    /// reopened after a crash, the library showed 267 operations the live one held back).
-    /// Holding back a memo's runs can keep a replica's later runs, in other memos, waiting too,
-    /// and so leave orphans elsewhere: each try holds back more memos, so at most one try per
-    /// memo, and with every memo that has tombstones held back nothing is left orphaned.
-    private mutating func undo(
-        to original: Notebook, holdingBack delta: NotebookDelta, separatingHeldBack: Bool, queueingEvents: Bool,
-        heldMemos: Set<MemoID>
-    ) throws(NotebookError) -> NotebookApplyReport {
-        self = original
-        // Runs held back earlier may be what leaves the orphans (they can wait for
-        // operations that are still missing): try this delta on its own (a snapshot's delta
-        // is complete by itself), then the earlier ones again.
-        if separatingHeldBack && !original.pending.isEmpty && !delta.isEmpty {
-            return try applyApartFromHeldBack(delta, queueingEvents: queueingEvents)
-        }
-        return try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents, heldMemos: heldMemos)
-    }
-
-    /// Applies `delta` with the held-back runs set aside, then those again (without those the
-    /// delta alone held back again); the report is that of the delta alone, with the count of
-    /// operations held back at the end.
-    private mutating func applyApartFromHeldBack(
-        _ delta: NotebookDelta, queueingEvents: Bool
-    ) throws(NotebookError) -> NotebookApplyReport {
-        let earlier = pending
-        pending = [:]
-        let alone = try apply(delta, separatingHeldBack: false, queueingEvents: queueingEvents)
-        for (replica, runs) in earlier {
-            // (Not twice: runs the delta alone held back again.)
-            let waiting = heldBackRanges(of: replica)
-            pending[replica, default: []] += runs.filter { waiting.isEmpty || !covers(waiting, $0.run.counter..<$0.run.end) }
-        }
-        _ = try apply(NotebookDelta(), separatingHeldBack: false, queueingEvents: queueingEvents)
-        var result = alone
-        result.pendingOperationCount = pendingOperationCount
-        return result
+        return first
     }
 
     /// Marks the titles of `changed` stale: in the order of their last change, which leaves
@@ -555,14 +615,7 @@ extension Notebook {
         guard ready > 0 else { return nil }
         let length = starts[ready] - textCounter
         guard length > 0 && length < item.run.length else { return nil }
-        var head = item
-        head.run.length = length
-        head.run.timestamp = min(heldTimestamp ?? .zero, item.run.timestamp)
-        head.text = item.text.restricted(to: replicaID, counters: textCounter..<textCounter + length)
-        var rest = item
-        rest.run = item.run.dropping(length)
-        rest.text = item.text.restricted(to: replicaID, counters: textCounter + length..<textCounter + item.run.length)
-        return (head, rest)
+        return Self.split(item, from: replicaID, at: length, after: heldTimestamp)
     }
 
     /// Applies one ready run from another replica; `queueingEvents`: false queues no event and

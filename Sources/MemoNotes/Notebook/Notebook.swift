@@ -96,6 +96,24 @@ public struct Notebook: Sendable {
             self.text = text
             hasTombstones = text.hasTombstones
         }
+
+        /// Whether both are text runs of one memo with text operations in common.
+        func overlaps(_ other: PendingRun) -> Bool {
+            guard run.memo == other.run.memo, case let .text(start) = run.kind, case let .text(otherStart) = other.run.kind else {
+                return false
+            }
+            return start < otherStart + other.run.length && otherStart < start + run.length
+        }
+
+        /// Takes, for its tombstones, the content other queued copies of its operations carry.
+        mutating func takeContent(fromQueued queue: [PendingRun]) {
+            guard hasTombstones else { return }
+            for other in queue where other.overlaps(self) {
+                let filled = text.fillingTombstones(from: other.text)
+                if filled != text { text = filled }
+                if !hasTombstones { return }
+            }
+        }
     }
 
     /// An empty notebook whose local changes are attributed to `replica`.
@@ -108,16 +126,22 @@ public struct Notebook: Sendable {
     /// - Complexity: O(1) (maintained as the logs change).
     public var version: VersionVector { logs.version }
 
-    /// How many notebook operations wait for their dependencies.
+    /// How many notebook operations wait for their dependencies (each once, however many
+    /// copies of it arrived).
+    ///
+    /// - Complexity: O(r log r) in the runs held back.
     public var pendingOperationCount: Int {
-        pending.values.reduce(0) { $0 + $1.reduce(0) { $0 + Int($1.run.length) } }
+        pending.keys.reduce(0) { $0 + pendingOperationCount(of: $1) }
     }
 
-    /// How many notebook operations of `replica` wait for their dependencies.
+    /// How many notebook operations of `replica` wait for their dependencies (each once, and
+    /// not those of a copy the log holds already, which the next apply drops).
     ///
-    /// - Complexity: O(r) in the runs of `replica` held back.
+    /// - Complexity: O(r log r) in the runs of `replica` held back.
     package func pendingOperationCount(of replica: ReplicaID) -> Int {
-        (pending[replica] ?? []).reduce(0) { $0 + Int($1.run.length) }
+        guard let runs = pending[replica] else { return 0 }
+        let held = logs[replica]?.operationCount ?? 0
+        return mergedRanges(runs.map { max($0.run.counter, held)..<max($0.run.end, held) }).reduce(0) { $0 + $1.count }
     }
 
     /// The events since the last call, oldest first, and forgets them. A front end calls this

@@ -87,8 +87,8 @@ public struct NotebookDelta: Sendable, Equatable {
     ///    paying for them, then released by one cut at once (issue 25).
     /// 3. Cuts tied by a tombstone are joined with every cut between them. A character the
     ///    delta carries already deleted (a tombstone: no content) applies only in the same
-    ///    call as an operation that deletes it (``Notebook/apply(_:)`` undoes a call that would
-    ///    leave one undeleted and holds it back). Cut apart from its deletion, the tombstone's
+    ///    call as an operation that deletes it (``Notebook/apply(_:)`` tries a call that would
+    ///    leave one undeleted again with it held back). Cut apart from its deletion, the tombstone's
     ///    piece would be applied, undone and held back, and so would every piece after it until
     ///    the deletion's piece came: each of those calls applying all that was held back so
     ///    far, a cost quadratic in the pieces (a sync's merge in pieces of 8 operations took

@@ -435,7 +435,7 @@ extension Simulation {
             counts[peer, default: (0, 0)].bytes += info.sizeBytes
             keys[peer, default: []].append(String(info.key.dropFirst(StoreLayout.root.count)))
         }
-        let blobsBase = parameters.snapshotAfterSegments + 1
+        let blobsBase = parameters.snapshotAfterSegmentsMax + 1
         let largest = counts.values.map(\.blobs).max() ?? 0
         record(nil, .check, UInt64(largest), UInt64(blobsBase), UInt64(retired)) {
             "after garbage collection: at most \(largest) blobs per live library (bound \(blobsBase) + its lineage's length); \(retired) blobs of retired ids or departed replicas"

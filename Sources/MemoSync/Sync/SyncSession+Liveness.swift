@@ -140,8 +140,8 @@ extension SyncSession {
     /// holds of their replica and within what this notebook holds. A segment reaching beyond
     /// what this notebook holds (junk named like a segment of a replica nobody has, or one not
     /// fetched yet) is read after any snapshot of this library too: writing one for it would
-    /// only add a snapshot at every sync.
-    func segmentsAfterNewestKnownSnapshot() -> Int {
+    /// only add a snapshot at every sync. With them, the bytes their listing gave.
+    func segmentsAfterNewestKnownSnapshot() -> (count: Int, listedBytes: Int) {
         var newest: (total: Int, version: VersionVector)?
         for snapshot in listedOwnSnapshots where newest == nil || snapshot.version.operationCount > newest!.total {
             newest = (snapshot.version.operationCount, snapshot.version)
@@ -153,14 +153,18 @@ extension SyncSession {
         let covered = newest?.version ?? VersionVector()
         let version = notebook.version
         var count = 0
+        var bytes = 0
         for (replica, list) in segments {
             let held = version[replica]
             var ranges = Set<UInt64>()
             for segment in list where segment.end > covered[replica] && segment.end <= held {
-                if ranges.insert(UInt64(segment.start) << 32 | UInt64(segment.end)).inserted { count += 1 }
+                if ranges.insert(UInt64(segment.start) << 32 | UInt64(segment.end)).inserted {
+                    count += 1
+                    bytes += listedSizes[segment.key] ?? 0
+                }
             }
         }
-        return count
+        return (count, bytes)
     }
 
     mutating func nextHeadWrite() -> SyncAction? {

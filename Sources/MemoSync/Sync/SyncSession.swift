@@ -46,7 +46,9 @@ import MemoNotes
 //             named after the latest session among them (so an insertion of one session that a
 //             later one deleted travels with its deletion).
 // 4. Snapshot: after `snapshotAfterSegments` own segments, or `snapshotEveryOperations`
-//             operations of anyone, a snapshot of the whole notebook, under the current id.
+//             operations of anyone, a snapshot of the whole notebook, under the current id (for
+//             a notebook past `snapshotAmortizedAboveBytes`, by count only once the segments
+//             weigh a share of it or reach `snapshotAfterSegmentsMax`).
 // 5. Collect: own segments covered by an own snapshot (except each id's last-ending one), and own
 //             snapshots replaced by a newer one, are deleted once the covering snapshot is older
 //             than the grace period. Ids whose history is published and collected leave the
@@ -1328,8 +1330,24 @@ package struct SyncSession {
         // knows of snapshots' contents), when much happened since the last one, when the store
         // lost this library's history, or when another replica waits for operations only a new
         // snapshot of this one can give.
-        let due = uncoveredOwnSegments >= configuration.snapshotAfterSegments
-            || (ownNews && segmentsAfterNewestKnownSnapshot() >= configuration.snapshotAfterSegments)
+        //
+        // The counts alone make one due only when it pays for itself: a large notebook's
+        // snapshot waits until the segments it spares weigh enough, or are many
+        // (`SyncConfiguration.snapshotAmortizedAboveBytes`).
+        let newestSnapshotBytes = snapshots.first.map { listedSizes[$0.key] ?? 0 } ?? 0
+        func worthIt(segments count: Int, listedBytes: Int) -> Bool {
+            guard count >= configuration.snapshotAfterSegments else { return false }
+            guard newestSnapshotBytes > configuration.snapshotAmortizedAboveBytes else { return true }
+            return count >= configuration.snapshotAfterSegmentsMax
+                || listedBytes * 100 >= newestSnapshotBytes * configuration.snapshotAmortizedSegmentBytesPercent
+        }
+        let ownUncoveredBytes = state.ownSegments.reduce(0) { bytes, key in
+            if case let .segment(id, _, end)? = StoreLayout.parse(key), end > lastCovered[id] { return bytes + (listedSizes[key] ?? 0) }
+            return bytes
+        }
+        let afterNewest = ownNews ? segmentsAfterNewestKnownSnapshot() : (count: 0, listedBytes: 0)
+        let due = worthIt(segments: uncoveredOwnSegments, listedBytes: ownUncoveredBytes)
+            || (ownNews && worthIt(segments: afterNewest.count, listedBytes: afterNewest.listedBytes))
             || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
             || storeLostHistory
             || anotherReplicaWaitsForThisOne()

@@ -275,8 +275,25 @@ public struct SyncConfiguration: Sendable, Equatable {
     /// history; and when this replica wrote this many segments since its own last snapshot.
     /// With devices syncing one after another, a new device then reads their heads, one
     /// snapshot and at most this many segments (`memo-bench longevity`: at most 8 blobs with
-    /// three devices at 4; 10 at 6).
+    /// three devices at 4; 10 at 6). For a large notebook, see ``snapshotAmortizedAboveBytes``.
     public var snapshotAfterSegments: Int = 4
+    /// A snapshot rewrites the whole notebook, so for a large one the segment counts above
+    /// make a snapshot due only once it pays for itself: when the newest snapshot listed is
+    /// larger than this (bytes), a snapshot is due by count only when the segments it would
+    /// spare weigh at least ``snapshotAmortizedSegmentBytesPercent`` percent of that snapshot,
+    /// or number ``snapshotAfterSegmentsMax``. A library of 10,000 memos (a 22 MB snapshot)
+    /// synced after each small change would otherwise upload 22 MB at every fourth sync; with
+    /// this, one snapshot in 128 syncs: under 1% of the snapshot per change on average
+    /// (`memo-bench scale`), for a new device reading more, smaller blobs. 1 MiB: smaller
+    /// libraries snapshot as before.
+    public var snapshotAmortizedAboveBytes: Int = 1 << 20
+    /// See ``snapshotAmortizedAboveBytes``: the weight, in percent of the newest snapshot, of
+    /// the segments that make a snapshot of a large notebook due.
+    public var snapshotAmortizedSegmentBytesPercent: Int = 25
+    /// See ``snapshotAmortizedAboveBytes``: the most segments after a snapshot of a large
+    /// notebook before the next is due, whatever they weigh (what a new device reads at most
+    /// beside the snapshot, with devices syncing one after another).
+    public var snapshotAfterSegmentsMax: Int = 128
     /// Own segments covered by an own snapshot, and own snapshots replaced by a newer one, are
     /// deleted once the covering snapshot is this old (so replicas that listed the store earlier
     /// can still read what they saw).

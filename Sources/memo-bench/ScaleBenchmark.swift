@@ -2,7 +2,7 @@
 // benchmark's mix, and what a notes app with a lifetime of notes lives by.
 //
 // For each size: the notebook is built (three replicas, `NotebookBenchmark.build`) and published
-// to a folder store as one snapshot. A writer device bootstraps from the folder; its library is
+// to a folder store as one snapshot with its head. A writer device bootstraps from the folder; its library is
 // closed and opened again (`open_ms`, `rss_mb`: the resident memory the open library and its
 // list add), listed (`list_first_50_ms`) and searched (`search_first_ms` on the freshly opened
 // library, `search_warm_ms` later). On a copy of its notebook every text is then decoded and all
@@ -54,9 +54,15 @@ enum ScaleBenchmark {
         defer { try? FileManager.default.removeItem(at: root) }
         let devices = try RemoteBenchmark.Devices(root: root)
         let snapshot = built.encoded()
-        try devices.folder.write(
-            key: StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot),
-            bytes: snapshot)
+        let snapshotKey = StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot)
+        try devices.folder.write(key: snapshotKey, bytes: snapshot)
+        // And its head, naming the snapshot, as a replica publishing one writes: a new device
+        // then knows what the snapshot holds without reading it (a snapshot nothing describes
+        // is read once, in case it holds what nothing else shows).
+        let head = SyncHead(
+            holds: built.version, lacks: VersionVector(), newestSnapshot: SyncState.ReadSnapshot(key: snapshotKey, version: built.version)
+        ).encoded()
+        try devices.folder.write(key: StoreLayout.headKey(replica: built.replica, bytes: head), bytes: head)
         let memoIDs = built.list().map(\.id)
         let expected = built.activeMemoCount
 

@@ -130,6 +130,35 @@ import MemoSyncTesting
         #expect(reopened.notebook.memo(memo)?.text == replica.notebook.memo(memo)?.text)
     }
 
+    /// A save that adds at least as many operations as the files hold (a bootstrap adds
+    /// everything) compacts at once instead of building a journal record as large as the state
+    /// first; smaller saves append a record; below 4,096 operations added, always a record.
+    @Test func aSaveAddingAsMuchAsTheFilesHoldCompactsAtOnce() throws {
+        let memo = MemoID(high: 4, low: 4)
+        var small = Notebook(replica: ReplicaID(0x52))
+        try small.createMemo(memo, text: String(repeating: "s", count: 1_000), wallMilliseconds: 1_000)
+        #expect(try !LibraryCore.create(replica: small.replica).core.planSave(notebook: small, syncState: SyncState()).isCompaction)
+
+        var notebook = Notebook(replica: ReplicaID(0x53))
+        try notebook.createMemo(memo, text: String(repeating: "a", count: 5_000), wallMilliseconds: 1_000)
+        var core = LibraryCore.create(replica: notebook.replica).core
+        let first = try core.planSave(notebook: notebook, syncState: SyncState())
+        #expect(first.isCompaction, "5,001 operations added to none")
+        core.didSave(first, notebook: notebook, syncState: SyncState())
+        try notebook.edit(memo, replacingUTF16: 0..<0, with: String(repeating: "b", count: 100), wallMilliseconds: 2_000)
+        let record = try core.planSave(notebook: notebook, syncState: SyncState())
+        #expect(!record.isCompaction, "100 operations added to 5,001")
+        core.didSave(record, notebook: notebook, syncState: SyncState())
+        try notebook.edit(memo, replacingUTF16: 0..<0, with: String(repeating: "c", count: 5_200), wallMilliseconds: 3_000)
+        let large = try core.planSave(notebook: notebook, syncState: SyncState())
+        #expect(large.isCompaction, "5,200 operations added to 5,101")
+        guard case let .write(_, bytes)? = large.operations.first else {
+            Issue.record("a compaction that does not start with writing the state")
+            return
+        }
+        #expect(try LibraryCore.decodeState(bytes).notebook.encoded() == notebook.encoded())
+    }
+
     /// A compaction that keeps the memos' encoded text bodies writes the bytes of one that does
     /// not, and so does the next one (copying the bodies of the memos unchanged since).
     @Test func compactionKeepingTextBodiesWritesTheSameState() throws {

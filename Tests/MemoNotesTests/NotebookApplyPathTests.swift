@@ -1,5 +1,6 @@
 import MemoCRDT
 @testable import MemoNotes
+import TestSupport
 import Testing
 
 /// The notebook's structures behind the remote apply path: held-back deltas received again and
@@ -250,6 +251,32 @@ import Testing
         #expect(receiver.version == editor.version)
         #expect(receiver.encoded() == editor.encoded())
         try receiver.checkInvariants()
+    }
+
+    /// `pendingOperationCount` counts each operation held back once, however many queued copies
+    /// hold it, and none the log holds already: against a set of counters, for queues in counter
+    /// order (the sweep) and out of it (the sort).
+    @Test(arguments: testSeeds(40, salt: 0x9E4D))
+    func pendingOperationsAreCountedOnce(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let replicaID = ReplicaID(5)
+        var notebook = Notebook(replica: ReplicaID(9))
+        var author = Notebook(replica: replicaID)
+        try author.createMemo(Self.memo, text: String(repeating: "x", count: random.int(in: 0...20)), wallMilliseconds: 1_000)
+        try notebook.apply(author.changes(since: VersionVector()))
+        let held = notebook.version[replicaID]
+        var runs: [Notebook.PendingRun] = []
+        var expected = Set<UInt32>()
+        for _ in 0..<random.int(in: 1...12) {
+            let counter = UInt32(random.int(in: 0...40))
+            let length = UInt32(random.int(in: 1...10))
+            runs.append(Notebook.PendingRun(run: Self.textRun(counter: counter, length: length, textCounter: counter), text: TextDelta()))
+            for value in counter..<counter + length where value >= held { expected.insert(value) }
+        }
+        if random.chance(0.5) { runs.sort { $0.run.counter < $1.run.counter } }
+        notebook.pending[replicaID] = runs
+        #expect(notebook.pendingOperationCount(of: replicaID) == expected.count, "seed \(seed)")
+        #expect(notebook.pendingOperationCount == expected.count, "seed \(seed)")
     }
 
     @Test func logsKeepTheirVersionOnEveryChange() {

@@ -451,10 +451,17 @@ extension Notebook {
     ///
     /// A notebook that holds nothing yet adopts the other's storage (O(1) until changed) and
     /// reports every memo as added with its text, so a new device loads a snapshot at the speed
-    /// of decoding it.
+    /// of decoding it. Runs it held back (a segment read ahead of the snapshot it builds on)
+    /// are then tried again, as ``apply(_:)`` would: what applies depends only on what arrived.
     public mutating func merge(_ other: Notebook) throws(NotebookError) {
-        if logs.isEmpty && pending.isEmpty && !other.logs.isEmpty {
-            adopt(other)
+        if logs.isEmpty && !other.logs.isEmpty {
+            guard !pending.isEmpty else { return adopt(other) }
+            // On a copy: nothing changes when the retry throws.
+            var merged = self
+            merged.adopt(other)
+            for replicaID in pending.keys.sorted() { merged.pending[replicaID, default: []] += pending[replicaID]! }
+            try merged.apply(NotebookDelta())
+            self = merged
             return
         }
         switch version.compare(other.version) {

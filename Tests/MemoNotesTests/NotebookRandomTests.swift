@@ -204,6 +204,44 @@ private struct NotebookCluster {
         for id in cluster.memoIDs { #expect(first.memo(id) == second.memo(id), "seed \(seed): memo \(id)") }
     }
 
+    /// Merging a snapshot (a replica's notebook, decoded from its bytes) gives what applying its
+    /// changes gives, whatever the receiver holds: nothing (adopted), only runs held back (a
+    /// sync's segments read ahead of the snapshot: adopted, then those tried again), or some
+    /// of the deltas a collaboration sent.
+    @Test(arguments: testSeeds(30, salt: 0xAD09))
+    func mergingASnapshotEqualsApplyingItsChanges(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 3 + Int(seed % 2))
+        for _ in 0..<200 { try cluster.step() }
+        var random = SeededRandom(seed: seed ^ 0xAD09)
+        let deltas = try cluster.sent.map { try NotebookDelta(decoding: $0) }
+        // Deltas that a new notebook holds back whole (they build on what it lacks).
+        let heldWhole = try deltas.filter { delta in
+            var probe = Notebook(replica: ReplicaID(0xCC))
+            try probe.apply(delta)
+            return probe.version.isEmpty && probe.pendingOperationCount > 0
+        }
+        let source = cluster.replicas[random.int(in: 0..<cluster.replicas.count)]
+        let snapshotBytes = source.encoded()
+        let receivers: [[NotebookDelta]] = [
+            [], Array(heldWhole.shuffled(using: &random).prefix(4)), deltas.filter { _ in random.chance(0.3) },
+        ]
+        for (kind, received) in receivers.enumerated() {
+            var merged = Notebook(replica: ReplicaID(0xDD))
+            var applied = Notebook(replica: ReplicaID(0xDD))
+            for delta in received {
+                try merged.apply(delta)
+                try applied.apply(delta)
+            }
+            try merged.merge(Notebook(decoding: snapshotBytes, replica: ReplicaID(0xEE)))
+            try applied.apply(Notebook(decoding: snapshotBytes, replica: ReplicaID(0xEE)).changes(since: applied.version))
+            try merged.checkInvariants()
+            #expect(merged.version == applied.version, "seed \(seed), receiver \(kind)")
+            #expect(merged.pendingOperationCount == applied.pendingOperationCount, "seed \(seed), receiver \(kind)")
+            #expect(merged.encoded() == applied.encoded(), "seed \(seed), receiver \(kind)")
+            for id in cluster.memoIDs { #expect(merged.memo(id) == applied.memo(id), "seed \(seed), receiver \(kind): memo \(id)") }
+        }
+    }
+
     /// Text bodies kept by `encodedKeepingTextBodies()` are reused only while they are exact:
     /// through edits, undo, remote deltas, trash and purge, every encoding (kept or not) equals
     /// that of a notebook rebuilt from the same operations, which has nothing kept. (Debug builds

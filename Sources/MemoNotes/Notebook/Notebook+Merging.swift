@@ -105,7 +105,9 @@ extension Notebook {
     /// call a set of operations *good* when each builds only on operations applied or in the
     /// set, and every character the set brings already deleted is deleted by an operation
     /// applied or in the set. The union of good sets is good, so there is a largest, G. A try
-    /// applies every ready operation below the limits; while no limit cuts G, what it applies
+    /// applies every ready operation below the limits (of an honest history: a run older than
+    /// its replica's last applied operation waits for good, see `applyReadyRuns(of:_:)`);
+    /// while no limit cuts G, what it applies
     /// includes G. If an applied character is then deleted by no applied operation, the
     /// operation that brought it is not in G (its deletion would be), nor is anything its
     /// replica did after it (a replica's operations apply in order), so the next try's limit

@@ -517,7 +517,7 @@ extension Notebook {
     }
 
     /// Whether held-back runs are in ascending counter order (ties allowed).
-    private static func isInCounterOrder(_ queue: [PendingRun]) -> Bool {
+    static func isInCounterOrder(_ queue: [PendingRun]) -> Bool {
         var index = 1
         while index < queue.count {
             if queue[index].run.counter < queue[index - 1].run.counter { return false }

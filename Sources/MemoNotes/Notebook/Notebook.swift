@@ -140,22 +140,15 @@ public struct Notebook: Sendable {
     /// - Complexity: O(r log r) in the runs of `replica` held back.
     package func pendingOperationCount(of replica: ReplicaID) -> Int {
         guard let runs = pending[replica] else { return 0 }
-        // One sweep when the runs are in counter order (as applying leaves them); a sort of
-        // their ranges otherwise.
+        // One sweep over the ranges in counter order (applying leaves them so; sorted otherwise),
+        // from the log's end.
+        var ranges = runs.map { $0.run.counter..<$0.run.end }
+        if !Self.isInCounterOrder(runs) { ranges.sort { $0.lowerBound < $1.lowerBound } }
         var total = 0
         var reach = logs[replica]?.operationCount ?? 0
-        var previousStart: UInt32 = 0
-        for item in runs {
-            guard item.run.counter >= previousStart else {
-                let held = logs[replica]?.operationCount ?? 0
-                return mergedRanges(runs.map { max($0.run.counter, held)..<max($0.run.end, held) }).reduce(0) { $0 + $1.count }
-            }
-            previousStart = item.run.counter
-            let start = max(item.run.counter, reach)
-            if item.run.end > start {
-                total += Int(item.run.end - start)
-                reach = item.run.end
-            }
+        for range in ranges where range.upperBound > reach {
+            total += Int(range.upperBound - max(range.lowerBound, reach))
+            reach = range.upperBound
         }
         return total
     }

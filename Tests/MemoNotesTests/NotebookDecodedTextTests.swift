@@ -99,4 +99,79 @@ import Testing
         #expect(notebook.releaseDecodedTexts(keepingMostRecent: 1) == 1)
         #expect(notebook.decodedTextCount == 1)
     }
+
+    /// Reads of a text turned back into its body (a caret read at every keystroke, a past
+    /// version) decode it once, not at every read, through the cache the notebook's copies share;
+    /// an edit then takes that text instead of decoding again; a text turned back again (another
+    /// body) is decoded anew; an app told that memory is low empties the cache; it holds four
+    /// texts at most.
+    @Test func readsOfATextTurnedBackDecodeItOnce() throws {
+        var random = SeededRandom(seed: 0xDEC3)
+        var notebook = Notebook(replica: ReplicaID(3))
+        var ids: [MemoID] = []
+        for index in 0..<6 {
+            let id = MemoID(using: &random)
+            try notebook.createMemo(id, text: "memo \(index): ça, 한국어, かな", wallMilliseconds: 100 + UInt64(index))
+            ids.append(id)
+        }
+        notebook.releaseDecodedTexts(keepingMostRecent: 0)
+        #expect(notebook.decodedTextCount == 0)
+        let copy = notebook
+        let anchor = try copy.anchor(in: ids[0], atUTF16: 4)
+        #expect(try copy.utf16Offset(of: anchor, in: ids[0]) == 4)
+        #expect(try notebook.utf16Offset(of: anchor, in: ids[0]) == 4)
+        #expect(notebook.decodedTextCache.count == 1)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let cache = notebook.decodedTextCache
+        #expect(cache.debugDecodeCount == 1, "three reads, one decode")
+        // An edit takes the text the reads decoded.
+        try notebook.edit(ids[0], replacingUTF16: 4..<4, with: "!", wallMilliseconds: 200)
+        #expect(cache.debugDecodeCount == 1)
+        #expect(notebook.decodedTextCache.count == 0)
+        #expect(notebook.memo(ids[0])?.text == "memo! 0: ça, 한국어, かな")
+        // Turned back again: another body, decoded again at the next read, once.
+        notebook.releaseDecodedTexts(keepingMostRecent: 0)
+        #expect(try notebook.utf16Offset(of: anchor, in: ids[0]) == 4)
+        #expect(try notebook.utf16Offset(of: anchor, in: ids[0]) == 4)
+        #expect(cache.debugDecodeCount == 2)
+        // The copy made before the edit still reads its own text, not the edited one.
+        #expect(try copy.text(of: ids[0], at: copy.memos[existing: ids[0]].text.version) == "memo 0: ça, 한국어, かな")
+        #endif
+        for id in ids { _ = try notebook.anchor(in: id, atUTF16: 1) }
+        #expect(notebook.decodedTextCache.count == DecodedTextCache.capacity)
+        notebook.releaseDecodedTexts(keepingMostRecent: 0)
+        #expect(notebook.decodedTextCache.count == 0)
+    }
+
+    /// Two copies with the same text version and body but different kept history (one dropped
+    /// it) share the cache and never read each other's text: a past version shows on the copy
+    /// that keeps it and is refused on the other, in either order.
+    @Test func copiesThatKeepDifferentHistoryNeverShareADecodedText() throws {
+        for readsKeptFirst in [true, false] {
+            var notebook = Notebook(replica: ReplicaID(4))
+            notebook.keepsHistory = true
+            let id = MemoID(high: 4, low: 4)
+            try notebook.createMemo(id, text: "keep this, drop that", wallMilliseconds: 1_000)
+            let before = notebook.memos[existing: id].text.version
+            try notebook.edit(id, replacingUTF16: 10..<20, with: "", wallMilliseconds: 2_000)
+            var dropped = notebook
+            dropped.dropHistory(deletedBeforeWallMilliseconds: .max)
+            notebook.releaseDecodedTexts(keepingMostRecent: 0)
+            dropped.releaseDecodedTexts(keepingMostRecent: 0)
+            #expect(notebook.memos[existing: id].text.version == dropped.memos[existing: id].text.version)
+            func readKept() throws { #expect(try notebook.text(of: id, at: before) == "keep this, drop that") }
+            func readDropped() {
+                #expect(throws: NotebookError.self) { try dropped.text(of: id, at: before) }
+            }
+            if readsKeptFirst {
+                try readKept()
+                readDropped()
+            } else {
+                readDropped()
+                try readKept()
+            }
+            try readKept()
+            readDropped()
+        }
+    }
 }

@@ -51,7 +51,9 @@ extension Notebook {
     /// next edited, merged or read.
     ///
     /// For an app under memory pressure (`releaseDecodedTexts(keepingMostRecent: 0)`), or with a
-    /// budget after each save (`Replica.decodedTextLimit`).
+    /// budget after each save (`Replica.decodedTextLimit`). With `count` 0, the few texts kept
+    /// for reads of memos whose text was not decoded (a caret read, a past version shown: at
+    /// most four, shared with the notebook's copies) go too.
     ///
     /// - Parameters:
     ///   - count: How many decoded texts to keep: those decoded or changed last.
@@ -61,6 +63,17 @@ extension Notebook {
     /// - Complexity: O(m log m) for m memos, plus the encoding of each text turned back.
     @discardableResult
     public mutating func releaseDecodedTexts(keepingMostRecent count: Int, atMost limit: Int = .max) -> Int {
+        releaseDecodedTexts(keepingMostRecent: count, atMost: limit, keepingTextsDecodedForReading: count > 0)
+    }
+
+    /// ``releaseDecodedTexts(keepingMostRecent:atMost:)``, saying whether the texts kept for
+    /// reads (``DecodedTextCache``) stay: a replica applying its budget after a save keeps them,
+    /// an app told that memory is low does not.
+    @discardableResult
+    package mutating func releaseDecodedTexts(
+        keepingMostRecent count: Int, atMost limit: Int, keepingTextsDecodedForReading keepsReads: Bool
+    ) -> Int {
+        if !keepsReads { decodedTextCache.removeAll() }
         let keep = max(0, count)
         // Nothing decoded and no memo added since a call that left at most `keep` decoded (a
         // replica calls this after every save): no pass over the memos.

@@ -51,6 +51,9 @@ public struct Notebook: Sendable {
     /// Search keys folded by searches for memos whose records hold none current (a decoded
     /// notebook's, until ``refreshSearchKeys()``); shared with copies (``SearchKeyCache``).
     var searchKeyCache = SearchKeyCache()
+    /// Texts decoded for reading while their memos held them encoded; shared with copies
+    /// (``DecodedTextCache``).
+    var decodedTextCache = DecodedTextCache()
     /// Ticks once per decode or change of a memo's text (``MemoRecord/decodedUse``; local, not
     /// encoded).
     var decodedUseClock: UInt64 = 0
@@ -194,11 +197,32 @@ public struct Notebook: Sendable {
         decodedUseClock += 1
         memos[at: index].decodedUse = decodedUseClock
         if case .materialized = memos[at: index].text { return }
-        guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
+        guard case let .encoded(bytes, body, _, version, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
+        // A body this notebook encoded itself is the canonical encoding of the text at its
+        // version: kept (``EncodedTextBody``), so that turning the text back again, or the next
+        // state, copies it while the text has not changed instead of encoding it once more.
+        if memos[at: index].textIsOwnEncoding, bodyVersion == TextCRDT.stateFormatVersion,
+            memos[at: index].encodedTextBody?.version != version
+        {
+            memos[at: index].encodedTextBody = EncodedTextBody(bytes: bytes, range: body, version: version)
+        }
         do throws(DecodingError) {
-            var text = try Self.decodeText(bytes, body: body, version: bodyVersion, own: memos[at: index].textIsOwnEncoding, replica: replica)
-            if let history = memos[at: index].pendingHistory {
-                try text.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
+            // A text a read decoded from this very body (taken: the record then holds the only
+            // reference, so edits change it in place), else decoded now.
+            var text: TextCRDT
+            if let kept = decodedTextCache.text(
+                id: memos[at: index].id, replica: replica, bytes: bytes, range: body, bodyVersion: bodyVersion,
+                history: memos[at: index].pendingHistory, taking: true)
+            {
+                text = kept
+                #if MEMOSYNC_INTERNAL_CHECKS
+                checkKeptTextDecodesAlike(kept, record: memos[at: index])
+                #endif
+            } else {
+                #if MEMOSYNC_INTERNAL_CHECKS
+                decodedTextCache.debugDecodeCount += 1
+                #endif
+                text = try Self.decodeText(memos[at: index], bytes: bytes, body: body, version: bodyVersion, replica: replica)
             }
             text.keepsDeletedContent = keepsHistoryStorage
             memos[at: index].pendingHistory = nil
@@ -207,6 +231,36 @@ public struct Notebook: Sendable {
             throw .corruptMemo(memos[at: index].id, error)
         }
     }
+
+    /// The text of `record`, whose storage is the body at `body` of `bytes`, decoded with its
+    /// pending history section attached.
+    static func decodeText(
+        _ record: MemoRecord, bytes: [UInt8], body: Range<Int>, version: UInt8, replica: ReplicaID
+    ) throws(DecodingError) -> TextCRDT {
+        var text = try decodeText(bytes, body: body, version: version, own: record.textIsOwnEncoding, replica: replica)
+        if let history = record.pendingHistory {
+            try text.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
+        }
+        return text
+    }
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// Self-check builds: a text taken from ``DecodedTextCache`` is what decoding the record's
+    /// body gives (items and their order, deletions, version, visible text, kept content).
+    func checkKeptTextDecodesAlike(_ kept: TextCRDT, record: MemoRecord) {
+        guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = record.text,
+            let decoded = try? Self.decodeText(bytes, body: body, version: bodyVersion, own: record.textIsOwnEncoding, replica: replica)
+        else { preconditionFailure("memo \(record.id): a kept text for a body that does not decode") }
+        var withHistory = decoded
+        if let history = record.pendingHistory {
+            try? withHistory.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
+        }
+        precondition(
+            withHistory.version == kept.version && withHistory.string == kept.string && TextCRDT.sameItemsInOrder(withHistory, kept)
+                && withHistory.encodedHistorySection() == kept.encodedHistorySection(),
+            "memo \(record.id): a kept text differs from its body's decoding")
+    }
+    #endif
 
     /// A memo's text from its encoded body: one this notebook encoded itself (`own`, see
     /// ``MemoRecord/textIsOwnEncoding``) without rebuilding it a second time from its history.
@@ -237,11 +291,24 @@ public struct Notebook: Sendable {
         case let .materialized(text):
             return text
         case let .encoded(bytes, body, _, _, _, _, bodyVersion):
+            if let kept = decodedTextCache.text(
+                id: record.id, replica: replica, bytes: bytes, range: body, bodyVersion: bodyVersion, history: record.pendingHistory,
+                taking: false)
+            {
+                #if MEMOSYNC_INTERNAL_CHECKS
+                checkKeptTextDecodesAlike(kept, record: record)
+                #endif
+                return kept
+            }
+            #if MEMOSYNC_INTERNAL_CHECKS
+            decodedTextCache.debugDecodeCount += 1
+            #endif
             do throws(DecodingError) {
-                var text = try Self.decodeText(bytes, body: body, version: bodyVersion, own: record.textIsOwnEncoding, replica: replica)
-                if let history = record.pendingHistory {
-                    try text.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
-                }
+                let text = try Self.decodeText(record, bytes: bytes, body: body, version: bodyVersion, replica: replica)
+                decodedTextCache.store(
+                    DecodedTextCache.Entry(
+                        id: record.id, replica: replica, bodyVersion: bodyVersion, body: Array(bytes[body]),
+                        history: record.pendingHistory, text: text))
                 return text
             } catch {
                 throw .corruptMemo(record.id, error)

@@ -736,7 +736,8 @@ public final class Replica: Sendable {
 
     /// Frees the memory of decoded memo texts now, keeping the `count` used last (nil:
     /// ``decodedTextLimit``); for an app told that memory is low
-    /// (`releaseDecodedTexts(keepingMostRecent: 0)`). Texts are turned back a few at a time, the
+    /// (`releaseDecodedTexts(keepingMostRecent: 0)`, which also lets go the few texts kept for
+    /// reads of memos whose text was not decoded). Texts are turned back a few at a time, the
     /// lock released between, so an edit meanwhile waits for a few at most.
     ///
     /// - Returns: How many texts were turned back.
@@ -747,7 +748,9 @@ public final class Replica: Sendable {
             let batch = guarded.withLock { guarded -> Int in
                 if guarded.isClosed { return 0 }
                 let keep = count ?? guarded.decodedTextLimit
-                return guarded.notebook.releaseDecodedTexts(keepingMostRecent: keep, atMost: Self.decodedTextsReleasedPerLock)
+                // The few texts kept for reads go only when the app asks for everything.
+                return guarded.notebook.releaseDecodedTexts(
+                    keepingMostRecent: keep, atMost: Self.decodedTextsReleasedPerLock, keepingTextsDecodedForReading: count != 0)
             }
             released += batch
             if batch < Self.decodedTextsReleasedPerLock { return released }

@@ -137,6 +137,9 @@ extension Simulation {
         // which never changes what converges.
         let bytes = reference.encoded()
         var convergedBytes: [UInt8]?
+        // The reference's versions and past texts, computed once for every peer compared.
+        var referenceVersions: [MemoID: [MemoVersion]?] = [:]
+        var referenceTexts: [MemoID: [Int: Result<String, HistoryRefusal>]] = [:]
         for peer in live.dropFirst() {
             let notebook = peer.notebook
             if notebook.version != reference.version {
@@ -156,7 +159,8 @@ extension Simulation {
             // library drops deleted content after its own retention period: then a typed
             // refusal, never another text); the newest version is the memo's text.
             for id in reference.memoIDs {
-                let versions = try? reference.versions(of: id)
+                if referenceVersions[id] == nil { referenceVersions[id] = .some(try? reference.versions(of: id)) }
+                let versions = referenceVersions[id]!
                 if (try? notebook.versions(of: id)) != versions {
                     return fail(.convergence, [first.index, peer.index], "memo \(id): different versions")
                 }
@@ -164,7 +168,13 @@ extension Simulation {
                 for index in stride(from: listed.count - 1, through: 0, by: -max(1, listed.count / 4)) {
                     let cut = listed[index].cut
                     let theirs = Self.historyText(notebook, id, cut)
-                    let ours = Self.historyText(reference, id, cut)
+                    let ours: Result<String, HistoryRefusal>
+                    if let known = referenceTexts[id]?[index] {
+                        ours = known
+                    } else {
+                        ours = Self.historyText(reference, id, cut)
+                        referenceTexts[id, default: [:]][index] = ours
+                    }
                     for result in [theirs, ours] {
                         switch result {
                         case let .success(text): if text != notebook.memo(id)?.text { sometimes.insert(.historyShown) }

@@ -39,4 +39,25 @@ import Testing
             }
         }
     }
+
+    /// The CRC of two pieces, combined, is the CRC of the whole: every split of a 300-byte
+    /// string, empty pieces included, and a long second piece (the length's high bits).
+    @Test func combiningTwoPiecesGivesTheWhole() {
+        var bytes: [UInt8] = []
+        var state: UInt32 = 0x9E37_79B9
+        for _ in 0..<300 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            bytes.append(UInt8(truncatingIfNeeded: state >> 24))
+        }
+        let whole = CRC32C.checksum(bytes, bytes.indices)
+        for split in 0...bytes.count {
+            let first = CRC32C.checksum(bytes, 0..<split)
+            let second = CRC32C.checksum(bytes, split..<bytes.count)
+            #expect(CRC32C.combine(first, second, secondLength: bytes.count - split) == whole, "split at \(split)")
+        }
+        let long = [UInt8](repeating: 0x5A, count: 70_000) + bytes
+        #expect(
+            CRC32C.combine(CRC32C.checksum(long, 0..<3), CRC32C.checksum(long, 3..<long.count), secondLength: long.count - 3)
+                == CRC32C.checksum(long, long.indices))
+    }
 }

@@ -53,25 +53,53 @@ package enum BlobEnvelope {
     /// - Throws: `DecodingError` for a bad magic number, another kind, an unknown version, a
     ///   truncation, a checksum mismatch, or bytes after the checksum.
     package static func open(_ bytes: [UInt8], kind: BlobKind, versions: ClosedRange<UInt8>) throws(DecodingError) -> (body: Range<Int>, version: UInt8) {
-        var reader = ByteReader(bytes)
-        let first = try reader.byte()
-        let second = try reader.byte()
-        guard first == magic.0 && second == magic.1 else { throw .notMemoSync }
-        let kindVersion = try reader.byte()
-        guard kindVersion >> 4 == kind.rawValue else { throw .wrongKind(expected: kind, found: kindVersion >> 4) }
-        let version = kindVersion & 0x0F
-        guard versions.contains(version) else { throw .unsupportedVersion(kind: kind.rawValue, version: version) }
-        let declared = try reader.varint()
-        guard declared <= UInt64(Limits.encodedBytesMax) else { throw .tooLarge(bytes: Int(clamping: declared)) }
-        let bodyStart = reader.position
-        let needed = bodyStart + Int(declared) + 4
-        guard bytes.count >= needed else { throw .truncated(neededBytes: needed, availableBytes: bytes.count) }
-        guard bytes.count == needed else { throw .trailingBytes(count: bytes.count - needed) }
-        let bodyEnd = bodyStart + Int(declared)
-        let stored = UInt32(bytes[bodyEnd]) | UInt32(bytes[bodyEnd + 1]) << 8
-            | UInt32(bytes[bodyEnd + 2]) << 16 | UInt32(bytes[bodyEnd + 3]) << 24
-        let computed = CRC32C.checksum(bytes, 0..<bodyEnd)
-        guard stored == computed else { throw .checksumMismatch(expected: stored, computed: computed) }
-        return (bodyStart..<bodyEnd, version)
+        let frame = try Frame(bytes, in: bytes.indices, kind: kind, versions: versions)
+        try frame.checkChecksum(CRC32C.checksum(bytes, frame.checksummed))
+        return (frame.body, frame.version)
+    }
+
+    /// An envelope's frame, read and checked but for its checksum: for a reader that computes
+    /// the checksum itself, such as the library's decoder, which checks a state file and the
+    /// notebook state inside it in one pass over their bytes (``CRC32C/combine(_:_:secondLength:)``).
+    package struct Frame: Sendable {
+        /// Where the body is.
+        package let body: Range<Int>
+        /// The envelope's format version.
+        package let version: UInt8
+        /// The bytes the checksum covers: from the envelope's first byte to the end of the body.
+        package let checksummed: Range<Int>
+        /// The checksum the envelope holds.
+        package let storedChecksum: UInt32
+
+        /// Reads the envelope that fills `range` of `bytes`, making every check of
+        /// ``BlobEnvelope/open(_:kind:versions:)`` except the checksum.
+        package init(_ bytes: [UInt8], in range: Range<Int>, kind: BlobKind, versions: ClosedRange<UInt8>) throws(DecodingError) {
+            precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a range of the bytes")
+            var reader = ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
+            let first = try reader.byte()
+            let second = try reader.byte()
+            guard first == magic.0 && second == magic.1 else { throw .notMemoSync }
+            let kindVersion = try reader.byte()
+            guard kindVersion >> 4 == kind.rawValue else { throw .wrongKind(expected: kind, found: kindVersion >> 4) }
+            let version = kindVersion & 0x0F
+            guard versions.contains(version) else { throw .unsupportedVersion(kind: kind.rawValue, version: version) }
+            let declared = try reader.varint()
+            guard declared <= UInt64(Limits.encodedBytesMax) else { throw .tooLarge(bytes: Int(clamping: declared)) }
+            let bodyStart = reader.position
+            let needed = bodyStart - range.lowerBound + Int(declared) + 4
+            guard range.count >= needed else { throw .truncated(neededBytes: needed, availableBytes: range.count) }
+            guard range.count == needed else { throw .trailingBytes(count: range.count - needed) }
+            let bodyEnd = bodyStart + Int(declared)
+            body = bodyStart..<bodyEnd
+            self.version = version
+            checksummed = range.lowerBound..<bodyEnd
+            storedChecksum = UInt32(bytes[bodyEnd]) | UInt32(bytes[bodyEnd + 1]) << 8
+                | UInt32(bytes[bodyEnd + 2]) << 16 | UInt32(bytes[bodyEnd + 3]) << 24
+        }
+
+        /// Throws unless `computed`, the CRC-32C of ``checksummed``, is the stored checksum.
+        package func checkChecksum(_ computed: UInt32) throws(DecodingError) {
+            guard storedChecksum == computed else { throw .checksumMismatch(expected: storedChecksum, computed: computed) }
+        }
     }
 }

@@ -48,4 +48,52 @@ package enum CRC32C {
             }
         }
     }
+
+    // MARK: Combining
+
+    // A CRC is a remainder of polynomial division, so the CRC of two byte strings one after the
+    // other follows from the two CRCs and the second's length: the first's remainder, multiplied
+    // by x to the power of 8 bits per byte of the second, modulo the polynomial, added (xor) to
+    // the second's. The starting value and final inversion cancel out in that sum (both CRCs
+    // start from all ones and end inverted). Polynomials are reflected, as the table's: bit 31
+    // is x^0.
+
+    /// The reflected generator polynomial (without its x^32 term).
+    private static let polynomial: UInt32 = 0x82F6_3B78
+
+    /// `a * b` modulo the polynomial.
+    private static func multiplyModulo(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        var mask: UInt32 = 1 << 31
+        var b = b
+        var product: UInt32 = 0
+        while mask != 0 {
+            if a & mask != 0 { product ^= b }
+            mask >>= 1
+            b = b & 1 != 0 ? (b >> 1) ^ polynomial : b >> 1
+        }
+        return product
+    }
+
+    /// x^(2^k) modulo the polynomial, for k = 0 ..< 64.
+    private static let powersOfXSquared: [UInt32] = {
+        var powers: [UInt32] = [1 << 30]  // x^1
+        for _ in 1..<64 { powers.append(multiplyModulo(powers.last!, powers.last!)) }
+        return powers
+    }()
+
+    /// The CRC-32C of `first` followed by `second`, from the CRC of each and the length of
+    /// `second` in bytes: what ``checksum(_:_:)`` of the whole gives, in O(log n).
+    package static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        precondition(secondLength >= 0, "a length")
+        // x^(8 * secondLength), from the powers x^(2^k) of its bits.
+        var shift: UInt32 = 1 << 31  // x^0
+        var bits = UInt64(secondLength) << 3
+        var k = 0
+        while bits != 0 {
+            if bits & 1 != 0 { shift = multiplyModulo(powersOfXSquared[k], shift) }
+            bits >>= 1
+            k += 1
+        }
+        return multiplyModulo(shift, first) ^ second
+    }
 }

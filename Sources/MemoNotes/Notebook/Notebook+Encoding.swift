@@ -455,8 +455,25 @@ extension Notebook {
     /// - Throws: `DecodingError` for any input that is not such a notebook.
     /// - Complexity: O(b) for b bytes.
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
-        let (bodyRange, envelopeVersion) = try BlobEnvelope.open(
-            bytes, kind: .notebookState, versions: 1...Self.stateFormatVersionWithHistory)
+        let frame = try Self.stateFrame(bytes, in: bytes.indices)
+        try frame.checkChecksum(CRC32C.checksum(bytes, frame.checksummed))
+        try self.init(decoding: bytes, checkedFrame: frame, replica: replica)
+    }
+
+    /// The envelope frame of a notebook state filling `range` of `bytes`, its checksum not yet
+    /// checked (``init(decoding:checkedFrame:replica:)``).
+    package static func stateFrame(_ bytes: [UInt8], in range: Range<Int>) throws(DecodingError) -> BlobEnvelope.Frame {
+        try BlobEnvelope.Frame(bytes, in: range, kind: .notebookState, versions: 1...stateFormatVersionWithHistory)
+    }
+
+    /// ``init(decoding:replica:)`` for a notebook state at a range of `bytes` whose frame
+    /// (``stateFrame(_:in:)``) the caller read and whose checksum it checked: a library's
+    /// state file holds its notebook's state, and its decoder checks both checksums in one pass
+    /// and reads the state where it is, without copying it out. The memos' texts keep
+    /// referring to `bytes`.
+    package init(decoding bytes: [UInt8], checkedFrame frame: BlobEnvelope.Frame, replica: ReplicaID) throws(DecodingError) {
+        let bodyRange = frame.body
+        let envelopeVersion = frame.version
         // Versions 3 and 4 are version 2 with memo histories after the logs.
         let version = min(envelopeVersion, Self.stateFormatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)

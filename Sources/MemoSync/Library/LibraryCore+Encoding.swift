@@ -52,19 +52,41 @@ extension LibraryCore {
     static func decodeState(_ bytes: [UInt8]) throws(ReplicaError) -> DecodedState {
         let file = stateFileName
         do throws(DecodingError) {
-            let (bodyRange, version) = try BlobEnvelope.open(bytes, kind: .localFile, versions: 1...formatVersion)
-            var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
-            guard try reader.byte() == stateTag else { throw DecodingError.malformed("not a state file") }
-            let generation = try reader.varint()
-            // Each compaction adds one: a count no library reaches, and room for the next.
-            guard generation <= maxGeneration else { throw DecodingError.malformed("generation \(generation) out of range") }
-            let replica = ReplicaID(try reader.uint64LittleEndian())
-            let syncRange = try reader.lengthPrefixedRange()
-            let syncState = try decodeSyncState(Array(bytes[syncRange]), version: version, replica: replica)
-            let notebookRange = try reader.lengthPrefixedRange()
-            guard reader.isAtEnd else { throw DecodingError.trailingBytes(count: reader.remaining) }
-            let notebook = try Notebook(decoding: Array(bytes[notebookRange]), replica: replica)
-            return DecodedState(generation: generation, notebook: notebook, syncState: syncState, version: version)
+            // The file's checksum covers the notebook state inside it, which has its own: both
+            // are checked in one pass (the state's CRC, then the file's combined from the pieces
+            // around it), and the state is decoded where it is, not copied out (issue 28: the
+            // second pass and the copy were a quarter of opening 10,000 memos). Whatever is
+            // wrong, the file's checksum is checked first, as a plain open of the file would.
+            let frame = try BlobEnvelope.Frame(bytes, in: bytes.indices, kind: .localFile, versions: 1...formatVersion)
+            let layout: (generation: UInt64, replica: ReplicaID, sync: Range<Int>, notebook: Range<Int>, notebookFrame: BlobEnvelope.Frame)
+            do throws(DecodingError) {
+                var reader = ByteReader(bytes, from: frame.body.lowerBound, to: frame.body.upperBound)
+                guard try reader.byte() == stateTag else { throw DecodingError.malformed("not a state file") }
+                let generation = try reader.varint()
+                // Each compaction adds one: a count no library reaches, and room for the next.
+                guard generation <= maxGeneration else { throw DecodingError.malformed("generation \(generation) out of range") }
+                let replica = ReplicaID(try reader.uint64LittleEndian())
+                let syncRange = try reader.lengthPrefixedRange()
+                let notebookRange = try reader.lengthPrefixedRange()
+                guard reader.isAtEnd else { throw DecodingError.trailingBytes(count: reader.remaining) }
+                layout = (generation, replica, syncRange, notebookRange, try Notebook.stateFrame(bytes, in: notebookRange))
+            } catch {
+                try frame.checkChecksum(CRC32C.checksum(bytes, frame.checksummed))
+                throw error
+            }
+            let inner = layout.notebookFrame.checksummed
+            let before = CRC32C.checksum(bytes, frame.checksummed.lowerBound..<inner.lowerBound)
+            let innerChecksum = CRC32C.checksum(bytes, inner)
+            let after = CRC32C.checksum(bytes, inner.upperBound..<frame.checksummed.upperBound)
+            let whole = CRC32C.combine(
+                CRC32C.combine(before, innerChecksum, secondLength: inner.count), after,
+                secondLength: frame.checksummed.upperBound - inner.upperBound)
+            try frame.checkChecksum(whole)
+            try layout.notebookFrame.checkChecksum(innerChecksum)
+            let version = frame.version
+            let syncState = try decodeSyncState(Array(bytes[layout.sync]), version: version, replica: layout.replica)
+            let notebook = try Notebook(decoding: bytes, checkedFrame: layout.notebookFrame, replica: layout.replica)
+            return DecodedState(generation: layout.generation, notebook: notebook, syncState: syncState, version: version)
         } catch let .unsupportedVersion(kind, version) {
             throw .unknownLibraryVersion(file: file, kind: kind, version: version)
         } catch {

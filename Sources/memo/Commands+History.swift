@@ -62,7 +62,9 @@ extension Runner {
     /// and saves (a compaction when something was dropped, so the files no longer hold it).
     mutating func runHistoryRetention(_ invocation: Invocation) async throws(CLIError) {
         guard case let .historyRetention(retention) = invocation.command else { preconditionFailure("memo: not history --keep") }
-        let library = try open(invocation, creating: true)
+        // A period for a library that does not exist is a typo in its path: refused, as every
+        // command but `new`, `import`, `sync` and `serve` refuses it.
+        let library = try open(invocation)
         let replica = library.writer
         let dropped = try attempt { () throws(ReplicaError) in try replica.setHistoryRetention(retention) }
         try await save(library)

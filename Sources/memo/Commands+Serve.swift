@@ -100,11 +100,15 @@ extension Runner {
         var configuration = ServeConfiguration(libraryPath: path)
         configuration.syncIntervalMilliseconds = options.syncIntervalSeconds * 1000
         let host: LibraryHost
+        // The notes app starts a library where there is none (a first run), and says so, as
+        // `memo new` does: a typo in the path shows as a new library, not as silence.
+        let existed = FileManager.default.fileExists(atPath: path + "/" + LibraryCore.stateFileName)
         do throws(ServeFailure) {
             host = try LibraryHost(configuration: configuration, syncer: syncer)
         } catch {
             throw .runtime("error.cannotOpenLibrary", ["path": path, "error": error.message])
         }
+        if !existed { note(t("note.createdLibrary", ["path": path])) }
         let server: HTTPServer
         let app: ServeApp
         do throws(HTTPServerError) {

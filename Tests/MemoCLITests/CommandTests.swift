@@ -401,6 +401,29 @@ struct CommandTests {
         #expect(sandbox.contents(of: library) == before, "the library changed")
     }
 
+    /// README: "Only `memo new`, `memo import`, `memo sync` and `memo serve` create a library
+    /// where there is none (and say so); every other command refuses a path without one". Every
+    /// other command that works on a library, run on a path without one, fails with status 1
+    /// and leaves nothing behind (`memo history --keep` once created one).
+    @Test func onlyTheFourCreatingCommandsCreateALibrary() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("typo")
+        let commands: [[String]] = [
+            ["list"], ["show", "abc"], ["show", "abc", "--at", "abcd1234"], ["history", "abc"], ["history", "--keep", "30"],
+            ["diff", "abc"], ["revert", "abc", "abcd1234"], ["edit", "abc", "--insert", "0", "x"], ["undo", "abc"],
+            ["redo", "abc"], ["delete", "abc"], ["restore", "abc"], ["trash"], ["purge", "abc"],
+            ["export", "abc"], ["status"],
+        ]
+        for arguments in commands {
+            try sandbox.fails(arguments, status: 1, containing: ["there is no library at \(library)"], library: library)
+            #expect(!FileManager.default.fileExists(atPath: library), "\(arguments) created the library")
+        }
+        // `memo search` exits as grep does: 2 for an error.
+        try sandbox.fails(["search", "x"], status: 2, containing: ["there is no library at \(library)"], library: library)
+        #expect(!FileManager.default.fileExists(atPath: library))
+    }
+
     @Test("usage errors exit with 2, runtime errors with 1, always with a message")
     func usageErrors() throws {
         let sandbox = try Sandbox()

@@ -24,6 +24,35 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("memo serve") && help.stdout.contains("--no-open"))
     }
 
+    /// On a path without a library, `memo serve` starts one (a first run of the notes app) and
+    /// says so on standard error, as `memo new` does; on a library, it says nothing of the kind.
+    @Test func servingAPathWithoutALibraryCreatesOneAndSaysSo() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let executable = try #require(MemoExecutable.path)
+        for existing in [false, true] {
+            let library = sandbox.at(existing ? "existing" : "new")
+            if existing { try sandbox.ok(["new", "first memo"], library: library) }
+            let outPath = sandbox.at("out-\(existing)"), errPath = sandbox.at("err-\(existing)")
+            let server = try sandbox.memoProcess(executable, ["serve", "--no-open"], library: library, environment: [:], outPath: outPath, errPath: errPath)
+            server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+            server.standardInput = FileHandle.nullDevice
+            try server.run()
+            defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+            let deadline = Date(timeIntervalSinceNow: 30)
+            var printed = ""
+            while Date() < deadline, !printed.contains("?token=") {
+                usleep(50_000)
+                printed = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            }
+            let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+            #expect(printed.contains("?token="), "no address: \(errors)")
+            #expect(errors.contains("created a new library at \(library)") == !existing, "\(errors)")
+            #expect(FileManager.default.fileExists(atPath: library + "/state"))
+        }
+    }
+
     /// While `memo serve` runs, `memo new` and `memo sync` on the same library work without
     /// waiting for it to stop (SERVE.md, "Sharing the library"); the server's API lists what
     /// `memo new` wrote, `memo list` what the page created, and stopping the server keeps both.

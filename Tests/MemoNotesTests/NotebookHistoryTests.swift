@@ -55,6 +55,31 @@ import Testing
         #expect(authors.first?.replica == ReplicaID(2) && authors.first?.rangeUTF16 == 0..<2)
     }
 
+    /// `memo help history`'s rule: edits of one memo with nothing in between are one version
+    /// however long the pauses, and edits received meanwhile for other memos change nothing;
+    /// after editing another memo, coming back within 10 minutes continues the version, 10
+    /// minutes or more later starts another.
+    @Test func versionsEndAsTheHelpPageSays() throws {
+        var alice = Notebook(replica: ReplicaID(1))
+        try alice.createMemo(Self.memo, text: "a", wallMilliseconds: 1_000)
+        try alice.edit(Self.memo, replacingUTF16: 1..<1, with: "b", wallMilliseconds: 1_000 + 300 * Self.minute)
+        #expect(try alice.versions(of: Self.memo).count == 1, "nothing in between: one version after five hours")
+        var bob = Notebook(replica: ReplicaID(2))
+        _ = try bob.apply(alice.changes(since: bob.version))
+        try bob.createMemo(Self.other, text: "bob's", wallMilliseconds: 2_000 + 300 * Self.minute)
+        let start = 1_000 + 300 * Self.minute
+        for (editsOther, later, count) in [(false, 20 * Self.minute, 1), (true, 5 * Self.minute, 1), (true, 20 * Self.minute, 2)] {
+            var copy = alice
+            if editsOther {
+                try copy.createMemo(MemoID(high: 0x27, low: 3), text: "elsewhere", wallMilliseconds: start + 1)
+            } else {
+                _ = try copy.apply(bob.changes(since: copy.version))
+            }
+            try copy.edit(Self.memo, replacingUTF16: 2..<2, with: "c", wallMilliseconds: start + later)
+            #expect(try copy.versions(of: Self.memo).count == count, "edits other memos: \(editsOther), back after \(later / Self.minute) minutes")
+        }
+    }
+
     /// The example of MemoNotes.docc/History.md, run.
     @Test func theDocumentationExampleHolds() throws {
         var notebook = Notebook(replica: ReplicaID(7))

@@ -708,9 +708,10 @@ extension MemoStrings {
             Lists the memo's versions, newest first, one a line: the version's short name
             (what 'memo show --at', 'memo diff' and 'memo revert' take), when the device made it,
             how many characters it added (+) and removed (-), and the device. A version ends where
-            another device edited the memo, where the device received edits, or where it edited
-            other memos and came back 10 minutes or more later (edits of one memo with nothing
-            in between are one version). Every device that holds the same edits lists the same
+            another device's edits of the memo come in between, or where the device edited other
+            memos and came back to this one 10 minutes or more later (edits of one memo with
+            nothing in between are one version, however long the pauses; edits received
+            meanwhile for other memos change nothing). Every device that holds the same edits lists the same
             versions with the same names.
 
             --json  an array: version, cut, device, thisDevice, time, inserted, deleted.
@@ -845,9 +846,12 @@ extension MemoStrings {
             published, and blobs skipped and why (a file still being copied, a damaged
             file, one written by a newer version of MemoSync, one larger than any MemoSync
             blob, a folder that cannot be read, a symbolic link or special file, which are
-            never followed). Skipped blobs are tried again at the next sync. On a terminal,
-            a sync that takes more than a second shows its progress on standard error
-            (store operations, bytes read and written), unless --quiet.
+            never followed). A blob that failed in passing (a read error, a file still being
+            copied) is tried again at the next sync; one found bad for good (the same bad
+            bytes read twice, or refused from its listing) is not read again until the store
+            lists it changed, and is counted as remembered. On a terminal, a sync that takes
+            more than a second shows its progress on standard error (store operations, bytes
+            read and written), unless --quiet.
 
             An operation is one character typed or deleted, or one memo created, trashed,
             restored or purged. "Published N operations" counts this library's operations

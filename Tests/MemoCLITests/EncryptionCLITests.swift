@@ -176,6 +176,13 @@ import Testing
         try sandbox.fails(["sync", "--passphrase-file", file], status: 3, containing: ["does not open"], library: b)
         try sandbox.ok(["sync"], library: b, environment: ["MEMO_PASSPHRASE": "second passphrase"])
         try sandbox.ok(["sync"], library: b)
+        // The new passphrase from a file (`--new-passphrase-file`, its last newline dropped).
+        let third = sandbox.at("third.txt")
+        try Data("third passphrase\n".utf8).write(to: URL(fileURLWithPath: third))
+        try sandbox.ok(["store", "passphrase", "--new-passphrase-file", third], library: b)
+        try sandbox.ok(["sync"], library: b)
+        try sandbox.fails(["sync"], status: 3, containing: ["changed"], library: a)
+        try sandbox.ok(["sync", "--passphrase-file", third], library: a)
         try sandbox.ok(["store", "rotate-key"], library: b)
         _ = try sandbox.newMemo("after rotation", library: b)
         try sandbox.ok(["sync"], library: b)

@@ -53,6 +53,26 @@ struct FeatureTests {
         #expect(try sandbox.ok(["show", id], library: library).stdout == "(Sat) My Shopping\nmilk\neggs")
     }
 
+    /// `memo help undo`: "Each memo keeps its last 20 edits" (FORMAT.md: at most 20 steps per
+    /// memo and direction). After 22 edits, 20 undo and the 21st finds nothing; the text is the
+    /// one after the second edit, the oldest two steps having been dropped.
+    @Test func eachMemoKeepsItsLast20Edits() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        // `memo help new`: 'memo new ""' creates an empty memo.
+        let id = try sandbox.newMemo("", library: library)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "")
+        for index in 0..<22 { try sandbox.ok(["edit", id, "--insert", "\(index)", "\(index % 10)"], library: library) }
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "0123456789012345678901")
+        let file = try #require(FileManager.default.contents(atPath: library + "/cli-history.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+        #expect((object["undo"] as? [String: [Any]])?.values.first?.count == 20)
+        for _ in 0..<20 { try sandbox.ok(["undo", id], library: library) }
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "01")
+        try sandbox.fails(["undo", id], status: 1, containing: ["nothing to undo"], library: library)
+    }
+
     @Test("purge deletes memos in the trash for good; --all empties the trash")
     func purge() throws {
         let sandbox = try Sandbox()

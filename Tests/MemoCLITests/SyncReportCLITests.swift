@@ -12,6 +12,28 @@ struct SyncReportCLITests {
         try sandbox.ok(["status", "--json"], library: library).object()
     }
 
+    /// `memo help status`: `--json` gives the lineage as "the newest 8 ids" and their count. A
+    /// library copied ten times (each copy opens under a fresh id and keeps the ids before it)
+    /// has 11 ids: the newest 8 are shown, the current one last.
+    @Test func statusShowsTheNewestEightLineageIDs() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        var library = sandbox.at("copy-0")
+        _ = try sandbox.newMemo("start", library: library)
+        var replicas = [try status(sandbox, library)["replica"] as? String ?? ""]
+        for copy in 1...10 {
+            let next = sandbox.at("copy-\(copy)")
+            try FileManager.default.copyItem(atPath: library, toPath: next)
+            library = next
+            _ = try sandbox.newMemo("in copy \(copy)", library: library)
+            replicas.append(try status(sandbox, library)["replica"] as? String ?? "")
+        }
+        #expect(Set(replicas).count == 11, "each copy opened under a fresh id")
+        let summary = try status(sandbox, library)
+        #expect(summary["lineageCount"] as? Int == 11, "\(summary)")
+        #expect(summary["lineage"] as? [String] == Array(replicas.suffix(8)), "\(summary)")
+    }
+
     /// Each `memo` command opens and closes the library; a clean close keeps its replica id, so
     /// many commands that edit and sync leave one id in the library, the notebook and the store
     /// (they used to leave one per command, for good).

@@ -63,6 +63,26 @@ import Testing
         return try S3BlobStore(configuration: configuration, transport: transport, environment: clock.environment, wallClockSeconds: { 1_700_000_000 })
     }
 
+    /// FORMAT.md "Size limit": "the remote stores refuse an answer larger than the limit"
+    /// (`StoreLayout.maxListedBlobBytes`), as `tooLarge`, with nothing retried; an answer of
+    /// exactly the limit is read.
+    @Test func remoteStoresRefuseAnAnswerLargerThanTheLimit() async throws {
+        let limit = StoreLayout.maxListedBlobBytes
+        let tooLarge = [UInt8](repeating: 7, count: limit + 1)
+        let expected = BlobStoreError.tooLarge(key: "k", sizeBytes: limit + 1, limitBytes: limit)
+        let s3 = ScriptedTransport { _, _ in .success(HTTPResponse(status: 200, body: tooLarge)) }
+        await #expect(throws: expected) { try await self.s3Store(s3, FakeRetryClock()).read(key: "k") }
+        #expect(s3.requests.count == 1)
+        var davConfiguration = WebDAVBlobStore.Configuration(folder: URL(string: "https://dav.example.com/notes/")!, credentials: nil)
+        davConfiguration.retryPolicy = policy
+        let dav = ScriptedTransport { _, _ in .success(HTTPResponse(status: 200, body: tooLarge)) }
+        let davStore = try WebDAVBlobStore(configuration: davConfiguration, transport: dav, environment: FakeRetryClock().environment)
+        await #expect(throws: expected) { try await davStore.read(key: "k") }
+        #expect(dav.requests.count == 1)
+        let atLimit = ScriptedTransport { _, _ in .success(HTTPResponse(status: 200, body: Array(tooLarge.dropLast()))) }
+        #expect(try await s3Store(atLimit, FakeRetryClock()).read(key: "k").count == limit)
+    }
+
     @Test func transientFailuresAreRetriedThenSucceed() async throws {
         let clock = FakeRetryClock()
         let transport = ScriptedTransport { _, index in

@@ -36,13 +36,14 @@ import Testing
         #expect(ftruncate(descriptor, off_t(size)) == 0)
     }
 
-    @Test(arguments: ["state", "journal", "seal", "encryption"])
+    @Test(arguments: ["state", "journal", "seal", "encryption", "history"])
     func aFileOverItsLimitIsRefusedAndNothingChanges(kind: String) async throws {
         let folder = IOTestFolder("file-limit")
         defer { folder.remove() }
         let names = try await makeLibrary(folder)
         let file = kind == "journal" ? try #require(names.first { LibraryCore.journalGeneration($0) != nil }) : kind
-        #expect(kind == "encryption" || names.contains(file), "\(names)")
+        // A library has no encryption or history file until one is set: the test makes one.
+        #expect(kind == "encryption" || kind == "history" || names.contains(file), "\(names)")
         let limit = LibraryFileLimits.limitBytes(ofFile: file)
         try extend(folder, file, to: limit + 1)
         let before = try listing(folder)
@@ -82,5 +83,7 @@ import Testing
         #expect(LibraryFileLimits.limitBytes(ofFile: "state.tmp") == LibraryFileLimits.stateBytesMax)
         #expect(LibraryFileLimits.limitBytes(ofFile: "journal-12") == LibraryFileLimits.journalBytesMax)
         #expect(LibraryFileLimits.limitBytes(ofFile: "encryption.tmp") == LibraryFileLimits.encryptionBytesMax)
+        #expect(LibraryHistoryFile.bytesMax == 65_536)
+        #expect(LibraryFileLimits.limitBytes(ofFile: "history") == 65_536 && LibraryFileLimits.limitBytes(ofFile: "history.tmp") == 65_536)
     }
 }

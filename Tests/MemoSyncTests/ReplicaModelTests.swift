@@ -288,6 +288,41 @@ private func observe(_ read: @escaping @MainActor () -> Void) -> Fired {
         #expect(model.selectedText == "Shared by two")
     }
 
+    /// EmbeddingInANotesApp.md: `sync(with:)` "returns nil when another sync of the replica is
+    /// running" (through the model, or on the replica elsewhere), changing nothing; and "a
+    /// cancelled sync is not a failure": cancelling the task calling it gives a report that
+    /// says so, and no error.
+    @Test(.timeLimit(.minutes(1))) func aSecondSyncReturnsNilAndACancelledOneIsNoFailure() async throws {
+        let store = InMemoryBlobStore()
+        let writer = try makeReplica()
+        _ = try writer.createMemo(text: "in the store")
+        try await writer.sync(with: store)
+        let replica = try makeReplica()
+        let model = ReplicaModel(replica: replica)
+        let held = ConcurrencyTestStore(store, holding: [.read])
+        let started = observe { _ = model.syncStatus }
+        let sync = Task { await model.sync(with: held) }
+        await waitUntil("the sync started") { started.value }
+        // Another sync through the model: nil at once, nothing changed.
+        #expect(await model.sync(with: store) == nil)
+        #expect(model.syncStatus != .idle && model.lastReport == nil && model.lastError == nil)
+        // The first one cancelled: a report that says so, no error.
+        sync.cancel()
+        held.openGate()
+        let report = try #require(await sync.value)
+        #expect(report.cancelled)
+        #expect(model.lastError == nil && model.syncStatus == .idle)
+
+        // A sync of the replica run elsewhere: the model's gives nil and leaves no error.
+        let elsewhereStore = ConcurrencyTestStore(store, holding: [.read])
+        let elsewhere = Task { try await replica.sync(with: elsewhereStore) }
+        await waitUntil("the other sync holds its reads") { elsewhereStore.heldCount > 0 }
+        #expect(await model.sync(with: store) == nil)
+        #expect(model.lastError == nil && model.syncStatus == .idle)
+        elsewhereStore.openGate()
+        _ = try await elsewhere.value
+    }
+
     /// A sync run on the replica elsewhere (not through the model) brings its changes in
     /// through the events.
     @Test(.timeLimit(.minutes(1))) func aRemoteChangeArrivesThroughEvents() async throws {

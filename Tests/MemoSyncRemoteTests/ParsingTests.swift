@@ -205,6 +205,25 @@ import Testing
         #expect(transport.requests.count == 3)
     }
 
+    /// FORMAT.md "Store layout": WebDAV listings "walk at most 12 levels below the folder". A
+    /// server that answers every folder with a folder inside it (and a blob) is walked 12 levels
+    /// down; the 13th level is reported once as too deep, never asked about.
+    @Test func aListingWalksAtMost12LevelsBelowTheFolder() async throws {
+        let transport = ScriptedTransport { request, _ in
+            let path = request.url.absoluteString.replacingOccurrences(of: "http://127.0.0.1:9", with: "")
+            return Self.multistatus([(path, true, 0), (path + "d/", true, 0), (path + "b.seg", false, 3)])
+        }
+        let store = try WebDAVBlobStore(
+            configuration: .init(folder: URL(string: "http://127.0.0.1:9/dav/n/")!, credentials: nil), transport: transport, environment: FakeRetryClock().environment)
+        let listing = try await store.listing(prefix: "")
+        // Blobs in the store's folder and in each of the 12 levels below it.
+        #expect(listing.blobs.count == 13)
+        #expect(listing.blobs.last?.key == String(repeating: "d/", count: 12) + "b.seg")
+        #expect(listing.skipped == [SkippedEntry(key: String(repeating: "d/", count: 13).dropLast().description, problem: .tooDeep(levels: 12))])
+        #expect(transport.requests.count == 13)
+        #expect(WebDAVBlobStore.depthMax == 12)
+    }
+
     /// With `createsMissingFolder`, a missing store folder is made level by level (MKCOL from
     /// the top; 405 where a level exists) and the listing is empty.
     @Test func aMissingStoreFolderIsMadeWhenAllowed() async throws {

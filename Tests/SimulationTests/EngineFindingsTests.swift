@@ -917,21 +917,15 @@ import Testing
         2545736916 r0 sync
         """
 
-    /// Open (Simulations/README.md, "Seed 3093"): a deletion published in a segment that also
-    /// deletes a character whose insertion only the publishing library held (the store had lost
-    /// it, its author never synced again), after which that library was restored from an older
-    /// backup: no replica can apply the segment, and the deleted characters show again. The
-    /// FORMAT.md liveness claim covers operations a live replica holds; the oracle counts a
-    /// published deletion as durable. Known to fail until the writer publishes what its
-    /// segment builds on (or the oracle learns that dependency); this test then fails too, as
-    /// the issue it expects is no longer recorded.
+    /// A deletion published in a segment that also deleted a character whose insertion only the
+    /// publishing library held (the store had lost it, its author never synced again), after
+    /// which that library was restored from an older backup: no replica could apply the
+    /// segment, and the deleted characters showed again. A sync now writes a snapshot instead
+    /// of a segment that builds on what the store does not offer (`SyncSession.storeOffers()`,
+    /// `Notebook.builds(on:beyond:)`; Simulations/README.md, "Seed 3093").
     /// Shrunk from `memo-sim --seed 3093 --steps 3000 --replicas 8 --faults all`.
-    @Test func aPublishedDeletionWhoseInsertionOnlyItsPublisherHeld() throws {
-        let result = Simulation(trace: try Trace(parsing: Self.seed3093Trace)).run()
-        withKnownIssue("seed 3093: a published segment no replica can apply (Simulations/README.md)") {
-            #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
-        }
-        #expect(result.violation?.invariant == .deletedStaysDeleted || result.violation == nil)
+    @Test func aSegmentNeverBuildsOnWhatOnlyItsPublisherHolds() throws {
+        try expectPasses(Self.seed3093Trace)
     }
 
     static let seed3093Trace = """

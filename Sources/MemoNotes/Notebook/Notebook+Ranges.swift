@@ -103,3 +103,90 @@ extension Notebook {
         return true
     }
 }
+
+extension Notebook {
+    /// Whether `delta`, operations of this notebook about to be published, builds on an
+    /// operation this notebook holds beyond `offered` (per replica, how many of its operations a
+    /// reader can get without this notebook) that `delta` does not carry: the creation of a memo
+    /// it changes, a character its insertions are placed against or its deletions delete, or
+    /// text its trash or purge saw. A reader that can get only what is offered could not apply
+    /// such a delta, and once this notebook is gone nobody could (Simulations/README.md, "Seed
+    /// 3093"); a publisher writes everything it holds (a snapshot) instead.
+    ///
+    /// - Complexity: O(r) for r replicas when nothing held is beyond what is offered (the usual
+    ///   case: `delta` is not looked at); else O(u + k) for u runs held beyond it and k runs in
+    ///   `delta`.
+    package func builds(on delta: NotebookDelta, beyond offered: (ReplicaID) -> UInt32) -> Bool {
+        // What is held and not offered, per replica, without the ranges `delta` carries.
+        var carried: [(replica: ReplicaID, counters: Range<UInt32>)]?
+        var unoffered: [(replica: ReplicaID, counters: Range<UInt32>)] = []
+        for entry in version.entries {
+            let from = offered(entry.replica)
+            guard from < entry.operationCount else { continue }
+            if carried == nil { carried = delta.counterRanges }
+            var pieces = [from..<entry.operationCount]
+            for range in carried! where range.replica == entry.replica {
+                pieces = pieces.flatMap { piece -> [Range<UInt32>] in
+                    guard piece.overlaps(range.counters) else { return [piece] }
+                    let left = piece.lowerBound..<max(piece.lowerBound, range.counters.lowerBound)
+                    let right = min(piece.upperBound, range.counters.upperBound)..<piece.upperBound
+                    return [left, right].filter { !$0.isEmpty }
+                }
+            }
+            for piece in pieces { unoffered.append((entry.replica, piece)) }
+        }
+        if unoffered.isEmpty { return false }
+        // In the memos `delta` changes: a creation not offered (then it builds on it), or text
+        // operations not offered, per replica as text counter ranges.
+        let changed = Set(delta.runs.map(\.run.memo))
+        var unofferedText: [MemoID: [(replica: ReplicaID, textCounters: Range<UInt32>)]] = [:]
+        for (replica, counters) in unoffered {
+            let log = log(of: replica)
+            var index = log.firstRun(endingAfter: counters.lowerBound)
+            while index < log.runs.count, log.runs[index].counter < counters.upperBound {
+                let run = log.runs[index]
+                index += 1
+                guard changed.contains(run.memo) else { continue }
+                switch run.kind {
+                case .create:
+                    return true
+                case let .text(textCounter):
+                    let start = max(run.counter, counters.lowerBound) - run.counter
+                    let end = min(run.end, counters.upperBound) - run.counter
+                    unofferedText[run.memo, default: []].append((replica, textCounter + start..<textCounter + end))
+                case .trash, .restore, .purge:
+                    continue
+                }
+            }
+        }
+        if unofferedText.isEmpty { return false }
+        func isUnoffered(_ id: OperationID, count: UInt32, in ranges: [(replica: ReplicaID, textCounters: Range<UInt32>)]) -> Bool {
+            let referenced = id.counter..<id.counter &+ count
+            return ranges.contains { $0.replica == id.replica && $0.textCounters.overlaps(referenced) }
+        }
+        for (memo, text) in delta.texts {
+            guard let ranges = unofferedText[memo] else { continue }
+            for run in text.runs {
+                switch run.kind {
+                case let .insertion(originLeft, originRight, _):
+                    // Later items of the run follow its first; an inherited right origin is the
+                    // left origin's, which is checked.
+                    if let originLeft, isUnoffered(originLeft, count: 1, in: ranges) { return true }
+                    if case let .item(right) = originRight, isUnoffered(right, count: 1, in: ranges) { return true }
+                case let .deletion(target, _):
+                    if isUnoffered(target, count: run.length, in: ranges) { return true }
+                }
+            }
+        }
+        for replicaRun in delta.runs {
+            guard let ranges = unofferedText[replicaRun.run.memo] else { continue }
+            switch replicaRun.run.kind {
+            case let .trash(seen), let .purge(seen):
+                if ranges.contains(where: { seen[$0.replica] > $0.textCounters.lowerBound }) { return true }
+            case .create, .text, .restore:
+                continue
+            }
+        }
+        return false
+    }
+}

@@ -36,6 +36,38 @@ extension SyncSession {
         }
     }
 
+    // MARK: What the store offers
+
+    /// Per replica, how many of its operations a reader can get from the store or from another
+    /// replica than this one: its listed segments chained from what a listed snapshot whose
+    /// contents this library knows holds (its own, one it read, one named in a head), what the
+    /// listed heads of other libraries say they hold, and, for this library's lineage, what it
+    /// published (its earlier sessions' operations travel inside later sessions' segments,
+    /// which names do not show; `reconcilePublished()` lowered it to what the store still
+    /// holds). What a segment about to be written builds on must be in it or offered
+    /// (`Notebook.builds(on:beyond:)`; Simulations/README.md, "Seed 3093").
+    func storeOffers() -> [ReplicaID: UInt32] {
+        var offered: [ReplicaID: UInt32] = [:]
+        func take(_ version: VersionVector) {
+            for entry in version.entries { offered[entry.replica] = max(offered[entry.replica] ?? 0, entry.operationCount) }
+        }
+        for snapshot in state.ownSnapshots where listedKeys.contains(snapshot.key) { take(snapshot.version) }
+        for snapshot in state.readSnapshots where listedKeys.contains(snapshot.key) { take(snapshot.version) }
+        for other in state.otherHeads where !state.lineage.contains(other.replica) && listedKeys.contains(other.key) {
+            take(other.head.holds)
+            if let newest = other.head.newestSnapshot, listedKeys.contains(newest.key) { take(newest.version) }
+        }
+        for id in state.lineage { offered[id] = max(offered[id] ?? 0, state.published[id]) }
+        for (replica, list) in segments {
+            var covered = offered[replica] ?? 0
+            for segment in list.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) where segment.start <= covered {
+                covered = max(covered, segment.end)
+            }
+            offered[replica] = covered
+        }
+        return offered
+    }
+
     // MARK: Heads
 
     mutating func nextHeadRead() -> SyncAction? {

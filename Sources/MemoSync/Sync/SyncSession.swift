@@ -153,6 +153,9 @@ package struct SyncSession {
     /// while none of its snapshots is listed: a new, wiped or replaced store, which gets a
     /// snapshot of everything this library holds in this sync.
     var storeLostHistory = false
+    /// Set when the segment this sync would write builds on an operation the store does not
+    /// offer and only this library holds (``storeOffers()``): a snapshot goes out instead.
+    var segmentBuildsOnWhatOnlyThisLibraryHolds = false
     /// The head being written, and what it says.
     var pendingHead: (key: String, head: SyncHead)?
     var headAttempted = false
@@ -1287,6 +1290,14 @@ package struct SyncSession {
             report.errors.append(SyncProblem(.local, reason: "cannot collect this library's operations: \(error)"))
             return nil
         }
+        // A segment that builds on an operation only this library can give (the store lost it,
+        // and its author never published it again) could be applied by nobody once this library
+        // is gone: everything goes out as a snapshot instead (Simulations/README.md, "Seed 3093").
+        let offered = storeOffers()
+        if notebook.builds(on: delta, beyond: { offered[$0] ?? 0 }) {
+            segmentBuildsOnWhatOnlyThisLibraryHolds = true
+            return nil
+        }
         let bytes = delta.encoded()
         let key = StoreLayout.segmentKey(replica: named.replica, counters: named.counters, bytes: bytes)
         // Never a blob larger than any reader reads: the operations stay unpublished here.
@@ -1350,6 +1361,7 @@ package struct SyncSession {
             || (ownNews && worthIt(segments: afterNewest.count, listedBytes: afterNewest.listedBytes))
             || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
             || storeLostHistory
+            || segmentBuildsOnWhatOnlyThisLibraryHolds
             || anotherReplicaWaitsForThisOne()
         guard due else { return nil }
         snapshotToEncode = notebook

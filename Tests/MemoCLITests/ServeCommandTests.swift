@@ -24,6 +24,17 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("memo serve") && help.stdout.contains("--no-open"))
     }
 
+    /// `memo serve --no-open` on `library`, started, its standard output and error going to
+    /// the files at `outPath` and `errPath`.
+    static func startServe(_ sandbox: Sandbox, _ executable: String, library: String, outPath: String, errPath: String) throws -> Process {
+        let server = try sandbox.memoProcess(executable, ["serve", "--no-open"], library: library, environment: [:], outPath: outPath, errPath: errPath)
+        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        server.standardInput = FileHandle.nullDevice
+        try server.run()
+        return server
+    }
+
     /// On a path without a library, `memo serve` starts one (a first run of the notes app) and
     /// says so on standard error, as `memo new` does; on a library, it says nothing of the kind.
     @Test func servingAPathWithoutALibraryCreatesOneAndSaysSo() throws {
@@ -34,11 +45,7 @@ import Testing
             let library = sandbox.at(existing ? "existing" : "new")
             if existing { try sandbox.ok(["new", "first memo"], library: library) }
             let outPath = sandbox.at("out-\(existing)"), errPath = sandbox.at("err-\(existing)")
-            let server = try sandbox.memoProcess(executable, ["serve", "--no-open"], library: library, environment: [:], outPath: outPath, errPath: errPath)
-            server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-            server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-            server.standardInput = FileHandle.nullDevice
-            try server.run()
+            let server = try Self.startServe(sandbox, executable, library: library, outPath: outPath, errPath: errPath)
             defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
             let deadline = Date(timeIntervalSinceNow: 30)
             var printed = ""
@@ -63,11 +70,7 @@ import Testing
         try sandbox.ok(["new", "first memo"], library: library)
         let executable = try #require(MemoExecutable.path)
         let outPath = sandbox.at("serve-out"), errPath = sandbox.at("serve-err")
-        let server = try sandbox.memoProcess(executable, ["serve", "--no-open"], library: library, environment: [:], outPath: outPath, errPath: errPath)
-        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        server.standardInput = FileHandle.nullDevice
-        try server.run()
+        let server = try Self.startServe(sandbox, executable, library: library, outPath: outPath, errPath: errPath)
         defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
         func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
             let deadline = Date(timeIntervalSinceNow: seconds)

@@ -159,7 +159,9 @@ enum MemoSimCommand {
             let argument = arguments[index]
             switch argument {
             case "--seed":
-                guard let text = value(), let seed = UInt64(text) else { throw bad("--seed needs a number") }
+                guard let text = value(), let seed = UInt64(text), seed <= UInt64(Int64.max) else {
+                    throw bad("--seed needs a number from 0 to 2^63-1")
+                }
                 invocation.seeds = seed...seed
             case "--seeds":
                 guard let text = value() else { throw bad("--seeds needs A..B") }
@@ -167,6 +169,8 @@ enum MemoSimCommand {
                 guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, text.contains("..") else {
                     throw bad("--seeds needs A..B with A <= B")
                 }
+                // Measurements hold seeds as JSON integers (signed 64-bit).
+                guard high <= UInt64(Int64.max) else { throw bad("--seeds goes up to 2^63-1") }
                 invocation.seeds = low...high
             case "--time-limit":
                 guard let text = value(), let seconds = Double(text), seconds > 0 else { throw bad("--time-limit needs a number of seconds") }

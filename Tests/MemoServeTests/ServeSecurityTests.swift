@@ -22,11 +22,20 @@ import Testing
         let policy = try #require(page.headers["content-security-policy"])
         #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
         #expect(page.headers["x-content-type-options"] == "nosniff")
-        for path in ["/app.js", "/app.css", "/strings.js", "/api/memos"] {
+        // SERVE.md: `default-src 'none'`, `X-Frame-Options: DENY`, `no-referrer`, `no-store`, on
+        // every response.
+        for path in ["/", "/app.js", "/app.css", "/strings.js", "/api/memos", "/nowhere"] {
             let response = try served.request("GET", path)
-            #expect(response.status == 200, "\(path)")
+            #expect(response.status == (path == "/nowhere" ? 404 : 200), "\(path)")
             #expect(!response.headers.keys.contains { $0.hasPrefix("access-control-") }, "\(path)")
+            #expect(response.headers["content-security-policy"]?.hasPrefix("default-src 'none'; ") == true, "\(path)")
+            #expect(response.headers["x-frame-options"] == "DENY", "\(path)")
+            #expect(response.headers["referrer-policy"] == "no-referrer", "\(path)")
+            #expect(response.headers["cache-control"] == "no-store", "\(path)")
         }
+        // SERVE.md: "A random 256-bit token": 64 hexadecimal digits, another at each start.
+        #expect(served.token.count == 64 && served.token.allSatisfy(\.isHexDigit))
+        #expect(ServeSecurity(address: "127.0.0.1", port: 1).token != ServeSecurity(address: "127.0.0.1", port: 1).token)
         // The page has no inline script: every <script> names a file.
         #expect(!page.text.contains("<script>"))
     }

@@ -169,6 +169,43 @@ import MemoSyncTesting
         expectConverged([alice, carol])
     }
 
+    /// FORMAT.md "Plain, encrypted, and the switch": `collectPlainBlobs` deletes the plain
+    /// segments within the version, the plain snapshots whose version it includes and the plain
+    /// heads, and keeps everything else: a segment or snapshot holding an operation the version
+    /// lacks (its writer has not synced encrypted yet), a key it cannot parse, a snapshot it
+    /// cannot read, and the key blobs.
+    @Test func collectingPlainBlobsKeepsWhatTheVersionLacks() async throws {
+        let raw = InMemoryBlobStore()
+        let (x, y) = (ReplicaID(0x11), ReplicaID(0x22))
+        var notebook = Notebook(replica: x)
+        try notebook.createMemo(MemoID(high: 1, low: 1), text: "abcd", wallMilliseconds: 1)
+        let snapshotBytes = notebook.encoded()
+        let snapshotKey = StoreLayout.snapshotKey(replica: x, totalOperations: UInt64(notebook.version.operationCount), bytes: snapshotBytes)
+        let segmentKey = StoreLayout.segmentKey(replica: y, counters: 0..<3, bytes: [1, 2, 3])
+        let headKey = StoreLayout.headKey(replica: y, bytes: [4])
+        let unreadableSnapshot = StoreLayout.snapshotKey(replica: y, totalOperations: 3, bytes: [5])
+        let junk = StoreLayout.root + "notes.txt"
+        try raw.write(key: snapshotKey, bytes: snapshotBytes)
+        for (key, bytes) in [(segmentKey, [1, 2, 3] as [UInt8]), (headKey, [4]), (unreadableSnapshot, [5]), (junk, [6])] {
+            try raw.write(key: key, bytes: bytes)
+        }
+        let keyBlob = KeyBlob.prefix + "0000000000000001.key"
+        try raw.write(key: keyBlob, bytes: [7])
+        // The version lacks y's third operation and x's last: only the head goes.
+        var lacking = notebook.version
+        lacking[x] = notebook.version[x] - 1
+        lacking[y] = 2
+        let first = await StoreEncryption.collectPlainBlobs(in: raw, coveredBy: lacking)
+        #expect(first.deleted == [headKey])
+        #expect(Set(first.kept) == [snapshotKey, segmentKey, unreadableSnapshot, junk])
+        // A version holding both: the segment and the readable snapshot go too.
+        var covering = notebook.version
+        covering[y] = 3
+        let second = await StoreEncryption.collectPlainBlobs(in: raw, coveredBy: covering)
+        #expect(Set(second.deleted) == [snapshotKey, segmentKey])
+        #expect(Set(raw.keys) == [unreadableSnapshot, junk, keyBlob])
+    }
+
     /// A store mixing plain and encrypted blobs: plain blobs dropped into the encrypted layout are
     /// refused (never applied); plain blobs left under the plain root are not even listed.
     @Test func aStoreMixingPlainAndEncryptedBlobsAppliesOnlyTheEncrypted() async throws {

@@ -391,6 +391,32 @@ import Testing
         #expect(LibraryCore.keptName("journal-1", "damaged", files: ["journal-1.damaged-1"], taken: []) == "journal-1.damaged-2")
     }
 
+    /// FORMAT.md "Local library": "A folder without `state` whose `state.tmp` holds operations
+    /// keeps it aside the same way" (a creation or first compaction interrupted by a crash); one
+    /// that holds none, or does not decode, is deleted. Either way the library opens, and says so.
+    @Test func aStateTmpWithoutStateIsKeptAsideWhenItHoldsOperations() throws {
+        var notebook = Notebook(replica: ReplicaID(0x5a7e))
+        try notebook.createMemo(MemoID(high: 5, low: 5), text: "only in state.tmp", wallMilliseconds: 1)
+        let holding = LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState())
+        let empty = LibraryCore.encodeState(generation: 1, notebook: Notebook(replica: ReplicaID(0x5a7e)), syncState: SyncState())
+        for (bytes, keeps) in [(holding, true), (empty, false), ([UInt8](holding.prefix(40)), false)] {
+            let disk = MemoryDisk()
+            try disk.perform([.write(file: "state.tmp", bytes: bytes), .sync(file: "state.tmp"), .syncDirectory])
+            let replica = try Replica(disk: disk, environment: TestEnvironment(seed: 27).environment)
+            let files = try disk.listFiles()
+            if keeps {
+                #expect(replica.openReport.damage.map(\.file) == ["state.tmp"])
+                #expect(replica.openReport.damage.first?.keptAs == "state.tmp.kept-1")
+                #expect(try disk.read(file: "state.tmp.kept-1") == bytes, "kept aside untouched")
+            } else {
+                #expect(replica.openReport.removedFiles == ["state.tmp"] && replica.openReport.damage.isEmpty)
+                #expect(!files.contains { $0.hasPrefix("state.tmp") }, "\(files)")
+            }
+            #expect(replica.notebook.memoIDs.isEmpty, "a new library: nothing of state.tmp is read into it")
+            replica.closeNow()
+        }
+    }
+
     /// A record framed with an intact checksum but a version newer than this MemoSync's: the
     /// library is reported as written by a newer MemoSync, not damaged.
     @Test func newerRecordVersionIsNotDamage() throws {

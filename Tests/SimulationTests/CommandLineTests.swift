@@ -73,6 +73,9 @@ import Testing
 
     @Test func badArgumentsAreRefused() throws {
         #expect(try run(["--seeds", "9..1"]).status == 2)
+        // Simulations/README.md: seeds are at most 2^63-1 (measurements hold them as JSON integers).
+        #expect(try run(["--seed", "9223372036854775808"]).status == 2)
+        #expect(try run(["--seeds", "1..9223372036854775808"]).status == 2)
         #expect(try run(["--faults", "lightning"]).status == 2)
         #expect(try run(["--replicas", "65"]).status == 2)
         for value in ["-1", "x"] { #expect(try run(["--decoded-texts", value]).status == 2) }

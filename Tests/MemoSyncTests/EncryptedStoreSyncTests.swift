@@ -169,6 +169,30 @@ import MemoSyncTesting
         expectConverged([alice, carol])
     }
 
+    /// FORMAT.md "Key blob": a key blob of a version this build does not know is
+    /// `unknownKeyBlobVersion` ("update the app"), and nothing syncs. A store already open when
+    /// such a key blob appears fails its listing as `encrypted` (it cannot take the newer key
+    /// blob up), writing nothing; unlocking it again then meets the newer version.
+    @Test func aNewerKeyBlobStopsSyncsAndUnlockingSaysSo() async throws {
+        let environment = TestEnvironment(seed: 16)
+        let raw = InMemoryBlobStore()
+        let store = try await StoreEncryption.enable(raw, passphrase: "pw", log2N: Self.log2N, random: SeededEncryptionRandom(seed: 3))
+        let alice = try makeReplica(environment)
+        _ = try alice.createMemo(text: "before the upgrade")
+        #expect(try await alice.sync(with: store).isComplete)
+        // A newer MemoSync writes a key blob of version 2, generation 9.
+        let newer = KeyBlob.prefix + "0000000009-00000000000000aa.key"
+        try raw.write(key: newer, bytes: BlobEnvelope.seal(kind: .keyBlob, version: 2, body: [9, 1, 2, 3]))
+        _ = try alice.createMemo(text: "after the upgrade")
+        raw.resetCounters()
+        let report = try await alice.sync(with: store)
+        #expect(!report.isComplete && report.errors.first?.storeError == .encrypted)
+        #expect(raw.writeCount == 0 && raw.deleteCount == 0)
+        await #expect(throws: EncryptionError.unknownKeyBlobVersion(key: newer, version: 2)) {
+            _ = try await StoreEncryption.unlock(raw, passphrase: "pw", random: SeededEncryptionRandom(seed: 4))
+        }
+    }
+
     /// FORMAT.md "Plain, encrypted, and the switch": `collectPlainBlobs` deletes the plain
     /// segments within the version, the plain snapshots whose version it includes and the plain
     /// heads, and keeps everything else: a segment or snapshot holding an operation the version

@@ -109,6 +109,32 @@ import Testing
         #expect(host.notebook.search("CAFE 3").count == 11)
     }
 
+    /// SERVE.md: "`memo serve` stopping (Ctrl-C, SIGTERM) saves and closes the library
+    /// cleanly": edits not saved yet (a save waits for a quiet moment) are in the library after
+    /// `stop()`, and the next open keeps the replica id, which only a clean close allows.
+    @Test func stoppingSavesWhatWasNotSavedYetAndClosesCleanly() throws {
+        let folder = NSTemporaryDirectory() + "memo-serve-stop-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before: ReplicaID
+        do {
+            let replica = try Replica(libraryPath: folder)
+            before = replica.id
+            replica.closeNow()
+        }
+        var configuration = ServeConfiguration(libraryPath: folder)
+        configuration.saveQuietMilliseconds = 600_000
+        configuration.maxUnsavedMilliseconds = 600_000
+        configuration.syncIntervalMilliseconds = nil
+        let host = try LibraryHost(configuration: configuration, syncer: nil)
+        let id = try host.create(text: "typed just before Ctrl-C")
+        host.stop()
+        let reopened = try Replica(libraryPath: folder)
+        defer { reopened.closeNow() }
+        #expect(reopened.notebook.memo(id)?.text == "typed just before Ctrl-C")
+        #expect(reopened.id == before, "a clean close keeps the replica id")
+        #expect(reopened.openReport.damage.isEmpty)
+    }
+
     @Test func concurrentPagesAreTransformed() throws {
         let served = try ServedLibrary()
         let id = try #require(try served.json("POST", "/api/memos", #"{"text":"ab"}"#)["id"] as? String)

@@ -40,6 +40,15 @@ import Testing
         #expect(!page.text.contains("<script>"))
     }
 
+    /// SERVE.md's bounds, as `memo serve` starts with them (the tests run with smaller ones):
+    /// a head of 16 KiB, a body of 4 MiB, 10 s for a request, 30 s idle, 64 connections.
+    @Test func theDefaultBoundsAreTheDocumentedOnes() {
+        let limits = HTTPLimits()
+        #expect(limits.maxHeadBytes == 16 * 1024 && limits.maxBodyBytes == 4 * 1024 * 1024)
+        #expect(limits.requestTimeoutMilliseconds == 10_000 && limits.idleTimeoutMilliseconds == 30_000)
+        #expect(limits.maxConnections == 64)
+    }
+
     @Test func refusesEachAttackWithNothingChanged() throws {
         let served = try ServedLibrary()
         let created = try served.json("POST", "/api/memos", #"{"text":"keep me"}"#)

@@ -218,6 +218,8 @@ import Testing
             let two = try Data(contentsOf: folder.appendingPathComponent("merged/\(name)"))
             #expect(one == two, "\(name)")
         }
+        // A seed in two files does not merge (Simulations/README.md).
+        #expect(try run(["merge", dir("high"), dir("whole"), "--measure", dir("twice.json")]).status == 2)
         // Other options do not merge.
         #expect(try run(["--seeds", "5..5", "--report", dir("other"), "--steps", "50", "--replicas", "2"]).status == 0)
         #expect(try run(["merge", dir("high"), dir("other"), "--measure", dir("bad.json")]).status == 2)

@@ -279,6 +279,12 @@ import Testing
             ),
             ("{\"memo-sim scenario\": 1,\n\"lengthMilliseconds\": 600000,\n\"replicas\": [\n\"a\", \"b\"]}", 4, "must be an object"),
             ("{\"memo-sim scenario\": 1,\n\"lengthMilliseconds\": 600000", 2, "unexpected end"),
+            // Simulations/README.md: "A schedule of more than two million events is refused."
+            // Two replicas syncing and editing every second for six days: 2,073,600 events.
+            (
+                "{\"memo-sim scenario\": 1,\n\"lengthMilliseconds\": 518400000,\n\"replicas\": [\n{\"name\": \"a\", \"syncEveryMilliseconds\": 1000, \"editEveryMilliseconds\": 1000},\n{\"name\": \"b\", \"syncEveryMilliseconds\": 1000, \"editEveryMilliseconds\": 1000}]}",
+                3, "more than 2000000"
+            ),
         ]
         for (text, line, reason) in cases {
             do throws(ScenarioError) {

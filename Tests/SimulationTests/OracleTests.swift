@@ -198,4 +198,55 @@ import Testing
         4765814493 r3 crash down=1
         4787274783 r3 leave graceful=0
         """
+
+    /// A replica writes a snapshot whose answer is lost (the write landed, the replica was
+    /// told it failed), its clock jumps back almost a week, and it later finds the snapshot in a
+    /// listing: the snapshot ages from when it was found (FORMAT.md, "Garbage collection"), so
+    /// once that is the grace period ago, the replica deletes the segments it covers. The
+    /// oracle aged the snapshot only from the write, by the replica's clock, which was now a
+    /// week in the future, and failed `collection` (`memo-sim --seed 4369 --steps 3000
+    /// --replicas 8 --faults all`). It now also accepts the replica's record of when it found
+    /// the snapshot, provided the grace period has truly passed since the write.
+    @Test func aSnapshotFoundAfterTheClockJumpedBackAgesFromWhenItWasFound() throws {
+        let result = Simulation(trace: try Trace(parsing: Self.foundAfterAJumpBack)).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+    }
+
+    static let foundAfterAJumpBack = """
+        memo-sim trace 1
+        seed 4369
+        engine replica
+        replicas 8
+        founders 6
+        steps 11
+        features backspace,caret-typing,clone,compact,concurrent-typing,create,delete-range,late-join,paste,replace-range,restore,trash,type-backward,type-forward,undo
+        fault conflicts 0.015154
+        fault delay 0.273247
+        fault junk 0.129553
+        fault lossy 0.138632
+        fault rot 0.006589
+        fault stale 0.436331
+        fault torn 0.169817
+        fault transient 0.009778
+        delay-max-ms 789912
+        snapshot-after-segments 64
+        snapshot-every-operations 200
+        grace-period-ms 60000
+        memos-max 8
+        memo-scalars-max 2000
+        intention-check 1.0
+        expect collection
+        events
+        12977 r1 type dir=fwd len=1 memo=1134015857 at=3658802407
+        13173 r2 type dir=fwd len=16 memo=4249672649 at=1265887172
+        438300 r1 type dir=fwd len=16 memo=250800274 at=2983006725
+        446729 r1 paste len=131 memo=499465110 at=3315655578
+        598436 r2 sync
+        1875800 r1 type dir=fwd len=34 memo=14445258 at=1301112082
+        2073459 r1 sync
+        7376448 r1 clock-jump ms=-575197047
+        7387547 r1 sync
+        7388845 r1 delete len=1 memo=2141909520 at=722475510
+        48492823 r1 sync
+        """
 }

@@ -205,7 +205,7 @@ extension Simulation {
                 writtenSnapshots.append(
                     SnapshotRecord(
                         key: key, writer: peer.index, version: peer.notebook.version,
-                        writtenAtMilliseconds: peer.sessionWallMilliseconds))
+                        writtenAtMilliseconds: peer.sessionWallMilliseconds, writtenAtSimulatedMilliseconds: now))
             }
         case let .delete(key):
             let replica: ReplicaID
@@ -234,11 +234,20 @@ extension Simulation {
             }
             let now = peer.sessionWallMilliseconds
             let grace = parameters.gracePeriodMilliseconds
+            // Aged by the writer's clock since the write; or, when the clock jumped back past the
+            // write, since the replica found the snapshot in a listing (a write whose answer was
+            // lost: FORMAT.md "Garbage collection", a snapshot found ages from when it was found),
+            // provided the grace period has truly passed since the write.
+            func aged(_ snapshot: SnapshotRecord) -> Bool {
+                if now >= snapshot.writtenAtMilliseconds && now - snapshot.writtenAtMilliseconds >= grace { return true }
+                guard self.now >= snapshot.writtenAtSimulatedMilliseconds, self.now - snapshot.writtenAtSimulatedMilliseconds >= grace,
+                    let found = session.state.ownSnapshots.first(where: { $0.key == snapshot.key })
+                else { return false }
+                return now >= found.writtenAtMilliseconds && now - found.writtenAtMilliseconds >= grace
+            }
             // The covering snapshot (or a copy of it) must still be in the store, and aged.
             let covered = writtenSnapshots.contains { snapshot in
-                guard needed.isIncluded(in: snapshot.version),
-                    snapshot.writer != peer.index || (now >= snapshot.writtenAtMilliseconds && now - snapshot.writtenAtMilliseconds >= grace)
-                else { return false }
+                guard needed.isIncluded(in: snapshot.version), snapshot.writer != peer.index || aged(snapshot) else { return false }
                 let candidates = [snapshot.key] + (store?.copies(of: snapshot.key) ?? [])
                 return candidates.contains { $0 != key && (store?.bytes(of: $0) != nil || snapshotsLostWithTheStore.contains($0)) }
             }

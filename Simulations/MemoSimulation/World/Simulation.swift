@@ -34,7 +34,10 @@ public final class Simulation {
         var key: String
         var writer: Int
         var version: VersionVector
+        /// When, by the writer's own clock, the write was handed to the store.
         var writtenAtMilliseconds: UInt64
+        /// When, in simulated (true) time.
+        var writtenAtSimulatedMilliseconds: UInt64
     }
 
     public let trace: Trace

@@ -111,6 +111,21 @@ struct FixedEncryptionRandom: EncryptionRandomSource {
         #expect(refusal(BlobEnvelope.seal(kind: .encryptedBlob, version: 1, body: Array(body.prefix(20)))) == .malformed("shorter than its key id, nonce and tag"))
     }
 
+    /// FORMAT.md's refusal table, last row: a padded plaintext whose length, zero padding or
+    /// size bucket is wrong is `malformed`, whatever the tag said (a writer's bug, or a key
+    /// holder forging): checked where the opened plaintext is unpadded.
+    @Test func aPlaintextWithWrongPaddingIsMalformed() throws {
+        let blob: [UInt8] = Array("a plain blob".utf8)
+        var padded = [UInt8(blob.count)] + blob
+        padded += [UInt8](repeating: 0, count: BlobCipher.paddedLength(padded.count) - padded.count)
+        #expect(try BlobCipher.unpad(padded) == blob)
+        var nonZero = padded
+        nonZero[nonZero.count - 1] = 1
+        #expect(throws: BlobRefusal.malformed("padding is not zeros")) { try BlobCipher.unpad(nonZero) }
+        #expect(throws: BlobRefusal.malformed("padding is not the size bucket's")) { try BlobCipher.unpad(padded + [0]) }
+        #expect(throws: BlobRefusal.self) { try BlobCipher.unpad([200] + blob) }  // a length past the end
+    }
+
     @Test func paddingBucketsAreFORMATs() {
         #expect(BlobCipher.paddedLength(1) == 512)
         #expect(BlobCipher.paddedLength(512) == 512)

@@ -65,7 +65,7 @@ package struct BlobCipher: Sendable {
     }
 
     /// The plain blob inside a padded plaintext: a varint length, the blob, zeros.
-    private static func unpad(_ padded: [UInt8]) throws(BlobRefusal) -> [UInt8] {
+    static func unpad(_ padded: [UInt8]) throws(BlobRefusal) -> [UInt8] {
         do throws(DecodingError) {
             var reader = ByteReader(padded)
             let count = try reader.count(max: padded.count, "blob length")
@@ -73,6 +73,8 @@ package struct BlobCipher: Sendable {
             guard padded[blob.upperBound...].allSatisfy({ $0 == 0 }) else { throw .malformed("padding is not zeros") }
             guard paddedLength(blob.upperBound) == padded.count else { throw .malformed("padding is not the size bucket's") }
             return Array(padded[blob])
+        } catch let .malformed(reason) {
+            throw .malformed(reason)
         } catch {
             throw .malformed(error.description)
         }

@@ -209,27 +209,41 @@ public struct Notebook: Sendable {
         do throws(DecodingError) {
             // A text a read decoded from this very body (taken: the record then holds the only
             // reference, so edits change it in place), else decoded now.
-            var text: TextCRDT
-            if let kept = decodedTextCache.text(
-                id: memos[at: index].id, replica: replica, bytes: bytes, range: body, bodyVersion: bodyVersion,
-                history: memos[at: index].pendingHistory, taking: true)
-            {
-                text = kept
-                #if MEMOSYNC_INTERNAL_CHECKS
-                checkKeptTextDecodesAlike(kept, record: memos[at: index])
-                #endif
-            } else {
-                #if MEMOSYNC_INTERNAL_CHECKS
-                decodedTextCache.debugDecodeCount += 1
-                #endif
-                text = try Self.decodeText(memos[at: index], bytes: bytes, body: body, version: bodyVersion, replica: replica)
-            }
+            var text = try keptOrDecodedText(of: memos[at: index], bytes: bytes, body: body, bodyVersion: bodyVersion, taking: true)
             text.keepsDeletedContent = keepsHistoryStorage
             memos[at: index].pendingHistory = nil
             memos[at: index].text = .materialized(text)
         } catch {
             throw .corruptMemo(memos[at: index].id, error)
         }
+    }
+
+    /// The text of `record`, whose storage is the body at `body` of `bytes`: the one
+    /// ``DecodedTextCache`` keeps for that body (taken out of it when `taking`), else decoded
+    /// now (and kept there unless `taking`: the caller then holds it in the record).
+    private func keptOrDecodedText(
+        of record: MemoRecord, bytes: [UInt8], body: Range<Int>, bodyVersion: UInt8, taking: Bool
+    ) throws(DecodingError) -> TextCRDT {
+        if let kept = decodedTextCache.text(
+            id: record.id, replica: replica, bytes: bytes, range: body, bodyVersion: bodyVersion, history: record.pendingHistory,
+            taking: taking)
+        {
+            #if MEMOSYNC_INTERNAL_CHECKS
+            checkKeptTextDecodesAlike(kept, record: record)
+            #endif
+            return kept
+        }
+        #if MEMOSYNC_INTERNAL_CHECKS
+        decodedTextCache.debugDecodeCount += 1
+        #endif
+        let text = try Self.decodeText(record, bytes: bytes, body: body, version: bodyVersion, replica: replica)
+        if !taking {
+            decodedTextCache.store(
+                DecodedTextCache.Entry(
+                    id: record.id, replica: replica, bodyVersion: bodyVersion, body: Array(bytes[body]), history: record.pendingHistory,
+                    text: text))
+        }
+        return text
     }
 
     /// The text of `record`, whose storage is the body at `body` of `bytes`, decoded with its
@@ -249,12 +263,8 @@ public struct Notebook: Sendable {
     /// body gives (items and their order, deletions, version, visible text, kept content).
     func checkKeptTextDecodesAlike(_ kept: TextCRDT, record: MemoRecord) {
         guard case let .encoded(bytes, body, _, _, _, _, bodyVersion) = record.text,
-            let decoded = try? Self.decodeText(bytes, body: body, version: bodyVersion, own: record.textIsOwnEncoding, replica: replica)
+            let withHistory = try? Self.decodeText(record, bytes: bytes, body: body, version: bodyVersion, replica: replica)
         else { preconditionFailure("memo \(record.id): a kept text for a body that does not decode") }
-        var withHistory = decoded
-        if let history = record.pendingHistory {
-            try? withHistory.attachHistory(history.bytes, range: history.bytes.indices, sectionVersion: history.sectionVersion)
-        }
         precondition(
             withHistory.version == kept.version && withHistory.string == kept.string && TextCRDT.sameItemsInOrder(withHistory, kept)
                 && withHistory.encodedHistorySection() == kept.encodedHistorySection(),
@@ -291,25 +301,8 @@ public struct Notebook: Sendable {
         case let .materialized(text):
             return text
         case let .encoded(bytes, body, _, _, _, _, bodyVersion):
-            if let kept = decodedTextCache.text(
-                id: record.id, replica: replica, bytes: bytes, range: body, bodyVersion: bodyVersion, history: record.pendingHistory,
-                taking: false)
-            {
-                #if MEMOSYNC_INTERNAL_CHECKS
-                checkKeptTextDecodesAlike(kept, record: record)
-                #endif
-                return kept
-            }
-            #if MEMOSYNC_INTERNAL_CHECKS
-            decodedTextCache.debugDecodeCount += 1
-            #endif
             do throws(DecodingError) {
-                let text = try Self.decodeText(record, bytes: bytes, body: body, version: bodyVersion, replica: replica)
-                decodedTextCache.store(
-                    DecodedTextCache.Entry(
-                        id: record.id, replica: replica, bodyVersion: bodyVersion, body: Array(bytes[body]),
-                        history: record.pendingHistory, text: text))
-                return text
+                return try keptOrDecodedText(of: record, bytes: bytes, body: body, bodyVersion: bodyVersion, taking: false)
             } catch {
                 throw .corruptMemo(record.id, error)
             }

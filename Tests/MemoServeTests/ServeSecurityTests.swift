@@ -33,6 +33,9 @@ import Testing
             #expect(response.headers["referrer-policy"] == "no-referrer", "\(path)")
             #expect(response.headers["cache-control"] == "no-store", "\(path)")
         }
+        // SERVE.md: a slash at the end is not a segment; an empty segment inside is refused.
+        #expect(try served.request("GET", "/api/memos/").status == 200)
+        #expect(try served.request("GET", "/api//memos").status == 400)
         // SERVE.md: "A random 256-bit token": 64 hexadecimal digits, another at each start.
         #expect(served.token.count == 64 && served.token.allSatisfy(\.isHexDigit))
         #expect(ServeSecurity(address: "127.0.0.1", port: 1).token != ServeSecurity(address: "127.0.0.1", port: 1).token)

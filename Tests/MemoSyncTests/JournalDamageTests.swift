@@ -290,6 +290,60 @@ import Testing
         #expect(reopened.library.carried.isEmpty)
     }
 
+    /// Seed 5042 of the simulator: a library whose saved edits are held back after damage keeps
+    /// them its own to publish. Its first record (published) rots; the library reopens under a
+    /// fresh id with the deletion saved after it held back; a sync against a store that lacks
+    /// that record's segment (a stale listing, a store restored from an older copy) leaves the
+    /// earlier id in the lineage, and the deletion counts as not synced. When the store holds the
+    /// segment again, the deletion applies, is published, and reaches another device. (Before the
+    /// fix the earlier id left the lineage in the first sync: the library said it had nothing
+    /// left to publish, and a backup restored then lost the deletion everywhere.)
+    @Test func heldBackEditsOfAnEarlierIdStayInTheLineageUntilPublished() async throws {
+        let store = InMemoryBlobStore()
+        let disk = MemoryDisk()
+        let environment = TestEnvironment(seed: 5042)
+        var replica = try Replica(disk: disk, environment: environment.environment)
+        let memo = try replica.createMemo(text: "first memo alpha")
+        try replica.saveNow()
+        _ = try await replica.sync(with: store)
+        let earlierID = replica.id
+        try replica.edit(memo, replacingUTF16: 10..<16, with: "")
+        try replica.saveNow()
+        replica.closeNow()
+        // Bit rot in the published record that created the memo.
+        let name = LibraryCore.journalFileName(generation: replica.library.generation)
+        var journal = try #require(try disk.read(file: name))
+        let state = try #require(try disk.read(file: "state"))
+        let decoded = try LibraryCore.decodeState(state)
+        let parts = LibraryJournal.parts(journal) { body, version in
+            LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica) != nil
+        }
+        guard case let .record(range, _, _, _)? = parts.first else {
+            Issue.record("no record in \(parts.count) parts")
+            return
+        }
+        journal[range.lowerBound + LibraryJournal.headerBytes + 5] ^= 0x10
+        try disk.perform([.write(file: name, bytes: journal), .sync(file: name)])
+
+        replica = try Replica(disk: disk, environment: environment.environment)
+        let damage = try #require(replica.openReport.damage.first)
+        #expect(damage.recordsLost == 1 && damage.operationsHeldBack > 0)
+        #expect(replica.notebook.memo(memo) == nil)
+        // A store that lacks the segment of the record rot took.
+        let stale = InMemoryBlobStore()
+        _ = try await replica.sync(with: stale)
+        #expect(replica.lineage.contains(earlierID), "lineage \(replica.lineage) lacks \(earlierID)")
+        #expect(replica.unpublishedOperationCount == damage.operationsHeldBack)
+        // The store holds the segment again.
+        _ = try await replica.sync(with: store)
+        #expect(replica.notebook.memo(memo)?.text == "first memo")
+        #expect(replica.notebook.pendingOperationCount == 0)
+        #expect(replica.unpublishedOperationCount == 0)
+        let other = try Replica(disk: MemoryDisk(), environment: TestEnvironment(seed: 5043).environment)
+        _ = try await other.sync(with: store)
+        #expect(other.notebook.memo(memo)?.text == "first memo")
+    }
+
     /// Issue 29, message 9: a purge keeps its promise after damage. A memo whose edits wait in
     /// records kept for held-back operations is refused (nothing changes: those edits would
     /// bring it back, and a compaction keeps the records whole); after a sync it is purged, and

@@ -1479,11 +1479,15 @@ package struct SyncSession {
 
     /// Earlier ids whose operations are all published, with nothing of theirs left to collect
     /// but their last segment, leave the lineage (that segment stays in the store for good).
+    /// An id whose operations the notebook holds back stays: they are this library's, saved
+    /// and not published (they build on a journal record damage took, and wait for a sync to
+    /// bring it back); once out of the lineage, nothing would count them as unpublished or
+    /// publish them when they apply (Simulations/README.md, "Seed 5042").
     private mutating func retireLineage() {
         let current = notebook.replica
         let version = notebook.version
         state.lineage.removeAll { id in
-            guard id != current, state.published[id] >= version[id] else { return false }
+            guard id != current, state.published[id] >= version[id], notebook.pendingOperationCount(of: id) == 0 else { return false }
             let ownSegments = state.ownSegments.filter { key in
                 if case let .segment(owner, _, _)? = StoreLayout.parse(key) { return owner == id }
                 return false

@@ -104,6 +104,9 @@ final class Peer {
     /// only place that holds them meanwhile: it is not lost).
     var awaitsRottedOperations: VersionVector?
     var preCrashReplica: ReplicaID?
+    /// Every id this peer's library opened under, and every id of a lineage it opened with:
+    /// the ids whose saved operations are its own to publish (a set only asked for membership).
+    var ownIDs: Set<ReplicaID> = []
     /// Started as a copy of another library, or restored from a backup, and not synced since.
     var isCopy = false
     /// Whether the running sync goes through the run's encryption (encrypted runs; issue 25).

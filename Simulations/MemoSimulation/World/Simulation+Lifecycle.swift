@@ -74,6 +74,8 @@ extension Simulation {
             return false
         }
         peer.replica!.decodedTextLimit = parameters.decodedTextLimit
+        peer.ownIDs.insert(peer.replica!.id)
+        peer.ownIDs.formUnion(peer.replica!.lineage)
         let report = peer.replica!.openReport
         log.mix(report.journalRecords)
         log.mix(report.discardedJournalBytes)

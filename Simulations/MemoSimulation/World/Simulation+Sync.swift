@@ -329,7 +329,9 @@ extension Simulation {
         // Only a sync that listed the store after its last loss knows what it holds: begun after
         // it, and not with a stale listing that still showed the store as it was before (seed 4).
         let listedAfterLoss = (store?.listingViewMilliseconds[peer.index] ?? 0) >= lastStoreLossMilliseconds
-        if replica.unpublishedOperationCount == 0 && peer.syncStartStoreLossCount == storeLossCount && report.listedStore && listedAfterLoss {
+        let unpublished = replica.unpublishedOperationCount
+        if unpublished == 0 { checkNothingHeldBackIsCalledPublished(peer, replica) }
+        if unpublished == 0 && peer.syncStartStoreLossCount == storeLossCount && report.listedStore && listedAfterLoss {
             oracle.published(peer: peer.index)
             peer.syncedSinceStoreLoss = true
         }
@@ -338,6 +340,21 @@ extension Simulation {
         logReport(peer, report)
         applyRemoteEvents(peer, peer.takeEvents())
         if violation == nil { checkCaret(peer) }
+    }
+
+    /// A library that says it has nothing left to publish holds back none of its own saved
+    /// operations: they wait for a journal record damage took, are in no blob, and count as
+    /// unpublished until they apply and a sync publishes them (seed 5042: an earlier id whose
+    /// operations were all held back left the lineage, so nothing counted or published them).
+    func checkNothingHeldBackIsCalledPublished(_ peer: Peer, _ replica: Replica) {
+        let notebook = replica.notebook
+        for id in peer.ownIDs.sorted() {
+            let held = notebook.pendingOperationCount(of: id)
+            guard held > 0 else { continue }
+            return fail(
+                .nothingLost, [peer.index],
+                "r\(peer.index) says nothing is left to publish but holds back \(held) saved operations of its own id \(id) (lineage \(replica.lineage))")
+        }
     }
 
     /// A copy of a library (a clone, a restored backup) that finished a sync: the state the

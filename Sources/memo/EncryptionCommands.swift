@@ -411,10 +411,12 @@ extension Runner {
     /// `memo store decrypt`: says what it does, asks for the passphrase (a remembered key does
     /// not do), receives everything the store holds, deletes the store's key blobs, makes the
     /// library plain (its `store-key`, then its `encryption` file go), deletes the encrypted blobs, and
-    /// publishes every memo again in plain text. Stopped by a crash at any step, the library is
-    /// still encrypted (and puts the key blob back at its next sync), or is plain with a store
-    /// that still asks for the passphrase: never plain blobs from a library that says it is
-    /// encrypted.
+    /// publishes every memo again in plain text. Stopped by a crash after any step, the library
+    /// is still encrypted (its next sync puts the key blob back, with only ciphertext beside it,
+    /// and the command run again finishes the job), or it is plain with the store's key blob
+    /// already gone (its next sync publishes every memo in plain text): never plain blobs from a
+    /// library that says it is encrypted, and no memo lost. (`EncryptionDowngradeCLITests.decryptStoppedAfterEachStepLosesNothingAndLeaksNothing`
+    /// stops it after each numbered step.)
     private mutating func decrypt(library: Library, store: any BlobStore, session: EncryptionSession, path: String) async throws(CLIError) {
         let replica = library.writer
         guard let encryption = session.libraryEncryption(replica) else { throw .runtime("error.libraryNotEncrypted") }
@@ -435,6 +437,9 @@ extension Runner {
             let reason = received.errors.first?.description ?? t("storeNotListed")
             throw .runtime("error.syncUnfinished", ["error": Format.terminalSafe(reason)])
         }
+        #if MEMOSYNC_TEST_HOOKS
+        stopDecryptForTests(after: 1)
+        #endif
         do throws(BlobStoreError) {
             for keyBlob in try await store.list(prefix: StoreLayout.root + "keys/") { try await store.delete(key: keyBlob.key) }
         } catch {
@@ -443,22 +448,37 @@ extension Runner {
         // The remembered key first: a library stopped between the two is still encrypted, with
         // its key blob to put back (a `store-key` without `encryption` would mean an encrypted
         // library with none).
+        #if MEMOSYNC_TEST_HOOKS
+        stopDecryptForTests(after: 2)
+        #endif
         unlink(session.rememberedKeyPath)
+        #if MEMOSYNC_TEST_HOOKS
+        stopDecryptForTests(after: 3)
+        #endif
         do throws(ReplicaError) {
             try await replica.turnEncryptionOff()
         } catch {
             throw .runtime("error.syncFailed", ["error": explain(error)])
         }
+        #if MEMOSYNC_TEST_HOOKS
+        stopDecryptForTests(after: 4)
+        #endif
         // The ciphertext: unreadable without the key blob; deleted (what fails stays, harmless).
         if let encrypted = try? await store.list(prefix: "memosync/e1/") {
             for blob in encrypted { try? await store.delete(key: blob.key) }
         }
+        #if MEMOSYNC_TEST_HOOKS
+        stopDecryptForTests(after: 5)
+        #endif
         let published: SyncReport
         do throws(ReplicaError) {
             published = try await replica.sync(with: store)
         } catch {
             throw .runtime("error.syncFailed", ["error": explain(error)])
         }
+        #if MEMOSYNC_TEST_HOOKS
+        stopDecryptForTests(after: 6)
+        #endif
         console.print(t("store.decrypted", ["path": path]))
         if !published.isComplete {
             let reason = published.errors.first?.description ?? t("storeNotListed")

@@ -48,6 +48,14 @@ extension Runner {
         return ReplicaEnvironment(wallMilliseconds: { now }, randomUInt64: environment.randomUInt64)
     }
 
+    /// With `MEMO_TEST_STOP_DECRYPT_AFTER=N`, `memo store decrypt` ends the process at once
+    /// (exit status 86: nothing closed, saved or flushed, as a kill would leave it) when its
+    /// step `N` is done (EncryptionCommands.swift numbers them).
+    func stopDecryptForTests(after step: Int) {
+        guard environment["MEMO_TEST_STOP_DECRYPT_AFTER"] == String(step) else { return }
+        _exit(86)
+    }
+
     /// `store` behind the test gate when `MEMO_TEST_STORE_GATE` is set.
     func gatedForTests(_ store: any BlobStore) -> any BlobStore {
         guard let gate = environment["MEMO_TEST_STORE_GATE"], !gate.isEmpty else { return store }

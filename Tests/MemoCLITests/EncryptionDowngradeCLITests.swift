@@ -218,4 +218,43 @@ import Testing
         #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == false)
         try sandbox.fails(["store", "decrypt"], status: 1, containing: ["not encrypted"], library: a)
     }
+
+    /// `memo store decrypt` stopped (killed) after each of its steps: receiving everything (1),
+    /// deleting the key blob (2), forgetting the remembered key (3), making the library plain
+    /// (4), deleting the ciphertext (5), publishing in plain text (6). Whatever the step, both
+    /// memos are still in the library; a library that says it is encrypted has put no plain
+    /// blob in the store, and its next sync puts the key blob back with only ciphertext beside
+    /// it, after which `memo store decrypt` finishes the job; a library already plain publishes
+    /// in plain text at its next sync. Another device then reads both memos from the store.
+    @Test(arguments: 1...6)
+    func decryptStoppedAfterEachStepLosesNothingAndLeaksNothing(step: Int) throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, store, b) = (sandbox.at("a"), sandbox.at("store"), sandbox.at("b"))
+        try encryptedLibrary(sandbox, a, store)
+        let stopped = try sandbox.memo(
+            ["store", "decrypt"], library: a, environment: Self.passphrase.merging(["MEMO_TEST_STOP_DECRYPT_AFTER": String(step)]) { $1 })
+        #expect(stopped.status == 86, "step \(step): \(stopped)")
+        let listed = try sandbox.ok(["list"], library: a).stdout
+        for text in Self.secrets { #expect(listed.contains(String(text.prefix(20))), "step \(step): \(listed)") }
+        let encrypted = try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool
+        #expect(encrypted == (step < 4), "step \(step)")
+        if encrypted == true {
+            expectNoMemoText(in: store)
+            try sandbox.ok(["sync"], library: a, environment: Self.passphrase)
+            expectNoMemoText(in: store)
+            #expect(keyBlobs(in: store).count == 1, "step \(step)")
+            let result = try sandbox.ok(["store", "decrypt"], library: a, environment: Self.passphrase)
+            #expect(result.stderr.contains("plain text"), "\(result)")
+        } else {
+            #expect(keyBlobs(in: store).isEmpty, "step \(step)")
+            try sandbox.fails(["store", "decrypt"], status: 1, containing: ["not encrypted"], library: a)
+            try sandbox.ok(["sync"], library: a)
+        }
+        #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == false)
+        #expect(!files(in: store, containing: "Groceries").isEmpty, "step \(step)")
+        try sandbox.ok(["sync", "--store", store], library: b)
+        let other = try sandbox.ok(["list"], library: b).stdout
+        for text in Self.secrets { #expect(other.contains(String(text.prefix(20))), "step \(step): \(other)") }
+    }
 }

@@ -274,4 +274,38 @@ import MemoSyncTesting
         #expect(alice.notebook.memo(second)?.text == "xz")
         try await expectNewDeviceGetsEverything(from: store, like: alice, environment)
     }
+
+    /// A library whose earlier ids all left the lineage (their operations published, the
+    /// library reopened after a crash under a fresh id that has made none) switches to a new
+    /// store, and then the new store is wiped: each time the store lists nothing of what the
+    /// library holds, so it publishes a snapshot of everything, and a new device's first sync
+    /// gets every memo. (Before, it published only a head there: `memo store decrypt` stopped
+    /// after its first step, then run again, left a store with no memo in it.)
+    @Test func aLibraryWhoseEarlierIdsLeftTheLineagePublishesEverythingToANewStore() async throws {
+        let environment = TestEnvironment(seed: 16)
+        let (first, second) = (InMemoryBlobStore(), InMemoryBlobStore())
+        let disk = MemoryDisk()
+        var alice = try Replica(disk: disk, environment: environment.environment)
+        try alice.createMemo(text: "first memo")
+        try await alice.sync(with: first)
+        let earlier = alice.id
+        await alice.close()
+        disk.crash()
+        try disk.perform([.delete(file: LibrarySeal.fileName), .syncDirectory])
+        alice = try Replica(disk: disk, environment: environment.environment)
+        #expect(alice.id != earlier)
+        try await alice.sync(with: first)
+        #expect(alice.lineage.isEmpty, "the earlier id left the lineage: \(alice.lineage)")
+        #expect(alice.unpublishedOperationCount == 0)
+        let switched = try await alice.sync(with: second)
+        #expect(switched.publishedSnapshot != nil)
+        try await expectNewDeviceGetsEverything(from: second, like: alice, environment)
+        try replaceContents(of: second, with: [])
+        let wiped = try await alice.sync(with: second)
+        #expect(wiped.publishedSnapshot != nil)
+        try await expectNewDeviceGetsEverything(from: second, like: alice, environment)
+        // The first store still holds the earlier id's segment: nothing more to publish there.
+        let again = try await alice.sync(with: first)
+        #expect(again.publishedSnapshot == nil && again.blobsWritten == 0, "\(again)")
+    }
 }

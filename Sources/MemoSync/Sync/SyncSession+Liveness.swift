@@ -34,6 +34,17 @@ extension SyncSession {
             report.republishedOperationCount += Int(published - covered)
             storeLostHistory = true
         }
+        guard !storeLostHistory else { return }
+        // What the notebook holds of ids outside the lineage (other replicas', and earlier ids
+        // of this library that left it) is published again only as part of a snapshot. A store
+        // that lists no segment and no snapshot of any replica the notebook holds operations of
+        // (a new store, a wiped one, one whose ciphertext `memo store decrypt` deleted) lacks
+        // all of it: without this, a library whose earlier ids all left the lineage published
+        // nothing there but a head, and a new device's first sync got nothing.
+        let version = notebook.version
+        guard version.entries.contains(where: { !state.lineage.contains($0.replica) }) else { return }
+        if segments.keys.contains(where: { version[$0] > 0 }) || snapshots.contains(where: { version[$0.replica] > 0 }) { return }
+        storeLostHistory = true
     }
 
     // MARK: What the store offers

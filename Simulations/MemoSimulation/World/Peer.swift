@@ -104,8 +104,9 @@ final class Peer {
     /// only place that holds them meanwhile: it is not lost).
     var awaitsRottedOperations: VersionVector?
     var preCrashReplica: ReplicaID?
-    /// Every id this peer's library opened under, and every id of a lineage it opened with:
-    /// the ids whose saved operations are its own to publish (a set only asked for membership).
+    /// Every id this peer's library opened under, and every id of a lineage it opened with,
+    /// since it started or was last restored from a backup: the ids whose saved operations are
+    /// its own to publish (a set only asked for membership).
     var ownIDs: Set<ReplicaID> = []
     /// Started as a copy of another library, or restored from a backup, and not synced since.
     var isCopy = false

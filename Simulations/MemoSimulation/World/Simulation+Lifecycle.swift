@@ -242,6 +242,9 @@ extension Simulation {
         peer.disk.restore(image)
         storeHoldsWhatNoLibraryDoes = true
         statistics.restores += 1
+        // The ids are the restored library's: operations of a later id of this peer's came back
+        // from the store, or are uncertain (the oracle's business), not this library's to publish.
+        peer.ownIDs.removeAll()
         guard open(peer, after: "restoring a backup") else { return }
         oracle.makeUncertain(peer: peer.index)
         peer.isCopy = true

@@ -1,4 +1,5 @@
 import Foundation
+import MemoSync
 
 /// One HTTP request as a store builds it.
 struct HTTPRequest: Sendable {
@@ -10,6 +11,10 @@ struct HTTPRequest: Sendable {
     var headers: [(name: String, value: String)] = []
     /// The body (empty for none).
     var body: [UInt8] = []
+    /// The largest answer body taken: a larger one is not read on (refused from its declared
+    /// length, or stopped once more arrived) and comes back as ``HTTPResponse/oversizeBytes``.
+    /// No answer of a MemoSync store is larger than its largest blob.
+    var answerBytesMax: Int = StoreLayout.maxListedBlobBytes
 }
 
 /// The answer to one request.
@@ -20,6 +25,9 @@ struct HTTPResponse: Sendable {
     var headers: [String: String] = [:]
     /// The body.
     var body: [UInt8] = []
+    /// When the body was larger than the request's ``HTTPRequest/answerBytesMax``: its declared
+    /// length, or how much had arrived when the transfer was stopped (the body is then empty).
+    var oversizeBytes: Int? = nil
 }
 
 /// Why a request got no answer.

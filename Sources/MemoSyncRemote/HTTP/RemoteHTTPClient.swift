@@ -62,6 +62,11 @@ struct RemoteHTTPClient: Sendable {
                 outcome = Self.outcome(of: error)
             }
             if Task.isCancelled { throw .cancelled }
+            // Larger than any answer of a MemoSync store may be: final, and not read on (the
+            // transport stopped it). The key is the request's path; a read names its blob.
+            if case let .success(response) = result, let oversize = response.oversizeBytes {
+                throw .tooLarge(key: request.url.path, sizeBytes: oversize, limitBytes: request.answerBytesMax)
+            }
             let elapsed = environment.monotonicMilliseconds() - start
             let decision = policy.decision(
                 after: outcome, attempt: attempt, elapsedMilliseconds: elapsed, randomUnit: environment.randomUnit(), retryAfterMilliseconds: retryAfter)

@@ -14,12 +14,21 @@ import FoundationNetworking
 /// (the store then retries); and a connection closed after a status line but before the end
 /// of the answer's head stops the process ("Transfer completed, but there's no response").
 /// The fault tests (Tests/Servers/faultproxy.py) break connections after a whole head.
+/// An answer larger than the request's limit (declared so in its head, or found so as it
+/// arrives) has its task cancelled and its body dropped; swift-corelibs-foundation goes on
+/// taking what arrives until the cancel takes effect, which against a fast server (loopback,
+/// a loaded machine) can be hundreds of megabytes later, and holds the pieces it queued for the
+/// delegate meanwhile.
 ///
-/// The completion-handler API is used on every platform, wrapped in a continuation with a
-/// cancellation handler: it behaves the same with swift-corelibs-foundation (Linux) and Apple's
-/// Foundation, where the async `data(for:)` methods differ in how they report cancellation.
+/// Answers arrive through the session's delegate (``TransferDelegate``), piece by piece, on
+/// every platform, wrapped in a continuation with a cancellation handler: it behaves the same
+/// with swift-corelibs-foundation (Linux) and Apple's Foundation, where the async `data(for:)`
+/// methods differ in how they report cancellation. So an answer larger than the request's
+/// ``HTTPRequest/answerBytesMax`` is refused from its declared length, or stopped as soon as
+/// more than that arrived, and never gathered (but see the known limits above).
 final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    private let delegate: TransferDelegate
     private let timeoutSeconds: Double
 
     /// A transport whose requests time out after `timeoutMilliseconds` without progress, with at
@@ -32,7 +41,8 @@ final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.timeoutIntervalForRequest = Double(timeoutMilliseconds) / 1000
-        session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+        delegate = TransferDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         timeoutSeconds = Double(timeoutMilliseconds) / 1000
     }
 
@@ -46,8 +56,13 @@ final class URLSessionTransport: HTTPTransport {
         let box = TaskBox()
         let result: Result<HTTPResponse, TransportFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(returning: Self.result(data: data, response: response, error: error, box: box))
+                let task = session.dataTask(with: urlRequest)
+                delegate.register(task, answerBytesMax: request.answerBytesMax) { data, response, error, oversizeBytes in
+                    if let oversizeBytes, !box.wasCancelled, let http = response as? HTTPURLResponse {
+                        continuation.resume(returning: .success(HTTPResponse(status: http.statusCode, oversizeBytes: oversizeBytes)))
+                    } else {
+                        continuation.resume(returning: Self.result(data: data, response: response, error: error, box: box))
+                    }
                 }
                 box.start(task)
             }
@@ -59,7 +74,7 @@ final class URLSessionTransport: HTTPTransport {
 
     private static func result(data: Data?, response: URLResponse?, error: (any Error)?, box: TaskBox) -> Result<HTTPResponse, TransportFailure> {
         if let error {
-            // A 401 whose challenge `NoRedirects` declined (see there) ends as "cancelled";
+            // A 401 whose challenge `TransferDelegate` declined (see there) ends as "cancelled";
             // the answer had arrived, and is what the store must see.
             if (error as? URLError)?.code == .cancelled, !box.wasCancelled, let refused = box.response, refused.statusCode == 401 {
                 return .success(HTTPResponse(status: 401))
@@ -150,10 +165,65 @@ private final class TaskBox: Sendable {
     var response: HTTPURLResponse? { state.withLock { $0.task?.response as? HTTPURLResponse } }
 }
 
-/// Refuses every redirect: the answer (a 301 or 307) reaches the store, which reports it. And
-/// answers authentication challenges: the stores send their credentials themselves, so a 401
-/// is final.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+/// The session's delegate: gathers each task's answer as it arrives, refuses one larger than
+/// its limit, refuses every redirect (the answer, a 301 or 307, reaches the store, which
+/// reports it), and answers authentication challenges (the stores send their credentials
+/// themselves, so a 401 is final).
+private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// What ends a task: its body, response and error, and the answer's size when it was
+    /// larger than the limit.
+    typealias Finish = @Sendable (Data?, URLResponse?, (any Error)?, Int?) -> Void
+
+    private struct Transfer {
+        var body = Data()
+        var answerBytesMax: Int
+        var oversizeBytes: Int?
+        var finish: Finish
+    }
+
+    /// Transfers by task identifier.
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    /// Follows `task` (not started yet): `finish` is called once, when it ends.
+    func register(_ task: URLSessionDataTask, answerBytesMax: Int, finish: @escaping Finish) {
+        transfers.withLock { $0[task.taskIdentifier] = Transfer(answerBytesMax: answerBytesMax, finish: finish) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let declared = response.expectedContentLength
+        let refused = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier], declared > Int64(transfer.answerBytesMax) else { return false }
+            transfer.oversizeBytes = Int(clamping: declared)
+            transfers[dataTask.taskIdentifier] = transfer
+            return true
+        }
+        completionHandler(refused ? .cancel : .allow)
+        if refused { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let stop = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier], transfer.oversizeBytes == nil else { return false }
+            if transfer.body.count + data.count > transfer.answerBytesMax {
+                transfer.oversizeBytes = transfer.body.count + data.count
+                transfer.body = Data()
+            } else {
+                transfer.body.append(data)
+            }
+            transfers[dataTask.taskIdentifier] = transfer
+            return transfer.oversizeBytes != nil
+        }
+        if stop { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        transfer.finish(transfer.body, task.response, error, transfer.oversizeBytes)
+    }
+
     /// With swift-corelibs-foundation, a 401 carrying `WWW-Authenticate` raises a challenge
     /// that "default handling" never completes when no credential is stored (the task hangs;
     /// swift-corelibs-foundation issue 5456, fixed after Swift 6.3.1): it is declined, which

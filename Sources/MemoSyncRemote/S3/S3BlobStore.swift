@@ -135,7 +135,12 @@ public struct S3BlobStore: BlobStore, CustomStringConvertible {
     }
 
     public func read(key: String) async throws(BlobStoreError) -> [UInt8] {
-        let response = try await send("GET", objectKey: try objectKey(key), query: [])
+        let response: HTTPResponse
+        do throws(BlobStoreError) {
+            response = try await send("GET", objectKey: try objectKey(key), query: [])
+        } catch let .tooLarge(_, sizeBytes, limitBytes) {
+            throw .tooLarge(key: key, sizeBytes: sizeBytes, limitBytes: limitBytes)
+        }
         switch response.status {
         case 200:
             guard response.body.count <= StoreLayout.maxListedBlobBytes else {

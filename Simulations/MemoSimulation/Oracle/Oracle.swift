@@ -219,6 +219,12 @@ final class Oracle {
         }
     }
 
+    /// The operations of `peer`'s saved deletions not yet known published (each deletion's
+    /// ``OperationMark``), for the check of a library's claim that nothing is left to publish.
+    func unpublishedDeletionMarks(peer: Int) -> [OperationMark] {
+        unpublished[peer].compactMap { $0.kind == .delete ? $0.mark : nil }
+    }
+
     /// Whether `peer` has effects not yet saved.
     func hasPending(peer: Int) -> Bool { !pending[peer].isEmpty }
 

@@ -228,6 +228,27 @@ import Testing
         return LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: version, body: bytes))
     }
 
+    /// Flips a bit inside the envelope of the last journal record of `file` on `disk` that
+    /// `chosen` picks (by its index among the records and its delta), and writes the journal
+    /// back; returns the damaged journal.
+    static func flipABit(in file: String, on disk: MemoryDisk, where chosen: (Int, NotebookDelta) -> Bool) throws -> [UInt8] {
+        var journal = try #require(try disk.read(file: file))
+        let decoded = try LibraryCore.decodeState(try #require(try disk.read(file: "state")))
+        func record(_ body: Range<Int>, _ version: UInt8) -> (delta: NotebookDelta, syncState: SyncState?)? {
+            LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica)
+        }
+        var target: Int?
+        var index = 0
+        for part in LibraryJournal.parts(journal, belongs: { record($0, $1) != nil }) {
+            guard case let .record(range, body, version, _) = part, let decodedRecord = record(body, version) else { continue }
+            if chosen(index, decodedRecord.delta) { target = range.lowerBound + LibraryJournal.headerBytes + 5 }
+            index += 1
+        }
+        journal[try #require(target)] ^= 0x10
+        try disk.perform([.write(file: file, bytes: journal), .sync(file: file)])
+        return journal
+    }
+
     /// A record lost to damage whose operations the store holds: the records after it are held
     /// back, kept through a compaction and a reopen, and apply when a sync brings the lost
     /// operations back; nothing is lost in the end.
@@ -245,24 +266,8 @@ import Testing
         try replica.saveNow()
         replica.closeNow()
         // Flip a bit inside the envelope of the record that saved the second memo.
-        let generation = replica.library.generation
-        let name = LibraryCore.journalFileName(generation: generation)
-        var journal = try #require(try disk.read(file: name))
-        let state = try #require(try disk.read(file: "state"))
-        let decoded = try LibraryCore.decodeState(state)
-        let parts = LibraryJournal.parts(journal) { body, version in
-            LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica) != nil
-        }
-        var target: Int?
-        for part in parts {
-            guard case let .record(range, body, version, _) = part,
-                let record = LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica),
-                record.delta.memos.contains(second)
-            else { continue }
-            target = range.lowerBound + LibraryJournal.headerBytes + 5
-        }
-        journal[try #require(target)] ^= 0x10
-        try disk.perform([.write(file: name, bytes: journal), .sync(file: name)])
+        let name = LibraryCore.journalFileName(generation: replica.library.generation)
+        let journal = try Self.flipABit(in: name, on: disk) { _, delta in delta.memos.contains(second) }
 
         replica = try Replica(disk: disk, environment: environment.environment)
         let damage = try #require(replica.openReport.damage.first)
@@ -312,18 +317,7 @@ import Testing
         replica.closeNow()
         // Bit rot in the published record that created the memo.
         let name = LibraryCore.journalFileName(generation: replica.library.generation)
-        var journal = try #require(try disk.read(file: name))
-        let state = try #require(try disk.read(file: "state"))
-        let decoded = try LibraryCore.decodeState(state)
-        let parts = LibraryJournal.parts(journal) { body, version in
-            LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica) != nil
-        }
-        guard case let .record(range, _, _, _)? = parts.first else {
-            Issue.record("no record in \(parts.count) parts")
-            return
-        }
-        journal[range.lowerBound + LibraryJournal.headerBytes + 5] ^= 0x10
-        try disk.perform([.write(file: name, bytes: journal), .sync(file: name)])
+        _ = try Self.flipABit(in: name, on: disk) { index, _ in index == 0 }
 
         replica = try Replica(disk: disk, environment: environment.environment)
         let damage = try #require(replica.openReport.damage.first)

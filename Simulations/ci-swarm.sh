@@ -22,6 +22,9 @@ first="${MEMO_SIM_FIRST_SEED:-1}"
 # A seed whose snapshots are amortized (those with seed / 40 % 4 == 1; the first seeds are not):
 # snapshots wait until the segments they spare weigh a quarter of them (issue 28).
 .build/release/memo-sim --seed 41 --steps 3000 --replicas 8 --faults all --quiet
+# Seed 5042: a library whose saved edits were held back after damage said it had nothing left
+# to publish, and a restored backup then lost a deletion (Simulations/README.md, "Seed 5042").
+.build/release/memo-sim --seed 5042 --steps 3000 --replicas 8 --faults all --quiet
 .build/release/memo-sim --seeds "$first..$((first + 100000000))" --steps 3000 --replicas 8 --faults all \
     --time-limit "${MEMO_SIM_LONG_SECONDS:-40}" --min-seeds "${MEMO_SIM_LONG_MIN_SEEDS:-8}" --quiet
 # Texts turned back into their encoded form at every save change nothing a run does (issue 28):
@@ -31,6 +34,16 @@ kept=$(.build/release/memo-sim --seed 38 --steps 1000 --replicas 5 --faults all 
 released=$(.build/release/memo-sim --seed 38 --steps 1000 --replicas 5 --faults all --decoded-texts 0 | grep -o 'hash=[0-9a-f]*')
 if [ -z "$kept" ] || [ "$kept" != "$released" ]; then
     echo "seed 38 ran otherwise with decoded texts turned back: $kept against $released" >&2
+    exit 1
+fi
+# A release build holds no mutant: it refuses --mutant with exit status 2 and says why
+# (Simulations/README.md, "Proof that it can fail").
+set +e
+refusal=$(.build/release/memo-sim --mutant skipped-fsync --seed 1 --steps 10 --replicas 2 2>&1)
+status=$?
+set -e
+if [ "$status" -ne 2 ] || ! grep -q "only in debug builds with self-checks" <<<"$refusal"; then
+    echo "a release memo-sim did not refuse --mutant (exit $status): $refusal" >&2
     exit 1
 fi
 # The worked scenarios (issue 30), two seeds each.

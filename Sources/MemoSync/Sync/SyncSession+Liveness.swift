@@ -15,7 +15,10 @@ extension SyncSession {
     /// names (an earlier session's, which a later session published in its own segment, and
     /// whose id has left the lineage since), and other replicas' operations may be gone too. A
     /// segment of what the names show lost could hold operations that build on those, which
-    /// nobody could apply once this library is gone (Simulations/README.md, "Seed 824").
+    /// nobody could apply once this library is gone (Simulations/README.md, "Seed 824"). A
+    /// store that lists nothing of what the notebook holds, while the notebook holds operations
+    /// of ids outside the lineage, has lost the library's history too (FORMAT.md, "Checking the
+    /// store").
     mutating func reconcilePublished() {
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active == .publishCountsFailedWrite { return }

@@ -437,9 +437,7 @@ extension Runner {
             let reason = received.errors.first?.description ?? t("storeNotListed")
             throw .runtime("error.syncUnfinished", ["error": Format.terminalSafe(reason)])
         }
-        #if MEMOSYNC_TEST_HOOKS
-        stopDecryptForTests(after: 1)
-        #endif
+        decryptStepDone(1)
         do throws(BlobStoreError) {
             for keyBlob in try await store.list(prefix: StoreLayout.root + "keys/") { try await store.delete(key: keyBlob.key) }
         } catch {
@@ -448,37 +446,27 @@ extension Runner {
         // The remembered key first: a library stopped between the two is still encrypted, with
         // its key blob to put back (a `store-key` without `encryption` would mean an encrypted
         // library with none).
-        #if MEMOSYNC_TEST_HOOKS
-        stopDecryptForTests(after: 2)
-        #endif
+        decryptStepDone(2)
         unlink(session.rememberedKeyPath)
-        #if MEMOSYNC_TEST_HOOKS
-        stopDecryptForTests(after: 3)
-        #endif
+        decryptStepDone(3)
         do throws(ReplicaError) {
             try await replica.turnEncryptionOff()
         } catch {
             throw .runtime("error.syncFailed", ["error": explain(error)])
         }
-        #if MEMOSYNC_TEST_HOOKS
-        stopDecryptForTests(after: 4)
-        #endif
+        decryptStepDone(4)
         // The ciphertext: unreadable without the key blob; deleted (what fails stays, harmless).
         if let encrypted = try? await store.list(prefix: "memosync/e1/") {
             for blob in encrypted { try? await store.delete(key: blob.key) }
         }
-        #if MEMOSYNC_TEST_HOOKS
-        stopDecryptForTests(after: 5)
-        #endif
+        decryptStepDone(5)
         let published: SyncReport
         do throws(ReplicaError) {
             published = try await replica.sync(with: store)
         } catch {
             throw .runtime("error.syncFailed", ["error": explain(error)])
         }
-        #if MEMOSYNC_TEST_HOOKS
-        stopDecryptForTests(after: 6)
-        #endif
+        decryptStepDone(6)
         console.print(t("store.decrypted", ["path": path]))
         if !published.isComplete {
             let reason = published.errors.first?.description ?? t("storeNotListed")

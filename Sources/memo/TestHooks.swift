@@ -1,5 +1,6 @@
 // Hooks for the project's own tests, compiled only into a self-check debug build
-// (MEMOSYNC_TEST_HOOKS, Package.swift): never in a release or an app's build.
+// (MEMOSYNC_TEST_HOOKS, Package.swift): never in a release or an app's build, which gets only
+// the empty step marker at the end of this file.
 
 #if MEMOSYNC_TEST_HOOKS
 import Foundation
@@ -48,10 +49,10 @@ extension Runner {
         return ReplicaEnvironment(wallMilliseconds: { now }, randomUInt64: environment.randomUInt64)
     }
 
-    /// With `MEMO_TEST_STOP_DECRYPT_AFTER=N`, `memo store decrypt` ends the process at once
-    /// (exit status 86: nothing closed, saved or flushed, as a kill would leave it) when its
-    /// step `N` is done (EncryptionCommands.swift numbers them).
-    func stopDecryptForTests(after step: Int) {
+    /// `memo store decrypt` finished its step `step` (EncryptionCommands.swift numbers them):
+    /// with `MEMO_TEST_STOP_DECRYPT_AFTER=step` the process ends at once (exit status 86:
+    /// nothing closed, saved or flushed, as a kill would leave it).
+    func decryptStepDone(_ step: Int) {
         guard environment["MEMO_TEST_STOP_DECRYPT_AFTER"] == String(step) else { return }
         _exit(86)
     }
@@ -61,5 +62,12 @@ extension Runner {
         guard let gate = environment["MEMO_TEST_STORE_GATE"], !gate.isEmpty else { return store }
         return GatedStore(inner: store, gate: gate)
     }
+}
+#else
+extension Runner {
+    /// `memo store decrypt` finished its step `step`: nothing to do outside the self-check
+    /// build's tests.
+    @inline(__always)
+    func decryptStepDone(_ step: Int) {}
 }
 #endif

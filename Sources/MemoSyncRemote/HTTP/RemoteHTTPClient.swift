@@ -33,8 +33,9 @@ struct RemoteHTTPClient: Sendable {
 
     /// The final answer to the request `build()` makes (built again for each attempt, so that a
     /// signature carries the attempt's time): the first answer that is not retryable, or the
-    /// last one when retries run out. Throws when no answer came at all.
-    func send(_ build: () throws(BlobStoreError) -> HTTPRequest) async throws(BlobStoreError) -> HTTPResponse {
+    /// last one when retries run out. Throws when no answer came at all, and ``BlobStoreError/tooLarge(key:sizeBytes:limitBytes:)``
+    /// (naming `blobKey`, else the request's path) for an answer larger than the request allows.
+    func send(blobKey: String? = nil, _ build: () throws(BlobStoreError) -> HTTPRequest) async throws(BlobStoreError) -> HTTPResponse {
         let start = environment.monotonicMilliseconds()
         var attempt = 1
         while true {
@@ -63,9 +64,9 @@ struct RemoteHTTPClient: Sendable {
             }
             if Task.isCancelled { throw .cancelled }
             // Larger than any answer of a MemoSync store may be: final, and not read on (the
-            // transport stopped it). The key is the request's path; a read names its blob.
+            // transport stopped it).
             if case let .success(response) = result, let oversize = response.oversizeBytes {
-                throw .tooLarge(key: request.url.path, sizeBytes: oversize, limitBytes: request.answerBytesMax)
+                throw .tooLarge(key: blobKey ?? request.url.path, sizeBytes: oversize, limitBytes: request.answerBytesMax)
             }
             let elapsed = environment.monotonicMilliseconds() - start
             let decision = policy.decision(

@@ -11,13 +11,14 @@ extension S3BlobStore {
         return configuration.prefix + key
     }
 
-    /// Sends a signed request for `objectKey` (nil: the bucket itself), retrying by the policy.
+    /// Sends a signed request for `objectKey` (nil: the bucket itself), retrying by the policy;
+    /// an answer too large is refused naming `blobKey` (a read's blob).
     func send(
         _ method: String, objectKey: String?, query: [(name: String, value: String)], headers: [(name: String, value: String)] = [],
-        body: [UInt8] = []
+        body: [UInt8] = [], blobKey: String? = nil
     ) async throws(BlobStoreError) -> HTTPResponse {
         let payloadHash = try SHA256.hexHash(body)
-        return try await client.send { () throws(BlobStoreError) -> HTTPRequest in
+        return try await client.send(blobKey: blobKey) { () throws(BlobStoreError) -> HTTPRequest in
             try self.signedRequest(method, objectKey: objectKey, query: query, headers: headers, body: body, payloadHash: payloadHash)
         }
     }

@@ -135,12 +135,7 @@ public struct S3BlobStore: BlobStore, CustomStringConvertible {
     }
 
     public func read(key: String) async throws(BlobStoreError) -> [UInt8] {
-        let response: HTTPResponse
-        do throws(BlobStoreError) {
-            response = try await send("GET", objectKey: try objectKey(key), query: [])
-        } catch let .tooLarge(_, sizeBytes, limitBytes) {
-            throw .tooLarge(key: key, sizeBytes: sizeBytes, limitBytes: limitBytes)
-        }
+        let response = try await send("GET", objectKey: try objectKey(key), query: [], blobKey: key)
         switch response.status {
         case 200:
             guard response.body.count <= StoreLayout.maxListedBlobBytes else {

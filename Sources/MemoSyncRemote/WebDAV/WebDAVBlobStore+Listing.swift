@@ -167,13 +167,16 @@ extension WebDAVBlobStore {
         return origin + basePath + (key.isEmpty ? "" : SigV4.canonicalPath(key))
     }
 
-    /// Sends a request (with the credentials), retrying by the policy.
-    func send(_ method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) async throws(BlobStoreError) -> HTTPResponse {
+    /// Sends a request (with the credentials), retrying by the policy; an answer too large is
+    /// refused naming `blobKey` (a read's blob).
+    func send(
+        _ method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], blobKey: String? = nil
+    ) async throws(BlobStoreError) -> HTTPResponse {
         guard let target = URL(string: url) else { throw .invalidKey(url) }
         var allHeaders = headers
         if let authorization { allHeaders.append((name: "Authorization", value: authorization)) }
         let request = HTTPRequest(method: method, url: target, headers: allHeaders, body: body)
-        return try await client.send { () throws(BlobStoreError) -> HTTPRequest in request }
+        return try await client.send(blobKey: blobKey) { () throws(BlobStoreError) -> HTTPRequest in request }
     }
 
     /// The error for a failed answer: 401 and 403 refuse the credentials; a busy server's

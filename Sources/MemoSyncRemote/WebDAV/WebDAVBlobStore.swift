@@ -122,12 +122,7 @@ public struct WebDAVBlobStore: BlobStore, CustomStringConvertible {
     }
 
     public func read(key: String) async throws(BlobStoreError) -> [UInt8] {
-        let response: HTTPResponse
-        do throws(BlobStoreError) {
-            response = try await send("GET", url: try url(forKey: key))
-        } catch let .tooLarge(_, sizeBytes, limitBytes) {
-            throw .tooLarge(key: key, sizeBytes: sizeBytes, limitBytes: limitBytes)
-        }
+        let response = try await send("GET", url: try url(forKey: key), blobKey: key)
         switch response.status {
         case 200:
             guard response.body.count <= StoreLayout.maxListedBlobBytes else {

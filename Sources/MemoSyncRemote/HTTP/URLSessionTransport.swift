@@ -206,15 +206,19 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let stop = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[dataTask.taskIdentifier], transfer.oversizeBytes == nil else { return false }
-            if transfer.body.count + data.count > transfer.answerBytesMax {
-                transfer.oversizeBytes = transfer.body.count + data.count
-                transfer.body = Data()
-            } else {
-                transfer.body.append(data)
+            // Changed in place, holding no copy of the transfer meanwhile (a copy would share the
+            // body, and appending would then copy all of it at every piece).
+            let id = dataTask.taskIdentifier
+            guard let (bodyBytes, limit, refused) = transfers[id].map({ ($0.body.count, $0.answerBytesMax, $0.oversizeBytes != nil) }),
+                !refused
+            else { return false }
+            guard bodyBytes + data.count <= limit else {
+                transfers[id]?.oversizeBytes = bodyBytes + data.count
+                transfers[id]?.body = Data()
+                return true
             }
-            transfers[dataTask.taskIdentifier] = transfer
-            return transfer.oversizeBytes != nil
+            transfers[id]?.body.append(data)
+            return false
         }
         if stop { dataTask.cancel() }
     }

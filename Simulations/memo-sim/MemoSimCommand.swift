@@ -23,6 +23,9 @@ enum MemoSimCommand {
           --engine E          replica (default) or notebook (bare notebooks exchanging deltas)
           --time-limit SECS   stop starting new seeds after SECS seconds
           --min-seeds N       with --time-limit: run at least N seeds however long they take
+          --jobs N            run up to N seeds at once, each on a thread of its own (default: one
+                              per processor, here \(SwarmRunner.defaultJobs)); output and measurements are in
+                              seed order and the same for any N
           --quiet             print failures and the final line only
           --log               print the run's event log (with --seed or --replay)
           --trace-out FILE    write the run's trace (with --seed)
@@ -100,6 +103,8 @@ enum MemoSimCommand {
         var seeds: ClosedRange<UInt64> = 1...1
         var timeLimit: Double?
         var seedsMin = 0
+        /// `--jobs N`: seeds run at once.
+        var jobs = SwarmRunner.defaultJobs
         var quiet = false
         var printLog = false
         var shrink = false
@@ -178,6 +183,9 @@ enum MemoSimCommand {
             case "--min-seeds":
                 guard let text = value(), let count = Int(text), count >= 0 else { throw bad("--min-seeds needs a number of seeds") }
                 invocation.seedsMin = count
+            case "--jobs":
+                guard let text = value(), let jobs = Int(text), (1...1024).contains(jobs) else { throw bad("--jobs needs 1 to 1024") }
+                invocation.jobs = jobs
             case "--quiet": invocation.quiet = true
             case "--log": invocation.printLog = true
             case "--shrink": invocation.shrink = true
@@ -380,6 +388,7 @@ enum MemoSimCommand {
         var runner = SwarmRunner(options: options, timeLimitSeconds: invocation.timeLimit) { out($0) }
         runner.printsEveryRun = !invocation.quiet
         runner.seedsMin = invocation.seedsMin
+        runner.jobs = invocation.jobs
         if let scenario = invocation.scenario {
             runner.traceForSeed = { scenario.trace(seed: $0) }
             runner.commandSuffix = invocation.scenarioSuffix
@@ -461,6 +470,7 @@ enum MemoSimCommand {
             var runner = SwarmRunner(options: part.options, timeLimitSeconds: part.timeLimit) { out($0) }
             runner.printsEveryRun = !part.quiet
             runner.seedsMin = part.seedsMin
+            runner.jobs = part.jobs
             runner.traceForSeed = { variant.trace(seed: $0) }
             runner.commandSuffix = part.scenarioSuffix + " (with every replica's \(key) \(label))"
             runner.measureSampleIntervalMilliseconds = part.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds

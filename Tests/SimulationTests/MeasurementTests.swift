@@ -1,6 +1,7 @@
 import Foundation
 import MemoCRDT
 @testable import MemoSimulation
+import Synchronization
 import Testing
 
 #if canImport(FoundationXML)
@@ -125,6 +126,44 @@ import FoundationXML
         runner.printsEveryRun = false
         runner.measureSampleIntervalMilliseconds = Meter.defaultSampleIntervalMilliseconds
         return MeasurementFile(options: "test", seeds: runner.run(seeds: seeds).measurements)
+    }
+
+    /// Seeds run three at once give what they give one after the other: the same lines in
+    /// the same (seed) order, the same measurements' bytes, the same failures and totals.
+    @Test func seedsRunAtOnceReportWhatTheyReportOneAfterTheOther() {
+        let options = SimulationOptions(replicaCount: 3, steps: 90, faults: .all)
+        func runLines(jobs: Int) -> (lines: [String], summary: SwarmRunner.Summary) {
+            let lines = Mutex<[String]>([])
+            var runner = SwarmRunner(options: options) { line in lines.withLock { $0.append(line) } }
+            runner.jobs = jobs
+            runner.measureSampleIntervalMilliseconds = Meter.defaultSampleIntervalMilliseconds
+            let summary = runner.run(seeds: 11...17)
+            // The seconds a run took are the only thing allowed to differ.
+            let timeless = lines.withLock { $0 }.map { $0.replacing(#/\([0-9.]+s\)|real=[0-9.]+s|edits\/s=[0-9]+ chars\/s=[0-9]+ sim-time\/real-time=[0-9]+x/#, with: "") }
+            return (timeless, summary)
+        }
+        let one = runLines(jobs: 1)
+        let three = runLines(jobs: 3)
+        #expect(one.lines.count == 8 && one.lines.first?.hasPrefix("seed=11 ") == true && one.lines[6].hasPrefix("seed=17 "))
+        #expect(three.lines == one.lines)
+        #expect(three.summary.seedsRun == 7 && three.summary.edits == one.summary.edits)
+        #expect(MeasurementFile(options: "t", seeds: three.summary.measurements).json.text
+            == MeasurementFile(options: "t", seeds: one.summary.measurements).json.text)
+    }
+
+    /// Under a time limit the seeds run are the first ones of the range, however many run at
+    /// once, and at least the minimum.
+    @Test func aTimeLimitWithJobsRunsTheFirstSeeds() {
+        let seedsSeen = Mutex<[UInt64]>([])
+        var runner = SwarmRunner(options: SimulationOptions(replicaCount: 2, steps: 40, faults: .none), timeLimitSeconds: 0.000_001) { line in
+            if let seed = line.firstMatch(of: #/^seed=([0-9]+) /#).flatMap({ UInt64($0.1) }) { seedsSeen.withLock { $0.append(seed) } }
+        }
+        runner.jobs = 4
+        runner.seedsMin = 5
+        let summary = runner.run(seeds: 100...10_000)
+        #expect(summary.stoppedAtTimeLimit)
+        #expect(summary.seedsRun == 5, "claims are taken one at a time: the minimum, then the limit")
+        #expect(seedsSeen.withLock { $0 } == Array(100..<(100 + UInt64(summary.seedsRun))))
     }
 
     @Test func measurementsAreTheSameBytesTwiceAndReadBack() throws {

@@ -57,4 +57,60 @@ import Testing
         }
         #expect(decodedCount == 120)
     }
+
+    /// `TextBodyChecks`: a body that passed the history check is remembered byte for byte, and
+    /// decoding it again gives the same text; a body that fails is never remembered (so it fails
+    /// every time); a body differing in one byte is not taken for a remembered one; the bytes
+    /// kept stay within the limit.
+    @Test func bodiesThatPassedAreRememberedByteForByteOnly() throws {
+        var random = SeededRandom(seed: 0x7B0D)
+        var encodings: [[UInt8]] = []
+        for _ in 0..<20 {
+            var texts = (0..<3).map { TextCRDT(replica: ReplicaID(UInt64(0x200 + $0))) }
+            for step in 0..<24 {
+                let index = step % 3
+                try texts[index].insert(["a", "é", "😀"][random.int(in: 0..<3)], atScalar: random.int(in: 0..<texts[index].string.unicodeScalars.count + 1))
+                if random.int(in: 0..<3) == 0 { try texts[(index + 1) % 3].merge(texts[index]) }
+            }
+            encodings.append(texts[0].encoded())
+        }
+        let checks = TextBodyChecks()
+        try TextBodyChecks.$current.withValue(checks) {
+            for encoded in encodings {
+                let first = try TextCRDT(decoding: encoded, replica: ReplicaID(0xE1))
+                let again = try TextCRDT(decoding: encoded, replica: ReplicaID(0xE2))
+                #expect(first.string == again.string && first.version == again.version && TextCRDT.sameItemsInOrder(first, again))
+                #expect(again.encoded() == encoded)
+            }
+        }
+        #expect(checks.count > 0, "concurrent insertions at one place are replayed in id form, so checked and remembered")
+        #expect(checks.hits >= checks.count, "every remembered body was found again by its second decode")
+
+        let bad = bytesFromHex("6d73126a12cea96c6f65cc8148652020206f61006c6426030a000000000000000b020000000000000c0200000000000013041311590100000d2b01001326180901000f030f021213020d1303000901030208030100010d03020c000603030004000a2901020d0801220d00000204c2b9888c")
+        let remembered = checks.count
+        TextBodyChecks.$current.withValue(checks) {
+            for _ in 0..<2 {
+                #expect(throws: DecodingError.self) { try TextCRDT(decoding: bad, replica: ReplicaID(0xE1)) }
+            }
+        }
+        #expect(checks.count == remembered, "a body that failed is never remembered")
+
+        // The bytes compared, not only their hash.
+        let body = Array(encodings[0].dropFirst(8))
+        checks.remember(body, range: body.indices)
+        var changed = body
+        changed[changed.count / 2] ^= 0x01
+        #expect(checks.passed(body, range: body.indices))
+        #expect(!checks.passed(changed, range: changed.indices))
+
+        let small = TextBodyChecks(bytesMax: 3 * body.count)
+        for offset in 0..<10 {
+            var other = body
+            other[0] = UInt8(offset)
+            small.remember(other, range: other.indices)
+        }
+        #expect(small.count == 3)
+        #expect(small.passed({ var last = body; last[0] = 9; return last }(), range: body.indices))
+        #expect(!small.passed({ var first = body; first[0] = 0; return first }(), range: body.indices))
+    }
 }

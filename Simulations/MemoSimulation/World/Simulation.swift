@@ -133,6 +133,12 @@ public final class Simulation {
     /// - Precondition: the mutant, if any, is one of ``SimulationParameters/availableMutants``
     ///   (`Trace(parsing:)` and `memo-sim` check this).
     public func run() -> SimulationResult {
+        // The world's replicas and oracle decode the same store blobs again and again: a body
+        // that passed the history check once is not replayed again (`TextBodyChecks`).
+        TextBodyChecks.$current.withValue(TextBodyChecks()) { runUnderMutant() }
+    }
+
+    private func runUnderMutant() -> SimulationResult {
         guard let name = parameters.mutant else { return runTrace() }
         #if MEMOSYNC_MUTANTS
         guard let mutant = EngineMutant(rawValue: name) else { preconditionFailure("unknown mutant \(name)") }

@@ -773,8 +773,17 @@ extension TextCRDT {
                 placedByOrigins = true
             }
         }
-        try decoded.finishDecoding(
-            reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: placedByOrigins && checksHistory)
+        // The replay that checks the state against its history, unless these bytes passed it
+        // before (`TextBodyChecks`; builds with internal checks replay every time).
+        var replays = placedByOrigins && checksHistory
+        let checks = replays ? TextBodyChecks.current : nil
+        if let checks, checks.passed(bytes, range: bodyRange) {
+            #if !MEMOSYNC_INTERNAL_CHECKS
+            replays = false
+            #endif
+        }
+        try decoded.finishDecoding(reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: replays)
+        if replays { checks?.remember(bytes, range: bodyRange) }
         self = decoded
     }
 

@@ -58,7 +58,7 @@ import Testing
         #expect(decodedCount == 120)
     }
 
-    /// `TextBodyChecks`: a body that passed the history check is remembered byte for byte, and
+    /// `HistoryChecks`: a body that passed the history check is remembered byte for byte, and
     /// decoding it again gives the same text; a body that fails is never remembered (so it fails
     /// every time); a body differing in one byte is not taken for a remembered one; the bytes
     /// kept stay within the limit.
@@ -74,8 +74,8 @@ import Testing
             }
             encodings.append(texts[0].encoded())
         }
-        let checks = TextBodyChecks()
-        try TextBodyChecks.$current.withValue(checks) {
+        let checks = HistoryChecks()
+        try HistoryChecks.$current.withValue(checks) {
             for encoded in encodings {
                 let first = try TextCRDT(decoding: encoded, replica: ReplicaID(0xE1))
                 let again = try TextCRDT(decoding: encoded, replica: ReplicaID(0xE2))
@@ -88,7 +88,7 @@ import Testing
 
         let bad = bytesFromHex("6d73126a12cea96c6f65cc8148652020206f61006c6426030a000000000000000b020000000000000c0200000000000013041311590100000d2b01001326180901000f030f021213020d1303000901030208030100010d03020c000603030004000a2901020d0801220d00000204c2b9888c")
         let remembered = checks.count
-        TextBodyChecks.$current.withValue(checks) {
+        HistoryChecks.$current.withValue(checks) {
             for _ in 0..<2 {
                 #expect(throws: DecodingError.self) { try TextCRDT(decoding: bad, replica: ReplicaID(0xE1)) }
             }
@@ -97,20 +97,21 @@ import Testing
 
         // The bytes compared, not only their hash.
         let body = Array(encodings[0].dropFirst(8))
-        checks.remember(body, range: body.indices)
+        checks.remember(.textBody, body, range: body.indices)
         var changed = body
         changed[changed.count / 2] ^= 0x01
-        #expect(checks.passed(body, range: body.indices))
-        #expect(!checks.passed(changed, range: changed.indices))
+        #expect(checks.passed(.textBody, body, range: body.indices))
+        #expect(!checks.passed(.textBody, changed, range: changed.indices))
+        #expect(!checks.passed(.notebookState, body, range: body.indices), "the kind is part of what is compared")
 
-        let small = TextBodyChecks(bytesMax: 3 * body.count)
+        let small = HistoryChecks(bytesMax: 3 * body.count)
         for offset in 0..<10 {
             var other = body
             other[0] = UInt8(offset)
-            small.remember(other, range: other.indices)
+            small.remember(.textBody, other, range: other.indices)
         }
         #expect(small.count == 3)
-        #expect(small.passed({ var last = body; last[0] = 9; return last }(), range: body.indices))
-        #expect(!small.passed({ var first = body; first[0] = 0; return first }(), range: body.indices))
+        #expect(small.passed(.textBody, { var last = body; last[0] = 9; return last }(), range: body.indices))
+        #expect(!small.passed(.textBody, { var first = body; first[0] = 0; return first }(), range: body.indices))
     }
 }

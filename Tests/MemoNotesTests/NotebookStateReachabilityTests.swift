@@ -22,6 +22,38 @@ import Testing
         }
     }
 
+    /// With `HistoryChecks` bound, a notebook state that passed is remembered and decodes to the
+    /// same notebook again; issue 25's refused state is refused every time and never remembered.
+    @Test func notebookStatesThatPassedAreRememberedAndRefusedOnesNever() throws {
+        var alice = Notebook(replica: ReplicaID(0x300))
+        let id = MemoID(high: 3, low: 1)
+        try alice.createMemo(id, text: "first line\nbody", wallMilliseconds: 1_700_000_000_000)
+        var bob = Notebook(replica: ReplicaID(0x301))
+        try bob.merge(alice)
+        try bob.edit(id, replacingScalars: 0..<0, with: "bob ", wallMilliseconds: 1_700_000_000_500)
+        try alice.edit(id, replacingScalars: 5..<5, with: " alice", wallMilliseconds: 1_700_000_000_600)
+        try alice.merge(bob)
+        let encoded = alice.encoded()
+        let bad = bytesFromHex("6d7332990203010000000000000001000000000000006a144d65f09f918df09f8fbd6f20300a626f64c3a979020a000000000000000c000000000000000e01045101000002110800013d011602000000000000000200000000000000660b4d656d6f2031c3a96f6179020b000000000000000c000000000000000b09075101000003010112000013040708001203000003000000000000000300000000000000480f4d656d6f20320a6268656c6c6f2079010c000000000000001303510100001328052800030a000000000000000b000000000000000c00000000000000020080a0abfef962010edef302020880a0abfef962010b00081080a0abfef962010b0002010211bed70211029ed9010ba09f010907ac590908e64e1101b891031c0bdd74")
+        let checks = HistoryChecks()
+        try HistoryChecks.$current.withValue(checks) {
+            let first = try Notebook(decoding: encoded, replica: ReplicaID(0xF1))
+            let countAfterFirst = checks.count
+            let hitsAfterFirst = checks.hits
+            let again = try Notebook(decoding: encoded, replica: ReplicaID(0xF2))
+            #expect(countAfterFirst >= 1 && checks.count == countAfterFirst, "the state (and its bodies) remembered once")
+            #expect(checks.hits > hitsAfterFirst, "the second decode found the state")
+            #expect(first.version == again.version && first.memoIDs == again.memoIDs)
+            #expect(first.memo(id)?.text == alice.memo(id)?.text && again.memo(id)?.text == alice.memo(id)?.text)
+            #expect(alice.memo(id)?.text == "bob first alice line\nbody")
+            let remembered = checks.count
+            for _ in 0..<2 {
+                #expect(throws: DecodingError.self) { try Notebook(decoding: bad, replica: ReplicaID(0xF1)) }
+            }
+            #expect(checks.count == remembered, "a refused state is never remembered")
+        }
+    }
+
     /// Honest notebooks of three replicas editing, trashing and restoring shared memos, synced
     /// now and then: each state decodes, and its history gives a new replica the same version
     /// with nothing held back.

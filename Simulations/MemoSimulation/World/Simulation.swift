@@ -133,9 +133,9 @@ public final class Simulation {
     /// - Precondition: the mutant, if any, is one of ``SimulationParameters/availableMutants``
     ///   (`Trace(parsing:)` and `memo-sim` check this).
     public func run() -> SimulationResult {
-        // The world's replicas and oracle decode the same store blobs again and again: a body
-        // that passed the history check once is not replayed again (`TextBodyChecks`).
-        TextBodyChecks.$current.withValue(TextBodyChecks()) { runUnderMutant() }
+        // The world's replicas and oracle decode the same store blobs again and again: a state
+        // that passed the history check once is not checked again (`HistoryChecks`).
+        HistoryChecks.$current.withValue(HistoryChecks()) { runUnderMutant() }
     }
 
     private func runUnderMutant() -> SimulationResult {

@@ -774,16 +774,16 @@ extension TextCRDT {
             }
         }
         // The replay that checks the state against its history, unless these bytes passed it
-        // before (`TextBodyChecks`; builds with internal checks replay every time).
+        // before (`HistoryChecks`; builds with internal checks replay every time).
         var replays = placedByOrigins && checksHistory
-        let checks = replays ? TextBodyChecks.current : nil
-        if let checks, checks.passed(bytes, range: bodyRange) {
+        let checks = replays ? HistoryChecks.current : nil
+        if let checks, checks.passed(.textBody, bytes, range: bodyRange) {
             #if !MEMOSYNC_INTERNAL_CHECKS
             replays = false
             #endif
         }
         try decoded.finishDecoding(reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: replays)
-        if replays { checks?.remember(bytes, range: bodyRange) }
+        if replays { checks?.remember(.textBody, bytes, range: bodyRange) }
         self = decoded
     }
 

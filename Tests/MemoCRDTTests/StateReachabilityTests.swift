@@ -114,4 +114,50 @@ import Testing
         #expect(small.passed(.textBody, { var last = body; last[0] = 9; return last }(), range: body.indices))
         #expect(!small.passed(.textBody, { var first = body; first[0] = 0; return first }(), range: body.indices))
     }
+
+    /// `SharedTextDecodes`: a body decoded once is taken for any replica, and what it gives is
+    /// what decoding the body for that replica gives: the same replica table (the local replica
+    /// last when the body holds nothing of it), the same items, bytes and local edits after.
+    @Test func sharedDecodesGiveWhatADecodeForThatReplicaGives() throws {
+        var alice = TextCRDT(replica: ReplicaID(0x10))
+        var bob = TextCRDT(replica: ReplicaID(0x20))
+        try alice.insert("hello", atScalar: 0)
+        try bob.merge(alice)
+        try bob.insert("X", atScalar: 2)
+        try alice.insert("Y", atScalar: 2)
+        try alice.merge(bob)
+        let encoded = alice.encoded()
+        let shared = SharedTextDecodes()
+        // 0x10 and 0x20 hold operations in the body; 0x30 and 0x05 do not (one sorts before them).
+        let replicas = [ReplicaID(0x30), ReplicaID(0x10), ReplicaID(0x05), ReplicaID(0x20), ReplicaID(0x30)]
+        for replica in replicas {
+            let direct = try TextCRDT(decoding: encoded, replica: replica)
+            let viaShared = try SharedTextDecodes.$current.withValue(shared) { try TextCRDT(decoding: encoded, replica: replica) }
+            #expect(viaShared.replica == replica && viaShared.replicaTable.ids == direct.replicaTable.ids)
+            #expect(viaShared.localReplicaIndex == direct.localReplicaIndex && viaShared.logs.count == direct.logs.count)
+            #expect(viaShared.string == direct.string && viaShared.version == direct.version && TextCRDT.sameItemsInOrder(viaShared, direct))
+            #expect(viaShared.encoded() == encoded)
+            var editedDirect = direct
+            var editedShared = viaShared
+            try editedDirect.insert("!", atScalar: 1)
+            try editedShared.insert("!", atScalar: 1)
+            #expect(editedShared.encoded() == editedDirect.encoded(), "replica \(replica): a local edit goes to the same replica")
+        }
+        #expect(shared.count == 1 && shared.hits == replicas.count - 1)
+
+        // A body decoded without the history check (its own, in release builds) is not taken for
+        // a decode that must check; one that checked is taken for both.
+        let other = SharedTextDecodes()
+        let bytes = Array(encoded)
+        let body = try BlobEnvelope.open(bytes, kind: .textState, versions: 1...TextCRDT.stateFormatVersionWithHistory).body
+        let (unchecked, checked) = (TextCRDT(replica: ReplicaID(0x40)), try TextCRDT(decoding: encoded, replica: ReplicaID(0x40)))
+        other.keep(unchecked, bytes, range: body, historyChecked: false)
+        #expect(other.text(bytes, range: body, needsHistoryChecked: true) == nil)
+        #expect(other.text(bytes, range: body, needsHistoryChecked: false) != nil)
+        other.keep(checked, bytes, range: body, historyChecked: true)
+        #expect(other.text(bytes, range: body, needsHistoryChecked: true) != nil)
+        var changed = bytes
+        changed[body.lowerBound + body.count / 2] ^= 0x01
+        #expect(other.text(changed, range: body, needsHistoryChecked: false) == nil, "the bytes compared, not only their hash")
+    }
 }

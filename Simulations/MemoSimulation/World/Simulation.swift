@@ -133,9 +133,12 @@ public final class Simulation {
     /// - Precondition: the mutant, if any, is one of ``SimulationParameters/availableMutants``
     ///   (`Trace(parsing:)` and `memo-sim` check this).
     public func run() -> SimulationResult {
-        // The world's replicas and oracle decode the same store blobs again and again: a state
-        // that passed the history check once is not checked again (`HistoryChecks`).
-        HistoryChecks.$current.withValue(HistoryChecks()) { runUnderMutant() }
+        // The world's replicas and oracle decode the same bytes again and again: a state that
+        // passed the history check once is not checked again (`HistoryChecks`), and a text body
+        // decoded once is copied instead of decoded again, for any replica (`SharedTextDecodes`).
+        HistoryChecks.$current.withValue(HistoryChecks()) {
+            SharedTextDecodes.$current.withValue(SharedTextDecodes()) { runUnderMutant() }
+        }
     }
 
     private func runUnderMutant() -> SimulationResult {

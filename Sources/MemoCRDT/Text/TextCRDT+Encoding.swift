@@ -633,16 +633,16 @@ extension TextCRDT {
     /// builds with internal checks make it anyway.
     package init(decodingOwnBody bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
         #if MEMOSYNC_INTERNAL_CHECKS
-        self = try Self(decodingVersion2Body: bytes, range: bodyRange, replica: replica)
+        self = try Self.decodingVersion2BodySharing(bytes, range: bodyRange, replica: replica, checksHistory: true)
         #else
-        self = try Self(decodingVersion2Body: bytes, range: bodyRange, replica: replica, checksHistory: false)
+        self = try Self.decodingVersion2BodySharing(bytes, range: bodyRange, replica: replica, checksHistory: false)
         #endif
     }
 
     /// Decodes a text state body of `version` (1 or 2) found at `range` of `bytes`.
     package init(decodingBody bytes: [UInt8], range bodyRange: Range<Int>, version: UInt8, replica: ReplicaID) throws(DecodingError) {
         if version >= 2 {
-            self = try Self(decodingVersion2Body: bytes, range: bodyRange, replica: replica)
+            self = try Self.decodingVersion2BodySharing(bytes, range: bodyRange, replica: replica, checksHistory: true)
             return
         }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
@@ -748,7 +748,7 @@ extension TextCRDT {
 
     /// Decodes a version 2 text state body: a walk of the log (``walkVersion2(_:range:)``) checks
     /// its structure and gives each replica's Lamport runs, then the log is replayed.
-    private init(
+    init(
         decodingVersion2Body bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID, checksHistory: Bool = true
     ) throws(DecodingError) {
         let walk = try Self.walkVersion2(bytes, range: bodyRange)

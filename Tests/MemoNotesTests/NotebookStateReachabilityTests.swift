@@ -54,6 +54,29 @@ import Testing
         }
     }
 
+    /// `SharedNotebookDecodes`: a state decoded once is copied for any replica, and gives what
+    /// decoding it for that replica gives, local edits included; version 1 states are not kept.
+    @Test func sharedNotebookDecodesGiveWhatADecodeForThatReplicaGives() throws {
+        var alice = Notebook(replica: ReplicaID(0x300))
+        let id = MemoID(high: 3, low: 2)
+        try alice.createMemo(id, text: "shared\nbody", wallMilliseconds: 1_700_000_000_000)
+        var bob = Notebook(replica: ReplicaID(0x301))
+        try bob.merge(alice)
+        try bob.edit(id, replacingScalars: 0..<0, with: "b", wallMilliseconds: 1_700_000_000_100)
+        try alice.merge(bob)
+        let encoded = alice.encoded()
+        let shared = SharedNotebookDecodes()
+        for replica in [ReplicaID(0x302), ReplicaID(0x300), ReplicaID(0x303)] {
+            var direct = try Notebook(decoding: encoded, replica: replica)
+            var viaShared = try SharedNotebookDecodes.$current.withValue(shared) { try Notebook(decoding: encoded, replica: replica) }
+            #expect(viaShared.replica == replica && viaShared.encoded() == direct.encoded() && viaShared.memo(id)?.text == "bshared\nbody")
+            try direct.edit(id, replacingScalars: 1..<1, with: "!", wallMilliseconds: 1_700_000_001_000)
+            try viaShared.edit(id, replacingScalars: 1..<1, with: "!", wallMilliseconds: 1_700_000_001_000)
+            #expect(viaShared.encoded() == direct.encoded(), "replica \(replica): a local edit goes to the same replica")
+        }
+        #expect(shared.count == 1 && shared.hits == 2)
+    }
+
     /// Honest notebooks of three replicas editing, trashing and restoring shared memos, synced
     /// now and then: each state decodes, and its history gives a new replica the same version
     /// with nothing held back.

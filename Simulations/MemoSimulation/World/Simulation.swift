@@ -135,9 +135,12 @@ public final class Simulation {
     public func run() -> SimulationResult {
         // The world's replicas and oracle decode the same bytes again and again: a state that
         // passed the history check once is not checked again (`HistoryChecks`), and a text body
-        // decoded once is copied instead of decoded again, for any replica (`SharedTextDecodes`).
+        // or snapshot decoded once is copied instead of decoded again, for any replica
+        // (`SharedTextDecodes`, `SharedNotebookDecodes`).
         HistoryChecks.$current.withValue(HistoryChecks()) {
-            SharedTextDecodes.$current.withValue(SharedTextDecodes()) { runUnderMutant() }
+            SharedTextDecodes.$current.withValue(SharedTextDecodes()) {
+                SharedNotebookDecodes.$current.withValue(SharedNotebookDecodes()) { runUnderMutant() }
+            }
         }
     }
 

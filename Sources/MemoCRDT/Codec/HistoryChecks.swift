@@ -34,76 +34,33 @@ public final class HistoryChecks: Sendable {
         case notebookState = 2
     }
 
-    private struct Entry {
-        var kind: Kind
-        var bytes: [UInt8]
-    }
-
-    private struct State {
-        /// What passed, by the hash of its kind and bytes.
-        var entries: [Int: [Entry]] = [:]
-        /// Hashes in the order their entries were added (the oldest first forgotten).
-        var order: [Int] = []
-        var orderStart = 0
-        var bytesKept = 0
-        var hits = 0
-    }
-
-    private let state = Mutex(State())
-    /// At most this many bytes are kept.
-    public let bytesMax: Int
+    /// Per bytes that passed, the kinds they passed as (a bit per ``Kind``).
+    private let state: Mutex<BytesKeyedCache<UInt8>>
 
     /// Keeps up to `bytesMax` bytes of states that passed.
     public init(bytesMax: Int = 32 << 20) {
-        precondition(bytesMax >= 0)
-        self.bytesMax = bytesMax
+        state = Mutex(BytesKeyedCache(bytesMax: bytesMax))
     }
 
+    /// At most this many bytes are kept.
+    public var bytesMax: Int { state.withLock { $0.bytesMax } }
     /// How many states are kept.
-    public var count: Int { state.withLock { $0.order.count - $0.orderStart } }
+    public var count: Int { state.withLock { $0.count } }
     /// How many decodes found their bytes here.
     public var hits: Int { state.withLock { $0.hits } }
 
-    private static func hash(_ kind: Kind, _ bytes: ArraySlice<UInt8>) -> Int {
-        var hasher = Hasher()
-        hasher.combine(kind.rawValue)
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        return hasher.finalize()
-    }
+    private static func bit(_ kind: Kind) -> UInt8 { 1 << kind.rawValue }
 
     /// Whether the `kind` at `range` of `bytes` passed before.
     package func passed(_ kind: Kind, _ bytes: [UInt8], range: Range<Int>) -> Bool {
-        let slice = bytes[range]
-        let key = Self.hash(kind, slice)
-        return state.withLock { state in
-            let found = state.entries[key]?.contains { $0.kind == kind && $0.bytes.elementsEqual(slice) } ?? false
-            if found { state.hits += 1 }
-            return found
+        state.withLock { cache in
+            guard let kinds = cache.value(for: bytes[range]) else { return false }
+            return kinds & Self.bit(kind) != 0
         }
     }
 
     /// Remembers that the `kind` at `range` of `bytes` passed.
     package func remember(_ kind: Kind, _ bytes: [UInt8], range: Range<Int>) {
-        guard range.count <= bytesMax else { return }
-        let slice = bytes[range]
-        let key = Self.hash(kind, slice)
-        state.withLock { state in
-            if state.entries[key]?.contains(where: { $0.kind == kind && $0.bytes.elementsEqual(slice) }) == true { return }
-            state.entries[key, default: []].append(Entry(kind: kind, bytes: Array(slice)))
-            state.order.append(key)
-            state.bytesKept += slice.count
-            while state.bytesKept > bytesMax, state.orderStart < state.order.count {
-                let oldest = state.order[state.orderStart]
-                state.orderStart += 1
-                if var bucket = state.entries[oldest], !bucket.isEmpty {
-                    state.bytesKept -= bucket.removeFirst().bytes.count
-                    state.entries[oldest] = bucket.isEmpty ? nil : bucket
-                }
-            }
-            if state.orderStart > 1_024 && state.orderStart * 2 > state.order.count {
-                state.order.removeFirst(state.orderStart)
-                state.orderStart = 0
-            }
-        }
+        state.withLock { $0.keep(Self.bit(kind), for: bytes[range]) { $0 |= Self.bit(kind) } }
     }
 }

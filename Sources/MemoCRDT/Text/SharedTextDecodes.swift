@@ -28,82 +28,39 @@ public final class SharedTextDecodes: Sendable {
     /// The shared decodes this task (or thread) consults; nil: none.
     @TaskLocal public static var current: SharedTextDecodes?
 
-    private struct Entry {
-        var body: [UInt8]
+    private struct Kept {
         var text: TextCRDT
         /// Whether the decode checked that the text is produced by its own history (a body the
         /// process encoded itself is decoded without that check, in release builds).
         var historyChecked: Bool
     }
 
-    private struct State {
-        var entries: [Int: [Entry]] = [:]
-        /// Hashes in the order their entries were added (the oldest first forgotten).
-        var order: [Int] = []
-        var orderStart = 0
-        var bytesKept = 0
-        var hits = 0
-    }
+    private let state: Mutex<BytesKeyedCache<Kept>>
 
-    private let state = Mutex(State())
-    /// At most this many bytes of bodies are kept (the decoded texts take a few times more).
-    public let bytesMax: Int
-
-    /// Keeps the texts of up to `bytesMax` bytes of bodies.
+    /// Keeps the texts of up to `bytesMax` bytes of bodies (the decoded texts take a few times
+    /// more).
     public init(bytesMax: Int = 8 << 20) {
-        precondition(bytesMax >= 0)
-        self.bytesMax = bytesMax
+        state = Mutex(BytesKeyedCache(bytesMax: bytesMax))
     }
 
     /// How many bodies are kept.
-    public var count: Int { state.withLock { $0.order.count - $0.orderStart } }
+    public var count: Int { state.withLock { $0.count } }
     /// How many decodes took a kept text.
     public var hits: Int { state.withLock { $0.hits } }
-
-    private static func hash(_ body: ArraySlice<UInt8>) -> Int {
-        var hasher = Hasher()
-        body.withUnsafeBytes { hasher.combine(bytes: $0) }
-        return hasher.finalize()
-    }
 
     /// The text kept for the body at `range` of `bytes`, if any, and (when
     /// `needsHistoryChecked`) only one whose decode checked it against its history.
     func text(_ bytes: [UInt8], range: Range<Int>, needsHistoryChecked: Bool) -> TextCRDT? {
-        let body = bytes[range]
-        let key = Self.hash(body)
-        return state.withLock { state -> TextCRDT? in
-            guard let entry = state.entries[key]?.first(where: { $0.body.elementsEqual(body) }),
-                entry.historyChecked || !needsHistoryChecked
-            else { return nil }
-            state.hits += 1
-            return entry.text
-        }
+        let kept = state.withLock { $0.value(for: bytes[range]) }
+        guard let kept, kept.historyChecked || !needsHistoryChecked else { return nil }
+        return kept.text
     }
 
     /// Keeps `text`, decoded from the body at `range` of `bytes`.
     func keep(_ text: TextCRDT, _ bytes: [UInt8], range: Range<Int>, historyChecked: Bool) {
-        guard range.count <= bytesMax else { return }
-        let body = bytes[range]
-        let key = Self.hash(body)
-        state.withLock { state in
-            if let index = state.entries[key]?.firstIndex(where: { $0.body.elementsEqual(body) }) {
-                if historyChecked { state.entries[key]![index].historyChecked = true }
-                return
-            }
-            state.entries[key, default: []].append(Entry(body: Array(body), text: text, historyChecked: historyChecked))
-            state.order.append(key)
-            state.bytesKept += body.count
-            while state.bytesKept > bytesMax, state.orderStart < state.order.count {
-                let oldest = state.order[state.orderStart]
-                state.orderStart += 1
-                if var bucket = state.entries[oldest], !bucket.isEmpty {
-                    state.bytesKept -= bucket.removeFirst().body.count
-                    state.entries[oldest] = bucket.isEmpty ? nil : bucket
-                }
-            }
-            if state.orderStart > 1_024 && state.orderStart * 2 > state.order.count {
-                state.order.removeFirst(state.orderStart)
-                state.orderStart = 0
+        state.withLock { cache in
+            cache.keep(Kept(text: text, historyChecked: historyChecked), for: bytes[range]) { kept in
+                if historyChecked { kept.historyChecked = true }
             }
         }
     }

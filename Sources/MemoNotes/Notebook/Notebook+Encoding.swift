@@ -455,9 +455,24 @@ extension Notebook {
     /// - Throws: `DecodingError` for any input that is not such a notebook.
     /// - Complexity: O(b) for b bytes.
     public init(decoding bytes: [UInt8], replica: ReplicaID) throws(DecodingError) {
+        let shared = SharedNotebookDecodes.current
+        if let kept = shared?.notebook(for: bytes) {
+            self = kept.rebindingDecoded(to: replica)
+            #if MEMOSYNC_INTERNAL_CHECKS
+            let frame = try Self.stateFrame(bytes, in: bytes.indices)
+            let fresh = try Notebook(decoding: bytes, checkedFrame: frame, replica: replica)
+            precondition(
+                fresh.replica == replica && fresh.version == version && fresh.memoIDs == memoIDs && fresh.lamport == lamport
+                    && fresh.clock.latest == clock.latest && fresh.encoded() == encoded(),
+                "a shared notebook decode differs from decoding the state again")
+            #endif
+            return
+        }
         let frame = try Self.stateFrame(bytes, in: bytes.indices)
         try frame.checkChecksum(CRC32C.checksum(bytes, frame.checksummed))
         try self.init(decoding: bytes, checkedFrame: frame, replica: replica)
+        // A version 1 state's texts were decoded for `replica` (see below): not shared.
+        if let shared, frame.version >= 2 { shared.keep(self, for: bytes) }
     }
 
     /// The envelope frame of a notebook state filling `range` of `bytes`, its checksum not yet

@@ -1,0 +1,74 @@
+/// Values kept by the bytes they were computed from, compared whole (a hash only finds the
+/// candidates: bytes from a store could be made to collide with a hash, never with themselves),
+/// up to a total of `bytesMax` key bytes, the oldest forgotten first.
+///
+/// The caches of decodes shared within a process (``HistoryChecks``, ``SharedTextDecodes``,
+/// and the notebook's) keep their entries here, under their own lock.
+package struct BytesKeyedCache<Value> {
+    private struct Entry {
+        var key: [UInt8]
+        var value: Value
+    }
+
+    /// Entries by the hash of their key bytes.
+    private var entries: [Int: [Entry]] = [:]
+    /// Hashes in the order their entries were added (the oldest first forgotten).
+    private var order: [Int] = []
+    private var orderStart = 0
+    /// The key bytes kept, summed.
+    package private(set) var bytesKept = 0
+    /// At most this many key bytes are kept.
+    package let bytesMax: Int
+    /// How many lookups found their bytes.
+    package private(set) var hits = 0
+
+    package init(bytesMax: Int) {
+        precondition(bytesMax >= 0)
+        self.bytesMax = bytesMax
+    }
+
+    /// How many entries are kept.
+    package var count: Int { order.count - orderStart }
+
+    /// The hash of `bytes` the cache files them under.
+    package static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    /// The value kept for exactly `bytes`, if any (counted as a hit when found).
+    package mutating func value(for bytes: ArraySlice<UInt8>) -> Value? {
+        let hash = Self.hash(bytes)
+        guard let entry = entries[hash]?.first(where: { $0.key.elementsEqual(bytes) }) else { return nil }
+        hits += 1
+        return entry.value
+    }
+
+    /// Keeps `value` for `bytes`, or, when `bytes` are kept already, gives their value to
+    /// `merge` to update. Bytes longer than the limit are not kept.
+    package mutating func keep(_ value: Value, for bytes: ArraySlice<UInt8>, merging merge: (inout Value) -> Void = { _ in }) {
+        guard bytes.count <= bytesMax else { return }
+        let hash = Self.hash(bytes)
+        if let index = entries[hash]?.firstIndex(where: { $0.key.elementsEqual(bytes) }) {
+            merge(&entries[hash]![index].value)
+            return
+        }
+        entries[hash, default: []].append(Entry(key: Array(bytes), value: value))
+        order.append(hash)
+        bytesKept += bytes.count
+        while bytesKept > bytesMax, orderStart < order.count {
+            let oldest = order[orderStart]
+            orderStart += 1
+            // Entries of one hash are added and forgotten in order: the first is the oldest.
+            if var bucket = entries[oldest], !bucket.isEmpty {
+                bytesKept -= bucket.removeFirst().key.count
+                entries[oldest] = bucket.isEmpty ? nil : bucket
+            }
+        }
+        if orderStart > 1_024 && orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+    }
+}

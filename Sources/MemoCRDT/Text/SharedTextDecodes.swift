@@ -56,13 +56,48 @@ public final class SharedTextDecodes: Sendable {
         return kept.text
     }
 
-    /// Keeps `text`, decoded from the body at `range` of `bytes`.
+    /// Keeps `text`, decoded from the body at `range` of `bytes`. A text decoded with the
+    /// history check replaces one kept without it.
     func keep(_ text: TextCRDT, _ bytes: [UInt8], range: Range<Int>, historyChecked: Bool) {
         state.withLock { cache in
             cache.keep(Kept(text: text, historyChecked: historyChecked), for: bytes[range]) { kept in
-                if historyChecked { kept.historyChecked = true }
+                if historyChecked && !kept.historyChecked { kept = Kept(text: text, historyChecked: true) }
             }
         }
+    }
+}
+
+extension SharedTextDecodes {
+    /// Keeps `text`, which this process just encoded to the body at `range` of `bytes` (a
+    /// text turned back into its encoded form to give back memory), as what decoding those
+    /// bytes gives: the operations, items and local replica it holds, without what a body does
+    /// not hold (kept deleted content, which travels in its own section, and the local setting
+    /// to keep it). A text holding operations back is not kept (its body leaves them out), nor
+    /// one whose replicas are not in the order a decode interns them (the body's in ascending
+    /// order, then the local one if it has no operation there): an edited text interns them as
+    /// they come.
+    package func keepEncoding(of text: TextCRDT, _ bytes: [UInt8], range: Range<Int>) {
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active != nil { return }  // a broken engine's texts are not what its bodies decode to
+        #endif
+        guard text.pending.isEmpty else { return }
+        let ids = text.replicaTable.ids
+        var previous: ReplicaID?
+        for (index, id) in ids.enumerated() {
+            if text.logs[index].operationCount == 0 {
+                // Only the local replica may have nothing, and it comes last.
+                guard id == text.replica, index == ids.count - 1 else { return }
+            } else {
+                if let previous, previous >= id { return }
+                previous = id
+            }
+        }
+        var decoded = text
+        decoded.retained = RetainedContent()
+        decoded.keepsDeletedContent = false
+        decoded.typingCursor = nil
+        decoded.cursorLeaf = noIndex
+        keep(decoded, bytes, range: range, historyChecked: false)
     }
 }
 
@@ -87,24 +122,34 @@ extension TextCRDT {
     }
 
     /// A version 2 body decoded through the bound ``SharedTextDecodes`` (if any): a text kept
-    /// for the same bytes is taken and rebound to `replica`; otherwise the body is decoded
-    /// (checked against its history when `checksHistory`) and kept.
+    /// for the same bytes is taken and rebound to `replica` (one kept without the history
+    /// check only when `takesUnchecked`: a body this process encoded itself); otherwise the
+    /// body is decoded (checked against its history when `checksHistory`) and kept.
     static func decodingVersion2BodySharing(
-        _ bytes: [UInt8], range: Range<Int>, replica: ReplicaID, checksHistory: Bool
+        _ bytes: [UInt8], range: Range<Int>, replica: ReplicaID, checksHistory: Bool, takesUnchecked: Bool = false
     ) throws(DecodingError) -> TextCRDT {
-        guard let shared = SharedTextDecodes.current else {
+        #if MEMOSYNC_MUTANTS
+        // A broken replay may depend on the replica decoded for: each decodes its own.
+        let sharing = EngineMutant.active == nil ? SharedTextDecodes.current : nil
+        #else
+        let sharing = SharedTextDecodes.current
+        #endif
+        guard let shared = sharing else {
             return try TextCRDT(decodingVersion2Body: bytes, range: range, replica: replica, checksHistory: checksHistory)
         }
-        if let kept = shared.text(bytes, range: range, needsHistoryChecked: checksHistory) {
+        if let kept = shared.text(bytes, range: range, needsHistoryChecked: !takesUnchecked) {
             let text = kept.rebindingDecoded(to: replica)
             #if MEMOSYNC_INTERNAL_CHECKS
             let fresh = try TextCRDT(decodingVersion2Body: bytes, range: range, replica: replica, checksHistory: checksHistory)
             precondition(
                 fresh.replica == text.replica && fresh.replicaTable.ids == text.replicaTable.ids
-                    && fresh.localReplicaIndex == text.localReplicaIndex && fresh.version == text.version
-                    && fresh.lamport == text.lamport && fresh.string == text.string && TextCRDT.sameItemsInOrder(fresh, text)
-                    && fresh.encodedBody() == text.encodedBody(),
-                "a shared decode differs from decoding the body again")
+                    && fresh.localReplicaIndex == text.localReplicaIndex,
+                "a shared decode's replicas differ from decoding the body again: \(text.replicaTable.ids) local \(text.localReplicaIndex), \(fresh.replicaTable.ids) local \(fresh.localReplicaIndex)")
+            precondition(fresh.version == text.version && fresh.lamport == text.lamport,
+                "a shared decode's version or clock differs from decoding the body again: \(text.lamport) \(fresh.lamport)")
+            precondition(fresh.string == text.string && TextCRDT.sameItemsInOrder(fresh, text),
+                "a shared decode's items differ from decoding the body again")
+            precondition(fresh.encodedBody() == text.encodedBody(), "a shared decode encodes otherwise than decoding the body again")
             #endif
             return text
         }
@@ -113,3 +158,4 @@ extension TextCRDT {
         return text
     }
 }
+

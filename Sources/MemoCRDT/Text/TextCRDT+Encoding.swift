@@ -633,9 +633,9 @@ extension TextCRDT {
     /// builds with internal checks make it anyway.
     package init(decodingOwnBody bytes: [UInt8], range bodyRange: Range<Int>, replica: ReplicaID) throws(DecodingError) {
         #if MEMOSYNC_INTERNAL_CHECKS
-        self = try Self.decodingVersion2BodySharing(bytes, range: bodyRange, replica: replica, checksHistory: true)
+        self = try Self.decodingVersion2BodySharing(bytes, range: bodyRange, replica: replica, checksHistory: true, takesUnchecked: true)
         #else
-        self = try Self.decodingVersion2BodySharing(bytes, range: bodyRange, replica: replica, checksHistory: false)
+        self = try Self.decodingVersion2BodySharing(bytes, range: bodyRange, replica: replica, checksHistory: false, takesUnchecked: true)
         #endif
     }
 

@@ -129,6 +129,9 @@ extension Notebook {
         let history = text.encodedHistorySection().map {
             PendingHistory(bytes: $0, sectionVersion: TextCRDT.stateFormatVersionWithHistory)
         }
+        // Decoding these bytes again (this replica's next edit of the memo, or another replica
+        // holding it at the same version) takes the text instead, while decodes are shared.
+        SharedTextDecodes.current?.keepEncoding(of: text, bytes, range: range)
         #if MEMOSYNC_INTERNAL_CHECKS
         checkReleasedTextDecodesBack(text, bytes: bytes, body: range, history: history)
         #endif

@@ -30,6 +30,12 @@ package struct BytesKeyedCache<Value> {
     /// How many entries are kept.
     package var count: Int { order.count - orderStart }
 
+    /// Whether `key` holds exactly `bytes` (compared as memory).
+    private static func same(_ key: [UInt8], _ bytes: ArraySlice<UInt8>) -> Bool {
+        guard key.count == bytes.count else { return false }
+        return key.withUnsafeBytes { left in bytes.withUnsafeBytes { right in left.elementsEqual(right) } }
+    }
+
     /// The hash of `bytes` the cache files them under.
     package static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
         var hasher = Hasher()
@@ -40,7 +46,7 @@ package struct BytesKeyedCache<Value> {
     /// The value kept for exactly `bytes`, if any (counted as a hit when found).
     package mutating func value(for bytes: ArraySlice<UInt8>) -> Value? {
         let hash = Self.hash(bytes)
-        guard let entry = entries[hash]?.first(where: { $0.key.elementsEqual(bytes) }) else { return nil }
+        guard let entry = entries[hash]?.first(where: { Self.same($0.key, bytes) }) else { return nil }
         hits += 1
         return entry.value
     }
@@ -50,7 +56,7 @@ package struct BytesKeyedCache<Value> {
     package mutating func keep(_ value: Value, for bytes: ArraySlice<UInt8>, merging merge: (inout Value) -> Void = { _ in }) {
         guard bytes.count <= bytesMax else { return }
         let hash = Self.hash(bytes)
-        if let index = entries[hash]?.firstIndex(where: { $0.key.elementsEqual(bytes) }) {
+        if let index = entries[hash]?.firstIndex(where: { Self.same($0.key, bytes) }) {
             merge(&entries[hash]![index].value)
             return
         }

@@ -943,6 +943,29 @@ extension TextCRDT {
         return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline)
     }
 
+    /// ``summary(ofBody:range:version:)`` of a version 2 body this text just encoded
+    /// (``encodedBody()``), taken from the text instead of walking the body: the text section's
+    /// range read from the body's first field, the rest from the text. Builds with internal
+    /// checks walk the body too and compare.
+    package func summary(ofOwnBody bytes: [UInt8], range bodyRange: Range<Int>) throws(DecodingError) -> (
+        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
+    ) {
+        #if MEMOSYNC_MUTANTS
+        // A broken engine's text may not know its own clock: what the body says, as before.
+        if EngineMutant.active != nil { return try Self.summary(ofBody: bytes, range: bodyRange, version: Self.stateFormatVersion) }
+        #endif
+        var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
+        let own = (text: try reader.lengthPrefixedRange(), version: version, insertionVersion: insertionVersion, lamport: lamport)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let walked = try Self.summary(ofBody: bytes, range: bodyRange, version: Self.stateFormatVersion)
+        precondition(
+            walked.text == own.text && walked.version == own.version && walked.insertionVersion == own.insertionVersion
+                && walked.lamport == own.lamport,
+            "a text's own body says otherwise than the text: \(walked), \(own)")
+        #endif
+        return own
+    }
+
     /// Per replica of a text state, the Lamport timestamps of its operations: where each of its
     /// Lamport runs starts (`counter`) and the timestamp there, rising by one per operation until
     /// the next run. What a notebook decoder needs to check, without replaying a memo's text,

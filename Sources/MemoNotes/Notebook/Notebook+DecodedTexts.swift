@@ -121,7 +121,7 @@ extension Notebook {
         }
         let summary: (text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64)
         do throws(DecodingError) {
-            summary = try TextCRDT.summary(ofBody: bytes, range: range, version: TextCRDT.stateFormatVersion)
+            summary = try text.summary(ofOwnBody: bytes, range: range)
         } catch {
             assertionFailure("memo \(memos[at: index].id): its own body does not read back (\(error))")
             return false

@@ -22,6 +22,24 @@ import Testing
         #expect(first.statistics == second.statistics, "seed \(seed)")
     }
 
+    /// Decodes shared within a world (a state's history check, text bodies and snapshots
+    /// decoded once for every replica, texts kept as what their own bodies decode to) change
+    /// nothing a run does: the same hash with and without them, with every fault on, with no
+    /// text kept decoded (every save turns texts back) and with the default.
+    @Test(arguments: [(5, 0), (12, 1_000)] as [(UInt64, Int)])
+    func sharedDecodesChangeNothing(seed: UInt64, decodedTexts: Int) {
+        var options = options(steps: 300, replicas: 5, faults: .all)
+        options.decodedTextLimit = decodedTexts
+        let trace = Trace.generate(seed: seed, options: options)
+        let shared = Simulation(trace: trace).run()
+        let alone = Simulation(trace: trace)
+        alone.sharesDecodes = false
+        let aloneResult = alone.run()
+        #expect(shared.violation == nil && aloneResult.violation == nil, "seed \(seed)")
+        #expect(shared.hash == aloneResult.hash, "seed \(seed)")
+        #expect(shared.statistics.syncsFinished > 0, "seed \(seed): the run syncs")
+    }
+
     @Test func aTraceReadBackReplaysTheSameRun() throws {
         let trace = Trace.generate(seed: 8, options: options(steps: 150, replicas: 3, faults: .all))
         let parsed = try Trace(parsing: trace.text)

@@ -88,6 +88,10 @@ public final class Simulation {
     /// Records the run's measurements when set (`memo-sim --measure`, `--report`); it only
     /// reads, so the run is the same with and without it.
     public var meter: Meter?
+    /// Whether the world's replicas and oracle share what they decode (`HistoryChecks`,
+    /// `SharedTextDecodes`, `SharedNotebookDecodes`): on by default; off only to show that a
+    /// run is the same without them (`SimulationRunTests`).
+    public var sharesDecodes = true
 
     /// A run of `trace`. `keepsLines`: keep readable log lines (the last ones are in the
     /// result); `lineSink`: receives every line as it is made.
@@ -133,11 +137,12 @@ public final class Simulation {
     /// - Precondition: the mutant, if any, is one of ``SimulationParameters/availableMutants``
     ///   (`Trace(parsing:)` and `memo-sim` check this).
     public func run() -> SimulationResult {
+        guard sharesDecodes else { return runUnderMutant() }
         // The world's replicas and oracle decode the same bytes again and again: a state that
         // passed the history check once is not checked again (`HistoryChecks`), and a text body
         // or snapshot decoded once is copied instead of decoded again, for any replica
         // (`SharedTextDecodes`, `SharedNotebookDecodes`).
-        HistoryChecks.$current.withValue(HistoryChecks()) {
+        return HistoryChecks.$current.withValue(HistoryChecks()) {
             SharedTextDecodes.$current.withValue(SharedTextDecodes()) {
                 SharedNotebookDecodes.$current.withValue(SharedNotebookDecodes()) { runUnderMutant() }
             }

@@ -24,7 +24,9 @@ import Testing
 
     /// With `HistoryChecks` bound, a notebook state that passed is remembered and decodes to the
     /// same notebook again; issue 25's refused state is refused every time and never remembered.
-    @Test func notebookStatesThatPassedAreRememberedAndRefusedOnesNever() throws {
+    /// A notebook of two replicas whose concurrent edits of one memo were merged: the memo reads
+    /// "bob first alice line\nbody".
+    static func concurrentlyEdited() throws -> (notebook: Notebook, id: MemoID) {
         var alice = Notebook(replica: ReplicaID(0x300))
         let id = MemoID(high: 3, low: 1)
         try alice.createMemo(id, text: "first line\nbody", wallMilliseconds: 1_700_000_000_000)
@@ -33,6 +35,11 @@ import Testing
         try bob.edit(id, replacingScalars: 0..<0, with: "bob ", wallMilliseconds: 1_700_000_000_500)
         try alice.edit(id, replacingScalars: 5..<5, with: " alice", wallMilliseconds: 1_700_000_000_600)
         try alice.merge(bob)
+        return (alice, id)
+    }
+
+    @Test func notebookStatesThatPassedAreRememberedAndRefusedOnesNever() throws {
+        let (alice, id) = try Self.concurrentlyEdited()
         let encoded = alice.encoded()
         let bad = bytesFromHex("6d7332990203010000000000000001000000000000006a144d65f09f918df09f8fbd6f20300a626f64c3a979020a000000000000000c000000000000000e01045101000002110800013d011602000000000000000200000000000000660b4d656d6f2031c3a96f6179020b000000000000000c000000000000000b09075101000003010112000013040708001203000003000000000000000300000000000000480f4d656d6f20320a6268656c6c6f2079010c000000000000001303510100001328052800030a000000000000000b000000000000000c00000000000000020080a0abfef962010edef302020880a0abfef962010b00081080a0abfef962010b0002010211bed70211029ed9010ba09f010907ac590908e64e1101b891031c0bdd74")
         let checks = HistoryChecks()
@@ -55,21 +62,15 @@ import Testing
     }
 
     /// `SharedNotebookDecodes`: a state decoded once is copied for any replica, and gives what
-    /// decoding it for that replica gives, local edits included; version 1 states are not kept.
+    /// decoding it for that replica gives, local edits included.
     @Test func sharedNotebookDecodesGiveWhatADecodeForThatReplicaGives() throws {
-        var alice = Notebook(replica: ReplicaID(0x300))
-        let id = MemoID(high: 3, low: 2)
-        try alice.createMemo(id, text: "shared\nbody", wallMilliseconds: 1_700_000_000_000)
-        var bob = Notebook(replica: ReplicaID(0x301))
-        try bob.merge(alice)
-        try bob.edit(id, replacingScalars: 0..<0, with: "b", wallMilliseconds: 1_700_000_000_100)
-        try alice.merge(bob)
+        let (alice, id) = try Self.concurrentlyEdited()
         let encoded = alice.encoded()
         let shared = SharedNotebookDecodes()
         for replica in [ReplicaID(0x302), ReplicaID(0x300), ReplicaID(0x303)] {
             var direct = try Notebook(decoding: encoded, replica: replica)
             var viaShared = try SharedNotebookDecodes.$current.withValue(shared) { try Notebook(decoding: encoded, replica: replica) }
-            #expect(viaShared.replica == replica && viaShared.encoded() == direct.encoded() && viaShared.memo(id)?.text == "bshared\nbody")
+            #expect(viaShared.replica == replica && viaShared.encoded() == direct.encoded() && viaShared.memo(id)?.text == "bob first alice line\nbody")
             try direct.edit(id, replacingScalars: 1..<1, with: "!", wallMilliseconds: 1_700_000_001_000)
             try viaShared.edit(id, replacingScalars: 1..<1, with: "!", wallMilliseconds: 1_700_000_001_000)
             #expect(viaShared.encoded() == direct.encoded(), "replica \(replica): a local edit goes to the same replica")

@@ -23,9 +23,9 @@ enum MemoSimCommand {
           --engine E          replica (default) or notebook (bare notebooks exchanging deltas)
           --time-limit SECS   stop starting new seeds after SECS seconds
           --min-seeds N       with --time-limit: run at least N seeds however long they take
-          --jobs N            run up to N seeds at once, each on a thread of its own (default: one
-                              per processor, here \(SwarmRunner.defaultJobs)); output and measurements are in
-                              seed order and the same for any N
+          --jobs N            run up to N seeds at once, each on a thread of its own (default:
+                              one per processor, here \(SwarmRunner.defaultJobs)); output and measurements
+                              are in seed order and the same for any N
           --quiet             print failures and the final line only
           --log               print the run's event log (with --seed or --replay)
           --trace-out FILE    write the run's trace (with --seed)

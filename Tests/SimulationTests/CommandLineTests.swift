@@ -49,6 +49,9 @@ import Testing
         let second = try run(arguments)
         #expect(hashes(first.output).count == 3)
         #expect(hashes(first.output) == hashes(second.output))
+        // One seed at a time or three at once: the same runs, printed in seed order.
+        #expect(hashes(try run(arguments + ["--jobs", "1"]).output) == hashes(first.output))
+        #expect(hashes(try run(arguments + ["--jobs", "3"]).output) == hashes(first.output))
     }
 
     /// A time box that has passed before the first seed still runs `--min-seeds` of them, and
@@ -78,6 +81,7 @@ import Testing
         #expect(try run(["--seeds", "1..9223372036854775808"]).status == 2)
         #expect(try run(["--faults", "lightning"]).status == 2)
         #expect(try run(["--replicas", "65"]).status == 2)
+        for value in ["0", "1025", "two"] { #expect(try run(["--jobs", value]).status == 2) }
         for value in ["-1", "x"] { #expect(try run(["--decoded-texts", value]).status == 2) }
         #expect(try run(["--seed", "1", "--steps", "20", "--replicas", "2", "--decoded-texts", "5"]).status == 0)
         #expect(try run(["--replay", "/nonexistent/trace"]).status == 2)

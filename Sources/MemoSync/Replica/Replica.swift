@@ -669,11 +669,6 @@ public final class Replica: Sendable {
     /// notebook takes a while, and edits go on meanwhile), and records what became durable: what
     /// the plan was made from, not what was edited since.
     private func writeToDisk(compacting: Bool) throws(ReplicaError) {
-        // A compaction encodes every memo: the copy it encoded keeps the text bodies, and the
-        // live notebook takes those of memos not edited since (as after a snapshot), so that the
-        // next compaction or snapshot, and turning texts back below, copy them instead of
-        // encoding them again.
-        var compactedCopy: Notebook?
         try diskLock.withLock { sharing throws(ReplicaError) in
             if sharing != nil { try takeFolder(&sharing!) }
             defer { if sharing != nil { releaseFolder(&sharing!) } }
@@ -694,10 +689,9 @@ public final class Replica: Sendable {
                 return (guarded.core, guarded.notebook, guarded.syncState, guarded.purgesNotCompacted, dropped)
             }
             guard let (core, notebook, syncState, purges, dropped) = taken else { return }
-            var copy = notebook
             let plan = compacting || purges > 0 || dropped > 0
-                ? core.planCompaction(keepingTextBodiesOf: &copy, syncState: syncState)
-                : try core.planSave(keepingTextBodiesOf: &copy, syncState: syncState)
+                ? core.planCompaction(notebook: notebook, syncState: syncState)
+                : try core.planSave(notebook: notebook, syncState: syncState)
             do throws(DiskError) {
                 try disk.perform(plan.operations)
             } catch {
@@ -713,14 +707,8 @@ public final class Replica: Sendable {
                     guarded.historyDropsNotCompacted -= dropped
                 }
             }
-            if plan.isCompaction { compactedCopy = copy }
         }
-        // Out of the disk lock, and with the copies saved gone (the compacted one once its
-        // bodies are taken), so no memo is copied for it.
-        if let copy = compactedCopy {
-            compactedCopy = nil
-            keepTextBodies(encodedIn: copy)
-        }
+        // Out of the disk lock, and with the copies saved gone, so no memo is copied for it.
         releaseDecodedTexts(keepingMostRecent: nil)
     }
 

@@ -58,10 +58,9 @@ import Testing
         #expect(decodedCount == 120)
     }
 
-    /// `HistoryChecks`: a body that passed the history check is remembered byte for byte, and
-    /// decoding it again gives the same text; a body that fails is never remembered (so it fails
-    /// every time); a body differing in one byte is not taken for a remembered one; the bytes
-    /// kept stay within the limit.
+    /// `SharedTextDecodes`: a body decoded once is kept byte for byte, and decoding it again
+    /// gives the same text; a body that fails is never kept (so it fails every time); a body
+    /// differing in one byte is not taken for a kept one; the bytes kept stay within the limit.
     @Test func bodiesThatPassedAreRememberedByteForByteOnly() throws {
         var random = SeededRandom(seed: 0x7B0D)
         var encodings: [[UInt8]] = []
@@ -74,8 +73,8 @@ import Testing
             }
             encodings.append(texts[0].encoded())
         }
-        let checks = HistoryChecks()
-        try HistoryChecks.$current.withValue(checks) {
+        let checks = SharedTextDecodes()
+        try SharedTextDecodes.$current.withValue(checks) {
             for encoded in encodings {
                 let first = try TextCRDT(decoding: encoded, replica: ReplicaID(0xE1))
                 let again = try TextCRDT(decoding: encoded, replica: ReplicaID(0xE2))
@@ -83,12 +82,12 @@ import Testing
                 #expect(again.encoded() == encoded)
             }
         }
-        #expect(checks.count > 0, "concurrent insertions at one place are replayed in id form, so checked and remembered")
-        #expect(checks.hits >= checks.count, "every remembered body was found again by its second decode")
+        #expect(checks.count > 0, "every body decoded is kept")
+        #expect(checks.hits >= checks.count, "every kept body was found again by its second decode")
 
         let bad = bytesFromHex("6d73126a12cea96c6f65cc8148652020206f61006c6426030a000000000000000b020000000000000c0200000000000013041311590100000d2b01001326180901000f030f021213020d1303000901030208030100010d03020c000603030004000a2901020d0801220d00000204c2b9888c")
         let remembered = checks.count
-        HistoryChecks.$current.withValue(checks) {
+        SharedTextDecodes.$current.withValue(checks) {
             for _ in 0..<2 {
                 #expect(throws: DecodingError.self) { try TextCRDT(decoding: bad, replica: ReplicaID(0xE1)) }
             }
@@ -97,22 +96,22 @@ import Testing
 
         // The bytes compared, not only their hash.
         let body = Array(encodings[0].dropFirst(8))
-        checks.remember(.textBody, body, range: body.indices)
+        let text = TextCRDT(replica: ReplicaID(0xE3))
+        checks.keep(text, body, range: body.indices, historyChecked: true)
         var changed = body
         changed[changed.count / 2] ^= 0x01
-        #expect(checks.passed(.textBody, body, range: body.indices))
-        #expect(!checks.passed(.textBody, changed, range: changed.indices))
-        #expect(!checks.passed(.notebookState, body, range: body.indices), "the kind is part of what is compared")
+        #expect(checks.text(body, range: body.indices, needsHistoryChecked: true) != nil)
+        #expect(checks.text(changed, range: changed.indices, needsHistoryChecked: true) == nil)
 
-        let small = HistoryChecks(bytesMax: 3 * body.count)
+        let small = SharedTextDecodes(bytesMax: 3 * body.count)
         for offset in 0..<10 {
             var other = body
             other[0] = UInt8(offset)
-            small.remember(.textBody, other, range: other.indices)
+            small.keep(text, other, range: other.indices, historyChecked: true)
         }
         #expect(small.count == 3)
-        #expect(small.passed(.textBody, { var last = body; last[0] = 9; return last }(), range: body.indices))
-        #expect(!small.passed(.textBody, { var first = body; first[0] = 0; return first }(), range: body.indices))
+        #expect(small.text({ var last = body; last[0] = 9; return last }(), range: body.indices, needsHistoryChecked: true) != nil)
+        #expect(small.text({ var first = body; first[0] = 0; return first }(), range: body.indices, needsHistoryChecked: true) == nil)
     }
 
     /// `SharedTextDecodes`: a body decoded once is taken for any replica, and what it gives is

@@ -22,8 +22,6 @@ import Testing
         }
     }
 
-    /// With `HistoryChecks` bound, a notebook state that passed is remembered and decodes to the
-    /// same notebook again; issue 25's refused state is refused every time and never remembered.
     /// A notebook of two replicas whose concurrent edits of one memo were merged: the memo reads
     /// "bob first alice line\nbody".
     static func concurrentlyEdited() throws -> (notebook: Notebook, id: MemoID) {
@@ -38,17 +36,19 @@ import Testing
         return (alice, id)
     }
 
+    /// With `SharedNotebookDecodes` bound, a notebook state decoded once is kept and decodes to
+    /// the same notebook again; issue 25's refused state is refused every time and never kept.
     @Test func notebookStatesThatPassedAreRememberedAndRefusedOnesNever() throws {
         let (alice, id) = try Self.concurrentlyEdited()
         let encoded = alice.encoded()
         let bad = bytesFromHex("6d7332990203010000000000000001000000000000006a144d65f09f918df09f8fbd6f20300a626f64c3a979020a000000000000000c000000000000000e01045101000002110800013d011602000000000000000200000000000000660b4d656d6f2031c3a96f6179020b000000000000000c000000000000000b09075101000003010112000013040708001203000003000000000000000300000000000000480f4d656d6f20320a6268656c6c6f2079010c000000000000001303510100001328052800030a000000000000000b000000000000000c00000000000000020080a0abfef962010edef302020880a0abfef962010b00081080a0abfef962010b0002010211bed70211029ed9010ba09f010907ac590908e64e1101b891031c0bdd74")
-        let checks = HistoryChecks()
-        try HistoryChecks.$current.withValue(checks) {
+        let checks = SharedNotebookDecodes()
+        try SharedNotebookDecodes.$current.withValue(checks) {
             let first = try Notebook(decoding: encoded, replica: ReplicaID(0xF1))
             let countAfterFirst = checks.count
             let hitsAfterFirst = checks.hits
             let again = try Notebook(decoding: encoded, replica: ReplicaID(0xF2))
-            #expect(countAfterFirst >= 1 && checks.count == countAfterFirst, "the state (and its bodies) remembered once")
+            #expect(countAfterFirst >= 1 && checks.count == countAfterFirst, "the state kept once")
             #expect(checks.hits > hitsAfterFirst, "the second decode found the state")
             #expect(first.version == again.version && first.memoIDs == again.memoIDs)
             #expect(first.memo(id)?.text == alice.memo(id)?.text && again.memo(id)?.text == alice.memo(id)?.text)

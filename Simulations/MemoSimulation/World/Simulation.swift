@@ -88,9 +88,9 @@ public final class Simulation {
     /// Records the run's measurements when set (`memo-sim --measure`, `--report`); it only
     /// reads, so the run is the same with and without it.
     public var meter: Meter?
-    /// Whether the world's replicas and oracle share what they decode (`HistoryChecks`,
-    /// `SharedTextDecodes`, `SharedNotebookDecodes`): on by default; off only to show that a
-    /// run is the same without them (`SimulationRunTests`).
+    /// Whether the world's replicas and oracle share what they decode (`SharedTextDecodes`,
+    /// `SharedNotebookDecodes`): on by default; off only to show that a run is the same
+    /// without them (`SimulationRunTests`).
     public var sharesDecodes = true
 
     /// A run of `trace`. `keepsLines`: keep readable log lines (the last ones are in the
@@ -138,14 +138,11 @@ public final class Simulation {
     ///   (`Trace(parsing:)` and `memo-sim` check this).
     public func run() -> SimulationResult {
         guard sharesDecodes else { return runUnderMutant() }
-        // The world's replicas and oracle decode the same bytes again and again: a state that
-        // passed the history check once is not checked again (`HistoryChecks`), and a text body
+        // The world's replicas and oracle decode the same bytes again and again: a text body
         // or snapshot decoded once is copied instead of decoded again, for any replica
         // (`SharedTextDecodes`, `SharedNotebookDecodes`).
-        return HistoryChecks.$current.withValue(HistoryChecks()) {
-            SharedTextDecodes.$current.withValue(SharedTextDecodes()) {
-                SharedNotebookDecodes.$current.withValue(SharedNotebookDecodes()) { runUnderMutant() }
-            }
+        return SharedTextDecodes.$current.withValue(SharedTextDecodes()) {
+            SharedNotebookDecodes.$current.withValue(SharedNotebookDecodes()) { runUnderMutant() }
         }
     }
 

@@ -2,8 +2,8 @@
 /// candidates: bytes from a store could be made to collide with a hash, never with themselves),
 /// up to a total of `bytesMax` key bytes, the oldest forgotten first.
 ///
-/// The caches of decodes shared within a process (``HistoryChecks``, ``SharedTextDecodes``,
-/// and the notebook's) keep their entries here, under their own lock.
+/// The caches of decodes shared within a process (``SharedTextDecodes`` and the notebook's)
+/// keep their entries here, under their own lock.
 package struct BytesKeyedCache<Value> {
     private struct Entry {
         var key: [UInt8]

@@ -773,17 +773,8 @@ extension TextCRDT {
                 placedByOrigins = true
             }
         }
-        // The replay that checks the state against its history, unless these bytes passed it
-        // before (`HistoryChecks`; builds with internal checks replay every time).
-        var replays = placedByOrigins && checksHistory
-        let checks = replays ? HistoryChecks.current : nil
-        if let checks, checks.passed(.textBody, bytes, range: bodyRange) {
-            #if !MEMOSYNC_INTERNAL_CHECKS
-            replays = false
-            #endif
-        }
-        try decoded.finishDecoding(reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: replays)
-        if replays { checks?.remember(.textBody, bytes, range: bodyRange) }
+        try decoded.finishDecoding(
+            reader: reader, operationCounts: walk.operationCounts, text: text, placedByOrigins: placedByOrigins && checksHistory)
         self = decoded
     }
 

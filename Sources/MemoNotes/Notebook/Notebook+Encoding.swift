@@ -560,19 +560,8 @@ extension Notebook {
             // version 1.
             for index in memoIDs.indices { try? notebook.materializeText(at: index) }
         }
-        // A state must be one its own history gives a replica that starts empty (unless these
-        // bytes passed before: `HistoryChecks`; builds with internal checks check every time).
-        let checks = HistoryChecks.current
-        var checksHistory = true
-        if let checks, checks.passed(.notebookState, bytes, range: frame.checksummed) {
-            #if !MEMOSYNC_INTERNAL_CHECKS
-            checksHistory = false
-            #endif
-        }
-        if checksHistory {
-            try notebook.checkHistoryApplies(timelines: timelines)
-            checks?.remember(.notebookState, bytes, range: frame.checksummed)
-        }
+        // A state must be one its own history gives a replica that starts empty.
+        try notebook.checkHistoryApplies(timelines: timelines)
         self = notebook
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import MemoCRDT
 import Testing
 
+@testable import MemoNotes
 @testable import MemoSync
 import MemoSyncTesting
 
@@ -52,5 +53,54 @@ import MemoSyncTesting
         let reopened = try Replica(disk: disk, environment: environment.environment)
         #expect(reopened.notebook.encoded() == encoded)
         expectConverged([reopened, bob])
+    }
+
+    /// A compaction encodes every decoded text's body; the texts the budget then turns back take
+    /// a copy of those bytes instead of being encoded a second time (a save that only appends
+    /// to the journal encodes none, so its texts are encoded as before). What the library holds
+    /// is the same either way: builds with internal checks compare each copy with a fresh
+    /// encoding, and the reopened library encodes alike.
+    @Test func textsTurnedBackAfterACompactionTakeTheBodiesItEncoded() async throws {
+        let environment = TestEnvironment(seed: 0xC0B1)
+        let disk = MemoryDisk()
+        let alice = try Replica(disk: disk, environment: environment.environment)
+        alice.decodedTextLimit = 0
+        var memos: [MemoID] = []
+        for index in 0..<6 {
+            environment.advance(milliseconds: 1_000)
+            memos.append(try alice.createMemo(text: "memo \(index): ça, 한국어, かな"))
+        }
+        #expect(alice.decodedTextCount == 6)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let cache = alice.notebook.decodedTextCache
+        let before = cache.debugBodiesCopiedOnRelease
+        #endif
+        try alice.compactNow()
+        #expect(alice.decodedTextCount == 0)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        #expect(cache.debugBodiesCopiedOnRelease - before == 6, "every text turned back took the compaction's body")
+        #endif
+
+        for memo in memos {
+            environment.advance(milliseconds: 1_000)
+            try alice.edit(memo, replacingUTF16: 0..<0, with: "✓ ")
+        }
+        #expect(alice.decodedTextCount == 6)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let afterCompaction = cache.debugBodiesCopiedOnRelease
+        #endif
+        try alice.saveNow()
+        #expect(alice.decodedTextCount == 0)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        #expect(cache.debugBodiesCopiedOnRelease == afterCompaction, "a journal record encodes no body to copy")
+        #endif
+
+        let encoded = alice.notebook.encoded()
+        let texts = memos.map { alice.notebook.memo($0)?.text }
+        #expect(texts.allSatisfy { $0?.hasPrefix("✓ memo ") == true })
+        await alice.close()
+        let reopened = try Replica(disk: disk, environment: environment.environment)
+        #expect(reopened.notebook.encoded() == encoded)
+        #expect(memos.map { reopened.notebook.memo($0)?.text } == texts)
     }
 }

@@ -99,5 +99,14 @@ final class DecodedTextCache: Sendable {
         get { decodes.withLock { $0 } }
         set { decodes.withLock { $0 = newValue } }
     }
+
+    private let copiedBodies = Mutex(0)
+
+    /// Self-check builds: how many texts the notebooks sharing this cache turned back into a
+    /// copy of the body a save had just encoded, rather than encoding them (a test counts them).
+    package var debugBodiesCopiedOnRelease: Int {
+        get { copiedBodies.withLock { $0 } }
+        set { copiedBodies.withLock { $0 = newValue } }
+    }
     #endif
 }

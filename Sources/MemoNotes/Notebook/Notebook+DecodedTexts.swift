@@ -69,9 +69,15 @@ extension Notebook {
     /// ``releaseDecodedTexts(keepingMostRecent:atMost:)``, saying whether the texts kept for
     /// reads (``DecodedTextCache``) stay: a replica applying its budget after a save keeps them,
     /// an app told that memory is low does not.
+    ///
+    /// `copy`, when given, is a copy of this notebook that a save just encoded keeping its text
+    /// bodies (``encodedKeepingTextBodies()``): a text still at the version of its body there is
+    /// turned back into a copy of those bytes instead of being encoded again (a compaction
+    /// followed by the budget's release encoded each such text twice).
     @discardableResult
     package mutating func releaseDecodedTexts(
-        keepingMostRecent count: Int, atMost limit: Int, keepingTextsDecodedForReading keepsReads: Bool
+        keepingMostRecent count: Int, atMost limit: Int, keepingTextsDecodedForReading keepsReads: Bool,
+        bodiesEncodedIn copy: Notebook? = nil
     ) -> Int {
         if !keepsReads { decodedTextCache.removeAll() }
         let keep = max(0, count)
@@ -96,7 +102,8 @@ extension Notebook {
         // Least recently used first; equal ticks by table position (deterministic).
         decoded.sort { $0.use != $1.use ? $0.use < $1.use : $0.index < $1.index }
         var released = 0
-        for entry in decoded.prefix(min(decoded.count - keep, max(0, limit))) where releaseDecodedText(at: entry.index) {
+        for entry in decoded.prefix(min(decoded.count - keep, max(0, limit)))
+        where releaseDecodedText(at: entry.index, bodiesEncodedIn: copy) {
             released += 1
         }
         if decoded.count - released <= keep { releaseSettled = (decodedUseClock, memos.count, keep) }
@@ -106,7 +113,7 @@ extension Notebook {
     /// Turns the decoded text of the memo at `index` back into its encoded body and pending
     /// history section; false (nothing changes) when it cannot be (its body does not read back,
     /// which would be a bug: builds with internal checks stop there).
-    private mutating func releaseDecodedText(at index: Int) -> Bool {
+    private mutating func releaseDecodedText(at index: Int, bodiesEncodedIn copy: Notebook?) -> Bool {
         guard case let .materialized(text) = memos[at: index].text else { return false }
         let version = text.version
         // The body the last save or snapshot kept for this version, else a fresh encoding.
@@ -115,6 +122,16 @@ extension Notebook {
         if let kept = memos[at: index].encodedTextBody, kept.version == version {
             bytes = kept.bytes
             range = kept.range
+        } else if let copy, let position = copy.memos.index(of: memos[at: index].id),
+            let encoded = copy.memos[at: position].encodedTextBody, encoded.version == version
+        {
+            // The bytes alone: the copy's buffer (a whole state) is not kept alive by this memo.
+            bytes = Array(encoded.bytes[encoded.range])
+            range = bytes.indices
+            #if MEMOSYNC_INTERNAL_CHECKS
+            precondition(bytes == text.encodedBody(), "memo \(memos[at: index].id): the body a save encoded is not the text's encoding")
+            decodedTextCache.debugBodiesCopiedOnRelease += 1
+            #endif
         } else {
             bytes = text.encodedBody()
             range = bytes.indices

@@ -669,6 +669,9 @@ public final class Replica: Sendable {
     /// notebook takes a while, and edits go on meanwhile), and records what became durable: what
     /// the plan was made from, not what was edited since.
     private func writeToDisk(compacting: Bool) throws(ReplicaError) {
+        // The notebook as saved; after a compaction, with the text bodies it encoded, which the
+        // texts turned back below copy instead of encoding them again.
+        var written: Notebook?
         try diskLock.withLock { sharing throws(ReplicaError) in
             if sharing != nil { try takeFolder(&sharing!) }
             defer { if sharing != nil { releaseFolder(&sharing!) } }
@@ -689,9 +692,10 @@ public final class Replica: Sendable {
                 return (guarded.core, guarded.notebook, guarded.syncState, guarded.purgesNotCompacted, dropped)
             }
             guard let (core, notebook, syncState, purges, dropped) = taken else { return }
+            var saved = notebook
             let plan = compacting || purges > 0 || dropped > 0
-                ? core.planCompaction(notebook: notebook, syncState: syncState)
-                : try core.planSave(notebook: notebook, syncState: syncState)
+                ? core.planCompaction(keepingTextBodiesOf: &saved, syncState: syncState)
+                : try core.planSave(keepingTextBodiesOf: &saved, syncState: syncState)
             do throws(DiskError) {
                 try disk.perform(plan.operations)
             } catch {
@@ -707,9 +711,10 @@ public final class Replica: Sendable {
                     guarded.historyDropsNotCompacted -= dropped
                 }
             }
+            if plan.isCompaction { written = saved }
         }
         // Out of the disk lock, and with the copies saved gone, so no memo is copied for it.
-        releaseDecodedTexts(keepingMostRecent: nil)
+        releaseDecodedTexts(keepingMostRecent: nil, bodiesEncodedIn: written)
     }
 
     // MARK: Decoded texts
@@ -743,6 +748,14 @@ public final class Replica: Sendable {
     /// - Returns: How many texts were turned back.
     @discardableResult
     public func releaseDecodedTexts(keepingMostRecent count: Int?) -> Int {
+        releaseDecodedTexts(keepingMostRecent: count, bodiesEncodedIn: nil)
+    }
+
+    /// ``releaseDecodedTexts(keepingMostRecent:)``, turning texts still at the version of their
+    /// body in `written` (a copy of the notebook a compaction just encoded) into copies of those
+    /// bytes rather than encoding them again.
+    @discardableResult
+    private func releaseDecodedTexts(keepingMostRecent count: Int?, bodiesEncodedIn written: Notebook?) -> Int {
         var released = 0
         while true {
             let batch = guarded.withLock { guarded -> Int in
@@ -750,7 +763,8 @@ public final class Replica: Sendable {
                 let keep = count ?? guarded.decodedTextLimit
                 // The few texts kept for reads go only when the app asks for everything.
                 return guarded.notebook.releaseDecodedTexts(
-                    keepingMostRecent: keep, atMost: Self.decodedTextsReleasedPerLock, keepingTextsDecodedForReading: count != 0)
+                    keepingMostRecent: keep, atMost: Self.decodedTextsReleasedPerLock, keepingTextsDecodedForReading: count != 0,
+                    bodiesEncodedIn: written)
             }
             released += batch
             if batch < Self.decodedTextsReleasedPerLock { return released }

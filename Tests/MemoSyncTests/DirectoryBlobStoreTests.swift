@@ -607,6 +607,35 @@ final class IOTestBox<Value>: @unchecked Sendable {
         }
     }
 
+    /// A library file is read into one buffer of the size `fstat` gave plus a byte; a file that
+    /// grew since is read on to its end (a library file may be appended to meanwhile), but never
+    /// past the limit, and one that shrank is returned as it is.
+    @Test func aLibraryFileIsReadWhateverItsSizeDidSinceItsStatus() throws {
+        let folder = IOTestFolder("library-read")
+        defer { folder.remove() }
+        let content = Self.blob(5, size: 300_000)
+        try folder.createFile("f", content)
+        func read(takingSize size: Int, limitBytes: Int = 1 << 20) throws(POSIXFailure) -> [UInt8]? {
+            let descriptor = try POSIX.open(folder.path("f"), .read)
+            defer { POSIX.closeQuietly(descriptor) }
+            return try POSIX.readAll(descriptor, size: size, path: folder.path("f"), limitBytes: limitBytes)
+        }
+        let whole = try POSIX.open(folder.path("f"), .read)
+        defer { POSIX.closeQuietly(whole) }
+        #expect(try POSIX.readAll(whole, path: folder.path("f"), limitBytes: 1 << 20) == content)
+        for size in [300_000, 0, 1, 65_535, 65_536, 150_000, 299_999, 400_000] {
+            #expect(try read(takingSize: size) == content, "size taken \(size)")
+        }
+        // Larger than the limit, from the size taken or once read.
+        #expect(try read(takingSize: 300_001, limitBytes: 300_000) == nil)
+        #expect(try read(takingSize: 10, limitBytes: 299_999) == nil)
+        #expect(try read(takingSize: 10, limitBytes: 300_000) == content)
+        try folder.createFile("empty", [])
+        let descriptor = try POSIX.open(folder.path("empty"), .read)
+        defer { POSIX.closeQuietly(descriptor) }
+        #expect(try POSIX.readAll(descriptor, path: folder.path("empty"), limitBytes: 0) == [])
+    }
+
     // MARK: Errors
 
     @Test func missingBlobsAndMissingRoots() throws {

@@ -1,5 +1,5 @@
 import MemoCRDT
-import MemoNotes
+@testable import MemoNotes
 import TestSupport
 import Testing
 
@@ -11,15 +11,28 @@ import Testing
     /// (Also `Tests/Fixtures/fuzz/notebook-state/issue25-history-held-back-forever.hex`.)
     @Test func issue25NotebookStateIsRefused() {
         let bytes = bytesFromHex("6d7332990203010000000000000001000000000000006a144d65f09f918df09f8fbd6f20300a626f64c3a979020a000000000000000c000000000000000e01045101000002110800013d011602000000000000000200000000000000660b4d656d6f2031c3a96f6179020b000000000000000c000000000000000b09075101000003010112000013040708001203000003000000000000000300000000000000480f4d656d6f20320a6268656c6c6f2079010c000000000000001303510100001328052800030a000000000000000b000000000000000c00000000000000020080a0abfef962010edef302020880a0abfef962010b00081080a0abfef962010b0002010211bed70211029ed9010ba09f010907ac590908e64e1101b891031c0bdd74")
-        do {
-            _ = try Notebook(decoding: bytes, replica: ReplicaID(0xF1))
+        func decode() -> Result<Notebook, DecodingError> {
+            Result { () throws(DecodingError) in try Notebook(decoding: bytes, replica: ReplicaID(0xF1)) }
+        }
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let observer = HistoryCheckObserver()
+        let result = HistoryCheckObserver.$current.withValue(observer) { decode() }
+        #else
+        let result = decode()
+        #endif
+        switch result {
+        case .success:
             Issue.record("the state was accepted")
-        } catch {
+        case .failure(let error):
             guard case .malformed = error else {
                 Issue.record("expected a malformed state, got \(error)")
                 return
             }
         }
+        #if MEMOSYNC_INTERNAL_CHECKS
+        // No Lamport schedule applies its history: the history itself was applied, and refused.
+        #expect(observer.schedulesFound == [false])
+        #endif
     }
 
     /// A notebook of two replicas whose concurrent edits of one memo were merged: the memo reads
@@ -116,7 +129,16 @@ import Testing
             }
             if step % 10 == 9 {
                 for notebook in notebooks {
+                    #if MEMOSYNC_INTERNAL_CHECKS
+                    // Honest states have a Lamport schedule: the check answers without applying.
+                    let observer = HistoryCheckObserver()
+                    let decoded = try HistoryCheckObserver.$current.withValue(observer) { () throws(DecodingError) in
+                        try Notebook(decoding: notebook.encoded(), replica: ReplicaID(0xF1))
+                    }
+                    #expect(observer.schedulesFound == [true], "seed \(seed), step \(step)")
+                    #else
                     let decoded = try Notebook(decoding: notebook.encoded(), replica: ReplicaID(0xF1))
+                    #endif
                     var rebuilt = Notebook(replica: ReplicaID(0xF2))
                     try rebuilt.apply(decoded.changes(since: VersionVector()))
                     #expect(rebuilt.version == notebook.version, "seed \(seed), step \(step)")

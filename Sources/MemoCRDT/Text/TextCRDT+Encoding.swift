@@ -970,9 +970,25 @@ extension TextCRDT {
     ) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
+        var runs: (replicas: [ReplicaID], runs: [[LamportRun]])?
+        return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline, lamportRuns: &runs)
+    }
+
+    /// ``summary(ofBody:range:version:timeline:)``; when `lamportRuns` is not nil instead, it
+    /// receives the replicas and their Lamport runs as read (no ``LamportTimeline`` is made).
+    static func summary(
+        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timeline: inout [LamportTimeline]?,
+        lamportRuns: inout (replicas: [ReplicaID], runs: [[LamportRun]])?
+    ) throws(DecodingError) -> (
+        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
+    ) {
+        // Asked through `lamportRuns` (set to a placeholder by the caller) or `timeline`.
+        let wantsRuns = timeline != nil || lamportRuns != nil
         if bodyVersion >= 2 {
-            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: timeline != nil)
-            if timeline != nil {
+            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: wantsRuns)
+            if lamportRuns != nil {
+                lamportRuns = (walk.replicas, walk.lamportRuns)
+            } else if timeline != nil {
                 timeline = zip(walk.replicas, walk.lamportRuns).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
             }
             return (
@@ -985,9 +1001,13 @@ extension TextCRDT {
         let ids = try readReplicaTable(&reader)
         let (operationCounts, _) = try readOperationCounts(&reader, replicaCount: ids.count, operationsMax: .max)
         let lamport: UInt64
-        if timeline != nil {
+        if wantsRuns {
             let runs = try readVersion1LamportRuns(&reader, operationCounts: operationCounts)
-            timeline = zip(ids, runs).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
+            if lamportRuns != nil {
+                lamportRuns = (ids, runs)
+            } else {
+                timeline = zip(ids, runs).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
+            }
             lamport = zip(operationCounts, runs).map { count, runs in
                 let last = runs.last!
                 return last.lamport + UInt64(count - 1 - last.counter)

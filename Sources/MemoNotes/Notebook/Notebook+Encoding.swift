@@ -498,13 +498,12 @@ extension Notebook {
         memoIDs.reserveCapacity(memoCount)
         notebook.memos.reserveCapacity(memoCount)
         // Per memo, its replicas' Lamport runs (for the check that the history applies).
-        var timelines: [[TextCRDT.LamportTimeline]] = []
-        timelines.reserveCapacity(memoCount)
+        var timelines = TextCRDT.LamportTimelines(reservingTexts: memoCount)
         for _ in 0..<memoCount {
             let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
             if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
             memoIDs.append(id)
-            timelines.append(try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook))
+            try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook, timelines: &timelines)
         }
         let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
         var replicas: [ReplicaID] = []
@@ -567,10 +566,12 @@ extension Notebook {
 
     /// Reads the text body of memo `id` in a state of format `version` and adds the memo to
     /// `notebook`, its text left encoded: summarized (version, Lamport clock) and folded for
-    /// search, not decoded. Returns the Lamport runs of its replicas' text operations.
+    /// search, not decoded. Adds the Lamport runs of its replicas' text operations to
+    /// `timelines`, as its next text.
     private static func readMemoText(
-        of id: MemoID, _ reader: inout ByteReader, in bytes: [UInt8], version: UInt8, into notebook: inout Notebook
-    ) throws(DecodingError) -> [TextCRDT.LamportTimeline] {
+        of id: MemoID, _ reader: inout ByteReader, in bytes: [UInt8], version: UInt8, into notebook: inout Notebook,
+        timelines: inout TextCRDT.LamportTimelines
+    ) throws(DecodingError) {
         // Version 1: a version 1 text body. Version 2: its length shifted left by one, bit 0
         // set for a version 1 text body, then the body.
         let range: Range<Int>
@@ -586,8 +587,7 @@ extension Notebook {
             range = try reader.range(count: Int(lengthAndVersion >> 1))
             bodyVersion = lengthAndVersion & 1 == 1 ? 1 : TextCRDT.stateFormatVersion
         }
-        var timeline: [TextCRDT.LamportTimeline]? = []
-        let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion, timeline: &timeline)
+        let summary = try TextCRDT.summary(ofBody: bytes, range: range, version: bodyVersion, timelines: &timelines)
         // The text must be UTF-8 (checked here, for every memo, as it always was); it is folded
         // for search only when first searched (`summaries(status:matching:)`, the shared
         // `SearchKeyCache`), not here: folding every text was a third of opening a notebook.
@@ -608,7 +608,6 @@ extension Notebook {
         record.searchKey = []
         record.searchKeyVersion = VersionVector()
         notebook.memos[id] = record
-        return timeline ?? []
     }
 
     /// Checks each decoded memo's text against the runs read: its text operations per replica

@@ -1,3 +1,4 @@
+import Synchronization
 import MemoCRDT
 // A decoded notebook state must be one the engine could have produced (FORMAT.md, "What a reader
 // checks"; issue 25): its history applies whole to a replica that starts empty. Each replica's
@@ -22,8 +23,12 @@ extension Notebook {
     /// - Throws: `DecodingError.malformed` when the history does not apply.
     /// - Complexity: O(n r) for n notebook runs and Lamport runs and r replicas in a memo, when a
     ///   schedule is found.
-    func checkHistoryApplies(timelines: [[TextCRDT.LamportTimeline]]) throws(DecodingError) {
-        if lamportScheduleExists(timelines: timelines) { return }
+    func checkHistoryApplies(timelines: TextCRDT.LamportTimelines) throws(DecodingError) {
+        let scheduled = lamportScheduleExists(timelines: timelines)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        HistoryCheckObserver.current?.record(scheduleFound: scheduled)
+        #endif
+        if scheduled { return }
         let history: NotebookDelta
         do {
             history = try changes(since: VersionVector())
@@ -45,8 +50,9 @@ extension Notebook {
 
     /// Whether the notebook's runs can all be applied, replica log by replica log, when a text
     /// operation waits for every text operation of its memo with a smaller Lamport timestamp.
-    private func lamportScheduleExists(timelines: [[TextCRDT.LamportTimeline]]) -> Bool {
-        var gate = LamportGate(timelines: timelines, versions: memos.records.map(\.text.version))
+    private func lamportScheduleExists(timelines: TextCRDT.LamportTimelines) -> Bool {
+        guard timelines.textCount == memos.count else { return false }
+        var gate = LamportGate(timelines: timelines, records: memos.records)
         let replicas = logs.keys.sorted()
         let replicaLogs = replicas.map { logs[$0]!.runs }
         // Each run's memo index, found once (a run that waits is tried again).
@@ -95,54 +101,70 @@ extension Notebook {
 }
 
 /// The state of a schedule sought by `lamportScheduleExists`: which memos are created, and per
-/// memo and replica, how many of its text operations are applied.
+/// memo and replica (a lane), how many of its text operations are applied. Every lane's runs
+/// are in the flat arrays of the timelines it was made from (no array per memo or lane: at
+/// 100,000 memos those were most of the check's time).
 private struct LamportGate {
-    /// One replica's text operations in one memo: their Lamport runs, how many are applied, and
-    /// per Lamport run the smallest timestamp from it on (a hostile state's need not rise).
+    /// One replica's text operations in one memo: how many there are and are applied, and the
+    /// Lamport run holding operation `applied` (an index into the flat runs, below `runsEnd`).
     struct Lane {
         var replica: ReplicaID
-        var runs: [(counter: UInt32, lamport: UInt64)]
-        var suffixMinimum: [UInt64]
+        var runsEnd: Int
         var total: UInt32
         var applied: UInt32 = 0
-        /// The Lamport run holding operation `applied`.
-        var runIndex = 0
-
-        /// The smallest timestamp of an operation not applied yet (UInt64.max: none).
-        var nextLamport: UInt64 {
-            guard applied < total else { return .max }
-            let run = runs[runIndex]
-            let here = run.lamport + UInt64(applied - run.counter)
-            return runIndex + 1 < runs.count ? min(here, suffixMinimum[runIndex + 1]) : here
-        }
-
-        /// Where the Lamport run holding operation `applied` ends.
-        var runEnd: UInt32 { runIndex + 1 < runs.count ? runs[runIndex + 1].counter : total }
-
-        mutating func advance(by count: UInt32) {
-            applied += count
-            while runIndex + 1 < runs.count && runs[runIndex + 1].counter <= applied { runIndex += 1 }
-        }
+        var runIndex: Int
     }
 
     var created: [Bool]
-    var lanes: [[Lane]]
+    /// The lanes of memo `m` are `laneStarts[m] ..< laneStarts[m + 1]`.
+    let laneStarts: [Int]
+    var lanes: [Lane]
+    let counters: [UInt32]
+    let lamports: [UInt64]
+    /// Per run, the smallest timestamp from it to its lane's end (a hostile state's need not
+    /// rise).
+    let suffixMinimum: [UInt64]
 
-    /// `versions`: per memo index, its text version (each lane's operation count).
-    init(timelines: [[TextCRDT.LamportTimeline]], versions: [VersionVector]) {
-        created = [Bool](repeating: false, count: timelines.count)
-        lanes = zip(timelines, versions).map { timeline, version in
-            timeline.compactMap { entry -> Lane? in
-                guard !entry.runs.isEmpty else { return nil }
-                var minimum = [UInt64](repeating: .max, count: entry.runs.count)
+    /// `records`: the memo table the timelines are of (each lane's total is its memo's text
+    /// version for the lane's replica).
+    init(timelines: TextCRDT.LamportTimelines, records: MemoTable.Records) {
+        created = [Bool](repeating: false, count: timelines.textCount)
+        laneStarts = timelines.laneStarts
+        counters = timelines.runCounters
+        lamports = timelines.runLamports
+        var minimum = [UInt64](repeating: .max, count: lamports.count)
+        var lanes: [Lane] = []
+        lanes.reserveCapacity(timelines.laneReplicas.count)
+        for memo in 0..<timelines.textCount {
+            let version = records[memo].text.version
+            for lane in timelines.lanes(ofText: memo) {
+                let runs = timelines.runs(ofLane: lane)
                 var smallest = UInt64.max
-                for index in entry.runs.indices.reversed() {
-                    smallest = min(smallest, entry.runs[index].lamport)
+                for index in runs.reversed() {
+                    smallest = min(smallest, lamports[index])
                     minimum[index] = smallest
                 }
-                return Lane(replica: entry.replica, runs: entry.runs, suffixMinimum: minimum, total: version[entry.replica])
+                let replica = timelines.laneReplicas[lane]
+                lanes.append(Lane(replica: replica, runsEnd: runs.upperBound, total: version[replica], runIndex: runs.lowerBound))
             }
         }
+        self.lanes = lanes
+        suffixMinimum = minimum
+    }
+
+    /// The smallest timestamp of an operation of `lane` not applied yet (UInt64.max: none).
+    func nextLamport(_ lane: Lane) -> UInt64 {
+        guard lane.applied < lane.total else { return .max }
+        let here = lamports[lane.runIndex] + UInt64(lane.applied - counters[lane.runIndex])
+        return lane.runIndex + 1 < lane.runsEnd ? min(here, suffixMinimum[lane.runIndex + 1]) : here
+    }
+
+    /// Where the Lamport run holding operation `applied` of `lane` ends.
+    func runEnd(_ lane: Lane) -> UInt32 { lane.runIndex + 1 < lane.runsEnd ? counters[lane.runIndex + 1] : lane.total }
+
+    /// The lane of `replica` in `memo`, if it has one.
+    func lane(of replica: ReplicaID, inMemo memo: Int) -> Int? {
+        (laneStarts[memo]..<laneStarts[memo + 1]).first { lanes[$0].replica == replica }
     }
 
     /// Applies what it can of `run` of `replica` (on memo index `memo`), whose first `skipping`
@@ -157,26 +179,44 @@ private struct LamportGate {
         case let .trash(seen), let .purge(seen):
             guard created[memo] else { return 0 }
             for entry in seen.entries {
-                guard let lane = lanes[memo].first(where: { $0.replica == entry.replica }),
-                    lane.applied >= entry.operationCount
-                else { return 0 }
+                guard let lane = lane(of: entry.replica, inMemo: memo), lanes[lane].applied >= entry.operationCount else { return 0 }
             }
             return 1
         case let .text(textCounter):
-            guard created[memo], let own = lanes[memo].firstIndex(where: { $0.replica == replica }) else { return 0 }
-            let lane = lanes[memo][own]
+            guard created[memo], let own = lane(of: replica, inMemo: memo) else { return 0 }
+            let lane = lanes[own]
             // The text operations of one replica in one memo are applied in order.
             guard lane.applied == textCounter + skipping, lane.applied < lane.total else { return 0 }
-            let lamportRun = lane.runs[lane.runIndex]
-            let lamport = lamportRun.lamport + UInt64(lane.applied - lamportRun.counter)
+            let lamport = lamports[lane.runIndex] + UInt64(lane.applied - counters[lane.runIndex])
             var bound = UInt64.max
-            for (index, other) in lanes[memo].enumerated() where index != own { bound = min(bound, other.nextLamport) }
+            for other in laneStarts[memo]..<laneStarts[memo + 1] where other != own { bound = min(bound, nextLamport(lanes[other])) }
             guard lamport <= bound else { return 0 }
             // Within one Lamport run the timestamps rise by one: every operation up to `bound`.
-            var count = UInt64(min(run.length - skipping, lane.runEnd - lane.applied))
+            var count = UInt64(min(run.length - skipping, runEnd(lane) - lane.applied))
             if bound != .max { count = min(count, bound - lamport + 1) }
-            lanes[memo][own].advance(by: UInt32(count))
+            lanes[own].applied += UInt32(count)
+            while lanes[own].runIndex + 1 < lane.runsEnd && counters[lanes[own].runIndex + 1] <= lanes[own].applied {
+                lanes[own].runIndex += 1
+            }
             return UInt32(count)
         }
     }
 }
+
+#if MEMOSYNC_INTERNAL_CHECKS
+/// Self-check builds: what the history checks of the notebook decodes made while one is bound
+/// (a test binds one to see which answered by a Lamport schedule and which applied the history).
+package final class HistoryCheckObserver: Sendable {
+    @TaskLocal package static var current: HistoryCheckObserver?
+
+    private let answers = Mutex<[Bool]>([])
+
+    package init() {}
+
+    /// Per decode that reached the check, in order: whether a Lamport schedule was found (else
+    /// the history was applied to an empty notebook).
+    package var schedulesFound: [Bool] { answers.withLock { $0 } }
+
+    func record(scheduleFound: Bool) { answers.withLock { $0.append(scheduleFound) } }
+}
+#endif

@@ -1,0 +1,73 @@
+extension TextCRDT {
+    /// ``LamportTimeline``s of many texts at once (a notebook state's memos, in order), in flat
+    /// arrays: per text its lanes (one per replica with operations, in replica id order), per
+    /// lane its Lamport runs. What a notebook decoder hands its history check
+    /// (`Notebook.checkHistoryApplies`).
+    ///
+    /// A notebook of 100,000 memos made a few small arrays per memo for its timelines and as
+    /// many again for the check that reads them; allocating and freeing them was about a third
+    /// of opening it (BENCHMARKS.md, "The history check in flat arrays"). Here they are five
+    /// arrays in all.
+    package struct LamportTimelines: Sendable {
+        /// The lanes of text `t` are `laneStarts[t] ..< laneStarts[t + 1]`.
+        package private(set) var laneStarts: [Int] = [0]
+        /// Each lane's replica.
+        package private(set) var laneReplicas: [ReplicaID] = []
+        /// The runs of lane `l` are `runStarts[l] ..< runStarts[l + 1]`.
+        package private(set) var runStarts: [Int] = [0]
+        /// Each run's first operation counter, and the Lamport timestamp there (rising by one
+        /// per operation until the lane's next run).
+        package private(set) var runCounters: [UInt32] = []
+        package private(set) var runLamports: [UInt64] = []
+
+        /// No text yet; room for `textCount` texts (the lanes and runs grow as they come).
+        package init(reservingTexts textCount: Int = 0) {
+            laneStarts.reserveCapacity(textCount + 1)
+        }
+
+        /// How many texts were added.
+        package var textCount: Int { laneStarts.count - 1 }
+
+        /// The lanes of text `text`.
+        package func lanes(ofText text: Int) -> Range<Int> { laneStarts[text]..<laneStarts[text + 1] }
+
+        /// The runs of lane `lane`.
+        package func runs(ofLane lane: Int) -> Range<Int> { runStarts[lane]..<runStarts[lane + 1] }
+
+        /// Adds a text whose replicas (in id order) have the Lamport runs `runs`; a replica
+        /// without runs gets no lane.
+        mutating func appendText(replicas: [ReplicaID], runs: [[LamportRun]]) {
+            for (replica, replicaRuns) in zip(replicas, runs) where !replicaRuns.isEmpty {
+                laneReplicas.append(replica)
+                for run in replicaRuns {
+                    runCounters.append(run.counter)
+                    runLamports.append(run.lamport)
+                }
+                runStarts.append(runCounters.count)
+            }
+            laneStarts.append(laneReplicas.count)
+        }
+
+        /// This text's timelines as ``LamportTimeline``s (for tests and checks).
+        package func timelines(ofText text: Int) -> [LamportTimeline] {
+            lanes(ofText: text).map { lane in
+                (laneReplicas[lane], runs(ofLane: lane).map { (runCounters[$0], runLamports[$0]) })
+            }
+        }
+    }
+
+    /// ``summary(ofBody:range:version:)``, adding the body's ``LamportTimeline``s as the next
+    /// text of `timelines` (one text; none when it throws).
+    package static func summary(
+        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timelines: inout LamportTimelines
+    ) throws(DecodingError) -> (
+        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
+    ) {
+        var timeline: [LamportTimeline]?
+        // Not nil: the runs are wanted (and come back in it).
+        var runs: (replicas: [ReplicaID], runs: [[LamportRun]])? = ([], [])
+        let summary = try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline, lamportRuns: &runs)
+        timelines.appendText(replicas: runs?.replicas ?? [], runs: runs?.runs ?? [])
+        return summary
+    }
+}

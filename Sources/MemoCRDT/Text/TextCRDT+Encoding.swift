@@ -970,15 +970,15 @@ extension TextCRDT {
     ) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
-        var runs: (replicas: [ReplicaID], runs: [[LamportRun]])?
+        var runs: (replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]])?
         return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline, lamportRuns: &runs)
     }
 
     /// ``summary(ofBody:range:version:timeline:)``; when `lamportRuns` is not nil instead, it
-    /// receives the replicas and their Lamport runs as read (no ``LamportTimeline`` is made).
+    /// receives the replicas, their operation counts and Lamport runs as read (no ``LamportTimeline`` is made).
     static func summary(
         ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timeline: inout [LamportTimeline]?,
-        lamportRuns: inout (replicas: [ReplicaID], runs: [[LamportRun]])?
+        lamportRuns: inout (replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]])?
     ) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
@@ -987,7 +987,7 @@ extension TextCRDT {
         if bodyVersion >= 2 {
             let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: wantsRuns)
             if lamportRuns != nil {
-                lamportRuns = (walk.replicas, walk.lamportRuns)
+                lamportRuns = (walk.replicas, walk.operationCounts, walk.lamportRuns)
             } else if timeline != nil {
                 timeline = zip(walk.replicas, walk.lamportRuns).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
             }
@@ -1004,7 +1004,7 @@ extension TextCRDT {
         if wantsRuns {
             let runs = try readVersion1LamportRuns(&reader, operationCounts: operationCounts)
             if lamportRuns != nil {
-                lamportRuns = (ids, runs)
+                lamportRuns = (ids, operationCounts, runs)
             } else {
                 timeline = zip(ids, runs).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
             }

@@ -6,13 +6,14 @@ extension TextCRDT {
     ///
     /// A notebook of 100,000 memos made a few small arrays per memo for its timelines and as
     /// many again for the check that reads them; allocating and freeing them was about a third
-    /// of opening it (BENCHMARKS.md, "The history check in flat arrays"). Here they are five
-    /// arrays in all.
+    /// of opening it (BENCHMARKS.md, "Reads without zeroing, and the history check in flat
+    /// arrays"). Here they are six arrays in all.
     package struct LamportTimelines: Sendable {
         /// The lanes of text `t` are `laneStarts[t] ..< laneStarts[t + 1]`.
         package private(set) var laneStarts: [Int] = [0]
-        /// Each lane's replica.
+        /// Each lane's replica, and how many text operations it has in the text.
         package private(set) var laneReplicas: [ReplicaID] = []
+        package private(set) var laneOperationCounts: [UInt32] = []
         /// The runs of lane `l` are `runStarts[l] ..< runStarts[l + 1]`.
         package private(set) var runStarts: [Int] = [0]
         /// Each run's first operation counter, and the Lamport timestamp there (rising by one
@@ -34,11 +35,12 @@ extension TextCRDT {
         /// The runs of lane `lane`.
         package func runs(ofLane lane: Int) -> Range<Int> { runStarts[lane]..<runStarts[lane + 1] }
 
-        /// Adds a text whose replicas (in id order) have the Lamport runs `runs`; a replica
-        /// without runs gets no lane.
-        mutating func appendText(replicas: [ReplicaID], runs: [[LamportRun]]) {
-            for (replica, replicaRuns) in zip(replicas, runs) where !replicaRuns.isEmpty {
+        /// Adds a text whose replicas (in id order) have `operationCounts` text operations and
+        /// the Lamport runs `runs`; a replica without runs gets no lane.
+        mutating func appendText(replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]]) {
+            for ((replica, count), replicaRuns) in zip(zip(replicas, operationCounts), runs) where !replicaRuns.isEmpty {
                 laneReplicas.append(replica)
+                laneOperationCounts.append(count)
                 for run in replicaRuns {
                     runCounters.append(run.counter)
                     runLamports.append(run.lamport)
@@ -65,9 +67,9 @@ extension TextCRDT {
     ) {
         var timeline: [LamportTimeline]?
         // Not nil: the runs are wanted (and come back in it).
-        var runs: (replicas: [ReplicaID], runs: [[LamportRun]])? = ([], [])
+        var runs: (replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]])? = ([], [], [])
         let summary = try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline, lamportRuns: &runs)
-        timelines.appendText(replicas: runs?.replicas ?? [], runs: runs?.runs ?? [])
+        timelines.appendText(replicas: runs?.replicas ?? [], operationCounts: runs?.operationCounts ?? [], runs: runs?.runs ?? [])
         return summary
     }
 }

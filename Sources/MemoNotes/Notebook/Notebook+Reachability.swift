@@ -52,7 +52,7 @@ extension Notebook {
     /// operation waits for every text operation of its memo with a smaller Lamport timestamp.
     private func lamportScheduleExists(timelines: TextCRDT.LamportTimelines) -> Bool {
         guard timelines.textCount == memos.count else { return false }
-        var gate = LamportGate(timelines: timelines, records: memos.records)
+        var gate = LamportGate(timelines: timelines)
         let replicas = logs.keys.sorted()
         let replicaLogs = replicas.map { logs[$0]!.runs }
         // Each run's memo index, found once (a run that waits is tried again).
@@ -125,9 +125,7 @@ private struct LamportGate {
     /// rise).
     let suffixMinimum: [UInt64]
 
-    /// `records`: the memo table the timelines are of (each lane's total is its memo's text
-    /// version for the lane's replica).
-    init(timelines: TextCRDT.LamportTimelines, records: MemoTable.Records) {
+    init(timelines: TextCRDT.LamportTimelines) {
         created = [Bool](repeating: false, count: timelines.textCount)
         laneStarts = timelines.laneStarts
         counters = timelines.runCounters
@@ -136,7 +134,6 @@ private struct LamportGate {
         var lanes: [Lane] = []
         lanes.reserveCapacity(timelines.laneReplicas.count)
         for memo in 0..<timelines.textCount {
-            let version = records[memo].text.version
             for lane in timelines.lanes(ofText: memo) {
                 let runs = timelines.runs(ofLane: lane)
                 var smallest = UInt64.max
@@ -145,7 +142,8 @@ private struct LamportGate {
                     minimum[index] = smallest
                 }
                 let replica = timelines.laneReplicas[lane]
-                lanes.append(Lane(replica: replica, runsEnd: runs.upperBound, total: version[replica], runIndex: runs.lowerBound))
+                lanes.append(
+                    Lane(replica: replica, runsEnd: runs.upperBound, total: timelines.laneOperationCounts[lane], runIndex: runs.lowerBound))
             }
         }
         self.lanes = lanes

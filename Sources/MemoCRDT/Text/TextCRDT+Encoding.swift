@@ -930,8 +930,7 @@ extension TextCRDT {
     package static func summary(ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
-        var timeline: [LamportTimeline]?
-        return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline)
+        try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, derivingLamportRuns: false).summary
     }
 
     /// ``summary(ofBody:range:version:)`` of a version 2 body this text just encoded
@@ -957,43 +956,27 @@ extension TextCRDT {
         return own
     }
 
-    /// Per replica of a text state, the Lamport timestamps of its operations: where each of its
-    /// Lamport runs starts (`counter`) and the timestamp there, rising by one per operation until
-    /// the next run. What a notebook decoder needs to check, without replaying a memo's text,
-    /// that the notebook's history can be applied in some order (`Notebook(decoding:replica:)`).
-    package typealias LamportTimeline = (replica: ReplicaID, runs: [(counter: UInt32, lamport: UInt64)])
+    /// A text state body's replicas (in id order), their text operation counts, and each one's
+    /// Lamport runs: where each run starts (`counter`) and the timestamp there, rising by one per
+    /// operation until the next run. What a notebook decoder needs to check, without replaying a
+    /// memo's text, that the notebook's history can be applied in some order
+    /// (``LamportTimelines``, `Notebook(decoding:replica:)`).
+    typealias BodyLamportRuns = (replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]])
 
-    /// ``summary(ofBody:range:version:)``, and when `timeline` is not nil, each replica's
-    /// Lamport runs in it (``LamportTimeline``), in replica id order.
-    package static func summary(
-        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timeline: inout [LamportTimeline]?
-    ) throws(DecodingError) -> (
-        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
-    ) {
-        var runs: (replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]])?
-        return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline, lamportRuns: &runs)
-    }
-
-    /// ``summary(ofBody:range:version:timeline:)``; when `lamportRuns` is not nil instead, it
-    /// receives the replicas, their operation counts and Lamport runs as read (no ``LamportTimeline`` is made).
+    /// ``summary(ofBody:range:version:)``, and when `derivingLamportRuns`, the body's
+    /// ``BodyLamportRuns`` (nil otherwise: a summary alone is spared their allocations).
     static func summary(
-        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timeline: inout [LamportTimeline]?,
-        lamportRuns: inout (replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]])?
+        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, derivingLamportRuns: Bool
     ) throws(DecodingError) -> (
-        text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
+        summary: (text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64),
+        lamportRuns: BodyLamportRuns?
     ) {
-        // Asked through `lamportRuns` (set to a placeholder by the caller) or `timeline`.
-        let wantsRuns = timeline != nil || lamportRuns != nil
         if bodyVersion >= 2 {
-            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: wantsRuns)
-            if lamportRuns != nil {
-                lamportRuns = (walk.replicas, walk.operationCounts, walk.lamportRuns)
-            } else if timeline != nil {
-                timeline = zip(walk.replicas, walk.lamportRuns).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
-            }
-            return (
+            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: derivingLamportRuns)
+            let summary = (
                 walk.text, versionVector(walk.replicas, walk.operationCounts),
                 versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
+            return (summary, derivingLamportRuns ? (walk.replicas, walk.operationCounts, walk.lamportRuns) : nil)
         }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         // The caller validates the text (making a String of it validates it once).
@@ -1001,13 +984,10 @@ extension TextCRDT {
         let ids = try readReplicaTable(&reader)
         let (operationCounts, _) = try readOperationCounts(&reader, replicaCount: ids.count, operationsMax: .max)
         let lamport: UInt64
-        if wantsRuns {
+        var lamportRuns: BodyLamportRuns?
+        if derivingLamportRuns {
             let runs = try readVersion1LamportRuns(&reader, operationCounts: operationCounts)
-            if lamportRuns != nil {
-                lamportRuns = (ids, operationCounts, runs)
-            } else {
-                timeline = zip(ids, runs).map { ($0, $1.map { ($0.counter, $0.lamport) }) }
-            }
+            lamportRuns = (ids, operationCounts, runs)
             lamport = zip(operationCounts, runs).map { count, runs in
                 let last = runs.last!
                 return last.lamport + UInt64(count - 1 - last.counter)
@@ -1033,7 +1013,7 @@ extension TextCRDT {
             }
         }
         try check.checkComplete(reader)
-        return (textRange, versionVector(ids, operationCounts), versionVector(ids, check.insertionEnds), lamport)
+        return ((textRange, versionVector(ids, operationCounts), versionVector(ids, check.insertionEnds), lamport), lamportRuns)
     }
 
     /// The version vector of `counts` by replica (a count of 0: not in the vector).

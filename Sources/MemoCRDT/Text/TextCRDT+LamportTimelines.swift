@@ -1,7 +1,7 @@
 extension TextCRDT {
-    /// ``LamportTimeline``s of many texts at once (a notebook state's memos, in order), in flat
-    /// arrays: per text its lanes (one per replica with operations, in replica id order), per
-    /// lane its Lamport runs. What a notebook decoder hands its history check
+    /// The Lamport runs of many texts at once (a notebook state's memos, in order: each text's
+    /// ``BodyLamportRuns``), in flat arrays: per text its lanes (one per replica with
+    /// operations, in replica id order), per lane its Lamport runs. What a notebook decoder hands its history check
     /// (`Notebook.checkHistoryApplies`).
     ///
     /// A notebook of 100,000 memos made a few small arrays per memo for its timelines and as
@@ -35,9 +35,10 @@ extension TextCRDT {
         /// The runs of lane `lane`.
         package func runs(ofLane lane: Int) -> Range<Int> { runStarts[lane]..<runStarts[lane + 1] }
 
-        /// Adds a text whose replicas (in id order) have `operationCounts` text operations and
-        /// the Lamport runs `runs`; a replica without runs gets no lane.
-        mutating func appendText(replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]]) {
+        /// Adds a text with the Lamport runs `body` (nil: none); a replica without runs gets no
+        /// lane.
+        mutating func appendText(_ body: BodyLamportRuns?) {
+            let (replicas, operationCounts, runs) = body ?? ([], [], [])
             for ((replica, count), replicaRuns) in zip(zip(replicas, operationCounts), runs) where !replicaRuns.isEmpty {
                 laneReplicas.append(replica)
                 laneOperationCounts.append(count)
@@ -49,27 +50,17 @@ extension TextCRDT {
             }
             laneStarts.append(laneReplicas.count)
         }
-
-        /// This text's timelines as ``LamportTimeline``s (for tests and checks).
-        package func timelines(ofText text: Int) -> [LamportTimeline] {
-            lanes(ofText: text).map { lane in
-                (laneReplicas[lane], runs(ofLane: lane).map { (runCounters[$0], runLamports[$0]) })
-            }
-        }
     }
 
-    /// ``summary(ofBody:range:version:)``, adding the body's ``LamportTimeline``s as the next
-    /// text of `timelines` (one text; none when it throws).
+    /// ``summary(ofBody:range:version:)``, adding the body's Lamport runs as the next text of
+    /// `timelines` (one text; none when it throws).
     package static func summary(
         ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, timelines: inout LamportTimelines
     ) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
-        var timeline: [LamportTimeline]?
-        // Not nil: the runs are wanted (and come back in it).
-        var runs: (replicas: [ReplicaID], operationCounts: [UInt32], runs: [[LamportRun]])? = ([], [], [])
-        let summary = try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, timeline: &timeline, lamportRuns: &runs)
-        timelines.appendText(replicas: runs?.replicas ?? [], operationCounts: runs?.operationCounts ?? [], runs: runs?.runs ?? [])
+        let (summary, runs) = try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, derivingLamportRuns: true)
+        timelines.appendText(runs)
         return summary
     }
 }

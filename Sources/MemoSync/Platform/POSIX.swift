@@ -228,10 +228,9 @@ enum POSIX {
     /// Every byte of the open file `descriptor` when it holds at most `limitBytes`; nil when it
     /// holds more: from its `fstat` size, before reading anything, or (a file that grew since)
     /// once `limitBytes` + 1 bytes were read, never more. The bytes are read into one buffer of
-    /// the `fstat` size plus one byte that is not filled first (``readUpTo(_:count:path:)``): a
-    /// file that claims more than it holds costs no memory for the rest, and the buffer the
-    /// caller keeps holds nothing but the file. Only a file that grew since is read on into a
-    /// larger buffer. O(size).
+    /// the `fstat` size plus one byte that is not filled first (``readUpTo(_:count:path:)``): no
+    /// byte of it is written but what the file holds, and nothing is copied. Only a file that
+    /// grew since is read on into a larger buffer. O(size).
     static func readAll(_ descriptor: Int32, path: String, limitBytes: Int) throws(POSIXFailure) -> [UInt8]? {
         try readAll(descriptor, size: status(of: descriptor, path: path).size, path: path, limitBytes: limitBytes)
     }

@@ -56,6 +56,23 @@ package struct ByteWriter {
         bytes.append(contentsOf: other)
     }
 
+    // The two collections encoders append most, not generic: a caller in another module
+    // reaches the generic form above unspecialized, which appends one element at a time.
+
+    package mutating func append(contentsOf other: [UInt8]) {
+        bytes.append(contentsOf: other)
+    }
+
+    package mutating func append(contentsOf other: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: other)
+    }
+
+    /// `count` zero bytes (padding).
+    package mutating func zeros(count: Int) {
+        precondition(count >= 0)
+        bytes.append(contentsOf: repeatElement(0, count: count))
+    }
+
     /// A varint byte count, then the bytes.
     package mutating func lengthPrefixed<C: Collection<UInt8>>(_ other: C) {
         varint(other.count)

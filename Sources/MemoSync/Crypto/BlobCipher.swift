@@ -29,7 +29,7 @@ package struct BlobCipher: Sendable {
         padded.varint(plain.count)
         padded.append(contentsOf: plain)
         let target = Self.paddedLength(padded.count)
-        padded.append(contentsOf: repeatElement(0, count: target - padded.count))
+        padded.zeros(count: target - padded.count)
         let sealed = try PlatformCrypto.seal(
             key: dataKey.key, nonce: nonce, plaintext: padded.bytes, associatedData: Self.associatedData(key: key, keyID: dataKey.id))
         return BlobEnvelope.seal(kind: .encryptedBlob, version: 1, body: dataKey.id + nonce + sealed)

@@ -135,18 +135,21 @@ extension Simulation {
         // Convergence: the same operations, memos, texts and bytes everywhere. Bytes without
         // history: each library keeps deleted content for its own retention period (issue 27),
         // which never changes what converges.
-        let bytes = reference.encoded()
+        // Encoded keeping the text bodies (the bytes of `encoded()`), so that the states without
+        // history below copy those bodies instead of encoding every text again.
+        var referenceKeepingBodies = reference
+        let bytes = referenceKeepingBodies.encodedKeepingTextBodies()
         var convergedBytes: [UInt8]?
         // The reference's versions and past texts, computed once for every peer compared.
         var referenceVersions: [MemoID: [MemoVersion]?] = [:]
         var referenceTexts: [MemoID: [Int: Result<String, HistoryRefusal>]] = [:]
         for peer in live.dropFirst() {
-            let notebook = peer.notebook
+            var notebook = peer.notebook
             if notebook.version != reference.version {
                 return fail(.convergence, [first.index, peer.index], "after the final phase: \(reference.version) vs \(notebook.version)")
             }
-            if notebook.encoded() != bytes {
-                if convergedBytes == nil { convergedBytes = Self.withoutHistory(reference) }
+            if notebook.encodedKeepingTextBodies() != bytes {
+                if convergedBytes == nil { convergedBytes = Self.withoutHistory(referenceKeepingBodies) }
                 if Self.withoutHistory(notebook) != convergedBytes {
                     return fail(.convergence, [first.index, peer.index], "the same operations encode differently")
                 }

@@ -126,15 +126,20 @@ extension Simulation {
             }
         }
         for group in groups where group.peers.count > 1 {
-            let first = group.peers[0].notebook
-            let bytes = first.encoded()
+            // Encoded keeping the text bodies (the bytes of `encoded()`), so that the states
+            // without history below copy those bodies instead of encoding every text again.
+            var first = group.peers[0].notebook
+            let bytes = first.encodedKeepingTextBodies()
+            // The first replica's state without history, once per group (not per replica).
+            var firstWithoutHistory: [UInt8]?
             for peer in group.peers.dropFirst() {
-                let notebook = peer.notebook
-                let other = notebook.encoded()
+                var notebook = peer.notebook
+                let other = notebook.encodedKeepingTextBodies()
                 guard other != bytes else { continue }
                 // Each library keeps deleted content for its own period (issue 27): only the
                 // state without it must be the same.
-                guard Self.withoutHistory(notebook) != Self.withoutHistory(first) else { continue }
+                if firstWithoutHistory == nil { firstWithoutHistory = Self.withoutHistory(first) }
+                guard Self.withoutHistory(notebook) != firstWithoutHistory else { continue }
                 var detail = "same operations (\(group.version.operationCount)), different encoded states (\(bytes.count) and \(other.count) bytes)"
                 for id in notebook.memoIDs where notebook.memo(id) != first.memo(id) {
                     let describe = { (memo: Memo?) in memo.map { "\($0.status) \($0.text.unicodeScalars.count) scalars" } ?? "gone" }

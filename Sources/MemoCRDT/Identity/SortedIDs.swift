@@ -5,11 +5,15 @@
 // would cost O(n), so the sorted view is dropped and lookups hash.
 
 /// Ids to positions, with a sorted view while at most `sortedCapacity` ids are held.
-package struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteger & Sendable>: Sendable {
-    private var positionByID: [ID: Position] = [:]
+///
+/// Public only to the engine's own modules (`@_spi(Engine)`), so that its lookups can be
+/// inlinable: a `package` generic is not specialized in another module (Swift 6.3), and a
+/// notebook's memo table (MemoNotes) looked its ids up through the generic witnesses.
+@_spi(Engine) public struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: BinaryInteger & Sendable>: Sendable {
+    @usableFromInline var positionByID: [ID: Position] = [:]
     /// While ``isSorted``: every id in ascending order, and the position of each.
-    private(set) var sortedIDs: [ID] = []
-    private(set) var sortedPositions: [Position] = []
+    @usableFromInline private(set) var sortedIDs: [ID] = []
+    @usableFromInline private(set) var sortedPositions: [Position] = []
     /// Most ids kept in the sorted view.
     let sortedCapacity: Int
 
@@ -19,12 +23,12 @@ package struct SortedIDIndex<ID: Hashable & Comparable & Sendable, Position: Bin
     var count: Int { positionByID.count }
 
     /// Whether the sorted view lists every id.
-    var isSorted: Bool { sortedIDs.count == positionByID.count }
+    @inlinable var isSorted: Bool { sortedIDs.count == positionByID.count }
 
     /// The position of `id`, if it is held.
     ///
     /// - Complexity: O(log n) comparisons while sorted, else one hash lookup.
-    package func position(of id: ID) -> Position? {
+    @inlinable public func position(of id: ID) -> Position? {
         guard isSorted else { return positionByID[id] }
         let at = sortedIDs.firstPosition(notBelow: id)
         return at < sortedIDs.count && sortedIDs[at] == id ? sortedPositions[at] : nil
@@ -77,7 +81,7 @@ extension Array where Element: Comparable {
     /// below it). The array must be sorted ascending.
     ///
     /// - Complexity: O(log n).
-    @inline(__always)
+    @inlinable @inline(__always)
     func firstPosition(notBelow value: Element) -> Int {
         withUnsafeBufferPointer { sorted in
             var low = 0

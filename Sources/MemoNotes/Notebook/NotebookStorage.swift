@@ -1,4 +1,4 @@
-import MemoCRDT
+@_spi(Engine) import MemoCRDT
 // How a notebook is stored
 // ========================
 //

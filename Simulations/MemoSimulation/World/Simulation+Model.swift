@@ -51,7 +51,7 @@ extension Simulation {
     func verifyMemo(_ peer: Peer, _ m: Int, as invariant: Invariant) {
         statistics.checks += 1
         let id = oracle.memos[m].id
-        let memo = peer.notebook.memo(id)
+        let memo = peer.notebook.textUTF8(of: id)
         guard let shadow = peer.shadow(m), shadow.status != .purged else {
             if let memo {
                 fail(invariant, [peer.index], "memo \(m) is \(memo.status) on the replica but purged or unknown in the model")
@@ -64,9 +64,13 @@ extension Simulation {
         guard memo.status == shadow.status else {
             return fail(invariant, [peer.index], "memo \(m) is \(memo.status) on the replica, \(shadow.status) in the model")
         }
-        var index = 0
+        // The text's bytes against the model's scalars in UTF-8 (no String made): equal bytes
+        // are equal scalars, and bytes that are not UTF-8 never equal the model's. On a
+        // difference, the scalars are compared to say where.
         let expected = shadow.scalars
-        for scalar in memo.text.unicodeScalars {
+        if Self.utf8(memo.utf8, encodes: expected) { return }
+        var index = 0
+        for scalar in String(decoding: memo.utf8, as: UTF8.self).unicodeScalars {
             guard index < expected.count, expected[index] == scalar.value else {
                 return fail(invariant, [peer.index], "memo \(m) differs from the model at scalar \(index) of \(expected.count): replica \(describe(scalar.value)), model \(index < expected.count ? describe(expected[index]) : "end")")
             }
@@ -74,6 +78,34 @@ extension Simulation {
         }
         if index != expected.count {
             fail(invariant, [peer.index], "memo \(m) on the replica has \(index) scalars, the model \(expected.count)")
+        } else {
+            fail(invariant, [peer.index], "memo \(m) on the replica is not UTF-8")
+        }
+    }
+
+    /// Whether `bytes` are exactly the UTF-8 encoding of `scalars`.
+    static func utf8(_ bytes: ArraySlice<UInt8>, encodes scalars: [UInt32]) -> Bool {
+        bytes.withUnsafeBufferPointer { bytes in
+            var position = 0
+            for scalar in scalars {
+                // (A surrogate or a value past U+10FFFF has no UTF-8.)
+                guard Unicode.Scalar(scalar) != nil else { return false }
+                let count = scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x1_0000 ? 3 : 4
+                guard bytes.count - position >= count else { return false }
+                if count == 1 {
+                    guard bytes[position] == UInt8(scalar) else { return false }
+                } else {
+                    // The lead byte: the count's marker bits, then the scalar's highest bits.
+                    let lead = UInt8(truncatingIfNeeded: (0xF00 >> count) | Int(scalar >> (6 * UInt32(count - 1))))
+                    guard bytes[position] == lead else { return false }
+                    for continuation in 1..<count {
+                        let bits = UInt8(truncatingIfNeeded: scalar >> (6 * UInt32(count - 1 - continuation))) & 0x3F
+                        guard bytes[position + continuation] == 0x80 | bits else { return false }
+                    }
+                }
+                position += count
+            }
+            return position == bytes.count
         }
     }
 

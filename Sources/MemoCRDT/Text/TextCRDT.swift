@@ -101,7 +101,7 @@ public struct TextCRDT: Sendable {
     /// The visible text's UTF-8, in document order.
     ///
     /// - Complexity: O(n) in the length of the text.
-    func visibleBytes() -> [UInt8] {
+    package func visibleBytes() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(content.count - contentGarbageBytes)
         var leaf = firstLeaf

@@ -16,6 +16,14 @@ extension Notebook {
             modifiedAt: memos[at: index].modifiedAt, status: memos[at: index].status)
     }
 
+    /// The UTF-8 of the memo's text as the notebook holds it, and its status; nil for a memo
+    /// purged or never heard of. For a caller that compares texts byte by byte (the simulator's
+    /// model, after every change): no `String` is made.
+    package func textUTF8(of id: MemoID) -> (utf8: ArraySlice<UInt8>, status: MemoStatus)? {
+        guard let index = memos.index(of: id), memos[at: index].status != .purged else { return nil }
+        return (memos[at: index].text.utf8, memos[at: index].status)
+    }
+
     /// The memo's status, or nil when the notebook has never heard of it.
     public func status(of id: MemoID) -> MemoStatus? { memos.contains(id) ? memos[existing: id].status : nil }
 

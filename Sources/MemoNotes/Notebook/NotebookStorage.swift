@@ -154,6 +154,14 @@ enum MemoTextStorage: Sendable {
         }
     }
 
+    /// The text's UTF-8 as stored (no `String` made, nothing checked or repaired).
+    var utf8: ArraySlice<UInt8> {
+        switch self {
+        case let .materialized(text): text.visibleBytes()[...]
+        case let .encoded(bytes, _, text, _, _, _, _): bytes[text]
+        }
+    }
+
     var version: VersionVector {
         switch self {
         case let .materialized(text): text.version

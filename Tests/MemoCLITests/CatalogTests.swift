@@ -96,6 +96,33 @@ struct CatalogTests {
         }
     }
 
+    /// The help footer and README name the commands without `--json`, and the exit status of
+    /// a command that found the library damaged: what the parser and the runner do.
+    @Test("--json on every command but those the help names; exit status 4 in the help and README")
+    func jsonAndExitStatusAsTheHelpSays() throws {
+        let withoutJSON = Set(CommandName.allCases.filter { !ArgumentParser.options(of: $0).contains("--json") }.map(\.rawValue))
+        #expect(withoutJSON == ["help", "store", "serve", "demo", "completion"])
+        let footer = MemoStrings.text("help.footer", language: .english).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(footer.contains("on every command but help, store, serve, demo and completion"), "\(footer)")
+        #expect(footer.contains("3 for a wrong, missing or outdated passphrase, 4 when it did its work but found the library damaged"), "\(footer)")
+        #expect(footer.contains("nothing on standard error but errors and warnings of damage"), "\(footer)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(readme.contains("Every command but `help`, `store`, `serve`, `demo` and `completion` takes `--json`"))
+        #expect(readme.contains("3 for a wrong, missing or outdated passphrase, 4 when it did its work but found the library damaged"))
+        // The statuses themselves: a wrong passphrase is `.passphrase` (3); damage found is
+        // exit status 4 (LibraryDamageCLITests).
+        #expect(CLIError(kind: .passphrase, message: "").exitStatus(command: .sync) == 3)
+        // Each of them refuses it, as a wrong command line.
+        for name in withoutJSON.sorted() {
+            var arguments = [name]
+            if name == "store" { arguments.append("encrypt") }
+            if name == "completion" { arguments.append("bash") }
+            #expect(throws: CLIError.self, "\(name) --json") { try ArgumentParser.parse(arguments + ["--json"]) }
+        }
+    }
+
     @Test("README's command line section follows memo help: the same groups, every command")
     func readmeMatchesHelp() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

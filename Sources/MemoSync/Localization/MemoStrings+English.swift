@@ -436,12 +436,15 @@ extension MemoStrings {
             (an editor, a sync) is running.
 
             Options of every command: --library PATH; --quiet (-q): nothing on standard error
-            but errors; --json: output for programs, on every command that prints something
-            (the same in every language); --help (-h). 'memo --version' prints the version.
+            but errors and warnings of damage; --json: output for programs (the same in every
+            language), on every command but help, store, serve, demo and completion; --help
+            (-h). 'memo --version' prints the version.
 
-            Exit status: 0 on success, 1 when a command fails, 2 for a wrong command line;
-            'search' exits 1 when nothing matched and 2 on errors, as grep does. Errors go to
-            standard error as "memo: <message>"; a failed command changes nothing.
+            Exit status: 0 on success, 1 when a command fails, 2 for a wrong command line, 3 for
+            a wrong, missing or outdated passphrase, 4 when it did its work but found the
+            library damaged (its warnings say what was lost); 'search' exits 1 when nothing
+            matched and 2 on errors, as grep does. Errors go to standard error as
+            "memo: <message>"; a failed command changes nothing.
 
             Language: messages and help follow LC_ALL, LC_MESSAGES or LANG (English, Korean,
             Japanese); dates and numbers follow the locale. 'memo help COMMAND' shows examples.

@@ -11,10 +11,14 @@ import Synchronization
 // command line come from these catalogs, so they live here, below the command line: an app
 // gets the engine's texts, `memo` its own ("cli." and "help." keys) from the same place.
 
-/// A language MemoSync speaks.
-package enum MemoLanguage: String, CaseIterable, Sendable {
+/// A language MemoSync speaks: the engine's error descriptions (`localizedDescription`,
+/// `recoverySuggestion`) are in ``current``, which an app may set to its interface's language.
+public enum MemoLanguage: String, CaseIterable, Sendable {
+    /// English (`en`).
     case english = "en"
+    /// Korean (`ko`).
     case korean = "ko"
+    /// Japanese (`ja`).
     case japanese = "ja"
 
     /// The language of a POSIX locale name or a BCP 47 tag: "ko_KR.UTF-8", "ja", "ja-JP",
@@ -41,13 +45,13 @@ package enum MemoLanguage: String, CaseIterable, Sendable {
 
     /// A language for the texts made in one task (and the tasks it starts), over ``current``:
     /// `MemoLanguage.$taskLanguage.withValue(.korean) { error.localizedDescription }`.
-    @TaskLocal package static var taskLanguage: MemoLanguage?
+    @TaskLocal public static var taskLanguage: MemoLanguage?
 
     /// The language of the engine's texts (error descriptions): ``taskLanguage`` when set;
     /// else, unless set, the one the locale variables choose, else the first of the system's
     /// preferred languages MemoSync speaks, else English. An app may set it to the language of
     /// its interface.
-    package static var current: MemoLanguage {
+    public static var current: MemoLanguage {
         get {
             if let taskLanguage { return taskLanguage }
             if let chosen = chosen.withLock({ $0 }) { return chosen }

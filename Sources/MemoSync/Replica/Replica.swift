@@ -3,6 +3,12 @@ import Synchronization
 import MemoCRDT
 import MemoNotes
 
+// The replica's disk and store work are `@concurrent` functions (SE-0461, Swift 6.2): say so
+// to an older compiler instead of failing on the attribute (README: "Requirements").
+#if !compiler(>=6.2)
+#error("MemoSync needs Swift 6.2 or later: the replica's disk and store work are @concurrent functions.")
+#endif
+
 /// The clock and random source a replica uses, injected so that the simulator can run replicas
 /// deterministically.
 public struct ReplicaEnvironment: Sendable {

@@ -4,6 +4,8 @@
 import Foundation
 import Testing
 
+@testable import memo
+
 @Suite("memo commands and flags (issue 17)")
 struct FeatureTests {
     @Test("--version prints the version; --quiet leaves standard error to errors")
@@ -39,6 +41,13 @@ struct FeatureTests {
         try sandbox.ok(["redo", id], library: library)
         #expect(try sandbox.ok(["show", id], library: library).stdout == "My Shopping\nmilk\neggs")
         try sandbox.fails(["redo", id], status: 1, containing: ["nothing to redo"], library: library)
+        // `memo help redo`: "A new edit of the memo clears what can be redone."
+        try sandbox.ok(["undo", id], library: library)
+        try sandbox.ok(["edit", id, "--insert", "0", "Our "], library: library)
+        try sandbox.fails(["redo", id], status: 1, containing: ["nothing to redo"], library: library)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "Our Shopping\nmilk\neggs")
+        try sandbox.ok(["undo", id], library: library)
+        try sandbox.ok(["edit", id, "--text", "My Shopping\nmilk\neggs"], library: library)
 
         // Undo merges with what changed since the edit.
         let other = sandbox.at("other")
@@ -279,9 +288,9 @@ struct FeatureTests {
             #expect(parts.last?.contains("--dir") == true, "\(result)")
             shellsRun += 1
         }
-        // Tests/setup-system.sh installs zsh and fish where they are missing (Debian): all three
-        // run in the test command; a missing shell is a failure here, not a skip.
-        #expect(shellsRun == 3, "only \(shellsRun) of bash, zsh and fish are installed: run Tests/setup-system.sh")
+        // Tests/setup-test-tools.sh installs zsh and fish where they are missing (Debian): all
+        // three run in the test command; a missing shell is a failure here, not a skip.
+        #expect(shellsRun == 3, "only \(shellsRun) of bash, zsh and fish are installed: run Tests/setup-test-tools.sh")
     }
 
     @Test("progress shows on a terminal, not when piped or --quiet")
@@ -302,6 +311,15 @@ struct FeatureTests {
         #expect(!(try onTerminal("export --all \(sandbox.at("out2")) --quiet")).contains("exporting"))
         let piped = try sandbox.ok(["export", "--all", sandbox.at("out3")], library: library, environment: ["MEMO_PROGRESS_DELAY_MS": "0"])
         #expect(!piped.stderr.contains("exporting"))
+        // README: progress shows for a run that takes "more than a second": by default a short
+        // export on a terminal shows none.
+        var byDefault = environment
+        byDefault["MEMO_PROGRESS_DELAY_MS"] = nil
+        let short = try run("/usr/bin/script", ["-qec", "\(executable) export --all \(sandbox.at("out4"))", "/dev/null"], environment: byDefault).stdout
+        #expect(!short.contains("exporting") && short.contains("30"), "\(short)")
+        if ProcessInfo.processInfo.environment["MEMO_PROGRESS_DELAY_MS"] == nil {
+            #expect(ProgressLine.delaySeconds == 1)
+        }
     }
 
     /// Runs a program and returns what it did.

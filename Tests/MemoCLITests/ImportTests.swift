@@ -43,6 +43,36 @@ struct ImportTests {
         #expect(try sandbox.ok(["show", meeting], library: library).stdoutBytes == Array("# 회의록\n안건".utf8))
     }
 
+    /// `memo help import`: ".text" files are imported too, and "a date earlier than a change
+    /// the library already holds becomes just after it"; `memo help export`: "to standard
+    /// output (also with --output -)".
+    @Test(".text files; a date older than the library's last change comes just after it; export --output -")
+    func textFilesEarlierDatesAndExportToStandardOutput() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        // A change the library holds now (its clock is past 2025).
+        let existing = try sandbox.newMemo("written today", library: library)
+        let before = try #require(try sandbox.ok(["show", existing, "--json"], library: library).object()["modifiedAt"] as? String)
+        let old = sandbox.at("old.text")
+        try write(Array("An old note\nfrom 2001".utf8), to: old, modified: Date(timeIntervalSince1970: 1_000_000_000))
+        let imported = try sandbox.ok(["import", old, "--json"], library: library).object()
+        let id = try #require((imported["imported"] as? [[String: Any]])?.first?["id"] as? String, "\(imported)")
+        let memo = try sandbox.ok(["show", id, "--json"], library: library).object()
+        let modified = try #require(memo["modifiedAt"] as? String)
+        // ISO 8601 in UTC compares as text: not in 2001 but at the existing change's time (to
+        // the millisecond; "just after" is a step of the hybrid clock's counter there).
+        #expect(modified >= before && !modified.hasPrefix("2001"), "\(modified) after \(before)")
+        #expect(memo["text"] as? String == "An old note\nfrom 2001")
+        // Newest first: the imported memo lists above the one written before the import.
+        let listed = try sandbox.ok(["list", "--json"], library: library).objects().compactMap { $0["id"] as? String }
+        #expect(listed.first.map { id.hasPrefix($0) || $0.hasPrefix(id) } == true, "\(listed)")
+
+        let toStandardOutput = try sandbox.ok(["export", id, "--output", "-"], library: library)
+        #expect(toStandardOutput.stdout == "An old note\nfrom 2001", "\(toStandardOutput)")
+        #expect(toStandardOutput.stdout == (try sandbox.ok(["export", id], library: library).stdout))
+    }
+
     @Test("a folder's symbolic links are followed inside it only: a link out of it refuses the import")
     func linksOutOfTheFolderAreNotFollowed() throws {
         let sandbox = try Sandbox()

@@ -74,6 +74,33 @@ import Testing
         #expect(seeded.status == replayed.status)
     }
 
+    /// README: `memo-sim --seed S --shrink --out FILE` makes a failing run small and writes a
+    /// trace that `--replay` runs to the same failure (a broken engine, in builds that have
+    /// them; the candidates run in child processes, as the command does).
+    @Test func aShrunkTraceReplaysTheFailure() throws {
+        guard SimulationParameters.availableMutants.contains("delta-omits-operation") else { return }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-shrunk-\(getpid()).trace").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let common = ["--steps", "150", "--replicas", "4", "--faults", "swarm", "--without", "clone,old-copy", "--mutant", "delta-omits-operation"]
+        var seed: Int?
+        for candidate in 1...5 where try run(["--seed", "\(candidate)", "--quiet"] + common).status != 0 {
+            seed = candidate
+            break
+        }
+        let failing = try #require(seed, "no seed of 1...5 broke the engine")
+        let shrunk = try run(["--seed", "\(failing)", "--shrink", "--out", path, "--time-limit", "120"] + common)
+        #expect(shrunk.status == 1 && shrunk.output.contains("wrote \(path)"), "\(shrunk.output)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("# shrunk from seed \(failing)") && text.contains("mutant delta-omits-operation"), "\(text.prefix(400))")
+        let replayed = try run(["--replay", path])
+        #expect(replayed.status == 1, "\(replayed.output)")
+        // The trace's second line names the invariant the shrunk run broke ("# engine violated
+        // at ..."); the replay breaks it again.
+        let broken = text.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        let invariant = broken.dropFirst(2).prefix { $0 != " " }
+        #expect(broken.hasPrefix("# ") && broken.contains(" violated ") && replayed.output.contains("FAIL \(invariant)"), "\(broken) / \(replayed.output)")
+    }
+
     @Test func badArgumentsAreRefused() throws {
         #expect(try run(["--seeds", "9..1"]).status == 2)
         // Simulations/README.md: seeds are at most 2^63-1 (measurements hold them as JSON integers).

@@ -101,6 +101,34 @@ import Testing
         #expect(result.violation == nil, "seed \(seed): \(result.violation.map(\.description) ?? "")")
     }
 
+    /// README and Simulations/README.md: `--shrink` makes a failing run small, as a trace that
+    /// replays the failure. A seed a broken engine fails, shrunk: fewer events, the same broken
+    /// invariant when the trace's text is parsed and run again, and the real engine passes it.
+    @Test func aFailingRunShrinksToASmallerTraceThatFailsTheSameWay() throws {
+        var options = Self.swarm
+        options.mutant = EngineMutant.deltaOmitsOperation.rawValue
+        var failing: (trace: Trace, violation: SimulationViolation)?
+        for seed in 1...Self.plan(.deltaOmitsOperation).seeds {
+            let trace = Trace.generate(seed: seed, options: options)
+            if let violation = Simulation(trace: trace).run().violation {
+                failing = (trace, violation)
+                break
+            }
+        }
+        let (trace, violation) = try #require(failing, "no seed broke the engine")
+        var shrinker = Shrinker(invariant: violation.invariant)
+        shrinker.runsMax = 400
+        let small = try #require(shrinker.shrink(trace))
+        #expect(small.events.count < trace.events.count, "\(small.events.count) of \(trace.events.count) events")
+        #expect(small.parameters.replicaCount <= trace.parameters.replicaCount)
+        let replayed = try Trace(parsing: small.text)
+        #expect(Simulation(trace: replayed).run().violation?.invariant == violation.invariant)
+        var control = replayed
+        control.parameters.mutant = nil
+        let real = Simulation(trace: control).run()
+        #expect(real.violation == nil, "the shrunk trace fails the real engine too: \(real.violation.map(\.description) ?? "")")
+    }
+
     @Test func aMutantIsRecordedInTheTraceAndReplays() throws {
         var options = Self.swarm
         options.mutant = EngineMutant.cursorIgnoresRemoteInserts.rawValue

@@ -78,6 +78,10 @@ import Testing
             .write(to: URL(fileURLWithPath: shared))
         let fromEnvironment = StoreCredentialSources(environment: ["AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "envsecret"], credentialsFile: library)
         #expect(try fromEnvironment.s3Credentials() == S3Credentials(accessKeyID: "ENVKEY", secretAccessKey: "envsecret"))
+        // `memo help sync`: the session token from AWS_SESSION_TOKEN too.
+        let withToken = StoreCredentialSources(
+            environment: ["AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "envsecret", "AWS_SESSION_TOKEN": "envtoken"], credentialsFile: library)
+        #expect(try withToken.s3Credentials() == S3Credentials(accessKeyID: "ENVKEY", secretAccessKey: "envsecret", sessionToken: "envtoken"))
         #expect(try StoreCredentialSources(environment: [:], credentialsFile: library).s3Credentials().accessKeyID == "LIBKEY")
         #expect(try StoreCredentialSources(environment: [:], credentialsFile: library).webDAVCredentials() == WebDAVCredentials(user: "me", password: "p=w"))
         let sharedDefault = StoreCredentialSources(environment: ["AWS_SHARED_CREDENTIALS_FILE": shared])

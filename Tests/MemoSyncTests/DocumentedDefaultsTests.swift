@@ -20,6 +20,13 @@ import Darwin
         #expect(policy.deadlineMilliseconds == 20_000)
     }
 
+    /// README: a sync keeps "up to 8 requests in flight" (and its sync loop example, "Up to 8
+    /// store operations in flight"): the default; that a sync keeps at most that many running
+    /// is `SyncConcurrencyTests.aBootstrapKeepsUpToMaxInFlightOperationsRunning`.
+    @Test func aSyncKeepsUpToEightOperationsInFlightByDefault() {
+        #expect(SyncConfiguration().maxInFlight == 8)
+    }
+
     /// README: a passphrase guess costs "32 MiB" (scrypt: 128 * r * N bytes), with n = 2^15,
     /// r = 8, p = 1 (KeyBlob.swift, FORMAT.md "Keys").
     @Test func aPassphraseGuessCosts32MiB() {

@@ -101,6 +101,24 @@ import Testing
         #expect(broken.hasPrefix("# ") && broken.contains(" violated ") && replayed.output.contains("FAIL \(invariant)"), "\(broken) / \(replayed.output)")
     }
 
+    /// Simulations/README.md: `--log` prints the run's event log, a line per event with its
+    /// simulated time and replica; `--check-every` compares whole texts after every local
+    /// action unless told otherwise (1).
+    @Test func theLogPrintsEveryEventAndTextsAreCheckedAfterEveryActionByDefault() throws {
+        let quiet = try run(["--seed", "1", "--steps", "30", "--replicas", "2"])
+        let logged = try run(["--seed", "1", "--steps", "30", "--replicas", "2", "--log"])
+        #expect(quiet.status == 0 && logged.status == 0)
+        let lines = logged.output.split(separator: "\n")
+        #expect(lines.count > quiet.output.split(separator: "\n").count + 30, "\(lines.count) lines")
+        #expect(lines.first?.hasPrefix("0d00:00:00.000 r00 starts as ") == true, "\(lines.prefix(2))")
+        // The same run either way (its hash), with or without the log.
+        #expect(hashes(quiet.output) == hashes(logged.output))
+        var parameters = Trace.generate(seed: 1, options: SimulationOptions(replicaCount: 2, steps: 30)).parameters
+        #expect(parameters.intentionCheckProbability == 1)
+        parameters = Trace.generate(seed: 1, options: SimulationOptions(replicaCount: 2, steps: 30, intentionCheckProbability: 0.25)).parameters
+        #expect(parameters.intentionCheckProbability == 0.25)
+    }
+
     @Test func badArgumentsAreRefused() throws {
         #expect(try run(["--seeds", "9..1"]).status == 2)
         // Simulations/README.md: seeds are at most 2^63-1 (measurements hold them as JSON integers).

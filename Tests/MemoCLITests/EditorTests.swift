@@ -104,3 +104,56 @@ struct EditorTests {
         #expect(try sandbox.ok(["list", "--json"], library: library).objects().count == 2)
     }
 }
+
+/// What the commands do on a terminal (run under `script(1)`, which gives them one): `memo
+/// help edit` says "vi on a terminal when neither is set", `memo help new` "standard input
+/// when it is not a terminal, else your editor", `memo help show` "on a terminal, a final line
+/// break is added if the text has none".
+@Suite("memo on a terminal")
+struct TerminalTests {
+    @Test("vi when no editor is set; new opens the editor on a terminal; show ends the line there")
+    func editorsAndLineBreaksOnATerminal() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        // script(1) is in Debian's essential bsdutils: missing, the test fails, never skips.
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) gives the commands a terminal")
+        let executable = try #require(MemoExecutable.path)
+        let library = sandbox.at("library")
+        // A `vi` of our own, first on the PATH: it appends to the file it is given.
+        let bin = sandbox.at("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nprintf ' edited in vi' >> \"$1\"\n".write(toFile: bin + "/vi", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/vi")
+        let editor = sandbox.at("editor.sh")
+        try "#!/bin/sh\nprintf 'typed in the editor' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
+        let base = ["MEMO_LIBRARY": library, "HOME": sandbox.home, "LANG": "C.UTF-8", "TZ": "UTC", "PATH": bin + ":/usr/bin:/bin"]
+        func onTerminal(_ arguments: String, _ environment: [String: String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "\(executable) \(arguments)", "/dev/null"]
+            process.environment = environment
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        // `memo new` on a terminal with no text: the editor ($EDITOR here).
+        _ = try onTerminal("new", base.merging(["EDITOR": editor]) { $1 })
+        let created = try sandbox.ok(["list", "--json"], library: library).objects()
+        #expect(created.map { $0["title"] as? String } == ["typed in the editor"], "\(created)")
+        let id = try #require(created.first?["id"] as? String)
+        // `memo edit` on a terminal, neither VISUAL nor EDITOR set: vi.
+        _ = try onTerminal("edit \(id)", base)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "typed in the editor edited in vi")
+        // Piped, `show` prints the text exactly; on a terminal it ends the line.
+        let shown = try onTerminal("show \(id)", base)
+        #expect(shown == "typed in the editor edited in vi\r\n", "\(Array(shown.utf8.suffix(4)))")
+        // Without a terminal and no editor set, `edit` refuses instead of running vi.
+        try sandbox.fails(["edit", id], status: 2, containing: [], library: library)
+    }
+}

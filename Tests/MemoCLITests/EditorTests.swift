@@ -153,6 +153,12 @@ struct TerminalTests {
         // Piped, `show` prints the text exactly; on a terminal it ends the line.
         let shown = try onTerminal("show \(id)", base)
         #expect(shown == "typed in the editor edited in vi\r\n", "\(Array(shown.utf8.suffix(4)))")
+        // `memo help search`: exit status 1 when nothing matched, "nothing is printed but on a
+        // terminal".
+        let unmatchedOnTerminal = try onTerminal("search zzz; echo status=$?", base)
+        #expect(unmatchedOnTerminal.contains("(no memo matches)") && unmatchedOnTerminal.contains("status=1"), "\(unmatchedOnTerminal)")
+        let unmatched = try sandbox.memo(["search", "zzz"], library: library)
+        #expect(unmatched.status == 1 && unmatched.stdout.isEmpty && unmatched.stderr.isEmpty, "\(unmatched)")
         // Without a terminal and no editor set, `edit` refuses instead of running vi.
         try sandbox.fails(["edit", id], status: 2, containing: [], library: library)
     }

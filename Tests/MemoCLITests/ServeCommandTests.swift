@@ -35,6 +35,46 @@ import Testing
         return server
     }
 
+    /// `memo help serve`: "--port N  the port on 127.0.0.1", "--store PATH|URL  sync with this
+    /// store", "--sync-interval SECONDS  sync at least this often (default 30)": the address it
+    /// prints is on that port, and it says it syncs with that store every 30 s.
+    @Test func servingOnAGivenPortWithAStoreSyncsEveryThirtySecondsByDefault() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let executable = try #require(MemoExecutable.path)
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "first memo"], library: library)
+        let store = sandbox.at("store")
+        // A port free a moment ago (the kernel's pick for a socket closed at once).
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
+        }
+        close(probe)
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let outPath = sandbox.at("out"), errPath = sandbox.at("err")
+        let server = try sandbox.memoProcess(
+            executable, ["serve", "--no-open", "--port", "\(port)", "--store", store], library: library, environment: [:], outPath: outPath, errPath: errPath)
+        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        server.standardInput = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        var printed = ""
+        while Date() < deadline, !(printed.contains("?token=") && printed.contains("every 30 s")) {
+            usleep(50_000)
+            printed = ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        }
+        #expect(printed.contains("http://127.0.0.1:\(port)/?token="), "\(printed)")
+        #expect(printed.contains("Syncing with \(store) in the background (at least every 30 s)."), "\(printed)")
+    }
+
     /// On a path without a library, `memo serve` starts one (a first run of the notes app) and
     /// says so on standard error, as `memo new` does; on a library, it says nothing of the kind.
     @Test func servingAPathWithoutALibraryCreatesOneAndSaysSo() throws {

@@ -133,8 +133,25 @@ extension Runner {
         host.stop()
     }
 
-    /// Opens `url` with the desktop's opener, when there is one (nothing otherwise).
+    /// Opens `url` with the first command of `$BROWSER` (the convention `sensible-browser` and
+    /// `xdg-open` follow: commands separated by colons, `%s` standing for the address, else the
+    /// address added after the command), else with the desktop's opener when there is one
+    /// (nothing otherwise).
     static func openBrowser(_ url: String, environment: [String: String]) {
+        if let browsers = environment["BROWSER"],
+            let command = browsers.split(separator: ":").first(where: { !$0.allSatisfy(\.isWhitespace) })
+        {
+            // Run by the shell, so the command may hold options; the address is "$1", never
+            // pasted into the command line.
+            let script = command.contains("%s") ? command.replacingOccurrences(of: "%s", with: "\"$1\"") : command + " \"$1\""
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script, "memo", url]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+            return
+        }
         #if os(macOS)
         let opener = "/usr/bin/open"
         #else

@@ -75,6 +75,53 @@ import Testing
         #expect(printed.contains("Syncing with \(store) in the background (at least every 30 s)."), "\(printed)")
     }
 
+    /// `memo help serve`: it "opens it with $BROWSER" (the first of its colon-separated
+    /// commands, `%s` standing for the address, else the address added after it), and only
+    /// the address it printed; with --no-open it opens nothing.
+    @Test(arguments: [false, true])
+    func servingOpensTheAddressWithBrowser(percentForm: Bool) throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let executable = try #require(MemoExecutable.path)
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "first memo"], library: library)
+        let opened = sandbox.at("opened")
+        let browser = sandbox.at("browser.sh")
+        // Writes its arguments, one a line, where the test reads them.
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(opened)'\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser)
+        let variable = percentForm ? "\(browser) --new-window %s:/nonexistent/other-browser" : browser
+        for noOpen in [true, false] {
+            try? FileManager.default.removeItem(atPath: opened)
+            let outPath = sandbox.at("out-\(noOpen)"), errPath = sandbox.at("err-\(noOpen)")
+            let server = try sandbox.memoProcess(
+                executable, ["serve"] + (noOpen ? ["--no-open"] : []), library: library, environment: ["BROWSER": variable], outPath: outPath, errPath: errPath)
+            server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+            server.standardInput = FileHandle.nullDevice
+            try server.run()
+            defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+            let deadline = Date(timeIntervalSinceNow: 30)
+            var printed = ""
+            while Date() < deadline, !printed.contains("?token=") || (!noOpen && !FileManager.default.fileExists(atPath: opened)) {
+                usleep(50_000)
+                printed = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            }
+            let url = try #require(printed.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/).map { String($0.output) }, "\(printed)")
+            if noOpen {
+                usleep(300_000)
+                #expect(!FileManager.default.fileExists(atPath: opened), "--no-open opened the browser")
+            } else {
+                var arguments: [String] = []
+                while Date() < deadline && arguments.isEmpty {
+                    arguments = ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                    if arguments.isEmpty { usleep(50_000) }
+                }
+                #expect(arguments == (percentForm ? ["--new-window", url] : [url]), "\(arguments)")
+            }
+        }
+    }
+
     /// On a path without a library, `memo serve` starts one (a first run of the notes app) and
     /// says so on standard error, as `memo new` does; on a library, it says nothing of the kind.
     @Test func servingAPathWithoutALibraryCreatesOneAndSaysSo() throws {

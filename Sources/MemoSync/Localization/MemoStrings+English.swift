@@ -483,7 +483,8 @@ extension MemoStrings {
             Serves the notes app to a browser on this computer: the memo list beside an
             editor, search as you type, the trash, light and dark, in English, Korean and
             Japanese. Prints the address to open (with its one-time access token) and opens
-            it when a browser is found. The library is synced with its store in the
+            it with $BROWSER, else the desktop's opener (xdg-open when there is a display;
+            open on macOS). The library is synced with its store in the
             background (the one memo sync remembers, or --store). Other memo commands keep
             working on the same library meanwhile. Stop with Ctrl-C.
 

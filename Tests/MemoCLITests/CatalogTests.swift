@@ -310,6 +310,18 @@ struct LocalizedCLITests {
         defer { sandbox.remove() }
         let english = try sandbox.ok(["demo", "--dir", sandbox.at("en")])
         #expect(english.stdout.contains("converged: yes"), "\(english)")
+        // README: it prints the commands of Alice's first step, and one that shows the merged
+        // memo from Bob's library: run, that one prints the text both edits made.
+        let commands = english.stdout.split(separator: "\n").compactMap { line -> [String]? in
+            guard let start = line.range(of: "memo --library ") else { return nil }
+            return line[start.upperBound...].split(separator: " ").map(String.init)
+        }
+        #expect(commands.count == 3, "\(commands)")
+        #expect(commands.first.map { $0.count >= 3 && $0[1] == "new" } == true && commands.dropFirst().first.map { $0[1] == "sync" } == true)
+        let show = try #require(commands.last)
+        #expect(show.count == 3 && show[1] == "show" && show[0] == sandbox.at("en") + "/bob", "\(show)")
+        let shown = try sandbox.ok(["show", show[2]], library: show[0])
+        #expect(shown.stdout == "Groceries\noat milk, eggs", "\(shown)")
         let japanese = try sandbox.ok(["demo", "--dir", sandbox.at("ja")], environment: ["LANG": "ja_JP.UTF-8"])
         #expect(japanese.stdout.contains("収束: はい") && japanese.stdout.contains("共有フォルダー"), "\(japanese)")
         try sandbox.fails(["demo", "--frobnicate"], status: 2, containing: ["memo demo [--dir DIR]"])

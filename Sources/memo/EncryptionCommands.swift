@@ -345,7 +345,8 @@ enum Terminal {
         let descriptor = open("/dev/tty", O_RDWR)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
+        // Echo off before the prompt shows: whatever is typed once it is there is never shown
+        // (and never discarded by the flush, which drops only what came before it).
         var saved = termios()
         let hasAttributes = tcgetattr(descriptor, &saved) == 0
         if hasAttributes {
@@ -353,6 +354,7 @@ enum Terminal {
             silent.c_lflag &= ~tcflag_t(ECHO)
             _ = tcsetattr(descriptor, TCSAFLUSH, &silent)
         }
+        _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
         defer {
             if hasAttributes { _ = tcsetattr(descriptor, TCSAFLUSH, &saved) }
             _ = write(descriptor, "\n", 1)

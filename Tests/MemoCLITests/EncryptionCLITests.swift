@@ -2,6 +2,7 @@
 // sync an encrypted store folder, converge, and no memo text appears in any store file.
 
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct EncryptionCLITests {
@@ -20,6 +21,63 @@ import Testing
             if inBytes || relative.contains(text) { found.append(relative) }
         }
         return found
+    }
+
+    /// README and `memo help sync`: with no passphrase given, a new one is "asked twice without
+    /// echo on a terminal". Under script(1) (a terminal), each answer is typed only once its
+    /// prompt shows: the transcript holds both prompts and never the passphrase; answers that
+    /// differ encrypt nothing (exit status 3).
+    @Test(.timeLimit(.minutes(2))) func aNewPassphraseIsAskedTwiceWithoutEcho() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) gives memo a terminal")
+        let executable = try #require(MemoExecutable.path)
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("Dear diary, the code is 4711", library: library)
+        let passphrase = "correct horse battery staple"
+        func typed(_ answers: [String], store: String) throws -> (transcript: String, status: Int32) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "\(executable) sync --store \(store) --encrypt; echo status=$?", "/dev/null"]
+            process.environment = ["MEMO_LIBRARY": library, "HOME": sandbox.home, "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            let transcript = Mutex("")
+            output.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                transcript.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
+            defer { output.fileHandleForReading.readabilityHandler = nil }
+            let prompts = ["New passphrase for the store: ", "The same passphrase again: "]
+            for (index, answer) in answers.enumerated() {
+                let deadline = Date(timeIntervalSinceNow: 60)
+                func promptsShown() -> Int { transcript.withLock { $0.components(separatedBy: prompts[index]).count - 1 } }
+                while Date() < deadline && promptsShown() < 1 { usleep(20_000) }
+                try #require(promptsShown() == 1, "no prompt \(prompts[index]): \(transcript.withLock { $0 })")
+                input.fileHandleForWriting.write(Data((answer + "\n").utf8))
+            }
+            let deadline = Date(timeIntervalSinceNow: 60)
+            while Date() < deadline && !transcript.withLock({ $0.contains("status=") }) { usleep(20_000) }
+            process.waitUntilExit()
+            let text = transcript.withLock { $0 }
+            let status = text.firstMatch(of: /status=(\d+)/).flatMap { Int32($0.1) } ?? -1
+            return (text, status)
+        }
+        let differing = try typed([passphrase, passphrase + "!"], store: sandbox.at("other-store"))
+        #expect(differing.status == 3 && !differing.transcript.contains(passphrase), "\(differing.transcript)")
+        #expect(files(in: sandbox.at("other-store"), containing: "").filter { $0.hasSuffix(".seg") || $0.hasSuffix(".snap") }.isEmpty)
+        let store = sandbox.at("store")
+        let matching = try typed([passphrase, passphrase], store: store)
+        #expect(matching.status == 0, "\(matching.transcript)")
+        #expect(!matching.transcript.contains(passphrase) && !matching.transcript.contains("horse"), "\(matching.transcript)")
+        #expect(files(in: store, containing: "Dear diary").isEmpty && files(in: store, containing: "4711").isEmpty)
+        // The passphrase typed is the store's: another library opens it with the same one.
+        let other = sandbox.at("other")
+        try sandbox.ok(["sync", "--store", store], library: other, environment: ["MEMO_PASSPHRASE": passphrase])
+        #expect(try sandbox.ok(["list"], library: other).stdout.contains("Dear diary"))
     }
 
     @Test func twoLibrariesSyncAnEncryptedStoreAndNoMemoTextIsInIt() throws {

@@ -73,6 +73,38 @@ import Testing
         }
         #expect(printed.contains("http://127.0.0.1:\(port)/?token="), "\(printed)")
         #expect(printed.contains("Syncing with \(store) in the background (at least every 30 s)."), "\(printed)")
+        server.terminate()
+        server.waitUntilExit()
+
+        // "--listen ADDRESS[:PORT]  listen on another IPv4 address (the token is still
+        // required...)": another loopback address, said on standard error, and a connection
+        // there is accepted.
+        let listenOut = sandbox.at("listen-out"), listenErr = sandbox.at("listen-err")
+        let listening = try sandbox.memoProcess(
+            executable, ["serve", "--no-open", "--listen", "127.0.0.2"], library: library, environment: [:], outPath: listenOut, errPath: listenErr)
+        listening.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: listenOut))
+        listening.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: listenErr))
+        listening.standardInput = FileHandle.nullDevice
+        try listening.run()
+        defer { if listening.isRunning { listening.terminate(); listening.waitUntilExit() } }
+        var listenPrinted = ""
+        while Date() < deadline.addingTimeInterval(30), !listenPrinted.contains("?token=") {
+            usleep(50_000)
+            listenPrinted = (try? String(contentsOfFile: listenOut, encoding: .utf8)) ?? ""
+        }
+        let match = try #require(listenPrinted.firstMatch(of: /http:\/\/127\.0\.0\.2:(\d+)\/\?token=/), "\(listenPrinted)")
+        let errors = (try? String(contentsOfFile: listenErr, encoding: .utf8)) ?? ""
+        #expect(errors.contains("listening on 127.0.0.2: anyone who can reach it needs the token"), "\(errors)")
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(client) }
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_addr.s_addr = inet_addr("127.0.0.2")
+        target.sin_port = UInt16(Int(match.1)!).bigEndian
+        let connected = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        #expect(connected, "no connection to 127.0.0.2:\(match.1)")
     }
 
     /// `memo help serve`: it "opens it with $BROWSER" (the first of its colon-separated

@@ -199,6 +199,25 @@ struct Sandbox {
     }
 }
 
+/// What a terminal showed while `shellCommand` ran on it (script(1) gives the command a pseudo-
+/// terminal; its lines end with CR LF), in exactly `environment`, with nothing on standard input.
+func onTerminal(_ shellCommand: String, environment: [String: String]) throws -> String {
+    // script(1) is in Debian's essential bsdutils: missing, the test fails, never skips.
+    try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) gives the commands a terminal")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", shellCommand, "/dev/null"]
+    process.environment = environment
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}
+
 /// Matches ISO 8601 dates as `memo --json` prints them: `2026-01-02T03:04:05.678Z`.
 func isISODate(_ value: Any?) -> Bool {
     guard let text = value as? String else { return false }

@@ -115,8 +115,6 @@ struct TerminalTests {
     func editorsAndLineBreaksOnATerminal() throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        // script(1) is in Debian's essential bsdutils: missing, the test fails, never skips.
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) gives the commands a terminal")
         let executable = try #require(MemoExecutable.path)
         let library = sandbox.at("library")
         // A `vi` of our own, first on the PATH: it appends to the file it is given.
@@ -129,18 +127,7 @@ struct TerminalTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)
         let base = ["MEMO_LIBRARY": library, "HOME": sandbox.home, "LANG": "C.UTF-8", "TZ": "UTC", "PATH": bin + ":/usr/bin:/bin"]
         func onTerminal(_ arguments: String, _ environment: [String: String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", "\(executable) \(arguments)", "/dev/null"]
-            process.environment = environment
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try MemoCLITests.onTerminal("\(executable) \(arguments)", environment: environment)
         }
         // `memo new` on a terminal with no text: the editor ($EDITOR here).
         _ = try onTerminal("new", base.merging(["EDITOR": editor]) { $1 })

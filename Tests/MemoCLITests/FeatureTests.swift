@@ -297,15 +297,12 @@ struct FeatureTests {
     func progress() throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        // script(1) is in Debian's essential bsdutils: missing, the test fails, never skips.
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) gives the commands a terminal")
         let library = sandbox.at("library")
         for index in 0..<30 { _ = try sandbox.newMemo("memo \(index)", library: library) }
         let executable = try #require(MemoExecutable.path)
         let environment = ["MEMO_LIBRARY": library, "HOME": sandbox.home, "MEMO_PROGRESS_DELAY_MS": "0", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
         func onTerminal(_ arguments: String) throws -> String {
-            // `script` gives the command a terminal; its output is what the terminal showed.
-            try run("/usr/bin/script", ["-qec", "\(executable) \(arguments)", "/dev/null"], environment: environment).stdout
+            try MemoCLITests.onTerminal("\(executable) \(arguments)", environment: environment)
         }
         #expect(try onTerminal("sync --store \(sandbox.at("store"))").contains("syncing: "))
         #expect(try onTerminal("export --all \(sandbox.at("out"))").contains("exporting: "))
@@ -316,7 +313,7 @@ struct FeatureTests {
         // export on a terminal shows none.
         var byDefault = environment
         byDefault["MEMO_PROGRESS_DELAY_MS"] = nil
-        let short = try run("/usr/bin/script", ["-qec", "\(executable) export --all \(sandbox.at("out4"))", "/dev/null"], environment: byDefault).stdout
+        let short = try MemoCLITests.onTerminal("\(executable) export --all \(sandbox.at("out4"))", environment: byDefault)
         #expect(!short.contains("exporting") && short.contains("30"), "\(short)")
         if ProcessInfo.processInfo.environment["MEMO_PROGRESS_DELAY_MS"] == nil {
             #expect(ProgressLine.delaySeconds == 1)

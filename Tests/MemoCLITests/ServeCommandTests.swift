@@ -26,8 +26,11 @@ import Testing
 
     /// `memo serve --no-open` on `library`, started, its standard output and error going to
     /// the files at `outPath` and `errPath`.
-    static func startServe(_ sandbox: Sandbox, _ executable: String, library: String, outPath: String, errPath: String) throws -> Process {
-        let server = try sandbox.memoProcess(executable, ["serve", "--no-open"], library: library, environment: [:], outPath: outPath, errPath: errPath)
+    static func startServe(
+        _ sandbox: Sandbox, _ executable: String, library: String, options: [String] = ["--no-open"], environment: [String: String] = [:],
+        outPath: String, errPath: String
+    ) throws -> Process {
+        let server = try sandbox.memoProcess(executable, ["serve"] + options, library: library, environment: environment, outPath: outPath, errPath: errPath)
         server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         server.standardInput = FileHandle.nullDevice
@@ -58,12 +61,8 @@ import Testing
         #expect(bound)
         let port = Int(UInt16(bigEndian: address.sin_port))
         let outPath = sandbox.at("out"), errPath = sandbox.at("err")
-        let server = try sandbox.memoProcess(
-            executable, ["serve", "--no-open", "--port", "\(port)", "--store", store], library: library, environment: [:], outPath: outPath, errPath: errPath)
-        server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        server.standardInput = FileHandle.nullDevice
-        try server.run()
+        let server = try Self.startServe(
+            sandbox, executable, library: library, options: ["--no-open", "--port", "\(port)", "--store", store], outPath: outPath, errPath: errPath)
         defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
         let deadline = Date(timeIntervalSinceNow: 30)
         var printed = ""
@@ -73,6 +72,10 @@ import Testing
         }
         #expect(printed.contains("http://127.0.0.1:\(port)/?token="), "\(printed)")
         #expect(printed.contains("Syncing with \(store) in the background (at least every 30 s)."), "\(printed)")
+        // SERVE.md: "Listens on 127.0.0.1 only": the same port on another loopback address
+        // (which a server on every address would answer) refuses the connection.
+        #expect(!Self.connects(to: "127.0.0.2", port: port), "the server answers on 127.0.0.2 too")
+        #expect(Self.connects(to: "127.0.0.1", port: port))
         server.terminate()
         server.waitUntilExit()
 
@@ -80,12 +83,8 @@ import Testing
         // required...)": another loopback address, said on standard error, and a connection
         // there is accepted.
         let listenOut = sandbox.at("listen-out"), listenErr = sandbox.at("listen-err")
-        let listening = try sandbox.memoProcess(
-            executable, ["serve", "--no-open", "--listen", "127.0.0.2"], library: library, environment: [:], outPath: listenOut, errPath: listenErr)
-        listening.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: listenOut))
-        listening.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: listenErr))
-        listening.standardInput = FileHandle.nullDevice
-        try listening.run()
+        let listening = try Self.startServe(
+            sandbox, executable, library: library, options: ["--no-open", "--listen", "127.0.0.2"], outPath: listenOut, errPath: listenErr)
         defer { if listening.isRunning { listening.terminate(); listening.waitUntilExit() } }
         var listenPrinted = ""
         while Date() < deadline.addingTimeInterval(30), !listenPrinted.contains("?token=") {
@@ -95,16 +94,20 @@ import Testing
         let match = try #require(listenPrinted.firstMatch(of: /http:\/\/127\.0\.0\.2:(\d+)\/\?token=/), "\(listenPrinted)")
         let errors = (try? String(contentsOfFile: listenErr, encoding: .utf8)) ?? ""
         #expect(errors.contains("listening on 127.0.0.2: anyone who can reach it needs the token"), "\(errors)")
+        #expect(Self.connects(to: "127.0.0.2", port: Int(match.1)!), "no connection to 127.0.0.2:\(match.1)")
+    }
+
+    /// Whether a TCP connection to `address`:`port` is accepted.
+    static func connects(to address: String, port: Int) -> Bool {
         let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(client) }
         var target = sockaddr_in()
         target.sin_family = sa_family_t(AF_INET)
-        target.sin_addr.s_addr = inet_addr("127.0.0.2")
-        target.sin_port = UInt16(Int(match.1)!).bigEndian
-        let connected = withUnsafePointer(to: &target) {
+        target.sin_addr.s_addr = inet_addr(address)
+        target.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &target) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        #expect(connected, "no connection to 127.0.0.2:\(match.1)")
     }
 
     /// `memo help serve`: it "opens it with $BROWSER" (the first of its colon-separated
@@ -126,12 +129,9 @@ import Testing
         for noOpen in [true, false] {
             try? FileManager.default.removeItem(atPath: opened)
             let outPath = sandbox.at("out-\(noOpen)"), errPath = sandbox.at("err-\(noOpen)")
-            let server = try sandbox.memoProcess(
-                executable, ["serve"] + (noOpen ? ["--no-open"] : []), library: library, environment: ["BROWSER": variable], outPath: outPath, errPath: errPath)
-            server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-            server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-            server.standardInput = FileHandle.nullDevice
-            try server.run()
+            let server = try Self.startServe(
+                sandbox, executable, library: library, options: noOpen ? ["--no-open"] : [], environment: ["BROWSER": variable], outPath: outPath,
+                errPath: errPath)
             defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
             let deadline = Date(timeIntervalSinceNow: 30)
             var printed = ""

@@ -427,6 +427,37 @@ private struct NotebookCluster {
         }
     }
 
+    /// EmbeddingInANotesApp.md: "if the character itself was deleted the caret stays where it
+    /// was": another replica deletes the character the anchor follows; the anchor resolves to
+    /// the place the character had (between its neighbours), and moves with later edits before
+    /// that place, not with those after it.
+    @Test(arguments: testSeeds(10, salt: 0xDE1))
+    func aCaretWhoseCharacterWasDeletedStaysInItsPlace(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let id = MemoID(high: 11, low: seed)
+        var mine = Notebook(replica: ReplicaID(1))
+        let before = RandomText.string(random.int(in: 1...20), using: &random)
+        let after = RandomText.string(random.int(in: 1...20), using: &random)
+        try mine.createMemo(id, text: before + "¶" + after, wallMilliseconds: 1)
+        var theirs = Notebook(replica: ReplicaID(2))
+        try theirs.apply(mine.changes(since: theirs.version))
+        let markerOffset = Array(mine.memo(id)!.text.utf16).firstIndex(of: 0xB6)!
+        let anchor = try mine.anchor(in: id, atUTF16: markerOffset + 1)
+        // They delete the marker (and, in half the seeds, a character after it too).
+        let marker = Array(theirs.memo(id)!.text.unicodeScalars).firstIndex(of: "¶")!
+        let deleted = random.chance(0.5) ? 2 : 1
+        try theirs.edit(id, replacingScalars: marker..<marker + deleted, with: "", wallMilliseconds: 2)
+        try mine.apply(theirs.changes(since: mine.version))
+        #expect(!mine.memo(id)!.text.contains("¶"))
+        #expect(try mine.utf16Offset(of: anchor, in: id) == markerOffset, "seed \(seed)")
+        // Text typed before the place moves it; text typed after it does not.
+        try theirs.edit(id, replacingScalars: 0..<0, with: "ab", wallMilliseconds: 3)
+        let end = theirs.memo(id)!.text.unicodeScalars.count
+        try theirs.edit(id, replacingScalars: end..<end, with: "xyz", wallMilliseconds: 4)
+        try mine.apply(theirs.changes(since: mine.version))
+        #expect(try mine.utf16Offset(of: anchor, in: id) == markerOffset + 2, "seed \(seed)")
+    }
+
     /// Undo takes back exactly this replica's own edit, while another replica keeps editing; redo
     /// puts it back.
     @Test(arguments: testSeeds(10, salt: 0x0DD0))

@@ -52,6 +52,120 @@ import Testing
         #expect(limits.maxConnections == 64)
     }
 
+    /// SERVE.md: at most `maxConnections` connections at once (64 by default); one more is
+    /// answered 503 and closed, and the server goes on serving once the others are gone.
+    @Test func aConnectionPastTheLimitIsRefusedAndTheServerGoesOn() throws {
+        var limits = ServedLibrary.testLimits
+        limits.maxConnections = 2
+        limits.requestTimeoutMilliseconds = 5_000
+        limits.idleTimeoutMilliseconds = 5_000
+        let served = try ServedLibrary(limits: limits)
+        // Two connections that say nothing hold both places.
+        let holders = try (0..<2).map { _ in try RawHTTP.connect(port: served.port) }
+        // Until the server counted them, a third may still get in: ask until it is refused.
+        var refused: RawResponse?
+        _ = ServedLibrary.wait(seconds: 10) {
+            guard let answer = try? served.request("GET", "/api/memos"), answer.status == 503 else { return false }
+            refused = answer
+            return true
+        }
+        let refusal = try #require(refused, "a third connection was never refused")
+        #expect(refusal.text.contains("too many connections") && refusal.headers["connection"]?.lowercased() == "close", "\(refusal.headers)")
+        for descriptor in holders { close(descriptor) }
+        #expect(ServedLibrary.wait(seconds: 10) { (try? served.request("GET", "/api/memos"))?.status == 200 })
+    }
+
+    /// SERVE.md: `GET /api/memos?offset&limit&q`, newest first, 100 a page (at most 500).
+    @Test func theListComesInPagesNewestFirst() throws {
+        let served = try ServedLibrary()
+        var created: [String] = []
+        for index in 0..<120 {
+            let memo = try served.json("POST", "/api/memos", "{\"text\":\"memo \(index)\"}")
+            created.append(try #require(memo["id"] as? String))
+        }
+        let first = try served.json("GET", "/api/memos")
+        let firstPage = try #require(first["memos"] as? [[String: Any]])
+        #expect(first["total"] as? Int == 120 && first["offset"] as? Int == 0 && firstPage.count == 100)
+        // Newest first: the last created leads (each POST is a newer change).
+        #expect(firstPage.first?["id"] as? String == created.last && firstPage.last?["id"] as? String == created[20])
+        let rest = try served.json("GET", "/api/memos?offset=100&limit=50")
+        let restPage = try #require(rest["memos"] as? [[String: Any]])
+        #expect(rest["offset"] as? Int == 100 && restPage.map { $0["id"] as? String } == created[0..<20].reversed().map { $0 })
+        let capped = try served.json("GET", "/api/memos?limit=100000")
+        #expect((capped["memos"] as? [Any])?.count == 120)
+        let search = try served.json("GET", "/api/memos?q=memo%2011&limit=5")
+        #expect((search["memos"] as? [[String: Any]])?.compactMap { $0["title"] as? String }.allSatisfy { $0.hasPrefix("memo 11") } == true)
+    }
+
+    /// SERVE.md: the event stream's `Last-Event-ID` resumes: a page that reconnects naming the
+    /// last event it saw gets every event after it, and none before.
+    @Test func anEventStreamResumesAfterTheLastEventSeen() throws {
+        let served = try ServedLibrary()
+        /// Opens the stream (resuming after `lastEventID`) and reads until `enough` holds of
+        /// the ids received, or 10 s; returns the ids.
+        func stream(after lastEventID: Int?, until enough: ([Int]) -> Bool, meanwhile: (_ idsSoFar: Int) throws -> Void = { _ in }) throws -> [Int] {
+            let descriptor = try RawHTTP.connect(port: served.port)
+            defer { close(descriptor) }
+            var text = "GET /api/events HTTP/1.1\r\n"
+            for (name, value) in served.postHeaders { text += "\(name): \(value)\r\n" }
+            if let lastEventID { text += "Last-Event-ID: \(lastEventID)\r\n" }
+            RawHTTP.send(descriptor, Array((text + "\r\n").utf8))
+            var received = ""
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            var ids: [Int] = []
+            var actedAt: Int?
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while Date() < deadline && !enough(ids) {
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                received += String(decoding: chunk[..<count], as: UTF8.self)
+                ids = received.split(separator: "\n").compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
+                // Once the stream is open (its first event, the status, arrived), and again each
+                // time new ids came, act.
+                if received.contains("event: status") && actedAt != ids.count {
+                    actedAt = ids.count
+                    try meanwhile(ids.count)
+                }
+            }
+            return ids
+        }
+        // A page sees the events of two new memos, the second made once the first's came.
+        let seen = try stream(after: nil, until: { $0.count >= 2 }) { idsSoFar in
+            if idsSoFar < 2 { _ = try served.json("POST", "/api/memos", "{\"text\":\"memo \(idsSoFar)\"}") }
+        }
+        try #require(seen.count >= 2, "\(seen)")
+        // Reconnecting after the first of them gives the ones after it, at once.
+        let resumed = try stream(after: seen[0], until: { $0.contains(seen.last!) })
+        #expect(resumed.first == seen[1] && !resumed.contains(seen[0]), "saw \(seen), resumed with \(resumed)")
+        #expect(Array(resumed.prefix(seen.count - 1)) == Array(seen.dropFirst()), "saw \(seen), resumed with \(resumed)")
+    }
+
+    /// SERVE.md: `Host` must be the address served, `127.0.0.1:PORT` or `localhost:PORT`
+    /// (page and POST alike); the same port under another name is 421.
+    @Test func localhostIsAnAcceptedHost() throws {
+        let served = try ServedLibrary()
+        let local = "localhost:\(served.port)"
+        let page = try served.request("GET", "/api/memos", headers: [("Host", local), ("Cookie", "memo_serve=\(served.token)")])
+        #expect(page.status == 200, "\(page.status) \(page.text)")
+        let post = try served.request(
+            "POST", "/api/memos", headers: [("Host", local), ("Cookie", "memo_serve=\(served.token)"), ("Origin", "http://\(local)"), ("Content-Type", "application/json")],
+            body: #"{"text":"from localhost"}"#)
+        #expect(post.status == 200 || post.status == 201, "\(post.status) \(post.text)")
+        let other = try served.request("GET", "/api/memos", headers: [("Host", "example.com:\(served.port)"), ("Cookie", "memo_serve=\(served.token)")])
+        #expect(other.status == 421)
+    }
+
+    /// SERVE.md's numbers for the library and the pages: the folder looked at every 200 ms,
+    /// typing saved 300 ms after the last change and at least every second, a sync 2 s after
+    /// the last change and at least every 30 s, the newest 10,000 changes kept for pages behind.
+    @Test func theServersTimingsAreTheDocumentedOnes() {
+        let configuration = ServeConfiguration(libraryPath: "/nonexistent")
+        #expect(configuration.pollMilliseconds == 200)
+        #expect(configuration.saveQuietMilliseconds == 300 && configuration.maxUnsavedMilliseconds == 1_000)
+        #expect(configuration.syncQuietMilliseconds == 2_000 && configuration.syncIntervalMilliseconds == 30_000)
+        #expect(CollabDocument(text: []).historyLimit == 10_000)
+    }
+
     @Test func refusesEachAttackWithNothingChanged() throws {
         let served = try ServedLibrary()
         let created = try served.json("POST", "/api/memos", #"{"text":"keep me"}"#)

@@ -53,6 +53,16 @@ import Testing
             #expect(!RetryPolicy.isRetryable(.answered(status: status, code: code)), "\(status) \(code ?? "")")
         }
         #expect(!RetryPolicy.isRetryable(.failedOtherwise))
+        // WritingABlobStore.md names the statuses: exactly these of 100...599, every S3 code it
+        // names, and through `isTransient` a store's `.server` error the same way.
+        for status in 100...599 {
+            let named = [408, 429, 500, 502, 503, 504].contains(status)
+            #expect(RetryPolicy.isRetryable(.answered(status: status, code: nil)) == named, "\(status)")
+            #expect(RetryPolicy.isTransient(.server(status: status, code: "", message: "")) == named, "\(status)")
+        }
+        for code in ["SlowDown", "InternalError", "RequestTimeout", "ServiceUnavailable"] {
+            #expect(RetryPolicy.isRetryable(.answered(status: 400, code: code)), "\(code)")
+        }
     }
 
     private func s3Store(_ transport: ScriptedTransport, _ clock: FakeRetryClock) throws -> S3BlobStore {

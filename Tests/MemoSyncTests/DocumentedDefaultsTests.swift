@@ -27,6 +27,15 @@ import Darwin
         #expect(SyncConfiguration().maxInFlight == 8)
     }
 
+    /// SERVE.md: a received change merges in pieces of "at most 2,048 operations";
+    /// EmbeddingInANotesApp.md: a replica keeps "1,000" texts decoded by default, and its event
+    /// stream "keeps the newest 10,000 between calls".
+    @Test func mergePiecesDecodedTextsAndQueuedEventsKeepTheirDocumentedNumbers() {
+        #expect(SyncConfiguration().mergePieceOperationsMax == 2_048)
+        #expect(Replica.defaultDecodedTextLimit == 1_000)
+        #expect(EventHub.queuedEventsMax == 10_000)
+    }
+
     /// README: a passphrase guess costs "32 MiB" (scrypt: 128 * r * N bytes), with n = 2^15,
     /// r = 8, p = 1 (KeyBlob.swift, FORMAT.md "Keys").
     @Test func aPassphraseGuessCosts32MiB() {

@@ -88,6 +88,44 @@ extension DiskError {
         disk.close()
         #expect(try otherProcessCanLock())
     }
+
+    /// GettingStarted.md: opening "throws `DiskError.locked(path:)` when another process has it
+    /// open", after waiting "up to 200 ms for the folder's lock". Another process (flock(1))
+    /// holds the lock: the open is refused as locked, after 20 tries 10 ms apart (at least
+    /// 190 ms), and succeeds once that process let go.
+    @Test func anOpenWhileAnotherProcessHoldsTheLockIsRefusedAsLocked() throws {
+        let tool = try #require(Self.flockTool, "flock(1) is missing: util-linux is part of every Debian system")
+        let folder = IOTestFolder("disk-locked")
+        defer { folder.remove() }
+        try FileDisk(path: folder.path).close()
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: tool)
+        // Holds the lock until its standard input closes.
+        holder.arguments = [folder.path(FileDisk.lockFileName), "cat"]
+        let input = Pipe()
+        holder.standardInput = input
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate(); holder.waitUntilExit() } }
+        // Wait until the other process holds it (an open that gets it gives it back at once).
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while Date() < deadline, let disk = try? FileDisk(path: folder.path) {
+            disk.close()
+            usleep(10_000)
+        }
+        #expect(FileDisk.lockAttempts == 20)
+        let start = ContinuousClock.now
+        do {
+            _ = try FileDisk(path: folder.path)
+            Issue.record("opened a folder another process holds")
+        } catch {
+            guard case .locked = error else { return #expect(Bool(false), "not refused as locked: \(error)") }
+        }
+        #expect(ContinuousClock.now - start >= .milliseconds(190))
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        let reopened = try FileDisk(path: folder.path)
+        reopened.close()
+    }
     #endif
 
     @Test func releasingTheDiskReleasesTheLock() throws {

@@ -119,6 +119,19 @@ import Testing
         #expect(parameters.intentionCheckProbability == 0.25)
     }
 
+    /// Simulations/README.md, "Sometimes checks": a batch of 200 or more seeds (replica engine,
+    /// faults on, no scenario) fails if no run reached the first four; runs of one step reach
+    /// none of them.
+    @Test func aLargeBatchThatNeverReachedTheSometimesStatesFails() throws {
+        let tiny = ["--steps", "1", "--replicas", "2", "--quiet"]
+        let large = try run(["--seeds", "1..200"] + tiny)
+        #expect(large.status == 1 && large.output.contains("SOMETIMES FAILURE: in 200 seeds no run reached: concurrent inserts at one place"), "\(large.output)")
+        let small = try run(["--seeds", "1..199"] + tiny)
+        #expect(small.status == 0 && !small.output.contains("SOMETIMES"), "\(small.output)")
+        let faultless = try run(["--seeds", "1..200", "--faults", "none"] + tiny)
+        #expect(faultless.status == 0 && !faultless.output.contains("SOMETIMES"), "\(faultless.output)")
+    }
+
     @Test func badArgumentsAreRefused() throws {
         #expect(try run(["--seeds", "9..1"]).status == 2)
         // Simulations/README.md: seeds are at most 2^63-1 (measurements hold them as JSON integers).

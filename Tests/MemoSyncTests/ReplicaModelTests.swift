@@ -288,6 +288,24 @@ private func observe(_ read: @escaping @MainActor () -> Void) -> Fired {
         #expect(model.selectedText == "Shared by two")
     }
 
+    /// EmbeddingInANotesApp.md: `.syncing` "with a `SyncProgress` (nil until the first store
+    /// operation is done)": while the listing, the first operation, is held, the status says
+    /// syncing without progress; once it is done, with progress (or the sync is over).
+    @Test(.timeLimit(.minutes(1))) func aSyncShowsNoProgressUntilItsFirstStoreOperationIsDone() async throws {
+        let store = InMemoryBlobStore()
+        let replica = try makeReplica()
+        _ = try replica.createMemo(text: "Mine")
+        let model = ReplicaModel(replica: replica)
+        let held = ConcurrencyTestStore(store, holding: [.list])
+        let sync = Task { await model.sync(with: held) }
+        await waitUntil("the listing is held") { held.heldCount > 0 }
+        #expect(model.syncStatus == .syncing(nil))
+        held.openGate()
+        await waitUntil("progress shown, or the sync over") { model.syncStatus != .syncing(nil) }
+        let report = try #require(await sync.value)
+        #expect(report.isComplete && model.syncStatus == .idle)
+    }
+
     /// EmbeddingInANotesApp.md: `sync(with:)` "returns nil when another sync of the replica is
     /// running" (through the model, or on the replica elsewhere), changing nothing; and "a
     /// cancelled sync is not a failure": cancelling the task calling it gives a report that

@@ -293,6 +293,46 @@ struct FeatureTests {
         #expect(shellsRun == 3, "only \(shellsRun) of bash, zsh and fish are installed: run Tests/setup-test-tools.sh")
     }
 
+    /// FORMAT.md, "Files of the memo command line": a `cli-history.json` or `cli-settings.json`
+    /// that cannot be read is reported with its path and never replaced; the history's memo
+    /// keys are sorted, and the file is removed when no step is left.
+    @Test("unreadable history and settings files are reported, never replaced; the history file's keys sorted, removed when empty")
+    func commandLineFilesThatCannotBeRead() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let first = try sandbox.newMemo("first", library: library)
+        let second = try sandbox.newMemo("second", library: library)
+        try sandbox.ok(["edit", second, "--insert", "0", "my "], library: library)
+        try sandbox.ok(["edit", first, "--insert", "0", "my "], library: library)
+        let historyPath = library + "/cli-history.json"
+        let history = try String(contentsOfFile: historyPath, encoding: .utf8)
+        let ids = [first, second].map { $0.lowercased() }.sorted()
+        let positions = ids.compactMap { history.range(of: $0)?.lowerBound }
+        #expect(positions.count == 2 && positions[0] < positions[1], "\(history)")
+        // Undo both edits: no step left to undo; redo both: none left at all, and the file goes.
+        try sandbox.ok(["undo", first], library: library)
+        try sandbox.ok(["undo", second], library: library)
+        try sandbox.ok(["redo", first], library: library)
+        try sandbox.ok(["redo", second], library: library)
+        try sandbox.ok(["purge", "--all"], library: library)
+        try sandbox.ok(["delete", first], library: library)
+        try sandbox.ok(["delete", second], library: library)
+        try sandbox.ok(["purge", "--all"], library: library)
+        #expect(!FileManager.default.fileExists(atPath: historyPath), "\((try? String(contentsOfFile: historyPath, encoding: .utf8)) ?? "")")
+
+        let kept = sandbox.at("kept")
+        let memo = try sandbox.newMemo("kept memo", library: kept)
+        let garbage = Array("{\"undo\": [not json".utf8)
+        try Data(garbage).write(to: URL(fileURLWithPath: kept + "/cli-history.json"))
+        try sandbox.fails(["undo", memo], status: 1, containing: ["cli-history.json", "cannot be read"], library: kept)
+        try sandbox.fails(["edit", memo, "--insert", "0", "x"], status: 1, containing: ["cli-history.json"], library: kept)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: kept + "/cli-history.json"))) == garbage)
+        try Data(garbage).write(to: URL(fileURLWithPath: kept + "/cli-settings.json"))
+        try sandbox.fails(["sync"], status: 1, containing: ["cli-settings.json", "cannot be read"], library: kept)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: kept + "/cli-settings.json"))) == garbage)
+    }
+
     @Test("progress shows on a terminal, not when piped or --quiet")
     func progress() throws {
         let sandbox = try Sandbox()

@@ -60,6 +60,18 @@ struct FixedEncryptionRandom: EncryptionRandomSource {
         #expect(throws: EncryptionError.unknownKeyBlobVersion(key: key, version: 2)) { try KeyBlob(decoding: newer, key: key) }
         #expect(KeyBlob.newest(among: [key, "memosync/v1/keys/0000000002-0000000000000000.key", "memosync/v1/keys/junk"])
             == "memosync/v1/keys/0000000002-0000000000000000.key")
+        // Two devices that raised the generation at once: within a generation the greatest key
+        // wins, whatever order the listing gives (so every reader picks the same key blob); a
+        // higher generation wins over any key of a lower one.
+        let tied = ["memosync/v1/keys/0000000003-00000000000000ff.key", "memosync/v1/keys/0000000003-a000000000000000.key",
+            "memosync/v1/keys/0000000003-0a00000000000000.key", "memosync/v1/keys/0000000002-ffffffffffffffff.key"]
+        for rotation in 0..<tied.count {
+            let listed = Array(tied[rotation...] + tied[..<rotation])
+            #expect(KeyBlob.newest(among: listed) == "memosync/v1/keys/0000000003-a000000000000000.key", "\(listed)")
+            #expect(KeyBlob.newest(among: listed.reversed()) == "memosync/v1/keys/0000000003-a000000000000000.key")
+        }
+        #expect(KeyBlob.newest(among: ["memosync/v1/keys/0000000010-0000000000000000.key", "memosync/v1/keys/0000000009-ffffffffffffffff.key"])
+            == "memosync/v1/keys/0000000010-0000000000000000.key")
     }
 
     /// Every refusal FORMAT.md lists, in its order, and the names that still open.

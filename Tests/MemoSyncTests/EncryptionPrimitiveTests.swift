@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import MemoSync
+import MemoSyncTesting
 
 /// Known-answer tests of the platform primitives (through libcrypto here) and of the Swift scrypt.
 @Suite struct EncryptionPrimitiveTests {
@@ -82,6 +83,25 @@ import Testing
         for (log2N, r, p) in [(0, 8, 1), (23, 1, 1), (15, 0, 1), (15, 33, 1), (15, 8, 0), (15, 8, 17), (22, 32, 1), (20, 8, 1)] {
             #expect(throws: EncryptionError.self) {
                 try Scrypt.derive(passphrase: [1], salt: [2], log2N: log2N, r: r, p: p, length: 32)
+            }
+        }
+    }
+
+    /// FORMAT.md, "Keys": a key blob with `log2N`, `r` or `p` out of range is read, and refused
+    /// as `unacceptableParameters` when its key is derived (not as a damaged blob), before
+    /// anything is allocated for it.
+    @Test func aKeyBlobsParametersOutOfRangeAreUnacceptable() throws {
+        let key = try KeyBlob.key(generation: 1, random: SeededEncryptionRandom(seed: 3))
+        for (log2N, r, p) in [(23, 8, 1), (15, 33, 1), (15, 8, 17), (15, 1_000_000, 1), (15, 0, 1), (15, 8, 0)] {
+            let derivation = KeyDerivation(log2N: log2N, r: r, p: p, salt: [UInt8](repeating: 1, count: 16))
+            let blob = KeyBlob(generation: 1, derivation: derivation, nonce: [UInt8](repeating: 2, count: 12), sealedKeyring: [UInt8](repeating: 3, count: 120))
+            let read = try KeyBlob(decoding: blob.encoded, key: key)
+            #expect(read.derivation.r == r && read.derivation.p == p && read.derivation.log2N == log2N)
+            do {
+                _ = try read.derivation.deriveKey(passphrase: "correct horse battery staple")
+                Issue.record("derived a key with log2N \(log2N), r \(r), p \(p)")
+            } catch {
+                guard case .unacceptableParameters = error else { Issue.record("\(error)"); continue }
             }
         }
     }

@@ -198,9 +198,11 @@ package struct KeyBlob: Sendable, Equatable {
             var reader = ByteReader(bytes, from: body.lowerBound, to: body.upperBound)
             generation = try reader.uint32Varint("generation")
             guard try reader.byte() == 1 else { throw .malformed("unknown key derivation function") }
+            // Read as they are; scrypt refuses values outside its ranges as
+            // `unacceptableParameters` before it allocates anything (FORMAT.md, "Keys").
             let log2N = Int(try reader.byte())
-            let r = try reader.count(max: Scrypt.maxR, "scrypt r")
-            let p = try reader.count(max: Scrypt.maxP, "scrypt p")
+            let r = try reader.count(max: Int(UInt32.max), "scrypt r")
+            let p = try reader.count(max: Int(UInt32.max), "scrypt p")
             let salt = Array(bytes[try reader.range(count: 16)])
             derivation = KeyDerivation(log2N: log2N, r: r, p: p, salt: salt)
             nonce = Array(bytes[try reader.range(count: PlatformCrypto.nonceBytes)])

@@ -93,6 +93,31 @@ import Testing
         #expect(try await s3Store(atLimit, FakeRetryClock()).read(key: "k").count == limit)
     }
 
+    /// FORMAT.md, "Store layout": S3 listings "ask for URL-encoded keys (`encoding-type=url`)";
+    /// a WebDAV blob is uploaded under a hidden name and "moved to its key with `Overwrite: F`"
+    /// (never replacing a blob there).
+    @Test func listingsAskForURLEncodedKeysAndMovesNeverOverwrite() async throws {
+        let empty = #"<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>bucket</Name><IsTruncated>false</IsTruncated></ListBucketResult>"#
+        let s3 = ScriptedTransport { _, _ in .success(HTTPResponse(status: 200, body: Array(empty.utf8))) }
+        _ = try await s3Store(s3, FakeRetryClock()).list(prefix: "memosync/v1/")
+        let listing = try #require(s3.requests.first)
+        let query = URLComponents(url: listing.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(listing.method == "GET" && query.contains { $0.name == "encoding-type" && $0.value == "url" }, "\(listing.url)")
+
+        var davConfiguration = WebDAVBlobStore.Configuration(folder: URL(string: "https://dav.example.com/notes/")!, credentials: nil)
+        davConfiguration.retryPolicy = policy
+        let dav = ScriptedTransport { request, _ in
+            .success(HTTPResponse(status: request.method == "PUT" || request.method == "MKCOL" ? 201 : request.method == "MOVE" ? 201 : 404))
+        }
+        let davStore = try WebDAVBlobStore(configuration: davConfiguration, transport: dav, environment: FakeRetryClock().environment)
+        try await davStore.write(key: "memosync/v1/0000000000000001/segments/0000000000-0000000001-0000000000000000.seg", bytes: [1, 2, 3])
+        let put = try #require(dav.requests.first { $0.method == "PUT" })
+        #expect(put.url.lastPathComponent.hasPrefix(".upload-"), "\(put.url)")
+        let move = try #require(dav.requests.first { $0.method == "MOVE" }, "\(dav.requests.map(\.method))")
+        #expect(move.headers.contains { $0.name.lowercased() == "overwrite" && $0.value == "F" }, "\(move.headers)")
+        #expect(move.headers.contains { $0.name.lowercased() == "destination" && $0.value.hasSuffix("0000000000-0000000001-0000000000000000.seg") }, "\(move.headers)")
+    }
+
     @Test func transientFailuresAreRetriedThenSucceed() async throws {
         let clock = FakeRetryClock()
         let transport = ScriptedTransport { _, index in

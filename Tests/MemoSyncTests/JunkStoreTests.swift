@@ -48,6 +48,34 @@ import Darwin
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
     }
 
+    /// FORMAT.md, "Store layout": "a reader checks the named id's range and skips a segment
+    /// that does not match its name". A valid segment of Alice's stored again under names that
+    /// claim other operations (a longer range of her id, her operations under another id) is
+    /// skipped as corrupt, applies nothing, and does not stop the real one from being read.
+    @Test func aSegmentThatIsNotWhatItsNameSaysIsSkipped() async throws {
+        let environment = TestEnvironment(seed: 27)
+        let store = InMemoryBlobStore()
+        let alice = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        let memo = try alice.createMemo(text: "hello")
+        try await alice.sync(with: store)
+        let real = try #require(store.keys.first { $0.contains("/segments/") })
+        guard case let .segment(replica, start, end)? = StoreLayout.parse(real) else { Issue.record("\(real)"); return }
+        let bytes = try store.read(key: real)
+        let misnamed = [
+            StoreLayout.segmentKey(replica: replica, counters: start..<end + 5, bytes: bytes),
+            StoreLayout.segmentKey(replica: ReplicaID(0xB0B), counters: start..<end, bytes: bytes),
+        ]
+        for key in misnamed { try store.put(key: key, bytes: bytes) }
+        let bob = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        let report = try await bob.sync(with: store)
+        #expect(bob.notebook.memo(memo)?.text == "hello")
+        #expect(Set(report.skipped.map(\.key)) == Set(misnamed), "\(report.skipped)")
+        for skipped in report.skipped {
+            #expect("\(skipped.reason)".contains("not the ones its name says"), "\(skipped)")
+        }
+        #expect(!bob.notebook.version.replicas.contains(ReplicaID(0xB0B)))
+    }
+
     @Test func junkIsReadUntilFoundBadThenNotAgainUntilItChanges() async throws {
         let environment = TestEnvironment(seed: 25)
         let inner = InMemoryBlobStore()

@@ -113,6 +113,39 @@ import MemoSyncTesting
             #expect(segments <= 2 * configuration.snapshotAfterSegments + 2)
             #expect(snapshots <= 2)
         }
+        // FORMAT.md: collection deletes the segments an aged snapshot covers "except each id's
+        // segment that ends last". A quiet day later (every snapshot aged, nothing new written),
+        // each writer's newest snapshot covers its last segment, and that segment is still there.
+        func ownSnapshotsCover(_ writer: Replica) throws -> Bool {
+            try store.keys.filter { $0.hasPrefix(StoreLayout.root + "\(writer.id)/snapshots/") }.contains { key in
+                try Notebook(decoding: try store.read(key: key), replica: ReplicaID(1)).version[writer.id] >= writer.notebook.version[writer.id]
+            }
+        }
+        // Each writes on until a sync of its own ends with a snapshot holding all it made.
+        for writer in [alice, bob] {
+            for round in 0..<2 * configuration.snapshotAfterSegments where try !ownSnapshotsCover(writer) {
+                try writer.edit(memo, replacingUTF16: 0..<0, with: "last \(round) ")
+                _ = try await writer.sync(with: store)
+                environment.advance(milliseconds: 60_000)
+            }
+        }
+        func segmentEnds(_ writer: Replica) -> [UInt32] {
+            store.keys.compactMap { key -> UInt32? in
+                guard case let .segment(replica, _, end)? = StoreLayout.parse(key), replica == writer.id else { return nil }
+                return end
+            }
+        }
+        let lastEnds = [alice, bob].map { segmentEnds($0).max() ?? 0 }
+        let countsBefore = [alice, bob].map { segmentEnds($0).count }
+        environment.advance(milliseconds: 24 * 3_600_000)
+        _ = try await alice.sync(with: store)
+        _ = try await bob.sync(with: store)
+        for (index, writer) in [alice, bob].enumerated() {
+            let ends = segmentEnds(writer)
+            #expect(try ownSnapshotsCover(writer), "\(writer.id): no snapshot covers its last segment, so the rule was not reached")
+            #expect(ends.count < countsBefore[index], "\(writer.id): nothing was collected (\(ends.count) segments)")
+            #expect(ends.contains(lastEnds[index]), "\(writer.id): segments end at \(ends.sorted()), the last ended at \(lastEnds[index])")
+        }
         // Carol comes back: her earlier counters' segments are gone, so she reads a snapshot.
         let report = try await carol.sync(with: store)
         #expect(report.operationsApplied > 0)

@@ -87,23 +87,34 @@ import MemoSyncTesting
         }
     }
 
-    /// FORMAT.md, "Keys": a key blob with `log2N`, `r` or `p` out of range is read, and refused
-    /// as `unacceptableParameters` when its key is derived (not as a damaged blob), before
-    /// anything is allocated for it.
+    /// FORMAT.md, "Keys": "A reader refuses `log2N` outside 1...22, `r` outside 1...32, `p`
+    /// outside 1...16, or more than 256 MiB of memory (`unacceptableParameters`)": a key blob
+    /// with such parameters is refused as that (not as a damaged blob) when it is read, and
+    /// derivation refuses them too; the largest it accepts is read.
     @Test func aKeyBlobsParametersOutOfRangeAreUnacceptable() throws {
         let key = try KeyBlob.key(generation: 1, random: SeededEncryptionRandom(seed: 3))
-        for (log2N, r, p) in [(23, 8, 1), (15, 33, 1), (15, 8, 17), (15, 1_000_000, 1), (15, 0, 1), (15, 8, 0)] {
+        func blob(_ log2N: Int, _ r: Int, _ p: Int) -> [UInt8] {
             let derivation = KeyDerivation(log2N: log2N, r: r, p: p, salt: [UInt8](repeating: 1, count: 16))
-            let blob = KeyBlob(generation: 1, derivation: derivation, nonce: [UInt8](repeating: 2, count: 12), sealedKeyring: [UInt8](repeating: 3, count: 120))
-            let read = try KeyBlob(decoding: blob.encoded, key: key)
-            #expect(read.derivation.r == r && read.derivation.p == p && read.derivation.log2N == log2N)
+            return KeyBlob(generation: 1, derivation: derivation, nonce: [UInt8](repeating: 2, count: 12), sealedKeyring: [UInt8](repeating: 3, count: 120)).encoded
+        }
+        let refused = [(23, 8, 1), (0, 8, 1), (15, 33, 1), (15, 8, 17), (15, 1_000_000, 1), (15, 0, 1), (15, 8, 0), (22, 32, 1), (20, 8, 1)]
+        for (log2N, r, p) in refused {
             do {
-                _ = try read.derivation.deriveKey(passphrase: "correct horse battery staple")
+                _ = try KeyBlob(decoding: blob(log2N, r, p), key: key)
+                Issue.record("read a key blob with log2N \(log2N), r \(r), p \(p)")
+            } catch {
+                guard case .unacceptableParameters = error else { Issue.record("log2N \(log2N), r \(r), p \(p): \(error)"); continue }
+            }
+            let derivation = KeyDerivation(log2N: log2N, r: r, p: p, salt: [UInt8](repeating: 1, count: 16))
+            do {
+                _ = try derivation.deriveKey(passphrase: "correct horse battery staple")
                 Issue.record("derived a key with log2N \(log2N), r \(r), p \(p)")
             } catch {
                 guard case .unacceptableParameters = error else { Issue.record("\(error)"); continue }
             }
         }
+        // 2^21 × 128 × 1 = 256 MiB: the most a reader accepts.
+        #expect(try KeyBlob(decoding: blob(21, 1, 16), key: key).derivation.log2N == 21)
     }
 
     /// "é" typed precomposed or as e + combining accent derives one key.

@@ -198,8 +198,9 @@ package struct KeyBlob: Sendable, Equatable {
             var reader = ByteReader(bytes, from: body.lowerBound, to: body.upperBound)
             generation = try reader.uint32Varint("generation")
             guard try reader.byte() == 1 else { throw .malformed("unknown key derivation function") }
-            // Read as they are; scrypt refuses values outside its ranges as
-            // `unacceptableParameters` before it allocates anything (FORMAT.md, "Keys").
+            // Read as written, then refused below as `unacceptableParameters` when out of
+            // scrypt's ranges (FORMAT.md, "Keys"): a decoded key blob always holds parameters
+            // scrypt accepts (the remembered key stores each in one byte).
             let log2N = Int(try reader.byte())
             let r = try reader.count(max: Int(UInt32.max), "scrypt r")
             let p = try reader.count(max: Int(UInt32.max), "scrypt p")
@@ -216,6 +217,10 @@ package struct KeyBlob: Sendable, Equatable {
         guard Self.generation(ofKey: key) == generation else {
             throw .damagedKeyBlob(key: key, reason: "its generation \(generation) is not the one its name says")
         }
+        let (log2N, r, p) = (derivation.log2N, derivation.r, derivation.p)
+        guard (1...Scrypt.maxLog2N).contains(log2N), (1...Scrypt.maxR).contains(r), (1...Scrypt.maxP).contains(p),
+            128 * r << log2N <= Scrypt.maxMemoryBytes
+        else { throw .unacceptableParameters("scrypt log2N=\(log2N) r=\(r) p=\(p)") }
     }
 }
 

@@ -141,6 +141,33 @@ import Testing
         #expect(alice.memo(Self.memo)!.text == "# Groceries\noat milk\nbread")
     }
 
+    /// A passage deleted from one memo cannot go back into another: the restore fails and
+    /// changes nothing, not even that memo's clock. (It raised it: the text then held a clock
+    /// no operation had, and a self-check build stopped when the text was turned back into a
+    /// body that says otherwise; simulator seed 5 at 1,500 steps and 8 replicas.)
+    @Test func aPassageRestoredIntoAnotherMemoChangesNothing() throws {
+        var (alice, _) = try Self.history()
+        let versions = try alice.versions(of: Self.memo)
+        let diff = try alice.difference(in: Self.memo, from: versions[0].cut, to: versions[1].cut)
+        let passage = try #require(diff.changes.first { $0.kind == .deleted })
+        let another = MemoID(high: 0x27, low: 3)
+        try alice.createMemo(another, text: "another memo", wallMilliseconds: 7_000 + 20 * Self.minute)
+        // The notebook's clock moves on, past the other memo's operations.
+        for step in 0..<3 {
+            try alice.edit(Self.memo, replacingUTF16: 0..<0, with: "x", wallMilliseconds: 8_000 + UInt64(step) + 20 * Self.minute)
+        }
+        let before = try alice.materializedText(of: another)
+        #expect(throws: NotebookError.self) {
+            try alice.restore(passage, in: another, wallMilliseconds: 9_000 + 20 * Self.minute)
+        }
+        let after = try alice.materializedText(of: another)
+        #expect(after.lamport == before.lamport)
+        #expect(after.lamport == (try TextCRDT(decoding: after.encoded(), replica: ReplicaID(1))).lamport)
+        // Turned back into its body, it says what the body says.
+        alice.releaseDecodedTexts(keepingMostRecent: 0)
+        #expect(alice.memo(another)?.text == "another memo")
+    }
+
     @Test func statesCarryHistoryAndPurgeDropsIt() throws {
         let (alice, _) = try Self.history()
         let versions = try alice.versions(of: Self.memo)

@@ -126,11 +126,13 @@ extension Notebook {
         }
         let before = text.localOperationCount
         let firstInserted = OperationID(replica: replica, counter: before + UInt32(range.count))
+        // An edit that fails changes nothing, not even the text's clock.
+        let unchanged = text
         text.observeLamport(lamport)
         do throws(TextError) {
             try text.replace(scalarRange: range, with: replacement)
         } catch {
-            memos[at: index].text = .materialized(text)
+            memos[at: index].text = .materialized(unchanged)
             throw .text(id, error)
         }
         let after = text.localOperationCount
@@ -276,12 +278,14 @@ extension Notebook {
         }
         var text = takeText(at: index)
         let before = text.localOperationCount
+        // An edit that fails having made nothing changes nothing, not even the text's clock.
+        let unchanged = text
         text.observeLamport(lamport)
         var reported: [TextEdit] = []
         do throws(TextError) {
             try body(&text, &reported)
         } catch {
-            memos[at: index].text = .materialized(text)
+            memos[at: index].text = .materialized(text.localOperationCount == before ? unchanged : text)
             throw .text(id, error)
         }
         let after = text.localOperationCount

@@ -239,11 +239,13 @@ extension Notebook {
         var text = takeText(at: index)
         let before = text.localOperationCount
         let offsetScalars: Int
+        // A passage that cannot go back changes nothing, not even the text's clock.
+        let unchanged = text
         text.observeLamport(lamport)
         do throws(TextError) {
             offsetScalars = try text.insert(passage.text, beforeCharacter: passage.firstCharacter)
         } catch {
-            memos[at: index].text = .materialized(text)
+            memos[at: index].text = .materialized(unchanged)
             throw .text(id, error)
         }
         let after = text.localOperationCount

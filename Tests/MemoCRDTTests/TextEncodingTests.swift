@@ -32,6 +32,21 @@ private func sameItems(_ a: TextCRDT, _ b: TextCRDT) -> Bool {
 }
 
 @Suite struct TextEncodingTests {
+    /// A text's clock may be ahead of its operations (a notebook raises it before an edit that
+    /// may make nothing); the summary of its own body gives what the body says, the highest
+    /// timestamp of an operation, as a walk of the body does.
+    @Test func anOwnBodySummaryGivesTheOperationsTimestampNotTheClock() throws {
+        var text = TextCRDT(replica: ReplicaID(2))
+        try text.insert("abc", atUTF16: 0)
+        text.observeLamport(1_000)
+        #expect(text.lamport == 1_000)
+        let body = text.encodedBody()
+        let own = try text.summary(ofOwnBody: body, range: body.indices)
+        let walked = try TextCRDT.summary(ofBody: body, range: body.indices, version: TextCRDT.stateFormatVersion)
+        #expect(own.lamport == 3)
+        #expect(own.lamport == walked.lamport && own.version == walked.version && own.text == walked.text)
+    }
+
     /// Several replicas delete overlapping ranges concurrently, so the state's log holds id-form
     /// deletions of items another deletion already removed (the replay skips those pieces): the
     /// decoded text has the same items, deletions and changes, re-encodes to the same bytes, and

@@ -945,7 +945,11 @@ extension TextCRDT {
         if EngineMutant.active != nil { return try Self.summary(ofBody: bytes, range: bodyRange, version: Self.stateFormatVersion) }
         #endif
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
-        let own = (text: try reader.lengthPrefixedRange(), version: version, insertionVersion: insertionVersion, lamport: lamport)
+        // The highest timestamp of an operation, as the body gives it: the text's own clock may
+        // be ahead of it (a notebook raises it before an edit that may make nothing).
+        var highest: UInt64 = 0
+        for log in logs where log.operationCount > 0 { highest = max(highest, log.lamport(of: log.operationCount - 1)) }
+        let own = (text: try reader.lengthPrefixedRange(), version: version, insertionVersion: insertionVersion, lamport: highest)
         #if MEMOSYNC_INTERNAL_CHECKS
         let walked = try Self.summary(ofBody: bytes, range: bodyRange, version: Self.stateFormatVersion)
         precondition(

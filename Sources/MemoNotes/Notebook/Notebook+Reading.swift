@@ -49,18 +49,30 @@ extension Notebook {
         // there for the next search (a decoded notebook folds each text once, on its first
         // search, not when it is opened).
         let cached = query == nil ? [] : searchKeyCache.snapshot()
+        // The keys to fold now, all at once (on every core when there are many: the first
+        // search after opening folds every text).
+        var toFold: [Int] = []
+        if query != nil {
+            for index in records.indices where records[index].status == status && !Self.hasSearchKey(records, at: index, cached: cached) {
+                toFold.append(index)
+            }
+        }
+        let foldedKeys = Self.foldedSearchKeys(of: records, at: toFold)
         var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
+        folded.reserveCapacity(toFold.count)
+        var nextFolded = 0
         for index in records.indices where records[index].status == status {
             if let query {
                 let version = records[index].text.version
                 let key: [UInt8]
-                if records[index].searchKeyVersion == version {
-                    key = records[index].searchKey
-                } else if index < cached.count, let entry = cached[index], entry.id == records[index].id, entry.version == version {
-                    key = entry.key
-                } else {
-                    key = records[index].text.foldedSearchKey
+                if nextFolded < toFold.count, toFold[nextFolded] == index {
+                    key = foldedKeys[nextFolded]
+                    nextFolded += 1
                     folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: version, key: key)))
+                } else if records[index].searchKeyVersion == version {
+                    key = records[index].searchKey
+                } else {
+                    key = cached[index]!.key
                 }
                 if !query.matches(defaultKey: key, text: { records[index].text.string }) { continue }
             }
@@ -81,14 +93,20 @@ extension Notebook {
     public func prepareSearch() {
         let records = memos.records
         let cached = searchKeyCache.snapshot()
-        var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
-        for index in records.indices where records[index].status != .purged {
-            let version = records[index].text.version
-            if records[index].searchKeyVersion == version { continue }
-            if index < cached.count, let entry = cached[index], entry.id == records[index].id, entry.version == version { continue }
-            folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: version, key: records[index].text.foldedSearchKey)))
-        }
-        searchKeyCache.store(folded)
+        let toFold = records.indices.filter { records[$0].status != .purged && !Self.hasSearchKey(records, at: $0, cached: cached) }
+        let keys = Self.foldedSearchKeys(of: records, at: toFold)
+        searchKeyCache.store(zip(toFold, keys).map { index, key in
+            (index, SearchKeyCache.Entry(id: records[index].id, version: records[index].text.version, key: key))
+        })
+    }
+
+    /// Whether the record at `index` has a current search key: its own, or one in `cached`
+    /// (the shared cache's entries by record position). Reads the record in place.
+    private static func hasSearchKey(_ records: MemoTable.Records, at index: Int, cached: [SearchKeyCache.Entry?]) -> Bool {
+        let version = records[index].text.version
+        if records[index].searchKeyVersion == version { return true }
+        guard index < cached.count, let entry = cached[index] else { return false }
+        return entry.id == records[index].id && entry.version == version
     }
 
     /// The first `count` active memos of ``list()``, without sorting the whole list: the same

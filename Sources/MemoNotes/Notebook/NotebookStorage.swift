@@ -195,6 +195,23 @@ enum MemoTextStorage: Sendable {
         }
     }
 
+    /// Appends ``foldedSearchKey`` to `key`.
+    func appendFoldedSearchKey(to key: inout [UInt8]) {
+        switch self {
+        case let .materialized(text): key.append(contentsOf: SearchFolding.key(for: text.string))
+        case let .encoded(bytes, _, text, _, _, _, _): SearchFolding.appendKey(forUTF8: bytes[text], to: &key)
+        }
+    }
+
+    /// About how many bytes folding the visible text reads: its UTF-8 length when encoded, its
+    /// UTF-16 length (a lower bound) when decoded. For sharing work out, not for sizes.
+    var foldBytesEstimate: Int {
+        switch self {
+        case let .materialized(text): text.lengthUTF16
+        case let .encoded(_, _, text, _, _, _, _): text.count
+        }
+    }
+
     /// A stand-in while the text is taken out to be edited in place.
     static let placeholder = MemoTextStorage.encoded(
         bytes: [], body: 0..<0, text: 0..<0, version: VersionVector(), insertionVersion: VersionVector(), lamport: 0,

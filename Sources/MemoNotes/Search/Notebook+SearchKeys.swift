@@ -1,0 +1,120 @@
+import Dispatch
+import MemoCRDT
+
+// Folding many search keys at once
+// ================================
+//
+// The first search after a library opens folds the text of every memo (keys are folded when
+// first searched, not when the library opens, and kept for the searches after). At 10,000 memos
+// of about 2 KB that is 20 MB of text, most of the first search's time. Folding is a pure
+// function of each text's bytes, so the memos are cut into chunks of about equal bytes and
+// folded on every core, each chunk into one buffer of its own.
+//
+// The keys are then copied out of those buffers, memo by memo, on the calling thread: keys
+// allocated by the worker threads (glibc gives each thread its own arena) scattered the memory
+// the later searches scan, and a warm search took twice as long (BENCHMARKS.md, "Lazy search
+// keys and the first rows without a sort", the attempt that folded on every core). A copy is
+// about a tenth of a fold. Below `parallelFoldBytesMin` bytes one thread folds; above, Dispatch
+// runs the chunks on as many threads as there are processors (one, on a machine with one).
+
+extension Notebook {
+    /// The fewest bytes of text folded on more than one thread.
+    static let parallelFoldBytesMin = 1 << 20
+
+    /// How many chunks a parallel fold cuts its memos into.
+    static let foldChunkCount = 32
+
+    /// The search keys (default options) of the memos at `indices` of `records`, in that order:
+    /// the same bytes as each storage's `foldedSearchKey`, folded on every core when there are
+    /// many bytes (see above).
+    ///
+    /// - Complexity: O(b) for b bytes of those texts, over the processors this process may use.
+    /// `parallelFromBytes`: the fewest bytes folded on more than one thread (tests set it).
+    static func foldedSearchKeys(
+        of records: MemoTable.Records, at indices: [Int], parallelFromBytes: Int = parallelFoldBytesMin
+    ) -> [[UInt8]] {
+        var totalBytes = 0
+        for index in indices { totalBytes += records[index].text.foldBytesEstimate }
+        guard totalBytes >= parallelFromBytes, indices.count > 1 else {
+            return indices.map { records[$0].text.foldedSearchKey }
+        }
+        // Chunks of about equal bytes, several per processor of a small machine (texts differ
+        // in length, and a thread that finishes early takes the next chunk).
+        let chunkCount = min(indices.count, foldChunkCount)
+        let bytesPerChunk = (totalBytes + chunkCount - 1) / chunkCount
+        var chunkStarts = [0]
+        var bytesInChunk = 0
+        for (position, index) in indices.enumerated() {
+            bytesInChunk += records[index].text.foldBytesEstimate
+            if bytesInChunk >= bytesPerChunk, position + 1 < indices.count, chunkStarts.count < chunkCount {
+                chunkStarts.append(position + 1)
+                bytesInChunk = 0
+            }
+        }
+        chunkStarts.append(indices.count)
+        let starts = chunkStarts
+        let chunks = SearchFoldWorkers.Chunks(count: starts.count - 1)
+        DispatchQueue.concurrentPerform(iterations: starts.count - 1) { chunk in
+            var ends: [Int] = []
+            ends.reserveCapacity(starts[chunk + 1] - starts[chunk])
+            // Room for the keys without growing: most folds keep the length (Hangul grows).
+            var estimate = 0
+            for position in starts[chunk]..<starts[chunk + 1] { estimate += records[indices[position]].text.foldBytesEstimate }
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(2 * estimate + 64)
+            for position in starts[chunk]..<starts[chunk + 1] {
+                records[indices[position]].text.appendFoldedSearchKey(to: &buffer)
+                ends.append(buffer.count)
+            }
+            chunks.store(chunk, buffer: buffer, ends: ends)
+        }
+        var keys: [[UInt8]] = []
+        keys.reserveCapacity(indices.count)
+        for chunk in 0..<starts.count - 1 {
+            let (buffer, ends) = chunks.take(chunk)
+            var start = 0
+            for end in ends {
+                keys.append(Array(buffer[start..<end]))
+                start = end
+            }
+        }
+        return keys
+    }
+}
+
+/// What the parallel fold shares between its threads.
+enum SearchFoldWorkers {
+    /// One slot per chunk, each written by the one thread that folds the chunk (through a
+    /// pointer: distinct slots, no shared array to mutate), read after every thread is done
+    /// (`concurrentPerform` returns only then).
+    final class Chunks: @unchecked Sendable {
+        typealias Slot = (buffer: [UInt8], ends: [Int])
+        private let slots: UnsafeMutablePointer<Slot?>
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil, count: count)
+        }
+
+        deinit {
+            slots.deinitialize(count: count)
+            slots.deallocate()
+        }
+
+        /// Called once per chunk, from the thread folding it.
+        func store(_ chunk: Int, buffer: [UInt8], ends: [Int]) {
+            precondition(chunk < count)
+            slots[chunk] = (buffer, ends)
+        }
+
+        /// The chunk's buffer and where each key in it ends; once, after the fold.
+        func take(_ chunk: Int) -> Slot {
+            precondition(chunk < count)
+            let taken = slots[chunk]!
+            slots[chunk] = nil
+            return taken
+        }
+    }
+}

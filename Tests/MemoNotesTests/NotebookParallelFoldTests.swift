@@ -1,0 +1,61 @@
+import MemoCRDT
+@testable import MemoNotes
+import TestSupport
+import Testing
+
+/// The first search after opening folds every text, on every core when there are many bytes
+/// (`Notebook+SearchKeys.swift`): the keys are the ones one thread folds, memo by memo, and the
+/// search answers the same.
+@Suite struct NotebookParallelFoldTests {
+    /// A notebook of `count` memos of a few hundred bytes to a few kilobytes, in Latin with
+    /// accents, Korean (whose syllables fold to two or three times their bytes) and Japanese.
+    static func notebook(count: Int, seed: UInt64) throws -> Notebook {
+        var random = SeededRandom(seed: seed)
+        let words = ["Café", "crème", "ÉTÉ", "naïve", "한국어", "메모", "日本語", "カタカナ", "ｶﾀｶﾅ", "straße", "ﬁle", "🙂", "note"]
+        var notebook = Notebook(replica: ReplicaID(7))
+        for index in 0..<count {
+            var text = "Memo \(index)\n"
+            for _ in 0..<(20 + Int(random.next() % 400)) {
+                text += words[Int(random.next() % UInt64(words.count))] + " "
+            }
+            try notebook.createMemo(MemoID(high: 9, low: UInt64(index + 1)), text: text, wallMilliseconds: 1_000 + UInt64(index))
+        }
+        return notebook
+    }
+
+    @Test func keysFoldedOnEveryCoreAreTheKeysFoldedOneByOne() throws {
+        let source = try Self.notebook(count: 300, seed: 0xF01D_0001)
+        // Encoded texts (as a library opens) and, for some memos, decoded ones.
+        var opened = try Notebook(decoding: source.encoded(), replica: source.replica)
+        for low in stride(from: 1, through: 300, by: 7) {
+            try opened.edit(MemoID(high: 9, low: UInt64(low)), replacingUTF16: 0..<0, with: "Édité ", wallMilliseconds: 5_000)
+        }
+        let records = opened.memos.records
+        let indices = Array(records.indices)
+        let parallel = Notebook.foldedSearchKeys(of: records, at: indices, parallelFromBytes: 0)
+        let alone = Notebook.foldedSearchKeys(of: records, at: indices, parallelFromBytes: .max)
+        #expect(parallel.count == indices.count)
+        #expect(parallel == alone)
+        #expect(alone == indices.map { records[$0].text.foldedSearchKey })
+        // Some keys are longer than their text (Hangul), some decoded: both paths were taken.
+        #expect(indices.contains { records[$0].text.foldBytesEstimate < alone[$0].count })
+    }
+
+    /// A notebook of more than a megabyte of text searched right after it is opened (the keys
+    /// folded in parallel) finds what a query matched against each memo's own key finds.
+    @Test func theFirstSearchOfALargeNotebookFindsWhatEachMemoMatches() throws {
+        let source = try Self.notebook(count: 1_200, seed: 0xF01D_0002)
+        let bytes = source.encoded()
+        #expect(bytes.count > Notebook.parallelFoldBytesMin)
+        for query in ["ete", "한국", "かたかな", "STRASSE", "file", "🙂 note", "memo 11"] {
+            let opened = try Notebook(decoding: bytes, replica: source.replica)
+            let found = opened.search(query).map(\.id)
+            let reference = SearchQuery(query)
+            let expected = source.list().filter { reference.matches(key: SearchFolding.key(for: source.memo($0.id)!.text)) }.map(\.id)
+            #expect(found == expected, "query \(query)")
+            #expect(!found.isEmpty, "query \(query) finds something")
+            // And again, warm: the same.
+            #expect(opened.search(query).map(\.id) == found)
+        }
+    }
+}

@@ -78,6 +78,49 @@ import MemoSyncTesting
         #expect(alice.unpublishedOperationCount == 0)
     }
 
+    /// FORMAT.md: "A head under an earlier id of the lineage is never deleted (another copy of
+    /// the library may be going on under that id)", while a library's previous head under its
+    /// current id is deleted once the new one is written.
+    @Test func headsOfEarlierIDsOfTheLineageStay() async throws {
+        let environment = TestEnvironment(seed: 47)
+        let store = InMemoryBlobStore()
+        var configuration = SyncConfiguration()
+        configuration.snapshotAfterSegments = 1
+        let disk = MemoryDisk()
+        func heads(of id: ReplicaID) -> [String] {
+            store.keys.filter { if case let .head(replica)? = StoreLayout.parse($0) { replica == id } else { false } }
+        }
+        // A session that writes heads (each snapshot it writes changes what its head says).
+        let first = try replica(environment, disk, configuration)
+        let memo = try first.createMemo(text: "notes\n")
+        var headsWritten = Set<String>()
+        for round in 0..<6 where headsWritten.count < 2 {
+            try first.edit(memo, replacingUTF16: 0..<0, with: "first \(round) ")
+            _ = try await first.sync(with: store)
+            headsWritten.formUnion(heads(of: first.id))
+            environment.advance(milliseconds: 60_000)
+        }
+        #expect(headsWritten.count >= 2, "the first session wrote heads: \(headsWritten)")
+        #expect(heads(of: first.id).count == 1, "its previous head went once the next was written")
+        let earlierHead = try #require(heads(of: first.id).first)
+        let earlierID = first.id
+        await first.close()
+        // The next session of the library (a new id; the first joins the lineage) writes its own.
+        let second = try replica(environment, disk, configuration)
+        #expect(second.id != earlierID)
+        var secondHeads = Set<String>()
+        for round in 0..<6 where secondHeads.count < 2 {
+            try second.edit(memo, replacingUTF16: 0..<0, with: "second \(round) ")
+            _ = try await second.sync(with: store)
+            secondHeads.formUnion(heads(of: second.id))
+            environment.advance(milliseconds: 60_000)
+        }
+        #expect(secondHeads.count >= 2, "the second session wrote heads: \(secondHeads)")
+        #expect(heads(of: second.id).count == 1)
+        #expect(heads(of: earlierID) == [earlierHead], "the earlier id's head is still in the store")
+        #expect(second.syncState.lineage.contains(earlierID))
+    }
+
     /// Segments covered by a snapshot are deleted after the grace period; a replica offline far
     /// longer still converges and publishes its offline edits; the store stays bounded.
     @Test func garbageCollectionWithAReplicaOfflinePastTheGracePeriod() async throws {

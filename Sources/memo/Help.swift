@@ -98,6 +98,14 @@ enum Help {
         lines.append(text("summary." + command.rawValue))
         lines.append("")
         lines.append(text("page." + command.rawValue))
+        // Every command that opens a library exits 4 when it found it damaged (main.swift).
+        if !commandsWithoutLibrary.contains(command) {
+            lines.append("")
+            lines.append(text("exitDamaged"))
+        }
         return lines.joined(separator: "\n")
     }
+
+    /// The commands that open no library: their pages say nothing of exit status 4.
+    static let commandsWithoutLibrary: Set<CommandName> = [.help, .completion, .demo]
 }

@@ -123,6 +123,23 @@ struct CatalogTests {
         }
     }
 
+    /// Each page of a command that opens a library says, in the page's language, that it
+    /// exits 4 when it found the library damaged (as the footer does, and as
+    /// LibraryDamageCLITests checks the runner does); the others do not.
+    @Test func everyLibraryCommandsPageGivesExitStatus4() {
+        for language in [MemoLanguage.english, .korean, .japanese] {
+            let line = MemoStrings.text("help.exitDamaged", language: language)
+            #expect(line.contains("4") && !line.isEmpty)
+            MemoLanguage.$taskLanguage.withValue(language) {
+                for command in CommandName.allCases {
+                    let page = Help.page(command)
+                    #expect(page.contains(line) == !Help.commandsWithoutLibrary.contains(command), "\(language) \(command)")
+                }
+            }
+        }
+        #expect(Help.commandsWithoutLibrary == [.help, .completion, .demo])
+    }
+
     @Test("README's command line section follows memo help: the same groups, every command")
     func readmeMatchesHelp() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

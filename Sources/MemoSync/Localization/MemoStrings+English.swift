@@ -425,6 +425,7 @@ extension MemoStrings {
         "cli.whichChange": " (change {index} of {count})",
         // MARK: help
         "help.examplesLabel": "Examples:",
+        "help.exitDamaged": "Exit status 4: it did its work but found the library damaged (its warnings\nsay what was lost).",
         "help.footer": """
             Memo ids: any beginning of a memo's id that no other memo shares works ('memo show
             3fa2'); 'memo list' shows ids shortened to 8 digits or more.

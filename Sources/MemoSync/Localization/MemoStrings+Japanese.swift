@@ -425,6 +425,7 @@ extension MemoStrings {
         "cli.whichChange": "({count} 件中 {index} 件目の変更)",
         // MARK: help
         "help.examplesLabel": "例:",
+        "help.exitDamaged": "終了ステータス 4: 作業はしたがライブラリの破損が見つかった (警告が失われた\nものを伝えます)。",
         "help.footer": """
             メモの ID: ほかのメモと重ならない限り、ID の先頭部分だけで指定できます('memo show
             3fa2')。'memo list' は ID を 8 桁以上に短縮して表示します。

@@ -425,6 +425,7 @@ extension MemoStrings {
         "cli.whichChange": " ({count}개 중 {index}번째 변경)",
         // MARK: help
         "help.examplesLabel": "예:",
+        "help.exitDamaged": "종료 상태 4: 할 일은 했지만 라이브러리가 손상된 것을 발견했습니다(경고가\n무엇을 잃었는지 알려 줍니다).",
         "help.footer": """
             메모 ID: 다른 메모와 겹치지 않는 한 ID의 앞부분만 써도 됩니다('memo show 3fa2').
             'memo list'는 ID를 8자리 이상으로 줄여서 보여 줍니다.

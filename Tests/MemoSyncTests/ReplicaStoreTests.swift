@@ -90,16 +90,22 @@ import MemoSyncTesting
         func heads(of id: ReplicaID) -> [String] {
             store.keys.filter { if case let .head(replica)? = StoreLayout.parse($0) { replica == id } else { false } }
         }
-        // A session that writes heads (each snapshot it writes changes what its head says).
+        /// Edits and syncs until `writer` has written two heads (each snapshot it writes changes
+        /// what its head says), at most six rounds; the heads it wrote.
+        func writeTwoHeads(_ writer: Replica, _ memo: MemoID, _ label: String) async throws -> Set<String> {
+            var written = Set<String>()
+            for round in 0..<6 where written.count < 2 {
+                try writer.edit(memo, replacingUTF16: 0..<0, with: "\(label) \(round) ")
+                _ = try await writer.sync(with: store)
+                written.formUnion(heads(of: writer.id))
+                environment.advance(milliseconds: 60_000)
+            }
+            return written
+        }
+        // A session that writes heads.
         let first = try replica(environment, disk, configuration)
         let memo = try first.createMemo(text: "notes\n")
-        var headsWritten = Set<String>()
-        for round in 0..<6 where headsWritten.count < 2 {
-            try first.edit(memo, replacingUTF16: 0..<0, with: "first \(round) ")
-            _ = try await first.sync(with: store)
-            headsWritten.formUnion(heads(of: first.id))
-            environment.advance(milliseconds: 60_000)
-        }
+        let headsWritten = try await writeTwoHeads(first, memo, "first")
         #expect(headsWritten.count >= 2, "the first session wrote heads: \(headsWritten)")
         #expect(heads(of: first.id).count == 1, "its previous head went once the next was written")
         let earlierHead = try #require(heads(of: first.id).first)
@@ -108,13 +114,7 @@ import MemoSyncTesting
         // The next session of the library (a new id; the first joins the lineage) writes its own.
         let second = try replica(environment, disk, configuration)
         #expect(second.id != earlierID)
-        var secondHeads = Set<String>()
-        for round in 0..<6 where secondHeads.count < 2 {
-            try second.edit(memo, replacingUTF16: 0..<0, with: "second \(round) ")
-            _ = try await second.sync(with: store)
-            secondHeads.formUnion(heads(of: second.id))
-            environment.advance(milliseconds: 60_000)
-        }
+        let secondHeads = try await writeTwoHeads(second, memo, "second")
         #expect(secondHeads.count >= 2, "the second session wrote heads: \(secondHeads)")
         #expect(heads(of: second.id).count == 1)
         #expect(heads(of: earlierID) == [earlierHead], "the earlier id's head is still in the store")

@@ -49,34 +49,35 @@ extension Notebook {
         // there for the next search (a decoded notebook folds each text once, on its first
         // search, not when it is opened).
         let cached = query == nil ? [] : searchKeyCache.snapshot()
-        // The keys to fold now, all at once (on every core when there are many: the first
-        // search after opening folds every text).
+        // One pass: memos with a key are matched now; the others are folded after it, all at
+        // once (on every core when there are many: the first search after opening folds every
+        // text), then matched. The order of `keys` does not matter: they are sorted below.
         var toFold: [Int] = []
-        if query != nil {
-            for index in records.indices where records[index].status == status && !Self.hasSearchKey(records, at: index, cached: cached) {
-                toFold.append(index)
-            }
-        }
-        let foldedKeys = Self.foldedSearchKeys(of: records, at: toFold)
-        var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
-        folded.reserveCapacity(toFold.count)
-        var nextFolded = 0
         for index in records.indices where records[index].status == status {
             if let query {
                 let version = records[index].text.version
                 let key: [UInt8]
-                if nextFolded < toFold.count, toFold[nextFolded] == index {
-                    key = foldedKeys[nextFolded]
-                    nextFolded += 1
-                    folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: version, key: key)))
-                } else if records[index].searchKeyVersion == version {
+                if records[index].searchKeyVersion == version {
                     key = records[index].searchKey
+                } else if index < cached.count, let entry = cached[index], entry.id == records[index].id, entry.version == version {
+                    key = entry.key
                 } else {
-                    key = cached[index]!.key
+                    toFold.append(index)
+                    continue
                 }
                 if !query.matches(defaultKey: key, text: { records[index].text.string }) { continue }
             }
             keys.append((records[index].modifiedAt.rawValue, index))
+        }
+        var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
+        if let query, !toFold.isEmpty {
+            folded.reserveCapacity(toFold.count)
+            for (index, key) in zip(toFold, Self.foldedSearchKeys(of: records, at: toFold)) {
+                folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: records[index].text.version, key: key)))
+                if query.matches(defaultKey: key, text: { records[index].text.string }) {
+                    keys.append((records[index].modifiedAt.rawValue, index))
+                }
+            }
         }
         searchKeyCache.store(folded)
         keys.sort { $0.modifiedAt != $1.modifiedAt ? $0.modifiedAt > $1.modifiedAt : records[$0.index].id < records[$1.index].id }

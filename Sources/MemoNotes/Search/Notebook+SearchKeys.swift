@@ -33,35 +33,38 @@ extension Notebook {
     static func foldedSearchKeys(
         of records: MemoTable.Records, at indices: [Int], parallelFromBytes: Int = parallelFoldBytesMin
     ) -> [[UInt8]] {
-        var totalBytes = 0
-        for index in indices { totalBytes += records[index].text.foldBytesEstimate }
+        let estimates = indices.map { records[$0].text.foldBytesEstimate }
+        let totalBytes = estimates.reduce(0, +)
         guard totalBytes >= parallelFromBytes, indices.count > 1 else {
             return indices.map { records[$0].text.foldedSearchKey }
         }
         // Chunks of about equal bytes, several per processor of a small machine (texts differ
-        // in length, and a thread that finishes early takes the next chunk).
+        // in length, and a thread that finishes early takes the next chunk); each with the
+        // bytes it reads, so that its buffer is sized once.
         let chunkCount = min(indices.count, foldChunkCount)
         let bytesPerChunk = (totalBytes + chunkCount - 1) / chunkCount
         var chunkStarts = [0]
+        var chunkBytes: [Int] = []
         var bytesInChunk = 0
-        for (position, index) in indices.enumerated() {
-            bytesInChunk += records[index].text.foldBytesEstimate
+        for position in indices.indices {
+            bytesInChunk += estimates[position]
             if bytesInChunk >= bytesPerChunk, position + 1 < indices.count, chunkStarts.count < chunkCount {
                 chunkStarts.append(position + 1)
+                chunkBytes.append(bytesInChunk)
                 bytesInChunk = 0
             }
         }
         chunkStarts.append(indices.count)
+        chunkBytes.append(bytesInChunk)
         let starts = chunkStarts
+        let sizes = chunkBytes
         let chunks = SearchFoldWorkers.Chunks(count: starts.count - 1)
         DispatchQueue.concurrentPerform(iterations: starts.count - 1) { chunk in
             var ends: [Int] = []
             ends.reserveCapacity(starts[chunk + 1] - starts[chunk])
             // Room for the keys without growing: most folds keep the length (Hangul grows).
-            var estimate = 0
-            for position in starts[chunk]..<starts[chunk + 1] { estimate += records[indices[position]].text.foldBytesEstimate }
             var buffer: [UInt8] = []
-            buffer.reserveCapacity(2 * estimate + 64)
+            buffer.reserveCapacity(2 * sizes[chunk] + 64)
             for position in starts[chunk]..<starts[chunk + 1] {
                 records[indices[position]].text.appendFoldedSearchKey(to: &buffer)
                 ends.append(buffer.count)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MemoSync
@@ -75,5 +76,32 @@ import MemoSyncTesting
         #expect("a/\u{301}".hasPrefixBytes("a/") && "".hasPrefixBytes("") && !"".hasPrefixBytes("a"))
         #expect(droppingPrefix("a/", of: "a/\u{301}") == "\u{301}" && droppingPrefix("\u{E9}", of: "e\u{301}") == nil)
         #expect(BlobKeyRules.components(of: "a/\u{301}b").map { $0.map(String.init) } == ["a", "\u{301}b"])
+    }
+}
+
+/// The byte order of sorted key lists (`precedesBytes`), against the UTF-8 views'
+/// `lexicographicallyPrecedes`, the obvious reference: keys that share long prefixes, that are
+/// prefixes of each other, that differ past an eight-byte stretch, and that hold non-ASCII
+/// scalars (whose bytes sort otherwise than `String`'s canonical order).
+@Suite struct KeyByteOrderTests {
+    static let pieces = ["memosync/v1/", "a", "b", "/", "e\u{301}", "\u{E9}", "\u{1F600}", "0123456789abcdef", "\u{7F}", "\u{80}", ""]
+
+    @Test func precedesBytesAgreesWithTheUTF8ViewsOrder() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        var keys: [String] = ["", "a", "memosync/v1/", "memosync/v1/a", "memosync/v1/b", "memosync/v1/ab"]
+        for _ in 0..<400 {
+            let count = random.int(in: 0..<8)
+            keys.append((0..<count).map { _ in Self.pieces[random.int(in: 0..<Self.pieces.count)] }.joined())
+        }
+        for first in keys {
+            for second in keys {
+                let expected = first.utf8.lexicographicallyPrecedes(second.utf8)
+                #expect(first.precedesBytes(second) == expected, "seed \(seed): \(Array(first.utf8)) against \(Array(second.utf8))")
+                #expect(Array(first.utf8).precedesBytes(Array(second.utf8)) == expected, "seed \(seed): arrays \(Array(first.utf8)) against \(Array(second.utf8))")
+            }
+        }
+        let sorted = keys.sorted { $0.precedesBytes($1) }
+        #expect(sorted.map { Array($0.utf8) } == keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }, "seed \(seed)")
     }
 }

@@ -70,7 +70,7 @@ package struct DirectoryListingCache: Sendable, Equatable {
         writer.uint64LittleEndian(rootDevice)
         writer.uint64LittleEndian(rootInode)
         writer.varint(records.count)
-        for key in records.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for key in records.keys.sorted(by: { $0.precedesBytes($1) }) {
             guard let record = records[key] else { continue }
             writer.lengthPrefixed(Array(key.utf8))
             writer.uint64LittleEndian(record.stamp.device)

@@ -190,7 +190,7 @@ extension LibraryCore {
         // Version 4: the blobs found bad (FORMAT.md, "Blobs found bad"), keys ascending by
         // their UTF-8 bytes, each written as what it shares with the one before and the rest.
         writer.varint(StoreLayout.readerGeneration)
-        let skipped = state.skippedBlobs.map { (key: Array($0.key.utf8), memory: $0.value) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        let skipped = state.skippedBlobs.map { (key: Array($0.key.utf8), memory: $0.value) }.sorted { $0.key.precedesBytes($1.key) }
         writer.varint(skipped.count)
         var previous: [UInt8] = []
         for (key, memory) in skipped {
@@ -333,7 +333,7 @@ private struct SyncStateReader {
             let rest = try reader.lengthPrefixedRange()
             let key = Array(previous[..<shared]) + Array(bytes[rest])
             guard !key.isEmpty, let text = String(validating: key, as: UTF8.self) else { throw .malformed("a skipped blob key that is not UTF-8") }
-            guard index == 0 || previous.lexicographicallyPrecedes(key) else { throw .malformed("skipped blob keys not ascending") }
+            guard index == 0 || previous.precedesBytes(key) else { throw .malformed("skipped blob keys not ascending") }
             // Canonical: the shared part is exactly what the key has in common with the one before.
             guard shared == previous.count || shared == key.count || previous[shared] != key[shared] else {
                 throw .malformed("a skipped blob key sharing less than it could")

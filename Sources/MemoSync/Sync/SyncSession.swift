@@ -365,9 +365,9 @@ package struct SyncSession {
                 take(action, result)
                 continue
             }
-            if inFlight.contains(where: { $0.identity == action.identity }) { break }
+            if inFlight.contains(where: { $0.isSameOperation(as: action) }) { break }
             guard room > 0 else { break }
-            if earlyPublication?.identity == action.identity { earlyPublication = nil }
+            if earlyPublication?.isSameOperation(as: action) == true { earlyPublication = nil }
             inFlight.append(action)
             handedOut.append(action)
             room -= 1
@@ -390,7 +390,7 @@ package struct SyncSession {
     /// - Parameter decoded: the read blob decoded by ``decode(key:bytes:replica:)``, if the
     ///   driver did (the same value the session would get).
     package mutating func handle(_ action: SyncAction, _ result: SyncResult, notebook lent: inout Notebook, decoded: DecodedBlob? = nil) {
-        guard let index = inFlight.firstIndex(where: { $0.identity == action.identity }) else { return }
+        guard let index = inFlight.firstIndex(where: { $0.isSameOperation(as: action) }) else { return }
         if let decoded, !isCancelled, case let .read(key) = action, case .read = result { decodedAnswers[key] = decoded }
         lend(&lent)
         defer { giveBack(&lent) }
@@ -414,7 +414,7 @@ package struct SyncSession {
             }
             return
         }
-        if let wanted, wanted.identity == action.identity {
+        if let wanted, wanted.isSameOperation(as: action) {
             self.wanted = nil
             take(action, result)
         } else if case .delete = action {
@@ -444,7 +444,7 @@ package struct SyncSession {
             case .head: action = nextHeadWrite()
             case .collect:
                 // Every deletion goes at once; the phase ends when all are answered.
-                if let key = deletions.first(where: { key in !inFlight.contains { $0.identity == "delete " + key } }) {
+                if let key = deletions.first(where: { key in !inFlight.contains { $0.isSameOperation(as: .delete(key: key)) } }) {
                     return .delete(key: key)
                 }
                 if !deletions.isEmpty { return nil }
@@ -495,10 +495,16 @@ package struct SyncSession {
         func offer(_ action: SyncAction) {
             // `attempted` holds blob keys, `answered` answer keys ("read " + blob key): a blob
             // this sync already read, or found bad for good by an earlier one, is not read ahead.
+            // (The answer key is built only when an answer waits: most offers find none.)
+            guard room > 0 else { return }
             if case let .read(blobKey) = action, attempted.contains(blobKey) { return }
-            guard room > 0, let key = action.answerKey, answered[key] == nil,
-                !inFlight.contains(where: { $0.identity == action.identity }),
-                !ahead.contains(where: { $0.identity == action.identity })
+            switch action {
+            case .list, .delete: return
+            case .read, .write: break
+            }
+            guard !inFlight.contains(where: { $0.isSameOperation(as: action) }),
+                !ahead.contains(where: { $0.isSameOperation(as: action) }),
+                answered.isEmpty || action.answerKey.map({ answered[$0] == nil }) == true
             else { return }
             ahead.append(action)
             room -= 1
@@ -509,7 +515,10 @@ package struct SyncSession {
             room -= 1
         }
         if phase == .heads {
-            for key in headQueue where room > 0 && !headsDone.contains(key) { offer(.read(key: key)) }
+            for key in headQueue {
+                guard room > 0 else { break }
+                if !headsDone.contains(key) { offer(.read(key: key)) }
+            }
         }
         if phase == .heads || phase == .verify { for key in verifyQueue { offer(.read(key: key)) } }
         let version = notebook.version
@@ -854,15 +863,18 @@ package struct SyncSession {
             quietReplicas = []
         }
         var gapReplicas: [ReplicaID] = []
-        var done: Set<ReplicaID> = []
-        defer { if !done.isEmpty { fetchReplicas.removeAll { done.contains($0) } } }
-        for replicaID in fetchReplicas where !quietReplicas.contains(replicaID) {
+        // The positions of the replicas found done, ascending; removed by position, so a step
+        // costs no hashing of the replicas it does not visit (a store with thousands of junk
+        // replica names made that most of a first sync's own work).
+        var donePositions: [Int] = []
+        defer { if !donePositions.isEmpty { fetchReplicas.removeAscendingPositions(donePositions) } }
+        for (position, replicaID) in fetchReplicas.enumerated() where quietReplicas.isEmpty || !quietReplicas.contains(replicaID) {
             let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)
             if let best = chainSegment(of: replicaID, after: held) { return .read(key: best.key) }
             if segments[replicaID]!.contains(where: { $0.end > held && !attempted.contains($0.key) }) {
                 gapReplicas.append(replicaID)
             } else {
-                done.insert(replicaID)
+                donePositions.append(position)
             }
         }
         if let key = otherContentOfDeferredRange() { return .read(key: key) }

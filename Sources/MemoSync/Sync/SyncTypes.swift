@@ -22,6 +22,18 @@ package enum SyncAction: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether `other` is the same operation on the same key (``identity`` equal), compared
+    /// without building either identity: the session asks this of every action in flight for
+    /// each one it offers, thousands of times in a sync of a store full of junk.
+    package func isSameOperation(as other: SyncAction) -> Bool {
+        switch (self, other) {
+        case let (.list(mine), .list(theirs)), let (.read(mine), .read(theirs)), let (.delete(mine), .delete(theirs)),
+            let (.write(mine, _), .write(theirs, _)):
+            mine == theirs
+        default: false
+        }
+    }
+
     /// The operation a ``SyncProblem`` about this action names.
     var problemOperation: SyncProblem.Operation {
         switch self {

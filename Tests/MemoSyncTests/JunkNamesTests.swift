@@ -102,4 +102,36 @@ import MemoSyncTesting
             #expect(junk.later[run].readerReads["snapshot"] == nil, "later sync \(run) read a snapshot")
         }
     }
+
+    /// A new device starts on the snapshot it bootstraps from with its first reads, before the
+    /// heads: a store holding thousands of (junk) heads made it read them all first, with the
+    /// snapshot's read and decoding waiting behind them instead of running beside them.
+    @Test func aNewDeviceReadsItsSnapshotBeforeTheHeads() async throws {
+        let environment = TestEnvironment(seed: 25)
+        let store = InMemoryBlobStore()
+        let writer = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        for index in 0..<5 {
+            _ = try writer.createMemo(text: "memo \(index)")
+            try await writer.sync(with: store)
+        }
+        let snapshots = store.keys.filter { $0.contains("/snapshots/") }
+        #expect(snapshots.count == 1)
+        for key in Self.junkKeys(count: 40) where key.hasSuffix(".head") { try store.put(key: key, bytes: [1, 2, 3]) }
+        let reader = try Replica(disk: MemoryDisk(), environment: environment.environment)
+        try reader.beginSync()
+        let listing = try reader.nextSyncActions(limit: 8)
+        #expect(listing.count == 1)
+        reader.handleSync(listing[0], await Replica.perform(listing[0], on: store))
+        let reads = try reader.nextSyncActions(limit: 8)
+        // The sequential step's own head first, then, read ahead, the snapshot before any other.
+        #expect(reads.count == 8 && reads[0].key?.hasSuffix(".head") == true, "first reads: \(reads)")
+        #expect(reads[1] == .read(key: snapshots[0]), "first reads: \(reads)")
+        for action in reads { reader.handleSync(action, await Replica.perform(action, on: store)) }
+        try await driveSync(reader, on: store, maxInFlight: 8)
+        let report = try reader.finishSync()
+        #expect(report.isComplete)
+        #expect(reader.notebook.activeMemoCount == 5)
+        await writer.close()
+        await reader.close()
+    }
 }

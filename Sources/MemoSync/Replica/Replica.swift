@@ -1021,7 +1021,7 @@ public final class Replica: Sendable {
             if let encrypted { .encrypted(encrypted.libraryEncryption) } else if store is ReadOnlyBlobStore { .readOnly } else { .plain }
         try beginSync(through: through)
         let limit = configuration.maxInFlight
-        await withTaskGroup(of: (SyncAction, SyncResult).self) { group in
+        await withTaskGroup(of: (SyncAction, SyncResult, SyncSession.DecodedBlob?).self) { group in
             var inFlight = 0
             while true {
                 if Task.isCancelled { cancelSync() }
@@ -1034,14 +1034,17 @@ public final class Replica: Sendable {
                 }
                 for action in actions {
                     inFlight += 1
-                    group.addTask { (action, await Self.perform(action, on: store)) }
+                    group.addTask {
+                        let result = await Self.perform(action, on: store)
+                        return (action, result, self.decodedAnswer(action, result))
+                    }
                 }
-                guard inFlight > 0, let (action, result) = await group.next() else { break }
+                guard inFlight > 0, let (action, result, decoded) = await group.next() else { break }
                 inFlight -= 1
                 // An operation that failed because the task was cancelled is no store failure:
                 // the sync is cancelled first, so the answer only counts what the store did.
                 if Task.isCancelled || result == .failed(.cancelled) { cancelSync() }
-                handleSync(action, result)
+                handleSync(action, result, decoded: decoded)
                 if let progress, let now = syncProgress { progress(now) }
             }
         }
@@ -1156,8 +1159,25 @@ public final class Replica: Sendable {
 
     /// Takes the answer to one of the running sync's operations.
     package func handleSync(_ action: SyncAction, _ result: SyncResult) {
-        // A segment or snapshot is decoded before the lock is taken: a large snapshot takes a
-        // while, and typing goes on meanwhile.
+        handleSync(action, result, decoded: decodedAnswer(action, result))
+    }
+
+    /// Takes the answer to one of the running sync's operations, its blob already decoded by
+    /// ``decodedAnswer(_:_:)``.
+    func handleSync(_ action: SyncAction, _ result: SyncResult, decoded: SyncSession.DecodedBlob?) {
+        guarded.withLock { guarded in
+            guard guarded.session != nil, !guarded.isClosed else { return }
+            guarded.session!.handle(action, result, notebook: &guarded.notebook, decoded: decoded)
+            guarded.deliverEvents()
+        }
+        applyReceivedPieces()
+    }
+
+    /// The segment or snapshot an answer read, decoded (and, when large, cut into pieces),
+    /// without the lock: a large snapshot takes a while, and typing goes on meanwhile. Nil for
+    /// any other answer. ``sync(with:progress:)`` calls it in the task that read the blob, so
+    /// that blobs decode while the sync takes other answers, on every core.
+    func decodedAnswer(_ action: SyncAction, _ result: SyncResult) -> SyncSession.DecodedBlob? {
         var decoded: SyncSession.DecodedBlob?
         if case let .read(key) = action, case let .read(bytes) = result {
             decoded = SyncSession.decode(key: key, bytes: bytes, replica: id)
@@ -1186,12 +1206,7 @@ public final class Replica: Sendable {
                 break
             }
         }
-        guarded.withLock { guarded in
-            guard guarded.session != nil, !guarded.isClosed else { return }
-            guarded.session!.handle(action, result, notebook: &guarded.notebook, decoded: decoded)
-            guarded.deliverEvents()
-        }
-        applyReceivedPieces()
+        return decoded
     }
 
     /// Merges a received segment the session cut into pieces, one piece per hold of the lock:

@@ -484,8 +484,8 @@ package struct SyncSession {
         }
     }
 
-    /// Reads the sequential step will want (the heads to read, the snapshots to verify, a
-    /// bootstrap snapshot, each replica's chain of segments from what the notebook holds), and
+    /// Reads the sequential step will want (a bootstrap snapshot, the heads to read, the
+    /// snapshots to verify, each replica's chain of segments from what the notebook holds), and
     /// the early publication: at most `limit`, each handed out once. Nothing before the
     /// listing, nothing after the fetch phase; at most `limit` answers wait unconsumed.
     private mutating func actionsAhead(limit: Int) -> [SyncAction] {
@@ -514,6 +514,12 @@ package struct SyncSession {
             ahead.append(early)
             room -= 1
         }
+        // A notebook that holds nothing starts from the newest snapshot (``nextFetch()``): read
+        // first, so that it is read and decoded while the heads are (a store with thousands of
+        // heads made a new device read them all before starting on it).
+        let version = notebook.version
+        let bootstrap = version.entries.isEmpty ? firstUntriedSnapshot() : nil
+        if let bootstrap { offer(.read(key: bootstrap.key)) }
         if phase == .heads {
             for key in headQueue {
                 guard room > 0 else { break }
@@ -521,10 +527,8 @@ package struct SyncSession {
             }
         }
         if phase == .heads || phase == .verify { for key in verifyQueue { offer(.read(key: key)) } }
-        let version = notebook.version
         var baseline = version
-        if version.entries.isEmpty, let newest = firstUntriedSnapshot() {
-            offer(.read(key: newest.key))
+        if let newest = bootstrap {
             // Segments after it, once a head says what it holds.
             guard let known = state.otherHeads.lazy.compactMap(\.head.newestSnapshot).first(where: { $0.key == newest.key }) else {
                 return ahead

@@ -487,6 +487,19 @@ extension Notebook {
     /// and reads the state where it is, without copying it out. The memos' texts keep
     /// referring to `bytes`.
     package init(decoding bytes: [UInt8], checkedFrame frame: BlobEnvelope.Frame, replica: ReplicaID) throws(DecodingError) {
+        try self.init(decoding: bytes, checkedFrame: frame, replica: replica, leavingTextsTo: nil)
+    }
+
+    /// ``init(decoding:checkedFrame:replica:)``, leaving the check that each memo's text is
+    /// UTF-8 to the caller when `unchecked` is given: the decoder lists each text's range there
+    /// instead. The caller checks them elsewhere (beside this decoding, on another thread) and
+    /// accepts this notebook only if its own list of the state's texts
+    /// (``textRanges(ofState:frame:)``) is exactly `unchecked.ranges` and every one is valid;
+    /// otherwise it decodes again without `unchecked`, which checks as it goes and so throws
+    /// what a plain decoding throws. (A library's open does so: `LibraryCore.decodeState`.)
+    package init(
+        decoding bytes: [UInt8], checkedFrame frame: BlobEnvelope.Frame, replica: ReplicaID, leavingTextsTo unchecked: UncheckedTexts?
+    ) throws(DecodingError) {
         let bodyRange = frame.body
         let envelopeVersion = frame.version
         // Versions 3 and 4 are version 2 with memo histories after the logs.
@@ -503,7 +516,7 @@ extension Notebook {
             let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
             if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
             memoIDs.append(id)
-            try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook, timelines: &timelines)
+            try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook, timelines: &timelines, unchecked: unchecked)
         }
         let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
         var replicas: [ReplicaID] = []
@@ -570,7 +583,7 @@ extension Notebook {
     /// `timelines`, as its next text.
     private static func readMemoText(
         of id: MemoID, _ reader: inout ByteReader, in bytes: [UInt8], version: UInt8, into notebook: inout Notebook,
-        timelines: inout TextCRDT.LamportTimelines
+        timelines: inout TextCRDT.LamportTimelines, unchecked: UncheckedTexts?
     ) throws(DecodingError) {
         // Version 1: a version 1 text body. Version 2: its length shifted left by one, bit 0
         // set for a version 1 text body, then the body.
@@ -591,9 +604,12 @@ extension Notebook {
         // The text must be UTF-8 (checked here, for every memo, as it always was); it is folded
         // for search only when first searched (`summaries(status:matching:)`, the shared
         // `SearchKeyCache`), not here: folding every text was a third of opening a notebook.
-        guard bytes.withUnsafeBufferPointer({ buffer in
+        // Or by the caller, elsewhere (see `UncheckedTexts`).
+        if let unchecked {
+            unchecked.ranges.append(summary.text)
+        } else if !bytes.withUnsafeBufferPointer({ buffer in
             SearchFolding.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[summary.text]))
-        }) else {
+        }) {
             throw .malformed("memo \(id): the text is not valid UTF-8")
         }
         notebook.lamport = max(notebook.lamport, summary.lamport)
@@ -849,5 +865,53 @@ extension NotebookDelta {
         let touched = Set(runs.map(\.run.memo))
         guard touched.count == memoIDs.count else { throw .malformed("a listed memo has no run") }
         self.init(runs: runs, texts: texts)
+    }
+}
+
+/// The texts a notebook decoder found and left for its caller to check as UTF-8
+/// (``Notebook/init(decoding:checkedFrame:replica:leavingTextsTo:)``), in memo order.
+package final class UncheckedTexts {
+    /// Each memo's text range in the decoded bytes, as far as the decoder got.
+    package fileprivate(set) var ranges: [Range<Int>] = []
+
+    package init() {}
+}
+
+extension Notebook {
+    /// Where each memo's text is in a notebook state of format version 2 or later, in memo
+    /// order, read without decoding anything else: the ranges a decoder given
+    /// ``UncheckedTexts`` lists, when the state is well formed. Nil for a version 1 state and
+    /// for a memo section that does not read (a decoder then says what is wrong). O(memos).
+    package static func textRanges(ofState bytes: [UInt8], frame: BlobEnvelope.Frame) -> [Range<Int>]? {
+        guard frame.version >= 2 else { return nil }
+        do throws(DecodingError) {
+            var reader = ByteReader(bytes, from: frame.body.lowerBound, to: frame.body.upperBound)
+            let memoCount = try reader.count(max: reader.remaining / 17, "memo count")
+            var ranges: [Range<Int>] = []
+            ranges.reserveCapacity(memoCount)
+            for _ in 0..<memoCount {
+                _ = try reader.range(count: 16)  // the memo's id
+                let lengthAndVersion = try reader.varint()
+                guard lengthAndVersion >> 1 <= UInt64(reader.remaining) else { return nil }
+                let body = try reader.range(count: Int(lengthAndVersion >> 1))
+                // Either body version starts with its text, length-prefixed.
+                var bodyReader = ByteReader(bytes, from: body.lowerBound, to: body.upperBound)
+                ranges.append(try bodyReader.lengthPrefixedRange())
+            }
+            return ranges
+        } catch {
+            return nil
+        }
+    }
+
+    /// Whether the bytes at every one of `ranges` are valid UTF-8 (``SearchFolding/isValidUTF8(_:)``,
+    /// the decoder's check). O(bytes in the ranges).
+    package static func areValidUTF8(_ bytes: [UInt8], at ranges: [Range<Int>]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            ranges.allSatisfy { range in
+                range.lowerBound >= 0 && range.upperBound <= buffer.count
+                    && SearchFolding.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[range]))
+            }
+        }
     }
 }

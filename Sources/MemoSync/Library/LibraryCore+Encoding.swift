@@ -49,7 +49,9 @@ extension LibraryCore {
     /// library written by MemoSync comes near it, and the next compaction's never overflows.
     static let maxGeneration: UInt64 = 1 << 62
 
-    static func decodeState(_ bytes: [UInt8]) throws(ReplicaError) -> DecodedState {
+    /// `checksBesideFromBytes`: the smallest file checked on a thread of its own beside its
+    /// decoding (LibraryCore+OpenChecks.swift); tests set it to compare both ways.
+    static func decodeState(_ bytes: [UInt8], checksBesideFromBytes: Int = openChecksBesideBytesMin) throws(ReplicaError) -> DecodedState {
         let file = stateFileName
         do throws(DecodingError) {
             // The file's checksum covers the notebook state inside it, which has its own: both
@@ -74,6 +76,30 @@ extension LibraryCore {
                 try frame.checkChecksum(CRC32C.checksum(bytes, frame.checksummed))
                 throw error
             }
+            let version = frame.version
+            if bytes.count >= checksBesideFromBytes, layout.notebookFrame.version >= 2 {
+                // The checks on a thread of their own, beside the decoding (LibraryCore+OpenChecks.swift).
+                let checks = OpenChecks(bytes: bytes, file: frame, notebook: layout.notebookFrame)
+                let unchecked = UncheckedTexts()
+                var decoded: Result<(SyncState, Notebook), DecodingError>
+                do throws(DecodingError) {
+                    let syncState = try decodeSyncState(Array(bytes[layout.sync]), version: version, replica: layout.replica)
+                    let notebook = try Notebook(
+                        decoding: bytes, checkedFrame: layout.notebookFrame, replica: layout.replica, leavingTextsTo: unchecked)
+                    decoded = .success((syncState, notebook))
+                } catch {
+                    decoded = .failure(error)
+                }
+                let found = checks.wait()
+                try frame.checkChecksum(found.fileChecksum)
+                try layout.notebookFrame.checkChecksum(found.notebookChecksum)
+                if found.textsAreValid, found.textRanges == unchecked.ranges {
+                    let (syncState, notebook) = try decoded.get()
+                    return DecodedState(generation: layout.generation, notebook: notebook, syncState: syncState, version: version)
+                }
+                // Else decoded again below, each text checked as it is read: the refusal a
+                // decoding on one thread gives.
+            }
             let inner = layout.notebookFrame.checksummed
             let before = CRC32C.checksum(bytes, frame.checksummed.lowerBound..<inner.lowerBound)
             let innerChecksum = CRC32C.checksum(bytes, inner)
@@ -83,7 +109,6 @@ extension LibraryCore {
                 secondLength: frame.checksummed.upperBound - inner.upperBound)
             try frame.checkChecksum(whole)
             try layout.notebookFrame.checkChecksum(innerChecksum)
-            let version = frame.version
             let syncState = try decodeSyncState(Array(bytes[layout.sync]), version: version, replica: layout.replica)
             let notebook = try Notebook(decoding: bytes, checkedFrame: layout.notebookFrame, replica: layout.replica)
             return DecodedState(generation: layout.generation, notebook: notebook, syncState: syncState, version: version)

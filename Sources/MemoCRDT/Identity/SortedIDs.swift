@@ -15,12 +15,12 @@
     @usableFromInline private(set) var sortedIDs: [ID] = []
     @usableFromInline private(set) var sortedPositions: [Position] = []
     /// Most ids kept in the sorted view.
-    let sortedCapacity: Int
+    @usableFromInline let sortedCapacity: Int
 
     package init(sortedCapacity: Int) { self.sortedCapacity = sortedCapacity }
 
     /// How many ids are held.
-    var count: Int { positionByID.count }
+    @inlinable var count: Int { positionByID.count }
 
     /// Whether the sorted view lists every id.
     @inlinable var isSorted: Bool { sortedIDs.count == positionByID.count }
@@ -40,10 +40,13 @@
         positionByID.reserveCapacity(count)
     }
 
-    /// Adds `id`, which is not held yet, at `position`.
+    /// Adds `id`, which is not held yet, at `position`. Inlinable, for the reason the type is
+    /// public: called generically, each insert instantiated the arrays' generic metadata at
+    /// run time, an eighth of opening a 10,000-memo library's notebook (BENCHMARKS.md, "Checks
+    /// beside the decoding").
     ///
     /// - Complexity: O(n) while sorted (O(1) amortized past the capacity).
-    package mutating func insert(_ id: ID, at position: Position) {
+    @inlinable public mutating func insert(_ id: ID, at position: Position) {
         if isSorted && count < sortedCapacity {
             let at = sortedIDs.firstPosition(notBelow: id)
             sortedIDs.insert(id, at: at)

@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 
 /// A blob store over a folder of the local file system, which a sync client (Dropbox, iCloud
 /// Drive, Syncthing, a network share) may mirror between devices.
@@ -105,6 +106,15 @@ public final class DirectoryBlobStore: BlobStore {
     /// give their own.
     let clock: @Sendable () -> Double
 
+    /// The fewest entries of one folder a listing walks on more than one thread
+    /// (``parallelWalkEntriesMinDefault``; tests give their own).
+    let parallelWalkEntriesMin: Int
+
+    /// A folder read with at least this many entries has them walked on every core, in chunks
+    /// (see `visitEntries`): a store's replica folders are all in one folder, and a store full
+    /// of junk names has thousands of them.
+    static let parallelWalkEntriesMinDefault = 256
+
     /// Opens the store rooted at the folder `path`, creating it (and any missing folder above
     /// it) when it does not exist. A relative path is resolved against the current folder now.
     ///
@@ -128,7 +138,8 @@ public final class DirectoryBlobStore: BlobStore {
     init(
         path: String, maxBlobBytes: Int = StoreLayout.maxListedBlobBytes, listingCachePath: String? = nil,
         injectedFailure: (@Sendable (_ call: String, _ key: String) -> Int32?)?,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        parallelWalkEntriesMin: Int = DirectoryBlobStore.parallelWalkEntriesMinDefault
     ) throws(BlobStoreError) {
         guard let absolute = POSIX.absolutePath(path) else {
             throw .unavailable(reason: "no folder path given (\"\(path)\")")
@@ -146,6 +157,7 @@ public final class DirectoryBlobStore: BlobStore {
         self.injectedFailure = injectedFailure
         self.listingCache = DirectoryListingCacheHolder(filePath: listingCachePath.flatMap(POSIX.absolutePath))
         self.clock = clock
+        self.parallelWalkEntriesMin = max(1, parallelWalkEntriesMin)
     }
 
     /// Opens the store rooted at the folder of the file URL `url`; see ``init(path:maxBlobBytes:)``.
@@ -289,6 +301,9 @@ public final class DirectoryBlobStore: BlobStore {
         var read: [String: DirectoryListingCache.Record] = [:]
         var readCount = 0
         var trustedCount = 0
+        /// Whether this walk is one chunk of a folder's entries walked on several threads (its
+        /// folders are then walked on its thread alone: no chunks within chunks).
+        var isChunk = false
 
         /// The cache after this walk of the folder `regionKey` and what is under it: the old one
         /// with the records read now, and without the records of the region's folders that are
@@ -402,8 +417,107 @@ public final class DirectoryBlobStore: BlobStore {
         let firstSeen = previous?.stamp == current ? min(previous?.firstSeenSeconds ?? after, after) : after
         walk.read[key] = DirectoryListingCache.Record(stamp: current, entries: entries, firstSeenSeconds: firstSeen, readSeconds: before)
         walk.readCount += 1
-        for entry in entries {
-            try visitEntry(entry, in: descriptor, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
+        try visitEntries(entries, in: descriptor, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
+    }
+
+    /// The entries of one folder just read (``visitEntry(_:in:folderKey:underPrefix:depth:walk:into:)``
+    /// each; a folder whose names come from the cache has them walked on the calling thread). A
+    /// folder with ``parallelWalkEntriesMin`` entries or more, most of whose subfolders the cache
+    /// does not know (BENCHMARKS.md, "The junk store's first sync, in parts"), has them cut into chunks
+    /// of consecutive entries, walked with `concurrentPerform` (the calling thread takes part,
+    /// so this never waits for a thread that cannot come), each chunk with its own walk and
+    /// listing; they are then taken in chunk order, so the listing and the folders' records
+    /// are what one thread's walk in entry order gives, and the first chunk's error is the one
+    /// thrown (the walk is dropped then, as it is when one thread throws). The system calls
+    /// (`openat`, `fstatat` relative to the open folder, `readdir`) are safe on one descriptor
+    /// from several threads.
+    private func visitEntries(
+        _ entries: [POSIX.FolderEntry], in folder: Int32?, folderKey: String, underPrefix: Bool, depth: Int,
+        walk: inout ListingWalk, into listing: inout BlobListing
+    ) throws(BlobStoreError) {
+        // Only while the cache knows few of its folders (a store listed for the first time):
+        // a folder the cache knows is walked by paths from the root, and two threads walking
+        // paths through the same folders contend in the kernel (the listing through the cache
+        // took twice the processor time in chunks).
+        func mostlyKnown() -> Bool {
+            var known = 0
+            for entry in entries where entry.isFolder && walk.old.records[folderKey + entry.name] != nil { known += 1 }
+            return known * 2 >= entries.count
+        }
+        guard entries.count >= parallelWalkEntriesMin, entries.count > 1, !walk.isChunk, !mostlyKnown() else {
+            for entry in entries {
+                try visitEntry(entry, in: folder, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
+            }
+            return
+        }
+        // Several chunks per processor of a small machine: folders differ in what they hold.
+        let chunkCount = min(entries.count, 16)
+        let base = ListingWalk(prefix: walk.prefix, root: walk.root, old: walk.old, now: walk.now, isChunk: true)
+        let chunks = ListingChunks(count: chunkCount)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            var chunkWalk = base
+            var chunkListing = BlobListing()
+            var failure: BlobStoreError?
+            do throws(BlobStoreError) {
+                for position in (entries.count * chunk / chunkCount)..<(entries.count * (chunk + 1) / chunkCount) {
+                    try self.visitEntry(
+                        entries[position], in: folder, folderKey: folderKey, underPrefix: underPrefix, depth: depth,
+                        walk: &chunkWalk, into: &chunkListing)
+                }
+            } catch {
+                failure = error
+            }
+            chunks.store(chunk, ListingChunks.Slot(walk: chunkWalk, listing: chunkListing, failure: failure))
+        }
+        for chunk in 0..<chunkCount {
+            let done = chunks.take(chunk)
+            if let failure = done.failure { throw failure }
+            // A later record replaces an earlier one, as in one thread's walk (two folder names
+            // `String` holds equal, canonically equivalent spellings, share one key).
+            walk.read.merge(done.walk.read) { _, later in later }
+            walk.readCount += done.walk.readCount
+            walk.trustedCount += done.walk.trustedCount
+            listing.blobs.append(contentsOf: done.listing.blobs)
+            listing.skipped.append(contentsOf: done.listing.skipped)
+        }
+    }
+
+    /// What the chunks of a folder's entries give back, one slot per chunk, each written by the
+    /// one thread that walks the chunk (through a pointer: distinct slots, nothing shared is
+    /// mutated), read after every thread is done (`concurrentPerform` returns only then).
+    private final class ListingChunks: @unchecked Sendable {
+        struct Slot {
+            var walk: ListingWalk
+            var listing: BlobListing
+            var failure: BlobStoreError?
+        }
+
+        private let slots: UnsafeMutablePointer<Slot?>
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil, count: count)
+        }
+
+        deinit {
+            slots.deinitialize(count: count)
+            slots.deallocate()
+        }
+
+        /// Called once per chunk, from the thread walking it.
+        func store(_ chunk: Int, _ slot: Slot) {
+            precondition(chunk < count)
+            slots[chunk] = slot
+        }
+
+        /// The chunk's results; once, after the walk.
+        func take(_ chunk: Int) -> Slot {
+            precondition(chunk < count)
+            let taken = slots[chunk]!
+            slots[chunk] = nil
+            return taken
         }
     }
 

@@ -58,7 +58,7 @@ extension Notebook {
         chunkBytes.append(bytesInChunk)
         let starts = chunkStarts
         let sizes = chunkBytes
-        let chunks = SearchFoldWorkers.Chunks(count: starts.count - 1)
+        let chunks = ChunkSlots<(buffer: [UInt8], ends: [Int])>(count: starts.count - 1)
         DispatchQueue.concurrentPerform(iterations: starts.count - 1) { chunk in
             var ends: [Int] = []
             ends.reserveCapacity(starts[chunk + 1] - starts[chunk])
@@ -69,7 +69,7 @@ extension Notebook {
                 records[indices[position]].text.appendFoldedSearchKey(to: &buffer)
                 ends.append(buffer.count)
             }
-            chunks.store(chunk, buffer: buffer, ends: ends)
+            chunks.store(chunk, (buffer, ends))
         }
         var keys: [[UInt8]] = []
         keys.reserveCapacity(indices.count)
@@ -85,39 +85,36 @@ extension Notebook {
     }
 }
 
-/// What the parallel fold shares between its threads.
-enum SearchFoldWorkers {
-    /// One slot per chunk, each written by the one thread that folds the chunk (through a
-    /// pointer: distinct slots, no shared array to mutate), read after every thread is done
-    /// (`concurrentPerform` returns only then).
-    final class Chunks: @unchecked Sendable {
-        typealias Slot = (buffer: [UInt8], ends: [Int])
-        private let slots: UnsafeMutablePointer<Slot?>
-        private let count: Int
+/// One result slot per chunk of work run with `concurrentPerform`, each written by the one
+/// thread that runs the chunk (through a pointer: distinct slots, no shared array to mutate),
+/// read after every thread is done (`concurrentPerform` returns only then). The parallel search
+/// fold uses it, and so does a folder store's walk of a large folder (MemoSync).
+package final class ChunkSlots<Slot>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Slot?>
+    private let count: Int
 
-        init(count: Int) {
-            self.count = count
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: nil, count: count)
-        }
+    package init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
 
-        deinit {
-            slots.deinitialize(count: count)
-            slots.deallocate()
-        }
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
 
-        /// Called once per chunk, from the thread folding it.
-        func store(_ chunk: Int, buffer: [UInt8], ends: [Int]) {
-            precondition(chunk < count)
-            slots[chunk] = (buffer, ends)
-        }
+    /// Called once per chunk, from the thread running it.
+    package func store(_ chunk: Int, _ slot: Slot) {
+        precondition(chunk < count)
+        slots[chunk] = slot
+    }
 
-        /// The chunk's buffer and where each key in it ends; once, after the fold.
-        func take(_ chunk: Int) -> Slot {
-            precondition(chunk < count)
-            let taken = slots[chunk]!
-            slots[chunk] = nil
-            return taken
-        }
+    /// The chunk's result; once, after every chunk ran.
+    package func take(_ chunk: Int) -> Slot {
+        precondition(chunk < count)
+        let taken = slots[chunk]!
+        slots[chunk] = nil
+        return taken
     }
 }

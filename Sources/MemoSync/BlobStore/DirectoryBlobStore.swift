@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import MemoNotes
 
 /// A blob store over a folder of the local file system, which a sync client (Dropbox, iCloud
 /// Drive, Syncthing, a network share) may mirror between devices.
@@ -453,7 +454,7 @@ public final class DirectoryBlobStore: BlobStore {
         // Several chunks per processor of a small machine: folders differ in what they hold.
         let chunkCount = min(entries.count, 16)
         let base = ListingWalk(prefix: walk.prefix, root: walk.root, old: walk.old, now: walk.now, isChunk: true)
-        let chunks = ListingChunks(count: chunkCount)
+        let chunks = ChunkSlots<ListingChunk>(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             var chunkWalk = base
             var chunkListing = BlobListing()
@@ -467,7 +468,7 @@ public final class DirectoryBlobStore: BlobStore {
             } catch {
                 failure = error
             }
-            chunks.store(chunk, ListingChunks.Slot(walk: chunkWalk, listing: chunkListing, failure: failure))
+            chunks.store(chunk, ListingChunk(walk: chunkWalk, listing: chunkListing, failure: failure))
         }
         for chunk in 0..<chunkCount {
             let done = chunks.take(chunk)
@@ -482,43 +483,11 @@ public final class DirectoryBlobStore: BlobStore {
         }
     }
 
-    /// What the chunks of a folder's entries give back, one slot per chunk, each written by the
-    /// one thread that walks the chunk (through a pointer: distinct slots, nothing shared is
-    /// mutated), read after every thread is done (`concurrentPerform` returns only then).
-    private final class ListingChunks: @unchecked Sendable {
-        struct Slot {
-            var walk: ListingWalk
-            var listing: BlobListing
-            var failure: BlobStoreError?
-        }
-
-        private let slots: UnsafeMutablePointer<Slot?>
-        private let count: Int
-
-        init(count: Int) {
-            self.count = count
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: nil, count: count)
-        }
-
-        deinit {
-            slots.deinitialize(count: count)
-            slots.deallocate()
-        }
-
-        /// Called once per chunk, from the thread walking it.
-        func store(_ chunk: Int, _ slot: Slot) {
-            precondition(chunk < count)
-            slots[chunk] = slot
-        }
-
-        /// The chunk's results; once, after the walk.
-        func take(_ chunk: Int) -> Slot {
-            precondition(chunk < count)
-            let taken = slots[chunk]!
-            slots[chunk] = nil
-            return taken
-        }
+    /// What one chunk of a folder's entries gives back (``ChunkSlots``).
+    private struct ListingChunk {
+        var walk: ListingWalk
+        var listing: BlobListing
+        var failure: BlobStoreError?
     }
 
     /// One entry `entry` of the folder whose key is `folderKey` (with a trailing "/", or "" for

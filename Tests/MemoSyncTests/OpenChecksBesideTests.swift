@@ -73,6 +73,20 @@ import Testing
         #expect(beside.generation == alone.generation && beside.version == alone.version)
     }
 
+    /// Many opens at once, from every cooperative thread and more: each runs its checks beside
+    /// it when a thread is free and after it when none is, and none waits for good.
+    @Test func manyOpensAtOnceAllFinish() async throws {
+        let expected = Self.outcome(Self.stateFile, beside: false)
+        let outcomes = await withTaskGroup(of: Result<String, ReplicaError>.self) { group in
+            for _ in 0..<12 { group.addTask { Self.outcome(Self.stateFile, beside: true) } }
+            var all: [Result<String, ReplicaError>] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.count == 12)
+        #expect(outcomes.allSatisfy { $0 == expected })
+    }
+
     /// A text that is not UTF-8, in a file whose checksums are right: refused, in the words a
     /// decoding on one thread uses, naming the memo.
     @Test func aTextThatIsNotUTF8IsRefusedAsOnOneThread() throws {

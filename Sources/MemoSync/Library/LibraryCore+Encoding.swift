@@ -79,18 +79,18 @@ extension LibraryCore {
             let version = frame.version
             if bytes.count >= checksBesideFromBytes, layout.notebookFrame.version >= 2 {
                 // The checks on a thread of their own, beside the decoding (LibraryCore+OpenChecks.swift).
-                let checks = OpenChecks(bytes: bytes, file: frame, notebook: layout.notebookFrame)
                 let unchecked = UncheckedTexts()
-                var decoded: Result<(SyncState, Notebook), DecodingError>
-                do throws(DecodingError) {
-                    let syncState = try decodeSyncState(Array(bytes[layout.sync]), version: version, replica: layout.replica)
-                    let notebook = try Notebook(
-                        decoding: bytes, checkedFrame: layout.notebookFrame, replica: layout.replica, leavingTextsTo: unchecked)
-                    decoded = .success((syncState, notebook))
-                } catch {
-                    decoded = .failure(error)
-                }
-                let found = checks.wait()
+                let notebookFrame = layout.notebookFrame
+                let (decoded, found) = decodingWithChecksBeside({ () -> Result<(SyncState, Notebook), DecodingError> in
+                    do throws(DecodingError) {
+                        let syncState = try decodeSyncState(Array(bytes[layout.sync]), version: version, replica: layout.replica)
+                        let notebook = try Notebook(
+                            decoding: bytes, checkedFrame: notebookFrame, replica: layout.replica, leavingTextsTo: unchecked)
+                        return .success((syncState, notebook))
+                    } catch {
+                        return .failure(error)
+                    }
+                }, check: { openChecks(bytes, file: frame, notebook: notebookFrame) })
                 try frame.checkChecksum(found.fileChecksum)
                 try layout.notebookFrame.checkChecksum(found.notebookChecksum)
                 if found.textsAreValid, found.textRanges == unchecked.ranges {

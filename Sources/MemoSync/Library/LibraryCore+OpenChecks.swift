@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MemoCRDT
 import MemoNotes
@@ -11,8 +12,8 @@ import Synchronization
 // file's and the notebook state's CRC-32C checksums (over every byte), and the check that each
 // memo's text is UTF-8 (over every text). At 10,000 memos of about 2 KB they were a third of
 // an open (11 and 14 ms of 71; BENCHMARKS.md, "Checks beside the decoding"). So a large state
-// is checked on a thread of its own while the calling thread decodes it, the texts left
-// unchecked by the decoder (`UncheckedTexts`) and found by the checking thread on its own
+// is checked on another thread while the calling thread decodes it, the texts left unchecked
+// by the decoder (`UncheckedTexts`) and found by the checking thread on its own
 // (`Notebook.textRanges(ofState:frame:)`).
 //
 // Nothing is accepted that a decoding on one thread would refuse, and every refusal is the
@@ -22,13 +23,13 @@ import Synchronization
 // that stopped early) decodes again on the calling thread, checking each text as it goes, and
 // that throws what it throws. Only a damaged file pays for two decodings.
 //
-// The checking thread is a thread of its own (`Thread`), not a Dispatch or Swift concurrency
-// worker: the open may run on one of the few cooperative threads, and waiting there for work
-// queued to the same pool could wait for good.
+// The two run as the two iterations of a `concurrentPerform`, in which the calling thread
+// takes part: the open may run on one of the few cooperative threads, and waiting there for
+// work queued elsewhere (or for a thread that could not be started) could wait for good.
 
 extension LibraryCore {
-    /// The smallest state file checked beside its decoding (a thread costs tens of
-    /// microseconds; a 1 MiB file's checks take about a millisecond).
+    /// The smallest state file checked beside its decoding (handing work to another thread
+    /// costs microseconds; a 1 MiB file's checks take about a millisecond).
     static let openChecksBesideBytesMin = 1 << 20
 
     /// What the checking thread found: the checksums of the file and of the notebook state in
@@ -40,41 +41,54 @@ extension LibraryCore {
         var textsAreValid: Bool
     }
 
-    /// Checks `bytes` (a state file whose envelope is `file`, holding the notebook state framed
-    /// by `notebook`) on a thread of its own; `wait()` gives what it found.
-    final class OpenChecks: Sendable {
-        private let results = Mutex<OpenCheckResults?>(nil)
-        private let done = DispatchSemaphore(value: 0)
-
-        init(bytes: [UInt8], file: BlobEnvelope.Frame, notebook: BlobEnvelope.Frame) {
-            let thread = Thread { [self] in
-                let found = Self.check(bytes, file: file, notebook: notebook)
-                results.withLock { $0 = found }
-                done.signal()
+    /// Runs `decode` on the calling thread and `check` beside it, on another thread when
+    /// Dispatch has one free, and gives both results. `concurrentPerform` runs two iterations
+    /// and the calling thread takes part in them: the first iteration the calling thread runs
+    /// decodes (so the decoded notebook is allocated where it will be used), and the other,
+    /// on whichever thread runs it, checks. With no other thread free the calling thread runs
+    /// both, one after the other, so nothing ever waits for a thread that cannot come. (Should
+    /// two other threads take both iterations first, one of them decodes: the same result.)
+    static func decodingWithChecksBeside<Decoded>(
+        _ decode: () -> Decoded, check: @Sendable () -> OpenCheckResults
+    ) -> (decoded: Decoded, found: OpenCheckResults) {
+        // Run by one thread, once (the claims below), after which this function returns:
+        // nothing else touches what it captures meanwhile.
+        nonisolated(unsafe) let decode = decode
+        let caller = pthread_self()
+        let claims = Mutex((decode: false, check: false))
+        nonisolated(unsafe) var decoded: Decoded?
+        nonisolated(unsafe) var found: OpenCheckResults?
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let onCaller = pthread_equal(pthread_self(), caller) != 0
+            let decodes = claims.withLock { claims -> Bool in
+                if onCaller && !claims.decode {
+                    claims.decode = true
+                    return true
+                }
+                if !claims.check {
+                    claims.check = true
+                    return false
+                }
+                claims.decode = true
+                return true
             }
-            thread.name = "memosync.open-checks"
-            thread.start()
+            if decodes { decoded = decode() } else { found = check() }
         }
+        return (decoded!, found!)
+    }
 
-        /// What the thread found, once it is done.
-        func wait() -> OpenCheckResults {
-            done.wait()
-            return results.withLock { $0! }
-        }
-
-        /// The checks themselves, on any thread: the file's CRC combined from the pieces
-        /// around the notebook state's (one pass over the bytes), then the texts.
-        static func check(_ bytes: [UInt8], file: BlobEnvelope.Frame, notebook: BlobEnvelope.Frame) -> OpenCheckResults {
-            let whole = file.checksummed
-            let inner = notebook.checksummed
-            let before = CRC32C.checksum(bytes, whole.lowerBound..<inner.lowerBound)
-            let innerChecksum = CRC32C.checksum(bytes, inner)
-            let after = CRC32C.checksum(bytes, inner.upperBound..<whole.upperBound)
-            let fileChecksum = CRC32C.combine(
-                CRC32C.combine(before, innerChecksum, secondLength: inner.count), after, secondLength: whole.upperBound - inner.upperBound)
-            let ranges = Notebook.textRanges(ofState: bytes, frame: notebook)
-            let valid = ranges.map { Notebook.areValidUTF8(bytes, at: $0) } ?? false
-            return OpenCheckResults(fileChecksum: fileChecksum, notebookChecksum: innerChecksum, textRanges: ranges, textsAreValid: valid)
-        }
+    /// The checks themselves, on any thread: the CRC of the file (`file`) combined from the
+    /// pieces around the notebook state's (`notebook`; one pass over the bytes), then the texts.
+    static func openChecks(_ bytes: [UInt8], file: BlobEnvelope.Frame, notebook: BlobEnvelope.Frame) -> OpenCheckResults {
+        let whole = file.checksummed
+        let inner = notebook.checksummed
+        let before = CRC32C.checksum(bytes, whole.lowerBound..<inner.lowerBound)
+        let innerChecksum = CRC32C.checksum(bytes, inner)
+        let after = CRC32C.checksum(bytes, inner.upperBound..<whole.upperBound)
+        let fileChecksum = CRC32C.combine(
+            CRC32C.combine(before, innerChecksum, secondLength: inner.count), after, secondLength: whole.upperBound - inner.upperBound)
+        let ranges = Notebook.textRanges(ofState: bytes, frame: notebook)
+        let valid = ranges.map { Notebook.areValidUTF8(bytes, at: $0) } ?? false
+        return OpenCheckResults(fileChecksum: fileChecksum, notebookChecksum: innerChecksum, textRanges: ranges, textsAreValid: valid)
     }
 }

@@ -100,15 +100,9 @@ extension LibraryCore {
                 // Else decoded again below, each text checked as it is read: the refusal a
                 // decoding on one thread gives.
             }
-            let inner = layout.notebookFrame.checksummed
-            let before = CRC32C.checksum(bytes, frame.checksummed.lowerBound..<inner.lowerBound)
-            let innerChecksum = CRC32C.checksum(bytes, inner)
-            let after = CRC32C.checksum(bytes, inner.upperBound..<frame.checksummed.upperBound)
-            let whole = CRC32C.combine(
-                CRC32C.combine(before, innerChecksum, secondLength: inner.count), after,
-                secondLength: frame.checksummed.upperBound - inner.upperBound)
-            try frame.checkChecksum(whole)
-            try layout.notebookFrame.checkChecksum(innerChecksum)
+            let checksums = stateChecksums(bytes, file: frame, notebook: layout.notebookFrame)
+            try frame.checkChecksum(checksums.file)
+            try layout.notebookFrame.checkChecksum(checksums.notebook)
             let syncState = try decodeSyncState(Array(bytes[layout.sync]), version: version, replica: layout.replica)
             let notebook = try Notebook(decoding: bytes, checkedFrame: layout.notebookFrame, replica: layout.replica)
             return DecodedState(generation: layout.generation, notebook: notebook, syncState: syncState, version: version)

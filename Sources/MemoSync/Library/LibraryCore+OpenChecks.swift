@@ -77,9 +77,20 @@ extension LibraryCore {
         return (decoded!, found!)
     }
 
-    /// The checks themselves, on any thread: the CRC of the file (`file`) combined from the
-    /// pieces around the notebook state's (`notebook`; one pass over the bytes), then the texts.
+    /// The checks themselves, on any thread: the checksums (``stateChecksums(_:file:notebook:)``),
+    /// then the texts.
     static func openChecks(_ bytes: [UInt8], file: BlobEnvelope.Frame, notebook: BlobEnvelope.Frame) -> OpenCheckResults {
+        let checksums = stateChecksums(bytes, file: file, notebook: notebook)
+        let ranges = Notebook.textRanges(ofState: bytes, frame: notebook)
+        let valid = ranges.map { Notebook.areValidUTF8(bytes, at: $0) } ?? false
+        return OpenCheckResults(
+            fileChecksum: checksums.file, notebookChecksum: checksums.notebook, textRanges: ranges, textsAreValid: valid)
+    }
+
+    /// The CRC-32C of a state file (its envelope `file`) and of the notebook state in it (its
+    /// envelope `notebook`), in one pass over the bytes: the file's is combined from the
+    /// pieces around the notebook state's (``CRC32C/combine(_:_:secondLength:)``).
+    static func stateChecksums(_ bytes: [UInt8], file: BlobEnvelope.Frame, notebook: BlobEnvelope.Frame) -> (file: UInt32, notebook: UInt32) {
         let whole = file.checksummed
         let inner = notebook.checksummed
         let before = CRC32C.checksum(bytes, whole.lowerBound..<inner.lowerBound)
@@ -87,8 +98,6 @@ extension LibraryCore {
         let after = CRC32C.checksum(bytes, inner.upperBound..<whole.upperBound)
         let fileChecksum = CRC32C.combine(
             CRC32C.combine(before, innerChecksum, secondLength: inner.count), after, secondLength: whole.upperBound - inner.upperBound)
-        let ranges = Notebook.textRanges(ofState: bytes, frame: notebook)
-        let valid = ranges.map { Notebook.areValidUTF8(bytes, at: $0) } ?? false
-        return OpenCheckResults(fileChecksum: fileChecksum, notebookChecksum: innerChecksum, textRanges: ranges, textsAreValid: valid)
+        return (fileChecksum, innerChecksum)
     }
 }

@@ -16,12 +16,13 @@ import MemoNotes
 // each key, written-at (ms), and its lineage version (a count, then id and operations per entry).
 
 extension LibraryCore {
-    struct DecodedState {
-        var generation: UInt64
-        var notebook: Notebook
-        var syncState: SyncState
+    /// A state file decoded (``decodeState(_:checksBesideFromBytes:)``).
+    package struct DecodedState {
+        package var generation: UInt64
+        package var notebook: Notebook
+        package var syncState: SyncState
         /// The envelope version it was written in.
-        var version: UInt8
+        package var version: UInt8
     }
 
     static func encodeState(generation: UInt64, notebook: Notebook, syncState: SyncState) -> [UInt8] {
@@ -49,9 +50,12 @@ extension LibraryCore {
     /// library written by MemoSync comes near it, and the next compaction's never overflows.
     static let maxGeneration: UInt64 = 1 << 62
 
-    /// `checksBesideFromBytes`: the smallest file checked on a thread of its own beside its
-    /// decoding (LibraryCore+OpenChecks.swift); tests set it to compare both ways.
-    static func decodeState(_ bytes: [UInt8], checksBesideFromBytes: Int = openChecksBesideBytesMin) throws(ReplicaError) -> DecodedState {
+    /// The state file `bytes` decoded, or why it cannot be.
+    ///
+    /// `checksBesideFromBytes`: the smallest file whose checks run beside its decoding
+    /// (LibraryCore+OpenChecks.swift); tests and the `library-state` fuzz target set it to
+    /// compare both ways.
+    package static func decodeState(_ bytes: [UInt8], checksBesideFromBytes: Int = openChecksBesideBytesMin) throws(ReplicaError) -> DecodedState {
         let file = stateFileName
         do throws(DecodingError) {
             // The file's checksum covers the notebook state inside it, which has its own: both

@@ -8,6 +8,7 @@ extension FuzzTarget {
     /// A folder holding `bytes` as its state file: opens to a valid notebook or a typed error, and
     /// what it opens survives a compaction and a second open.
     static func checkLibraryState(_ bytes: [UInt8]) throws(FuzzFailure) {
+        try checkStateChecksBeside(bytes)
         let files = [LibraryCore.stateFileName]
         let recovery: LibraryCore.Recovery?
         do {
@@ -20,6 +21,25 @@ extension FuzzTarget {
         try checkRebuild(recovery.notebook, "the opened library's notebook")
         try checkTransfer(recovery.notebook, "the opened library's notebook")
         try checkCompaction(recovery, "the opened library")
+    }
+
+    /// The state file decoded with its checks beside the decoding (what an open does from
+    /// 1 MiB on, so fuzz inputs would never reach it) and on one thread: the same notebook, or
+    /// the same refusal in the same words.
+    static func checkStateChecksBeside(_ bytes: [UInt8]) throws(FuzzFailure) {
+        func outcome(besideFrom threshold: Int) -> Result<[UInt8], ReplicaError> {
+            do throws(ReplicaError) {
+                let decoded = try LibraryCore.decodeState(bytes, checksBesideFromBytes: threshold)
+                return .success(decoded.notebook.encoded())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let beside = outcome(besideFrom: 0)
+        let alone = outcome(besideFrom: .max)
+        guard beside == alone else {
+            throw FuzzFailure("checked beside the decoding, the state file gives \(beside); on one thread, \(alone)")
+        }
     }
 
     /// A sound generation-1 state file with `journal` as its journal: opens (a journal never

@@ -217,10 +217,11 @@ enum POSIX {
     }
 
     /// The status of an open descriptor.
-    static func status(of descriptor: Int32, path: String) throws(POSIXFailure) -> FileStatus {
+    static func status(of descriptor: Int32, path: @autoclosure () -> String) throws(POSIXFailure) -> FileStatus {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw POSIXFailure(call: "fstat", path: path, code: errno)
+            let code = errno
+            throw POSIXFailure(call: "fstat", path: path(), code: code)
         }
         return FileStatus(info)
     }
@@ -524,9 +525,10 @@ enum POSIX {
     /// subfolder: a listing pays one `openat`, the stream's opening and its reads per folder.
     /// `folder` must be freshly opened (at its start). `path` names the folder in errors.
     /// O(entries).
-    static func folderEntries(consuming folder: Int32, path: String) -> (entries: Result<[FolderEntry], POSIXFailure>, close: () -> Void) {
+    static func folderEntries(consuming folder: Int32, path: @autoclosure () -> String) -> (entries: Result<[FolderEntry], POSIXFailure>, close: () -> Void) {
         guard let directory = fdopendir(folder) else {
-            let failure = POSIXFailure(call: "fdopendir", path: path, code: errno)
+            let code = errno
+            let failure = POSIXFailure(call: "fdopendir", path: path(), code: code)
             closeQuietly(folder)
             return (.failure(failure), {})
         }
@@ -536,7 +538,7 @@ enum POSIX {
             guard let entry = readdir(directory) else {
                 let code = errno
                 if code == 0 { break }
-                return (.failure(POSIXFailure(call: "readdir", path: path, code: code)), { closedir(directory) })
+                return (.failure(POSIXFailure(call: "readdir", path: path(), code: code)), { closedir(directory) })
             }
             // d_type: DT_DIR is 4 on Linux and Darwin.
             let isFolder = entry.pointee.d_type == 4
@@ -586,24 +588,24 @@ enum POSIX {
     /// Opens the folder `name` inside the open folder `folder`. A symbolic link is never
     /// followed (`.symbolicLink`); something that is not a folder is `.notDirectory`. `path`
     /// names the entry in errors.
-    static func openFolder(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Int32 {
-        try open(name, in: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, path: path)
+    static func openFolder(_ name: String, in folder: Int32, path: @autoclosure () -> String) throws(POSIXFailure) -> Int32 {
+        try open(name, in: folder, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, path: path())
     }
 
     /// Opens the entry `name` of the open folder `folder` for reading, without following a
     /// symbolic link (`.symbolicLink`) and without blocking (a FIFO with no writer opens at
     /// once; the caller checks the type with ``status(of:path:)`` before reading).
-    static func openForReading(_ name: String, in folder: Int32, path: String) throws(POSIXFailure) -> Int32 {
-        try open(name, in: folder, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, path: path)
+    static func openForReading(_ name: String, in folder: Int32, path: @autoclosure () -> String) throws(POSIXFailure) -> Int32 {
+        try open(name, in: folder, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, path: path())
     }
 
-    private static func open(_ name: String, in folder: Int32, flags: Int32, path: String) throws(POSIXFailure) -> Int32 {
+    private static func open(_ name: String, in folder: Int32, flags: Int32, path: @autoclosure () -> String) throws(POSIXFailure) -> Int32 {
         while true {
             let descriptor = systemOpenAt(folder, name, flags)
             if descriptor >= 0 { return descriptor }
             let code = errno
             if code == EINTR { continue }
-            throw POSIXFailure(call: "openat", path: path, code: code)
+            throw POSIXFailure(call: "openat", path: path(), code: code)
         }
     }
 

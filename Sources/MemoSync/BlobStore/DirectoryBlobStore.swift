@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 import MemoNotes
 
 /// A blob store over a folder of the local file system, which a sync client (Dropbox, iCloud
@@ -26,9 +27,14 @@ import MemoNotes
 ///   readable is listed. Only the root, or the folder a prefix names, failing to be read fails
 ///   a listing.
 /// - Nothing outside the root is ever read, written, removed or walked: the walk and every
-///   read, write and delete go folder by folder from the root (`openat`) without following a
+///   write and delete go folder by folder from the root (`openat`) without following a
 ///   symbolic link (`O_NOFOLLOW`), so a key through a link names no blob, whatever changes
-///   during the walk (one race of the listing cache aside, below: a size, never contents). A read never blocks on a
+///   during the walk (one race of the listing cache aside, below: a size, never contents).
+///   A read does too, unless the latest listing found the key's file inside folders it opened
+///   that way: then the file is opened by its whole path in one call and read only when it is
+///   that same file (device, inode, modification and change times; a rename or new link
+///   changes the change time), else closed and opened folder by folder (a junk store's first
+///   sync reads thousands of small files it has just listed). A read never blocks on a
 ///   FIFO or device (`O_NONBLOCK`, then `fstat`: only regular files are read), and never takes
 ///   more memory than ``maxBlobBytes`` (plus one byte): a larger file is refused from its
 ///   `fstat` size before any of it is read, and the read goes into one buffer of that size
@@ -102,6 +108,12 @@ public final class DirectoryBlobStore: BlobStore {
 
     /// What listings remember of the store's folders (``DirectoryListingCache``).
     let listingCache: DirectoryListingCacheHolder
+
+    /// The files the latest listings found inside folders they opened (never through a symbolic
+    /// link), by key, with the device, inode and times each had then: ``read(key:)`` opens such
+    /// a file by its whole path in one system call and reads it only when it is that same file,
+    /// unchanged (see "Reads after a listing" in ``read(key:)``).
+    let walkedFiles = Mutex<[String: FolderStamp]>([:])
 
     /// The time, in seconds since 1970: when folders were read, for the cache's rule. Tests
     /// give their own.
@@ -287,6 +299,17 @@ public final class DirectoryBlobStore: BlobStore {
         // An unmounted root makes entries fail one by one: that is the whole store missing.
         if !listing.skipped.isEmpty { try checkRoot() }
         listingCache.store(walk.updatedCache(regionKey: reached), changedRecords: walk.readCount)
+        var found = [String: FolderStamp](minimumCapacity: walk.walkedFiles.count)
+        // A later entry replaces an earlier one, as `String` holds canonically equivalent names equal.
+        for file in walk.walkedFiles { found[file.key] = file.stamp }
+        walkedFiles.withLock { files in
+            if prefix.isEmpty {
+                files = found
+            } else {
+                files = files.filter { key, _ in !key.hasPrefixBytes(prefix) }
+                files.merge(found) { _, new in new }
+            }
+        }
         listing.blobs.sort { $0.key < $1.key }
         listing.skipped.sort { $0.key < $1.key }
         return listing
@@ -302,6 +325,9 @@ public final class DirectoryBlobStore: BlobStore {
         var read: [String: DirectoryListingCache.Record] = [:]
         var readCount = 0
         var trustedCount = 0
+        /// The regular files listed that were asked their status inside a folder this walk
+        /// opened (``DirectoryBlobStore/walkedFiles``).
+        var walkedFiles: [(key: String, stamp: FolderStamp)] = []
         /// Whether this walk is one chunk of a folder's entries walked on several threads (its
         /// folders are then walked on its thread alone: no chunks within chunks).
         var isChunk = false
@@ -316,6 +342,7 @@ public final class DirectoryBlobStore: BlobStore {
             let regionSlash = regionKey.isEmpty ? "" : regionKey + "/"
             func inRegion(_ key: String) -> Bool { regionKey.isEmpty || key == regionKey || key.hasPrefixBytes(regionSlash) }
             let newlyKnown = read.keys.reduce(0) { $0 + (old.records[$1] == nil ? 1 : 0) }
+            cache.records.reserveCapacity(old.records.count + newlyKnown)
             for (key, record) in read { cache.records[key] = record }
             // Old records the walk visited, and those of the folders above the region (never in
             // it): when they are all, none is to be dropped, without looking at each key.
@@ -478,6 +505,7 @@ public final class DirectoryBlobStore: BlobStore {
             walk.read.merge(done.walk.read) { _, later in later }
             walk.readCount += done.walk.readCount
             walk.trustedCount += done.walk.trustedCount
+            walk.walkedFiles.append(contentsOf: done.walk.walkedFiles)
             listing.blobs.append(contentsOf: done.listing.blobs)
             listing.skipped.append(contentsOf: done.listing.skipped)
         }
@@ -524,6 +552,7 @@ public final class DirectoryBlobStore: BlobStore {
         case .regular:
             if status.size > 0, underPrefix || key.hasPrefixBytes(walk.prefix) {
                 listing.blobs.append(BlobInfo(key: key, sizeBytes: status.size, revision: status.revision))
+                if folder != nil { walk.walkedFiles.append((key, status.stamp)) }
             }
         case .symbolicLink:
             listing.skipped.append(SkippedEntry(key: key, problem: .symbolicLink))
@@ -611,7 +640,9 @@ public final class DirectoryBlobStore: BlobStore {
     /// ``maxBlobBytes`` (plus one byte).
     ///
     /// The file is opened folder by folder from the root without following symbolic links and
-    /// without blocking, and only a regular file is read.
+    /// without blocking, and only a regular file is read. A file the latest listing found inside
+    /// folders it opened is opened by its path in one call instead, and read only when it is the
+    /// file the listing found, unchanged (see the type's notes); otherwise as above.
     ///
     /// - Throws: ``BlobStoreError/notFound(key:)`` when no regular file has this name (a folder,
     ///   a symbolic link, a FIFO or device is not a blob, and neither is a name under a symbolic
@@ -621,8 +652,47 @@ public final class DirectoryBlobStore: BlobStore {
     ///   the root folder is missing; ``BlobStoreError/io(reason:)`` for a failed read, or a file
     ///   that grew while it was read.
     public func read(key: String) throws(BlobStoreError) -> [UInt8] {
-        guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
-        let filePath = absolutePath(ofKey: key)
+        let descriptor: Int32
+        let status: FileStatus
+        let filePath: String
+        // A key a listing found is valid (listings show only valid keys). A key `String` holds
+        // equal to a listed one (canonically equivalent) names other bytes, so another file or
+        // none: the identity check sends it folder by folder, where it is validated.
+        if let walked = walkedFiles.withLock({ $0[key] }), let opened = openWalkedFile(absolutePath(ofKey: key), walked: walked) {
+            (descriptor, status, filePath) = opened
+        } else {
+            guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
+            filePath = absolutePath(ofKey: key)
+            descriptor = try openFolderByFolder(key, components: components, filePath: filePath)
+            do throws(POSIXFailure) {
+                status = try POSIX.status(of: descriptor, path: filePath)
+            } catch {
+                POSIX.closeQuietly(descriptor)
+                throw mapped(error)
+            }
+        }
+        defer { POSIX.closeQuietly(descriptor) }
+        // A folder, FIFO, socket or device with the key's name is not a blob.
+        guard status.kind == .regular else { throw .notFound(key: key) }
+        guard status.size <= maxBlobBytes else {
+            throw .tooLarge(key: key, sizeBytes: status.size, limitBytes: maxBlobBytes)
+        }
+        do throws(POSIXFailure) {
+            try injectFailure("read", key: key)
+            return try POSIX.readWhole(descriptor, size: status.size, path: filePath)
+        } catch {
+            guard error.kind == .grewWhileRead else { throw mapped(error) }
+            // Still being written (a sync client copying it in place): refused, like a file
+            // that is too large if it now is.
+            let now = (try? POSIX.status(of: descriptor, path: filePath))?.size ?? 0
+            if now > maxBlobBytes { throw .tooLarge(key: key, sizeBytes: now, limitBytes: maxBlobBytes) }
+            throw .io(reason: "\(BlobKeyRules.abbreviated(key)) grew while it was read (it is still being written)")
+        }
+    }
+
+    /// The blob `key` (its `components`, at `filePath`) opened for reading folder by folder from
+    /// the root, without following a symbolic link or blocking.
+    private func openFolderByFolder(_ key: String, components: [Substring], filePath: String) throws(BlobStoreError) -> Int32 {
         var descriptor: Int32
         do throws(POSIXFailure) {
             descriptor = try POSIX.openFolder(path)
@@ -648,29 +718,19 @@ public final class DirectoryBlobStore: BlobStore {
                 throw mapped(error)
             }
         }
-        defer { POSIX.closeQuietly(descriptor) }
-        let status: FileStatus
-        do throws(POSIXFailure) {
-            status = try POSIX.status(of: descriptor, path: filePath)
-        } catch {
-            throw mapped(error)
+        return descriptor
+    }
+
+    /// The file at `filePath` opened in one system call, when it is the file a listing found
+    /// inside folders it opened without following links (`walked`: the same device, inode and
+    /// modification and change times); nil, with nothing left open, for anything else.
+    private func openWalkedFile(_ filePath: String, walked: FolderStamp) -> (descriptor: Int32, status: FileStatus, filePath: String)? {
+        guard let descriptor = try? POSIX.openForReading(filePath, in: AT_FDCWD, path: filePath) else { return nil }
+        guard let status = try? POSIX.status(of: descriptor, path: filePath), status.kind == .regular, status.stamp == walked else {
+            POSIX.closeQuietly(descriptor)
+            return nil
         }
-        // A folder, FIFO, socket or device with the key's name is not a blob.
-        guard status.kind == .regular else { throw .notFound(key: key) }
-        guard status.size <= maxBlobBytes else {
-            throw .tooLarge(key: key, sizeBytes: status.size, limitBytes: maxBlobBytes)
-        }
-        do throws(POSIXFailure) {
-            try injectFailure("read", key: key)
-            return try POSIX.readWhole(descriptor, size: status.size, path: filePath)
-        } catch {
-            guard error.kind == .grewWhileRead else { throw mapped(error) }
-            // Still being written (a sync client copying it in place): refused, like a file
-            // that is too large if it now is.
-            let now = (try? POSIX.status(of: descriptor, path: filePath))?.size ?? 0
-            if now > maxBlobBytes { throw .tooLarge(key: key, sizeBytes: now, limitBytes: maxBlobBytes) }
-            throw .io(reason: "\(BlobKeyRules.abbreviated(key)) grew while it was read (it is still being written)")
-        }
+        return (descriptor, status, filePath)
     }
 
     /// Stores `bytes` under `key`, atomically and durably (temporary file, `fsync`, rename,

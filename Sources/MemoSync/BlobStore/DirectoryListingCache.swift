@@ -1,4 +1,5 @@
 import MemoCRDT
+import Dispatch
 import Synchronization
 
 /// What a ``DirectoryBlobStore`` remembers of its folders between listings, so that a listing
@@ -147,13 +148,24 @@ package struct DirectoryListingCache: Sendable, Equatable {
 
 /// The listing cache of one ``DirectoryBlobStore``: in memory, and in its file when it has one
 /// (read at the first listing, written after a listing that changed enough of it). Thread-safe.
+///
+/// The file is written on a queue of its own, in the order the listings kept their caches, while
+/// the listing's caller goes on (a first listing of a large store writes about a megabyte, on
+/// the way of a new device's first sync); the holder's end (its store's) waits for what is
+/// queued, so a process that lets its store go has written the file.
 final class DirectoryListingCacheHolder: Sendable {
     /// The file, or nil for a cache in memory only.
     let filePath: String?
     private let state = Mutex<(cache: DirectoryListingCache?, loaded: Bool, unsaved: Int)>((nil, false, 0))
+    /// Where the file is written, one save after the other.
+    private let saves = DispatchQueue(label: "memosync.listing-cache-saves")
 
     init(filePath: String?) {
         self.filePath = filePath
+    }
+
+    deinit {
+        saves.sync {}
     }
 
     /// The cache for the root whose device and inode are given: the one in memory, or the file's
@@ -191,6 +203,6 @@ final class DirectoryListingCacheHolder: Sendable {
             return true
         }
         guard save, let filePath else { return }
-        try? POSIX.replaceFile(filePath, with: cache.encoded())
+        saves.async { try? POSIX.replaceFile(filePath, with: cache.encoded()) }
     }
 }

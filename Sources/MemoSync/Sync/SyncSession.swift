@@ -740,6 +740,11 @@ package struct SyncSession {
         let knownSnapshots = Set(state.ownSnapshots.map(\.key))
         var unknownSnapshots: [(total: UInt64, key: String)] = []
         var listedHeads: [ReplicaID: [String]] = [:]
+        // Each listed blob goes into these: grown once, not by doubling (a store of junk lists
+        // tens of thousands).
+        listedSizes.reserveCapacity(entries.count)
+        listedRevisions.reserveCapacity(entries.count)
+        listedKeys.reserveCapacity(entries.count)
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             guard entry.sizeBytes > 0 else { continue }
             listedSizes[entry.key] = entry.sizeBytes

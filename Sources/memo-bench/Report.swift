@@ -13,6 +13,8 @@ enum ReportValue {
     case boolean(Bool)
     /// A JSON array of integers.
     case integers([Int])
+    /// A JSON array of numbers, each with 3 decimals (`null` for non-finite ones).
+    case numbers([Double])
 
     /// A time in milliseconds, with 3 decimals.
     static func milliseconds(_ value: Double) -> ReportValue { .decimal(value, places: 3) }
@@ -27,6 +29,7 @@ enum ReportValue {
         case let .integer(value): return String(value)
         case let .boolean(value): return value ? "true" : "false"
         case let .integers(values): return "[" + values.map(String.init).joined(separator: ", ") + "]"
+        case let .numbers(values): return "[" + values.map { ReportValue.number($0).json }.joined(separator: ", ") + "]"
         case let .decimal(value, places):
             guard value.isFinite else { return "null" }
             return Self.fixed(value, places: places)

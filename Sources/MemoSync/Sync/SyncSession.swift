@@ -745,6 +745,10 @@ package struct SyncSession {
         listedSizes.reserveCapacity(entries.count)
         listedRevisions.reserveCapacity(entries.count)
         listedKeys.reserveCapacity(entries.count)
+        // And these as the sync reads or skips them (most of a store's blobs, on a first sync).
+        attempted.reserveCapacity(entries.count)
+        headsDone.reserveCapacity(entries.count)
+        skippedKeys.reserveCapacity(entries.count)
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             guard entry.sizeBytes > 0 else { continue }
             listedSizes[entry.key] = entry.sizeBytes

@@ -1,4 +1,5 @@
 import MemoCRDT
+import TestSupport
 import Testing
 
 @testable import MemoSync
@@ -46,5 +47,47 @@ import Testing
             root + "0123456789abcdef/segments/0000000005-9999999999-00.seg",  // past the limit
         ]
         for key in refused { #expect(StoreLayout.parse(key) == nil, "\(key)") }
+    }
+
+    /// `namesContent(key:hashValue:)` (digits compared in place) against the obvious reference
+    /// (the name's 16 characters at the kind's offset equal to `hash(_:)`'s text), over keys
+    /// named for the bytes, for other bytes, in uppercase, cut short, and junk.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func namesContentComparesTheDigitsInPlace(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        func reference(_ key: String, _ bytes: [UInt8]) -> Bool {
+            guard let parsed = StoreLayout.parse(key), let slash = key.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+            let name = Array(key.utf8[key.utf8.index(after: slash)...])
+            let offset = switch parsed {
+            case .segment: 22
+            case .snapshot: 13
+            case .head: 0
+            }
+            guard name.count >= offset + 16 else { return false }
+            return name[offset..<(offset + 16)].elementsEqual(StoreLayout.hash(bytes).utf8)
+        }
+        var named = 0
+        for _ in 0..<300 {
+            let bytes = (0..<random.int(in: 0..<40)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let other = bytes + [1]
+            let id = ReplicaID(random.next())
+            var keys = [
+                StoreLayout.segmentKey(replica: id, counters: 0..<UInt32(random.int(in: 1..<99)), bytes: bytes),
+                StoreLayout.snapshotKey(replica: id, totalOperations: UInt64(random.int(in: 0..<999)), bytes: bytes),
+                StoreLayout.headKey(replica: id, bytes: bytes),
+                StoreLayout.segmentKey(replica: id, counters: 0..<7, bytes: other),
+            ]
+            keys += keys.map { $0.uppercased() }
+            keys += keys.map { String($0.dropLast(random.int(in: 1..<24))) }
+            keys += keys.map { $0 + " (Zoë's conflicted copy).seg" }
+            keys.append(root + "0123456789abcdef/segments/junk.seg")
+            for key in keys {
+                let expected = reference(key, bytes)
+                if expected { named += 1 }
+                #expect(StoreLayout.namesContent(key: key, hashValue: StoreLayout.hashValue(bytes)) == expected, "seed \(seed): \(key)")
+                #expect(StoreLayout.namesContent(key: key, bytes: bytes) == expected, "seed \(seed): \(key)")
+            }
+        }
+        #expect(named >= 900, "seed \(seed): keys named for their bytes are among those compared")
     }
 }

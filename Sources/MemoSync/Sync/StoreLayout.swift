@@ -196,15 +196,31 @@ public enum StoreLayout {
     /// theirs. A blob that is, and still cannot be used, is bad for good (its writer wrote it so);
     /// one that is not was damaged, or is junk that only looks like a blob.
     package static func namesContent(key: String, bytes: [UInt8]) -> Bool {
-        guard let parsed = parse(key), let slash = key.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
-        let name = Array(key.utf8[key.utf8.index(after: slash)...])
+        namesContent(key: key, hashValue: hashValue(bytes))
+    }
+
+    /// ``namesContent(key:bytes:)`` for bytes whose ``hashValue(_:)`` is `value`: the name's 16
+    /// hexadecimal digits compared with the number's, without making the text ``hash(_:)`` gives
+    /// (a sync asks this of every blob it finds bad, and has the number already).
+    package static func namesContent(key: String, hashValue value: UInt64) -> Bool {
+        guard let parsed = parse(key) else { return false }
+        let utf8 = key.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
         let offset = switch parsed {
         case .segment: 22
         case .snapshot: 13
         case .head: 0
         }
-        guard name.count >= offset + 16 else { return false }
-        return name[offset..<(offset + 16)].elementsEqual(hash(bytes).utf8)
+        let nameStart = utf8.index(after: slash)
+        guard utf8.distance(from: nameStart, to: utf8.endIndex) >= offset + 16 else { return false }
+        var position = utf8.index(nameStart, offsetBy: offset)
+        for shift in stride(from: 60, through: 0, by: -4) {
+            // Lowercase digits, as `String(_:radix:)` writes them.
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
+            guard utf8[position] == (nibble < 10 ? 48 + nibble : 87 + nibble) else { return false }
+            position = utf8.index(after: position)
+        }
+        return true
     }
 
     private static func padded<T: BinaryInteger>(_ value: T, _ width: Int) -> String {

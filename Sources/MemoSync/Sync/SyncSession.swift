@@ -643,7 +643,7 @@ package struct SyncSession {
             (found, confirmed) = (0, true)
         case let .bytes(bytes):
             found = StoreLayout.hashValue(bytes)
-            confirmed = StoreLayout.namesContent(key: key, bytes: bytes) || (before?.reasonCode == reason.code && before?.evidence == found)
+            confirmed = StoreLayout.namesContent(key: key, hashValue: found) || (before?.reasonCode == reason.code && before?.evidence == found)
         case let .refusal(what):
             found = StoreLayout.hashValue(Array(what.utf8))
             confirmed = before?.reasonCode == reason.code && before?.evidence == found

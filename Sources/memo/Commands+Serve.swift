@@ -121,6 +121,9 @@ extension Runner {
             throw .runtime("error.serveCannotListen", ["address": "\(address):\(port)", "error": error.description])
         }
         let url = "http://\(address):\(server.port)/?token=\(app.security.token)"
+        // Caught before the address is out: whoever reads it may stop the server at once (a test
+        // did, between the address and the handler, and the signal was ignored for good).
+        let stopSignals = Self.catchStopSignals(environment: environment)
         console.print(t("serve.address", ["url": url]))
         if let storeShown { console.print(t("serve.syncing", ["store": storeShown, "seconds": String(options.syncIntervalSeconds)])) }
         if address != "127.0.0.1" { note(t("note.serveListening", ["address": address])) }
@@ -128,7 +131,7 @@ extension Runner {
         console.flush()
         if !options.noOpen { Self.openBrowser(url, environment: environment) }
         // Until interrupted: SIGINT/SIGTERM stop the server and close the library cleanly.
-        await Self.waitForSignal()
+        await stopSignals.wait()
         server.stop()
         host.stop()
     }
@@ -167,10 +170,12 @@ extension Runner {
         try? process.run()
     }
 
-    /// Returns when SIGINT or SIGTERM arrives.
-    static func waitForSignal() async {
+    /// SIGINT and SIGTERM, caught from now on instead of ending the process: ``StopSignals/wait()``
+    /// returns once one has arrived, including one that arrived before it was called.
+    static func catchStopSignals(environment: [String: String]) -> StopSignals {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
+        serveSignalGap(environment)
         let (stream, continuation) = AsyncStream<Void>.makeStream()
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -178,8 +183,20 @@ extension Runner {
             source.resume()
             return source
         }
-        for await _ in stream { break }
-        sources.forEach { $0.cancel() }
+        return StopSignals(arrivals: stream, sources: sources)
+    }
+
+    /// The stop signals ``catchStopSignals()`` catches.
+    struct StopSignals {
+        /// One element per signal caught (kept until read).
+        let arrivals: AsyncStream<Void>
+        let sources: [any DispatchSourceSignal]
+
+        /// Returns once a signal has arrived since they were caught, and stops catching them.
+        func wait() async {
+            for await _ in arrivals { break }
+            sources.forEach { $0.cancel() }
+        }
     }
 }
 

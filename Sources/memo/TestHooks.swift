@@ -57,6 +57,14 @@ extension Runner {
         _exit(86)
     }
 
+    /// `memo serve` has ignored SIGINT and SIGTERM and not yet caught them: with
+    /// `MEMO_TEST_SERVE_SIGNAL_GAP_MS=N` it waits N ms there, so that a test can stop it in the
+    /// one moment a stop signal would be lost (before the address is printed, none is sent).
+    static func serveSignalGap(_ environment: [String: String]) {
+        guard let text = environment["MEMO_TEST_SERVE_SIGNAL_GAP_MS"], let milliseconds = UInt32(text) else { return }
+        usleep(milliseconds * 1000)
+    }
+
     /// `store` behind the test gate when `MEMO_TEST_STORE_GATE` is set.
     func gatedForTests(_ store: any BlobStore) -> any BlobStore {
         guard let gate = environment["MEMO_TEST_STORE_GATE"], !gate.isEmpty else { return store }
@@ -65,6 +73,11 @@ extension Runner {
 }
 #else
 extension Runner {
+    /// `memo serve` between ignoring and catching its stop signals: nothing to do outside the
+    /// self-check build's tests.
+    @inline(__always)
+    static func serveSignalGap(_ environment: [String: String]) {}
+
     /// `memo store decrypt` finished its step `step`: nothing to do outside the self-check
     /// build's tests.
     @inline(__always)

@@ -154,6 +154,36 @@ import Testing
         }
     }
 
+    /// SIGTERM sent the moment the address shows stops the server cleanly (exit status 0): the
+    /// stop signals are caught before the address is printed. A test hook pauses the server
+    /// between ignoring them and catching them; a server that printed first lost a signal sent
+    /// in that moment and ran on for good (the test command hung on it once, without the hook).
+    @Test func aStopSignalSentAsSoonAsTheAddressShowsStopsTheServer() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let executable = try #require(MemoExecutable.path)
+        let library = sandbox.at("library")
+        try sandbox.ok(["new", "first memo"], library: library)
+        let outPath = sandbox.at("out"), errPath = sandbox.at("err")
+        let server = try Self.startServe(
+            sandbox, executable, library: library, environment: ["MEMO_TEST_SERVE_SIGNAL_GAP_MS": "1500"], outPath: outPath, errPath: errPath)
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        var printed = ""
+        while Date() < deadline, !printed.contains("?token=") {
+            usleep(10_000)
+            printed = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        }
+        #expect(printed.contains("?token="), "no address")
+        server.terminate()
+        let stopDeadline = Date(timeIntervalSinceNow: 30)
+        while server.isRunning, Date() < stopDeadline { usleep(20_000) }
+        #expect(!server.isRunning, "SIGTERM was lost: the server still runs")
+        if !server.isRunning {
+            #expect(server.terminationReason == .exit && server.terminationStatus == 0, "\(server.terminationReason) \(server.terminationStatus)")
+        }
+    }
+
     /// On a path without a library, `memo serve` starts one (a first run of the notes app) and
     /// says so on standard error, as `memo new` does; on a library, it says nothing of the kind.
     @Test func servingAPathWithoutALibraryCreatesOneAndSaysSo() throws {

@@ -112,7 +112,7 @@ public final class DirectoryBlobStore: BlobStore {
     /// The files the latest listings found inside folders they opened (never through a symbolic
     /// link), by key, with the device, inode and times each had then: ``read(key:)`` opens such
     /// a file by its whole path in one system call and reads it only when it is that same file,
-    /// unchanged (see "Reads after a listing" in ``read(key:)``).
+    /// unchanged (see the type's notes on what is never read).
     let walkedFiles = Mutex<[String: FolderStamp]>([:])
 
     /// The time, in seconds since 1970: when folders were read, for the cache's rule. Tests
@@ -652,17 +652,16 @@ public final class DirectoryBlobStore: BlobStore {
     ///   the root folder is missing; ``BlobStoreError/io(reason:)`` for a failed read, or a file
     ///   that grew while it was read.
     public func read(key: String) throws(BlobStoreError) -> [UInt8] {
+        let filePath = absolutePath(ofKey: key)
         let descriptor: Int32
         let status: FileStatus
-        let filePath: String
         // A key a listing found is valid (listings show only valid keys). A key `String` holds
         // equal to a listed one (canonically equivalent) names other bytes, so another file or
         // none: the identity check sends it folder by folder, where it is validated.
-        if let walked = walkedFiles.withLock({ $0[key] }), let opened = openWalkedFile(absolutePath(ofKey: key), walked: walked) {
-            (descriptor, status, filePath) = opened
+        if let walked = walkedFiles.withLock({ $0[key] }), let opened = openWalkedFile(filePath, walked: walked) {
+            (descriptor, status) = opened
         } else {
             guard let components = BlobKeyRules.components(of: key) else { throw .invalidKey(key) }
-            filePath = absolutePath(ofKey: key)
             descriptor = try openFolderByFolder(key, components: components, filePath: filePath)
             do throws(POSIXFailure) {
                 status = try POSIX.status(of: descriptor, path: filePath)
@@ -724,13 +723,13 @@ public final class DirectoryBlobStore: BlobStore {
     /// The file at `filePath` opened in one system call, when it is the file a listing found
     /// inside folders it opened without following links (`walked`: the same device, inode and
     /// modification and change times); nil, with nothing left open, for anything else.
-    private func openWalkedFile(_ filePath: String, walked: FolderStamp) -> (descriptor: Int32, status: FileStatus, filePath: String)? {
+    private func openWalkedFile(_ filePath: String, walked: FolderStamp) -> (descriptor: Int32, status: FileStatus)? {
         guard let descriptor = try? POSIX.openForReading(filePath, in: AT_FDCWD, path: filePath) else { return nil }
         guard let status = try? POSIX.status(of: descriptor, path: filePath), status.kind == .regular, status.stamp == walked else {
             POSIX.closeQuietly(descriptor)
             return nil
         }
-        return (descriptor, status, filePath)
+        return (descriptor, status)
     }
 
     /// Stores `bytes` under `key`, atomically and durably (temporary file, `fsync`, rename,

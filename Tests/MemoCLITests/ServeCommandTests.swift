@@ -86,15 +86,22 @@ import Testing
         let listening = try Self.startServe(
             sandbox, executable, library: library, options: ["--no-open", "--listen", "127.0.0.2"], outPath: listenOut, errPath: listenErr)
         defer { if listening.isRunning { listening.terminate(); listening.waitUntilExit() } }
-        var listenPrinted = ""
-        while Date() < deadline.addingTimeInterval(30), !listenPrinted.contains("?token=") {
-            usleep(50_000)
-            listenPrinted = (try? String(contentsOfFile: listenOut, encoding: .utf8)) ?? ""
-        }
+        let listenPrinted = Self.printedAddress(listenOut, until: deadline.addingTimeInterval(30))
         let match = try #require(listenPrinted.firstMatch(of: /http:\/\/127\.0\.0\.2:(\d+)\/\?token=/), "\(listenPrinted)")
         let errors = (try? String(contentsOfFile: listenErr, encoding: .utf8)) ?? ""
         #expect(errors.contains("listening on 127.0.0.2: anyone who can reach it needs the token"), "\(errors)")
         #expect(Self.connects(to: "127.0.0.2", port: Int(match.1)!), "no connection to 127.0.0.2:\(match.1)")
+    }
+
+    /// What `memo serve` printed to `outPath`, read every `pollMicroseconds` until it holds the
+    /// address (its `?token=`) or `deadline` passes.
+    static func printedAddress(_ outPath: String, until deadline: Date, pollMicroseconds: UInt32 = 50_000) -> String {
+        var printed = ""
+        while Date() < deadline, !printed.contains("?token=") {
+            usleep(pollMicroseconds)
+            printed = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        }
+        return printed
     }
 
     /// Whether a TCP connection to `address`:`port` is accepted.
@@ -168,12 +175,7 @@ import Testing
         let server = try Self.startServe(
             sandbox, executable, library: library, environment: ["MEMO_TEST_SERVE_SIGNAL_GAP_MS": "1500"], outPath: outPath, errPath: errPath)
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
-        let deadline = Date(timeIntervalSinceNow: 30)
-        var printed = ""
-        while Date() < deadline, !printed.contains("?token=") {
-            usleep(10_000)
-            printed = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        }
+        let printed = Self.printedAddress(outPath, until: Date(timeIntervalSinceNow: 30), pollMicroseconds: 10_000)
         #expect(printed.contains("?token="), "no address")
         server.terminate()
         let stopDeadline = Date(timeIntervalSinceNow: 30)
@@ -196,12 +198,7 @@ import Testing
             let outPath = sandbox.at("out-\(existing)"), errPath = sandbox.at("err-\(existing)")
             let server = try Self.startServe(sandbox, executable, library: library, outPath: outPath, errPath: errPath)
             defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
-            let deadline = Date(timeIntervalSinceNow: 30)
-            var printed = ""
-            while Date() < deadline, !printed.contains("?token=") {
-                usleep(50_000)
-                printed = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-            }
+            let printed = Self.printedAddress(outPath, until: Date(timeIntervalSinceNow: 30))
             let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
             #expect(printed.contains("?token="), "no address: \(errors)")
             #expect(errors.contains("created a new library at \(library)") == !existing, "\(errors)")

@@ -62,7 +62,7 @@ extension Runner {
     /// one moment a stop signal would be lost (before the address is printed, none is sent).
     static func serveSignalGap(_ environment: [String: String]) {
         guard let text = environment["MEMO_TEST_SERVE_SIGNAL_GAP_MS"], let milliseconds = UInt32(text) else { return }
-        usleep(milliseconds * 1000)
+        usleep(min(milliseconds, 60_000) * 1000)  // at most a minute: no overflow
     }
 
     /// `store` behind the test gate when `MEMO_TEST_STORE_GATE` is set.

@@ -106,6 +106,11 @@ private struct NotebookCluster {
             let target = random.int(in: 0..<replicas.count)
             if target != index {
                 let delta = try replicas[index].changes(since: replicas[target].version)
+                // The changes hold exactly what the version has beyond the other's (a sync relies
+                // on it to skip computing changes it would not cut into pieces).
+                #expect(
+                    delta.operationCount == replicas[index].version.operationCount(beyond: replicas[target].version),
+                    "seed \(seed): changes against the versions' difference")
                 inFlight.append((target, delta.encoded()))
                 sent.append(delta.encoded())
             }

@@ -208,6 +208,21 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         return order == .equal || order == .before
     }
 
+    /// The number of operations this version includes that `other` does not: for each replica,
+    /// how far this version's count passes `other`'s.
+    ///
+    /// - Complexity: O(r + s) for r and s replicas.
+    public func operationCount(beyond other: VersionVector) -> Int {
+        var count = 0
+        var otherIndex = 0
+        for entry in entries {
+            while otherIndex < other.entries.count && other.entries[otherIndex].replica < entry.replica { otherIndex += 1 }
+            let held = otherIndex < other.entries.count && other.entries[otherIndex].replica == entry.replica ? other.entries[otherIndex].operationCount : 0
+            if entry.operationCount > held { count += Int(entry.operationCount - held) }
+        }
+        return count
+    }
+
     /// `{replica: count, ...}` in replica order.
     public var description: String {
         "{" + entries.map { "\($0.replica): \($0.operationCount)" }.joined(separator: ", ") + "}"

@@ -1189,7 +1189,10 @@ public final class Replica: Sendable {
             switch decoded {
             case let .snapshot(.success(snapshot))?:
                 let base = guarded.withLock { $0.notebook.version }
-                if !base.isEmpty, !snapshot.version.isIncluded(in: base), let changes = try? snapshot.changes(since: base),
+                // The changes hold exactly the operations its version has beyond `base`: when
+                // those are few enough to merge at once, they are not computed here.
+                if !base.isEmpty, snapshot.version.operationCount(beyond: base) > configuration.mergePieceOperationsMax,
+                    let changes = try? snapshot.changes(since: base),
                     changes.operationCount > configuration.mergePieceOperationsMax
                 {
                     // (A copy that holds `base`: the notebook only grows.)

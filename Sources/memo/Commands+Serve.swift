@@ -21,6 +21,20 @@ struct ServeOptions: Equatable {
     var store = StoreOptions()
 }
 
+extension ServeOptions {
+    /// The address and port of `--listen ADDRESS[:PORT]`: an IPv4 address or a name, and a port
+    /// from 0 to 65535. An IPv6 address (two colons or more, or brackets) is refused in words:
+    /// the server listens on IPv4 only.
+    static func listenAddress(_ value: String) throws(CLIError) -> (address: String, port: UInt16?) {
+        if value.hasPrefix("[") || value.filter({ $0 == ":" }).count > 1 { throw .usage("error.listenIPv6", ["value": value]) }
+        let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard !parts[0].isEmpty else { throw .usage("error.optionNeeds", ["option": "--listen", "what": "ADDRESS[:PORT]"]) }
+        guard parts.count == 2 else { return (parts[0], nil) }
+        guard let port = UInt16(parts[1]) else { throw .usage("error.badPort", ["what": "--listen", "value": value]) }
+        return (parts[0], port)
+    }
+}
+
 extension ArgumentParser {
     /// `memo serve [--listen ADDRESS[:PORT]] [--port N] [--no-open] [--sync-interval SECONDS] [--store ...]`.
     static func serveOptions(_ options: [(name: String, values: [String])]) throws(CLIError) -> ServeOptions {
@@ -30,15 +44,16 @@ extension ArgumentParser {
             switch option.name {
             case "--listen":
                 guard !value.isEmpty else { throw .usage("error.optionNeeds", ["option": "--listen", "what": "ADDRESS[:PORT]"]) }
+                _ = try ServeOptions.listenAddress(value)
                 result.listen = value
             case "--port":
-                guard let port = UInt16(value) else { throw .usage("error.notWholeNumber", ["what": "--port", "value": value]) }
+                guard let port = UInt16(value) else { throw .usage("error.badPort", ["what": "--port", "value": value]) }
                 result.port = port
             case "--no-open":
                 result.noOpen = true
             case "--sync-interval":
                 guard let seconds = Int(value), seconds >= 1, seconds <= 86_400 else {
-                    throw .usage("error.notWholeNumber", ["what": "--sync-interval", "value": value])
+                    throw .usage("error.badSyncInterval", ["value": value])
                 }
                 result.syncIntervalSeconds = seconds
             case "--store": result.store.store = value
@@ -57,12 +72,9 @@ extension Runner {
         let path = try libraryPath(invocation)
         var (address, port) = ("127.0.0.1", options.port)
         if let listen = options.listen {
-            let parts = listen.split(separator: ":", maxSplits: 1).map(String.init)
-            address = parts[0]
-            if parts.count == 2 {
-                guard let given = UInt16(parts[1]) else { throw .usage("error.notWholeNumber", ["what": "--listen", "value": listen]) }
-                port = given
-            }
+            let given = try ServeOptions.listenAddress(listen)
+            address = given.address
+            if let givenPort = given.port { port = givenPort }
         }
         // The store: the one given, else the one `memo sync` remembers; none is fine (no sync).
         let settings = try CLISettings.load(library: path)
@@ -99,6 +111,16 @@ extension Runner {
         }
         var configuration = ServeConfiguration(libraryPath: path)
         configuration.syncIntervalMilliseconds = options.syncIntervalSeconds * 1000
+        // Listening first: a port in use (or an address this machine does not have) fails the
+        // command before the library is opened, so a first run that fails leaves no library
+        // behind ("a failed command changes nothing"). Requests meanwhile get 503.
+        let box = AppBox()
+        let server: HTTPServer
+        do throws(HTTPServerError) {
+            server = try HTTPServer(address: address, port: port) { request in box.handle(request) }
+        } catch {
+            throw .runtime("error.serveCannotListen", ["address": "\(address):\(port)", "error": error.description])
+        }
         let host: LibraryHost
         // The notes app starts a library where there is none (a first run), and says so, as
         // `memo new` does: a typo in the path shows as a new library, not as silence.
@@ -106,20 +128,12 @@ extension Runner {
         do throws(ServeFailure) {
             host = try LibraryHost(configuration: configuration, syncer: syncer)
         } catch {
+            server.stop()
             throw .runtime("error.cannotOpenLibrary", ["path": path, "error": error.message])
         }
         if !existed { note(t("note.createdLibrary", ["path": path])) }
-        let server: HTTPServer
-        let app: ServeApp
-        do throws(HTTPServerError) {
-            let box = AppBox()
-            server = try HTTPServer(address: address, port: port) { request in box.handle(request) }
-            app = ServeApp(host: host, security: ServeSecurity(address: address, port: server.port))
-            box.set(app)
-        } catch {
-            host.stop()
-            throw .runtime("error.serveCannotListen", ["address": "\(address):\(port)", "error": error.description])
-        }
+        let app = ServeApp(host: host, security: ServeSecurity(address: address, port: server.port))
+        box.set(app)
         let url = "http://\(address):\(server.port)/?token=\(app.security.token)"
         // Caught before the address is out: whoever reads it may stop the server at once (a test
         // did, between the address and the handler, and the signal was ignored for good).

@@ -24,7 +24,8 @@ struct ImportedFile {
     /// name (recursively; hidden files and folders are left out), in path order.
     ///
     /// - Throws: a runtime error listing every file that cannot be imported (missing,
-    ///   unreadable, not UTF-8, a link out of a folder given): then nothing is imported.
+    ///   unreadable, not UTF-8, a link out of a folder given, a pipe, socket or device in one):
+    ///   then nothing is imported.
     static func collect(_ paths: [String]) throws(CLIError) -> [ImportedFile] {
         var found: [String] = []
         var problems: [String] = []
@@ -35,9 +36,10 @@ struct ImportedFile {
                 continue
             }
             if isFolder.boolValue {
-                let (files, outside) = filesInFolder(path)
+                let (files, outside, special) = filesInFolder(path)
                 found += files
                 problems += outside.map { t("import.linkOutside", ["path": $0]) }
+                problems += special.map { t("import.notRegularFile", ["path": $0]) }
             } else {
                 found.append(path)
             }
@@ -58,13 +60,16 @@ struct ImportedFile {
         return files
     }
 
-    /// The text and Markdown files under `folder`, sorted by path, and those among them that are
+    /// The text and Markdown files under `folder`, sorted by path; those among them that are
     /// symbolic links (or lie under one) leading out of the folder: never followed there (a link
-    /// to /etc/passwd in a folder of notes is not a note).
-    private static func filesInFolder(_ folder: String) -> (files: [String], outside: [String]) {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return ([], []) }
+    /// to /etc/passwd in a folder of notes is not a note); and those that are no regular file (a
+    /// pipe, a socket, a device): never opened, as reading a pipe nothing writes to waits for
+    /// good (a path named on the command line is read whatever it is: `memo import <(cmd)`).
+    private static func filesInFolder(_ folder: String) -> (files: [String], outside: [String], special: [String]) {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return ([], [], []) }
         var result: [String] = []
         var outside: [String] = []
+        var special: [String] = []
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         let realBase = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
         let realPrefix = realBase.hasSuffix("/") ? realBase : realBase + "/"
@@ -81,13 +86,21 @@ struct ImportedFile {
             }
             let real = URL(fileURLWithPath: base + relative).resolvingSymlinksInPath().path
             // Paths are bytes: by Characters, "/a/\u{E9}/" would hold "/a/e\u{301}/x".
-            if real.hasPrefixBytes(realPrefix) {
-                result.append(base + relative)
-            } else {
+            if !real.hasPrefixBytes(realPrefix) {
                 outside.append(base + relative)
+            } else if !isRegularFile(base + relative) {
+                special.append(base + relative)
+            } else {
+                result.append(base + relative)
             }
         }
-        return (result.sorted(), outside.sorted())
+        return (result.sorted(), outside.sorted(), special.sorted())
+    }
+
+    /// Whether `path` (its links followed) is a regular file.
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Reads and checks one file.

@@ -520,9 +520,16 @@ struct CommandTests {
         let store = sandbox.at("store")
         try FileManager.default.createDirectory(atPath: store + "/memosync/v1", withIntermediateDirectories: true)
         try Data("in the way".utf8).write(to: URL(fileURLWithPath: store + "/memosync/v1/" + replica))
+        // Another device published a memo: received before the failed write, and kept ("a failed
+        // command changes nothing, except a sync, which keeps what it received": `memo help`).
+        let other = sandbox.at("other")
+        _ = try sandbox.newMemo("from the other device", library: other)
+        try sandbox.ok(["sync", "--store", store], library: other)
 
         let human = try sandbox.memo(["sync", "--store", store], library: library)
         #expect(human.status == 1, "\(human)")
+        let titles = try sandbox.ok(["list", "--json"], library: library).objects().compactMap { $0["title"] as? String }
+        #expect(titles.sorted() == ["from the other device", "unpublished"], "\(titles)")
         #expect(human.stdout.contains("Store errors:") && human.stdout.contains("writing memosync/v1/\(replica)/segments/"), "\(human)")
         #expect(human.stderr.hasPrefix("memo: the sync did not finish: writing"), "\(human)")
         #expect(human.stdout.contains("run 'memo sync' again"), "\(human)")

@@ -20,8 +20,64 @@ import Testing
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: library), "nothing was created")
+        // Each says what it wants (the port and the interval were once refused as "a whole
+        // number of characters, 0 or more", 0 included).
+        let expected: [([String], String)] = [
+            (["serve", "--sync-interval", "0"], "--sync-interval needs a whole number of seconds from 1 to 86400 (got '0')"),
+            (["serve", "--port", "65536"], "--port needs a port number from 0 to 65535 (got '65536')"),
+            (["serve", "--listen", "127.0.0.1:70000"], "--listen needs a port number from 0 to 65535 (got '127.0.0.1:70000')"),
+            (["serve", "--listen", "::1"], "memo serve listens on IPv4 addresses only, such as 127.0.0.1 (got '::1')"),
+            (["serve", "--listen", "[::1]:8080"], "IPv4 addresses only"),
+            (["serve", "--listen", ":8080"], "option --listen needs ADDRESS[:PORT]"),
+        ]
+        for (arguments, message) in expected {
+            let result = try sandbox.memo(arguments, library: library)
+            #expect(result.status == 2 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: library), "nothing was created")
         let help = try sandbox.memo(["help", "serve"])
         #expect(help.status == 0 && help.stdout.contains("memo serve") && help.stdout.contains("--no-open"))
+    }
+
+    /// A first run that cannot listen (the port is taken) fails with exit status 1 and leaves
+    /// no library behind: "a failed command changes nothing" (`memo help`). It once created the
+    /// library first and then failed.
+    @Test func aServeThatCannotListenLeavesNoLibrary() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let taken = try #require(Self.listeningSocket(), "a socket listening on 127.0.0.1")
+        defer { close(taken.descriptor) }
+        for options in [["--port", String(taken.port)], ["--listen", "127.0.0.1:\(taken.port)"]] {
+            let library = sandbox.at("fresh-\(options[0].dropFirst(2))")
+            let result = try sandbox.memo(["serve", "--no-open"] + options, library: library)
+            #expect(result.status == 1, "\(options): \(result.stderr)")
+            #expect(result.stderr.contains("cannot listen on 127.0.0.1:\(taken.port)"), "\(result.stderr)")
+            #expect(!result.stderr.contains("created a new library"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: library), "\(options): a library was left behind")
+        }
+    }
+
+    /// A TCP socket listening on 127.0.0.1 at a port the system chose, and that port.
+    static func listeningSocket() -> (descriptor: Int32, port: UInt16)? {
+        #if os(Linux)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && listen(descriptor, 4) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, UInt16(bigEndian: address.sin_port))
     }
 
     /// `memo serve --no-open` on `library`, started, its standard output and error going to

@@ -267,6 +267,9 @@ extension MemoStrings {
         "cli.error.notAnID": "'{id}' is not a memo id: ids are up to 32 hexadecimal digits (0-9, a-f); run '{list}' to see them",
         "cli.error.notInTrash": "memo {id} is not in the trash",
         "cli.error.notWholeNumber": "{what} must be a whole number of characters, 0 or more (got '{value}')",
+        "cli.error.badPort": "{what} needs a port number from 0 to 65535 (got '{value}')",
+        "cli.error.badSyncInterval": "--sync-interval needs a whole number of seconds from 1 to 86400 (got '{value}')",
+        "cli.error.listenIPv6": "memo serve listens on IPv4 addresses only, such as 127.0.0.1 (got '{value}')",
         "cli.error.nothingToRedo": "nothing to redo in memo {id}",
         "cli.error.nothingToUndo": "nothing to undo in memo {id}: 'memo undo' undoes the edits memo made on this device",
         "cli.error.atOrBefore": "memo show takes --at VERSION or --before TIME, not both",
@@ -343,6 +346,7 @@ extension MemoStrings {
         "cli.file.permissionDenied": "you do not have permission to read it",
         "cli.file.tooLarge": "it holds more than {limit}",
         "cli.import.linkOutside": "{path}: a symbolic link to a file outside the folder (not followed; name the file itself to import it)",
+        "cli.import.notRegularFile": "{path}: not a regular file (a pipe, a socket or a device: not opened; name it on the command line to read it)",
         "cli.import.missing": "{path}: no such file or folder",
         "cli.import.notUTF8": "{path}: is not UTF-8 text (another encoding, or not text); save it as UTF-8 first",
         "cli.import.unreadable": "{path}: cannot be read ({error})",
@@ -445,7 +449,8 @@ extension MemoStrings {
             a wrong, missing or outdated passphrase, 4 when it did its work but found the
             library damaged (its warnings say what was lost); 'search' exits 1 when nothing
             matched and 2 on errors, as grep does. Errors go to standard error as
-            "memo: <message>"; a failed command changes nothing.
+            "memo: <message>"; a failed command changes nothing, except a sync, which
+            keeps what it received before a store error ('memo help sync').
 
             Language: messages and help follow LC_ALL, LC_MESSAGES or LANG (English, Korean,
             Japanese); dates and numbers follow the locale. 'memo help COMMAND' shows examples.
@@ -483,7 +488,7 @@ extension MemoStrings {
         "help.page.serve": """
             Serves the notes app to a browser on this computer: the memo list beside an
             editor, search as you type, the trash, light and dark, in English, Korean and
-            Japanese. Prints the address to open (with its one-time access token) and opens
+            Japanese. Prints the address to open (with an access token made anew at each start) and opens
             it with $BROWSER, else the desktop's opener (xdg-open when there is a display;
             open on macOS). The library is synced with its store in the
             background (the one memo sync remembers, or --store). Other memo commands keep
@@ -558,10 +563,11 @@ extension MemoStrings {
             FILE (replaced if it exists). With --all, writes every memo not in the trash
             into the folder DIR (created if missing), one UTF-8 .txt file each, named after
             its title (made safe and unique for every common file system), dated with the
-            memo's last change, so 'memo import DIR' gives the same memos back. Existing
-            files are not replaced unless --force is given: if any would be, nothing is
-            written. On a terminal, an export that takes more than a second shows its
-            progress, unless --quiet.
+            memo's last change, so 'memo import DIR' gives the same memos back (CR LF
+            line breaks come back as LF, and a byte order mark at the start is dropped,
+            as import does with any file). Existing files are not replaced unless --force
+            is given: if any would be, nothing is written. On a terminal, an export that
+            takes more than a second shows its progress, unless --quiet.
 
             --output FILE, -o FILE  write to FILE
             --all DIR               write every memo into DIR
@@ -896,8 +902,9 @@ extension MemoStrings {
 
             Exit status: 0 when the sync finished, 1 when the store could not be used: a
             sync that could not list the store prints only the error; one that met a store
-            error later (a failed write) prints its summary and the errors. Either way the
-            last sync time ('memo status') stays as it was. 2 for a wrong command line. 3
+            error later (a failed write) prints its summary and the errors, and keeps what
+            it received before the error. Either way the last sync time ('memo status')
+            stays as it was. 2 for a wrong command line. 3
             when an encrypted store's passphrase is wrong, missing or was changed on another
             device: nothing was read or written.
             """,

@@ -267,6 +267,9 @@ extension MemoStrings {
         "cli.error.notAnID": "'{id}'는 메모 ID가 아닙니다. ID는 최대 32자리 16진수(0-9, a-f)입니다. '{list}'로 볼 수 있습니다",
         "cli.error.notInTrash": "{id} 메모는 휴지통에 없습니다",
         "cli.error.notWholeNumber": "{what}는 0 이상의 정수(글자 수)여야 합니다(받은 값 '{value}')",
+        "cli.error.badPort": "{what}에는 0부터 65535까지의 포트 번호가 필요합니다(받은 값 '{value}')",
+        "cli.error.badSyncInterval": "--sync-interval에는 1부터 86400까지의 초 단위 정수가 필요합니다(받은 값 '{value}')",
+        "cli.error.listenIPv6": "memo serve는 127.0.0.1 같은 IPv4 주소에서만 연결을 받습니다(받은 값 '{value}')",
         "cli.error.nothingToRedo": "메모 {id}에 다시 적용할 편집이 없습니다",
         "cli.error.nothingToUndo": "메모 {id}에 취소할 편집이 없습니다. 'memo undo'는 이 기기에서 memo로 한 편집을 취소합니다",
         "cli.error.atOrBefore": "memo show에는 --at VERSION과 --before TIME 중 하나만 지정합니다",
@@ -343,6 +346,7 @@ extension MemoStrings {
         "cli.file.permissionDenied": "읽을 권한이 없습니다",
         "cli.file.tooLarge": "{limit}보다 큽니다",
         "cli.import.linkOutside": "{path}: 폴더 밖의 파일을 가리키는 심볼릭 링크입니다(따라가지 않습니다. 가져오려면 그 파일을 직접 지정하세요)",
+        "cli.import.notRegularFile": "{path}: 일반 파일이 아닙니다(파이프, 소켓 또는 장치: 열지 않습니다. 읽으려면 명령줄에서 직접 지정하세요)",
         "cli.import.missing": "{path}: 그런 파일이나 폴더가 없습니다",
         "cli.import.notUTF8": "{path}: UTF-8 텍스트가 아닙니다(다른 인코딩이거나 텍스트가 아님). 먼저 UTF-8로 저장하세요",
         "cli.import.unreadable": "{path}: 읽을 수 없습니다({error})",
@@ -444,7 +448,7 @@ extension MemoStrings {
             없거나 바뀌었으면 3, 할 일은 했지만 라이브러리가 손상된 것을 발견하면 4(경고가 무엇을
             잃었는지 알려 줍니다). 'search'는 grep처럼 일치하는 것이 없으면 1, 오류면 2입니다.
             오류는 "memo: <메시지>" 형태로 표준 오류에 나오며, 실패한 명령은 아무것도 바꾸지
-            않습니다.
+            않습니다. 다만 동기화는 저장소 오류 전에 받은 것을 간직합니다('memo help sync').
 
             언어: 메시지와 도움말은 LC_ALL, LC_MESSAGES, LANG을 따릅니다(영어, 한국어,
             일본어). 날짜와 숫자는 로캘 형식을 따릅니다. 'memo help 명령'에 예가 있습니다.
@@ -481,8 +485,8 @@ extension MemoStrings {
         "help.summary.serve": "브라우저에서 쓰는 메모 앱, 백그라운드 동기화",
         "help.page.serve": """
             이 컴퓨터의 브라우저에 메모 앱을 띄웁니다: 메모 목록과 편집기, 입력하는 대로
-            찾는 검색, 휴지통, 밝은/어두운 테마, 영어·한국어·일본어. 열 주소(일회용 접근
-            토큰 포함)를 출력하고, $BROWSER로, 없으면 데스크톱의 열기 도구(디스플레이가 있을
+            찾는 검색, 휴지통, 밝은/어두운 테마, 영어·한국어·일본어. 열 주소(시작할 때마다 새로
+            만드는 접근 토큰 포함)를 출력하고, $BROWSER로, 없으면 데스크톱의 열기 도구(디스플레이가 있을
             때 xdg-open, macOS에서는 open)로 엽니다. 라이브러리는 백그라운드에서
             저장소(memo sync가 기억한 저장소 또는 --store)와 동기화됩니다. 그동안 다른 memo
             명령도 같은 라이브러리에서 계속 쓸 수 있습니다. Ctrl-C로 멈춥니다.
@@ -554,7 +558,8 @@ extension MemoStrings {
             덮어씀)에 씁니다. --all이면 휴지통에 없는 모든 메모를 폴더 DIR(없으면 만듦)에
             메모마다 UTF-8 .txt 파일 하나로 씁니다. 파일 이름은 제목을 바탕으로 하고(흔한 파일
             시스템 모두에서 안전하고 겹치지 않게), 파일 날짜는 메모가 마지막으로 바뀐 시각이므로
-            'memo import DIR'로 같은 메모를 되살릴 수 있습니다. --force가 없으면 기존 파일을
+            'memo import DIR'로 같은 메모를 되살릴 수 있습니다(가져오기는 어느 파일에서나
+            CR LF 줄바꿈을 LF로 바꾸고 맨 앞의 바이트 순서 표시를 뺍니다). --force가 없으면 기존 파일을
             덮어쓰지 않으며, 하나라도 덮어쓰게 되면 아무것도 쓰지 않습니다. 터미널에서 1초 넘게
             걸리면 --quiet가 아닌 한 진행 상황을 보여 줍니다.
 
@@ -877,7 +882,8 @@ extension MemoStrings {
 
             종료 상태: 동기화가 끝나면 0, 저장소를 쓸 수 없으면 1입니다. 저장소 목록을 읽지 못한
             동기화는 오류만 출력하고, 나중에 저장소 오류(쓰기 실패 등)를 만난 동기화는 요약과
-            오류를 출력합니다. 어느 쪽이든 마지막 동기화 시각('memo status')은 바뀌지 않습니다.
+            오류를 출력하며, 오류 전에 받은 것은 간직합니다. 어느 쪽이든 마지막 동기화
+            시각('memo status')은 바뀌지 않습니다.
             잘못된 명령줄이면 2. 암호화된 저장소의 암호가 틀렸거나 없거나 다른 기기에서
             바뀌었으면 3이며, 이때는 아무것도 읽거나 쓰지 않습니다.
             """,

@@ -17,6 +17,10 @@ phase() { echo "run.sh: $1 done at ${SECONDS} s"; }
 phase "setup"
 Tests/Servers/servers.sh swift test
 phase "swift test (build included)"
+# What an app that depends on the package gets: no test machinery, Debug included (README,
+# "Tests"); the test build's memo shows the check finds the mutants where they are.
+Tests/ClientCheck/check.sh .build/debug/memo
+phase "client check"
 # `memo serve` in headless Chromium (Tests/Browser): screenshots in .build/artefacts/browser.
 Tests/Browser/browser-tests.sh
 phase "browser tests"

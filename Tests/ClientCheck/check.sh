@@ -4,9 +4,17 @@
 # it (a memo created, saved and synced through a folder), and checks that no test machinery was
 # compiled in: no EngineMutant symbol, and the per-mutation self-check an empty function.
 #
-#     Tests/ClientCheck/check.sh        # about a minute; not part of Tests/run.sh
+# Given a binary of a build with the self-checks (Tests/run.sh gives it the test build's `memo`),
+# it first checks that the same search finds the mutant symbols there: a check that can fail.
+#
+#     Tests/ClientCheck/check.sh [SELF-CHECK-BINARY]   # about a minute; Tests/run.sh runs it
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+if [[ $# -ge 1 ]]; then
+    found=$(nm "$1" | grep -c EngineMutant || true)
+    [[ "$found" -gt 0 ]] || { echo "FAIL: no EngineMutant symbol in $1, a build with the self-checks: the search below finds nothing" >&2; exit 1; }
+    echo "client check: $found EngineMutant symbols in $1 (built with the self-checks)"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 unset MEMOSYNC_SELF_CHECKS

@@ -256,6 +256,31 @@ import Testing
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "ab")
     }
 
+    /// SERVE.md: "A sync runs 2 s after the last change, at least every 30 s
+    /// (`--sync-interval`), and when the page asks" (`POST /api/sync`, the page's Sync now).
+    /// With an interval of an hour and no change, only the page's request starts one.
+    @Test func thePageAsksForASyncAndOneRuns() throws {
+        let syncs = Mutex(0)
+        let served = try ServedLibrary(syncer: { _ in
+            syncs.withLock { $0 += 1 }
+            return ServeSyncOutcome(complete: true, reachedStore: true, error: nil)
+        }, syncIntervalMilliseconds: 3_600_000)
+        // Whatever runs at the start has run; then nothing for a while.
+        usleep(600_000)
+        let before = syncs.withLock { $0 }
+        usleep(600_000)
+        #expect(syncs.withLock { $0 } == before, "a sync ran unasked")
+        let asked = try served.json("POST", "/api/sync", "{}")
+        #expect(asked["ok"] as? Bool == true, "\(asked)")
+        #expect(ServedLibrary.wait(seconds: 5) { syncs.withLock { $0 } > before }, "the page asked and no sync ran")
+        // A page without the token, or from elsewhere, asks for nothing.
+        let settled = syncs.withLock { $0 }
+        let refused = try served.request("POST", "/api/sync", headers: [("Host", served.hostHeader), ("Origin", served.origin), ("Content-Type", "application/json")], body: "{}")
+        #expect(refused.status == 403, "\(refused.status)")
+        usleep(600_000)
+        #expect(syncs.withLock { $0 } == settled, "a refused request started a sync")
+    }
+
     @Test func serverSyncsHoldTheSyncLockAndWaitForAnother() throws {
         let during = Mutex<[Bool]>([])
         let folder = Mutex<String?>(nil)

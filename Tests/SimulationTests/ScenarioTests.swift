@@ -56,6 +56,50 @@ import Testing
         #expect(measured.neverArrived == 0)
     }
 
+    /// A store restored from a backup (`restoredFromMilliseconds`, version 2): the operator's copy
+    /// is taken at its time and put back at the loss's, so the store after the restore holds
+    /// exactly what it held then (here: the blobs of the syncs before minute 3, none after), and
+    /// every library publishes again what it lacks. The worked scenario restores a month-old
+    /// copy; its image 3 once restored one a few hours old.
+    @Test func aStoreRestoredFromABackupIsTheStoreAsItWasThen() throws {
+        let text = """
+            {
+              "memo-sim scenario": 2,
+              "lengthMilliseconds": 900000,
+              "replicas": [
+                {"name": "a", "syncEveryMilliseconds": 60000, "editEveryMilliseconds": 60000},
+                {"name": "b", "syncEveryMilliseconds": 90000, "editEveryMilliseconds": 120000}
+              ],
+              "storeLosses": [{"atMilliseconds": 600000, "restoredFromMilliseconds": 180000}]
+            }
+            """
+        let trace = try Scenario(parsing: text).trace(seed: 2)
+        #expect(trace.events.contains(ScriptEvent(time: 180_000, peer: 0, action: .storeBackup(slot: 0))))
+        #expect(trace.events.contains(ScriptEvent(time: 600_000, peer: 0, action: .storeRestore(slot: 0))))
+        #expect(!trace.events.contains { if case .storeLoss = $0.action { true } else { false } })
+        #expect(try Trace(parsing: trace.text) == trace)
+        final class Lines { var all: [String] = [] }
+        let kept = Lines()
+        let result = Simulation(trace: trace, lineSink: { kept.all.append($0) }).run()
+        #expect(result.violation == nil, "\(String(describing: result.violation))")
+        let lines = kept.all
+        let backup = try #require(lines.first { $0.contains("keeps a backup of it") }, "\(lines.suffix(20))")
+        let restore = try #require(lines.first { $0.contains("the store is restored from the backup") }, "\(lines.suffix(20))")
+        #expect(backup.hasPrefix("0d00:03:00.000") && restore.hasPrefix("0d00:10:00.000"), "\(backup) / \(restore)")
+        #expect(restore.contains("backup of 0d00:03:00.000, 7.0min old"), "\(restore)")
+        // The same number of blobs taken and put back.
+        let taken = try #require(backup.firstMatch(of: /\((\d+) blobs\)/)?.1)
+        let putBack = try #require(restore.firstMatch(of: /\((\d+) blobs\)/)?.1)
+        #expect(taken == putBack && Int(taken)! > 0, "\(backup) / \(restore)")
+        // A restore without its backup (a trace shrunk without it) does nothing, and says so.
+        var shrunk = trace
+        shrunk.events.removeAll { $0.action == .storeBackup(slot: 0) }
+        let aloneLines = Lines()
+        #expect(Simulation(trace: shrunk, lineSink: { aloneLines.all.append($0) }).run().violation == nil)
+        #expect(aloneLines.all.contains { $0.contains("store restore: no backup was kept in slot 0") })
+        #expect(!aloneLines.all.contains { $0.contains("the store is restored") })
+    }
+
     /// Every worked scenario shipped in Simulations/Scenarios reads (CI's swarm runs them).
     @Test func theWorkedScenariosRead() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -235,6 +279,9 @@ import Testing
             (head + "\"clockSkews\": [\n{\"replica\": \"a\", \"fromMilliseconds\": 0,\n\"skewMilliseconds\": -2592000001}]}", 8, "skewMilliseconds must be from -2592000000 to 2592000000"),
             (head + "\"clockSkews\": [\n{\"replica\": \"a\", \"fromMilliseconds\": 5, \"skewMilliseconds\": 1},\n{\"replica\": \"a\", \"fromMilliseconds\": 5, \"skewMilliseconds\": 2}]}", 8, "two clock skews of a"),
             (head + "\"clockSkews\": [\n{\"replica\": \"a\", \"fromMilliseconds\": 5}]}", 7, "skewMilliseconds is missing"),
+            (head + "\"storeLosses\": [\n{\"atMilliseconds\": 500000,\n\"restoredFromMilliseconds\": 500000}]}", 8, "taken before it is restored"),
+            (head + "\"storeLosses\": [\n{\"atMilliseconds\": 500000, \"restoredFromMilliseconds\": 1000,\n\"image\": 2}]}", 8, "either an image or restoredFromMilliseconds"),
+            (head.replacingOccurrences(of: "scenario\": 2", with: "scenario\": 1") + "\"storeLosses\": [\n{\"atMilliseconds\": 500000, \"restoredFromMilliseconds\": 1000}]}", 7, "version 2 field"),
         ]
         for (text, line, reason) in cases {
             do throws(ScenarioError) {

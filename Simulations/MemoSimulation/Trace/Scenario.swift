@@ -74,6 +74,9 @@ public struct Scenario: Sendable, Equatable {
         public var at: UInt64
         /// 0: the store is wiped; 1 to 3: replaced by one of the older images the run kept.
         public var image: UInt32
+        /// Version 2: the store is replaced by itself as it was at this time instead (a backup
+        /// the operator took then, restored).
+        public var restoredFrom: UInt64? = nil
     }
 
     /// The replicas, those present from the start first (in file order), then the late
@@ -95,6 +98,7 @@ public struct Scenario: Sendable, Equatable {
     /// The fields only version 2 knows, at the top and in a replica.
     static let laterTopFields = ["departures", "clockSkews", "partitions"]
     static let laterReplicaFields = ["editTiming", "syncTiming"]
+    static let laterStoreLossFields = ["restoredFromMilliseconds"]
     /// The largest clock skew a scenario may set: 30 days either way.
     public static let skewMillisecondsMax: Int64 = 30 * 86_400_000
 
@@ -211,10 +215,19 @@ public struct Scenario: Sendable, Equatable {
         }
         for (index, item) in try list(top, "storeLosses").enumerated() {
             let path = "storeLosses[\(index)]"
-            let fields = try members(item, path, allowed: ["atMilliseconds", "image"])
+            let fields = try members(item, path, allowed: ["atMilliseconds", "image"], later: Self.laterStoreLossFields)
             let at = try number(fields, path, "atMilliseconds", range: 0...length)
             let image = try number(fields, path, "image", default: 0, range: 0...3)
-            storeLosses.append(StoreLoss(at: at, image: UInt32(image)))
+            var loss = StoreLoss(at: at, image: UInt32(image))
+            if fields["restoredFromMilliseconds"] != nil {
+                guard fields["image"] == nil else {
+                    throw fail(path + ".image", "a store loss is either an image or restoredFromMilliseconds, not both")
+                }
+                let from = try number(fields, path, "restoredFromMilliseconds", range: 0...length)
+                guard from < at else { throw fail(path + ".restoredFromMilliseconds", "a backup restored must be taken before it is restored") }
+                loss.restoredFrom = from
+            }
+            storeLosses.append(loss)
         }
         for (index, item) in try list(top, "partitions").enumerated() {
             let path = "partitions[\(index)]"
@@ -320,7 +333,14 @@ public struct Scenario: Sendable, Equatable {
         for crash in crashes where crash.at < before(crash.replica) {
             add(crash.at, crash.replica, .crash(point: .now, downMilliseconds: crash.down))
         }
-        for loss in storeLosses { add(loss.at, 0, .storeLoss(which: loss.image)) }
+        for (index, loss) in storeLosses.enumerated() {
+            if let from = loss.restoredFrom {
+                add(from, 0, .storeBackup(slot: UInt32(index)))
+                add(loss.at, 0, .storeRestore(slot: UInt32(index)))
+            } else {
+                add(loss.at, 0, .storeLoss(which: loss.image))
+            }
+        }
         // A skew is a jump from the skew before it (none at the start).
         var skewNow = Array(repeating: Int64(0), count: replicas.count)
         for skew in clockSkews.sorted(by: { ($0.from, $0.replica) < ($1.from, $1.replica) }) where skew.from < before(skew.replica) {

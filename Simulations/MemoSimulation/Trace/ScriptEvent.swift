@@ -78,6 +78,12 @@ public enum ScriptAction: Sendable, Equatable {
     /// The store is wiped (`which` selects: none of the kept images) or replaced by one of the
     /// older images of itself the simulation kept.
     case storeLoss(which: UInt32)
+    /// The store's operator keeps a copy of the store as it is now under `slot` (a backup; a
+    /// scenario's `restoredFromMilliseconds`).
+    case storeBackup(slot: UInt32)
+    /// The store is replaced by the copy kept under `slot` (a folder restored from a backup);
+    /// nothing when no copy was kept there.
+    case storeRestore(slot: UInt32)
     /// The store's operator deletes the key blob (`which % 3 == 0`), replaces it with another
     /// library's (1), or puts the run's key blob back (2). Encrypted runs only.
     case keyBlob(which: UInt32)

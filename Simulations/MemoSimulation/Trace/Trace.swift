@@ -131,6 +131,8 @@ extension Trace {
         case let .clockJump(milliseconds): "clock-jump ms=\(milliseconds)"
         case let .storeFull(milliseconds): "store-full ms=\(milliseconds)"
         case let .storeLoss(which): "store-loss which=\(which)"
+        case let .storeBackup(slot): "store-backup slot=\(slot)"
+        case let .storeRestore(slot): "store-restore slot=\(slot)"
         case let .keyBlob(which): "key-blob which=\(which)"
         }
     }
@@ -343,6 +345,8 @@ extension Trace {
             return .clockJump(milliseconds: value)
         case "store-full": return .storeFull(milliseconds: try f.milliseconds("ms"))
         case "store-loss": return .storeLoss(which: try f.selector("which"))
+        case "store-backup": return .storeBackup(slot: UInt32(try f.int("slot", 0...1_000_000)))
+        case "store-restore": return .storeRestore(slot: UInt32(try f.int("slot", 0...1_000_000)))
         case "key-blob": return .keyBlob(which: try f.selector("which"))
         default: throw f.fail("unknown action \"\(verb)\"")
         }

@@ -304,29 +304,65 @@ extension Simulation {
     /// (a synced folder re-created, or restored from a backup). Every library still holds what
     /// it published, and must publish again what the store lacks.
     func loseStore(_ peer: Peer, which: UInt32) {
+        guard storeMayBeLost(peer, "store loss") else { return }
+        let choice = Int(which) % (storeImages.count + 1)
+        let image = choice == 0 ? [] : storeImages[choice - 1]
+        // A wiped store lost its key blob too; an older image held the run's.
+        replaceStore(with: image, keyBlob: choice == 0 ? .none : .own)
+        record(peer, .fault, UInt64(choice), UInt64(image.count)) {
+            choice == 0 ? "the store is wiped" : "the store is replaced by an older copy of itself (\(image.count) blobs)"
+        }
+    }
+
+    /// The operator keeps a copy of the store as it is now under `slot`.
+    func backUpStore(_ peer: Peer, slot: UInt32) {
         guard parameters.engine == .replica, let store, !isFinalPhase else { return }
-        guard !storeHoldsWhatNoLibraryDoes else { return skip(peer, "store loss: the store may hold what no library does") }
+        let image = store.groundTruth(prefix: "").map { ($0.key, store.bytes(of: $0.key)!) }
+        storeBackups[slot] = (image, storeKeyBlob, now)
+        record(peer, .fault, UInt64(slot), UInt64(image.count)) { "the store's operator keeps a backup of it (\(image.count) blobs)" }
+    }
+
+    /// The store is replaced by the copy kept under `slot` (a folder restored from a backup).
+    func restoreStore(_ peer: Peer, slot: UInt32) {
+        guard let backup = storeBackups[slot] else { return skip(peer, "store restore: no backup was kept in slot \(slot)") }
+        guard storeMayBeLost(peer, "store restore") else { return }
+        replaceStore(with: backup.image, keyBlob: backup.keyBlob)
+        record(peer, .fault, UInt64(slot), UInt64(backup.image.count)) {
+            "the store is restored from the backup of \(SimulatedTime.describe(backup.takenAtMilliseconds)), \(SimulatedTime.short(self.now - backup.takenAtMilliseconds)) old (\(backup.image.count) blobs)"
+        }
+    }
+
+    /// Whether the store may be lost now (a wipe, an older image, a restored backup): not when
+    /// it may hold operations no library holds (the loss would not be the engine's).
+    private func storeMayBeLost(_ peer: Peer, _ what: String) -> Bool {
+        guard parameters.engine == .replica, store != nil, !isFinalPhase else { return false }
+        guard !storeHoldsWhatNoLibraryDoes else {
+            skip(peer, "\(what): the store may hold what no library does")
+            return false
+        }
         // Bit rot took published operations from a library that has not got them back yet: the
         // store may be the only place that holds them.
         guard !peers.contains(where: { $0.awaitsRottedOperations != nil && $0.status != .departed }) else {
-            return skip(peer, "store loss: the store holds operations bit rot took from a library")
+            skip(peer, "\(what): the store holds operations bit rot took from a library")
+            return false
         }
-        let choice = Int(which) % (storeImages.count + 1)
-        let image = choice == 0 ? [] : storeImages[choice - 1]
+        return true
+    }
+
+    /// The store's contents become `image` at once for every reader; `keyBlob`: what it holds
+    /// of the run's key blob then.
+    private func replaceStore(with image: [(key: String, bytes: [UInt8])], keyBlob: StoreKeyBlob) {
+        guard let store else { return }
         // A listing taken before the loss (a stale one) may still show the snapshots it lost:
         // a deletion they covered is the engine's rule applied to what it saw; the listing check
         // publishes what the store lacks again.
         for record in writtenSnapshots where !image.contains(where: { $0.key == record.key }) { snapshotsLostWithTheStore.insert(record.key) }
         store.replaceContents(with: image, now: now)
-        // A wiped store lost its key blob too; an older image held the run's.
-        if keyBlobs != nil { storeKeyBlob = choice == 0 ? .none : .own }
+        if keyBlobs != nil { storeKeyBlob = keyBlob }
         oracle.storeLost()
         storeLossCount += 1
         lastStoreLossMilliseconds = now
         for other in peers { other.syncedSinceStoreLoss = false }
-        record(peer, .fault, UInt64(choice), UInt64(image.count)) {
-            choice == 0 ? "the store is wiped" : "the store is replaced by an older copy of itself (\(image.count) blobs)"
-        }
     }
 
     /// Keeps an image of the store now and then, for ``loseStore(_:which:)``.

@@ -74,6 +74,9 @@ public final class Simulation {
     /// Older images of the store (ground truth), for the store-loss fault: one every 16
     /// finished syncs, the last three.
     var storeImages: [[(key: String, bytes: [UInt8])]] = []
+    /// Copies of the store a scenario's operator kept (``ScriptAction/storeBackup(slot:)``), by
+    /// slot: the blobs, the key blob's state and when it was taken.
+    var storeBackups: [UInt32: (image: [(key: String, bytes: [UInt8])], keyBlob: StoreKeyBlob, takenAtMilliseconds: UInt64)] = [:]
     /// Set once a replica left for good or had its library restored from a backup: from then on
     /// the store may hold operations no library holds, and losing it would lose them for good
     /// (not the engine's fault), so the store-loss fault no longer fires.
@@ -243,6 +246,12 @@ public final class Simulation {
         case let .storeLoss(which):
             let losses = storeLossCount
             loseStore(peer, which: which)
+            if storeLossCount > losses { meter?.fault(peer: peer.index, at: now, "store-loss") }
+        case let .storeBackup(slot):
+            backUpStore(peer, slot: slot)
+        case let .storeRestore(slot):
+            let losses = storeLossCount
+            restoreStore(peer, slot: slot)
             if storeLossCount > losses { meter?.fault(peer: peer.index, at: now, "store-loss") }
         case let .keyBlob(which):
             operatorChangesKeyBlob(peer, which: which)

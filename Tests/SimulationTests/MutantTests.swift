@@ -33,6 +33,8 @@ import Testing
     static let crashes = options(steps: 300, replicas: 3, faults: .only([.crash]))
     /// Transient store errors only: the mutant needs a failed segment write.
     static let transientErrors = options(steps: 300, replicas: 4, faults: .only([.transientErrors]))
+    /// Crashes and the torn-disk fault (whose bit rot damages a synced journal record).
+    static let damagedJournals = options(steps: 300, replicas: 3, faults: .only([.crash, .tornDisk]))
     /// The key-blob fault only (it acts in the encrypted half of the seeds).
     static let keyBlobs = options(steps: 300, replicas: 4, faults: .only([.keyBlob]))
 
@@ -58,6 +60,7 @@ import Testing
         case .gcWithoutGracePeriod: Plan(seeds: 5, options: swarm, expected: [.collection])
         case .skippedFsync: Plan(seeds: 5, options: crashes, expected: [.durability])
         case .recoveryDropsLastRecord: Plan(seeds: 5, options: crashes, expected: [.durability])
+        case .recoveryCutsAtDamage: Plan(seeds: 5, options: damagedJournals, expected: [.durability])
         case .publishCountsFailedWrite: Plan(seeds: 60, options: transientErrors, expected: [.convergence, .quiescence])
         case .encryptedLibrarySyncsPlain: Plan(seeds: 20, options: keyBlobs, expected: [.plaintext])
         case .retentionSkipsCompaction: Plan(seeds: 10, options: swarm, expected: [.durability])

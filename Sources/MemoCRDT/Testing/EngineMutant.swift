@@ -61,6 +61,10 @@ package enum EngineMutant: String, CaseIterable, Sendable {
     /// Journal recovery drops the last intact record as if it were torn. Caught by durability
     /// (a reopened library lacks operations saved before the crash).
     case recoveryDropsLastRecord = "recovery-drops-last-record"
+    /// Journal recovery takes a damaged record for a torn tail (issue 25's bug): the journal is
+    /// cut at the damage, every record after it dropped, and nothing reported. Caught by
+    /// durability (the simulator's bit rot of a synced record: "lost operations silently").
+    case recoveryCutsAtDamage = "recovery-cuts-at-damage"
     /// A sync counts a segment write that failed as published, and trusts that: it neither
     /// checks the listing against what it believes it published nor writes a snapshot for a
     /// replica whose head lacks what it holds. The operations that write carried are never

@@ -220,7 +220,13 @@ package struct LibraryCore: Sendable {
         }
         if let newer { throw .unknownLibraryVersion(file: file, kind: BlobKind.localFile.rawValue, version: newer) }
         var replay = JournalReplay()
+        #if MEMOSYNC_MUTANTS
+        var cutAtDamage = false
+        #endif
         for part in parts {
+            #if MEMOSYNC_MUTANTS
+            if cutAtDamage { continue }
+            #endif
             switch part {
             case let .record(range, body, version, damagedHeader):
                 guard let record = decoded[body.lowerBound] else { continue }
@@ -243,6 +249,13 @@ package struct LibraryCore: Sendable {
                 if version < formatVersion { replay.olderRecords = true }
                 replay.records += 1
             case let .damaged(range):
+                #if MEMOSYNC_MUTANTS
+                if EngineMutant.active == .recoveryCutsAtDamage {
+                    replay.tornStart = range.lowerBound
+                    cutAtDamage = true
+                    continue
+                }
+                #endif
                 replay.damagedRanges.append(range)
                 replay.recordsLost += 1
             case let .torn(range):

@@ -195,6 +195,102 @@ import Testing
         #expect(merged.totals.seeds == 3 && merged.totals.failures > 0)
     }
 
+    /// Issue 30: the study over ssh hosts (`PARALLEL_OPTIONS="--sshlogin ..."`), with a stand-in
+    /// for ssh that runs each job here: GNU parallel spreads the parts over both hosts through
+    /// its remote worker (what a real ssh would carry), and the merged report is one run's.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
+    func aStudyOverSSHHostsEqualsOneRun() throws {
+        let path = try #require(Self.executable)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-ssh-study-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hostLog = folder.appendingPathComponent("hosts.log").path
+        let fakeSSH = folder.appendingPathComponent("fake-ssh").path
+        // ssh's arguments: options, the host, then the command (after "--"), run by a shell.
+        let stand = """
+            #!/bin/sh
+            while [ $# -gt 0 ]; do
+              case "$1" in
+                -*) shift ;;
+                *) echo "$1" >> '\(hostLog)'; shift; break ;;
+              esac
+            done
+            [ "$1" = "--" ] && shift
+            exec sh -c "$*"
+            """
+        try Data(stand.utf8).write(to: URL(fileURLWithPath: fakeSSH))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSSH)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Simulations/study.sh")
+        let process = Process()
+        process.executableURL = script
+        process.arguments = ["1", "6", "2", folder.appendingPathComponent("study").path, "--steps", "60", "--replicas", "2"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MEMO_SIM"] = path
+        environment["PARALLEL_OPTIONS"] = "--ssh \(fakeSSH) --sshlogin 1/host-a,1/host-b"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let hosts = try String(contentsOfFile: hostLog, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(hosts.count == 3 && Set(hosts) == ["host-a", "host-b"], "\(hosts)")
+        #expect(try run(["--seeds", "1..6", "--steps", "60", "--replicas", "2", "--quiet", "--report", folder.appendingPathComponent("one").path]).status == 0)
+        for name in ["measurements.json", "index.html"] {
+            let one = try Data(contentsOf: folder.appendingPathComponent("one/\(name)"))
+            let study = try Data(contentsOf: folder.appendingPathComponent("study/report/\(name)"))
+            #expect(one == study, "\(name)")
+        }
+    }
+
+    /// Issue 30: `Simulations/study-job.yaml`'s container command, run here for each index of a
+    /// small job as Kubernetes runs it (`JOB_COMPLETION_INDEX`, `FIRST` and `PART` set; the
+    /// shared volume a folder; short runs instead of the manifest's long ones), then merged:
+    /// the bytes of one run of the whole range. (No cluster here: what is tested is the
+    /// manifest's command and seed arithmetic.)
+    @Test func theKubernetesJobsCommandCoversTheRangeAndMergesToOneRun() throws {
+        let path = try #require(Self.executable)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manifest = try String(contentsOf: root.appendingPathComponent("Simulations/study-job.yaml"), encoding: .utf8)
+        // The folded `args` block: its lines joined by spaces.
+        let lines = manifest.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "- >-" })
+        var command: [String] = []
+        for line in lines[(start + 1)...] {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, line.hasPrefix("              ") else { break }
+            command.append(trimmed)
+        }
+        let long = "--steps 3000 --replicas 8 --faults all"
+        var shell = command.joined(separator: " ")
+        #expect(shell.contains(long) && shell.contains("memo-sim --seeds") && shell.contains("/study/parts/"), "\(shell)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-k8s-study-\(getpid())")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("parts"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        shell = shell.replacingOccurrences(of: long, with: "--steps 60 --replicas 2")
+            .replacingOccurrences(of: "memo-sim --seeds", with: "'\(path)' --seeds")
+            .replacingOccurrences(of: "/study/", with: folder.path + "/")
+        for index in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shell]
+            process.environment = ["FIRST": "1", "PART": "2", "JOB_COMPLETION_INDEX": String(index), "PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "index \(index)")
+        }
+        let parts = ["1", "3", "5"].map { folder.appendingPathComponent("parts/\($0)").path }
+        #expect(try run(["merge"] + parts + ["--report", folder.appendingPathComponent("report").path]).status == 0)
+        #expect(try run(["--seeds", "1..6", "--steps", "60", "--replicas", "2", "--quiet", "--report", folder.appendingPathComponent("one").path]).status == 0)
+        for name in ["measurements.json", "index.html"] {
+            let one = try Data(contentsOf: folder.appendingPathComponent("one/\(name)"))
+            let merged = try Data(contentsOf: folder.appendingPathComponent("report/\(name)"))
+            #expect(one == merged, "\(name)")
+        }
+    }
+
     /// Issue 30: `--sweep` runs the scenario once per value into DIR/KEY=V/, each the run of a
     /// scenario with that interval, and a page comparing them; bad sweeps are refused.
     @Test func aSweepRunsTheScenarioOncePerValue() throws {

@@ -81,6 +81,10 @@ extension Runner {
         let encrypted = FileManager.default.fileExists(atPath: library.path + "/" + LibraryEncryption.fileName)
             || FileManager.default.fileExists(atPath: library.path + "/store-key")
         let keyRemembered = FileManager.default.fileExists(atPath: library.path + "/store-key")
+        // After damage (a journal record lost, a file kept aside): what waits, and what was kept,
+        // stays visible here, not only in the warning of the command that found it.
+        let heldBack = snapshot.notebook.pendingOperationCount
+        let keptAside = ((try? FileManager.default.contentsOfDirectory(atPath: library.path)) ?? []).filter(LibraryCore.isKeptAside).sorted()
         if json {
             let object: [String: Any] = [
                 "library": library.path,
@@ -97,6 +101,8 @@ extension Runner {
                 "storeEncrypted": encrypted ? true as Any : (settings.store == nil ? NSNull() as Any : false as Any),
                 "passphraseRemembered": keyRemembered,
                 "historyKeepDays": { if case let .days(days) = snapshot.historyRetention { days as Any } else { NSNull() as Any } }(),
+                "heldBackOperations": heldBack,
+                "keptAside": keptAside,
             ]
             console.print(try Format.json(object))
             return
@@ -120,6 +126,12 @@ extension Runner {
             : t(settings.store == nil ? "status.plainNoStore" : "status.plain")
         rows.append((t("status.encryption"), encryption))
         rows.append((t("status.history"), t("status.historyValue", ["period": Self.periodText(snapshot.historyRetention)])))
+        if heldBack > 0 {
+            rows.append((t("status.heldBack"), t("status.heldBackValue", ["count": Format.count(heldBack, "operation")])))
+        }
+        if !keptAside.isEmpty {
+            rows.append((t("status.keptAside"), t("status.keptAsideValue", ["files": keptAside.map(Format.terminalSafe).joined(separator: ", ")])))
+        }
         let width = rows.map { Format.displayWidth($0.0) }.max() ?? 0
         for (label, value) in rows {
             console.print(label + String(repeating: " ", count: width - Format.displayWidth(label) + 1) + value)

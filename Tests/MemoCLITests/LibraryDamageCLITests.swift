@@ -40,6 +40,28 @@ import Testing
         let after = try sandbox.ok(["list"], library: library)
         #expect(after.stdout.contains("fourth") && after.stderr.isEmpty, "\(after)")
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: journal + ".damaged-1"))) == damaged)
+
+        // Later, `memo status` still shows what waits and what was kept aside (the warning came
+        // once, from the command that found the damage).
+        let status = try sandbox.ok(["status", "--json"], library: library).object()
+        let heldBack = try #require(status["heldBackOperations"] as? Int, "\(status)")
+        #expect(heldBack > 0, "\(status)")
+        #expect(status["keptAside"] as? [String] == ["journal-0.damaged-1"], "\(status)")
+        let text = try sandbox.ok(["status"], library: library).stdout
+        #expect(text.contains("Held back:") && text.contains("\(heldBack) operation"), "\(text)")
+        #expect(text.contains("Kept aside:") && text.contains("journal-0.damaged-1"), "\(text)")
+    }
+
+    @Test("a library without damage: status shows neither held-back operations nor files kept aside")
+    func statusOfAnUndamagedLibrary() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("L")
+        _ = try sandbox.newMemo("fine", library: library)
+        let status = try sandbox.ok(["status", "--json"], library: library).object()
+        #expect(status["heldBackOperations"] as? Int == 0 && (status["keptAside"] as? [String])?.isEmpty == true, "\(status)")
+        let text = try sandbox.ok(["status"], library: library).stdout
+        #expect(!text.contains("Held back:") && !text.contains("Kept aside:"), "\(text)")
     }
 
     @Test("a flipped bit in the last record: the memos before it are listed, with the warning, in English, Korean and Japanese")

@@ -319,6 +319,10 @@ extension MemoStrings {
         "cli.status.encryptedRemembered": "on: this library syncs only encrypted, and its store holds ciphertext (the key is remembered)",
         "cli.status.encryption": "Encryption:",
         "cli.status.history": "History:",
+        "cli.status.heldBack": "Held back:",
+        "cli.status.heldBackValue": "{count} waiting for operations they build on (lost with a damaged file, or not received yet); they apply once a sync brings those from a device that published them",
+        "cli.status.keptAside": "Kept aside:",
+        "cli.status.keptAsideValue": "{files} in the library folder (damaged or left-over copies, never read or deleted by memo)",
         "cli.status.historyValue": "deleted text kept {period} ('memo history --keep' changes it)",
         "cli.status.plain": "off: the store held plain text at the last sync ('memo sync --encrypt' turns it on)",
         "cli.status.plainNoStore": "off ('memo sync --encrypt' turns it on)",
@@ -822,13 +826,17 @@ extension MemoStrings {
             operations it has not published to a store yet (unsynced edits, counted as
             'memo sync' counts them), when it last synced completely, the remembered
             store folder, and whether encryption is on (for the library, and so for its
-            store). Works while other memo commands run.
+            store). After damage it also shows the operations held back (waiting for ones
+            a damaged file lost, until a sync brings them back) and the files kept aside
+            in the library folder. Works while other memo commands run.
 
             --json  an object: library, replica, lineage (the newest 8 ids this library
                     made edits under), lineageCount, memos, trashedMemos, unsyncedEdits
                     (also as unpublishedOperations), lastSync (ISO 8601 or null), store
                     (or null), encrypted (the library syncs only encrypted), storeEncrypted
-                    (its store, as of the last sync; null before one), passphraseRemembered.
+                    (its store, as of the last sync; null before one), passphraseRemembered,
+                    historyKeepDays (null: forever), heldBackOperations, keptAside (file
+                    names).
 
             Examples:
               memo status

@@ -319,6 +319,10 @@ extension MemoStrings {
         "cli.status.encryptedRemembered": "オン: このライブラリは暗号化してのみ同期し、ストアには暗号文があります(鍵を記憶しています)",
         "cli.status.encryption": "暗号化:",
         "cli.status.history": "履歴:",
+        "cli.status.heldBack": "保留中の操作:",
+        "cli.status.heldBackValue": "{count}が前提となる操作を待っています(損傷したファイルとともに失われたか、まだ受け取っていない)。それを公開したデバイスがあれば、同期で受け取って適用されます",
+        "cli.status.keptAside": "取り置いたファイル:",
+        "cli.status.keptAsideValue": "ライブラリのフォルダーの {files}(損傷したか残ったコピー。memo は読みも消しもしません)",
         "cli.status.historyValue": "削除されたテキストを{period}保持('memo history --keep' で変更します)",
         "cli.status.plain": "オフ: 最後の同期のときストアには平文がありました('memo sync --encrypt' でオンにします)",
         "cli.status.plainNoStore": "オフ('memo sync --encrypt' でオンにします)",
@@ -812,14 +816,16 @@ extension MemoStrings {
             ライブラリのフォルダー、最後のセッションのレプリカ ID(ライブラリが正常に閉じられ、
             コピーでなければ次のセッションが引き継ぐ)と、まだその名前で公開する以前の ID、
             メモの数、まだストアに公開していない操作の数(未同期の編集。'memo sync' と同じ数え方)、
-            最後に同期を終えた時刻、記憶しているストアのフォルダー、暗号化の有無(ライブラリと、したがってそのストア)を表示します。ほかの memo
-            コマンドの実行中でも動きます。
+            最後に同期を終えた時刻、記憶しているストアのフォルダー、暗号化の有無(ライブラリと、したがってそのストア)を表示します。損傷が
+            あったときは、保留中の操作(損傷したファイルが失った操作を同期が取り戻すまで待つもの)と、ライブラリの
+            フォルダーに取り置いたファイルも表示します。ほかの memo コマンドの実行中でも動きます。
 
             --json  オブジェクト: library、replica、lineage(このライブラリが編集に使った最新の
                     ID 8 個)、lineageCount、memos、trashedMemos、unsyncedEdits
                     (unpublishedOperations としても)、lastSync(ISO 8601 か null)、store
                     (か null)、encrypted(ライブラリが暗号化してのみ同期する)、storeEncrypted
-                    (最後の同期のときのストア。それまでは null)、passphraseRemembered。
+                    (最後の同期のときのストア。それまでは null)、passphraseRemembered、historyKeepDays
+                    (null は無期限)、heldBackOperations、keptAside(ファイル名)。
 
             例:
               memo status

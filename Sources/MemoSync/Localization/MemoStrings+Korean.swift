@@ -319,6 +319,10 @@ extension MemoStrings {
         "cli.status.encryptedRemembered": "켜짐: 이 라이브러리는 암호화해서만 동기화하고 저장소에는 암호문이 있습니다(키를 기억함)",
         "cli.status.encryption": "암호화:",
         "cli.status.history": "기록:",
+        "cli.status.heldBack": "보류된 작업:",
+        "cli.status.heldBackValue": "{count}가 기반이 되는 작업을 기다립니다(손상된 파일과 함께 잃었거나 아직 받지 못함). 그 작업을 올린 기기가 있으면 동기화로 받아 적용됩니다",
+        "cli.status.keptAside": "따로 둔 파일:",
+        "cli.status.keptAsideValue": "라이브러리 폴더의 {files}(손상되었거나 남은 사본. memo는 읽지도 지우지도 않습니다)",
         "cli.status.historyValue": "삭제된 텍스트를 {period} 보관('memo history --keep'으로 바꿉니다)",
         "cli.status.plain": "꺼짐: 마지막 동기화 때 저장소에는 평문이 있었습니다('memo sync --encrypt'로 켭니다)",
         "cli.status.plainNoStore": "꺼짐('memo sync --encrypt'로 켭니다)",
@@ -808,14 +812,16 @@ extension MemoStrings {
             라이브러리 폴더, 마지막 세션의 레플리카 ID(라이브러리를 정상적으로 닫았고 복사본이
             아니면 다음 세션이 이어받음)와 아직 그 ID로 올리는 이전 ID들, 메모 수, 아직 저장소에
             올리지 않은 작업 수(동기화 안 된 편집, 'memo sync'와 같은 방식으로 셈), 마지막으로
-            동기화를 마친 시각, 기억된 저장소 폴더, 암호화 여부(라이브러리와, 따라서 그 저장소)를 보여 줍니다. 다른 memo 명령이 실행 중이어도
-            동작합니다.
+            동기화를 마친 시각, 기억된 저장소 폴더, 암호화 여부(라이브러리와, 따라서 그 저장소)를 보여 줍니다. 손상이 있었다면
+            보류된 작업(손상된 파일이 잃은 작업을 동기화가 되찾아 올 때까지 기다림)과 라이브러리 폴더에
+            따로 둔 파일도 보여 줍니다. 다른 memo 명령이 실행 중이어도 동작합니다.
 
             --json  객체: library, replica, lineage(이 라이브러리가 편집에 쓴 최신 ID 8개),
                     lineageCount, memos, trashedMemos, unsyncedEdits(unpublishedOperations
                     로도), lastSync(ISO 8601 또는 null), store(또는 null), encrypted(라이브러리가
                     암호화해서만 동기화함), storeEncrypted(마지막 동기화 때의 저장소, 그 전에는
-                    null), passphraseRemembered.
+                    null), passphraseRemembered, historyKeepDays(null: 영구), heldBackOperations,
+                    keptAside(파일 이름).
 
             예:
               memo status

@@ -153,44 +153,53 @@ import Testing
         #expect(try run(["--replay", "/nonexistent/trace", "--measure", "/tmp/x.json"]).status == 2)
     }
 
-    /// Issue 30: `Simulations/study.sh` cuts seeds 1..5 into parts of 2, runs them on GNU
-    /// parallel (when installed) and merges them: the same bytes as one run of 1..5.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
-    func aStudyOnGNUParallelEqualsOneRun() throws {
-        let path = try #require(Self.executable)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-study-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Simulations/study.sh")
+    /// The repository's folder.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `Simulations/study.sh arguments` with `memo-sim` this build's (and `environment`
+    /// added); its exit status.
+    func study(_ arguments: [String], environment added: [String: String] = [:]) throws -> Int32 {
         let process = Process()
-        process.executableURL = script
-        process.arguments = ["1", "5", "2", folder.appendingPathComponent("study").path, "--steps", "60", "--replicas", "2"]
+        process.executableURL = Self.repository.appendingPathComponent("Simulations/study.sh")
+        process.arguments = arguments
+        let path = try #require(Self.executable)
         var environment = ProcessInfo.processInfo.environment
         environment["MEMO_SIM"] = path
+        environment.merge(added) { $1 }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(try run(["--seeds", "1..5", "--steps", "60", "--replicas", "2", "--quiet", "--report", folder.appendingPathComponent("one").path]).status == 0)
+        return process.terminationStatus
+    }
+
+    /// Expects the report in `folder/report` (a study's, merged) to be, byte for byte, the
+    /// report of one run of `seeds` with `options`.
+    func expectOneRunsReport(_ folder: URL, report: String, seeds: String, options: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let one = folder.appendingPathComponent("one-run").path
+        #expect(try run(["--seeds", seeds] + options + ["--quiet", "--report", one]).status == 0, sourceLocation: sourceLocation)
         for name in ["measurements.json", "index.html"] {
-            let one = try Data(contentsOf: folder.appendingPathComponent("one/\(name)"))
-            let study = try Data(contentsOf: folder.appendingPathComponent("study/report/\(name)"))
-            #expect(one == study, "\(name)")
+            let expected = try Data(contentsOf: URL(fileURLWithPath: one + "/" + name))
+            let merged = try Data(contentsOf: folder.appendingPathComponent(report + "/" + name))
+            #expect(expected == merged, "\(name)", sourceLocation: sourceLocation)
         }
+    }
+
+    /// Issue 30: `Simulations/study.sh` cuts seeds 1..5 into parts of 2, runs them on GNU
+    /// parallel (when installed) and merges them: the same bytes as one run of 1..5.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
+    func aStudyOnGNUParallelEqualsOneRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-study-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let options = ["--steps", "60", "--replicas", "2"]
+        #expect(try study(["1", "5", "2", folder.appendingPathComponent("study").path] + options) == 0)
+        try expectOneRunsReport(folder, report: "study/report", seeds: "1..5", options: options)
         // A part whose seeds break an invariant (a broken engine, in builds that have them):
         // the study still merges, says so, and exits non-zero.
         guard SimulationParameters.availableMutants.contains("delta-omits-operation") else { return }
-        let failing = Process()
-        failing.executableURL = script
-        failing.arguments = ["1", "3", "2", folder.appendingPathComponent("failing").path, "--steps", "150", "--replicas", "4", "--mutant", "delta-omits-operation"]
-        failing.environment = environment
-        failing.standardOutput = FileHandle.nullDevice
-        failing.standardError = FileHandle.nullDevice
-        try failing.run()
-        failing.waitUntilExit()
-        #expect(failing.terminationStatus != 0)
+        let failing = ["1", "3", "2", folder.appendingPathComponent("failing").path, "--steps", "150", "--replicas", "4", "--mutant", "delta-omits-operation"]
+        #expect(try study(failing) != 0)
         let merged = try MeasurementFile(parsing: String(contentsOf: folder.appendingPathComponent("failing/report/measurements.json"), encoding: .utf8))
         #expect(merged.totals.seeds == 3 && merged.totals.failures > 0)
     }
@@ -200,7 +209,6 @@ import Testing
     /// its remote worker (what a real ssh would carry), and the merged report is one run's.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
     func aStudyOverSSHHostsEqualsOneRun() throws {
-        let path = try #require(Self.executable)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-ssh-study-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -220,28 +228,14 @@ import Testing
             """
         try Data(stand.utf8).write(to: URL(fileURLWithPath: fakeSSH))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSSH)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Simulations/study.sh")
-        let process = Process()
-        process.executableURL = script
-        process.arguments = ["1", "6", "2", folder.appendingPathComponent("study").path, "--steps", "60", "--replicas", "2"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["MEMO_SIM"] = path
-        environment["PARALLEL_OPTIONS"] = "--ssh \(fakeSSH) --sshlogin 1/host-a,1/host-b"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let options = ["--steps", "60", "--replicas", "2"]
+        let status = try study(
+            ["1", "6", "2", folder.appendingPathComponent("study").path] + options,
+            environment: ["PARALLEL_OPTIONS": "--ssh \(fakeSSH) --sshlogin 1/host-a,1/host-b"])
+        #expect(status == 0)
         let hosts = try String(contentsOfFile: hostLog, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(hosts.count == 3 && Set(hosts) == ["host-a", "host-b"], "\(hosts)")
-        #expect(try run(["--seeds", "1..6", "--steps", "60", "--replicas", "2", "--quiet", "--report", folder.appendingPathComponent("one").path]).status == 0)
-        for name in ["measurements.json", "index.html"] {
-            let one = try Data(contentsOf: folder.appendingPathComponent("one/\(name)"))
-            let study = try Data(contentsOf: folder.appendingPathComponent("study/report/\(name)"))
-            #expect(one == study, "\(name)")
-        }
+        try expectOneRunsReport(folder, report: "study/report", seeds: "1..6", options: options)
     }
 
     /// Issue 30: `Simulations/study-job.yaml`'s container command, run here for each index of a
@@ -251,8 +245,7 @@ import Testing
     /// manifest's command and seed arithmetic.)
     @Test func theKubernetesJobsCommandCoversTheRangeAndMergesToOneRun() throws {
         let path = try #require(Self.executable)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let manifest = try String(contentsOf: root.appendingPathComponent("Simulations/study-job.yaml"), encoding: .utf8)
+        let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Simulations/study-job.yaml"), encoding: .utf8)
         // The folded `args` block: its lines joined by spaces.
         let lines = manifest.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let start = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "- >-" })
@@ -283,12 +276,7 @@ import Testing
         }
         let parts = ["1", "3", "5"].map { folder.appendingPathComponent("parts/\($0)").path }
         #expect(try run(["merge"] + parts + ["--report", folder.appendingPathComponent("report").path]).status == 0)
-        #expect(try run(["--seeds", "1..6", "--steps", "60", "--replicas", "2", "--quiet", "--report", folder.appendingPathComponent("one").path]).status == 0)
-        for name in ["measurements.json", "index.html"] {
-            let one = try Data(contentsOf: folder.appendingPathComponent("one/\(name)"))
-            let merged = try Data(contentsOf: folder.appendingPathComponent("report/\(name)"))
-            #expect(one == merged, "\(name)")
-        }
+        try expectOneRunsReport(folder, report: "report", seeds: "1..6", options: ["--steps", "60", "--replicas", "2"])
     }
 
     /// Issue 30: `--sweep` runs the scenario once per value into DIR/KEY=V/, each the run of a

@@ -128,6 +128,8 @@ enum MemoSimCommand {
 
         var measures: Bool { measurePath != nil || reportDirectory != nil }
 
+        /// The scenario's names of its replicas, replica 0 first (none without a scenario).
+        var replicaNames: [String] { scenario?.replicas.map(\.name) ?? [] }
         /// What a replay command adds for a scenario.
         var scenarioSuffix: String { scenarioPath.map { " --scenario \($0)" } ?? "" }
 
@@ -375,7 +377,7 @@ enum MemoSimCommand {
             trace, printLog: invocation.printLog, command: invocation.options.commandLine(seed: seed) + invocation.scenarioSuffix,
             measure: invocation.measures ? invocation.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds : nil)
         if let measured = code.measurements {
-            let written = writeMeasurements(MeasurementFile(options: invocation.measuredOptions, seeds: [measured]), invocation)
+            let written = writeMeasurements(MeasurementFile(options: invocation.measuredOptions, seeds: [measured], replicaNames: invocation.replicaNames), invocation)
             if written != 0 { return written }
         }
         return code.status
@@ -399,7 +401,7 @@ enum MemoSimCommand {
         }
         let summary = runner.run(seeds: invocation.seeds)
         if invocation.measures {
-            let written = writeMeasurements(MeasurementFile(options: invocation.measuredOptions, seeds: summary.measurements), invocation)
+            let written = writeMeasurements(MeasurementFile(options: invocation.measuredOptions, seeds: summary.measurements, replicaNames: invocation.replicaNames), invocation)
             if written != 0 { return written }
         }
         let missing = SometimesFlags.required.subtracting(summary.sometimes)
@@ -477,7 +479,7 @@ enum MemoSimCommand {
             runner.compactsMeasurements = part.compact
             let summary = runner.run(seeds: part.seeds)
             failed = failed || !summary.failures.isEmpty
-            let file = MeasurementFile(options: part.measuredOptions + " --sweep \(key)=\(label)", seeds: summary.measurements)
+            let file = MeasurementFile(options: part.measuredOptions + " --sweep \(key)=\(label)", seeds: summary.measurements, replicaNames: part.replicaNames)
             let written = writeMeasurements(file, part)
             if written != 0 { return written }
             runs.append((label, file))

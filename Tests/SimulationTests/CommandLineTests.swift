@@ -346,6 +346,47 @@ import Testing
 
     /// Issue 30: seeds 1..4 in one process, and 1..2 and 3..4 in two merged by `memo-sim
     /// merge`: the same measurements and page, byte for byte; measuring leaves the hashes alone.
+    /// A scenario's report names its replicas (`r0 phone` in the timeline and charts, and
+    /// `replicaNames` in the JSON, replica 0 first: founders first, as the trace numbers them);
+    /// parts of a scenario study merge with their names; parts that name their replicas
+    /// differently do not; a random profile's file has no names.
+    @Test func aScenariosReportNamesItsReplicas() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-names-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func dir(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        func scenario(_ names: [String]) throws -> String {
+            // One path: a file's name is part of the options a report records.
+            let path = dir("scenario.json")
+            let text = """
+                {"memo-sim scenario": 1, "lengthMilliseconds": 600000, "replicas": [
+                  {"name": "\(names[0])", "syncEveryMilliseconds": 100000, "editEveryMilliseconds": 200000, "joinAtMilliseconds": 200000},
+                  {"name": "\(names[1])", "syncEveryMilliseconds": 60000, "editEveryMilliseconds": 120000}]}
+                """
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let file = try scenario(["tablet", "phone"])
+        #expect(try run(["--scenario", file, "--seeds", "1..2", "--report", dir("low")]).status == 0)
+        #expect(try run(["--scenario", file, "--seeds", "3..3", "--report", dir("high")]).status == 0)
+        let low = try MeasurementFile(parsing: String(contentsOfFile: dir("low/measurements.json"), encoding: .utf8))
+        // The phone is there from the start: replica 0; the tablet joins later: replica 1.
+        #expect(low.replicaNames == ["phone", "tablet"])
+        let page = try String(contentsOfFile: dir("low/index.html"), encoding: .utf8)
+        #expect(page.contains(">r0 phone</text>") && page.contains(">r1 tablet</text>"), "\(page.prefix(300))")
+        #expect(try run(["merge", dir("low"), dir("high"), "--report", dir("merged")]).status == 0)
+        let merged = try MeasurementFile(parsing: String(contentsOfFile: dir("merged/measurements.json"), encoding: .utf8))
+        #expect(merged.replicaNames == ["phone", "tablet"] && merged.seeds.map(\.seed) == [1, 2, 3])
+        // Named otherwise (the same file and schedule, the same options): not the same study.
+        #expect(try run(["--scenario", try scenario(["pad", "mobile"]), "--seeds", "4..4", "--report", dir("renamed")]).status == 0)
+        #expect(try run(["merge", dir("low"), dir("renamed"), "--measure", dir("mixed.json")]).status == 2)
+        // A random profile's replicas have no names, and its file says none.
+        #expect(try run(["--seeds", "1..1", "--steps", "40", "--replicas", "2", "--measure", dir("random.json")]).status == 0)
+        let random = try String(contentsOfFile: dir("random.json"), encoding: .utf8)
+        #expect(!random.contains("replicaNames"))
+        #expect(try MeasurementFile(parsing: random).replicaNames.isEmpty)
+    }
+
     @Test func mergedReportsEqualOneRun() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-merge-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -33,14 +33,14 @@ public enum MeasurementReport {
         page += storeChart(file.seeds, title: "bytes", maximum: totals.storeBytesMax, value: \.bytes)
         if let first = file.seeds.first, first.replicas.contains(where: { !$0.samples.isEmpty }) {
             page += "<h2>Replicas over time (seed \(first.seed))</h2>\n<p>Sampled with the store; one line per replica. Held back: operations a library keeps until what they depend on arrives (0 while the replica is not running). Library: its files' bytes on the simulated disk (0 for the notebook engine).</p>\n"
-            page += replicaChart(first, title: "heldBack", label: "operations held back", value: \.heldBack)
-            page += replicaChart(first, title: "libraryBytes", label: "library bytes", value: \.libraryBytes)
+            page += replicaChart(first, title: "heldBack", label: "operations held back", value: \.heldBack, names: file.replicaNames)
+            page += replicaChart(first, title: "libraryBytes", label: "library bytes", value: \.libraryBytes, names: file.replicaNames)
         }
         if file.isCompact {
             page += "<p>Compact measurements (<code>--compact</code>): no timelines or samples, latencies rounded up to four significant digits.</p>\n"
         } else if let first = file.seeds.first {
             page += "<h2>Timeline of seed \(first.seed)</h2>\n"
-            page += timeline(first)
+            page += timeline(first, names: file.replicaNames)
         }
         page += "</body></html>\n"
         return page
@@ -124,7 +124,15 @@ public enum MeasurementReport {
 
     /// One replica sample over time, a line per replica of `seed`; the axis ends at the
     /// highest value any replica reached (in `data-max` of the chart, and of each line).
-    static func replicaChart(_ seed: SeedMeasurements, title: String, label: String, value: KeyPath<ReplicaSample, Int>) -> String {
+    /// A replica's label: `r0`, with the scenario's name when it has one (`r0 phone`; a name
+    /// longer than 10 characters is cut, with "…": the JSON has it whole).
+    static func label(_ replica: Int, _ names: [String]) -> String {
+        guard replica < names.count else { return "r\(replica)" }
+        let name = names[replica]
+        return "r\(replica) " + escape(name.count > 10 ? String(name.prefix(9)) + "…" : name)
+    }
+
+    static func replicaChart(_ seed: SeedMeasurements, title: String, label: String, value: KeyPath<ReplicaSample, Int>, names: [String] = []) -> String {
         let width = 760, height = 240, left = 90, right = 70, top = 24, bottom = 30
         let maximum = seed.replicas.flatMap { $0.samples.map { $0[keyPath: value] } }.max() ?? 0
         let plot = LinePlot(width: width, height: height, left: left, right: right, top: top, bottom: bottom,
@@ -137,7 +145,7 @@ public enum MeasurementReport {
             let peak = replica.samples.map { $0[keyPath: value] }.max() ?? 0
             let colour = seedColours[index % seedColours.count]
             svg += "<polyline class=\"replica\" data-replica=\"\(replica.replica)\" data-max=\"\(peak)\" data-values=\"\(replica.samples.map { String($0[keyPath: value]) }.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
-            if index < 14 { svg += "<text x=\"\(width - right + 4)\" y=\"\(top + 12 + index * 13)\" font-size=\"11\" fill=\"\(colour)\">r\(replica.replica)</text>\n" }
+            if index < 14 { svg += "<text x=\"\(width - right + 4)\" y=\"\(top + 12 + index * 13)\" font-size=\"11\" fill=\"\(colour)\">\(Self.label(replica.replica, names))</text>\n" }
         }
         svg += "</svg>\n"
         return svg
@@ -179,8 +187,9 @@ public enum MeasurementReport {
     ]
 
     /// A row per replica: offline and down stretches, syncs, edit ticks, fault markers.
-    static func timeline(_ seed: SeedMeasurements) -> String {
-        let rowHeight = 24, left = 50, right = 10, top = 20
+    static func timeline(_ seed: SeedMeasurements, names: [String] = []) -> String {
+        let rowHeight = 24, right = 10, top = 20
+        let left = names.isEmpty ? 50 : 110
         let width = 1000
         let plotWidth = width - left - right
         let end = max(1, seed.simulatedMilliseconds)
@@ -191,7 +200,7 @@ public enum MeasurementReport {
         for (row, replica) in seed.replicas.enumerated() {
             let y = top + row * rowHeight
             svg += "<g data-replica=\"\(replica.replica)\" data-edits=\"\(replica.edits)\" data-syncs=\"\(replica.syncs)\" data-crashes=\"\(replica.crashes)\">\n"
-            svg += "<text x=\"4\" y=\"\(y + 15)\" font-size=\"12\">r\(replica.replica)</text>\n"
+            svg += "<text x=\"4\" y=\"\(y + 15)\" font-size=\"12\">\(Self.label(replica.replica, names))</text>\n"
             svg += "<line x1=\"\(left)\" y1=\"\(y + 11)\" x2=\"\(width - right)\" y2=\"\(y + 11)\" stroke=\"#eee\"/>\n"
             for (kind, colour) in kindColours {
                 for entry in replica.timeline where entry.kind == kind {

@@ -14,10 +14,14 @@ public struct MeasurementFile: Equatable, Sendable {
     public var options: String
     /// The seeds, in ascending seed order.
     public var seeds: [SeedMeasurements]
+    /// A scenario's names of its replicas, replica 0 first (empty for a random profile, whose
+    /// replicas have none): written only when there are some.
+    public var replicaNames: [String]
 
-    public init(options: String, seeds: [SeedMeasurements]) {
+    public init(options: String, seeds: [SeedMeasurements], replicaNames: [String] = []) {
         self.options = options
         self.seeds = seeds.sorted { $0.seed < $1.seed }
+        self.replicaNames = replicaNames
     }
 
     /// A compact file's arrival latencies (rounded, ``SeedMeasurements/roundedUp(_:)``) as
@@ -42,7 +46,7 @@ public struct MeasurementFile: Equatable, Sendable {
 
     /// Every seed in the compact form.
     public func compacted() -> MeasurementFile {
-        var file = MeasurementFile(options: options, seeds: seeds.map { $0.compacted() })
+        var file = MeasurementFile(options: options, seeds: seeds.map { $0.compacted() }, replicaNames: replicaNames)
         file.roundedArrivals = roundedArrivals
         return file
     }
@@ -52,6 +56,7 @@ public struct MeasurementFile: Equatable, Sendable {
             "format": .string(Self.formatName), "version": .integer(Self.formatVersion), "options": .string(options),
             "seeds": .array(seeds.map(\.json)), "totals": totals.json,
         ]
+        if !replicaNames.isEmpty { members["replicaNames"] = .array(replicaNames.map { .string($0) }) }
         if isCompact {
             members["compact"] = .bool(true)
             members["arrivalRoundedMilliseconds"] = .array(allRoundedArrivals.map { .array([.integer($0.value), .integer($0.count)]) })
@@ -79,7 +84,15 @@ public struct MeasurementFile: Equatable, Sendable {
             }
             read.append(measurements)
         }
-        self.init(options: options, seeds: read)
+        var names: [String] = []
+        if let items = json["replicaNames"] {
+            guard let list = items.array, !list.isEmpty else { throw MeasurementFileError(reason: "replicaNames must be a list of names") }
+            for item in list {
+                guard let name = item.string else { throw MeasurementFileError(reason: "replicaNames must be a list of names") }
+                names.append(name)
+            }
+        }
+        self.init(options: options, seeds: read, replicaNames: names)
         if let pairs = json["arrivalRoundedMilliseconds"]?.array {
             guard isCompact || read.isEmpty else { throw MeasurementFileError(reason: "rounded latencies in a file whose seeds are not compact") }
             for pair in pairs {
@@ -103,6 +116,9 @@ public struct MeasurementFile: Equatable, Sendable {
             guard file.options == first.options else {
                 throw MeasurementFileError(reason: "the files ran with different options: \"\(first.options)\" and \"\(file.options)\"")
             }
+            guard file.replicaNames == first.replicaNames else {
+                throw MeasurementFileError(reason: "the files name their replicas differently: \(first.replicaNames) and \(file.replicaNames)")
+            }
             for seed in file.seeds {
                 guard seen.insert(seed.seed).inserted else { throw MeasurementFileError(reason: "seed \(seed.seed) is in two files") }
                 seeds.append(seed)
@@ -110,7 +126,7 @@ public struct MeasurementFile: Equatable, Sendable {
             for (value, count) in file.roundedArrivals { rounded[value, default: 0] += count }
         }
         // A compact part makes the whole compact: its seeds have no more than that.
-        var merged = MeasurementFile(options: first.options, seeds: seeds)
+        var merged = MeasurementFile(options: first.options, seeds: seeds, replicaNames: first.replicaNames)
         merged.roundedArrivals = rounded
         return merged.isCompact ? merged.compacted() : merged
     }

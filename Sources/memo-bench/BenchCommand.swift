@@ -83,8 +83,9 @@ enum BenchCommand: Equatable {
                        --history-retention sets each library's (default 90 days)
           remote       a folder store behind a fixed latency per request (--latency-ms, default
                        50) holding a snapshot of 10000 memos and 300 segments of 3 devices:
-                       a new device's bootstrap with 8 requests in flight and with 1, 1000
-                       keystrokes typed during a bootstrap (99th percentile of each call), and
+                       a new device's bootstrap with 8 requests in flight and with 1,
+                       keystrokes typed during a bootstrap (at least 1000, until it returns;
+                       99th percentile and slowest of each call), and
                        one changed memo published and received (time, round trips, requests).
                        Runs once; --explain lists the one change's requests on stderr.
                        With --store s3 or --store webdav, through the test servers instead

@@ -5,8 +5,9 @@
 // a snapshot of a 10,000-memo notebook and 300 segments from 3 devices (the writers never write
 // a snapshot, so a new device must read them all). Then:
 // - bootstrap: a new device's first sync, with the default in-flight limit (8) and with 1;
-// - typing during a sync: 1,000 keystrokes, one every 2 ms, into a 2,000-character memo of a
-//   device whose bootstrap runs meanwhile; each keystroke's call is timed;
+// - typing during a sync: keystrokes, one every 2 ms, into a 2,000-character memo of a device
+//   whose bootstrap runs meanwhile, at least 1,000 and until its sync returns; each keystroke's
+//   call is timed;
 // - one change: a writer edits one memo and syncs; a bootstrapped reader syncs and gets it.
 //   Round trips count the waits a sync makes: one begins with a request made while none is in
 //   flight (requests made meanwhile share it); the requests are counted too.
@@ -127,9 +128,11 @@ enum RemoteBenchmark {
         // The slowest keystroke during the syncs that merge the most (issue 25): a new device's
         // bootstrap, and a device receiving 2,000 changed memos, each at 0 and 50 ms.
         var editMax: [(String, Double)] = []
+        var typedDuring: [(String, Int)] = []
         for latency in [0, 50] {
             let typed = try await typeDuringBootstrap(devices, store: LatencyStore(inner: devices.folder, latencyMilliseconds: latency))
             editMax.append(("edit_max_ms_bootstrap_\(latency)ms", typed.keystrokeMilliseconds.max() ?? 0))
+            typedDuring.append(("keystrokes_during_bootstrap_\(latency)ms", typed.duringSync))
         }
         var receivedOperations = 0
         for latency in [0, 50] {
@@ -162,9 +165,10 @@ enum RemoteBenchmark {
         report.add("requests_receive_one_change", .integer(receiveRequests.count))
         report.add("edit_p99_ms_during_sync", .milliseconds(percentile(typing.keystrokeMilliseconds, 0.99)))
         report.add("edit_max_ms_during_sync", .milliseconds(typing.keystrokeMilliseconds.max() ?? 0))
-        report.add("keystrokes", .integer(keystrokeCount))
+        report.add("keystrokes", .integer(typing.keystrokeMilliseconds.count))
         report.add("keystrokes_during_sync", .integer(typing.duringSync))
         for (key, milliseconds) in editMax { report.add(key, .milliseconds(milliseconds)) }
+        for (key, count) in typedDuring { report.add(key, .integer(count)) }
         report.add("receive_changed_memos", .integer(receiveMemoCount))
         report.add("receive_operations", .integer(receivedOperations))
         return report
@@ -226,26 +230,35 @@ enum RemoteBenchmark {
         return (device, timed.milliseconds, timed.result, store.requests)
     }
 
-    /// Keystrokes, one every 2 ms, into a memo of a device whose bootstrap runs meanwhile: each
-    /// call's time, and how many were typed while the sync ran.
+    /// Keystrokes, one every 2 ms, into a memo of a device whose bootstrap runs meanwhile, at
+    /// least ``keystrokeCount`` and until the sync has returned (its last save included: 1,000
+    /// keystrokes once ended before a slow bootstrap's merge): each call's time, and how many
+    /// were typed before the sync returned.
     static func typeDuringBootstrap(_ devices: Devices, store: LatencyStore) async throws -> (keystrokeMilliseconds: [Double], duringSync: Int) {
         let typist = try devices.new()
         let memo = try typist.createMemo(text: String(repeating: "abcdefghij", count: typedMemoLength / 10))
         try await typist.save()
-        let bootstrapping = Task { try await typist.sync(with: store) }
+        let finished = Mutex(false)
+        let bootstrapping = Task {
+            defer { finished.withLock { $0 = true } }
+            return try await typist.sync(with: store)
+        }
         var keystrokeMilliseconds: [Double] = []
         var position = typedMemoLength / 2
         var duringSync = 0
-        for index in 0..<keystrokeCount {
+        var index = 0
+        while index < keystrokeCount || !finished.withLock({ $0 }) {
+            let running = !finished.withLock { $0 }
             let letter = String(UnicodeScalar(UInt8(97 + index % 26)))
             let timed = try Measure.timed { () throws(ReplicaError) in try typist.edit(memo, replacingUTF16: position..<position, with: letter) }
             keystrokeMilliseconds.append(timed.milliseconds)
-            if typist.syncProgress != nil { duringSync += 1 }
+            if running { duringSync += 1 }
             position += 1
+            index += 1
             try await Task.sleep(for: .milliseconds(2))
         }
         let report = try await bootstrapping.value
-        guard report.isComplete, typist.notebook.memo(memo)?.text.utf16.count == typedMemoLength + keystrokeCount else {
+        guard report.isComplete, typist.notebook.memo(memo)?.text.utf16.count == typedMemoLength + index else {
             throw BenchFailure.usage("typing during the bootstrap lost keystrokes or the sync failed: \(report.errors)")
         }
         await typist.close()

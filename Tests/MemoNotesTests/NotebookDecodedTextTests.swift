@@ -100,6 +100,46 @@ import Testing
         #expect(notebook.decodedTextCount == 1)
     }
 
+    /// A release in steps (what `Replica` does, a few texts per hold of its lock): the decoded
+    /// texts listed, ordered least recently used first, then turned back a few at a time. A text
+    /// edited between the steps is the most recent then, and stays decoded; the others go in
+    /// the order one call would have chosen, and the result is the notebook one call gives.
+    @Test func aReleaseInStepsKeepsATextUsedBetweenThem() throws {
+        var random = SeededRandom(seed: 0xDEC5)
+        var notebook = Notebook(replica: ReplicaID(3))
+        var ids: [MemoID] = []
+        for index in 0..<8 {
+            let id = MemoID(using: &random)
+            try notebook.createMemo(id, text: "memo \(index)", wallMilliseconds: 100 + UInt64(index))
+            ids.append(id)
+        }
+        var oneCall = notebook
+        #expect(oneCall.releaseDecodedTexts(keepingMostRecent: 2) == 6)
+        let listed = notebook.decodedTextUses(keepingMostRecent: 2, keepingTextsDecodedForReading: true)
+        #expect(listed.map(\.index) == Array(0..<8))
+        let chosen = Notebook.leastRecentlyUsed(listed, beyond: 2)
+        #expect(chosen.map(\.index) == Array(0..<6))
+        // Same as one call, in steps of two.
+        var steps = notebook
+        for start in stride(from: chosen.startIndex, to: chosen.endIndex, by: 2) {
+            #expect(steps.releaseDecodedTexts(chosen[start..<min(chosen.endIndex, start + 2)], bodiesEncodedIn: nil) == 2)
+        }
+        #expect(steps.encoded() == oneCall.encoded() && steps.decodedTextCount == oneCall.decodedTextCount)
+        // Memo 3 edited after the list was made: it stays decoded, the others go.
+        #expect(notebook.releaseDecodedTexts(chosen.prefix(2), bodiesEncodedIn: nil) == 2)
+        try notebook.edit(ids[3], replacingScalars: 0..<0, with: "x", wallMilliseconds: 300)
+        #expect(notebook.releaseDecodedTexts(chosen.dropFirst(2), bodiesEncodedIn: nil) == 3)
+        let decoded = ids.indices.filter {
+            if case .materialized = notebook.memos[existing: ids[$0]].text { return true }
+            return false
+        }
+        #expect(decoded == [3, 6, 7])
+        #expect(notebook.memo(ids[3])?.text == "xmemo 3")
+        try notebook.checkInvariants()
+        // Nothing more to list below the count; then the pass is skipped until a text is used.
+        #expect(notebook.decodedTextUses(keepingMostRecent: 3, keepingTextsDecodedForReading: true).isEmpty)
+    }
+
     /// Reads of a text turned back into its body (a caret read at every keystroke, a past
     /// version) decode it once, not at every read, through the cache the notebook's copies share;
     /// an edit then takes that text instead of decoding again; a text turned back again (another

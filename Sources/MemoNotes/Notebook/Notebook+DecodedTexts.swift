@@ -79,34 +79,78 @@ extension Notebook {
         keepingMostRecent count: Int, atMost limit: Int, keepingTextsDecodedForReading keepsReads: Bool,
         bodiesEncodedIn copy: Notebook? = nil
     ) -> Int {
+        let keep = max(0, count)
+        let decoded = decodedTextUses(keepingMostRecent: keep, keepingTextsDecodedForReading: keepsReads)
+        guard !decoded.isEmpty else { return 0 }
+        let released = releaseDecodedTexts(Self.leastRecentlyUsed(decoded, beyond: keep).prefix(max(0, limit)), bodiesEncodedIn: copy)
+        if decoded.count - released <= keep { releaseSettled = (decodedUseClock, memos.count, keep) }
+        return released
+    }
+
+    /// A decoded text a release may turn back: its memo's table position and its last use.
+    package struct DecodedTextUse: Sendable, Equatable {
+        /// The memo's ``MemoRecord/decodedUse`` when it was listed.
+        package var use: UInt64
+        /// The memo's position in the table (positions never change: memos are not removed).
+        package var index: Int
+    }
+
+    /// The decoded texts a release keeping the `count` most recent would choose from (each text
+    /// decoded and holding nothing back), in table order; empty when there are no more than
+    /// `count` (then nothing is listed again until a text is decoded or used, or a memo added).
+    /// The first of the three steps a caller takes when it turns texts back a few at a time,
+    /// each step a short hold of its lock: list (this), order (``leastRecentlyUsed(_:beyond:)``,
+    /// without the lock), turn back (``releaseDecodedTexts(_:bodiesEncodedIn:)``, a few per
+    /// hold). Without `keepingTextsDecodedForReading`, the texts kept for reads go now.
+    ///
+    /// - Complexity: O(m) for m memos; no record is copied.
+    package mutating func decodedTextUses(keepingMostRecent count: Int, keepingTextsDecodedForReading keepsReads: Bool) -> [DecodedTextUse] {
         if !keepsReads { decodedTextCache.removeAll() }
         let keep = max(0, count)
         // Nothing decoded and no memo added since a call that left at most `keep` decoded (a
         // replica calls this after every save): no pass over the memos.
-        if memos.count <= keep { return 0 }
+        if memos.count <= keep { return [] }
         if let settled = releaseSettled, settled.useClock == decodedUseClock, settled.memoCount == memos.count,
             settled.keep <= keep
         {
-            return 0
+            return []
         }
-        var decoded: [(use: UInt64, index: Int)] = []
-        for (index, record) in memos.records.enumerated() {
-            if case let .materialized(text) = record.text, text.pendingOperationCount == 0 {
-                decoded.append((record.decodedUse, index))
-            }
+        var decoded: [DecodedTextUse] = []
+        for index in 0..<memos.count where memos[at: index].holdsDecodedTextHoldingNothingBack {
+            decoded.append(DecodedTextUse(use: memos[at: index].decodedUse, index: index))
         }
         guard decoded.count > keep else {
             releaseSettled = (decodedUseClock, memos.count, keep)
-            return 0
+            return []
         }
-        // Least recently used first; equal ticks by table position (deterministic).
-        decoded.sort { $0.use != $1.use ? $0.use < $1.use : $0.index < $1.index }
+        return decoded
+    }
+
+    /// The texts of `decoded` to turn back so that `keep` stay: the least recently used first
+    /// (equal ticks by table position, so the choice is deterministic). Pure.
+    ///
+    /// - Complexity: O(d log d) for d texts.
+    package static func leastRecentlyUsed(_ decoded: [DecodedTextUse], beyond keep: Int) -> ArraySlice<DecodedTextUse> {
+        guard decoded.count > keep else { return [] }
+        let sorted = decoded.sorted { $0.use != $1.use ? $0.use < $1.use : $0.index < $1.index }
+        return sorted.prefix(sorted.count - max(0, keep))
+    }
+
+    /// Turns back the texts of `texts` that are still decoded, hold nothing back, and were not
+    /// used since they were listed (a text edited or read meanwhile is the most recent now, and
+    /// stays); `copy` as in ``releaseDecodedTexts(keepingMostRecent:atMost:keepingTextsDecodedForReading:bodiesEncodedIn:)``.
+    /// Returns how many were turned back.
+    ///
+    /// - Complexity: the encoding (or copy) of each text turned back.
+    @discardableResult
+    package mutating func releaseDecodedTexts(_ texts: some Collection<DecodedTextUse>, bodiesEncodedIn copy: Notebook?) -> Int {
         var released = 0
-        for entry in decoded.prefix(min(decoded.count - keep, max(0, limit)))
-        where releaseDecodedText(at: entry.index, bodiesEncodedIn: copy) {
+        for text in texts
+        where text.index < memos.count && memos[at: text.index].decodedUse == text.use && memos[at: text.index].holdsDecodedTextHoldingNothingBack
+            && releaseDecodedText(at: text.index, bodiesEncodedIn: copy)
+        {
             released += 1
         }
-        if decoded.count - released <= keep { releaseSettled = (decodedUseClock, memos.count, keep) }
         return released
     }
 

@@ -310,6 +310,12 @@ struct MemoRecord: Sendable {
         MemoSummary(id: id, createdAt: createdAt, modifiedAt: modifiedAt, status: status, textPrefix: textPrefix)
     }
 
+    /// Whether the text is decoded and holds no operation back (what a release may turn back).
+    var holdsDecodedTextHoldingNothingBack: Bool {
+        if case let .materialized(text) = text { return text.pendingOperationCount == 0 }
+        return false
+    }
+
     /// The search key for the current text: cached, or folded now.
     var currentSearchKey: [UInt8] {
         searchKeyVersion == text.version ? searchKey : text.foldedSearchKey

@@ -239,10 +239,9 @@ public final class LibraryHost: Sendable {
                 do throws(ReplicaError) {
                     done = try replica.edit(id, replacingUTF16: replacements, ifVersionIs: notebook.version)
                 } catch {
-                    // The memo went to the trash or was purged meanwhile: what was recorded is
-                    // put right by `refresh` (which follows the engine's text).
-                    state.withLock { $0.documents[id] = document }
-                    events.post("update", Self.updateJSON(id, revision: document.revision, operation: applied, client: client))
+                    // Refused by the engine (the memo went to the trash, an offset inside a
+                    // surrogate pair): nothing is recorded or sent to any page, so no page ever
+                    // holds it; the sender reloads.
                     throw ServeFailure(status: 409, message: error.localizedDescription, reload: true)
                 }
                 guard done else { continue }
@@ -440,9 +439,7 @@ public final class LibraryHost: Sendable {
         let now = Self.now()
         let (due, changesBefore) = state.withLock { state -> (Bool, Int) in
             guard state.unsavedSince > 0 else { return (false, state.changeCount) }
-            let due = Self.milliseconds(from: state.lastChange, to: now) >= UInt64(configuration.saveQuietMilliseconds)
-                || Self.milliseconds(from: state.unsavedSince, to: now) >= UInt64(configuration.maxUnsavedMilliseconds)
-            return (due, state.changeCount)
+            return (Self.saveIsDue(lastChange: state.lastChange, unsavedSince: state.unsavedSince, now: now, configuration), state.changeCount)
         }
         guard due else { return }
         do throws(ReplicaError) {
@@ -543,6 +540,15 @@ public final class LibraryHost: Sendable {
     /// The milliseconds from `start` to `end`, 0 when `start` is later: another thread may
     /// stamp a change after this one read the clock (an unsigned subtraction trapped there).
     static func milliseconds(from start: UInt64, to end: UInt64) -> UInt64 { end >= start ? end - start : 0 }
+
+    /// Whether a look at `now` (one every `pollMilliseconds`) saves: once the last change is
+    /// `saveQuietMilliseconds` old, or when waiting for the next look would leave a change older
+    /// than `maxUnsavedMilliseconds` unsaved, so that typing is saved at least that often (a
+    /// save due at 1,000 ms and found by the next look came every 1.2 s).
+    static func saveIsDue(lastChange: UInt64, unsavedSince: UInt64, now: UInt64, _ configuration: ServeConfiguration) -> Bool {
+        milliseconds(from: lastChange, to: now) >= UInt64(configuration.saveQuietMilliseconds)
+            || milliseconds(from: unsavedSince, to: now) + UInt64(configuration.pollMilliseconds) > UInt64(configuration.maxUnsavedMilliseconds)
+    }
 
     /// Runs `body` to its end, waiting on the calling thread. The work runs on the host's own
     /// executor (a dispatch queue), never on the cooperative pool: a caller blocking a pool

@@ -250,10 +250,32 @@ import Testing
         let id = try #require(try served.json("POST", "/api/memos", #"{"text":"ab"}"#)["id"] as? String)
         #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
         #expect(try served.request("POST", "/api/memos/\(id)/trash", body: "{}").status == 200)
+        let before = served.host.events.nextID
         let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":0,"operation":[2,"X"],"client":"t"}"#)
         #expect(refused.status == 409)
         #expect(try served.host.openDocument(MemoID(id)!).text == "ab")
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "ab")
+        // Nothing went to the pages (it once went out, then a change putting it right).
+        #expect(served.host.events.nextID == before)
+    }
+
+    /// SERVE.md: "Operations never split a surrogate pair": an operation that would is refused
+    /// (409, the page reloads) and reaches no page, and the document stays the engine's text.
+    @Test func anEditSplittingASurrogatePairReachesNoPage() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"a😀b"}"#)["id"] as? String)
+        #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
+        let before = served.host.events.nextID
+        // Keep "a" and the high surrogate, insert "X", keep the low surrogate and "b".
+        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":0,"operation":[2,"X",2],"client":"p1"}"#)
+        #expect(refused.status == 409, "\(refused.status)")
+        #expect(served.host.events.nextID == before, "an update went to the pages")
+        #expect(try served.host.openDocument(MemoID(id)!).text == "a😀b")
+        #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
+        // The next edit on revision 0 applies.
+        let typed = try Self.type(served, id, "Z", at: 4, length: 4, revision: 0)
+        #expect(typed["revision"] as? Int == 1, "\(typed)")
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "a😀bZ")
     }
 
     /// SERVE.md: "A sync runs 2 s after the last change, at least every 30 s

@@ -9,6 +9,13 @@ import Testing
 /// `memo` command line"): a larger file is refused from its size, unread, with its path; a save
 /// of the undo history keeps it under its limit.
 @Suite struct CLIFileLimitTests {
+    /// FORMAT.md "Files of the `memo` command line": cli-settings.json is read up to 2^20 bytes,
+    /// cli-history.json up to 2^28.
+    @Test func theLimitsAreTheDocumentedOnes() {
+        #expect(CLISettings.bytesMax == 1 << 20)
+        #expect(EditHistory.bytesMax == 1 << 28)
+    }
+
     private func makeFolder() throws -> String {
         let path = FileManager.default.temporaryDirectory.path + "/memo-file-limit-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

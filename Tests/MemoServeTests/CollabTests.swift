@@ -34,6 +34,17 @@ func seeds(_ count: UInt64) -> [UInt64] {
         #expect(operation.replacements[0].range == 1..<3)
     }
 
+    /// SERVE.md: a caret mapped through another page's change stays on its characters, and "an
+    /// insert exactly at the caret goes after it".
+    @Test func aCaretStaysBeforeAnInsertExactlyThere() {
+        let insert = TextOperation.replacing(5..<5, with: Array("xy".utf16), lengthUTF16: 8)
+        #expect(insert.mapPosition(4) == 4)
+        #expect(insert.mapPosition(5) == 5)
+        #expect(insert.mapPosition(6) == 8)
+        let delete = TextOperation.replacing(2..<5, with: [], lengthUTF16: 8)
+        #expect(delete.mapPosition(1) == 1 && delete.mapPosition(3) == 2 && delete.mapPosition(7) == 4)
+    }
+
     @Test func transformPutsTheFirstInsertFirst() throws {
         let base = Array("ab".utf16)
         let a = TextOperation.replacing(1..<1, with: Array("X".utf16), lengthUTF16: 2)

@@ -259,6 +259,19 @@ import Testing
         #expect(served.host.events.nextID == before)
     }
 
+    /// SERVE.md: the server transforms a page's edit "the page's insert first where both insert
+    /// at one place": two pages type at one place of revision 0, and the later one's insert
+    /// comes first.
+    @Test func twoPagesInsertingAtOnePlaceKeepTheLaterPagesInsertFirst() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"ab"}"#)["id"] as? String)
+        #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
+        #expect(try Self.type(served, id, "X", at: 1, length: 2, revision: 0, client: "p1")["revision"] as? Int == 1)
+        #expect(try Self.type(served, id, "Y", at: 1, length: 2, revision: 0, client: "p2")["revision"] as? Int == 2)
+        #expect(served.host.notebook.memo(MemoID(id)!)?.text == "aYXb")
+        #expect(try served.host.openDocument(MemoID(id)!).text == "aYXb")
+    }
+
     /// SERVE.md: "Operations never split a surrogate pair": an operation that would is refused
     /// (409, the page reloads) and reaches no page, and the document stays the engine's text.
     @Test func anEditSplittingASurrogatePairReachesNoPage() throws {

@@ -14,6 +14,8 @@ import Testing
         let served = try ServedLibrary()
         let first = try served.request("GET", "/?token=\(served.token)", headers: [("Host", served.hostHeader)])
         #expect(first.status == 303)
+        // SERVE.md: the first visit "drops it from the address".
+        #expect(first.headers["location"] == "/")
         let cookie = try #require(first.headers["set-cookie"])
         #expect(cookie.contains("memo_serve=\(served.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
         let page = try served.request("GET", "/")
@@ -158,6 +160,14 @@ import Testing
     /// SERVE.md's numbers for the library and the pages: the folder looked at every 200 ms,
     /// typing saved 300 ms after the last change and at least every second, a sync 2 s after
     /// the last change and at least every 30 s, the newest 10,000 changes kept for pages behind.
+    /// SERVE.md: "`--listen` accepts an IPv4 address; pages must use exactly that address (the
+    /// `Host` check)": only the loopback address also answers to `localhost`.
+    @Test func aListenAddressIsTheOnlyHostAccepted() {
+        #expect(ServeSecurity(address: "127.0.0.2", port: 8080).allowedHosts == ["127.0.0.2:8080"])
+        #expect(ServeSecurity(address: "192.168.1.5", port: 80).allowedHosts == ["192.168.1.5:80"])
+        #expect(ServeSecurity(address: "127.0.0.1", port: 8080).allowedHosts == ["127.0.0.1:8080", "localhost:8080"])
+    }
+
     @Test func theServersTimingsAreTheDocumentedOnes() {
         let configuration = ServeConfiguration(libraryPath: "/nonexistent")
         #expect(configuration.pollMilliseconds == 200)
@@ -182,6 +192,12 @@ import Testing
             ("form POST", try served.request("POST", "/api/memos", headers: served.pageHeaders + [("Origin", served.origin), ("Content-Type", "application/x-www-form-urlencoded")], body: "text=x"), 415),
             ("cross-origin event stream", try served.request("GET", "/api/events", headers: served.pageHeaders + [("Origin", "http://evil.example")]), 403),
             ("cross-site event stream", try served.request("GET", "/api/events", headers: served.pageHeaders + [("Sec-Fetch-Site", "cross-site")]), 403),
+            ("event stream naming no origin", try served.request("GET", "/api/events", headers: served.pageHeaders), 403),
+            ("same-site event stream", try served.request("GET", "/api/events", headers: served.pageHeaders + [("Sec-Fetch-Site", "same-site")]), 403),
+            ("a body that is not JSON", try served.request("POST", "/api/memos", body: "text=x"), 400),
+            ("the script without the cookie", try served.request("GET", "/app.js", headers: [("Host", served.hostHeader)]), 403),
+            ("the style sheet without the cookie", try served.request("GET", "/app.css", headers: [("Host", served.hostHeader)]), 403),
+            ("the strings without the cookie", try served.request("GET", "/strings.js", headers: [("Host", served.hostHeader)]), 403),
             ("dot dot", try served.request("GET", "/../../etc/passwd"), 400),
             ("dot dot inside", try served.request("GET", "/app.js/../../etc/passwd"), 400),
             ("encoded dot dot", try served.request("GET", "/%2e%2e/%2e%2e/etc/passwd"), 400),

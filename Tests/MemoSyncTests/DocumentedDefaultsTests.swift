@@ -36,6 +36,19 @@ import Darwin
         #expect(EventHub.queuedEventsMax == 10_000)
     }
 
+    /// FORMAT.md: the writer's snapshot rules ("Publishing": a snapshot every 20,000 operations
+    /// or after 4 segments; past a newest snapshot of 1 MiB, once the segments after it weigh
+    /// 25 % of it or number 128), a folder store's depth ("more than 32 levels" is left out),
+    /// and the sync state's memory of bad blobs ("At most 20,000 blobs are remembered").
+    @Test func theWritersRulesAndTheStoresLimitsKeepTheirDocumentedNumbers() {
+        let configuration = SyncConfiguration()
+        #expect(configuration.snapshotEveryOperations == 20_000 && configuration.snapshotAfterSegments == 4)
+        #expect(configuration.snapshotAmortizedAboveBytes == 1 << 20)
+        #expect(configuration.snapshotAmortizedSegmentBytesPercent == 25 && configuration.snapshotAfterSegmentsMax == 128)
+        #expect(DirectoryBlobStore.maxFolderDepth == 32)
+        #expect(SyncState.skippedBlobsMax == 20_000)
+    }
+
     /// README: a passphrase guess costs "32 MiB" (scrypt: 128 * r * N bytes), with n = 2^15,
     /// r = 8, p = 1 (KeyBlob.swift, FORMAT.md "Keys").
     @Test func aPassphraseGuessCosts32MiB() {

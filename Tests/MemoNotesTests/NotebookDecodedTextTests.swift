@@ -115,7 +115,14 @@ import Testing
         }
         var oneCall = notebook
         #expect(oneCall.releaseDecodedTexts(keepingMostRecent: 2) == 6)
-        let listed = notebook.decodedTextUses(keepingMostRecent: 2, keepingTextsDecodedForReading: true)
+        guard let pass = notebook.beginReleasePass(keepingMostRecent: 2, keepingTextsDecodedForReading: true) else {
+            Issue.record("no pass begun over 8 decoded texts keeping 2")
+            return
+        }
+        #expect(pass.memoCount == 8 && pass.keep == 2)
+        // Listed in slices, as the replica does.
+        let listed = notebook.decodedTextUses(in: 0..<3) + notebook.decodedTextUses(in: 3..<8)
+        #expect(listed == notebook.decodedTextUses(in: 0..<100))
         #expect(listed.map(\.index) == Array(0..<8))
         let chosen = Notebook.leastRecentlyUsed(listed, beyond: 2)
         #expect(chosen.map(\.index) == Array(0..<6))
@@ -136,8 +143,18 @@ import Testing
         #expect(decoded == [3, 6, 7])
         #expect(notebook.memo(ids[3])?.text == "xmemo 3")
         try notebook.checkInvariants()
-        // Nothing more to list below the count; then the pass is skipped until a text is used.
-        #expect(notebook.decodedTextUses(keepingMostRecent: 3, keepingTextsDecodedForReading: true).isEmpty)
+        // No more than three decoded: a pass that lists three, finished, settles the notebook, and
+        // the next pass is skipped until a text is used.
+        guard let settling = notebook.beginReleasePass(keepingMostRecent: 3, keepingTextsDecodedForReading: true) else {
+            Issue.record("no pass begun over 3 decoded texts keeping 3")
+            return
+        }
+        let three = notebook.decodedTextUses(in: 0..<settling.memoCount)
+        #expect(three.count == 3)
+        notebook.finishReleasePass(settling, listed: three.count)
+        #expect(notebook.beginReleasePass(keepingMostRecent: 3, keepingTextsDecodedForReading: true) == nil)
+        try notebook.prepareForEditing(ids[0])
+        #expect(notebook.beginReleasePass(keepingMostRecent: 3, keepingTextsDecodedForReading: true) != nil)
     }
 
     /// Reads of a text turned back into its body (a caret read at every keystroke, a past

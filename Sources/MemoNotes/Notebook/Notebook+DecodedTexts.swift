@@ -79,12 +79,58 @@ extension Notebook {
         keepingMostRecent count: Int, atMost limit: Int, keepingTextsDecodedForReading keepsReads: Bool,
         bodiesEncodedIn copy: Notebook? = nil
     ) -> Int {
-        let keep = max(0, count)
-        let decoded = decodedTextUses(keepingMostRecent: keep, keepingTextsDecodedForReading: keepsReads)
-        guard !decoded.isEmpty else { return 0 }
-        let released = releaseDecodedTexts(Self.leastRecentlyUsed(decoded, beyond: keep).prefix(max(0, limit)), bodiesEncodedIn: copy)
-        if decoded.count - released <= keep { releaseSettled = (decodedUseClock, memos.count, keep) }
+        guard let pass = beginReleasePass(keepingMostRecent: count, keepingTextsDecodedForReading: keepsReads) else { return 0 }
+        let decoded = decodedTextUses(in: 0..<pass.memoCount)
+        guard decoded.count > pass.keep else {
+            finishReleasePass(pass, listed: decoded.count)
+            return 0
+        }
+        let released = releaseDecodedTexts(Self.leastRecentlyUsed(decoded, beyond: pass.keep).prefix(max(0, limit)), bodiesEncodedIn: copy)
+        if decoded.count - released <= pass.keep { releaseSettled = (decodedUseClock, memos.count, pass.keep) }
         return released
+    }
+
+    /// A pass listing the decoded texts a release may turn back, begun by
+    /// ``beginReleasePass(keepingMostRecent:keepingTextsDecodedForReading:)``.
+    package struct ReleasePass: Sendable {
+        /// How many texts stay decoded.
+        package var keep: Int
+        /// The memos to list, positions `0..<memoCount` (``decodedTextUses(in:)``, in slices).
+        package var memoCount: Int
+        /// The use clock when the pass began: a pass that found no more than ``keep`` marks the
+        /// notebook settled only if no text was decoded or used since.
+        var useClock: UInt64
+    }
+
+    /// Begins a pass over the memos for a release keeping the `count` most recent, or nil when
+    /// none is needed (no more memos than that, or nothing decoded or used and no memo added
+    /// since a pass that found no more). Without `keepingTextsDecodedForReading`, the texts
+    /// kept for reads go now.
+    ///
+    /// A release in steps, each a short hold of the caller's lock (`Replica`): begin; list the
+    /// memos a slice at a time (``decodedTextUses(in:)``); order without the lock
+    /// (``leastRecentlyUsed(_:beyond:)``), or finish (``finishReleasePass(_:listed:)``) when no
+    /// more than `keep` were listed; turn back a few per hold
+    /// (``releaseDecodedTexts(_:bodiesEncodedIn:)``).
+    package mutating func beginReleasePass(keepingMostRecent count: Int, keepingTextsDecodedForReading keepsReads: Bool) -> ReleasePass? {
+        if !keepsReads { decodedTextCache.removeAll() }
+        let keep = max(0, count)
+        // Nothing decoded and no memo added since a call that left at most `keep` decoded (a
+        // replica calls this after every save): no pass over the memos.
+        if memos.count <= keep { return nil }
+        if let settled = releaseSettled, settled.useClock == decodedUseClock, settled.memoCount == memos.count,
+            settled.keep <= keep
+        {
+            return nil
+        }
+        return ReleasePass(keep: keep, memoCount: memos.count, useClock: decodedUseClock)
+    }
+
+    /// Ends a pass that `listed` no more than its `keep` decoded texts: nothing is listed again
+    /// until a text is decoded or used or a memo added (unless one was, during the pass).
+    package mutating func finishReleasePass(_ pass: ReleasePass, listed: Int) {
+        guard listed <= pass.keep, decodedUseClock == pass.useClock, memos.count == pass.memoCount else { return }
+        releaseSettled = (decodedUseClock, memos.count, pass.keep)
     }
 
     /// A decoded text a release may turn back: its memo's table position and its last use.
@@ -95,33 +141,14 @@ extension Notebook {
         package var index: Int
     }
 
-    /// The decoded texts a release keeping the `count` most recent would choose from (each text
-    /// decoded and holding nothing back), in table order; empty when there are no more than
-    /// `count` (then nothing is listed again until a text is decoded or used, or a memo added).
-    /// The first of the three steps a caller takes when it turns texts back a few at a time,
-    /// each step a short hold of its lock: list (this), order (``leastRecentlyUsed(_:beyond:)``,
-    /// without the lock), turn back (``releaseDecodedTexts(_:bodiesEncodedIn:)``, a few per
-    /// hold). Without `keepingTextsDecodedForReading`, the texts kept for reads go now.
+    /// The decoded texts (each holding nothing back) of the memos at positions `range`, in
+    /// table order: one slice of a release pass.
     ///
-    /// - Complexity: O(m) for m memos; no record is copied.
-    package mutating func decodedTextUses(keepingMostRecent count: Int, keepingTextsDecodedForReading keepsReads: Bool) -> [DecodedTextUse] {
-        if !keepsReads { decodedTextCache.removeAll() }
-        let keep = max(0, count)
-        // Nothing decoded and no memo added since a call that left at most `keep` decoded (a
-        // replica calls this after every save): no pass over the memos.
-        if memos.count <= keep { return [] }
-        if let settled = releaseSettled, settled.useClock == decodedUseClock, settled.memoCount == memos.count,
-            settled.keep <= keep
-        {
-            return []
-        }
+    /// - Complexity: O(r) for the r positions; no record is copied.
+    package func decodedTextUses(in range: Range<Int>) -> [DecodedTextUse] {
         var decoded: [DecodedTextUse] = []
-        for index in 0..<memos.count where memos[at: index].holdsDecodedTextHoldingNothingBack {
-            decoded.append(DecodedTextUse(use: memos[at: index].decodedUse, index: index))
-        }
-        guard decoded.count > keep else {
-            releaseSettled = (decodedUseClock, memos.count, keep)
-            return []
+        memos.forEachRecord(in: range.clamped(to: 0..<memos.count)) { index, record in
+            if record.holdsDecodedTextHoldingNothingBack { decoded.append(DecodedTextUse(use: record.decodedUse, index: index)) }
         }
         return decoded
     }

@@ -761,20 +761,33 @@ public final class Replica: Sendable {
     /// body in `written` (a copy of the notebook a compaction just encoded) into copies of those
     /// bytes rather than encoding them again.
     ///
-    /// The lock is held for one pass over the memos (listing the decoded texts, no sort), then
-    /// for ``decodedTextsReleasedPerLock`` texts at a time; the texts are ordered without it. A
+    /// The lock is held for ``memosListedPerLock`` memos at a time while the decoded texts are
+    /// listed, then for ``decodedTextsReleasedPerLock`` texts at a time; the texts are ordered
+    /// without it. A
     /// text used between two holds is the most recent then, and stays. (Each hold once sorted
     /// every decoded text and turned back 32: after a bootstrap of 10,000 memos an edit waited
     /// up to 10 ms, hundreds of times, `memo-bench remote`.)
     @discardableResult
     private func releaseDecodedTexts(keepingMostRecent count: Int?, bodiesEncodedIn written: Notebook?) -> Int {
-        let (listed, keep) = guarded.withLock { guarded -> ([Notebook.DecodedTextUse], Int) in
-            if guarded.isClosed { return ([], 0) }
-            let keep = count ?? guarded.decodedTextLimit
+        let begun = guarded.withLock { guarded -> Notebook.ReleasePass? in
+            if guarded.isClosed { return nil }
             // The few texts kept for reads go only when the app asks for everything.
-            return (guarded.notebook.decodedTextUses(keepingMostRecent: keep, keepingTextsDecodedForReading: count != 0), keep)
+            return guarded.notebook.beginReleasePass(keepingMostRecent: count ?? guarded.decodedTextLimit, keepingTextsDecodedForReading: count != 0)
         }
-        let chosen = Notebook.leastRecentlyUsed(listed, beyond: keep)
+        guard let pass = begun else { return 0 }
+        var listed: [Notebook.DecodedTextUse] = []
+        var from = 0
+        while from < pass.memoCount {
+            let to = min(pass.memoCount, from + Self.memosListedPerLock)
+            guard let slice = guarded.withLock({ guarded in guarded.isClosed ? nil : guarded.notebook.decodedTextUses(in: from..<to) }) else { return 0 }
+            listed += slice
+            from = to
+        }
+        guard listed.count > pass.keep else {
+            guarded.withLock { guarded in guarded.notebook.finishReleasePass(pass, listed: listed.count) }
+            return 0
+        }
+        let chosen = Notebook.leastRecentlyUsed(listed, beyond: pass.keep)
         var released = 0
         var start = chosen.startIndex
         while start < chosen.endIndex {
@@ -793,6 +806,9 @@ public final class Replica: Sendable {
     /// Texts turned back per hold of the replica's lock (``releaseDecodedTexts(keepingMostRecent:)``):
     /// each takes about 0.1 ms (a 2 KB memo's body copied or encoded, and walked).
     static let decodedTextsReleasedPerLock = 4
+
+    /// Memos looked at per hold of the replica's lock while a release lists the decoded texts.
+    static let memosListedPerLock = 2_048
 
     // MARK: History retention
 

@@ -215,6 +215,25 @@ import Testing
         #expect(try served.request("GET", "/api/memos").status == 200, "still serving")
     }
 
+    /// SERVE.md: "a request head of 16 KiB (431)": a head of exactly 16,384 bytes, its blank line
+    /// included, is served; one byte more is refused.
+    @Test func aHeadOf16KiBIsServedAndOneByteMoreIsNot() throws {
+        let served = try ServedLibrary()
+        func head(totalBytes: Int) -> [UInt8] {
+            let start = "GET /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nX-Pad: "
+            let end = "\r\n\r\n"
+            return Array((start + String(repeating: "a", count: totalBytes - start.utf8.count - end.utf8.count) + end).utf8)
+        }
+        for (bytes, status) in [(16_384, 200), (16_385, 431)] {
+            let connection = try RawHTTP.connect(port: served.port)
+            let request = head(totalBytes: bytes)
+            #expect(request.count == bytes)
+            RawHTTP.send(connection, request)
+            #expect(try RawHTTP.readResponse(connection).status == status, "\(bytes) bytes")
+            close(connection)
+        }
+    }
+
     @Test func slowAndMalformedRequestsGetBoundedRefusals() throws {
         let served = try ServedLibrary()
         // A head of 1 MB.

@@ -162,7 +162,8 @@ public final class HTTPServer: Sendable {
                 case .closed: return
                 }
             }
-            guard let headEnd, headEnd <= limits.maxHeadBytes else {
+            // The head with its blank line: 16 KiB in all (it once let 4 bytes more through).
+            guard let headEnd, headEnd + 4 <= limits.maxHeadBytes else {
                 return refuse(connection, HTTPFailure(status: 431, reason: "the request head is too large"))
             }
             var request: HTTPRequest

@@ -28,4 +28,26 @@ import Testing
         #expect(Limits.encodedBytesMax <= Int(Int32.max))
         #expect(Limits.pendingOperationsMax <= Int(Limits.operationsPerReplicaMax))
     }
+
+    /// FORMAT.md "Reader checks": "operation counts are at most 2^32 − 2 per replica and in total
+    /// at most max(2^20, 256 × blob size)": counts read from a text state past either limit are
+    /// refused before anything is allocated for them.
+    @Test func operationCountsAreBoundedPerReplicaAndBySize() throws {
+        #expect(Limits.operationsPerReplicaMax == UInt32.max - 1)
+        #expect(TextCRDT.decodedOperationsMax(bodyBytes: 100) == 1 << 20)
+        #expect(TextCRDT.decodedOperationsMax(bodyBytes: 8_192) == 256 * 8_192)
+        func counts(_ values: [UInt64], bodyBytes: Int) throws(DecodingError) -> Int {
+            var writer = ByteWriter()
+            for value in values { writer.varint(value) }
+            var reader = ByteReader(writer.bytes)
+            return try TextCRDT.readOperationCounts(
+                &reader, replicaCount: values.count, operationsMax: TextCRDT.decodedOperationsMax(bodyBytes: bodyBytes)).total
+        }
+        #expect(try counts([1 << 19, 1 << 19], bodyBytes: 100) == 1 << 20)
+        #expect(throws: DecodingError.self) { try counts([1 << 19, (1 << 19) + 1], bodyBytes: 100) }
+        #expect(try counts([1 << 19, (1 << 19) + 1], bodyBytes: 8_192) == (1 << 20) + 1)
+        #expect(throws: DecodingError.self) { try counts([0], bodyBytes: 100) }
+        #expect(throws: DecodingError.self) { try counts([UInt64(UInt32.max)], bodyBytes: 1 << 30) }
+        #expect(try counts([UInt64(UInt32.max - 1)], bodyBytes: 1 << 30) == Int(UInt32.max - 1))
+    }
 }

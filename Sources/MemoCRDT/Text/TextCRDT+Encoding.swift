@@ -695,13 +695,13 @@ extension TextCRDT {
 
     /// A decoder safety limit: a state may not describe vastly more operations than its size (a
     /// tiny hostile input must not make the decoder allocate gigabytes).
-    private static func decodedOperationsMax(bodyBytes: Int) -> Int {
+    static func decodedOperationsMax(bodyBytes: Int) -> Int {
         max(1 << 20, 256 * bodyBytes)
     }
 
     /// Each replica's operation count (positive, within the limit), and their total, which may
     /// not pass `operationsMax`.
-    private static func readOperationCounts(
+    static func readOperationCounts(
         _ reader: inout ByteReader, replicaCount: Int, operationsMax: Int
     ) throws(DecodingError) -> (counts: [UInt32], total: Int) {
         var operationCounts: [UInt32] = []

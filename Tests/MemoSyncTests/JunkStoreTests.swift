@@ -275,6 +275,12 @@ import Darwin
         let report = try await bob.sync(with: inner)
         #expect(report.skipped.count == SyncState.skippedBlobsMax + 5)
         #expect(bob.syncState.skippedBlobs.count == SyncState.skippedBlobsMax)
+        // FORMAT.md: "the first by key; the rest are read and reported at every sync".
+        let keys = (0..<(SyncState.skippedBlobsMax + 5)).map { "memosync/v1/junk/\($0)" }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(Set(bob.syncState.skippedBlobs.keys) == Set(keys.prefix(SyncState.skippedBlobsMax)))
+        let again = try await bob.sync(with: inner)
+        #expect(Set(again.skipped.map(\.key)) == Set(keys.suffix(5)), "\(again.skipped.map(\.key))")
+        #expect(again.skippedAgainCount == SyncState.skippedBlobsMax)
     }
 
     @Test func theSyncStateKeepsBadBlobsAndForgetsThemUnderAnotherReaderGeneration() throws {

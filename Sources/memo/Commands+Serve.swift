@@ -43,7 +43,6 @@ extension ArgumentParser {
             let value = option.values.first ?? ""
             switch option.name {
             case "--listen":
-                guard !value.isEmpty else { throw .usage("error.optionNeeds", ["option": "--listen", "what": "ADDRESS[:PORT]"]) }
                 _ = try ServeOptions.listenAddress(value)
                 result.listen = value
             case "--port":

@@ -385,6 +385,16 @@ import Testing
         let random = try String(contentsOfFile: dir("random.json"), encoding: .utf8)
         #expect(!random.contains("replicaNames"))
         #expect(try MeasurementFile(parsing: random).replicaNames.isEmpty)
+        // Names that are not a list of strings are refused, in words.
+        for bad in ["5", "[]", "[1]", "[\"a\", null]"] {
+            let text = random.replacingOccurrences(of: "\"format\":", with: "\"replicaNames\": \(bad), \"format\":")
+            do throws(MeasurementFileError) {
+                _ = try MeasurementFile(parsing: text)
+                Issue.record("accepted replicaNames \(bad)")
+            } catch {
+                #expect(error.reason == "replicaNames must be a list of names", "\(bad)")
+            }
+        }
     }
 
     @Test func mergedReportsEqualOneRun() throws {

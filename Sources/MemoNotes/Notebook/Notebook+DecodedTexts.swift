@@ -39,10 +39,11 @@ extension Notebook {
     ///
     /// - Complexity: O(m) for m memos.
     public var decodedTextCount: Int {
-        memos.records.reduce(0) { count, record in
-            if case .materialized = record.text { return count + 1 }
-            return count
+        var count = 0
+        memos.forEachRecord(in: 0..<memos.count) { _, record in
+            if case .materialized = record.text { count += 1 }
         }
+        return count
     }
 
     /// Turns the decoded texts of all but the `count` memos used most recently back into their

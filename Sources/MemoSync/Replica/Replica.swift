@@ -763,10 +763,9 @@ public final class Replica: Sendable {
     ///
     /// The lock is held for ``memosListedPerLock`` memos at a time while the decoded texts are
     /// listed, then for ``decodedTextsReleasedPerLock`` texts at a time; the texts are ordered
-    /// without it. A
-    /// text used between two holds is the most recent then, and stays. (Each hold once sorted
-    /// every decoded text and turned back 32: after a bootstrap of 10,000 memos an edit waited
-    /// up to 10 ms, hundreds of times, `memo-bench remote`.)
+    /// without it. A text used between two holds is the most recent then, and stays. (Each hold
+    /// once sorted every decoded text and turned back 32: after a bootstrap of 10,000 memos an
+    /// edit waited up to 10 ms, hundreds of times, `memo-bench remote`.)
     @discardableResult
     private func releaseDecodedTexts(keepingMostRecent count: Int?, bodiesEncodedIn written: Notebook?) -> Int {
         let begun = guarded.withLock { guarded -> Notebook.ReleasePass? in

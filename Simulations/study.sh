@@ -28,6 +28,16 @@ status=0
 parallel ${PARALLEL_OPTIONS:---jobs 2} --halt never \
     "$memo_sim --seeds {}..\$(( {} + $part - 1 < $last ? {} + $part - 1 : $last )) --quiet --report $out/parts/{} $*" ::: $starts || status=$?
 parts=()
-for start in $starts; do parts+=("$out/parts/$start"); done
+missing=()
+for start in $starts; do
+    parts+=("$out/parts/$start")
+    [ -e "$out/parts/$start/measurements.json" ] || missing+=("$start")
+done
+# A part that wrote no report never ran (over ssh: memo-sim missing on a host, or OUT not shared):
+# merging the rest would report a shorter range than asked for.
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "study.sh: no report from the parts starting at seed ${missing[*]} (in $out/parts): they did not run; nothing merged" >&2
+    exit 2
+fi
 "$memo_sim" merge "${parts[@]}" --report "$out/report"
 exit "$status"

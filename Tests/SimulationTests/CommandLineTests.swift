@@ -157,8 +157,8 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `Simulations/study.sh arguments` with `memo-sim` this build's (and `environment`
-    /// added); its exit status.
-    func study(_ arguments: [String], environment added: [String: String] = [:]) throws -> Int32 {
+    /// added): its exit status and what it wrote to standard error (shown when a test fails).
+    func study(_ arguments: [String], environment added: [String: String] = [:]) throws -> (status: Int32, errors: String) {
         let process = Process()
         process.executableURL = Self.repository.appendingPathComponent("Simulations/study.sh")
         process.arguments = arguments
@@ -167,11 +167,13 @@ import Testing
         environment["MEMO_SIM"] = path
         environment.merge(added) { $1 }
         process.environment = environment
+        let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
+        let written = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return process.terminationStatus
+        return (process.terminationStatus, String(decoding: written, as: UTF8.self))
     }
 
     /// Expects the report in `folder/report` (a study's, merged) to be, byte for byte, the
@@ -193,13 +195,14 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-study-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let options = ["--steps", "60", "--replicas", "2"]
-        #expect(try study(["1", "5", "2", folder.appendingPathComponent("study").path] + options) == 0)
+        let outcome = try study(["1", "5", "2", folder.appendingPathComponent("study").path] + options)
+        #expect(outcome.status == 0, "\(outcome.errors)")
         try expectOneRunsReport(folder, report: "study/report", seeds: "1..5", options: options)
         // A part whose seeds break an invariant (a broken engine, in builds that have them):
         // the study still merges, says so, and exits non-zero.
         guard SimulationParameters.availableMutants.contains("delta-omits-operation") else { return }
         let failing = ["1", "3", "2", folder.appendingPathComponent("failing").path, "--steps", "150", "--replicas", "4", "--mutant", "delta-omits-operation"]
-        #expect(try study(failing) != 0)
+        #expect(try study(failing).status != 0)
         let merged = try MeasurementFile(parsing: String(contentsOf: folder.appendingPathComponent("failing/report/measurements.json"), encoding: .utf8))
         #expect(merged.totals.seeds == 3 && merged.totals.failures > 0)
     }
@@ -213,29 +216,62 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let hostLog = folder.appendingPathComponent("hosts.log").path
-        let fakeSSH = folder.appendingPathComponent("fake-ssh").path
-        // ssh's arguments: options, the host, then the command (after "--"), run by a shell.
-        let stand = """
-            #!/bin/sh
-            while [ $# -gt 0 ]; do
-              case "$1" in
-                -*) shift ;;
-                *) echo "$1" >> '\(hostLog)'; shift; break ;;
-              esac
-            done
-            [ "$1" = "--" ] && shift
-            exec sh -c "$*"
-            """
-        try Data(stand.utf8).write(to: URL(fileURLWithPath: fakeSSH))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSSH)
+        let fakeSSH = try writeStandInForSSH(in: folder, hostLog: hostLog)
         let options = ["--steps", "60", "--replicas", "2"]
-        let status = try study(
+        let outcome = try study(
             ["1", "6", "2", folder.appendingPathComponent("study").path] + options,
             environment: ["PARALLEL_OPTIONS": "--ssh \(fakeSSH) --sshlogin 1/host-a,1/host-b"])
-        #expect(status == 0)
+        #expect(outcome.status == 0, "\(outcome.errors)")
         let hosts = try String(contentsOfFile: hostLog, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(hosts.count == 3 && Set(hosts) == ["host-a", "host-b"], "\(hosts)")
         try expectOneRunsReport(folder, report: "study/report", seeds: "1..6", options: options)
+    }
+
+    /// Writes a stand-in for ssh into `folder` and returns its path: it logs each host to
+    /// `hostLog` and runs the command here, as a real ssh runs it there, except on `downHost`,
+    /// which it refuses as an unreachable host does (ssh's status 255).
+    func writeStandInForSSH(in folder: URL, hostLog: String, downHost: String = "") throws -> String {
+        let path = folder.appendingPathComponent("fake-ssh").path
+        // ssh's arguments: options, the host, then the command (after "--"), run by a shell.
+        // sshd gives the command the user's login shell in SHELL, which GNU parallel's remote
+        // worker runs the job with: the stand-in does the same (a test run may have no SHELL).
+        let stand = """
+            #!/bin/sh
+            SHELL=/bin/sh
+            export SHELL
+            while [ $# -gt 0 ]; do
+              case "$1" in
+                -*) shift ;;
+                *) host="$1"; echo "$1" >> '\(hostLog)'; shift; break ;;
+              esac
+            done
+            if [ -n '\(downHost)' ] && [ "$host" = '\(downHost)' ]; then
+              echo "ssh: connect to host $host port 22: Connection refused" >&2
+              exit 255
+            fi
+            [ "$1" = "--" ] && shift
+            exec sh -c "$*"
+            """
+        try Data(stand.utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    /// A study whose host is down: the parts sent there never run, and the study merges
+    /// nothing (a report of a shorter range than asked for would pass for the whole), names
+    /// the parts that did not run, and exits non-zero.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
+    func aStudyWithAHostDownMergesNothingAndNamesTheMissingParts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-down-study-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fakeSSH = try writeStandInForSSH(in: folder, hostLog: folder.appendingPathComponent("hosts.log").path, downHost: "host-b")
+        let outcome = try study(
+            ["1", "6", "2", folder.appendingPathComponent("study").path, "--steps", "60", "--replicas", "2"],
+            environment: ["PARALLEL_OPTIONS": "--ssh \(fakeSSH) --sshlogin 1/host-a,1/host-b"])
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("no report from the parts starting at seed") && outcome.errors.contains("nothing merged"), "\(outcome.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("study/report/measurements.json").path))
     }
 
     /// Issue 30: `Simulations/study-job.yaml`'s container command, run here for each index of a

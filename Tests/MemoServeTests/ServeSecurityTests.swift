@@ -7,6 +7,7 @@ import Glibc
 import Foundation
 import MemoServe
 import MemoSync
+import Synchronization
 import Testing
 
 @Suite(.serialized) struct ServeSecurityTests {
@@ -232,6 +233,41 @@ import Testing
             #expect(try RawHTTP.readResponse(connection).status == status, "\(bytes) bytes")
             close(connection)
         }
+    }
+
+    /// A client that sends a body over the bound whole, as most clients do before they read,
+    /// finishes sending and reads the 413: the server drops what still arrives before it closes.
+    /// Closed at once, the server's socket answered the rest of the body with a reset, and the
+    /// client's send failed ("connection reset", "broken pipe": what curl then reports instead
+    /// of the refusal).
+    @Test func aBodyOverTheBoundSentWholeStillReadsItsRefusal() throws {
+        // The shipped bound (4 MiB), larger than the sockets' buffers.
+        var limits = ServedLibrary.testLimits
+        limits.maxBodyBytes = HTTPLimits().maxBodyBytes
+        let served = try ServedLibrary(limits: limits)
+        let limit = limits.maxBodyBytes
+        for attempt in 0..<6 {
+            let connection = try RawHTTP.connect(port: served.port)
+            defer { close(connection) }
+            let body = [UInt8](repeating: UInt8(ascii: "a"), count: limit + 1)
+            let head = "POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            let request = Array(head.utf8) + body
+            let sent = DispatchSemaphore(value: 0)
+            let sentBytes = Mutex(0)
+            let sender = Thread {
+                let count = RawHTTP.sendCounting(connection, request)
+                sentBytes.withLock { $0 = count }
+                sent.signal()
+            }
+            sender.start()
+            // Read only once the sender has had time to fill the socket's buffers.
+            Thread.sleep(forTimeInterval: 0.05)
+            let response = try RawHTTP.readResponse(connection)
+            #expect(response.status == 413, "attempt \(attempt)")
+            sent.wait()
+            #expect(sentBytes.withLock { $0 } == request.count, "attempt \(attempt): the client could not send its whole request")
+        }
+        #expect(try served.request("GET", "/api/memos").status == 200)
     }
 
     @Test func slowAndMalformedRequestsGetBoundedRefusals() throws {

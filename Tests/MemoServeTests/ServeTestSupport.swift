@@ -110,12 +110,19 @@ enum RawHTTP {
     }
 
     static func send(_ descriptor: Int32, _ bytes: [UInt8]) {
+        _ = sendCounting(descriptor, bytes)
+    }
+
+    /// Sends `bytes` until done or the connection fails: how many were sent.
+    static func sendCounting(_ descriptor: Int32, _ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return }
+            if sent < 0 && errno == EINTR { continue }
+            if sent <= 0 { return offset }
             offset += sent
         }
+        return offset
     }
 
     /// Reads one response (its head, then Content-Length bytes, or until closed).

@@ -15,6 +15,11 @@ public struct HTTPLimits: Sendable {
     public var idleTimeoutMilliseconds = 30_000
     /// Connections served at once; one more is refused with 503.
     public var maxConnections = 64
+    /// After a refusal, how long what the client still sends is read and dropped before the
+    /// connection closes (so that the client reads the refusal instead of a reset).
+    public var lingerMilliseconds = 2_000
+    /// After a refusal, how many bytes the client still sends are read and dropped, at most.
+    public var lingerBytes = 8 * 1024 * 1024
 
     public init() {}
 }

@@ -203,10 +203,18 @@ public final class HTTPServer: Sendable {
     }
 
     /// Answers a request the server refuses, and ends the connection.
+    ///
+    /// A socket closed with bytes it never read sends a reset, and a client still sending (a
+    /// body refused from its Content-Length) can meet that reset before it reads the refusal:
+    /// it then sees "connection reset", never the 413. So the refusal is followed by the end of
+    /// what the server writes, and what the client still sends is read and dropped, for at most
+    /// ``HTTPLimits/lingerMilliseconds`` and ``HTTPLimits/lingerBytes``, before the caller closes.
     private func refuse(_ connection: Connection, _ failure: HTTPFailure) {
         state.withLock { $0.served += 1 }
         let response = HTTPResponse.text(failure.status, failure.reason + "\n")
-        _ = connection.write(response.head(extra: securityHeaders + [("Content-Length", String(response.body.count)), ("Connection", "close")]) + response.body)
+        guard connection.write(response.head(extra: securityHeaders + [("Content-Length", String(response.body.count)), ("Connection", "close")]) + response.body) else { return }
+        shutdown(connection.descriptor, Int32(SHUT_WR))
+        connection.discardUntilClosed(deadline: Deadline(milliseconds: limits.lingerMilliseconds), atMostBytes: limits.lingerBytes)
     }
 
     /// Where the head ends (the index of the blank line's CR LF CR LF).
@@ -255,6 +263,25 @@ struct Connection: HTTPStreamWriter {
             if count == 0 { return .closed }
             buffer += chunk[..<count]
             return .data
+        }
+    }
+
+    /// Reads and drops what arrives until the peer closes, `deadline` passes, or `atMostBytes`
+    /// were dropped.
+    func discardUntilClosed(deadline: Deadline, atMostBytes: Int) {
+        var dropped = 0
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while dropped < atMostBytes {
+            let remaining = deadline.remainingMilliseconds
+            if remaining == 0 { return }
+            var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&polled, 1, remaining)
+            if ready < 0 { if errno == EINTR { continue }; return }
+            if ready == 0 { return }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
+            if count == 0 { return }
+            dropped += count
         }
     }
 

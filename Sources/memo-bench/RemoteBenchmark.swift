@@ -129,9 +129,11 @@ enum RemoteBenchmark {
         // bootstrap, and a device receiving 2,000 changed memos, each at 0 and 50 ms.
         var editMax: [(String, Double)] = []
         var typedDuring: [(String, Int)] = []
+        var slowness: [(String, [Measure.ThreadTiming])] = [("during_sync", typing.keystrokes)]
         for latency in [0, 50] {
             let typed = try await typeDuringBootstrap(devices, store: LatencyStore(inner: devices.folder, latencyMilliseconds: latency))
-            editMax.append(("edit_max_ms_bootstrap_\(latency)ms", typed.keystrokeMilliseconds.max() ?? 0))
+            editMax.append(("edit_max_ms_bootstrap_\(latency)ms", typed.keystrokes.map(\.wallMilliseconds).max() ?? 0))
+            slowness.append(("bootstrap_\(latency)ms", typed.keystrokes))
             typedDuring.append(("keystrokes_during_bootstrap_\(latency)ms", typed.duringSync))
         }
         var receivedOperations = 0
@@ -140,7 +142,8 @@ enum RemoteBenchmark {
                 writer: writers[1], receiver: reader, folder: devices.folder,
                 store: LatencyStore(inner: devices.folder, latencyMilliseconds: latency), round: latency)
             receivedOperations = typed.operations
-            editMax.append(("edit_max_ms_receive_\(latency)ms", typed.keystrokeMilliseconds.max() ?? 0))
+            editMax.append(("edit_max_ms_receive_\(latency)ms", typed.keystrokes.map(\.wallMilliseconds).max() ?? 0))
+            slowness.append(("receive_\(latency)ms", typed.keystrokes))
         }
 
         for writer in writers { await writer.close() }
@@ -163,15 +166,38 @@ enum RemoteBenchmark {
         report.add("receive_one_change_ms", .milliseconds(received.milliseconds))
         report.add("round_trips_receive_one_change", .integer(receiveRequests.roundTrips))
         report.add("requests_receive_one_change", .integer(receiveRequests.count))
-        report.add("edit_p99_ms_during_sync", .milliseconds(percentile(typing.keystrokeMilliseconds, 0.99)))
-        report.add("edit_max_ms_during_sync", .milliseconds(typing.keystrokeMilliseconds.max() ?? 0))
-        report.add("keystrokes", .integer(typing.keystrokeMilliseconds.count))
+        report.add("edit_p99_ms_during_sync", .milliseconds(percentile(typing.keystrokes.map(\.wallMilliseconds), 0.99)))
+        report.add("edit_max_ms_during_sync", .milliseconds(typing.keystrokes.map(\.wallMilliseconds).max() ?? 0))
+        report.add("keystrokes", .integer(typing.keystrokes.map(\.wallMilliseconds).count))
         report.add("keystrokes_during_sync", .integer(typing.duringSync))
         for (key, milliseconds) in editMax { report.add(key, .milliseconds(milliseconds)) }
         for (key, count) in typedDuring { report.add(key, .integer(count)) }
+        for (phase, keystrokes) in slowness { Self.addSlowness(of: keystrokes, phase: phase, to: &report) }
         report.add("receive_changed_memos", .integer(receiveMemoCount))
         report.add("receive_operations", .integer(receivedOperations))
         return report
+    }
+
+    /// A keystroke slower than this is looked at: whether it computed, waited or was preempted.
+    static let slowKeystrokeMilliseconds = 1.0
+
+    /// What made a phase's keystrokes slow: the most processor time one took
+    /// (`edit_max_processor_ms_PHASE`: the engine's own work), and on Linux the slowest one the
+    /// system never took the processor from (`edit_max_ms_unpreempted_PHASE`: computing and
+    /// waiting for locks, without the scheduler's share), and how many keystrokes over 1 ms
+    /// there were, how many of them were preempted (`..._preempted_`: another thread ran on
+    /// their processor) and how many waited (`..._waited_`: gave the processor up, for a lock
+    /// or a page).
+    static func addSlowness(of keystrokes: [Measure.ThreadTiming], phase: String, to report: inout Report) {
+        let slow = keystrokes.filter { $0.wallMilliseconds > slowKeystrokeMilliseconds }
+        report.add("edit_max_processor_ms_\(phase)", .milliseconds(keystrokes.map(\.processorMilliseconds).max() ?? 0))
+        #if os(Linux)
+            let unpreempted = keystrokes.filter { $0.involuntarySwitches == 0 }
+            report.add("edit_max_ms_unpreempted_\(phase)", .milliseconds(unpreempted.map(\.wallMilliseconds).max() ?? 0))
+            report.add("slow_keystrokes_\(phase)", .integer(slow.count))
+            report.add("slow_keystrokes_preempted_\(phase)", .integer(slow.filter { $0.involuntarySwitches > 0 }.count))
+            report.add("slow_keystrokes_waited_\(phase)", .integer(slow.filter { $0.voluntarySwitches > 0 }.count))
+        #endif
     }
 
     /// The store folder and new devices' libraries, under one temporary folder.
@@ -234,7 +260,7 @@ enum RemoteBenchmark {
     /// least ``keystrokeCount`` and until the sync has returned (its last save included: 1,000
     /// keystrokes once ended before a slow bootstrap's merge): each call's time, and how many
     /// were typed before the sync returned.
-    static func typeDuringBootstrap(_ devices: Devices, store: LatencyStore) async throws -> (keystrokeMilliseconds: [Double], duringSync: Int) {
+    static func typeDuringBootstrap(_ devices: Devices, store: LatencyStore) async throws -> (keystrokes: [Measure.ThreadTiming], duringSync: Int) {
         let typist = try devices.new()
         let memo = try typist.createMemo(text: String(repeating: "abcdefghij", count: typedMemoLength / 10))
         try await typist.save()
@@ -243,26 +269,53 @@ enum RemoteBenchmark {
             defer { finished.withLock { $0 = true } }
             return try await typist.sync(with: store)
         }
-        var keystrokeMilliseconds: [Double] = []
-        var position = typedMemoLength / 2
-        var duringSync = 0
-        var index = 0
-        while index < keystrokeCount || !finished.withLock({ $0 }) {
-            let running = !finished.withLock { $0 }
+        let typed = try await typeOnItsOwnThread(atLeast: keystrokeCount, until: { finished.withLock { $0 } }) { index throws(ReplicaError) in
+            let position = typedMemoLength / 2 + index
             let letter = String(UnicodeScalar(UInt8(97 + index % 26)))
-            let timed = try Measure.timed { () throws(ReplicaError) in try typist.edit(memo, replacingUTF16: position..<position, with: letter) }
-            keystrokeMilliseconds.append(timed.milliseconds)
-            if running { duringSync += 1 }
-            position += 1
-            index += 1
-            try await Task.sleep(for: .milliseconds(2))
+            try typist.edit(memo, replacingUTF16: position..<position, with: letter)
         }
+        let keystrokes = typed.keystrokes
+        let duringSync = typed.beforeTheEnd
+        let index = keystrokes.count
         let report = try await bootstrapping.value
         guard report.isComplete, typist.notebook.memo(memo)?.text.utf16.count == typedMemoLength + index else {
             throw BenchFailure.usage("typing during the bootstrap lost keystrokes or the sync failed: \(report.errors)")
         }
         await typist.close()
-        return (keystrokeMilliseconds, duringSync)
+        return (keystrokes, duringSync)
+    }
+
+    /// Types on a thread of its own, as an app's main thread does, one keystroke (`keystroke(i)`
+    /// for the i-th) every 2 ms: at least `count`, and until `isOver()`. Each keystroke's
+    /// timing, and how many were typed before `isOver()` first held. (Typed from a task, the
+    /// keystrokes shared the cooperative pool's threads, and so glibc's allocator arenas, with
+    /// the sync: a keystroke's allocation then sorted the chunks the sync had just freed,
+    /// about 3 ms for the 10,000 chunks glibc sorts at most at once. An app's keystrokes come
+    /// from its main thread.)
+    static func typeOnItsOwnThread(
+        atLeast count: Int, until isOver: @escaping @Sendable () -> Bool,
+        keystroke: @escaping @Sendable (Int) throws(ReplicaError) -> Void
+    ) async throws -> (keystrokes: [Measure.ThreadTiming], beforeTheEnd: Int) {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                var keystrokes: [Measure.ThreadTiming] = []
+                var beforeTheEnd = 0
+                do {
+                    while keystrokes.count < count || !isOver() {
+                        let running = !isOver()
+                        let index = keystrokes.count
+                        keystrokes.append(try Measure.threadTimed { () throws(ReplicaError) in try keystroke(index) }.timing)
+                        if running { beforeTheEnd += 1 }
+                        usleep(2_000)
+                    }
+                    continuation.resume(returning: (keystrokes, beforeTheEnd))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "memo-bench typist"
+            thread.start()
+        }
     }
 
     static let receiveMemoCount = 2_000
@@ -274,7 +327,7 @@ enum RemoteBenchmark {
     /// operations, published as one segment beforehand): each keystroke's time, and the
     /// operations received.
     static func typeDuringReceive(writer: Replica, receiver: Replica, folder: DirectoryBlobStore, store: LatencyStore, round: Int) async throws
-        -> (keystrokeMilliseconds: [Double], operations: Int)
+        -> (keystrokes: [Measure.ThreadTiming], operations: Int)
     {
         let memos = writer.notebook.list().prefix(receiveMemoCount).map(\.id)
         guard memos.count == receiveMemoCount else { throw BenchFailure.usage("the writer has too few memos") }
@@ -290,23 +343,17 @@ enum RemoteBenchmark {
         guard published.isComplete, published.publishedSegment != nil else { throw BenchFailure.usage("the writer did not publish: \(published.errors)") }
         let typed = try receiver.createMemo(text: String(repeating: "abcdefghij", count: 100))
         let syncing = Task { try await receiver.sync(with: store) }
-        var keystrokeMilliseconds: [Double] = []
-        var position = 500
-        var index = 0
         // Typing until the sync is over (at least 20 keystrokes).
-        while index < 20 || receiver.syncProgress != nil {
+        let keystrokes = try await typeOnItsOwnThread(atLeast: 20, until: { receiver.syncProgress == nil }) { index throws(ReplicaError) in
+            let position = 500 + index
             let letter = String(UnicodeScalar(UInt8(97 + index % 26)))
-            let timed = try Measure.timed { () throws(ReplicaError) in try receiver.edit(typed, replacingUTF16: position..<position, with: letter) }
-            keystrokeMilliseconds.append(timed.milliseconds)
-            position += 1
-            index += 1
-            try await Task.sleep(for: .milliseconds(2))
-        }
+            try receiver.edit(typed, replacingUTF16: position..<position, with: letter)
+        }.keystrokes
         let report = try await syncing.value
         guard report.isComplete, memos.allSatisfy({ receiver.notebook.memo($0)?.text == writer.notebook.memo($0)?.text }) else {
             throw BenchFailure.usage("the receiver did not get the changed memos: \(report.errors)")
         }
-        return (keystrokeMilliseconds, report.operationsApplied)
+        return (keystrokes, report.operationsApplied)
     }
 
     /// The value below which a share `fraction` of `values` lie (nearest rank).

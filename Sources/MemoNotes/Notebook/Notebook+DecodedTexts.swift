@@ -148,7 +148,12 @@ extension Notebook {
     /// - Complexity: O(r) for the r positions; no record is copied.
     package func decodedTextUses(in range: Range<Int>) -> [DecodedTextUse] {
         var decoded: [DecodedTextUse] = []
-        memos.forEachRecord(in: range.clamped(to: 0..<memos.count)) { index, record in
+        // Room for every memo of the range at once: the caller holds a lock, and an array grown
+        // step by step allocated a dozen times under it (an allocation can take milliseconds
+        // when it follows a large free: glibc sorts the chunks freed before it serves one).
+        let clamped = range.clamped(to: 0..<memos.count)
+        decoded.reserveCapacity(clamped.count)
+        memos.forEachRecord(in: clamped) { index, record in
             if record.holdsDecodedTextHoldingNothingBack { decoded.append(DecodedTextUse(use: record.decodedUse, index: index)) }
         }
         return decoded

@@ -22,6 +22,8 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 memo_sim="${MEMO_SIM:-$here/.build/release/memo-sim}"
 mkdir -p "$out/parts"
 starts=$(seq "$first" "$part" "$last")
+# A report left in OUT by an earlier study would pass for this one's.
+for start in $starts; do rm -f "$out/parts/$start/measurements.json"; done
 # parallel exits with the number of parts that failed (a broken invariant: their reports say which).
 status=0
 # shellcheck disable=SC2086
@@ -33,10 +35,10 @@ for start in $starts; do
     parts+=("$out/parts/$start")
     [ -e "$out/parts/$start/measurements.json" ] || missing+=("$start")
 done
-# A part that wrote no report never ran (over ssh: memo-sim missing on a host, or OUT not shared):
-# merging the rest would report a shorter range than asked for.
+# A part that wrote no report did not run or did not finish (a host down, memo-sim missing or
+# killed there, OUT not shared): merging the rest would report a shorter range than asked for.
 if [ ${#missing[@]} -gt 0 ]; then
-    echo "study.sh: no report from the parts starting at seed ${missing[*]} (in $out/parts): they did not run; nothing merged" >&2
+    echo "study.sh: no report from the parts starting at seed ${missing[*]} (in $out/parts): they wrote none; nothing merged" >&2
     exit 2
 fi
 "$memo_sim" merge "${parts[@]}" --report "$out/report"

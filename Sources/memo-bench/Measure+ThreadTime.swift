@@ -2,7 +2,7 @@
 // slowest keystrokes of `memo-bench remote` (issue 25), whether the engine made them wait or
 // the operating system gave the processor to another thread.
 //
-// Platform code: Linux counts a thread's context switches (`getrusage(RUSAGE_THREAD)`); other
+// PLATFORM CODE: Linux counts a thread's context switches (`getrusage(RUSAGE_THREAD)`); other
 // systems report the wall time and the thread's processor time, with no switch counts.
 
 #if canImport(Glibc)

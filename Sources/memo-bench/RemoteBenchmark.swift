@@ -168,7 +168,7 @@ enum RemoteBenchmark {
         report.add("requests_receive_one_change", .integer(receiveRequests.count))
         report.add("edit_p99_ms_during_sync", .milliseconds(percentile(typing.keystrokes.map(\.wallMilliseconds), 0.99)))
         report.add("edit_max_ms_during_sync", .milliseconds(typing.keystrokes.map(\.wallMilliseconds).max() ?? 0))
-        report.add("keystrokes", .integer(typing.keystrokes.map(\.wallMilliseconds).count))
+        report.add("keystrokes", .integer(typing.keystrokes.count))
         report.add("keystrokes_during_sync", .integer(typing.duringSync))
         for (key, milliseconds) in editMax { report.add(key, .milliseconds(milliseconds)) }
         for (key, count) in typedDuring { report.add(key, .integer(count)) }

@@ -248,7 +248,6 @@ import Testing
         let limit = limits.maxBodyBytes
         for attempt in 0..<6 {
             let connection = try RawHTTP.connect(port: served.port)
-            defer { close(connection) }
             let body = [UInt8](repeating: UInt8(ascii: "a"), count: limit + 1)
             let head = "POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
             let request = Array(head.utf8) + body
@@ -262,9 +261,12 @@ import Testing
             sender.start()
             // Read only once the sender has had time to fill the socket's buffers.
             Thread.sleep(forTimeInterval: 0.05)
-            let response = try RawHTTP.readResponse(connection)
-            #expect(response.status == 413, "attempt \(attempt)")
+            let response = Result { try RawHTTP.readResponse(connection) }
+            // The socket is closed only once the sender is done with it (its number could
+            // otherwise go to another test's socket while the sender still writes).
             sent.wait()
+            close(connection)
+            #expect(try response.get().status == 413, "attempt \(attempt)")
             #expect(sentBytes.withLock { $0 } == request.count, "attempt \(attempt): the client could not send its whole request")
         }
         #expect(try served.request("GET", "/api/memos").status == 200)

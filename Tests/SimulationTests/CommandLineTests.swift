@@ -259,19 +259,33 @@ import Testing
 
     /// A study whose host is down: the parts sent there never run, and the study merges
     /// nothing (a report of a shorter range than asked for would pass for the whole), names
-    /// the parts that did not run, and exits non-zero.
+    /// the parts that wrote no report, and exits non-zero; reports an earlier study left in the
+    /// folder do not count.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/parallel")))
     func aStudyWithAHostDownMergesNothingAndNamesTheMissingParts() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-sim-down-study-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fakeSSH = try writeStandInForSSH(in: folder, hostLog: folder.appendingPathComponent("hosts.log").path, downHost: "host-b")
+        // Reports an earlier study left in the same folder: they must not pass for this one's.
+        for start in [1, 3, 5] {
+            let part = folder.appendingPathComponent("study/parts/\(start)")
+            try FileManager.default.createDirectory(at: part, withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: part.appendingPathComponent("measurements.json"))
+        }
         let outcome = try study(
             ["1", "6", "2", folder.appendingPathComponent("study").path, "--steps", "60", "--replicas", "2"],
             environment: ["PARALLEL_OPTIONS": "--ssh \(fakeSSH) --sshlogin 1/host-a,1/host-b"])
         #expect(outcome.status != 0)
-        #expect(outcome.errors.contains("no report from the parts starting at seed") && outcome.errors.contains("nothing merged"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("nothing merged"), "\(outcome.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("study/report/measurements.json").path))
+        // The parts named are exactly those without a report (host-b's share, at least one).
+        let line = try #require(outcome.errors.split(separator: "\n").first { $0.contains("no report from the parts starting at seed") })
+        let named = line.components(separatedBy: "at seed ")[1].components(separatedBy: " (in")[0].split(separator: " ").compactMap { Int($0) }
+        let withoutReport = [1, 3, 5].filter {
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("study/parts/\($0)/measurements.json").path)
+        }
+        #expect(!named.isEmpty && named == withoutReport, "\(line)")
     }
 
     /// Issue 30: `Simulations/study-job.yaml`'s container command, run here for each index of a

@@ -152,7 +152,7 @@ extension Notebook {
         // step by step allocated a dozen times under it (an allocation can take milliseconds
         // when it follows a large free: glibc sorts the chunks freed before it serves one).
         let clamped = range.clamped(to: 0..<memos.count)
-        decoded.reserveCapacity(clamped.count)
+        decoded.reserveCapacity(min(clamped.count, 2_048))
         memos.forEachRecord(in: clamped) { index, record in
             if record.holdsDecodedTextHoldingNothingBack { decoded.append(DecodedTextUse(use: record.decodedUse, index: index)) }
         }

@@ -278,7 +278,8 @@ struct Connection: HTTPStreamWriter {
             let ready = poll(&polled, 1, remaining)
             if ready < 0 { if errno == EINTR { continue }; return }
             if ready == 0 { return }
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let wanted = min(chunk.count, atMostBytes - dropped)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, wanted, 0) }
             if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
             if count == 0 { return }
             dropped += count

@@ -200,9 +200,12 @@ extension SyncSession {
         let version = notebook.version
         var count = 0
         var bytes = 0
+        // One table for every replica, emptied between them: fewer allocations under the
+        // replica's lock.
+        var ranges = Set<UInt64>()
         for (replica, list) in segments {
             let held = version[replica]
-            var ranges = Set<UInt64>()
+            ranges.removeAll(keepingCapacity: true)
             for segment in list where segment.end > covered[replica] && segment.end <= held {
                 if ranges.insert(UInt64(segment.start) << 32 | UInt64(segment.end)).inserted {
                     count += 1

@@ -590,7 +590,10 @@ package struct SyncSession {
             let stamp = heldStamp
             if aheadStamp != stamp {
                 aheadStamp = stamp
-                aheadKeys = []
+                // Its table kept: this runs under the replica's lock, where an allocation can
+                // take milliseconds after a large free (BENCHMARKS.md, "Keystrokes typed from a
+                // thread of their own").
+                aheadKeys.removeAll(keepingCapacity: true)
                 let version = notebook.version
                 for replicaID in fetchReplicas {
                     let held = max(version[replicaID], fetchedThrough[replicaID] ?? 0)

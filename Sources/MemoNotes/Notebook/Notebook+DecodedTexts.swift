@@ -41,7 +41,7 @@ extension Notebook {
     public var decodedTextCount: Int {
         var count = 0
         memos.forEachRecord(in: 0..<memos.count) { _, record in
-            if case .materialized = record.text { count += 1 }
+            if case .materialized = record.pointee.text { count += 1 }
         }
         return count
     }
@@ -154,7 +154,8 @@ extension Notebook {
         let clamped = range.clamped(to: 0..<memos.count)
         decoded.reserveCapacity(min(clamped.count, 2_048))
         memos.forEachRecord(in: clamped) { index, record in
-            if record.holdsDecodedTextHoldingNothingBack { decoded.append(DecodedTextUse(use: record.decodedUse, index: index)) }
+            guard case let .materialized(text) = record.pointee.text, text.pendingOperationCount == 0 else { return }
+            decoded.append(DecodedTextUse(use: record.pointee.decodedUse, index: index))
         }
         return decoded
     }

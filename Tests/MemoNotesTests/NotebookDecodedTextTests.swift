@@ -10,6 +10,19 @@ import Testing
 /// text is cut otherwise than the one it was encoded from). The random collaboration of
 /// `NotebookRandomTests.releasingDecodedTextsChangesNothing` covers the rest.
 @Suite struct NotebookDecodedTextTests {
+    /// A notebook of replica 3 holding `memoCount` memos (ids drawn from `random`, texts
+    /// `text(index)`, created at 100 ms plus their index), and their ids in creation order.
+    static func notebook(memoCount: Int, idsFrom random: inout SeededRandom, text: (Int) -> String = { "memo \($0)" }) throws -> (Notebook, [MemoID]) {
+        var notebook = Notebook(replica: ReplicaID(3))
+        var ids: [MemoID] = []
+        for index in 0..<memoCount {
+            let id = MemoID(using: &random)
+            try notebook.createMemo(id, text: text(index), wallMilliseconds: 100 + UInt64(index))
+            ids.append(id)
+        }
+        return (notebook, ids)
+    }
+
     /// One memo edited, undone and redone, with and without its text turned back at random
     /// points: the same texts and the same operations, byte for byte. Before `characterRuns`
     /// and `sequenceStretchLengths` gave maximal runs, seed 282 put back a deleted "日" and the
@@ -59,13 +72,7 @@ import Testing
     /// The budget keeps the texts used last, and `decodedTextCount` counts what is decoded.
     @Test func releasingKeepsTheTextsUsedLast() throws {
         var random = SeededRandom(seed: 0xDEC2)
-        var notebook = Notebook(replica: ReplicaID(3))
-        var ids: [MemoID] = []
-        for index in 0..<6 {
-            let id = MemoID(using: &random)
-            try notebook.createMemo(id, text: "memo \(index)", wallMilliseconds: 100 + UInt64(index))
-            ids.append(id)
-        }
+        var (notebook, ids) = try Self.notebook(memoCount: 6, idsFrom: &random)
         #expect(notebook.decodedTextCount == 6)
         // Used last: memos 4, 1, 2 (in that order of use).
         try notebook.edit(ids[4], replacingScalars: 0..<0, with: "a", wallMilliseconds: 200)
@@ -106,13 +113,7 @@ import Testing
     /// the order one call would have chosen, and the result is the notebook one call gives.
     @Test func aReleaseInStepsKeepsATextUsedBetweenThem() throws {
         var random = SeededRandom(seed: 0xDEC5)
-        var notebook = Notebook(replica: ReplicaID(3))
-        var ids: [MemoID] = []
-        for index in 0..<8 {
-            let id = MemoID(using: &random)
-            try notebook.createMemo(id, text: "memo \(index)", wallMilliseconds: 100 + UInt64(index))
-            ids.append(id)
-        }
+        var (notebook, ids) = try Self.notebook(memoCount: 8, idsFrom: &random)
         var oneCall = notebook
         #expect(oneCall.releaseDecodedTexts(keepingMostRecent: 2) == 6)
         guard let pass = notebook.beginReleasePass(keepingMostRecent: 2, keepingTextsDecodedForReading: true) else {
@@ -164,13 +165,7 @@ import Testing
     /// texts at most.
     @Test func readsOfATextTurnedBackDecodeItOnce() throws {
         var random = SeededRandom(seed: 0xDEC3)
-        var notebook = Notebook(replica: ReplicaID(3))
-        var ids: [MemoID] = []
-        for index in 0..<6 {
-            let id = MemoID(using: &random)
-            try notebook.createMemo(id, text: "memo \(index): ça, 한국어, かな", wallMilliseconds: 100 + UInt64(index))
-            ids.append(id)
-        }
+        var (notebook, ids) = try Self.notebook(memoCount: 6, idsFrom: &random, text: { "memo \($0): ça, 한국어, かな" })
         notebook.releaseDecodedTexts(keepingMostRecent: 0)
         #expect(notebook.decodedTextCount == 0)
         let copy = notebook

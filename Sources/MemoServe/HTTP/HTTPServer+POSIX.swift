@@ -250,19 +250,13 @@ struct Connection: HTTPStreamWriter {
 
     /// Reads what arrives before `deadline` and appends it to `buffer`.
     func read(into buffer: inout [UInt8], deadline: Deadline) -> ReadResult {
-        while true {
-            let remaining = deadline.remainingMilliseconds
-            if remaining == 0 { return .timeout }
-            var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&polled, 1, remaining)
-            if ready < 0 { if errno == EINTR { continue }; return .closed }
-            if ready == 0 { return .timeout }
-            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return .closed }
-            if count == 0 { return .closed }
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        switch receive(into: &chunk, atMost: chunk.count, deadline: deadline) {
+        case let .received(count):
             buffer += chunk[..<count]
             return .data
+        case .timeout: return .timeout
+        case .closed: return .closed
         }
     }
 
@@ -271,18 +265,28 @@ struct Connection: HTTPStreamWriter {
     func discardUntilClosed(deadline: Deadline, atMostBytes: Int) {
         var dropped = 0
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while dropped < atMostBytes {
+        while dropped < atMostBytes, case let .received(count) = receive(into: &chunk, atMost: atMostBytes - dropped, deadline: deadline) {
+            dropped += count
+        }
+    }
+
+    private enum Received { case received(Int), timeout, closed }
+
+    /// Waits until bytes arrive before `deadline`, then reads up to `atMost` of them (and at
+    /// most `chunk.count`) into the start of `chunk`.
+    private func receive(into chunk: inout [UInt8], atMost: Int, deadline: Deadline) -> Received {
+        while true {
             let remaining = deadline.remainingMilliseconds
-            if remaining == 0 { return }
+            if remaining == 0 { return .timeout }
             var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&polled, 1, remaining)
-            if ready < 0 { if errno == EINTR { continue }; return }
-            if ready == 0 { return }
-            let wanted = min(chunk.count, atMostBytes - dropped)
+            if ready < 0 { if errno == EINTR { continue }; return .closed }
+            if ready == 0 { return .timeout }
+            let wanted = min(chunk.count, atMost)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, wanted, 0) }
-            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
-            if count == 0 { return }
-            dropped += count
+            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; return .closed }
+            if count == 0 { return .closed }
+            return .received(count)
         }
     }
 

@@ -53,6 +53,44 @@ import Testing
         #expect(limits.maxHeadBytes == 16 * 1024 && limits.maxBodyBytes == 4 * 1024 * 1024)
         #expect(limits.requestTimeoutMilliseconds == 10_000 && limits.idleTimeoutMilliseconds == 30_000)
         #expect(limits.maxConnections == 64)
+        #expect(limits.lingerMilliseconds == 2_000 && limits.lingerBytes == 8 * 1024 * 1024)
+    }
+
+    /// After a refusal the server drops what still arrives only within its bounds: a client
+    /// that sends a little more within the time bound is read (no reset), one that sends after
+    /// it finds the connection closed, and one that sends on and on is cut off at the byte
+    /// bound (SERVE.md: "at most 2 s and 8 MiB", here 1.5 s and 256 KiB).
+    @Test func theDrainAfterARefusalEndsAtItsBounds() throws {
+        var limits = ServedLibrary.testLimits
+        limits.lingerMilliseconds = 1_500
+        limits.lingerBytes = 256 * 1024
+        limits.requestTimeoutMilliseconds = 10_000
+        let served = try ServedLibrary(limits: limits)
+        let head = "POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: \(limits.maxBodyBytes + 1)\r\n\r\n"
+        let late = try RawHTTP.connect(port: served.port)
+        defer { close(late) }
+        RawHTTP.send(late, Array(head.utf8))
+        #expect(try RawHTTP.readResponse(late).status == 413)
+        // The server has stopped writing (the client reads its end) but still reads.
+        var byte: UInt8 = 0
+        #expect(recv(late, &byte, 1, 0) == 0)
+        let little = [UInt8](repeating: 0x61, count: 1_000)
+        #expect(RawHTTP.sendCounting(late, little) == little.count)
+        usleep(100_000)
+        #expect(RawHTTP.sendCounting(late, little) == little.count, "no reset within the time bound")
+        // Past the time bound the server has closed: what is sent then is answered with a
+        // reset, and the next send fails.
+        usleep(2_000_000)
+        _ = RawHTTP.sendCounting(late, little)
+        usleep(200_000)
+        #expect(RawHTTP.sendCounting(late, little) < little.count, "the connection is closed after the time bound")
+        // Sending on and on: the server stops reading at the byte bound and closes, so the
+        // client's sends fail long before the 64 MiB it tries.
+        let flood = try RawHTTP.connect(port: served.port)
+        let sent = RawHTTP.sendCounting(flood, Array(head.utf8) + [UInt8](repeating: 0x61, count: 64 * 1024 * 1024))
+        close(flood)
+        #expect(sent < 16 * 1024 * 1024, "\(sent) bytes sent")
+        #expect(try served.request("GET", "/api/memos").status == 200)
     }
 
     /// SERVE.md: at most `maxConnections` connections at once (64 by default); one more is

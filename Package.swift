@@ -58,8 +58,11 @@ let package = Package(
         .executable(name: "memo-sim", targets: ["memo-sim"]),
     ],
     targets: [
-        // The pure core: identities, clocks, the text CRDT and its codec. Standard library only.
-        .target(name: "MemoCRDT", swiftSettings: internalChecks),
+        // The pure core: identities, clocks, the text CRDT and its codec. Standard library only,
+        // and one C function: the processor's CRC-32C instruction (`CMemoCRC32C`, asked at run
+        // time; a table where there is none).
+        .target(name: "MemoCRDT", dependencies: ["CMemoCRC32C"], swiftSettings: internalChecks),
+        .target(name: "CMemoCRC32C"),
         // The notes model on the text CRDT: memos, notebook, undo, search. Standard library only.
         .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
         // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that

@@ -1,8 +1,10 @@
-// The envelope checksum (FORMAT.md "Envelope"): CRC-32C, read eight bytes at a time through
-// one flat table; checked against published check values and a byte-at-a-time reference over
-// every length and alignment up to 40 bytes.
+// The envelope checksum (FORMAT.md "Envelope"): CRC-32C, by the processor's instruction where
+// it has one, else eight bytes at a time through one flat table; both checked against published
+// check values and a bit-by-bit reference over every length and alignment up to 40 bytes, and
+// against each other over random lengths up to 100 KB.
 
 @testable import MemoCRDT
+import TestSupport
 import Testing
 
 @Suite struct CRC32CTests {
@@ -23,6 +25,39 @@ import Testing
         #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: 32), 0..<32) == 0x62A8_AB43)
         #expect(CRC32C.checksum(Array(0...31), 0..<32) == 0x46DD_794E)
         #expect(CRC32C.checksum([], 0..<0) == 0)
+        #expect(CRC32C.checksumByTable(Array("123456789".utf8), 0..<9) == 0xE306_9283)
+    }
+
+    /// The instruction and the table give the same CRC of random bytes at random offsets and
+    /// lengths (up to 100 KB). This machine's answer is printed: on a processor without the
+    /// instruction both sides are the table, and the test says so rather than pass silently.
+    @Test func theInstructionAndTheTableAgree() {
+        var random = SeededRandom(seed: 0xC4C3_2C)
+        var bytes = [UInt8](repeating: 0, count: 100_000 + 64)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+        if !CRC32C.hardwareAvailable { print("CRC32CTests: no CRC-32C instruction on this processor; the table alone is tested") }
+        for _ in 0..<200 {
+            let start = Int(random.next() % 64)
+            let length = Int(random.next() % 100_000)
+            let range = start..<start + length
+            #expect(CRC32C.checksum(bytes, range) == CRC32C.checksumByTable(bytes, range), "\(range)")
+        }
+        // Every short length and alignment, where the instruction's tail loop takes over.
+        for start in 0..<9 {
+            for length in 0...40 {
+                let range = start..<start + length
+                #expect(CRC32C.checksum(bytes, range) == Self.reference(bytes[range]), "\(range)")
+                #expect(CRC32C.checksumByTable(bytes, range) == Self.reference(bytes[range]), "\(range)")
+            }
+        }
+    }
+
+    /// Linux on x86-64 and 64-bit ARM (where the tests run) has the instruction: the path that
+    /// every checksum takes is the one tested above, not the table alone.
+    @Test func theInstructionIsUsedWhereTheProcessorHasIt() {
+        #if arch(x86_64) || arch(arm64)
+        #expect(CRC32C.hardwareAvailable)
+        #endif
     }
 
     @Test func everyLengthAndAlignmentAgreesWithTheReference() {

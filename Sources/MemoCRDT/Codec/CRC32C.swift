@@ -1,6 +1,16 @@
 // CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), FORMAT.md "Envelope".
+//
+// Computed by the processor's CRC-32C instruction where it has one (x86-64 with SSE 4.2, 64-bit
+// ARM: the C target `CMemoCRC32C`, asked once at run time), else by the table below. Both give
+// the same CRC (`CRC32CTests` compares them, and each with a bit-by-bit reference); the
+// instruction is about four times as fast (BENCHMARKS.md, "The processor's CRC instruction").
+
+internal import CMemoCRC32C
 
 package enum CRC32C {
+    /// Whether this processor computes the CRC (``checksum(_:_:)`` uses it when it does).
+    package static let hardwareAvailable = memo_crc32c_hardware_available() != 0
+
     /// Eight tables of 256 entries one after another (slicing by eight): entry `256 * k + b` is
     /// the CRC of byte `b` followed by `k` zero bytes. One flat array, read through an unsafe
     /// pointer: eight separate arrays cost a bounds check per lookup (issue 28: the two
@@ -21,8 +31,20 @@ package enum CRC32C {
         return table
     }()
 
-    /// The CRC-32C of `bytes[range]`.
+    /// The CRC-32C of `bytes[range]`: by the processor's instruction when it has one, else
+    /// by the table (``checksumByTable(_:_:)``).
     package static func checksum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range within the bytes")
+        guard hardwareAvailable else { return checksumByTable(bytes, range) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return ~memo_crc32c_update(0xFFFF_FFFF, base + range.lowerBound, range.count)
+        }
+    }
+
+    /// The CRC-32C of `bytes[range]` by the table, eight bytes at a time (what ``checksum(_:_:)``
+    /// computes on a processor without the instruction).
+    package static func checksumByTable(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range within the bytes")
         return bytes.withUnsafeBufferPointer { buffer in
             table.withUnsafeBufferPointer { table in

@@ -636,6 +636,27 @@ final class IOTestBox<Value>: @unchecked Sendable {
         #expect(try POSIX.readAll(descriptor, path: folder.path("empty"), limitBytes: 0) == [])
     }
 
+    /// A file of 8 MiB and more is read into a buffer whose middle is advised onto large pages
+    /// (Linux): the bytes read are the file's, whatever the buffer's alignment, and the advice
+    /// leaves memory already written as it was.
+    @Test func aLargeFileReadsTheSameIntoLargePages() throws {
+        let folder = IOTestFolder("large-read")
+        defer { folder.remove() }
+        for size in [(8 << 20) - 1, 8 << 20, (9 << 20) + 4_097] {
+            var content = [UInt8](repeating: 0, count: size)
+            for index in content.indices { content[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 13) }
+            try folder.createFile("f", content)
+            let descriptor = try POSIX.open(folder.path("f"), .read)
+            defer { POSIX.closeQuietly(descriptor) }
+            #expect(try POSIX.readAll(descriptor, path: folder.path("f"), limitBytes: 16 << 20) == content, "\(size) bytes")
+        }
+        var written = [UInt8](repeating: 0, count: 10 << 20)
+        for index in stride(from: 0, to: written.count, by: 4_093) { written[index] = UInt8(truncatingIfNeeded: index >> 12) }
+        let copy = written
+        written.withUnsafeMutableBytes { POSIX.adviseLargePages($0) }
+        #expect(written == copy)
+    }
+
     // MARK: Errors
 
     @Test func missingBlobsAndMissingRoots() throws {

@@ -42,32 +42,45 @@ package enum CRC32C {
         }
     }
 
+    /// The CRC-32C of the bytes in `buffer` (``checksum(_:_:)`` of memory not in an array).
+    package static func checksum(_ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        guard let base = buffer.baseAddress else { return 0 }
+        guard hardwareAvailable else { return checksumByTable(base, count: buffer.count) }
+        return ~memo_crc32c_update(0xFFFF_FFFF, base, buffer.count)
+    }
+
     /// The CRC-32C of `bytes[range]` by the table, eight bytes at a time (what ``checksum(_:_:)``
     /// computes on a processor without the instruction).
     package static func checksumByTable(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range within the bytes")
         return bytes.withUnsafeBufferPointer { buffer in
-            table.withUnsafeBufferPointer { table in
-                guard let base = buffer.baseAddress, let t = table.baseAddress else { return 0 }
-                var crc: UInt32 = 0xFFFF_FFFF
-                var index = range.lowerBound
-                let end = range.upperBound
-                while end - index >= 8 {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    let low = crc ^ UInt32(truncatingIfNeeded: word)
-                    let high = UInt32(truncatingIfNeeded: word >> 32)
-                    crc = t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
-                        ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
-                        ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
-                        ^ t[256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
-                    index += 8
-                }
-                while index < end {
-                    crc = (crc >> 8) ^ t[Int((crc ^ UInt32(base[index])) & 0xFF)]
-                    index += 1
-                }
-                return ~crc
+            guard let base = buffer.baseAddress else { return 0 }
+            return checksumByTable(base + range.lowerBound, count: range.count)
+        }
+    }
+
+    /// The CRC-32C of the `count` bytes at `base`, by the table.
+    private static func checksumByTable(_ base: UnsafePointer<UInt8>, count: Int) -> UInt32 {
+        table.withUnsafeBufferPointer { table in
+            guard let t = table.baseAddress else { return 0 }
+            var crc: UInt32 = 0xFFFF_FFFF
+            var index = 0
+            let end = count
+            while end - index >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let low = crc ^ UInt32(truncatingIfNeeded: word)
+                let high = UInt32(truncatingIfNeeded: word >> 32)
+                crc = t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ t[256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
+                index += 8
             }
+            while index < end {
+                crc = (crc >> 8) ^ t[Int((crc ^ UInt32(base[index])) & 0xFF)]
+                index += 1
+            }
+            return ~crc
         }
     }
 

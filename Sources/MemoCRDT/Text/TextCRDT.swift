@@ -206,6 +206,16 @@ public struct TextCRDT: Sendable {
         lamport = max(lamport, timestamp)
     }
 
+    /// Sets the clock back to `timestamp`, what it was before ``observeLamport(_:)`` raised it
+    /// for an edit that then made no operation (a notebook's failed edit changes nothing, not
+    /// even the clock). Cheaper than keeping a copy of the text to put back: a copy held while
+    /// the text is edited makes every array the edit touches a copy of its own (issue 30: a
+    /// whole text copied at every keystroke).
+    package mutating func restoreLamport(_ timestamp: UInt64) {
+        precondition(timestamp <= lamport, "a clock is only set back to what it was")
+        lamport = timestamp
+    }
+
     @usableFromInline mutating func internReplica(_ id: ReplicaID) -> UInt32 {
         if let index = replicaTable.index(of: id) { return index }
         let index = replicaTable.intern(id)

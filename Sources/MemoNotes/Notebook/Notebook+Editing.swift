@@ -126,13 +126,16 @@ extension Notebook {
         }
         let before = text.localOperationCount
         let firstInserted = OperationID(replica: replica, counter: before + UInt32(range.count))
-        // An edit that fails changes nothing, not even the text's clock.
-        let unchanged = text
+        // An edit that fails changes nothing, not even the text's clock (it fails before it
+        // makes an operation; no copy of the text is kept: see `TextCRDT.restoreLamport`).
+        let lamportBefore = text.lamport
         text.observeLamport(lamport)
         do throws(TextError) {
             try text.replace(scalarRange: range, with: replacement)
         } catch {
-            memos[at: index].text = .materialized(unchanged)
+            precondition(text.localOperationCount == before, "a failed replacement made no operation")
+            text.restoreLamport(lamportBefore)
+            memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }
         let after = text.localOperationCount
@@ -278,14 +281,16 @@ extension Notebook {
         }
         var text = takeText(at: index)
         let before = text.localOperationCount
-        // An edit that fails having made nothing changes nothing, not even the text's clock.
-        let unchanged = text
+        // An edit that fails having made nothing changes nothing, not even the text's clock (no
+        // copy of the text is kept for that: see `TextCRDT.restoreLamport`).
+        let lamportBefore = text.lamport
         text.observeLamport(lamport)
         var reported: [TextEdit] = []
         do throws(TextError) {
             try body(&text, &reported)
         } catch {
-            memos[at: index].text = .materialized(text.localOperationCount == before ? unchanged : text)
+            if text.localOperationCount == before { text.restoreLamport(lamportBefore) }
+            memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }
         let after = text.localOperationCount

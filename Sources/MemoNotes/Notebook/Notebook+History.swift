@@ -239,13 +239,16 @@ extension Notebook {
         var text = takeText(at: index)
         let before = text.localOperationCount
         let offsetScalars: Int
-        // A passage that cannot go back changes nothing, not even the text's clock.
-        let unchanged = text
+        // A passage that cannot go back changes nothing, not even the text's clock (it fails
+        // before it makes an operation; no copy of the text is kept: `TextCRDT.restoreLamport`).
+        let lamportBefore = text.lamport
         text.observeLamport(lamport)
         do throws(TextError) {
             offsetScalars = try text.insert(passage.text, beforeCharacter: passage.firstCharacter)
         } catch {
-            memos[at: index].text = .materialized(unchanged)
+            precondition(text.localOperationCount == before, "a failed insertion made no operation")
+            text.restoreLamport(lamportBefore)
+            memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }
         let after = text.localOperationCount

@@ -71,7 +71,8 @@ extension TextCRDT {
     package func encodedBody() -> [UInt8] {
         // Replicas with operations, sorted by id: the table.
         let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
-        let order = interned.sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        let ids = replicaTable.ids  // (a closure reading `replicaTable` copied the whole text at each comparison)
+        let order = interned.sorted { ids[$0] < ids[$1] }
         let table = order.map { replicaTable.ids[$0] }
 
         var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)

@@ -130,6 +130,33 @@ enum NotebookBenchmark {
         return notebooks[0]
     }
 
+    /// Keystrokes typed into one memo of about 1 MB through `Notebook.edit`, as an app types:
+    /// 2,000 single characters, 50 at each of 40 places (typing continues a run, then moves).
+    /// Each keystroke's time in milliseconds. (A keystroke once copied every array of the text
+    /// it touched: a copy of the text was kept to undo a failed edit's clock.)
+    static func keystrokesInALargeMemo() throws -> (memoBytes: Int, milliseconds: [Double]) {
+        let clock = ContinuousClock()
+        var notebook = Notebook(replica: ReplicaID(0x1A))
+        let id = MemoID(high: 0x1A, low: 1)
+        let line = "A line of a long memo, written over the years; 한 줄, 一行.\n"
+        var now: UInt64 = 1_900_000_000_000
+        try notebook.createMemo(id, text: String(repeating: line, count: 15_000), wallMilliseconds: now)
+        let length = notebook.memo(id)!.text.utf16.count
+        var times: [Double] = []
+        times.reserveCapacity(2_000)
+        for place in 0..<40 {
+            let start = (place * 7_919) % length
+            for step in 0..<50 {
+                now += 150
+                let offset = start + step
+                let before = clock.now
+                try notebook.edit(id, replacingUTF16: offset..<offset, with: "x", wallMilliseconds: now)
+                times.append(Measure.milliseconds(clock.now - before))
+            }
+        }
+        return (notebook.memo(id)!.text.utf8.count, times)
+    }
+
     /// The result line for a library of `memoCount` memos, timing `runs` repetitions.
     static func run(memoCount: Int, runs: Int) throws -> Report {
         var random = BenchRandom(seed: 0x4E07_EB00)
@@ -173,6 +200,7 @@ enum NotebookBenchmark {
         try notebook.edit(target, replacingUTF16: 5..<5, with: "word ", wallMilliseconds: 1_900_000_000_000)
         let delta = try notebook.changes(since: before).encoded()
         let (_, mebibytes) = Measure.documentResidentMebibytes { try? Notebook(decoding: bytes, replica: ReplicaID(0xE)) }
+        let keystrokes = try keystrokesInALargeMemo()
 
         var report = Report()
         report.add("benchmark", .string("notebook"))
@@ -189,6 +217,10 @@ enum NotebookBenchmark {
         report.add("edited_memo_bytes", .integer(memoBytes))
         report.add("materialize_memo_ms", .milliseconds(materialize.milliseconds))
         report.add("decoded_rss_mib", mebibytes.map { .number($0) })
+        report.add("large_memo_bytes", .integer(keystrokes.memoBytes))
+        report.add("keystroke_large_memo_ms_median", .milliseconds(Measure.median(keystrokes.milliseconds)))
+        report.add("keystroke_large_memo_ms_p99", .milliseconds(keystrokes.milliseconds.sorted()[keystrokes.milliseconds.count * 99 / 100]))
+        report.add("keystroke_large_memo_ms_max", .milliseconds(keystrokes.milliseconds.max() ?? 0))
         report.add("build_s", .number(buildSeconds))
         return report
     }

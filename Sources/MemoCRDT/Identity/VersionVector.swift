@@ -88,6 +88,22 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         entries = sorted
     }
 
+    /// The version of `counts[i]` operations of `replicas[i]`, the replicas strictly ascending
+    /// (a text body's replica table; a count of 0 leaves its replica out). One array, no sort:
+    /// a decoder makes two per memo. The order is checked (a precondition).
+    ///
+    /// - Complexity: O(r) for r replicas.
+    package init(ascendingReplicas replicas: [ReplicaID], counts: [UInt32]) {
+        precondition(replicas.count == counts.count, "a count per replica")
+        var entries: [Entry] = []
+        entries.reserveCapacity(replicas.count)
+        for index in replicas.indices {
+            precondition(index == 0 || replicas[index - 1] < replicas[index], "replicas strictly ascending")
+            if counts[index] > 0 { entries.append(Entry(replica: replicas[index], operationCount: counts[index])) }
+        }
+        self.entries = entries
+    }
+
     /// True when the version includes no operations.
     public var isEmpty: Bool { entries.isEmpty }
 

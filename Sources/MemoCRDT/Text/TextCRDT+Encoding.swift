@@ -706,6 +706,7 @@ extension TextCRDT {
         _ reader: inout ByteReader, replicaCount: Int, operationsMax: Int
     ) throws(DecodingError) -> (counts: [UInt32], total: Int) {
         var operationCounts: [UInt32] = []
+        operationCounts.reserveCapacity(replicaCount)
         var totalOperations = 0
         for _ in 0..<replicaCount {
             let count = try reader.uint32Varint("operation count")
@@ -976,8 +977,20 @@ extension TextCRDT {
         summary: (text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64),
         lamportRuns: BodyLamportRuns?
     ) {
+        var buffers = WalkBuffers()
+        return try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, derivingLamportRuns: derivingLamportRuns, buffers: &buffers)
+    }
+
+    /// ``summary(ofBody:range:version:derivingLamportRuns:)`` walking with `buffers`.
+    static func summary(
+        ofBody bytes: [UInt8], range bodyRange: Range<Int>, version bodyVersion: UInt8, derivingLamportRuns: Bool,
+        buffers: inout WalkBuffers
+    ) throws(DecodingError) -> (
+        summary: (text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64),
+        lamportRuns: BodyLamportRuns?
+    ) {
         if bodyVersion >= 2 {
-            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: derivingLamportRuns)
+            let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: derivingLamportRuns, buffers: &buffers)
             let summary = (
                 walk.text, versionVector(walk.replicas, walk.operationCounts),
                 versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
@@ -1021,11 +1034,10 @@ extension TextCRDT {
         return ((textRange, versionVector(ids, operationCounts), versionVector(ids, check.insertionEnds), lamport), lamportRuns)
     }
 
-    /// The version vector of `counts` by replica (a count of 0: not in the vector).
+    /// The version vector of `counts` by replica (a count of 0: not in the vector); `replicas`
+    /// is a replica table as read, strictly ascending (``readReplicaTable(_:)`` checks it).
     private static func versionVector(_ replicas: [ReplicaID], _ counts: [UInt32]) -> VersionVector {
-        VersionVector(entries: zip(replicas, counts).compactMap { replica, count in
-            count == 0 ? nil : VersionVector.Entry(replica: replica, operationCount: count)
-        })
+        VersionVector(ascendingReplicas: replicas, counts: counts)
     }
 
     /// Reads a version 1 state's Lamport runs as ``readVersion1LamportRuns(_:operationCounts:)``
@@ -1077,11 +1089,27 @@ extension TextCRDT {
         private var insertionRanges: [[Range<UInt32>]]
 
         init(operationCounts: [UInt32]) {
+            var buffers = WalkBuffers()
+            self.init(operationCounts: operationCounts, reusing: &buffers)
+        }
+
+        /// A check whose arrays are those of `buffers` (taken, emptied and sized; given back by
+        /// ``giveBack(to:)``), so that walking many bodies allocates them once.
+        init(operationCounts: [UInt32], reusing buffers: inout WalkBuffers) {
             self.operationCounts = operationCounts
-            counts = [UInt32](repeating: 0, count: operationCounts.count)
-            insertionEnds = [UInt32](repeating: 0, count: operationCounts.count)
-            cursors = [Int](repeating: 0, count: operationCounts.count)
-            insertionRanges = [[Range<UInt32>]](repeating: [], count: operationCounts.count)
+            let replicaCount = operationCounts.count
+            counts = WalkBuffers.take(&buffers.counts, count: replicaCount, filledWith: 0)
+            insertionEnds = WalkBuffers.take(&buffers.insertionEnds, count: replicaCount, filledWith: 0)
+            cursors = WalkBuffers.take(&buffers.cursors, count: replicaCount, filledWith: 0)
+            insertionRanges = WalkBuffers.take(&buffers.insertionRanges, count: replicaCount)
+        }
+
+        /// Hands this check's arrays back to `buffers` for the next body.
+        func giveBack(to buffers: inout WalkBuffers) {
+            buffers.counts = counts
+            buffers.insertionEnds = insertionEnds
+            buffers.cursors = cursors
+            buffers.insertionRanges = insertionRanges
         }
 
         /// The length of the next run of `replica`, written as `header`: within the operations
@@ -1182,6 +1210,42 @@ extension TextCRDT {
         }
     }
 
+    /// The arrays a walk of one body uses (per replica: counts, cursors, insertion ranges,
+    /// Lamport runs), kept between the bodies of one notebook so that each is allocated once
+    /// rather than per memo: their allocations (and, for the arrays of arrays, a look-up of
+    /// their generic metadata at each allocation) were a third of summarizing a body (issue 28,
+    /// opening 10,000 memos). Their contents mean nothing between walks.
+    package struct WalkBuffers: Sendable {
+        var counts: [UInt32] = []
+        var insertionEnds: [UInt32] = []
+        var cursors: [Int] = []
+        var insertionRanges: [[Range<UInt32>]] = []
+        var lamportRuns: [[LamportRun]] = []
+        var lastLamports: [UInt64] = []
+
+        package init() {}
+
+        /// `array`, taken out of the buffers (left empty there), holding `count` times `value`.
+        static func take<Element>(_ array: inout [Element], count: Int, filledWith value: Element) -> [Element] {
+            var taken: [Element] = []
+            swap(&taken, &array)
+            taken.removeAll(keepingCapacity: true)
+            taken.append(contentsOf: repeatElement(value, count: count))
+            return taken
+        }
+
+        /// `arrays`, taken out of the buffers, holding `count` empty arrays (each keeping the
+        /// room it had).
+        static func take<Element>(_ arrays: inout [[Element]], count: Int) -> [[Element]] {
+            var taken: [[Element]] = []
+            swap(&taken, &arrays)
+            if taken.count > count { taken.removeLast(taken.count - count) }
+            for index in taken.indices { taken[index].removeAll(keepingCapacity: true) }
+            while taken.count < count { taken.append([]) }
+            return taken
+        }
+    }
+
     /// What a walk of a version 2 text state body finds without replaying it.
     struct StateWalk {
         /// The visible text's bytes (not yet checked to be UTF-8).
@@ -1209,6 +1273,15 @@ extension TextCRDT {
     static func walkVersion2(
         _ bytes: [UInt8], range bodyRange: Range<Int>, derivingLamportRuns: Bool = true
     ) throws(DecodingError) -> StateWalk {
+        var buffers = WalkBuffers()
+        return try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: derivingLamportRuns, buffers: &buffers)
+    }
+
+    /// ``walkVersion2(_:range:derivingLamportRuns:)`` with its arrays taken from `buffers` and
+    /// given back (all but the walk's Lamport runs, which the caller may give back).
+    static func walkVersion2(
+        _ bytes: [UInt8], range bodyRange: Range<Int>, derivingLamportRuns: Bool, buffers: inout WalkBuffers
+    ) throws(DecodingError) -> StateWalk {
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
         let textRange = try reader.lengthPrefixedRange()
         let ids = try readReplicaTable(&reader)
@@ -1217,10 +1290,10 @@ extension TextCRDT {
             &reader, replicaCount: replicaCount, operationsMax: decodedOperationsMax(bodyBytes: bodyRange.count))
         let logStart = reader.position
         let runCount = try reader.count(max: min(totalOperations, reader.remaining / 2), "run count")
-        var check = StateLogCheck(operationCounts: operationCounts)
-        var lamportRuns = [[LamportRun]](repeating: [], count: derivingLamportRuns ? replicaCount : 0)
+        var check = StateLogCheck(operationCounts: operationCounts, reusing: &buffers)
+        var lamportRuns = WalkBuffers.take(&buffers.lamportRuns, count: derivingLamportRuns ? replicaCount : 0)
         // Per replica, the Lamport timestamp of its last operation so far.
-        var lastLamports = [UInt64](repeating: 0, count: replicaCount)
+        var lastLamports = WalkBuffers.take(&buffers.lastLamports, count: replicaCount, filledWith: 0)
         var replica = -1
         var highest: UInt64 = 0
         for _ in 0..<runCount {
@@ -1252,9 +1325,12 @@ extension TextCRDT {
         try check.checkComplete(reader)
         // As version 1 reads it: the highest of the replicas' last operations' timestamps.
         let lamport = lastLamports.max() ?? 0
+        let insertionEnds = check.insertionEnds
+        check.giveBack(to: &buffers)
+        buffers.lastLamports = lastLamports
         return StateWalk(
             text: textRange, replicas: ids, operationCounts: operationCounts, lamportRuns: lamportRuns,
-            insertionEnds: check.insertionEnds, lamport: lamport, logStart: logStart)
+            insertionEnds: insertionEnds, lamport: lamport, logStart: logStart)
     }
 
     /// The visible text of an encoded text state, without decoding the operations: checks the

@@ -20,6 +20,9 @@ extension TextCRDT {
         /// per operation until the lane's next run).
         package private(set) var runCounters: [UInt32] = []
         package private(set) var runLamports: [UInt64] = []
+        /// The arrays each body's walk uses, kept from one text to the next (not part of the
+        /// timelines: see ``TextCRDT/WalkBuffers``).
+        var walkBuffers = WalkBuffers()
 
         /// No text yet; room for `textCount` texts (the lanes and runs grow as they come).
         package init(reservingTexts textCount: Int = 0) {
@@ -59,8 +62,11 @@ extension TextCRDT {
     ) throws(DecodingError) -> (
         text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64
     ) {
-        let (summary, runs) = try summary(ofBody: bytes, range: bodyRange, version: bodyVersion, derivingLamportRuns: true)
+        let (summary, runs) = try summary(
+            ofBody: bytes, range: bodyRange, version: bodyVersion, derivingLamportRuns: true, buffers: &timelines.walkBuffers)
         timelines.appendText(runs)
+        // The runs are copied into the timelines' flat arrays: their arrays serve the next body.
+        if let runs { timelines.walkBuffers.lamportRuns = runs.runs }
         return summary
     }
 }

@@ -144,8 +144,11 @@ extension Notebook {
     /// is in the result.
     private func encodedState(keeping kept: inout [KeptTextBody]?) -> [UInt8] {
         let memoIDs = memos.ids.sorted()
-        var memoIndex: [MemoID: Int] = [:]
-        for (index, id) in memoIDs.enumerated() { memoIndex[id] = index }
+        // Each memo's place in the state, by its place in the memo table (the table's own index
+        // finds a run's memo: a dictionary of ids hashed one per run, half a percent of a long
+        // simulation).
+        var memoIndex = [Int](repeating: 0, count: memos.count)
+        for (index, id) in memoIDs.enumerated() { memoIndex[memos.index(of: id)!] = index }
         let replicas = logs.keys.sorted()
         var replicaIndex: [ReplicaID: Int] = [:]
         for (index, id) in replicas.enumerated() { replicaIndex[id] = index }
@@ -230,8 +233,9 @@ extension Notebook {
     }
 
     /// Writes every replica's log, in the order of `replicas`: its run count, then its runs.
+    /// `memoIndex[p]` is the place in the state of the memo at place `p` of the memo table.
     private func writeLogs(
-        of replicas: [ReplicaID], memoIndex: [MemoID: Int], replicaIndex: [ReplicaID: Int], memoCount: Int,
+        of replicas: [ReplicaID], memoIndex: [Int], replicaIndex: [ReplicaID: Int], memoCount: Int,
         into body: inout ByteWriter
     ) {
         // Per memo index, the current replica's text operations so far (what its next text run
@@ -243,7 +247,7 @@ extension Notebook {
             body.varint(log.runs.count)
             var context = StateRunContext()
             for run in log.runs {
-                let index = memoIndex[run.memo]!
+                let index = memoIndex[memos.index(of: run.memo)!]
                 if case let .text(textCounter) = run.kind {
                     // The state leaves the text counter out: a replica's text runs on a memo cover
                     // its text operations there in order, from 0 (what a decoder checks).

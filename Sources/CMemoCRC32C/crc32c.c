@@ -46,11 +46,17 @@ uint32_t memo_crc32c_update(uint32_t crc, const uint8_t *bytes, size_t count) {
 #ifndef HWCAP_CRC32
 #define HWCAP_CRC32 (1 << 7)
 #endif
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
 #endif
 
 int memo_crc32c_hardware_available(void) {
 #if defined(__APPLE__)
-    return 1;  // every 64-bit ARM processor Apple ships has the CRC instructions (ARMv8.1 and later)
+    // The CRC instructions are optional before ARMv8.1; the system says whether this one has them.
+    int value = 0;
+    size_t size = sizeof(value);
+    if (sysctlbyname("hw.optional.armv8_crc32", &value, &size, NULL, 0) != 0) return 0;
+    return value != 0;
 #elif defined(__linux__)
     return (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0;
 #else

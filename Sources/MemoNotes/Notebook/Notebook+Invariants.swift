@@ -47,7 +47,7 @@ extension Notebook {
                     try require(!last.append(run), "replica \(replicaID) runs not merged at \(run.counter)")
                     try require(run.timestamp >= previous!.timestamp, "replica \(replicaID) timestamps go back at \(run.counter)")
                 }
-                try require(memos[run.memo] != nil, "run names unknown memo \(run.memo)")
+                try require(memos.contains(run.memo), "run names unknown memo \(run.memo)")
                 switch run.kind {
                 case .create:
                     tally.created.insert(run.memo)

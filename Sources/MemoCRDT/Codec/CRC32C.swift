@@ -35,11 +35,7 @@ package enum CRC32C {
     /// by the table (``checksumByTable(_:_:)``).
     package static func checksum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range within the bytes")
-        guard hardwareAvailable else { return checksumByTable(bytes, range) }
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            return ~memo_crc32c_update(0xFFFF_FFFF, base + range.lowerBound, range.count)
-        }
+        return bytes.withUnsafeBufferPointer { checksum(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The CRC-32C of the bytes in `buffer` (``checksum(_:_:)`` of memory not in an array).
@@ -54,7 +50,7 @@ package enum CRC32C {
     package static func checksumByTable(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range within the bytes")
         return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
+            guard let base = buffer.baseAddress else { return 0 }  // empty: the CRC of nothing
             return checksumByTable(base + range.lowerBound, count: range.count)
         }
     }

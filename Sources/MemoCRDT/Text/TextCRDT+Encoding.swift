@@ -67,12 +67,18 @@ extension TextCRDT {
         return BlobEnvelope.seal(kind: .textState, version: Self.stateFormatVersionWithHistory, body: body.bytes)
     }
 
+    /// The interned replicas with operations, in replica id order: a state's replica table.
+    /// (The ids are read from a local copy: a sort comparator reading `replicaTable` through
+    /// `self` copied the whole text at each comparison.)
+    func replicasWithOperationsByID() -> [Int] {
+        let ids = replicaTable.ids
+        return ids.indices.filter { logs[$0].operationCount > 0 }.sorted { ids[$0] < ids[$1] }
+    }
+
     /// The body of the text state encoding, without its envelope (a notebook embeds it).
     package func encodedBody() -> [UInt8] {
         // Replicas with operations, sorted by id: the table.
-        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
-        let ids = replicaTable.ids  // (a closure reading `replicaTable` copied the whole text at each comparison)
-        let order = interned.sorted { ids[$0] < ids[$1] }
+        let order = replicasWithOperationsByID()
         let table = order.map { replicaTable.ids[$0] }
 
         var body = ByteWriter(capacity: content.count - contentGarbageBytes + 1024)
@@ -441,8 +447,7 @@ extension TextCRDT {
     ///
     /// - Complexity: O(n log n) for n runs.
     func stateRunsMatchChanges() -> Bool {
-        let order = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
-            .sorted { replicaTable.ids[$0] < replicaTable.ids[$1] }
+        let order = replicasWithOperationsByID()
         var tableIndex = [UInt32](repeating: noIndex, count: logs.count)
         for (position, interned) in order.enumerated() { tableIndex[interned] = UInt32(position) }
         func map(_ id: OperationID?) -> ItemRef {

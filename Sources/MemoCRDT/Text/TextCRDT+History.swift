@@ -441,9 +441,7 @@ extension TextCRDT {
     ///   retained bytes.
     package func encodedHistorySection() -> [UInt8]? {
         guard !retained.isEmpty else { return nil }
-        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
-        let ids = replicaTable.ids  // (a closure reading `replicaTable` copied the whole text at each comparison)
-        let order = interned.sorted { ids[$0] < ids[$1] }
+        let order = replicasWithOperationsByID()
         var tableIndex = [UInt32](repeating: noIndex, count: logs.count)
         for (position, index) in order.enumerated() { tableIndex[index] = UInt32(position) }
         let (entries, content) = retained.canonicalEntries { tableIndex[Int($0)] }
@@ -509,9 +507,7 @@ extension TextCRDT {
     private func readHistoryGroups(
         _ reader: inout ByteReader, _ group: (Int, inout ByteReader) throws(DecodingError) -> Void
     ) throws(DecodingError) {
-        let interned = replicaTable.ids.indices.filter { logs[$0].operationCount > 0 }
-        let ids = replicaTable.ids  // (a closure reading `replicaTable` copied the whole text at each comparison)
-        let order = interned.sorted { ids[$0] < ids[$1] }
+        let order = replicasWithOperationsByID()
         guard !order.isEmpty else { throw .malformed("a history for a text without operations") }
         let groupCount = try reader.count(max: min(order.count, reader.remaining / 3), "history group count")
         guard groupCount > 0 else { throw .malformed("an empty history section") }

@@ -133,8 +133,7 @@ extension Notebook {
         do throws(TextError) {
             try text.replace(scalarRange: range, with: replacement)
         } catch {
-            precondition(text.localOperationCount == before, "a failed replacement made no operation")
-            text.restoreLamport(lamportBefore)
+            if text.localOperationCount == before { text.restoreLamport(lamportBefore) }
             memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }

@@ -246,8 +246,7 @@ extension Notebook {
         do throws(TextError) {
             offsetScalars = try text.insert(passage.text, beforeCharacter: passage.firstCharacter)
         } catch {
-            precondition(text.localOperationCount == before, "a failed insertion made no operation")
-            text.restoreLamport(lamportBefore)
+            if text.localOperationCount == before { text.restoreLamport(lamportBefore) }
             memos[at: index].text = .materialized(text)
             throw .text(id, error)
         }

@@ -901,7 +901,11 @@ package struct SyncSession {
             }
             quietReplicas.insert(replicaID)
         }
-        if !gapReplicas.isEmpty || stillAGap(among: quietReplicas, version: version), let snapshot = firstUntriedSnapshot() {
+        // Not one known to hold nothing this notebook lacks (read before, named in its writer's
+        // head, or its own): a gap no snapshot fills (operations bit rot took from a library
+        // before any store held them, with a later segment of theirs listed) otherwise had every
+        // library read every listed snapshot at every sync, for good.
+        if !gapReplicas.isEmpty || stillAGap(among: quietReplicas, version: version), let snapshot = helpfulSnapshot(version: version) {
             return .read(key: snapshot.key)
         }
         // Operations still held back: what they wait for may be only in a snapshot (a writer

@@ -130,6 +130,49 @@ import Testing
         #expect(lines[wiped...].contains { $0.hasSuffix("r06 store list memosync/v1/: 2 entries") })
     }
 
+    /// Bit rot takes a saved journal record of a replica's own operations that no store or
+    /// other library holds (issue 25: "its oracle then allows exactly the loss of that record's
+    /// operations"). The reopened library reports the damage, misses exactly the record's two
+    /// operations and holds back the four of the later record that build on them; the final
+    /// checks allow those four held back for good and the six characters as uncertain, and
+    /// every other check (the other replica's memo, the three published characters) holds.
+    @Test func bitRotOfAnUnpublishedRecordLosesExactlyItAndWhatBuildsOnIt() throws {
+        var lines: [String] = []
+        let result = Simulation(trace: try Trace(parsing: Self.rotBeforePublishing), lineSink: { lines.append($0) }).run()
+        #expect(result.violation == nil, "\(result.violation.map(\.description) ?? "")")
+        #expect(result.statistics.bitRotsBeforePublishing == 1 && result.statistics.bitRots == 0)
+        #expect(result.sometimes.contains(.rotBeforePublishing))
+        #expect(lines.contains { $0.contains("r01 restarts with 4 operations") && $0.contains("1 lost, 4 held back") }, "\(lines.suffix(20))")
+    }
+
+    static let rotBeforePublishing = """
+        # two saves after a sync, then a crash: bit rot takes the first unpublished record
+        memo-sim trace 1
+        seed 2
+        engine replica
+        replicas 2
+        founders 2
+        steps 8
+        features backspace,create,save,type-forward
+        fault torn-disk 1.0
+        delay-max-ms 224813
+        snapshot-after-segments 64
+        snapshot-every-operations 20000
+        grace-period-ms 604800000
+        memos-max 4
+        memo-scalars-max 2000
+        intention-check 1.0
+        events
+        451693342 r1 type dir=fwd len=3 memo=1154884840 at=4141944903
+        451693400 r0 sync
+        451693500 r1 sync
+        881939702 r1 type dir=fwd len=2 memo=1154884840 at=2141944903
+        881939800 r1 save
+        881939900 r1 type dir=fwd len=4 memo=1154884840 at=141944903
+        881940000 r1 save
+        3028483360 r1 crash down=1
+        """
+
     static let rotAfterAStoreLoss = """
         # shrunk from seed 4 (8 replicas, 3001 events): bit rot took operations a wiped store had lost
         memo-sim trace 1

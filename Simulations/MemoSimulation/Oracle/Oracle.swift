@@ -299,6 +299,48 @@ final class Oracle {
         pending[peer].removeAll()
     }
 
+    /// After bit rot took a saved record of `peer`'s own operations that no other library or
+    /// the store held (and, with it, every later record of that id, held back for good): each
+    /// saved effect not yet known published stays committed if the reopened library shows it
+    /// (an insertion whose character is there, a deletion whose operation it holds, a memo it
+    /// has) and becomes uncertain otherwise (it may be gone, or come back from a store write
+    /// the library crashed before recording). Lifecycle changes cannot be told apart: uncertain.
+    /// Effects already published are untouched (the store holds them).
+    func resolveAfterRot(peer: Int, presence: Presence, reopened: VersionVector, memoExists: (Int) -> Bool) {
+        var shown: [Effect] = []
+        for effect in unpublished[peer] {
+            let pool = Int(effect.pool)
+            let index = Int(effect.index)
+            switch effect.kind {
+            case .insert:
+                if presence.contains(pool: pool, index: index) {
+                    shown.append(effect)
+                } else if characters[pool][index].insertion != .lost {
+                    characters[pool][index].insertion = .uncertain
+                }
+            case .delete:
+                if effect.mark!.isHeld(in: reopened) {
+                    shown.append(effect)
+                } else {
+                    characters[pool][index].committedDeletions &-= 1
+                    characters[pool][index].uncertainDeletions &+= 1
+                }
+            case .reinsert:
+                shown.append(effect)
+            case .create:
+                if memoExists(index) {
+                    shown.append(effect)
+                } else if memos[index].creation != .lost {
+                    memos[index].creation = .uncertain
+                }
+            case .trash, .restore, .purge:
+                apply(effect.kind, toMemo: index, sign: -1)
+                memos[index].uncertainLifecycle += 1
+            }
+        }
+        unpublished[peer] = shown
+    }
+
     /// `peer`'s library was replaced by an old copy, or `peer` left: what it had not published
     /// may be gone (or may come back from the store), so it becomes uncertain.
     func makeUncertain(peer: Int) {

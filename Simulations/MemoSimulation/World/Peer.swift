@@ -98,8 +98,13 @@ final class Peer {
     /// What the replica held when it crashed, and under which id.
     var preCrashVersion: VersionVector?
     /// The operations of a journal record bit rot hit while the replica was down (torn-disk
-    /// fault): the next open may lose exactly these (they are in the store: they come back).
-    var rottedRecord: (operations: Int, upperVersion: VersionVector)?
+    /// fault): the next open may lose exactly these. `published`: the store holds them (they
+    /// come back); else no other library does, and they may be gone for good.
+    var rottedRecord: (operations: Int, upperVersion: VersionVector, published: Bool)?
+    /// Ids of this library whose saved operations bit rot took before any other library or the
+    /// store held them: its operations of those ids past the rotted record may stay held back
+    /// for good (they build on what is gone), and the final checks allow exactly that.
+    var idsRotBeforePublishing: [ReplicaID] = []
     /// The same record's operations until the library holds them again (the store may be the
     /// only place that holds them meanwhile: it is not lost).
     var awaitsRottedOperations: VersionVector?

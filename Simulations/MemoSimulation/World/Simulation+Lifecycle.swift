@@ -34,6 +34,8 @@ extension Simulation {
         if let cloneOf, parameters.has(.clone), peers[cloneOf].status == .live || peers[cloneOf].status == .down {
             peer.disk.restore(peers[cloneOf].disk.durableImage())
             peer.isCopy = true
+            // The copy holds back what its original holds back for good.
+            peer.idsRotBeforePublishing = peers[cloneOf].idsRotBeforePublishing
         }
         guard open(peer, after: "starting"), markEncrypted(peer) else { return }
         if !peer.isCopy { setHistoryRetention(peer) }
@@ -135,7 +137,9 @@ extension Simulation {
         // Only what the store holds may rot: what the library counts as published, as of a
         // sync that listed the store after its last loss (seed 4: the store, replaced by an
         // older copy, had lost the operations the library's stale listing still showed).
-        if parameters.rate(.tornDisk) > 0, peer.syncedSinceStoreLoss, let published { rotRecord(peer, published: published) }
+        if parameters.rate(.tornDisk) > 0, let published, let id = peer.preCrashReplica {
+            rotRecord(peer, published: published, ownID: id, publishedMayRot: peer.syncedSinceStoreLoss)
+        }
         peer.status = .down
         peer.caret = nil
         statistics.crashes += 1
@@ -145,28 +149,65 @@ extension Simulation {
     }
 
     /// The torn-disk fault's bit rot: sometimes one bit of a synced journal record goes bad
-    /// while the replica is down. Only a record whose operations are all the replica's own and
-    /// published is hit, so the store holds what it loses: a sync brings it back, and the
-    /// final checks expect every operation back, nothing held back. So it never hits a replica
-    /// whose last sync did not list the store after its last loss (`crashNow`), and the store
-    /// is not lost while a library waits for operations bit rot took (`loseStore`).
-    func rotRecord(_ peer: Peer, published: VersionVector) {
+    /// while the replica is down. Two kinds of record are hit, by turns (the session number's
+    /// parity), each when the journal has one:
+    ///
+    /// - a record whose operations are all published: the store holds what it loses, a sync
+    ///   brings it back, and the final checks expect every operation back, nothing held back.
+    ///   So it never hits a replica whose last sync did not list the store after its last loss
+    ///   (`publishedMayRot`, see `crashNow`), and the store is not lost while a library waits
+    ///   for operations bit rot took (`storeMayBeLost`).
+    /// - a record of the replica's own operations (`ownID`) not all published: nothing else
+    ///   holds them, so they are gone for good (unless a store write the library did not get to
+    ///   record holds them), and so are the operations of later records of that id, which build
+    ///   on them and stay held back. The oracle takes every effect of the replica the reopened
+    ///   library does not show as uncertain (`Oracle.resolveAfterRot`), and the final checks
+    ///   allow exactly those held-back operations of that id (`idsRotBeforePublishing`).
+    ///
+    /// Either way the reopened library must report the damage and miss at most the record's
+    /// operations plus what it holds back (`restart`).
+    func rotRecord(_ peer: Peer, published: VersionVector, ownID: ReplicaID, publishedMayRot: Bool) {
         guard let files = try? peer.disk.listFiles(), let name = files.filter({ LibraryCore.journalGeneration($0) != nil }).max(by: {
             (LibraryCore.journalGeneration($0) ?? 0) < (LibraryCore.journalGeneration($1) ?? 0)
         }), let generation = LibraryCore.journalGeneration(name), let bytes = try? peer.disk.read(file: name) ?? nil else { return }
-        var candidates: [(range: Range<Int>, operations: Int, upper: VersionVector)] = []
+        var publishedRecord: (range: Range<Int>, operations: Int, upper: VersionVector)?
+        var unpublishedRecord: (range: Range<Int>, operations: Int, upper: VersionVector)?
         for part in LibraryJournal.parts(bytes, belongs: { _, _ in true }) {
             guard case let .record(_, body, version, _) = part,
                 let record = LibraryCore.decodeRecordBody(bytes, body, version: version, generation: generation, replica: ReplicaID(1)),
-                !record.delta.isEmpty, record.delta.upperVersion.entries.allSatisfy({ $0.operationCount <= published[$0.replica] })
+                !record.delta.isEmpty
             else { continue }
-            candidates.append((body, record.delta.operationCount, record.delta.upperVersion))
+            let entries = record.delta.upperVersion.entries
+            if entries.allSatisfy({ $0.operationCount <= published[$0.replica] }) {
+                if publishedRecord == nil { publishedRecord = (body, record.delta.operationCount, record.delta.upperVersion) }
+            } else if unpublishedRecord == nil, entries.allSatisfy({ $0.replica == ownID }) {
+                unpublishedRecord = (body, record.delta.operationCount, record.delta.upperVersion)
+            }
         }
-        guard let target = candidates.first, let offset = peer.disk.rotBit(of: name, in: target.range, probability: 0.3) else { return }
-        peer.rottedRecord = (target.operations, target.upper)
-        peer.awaitsRottedOperations = target.upper
-        statistics.bitRots += 1
-        record(peer, .fault, UInt64(offset)) { "bit rot in \(name) at byte \(offset) (a record of \(target.operations) published operations)" }
+        let preferUnpublished = peer.sessionNumber % 2 == 0
+        let chosen: (range: Range<Int>, operations: Int, upper: VersionVector)?
+        let isPublished: Bool
+        if let unpublishedRecord, preferUnpublished || publishedRecord == nil || !publishedMayRot {
+            (chosen, isPublished) = (unpublishedRecord, false)
+        } else if publishedMayRot, let publishedRecord {
+            (chosen, isPublished) = (publishedRecord, true)
+        } else {
+            return
+        }
+        guard let target = chosen, let offset = peer.disk.rotBit(of: name, in: target.range, probability: 0.3) else { return }
+        peer.rottedRecord = (target.operations, target.upper, isPublished)
+        if isPublished {
+            peer.awaitsRottedOperations = target.upper
+            statistics.bitRots += 1
+        } else {
+            // Any image of this folder from now on (the reopened library, a backup taken while
+            // it is down, a copy) may hold the id's later operations back for good.
+            if !peer.idsRotBeforePublishing.contains(ownID) { peer.idsRotBeforePublishing.append(ownID) }
+            statistics.bitRotsBeforePublishing += 1
+        }
+        record(peer, .fault, UInt64(offset), isPublished ? 0 : 1) {
+            "bit rot in \(name) at byte \(offset) (a record of \(target.operations) \(isPublished ? "published operations" : "operations of its own not all published"))"
+        }
     }
 
     func restart(_ peer: Peer) {
@@ -202,6 +243,14 @@ extension Simulation {
         }
         let presence = presence(in: notebook)
         let rotLost = rotted != nil && !peer.replica!.openReport.damage.isEmpty
+        if let rotted, rotLost, !rotted.published {
+            // What the rotted record held, and what later records of its id build on, may be
+            // gone for good: every saved effect the reopened library does not show is uncertain.
+            oracle.resolveAfterRot(peer: peer.index, presence: presence, reopened: reopened) { m in
+                notebook.status(of: oracle.memos[m].id) != nil
+            }
+            sometimes.insert(.rotBeforePublishing)
+        }
         oracle.resolveAfterCrash(peer: peer.index, presence: presence, reopened: reopened, absentIsUncertain: rotLost) { m in
             notebook.status(of: oracle.memos[m].id) != nil
         }
@@ -245,6 +294,11 @@ extension Simulation {
         // The ids are the restored library's: operations of a later id of this peer's came back
         // from the store, or are uncertain (the oracle's business), not this library's to publish.
         peer.ownIDs.removeAll()
+        // A record bit rot hit while the replica was down is judged by the restart that follows
+        // it; the restored library is judged by `makeUncertain` below instead.
+        peer.rottedRecord = nil
+        // `idsRotBeforePublishing` stays: a backup taken after the rot holds the same records
+        // back (one from before holds them applied, and the allowance is what is held back).
         guard open(peer, after: "restoring a backup") else { return }
         oracle.makeUncertain(peer: peer.index)
         peer.isCopy = true

@@ -83,6 +83,9 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
     public static let historyShown = SometimesFlags(rawValue: 1 << 10)
     /// A library no longer showed an earlier version: its retention period dropped the content.
     public static let historyDropped = SometimesFlags(rawValue: 1 << 11)
+    /// Bit rot took a journal record of operations no other library or store held, and the
+    /// library reopened reporting it (torn-disk fault, issue 25).
+    public static let rotBeforePublishing = SometimesFlags(rawValue: 1 << 12)
 
     /// Every flag with its name.
     public static let named: [(SometimesFlags, String)] = [
@@ -98,6 +101,7 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
         (.keyBlobRepublished, "a key blob put back"),
         (.historyShown, "an earlier version shown"),
         (.historyDropped, "history dropped by retention"),
+        (.rotBeforePublishing, "unpublished edits lost to bit rot"),
     ]
 
     /// The flags a batch must reach (the issue's list).
@@ -130,8 +134,11 @@ public struct SimulationStatistics: Sendable, Equatable {
     public var deltasDelivered = 0
     public var crashes = 0
     public var restores = 0
-    /// Journal records bit rot hit (torn-disk fault).
+    /// Journal records of published operations bit rot hit (torn-disk fault).
     public var bitRots = 0
+    /// Journal records bit rot hit before the store held their operations (torn-disk fault):
+    /// their operations may be gone for good.
+    public var bitRotsBeforePublishing = 0
     /// Junk files the junk-names fault put in the store.
     public var junkFiles = 0
     public var joins = 0

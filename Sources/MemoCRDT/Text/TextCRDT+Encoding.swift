@@ -996,9 +996,12 @@ extension TextCRDT {
     ) {
         if bodyVersion >= 2 {
             let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: derivingLamportRuns, buffers: &buffers)
+            let version = versionVector(walk.replicas, walk.operationCounts)
+            // A text whose replicas' last operations are all insertions has its version as its
+            // insertion version: one array for both (a notebook's decoder makes them per memo).
             let summary = (
-                walk.text, versionVector(walk.replicas, walk.operationCounts),
-                versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
+                walk.text, version,
+                walk.insertionEnds == walk.operationCounts ? version : versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
             return (summary, derivingLamportRuns ? (walk.replicas, walk.operationCounts, walk.lamportRuns) : nil)
         }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)

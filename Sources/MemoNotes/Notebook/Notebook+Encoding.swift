@@ -627,7 +627,8 @@ extension Notebook {
         // empty text only, whose key is the empty key, so it is never a wrong key).
         record.searchKey = []
         record.searchKeyVersion = VersionVector()
-        notebook.memos[id] = record
+        // Ids come strictly ascending (checked by the caller): each is new.
+        notebook.memos.appendNew(record)
     }
 
     /// Checks each decoded memo's text against the runs read: its text operations per replica

@@ -429,16 +429,23 @@ struct MemoTable: Sendable {
             if let index = index(of: id) {
                 self[at: index] = newValue
             } else {
-                indexByID.insert(id, at: count)
-                if count & (Self.chunkSize - 1) == 0 {
-                    var chunk: [MemoRecord] = []
-                    chunk.reserveCapacity(Self.chunkSize)
-                    chunks.append(chunk)
-                }
-                chunks[chunks.count - 1].append(newValue)
-                count += 1
+                appendNew(newValue)
             }
         }
+    }
+
+    /// Adds the record of an id the table does not hold (a decoder reading memos in strictly
+    /// ascending id order knows it): the setter above without its lookup of the id first.
+    mutating func appendNew(_ record: MemoRecord) {
+        assert(index(of: record.id) == nil, "a new id")
+        indexByID.insert(record.id, at: count)
+        if count & (Self.chunkSize - 1) == 0 {
+            var chunk: [MemoRecord] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(record)
+        count += 1
     }
 
     /// The record of `id`, which must exist, for reading or changing in place.

@@ -139,7 +139,7 @@ struct LifecycleRecord: Sendable, Equatable {
 /// clock, and replays its operations only when the memo is first edited or merged.
 @usableFromInline
 enum MemoTextStorage: Sendable {
-    case materialized(TextCRDT)
+    indirect case materialized(TextCRDT)
     /// A text state body (FORMAT.md) at `body` of `bytes` (the loaded notebook's buffer, shared by
     /// all its memos), its visible text (valid UTF-8, checked when loaded) at `text`, its version,
     /// insertion version and highest Lamport time, and the text state version of the body.

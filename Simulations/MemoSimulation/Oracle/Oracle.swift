@@ -266,30 +266,21 @@ final class Oracle {
         for effect in pending[peer] {
             let pool = Int(effect.pool)
             let index = Int(effect.index)
+            let shown = Self.isShown(effect, presence: presence, reopened: reopened, memoExists: memoExists)
+            if shown == true { survivors.append(effect) }
             switch effect.kind {
             case .insert:
-                if presence.contains(pool: pool, index: index) {
-                    characters[pool][index].insertion = .committed
-                    survivors.append(effect)
-                } else {
-                    characters[pool][index].insertion = absentIsUncertain ? .uncertain : .lost
-                }
+                characters[pool][index].insertion = shown == true ? .committed : absentIsUncertain ? .uncertain : .lost
             case .delete:
-                if effect.mark!.isHeld(in: reopened) {
+                if shown == true {
                     characters[pool][index].committedDeletions &+= 1
-                    survivors.append(effect)
                 } else if absentIsUncertain {
                     characters[pool][index].uncertainDeletions &+= 1
                 }
             case .reinsert:
                 break
             case .create:
-                if memoExists(index) {
-                    memos[index].creation = .committed
-                    survivors.append(effect)
-                } else {
-                    memos[index].creation = absentIsUncertain ? .uncertain : .lost
-                }
+                memos[index].creation = shown == true ? .committed : absentIsUncertain ? .uncertain : .lost
             case .trash, .restore, .purge:
                 memos[index].uncertainLifecycle += 1
             }
@@ -297,6 +288,18 @@ final class Oracle {
         // What happened is saved now, and maybe not yet published.
         unpublished[peer].append(contentsOf: survivors)
         pending[peer].removeAll()
+    }
+
+    /// Whether a reopened library shows `effect`: an insertion whose character is there, a
+    /// deletion whose operation it holds, a memo it has; nil for what cannot be told (a
+    /// lifecycle change, from later ones; a reinsertion, which has no state of its own).
+    private static func isShown(_ effect: Effect, presence: Presence, reopened: VersionVector, memoExists: (Int) -> Bool) -> Bool? {
+        switch effect.kind {
+        case .insert: presence.contains(pool: Int(effect.pool), index: Int(effect.index))
+        case .delete: effect.mark!.isHeld(in: reopened)
+        case .create: memoExists(Int(effect.index))
+        case .reinsert, .trash, .restore, .purge: nil
+        }
     }
 
     /// After bit rot took a saved record of `peer`'s own operations that no other library or
@@ -307,38 +310,26 @@ final class Oracle {
     /// the library crashed before recording). Lifecycle changes cannot be told apart: uncertain.
     /// Effects already published are untouched (the store holds them).
     func resolveAfterRot(peer: Int, presence: Presence, reopened: VersionVector, memoExists: (Int) -> Bool) {
-        var shown: [Effect] = []
+        var kept: [Effect] = []
         for effect in unpublished[peer] {
             let pool = Int(effect.pool)
             let index = Int(effect.index)
-            switch effect.kind {
-            case .insert:
-                if presence.contains(pool: pool, index: index) {
-                    shown.append(effect)
-                } else if characters[pool][index].insertion != .lost {
-                    characters[pool][index].insertion = .uncertain
-                }
-            case .delete:
-                if effect.mark!.isHeld(in: reopened) {
-                    shown.append(effect)
-                } else {
-                    characters[pool][index].committedDeletions &-= 1
-                    characters[pool][index].uncertainDeletions &+= 1
-                }
-            case .reinsert:
-                shown.append(effect)
-            case .create:
-                if memoExists(index) {
-                    shown.append(effect)
-                } else if memos[index].creation != .lost {
-                    memos[index].creation = .uncertain
-                }
-            case .trash, .restore, .purge:
+            switch (effect.kind, Self.isShown(effect, presence: presence, reopened: reopened, memoExists: memoExists)) {
+            case (_, true?), (.reinsert, _):
+                kept.append(effect)
+            case (.insert, _):
+                if characters[pool][index].insertion != .lost { characters[pool][index].insertion = .uncertain }
+            case (.delete, _):
+                characters[pool][index].committedDeletions &-= 1
+                characters[pool][index].uncertainDeletions &+= 1
+            case (.create, _):
+                if memos[index].creation != .lost { memos[index].creation = .uncertain }
+            case (.trash, _), (.restore, _), (.purge, _):
                 apply(effect.kind, toMemo: index, sign: -1)
                 memos[index].uncertainLifecycle += 1
             }
         }
-        unpublished[peer] = shown
+        unpublished[peer] = kept
     }
 
     /// `peer`'s library was replaced by an old copy, or `peer` left: what it had not published

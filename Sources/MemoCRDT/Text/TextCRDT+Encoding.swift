@@ -996,12 +996,8 @@ extension TextCRDT {
     ) {
         if bodyVersion >= 2 {
             let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: derivingLamportRuns, buffers: &buffers)
-            let version = versionVector(walk.replicas, walk.operationCounts)
-            // A text whose replicas' last operations are all insertions has its version as its
-            // insertion version: one array for both (a notebook's decoder makes them per memo).
-            let summary = (
-                walk.text, version,
-                walk.insertionEnds == walk.operationCounts ? version : versionVector(walk.replicas, walk.insertionEnds), walk.lamport)
+            let (version, insertionVersion) = versions(walk.replicas, walk.operationCounts, insertionEnds: walk.insertionEnds)
+            let summary = (walk.text, version, insertionVersion, walk.lamport)
             return (summary, derivingLamportRuns ? (walk.replicas, walk.operationCounts, walk.lamportRuns) : nil)
         }
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
@@ -1039,7 +1035,18 @@ extension TextCRDT {
             }
         }
         try check.checkComplete(reader)
-        return ((textRange, versionVector(ids, operationCounts), versionVector(ids, check.insertionEnds), lamport), lamportRuns)
+        let (version, insertionVersion) = versions(ids, operationCounts, insertionEnds: check.insertionEnds)
+        return ((textRange, version, insertionVersion, lamport), lamportRuns)
+    }
+
+    /// A body's version and insertion version from its replica table, operation counts and
+    /// insertion ends. A text whose replicas' last operations are all insertions has its version
+    /// as its insertion version: one array for both (a notebook's decoder makes them per memo).
+    private static func versions(
+        _ replicas: [ReplicaID], _ operationCounts: [UInt32], insertionEnds: [UInt32]
+    ) -> (version: VersionVector, insertionVersion: VersionVector) {
+        let version = versionVector(replicas, operationCounts)
+        return (version, insertionEnds == operationCounts ? version : versionVector(replicas, insertionEnds))
     }
 
     /// The version vector of `counts` by replica (a count of 0: not in the vector); `replicas`

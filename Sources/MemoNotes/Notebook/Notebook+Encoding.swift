@@ -725,9 +725,10 @@ private struct StateLogReading {
         if runCount == 0 { return }
         var log = NotebookLog()
         // Room for the runs at once rather than by doubling (a replica's log of a notebook of
-        // 10,000 memos holds tens of thousands); at most 2^20 ahead of reading them (the count is
-        // bounded by the bytes left, each run at least 2 bytes, but a hostile count is not
-        // worth 32 bytes of memory per 2 bytes of input).
+        // 10,000 memos holds tens of thousands); at most 2^20 ahead of reading them: the count
+        // is bounded by the bytes left (each run at least 2 bytes), but a run in memory is
+        // larger than 2 bytes, and a hostile count should not reserve more than a few tens of
+        // megabytes before its runs fail to read.
         log.runs.reserveCapacity(min(runCount, 1 << 20))
         var previousTimestamp: UInt64 = 0
         var context = StateRunContext()

@@ -625,7 +625,7 @@ extension Notebook {
             createdAt: .zero, modifiedAt: .zero)
         // No key cached: the empty version stands for "not folded" (it is the version of an
         // empty text only, whose key is the empty key, so it is never a wrong key).
-        record.searchKey = []
+        record.searchKey = SearchKey()
         record.searchKeyVersion = VersionVector()
         // Ids come strictly ascending (checked by the caller): each is new.
         notebook.memos.appendNew(record)

@@ -93,7 +93,7 @@ extension Notebook {
         }
         try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
         if record.searchKeyVersion == version {
-            try require(record.searchKey == SearchFolding.key(for: record.text.string), "memo \(id) cached search key is wrong")
+            try require(record.searchKey.bytes.elementsEqual(SearchFolding.key(for: record.text.string)), "memo \(id) cached search key is wrong")
         }
         if case let .materialized(text) = record.text {
             try text.checkInvariants()

@@ -48,33 +48,46 @@ extension Notebook {
         // Keys not current in their records: from the shared cache, else folded now and stored
         // there for the next search (a decoded notebook folds each text once, on its first
         // search, not when it is opened).
-        let cached = query == nil ? [] : searchKeyCache.snapshot()
         // One pass: memos with a key are matched now; the others are folded after it, all at
         // once (on every core when there are many: the first search after opening folds every
-        // text), then matched. The order of `keys` does not matter: they are sorted below.
+        // text), then matched. The order of `keys` does not matter: they are sorted below. The
+        // cache's snapshot ends with the pass, before the new keys are stored: alive, it would
+        // make storing even one key copy the cache's whole array.
         var toFold: [Int] = []
-        for index in records.indices where records[index].status == status {
-            if let query {
-                let version = records[index].text.version
-                let key: [UInt8]
-                if records[index].searchKeyVersion == version {
-                    key = records[index].searchKey
-                } else if index < cached.count, let entry = cached[index], entry.id == records[index].id, entry.version == version {
-                    key = entry.key
-                } else {
-                    toFold.append(index)
-                    continue
+        do {
+            let cached = query == nil ? [] : searchKeyCache.snapshot()
+            for index in records.indices where records[index].status == status {
+                if let query {
+                    // The text's version is read only when there is a key to check it against: on
+                    // the first search after opening there is none, and reading 100,000 versions
+                    // (each its own allocation, far apart) was a tenth of that search.
+                    let hasOwnKey = records[index].searchKeyVersion != nil
+                    let hasCachedKey = index < cached.count && cached[index] != nil
+                    guard hasOwnKey || hasCachedKey else {
+                        toFold.append(index)
+                        continue
+                    }
+                    let version = records[index].text.version
+                    let key: SearchKey
+                    if hasOwnKey, records[index].searchKeyVersion == version {
+                        key = records[index].searchKey
+                    } else if hasCachedKey, let entry = cached[index], entry.id == records[index].id, entry.version == version {
+                        key = entry.key
+                    } else {
+                        toFold.append(index)
+                        continue
+                    }
+                    if !query.matches(defaultKey: key.bytes, text: { records[index].text.string }) { continue }
                 }
-                if !query.matches(defaultKey: key, text: { records[index].text.string }) { continue }
+                keys.append((records[index].modifiedAt.rawValue, index))
             }
-            keys.append((records[index].modifiedAt.rawValue, index))
         }
         var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
         if let query, !toFold.isEmpty {
             folded.reserveCapacity(toFold.count)
             for (index, key) in zip(toFold, Self.foldedSearchKeys(of: records, at: toFold)) {
                 folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: records[index].text.version, key: key)))
-                if query.matches(defaultKey: key, text: { records[index].text.string }) {
+                if query.matches(defaultKey: key.bytes, text: { records[index].text.string }) {
                     keys.append((records[index].modifiedAt.rawValue, index))
                 }
             }

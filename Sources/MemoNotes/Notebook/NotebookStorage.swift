@@ -282,7 +282,8 @@ struct MemoRecord: Sendable {
     /// instead of taking 4 KB of text again on every change (any number of memos may be stale:
     /// see ``MemoTable/markDerivedTextStale(at:)``).
     var cachedTextPrefix: ArraySlice<UInt8> = []
-    var searchKey: [UInt8] = []
+    /// The text's search key when ``searchKeyVersion`` is the text's version.
+    var searchKey = SearchKey()
     /// The text version `cachedTextPrefix` was taken from.
     var derivedVersion = VersionVector()
     /// Set when the text changed and `cachedTextPrefix` was not taken again (only edits and
@@ -316,11 +317,6 @@ struct MemoRecord: Sendable {
     var holdsDecodedTextHoldingNothingBack: Bool {
         if case let .materialized(text) = text { return text.pendingOperationCount == 0 }
         return false
-    }
-
-    /// The search key for the current text: cached, or folded now.
-    var currentSearchKey: [UInt8] {
-        searchKeyVersion == text.version ? searchKey : text.foldedSearchKey
     }
 
     /// Recomputes the status from the lifecycle operations and the text: a trash or purge holds
@@ -369,7 +365,7 @@ struct MemoRecord: Sendable {
 
     /// Caches the search key for the current text.
     mutating func refreshSearchKey() {
-        searchKey = text.foldedSearchKey
+        searchKey = SearchKey(text.foldedSearchKey)
         searchKeyVersion = text.version
     }
 

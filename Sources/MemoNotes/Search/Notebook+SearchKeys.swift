@@ -10,12 +10,18 @@ import MemoCRDT
 // function of each text's bytes, so the memos are cut into chunks of about equal bytes and
 // folded on every core, each chunk into one buffer of its own.
 //
-// The keys are then copied out of those buffers, memo by memo, on the calling thread: keys
-// allocated by the worker threads (glibc gives each thread its own arena) scattered the memory
-// the later searches scan, and a warm search took twice as long (BENCHMARKS.md, "Lazy search
-// keys and the first rows without a sort", the attempt that folded on every core). A copy is
-// about a tenth of a fold. Below `parallelFoldBytesMin` bytes one thread folds; above, Dispatch
-// runs the chunks on as many threads as there are processors (one, on a machine with one).
+// The keys stay in those buffers: each memo's key is a part of its chunk's buffer, so a first
+// search writes every key once and allocates 32 buffers, not one array per memo. Copying each key
+// out into an array of its own (on the calling thread: keys allocated by the worker threads,
+// which glibc gives arenas of their own, scattered the memory later searches scan and a warm
+// search took twice as long; BENCHMARKS.md, "Lazy search keys and the first rows without a
+// sort") was a third of the calling thread's time in a first search at 100,000 memos: 100,000
+// allocations and 200 MB copied into fresh pages (BENCHMARKS.md, "The first search's keys left
+// where they were folded"). A buffer lives while any memo's key in it is kept (by the
+// memo's record or the notebook's `SearchKeyCache`): a memo whose text changed gets a key of its
+// own at its next search, and its old key's bytes are given back with the last of its chunk's
+// keys. Below `parallelFoldBytesMin` bytes one thread folds; above, Dispatch runs the chunks on
+// as many threads as there are processors (one, on a machine with one).
 
 extension Notebook {
     /// The fewest bytes of text folded on more than one thread.
@@ -26,17 +32,17 @@ extension Notebook {
 
     /// The search keys (default options) of the memos at `indices` of `records`, in that order:
     /// the same bytes as each storage's `foldedSearchKey`, folded on every core when there are
-    /// many bytes (see above).
+    /// many bytes, as parts of the buffers the folds wrote (see above).
     ///
     /// - Complexity: O(b) for b bytes of those texts, over the processors this process may use.
     /// `parallelFromBytes`: the fewest bytes folded on more than one thread (tests set it).
     static func foldedSearchKeys(
         of records: MemoTable.Records, at indices: [Int], parallelFromBytes: Int = parallelFoldBytesMin
-    ) -> [[UInt8]] {
+    ) -> [SearchKey] {
         let estimates = indices.map { records[$0].text.foldBytesEstimate }
         let totalBytes = estimates.reduce(0, +)
         guard totalBytes >= parallelFromBytes, indices.count > 1 else {
-            return indices.map { records[$0].text.foldedSearchKey }
+            return indices.map { SearchKey(records[$0].text.foldedSearchKey) }
         }
         // Chunks of about equal bytes, several per processor of a small machine (texts differ
         // in length, and a thread that finishes early takes the next chunk); each with the
@@ -71,13 +77,13 @@ extension Notebook {
             }
             chunks.store(chunk, (buffer, ends))
         }
-        var keys: [[UInt8]] = []
+        var keys: [SearchKey] = []
         keys.reserveCapacity(indices.count)
         for chunk in 0..<starts.count - 1 {
             let (buffer, ends) = chunks.take(chunk)
             var start = 0
             for end in ends {
-                keys.append(Array(buffer[start..<end]))
+                keys.append(SearchKey(buffer, start..<end))
                 start = end
             }
         }
@@ -117,4 +123,36 @@ package final class ChunkSlots<Slot>: @unchecked Sendable {
         slots[chunk] = nil
         return taken
     }
+}
+
+/// A memo's search key: its bytes are `buffer[start..<end]`. Keys folded together share their
+/// chunk's buffer (above), which lives while any of them is kept; a key folded alone has a
+/// buffer of its own. Sixteen bytes, half an `ArraySlice`: every memo record holds one.
+struct SearchKey: Sendable {
+    private var buffer: [UInt8]
+    private var start: UInt32
+    private var end: UInt32
+
+    /// The empty key.
+    init() {
+        buffer = []
+        start = 0
+        end = 0
+    }
+
+    /// A key that is all of `bytes`.
+    init(_ bytes: [UInt8]) {
+        self.init(bytes, 0..<bytes.count)
+    }
+
+    /// A key that is `range` of `buffer`.
+    init(_ buffer: [UInt8], _ range: Range<Int>) {
+        precondition(range.upperBound <= buffer.count && range.upperBound <= Int(UInt32.max))
+        self.buffer = buffer
+        start = UInt32(range.lowerBound)
+        end = UInt32(range.upperBound)
+    }
+
+    /// The key's bytes (no copy).
+    var bytes: ArraySlice<UInt8> { buffer[Int(start)..<Int(end)] }
 }

@@ -79,7 +79,7 @@ public struct SearchQuery: Sendable {
     /// options (what a notebook caches): with other options, the default key rules most texts
     /// out (a match with fewer foldings is a match with all of them) and the text is folded
     /// again only when it might match.
-    func matches(defaultKey: [UInt8], text: () -> String) -> Bool {
+    func matches(defaultKey: ArraySlice<UInt8>, text: () -> String) -> Bool {
         if options == SearchOptions() { return matches(key: defaultKey) }
         let folded = SearchQuery(folded: SearchFolding.kanaFolded(needle), options: SearchOptions())
         guard folded.matches(key: defaultKey) else { return false }

@@ -17,7 +17,9 @@ import MemoCRDT
 // search took twice as long; BENCHMARKS.md, "Lazy search keys and the first rows without a
 // sort") was a third of the calling thread's time in a first search at 100,000 memos: 100,000
 // allocations and 200 MB copied into fresh pages (BENCHMARKS.md, "The first search's keys left
-// where they were folded"). A buffer lives while any memo's key in it is kept (by the
+// where they were folded"). A buffer of 8 MiB or more (a chunk at about 50,000 memos and up) is
+// advised onto large pages (`LargePages`): writing the keys into fresh memory took a page fault
+// per 4 KiB, a quarter of the folding. A buffer lives while any memo's key in it is kept (by the
 // memo's record or the notebook's `SearchKeyCache`): a memo whose text changed gets a key of its
 // own at its next search, and its old key's bytes are given back with the last of its chunk's
 // keys. Below `parallelFoldBytesMin` bytes one thread folds; above, Dispatch runs the chunks on
@@ -69,8 +71,7 @@ extension Notebook {
             var ends: [Int] = []
             ends.reserveCapacity(starts[chunk + 1] - starts[chunk])
             // Room for the keys without growing: most folds keep the length (Hangul grows).
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(2 * sizes[chunk] + 64)
+            var buffer = LargePages.emptyBuffer(capacity: 2 * sizes[chunk] + 64)
             for position in starts[chunk]..<starts[chunk + 1] {
                 records[indices[position]].text.appendFoldedSearchKey(to: &buffer)
                 ends.append(buffer.count)

@@ -5,7 +5,8 @@ import Testing
 
 /// A memo's record holds its text encoded (most memos) or decoded; the decoded text is boxed so
 /// that the encoded majority does not pay for its size (BENCHMARKS.md, "Then smaller memo
-/// records": 464 bytes a record inline, 248 boxed, on 64-bit platforms).
+/// records": 464 bytes a record inline, 248 boxed, on 64-bit platforms; 256 since the search key
+/// names its range of a shared buffer).
 @Suite struct MemoRecordSizeTests {
     @Test func aRecordDoesNotHoldADecodedTextInline() {
         #expect(MemoryLayout<MemoTextStorage>.size < MemoryLayout<TextCRDT>.size)

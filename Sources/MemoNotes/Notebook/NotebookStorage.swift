@@ -140,7 +140,9 @@ struct LifecycleRecord: Sendable, Equatable {
 @usableFromInline
 enum MemoTextStorage: Sendable {
     /// Boxed: the decoded text's struct is 288 bytes, and inline it made every memo record 464
-    /// bytes though most memos stay encoded (248 boxed; BENCHMARKS.md, "Then smaller memo records").
+    /// bytes though most memos stay encoded (248 boxed; BENCHMARKS.md, "Then smaller memo
+    /// records"; 256 since a search key names its range of a shared buffer, "The first search's
+    /// keys left where they were folded").
     indirect case materialized(TextCRDT)
     /// A text state body (FORMAT.md) at `body` of `bytes` (the loaded notebook's buffer, shared by
     /// all its memos), its visible text (valid UTF-8, checked when loaded) at `text`, its version,

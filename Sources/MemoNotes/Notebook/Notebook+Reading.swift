@@ -43,8 +43,13 @@ extension Notebook {
     /// Reads records in place (no copies), sorts small keys, then builds the summaries.
     func summaries(status: MemoStatus, matching query: SearchQuery? = nil) -> [MemoSummary] {
         let records = memos.records
+        // The memos with the status, from the list keys (not the records: see `MemoTable`).
+        var candidates: [(modifiedAt: UInt64, index: Int)] = []
+        candidates.reserveCapacity(records.count)
+        memos.forEachListKey { index, key in
+            if key.status == status { candidates.append((key.modifiedAt, index)) }
+        }
         var keys: [(modifiedAt: UInt64, index: Int)] = []
-        keys.reserveCapacity(records.count)
         // Keys not current in their records: from the shared cache, else folded now and stored
         // there for the next search (a decoded notebook folds each text once, on its first
         // search, not when it is opened).
@@ -54,33 +59,34 @@ extension Notebook {
         // cache's snapshot ends with the pass, before the new keys are stored: alive, it would
         // make storing even one key copy the cache's whole array.
         var toFold: [Int] = []
-        do {
-            let cached = query == nil ? [] : searchKeyCache.snapshot()
-            for index in records.indices where records[index].status == status {
-                if let query {
-                    // The text's version is read only when there is a key to check it against: on
-                    // the first search after opening there is none, and reading 100,000 versions
-                    // (each its own allocation, far apart) was a tenth of that search.
-                    let hasOwnKey = records[index].searchKeyVersion != nil
-                    let hasCachedKey = index < cached.count && cached[index] != nil
-                    guard hasOwnKey || hasCachedKey else {
-                        toFold.append(index)
-                        continue
-                    }
-                    let version = records[index].text.version
-                    let key: SearchKey
-                    if hasOwnKey, records[index].searchKeyVersion == version {
-                        key = records[index].searchKey
-                    } else if hasCachedKey, let entry = cached[index], entry.id == records[index].id, entry.version == version {
-                        key = entry.key
-                    } else {
-                        toFold.append(index)
-                        continue
-                    }
-                    if !query.matches(defaultKey: key.bytes, text: { records[index].text.string }) { continue }
+        if let query {
+            keys.reserveCapacity(candidates.count)
+            let cached = searchKeyCache.snapshot()
+            for candidate in candidates {
+                let index = candidate.index
+                // The text's version is read only when there is a key to check it against: on
+                // the first search after opening there is none, and reading 100,000 versions
+                // (each its own allocation, far apart) was a tenth of that search.
+                let hasOwnKey = records[index].searchKeyVersion != nil
+                let hasCachedKey = index < cached.count && cached[index] != nil
+                guard hasOwnKey || hasCachedKey else {
+                    toFold.append(index)
+                    continue
                 }
-                keys.append((records[index].modifiedAt.rawValue, index))
+                let version = records[index].text.version
+                let key: SearchKey
+                if hasOwnKey, records[index].searchKeyVersion == version {
+                    key = records[index].searchKey
+                } else if hasCachedKey, let entry = cached[index], entry.id == records[index].id, entry.version == version {
+                    key = entry.key
+                } else {
+                    toFold.append(index)
+                    continue
+                }
+                if query.matches(defaultKey: key.bytes, text: { records[index].text.string }) { keys.append(candidate) }
             }
+        } else {
+            keys = candidates
         }
         var folded: [(index: Int, entry: SearchKeyCache.Entry)] = []
         if let query, !toFold.isEmpty {
@@ -88,7 +94,7 @@ extension Notebook {
             for (index, key) in zip(toFold, Self.foldedSearchKeys(of: records, at: toFold)) {
                 folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: records[index].text.version, key: key)))
                 if query.matches(defaultKey: key.bytes, text: { records[index].text.string }) {
-                    keys.append((records[index].modifiedAt.rawValue, index))
+                    keys.append((memos.listKeys[index].modifiedAt, index))
                 }
             }
         }
@@ -137,9 +143,11 @@ extension Notebook {
         func precedes(_ lhs: (modifiedAt: UInt64, index: Int), _ rhs: (modifiedAt: UInt64, index: Int)) -> Bool {
             lhs.modifiedAt != rhs.modifiedAt ? lhs.modifiedAt > rhs.modifiedAt : records[lhs.index].id < records[rhs.index].id
         }
-        for index in records.indices where records[index].status == .active {
-            let key = (modifiedAt: records[index].modifiedAt.rawValue, index: index)
-            if top.count == count, !precedes(key, top[count - 1]) { continue }
+        // The list keys, not the records, are scanned (see `MemoTable`).
+        memos.forEachListKey { index, listKey in
+            guard listKey.status == .active else { return }
+            let key = (modifiedAt: listKey.modifiedAt, index: index)
+            if top.count == count, !precedes(key, top[count - 1]) { return }
             // The first position whose key the new one precedes.
             var low = 0
             var high = top.count
@@ -163,7 +171,11 @@ extension Notebook {
     public var memoIDs: [MemoID] { memos.ids.sorted() }
 
     /// The number of active memos.
-    public var activeMemoCount: Int { memos.records.reduce(0) { $0 + ($1.status == .active ? 1 : 0) } }
+    public var activeMemoCount: Int {
+        var count = 0
+        memos.forEachListKey { _, key in count += key.status == .active ? 1 : 0 }
+        return count
+    }
 
     /// The active memos whose title or body contains `query`, ignoring case (full case folding:
     /// "straße" finds "STRASSE"), diacritics, width ("ＡＢＣ" finds "abc", "ｶﾞ" finds "ガ"),

@@ -388,11 +388,20 @@ struct MemoRecord: Sendable {
 /// Memos are looked up by id on every operation applied: while the table holds at most
 /// ``sortedCapacity`` memos they are found by bisection, not by hashing 16 bytes
 /// (``SortedIDIndex``).
+///
+/// Beside the records, the table keeps each record's list key (its `modifiedAt` and status, 16
+/// bytes) in chunks of the same shape, set whenever a record is added or changed through the
+/// table (the only ways in). The list and its first rows scan those instead of the 256-byte
+/// records: at 100,000 memos a scan of the records for the newest 50 read a cache line of each
+/// record, 6 MB, and took 1.4-2.5 ms (issue 28's target: 2; BENCHMARKS.md, "List keys apart
+/// from the records").
 @usableFromInline
 struct MemoTable: Sendable {
     /// The records, ``chunkSize`` to a chunk (the last one may hold fewer), in the order they
     /// were added.
     private var chunks: [[MemoRecord]] = []
+    /// Each record's list key, in the same chunks.
+    private var listKeyChunks: [[ListKey]] = []
     /// How many records there are.
     private(set) var count = 0
     private var indexByID = SortedIDIndex<MemoID, Int>(sortedCapacity: sortedCapacity)
@@ -407,6 +416,32 @@ struct MemoTable: Sendable {
 
     /// Every record, in the order they were added (a view of the chunks: no record is copied).
     var records: Records { Records(chunks: chunks, count: count) }
+
+    /// Every record's list key, by record position (a view of the chunks: nothing is copied).
+    var listKeys: ListKeys { ListKeys(chunks: listKeyChunks, count: count) }
+
+    /// What the list orders and filters memos by, kept apart from their records.
+    struct ListKey: Sendable, Equatable {
+        /// The record's `modifiedAt`, raw.
+        var modifiedAt: UInt64
+        var status: MemoStatus
+
+        init(of record: MemoRecord) {
+            modifiedAt = record.modifiedAt.rawValue
+            status = record.status
+        }
+    }
+
+    /// The list keys of a table, as one collection.
+    struct ListKeys: RandomAccessCollection, Sendable {
+        fileprivate let chunks: [[ListKey]]
+        let count: Int
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+        subscript(position: Int) -> ListKey {
+            chunks[position >> MemoTable.chunkShift][position & (MemoTable.chunkSize - 1)]
+        }
+    }
 
     /// The records of a table, as one collection.
     struct Records: RandomAccessCollection, Sendable {
@@ -443,7 +478,11 @@ struct MemoTable: Sendable {
             var chunk: [MemoRecord] = []
             chunk.reserveCapacity(Self.chunkSize)
             chunks.append(chunk)
+            var keys: [ListKey] = []
+            keys.reserveCapacity(Self.chunkSize)
+            listKeyChunks.append(keys)
         }
+        listKeyChunks[listKeyChunks.count - 1].append(ListKey(of: record))
         chunks[chunks.count - 1].append(record)
         count += 1
     }
@@ -460,11 +499,18 @@ struct MemoTable: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         indexByID.reserveCapacity(count)
         chunks.reserveCapacity((count + Self.chunkSize - 1) >> Self.chunkShift)
+        listKeyChunks.reserveCapacity((count + Self.chunkSize - 1) >> Self.chunkShift)
     }
 
-    /// Checks the lookup structures against the records.
+    /// Checks the lookup structures and the list keys against the records.
     func checkIndex() throws(InvariantViolation) {
         try indexByID.check(tableCount: count, name: "memo table") { self[at: $0].id }
+        guard listKeys.count == count, listKeyChunks.count == chunks.count else {
+            throw InvariantViolation("memo table: \(listKeys.count) list keys for \(count) records")
+        }
+        for index in 0..<count where listKeys[index] != ListKey(of: self[at: index]) {
+            throw InvariantViolation("memo table: the list key of record \(index) is not its record's")
+        }
     }
 
     /// Notes that the text of the record at `index` changed without its title prefix being
@@ -485,11 +531,28 @@ struct MemoTable: Sendable {
     /// The record at `index` (from ``index(of:)``), for reading or changing in place.
     subscript(at index: Int) -> MemoRecord {
         _read { yield chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)] }
-        _modify { yield &chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)] }
+        _modify {
+            let chunk = index >> Self.chunkShift
+            let slot = index & (Self.chunkSize - 1)
+            // Also when the change is abandoned by a throw: what was changed before it stays.
+            defer { listKeyChunks[chunk][slot] = ListKey(of: chunks[chunk][slot]) }
+            yield &chunks[chunk][slot]
+        }
     }
 
     /// Every id, in no particular order.
     var ids: [MemoID] { records.map(\.id) }
+
+    /// Calls `body` with the position and the list key of every record, in position order, the
+    /// keys read chunk by chunk in place.
+    func forEachListKey(_ body: (Int, ListKey) -> Void) {
+        for chunk in listKeyChunks.indices {
+            let base = chunk << Self.chunkShift
+            listKeyChunks[chunk].withUnsafeBufferPointer { keys in
+                for slot in keys.indices { body(base + slot, keys[slot]) }
+            }
+        }
+    }
 
     /// Calls `body` with the position and the record of each position in `range`, the record
     /// lent from the table's storage rather than copied (a copy retains and releases every

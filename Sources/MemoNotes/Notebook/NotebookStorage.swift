@@ -427,8 +427,12 @@ struct MemoTable: Sendable {
         var status: MemoStatus
 
         init(of record: MemoRecord) {
-            modifiedAt = record.modifiedAt.rawValue
-            status = record.status
+            self.init(modifiedAt: record.modifiedAt.rawValue, status: record.status)
+        }
+
+        init(modifiedAt: UInt64, status: MemoStatus) {
+            self.modifiedAt = modifiedAt
+            self.status = status
         }
     }
 
@@ -535,7 +539,11 @@ struct MemoTable: Sendable {
             let chunk = index >> Self.chunkShift
             let slot = index & (Self.chunkSize - 1)
             // Also when the change is abandoned by a throw: what was changed before it stays.
-            defer { listKeyChunks[chunk][slot] = ListKey(of: chunks[chunk][slot]) }
+            defer {
+                // The two fields read in place, not the record copied.
+                listKeyChunks[chunk][slot] = ListKey(
+                    modifiedAt: chunks[chunk][slot].modifiedAt.rawValue, status: chunks[chunk][slot].status)
+            }
             yield &chunks[chunk][slot]
         }
     }

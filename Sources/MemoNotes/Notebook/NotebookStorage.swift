@@ -415,10 +415,10 @@ struct MemoTable: Sendable {
     static let chunkShift = 7
 
     /// Every record, in the order they were added (a view of the chunks: no record is copied).
-    var records: Records { Records(chunks: chunks, count: count) }
+    var records: Records { ChunkedView(chunks: chunks, count: count) }
 
     /// Every record's list key, by record position (a view of the chunks: nothing is copied).
-    var listKeys: ListKeys { ListKeys(chunks: listKeyChunks, count: count) }
+    var listKeys: ChunkedView<ListKey> { ChunkedView(chunks: listKeyChunks, count: count) }
 
     /// What the list orders and filters memos by, kept apart from their records.
     struct ListKey: Sendable, Equatable {
@@ -436,24 +436,16 @@ struct MemoTable: Sendable {
         }
     }
 
-    /// The list keys of a table, as one collection.
-    struct ListKeys: RandomAccessCollection, Sendable {
-        fileprivate let chunks: [[ListKey]]
-        let count: Int
-        var startIndex: Int { 0 }
-        var endIndex: Int { count }
-        subscript(position: Int) -> ListKey {
-            chunks[position >> MemoTable.chunkShift][position & (MemoTable.chunkSize - 1)]
-        }
-    }
-
     /// The records of a table, as one collection.
-    struct Records: RandomAccessCollection, Sendable {
-        fileprivate let chunks: [[MemoRecord]]
+    typealias Records = ChunkedView<MemoRecord>
+
+    /// A table's records, or their list keys, as one collection over its chunks.
+    struct ChunkedView<Element: Sendable>: RandomAccessCollection, Sendable {
+        fileprivate let chunks: [[Element]]
         let count: Int
         var startIndex: Int { 0 }
         var endIndex: Int { count }
-        subscript(position: Int) -> MemoRecord {
+        subscript(position: Int) -> Element {
             _read { yield chunks[position >> MemoTable.chunkShift][position & (MemoTable.chunkSize - 1)] }
         }
     }

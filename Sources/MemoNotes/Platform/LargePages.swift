@@ -12,13 +12,15 @@
     import Musl
 #endif
 
-enum LargePages {
+/// Large pages for large buffers about to be filled (here, and for MemoSync's state file reads).
+package enum LargePages {
     /// Asks Linux to back the 2 MiB-aligned middle of `buffer`, about to be filled, with large
     /// pages: one page fault and one page cleared per 2 MiB instead of per 4 KiB. The first
     /// search at 100,000 memos writes 200 MB of keys into fresh memory, and its page faults were
     /// a quarter of its folding (BENCHMARKS.md, "The first search's keys left where they were
-    /// folded"). Buffers under 8 MiB, and other systems, are left as they are.
-    static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
+    /// folded"); opening a library reads its state file into fresh memory the same way.
+    /// Buffers under 8 MiB, and other systems, are left as they are.
+    package static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
             let largePageBytes = 2 << 20
             guard buffer.count >= 4 * largePageBytes, let base = buffer.baseAddress else { return }

@@ -38,6 +38,8 @@ import Darwin
 #error("MemoSync's file drivers need a POSIX C library (Glibc, Musl or Darwin).")
 #endif
 
+import MemoNotes
+
 /// A failed system call: which call, on which path, and the `errno` it set, already classified
 /// so that callers never see platform constants.
 struct POSIXFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -305,21 +307,14 @@ enum POSIX {
     }
 
     /// Asks Linux to back the 2 MiB-aligned middle of a buffer about to be filled with large
-    /// pages (`madvise(MADV_HUGEPAGE)`; the kernel here gives them only where asked). A 22 MB
-    /// state file read into fresh memory took a page fault and a page cleared per 4 KiB, most
-    /// of the read's time; with large pages it takes one per 2 MiB (BENCHMARKS.md, "The
-    /// processor's CRC instruction, and large pages for the state file"). Advice only: the
-    /// memory and what is read into it are the same whether the kernel follows it or not, and
-    /// buffers under 8 MiB, or other systems, are left as they are.
+    /// pages (MemoNotes' `LargePages`, whose platform file holds the call). A 22 MB state file read
+    /// into fresh memory took a page fault and a page cleared per 4 KiB, most of the read's
+    /// time; with large pages it takes one per 2 MiB (BENCHMARKS.md, "The processor's CRC
+    /// instruction, and large pages for the state file"). Advice only: the memory and what is
+    /// read into it are the same whether the kernel follows it or not, and buffers under 8 MiB,
+    /// or other systems, are left as they are.
     static func adviseLargePages(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if os(Linux)
-        let largePageBytes = 2 << 20
-        guard buffer.count >= 4 * largePageBytes, let base = buffer.baseAddress else { return }
-        let start = (Int(bitPattern: base) + largePageBytes - 1) & ~(largePageBytes - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(largePageBytes - 1)
-        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
-        #endif
+        LargePages.advise(buffer)
     }
 
     /// One `read` into `bytes` from `offset` to its end, retrying on EINTR; 0 at the end of the file.

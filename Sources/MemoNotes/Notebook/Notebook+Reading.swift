@@ -40,7 +40,8 @@ extension Notebook {
     }
 
     /// Summaries of the memos with `status` (and matching `query`, if given), in list order.
-    /// Reads records in place (no copies), sorts small keys, then builds the summaries.
+    /// Scans the list keys, reads records in place (no copies), sorts small keys, then builds the
+    /// summaries.
     func summaries(status: MemoStatus, matching query: SearchQuery? = nil) -> [MemoSummary] {
         let records = memos.records
         // The memos with the status, from the list keys (not the records: see `MemoTable`).
@@ -50,14 +51,13 @@ extension Notebook {
             if key.status == status { candidates.append((key.modifiedAt, index)) }
         }
         var keys: [(modifiedAt: UInt64, index: Int)] = []
-        // Keys not current in their records: from the shared cache, else folded now and stored
-        // there for the next search (a decoded notebook folds each text once, on its first
-        // search, not when it is opened).
-        // One pass: memos with a key are matched now; the others are folded after it, all at
-        // once (on every core when there are many: the first search after opening folds every
-        // text), then matched. The order of `keys` does not matter: they are sorted below. The
-        // cache's snapshot ends with the pass, before the new keys are stored: alive, it would
-        // make storing even one key copy the cache's whole array.
+        // Search keys not current in their records come from the shared cache, else are folded
+        // now and stored there for the next search (a decoded notebook folds each text once, on
+        // its first search, not when it is opened). One pass: memos with a key are matched now;
+        // the others are folded after it, all at once (on every core when there are many: the
+        // first search after opening folds every text), then matched. The order of `keys` does
+        // not matter: they are sorted below. The cache's snapshot ends with the pass, before the
+        // new keys are stored: alive, it would make storing even one key copy the whole cache.
         var toFold: [Int] = []
         if let query {
             keys.reserveCapacity(candidates.count)

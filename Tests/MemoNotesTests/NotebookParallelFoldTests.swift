@@ -88,4 +88,18 @@ import Testing
         }
         try notebook.checkInvariants()
     }
+
+    /// A key is its range of a shared buffer in 32-bit offsets; one whose range does not fit is
+    /// copied out and named whole. Here with the limit lowered to 10 bytes.
+    @Test func aKeyBeyondItsOffsetsIsCopiedOutWhole() {
+        let buffer = Array(UInt8(0)..<UInt8(40))
+        for range in [0..<0, 3..<9, 0..<9, 5..<10, 8..<12, 0..<40, 39..<40] {
+            #expect(Array(SearchKey(buffer, range, offsetLimit: 10).bytes) == Array(buffer[range]), "\(range)")
+            #expect(Array(SearchKey(buffer, range).bytes) == Array(buffer[range]), "\(range)")
+        }
+        for count in [0, 9, 10, 11, 40] {
+            let bytes = Array(buffer.prefix(count))
+            #expect(Array(SearchKey(bytes, offsetLimit: 10).bytes) == bytes, "\(count)")
+        }
+    }
 }

@@ -129,10 +129,17 @@ package final class ChunkSlots<Slot>: @unchecked Sendable {
 /// A memo's search key: its bytes are `buffer[start..<end]`. Keys folded together share their
 /// chunk's buffer (above), which lives while any of them is kept; a key folded alone has a
 /// buffer of its own. Sixteen bytes, half an `ArraySlice`: every memo record holds one.
+///
+/// Offsets are 32 bits. A key whose range does not fit (one text may hold up to 4 GiB, and
+/// folding can make it longer) is copied out into a buffer of its own, which `end` then names
+/// whole (`wholeBuffer`), however long.
 struct SearchKey: Sendable {
     private var buffer: [UInt8]
     private var start: UInt32
     private var end: UInt32
+
+    /// An `end` meaning "to the end of `buffer`" (and `start` is 0).
+    private static let wholeBuffer = UInt32.max
 
     /// The empty key.
     init() {
@@ -141,19 +148,26 @@ struct SearchKey: Sendable {
         end = 0
     }
 
-    /// A key that is all of `bytes`.
-    init(_ bytes: [UInt8]) {
-        self.init(bytes, 0..<bytes.count)
+    /// A key that is all of `bytes`. `offsetLimit`: the first offset not stored as one (tests
+    /// lower it to take the long path with short keys).
+    init(_ bytes: [UInt8], offsetLimit: Int = Int(wholeBuffer)) {
+        buffer = bytes
+        start = 0
+        end = bytes.count < offsetLimit ? UInt32(bytes.count) : Self.wholeBuffer
     }
 
     /// A key that is `range` of `buffer`.
-    init(_ buffer: [UInt8], _ range: Range<Int>) {
-        precondition(range.upperBound <= buffer.count && range.upperBound <= Int(UInt32.max))
+    init(_ buffer: [UInt8], _ range: Range<Int>, offsetLimit: Int = Int(wholeBuffer)) {
+        precondition(range.upperBound <= buffer.count && offsetLimit <= Int(Self.wholeBuffer))
+        guard range.upperBound < offsetLimit else {
+            self = SearchKey(Array(buffer[range]), offsetLimit: offsetLimit)
+            return
+        }
         self.buffer = buffer
         start = UInt32(range.lowerBound)
         end = UInt32(range.upperBound)
     }
 
     /// The key's bytes (no copy).
-    var bytes: ArraySlice<UInt8> { buffer[Int(start)..<Int(end)] }
+    var bytes: ArraySlice<UInt8> { end == Self.wholeBuffer ? buffer[...] : buffer[Int(start)..<Int(end)] }
 }

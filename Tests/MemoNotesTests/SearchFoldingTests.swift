@@ -19,7 +19,21 @@ import Testing
 
     /// The scalars of `text`'s key.
     func keyScalars(_ text: String) -> [Unicode.Scalar] {
-        Array(String(decoding: SearchFolding.key(for: text), as: UTF8.self).unicodeScalars)
+        SearchFolding.keyScalars(SearchFolding.key(for: text))
+    }
+
+    /// The key encoding of `folded`, a text that folds to itself (no folding applied).
+    static func keyBytes(_ folded: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for scalar in folded.unicodeScalars { SearchFolding.appendKeyEncoding(of: scalar, to: &bytes) }
+        return bytes
+    }
+
+    /// The text a key holds (its scalars).
+    static func keyText(_ key: [UInt8]) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: SearchFolding.keyScalars(key))
+        return String(scalars)
     }
 
     func hex(_ scalars: some Sequence<Unicode.Scalar>) -> String {
@@ -101,7 +115,7 @@ import Testing
             } else {
                 expected = rules.fold(scalar)
             }
-            let key = Array(String(decoding: SearchFolding.key(for: String(scalar), options: options), as: UTF8.self).unicodeScalars)
+            let key = SearchFolding.keyScalars(SearchFolding.key(for: String(scalar), options: options))
             #expect(key == expected, "\(hex([scalar])): \(hex(key)), expected \(hex(expected))")
             if key != keyScalars(String(scalar)) { differ += 1 }
         }
@@ -125,7 +139,7 @@ import Testing
                     SearchFolding.key(for: caseFolded) == key,
                     "\(hex([scalar])) and its case folding \(hex(caseFolded.unicodeScalars))")
             }
-            let again = SearchFolding.key(for: String(decoding: key, as: UTF8.self))
+            let again = SearchFolding.key(for: SearchFoldingTests.keyText(key))
             #expect(again == key, "\(hex([scalar])) folds again")
         }
     }
@@ -287,7 +301,7 @@ import Testing
         let composed = Self.hangulComposed
         let decomposed = Self.hangulDecomposed
         #expect(SearchFolding.key(for: composed) == SearchFolding.key(for: decomposed))
-        #expect(SearchFolding.key(for: composed) == Array(decomposed.utf8))  // keys hold jamo
+        #expect(SearchFolding.key(for: composed) == SearchFoldingTests.keyBytes(decomposed))  // keys hold jamo
         // Query composed, text decomposed, and the other way round.
         #expect(finds("한국어", in: decomposed))
         #expect(finds("\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}", in: composed))
@@ -312,7 +326,73 @@ import Testing
         for value in UInt32(0xAC00)...0xD7A3 {
             let syllable = String(Unicode.Scalar(value)!)
             let jamo = syllable.decomposedStringWithCanonicalMapping
-            #expect(SearchFolding.key(for: syllable) == Array(jamo.utf8), "U+\(String(value, radix: 16))")
+            #expect(SearchFolding.key(for: syllable) == SearchFoldingTests.keyBytes(jamo), "U+\(String(value, radix: 16))")
+        }
+    }
+
+    // MARK: The key encoding
+
+    /// Jamo and kana take two bytes in a key, as "The key encoding" (`SearchFolding`) says,
+    /// byte for byte; every other scalar its UTF-8; and keys read back to their scalars.
+    @Test func jamoAndKanaTakeTwoBytesEachInAKey() {
+        // 한: ᄒ U+1112 (index 0x12), ᅡ U+1161 (0x61), ᆫ U+11AB (0xAB).
+        #expect(SearchFolding.key(for: "한") == [0xF5, 0x92, 0xF6, 0xA1, 0xF7, 0xAB])
+        // か U+304B: index 256 + 0x0B = 267 = 4 · 64 + 11. ゟ U+309F and ヿ U+30FF end the block.
+        #expect(SearchFolding.key(for: "か") == [0xF9, 0x8B])
+        #expect(SearchFolding.key(for: "\u{30FF}", options: SearchOptions(foldsKana: false)) == [0xFB, 0xBF])
+        #expect(SearchFolding.key(for: "ー") == [0xFB, 0xBC])  // U+30FC, prolonged sound mark
+        // Just outside the blocks: UTF-8.
+        #expect(SearchFolding.key(for: "\u{1200}") == Array("\u{1200}".utf8))
+        #expect(SearchFolding.key(for: "\u{303F}") == Array("\u{303F}".utf8))
+        #expect(SearchFolding.key(for: "\u{3100}") == Array("\u{3100}".utf8))
+        for value in UInt32(0x10FF)...0x1200 { roundTrips(value) }
+        for value in UInt32(0x303F)...0x3100 { roundTrips(value) }
+        for value in [UInt32(0), 0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xAC00, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF] { roundTrips(value) }
+        // Every syllable is 4 or 6 bytes, against 6 or 9 in UTF-8 jamo.
+        for value in UInt32(0xAC00)...0xD7A3 {
+            let count = SearchFolding.key(for: String(Unicode.Scalar(value)!)).count
+            #expect(count == ((value - 0xAC00) % 28 == 0 ? 4 : 6))
+        }
+        func roundTrips(_ value: UInt32) {
+            let scalar = Unicode.Scalar(value)!
+            let bytes = Self.keyBytes(String(scalar))
+            #expect(bytes.count == ((0x1100...0x11FF).contains(value) || (0x3040...0x30FF).contains(value) ? 2 : UTF8.width(scalar)))
+            #expect(SearchFolding.keyScalars(bytes) == [scalar], "U+\(String(value, radix: 16))")
+        }
+    }
+
+    /// A match in a key starts and ends where scalars do, with jamo and kana in two bytes: a
+    /// query's key is found only where the scalars it holds are, compared with a search over
+    /// the scalars themselves, in random texts crowded with two-byte codes whose second bytes
+    /// look like the continuation bytes of UTF-8 scalars around them.
+    @Test(arguments: testSeeds(20, salt: 0x2B7E_C0DE))
+    func matchesStartAndEndOnScalarsWithTwoByteCodes(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        // Scalars whose keys share bytes: jamo and kana (two-byte codes, continuation 0x80–0xBF),
+        // two- and three-byte UTF-8 with the same continuation bytes, ASCII.
+        let alphabet: [Unicode.Scalar] = [
+            "\u{1100}", "\u{1161}", "\u{11A8}", "\u{1112}", "\u{11AB}", "\u{1140}", "\u{3041}", "\u{304B}", "\u{3093}",
+            "\u{3080}", "\u{30FC}", "\u{0111}", "\u{0441}", "\u{0561}", "\u{4E00}", "\u{4E8B}", "\u{3001}", "a", " ",
+            // The low six bits of ᅡ, ᆨ and ᆫ's indexes: were a code's second byte those bits
+            // alone, these would match inside it.
+            "!", "(", "+",
+        ]
+        for _ in 0..<200 {
+            let text = (0..<random.int(in: 0...24)).map { _ in alphabet[random.int(in: 0..<alphabet.count)] }
+            let query = (0..<random.int(in: 1...3)).map { _ in alphabet[random.int(in: 0..<alphabet.count)] }
+            func string(_ scalars: [Unicode.Scalar]) -> String {
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: scalars)
+                return String(view)
+            }
+            // The alphabet folds to itself (no case, no marks, no decomposition, no katakana).
+            let textKey = SearchFolding.key(for: string(text))
+            #expect(textKey == Self.keyBytes(string(text)), "seed \(seed)")
+            let expected = text.count >= query.count
+                && (0...(text.count - query.count)).contains { Array(text[$0..<($0 + query.count)]) == query }
+            #expect(
+                SearchQuery(string(query)).matches(key: textKey) == expected,
+                "seed \(seed): \(hex(query)) in \(hex(text))")
         }
     }
 
@@ -344,8 +424,8 @@ import Testing
         #expect(finds("ー", in: "ｰ"))  // the prolonged sound mark stays itself
         #expect(!finds("ー", in: "-"))
         #expect(finds("東京　タワー", in: "東京 タワー"))  // the ideographic space is a space
-        #expect(SearchFolding.key(for: "ガギグゲゴ") == Array("かきくけこ".utf8))
-        #expect(SearchFolding.key(for: "ｶﾞｷﾞ") == Array("かき".utf8))
+        #expect(SearchFolding.key(for: "ガギグゲゴ") == SearchFoldingTests.keyBytes("かきくけこ"))
+        #expect(SearchFolding.key(for: "ｶﾞｷﾞ") == SearchFoldingTests.keyBytes("かき"))
     }
 
     /// Kana kept distinct (`SearchOptions(foldsKana: false)`): katakana and hiragana differ,
@@ -362,7 +442,7 @@ import Testing
         #expect(!findsDistinct("がぎ", in: "ｶﾞｷﾞ"))
         #expect(findsDistinct("がぎ", in: "かき"))
         #expect(findsDistinct("ABC", in: "ａｂｃ"))
-        #expect(SearchFolding.key(for: "ガギ", options: distinct) == Array("カキ".utf8))
+        #expect(SearchFolding.key(for: "ガギ", options: distinct) == SearchFoldingTests.keyBytes("カキ"))
         #expect(SearchFolding.key(for: "cafe Straße", options: distinct) == SearchFolding.key(for: "cafe strasse"))
         #expect(SearchOptions().foldsKana)
         #expect(SearchQuery("カ").options == SearchOptions())
@@ -633,7 +713,7 @@ import Testing
             let text = scalars.string
             let key = SearchFolding.key(for: text)
             let expected = Self.oracleKey(text)
-            let keyScalars = Array(String(decoding: key, as: UTF8.self).unicodeScalars)
+            let keyScalars = SearchFolding.keyScalars(key)
             #expect(
                 keyScalars == expected,
                 "seed \(seed): \(hex(scalars)) folds to \(hex(keyScalars)), oracle \(hex(expected))")

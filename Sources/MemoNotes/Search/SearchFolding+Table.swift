@@ -26,7 +26,7 @@ extension SearchFolding {
     /// The fold of every BMP scalar, as a two-level table: `pages[scalar >> 8]` is a block of 256
     /// entries in `entries`, shared by every page that folds alike (all plain pages share block 0).
     ///
-    /// An entry is `identity` (0: the scalar stays as it is), or the fold's UTF-8 ready to store:
+    /// An entry is `identity` (0: the scalar's UTF-8 is its key), or its key ready to store:
     /// up to 3 bytes in memory order in the low 24 bits and their count in bits 24–25 (a count of
     /// 0, for a nonspacing mark, is `drop`), or, with the top bit set, the index of an expansion
     /// too long for that, whose UTF-8 is `expansionBytes[expansionStarts[k] ..<
@@ -43,14 +43,14 @@ extension SearchFolding {
         let pages: [UInt16]
         /// Blocks of 256 entries.
         let entries: [UInt32]
-        /// The UTF-8 of every expansion, one after another.
+        /// The key of every expansion, one after another.
         let expansionBytes: [UInt8]
         /// Where each expansion starts in `expansionBytes`, and where the last one ends.
         let expansionStarts: [UInt32]
         /// For each Hangul syllable index divided by 28 (a leading consonant and a vowel), the
-        /// UTF-8 of its two jamo in the low 6 bytes, in memory order (little-endian).
-        let hangulLeadingVowel: [UInt64]
-        /// For each trailing consonant index (0: none), the UTF-8 of its jamo in the low 3 bytes.
+        /// keys of its two jamo (2 bytes each), in memory order (little-endian).
+        let hangulLeadingVowel: [UInt32]
+        /// For each trailing consonant index (0: none), the key of its jamo in the low 2 bytes.
         let hangulTrailing: [UInt32]
 
         /// The table that folds kana (the default), built on first use.
@@ -80,12 +80,14 @@ extension SearchFolding {
                 for low in 0..<256 {
                     block[low] = FoldTable.identity
                     let value = UInt32(page << 8 | low)
-                    guard let scalar = Unicode.Scalar(value), rules.mayFold(scalar) else { continue }
-                    let folded = rules.fold(scalar)
-                    if folded.count == 1, folded[0] == scalar { continue }
-                    folds = true
+                    guard let scalar = Unicode.Scalar(value) else { continue }
+                    // A scalar that folds to itself keeps its UTF-8 (the identity entry), unless
+                    // the key encoding writes it in two bytes.
+                    let folded = rules.mayFold(scalar) ? rules.fold(scalar) : [scalar]
                     var utf8: [UInt8] = []
-                    for folded in folded { utf8.append(contentsOf: UTF8.encode(folded)!) }
+                    for folded in folded { SearchFolding.appendKeyEncoding(of: folded, to: &utf8) }
+                    if utf8.elementsEqual(UTF8.encode(scalar)!) { continue }
+                    folds = true
                     // The folding loop's output bound: 3 bytes out per byte in. No fold comes
                     // near it (a test checks every scalar); one that did would be left unfolded.
                     guard utf8.count <= 3 * UTF8.width(scalar) else { continue }
@@ -120,20 +122,19 @@ extension SearchFolding {
             self.expansionBytes = expansionBytes
             self.expansionStarts = expansionStarts
 
-            func utf8(_ value: UInt32) -> UInt64 {
-                var packed: UInt64 = 0
-                for (k, byte) in UTF8.encode(Unicode.Scalar(value)!)!.enumerated() {
-                    packed |= UInt64(byte) << (8 * k)
-                }
-                return packed
+            func jamo(_ value: UInt32) -> UInt32 {
+                var bytes: [UInt8] = []
+                SearchFolding.appendKeyEncoding(of: Unicode.Scalar(value)!, to: &bytes)
+                precondition(bytes.count == 2, "a conjoining jamo's key is 2 bytes")
+                return UInt32(bytes[0]) | UInt32(bytes[1]) << 8
             }
             let vowels = SearchFolding.hangulVowelCount
             hangulLeadingVowel = (0..<(19 * vowels)).map { index in
-                utf8(SearchFolding.hangulLeadingBase + index / vowels)
-                    | utf8(SearchFolding.hangulVowelBase + index % vowels) << 24
+                jamo(SearchFolding.hangulLeadingBase + index / vowels)
+                    | jamo(SearchFolding.hangulVowelBase + index % vowels) << 16
             }
             hangulTrailing = (0..<SearchFolding.hangulTrailingCount).map { index in
-                index == 0 ? 0 : UInt32(utf8(SearchFolding.hangulTrailingBase + index))
+                index == 0 ? 0 : jamo(SearchFolding.hangulTrailingBase + index)
             }
         }
 

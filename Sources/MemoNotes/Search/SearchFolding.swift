@@ -1,11 +1,11 @@
 import MemoCRDT
 /// Folding text for search.
 ///
-/// A search key is the UTF-8 of a text with case, diacritics, width, normalization form and (by
-/// default) the difference between hiragana and katakana folded away, so that a plain byte
-/// substring search finds "Café" for "cafe", "STRASSE" for "straße", "ＡＢＣ" for "abc",
-/// precomposed Hangul for jamo typed one by one, and "ガギ" for "ｶﾞｷﾞ" or "がぎ", as the
-/// platforms' searches do. Each Unicode scalar folds on its own, independently of its neighbours,
+/// A search key is a text with case, diacritics, width, normalization form and (by default) the
+/// difference between hiragana and katakana folded away, written in the key encoding (below), so
+/// that a plain byte substring search finds "Café" for "cafe", "STRASSE" for "straße", "ＡＢＣ"
+/// for "abc", precomposed Hangul for jamo typed one by one, and "ガギ" for "ｶﾞｷﾞ" or "がぎ", as
+/// the platforms' searches do. Each Unicode scalar folds on its own, independently of its neighbours,
 /// by the first of these rules that applies to it:
 ///
 /// 1. **Marks.** Nonspacing marks (General_Category Mn) are dropped: the combining diacritics
@@ -49,18 +49,29 @@ import MemoCRDT
 /// key for every assigned scalar from Python's `unicodedata` (Unicode 14.0); the tests compare
 /// every scalar's key with it. The standard library (Swift 6.3: Unicode 16.0) supplies lowercase
 /// mappings and general categories, so scalars added after Unicode 14.0 fold by those alone.
-/// Keys are never stored: a change of these rules needs no format version.
+/// Keys are never stored: a change of these rules or of the encoding needs no format version.
+///
+/// **The key encoding** is UTF-8, except for the scalars Korean and Japanese text folds to
+/// most: the conjoining jamo U+1100–U+11FF (every Hangul syllable becomes two or three of them)
+/// and the hiragana and katakana block U+3040–U+30FF. Each of those is written in two bytes
+/// instead of three: with `k` its index (U+1100 + k for a jamo, U+3040 + k − 256 for kana), a
+/// lead byte 0xF5 + `k >> 6` (0xF5–0xFB, bytes UTF-8 never uses) and a continuation byte
+/// 0x80 | `k & 0x3F`. A syllable's key is then 4 or 6 bytes instead of 6 or 9, and a kana's 2
+/// instead of 3: a key of the notebook benchmark's mix is about a fifth shorter, and a search
+/// scans and folds that much less. Like UTF-8, the encoding marks where each scalar starts (a
+/// lead is never a continuation byte, and a lead tells the length), so a substring match of
+/// one key in another starts and ends on scalar boundaries. `keyScalars(_:)` reads a key back.
 ///
 /// Folding is linear in the input and allocates the key and a scratch buffer of at most 48 KiB.
 /// The first call builds a lookup table, once per process and kana option (a few milliseconds).
 package enum SearchFolding {
-    /// The folded UTF-8 of `text` (a "search key").
+    /// The folded `text` in the key encoding (a "search key").
     ///
     /// - Parameters:
     ///   - text: Any text.
     ///   - options: What else to fold (by default, everything: kana too).
-    /// - Returns: The key: valid UTF-8, at most three times as long as `text`'s UTF-8 (a Hangul
-    ///   syllable's 3 bytes become up to 9).
+    /// - Returns: The key, at most three times as long as `text`'s UTF-8 (an expansion such as
+    ///   "ŉ" → "ʼn"; a Hangul syllable's 3 bytes become 4 or 6).
     package static func key(for text: String, options: SearchOptions = SearchOptions()) -> [UInt8] {
         var key: [UInt8] = []
         var text = text
@@ -69,7 +80,7 @@ package enum SearchFolding {
         return key
     }
 
-    /// Appends the folded UTF-8 of valid UTF-8 `bytes` to `key`.
+    /// Appends the key of valid UTF-8 `bytes` to `key`.
     ///
     /// Appending the keys of two texts gives the key of their concatenation (folding looks at one
     /// scalar at a time), so a key may be built in pieces.
@@ -101,8 +112,8 @@ package enum SearchFolding {
         UTF8Scanning.isValid(bytes)
     }
 
-    /// The folded UTF-8 of `bytes` if they are valid UTF-8 (shortest forms, no surrogates, at
-    /// most U+10FFFF), else nil: validation and folding (with the default options) in one pass
+    /// The key of `bytes` if they are valid UTF-8 (shortest forms, no surrogates, at most
+    /// U+10FFFF), else nil: validation and folding (with the default options) in one pass
     /// over the bytes.
     package static func validatedKey(forUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var key: [UInt8] = []
@@ -151,7 +162,7 @@ package enum SearchFolding {
         let entries: UnsafePointer<UInt32>
         let expansionBytes: UnsafePointer<UInt8>
         let expansionStarts: UnsafePointer<UInt32>
-        let hangulLeadingVowel: UnsafePointer<UInt64>
+        let hangulLeadingVowel: UnsafePointer<UInt32>
         let hangulTrailing: UnsafePointer<UInt32>
     }
 
@@ -160,10 +171,9 @@ package enum SearchFolding {
     ///
     /// Output never runs ahead of three bytes per input byte consumed: ASCII is 1 for 1, a
     /// two-byte scalar folds to at most 6 bytes (ŉ → "ʼn" is 3, և → "եւ" 4), a three-byte one to
-    /// at most 9 (a Hangul syllable, or an expansion, which `FoldTable` checks), a four-byte one
-    /// to at most 4 (checked). Some
-    /// paths store a few bytes past what they keep (a Hangul syllable stores 10 and keeps 6 or
-    /// 9), never more than 16 past the bound.
+    /// at most 9 (an expansion, which `FoldTable` checks; a Hangul syllable is 6 at most), a
+    /// four-byte one to at most 4 (checked). Some paths store a few bytes past what they keep (a
+    /// Hangul syllable stores 8 and keeps 4 or 6), never more than 16 past the bound.
     @inline(__always)
     static func fold(
         _ input: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutablePointer<UInt8>,
@@ -341,17 +351,93 @@ package enum SearchFolding {
 
     /// Writes the conjoining jamo of the Hangul syllable with index `syllable` (its distance from
     /// U+AC00) at `target`: leading consonant (U+1100 + L), vowel (U+1161 + V) and, unless it
-    /// has none, trailing consonant (U+11A7 + T); 3 bytes of UTF-8 each, from `FoldTable`'s
-    /// jamo tables. Always stores 10 bytes; returns 6 or 9, the bytes kept.
+    /// has none, trailing consonant (U+11A7 + T); 2 bytes of the key encoding each, from
+    /// `FoldTable`'s jamo tables. Always stores 8 bytes; returns 4 or 6, the bytes kept.
     @inline(__always)
     static func appendHangul(syllable: UInt32, to target: UnsafeMutablePointer<UInt8>, _ lookup: Lookup) -> Int {
         let leadingVowel = syllable / hangulTrailingCount
         let trailing = syllable &- leadingVowel &* hangulTrailingCount
         let raw = UnsafeMutableRawPointer(target)
-        raw.storeBytes(of: lookup.hangulLeadingVowel[Int(truncatingIfNeeded: leadingVowel)], as: UInt64.self)
+        raw.storeBytes(of: lookup.hangulLeadingVowel[Int(truncatingIfNeeded: leadingVowel)], as: UInt32.self)
         raw.storeBytes(
-            of: lookup.hangulTrailing[Int(truncatingIfNeeded: trailing)], toByteOffset: 6, as: UInt32.self)
-        return trailing == 0 ? 6 : 9
+            of: lookup.hangulTrailing[Int(truncatingIfNeeded: trailing)], toByteOffset: 4, as: UInt32.self)
+        return trailing == 0 ? 4 : 6
+    }
+
+    // MARK: The key encoding
+
+    /// The first scalar of each block written in two bytes, and the first index of its codes.
+    static let jamoBlock: (first: UInt32, count: UInt32) = (0x1100, 0x100)
+    static let kanaBlock: (first: UInt32, count: UInt32) = (0x3040, 0xC0)
+    /// The lead byte of code index 0; leads run to 0xFB (UTF-8 never uses 0xF5–0xFF).
+    static let firstTwoByteLead: UInt8 = 0xF5
+
+    /// The two-byte code index of `value` (a jamo or a kana, see "The key encoding"), or nil for
+    /// a scalar written in UTF-8.
+    @inline(__always)
+    static func twoByteKeyIndex(_ value: UInt32) -> UInt32? {
+        if value &- jamoBlock.first < jamoBlock.count { return value &- jamoBlock.first }
+        if value &- kanaBlock.first < kanaBlock.count { return jamoBlock.count &+ value &- kanaBlock.first }
+        return nil
+    }
+
+    /// Appends `scalar` in the key encoding to `bytes`.
+    package static func appendKeyEncoding(of scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        if let index = twoByteKeyIndex(scalar.value) {
+            bytes.append(firstTwoByteLead + UInt8(index >> 6))
+            bytes.append(0x80 | UInt8(index & 0x3F))
+        } else {
+            bytes.append(contentsOf: UTF8.encode(scalar)!)
+        }
+    }
+
+    /// The scalars of `key`, a key in the key encoding (the inverse of `appendKeyEncoding`).
+    /// Bytes that are neither give U+FFFD each (a key of text that was not valid UTF-8).
+    package static func keyScalars<C: Collection<UInt8>>(_ key: C) -> [Unicode.Scalar] where C.Index == Int {
+        var scalars: [Unicode.Scalar] = []
+        var position = key.startIndex
+        let end = key.endIndex
+        func continuation(_ offset: Int) -> UInt32? {
+            guard position + offset < end, key[position + offset] & 0xC0 == 0x80 else { return nil }
+            return UInt32(key[position + offset] & 0x3F)
+        }
+        while position < end {
+            let lead = key[position]
+            var value: UInt32?
+            var length = 1
+            switch lead {
+            case 0x00..<0x80:
+                value = UInt32(lead)
+            case firstTwoByteLead...0xFB:
+                length = 2
+                if let low = continuation(1) {
+                    let index = UInt32(lead - firstTwoByteLead) << 6 | low
+                    value = index < jamoBlock.count
+                        ? jamoBlock.first + index : kanaBlock.first + index - jamoBlock.count
+                }
+            case 0xC2..<0xE0:
+                length = 2
+                if let a = continuation(1) { value = UInt32(lead & 0x1F) << 6 | a }
+            case 0xE0..<0xF0:
+                length = 3
+                if let a = continuation(1), let b = continuation(2) { value = UInt32(lead & 0x0F) << 12 | a << 6 | b }
+            case 0xF0..<0xF5:
+                length = 4
+                if let a = continuation(1), let b = continuation(2), let c = continuation(3) {
+                    value = UInt32(lead & 0x07) << 18 | a << 12 | b << 6 | c
+                }
+            default:
+                break
+            }
+            if let value, let scalar = Unicode.Scalar(value) {
+                scalars.append(scalar)
+                position += length
+            } else {
+                scalars.append("\u{FFFD}")
+                position += 1
+            }
+        }
+        return scalars
     }
 
     /// Writes the fold of a scalar outside the BMP that may have a lowercase form or be a

@@ -26,10 +26,10 @@ extension SearchFolding {
     static func kanaFolded(_ key: [UInt8]) -> [UInt8] {
         var folded: [UInt8] = []
         folded.reserveCapacity(key.count)
-        for scalar in String(decoding: key, as: UTF8.self).unicodeScalars {
+        for scalar in keyScalars(key) {
             let value = scalar.value
             let kana = isFoldedKatakana(value) ? Unicode.Scalar(value - katakanaToHiragana)! : scalar
-            folded.append(contentsOf: UTF8.encode(kana)!)
+            appendKeyEncoding(of: kana, to: &folded)
         }
         return folded
     }

@@ -4,10 +4,11 @@ import MemoCRDT
 /// The query folds like the texts (`SearchFolding`), so "CAFE" finds "café", "straße" finds
 /// "STRASSE", "ＡＢＣ" finds "abc", "한국" typed as jamo finds the precomposed syllables, "か"
 /// finds "が", and (unless ``SearchOptions/foldsKana`` is off) "カタカナ" finds "かたかな". A key
-/// matches when it contains the folded query as a byte substring. Both are UTF-8, so a match
-/// always starts and ends on scalar boundaries; it may start or end inside a grapheme cluster or
-/// a Hangul syllable, so "하" finds "한" and "👩" finds a family emoji, as incremental search
-/// should. One exception keeps flags whole: a query that starts with a regional indicator only
+/// matches when it contains the folded query as a byte substring. Both are in the key encoding
+/// (UTF-8, with jamo and kana in two bytes each; see `SearchFolding`), which marks where each
+/// scalar starts as UTF-8 does, so a match always starts and ends on scalar boundaries; it may
+/// start or end inside a grapheme cluster or a Hangul syllable, so "하" finds "한" and "👩"
+/// finds a family emoji, as incremental search should. One exception keeps flags whole: a query that starts with a regional indicator only
 /// matches at the start of a flag (an even position in a run of regional indicators), so "🇵🇫"
 /// does not match inside "🇯🇵🇫🇷".
 ///
@@ -48,7 +49,10 @@ public struct SearchQuery: Sendable {
         startsWithRegionalIndicator = needle.count >= 4 && SearchQuery.isRegionalIndicator(needle, at: 0)
     }
 
-    /// The folded query, as UTF-8: what `matches(key:)` looks for.
+    /// The folded query: what `matches(key:)` looks for. It is in the key encoding of search
+    /// keys, which is UTF-8 except that conjoining jamo (U+1100–U+11FF) and hiragana and
+    /// katakana (U+3040–U+30FF) take two bytes each, a lead byte 0xF5–0xFB and a continuation
+    /// byte; compare it with keys, not with text.
     public var key: [UInt8] { needle }
 
     /// Whether the query folds to nothing: it is empty or holds only nonspacing marks (a lone
@@ -264,8 +268,7 @@ public struct SearchQuery: Sendable {
     static func commonness(_ byte: UInt8) -> Int {
         switch byte {
         case 0x20: return 100  // space
-        case 0xE1, 0xE3: return 98  // leads of conjoining jamo, kana
-        case 0x84, 0x85, 0x86, 0x81, 0x82, 0x83: return 95  // second bytes of jamo and kana
+        case 0xF5...0xFB: return 98  // leads of conjoining jamo and kana (two-byte codes)
         case 0xE4...0xE9: return 90  // leads of CJK ideographs
         case UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"),
             UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "r"),

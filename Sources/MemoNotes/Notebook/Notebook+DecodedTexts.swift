@@ -230,9 +230,10 @@ extension Notebook {
         #if MEMOSYNC_INTERNAL_CHECKS
         checkReleasedTextDecodesBack(text, bytes: bytes, body: range, history: history)
         #endif
-        memos[at: index].text = .encoded(
+        // The same text, turned back into a body: its stamp (and the keys folded from it) stay.
+        memos[at: index].setTextForm(.encoded(
             bytes: bytes, body: range, text: summary.text, version: summary.version,
-            insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: TextCRDT.stateFormatVersion)
+            insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: TextCRDT.stateFormatVersion))
         memos[at: index].pendingHistory = history
         memos[at: index].textIsOwnEncoding = true
         return true

@@ -316,7 +316,7 @@ extension Notebook {
         }
         // Title and preview go stale while typing (taken on the fly when listed, cached again by
         // refreshSearchKeys()).
-        if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
+        if memos[at: index].searchKeyStamp == MemoRecord.noSearchKeyYet { memos[at: index].refreshDerivedText() }
         memos.markDerivedTextStale(at: index)
     }
 

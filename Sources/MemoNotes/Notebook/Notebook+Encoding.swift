@@ -623,10 +623,9 @@ extension Notebook {
                 bytes: bytes, body: range, text: summary.text, version: summary.version,
                 insertionVersion: summary.insertionVersion, lamport: summary.lamport, bodyVersion: bodyVersion),
             createdAt: .zero, modifiedAt: .zero)
-        // No key cached: the empty version stands for "not folded" (it is the version of an
-        // empty text only, whose key is the empty key, so it is never a wrong key).
+        // No key cached, and none folded before a search needs it.
         record.searchKey = SearchKey()
-        record.searchKeyVersion = VersionVector()
+        record.searchKeyStamp = MemoRecord.searchKeyLeftToSearches
         // Ids come strictly ascending (checked by the caller): each is new.
         notebook.memos.appendNew(record)
     }

@@ -92,7 +92,7 @@ extension Notebook {
             try require(record.cachedTextPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
         }
         try require(record.textPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
-        if record.searchKeyVersion == version {
+        if record.hasCurrentSearchKey {
             try require(record.searchKey.bytes.elementsEqual(SearchFolding.key(for: record.text.string)), "memo \(id) cached search key is wrong")
         }
         if case let .materialized(text) = record.text {

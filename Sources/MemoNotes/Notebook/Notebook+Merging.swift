@@ -663,7 +663,7 @@ extension Notebook {
             memos[at: index].modifiedAt = max(memos[at: index].modifiedAt, run.timestamp)
             // Title and preview go stale while this memo changes (taken on the fly when read, and
             // cached again by refreshSearchKeys()).
-            if memos[at: index].searchKeyVersion == nil { memos[at: index].refreshDerivedText() }
+            if memos[at: index].searchKeyStamp == MemoRecord.noSearchKeyYet { memos[at: index].refreshDerivedText() }
             // Status and the stale title are taken by `apply` once per memo, after every run.
             if queueingEvents, !result.edits.isEmpty { events.append(.changed(id, edits: result.edits, origin: .remote)) }
         case let .trash(seen):

@@ -64,20 +64,14 @@ extension Notebook {
             let cached = searchKeyCache.snapshot()
             for candidate in candidates {
                 let index = candidate.index
-                // The text's version is read only when there is a key to check it against: on
-                // the first search after opening there is none, and reading 100,000 versions
-                // (each its own allocation, far apart) was a tenth of that search.
-                let hasOwnKey = records[index].searchKeyVersion != nil
-                let hasCachedKey = index < cached.count && cached[index] != nil
-                guard hasOwnKey || hasCachedKey else {
-                    toFold.append(index)
-                    continue
-                }
-                let version = records[index].text.version
+                // Keys are checked by the text's stamp, in the record, never by its version
+                // (each version its own allocation, far apart: reading 100,000 of them was half
+                // of a search whose keys were all folded).
+                let stamp = records[index].textStamp
                 let key: SearchKey
-                if hasOwnKey, records[index].searchKeyVersion == version {
+                if records[index].searchKeyStamp == stamp {
                     key = records[index].searchKey
-                } else if hasCachedKey, let entry = cached[index], entry.id == records[index].id, entry.version == version {
+                } else if index < cached.count, let entry = cached[index], entry.textStamp == stamp, entry.id == records[index].id {
                     key = entry.key
                 } else {
                     toFold.append(index)
@@ -92,7 +86,7 @@ extension Notebook {
         if let query, !toFold.isEmpty {
             folded.reserveCapacity(toFold.count)
             for (index, key) in zip(toFold, Self.foldedSearchKeys(of: records, at: toFold)) {
-                folded.append((index, SearchKeyCache.Entry(id: records[index].id, version: records[index].text.version, key: key)))
+                folded.append((index, SearchKeyCache.Entry(id: records[index].id, textStamp: records[index].textStamp, key: key)))
                 if query.matches(defaultKey: key.bytes, text: { records[index].text.string }) {
                     keys.append((memos.listKeys[index].modifiedAt, index))
                 }
@@ -116,17 +110,16 @@ extension Notebook {
         let toFold = records.indices.filter { records[$0].status != .purged && !Self.hasSearchKey(records, at: $0, cached: cached) }
         let keys = Self.foldedSearchKeys(of: records, at: toFold)
         searchKeyCache.store(zip(toFold, keys).map { index, key in
-            (index, SearchKeyCache.Entry(id: records[index].id, version: records[index].text.version, key: key))
+            (index, SearchKeyCache.Entry(id: records[index].id, textStamp: records[index].textStamp, key: key))
         })
     }
 
     /// Whether the record at `index` has a current search key: its own, or one in `cached`
     /// (the shared cache's entries by record position). Reads the record in place.
     private static func hasSearchKey(_ records: MemoTable.Records, at index: Int, cached: [SearchKeyCache.Entry?]) -> Bool {
-        let version = records[index].text.version
-        if records[index].searchKeyVersion == version { return true }
+        if records[index].hasCurrentSearchKey { return true }
         guard index < cached.count, let entry = cached[index] else { return false }
-        return entry.id == records[index].id && entry.version == version
+        return entry.textStamp == records[index].textStamp && entry.id == records[index].id
     }
 
     /// The first `count` active memos of ``list()``, without sorting the whole list: the same
@@ -205,11 +198,11 @@ extension Notebook {
     public mutating func refreshSearchKeys() {
         let cached = searchKeyCache.snapshot()
         for index in memos.records.indices {
-            let version = memos[at: index].text.version
-            if memos[at: index].searchKeyVersion != version {
-                if index < cached.count, let entry = cached[index], entry.id == memos[at: index].id, entry.version == version {
+            let stamp = memos[at: index].textStamp
+            if memos[at: index].searchKeyStamp != stamp {
+                if index < cached.count, let entry = cached[index], entry.textStamp == stamp, entry.id == memos[at: index].id {
                     memos[at: index].searchKey = entry.key
-                    memos[at: index].searchKeyVersion = version
+                    memos[at: index].searchKeyStamp = stamp
                 } else {
                     memos[at: index].refreshSearchKey()
                 }

@@ -212,7 +212,8 @@ public struct Notebook: Sendable {
             var text = try keptOrDecodedText(of: memos[at: index], bytes: bytes, body: body, bodyVersion: bodyVersion, taking: true)
             text.keepsDeletedContent = keepsHistoryStorage
             memos[at: index].pendingHistory = nil
-            memos[at: index].text = .materialized(text)
+            // The same text, decoded: its stamp (and the keys folded from it) stay.
+            memos[at: index].setTextForm(.materialized(text))
         } catch {
             throw .corruptMemo(memos[at: index].id, error)
         }

@@ -1,4 +1,5 @@
 @_spi(Engine) import MemoCRDT
+import Synchronization
 // How a notebook is stored
 // ========================
 //
@@ -266,7 +267,10 @@ struct PendingHistory: Sendable {
 @usableFromInline
 struct MemoRecord: Sendable {
     var id: MemoID
-    var text: MemoTextStorage
+    /// Setting it (any change, in place or not) gives the record a new ``textStamp``.
+    var text: MemoTextStorage {
+        didSet { textStamp = Self.newTextStamp() }
+    }
     /// The text's encoded body, when ``Notebook/encodedKeepingTextBodies()`` kept it (current
     /// while the text's version is the one it was encoded at; see ``EncodedTextBody``).
     var encodedTextBody: EncodedTextBody?
@@ -278,30 +282,41 @@ struct MemoRecord: Sendable {
     var lifecycle: [LifecycleRecord] = []
     // Derived from the above, kept for listing and searching.
     var status: MemoStatus = .active
+    /// Set when the text changed and `cachedTextPrefix` was not taken again (only edits and
+    /// remote text runs do that); every other change refreshes it at once. (The flags are
+    /// declared together, beside `status`: in the record's layout they share one word.)
+    var derivedTextIsStale = false
+    /// Whether the encoded text is a body this notebook encoded itself from its decoded text
+    /// (``Notebook/releaseDecodedTexts(keepingMostRecent:atMost:)``), not one read from bytes:
+    /// decoding it again skips the second replay of its history (`TextCRDT(decodingOwnBody:)`).
+    var textIsOwnEncoding = false
     /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
     /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
     /// ``refreshDerivedText()`` caches it again). Edits and remote text runs leave it stale
     /// instead of taking 4 KB of text again on every change (any number of memos may be stale:
     /// see ``MemoTable/markDerivedTextStale(at:)``).
     var cachedTextPrefix: ArraySlice<UInt8> = []
-    /// The text's search key when ``searchKeyVersion`` is the text's version.
+    /// The text's search key when ``searchKeyStamp`` is the text's stamp.
     var searchKey = SearchKey()
     /// The text version `cachedTextPrefix` was taken from.
     var derivedVersion = VersionVector()
-    /// Set when the text changed and `cachedTextPrefix` was not taken again (only edits and
-    /// remote text runs do that); every other change refreshes it at once.
-    var derivedTextIsStale = false
-    /// The text version `searchKey` was computed for; older means stale (searches fold the text
-    /// on the fly until ``Notebook/refreshSearchKeys()`` caches it).
-    var searchKeyVersion: VersionVector?
+    /// The ``textStamp`` of the text `searchKey` was folded from; another stamp means stale
+    /// (searches fold the text on the fly, or take the shared cache's key, until
+    /// ``Notebook/refreshSearchKeys()`` caches it), ``noSearchKeyYet`` that the record was never
+    /// given one, ``searchKeyLeftToSearches`` that it is not to be folded before a search.
+    var searchKeyStamp: UInt64 = MemoRecord.noSearchKeyYet
+    /// Names the text's value: taken from a counter of the whole process each time ``text`` is
+    /// set, so no two texts that ever differed share one, while copies of a record (a notebook's
+    /// copies share their records) keep the text and its stamp together. Search keys are
+    /// checked against it, not against the text's version: reading 100,000 versions (each its
+    /// own allocation, far apart) was half of a search whose keys were all folded already
+    /// (BENCHMARKS.md, "Search keys checked by stamp"). Local: never encoded or compared
+    /// between processes; nothing but key lookups reads it.
+    var textStamp: UInt64 = MemoRecord.newTextStamp()
     /// When the text was last decoded or changed, by the notebook's ``Notebook/decodedUseClock``
     /// (local, not encoded): ``Notebook/releaseDecodedTexts(keepingMostRecent:)`` keeps the
     /// texts used last.
     var decodedUse: UInt64 = 0
-    /// Whether the encoded text is a body this notebook encoded itself from its decoded text
-    /// (``Notebook/releaseDecodedTexts(keepingMostRecent:atMost:)``), not one read from bytes:
-    /// decoding it again skips the second replay of its history (`TextCRDT(decodingOwnBody:)`).
-    var textIsOwnEncoding = false
 
     /// The beginning of the text (UTF-8, whole scalars, at most `derivedPrefixBytes` bytes): the
     /// cached prefix when it is current, else taken now.
@@ -359,16 +374,41 @@ struct MemoRecord: Sendable {
     mutating func refreshDerivedText() {
         let version = text.version
         derivedTextIsStale = false
-        guard version != derivedVersion || searchKeyVersion == nil else { return }
+        guard version != derivedVersion || searchKeyStamp == Self.noSearchKeyYet else { return }
         cachedTextPrefix = text.prefixUTF8(Self.derivedPrefixBytes)
         derivedVersion = version
-        if searchKeyVersion == nil { refreshSearchKey() }
+        if searchKeyStamp == Self.noSearchKeyYet { refreshSearchKey() }
     }
 
     /// Caches the search key for the current text.
     mutating func refreshSearchKey() {
         searchKey = SearchKey(text.foldedSearchKey)
-        searchKeyVersion = text.version
+        searchKeyStamp = textStamp
+    }
+
+    /// Whether `searchKey` is the current text's.
+    var hasCurrentSearchKey: Bool { searchKeyStamp == textStamp }
+
+    /// Sets ``text`` to `storage`, the same text in another form (decoded from its body, or
+    /// turned back into one), keeping its stamp: the keys folded from it stay current.
+    mutating func setTextForm(_ storage: consuming MemoTextStorage) {
+        let stamp = textStamp
+        text = storage
+        textStamp = stamp
+    }
+
+    /// `searchKeyStamp` of a record that never had a search key: the next refresh of its title
+    /// and preview folds one.
+    static let noSearchKeyYet: UInt64 = 0
+    /// `searchKeyStamp` of a record whose key is left to the first search that needs it (a
+    /// decoded notebook's: folding every text at open was a third of opening).
+    static let searchKeyLeftToSearches: UInt64 = 1
+    /// The stamps taken so far; the first is 2, after the two values above.
+    private static let textStamps = Atomic<UInt64>(2)
+
+    /// A stamp no text has had in this process.
+    static func newTextStamp() -> UInt64 {
+        textStamps.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
     /// Title and preview are computed from at most this many bytes of the text.

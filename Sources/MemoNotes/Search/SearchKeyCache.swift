@@ -8,16 +8,16 @@ import Synchronization
 ///
 /// Shared by a notebook and its copies (a reference): searching is not mutating, and a front end
 /// searches copies of the notebook its replica holds. Each key is stored with its memo's id and
-/// the text version it was folded from and used only while both match the record read, so it
-/// is exact whatever happened to the copy in between (a version names an exact set of
-/// operations, hence one text: the argument of ``EncodedTextBody``), and copies that diverged
-/// (different memos at the same table index, texts at other versions) never use each other's
-/// keys. Nothing in it affects state, encodings or events.
+/// the stamp of the text it was folded from (``MemoRecord/textStamp``) and used only while both
+/// match the record read, so it is exact whatever happened to the copy in between (a stamp is
+/// never given to two texts that differ, in any copy), and copies that diverged (different memos
+/// at the same table index, changed texts) never use each other's keys. Nothing in it affects
+/// state, encodings or events.
 final class SearchKeyCache: Sendable {
     /// A folded key, what it was folded from.
     struct Entry: Sendable {
         var id: MemoID
-        var version: VersionVector
+        var textStamp: UInt64
         var key: SearchKey
     }
 
@@ -30,8 +30,7 @@ final class SearchKeyCache: Sendable {
     func snapshot() -> [Entry?] { entries.withLock { $0 } }
 
     /// Stores keys folded for the memos at the given table indices. The entries are moved in,
-    /// not copied (a copy retains each entry's version and key once more: at 100,000 memos, as
-    /// many objects touched again for nothing).
+    /// not copied (a copy retains each entry's key once more).
     func store(_ folded: consuming [(index: Int, entry: Entry)]) {
         if folded.isEmpty { return }
         var folded = folded

@@ -533,7 +533,9 @@ import Testing
         }
     }
 
-    /// Bytes that are not UTF-8 give some key, without crashing or reading out of bounds.
+    /// Bytes that are not UTF-8 give some key, without crashing or reading out of bounds; any
+    /// bytes read back as a key give scalars (U+FFFD for what is no scalar), one per byte at
+    /// most, and a key of valid text reads back exactly.
     @Test(arguments: testSeeds(4, salt: 0x5EA2_C002))
     func invalidUTF8IsHarmless(seed: UInt64) {
         var random = SeededRandom(seed: seed)
@@ -545,6 +547,11 @@ import Testing
             var again: [UInt8] = []
             SearchFolding.appendKey(forUTF8: bytes, to: &again)
             #expect(key == again, "seed \(seed)")
+            #expect(SearchFolding.keyScalars(bytes).count <= bytes.count, "seed \(seed)")
+            #expect(SearchFolding.keyScalars(key).count <= key.count, "seed \(seed)")
+            let text = String(decoding: bytes, as: UTF8.self)
+            let textKey = SearchFolding.key(for: text)
+            #expect(Self.keyBytes(Self.keyText(textKey)) == textKey, "seed \(seed)")
         }
     }
 

@@ -70,7 +70,8 @@ extension Notebook {
         DispatchQueue.concurrentPerform(iterations: starts.count - 1) { chunk in
             var ends: [Int] = []
             ends.reserveCapacity(starts[chunk + 1] - starts[chunk])
-            // Room for the keys without growing: most folds keep the length (Hangul grows).
+            // Room for the keys without growing: most folds keep the length or shorten it, and
+            // a Hangul syllable's key (4 or 6 bytes, `SearchFolding`) is at most twice its UTF-8.
             var buffer = LargePages.emptyBuffer(capacity: 2 * sizes[chunk] + 64)
             for position in starts[chunk]..<starts[chunk + 1] {
                 records[indices[position]].text.appendFoldedSearchKey(to: &buffer)

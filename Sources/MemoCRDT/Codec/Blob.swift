@@ -48,6 +48,45 @@ package enum BlobEnvelope {
         return writer.bytes
     }
 
+    /// The most bytes an envelope's header takes: the magic, kind and version, and a body
+    /// length of at most 2^30 as a varint (5 bytes).
+    package static let headerBytesMax = 8
+
+    /// The header of an envelope of `kind` and `version` around a body of `bodyCount` bytes.
+    package static func header(kind: BlobKind, version: UInt8, bodyCount: Int) -> [UInt8] {
+        precondition(version > 0 && version < 16)
+        var writer = ByteWriter(capacity: headerBytesMax)
+        writer.byte(magic.0)
+        writer.byte(magic.1)
+        writer.byte(kind.rawValue << 4 | version)
+        writer.varint(bodyCount)
+        return writer.bytes
+    }
+
+    /// Seals, where it is, the body that fills `bytes[bodyStart...]`: writes the envelope's
+    /// header into the bytes just before the body (the caller left at least
+    /// ``headerBytesMax`` there) and appends the checksum, so that `bytes[start...]` is what
+    /// ``seal(kind:version:body:)`` gives for that body, without copying the body.
+    ///
+    /// - Returns: Where the envelope starts, and the CRC-32C of its header and body (the
+    ///   checksum it ends with).
+    package static func sealInPlace(
+        _ bytes: inout [UInt8], bodyStart: Int, kind: BlobKind, version: UInt8
+    ) -> (start: Int, checksum: UInt32) {
+        let header = header(kind: kind, version: version, bodyCount: bytes.count - bodyStart)
+        precondition(bodyStart >= header.count, "room for the header before the body")
+        let start = bodyStart - header.count
+        bytes.replaceSubrange(start..<bodyStart, with: header)
+        let checksum = CRC32C.checksum(bytes, start..<bytes.count)
+        appendLittleEndian(checksum, to: &bytes)
+        return (start, checksum)
+    }
+
+    /// Appends `value`, 4 bytes little-endian (an envelope's checksum).
+    package static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
     /// Checks the envelope of `bytes` and returns the range of the body and the version.
     ///
     /// - Throws: `DecodingError` for a bad magic number, another kind, an unknown version, a

@@ -85,8 +85,21 @@ extension Notebook {
     /// - Complexity: O(n) for memos still in their loaded form or unchanged since they were
     ///   last encoded, O(n log n) for the others.
     public func encoded() -> [UInt8] {
+        encoded(headroom: BlobEnvelope.headerBytesMax) { _, start, _ in start }
+    }
+
+    /// ``encoded()`` inside something else, built in one buffer: as
+    /// ``encodedKeepingTextBodies(headroom:wrap:)``, keeping nothing.
+    package func encoded(
+        headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
+    ) -> [UInt8] {
         var kept: [KeptTextBody]?
-        return encodedState(keeping: &kept)
+        var (bytes, start, checksum) = encodedState(headroom: headroom, keeping: &kept)
+        let resultStart = wrap(&bytes, start, checksum)
+        precondition(resultStart >= 0 && resultStart <= start, "the result starts in the room before the state")
+        // The room not taken (moved over in place, not copied to new memory).
+        bytes.removeSubrange(0..<resultStart)
+        return bytes
     }
 
     /// ``encoded()``, keeping each memo's text body (in the returned buffer, shared) so that the
@@ -98,10 +111,30 @@ extension Notebook {
     ///
     /// - Complexity: as ``encoded()``.
     public mutating func encodedKeepingTextBodies() -> [UInt8] {
+        encodedKeepingTextBodies(headroom: BlobEnvelope.headerBytesMax) { _, start, _ in start }
+    }
+
+    /// ``encodedKeepingTextBodies()`` inside something else, built in one buffer: the state's
+    /// envelope is written after `headroom` bytes of room, and `wrap` gets the buffer, where the
+    /// envelope starts in it and its checksum (of its header and body); it writes what goes
+    /// before the envelope into the room (and may append after it) and returns where the result
+    /// starts. The bytes before that are dropped (moved over in place, not copied to new memory),
+    /// and the kept bodies refer to the result. A library's state file wraps its notebook's
+    /// state so: at 100,000 memos, sealing the state and then the file copied 220 MB into fresh
+    /// memory twice, half of a bootstrap's save (BENCHMARKS.md, "Saves built in one buffer").
+    ///
+    /// - Complexity: as ``encoded()``, plus a move of the result by at most `headroom` bytes.
+    package mutating func encodedKeepingTextBodies(
+        headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
+    ) -> [UInt8] {
         var kept: [KeptTextBody]? = []
-        let bytes = encodedState(keeping: &kept)
+        var (bytes, start, checksum) = encodedState(headroom: headroom, keeping: &kept)
+        let resultStart = wrap(&bytes, start, checksum)
+        precondition(resultStart >= 0 && resultStart <= start, "the result starts in the room before the state")
+        bytes.removeSubrange(0..<resultStart)
         for entry in kept! {
-            memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: entry.body, version: entry.version)
+            let body = entry.body.lowerBound - resultStart..<entry.body.upperBound - resultStart
+            memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: body, version: entry.version)
         }
         return bytes
     }
@@ -140,9 +173,11 @@ extension Notebook {
     /// where its body is in the state, and the text version it stands for.
     private typealias KeptTextBody = (index: Int, body: Range<Int>, version: VersionVector)
 
-    /// The state; when `kept` is not nil, it receives where the body of each memo held decoded
-    /// is in the result.
-    private func encodedState(keeping kept: inout [KeptTextBody]?) -> [UInt8] {
+    /// The state's envelope, written after `headroom` bytes of room (zeros) in one buffer: the
+    /// buffer, where the envelope starts in it (at most ``BlobEnvelope/headerBytesMax`` before
+    /// `headroom`), and the envelope's checksum. When `kept` is not nil, it receives where the
+    /// body of each memo held decoded is in the buffer.
+    private func encodedState(headroom: Int, keeping kept: inout [KeptTextBody]?) -> (bytes: [UInt8], start: Int, checksum: UInt32) {
         let memoIDs = memos.ids.sorted()
         // Each memo's place in the state, by its place in the memo table (the table's own index
         // finds a run's memo: a dictionary of ids hashed one per run, half a percent of a long
@@ -153,7 +188,10 @@ extension Notebook {
         var replicaIndex: [ReplicaID: Int] = [:]
         for (index, id) in replicas.enumerated() { replicaIndex[id] = index }
 
-        var body = ByteWriter()
+        // The buffer reserved at about its final size (the bodies, which most of it is, are
+        // known or nearly): grown by doubling, it was copied into fresh memory again and again.
+        var body = ByteWriter(capacity: headroom + encodedStateBytesEstimate)
+        body.zeros(count: headroom)
         body.varint(memoIDs.count)
         for id in memoIDs { writeMemo(id, into: &body, keeping: &kept) }
         body.varint(replicas.count)
@@ -182,18 +220,27 @@ extension Notebook {
                 body.append(contentsOf: history.section)
             }
         }
-        let state = BlobEnvelope.seal(
-            kind: .notebookState, version: histories.isEmpty ? Self.stateFormatVersion : Self.stateFormatVersionWithHistory,
-            body: body.bytes)
-        if kept != nil {
-            // The envelope puts its header before the body and a 4-byte checksum after it.
-            let headerCount = state.count - body.count - 4
-            for index in kept!.indices {
-                let range = kept![index].body
-                kept![index].body = range.lowerBound + headerCount..<range.upperBound + headerCount
+        var bytes = body.bytes
+        body = ByteWriter()  // the buffer's one reference is `bytes`: sealed in place
+        let (start, checksum) = BlobEnvelope.sealInPlace(
+            &bytes, bodyStart: headroom, kind: .notebookState,
+            version: histories.isEmpty ? Self.stateFormatVersion : Self.stateFormatVersionWithHistory)
+        return (bytes, start, checksum)
+    }
+
+    /// About how many bytes the state takes: its bodies (known for memos still encoded or
+    /// with a kept body, about their text's size for others), ids and logs. Only for reserving.
+    private var encodedStateBytesEstimate: Int {
+        var total = 64
+        for record in memos.records {
+            total += 24
+            switch record.text {
+            case let .encoded(_, body, _, _, _, _, _): total += body.count + (record.pendingHistory?.bytes.count ?? 0)
+            case let .materialized(text): total += record.encodedTextBody?.range.count ?? 4 * text.lengthUTF16 + 64
             }
         }
-        return state
+        for (_, log) in logs { total += 8 * log.runs.count }
+        return total
     }
 
     /// Writes one memo of the state: its id and its text body (the body kept from the last

@@ -26,24 +26,58 @@ extension LibraryCore {
     }
 
     static func encodeState(generation: UInt64, notebook: Notebook, syncState: SyncState) -> [UInt8] {
-        stateFile(generation: generation, replica: notebook.replica, syncState: syncState, notebookBytes: notebook.encoded())
+        let file = StateFileWrapping(generation: generation, replica: notebook.replica, syncState: syncState)
+        return notebook.encoded(headroom: file.headroom, wrap: file.wrap)
     }
 
     /// ``encodeState(generation:notebook:syncState:)`` (the same bytes), keeping the memos'
     /// encoded text bodies in `notebook` (``Notebook/encodedKeepingTextBodies()``).
     static func encodeState(generation: UInt64, keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) -> [UInt8] {
-        let notebookBytes = notebook.encodedKeepingTextBodies()
-        return stateFile(generation: generation, replica: notebook.replica, syncState: syncState, notebookBytes: notebookBytes)
+        let file = StateFileWrapping(generation: generation, replica: notebook.replica, syncState: syncState)
+        return notebook.encodedKeepingTextBodies(headroom: file.headroom, wrap: file.wrap)
     }
 
-    private static func stateFile(generation: UInt64, replica: ReplicaID, syncState: SyncState, notebookBytes: [UInt8]) -> [UInt8] {
-        var body = ByteWriter(capacity: notebookBytes.count + 64)
-        body.byte(stateTag)
-        body.varint(generation)
-        body.uint64LittleEndian(replica.rawValue)
-        body.lengthPrefixed(encodeSyncState(syncState))
-        body.lengthPrefixed(notebookBytes)
-        return BlobEnvelope.seal(kind: .localFile, version: formatVersion, body: body.bytes)
+    /// A state file around a notebook's state, built in the notebook state's own buffer: the
+    /// file's header and fields go into the room the notebook's encoder leaves before its state,
+    /// the file's checksum after it, combined from the checksums of the pieces (the state is
+    /// read once, for its own checksum). The bytes are those of sealing the fields and the state
+    /// (FORMAT.md, "Local library"); `StateFileEncodingTests` compares the two.
+    private struct StateFileWrapping {
+        /// The file's body up to the notebook state: tag, generation, replica, sync state.
+        let fields: [UInt8]
+
+        init(generation: UInt64, replica: ReplicaID, syncState: SyncState) {
+            var fields = ByteWriter()
+            fields.byte(stateTag)
+            fields.varint(generation)
+            fields.uint64LittleEndian(replica.rawValue)
+            fields.lengthPrefixed(encodeSyncState(syncState))
+            self.fields = fields.bytes
+        }
+
+        /// Room for the file's header, the fields and the state's length before the state's own
+        /// header (a varint of a length at most 2^30: 5 bytes).
+        var headroom: Int { BlobEnvelope.headerBytesMax + fields.count + 5 + BlobEnvelope.headerBytesMax }
+
+        func wrap(_ bytes: inout [UInt8], envelopeStart: Int, envelopeChecksum: UInt32) -> Int {
+            let envelopeCount = bytes.count - envelopeStart
+            var prefix = fields
+            var length = ByteWriter()
+            length.varint(envelopeCount)
+            prefix.append(contentsOf: length.bytes)
+            let header = BlobEnvelope.header(kind: .localFile, version: formatVersion, bodyCount: prefix.count + envelopeCount)
+            let start = envelopeStart - prefix.count - header.count
+            bytes.replaceSubrange(start..<envelopeStart, with: header + prefix)
+            // The file's checksum: of its header and fields, then of the state's header and body,
+            // then of the state's 4 checksum bytes.
+            var checksumBytes: [UInt8] = []
+            BlobEnvelope.appendLittleEndian(envelopeChecksum, to: &checksumBytes)
+            let beforeState = CRC32C.checksum(bytes, start..<envelopeStart)
+            let throughBody = CRC32C.combine(beforeState, envelopeChecksum, secondLength: envelopeCount - 4)
+            let checksum = CRC32C.combine(throughBody, CRC32C.checksum(checksumBytes, checksumBytes.indices), secondLength: 4)
+            BlobEnvelope.appendLittleEndian(checksum, to: &bytes)
+            return start
+        }
     }
 
     /// The largest generation a state file may name (2^62): each compaction adds one, so no

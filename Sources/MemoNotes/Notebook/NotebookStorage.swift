@@ -310,8 +310,8 @@ struct MemoRecord: Sendable {
     /// copies share their records) keep the text and its stamp together. Search keys are
     /// checked against it, not against the text's version: reading 100,000 versions (each its
     /// own allocation, far apart) was half of a search whose keys were all folded already
-    /// (BENCHMARKS.md, "Search keys checked by stamp"). Local: never encoded or compared
-    /// between processes; nothing but key lookups reads it.
+    /// (BENCHMARKS.md, "Search keys in two-byte codes, checked by stamp"). Local: never encoded
+    /// or compared between processes; nothing but key lookups reads it.
     var textStamp: UInt64 = MemoRecord.newTextStamp()
     /// When the text was last decoded or changed, by the notebook's ``Notebook/decodedUseClock``
     /// (local, not encoded): ``Notebook/releaseDecodedTexts(keepingMostRecent:)`` keeps the

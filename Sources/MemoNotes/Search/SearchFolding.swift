@@ -57,8 +57,8 @@ import MemoCRDT
 /// instead of three: with `k` its index (U+1100 + k for a jamo, U+3040 + k − 256 for kana), a
 /// lead byte 0xF5 + `k >> 6` (0xF5–0xFB, bytes UTF-8 never uses) and a continuation byte
 /// 0x80 | `k & 0x3F`. A syllable's key is then 4 or 6 bytes instead of 6 or 9, and a kana's 2
-/// instead of 3: a key of the notebook benchmark's mix is about a fifth shorter, and a search
-/// scans and folds that much less. Like UTF-8, the encoding marks where each scalar starts (a
+/// instead of 3, and a search scans and writes that much less (BENCHMARKS.md, "Search keys in
+/// two-byte codes, checked by stamp"). Like UTF-8, the encoding marks where each scalar starts (a
 /// lead is never a continuation byte, and a lead tells the length), so a substring match of
 /// one key in another starts and ends on scalar boundaries. `keyScalars(_:)` reads a key back.
 ///

@@ -37,15 +37,11 @@ package enum BlobEnvelope {
     /// Wraps `body` in the envelope. Package-internal: the package's encoders pass their
     /// format's version, 1 to 15 (a precondition no app can reach).
     package static func seal(kind: BlobKind, version: UInt8, body: [UInt8]) -> [UInt8] {
-        precondition(version > 0 && version < 16)
-        var writer = ByteWriter(capacity: body.count + 12)
-        writer.byte(magic.0)
-        writer.byte(magic.1)
-        writer.byte(kind.rawValue << 4 | version)
-        writer.varint(body.count)
-        writer.append(contentsOf: body)
-        writer.uint32LittleEndian(CRC32C.checksum(writer.bytes, 0..<writer.count))
-        return writer.bytes
+        var bytes = header(kind: kind, version: version, bodyCount: body.count)
+        bytes.reserveCapacity(bytes.count + body.count + 4)
+        bytes.append(contentsOf: body)
+        appendLittleEndian(CRC32C.checksum(bytes, bytes.indices), to: &bytes)
+        return bytes
     }
 
     /// The most bytes an envelope's header takes: the magic, kind and version, and a body
@@ -84,7 +80,9 @@ package enum BlobEnvelope {
 
     /// Appends `value`, 4 bytes little-endian (an envelope's checksum).
     package static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+        }
     }
 
     /// Checks the envelope of `bytes` and returns the range of the body and the version.

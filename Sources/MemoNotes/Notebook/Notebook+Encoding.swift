@@ -94,12 +94,7 @@ extension Notebook {
         headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
     ) -> [UInt8] {
         var kept: [KeptTextBody]?
-        var (bytes, start, checksum) = encodedState(headroom: headroom, keeping: &kept)
-        let resultStart = wrap(&bytes, start, checksum)
-        precondition(resultStart >= 0 && resultStart <= start, "the result starts in the room before the state")
-        // The room not taken (moved over in place, not copied to new memory).
-        bytes.removeSubrange(0..<resultStart)
-        return bytes
+        return wrappedState(headroom: headroom, keeping: &kept, wrap: wrap)
     }
 
     /// ``encoded()``, keeping each memo's text body (in the returned buffer, shared) so that the
@@ -128,13 +123,28 @@ extension Notebook {
         headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
     ) -> [UInt8] {
         var kept: [KeptTextBody]? = []
+        let bytes = wrappedState(headroom: headroom, keeping: &kept, wrap: wrap)
+        for entry in kept! {
+            memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: entry.body, version: entry.version)
+        }
+        return bytes
+    }
+
+    /// The state encoded after `headroom` bytes of room, wrapped by `wrap`, the room it left
+    /// dropped (moved over in place, not copied to new memory); `kept`'s bodies moved with it.
+    private func wrappedState(
+        headroom: Int, keeping kept: inout [KeptTextBody]?,
+        wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
+    ) -> [UInt8] {
         var (bytes, start, checksum) = encodedState(headroom: headroom, keeping: &kept)
         let resultStart = wrap(&bytes, start, checksum)
         precondition(resultStart >= 0 && resultStart <= start, "the result starts in the room before the state")
         bytes.removeSubrange(0..<resultStart)
-        for entry in kept! {
-            let body = entry.body.lowerBound - resultStart..<entry.body.upperBound - resultStart
-            memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: body, version: entry.version)
+        if kept != nil {
+            for index in kept!.indices {
+                let range = kept![index].body
+                kept![index].body = range.lowerBound - resultStart..<range.upperBound - resultStart
+            }
         }
         return bytes
     }

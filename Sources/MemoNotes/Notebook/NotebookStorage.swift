@@ -431,7 +431,7 @@ struct MemoRecord: Sendable {
 ///
 /// Beside the records, the table keeps each record's list key (its `modifiedAt` and status, 16
 /// bytes) in chunks of the same shape, set whenever a record is added or changed through the
-/// table (the only ways in). The list and its first rows scan those instead of the 256-byte
+/// table (the only ways in). The list and its first rows scan those instead of the 248-byte
 /// records: at 100,000 memos a scan of the records for the newest 50 read a cache line of each
 /// record, 6 MB, and took 1.4-2.5 ms (issue 28's target: 2; BENCHMARKS.md, "List keys apart
 /// from the records").

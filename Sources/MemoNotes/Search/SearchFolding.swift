@@ -5,8 +5,8 @@ import MemoCRDT
 /// difference between hiragana and katakana folded away, written in the key encoding (below), so
 /// that a plain byte substring search finds "Café" for "cafe", "STRASSE" for "straße", "ＡＢＣ"
 /// for "abc", precomposed Hangul for jamo typed one by one, and "ガギ" for "ｶﾞｷﾞ" or "がぎ", as
-/// the platforms' searches do. Each Unicode scalar folds on its own, independently of its neighbours,
-/// by the first of these rules that applies to it:
+/// the platforms' searches do. Each Unicode scalar folds on its own, independently of its
+/// neighbours, by the first of these rules that applies to it:
 ///
 /// 1. **Marks.** Nonspacing marks (General_Category Mn) are dropped: the combining diacritics
 ///    U+0300–U+036F, the kana voicing marks U+3099–U+309A, Hebrew and Arabic vowel points, the

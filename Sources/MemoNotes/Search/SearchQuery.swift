@@ -8,9 +8,9 @@ import MemoCRDT
 /// (UTF-8, with jamo and kana in two bytes each; see `SearchFolding`), which marks where each
 /// scalar starts as UTF-8 does, so a match always starts and ends on scalar boundaries; it may
 /// start or end inside a grapheme cluster or a Hangul syllable, so "하" finds "한" and "👩"
-/// finds a family emoji, as incremental search should. One exception keeps flags whole: a query that starts with a regional indicator only
-/// matches at the start of a flag (an even position in a run of regional indicators), so "🇵🇫"
-/// does not match inside "🇯🇵🇫🇷".
+/// finds a family emoji, as incremental search should. One exception keeps flags whole: a
+/// query that starts with a regional indicator only matches at the start of a flag (an even
+/// position in a run of regional indicators), so "🇵🇫" does not match inside "🇯🇵🇫🇷".
 ///
 /// Matching allocates nothing: it scans the key for two of the query's rarest bytes, sixteen
 /// positions at a time, and compares the whole query only where both are found.

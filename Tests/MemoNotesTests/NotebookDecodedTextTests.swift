@@ -226,4 +226,57 @@ import Testing
             readDropped()
         }
     }
+
+    /// The storage a record's encoded text refers to (its buffer's address), nil when decoded.
+    static func encodedBuffer(_ notebook: Notebook, _ id: MemoID) -> UnsafeRawPointer? {
+        guard case let .encoded(bytes, _, _, _, _, _, _) = notebook.memos[existing: id].text else { return nil }
+        return bytes.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// Texts decoded from a loaded state and given back unchanged refer to the loaded bytes
+    /// again, not to copies of their own: an app that decodes every memo and gives the texts
+    /// back under memory pressure, over and over, must not grow by the whole state each round
+    /// (at 100,000 memos, 220 MB a round before; BENCHMARKS.md, "Texts given back into the
+    /// bytes they came from"). A text changed since gets a body of its own, and everything
+    /// encodes as before.
+    @Test func textsGivenBackUnchangedReferToTheLoadedBytes() throws {
+        var random = SeededRandom(seed: 0xDEC7)
+        let tails = (0..<12).map { _ in RandomText.string(20, using: &random) }
+        var (source, ids) = try Self.notebook(memoCount: 12, idsFrom: &random) { "memo \($0): ça, 한국어, かな " + tails[$0] }
+        try source.edit(ids[3], replacingScalars: 2..<6, with: "", wallMilliseconds: 500)
+        let state = source.encoded()
+        var notebook = try Notebook(decoding: state, replica: ReplicaID(3))
+        let loaded = Self.encodedBuffer(notebook, ids[0])
+        #expect(loaded != nil)
+        #expect(ids.allSatisfy { Self.encodedBuffer(notebook, $0) == loaded }, "a loaded notebook's texts share its buffer")
+
+        for round in 0..<3 {
+            for id in ids { try notebook.prepareForEditing(id) }
+            #expect(notebook.decodedTextCount == ids.count)
+            #if MEMOSYNC_INTERNAL_CHECKS
+            let before = notebook.decodedTextCache.debugLoadedBodiesKeptOnRelease
+            #endif
+            #expect(notebook.releaseDecodedTexts(keepingMostRecent: 0) == ids.count)
+            #if MEMOSYNC_INTERNAL_CHECKS
+            #expect(notebook.decodedTextCache.debugLoadedBodiesKeptOnRelease - before == (round == 0 ? ids.count : 0))
+            #endif
+            for id in ids {
+                #expect(Self.encodedBuffer(notebook, id) == loaded, "round \(round): memo \(id) given back into a copy of its own")
+            }
+            #expect(notebook.encoded() == state)
+        }
+
+        // A changed text is encoded afresh; the others still refer to the loaded bytes.
+        try notebook.edit(ids[5], replacingScalars: 0..<0, with: "✓ ", wallMilliseconds: 900)
+        #expect(notebook.releaseDecodedTexts(keepingMostRecent: 0) == 1)
+        #expect(Self.encodedBuffer(notebook, ids[5]) != loaded && Self.encodedBuffer(notebook, ids[5]) != nil)
+        #expect(ids.filter { Self.encodedBuffer(notebook, $0) == loaded }.count == ids.count - 1)
+        #expect(notebook.memo(ids[5])?.text.hasPrefix("✓ memo 5") == true)
+        try notebook.edit(ids[5], replacingScalars: 0..<0, with: "x", wallMilliseconds: 901)
+        try notebook.checkInvariants()
+        var expected = source
+        try expected.edit(ids[5], replacingScalars: 0..<0, with: "✓ ", wallMilliseconds: 900)
+        try expected.edit(ids[5], replacingScalars: 0..<0, with: "x", wallMilliseconds: 901)
+        #expect(notebook.memo(ids[5])?.text == expected.memo(ids[5])?.text)
+    }
 }

@@ -108,5 +108,15 @@ final class DecodedTextCache: Sendable {
         get { copiedBodies.withLock { $0 } }
         set { copiedBodies.withLock { $0 = newValue } }
     }
+
+    private let keptLoadedBodies = Mutex(0)
+
+    /// Self-check builds: how many texts the notebooks sharing this cache turned back into the
+    /// loaded body they were decoded from (found equal to a fresh encoding), rather than into a
+    /// buffer of their own (a test counts them).
+    package var debugLoadedBodiesKeptOnRelease: Int {
+        get { keptLoadedBodies.withLock { $0 } }
+        set { keptLoadedBodies.withLock { $0 = newValue } }
+    }
     #endif
 }

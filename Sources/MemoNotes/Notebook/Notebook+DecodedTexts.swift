@@ -12,7 +12,11 @@ import MemoCRDT
 // notes) would keep growing. `releaseDecodedTexts(keepingMostRecent:)` turns the texts used
 // least recently back into bodies. The memory freed goes back to the allocator, which reuses it
 // for the next texts decoded: growth stays bounded, though the process's resident size hardly
-// drops at once (`memo-bench scale`, BENCHMARKS.md "Decoded texts given back").
+// drops at once (`memo-bench scale`, BENCHMARKS.md "Decoded texts given back"). A text given back
+// unchanged refers again to the body it was decoded from (the loaded state's buffer, alive while
+// any memo is still encoded in it) once a fresh encoding was found equal to it, instead of to a
+// copy of its own, which grew the process by the whole state at each round of every text
+// decoded and given back ("Texts given back into the bytes they came from").
 //
 // Turning a text back is what saving and reopening does, memo by memo: the body is the text's
 // canonical encoding (the one a notebook state holds), its kept deleted content becomes the
@@ -197,11 +201,12 @@ extension Notebook {
         // The body the last save or snapshot kept for this version, else a fresh encoding.
         let bytes: [UInt8]
         let range: Range<Int>
-        if let kept = memos[at: index].encodedTextBody, kept.version == version {
+        if let kept = memos[at: index].encodedTextBody, kept.version == version, memos[at: index].encodedTextBodyIsCanonical {
             bytes = kept.bytes
             range = kept.range
         } else if let copy, let position = copy.memos.index(of: memos[at: index].id),
-            let encoded = copy.memos[at: position].encodedTextBody, encoded.version == version
+            let encoded = copy.memos[at: position].encodedTextBody, encoded.version == version,
+            copy.memos[at: position].encodedTextBodyIsCanonical
         {
             // The bytes alone: the copy's buffer (a whole state) is not kept alive by this memo.
             bytes = Array(encoded.bytes[encoded.range])
@@ -211,8 +216,23 @@ extension Notebook {
             decodedTextCache.debugBodiesCopiedOnRelease += 1
             #endif
         } else {
-            bytes = text.encodedBody()
-            range = bytes.indices
+            let fresh = text.encodedBody()
+            if let kept = memos[at: index].encodedTextBody, kept.version == version, kept.bytes[kept.range].elementsEqual(fresh) {
+                // The body the text was decoded from (read from a file or a store), unchanged
+                // since and now known canonical: the record goes on referring to the loaded
+                // bytes and the fresh encoding is freed at once. Keeping a copy per memo grew
+                // the process by the whole state at each round of every text decoded and given
+                // back (BENCHMARKS.md, "Texts given back into the bytes they came from").
+                bytes = kept.bytes
+                range = kept.range
+                memos[at: index].encodedTextBodyIsCanonical = true
+                #if MEMOSYNC_INTERNAL_CHECKS
+                decodedTextCache.debugLoadedBodiesKeptOnRelease += 1
+                #endif
+            } else {
+                bytes = fresh
+                range = bytes.indices
+            }
         }
         let summary: (text: Range<Int>, version: VersionVector, insertionVersion: VersionVector, lamport: UInt64)
         do throws(DecodingError) {

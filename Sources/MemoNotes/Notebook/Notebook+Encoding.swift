@@ -126,6 +126,7 @@ extension Notebook {
         let bytes = wrappedState(headroom: headroom, keeping: &kept, wrap: wrap)
         for entry in kept! {
             memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: entry.body, version: entry.version)
+            memos[at: entry.index].encodedTextBodyIsCanonical = true
         }
         return bytes
     }
@@ -172,6 +173,7 @@ extension Notebook {
                 case let .materialized(text) = memos[at: index].text, text.version == body.version
             else { continue }
             memos[at: index].encodedTextBody = body
+            memos[at: index].encodedTextBodyIsCanonical = record.encodedTextBodyIsCanonical
         }
     }
 
@@ -265,7 +267,7 @@ extension Notebook {
         case let .materialized(text):
             let version = text.version
             let start: Int
-            if let cached = record.encodedTextBody, cached.version == version {
+            if let cached = record.encodedTextBody, record.encodedTextBodyIsCanonical, cached.version == version {
                 #if MEMOSYNC_INTERNAL_CHECKS
                 precondition(
                     cached.bytes[cached.range].elementsEqual(text.encodedBody()),

@@ -200,11 +200,15 @@ public struct Notebook: Sendable {
         guard case let .encoded(bytes, body, _, version, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
         // A body this notebook encoded itself is the canonical encoding of the text at its
         // version: kept (``EncodedTextBody``), so that turning the text back again, or the next
-        // state, copies it while the text has not changed instead of encoding it once more.
-        if memos[at: index].textIsOwnEncoding, bodyVersion == TextCRDT.stateFormatVersion,
-            memos[at: index].encodedTextBody?.version != version
-        {
+        // state, copies it while the text has not changed instead of encoding it once more. A
+        // body read from bytes is kept too, as not known to be canonical: turning the text back
+        // unchanged compares a fresh encoding with it and, when equal, keeps referring to these
+        // bytes (the loaded state, alive while any memo is still encoded in it) instead of
+        // holding a copy of its own (at 100,000 memos, 220 MB more at each round of every text
+        // decoded and given back: BENCHMARKS.md, "Texts given back into the bytes they came from").
+        if bodyVersion == TextCRDT.stateFormatVersion, memos[at: index].encodedTextBody?.version != version {
             memos[at: index].encodedTextBody = EncodedTextBody(bytes: bytes, range: body, version: version)
+            memos[at: index].encodedTextBodyIsCanonical = memos[at: index].textIsOwnEncoding
         }
         do throws(DecodingError) {
             // A text a read decoded from this very body (taken: the record then holds the only

@@ -290,6 +290,15 @@ struct MemoRecord: Sendable {
     /// (``Notebook/releaseDecodedTexts(keepingMostRecent:atMost:)``), not one read from bytes:
     /// decoding it again skips the second replay of its history (`TextCRDT(decodingOwnBody:)`).
     var textIsOwnEncoding = false
+    /// Whether ``encodedTextBody`` is known to be the canonical encoding of the text at its
+    /// version: true for bodies this engine encoded, false for the body a text was decoded from
+    /// when that came from bytes read (a file, a store). What a decoder accepts need not be the
+    /// canonical encoding of what it decodes to (a run in id form where the encoder writes
+    /// position form, say), so such a body is used only once a fresh encoding of the text was
+    /// found equal to it (``Notebook/releaseDecodedTexts(keepingMostRecent:atMost:)``), never
+    /// copied into a state as it is. (Here rather than in ``EncodedTextBody``, where it made
+    /// every record 8 bytes longer.)
+    var encodedTextBodyIsCanonical = true
     /// The beginning of the text (UTF-8) as of `derivedVersion`, what titles and previews are
     /// made from; older than the text means stale (``textPrefix`` takes it on the fly until
     /// ``refreshDerivedText()`` caches it again). Edits and remote text runs leave it stale

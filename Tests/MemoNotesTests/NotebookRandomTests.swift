@@ -247,6 +247,47 @@ private struct NotebookCluster {
         }
     }
 
+    /// A notebook that held nothing adopts a snapshot and reports every memo as it is: added
+    /// (in id order), its whole text (from the snapshot's bytes while the text is still encoded,
+    /// made a string only when read, or from a decoded text), trashed or purged. Replaying the
+    /// events on an empty copy gives every memo's text and status, for a snapshot decoded from
+    /// bytes and for a live notebook merged as it is.
+    @Test(arguments: testSeeds(12, salt: 0xAD0E))
+    func adoptingASnapshotReportsEveryMemoAsItIs(seed: UInt64) throws {
+        var cluster = NotebookCluster(seed: seed, replicaCount: 3)
+        for _ in 0..<200 { try cluster.step() }
+        let source = cluster.replicas[Int(seed % 3)]
+        let decoded = try Notebook(decoding: source.encoded(), replica: ReplicaID(0xEE))
+        for (kind, snapshot) in [("decoded from bytes", decoded), ("live", source)] {
+            var adopted = Notebook(replica: ReplicaID(0xDD))
+            try adopted.merge(snapshot)
+            var shadow: [MemoID: (text: [UInt16], status: MemoStatus)] = [:]
+            var added: [MemoID] = []
+            for event in adopted.takeEvents() {
+                switch event {
+                case let .added(id, origin):
+                    #expect(origin == .remote && shadow[id] == nil, "seed \(seed), \(kind)")
+                    shadow[id] = ([], .active)
+                    added.append(id)
+                case let .changed(id, edits, _):
+                    for edit in edits { edit.apply(to: &shadow[id, default: ([], .active)].text) }
+                case let .trashed(id, _): shadow[id]?.status = .trashed
+                case let .restored(id, _): shadow[id]?.status = .active
+                case let .purged(id, _): shadow[id]?.status = .purged
+                }
+            }
+            #expect(added == adopted.memoIDs, "seed \(seed), \(kind): every memo added once, in id order")
+            for id in added {
+                let memo = adopted.memo(id)
+                #expect(shadow[id]?.status == (adopted.status(of: id) ?? .purged), "seed \(seed), \(kind): memo \(id)")
+                if let memo {
+                    #expect(shadow[id].map { String(decoding: $0.text, as: UTF16.self) } == memo.text, "seed \(seed), \(kind): memo \(id)")
+                }
+            }
+            #expect(adopted.encoded() == source.encoded(), "seed \(seed), \(kind)")
+        }
+    }
+
     /// Text bodies kept by `encodedKeepingTextBodies()` are reused only while they are exact:
     /// through edits, undo, remote deltas, trash and purge, every encoding (kept or not) equals
     /// that of a notebook rebuilt from the same operations, which has nothing kept. (Debug builds

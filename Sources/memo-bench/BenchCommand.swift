@@ -33,6 +33,9 @@ enum BenchCommand: Equatable {
     /// change over `changes` synced changes, a new device's bootstrap at a latency
     /// (ScaleBenchmark.swift, issue 28).
     case scale(sizes: [Int], changes: Int, latencyMilliseconds: Int)
+    /// Opens the library at `path` in this (new) process and lists it: what `scale` reports as
+    /// `open_ms` and `rss_mb`, run by it in a process of its own (ScaleBenchmark.swift).
+    case openLibrary(path: String)
 
     /// How many timed repetitions a measure gets when `--runs` is not given.
     static let defaultRuns = 5
@@ -52,6 +55,7 @@ enum BenchCommand: Equatable {
                memo-bench remote --store s3|webdav   (under Tests/Servers/servers.sh)
                memo-bench junk [--memos N] [--runs N]
                memo-bench scale [--sizes N,N] [--changes N] [--latency-ms MS]
+               memo-bench open-library PATH
                memo-bench --help
 
         Replays editing traces (format: Tests/Fixtures/traces/README.md) on MemoCRDT's TextCRDT
@@ -104,6 +108,10 @@ enum BenchCommand: Equatable {
                        device's bootstrap through the folder with --latency-ms (default 50)
                        added per request (list shown, everything in). Runs once; prints one
                        JSON object with a member per size last (progress on stderr)
+          open-library PATH
+                       open the library at PATH and list its first 50 rows in this new
+                       process: time and the resident memory added (what scale runs in a
+                       process of its own for open_ms and rss_mb, three times per size)
           --runs N     timed repetitions per measure; times are medians (default \(defaultRuns))
 
         Exit status: 0 when every replay reaches the trace's endContent, 1 when one does not
@@ -282,6 +290,11 @@ enum BenchCommand: Equatable {
             case "crypto":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 return .crypto(runs: runs)
+            case "open-library":
+                guard positional.count == 2 else {
+                    throw .usage(positional.count < 2 ? "open-library needs a library path" : "unexpected argument \(positional[2])")
+                }
+                return .openLibrary(path: positional[1])
             case "junk":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 return .junk(memos: memos, runs: runs)
@@ -379,6 +392,8 @@ enum BenchRunner {
             }
         case let .crypto(runs):
             return await report("crypto") { try CryptoBenchmark.run(runs: runs).json }
+        case let .openLibrary(path):
+            return await report("open-library") { try await ScaleBenchmark.openLibrary(path: path).json }
         case let .syncEncrypted(memos, runs):
             return await report("sync --encrypt") { try await EncryptedSyncBenchmark.run(memoCount: memos, runs: runs).json }
         }

@@ -3,10 +3,7 @@
 //
 // For each size: the notebook is built (three replicas, `NotebookBenchmark.build`) and published
 // to a folder store as one snapshot with its head. A writer device bootstraps from the folder; its library is
-// closed, opened and listed by three new processes (`memo-bench open-library`: `open_ms`,
-// `rss_mb`, the resident memory the open library and its list add, `list_first_50_ms`, each the
-// median; what an app's launch pays, once the runtime's first uses are paid on a library of one
-// memo), then opened again in this process (`open_in_process_ms`, `rss_in_process_mb`: here
+// closed and opened again in this process (`open_in_process_ms`, `rss_in_process_mb`: here
 // the open reuses heap pages earlier phases freed, so its memory figure is not dependable) and
 // searched (`search_first_ms` on the freshly opened
 // library, `search_warm_ms` later). On a copy of its notebook every text is then decoded and all
@@ -15,7 +12,10 @@
 // decoded again, `all_texts_decoded_again_rss_mb`; issue 28's lazy texts). Then it makes `changes` single-memo edits, syncing after each
 // (`sync_one_change_ms`: the median; `bytes_per_change_fraction`: the bytes those syncs wrote to
 // the store, snapshots included, averaged over them, divided by the bytes of the library's
-// snapshot). Last, a new device bootstraps through the folder with `latencyMilliseconds` added to
+// snapshot). The library, closed, is then opened and listed by three new processes
+// (`memo-bench open-library`: `open_ms`, `rss_mb`, the resident memory the open library and its
+// list add, `list_first_50_ms`, each the median; what an app's launch pays, once the runtime's
+// first uses are paid on a library of one memo). Last, a new device bootstraps through the folder with `latencyMilliseconds` added to
 // every request (`bootstrap_list_ms`: until its notebook first lists every memo of the store's
 // snapshot; `bootstrap_all_ms`: until its sync returns with every text readable).
 
@@ -80,12 +80,6 @@ enum ScaleBenchmark {
             }
             await first.close()
         }
-        // The open as an app's launch has it: a new process opening the library (three, the
-        // medians). In this process, what earlier phases freed and the allocator kept is reused
-        // by the open, so its resident memory here ranged from 6 to 23 MB at 10,000 memos, one
-        // build (BENCHMARKS.md, "The open measured in a process of its own").
-        var newProcessOpens: [(openMilliseconds: Double, residentMebibytes: Double, listMilliseconds: Double)] = []
-        for _ in 0..<3 { newProcessOpens.append(try openInNewProcess(path: writerPath)) }
         Measure.releaseFreeHeapMemory()
         let opened = Measure.documentResidentMebibytes { () -> (Replica, Double, Double, [MemoSummary])? in
             let start = clock.now
@@ -153,6 +147,14 @@ enum ScaleBenchmark {
         progress("\(memoCount): \(changes) changes synced, \(snapshotsWritten) snapshots")
         let everything = writer.notebook.version
         await writer.close()
+
+        // The open as an app's launch has it: a new process opening the library (three, the
+        // medians). In this process, what earlier phases freed and the allocator kept is reused
+        // by the open, so its resident memory here ranged from 6 to 23 MB at 10,000 memos, one
+        // build (BENCHMARKS.md, "The open measured in a process of its own"). After the searches
+        // and changes, so that nothing measured in this process follows them but the bootstrap.
+        var newProcessOpens: [(openMilliseconds: Double, residentMebibytes: Double, listMilliseconds: Double)] = []
+        for _ in 0..<3 { newProcessOpens.append(try openInNewProcess(path: writerPath)) }
 
         // A new device through the store with latency: when the list shows, when everything is in.
         let store = LatencyStore(inner: devices.folder, latencyMilliseconds: latencyMilliseconds)

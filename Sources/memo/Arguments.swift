@@ -64,7 +64,7 @@ enum CommandName: String, CaseIterable {
     case new, edit, undo, redo, revert
     case list, show, search, history, diff
     case delete, restore, trash, purge
-    case sync, status, store
+    case sync, status, recover, store
     case export, `import`
     case serve
     case help, completion, demo
@@ -156,6 +156,8 @@ enum Command: Equatable {
     case `import`(paths: [String], again: Bool)
     case sync(StoreOptions)
     case status
+    /// `memo recover`: the text of edits held back (``Notebook/heldBackTexts``).
+    case recover
     case completion(Shell)
     case store(action: StoreAction, store: String?)
     /// `memo serve`: the notes app in the browser (Commands+Serve.swift).
@@ -208,7 +210,7 @@ enum ArgumentParser {
     /// The options each command accepts, besides the global ones.
     static func options(of command: CommandName) -> Set<String> {
         switch command {
-        case .list, .status, .trash, .delete, .restore, .undo, .redo, .diff, .revert: ["--json"]
+        case .list, .status, .recover, .trash, .delete, .restore, .undo, .redo, .diff, .revert: ["--json"]
         case .history: ["--keep", "--json"]
         case .show: ["--at", "--before", "--json"]
         case .search: ["--kana-distinct", "--json"]
@@ -337,9 +339,14 @@ enum ArgumentParser {
             return .help(try helpTopic(arguments, options: options))
         case .new:
             return .new(text: try newTextSource(arguments, options: options))
-        case .list, .trash, .status, .demo:
+        case .list, .trash, .status, .recover, .demo:
             try expectNoArguments(arguments, command)
-            return command == .list ? .list : command == .trash ? .trash : .status
+            switch command {
+            case .list: return .list
+            case .trash: return .trash
+            case .recover: return .recover
+            default: return .status
+            }
         case .show:
             let id = try oneID(arguments, command)
             let at = try single("--at", in: options)

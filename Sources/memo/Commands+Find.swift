@@ -1,5 +1,5 @@
-// `memo list`, `memo show`, `memo search` and `memo status`: they read the library without
-// locking it.
+// `memo list`, `memo show`, `memo search`, `memo status` and `memo recover`: they read the
+// library without locking it.
 
 import Foundation
 import MemoCRDT
@@ -25,6 +25,8 @@ extension Runner {
             }
         case .status:
             try status(library: library)
+        case .recover:
+            try recover(library: library)
         default:
             preconditionFailure("memo: not a finding command")
         }
@@ -57,6 +59,45 @@ extension Runner {
     mutating func printExactly(_ text: String) {
         let needsBreak = console.outputIsTerminal && !text.isEmpty && text.utf8.last != UInt8(ascii: "\n")
         console.print(text, terminator: needsBreak ? "\n" : "")
+    }
+
+    // MARK: recover
+
+    /// `memo recover`: the text of the operations held back, memo by memo
+    /// (``Notebook/heldBackTexts``), to copy. Changes nothing.
+    private mutating func recover(library: Library) throws(CLIError) {
+        let notebook = library.notebook
+        let held = notebook.heldBackTexts
+        let count = notebook.pendingOperationCount
+        if json {
+            let memos: [[String: Any]] = held.map { item in
+                [
+                    "id": item.memo.description,
+                    "operations": item.operationCount,
+                    "title": notebook.memo(item.memo).map { $0.title as Any } ?? NSNull(),
+                    "text": item.text,
+                ]
+            }
+            console.print(try Format.json(["heldBackOperations": count, "memos": memos] as [String: Any]))
+            return
+        }
+        guard !held.isEmpty else {
+            console.print(t("recover.none"))
+            return
+        }
+        console.print(t("recover.intro", ["count": Format.count(count, "operation")]))
+        for item in held {
+            let title = notebook.memo(item.memo).map { Format.title($0.title) } ?? t("recover.notHere")
+            console.print("")
+            console.print(
+                t("recover.memo", ["id": library.shortIDs(item.memo), "count": Format.count(item.operationCount, "operation"), "title": title]))
+            if item.text.isEmpty {
+                console.print(t("recover.noText"))
+            } else {
+                // As typed, like `memo show`: to copy.
+                console.print(item.text)
+            }
+        }
     }
 
     // MARK: status

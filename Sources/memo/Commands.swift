@@ -52,7 +52,7 @@ struct Runner {
             console.print(Completion.script(for: shell), terminator: "")
         case .new, .edit, .undo, .redo:
             try await runWriting(invocation)
-        case .list, .show, .search, .status:
+        case .list, .show, .search, .status, .recover:
             try runFinding(invocation)
         case .history, .showAt, .showBefore, .diff:
             try runHistory(invocation)

@@ -17,7 +17,7 @@ enum Help {
         ("write", [.new, .edit, .undo, .redo, .revert]),
         ("find", [.list, .show, .search, .history, .diff]),
         ("trash", [.delete, .restore, .trash, .purge]),
-        ("sync", [.sync, .status, .store]),
+        ("sync", [.sync, .status, .recover, .store]),
         ("files", [.export, .import]),
         ("more", [.serve, .help, .completion, .demo]),
     ]
@@ -50,6 +50,7 @@ enum Help {
                 "sync --store s3://BUCKET/PREFIX [--endpoint URL] [--region REGION]",
             ]
         case .status: ["status [--json]"]
+        case .recover: ["recover [--json]"]
         case .store:
             [
                 "store passphrase [--store PATH] [--passphrase-file FILE] [--new-passphrase-file FILE]",

@@ -53,6 +53,22 @@ import Testing
         let text = try sandbox.ok(["status"], library: library).stdout
         #expect(text.contains("Held back:") && text.contains("\(heldBack) operation"), "\(text)")
         #expect(text.contains("Kept aside:") && text.contains("journal-0.damaged-1"), "\(text)")
+        #expect(text.contains("'memo recover' shows their text"), "\(text)")
+
+        // What waits is text the user typed, and `memo recover` gives it back to copy: the two
+        // memos saved after the damaged record, whose creations wait, in the order typed.
+        let recovered = try sandbox.ok(["recover", "--json"], library: library).object()
+        #expect(recovered["heldBackOperations"] as? Int == heldBack, "\(recovered)")
+        let memos = try #require(recovered["memos"] as? [[String: Any]], "\(recovered)")
+        #expect(Set(memos.compactMap { $0["text"] as? String }) == ["second", "third"], "\(recovered)")
+        #expect(memos.allSatisfy { $0["title"] is NSNull }, "\(recovered)")
+        #expect(memos.reduce(0) { $0 + ($1["operations"] as? Int ?? 0) } == heldBack, "\(recovered)")
+        let shown = try sandbox.ok(["recover"], library: library)
+        #expect(shown.stdout.contains("\(heldBack) operations wait for operations they build on"), "\(shown)")
+        #expect(shown.stdout.contains("\nsecond\n") && shown.stdout.contains("\nthird\n"), "\(shown)")
+        #expect(shown.stdout.contains("not in this library (its creation waits too)"), "\(shown)")
+        // It changes nothing.
+        #expect(try sandbox.ok(["status", "--json"], library: library).object()["heldBackOperations"] as? Int == heldBack)
     }
 
     @Test("a library without damage: status shows neither held-back operations nor files kept aside")
@@ -65,6 +81,10 @@ import Testing
         #expect(status["heldBackOperations"] as? Int == 0 && (status["keptAside"] as? [String])?.isEmpty == true, "\(status)")
         let text = try sandbox.ok(["status"], library: library).stdout
         #expect(!text.contains("Held back:") && !text.contains("Kept aside:"), "\(text)")
+        let recover = try sandbox.ok(["recover"], library: library)
+        #expect(recover.stdout == "Nothing is held back: every edit saved in this library shows.\n", "\(recover)")
+        let object = try sandbox.ok(["recover", "--json"], library: library).object()
+        #expect(object["heldBackOperations"] as? Int == 0 && (object["memos"] as? [Any])?.isEmpty == true, "\(object)")
     }
 
     @Test("a flipped bit in the last record: the memos before it are listed, with the warning, in English, Korean and Japanese")

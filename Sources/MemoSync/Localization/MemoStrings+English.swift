@@ -320,7 +320,12 @@ extension MemoStrings {
         "cli.status.encryption": "Encryption:",
         "cli.status.history": "History:",
         "cli.status.heldBack": "Held back:",
-        "cli.status.heldBackValue": "{count} waiting for operations they build on (lost with a damaged file, or not received yet); they apply once a sync brings those from a device that published them",
+        "cli.status.heldBackValue": "{count} waiting for operations they build on (lost with a damaged file, or not received yet); they apply once a sync brings those from a device that published them ('memo recover' shows their text)",
+        "cli.recover.none": "Nothing is held back: every edit saved in this library shows.",
+        "cli.recover.intro": "{count} wait for operations they build on (lost with a damaged file, or not received yet). What they type, memo by memo, in the order typed (an insertion elsewhere starts a line); they still apply by themselves if a sync brings back what they wait for:",
+        "cli.recover.memo": "Memo {id} ({count}): {title}",
+        "cli.recover.notHere": "not in this library (its creation waits too)",
+        "cli.recover.noText": "(no text: deletions, trash or restore only)",
         "cli.status.keptAside": "Kept aside:",
         "cli.status.keptAsideValue": "{files} in the library folder (damaged or left-over copies, never read or deleted by memo)",
         "cli.status.historyValue": "deleted text kept {period} ('memo history --keep' changes it)",
@@ -844,6 +849,28 @@ extension MemoStrings {
 
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,
+        "help.page.recover": """
+            Shows the text of edits held back: operations saved in this library that wait
+            for operations they build on, which a damaged file lost (or a sync has not
+            brought yet). A library's operations apply in the order they were made, so after
+            damage took a record this library never synced, everything saved after it waits,
+            in every memo, until a sync brings the lost operations back from a device that
+            has them. If none has them, nothing will: copy the text from here. For each memo
+            the operations change: its id, how many wait, its title (or that the memo is not
+            in this library), then the characters they insert and none of them deletes, in
+            the order typed (an insertion at another place starts a new line). Nothing is
+            changed: the operations still apply by themselves if what they wait for arrives.
+            Works while other memo commands run.
+
+            --json  an object: heldBackOperations, memos (each: id, operations, title or
+                    null, text).
+
+            Examples:
+              memo recover
+              memo recover > recovered.txt
+
+            Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
+            """,
         "help.page.sync": """
             Exchanges changes with the store: a folder shared between your devices (a
             Dropbox, iCloud Drive or Syncthing folder, a network share, a USB stick). Each
@@ -960,6 +987,7 @@ extension MemoStrings {
         "help.summary.revert": "make a memo's text what it was at a version",
         "help.summary.store": "change an encrypted store's passphrase, or add a data key",
         "help.summary.status": "this library: its replica id, unsynced edits, last sync",
+        "help.summary.recover": "the text of edits held back after damage, to copy",
         "help.summary.sync": "exchange changes with the store folder (remembered)",
         "help.summary.trash": "the memos in the trash",
         "help.summary.undo": "undo the last edit memo made of a memo",

@@ -320,7 +320,12 @@ extension MemoStrings {
         "cli.status.encryption": "暗号化:",
         "cli.status.history": "履歴:",
         "cli.status.heldBack": "保留中の操作:",
-        "cli.status.heldBackValue": "{count}が前提となる操作を待っています(損傷したファイルとともに失われたか、まだ受け取っていない)。それを公開したデバイスがあれば、同期で受け取って適用されます",
+        "cli.status.heldBackValue": "{count}が前提となる操作を待っています(損傷したファイルとともに失われたか、まだ受け取っていない)。それを公開したデバイスがあれば、同期で受け取って適用されます('memo recover' でそのテキストを表示)",
+        "cli.recover.none": "保留中の編集はありません。このライブラリに保存された編集はすべて表示されています。",
+        "cli.recover.intro": "{count}が前提となる操作を待っています(損傷したファイルとともに失われたか、まだ受け取っていない)。それらが入力したテキストを、メモごとに入力順で示します(別の位置への挿入は新しい行から)。待っている操作を同期が取り戻せば、自動的に適用されます:",
+        "cli.recover.memo": "メモ {id}({count}):{title}",
+        "cli.recover.notHere": "このライブラリにはありません(作成の操作も待っています)",
+        "cli.recover.noText": "(テキストなし:削除、ゴミ箱への移動、復元のみ)",
         "cli.status.keptAside": "取り置いたファイル:",
         "cli.status.keptAsideValue": "ライブラリのフォルダーの {files}(損傷したか残ったコピー。memo は読みも消しもしません)",
         "cli.status.historyValue": "削除されたテキストを{period}保持('memo history --keep' で変更します)",
@@ -833,6 +838,26 @@ extension MemoStrings {
 
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
+        "help.page.recover": """
+            保留中の編集のテキストを表示します。保留中の編集とは、このライブラリに保存されたものの、
+            損傷したファイルが失った(またはまだ同期で受け取っていない)操作を前提とするために待って
+            いる操作です。ライブラリの操作は作られた順に適用されるので、一度も同期していない記録を
+            損傷が奪うと、その後に保存したものはすべてのメモで、失われた操作を持つデバイスから同期が
+            取り戻すまで待ちます。そのようなデバイスがなければ適用されることはないので、ここから
+            テキストをコピーしてください。操作が変更するメモごとに、ID、待っている操作の数、タイトル
+            (またはメモがこのライブラリにないこと)、そしてそれらの操作が挿入し削除していない文字を
+            入力順に表示します(別の位置への挿入は新しい行から)。何も変更しません。待っている操作が
+            届けば、保留中の操作は自動的に適用されます。ほかの memo コマンドの実行中も動作します。
+
+            --json  オブジェクト: heldBackOperations、memos(それぞれ id、operations、title
+                    または null、text)。
+
+            例:
+              memo recover
+              memo recover > recovered.txt
+
+            終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
+            """,
         "help.page.sync": """
             ストアと変更をやり取りします。ストアは端末間で共有するフォルダーです(Dropbox、
             iCloud Drive、Syncthing のフォルダー、ネットワーク共有、USB メモリー)。各端末は
@@ -943,6 +968,7 @@ extension MemoStrings {
         "help.summary.revert": "メモのテキストをあるバージョンの状態に戻す",
         "help.summary.store": "暗号化されたストアのパスフレーズを変更、またはデータ鍵を追加",
         "help.summary.status": "このライブラリのレプリカ ID、未同期の編集、最終同期",
+        "help.summary.recover": "損傷後に保留された編集のテキスト(コピー用)",
         "help.summary.sync": "ストアのフォルダーと変更をやり取り(フォルダーは記憶される)",
         "help.summary.trash": "ゴミ箱内のメモの一覧",
         "help.summary.undo": "memo で行った最後の編集を取り消す",

@@ -320,7 +320,12 @@ extension MemoStrings {
         "cli.status.encryption": "암호화:",
         "cli.status.history": "기록:",
         "cli.status.heldBack": "보류된 작업:",
-        "cli.status.heldBackValue": "{count}가 기반이 되는 작업을 기다립니다(손상된 파일과 함께 잃었거나 아직 받지 못함). 그 작업을 올린 기기가 있으면 동기화로 받아 적용됩니다",
+        "cli.status.heldBackValue": "{count}가 기반이 되는 작업을 기다립니다(손상된 파일과 함께 잃었거나 아직 받지 못함). 그 작업을 올린 기기가 있으면 동기화로 받아 적용됩니다('memo recover'가 그 텍스트를 보여 줌)",
+        "cli.recover.none": "보류된 편집이 없습니다. 이 라이브러리에 저장된 편집은 모두 보입니다.",
+        "cli.recover.intro": "{count}가 기반이 되는 작업을 기다립니다(손상된 파일과 함께 잃었거나 아직 받지 못함). 그 작업들이 입력한 텍스트를 메모별로 입력한 순서대로 보여 줍니다(다른 위치에 넣은 글자는 새 줄에서 시작). 기다리는 작업을 동기화가 되찾아 오면 저절로 적용됩니다:",
+        "cli.recover.memo": "메모 {id} ({count}): {title}",
+        "cli.recover.notHere": "이 라이브러리에 없음(메모를 만든 작업도 기다리는 중)",
+        "cli.recover.noText": "(텍스트 없음: 삭제, 휴지통 이동 또는 복원뿐)",
         "cli.status.keptAside": "따로 둔 파일:",
         "cli.status.keptAsideValue": "라이브러리 폴더의 {files}(손상되었거나 남은 사본. memo는 읽지도 지우지도 않습니다)",
         "cli.status.historyValue": "삭제된 텍스트를 {period} 보관('memo history --keep'으로 바꿉니다)",
@@ -829,6 +834,27 @@ extension MemoStrings {
 
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
+        "help.page.recover": """
+            보류된 편집의 텍스트를 보여 줍니다. 보류된 편집이란 이 라이브러리에 저장되었지만,
+            손상된 파일이 잃은(또는 아직 동기화로 받지 못한) 작업을 기반으로 하기 때문에 기다리는
+            작업입니다. 라이브러리의 작업은 만든 순서대로 적용되므로, 한 번도 동기화하지 않은 기록을
+            손상이 가져가면 그 뒤에 저장한 모든 것이 모든 메모에서, 잃은 작업을 가진 기기로부터
+            동기화가 되찾아 올 때까지 기다립니다. 그런 기기가 없으면 영영 적용되지 않으니, 여기서
+            텍스트를 복사하세요. 작업이 바꾸는 메모마다 ID, 기다리는 작업 수, 제목(또는 메모가 이
+            라이브러리에 없다는 것), 그리고 그 작업들이 넣고 지우지 않은 글자를 입력한 순서대로
+            보여 줍니다(다른 위치에 넣은 글자는 새 줄에서 시작). 아무것도 바꾸지 않습니다. 기다리는
+            작업이 도착하면 보류된 작업은 저절로 적용됩니다. 다른 memo 명령이 실행 중이어도
+            동작합니다.
+
+            --json  객체: heldBackOperations, memos(각각 id, operations, title 또는 null,
+                    text).
+
+            예:
+              memo recover
+              memo recover > recovered.txt
+
+            종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
+            """,
         "help.page.sync": """
             저장소와 변경 내용을 주고받습니다. 저장소는 기기끼리 공유하는 폴더입니다(Dropbox,
             iCloud Drive, Syncthing 폴더, 네트워크 공유, USB 메모리). 각 기기는 자기 파일만
@@ -937,6 +963,7 @@ extension MemoStrings {
         "help.summary.revert": "메모 텍스트를 어떤 버전의 상태로 되돌리기",
         "help.summary.store": "암호화된 저장소의 암호를 바꾸거나 데이터 키 추가",
         "help.summary.status": "이 라이브러리의 레플리카 ID, 동기화 안 된 편집, 마지막 동기화",
+        "help.summary.recover": "손상 뒤 보류된 편집의 텍스트(복사용)",
         "help.summary.sync": "저장소 폴더와 변경 내용 주고받기(폴더는 기억됨)",
         "help.summary.trash": "휴지통에 있는 메모 목록",
         "help.summary.undo": "memo로 한 마지막 편집 취소",

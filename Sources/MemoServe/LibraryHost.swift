@@ -155,6 +155,10 @@ public final class LibraryHost: Sendable {
         warm.start()
     }
 
+    /// What opening the library found (``LibraryOpenReport/damage``: files damaged or kept
+    /// aside), for the command that serves it to tell.
+    public var openReport: LibraryOpenReport { replica.openReport }
+
     /// Stops watching and syncing, saves and closes the library.
     public func stop() {
         work.wait()

@@ -131,6 +131,9 @@ extension Runner {
             throw .runtime("error.cannotOpenLibrary", ["path": path, "error": error.message])
         }
         if !existed { note(t("note.createdLibrary", ["path": path])) }
+        // Damage the open found (a journal record lost, a file kept aside) is told as every
+        // command tells it, and the command exits 4 when stopped.
+        warn(host.openReport, path: path)
         let app = ServeApp(host: host, security: ServeSecurity(address: address, port: server.port))
         box.set(app)
         let url = "http://\(address):\(server.port)/?token=\(app.security.token)"

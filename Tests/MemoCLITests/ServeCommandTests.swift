@@ -242,6 +242,35 @@ import Testing
         }
     }
 
+    /// `memo serve` on a library whose journal was damaged tells it as every command does (the
+    /// warning on standard error, the damaged file kept aside, exit status 4 once stopped): it
+    /// said nothing, and the user learned of the loss from no one (issue 25).
+    @Test func servingADamagedLibraryTellsTheDamageAndExitsFour() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let executable = try #require(MemoExecutable.path)
+        let library = sandbox.at("library")
+        for text in ["first memo alpha", "second", "third"] { try sandbox.ok(["new", text], library: library) }
+        let journal = library + "/journal-0"
+        let damaged = try LibraryDamageCLITests.flip(journal, offset: 20, bit: 2)
+        let outPath = sandbox.at("out"), errPath = sandbox.at("err")
+        let server = try Self.startServe(sandbox, executable, library: library, outPath: outPath, errPath: errPath)
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
+        let printed = Self.printedAddress(outPath, until: Date(timeIntervalSinceNow: 30))
+        #expect(printed.contains("?token="), "no address")
+        let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        #expect(errors.contains("warning: the library file \(journal) is damaged") && errors.contains("1 saved record(s) lost"), "\(errors)")
+        #expect(errors.contains(journal + ".damaged-1"), "\(errors)")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: journal + ".damaged-1"))) == damaged)
+        server.terminate()
+        let stopDeadline = Date(timeIntervalSinceNow: 30)
+        while server.isRunning, Date() < stopDeadline { usleep(20_000) }
+        #expect(!server.isRunning, "SIGTERM was lost: the server still runs")
+        if !server.isRunning {
+            #expect(server.terminationReason == .exit && server.terminationStatus == 4, "\(server.terminationReason) \(server.terminationStatus)")
+        }
+    }
+
     /// On a path without a library, `memo serve` starts one (a first run of the notes app) and
     /// says so on standard error, as `memo new` does; on a library, it says nothing of the kind.
     @Test func servingAPathWithoutALibraryCreatesOneAndSaysSo() throws {

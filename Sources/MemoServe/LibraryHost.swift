@@ -529,11 +529,23 @@ public final class LibraryHost: Sendable {
         events.post("status", statusJSON)
     }
 
+    /// The damage the open found (records lost, files kept aside) and the operations held back
+    /// now, or null when the open found none (SERVE.md, "Damage").
+    private var damageJSON: Any {
+        let damaged = replica.openReport.damage.filter(\.isDamaged)
+        guard !damaged.isEmpty else { return NSNull() }
+        return [
+            "recordsLost": damaged.reduce(0) { $0 + $1.recordsLost },
+            "operationsHeldBack": state.withLock { $0.notebook.pendingOperationCount },
+            "keptAs": damaged.compactMap(\.keptAs),
+        ] as [String: Any]
+    }
+
     /// The status event's JSON (sent to each new event stream first).
     public var statusJSON: String {
         let status = syncStatus
         let error: Any = status.error ?? NSNull()
-        return JSON.encode(["state": status.state, "error": error, "lastSync": status.lastSyncMilliseconds])
+        return JSON.encode(["state": status.state, "error": error, "lastSync": status.lastSyncMilliseconds, "damage": damageJSON])
     }
 
     // MARK: Helpers

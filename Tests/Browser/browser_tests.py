@@ -363,6 +363,46 @@ def two_libraries():
         for server in servers: server.stop()
 
 
+@scenario('a damaged library is told above the list')
+def damaged_library():
+    library = os.path.join(root, 'damaged')
+    for text in ['first memo alpha', 'second', 'third']:
+        made = subprocess.run([MEMO, 'new', text, '--library', library], capture_output=True, text=True, timeout=60)
+        assert made.returncode == 0, made.stderr
+    journal = os.path.join(library, 'journal-0')
+    with open(journal, 'r+b') as f:  # one bit of the first record (README: bit rot)
+        f.seek(20); byte = f.read(1)[0]; f.seek(20); f.write(bytes([byte ^ 4]))
+    server = Served(library)
+    pages = []
+    try:
+        for language, expected in [('en-US', 'This library was damaged: 1 saved record(s) lost, and '), ('ko', '이 라이브러리가 손상되었습니다')]:
+            page = Browser(language)
+            pages.append(page)
+            page.go(server.url)
+            wait(lambda: not page.js("document.getElementById('damage').hidden"), 'the damage notice shown (' + language + ')')
+            notice = page.js("document.getElementById('damage').textContent")
+            assert notice.startswith(expected), notice
+            assert 'journal-0.damaged-1' in notice and 'memo recover' in notice, notice
+            assert page.js("document.getElementById('damage').getAttribute('role')") == 'alert'
+        pages[0].screenshot('damage')
+        # The memos saved after the lost record wait; memo recover gives their text.
+        recovered = server.memo('recover', '--json')
+        assert sorted(m['text'] for m in json.loads(recovered.stdout)['memos']) == ['second', 'third'], recovered.stdout
+        assert server.stopped() is None, server.stopped()
+    finally:
+        for page in pages: page.close()
+        server.stop()
+    # An undamaged library shows no notice (the first scenarios' page).
+    check = Browser('en-US')
+    try:
+        check.go(served.url)
+        # The status event (which carries the damage) has arrived once the status line is set.
+        wait(lambda: check.js("document.getElementById('status').textContent.length > 0"), 'the status shown')
+        assert check.js("document.getElementById('damage').hidden"), 'a notice on an undamaged library'
+    finally:
+        check.close()
+
+
 @scenario('history panel: an older version shown, restored; a version not retained says so')
 def history_panel():
     library, other, store = os.path.join(root, 'history'), os.path.join(root, 'history-phone'), os.path.join(root, 'history-store')

@@ -35,6 +35,7 @@ enum PageAssets {
     <button type="button" id="theme" data-t-label="button.theme"><span aria-hidden="true">◐</span></button>
   </div>
 </header>
+<p id="damage" role="alert" hidden></p>
 <main class="split">
   <nav class="sidebar" aria-labelledby="list-heading">
     <label for="search" class="hidden-label" data-t="search.label">Search memos</label>
@@ -164,6 +165,7 @@ mark { background: var(--mark); color: var(--mark-fg); border-radius: 0.125rem; 
 #history-version, #history-legend, #history-message { margin: 0; }
 #history-legend, #history-note { color: var(--muted); font-size: 0.875rem; }
 #history-message { padding-left: 0.5rem; border-left: 0.25rem solid var(--accent); }
+#damage { margin: 0; padding: 0.5rem 1rem; background: var(--del); color: var(--del-fg); border-bottom: 0.0625rem solid var(--line); }
 .history-compare { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; border: 0; min-width: 0; }
 .history-compare legend { padding: 0; margin-bottom: 0.25rem; }
 #history-text {
@@ -426,7 +428,7 @@ const ui = {
   exportLink: $('export'), copy: $('copy'), newMemo: $('new'), trash: $('show-trash'), sync: $('sync'), theme: $('theme'),
   historyToggle: $('history-toggle'), historyPanel: $('history'), historyClose: $('history-close'), historySlider: $('history-slider'),
   historyVersion: $('history-version'), historyText: $('history-text'), historyMessage: $('history-message'),
-  historyRestore: $('history-restore'), historyNote: $('history-note'),
+  historyRestore: $('history-restore'), historyNote: $('history-note'), damage: $('damage'),
 };
 const PAGE = 100;
 const state = {
@@ -731,7 +733,17 @@ function toggleTheme() {
   applyTheme();
 }
 
+// Damage the server's open found in the library (SERVE.md, "Damage"): told until the page
+// reloads after it is gone (a later start of memo serve finds none).
+function showDamage(damage) {
+  ui.damage.hidden = !damage;
+  if (!damage) return;
+  const key = damage.operationsHeldBack > 0 ? 'damage.heldBack' : 'damage.lost';
+  ui.damage.textContent = t(key, { lost: damage.recordsLost, heldBack: damage.operationsHeldBack, kept: damage.keptAs.join(', ') });
+}
+
 function showSyncStatus(status) {
+  showDamage(status.damage);
   const time = status.lastSync ? dateFormat.format(new Date(status.lastSync)) : '';
   const error = status.error || '';
   ui.status.dataset.state = status.state;

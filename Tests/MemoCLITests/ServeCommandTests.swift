@@ -94,6 +94,19 @@ import Testing
         return server
     }
 
+    /// Sends SIGTERM to `server` and expects it to end within 30 s, exiting with `status`.
+    static func expectStopsOnSIGTERM(_ server: Process, status: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+        server.terminate()
+        let stopDeadline = Date(timeIntervalSinceNow: 30)
+        while server.isRunning, Date() < stopDeadline { usleep(20_000) }
+        #expect(!server.isRunning, "SIGTERM was lost: the server still runs", sourceLocation: sourceLocation)
+        if !server.isRunning {
+            #expect(
+                server.terminationReason == .exit && server.terminationStatus == status, "\(server.terminationReason) \(server.terminationStatus)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     /// `memo help serve`: "--port N  the port on 127.0.0.1", "--store PATH|URL  sync with this
     /// store", "--sync-interval SECONDS  sync at least this often (default 30)": the address it
     /// prints is on that port, and it says it syncs with that store every 30 s.
@@ -233,13 +246,7 @@ import Testing
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
         let printed = Self.printedAddress(outPath, until: Date(timeIntervalSinceNow: 30), pollMicroseconds: 10_000)
         #expect(printed.contains("?token="), "no address")
-        server.terminate()
-        let stopDeadline = Date(timeIntervalSinceNow: 30)
-        while server.isRunning, Date() < stopDeadline { usleep(20_000) }
-        #expect(!server.isRunning, "SIGTERM was lost: the server still runs")
-        if !server.isRunning {
-            #expect(server.terminationReason == .exit && server.terminationStatus == 0, "\(server.terminationReason) \(server.terminationStatus)")
-        }
+        Self.expectStopsOnSIGTERM(server, status: 0)
     }
 
     /// `memo serve` on a library whose journal was damaged tells it as every command does (the
@@ -262,13 +269,7 @@ import Testing
         #expect(errors.contains("warning: the library file \(journal) is damaged") && errors.contains("1 saved record(s) lost"), "\(errors)")
         #expect(errors.contains(journal + ".damaged-1"), "\(errors)")
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: journal + ".damaged-1"))) == damaged)
-        server.terminate()
-        let stopDeadline = Date(timeIntervalSinceNow: 30)
-        while server.isRunning, Date() < stopDeadline { usleep(20_000) }
-        #expect(!server.isRunning, "SIGTERM was lost: the server still runs")
-        if !server.isRunning {
-            #expect(server.terminationReason == .exit && server.terminationStatus == 4, "\(server.terminationReason) \(server.terminationStatus)")
-        }
+        Self.expectStopsOnSIGTERM(server, status: 4)
     }
 
     /// On a path without a library, `memo serve` starts one (a first run of the notes app) and

@@ -247,6 +247,45 @@ private struct NotebookCluster {
         }
     }
 
+    /// `heldBackTexts` over random collaborations. One replica's changes are taken step by step
+    /// (each the changes since the step before, as journal records are); a receiver given every
+    /// step but one (as a library after damage took one record) holds back what builds on it,
+    /// and its held-back texts say so exactly: one entry per memo, in id order, empty exactly
+    /// when nothing is held back, every held-back operation counted once; reading them changes
+    /// nothing; once the missing step arrives, nothing is held back and no text is left.
+    @Test func heldBackTextsCountWhatWaits() throws {
+        var seedsHoldingBack = 0
+        for seed in testSeeds(24, salt: 0x4EB7) {
+            var cluster = NotebookCluster(seed: seed, replicaCount: 3)
+            var steps: [NotebookDelta] = []
+            var version = VersionVector()
+            for _ in 0..<150 {
+                try cluster.step()
+                let delta = try cluster.replicas[0].changes(since: version)
+                version = cluster.replicas[0].version
+                if !delta.isEmpty { steps.append(delta) }
+            }
+            guard steps.count >= 2 else { continue }
+            var random = SeededRandom(seed: seed ^ 0x4EB7)
+            let missing = random.int(in: 0..<steps.count - 1)
+            var receiver = Notebook(replica: ReplicaID(0x77))
+            for (index, delta) in steps.enumerated() where index != missing { try receiver.apply(delta) }
+            let before = receiver.encoded()
+            let held = receiver.heldBackTexts
+            if !held.isEmpty { seedsHoldingBack += 1 }
+            #expect(receiver.encoded() == before, "seed \(seed)")
+            #expect(held.isEmpty == (receiver.pendingOperationCount == 0), "seed \(seed)")
+            #expect(held.map(\.memo) == held.map(\.memo).sorted() && Set(held.map(\.memo)).count == held.count, "seed \(seed)")
+            #expect(held.reduce(0) { $0 + $1.operationCount } == receiver.pendingOperationCount, "seed \(seed)")
+            #expect(held.allSatisfy { $0.operationCount > 0 }, "seed \(seed)")
+            try receiver.apply(steps[missing])
+            #expect(receiver.pendingOperationCount == 0 && receiver.heldBackTexts.isEmpty, "seed \(seed)")
+            #expect(receiver.version == cluster.replicas[0].version, "seed \(seed)")
+        }
+        // The property is about something: most such receivers hold operations back.
+        #expect(seedsHoldingBack >= 16, "only \(seedsHoldingBack) of 24 seeds held anything back")
+    }
+
     /// A notebook that held nothing adopts a snapshot and reports every memo as it is: added
     /// (in id order), its whole text (from the snapshot's bytes while the text is still encoded,
     /// made a string only when read, or from a decoded text), trashed or purged. Replaying the

@@ -10,6 +10,13 @@ package struct ByteWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer appending to `buffer` (empty, its room reserved by the caller: one advised onto
+    /// large pages, say).
+    package init(appendingTo buffer: [UInt8]) {
+        precondition(buffer.isEmpty, "a writer starts empty")
+        bytes = buffer
+    }
+
     package var count: Int { bytes.count }
 
     package mutating func byte(_ value: UInt8) {

@@ -202,7 +202,9 @@ extension Notebook {
 
         // The buffer reserved at about its final size (the bodies, which most of it is, are
         // known or nearly): grown by doubling, it was copied into fresh memory again and again.
-        var body = ByteWriter(capacity: headroom + encodedStateBytesEstimate)
+        // Advised onto large pages: the bodies copied into fresh memory took a page fault per
+        // 4 KiB (BENCHMARKS.md, "Large pages for the state a save writes").
+        var body = ByteWriter(appendingTo: LargePages.emptyBuffer(capacity: headroom + encodedStateBytesEstimate))
         body.zeros(count: headroom)
         body.varint(memoIDs.count)
         for id in memoIDs { writeMemo(id, into: &body, keeping: &kept) }

@@ -541,6 +541,20 @@ public final class LibraryHost: Sendable {
         ] as [String: Any]
     }
 
+    /// The text of the operations held back, memo by memo (`Notebook.heldBackTexts`), for the
+    /// page's damage notice: `{memos: [{id, title (null: not in this library), operations, text}]}`.
+    public var heldBackJSON: [String: Any] {
+        let notebook = self.notebook
+        return [
+            "memos": notebook.heldBackTexts.map { item -> [String: Any] in
+                [
+                    "id": item.memo.description, "title": notebook.memo(item.memo).map { $0.title as Any } ?? NSNull(),
+                    "operations": item.operationCount, "text": item.text,
+                ]
+            }
+        ]
+    }
+
     /// The status event's JSON (sent to each new event stream first).
     public var statusJSON: String {
         let status = syncStatus

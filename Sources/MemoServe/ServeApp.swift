@@ -185,6 +185,8 @@ public final class ServeApp: Sendable {
         case ("POST", "sync", 2):
             host.syncSoon()
             return Self.json(200, ["ok": true])
+        case ("GET", "held-back", 2):
+            return Self.json(200, host.heldBackJSON)
         case ("GET", "status", 2):
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(host.statusJSON.utf8))
         default:

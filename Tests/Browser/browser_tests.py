@@ -380,10 +380,17 @@ def damaged_library():
             pages.append(page)
             page.go(server.url)
             wait(lambda: not page.js("document.getElementById('damage').hidden"), 'the damage notice shown (' + language + ')')
-            notice = page.js("document.getElementById('damage').textContent")
+            notice = page.js("document.getElementById('damage-text').textContent")
             assert notice.startswith(expected), notice
             assert 'journal-0.damaged-1' in notice and 'memo recover' in notice, notice
             assert page.js("document.getElementById('damage').getAttribute('role')") == 'alert'
+        # The held-back text, shown on request, memo by memo, as text.
+        page = pages[0]
+        page.js("document.getElementById('damage-show').click()")
+        texts = "[...document.querySelectorAll('#damage-texts pre')].map((e) => e.textContent).sort()"
+        wait(lambda: page.js(texts) == ['second', 'third'], 'the held-back texts shown')
+        headings = page.js("[...document.querySelectorAll('#damage-texts h2')].map((e) => e.textContent)")
+        assert headings == ['Not in this library (its creation waits too)'] * 2, headings
         pages[0].screenshot('damage')
         # The memos saved after the lost record wait; memo recover gives their text.
         recovered = server.memo('recover', '--json')

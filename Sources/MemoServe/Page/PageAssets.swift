@@ -35,7 +35,11 @@ enum PageAssets {
     <button type="button" id="theme" data-t-label="button.theme"><span aria-hidden="true">◐</span></button>
   </div>
 </header>
-<p id="damage" role="alert" hidden></p>
+<section id="damage" role="alert" hidden>
+  <p id="damage-text"></p>
+  <button type="button" id="damage-show" data-t="damage.show" hidden>Show their text</button>
+  <div id="damage-texts" hidden></div>
+</section>
 <main class="split">
   <nav class="sidebar" aria-labelledby="list-heading">
     <label for="search" class="hidden-label" data-t="search.label">Search memos</label>
@@ -165,7 +169,11 @@ mark { background: var(--mark); color: var(--mark-fg); border-radius: 0.125rem; 
 #history-version, #history-legend, #history-message { margin: 0; }
 #history-legend, #history-note { color: var(--muted); font-size: 0.875rem; }
 #history-message { padding-left: 0.5rem; border-left: 0.25rem solid var(--accent); }
-#damage { margin: 0; padding: 0.5rem 1rem; background: var(--del); color: var(--del-fg); border-bottom: 0.0625rem solid var(--line); }
+#damage { padding: 0.5rem 1rem; background: var(--del); color: var(--del-fg); border-bottom: 0.0625rem solid var(--line); }
+#damage p { margin: 0 0 0.25rem; }
+#damage-texts { max-height: 40vh; overflow: auto; }
+#damage-texts h2 { color: inherit; }
+#damage-texts pre { margin: 0; padding: 0.5rem; white-space: pre-wrap; background: var(--bg); color: var(--fg); border: 0.0625rem solid var(--line); border-radius: 0.375rem; }
 .history-compare { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; border: 0; min-width: 0; }
 .history-compare legend { padding: 0; margin-bottom: 0.25rem; }
 #history-text {
@@ -429,6 +437,7 @@ const ui = {
   historyToggle: $('history-toggle'), historyPanel: $('history'), historyClose: $('history-close'), historySlider: $('history-slider'),
   historyVersion: $('history-version'), historyText: $('history-text'), historyMessage: $('history-message'),
   historyRestore: $('history-restore'), historyNote: $('history-note'), damage: $('damage'),
+  damageText: $('damage-text'), damageShow: $('damage-show'), damageTexts: $('damage-texts'),
 };
 const PAGE = 100;
 const state = {
@@ -739,7 +748,22 @@ function showDamage(damage) {
   ui.damage.hidden = !damage;
   if (!damage) return;
   const key = damage.operationsHeldBack > 0 ? 'damage.heldBack' : 'damage.lost';
-  ui.damage.textContent = t(key, { lost: damage.recordsLost, heldBack: damage.operationsHeldBack, kept: damage.keptAs.join(', ') });
+  ui.damageText.textContent = t(key, { lost: damage.recordsLost, heldBack: damage.operationsHeldBack, kept: damage.keptAs.join(', ') });
+  ui.damageShow.hidden = !(damage.operationsHeldBack > 0);
+}
+
+// What the held-back operations type, memo by memo (`memo recover`), to copy: text only.
+async function showHeldBackTexts() {
+  const data = await api('GET', '/api/held-back');
+  ui.damageTexts.replaceChildren();
+  for (const memo of data.memos) {
+    const heading = document.createElement('h2');
+    heading.textContent = memo.title === null ? t('damage.notHere') : memo.title;
+    const text = document.createElement('pre');
+    text.textContent = memo.text === '' ? t('damage.noText') : memo.text;
+    ui.damageTexts.append(heading, text);
+  }
+  ui.damageTexts.hidden = false;
 }
 
 function showSyncStatus(status) {
@@ -808,6 +832,7 @@ function wire() {
     else if (e.key === '/') { e.preventDefault(); if (state.view !== 'memos') showView('memos'); ui.search.focus(); }
   });
   ui.more.addEventListener('click', loadMore);
+  ui.damageShow.addEventListener('click', () => { showHeldBackTexts().catch(() => {}); });
   ui.newMemo.addEventListener('click', newMemo);
   ui.trash.addEventListener('click', () => showView(state.view === 'trash' ? 'memos' : 'trash'));
   ui.undo.addEventListener('click', () => engineUndo(false));

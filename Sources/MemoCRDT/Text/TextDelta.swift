@@ -193,7 +193,8 @@ public struct TextEdit: Equatable, Sendable, CustomStringConvertible {
     /// An edit that brings a whole text still encoded (a new device adopting a snapshot
     /// announces every memo's text so) holds its UTF-8 where the snapshot holds it and makes
     /// the string when this is read: at 100,000 memos, making every string at once took about
-    /// 300 ms of a bootstrap, for events that nobody reads but the newest 10,000 of.
+    /// 300 ms of a bootstrap, for events of which a replica keeps the newest 10,000
+    /// (BENCHMARKS.md, "A new device's list sooner").
     public var replacement: String {
         get {
             switch replacementStorage {

@@ -391,6 +391,8 @@ def damaged_library():
         wait(lambda: page.js(texts) == ['second', 'third'], 'the held-back texts shown')
         headings = page.js("[...document.querySelectorAll('#damage-texts h2')].map((e) => e.textContent)")
         assert headings == ['Not in this library (its creation waits too)'] * 2, headings
+        # Titles and texts as written: not in the headings' capitals of the list.
+        assert page.js("getComputedStyle(document.querySelector('#damage-texts h2')).textTransform") == 'none'
         pages[0].screenshot('damage')
         # The memos saved after the lost record wait; memo recover gives their text.
         recovered = server.memo('recover', '--json')

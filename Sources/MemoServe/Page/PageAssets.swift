@@ -172,7 +172,7 @@ mark { background: var(--mark); color: var(--mark-fg); border-radius: 0.125rem; 
 #damage { padding: 0.5rem 1rem; background: var(--del); color: var(--del-fg); border-bottom: 0.0625rem solid var(--line); }
 #damage p { margin: 0 0 0.25rem; }
 #damage-texts { max-height: 40vh; overflow: auto; }
-#damage-texts h2 { color: inherit; }
+#damage-texts h2 { color: inherit; text-transform: none; letter-spacing: normal; }
 #damage-texts pre { margin: 0; padding: 0.5rem; white-space: pre-wrap; background: var(--bg); color: var(--fg); border: 0.0625rem solid var(--line); border-radius: 0.375rem; }
 .history-compare { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; border: 0; min-width: 0; }
 .history-compare legend { padding: 0; margin-bottom: 0.25rem; }
@@ -754,7 +754,14 @@ function showDamage(damage) {
 
 // What the held-back operations type, memo by memo (`memo recover`), to copy: text only.
 async function showHeldBackTexts() {
-  const data = await api('GET', '/api/held-back');
+  let data;
+  try { data = await api('GET', '/api/held-back'); } catch (error) {
+    const message = document.createElement('p');
+    message.textContent = error.message;
+    ui.damageTexts.replaceChildren(message);
+    ui.damageTexts.hidden = false;
+    return;
+  }
   ui.damageTexts.replaceChildren();
   for (const memo of data.memos) {
     const heading = document.createElement('h2');
@@ -832,7 +839,7 @@ function wire() {
     else if (e.key === '/') { e.preventDefault(); if (state.view !== 'memos') showView('memos'); ui.search.focus(); }
   });
   ui.more.addEventListener('click', loadMore);
-  ui.damageShow.addEventListener('click', () => { showHeldBackTexts().catch(() => {}); });
+  ui.damageShow.addEventListener('click', showHeldBackTexts);
   ui.newMemo.addEventListener('click', newMemo);
   ui.trash.addEventListener('click', () => showView(state.view === 'trash' ? 'memos' : 'trash'));
   ui.undo.addEventListener('click', () => engineUndo(false));

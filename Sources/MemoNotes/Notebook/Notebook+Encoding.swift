@@ -246,11 +246,12 @@ extension Notebook {
     /// with a kept body, about their text's size for others), ids and logs. Only for reserving.
     private var encodedStateBytesEstimate: Int {
         var total = 64
-        for record in memos.records {
+        // Records lent, not copied (a copy retains and releases every field of each record).
+        memos.forEachRecord(in: 0..<memos.count) { _, record in
             total += 24
-            switch record.text {
-            case let .encoded(_, body, _, _, _, _, _): total += body.count + (record.pendingHistory?.bytes.count ?? 0)
-            case let .materialized(text): total += record.encodedTextBody?.range.count ?? 4 * text.lengthUTF16 + 64
+            switch record.pointee.text {
+            case let .encoded(_, body, _, _, _, _, _): total += body.count + (record.pointee.pendingHistory?.bytes.count ?? 0)
+            case let .materialized(text): total += record.pointee.encodedTextBody?.range.count ?? 4 * text.lengthUTF16 + 64
             }
         }
         for (_, log) in logs { total += 8 * log.runs.count }

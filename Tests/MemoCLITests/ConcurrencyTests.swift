@@ -66,8 +66,11 @@ struct ConcurrencyTests {
         let id = try sandbox.newMemo("First\nmemo", library: library)
         for round in 0..<4 {
             var running: [RunningMemo] = []
-            for index in 0..<6 {
-                running.append(try sandbox.start(index % 2 == 0 ? ["list", "--json"] : ["show", id], library: library))
+            // The readers: list, show, and status and recover (their help pages say they work
+            // while other memo commands run).
+            let readers = [["list", "--json"], ["show", id], ["status", "--json"], ["recover", "--json"]]
+            for index in 0..<8 {
+                running.append(try sandbox.start(readers[index % readers.count], library: library))
             }
             // Writers at the same time: each waits for the other; readers do not wait.
             running.append(try sandbox.start(["new", "round \(round)"], library: library))

@@ -894,7 +894,8 @@ extension MemoStrings {
             blob, a folder that cannot be read, a symbolic link or special file, which are
             never followed). A blob that failed in passing (a read error, a file still being
             copied) is tried again at the next sync; one found bad for good (the same bad
-            bytes read twice, or refused from its listing) is not read again until the store
+            bytes read twice, a file that is no MemoSync blob at all, or refused from its
+            listing) is not read again until the store
             lists it changed, and is counted as remembered. On a terminal, a sync that takes
             more than a second shows its progress on standard error (store operations, bytes
             read and written), unless --quiet.

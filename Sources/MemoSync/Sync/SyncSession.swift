@@ -647,6 +647,7 @@ package struct SyncSession {
         case let .bytes(bytes):
             found = StoreLayout.hashValue(bytes)
             confirmed = StoreLayout.namesContent(key: key, hashValue: found) || (before?.reasonCode == reason.code && before?.evidence == found)
+                || Self.isJunkAtFirstRead(reason, bytesRead: bytes.count, listedSizeBytes: sizeBytes, revision: revision)
         case let .refusal(what):
             found = StoreLayout.hashValue(Array(what.utf8))
             confirmed = before?.reasonCode == reason.code && before?.evidence == found
@@ -654,6 +655,17 @@ package struct SyncSession {
             (found, confirmed) = (0, false)
         }
         remember(key, SkipMemory(sizeBytes: sizeBytes, revisionHash: SkipMemory.revisionHash(revision), reasonCode: reason.code, evidence: found, isConfirmed: confirmed))
+    }
+
+    /// Whether a blob skipped for `reason` is bad for good at its first read: bytes that are no
+    /// MemoSync envelope at all (not its magic number, or another kind), as many as the listing
+    /// said, from a store that tells each blob's revision (FORMAT.md, "Blobs found bad", (d)).
+    /// Damage on the way changes a blob's bytes, not its first three: a real blob damaged so
+    /// still starts as one and fails its checksum, which is read again; an upload still being
+    /// written or filled in place shows another size or revision once done, and is read again.
+    static func isJunkAtFirstRead(_ reason: SkipReason, bytesRead: Int, listedSizeBytes: Int, revision: String) -> Bool {
+        guard case .notMemoSync = reason else { return false }
+        return !revision.isEmpty && bytesRead == listedSizeBytes
     }
 
     /// Keeps `memory` of `key` in the state, within ``SyncState/skippedBlobsMax``.

@@ -151,8 +151,10 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
 /// A blob is *found bad for good* (``isConfirmed``) when what was read is the content its name
 /// says (its content hash is the one in its name: immutable, so reading it again gives the
 /// same), when two syncs read the same bytes and found them bad the same way (a damaged
-/// download or a flipped bit on the way does not repeat itself), or when it was refused from
-/// its listing alone. Until then it is read at every sync, as before: what looked damaged may
+/// download or a flipped bit on the way does not repeat itself), when the bytes read are no
+/// MemoSync envelope at all, as many as listed, from a store that tells revisions (damage on
+/// the way leaves an envelope's first bytes an envelope's), or when it was refused from its
+/// listing alone. Until then it is read at every sync, as before: what looked damaged may
 /// have been damaged on the way, and a download may complete. A blob whose listed size or
 /// ``BlobInfo/revision`` changes is read again.
 package struct SkipMemory: Sendable, Equatable {

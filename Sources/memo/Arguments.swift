@@ -156,8 +156,9 @@ enum Command: Equatable {
     case `import`(paths: [String], again: Bool)
     case sync(StoreOptions)
     case status
-    /// `memo recover`: the text of edits held back (``Notebook/heldBackTexts``).
-    case recover
+    /// `memo recover`: the text of edits held back (``Notebook/heldBackTexts``); `restore`
+    /// (`--restore`): put back into new memos (``Replica/restoreHeldBackTexts(headingForExistingMemo:)``).
+    case recover(restore: Bool)
     case completion(Shell)
     case store(action: StoreAction, store: String?)
     /// `memo serve`: the notes app in the browser (Commands+Serve.swift).
@@ -195,7 +196,7 @@ enum ArgumentParser {
         "--store": 1, "--endpoint": 1, "--region": 1, "--again": 0, "--man": 0,
         "--encrypt": 0, "--passphrase-file": 1, "--new-passphrase-file": 1, "--kana-distinct": 0,
         "--listen": 1, "--port": 1, "--no-open": 0, "--sync-interval": 1, "--at": 1, "--before": 1,
-        "--keep": 1,
+        "--keep": 1, "--restore": 0,
     ]
 
     /// The options that take values, with how many (for the completion scripts, which must step
@@ -210,7 +211,8 @@ enum ArgumentParser {
     /// The options each command accepts, besides the global ones.
     static func options(of command: CommandName) -> Set<String> {
         switch command {
-        case .list, .status, .recover, .trash, .delete, .restore, .undo, .redo, .diff, .revert: ["--json"]
+        case .list, .status, .trash, .delete, .restore, .undo, .redo, .diff, .revert: ["--json"]
+        case .recover: ["--restore", "--json"]
         case .history: ["--keep", "--json"]
         case .show: ["--at", "--before", "--json"]
         case .search: ["--kana-distinct", "--json"]
@@ -344,7 +346,7 @@ enum ArgumentParser {
             switch command {
             case .list: return .list
             case .trash: return .trash
-            case .recover: return .recover
+            case .recover: return .recover(restore: options.contains { $0.name == "--restore" })
             default: return .status
             }
         case .show:

@@ -31,6 +31,36 @@ extension Runner {
         }
     }
 
+    // MARK: recover --restore
+
+    /// `memo recover --restore`: the text of the operations held back put into new memos
+    /// (``Replica/restoreHeldBackTexts(headingForExistingMemo:)``), each told with its id and
+    /// title; one already restored is named, not created again.
+    mutating func restoreHeldBack(_ invocation: Invocation) async throws(CLIError) {
+        let library = try open(invocation)
+        let restored = try attempt { () throws(ReplicaError) in
+            try library.writer.restoreHeldBackTexts { title in t("recover.heading", ["title": title.isEmpty ? t("untitled") : title]) }
+        }
+        try await save(library)
+        if json {
+            let entries: [[String: Any]] = restored.map {
+                ["heldBackMemo": $0.heldBackMemo.description, "memo": $0.memo.description, "created": $0.wasCreated]
+            }
+            console.print(try Format.json(["restored": entries] as [String: Any]))
+            return
+        }
+        guard !restored.isEmpty else {
+            console.print(t("recover.nothingToRestore"))
+            return
+        }
+        let notebook = library.notebook
+        for item in restored {
+            let title = Format.title(notebook.memo(item.memo)?.title ?? "")
+            console.print(t(item.wasCreated ? "recover.restored" : "recover.alreadyRestored", ["id": library.shortIDs(item.memo), "title": title]))
+        }
+        console.print(t("recover.stillWaiting"))
+    }
+
     // MARK: new
 
     private func newMemoText(given: TextSource?) throws(CLIError) -> String {

@@ -52,6 +52,8 @@ struct Runner {
             console.print(Completion.script(for: shell), terminator: "")
         case .new, .edit, .undo, .redo:
             try await runWriting(invocation)
+        case .recover(restore: true):
+            try await restoreHeldBack(invocation)
         case .list, .show, .search, .status, .recover:
             try runFinding(invocation)
         case .history, .showAt, .showBefore, .diff:

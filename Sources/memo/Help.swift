@@ -50,7 +50,7 @@ enum Help {
                 "sync --store s3://BUCKET/PREFIX [--endpoint URL] [--region REGION]",
             ]
         case .status: ["status [--json]"]
-        case .recover: ["recover [--json]"]
+        case .recover: ["recover [--restore] [--json]"]
         case .store:
             [
                 "store passphrase [--store PATH] [--passphrase-file FILE] [--new-passphrase-file FILE]",

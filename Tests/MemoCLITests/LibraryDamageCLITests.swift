@@ -69,6 +69,18 @@ import Testing
         #expect(shown.stdout.contains("not in this library (its creation waits too)"), "\(shown)")
         // It changes nothing.
         #expect(try sandbox.ok(["status", "--json"], library: library).object()["heldBackOperations"] as? Int == heldBack)
+
+        // `--restore` puts that text into new memos, once; the operations still wait.
+        let restored = try sandbox.ok(["recover", "--restore"], library: library)
+        #expect(restored.stdout.contains("Restored as memo") && restored.stdout.contains(": second\n") && restored.stdout.contains(": third\n"), "\(restored)")
+        #expect(restored.stdout.contains("The held-back operations still wait"), "\(restored)")
+        let titles = try sandbox.ok(["list", "--json"], library: library).objects().compactMap { $0["title"] as? String }
+        #expect(titles.filter { $0 == "second" || $0 == "third" }.count == 2, "\(titles)")
+        let again = try sandbox.ok(["recover", "--restore", "--json"], library: library).object()
+        let entries = try #require(again["restored"] as? [[String: Any]], "\(again)")
+        #expect(entries.count == 2 && entries.allSatisfy { $0["created"] as? Bool == false }, "\(again)")
+        #expect(try sandbox.ok(["list", "--json"], library: library).objects().count == titles.count)
+        #expect(try sandbox.ok(["status", "--json"], library: library).object()["heldBackOperations"] as? Int == heldBack)
     }
 
     @Test("a library without damage: status shows neither held-back operations nor files kept aside")

@@ -326,6 +326,11 @@ extension MemoStrings {
         "cli.recover.memo": "Memo {id} ({count}): {title}",
         "cli.recover.notHere": "not in this library (its creation waits too)",
         "cli.recover.noText": "(no text: deletions, trash or restore only)",
+        "cli.recover.restored": "Restored as memo {id}: {title}",
+        "cli.recover.alreadyRestored": "Already restored, memo {id}: {title}",
+        "cli.recover.nothingToRestore": "Nothing to restore: no held-back operation inserts text.",
+        "cli.recover.heading": "Recovered edits of “{title}”",
+        "cli.recover.stillWaiting": "The held-back operations still wait, and apply by themselves if a sync brings what they wait for; the restored memos then stay beside them.",
         "cli.status.keptAside": "Kept aside:",
         "cli.status.keptAsideValue": "{files} in the library folder (damaged or left-over copies, never read or deleted by memo)",
         "cli.status.historyValue": "deleted text kept {period} ('memo history --keep' changes it)",
@@ -858,16 +863,24 @@ extension MemoStrings {
             has them. If none has them, nothing will: copy the text from here. For each memo
             the operations change: its id, how many wait, its title (or that the memo is not
             in this library), then the characters they insert and none of them deletes, in
-            the order typed (an insertion at another place starts a new line). Nothing is
-            changed: the operations still apply by themselves if what they wait for arrives.
-            Works while other memo commands run.
+            the order typed (an insertion at another place starts a new line). Without
+            --restore nothing is changed (the operations still apply by themselves if what
+            they wait for arrives), and it works while other memo commands run.
 
-            --json  an object: heldBackOperations, memos (each: id, operations, title or
-                    null, text).
+            --restore  puts the text back into memos instead: one new memo per memo whose
+                       held-back operations type text (for a memo in this library, a first
+                       line "Recovered edits of" its title), which syncs like any other. A text
+                       a memo already holds exactly (restored before) is not created again.
+                       The held-back operations still wait: should what they wait for
+                       arrive, they apply, and the restored memo stays beside theirs.
+            --json     an object: heldBackOperations, memos (each: id, operations, title or
+                       null, text); with --restore: restored (each: heldBackMemo, memo,
+                       created).
 
             Examples:
               memo recover
               memo recover > recovered.txt
+              memo recover --restore
 
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,
@@ -988,7 +1001,7 @@ extension MemoStrings {
         "help.summary.revert": "make a memo's text what it was at a version",
         "help.summary.store": "change an encrypted store's passphrase, or add a data key",
         "help.summary.status": "this library: its replica id, unsynced edits, last sync",
-        "help.summary.recover": "the text of edits held back after damage, to copy",
+        "help.summary.recover": "the text of edits held back after damage, to copy or restore",
         "help.summary.sync": "exchange changes with the store folder (remembered)",
         "help.summary.trash": "the memos in the trash",
         "help.summary.undo": "undo the last edit memo made of a memo",

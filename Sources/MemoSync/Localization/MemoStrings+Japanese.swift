@@ -326,6 +326,11 @@ extension MemoStrings {
         "cli.recover.memo": "メモ {id}({count}):{title}",
         "cli.recover.notHere": "このライブラリにはありません(作成の操作も待っています)",
         "cli.recover.noText": "(テキストなし:削除、ゴミ箱への移動、復元のみ)",
+        "cli.recover.restored": "メモ {id} として復旧しました:{title}",
+        "cli.recover.alreadyRestored": "復旧済みのメモ {id}:{title}",
+        "cli.recover.nothingToRestore": "復旧するものはありません。テキストを挿入する保留中の操作はありません。",
+        "cli.recover.heading": "「{title}」から復旧した編集",
+        "cli.recover.stillWaiting": "保留中の操作は待ち続け、待っている操作を同期が届ければ自動的に適用されます。そのとき復旧したメモはその横に残ります。",
         "cli.status.keptAside": "取り置いたファイル:",
         "cli.status.keptAsideValue": "ライブラリのフォルダーの {files}(損傷したか残ったコピー。memo は読みも消しもしません)",
         "cli.status.historyValue": "削除されたテキストを{period}保持('memo history --keep' で変更します)",
@@ -846,15 +851,24 @@ extension MemoStrings {
             取り戻すまで待ちます。そのようなデバイスがなければ適用されることはないので、ここから
             テキストをコピーしてください。操作が変更するメモごとに、ID、待っている操作の数、タイトル
             (またはメモがこのライブラリにないこと)、そしてそれらの操作が挿入し削除していない文字を
-            入力順に表示します(別の位置への挿入は新しい行から)。何も変更しません。待っている操作が
-            届けば、保留中の操作は自動的に適用されます。ほかの memo コマンドの実行中も動作します。
+            入力順に表示します(別の位置への挿入は新しい行から)。--restore なしでは何も変更せず
+            (待っている操作が届けば、保留中の操作は自動的に適用されます)、ほかの memo コマンドの
+            実行中も動作します。
 
-            --json  オブジェクト: heldBackOperations、memos(それぞれ id、operations、title
-                    または null、text)。
+            --restore  代わりにテキストをメモに復旧します。保留中の操作がテキストを入力した
+                       メモごとに新しいメモを 1 つ作り(このライブラリにあるメモなら、1 行目は
+                       そのタイトルから「復旧した編集」)、ほかのメモと同じように同期されます。
+                       あるメモがすでにそのまま持っているテキスト(以前に復旧したもの)は
+                       作り直しません。保留中の操作は待ち続け、待っているものが届けば適用され、
+                       復旧したメモはその横に残ります。
+            --json     オブジェクト: heldBackOperations、memos(それぞれ id、operations、title
+                       または null、text)。--restore と一緒なら restored(それぞれ
+                       heldBackMemo、memo、created)。
 
             例:
               memo recover
               memo recover > recovered.txt
+              memo recover --restore
 
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
@@ -968,7 +982,7 @@ extension MemoStrings {
         "help.summary.revert": "メモのテキストをあるバージョンの状態に戻す",
         "help.summary.store": "暗号化されたストアのパスフレーズを変更、またはデータ鍵を追加",
         "help.summary.status": "このライブラリのレプリカ ID、未同期の編集、最終同期",
-        "help.summary.recover": "損傷後に保留された編集のテキスト(コピー用)",
+        "help.summary.recover": "損傷後に保留された編集のテキスト(コピーまたはメモに復旧)",
         "help.summary.sync": "ストアのフォルダーと変更をやり取り(フォルダーは記憶される)",
         "help.summary.trash": "ゴミ箱内のメモの一覧",
         "help.summary.undo": "memo で行った最後の編集を取り消す",

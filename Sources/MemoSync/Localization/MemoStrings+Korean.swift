@@ -326,6 +326,11 @@ extension MemoStrings {
         "cli.recover.memo": "메모 {id} ({count}): {title}",
         "cli.recover.notHere": "이 라이브러리에 없음(메모를 만든 작업도 기다리는 중)",
         "cli.recover.noText": "(텍스트 없음: 삭제, 휴지통 이동 또는 복원뿐)",
+        "cli.recover.restored": "메모 {id}(으)로 되살렸습니다: {title}",
+        "cli.recover.alreadyRestored": "이미 되살린 메모 {id}: {title}",
+        "cli.recover.nothingToRestore": "되살릴 것이 없습니다. 텍스트를 넣는 보류된 작업이 없습니다.",
+        "cli.recover.heading": "“{title}”에서 되살린 편집",
+        "cli.recover.stillWaiting": "보류된 작업은 계속 기다리며, 기다리는 작업을 동기화가 가져오면 저절로 적용됩니다. 그때 되살린 메모는 그 옆에 그대로 남습니다.",
         "cli.status.keptAside": "따로 둔 파일:",
         "cli.status.keptAsideValue": "라이브러리 폴더의 {files}(손상되었거나 남은 사본. memo는 읽지도 지우지도 않습니다)",
         "cli.status.historyValue": "삭제된 텍스트를 {period} 보관('memo history --keep'으로 바꿉니다)",
@@ -842,16 +847,23 @@ extension MemoStrings {
             동기화가 되찾아 올 때까지 기다립니다. 그런 기기가 없으면 영영 적용되지 않으니, 여기서
             텍스트를 복사하세요. 작업이 바꾸는 메모마다 ID, 기다리는 작업 수, 제목(또는 메모가 이
             라이브러리에 없다는 것), 그리고 그 작업들이 넣고 지우지 않은 글자를 입력한 순서대로
-            보여 줍니다(다른 위치에 넣은 글자는 새 줄에서 시작). 아무것도 바꾸지 않습니다. 기다리는
-            작업이 도착하면 보류된 작업은 저절로 적용됩니다. 다른 memo 명령이 실행 중이어도
-            동작합니다.
+            보여 줍니다(다른 위치에 넣은 글자는 새 줄에서 시작). --restore 없이는 아무것도 바꾸지
+            않으며(기다리는 작업이 도착하면 보류된 작업은 저절로 적용됩니다), 다른 memo 명령이
+            실행 중이어도 동작합니다.
 
-            --json  객체: heldBackOperations, memos(각각 id, operations, title 또는 null,
-                    text).
+            --restore  대신 텍스트를 메모로 되살립니다. 보류된 작업이 텍스트를 입력한 메모마다
+                       새 메모 하나(이 라이브러리에 있는 메모라면 첫 줄이 그 제목에서
+                       "되살린 편집")를 만들며, 다른 메모처럼 동기화됩니다. 어떤 메모가 이미
+                       똑같이 가진 텍스트(전에 되살린 것)는 다시 만들지 않습니다. 보류된 작업은
+                       계속 기다리며, 기다리는 작업이 도착하면 적용되고 되살린 메모는 그 옆에
+                       남습니다.
+            --json     객체: heldBackOperations, memos(각각 id, operations, title 또는 null,
+                       text). --restore와 함께면 restored(각각 heldBackMemo, memo, created).
 
             예:
               memo recover
               memo recover > recovered.txt
+              memo recover --restore
 
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
@@ -964,7 +976,7 @@ extension MemoStrings {
         "help.summary.revert": "메모 텍스트를 어떤 버전의 상태로 되돌리기",
         "help.summary.store": "암호화된 저장소의 암호를 바꾸거나 데이터 키 추가",
         "help.summary.status": "이 라이브러리의 레플리카 ID, 동기화 안 된 편집, 마지막 동기화",
-        "help.summary.recover": "손상 뒤 보류된 편집의 텍스트(복사용)",
+        "help.summary.recover": "손상 뒤 보류된 편집의 텍스트(복사하거나 메모로 되살리기)",
         "help.summary.sync": "저장소 폴더와 변경 내용 주고받기(폴더는 기억됨)",
         "help.summary.trash": "휴지통에 있는 메모 목록",
         "help.summary.undo": "memo로 한 마지막 편집 취소",

@@ -170,7 +170,7 @@ public final class Replica: Sendable {
     /// The library folder. Only used under `diskLock` (or in `init`), so a disk that is not
     /// thread-safe is never used from two threads at once.
     private nonisolated(unsafe) let disk: any LibraryDisk
-    private let environment: ReplicaEnvironment
+    let environment: ReplicaEnvironment
     private let configuration: SyncConfiguration
     /// Everything that changes, behind one lock held for in-memory work only.
     private let guarded: Mutex<Guarded>

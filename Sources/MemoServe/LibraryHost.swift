@@ -555,6 +555,27 @@ public final class LibraryHost: Sendable {
         ]
     }
 
+    /// Puts the text of the operations held back into new memos (`Replica.restoreHeldBackTexts`,
+    /// as `memo recover --restore` does): for a memo that is here, a first line in `language`
+    /// (a code of ``ServeText/catalogs``; English for any other) naming its title. Once: a
+    /// text an active memo already holds is not created again. The operations still wait.
+    /// `{restored: [{heldBackMemo, memo, created}]}`.
+    public func restoreHeldBackTexts(language: String) throws(ServeFailure) -> [String: Any] {
+        let catalog = ServeText.catalogs[language] ?? ServeText.english
+        let template = catalog["damage.restoredHeading"] ?? ServeText.text("damage.restoredHeading")
+        let untitled = catalog["list.untitled"] ?? ServeText.text("list.untitled")
+        let restored = try change { replica throws(ReplicaError) in
+            try replica.restoreHeldBackTexts { title in
+                template.replacingOccurrences(of: "{title}", with: title.isEmpty ? untitled : title)
+            }
+        }
+        return [
+            "restored": restored.map { item -> [String: Any] in
+                ["heldBackMemo": item.heldBackMemo.description, "memo": item.memo.description, "created": item.wasCreated]
+            }
+        ]
+    }
+
     /// The status event's JSON (sent to each new event stream first).
     public var statusJSON: String {
         let status = syncStatus

@@ -187,6 +187,10 @@ public final class ServeApp: Sendable {
             return Self.json(200, ["ok": true])
         case ("GET", "held-back", 2):
             return Self.json(200, host.heldBackJSON)
+        case ("POST", "held-back", 3) where parts[2] == "restore":
+            let body = try object(request)
+            let language = body["language"] as? String ?? "en"
+            return Self.json(200, try host.restoreHeldBackTexts(language: language))
         case ("GET", "status", 2):
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(host.statusJSON.utf8))
         default:

@@ -397,6 +397,18 @@ def damaged_library():
         # The memos saved after the lost record wait; memo recover gives their text.
         recovered = server.memo('recover', '--json')
         assert sorted(m['text'] for m in json.loads(recovered.stdout)['memos']) == ['second', 'third'], recovered.stdout
+        # Restored as new memos (Korean page): they come to the list; a second restore makes none.
+        korean = pages[1]
+        assert not korean.js("document.getElementById('damage-restore').hidden")
+        korean.js("document.getElementById('damage-restore').click()")
+        wait(lambda: korean.js("document.getElementById('damage-texts').textContent").startswith('보류된 텍스트를 새 메모 2개에'), 'the restore told (ko)')
+        titles = "[...document.querySelectorAll('#list li')].map((e) => e.querySelector('.title') ? e.querySelector('.title').textContent : e.textContent)"
+        for page in pages:
+            wait(lambda: sum(1 for title in page.js(titles) if title.startswith('second') or title.startswith('third')) == 2, 'the restored memos listed')
+        page = pages[0]
+        page.js("document.getElementById('damage-restore').click()")
+        wait(lambda: page.js("document.getElementById('damage-texts').textContent").startswith('0 new memo(s) hold the held-back text (2 restored before)'), 'a second restore creates none')
+        assert json.loads(server.memo('recover', '--json').stdout)['heldBackOperations'] > 0, 'the held-back operations still wait'
         assert server.stopped() is None, server.stopped()
     finally:
         for page in pages: page.close()

@@ -67,4 +67,23 @@ import Testing
         #expect(object["recordsLost"] as? Int == 1 && object["operationsHeldBack"] as? Int == 0, "\(object)")
         #expect(host.notebook.memoIDs.count == 2)
     }
+
+    /// The notice's second button (`POST /api/held-back/restore`, as `memo recover --restore`):
+    /// the held-back texts become memos, once; the operations still wait.
+    @Test func theHeldBackTextIsRestoredAsNewMemosOnce() async throws {
+        let path = try await Self.library(flippingJournalByte: 20)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let host = try LibraryHost(configuration: ServeConfiguration(libraryPath: path), syncer: nil)
+        defer { host.stop() }
+        let waiting = host.notebook.pendingOperationCount
+        #expect(waiting > 0 && host.notebook.list().isEmpty)
+        let first = try #require(try host.restoreHeldBackTexts(language: "ja")["restored"] as? [[String: Any]])
+        #expect(first.count == 2 && first.allSatisfy { $0["created"] as? Bool == true }, "\(first)")
+        #expect(Set(host.notebook.list().map(\.title)) == ["second", "third"])
+        let again = try #require(try host.restoreHeldBackTexts(language: "xx")["restored"] as? [[String: Any]])
+        #expect(again.count == 2 && again.allSatisfy { $0["created"] as? Bool == false }, "\(again)")
+        #expect(again.map { $0["memo"] as? String } == first.map { $0["memo"] as? String })
+        #expect(host.notebook.list().count == 2)
+        #expect(host.notebook.pendingOperationCount == waiting)
+    }
 }

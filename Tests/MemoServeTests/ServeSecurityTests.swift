@@ -239,6 +239,9 @@ import Testing
             ("the strings without the cookie", try served.request("GET", "/strings.js", headers: [("Host", served.hostHeader)]), 403),
             ("held-back text without the cookie", try served.request("GET", "/api/held-back", headers: [("Host", served.hostHeader)]), 403),
             ("held-back text to another Host", try served.request("GET", "/api/held-back", headers: [("Host", "evil.example:\(served.port)"), ("Cookie", "memo_serve=\(served.token)")]), 421),
+            ("held-back restore without the cookie", try served.request("POST", "/api/held-back/restore", headers: [("Host", served.hostHeader), ("Origin", served.origin), ("Content-Type", "application/json")], body: "{}"), 403),
+            ("cross-origin held-back restore", try served.request("POST", "/api/held-back/restore", headers: served.pageHeaders + [("Origin", "http://evil.example"), ("Content-Type", "application/json")], body: "{}"), 403),
+            ("held-back restore without Origin", try served.request("POST", "/api/held-back/restore", headers: served.pageHeaders + [("Content-Type", "application/json")], body: "{}"), 403),
             ("dot dot", try served.request("GET", "/../../etc/passwd"), 400),
             ("dot dot inside", try served.request("GET", "/app.js/../../etc/passwd"), 400),
             ("encoded dot dot", try served.request("GET", "/%2e%2e/%2e%2e/etc/passwd"), 400),
@@ -255,6 +258,7 @@ import Testing
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "keep me")
         #expect(try served.request("GET", "/api/memos").status == 200, "still serving")
         #expect(try served.json("GET", "/api/held-back")["memos"] as? [Any] != nil, "the held-back texts served to the page")
+        #expect(try served.json("POST", "/api/held-back/restore", "{}")["restored"] as? [Any] != nil, "the restore served to the page")
     }
 
     /// SERVE.md: "a request head of 16 KiB (431)": a head of exactly 16,384 bytes, its blank line

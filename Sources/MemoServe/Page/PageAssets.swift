@@ -38,6 +38,7 @@ enum PageAssets {
 <section id="damage" role="alert" hidden>
   <p id="damage-text"></p>
   <button type="button" id="damage-show" data-t="damage.show" hidden>Show their text</button>
+  <button type="button" id="damage-restore" data-t="damage.restore" hidden>Restore as new memos</button>
   <div id="damage-texts" hidden></div>
 </section>
 <main class="split">
@@ -437,7 +438,7 @@ const ui = {
   historyToggle: $('history-toggle'), historyPanel: $('history'), historyClose: $('history-close'), historySlider: $('history-slider'),
   historyVersion: $('history-version'), historyText: $('history-text'), historyMessage: $('history-message'),
   historyRestore: $('history-restore'), historyNote: $('history-note'), damage: $('damage'),
-  damageText: $('damage-text'), damageShow: $('damage-show'), damageTexts: $('damage-texts'),
+  damageText: $('damage-text'), damageShow: $('damage-show'), damageRestore: $('damage-restore'), damageTexts: $('damage-texts'),
 };
 const PAGE = 100;
 const state = {
@@ -750,6 +751,22 @@ function showDamage(damage) {
   const key = damage.operationsHeldBack > 0 ? 'damage.heldBack' : 'damage.lost';
   ui.damageText.textContent = t(key, { lost: damage.recordsLost, heldBack: damage.operationsHeldBack, kept: damage.keptAs.join(', ') });
   ui.damageShow.hidden = !(damage.operationsHeldBack > 0);
+  ui.damageRestore.hidden = !(damage.operationsHeldBack > 0);
+}
+
+// The held-back text put into new memos (`memo recover --restore`), once; the operations still
+// wait. The new memos come to the list as any other change does.
+async function restoreHeldBackTexts() {
+  const message = document.createElement('p');
+  try {
+    const data = await api('POST', '/api/held-back/restore', { language: LANG });
+    const created = data.restored.filter((item) => item.created).length;
+    message.textContent = data.restored.length === 0 ? t('damage.nothingRestored') : t('damage.restored', { count: created, already: data.restored.length - created });
+  } catch (error) {
+    message.textContent = error.message;
+  }
+  ui.damageTexts.replaceChildren(message);
+  ui.damageTexts.hidden = false;
 }
 
 // What the held-back operations type, memo by memo (`memo recover`), to copy: text only.
@@ -840,6 +857,7 @@ function wire() {
   });
   ui.more.addEventListener('click', loadMore);
   ui.damageShow.addEventListener('click', showHeldBackTexts);
+  ui.damageRestore.addEventListener('click', restoreHeldBackTexts);
   ui.newMemo.addEventListener('click', newMemo);
   ui.trash.addEventListener('click', () => showView(state.view === 'trash' ? 'memos' : 'trash'));
   ui.undo.addEventListener('click', () => engineUndo(false));

@@ -8,11 +8,13 @@ import MemoSyncTesting
 /// --restore`): after a gap no sync fills, what the user typed after it is readable in memos
 /// again, once, and nothing of the held-back operations is given up.
 @Suite struct RestoreHeldBackTests {
-    @Test func heldBackTextBecomesNewMemosOnceAndTheOperationsStillApplyLater() async throws {
-        let store = InMemoryBlobStore()
+    /// A library with two memos whose edits wait after damage: "Groceries" (here) and "Plans"
+    /// (its creation lost with the damaged record, which `store` holds).
+    static func damagedLibrary(
+        store: InMemoryBlobStore, environment: TestEnvironment
+    ) async throws -> (disk: MemoryDisk, groceries: MemoID, lost: MemoID) {
         let disk = MemoryDisk()
-        let environment = TestEnvironment(seed: 2512)
-        var replica = try Replica(disk: disk, environment: environment.environment)
+        let replica = try Replica(disk: disk, environment: environment.environment)
         let groceries = try replica.createMemo(text: "Groceries")
         try replica.saveNow()
         // The record damage takes (published before: a sync brings it back at the end).
@@ -27,8 +29,14 @@ import MemoSyncTesting
         replica.closeNow()
         let name = LibraryCore.journalFileName(generation: replica.library.generation)
         _ = try JournalDamageTests.flipABit(in: name, on: disk) { _, delta in delta.memos.contains(lost) && !delta.memos.contains(groceries) }
-        replica = try Replica(disk: disk, environment: environment.environment)
-        let reader = replica
+        return (disk, groceries, lost)
+    }
+
+    @Test func heldBackTextBecomesNewMemosOnceAndTheOperationsStillApplyLater() async throws {
+        let store = InMemoryBlobStore()
+        let environment = TestEnvironment(seed: 2512)
+        let (disk, groceries, lost) = try await Self.damagedLibrary(store: store, environment: environment)
+        let reader = try Replica(disk: disk, environment: environment.environment)
         #expect(reader.openReport.damage.count == 1)
         #expect(reader.notebook.memo(groceries)?.text == "Groceries")
         #expect(reader.notebook.memo(lost) == nil)
@@ -70,6 +78,18 @@ import MemoSyncTesting
         let other = try Replica(disk: MemoryDisk(), environment: environment.environment)
         _ = try await other.sync(with: store)
         #expect(restored.map { other.notebook.memo($0.memo)?.text } == expected)
+    }
+
+    /// The `@Observable` model's list shows the restored memos at once.
+    @MainActor
+    @Test func theModelListsRestoredMemosAtOnce() async throws {
+        let environment = TestEnvironment(seed: 2514)
+        let (disk, _, _) = try await Self.damagedLibrary(store: InMemoryBlobStore(), environment: environment)
+        let model = ReplicaModel(replica: try Replica(disk: disk, environment: environment.environment))
+        #expect(model.memos.count == 1)
+        let restored = try model.restoreHeldBackTexts { "Recovered edits of \($0)" }
+        #expect(restored.count == 2)
+        #expect(model.memos.count == 3 && Set(restored.map(\.memo)).isSubset(of: Set(model.memos.map(\.id))))
     }
 
     @Test func nothingHeldBackRestoresNothing() throws {

@@ -243,6 +243,15 @@ public final class ReplicaModel {
         return id
     }
 
+    /// Puts the text of operations held back after damage into new memos
+    /// (``Replica/restoreHeldBackTexts(headingForExistingMemo:)``); the list shows them at once.
+    @discardableResult
+    public func restoreHeldBackTexts(headingForExistingMemo: (_ title: String) -> String) throws(ReplicaError) -> [RestoredHeldBackText] {
+        let restored = try replica.restoreHeldBackTexts(headingForExistingMemo: headingForExistingMemo)
+        refresh(list: true, trash: false, text: false)
+        return restored
+    }
+
     /// Replaces the UTF-16 range `range` of a memo's text with `replacement` (a text view's
     /// `NSRange` edit, ``Replica/edit(_:replacingUTF16:with:)``). The selected text changes at
     /// once; the list follows with the edit's event.

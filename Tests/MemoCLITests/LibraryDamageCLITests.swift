@@ -53,7 +53,7 @@ import Testing
         let text = try sandbox.ok(["status"], library: library).stdout
         #expect(text.contains("Held back:") && text.contains("\(heldBack) operation"), "\(text)")
         #expect(text.contains("Kept aside:") && text.contains("journal-0.damaged-1"), "\(text)")
-        #expect(text.contains("'memo recover' shows their text"), "\(text)")
+        #expect(text.contains("'memo recover' shows their text, 'memo recover --restore' puts it in new memos"), "\(text)")
 
         // What waits is text the user typed, and `memo recover` gives it back to copy: the two
         // memos saved after the damaged record, whose creations wait, in the order typed.

@@ -320,7 +320,7 @@ extension MemoStrings {
         "cli.status.encryption": "Encryption:",
         "cli.status.history": "History:",
         "cli.status.heldBack": "Held back:",
-        "cli.status.heldBackValue": "{count} waiting for operations they build on (lost with a damaged file, or not received yet); they apply once a sync brings those from a device that published them ('memo recover' shows their text)",
+        "cli.status.heldBackValue": "{count} waiting for operations they build on (lost with a damaged file, or not received yet); they apply once a sync brings those from a device that published them ('memo recover' shows their text, 'memo recover --restore' puts it in new memos)",
         "cli.recover.none": "Nothing is held back: every edit saved in this library shows.",
         "cli.recover.intro": "{count} wait for operations they build on (lost with a damaged file, or not received yet). What they type, memo by memo, in the order typed (an insertion elsewhere starts a line); they still apply by themselves if a sync brings back what they wait for:",
         "cli.recover.memo": "Memo {id} ({count}): {title}",

@@ -320,7 +320,7 @@ extension MemoStrings {
         "cli.status.encryption": "暗号化:",
         "cli.status.history": "履歴:",
         "cli.status.heldBack": "保留中の操作:",
-        "cli.status.heldBackValue": "{count}が前提となる操作を待っています(損傷したファイルとともに失われたか、まだ受け取っていない)。それを公開したデバイスがあれば、同期で受け取って適用されます('memo recover' でそのテキストを表示)",
+        "cli.status.heldBackValue": "{count}が前提となる操作を待っています(損傷したファイルとともに失われたか、まだ受け取っていない)。それを公開したデバイスがあれば、同期で受け取って適用されます('memo recover' でそのテキストを表示、'memo recover --restore' で新しいメモに復旧)",
         "cli.recover.none": "保留中の編集はありません。このライブラリに保存された編集はすべて表示されています。",
         "cli.recover.intro": "{count}が前提となる操作を待っています(損傷したファイルとともに失われたか、まだ受け取っていない)。それらが入力したテキストを、メモごとに入力順で示します(別の位置への挿入は新しい行から)。待っている操作を同期が取り戻せば、自動的に適用されます:",
         "cli.recover.memo": "メモ {id}({count}):{title}",

@@ -320,7 +320,7 @@ extension MemoStrings {
         "cli.status.encryption": "암호화:",
         "cli.status.history": "기록:",
         "cli.status.heldBack": "보류된 작업:",
-        "cli.status.heldBackValue": "{count}가 기반이 되는 작업을 기다립니다(손상된 파일과 함께 잃었거나 아직 받지 못함). 그 작업을 올린 기기가 있으면 동기화로 받아 적용됩니다('memo recover'가 그 텍스트를 보여 줌)",
+        "cli.status.heldBackValue": "{count}가 기반이 되는 작업을 기다립니다(손상된 파일과 함께 잃었거나 아직 받지 못함). 그 작업을 올린 기기가 있으면 동기화로 받아 적용됩니다('memo recover'가 그 텍스트를 보여 주고, 'memo recover --restore'가 새 메모로 되살림)",
         "cli.recover.none": "보류된 편집이 없습니다. 이 라이브러리에 저장된 편집은 모두 보입니다.",
         "cli.recover.intro": "{count}가 기반이 되는 작업을 기다립니다(손상된 파일과 함께 잃었거나 아직 받지 못함). 그 작업들이 입력한 텍스트를 메모별로 입력한 순서대로 보여 줍니다(다른 위치에 넣은 글자는 새 줄에서 시작). 기다리는 작업을 동기화가 되찾아 오면 저절로 적용됩니다:",
         "cli.recover.memo": "메모 {id} ({count}): {title}",

@@ -234,7 +234,7 @@ import Testing
     static func flipABit(in file: String, on disk: MemoryDisk, where chosen: (Int, NotebookDelta) -> Bool) throws -> [UInt8] {
         var journal = try #require(try disk.read(file: file))
         let decoded = try LibraryCore.decodeState(try #require(try disk.read(file: "state")))
-        func record(_ body: Range<Int>, _ version: UInt8) -> (delta: NotebookDelta, syncState: SyncState?)? {
+        func record(_ body: Range<Int>, _ version: UInt8) -> LibraryCore.DecodedRecord? {
             LibraryCore.decodeRecordBody(journal, body, version: version, generation: decoded.generation, replica: decoded.notebook.replica)
         }
         var target: Int?

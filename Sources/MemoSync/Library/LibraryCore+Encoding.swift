@@ -8,7 +8,9 @@ import MemoNotes
 //     state:   tag 1 | generation (varint) | replica id (u64 LE) | sync state (length-prefixed)
 //              | notebook state (length-prefixed; its own envelope, kind 3)
 //     record:  tag 2 | generation (varint) | notebook delta (length-prefixed; kind 4)
-//              | 0, or 1 and the sync state (length-prefixed) when it changed
+//              | 0, or 1 and the sync state (length-prefixed) when it changed, or (version 5
+//              only) 2, which of its parts are as before (heads, blobs found bad), and the
+//              sync state without them
 //
 // A sync state (format version 2): last sync (ms), operations at last snapshot (varints); the
 // lineage: a count, then per id (oldest session first) the id (u64 LE) and its published operations
@@ -151,64 +153,72 @@ extension LibraryCore {
         }
     }
 
-    /// A journal record, framed (FORMAT.md, "Journal records and their frames").
-    static func encodeRecord(generation: UInt64, delta: NotebookDelta, syncState: SyncState?) -> [UInt8] {
+    /// A journal record, framed (FORMAT.md, "Journal records and their frames"). With
+    /// `partsAsBefore` not empty, its sync state leaves those parts out (they are those of the
+    /// sync state in effect before it: `hasSyncState` 2, record version 5).
+    static func encodeRecord(
+        generation: UInt64, delta: NotebookDelta, syncState: SyncState?, partsAsBefore: SyncState.Parts = []
+    ) -> [UInt8] {
         let deltaBytes = delta.encoded()
         var body = ByteWriter(capacity: deltaBytes.count + 64)
         body.byte(recordTag)
         body.varint(generation)
         body.lengthPrefixed(deltaBytes)
-        if let syncState {
+        var version = formatVersion
+        if let syncState, !partsAsBefore.isEmpty {
+            body.byte(2)
+            body.byte(partsAsBefore.rawValue)
+            body.lengthPrefixed(encodeSyncState(syncState, omitting: partsAsBefore))
+            version = recordVersionWithPartsAsBefore
+        } else if let syncState {
             body.byte(1)
             body.lengthPrefixed(encodeSyncState(syncState))
         } else {
             body.byte(0)
         }
-        return LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: formatVersion, body: body.bytes))
+        return LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: version, body: body.bytes))
+    }
+
+    /// A journal record decoded: its delta, its sync state if it has one, and the parts of that
+    /// sync state that are those in effect before the record (left out of it).
+    package struct DecodedRecord {
+        package var delta: NotebookDelta
+        package var syncState: SyncState?
+        package var partsAsBefore: SyncState.Parts = []
     }
 
     /// The record whose envelope body is `journal[body]`, or nil when it is not a record of
     /// `generation` (another tag or generation, a delta or sync state that does not decode).
     package static func decodeRecordBody(
         _ journal: [UInt8], _ body: Range<Int>, version: UInt8, generation: UInt64, replica: ReplicaID
-    ) -> (delta: NotebookDelta, syncState: SyncState?)? {
+    ) -> DecodedRecord? {
         do throws(DecodingError) {
             var reader = ByteReader(journal, from: body.lowerBound, to: body.upperBound)
             guard try reader.byte() == recordTag, try reader.varint() == generation else { return nil }
             let deltaRange = try reader.lengthPrefixedRange()
             let delta = try NotebookDelta(decoding: Array(journal[deltaRange]))
-            var syncState: SyncState?
+            var record = DecodedRecord(delta: delta)
             switch try reader.byte() {
             case 0: break
-            case 1: syncState = try decodeSyncState(Array(journal[try reader.lengthPrefixedRange()]), version: version, replica: replica)
+            case 1: record.syncState = try decodeSyncState(Array(journal[try reader.lengthPrefixedRange()]), version: version, replica: replica)
+            case 2 where version >= recordVersionWithPartsAsBefore:
+                let parts = SyncState.Parts(rawValue: try reader.byte())
+                guard !parts.isEmpty, parts.isSubset(of: .all) else { return nil }
+                record.syncState = try decodeSyncState(
+                    Array(journal[try reader.lengthPrefixedRange()]), version: version, replica: replica, omitting: parts)
+                record.partsAsBefore = parts
             default: return nil
             }
             guard reader.isAtEnd else { return nil }
-            return (delta, syncState)
+            return record
         } catch {
             return nil
         }
     }
 
-    /// The intact record starting at `offset` of a journal (framed, or a bare envelope of
-    /// versions 1 to 3), or nil when none is intact there.
-    static func decodeRecord(
-        _ journal: [UInt8], at offset: Int, generation: UInt64, replica: ReplicaID
-    ) -> (delta: NotebookDelta, syncState: SyncState?, end: Int)? {
-        let found: (end: Int, body: Range<Int>, version: UInt8)?
-        if let length = LibraryJournal.frameLength(journal, at: offset) {
-            let end = offset + LibraryJournal.headerBytes + length
-            found = end <= journal.count ? LibraryJournal.envelope(journal, at: offset + LibraryJournal.headerBytes, end: end) : nil
-        } else {
-            found = LibraryJournal.envelope(journal, at: offset).flatMap { $0.version <= 3 ? $0 : nil }
-        }
-        guard let found, (1...formatVersion).contains(found.version),
-            let record = decodeRecordBody(journal, found.body, version: found.version, generation: generation, replica: replica)
-        else { return nil }
-        return (record.delta, record.syncState, found.end)
-    }
-
-    static func encodeSyncState(_ state: SyncState) -> [UInt8] {
+    /// The sync state's bytes (version 4), without the parts `omitting` names (a record's
+    /// `hasSyncState` 2).
+    static func encodeSyncState(_ state: SyncState, omitting: SyncState.Parts = []) -> [UInt8] {
         var writer = ByteWriter()
         writer.varint(state.lastSyncMilliseconds)
         writer.varint(state.operationsAtLastSnapshot)
@@ -225,25 +235,28 @@ extension LibraryCore {
             writer.varint(snapshot.writtenAtMilliseconds)
             writer.versionVector(snapshot.version)
         }
-        // Version 3: heads and read snapshots.
+        // Version 3: heads and read snapshots (unless left out).
         func head(_ known: SyncState.KnownHead) {
             writer.uint64LittleEndian(known.replica.rawValue)
             writer.lengthPrefixed(Array(known.key.utf8))
             writer.lengthPrefixed(known.head.encoded())
         }
-        if let own = state.ownHead {
-            writer.byte(1)
-            head(own)
-        } else {
-            writer.byte(0)
+        if !omitting.contains(.heads) {
+            if let own = state.ownHead {
+                writer.byte(1)
+                head(own)
+            } else {
+                writer.byte(0)
+            }
+            writer.varint(state.otherHeads.count)
+            for other in state.otherHeads { head(other) }
+            writer.varint(state.readSnapshots.count)
+            for snapshot in state.readSnapshots {
+                writer.lengthPrefixed(Array(snapshot.key.utf8))
+                writer.versionVector(snapshot.version)
+            }
         }
-        writer.varint(state.otherHeads.count)
-        for other in state.otherHeads { head(other) }
-        writer.varint(state.readSnapshots.count)
-        for snapshot in state.readSnapshots {
-            writer.lengthPrefixed(Array(snapshot.key.utf8))
-            writer.versionVector(snapshot.version)
-        }
+        guard !omitting.contains(.blobsFoundBad) else { return writer.bytes }
         // Version 4: the blobs found bad (FORMAT.md, "Blobs found bad"), keys ascending by
         // their UTF-8 bytes, each written as what it shares with the one before and the rest.
         writer.varint(StoreLayout.readerGeneration)
@@ -271,7 +284,10 @@ extension LibraryCore {
 
     /// Decodes a sync state; `replica` is the state file's replica id, which version 1 (before
     /// lineages) kept its published operations and snapshots under.
-    static func decodeSyncState(_ bytes: [UInt8], version: UInt8, replica: ReplicaID) throws(DecodingError) -> SyncState {
+    /// `omitting`: the parts a record's `hasSyncState` 2 left out (version 5 only).
+    static func decodeSyncState(
+        _ bytes: [UInt8], version: UInt8, replica: ReplicaID, omitting: SyncState.Parts = []
+    ) throws(DecodingError) -> SyncState {
         if version == 1 { return try decodeSyncStateVersion1(bytes, replica: replica) }
         var input = SyncStateReader(bytes)
         var state = SyncState()
@@ -293,8 +309,8 @@ extension LibraryCore {
                     version: VersionVector(entries: covered.filter { $0.1 > 0 }.map { VersionVector.Entry(replica: $0.0, operationCount: $0.1) }),
                     writtenAtMilliseconds: writtenAt))
         }
-        if version >= 3 { try input.readHeadsAndReadSnapshots(into: &state) }
-        if version >= 4 { try input.readSkippedBlobs(into: &state) }
+        if version >= 3 && !omitting.contains(.heads) { try input.readHeadsAndReadSnapshots(into: &state) }
+        if version >= 4 && !omitting.contains(.blobsFoundBad) { try input.readSkippedBlobs(into: &state) }
         guard input.reader.isAtEnd else { throw .trailingBytes(count: input.reader.remaining) }
         return state
     }

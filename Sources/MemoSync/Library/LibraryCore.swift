@@ -90,6 +90,14 @@ package struct LibraryCore: Sendable {
     /// The format version of the local files: 4 frames journal records and adds the blobs found
     /// bad to the sync state (FORMAT.md).
     static let formatVersion: UInt8 = 4
+    /// The version of a journal record whose sync state leaves out parts that are as before it
+    /// (FORMAT.md, "Local library": `hasSyncState` 2). Written only for such a record (every
+    /// other file and record stays ``formatVersion``): a sync that learned nothing new of a
+    /// store full of junk recorded its 10,000 remembered blobs and every head again, 659 KB at
+    /// every sync.
+    static let recordVersionWithPartsAsBefore: UInt8 = 5
+    /// The newest journal record version read.
+    static let recordVersionMax: UInt8 = 5
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2
 
@@ -202,13 +210,16 @@ package struct LibraryCore: Sendable {
 
     /// Reads `journal` (of `generation`): applies each intact record's delta to `notebook`
     /// when `apply`, else only collects them.
+    /// `syncState` is the state file's: a record whose sync state leaves out the blobs found bad
+    /// takes them from the one before it.
     static func replayJournal(
-        _ journal: [UInt8], file: String, generation: UInt64, replica: ReplicaID, notebook: inout Notebook, apply: Bool
+        _ journal: [UInt8], file: String, generation: UInt64, replica: ReplicaID, syncState: SyncState = SyncState(),
+        notebook: inout Notebook, apply: Bool
     ) throws(ReplicaError) -> JournalReplay {
-        var decoded: [Int: (delta: NotebookDelta, syncState: SyncState?)] = [:]
+        var decoded: [Int: DecodedRecord] = [:]
         var newer: UInt8?
         let parts = LibraryJournal.parts(journal) { body, version in
-            if version > formatVersion {
+            if version > recordVersionMax {
                 newer = newer ?? version
                 return true
             }
@@ -244,7 +255,10 @@ package struct LibraryCore: Sendable {
                     replay.recordsLost += 1
                     continue
                 }
-                if let recorded = record.syncState { replay.lastSyncState = recorded }
+                if var recorded = record.syncState {
+                    recorded.takeParts(record.partsAsBefore, from: replay.lastSyncState ?? syncState)
+                    replay.lastSyncState = recorded
+                }
                 if !record.delta.upperVersion.isIncluded(in: notebook.version) { replay.carried.append(record.delta) }
                 if version < formatVersion { replay.olderRecords = true }
                 replay.records += 1
@@ -306,7 +320,9 @@ package struct LibraryCore: Sendable {
         var records = 0
         var replay = JournalReplay()
         if let journal = contents[journalName] {
-            replay = try replayJournal(journal, file: journalName, generation: decoded.generation, replica: decoded.notebook.replica, notebook: &notebook, apply: true)
+            replay = try replayJournal(
+                journal, file: journalName, generation: decoded.generation, replica: decoded.notebook.replica, syncState: syncState,
+                notebook: &notebook, apply: true)
             if let recorded = replay.lastSyncState { syncState = recorded }
             records = replay.records
             journalBytes = replay.tornStart ?? journal.count
@@ -434,7 +450,8 @@ package struct LibraryCore: Sendable {
             throw ReplicaError(error)
         }
         let record = Self.encodeRecord(
-            generation: generation, delta: delta, syncState: syncState == durableSyncState ? nil : syncState)
+            generation: generation, delta: delta, syncState: syncState == durableSyncState ? nil : syncState,
+            partsAsBefore: syncState.partsAsIn(durableSyncState))
         // A journal larger than the state costs more to replay than the state to rewrite.
         if journalBytes + record.count > max(Self.journalBytesMin, stateBytes) {
             return planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)

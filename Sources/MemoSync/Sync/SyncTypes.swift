@@ -460,3 +460,40 @@ package struct SyncState: Sendable, Equatable {
         lineage.reduce(unpublishedOperationCount(in: notebook.version)) { $0 + notebook.pendingOperationCount(of: $1) }
     }
 }
+
+extension SyncState {
+    /// Parts of a sync state a journal record may leave out when they are as before it
+    /// (FORMAT.md, "Local library": `hasSyncState` 2).
+    package struct Parts: OptionSet, Sendable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// ``ownHead``, ``otherHeads`` and ``readSnapshots``.
+        package static let heads = Parts(rawValue: 1)
+        /// ``skippedBlobs``.
+        package static let blobsFoundBad = Parts(rawValue: 2)
+        package static let all: Parts = [.heads, .blobsFoundBad]
+    }
+
+    /// The parts of this state that are the same as in `other` and hold something (a part
+    /// that holds nothing costs a record nothing to write).
+    package func partsAsIn(_ other: SyncState) -> Parts {
+        var parts: Parts = []
+        if ownHead != nil || !otherHeads.isEmpty || !readSnapshots.isEmpty,
+            ownHead == other.ownHead, otherHeads == other.otherHeads, readSnapshots == other.readSnapshots
+        {
+            parts.insert(.heads)
+        }
+        if !skippedBlobs.isEmpty, skippedBlobs == other.skippedBlobs { parts.insert(.blobsFoundBad) }
+        return parts
+    }
+
+    /// Takes `parts` from `earlier` (a record that left them out).
+    package mutating func takeParts(_ parts: Parts, from earlier: SyncState) {
+        if parts.contains(.heads) {
+            ownHead = earlier.ownHead
+            otherHeads = earlier.otherHeads
+            readSnapshots = earlier.readSnapshots
+        }
+        if parts.contains(.blobsFoundBad) { skippedBlobs = earlier.skippedBlobs }
+    }
+}

@@ -320,7 +320,7 @@ import Darwin
     }
 
     /// A sync that learns nothing new of a store full of junk recorded its whole sync state
-    /// again, its heads and blobs found bad included (659 KB at every `memo sync` of the junk
+    /// again, its heads and blobs found bad included (636 KB at every `memo sync` of the junk
     /// benchmark's store), because its last sync time moved. Its record now leaves out the
     /// parts that are those in effect before it (`hasSyncState` 2, record version 5);
     /// reopening gives the whole state back, and the junk is still not read; a compaction

@@ -93,7 +93,7 @@ package struct LibraryCore: Sendable {
     /// The version of a journal record whose sync state leaves out parts that are as before it
     /// (FORMAT.md, "Local library": `hasSyncState` 2). Written only for such a record (every
     /// other file and record stays ``formatVersion``): a sync that learned nothing new of a
-    /// store full of junk recorded its 10,000 remembered blobs and every head again, 659 KB at
+    /// store full of junk recorded its 10,000 remembered blobs and every head again, 636 KB at
     /// every sync.
     static let recordVersionWithPartsAsBefore: UInt8 = 5
     /// The newest journal record version read.

@@ -210,8 +210,8 @@ package struct LibraryCore: Sendable {
 
     /// Reads `journal` (of `generation`): applies each intact record's delta to `notebook`
     /// when `apply`, else only collects them.
-    /// `syncState` is the state file's: a record whose sync state leaves out the blobs found bad
-    /// takes them from the one before it.
+    /// `syncState` is the state file's: a record whose sync state leaves out parts as before it
+    /// takes them from the sync state in effect before it.
     static func replayJournal(
         _ journal: [UInt8], file: String, generation: UInt64, replica: ReplicaID, syncState: SyncState = SyncState(),
         notebook: inout Notebook, apply: Bool
@@ -449,9 +449,12 @@ package struct LibraryCore: Sendable {
         } catch {
             throw ReplicaError(error)
         }
+        // Only a changed sync state is recorded, and only then are its parts compared (a save
+        // per edit pays no comparison of 10,000 remembered blobs).
+        let changed = syncState != durableSyncState
         let record = Self.encodeRecord(
-            generation: generation, delta: delta, syncState: syncState == durableSyncState ? nil : syncState,
-            partsAsBefore: syncState.partsAsIn(durableSyncState))
+            generation: generation, delta: delta, syncState: changed ? syncState : nil,
+            partsAsBefore: changed ? syncState.partsAsIn(durableSyncState) : [])
         // A journal larger than the state costs more to replay than the state to rewrite.
         if journalBytes + record.count > max(Self.journalBytesMin, stateBytes) {
             return planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)

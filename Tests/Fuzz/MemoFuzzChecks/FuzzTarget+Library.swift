@@ -88,14 +88,27 @@ extension FuzzTarget {
     }
 
     /// A compaction of what `recovery` opened, opened again, gives the same notebook and sync
-    /// state, one generation later.
+    /// state, one generation later. Every operation of the plan is performed on a folder of its
+    /// own: a compaction of a library with records held back writes their new journal first.
     static func checkCompaction(_ recovery: LibraryCore.Recovery, _ context: @autoclosure () -> String) throws(FuzzFailure) {
         let plan = recovery.core.planCompaction(notebook: recovery.notebook, syncState: recovery.syncState)
-        guard let state = plan.operations.compactMap(\.writtenBytes).first else {
+        var folder: [String: [UInt8]] = [:]
+        for operation in plan.operations {
+            switch operation {
+            case let .write(file, bytes): folder[file] = bytes
+            case let .append(file, bytes): folder[file, default: []] += bytes
+            case let .truncate(file, length): folder[file] = folder[file].map { Array($0.prefix(length)) }
+            case let .rename(from, to): folder[to] = folder.removeValue(forKey: from)
+            case let .delete(file): folder[file] = nil
+            case .sync, .syncDirectory: break
+            }
+        }
+        guard folder[LibraryCore.stateFileName] != nil else {
             throw FuzzFailure("\(context()): a compaction writes no state file")
         }
+        let files = folder.keys.sorted()
         let reopened = try required("\(context()): opening its compaction") {
-            try LibraryCore.recover(files: [LibraryCore.stateFileName], contents: [LibraryCore.stateFileName: state])
+            try LibraryCore.recover(files: files, contents: folder)
         }
         guard let reopened else { throw FuzzFailure("\(context()): its compaction opened as no library") }
         try require(reopened.core.generation == recovery.core.generation &+ 1, "\(context()): the compaction's generation")

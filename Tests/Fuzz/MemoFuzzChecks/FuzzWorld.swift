@@ -39,7 +39,8 @@ struct FuzzWorld: Sendable {
         var journalState: [UInt8]
         /// The name of its journal.
         var journalName: String
-        /// The records of its journal (two).
+        /// The records of its journal (three; the third of version 5, its sync state's heads and
+        /// blobs found bad those of the second).
         var records: [[UInt8]]
         /// The journal: the records one after the other.
         var journal: [UInt8] { Array(records.joined()) }
@@ -178,12 +179,28 @@ struct FuzzWorld: Sendable {
         let firstRecord = first.operations.compactMap(\.appendedBytes).first!
         core.didSave(first, notebook: notebook, syncState: syncState)
         try notebook.createMemo(MemoID(high: 5, low: 6), text: "third", wallMilliseconds: 8_000)
+        // The second record's sync state has heads and a blob found bad, so that the third,
+        // whose sync state changes only its time, leaves both parts out (record version 5).
+        let other = ReplicaID(0x0BAD)
         syncState.lastSyncMilliseconds = 9_000
+        syncState.otherHeads = [
+            .init(replica: other, key: StoreLayout.headKey(replica: other, bytes: [7]), head: SyncHead(holds: VersionVector([other: 2]), lacks: VersionVector())),
+        ]
+        syncState.skippedBlobs = [
+            StoreLayout.segmentKey(replica: other, counters: 2..<4, bytes: [9]):
+                SkipMemory(sizeBytes: 120, revisionHash: 0xFEED, reasonCode: 1, evidence: 3, isConfirmed: true),
+        ]
         let second = try core.planSave(notebook: notebook, syncState: syncState)
         let secondRecord = second.operations.compactMap(\.appendedBytes).first!
+        core.didSave(second, notebook: notebook, syncState: syncState)
+        try notebook.edit(MemoID(high: 5, low: 6), replacingScalars: 5..<5, with: "!", wallMilliseconds: 10_000)
+        syncState.lastSyncMilliseconds = 11_000
+        let third = try core.planSave(notebook: notebook, syncState: syncState)
+        let thirdRecord = third.operations.compactMap(\.appendedBytes).first!
+        precondition(thirdRecord[LibraryJournal.headerBytes + 2] & 0x0F == 5, "the third record is not of version 5")
         return Library(
             states: states, journalState: journalState, journalName: LibraryCore.journalFileName(generation: 1),
-            records: [firstRecord, secondRecord])
+            records: [firstRecord, secondRecord, thirdRecord])
     }
 }
 

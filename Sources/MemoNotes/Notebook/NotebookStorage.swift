@@ -494,8 +494,9 @@ struct MemoTable: Sendable {
         let count: Int
         var startIndex: Int { 0 }
         var endIndex: Int { count }
+        // A getter, not a `_read` coroutine: see ``MemoTable/subscript(at:)``.
         subscript(position: Int) -> Element {
-            _read { yield chunks[position >> MemoTable.chunkShift][position & (MemoTable.chunkSize - 1)] }
+            chunks[position >> MemoTable.chunkShift][position & (MemoTable.chunkSize - 1)]
         }
     }
 
@@ -534,7 +535,7 @@ struct MemoTable: Sendable {
 
     /// The record of `id`, which must exist, for reading or changing in place.
     subscript(existing id: MemoID) -> MemoRecord {
-        _read { yield self[at: index(of: id)!] }
+        get { self[at: index(of: id)!] }
         _modify { yield &self[at: index(of: id)!] }
     }
 
@@ -574,8 +575,16 @@ struct MemoTable: Sendable {
     func index(of id: MemoID) -> Int? { indexByID.position(of: id) }
 
     /// The record at `index` (from ``index(of:)``), for reading or changing in place.
+    ///
+    /// Reading is a getter, not a `_read` coroutine: Swift 6.3.1 optimizing file by file
+    /// (`-O` without whole-module optimization) compiled callers in other files to read the
+    /// record a `_read` yielded after the coroutine had freed its copy (AddressSanitizer:
+    /// heap-use-after-free in `Notebook.materializeText(at:)`; the simulator crashed in
+    /// `Notebook.purge` on seeds 1, 9 and 20). A getter's copy belongs to the caller. Loops
+    /// over many records use ``forEachRecord(in:_:)`` and ``forEachListKey(_:)``, which lend
+    /// them in place.
     subscript(at index: Int) -> MemoRecord {
-        _read { yield chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)] }
+        get { chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)] }
         _modify {
             let chunk = index >> Self.chunkShift
             let slot = index & (Self.chunkSize - 1)

@@ -97,7 +97,7 @@ package struct LibraryCore: Sendable {
     /// every sync.
     static let recordVersionWithPartsAsBefore: UInt8 = 5
     /// The newest journal record version read.
-    static let recordVersionMax: UInt8 = 5
+    package static let recordVersionMax: UInt8 = 5
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2
 

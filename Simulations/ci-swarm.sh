@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The simulation swarm CI runs (`.ci/run`, after `swift test`): as many seeds as fit in about
-# 50 seconds after the release build, every workload feature and fault drawn per seed, then
-# seeds 796, 41 and 5042 and about 25 seconds of long 8-replica runs with every fault on. Fails on
+# 35 seconds after the release build, every workload feature and fault drawn per seed, then
+# seeds 796, 41 and 5042 and about 15 seconds of long 8-replica runs with every fault on. Fails on
 # any violated invariant, printing the seed and the command that replays it. However busy the
 # machine, each part runs a minimum number of seeds (--min-seeds) past its time box: 30 and 8.
 # memo-sim runs one seed per processor at once (`--jobs`): an idle 2-core machine runs two
@@ -20,7 +20,7 @@ build=.build/swarm
 swift build -c release --product memo-sim --scratch-path "$build" -Xswiftc -no-whole-module-optimization
 sim="$build/release/memo-sim"
 first="${MEMO_SIM_FIRST_SEED:-1}"
-"$sim" --seeds "$first..$((first + 100000000))" --time-limit "${MEMO_SIM_SECONDS:-50}" \
+"$sim" --seeds "$first..$((first + 100000000))" --time-limit "${MEMO_SIM_SECONDS:-35}" \
     --min-seeds "${MEMO_SIM_MIN_SEEDS:-30}" --quiet
 # Long runs with 8 replicas and every fault on, where stalls over time show (seed 796 stalled
 # for good before heads and the store check): that seed, then as many others as fit.
@@ -32,7 +32,7 @@ first="${MEMO_SIM_FIRST_SEED:-1}"
 # to publish, and a restored backup then lost a deletion (Simulations/README.md, "Seed 5042").
 "$sim" --seed 5042 --steps 3000 --replicas 8 --faults all --quiet
 "$sim" --seeds "$first..$((first + 100000000))" --steps 3000 --replicas 8 --faults all \
-    --time-limit "${MEMO_SIM_LONG_SECONDS:-25}" --min-seeds "${MEMO_SIM_LONG_MIN_SEEDS:-8}" --quiet
+    --time-limit "${MEMO_SIM_LONG_SECONDS:-15}" --min-seeds "${MEMO_SIM_LONG_MIN_SEEDS:-8}" --quiet
 # Texts turned back into their encoded form at every save change nothing a run does (issue 28):
 # seed 38 with every text kept decoded and with none gives the same events, so the same hash.
 # It differed before undo recorded maximal runs of characters (`TextCRDT.characterRuns`).

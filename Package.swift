@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(name: "memo-sim", dependencies: ["MemoSimulation"], path: "Simulations/memo-sim"),
         // The fuzz targets (Tests/Fuzz/README.md): one check per decoder and apply path, shared by
         // the libFuzzer driver and the fixture regression tests. Public and package API (never internals).
-        .target(name: "MemoFuzzChecks", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncRemote"], path: "Tests/Fuzz/MemoFuzzChecks"),
+        .target(name: "MemoFuzzChecks", dependencies: ["MemoCRDT", "MemoNotes", "MemoSync", "MemoSyncRemote", "MemoSyncTesting"], path: "Tests/Fuzz/MemoFuzzChecks"),
         // The libFuzzer driver (C: SwiftPM renames a Swift executable's `main`). The ordinary build
         // gets a replay loop; `Tests/Fuzz/fuzz.sh` builds it with libFuzzer and AddressSanitizer
         // (`-sanitize=fuzzer,address`, `-DMEMOSYNC_LIBFUZZER`) under its own scratch path.

@@ -1,5 +1,6 @@
 import MemoCRDT
 import MemoSync
+import MemoSyncTesting
 
 // The local library's files: the state file and the journal, through the public open path
 // (`LibraryCore.recover`), then a compaction and a second open.
@@ -102,21 +103,17 @@ extension FuzzTarget {
     /// own: a compaction of a library with records held back writes their new journal first.
     static func checkCompaction(_ recovery: LibraryCore.Recovery, _ context: @autoclosure () -> String) throws(FuzzFailure) {
         let plan = recovery.core.planCompaction(notebook: recovery.notebook, syncState: recovery.syncState)
+        let disk = MemoryDisk()
         var folder: [String: [UInt8]] = [:]
-        for operation in plan.operations {
-            switch operation {
-            case let .write(file, bytes): folder[file] = bytes
-            case let .append(file, bytes): folder[file, default: []] += bytes
-            case let .truncate(file, length): folder[file] = folder[file].map { Array($0.prefix(length)) }
-            case let .rename(from, to): folder[to] = folder.removeValue(forKey: from)
-            case let .delete(file): folder[file] = nil
-            case .sync, .syncDirectory: break
-            }
+        let files = try required("\(context()): performing its compaction") { () throws -> [String] in
+            try disk.perform(plan.operations)
+            let files = try disk.listFiles().sorted()
+            for file in files { folder[file] = try disk.read(file: file) }
+            return files
         }
         guard folder[LibraryCore.stateFileName] != nil else {
             throw FuzzFailure("\(context()): a compaction writes no state file")
         }
-        let files = folder.keys.sorted()
         let reopened = try required("\(context()): opening its compaction") {
             try LibraryCore.recover(files: files, contents: folder)
         }

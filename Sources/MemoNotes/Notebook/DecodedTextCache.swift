@@ -20,8 +20,8 @@ import Synchronization
 /// Shared by a notebook and its copies (a reference), like ``SearchKeyCache``. At most
 /// ``capacity`` texts, the oldest stored leaving first. A notebook taking a text to edit it
 /// (`materializeText`) takes it out of here, so that it holds the only reference and edits in
-/// place. Nothing in it affects state, encodings or events: self-check builds decode again on
-/// every hit and compare.
+/// place. Nothing in it affects state, encodings or events: self-check builds decode again at
+/// an entry's first hit and at one hit in ``debugRecheckInterval`` after it, and compare.
 final class DecodedTextCache: Sendable {
     /// A text decoded for reading, what it was decoded from.
     struct Entry: Sendable {
@@ -32,6 +32,10 @@ final class DecodedTextCache: Sendable {
         var body: [UInt8]
         var history: PendingHistory?
         var text: TextCRDT
+        #if MEMOSYNC_INTERNAL_CHECKS
+        /// Self-check builds: how many times the entry was found (``debugText(id:replica:bytes:range:bodyVersion:history:taking:)``).
+        var debugHitCount = 0
+        #endif
 
         /// Whether `text` is what decoding the record's body (at `range` of `bytes`) gives.
         func matches(
@@ -53,6 +57,12 @@ final class DecodedTextCache: Sendable {
     /// The most texts kept.
     static let capacity = 4
 
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// Self-check builds: an entry found again is decoded once more and compared at one hit in
+    /// this many (every hit made the simulator's final checks decode every text twice).
+    static let debugRecheckInterval = 8
+    #endif
+
     /// Oldest first.
     private let entries = Mutex<[Entry]>([])
 
@@ -69,9 +79,32 @@ final class DecodedTextCache: Sendable {
                     $0.matches(id: id, replica: replica, bytes: bytes, range: range, bodyVersion: bodyVersion, history: history)
                 })
             else { return nil }
+            #if MEMOSYNC_INTERNAL_CHECKS
+            entries[index].debugHitCount += 1
+            #endif
             return taking ? entries.remove(at: index).text : entries[index].text
         }
     }
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// Self-check builds: ``text(id:replica:bytes:range:bodyVersion:history:taking:)``, with
+    /// how many times its entry has been found, this time included.
+    func debugText(
+        id: MemoID, replica: ReplicaID, bytes: [UInt8], range: Range<Int>, bodyVersion: UInt8, history: PendingHistory?,
+        taking: Bool
+    ) -> (text: TextCRDT, hitCount: Int)? {
+        entries.withLock { entries in
+            guard
+                let index = entries.firstIndex(where: {
+                    $0.matches(id: id, replica: replica, bytes: bytes, range: range, bodyVersion: bodyVersion, history: history)
+                })
+            else { return nil }
+            entries[index].debugHitCount += 1
+            let hitCount = entries[index].debugHitCount
+            return ((taking ? entries.remove(at: index).text : entries[index].text), hitCount)
+        }
+    }
+    #endif
 
     /// Keeps `entry`, letting the oldest go beyond ``capacity``.
     func store(_ entry: Entry) {

@@ -147,7 +147,7 @@ extension Notebook {
                 in: id, deleted: deleted, firstInserted: firstInserted, insertedCount: replacement.unicodeScalars.count,
                 at: range.lowerBound, wallMilliseconds: now)
         }
-        checkInvariantsIfEnabled()
+        checkInvariantsIfEnabled(.edited(id))
     }
 
     /// Records a local replacement at scalar `start` for undo: an insertion alone as one that
@@ -300,7 +300,7 @@ extension Notebook {
         // and purge; deletions change no status), so only edits of trashed memos recompute it.
         if allowTrashed { memos[at: index].refreshStatus() }
         if !reported.isEmpty { events.append(.changed(id, edits: reported, origin: .local)) }
-        checkInvariantsIfEnabled()
+        checkInvariantsIfEnabled(.edited(id))
     }
 
     /// After a local change to the text of the memo at `index` (put back in its record) that

@@ -220,7 +220,7 @@ extension Notebook {
         endUndoGrouping()
         recordUndo(UndoStep(inserted: inserted, deleted: deleted, wallMilliseconds: now, startScalars: 0, endScalars: 0), in: id)
         endUndoGrouping()
-        checkInvariantsIfEnabled()
+        checkInvariantsIfEnabled(.edited(id))
     }
 
     /// Brings back one deleted passage (a ``TextVersionDiff/Change`` of kind `deleted`, from
@@ -264,7 +264,7 @@ extension Notebook {
                 deleted: [], wallMilliseconds: now, startScalars: offsetScalars, endScalars: offsetScalars + Int(after - before)),
             in: id)
         endUndoGrouping()
-        checkInvariantsIfEnabled()
+        checkInvariantsIfEnabled(.edited(id))
         return offsetUTF16
     }
 

@@ -11,10 +11,24 @@ extension Notebook {
     ///
     /// - Throws: ``InvariantViolation`` naming the first broken invariant.
     package func checkInvariants() throws(InvariantViolation) {
+        try checkInvariants(textsOf: nil, textInvariantsChecked: false)
+    }
+
+    /// ``checkInvariants()``, with what each memo derives from its text (title and preview
+    /// prefix, search key, and the text's own invariants) checked only for the memos in
+    /// `touched` when it is given, and the text's own invariants left out when
+    /// `textInvariantsChecked` (the text's mutation ran its own self-check). Every memo's record
+    /// is checked against the logs as always. After an edit of one memo only that memo's text
+    /// changed; checking every text at every keystroke made the simulator's debug runs spend a
+    /// third of their time here.
+    func checkInvariants(textsOf touched: [MemoID]?, textInvariantsChecked: Bool) throws(InvariantViolation) {
         let tally = try checkLogs()
         try require(logs.version == logs.recomputedVersion, "the maintained version differs from the logs")
         try memos.checkIndex()
-        for record in memos.records { try checkMemo(record, against: tally) }
+        for record in memos.records {
+            let checkingText = touched.map { $0.contains(record.id) } ?? true
+            try checkMemo(record, against: tally, checkingText: checkingText, checkingTextInvariants: checkingText && !textInvariantsChecked)
+        }
         for (replicaID, queue) in pending {
             for item in queue {
                 try require(item.run.end > log(of: replicaID).operationCount, "a held-back run is already applied")
@@ -70,8 +84,11 @@ extension Notebook {
 
     /// Checks one memo against the logs (`tally`) and against a recomputation of what it
     /// derives: text covered by its runs, lifecycle, dates, status, title, search key, and its
-    /// decoded text's own invariants.
-    private func checkMemo(_ record: MemoRecord, against tally: LogTally) throws(InvariantViolation) {
+    /// decoded text's own invariants (those read from the text only when `checkingText`, the
+    /// text's own only when `checkingTextInvariants`).
+    private func checkMemo(
+        _ record: MemoRecord, against tally: LogTally, checkingText: Bool, checkingTextInvariants: Bool
+    ) throws(InvariantViolation) {
         let id = record.id
         try require(record.id == id, "memo key")
         try require(tally.created.contains(id), "memo \(id) was never created")
@@ -87,6 +104,12 @@ extension Notebook {
         var recomputed = record
         recomputed.refreshStatus()
         try require(recomputed.status == record.status, "memo \(id) status \(record.status) != \(recomputed.status)")
+        if case let .materialized(text) = record.text {
+            try require(text.replica == replica, "memo \(id) text attributed to another replica")
+            try require(text.pendingOperationCount == 0, "memo \(id) text holds back operations")
+            try require(lamport >= text.lamport, "notebook Lamport clock behind memo \(id)")
+        }
+        guard checkingText else { return }
         if !record.derivedTextIsStale {
             try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
             try require(record.cachedTextPrefix.elementsEqual(record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
@@ -95,29 +118,58 @@ extension Notebook {
         if record.hasCurrentSearchKey {
             try require(record.searchKey.bytes.elementsEqual(SearchFolding.key(for: record.text.string)), "memo \(id) cached search key is wrong")
         }
-        if case let .materialized(text) = record.text {
-            try text.checkInvariants()
-            try require(text.replica == replica, "memo \(id) text attributed to another replica")
-            try require(text.pendingOperationCount == 0, "memo \(id) text holds back operations")
-            try require(lamport >= text.lamport, "notebook Lamport clock behind memo \(id)")
-        }
+        if checkingTextInvariants, case let .materialized(text) = record.text { try text.checkInvariants() }
+    }
+
+    /// What a mutation changed, for its self-check (``checkInvariantsIfEnabled(_:)``).
+    enum SelfCheckScope {
+        /// Anything: every memo's text is checked.
+        case whole
+        /// A local edit of this memo's text, which checked its own invariants (spaced out for
+        /// large texts: see `TextCRDT.checkInvariantsIfEnabled`).
+        case edited(MemoID)
+        /// Received operations that changed these memos' texts.
+        case applied([MemoID])
     }
 
     /// Runs ``checkInvariants()`` under `MEMOSYNC_INTERNAL_CHECKS`: after every mutation while
     /// the notebook is small, then after one mutation in 256.
-    mutating func checkInvariantsIfEnabled() {
+    ///
+    /// After a mutation that says which texts it changed (`scope`), every text is checked at one
+    /// such check in ``wholeCheckInterval``, and at the others only those texts
+    /// (``checkInvariants(textsOf:textInvariantsChecked:)``), without their own invariants after
+    /// a local edit.
+    mutating func checkInvariantsIfEnabled(_ scope: SelfCheckScope = .whole) {
         #if MEMOSYNC_MUTANTS
         if EngineMutant.active != nil { return }  // as in a release build: the harness must find it
         #endif
         #if MEMOSYNC_INTERNAL_CHECKS
         debugMutationCount &+= 1
         if memos.count <= 64 || debugMutationCount % 256 == 0 {
+            let texts = Self.selfCheckedTexts(after: scope, mutationCount: debugMutationCount)
             do {
-                try checkInvariants()
+                try checkInvariants(textsOf: texts.memos, textInvariantsChecked: texts.ownInvariantsChecked)
             } catch {
                 preconditionFailure("Notebook invariant violated: \(error)")
             }
         }
         #endif
     }
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// Mutations that changed a few texts between two self-checks of every memo's text
+    /// (``checkInvariantsIfEnabled(_:)``).
+    static let wholeCheckInterval = 16
+
+    /// Which texts the self-check after the `mutationCount`th mutation, of `scope`, checks (nil:
+    /// every memo's), and whether their own invariants were just checked by their mutation.
+    static func selfCheckedTexts(after scope: SelfCheckScope, mutationCount: Int) -> (memos: [MemoID]?, ownInvariantsChecked: Bool) {
+        if mutationCount % wholeCheckInterval == 0 { return (nil, false) }
+        switch scope {
+        case .whole: return (nil, false)
+        case let .edited(id): return ([id], true)
+        case let .applied(ids): return (ids, false)
+        }
+    }
+    #endif
 }

@@ -144,7 +144,7 @@ extension Notebook {
         markTitlesStale(inOrderOfChange: pass.textChanged)
         reportStatusChanges(&pass)
         pass.report.pendingOperationCount = pendingOperationCount
-        checkInvariantsIfEnabled()
+        checkInvariantsIfEnabled(.applied(pass.textChanged))
         return pass.report
     }
 

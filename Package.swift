@@ -14,8 +14,9 @@
 // Self-checks, for the project's own tests only (`Tests/run.sh`, the test command README gives
 // and `.ci/run` runs, sets MEMOSYNC_SELF_CHECKS=1). Without that variable, which is every client
 // app's build, Debug included, none of this code is compiled:
-// - MEMOSYNC_INTERNAL_CHECKS: every core type runs its full `checkInvariants()` at the end of
-//   each mutation. This voids the documented complexity (checks are O(n) per edit).
+// - MEMOSYNC_INTERNAL_CHECKS: the core types run their `checkInvariants()` at the end of
+//   mutations (spaced out as they grow: README, "Tests"). This voids the documented complexity
+//   (checks are O(n) per edit).
 // - MEMOSYNC_MUTANTS: compiles the deliberately broken engine variants (`EngineMutant`) that
 //   prove the simulation harness can find bugs (issue 5), and their hooks in the engine.
 // Both apply to debug builds only: release builds and benchmarks never contain them.

@@ -283,7 +283,7 @@ extension TextCRDT {
         #endif
         #if MEMOSYNC_INTERNAL_CHECKS
         debugMutationCount &+= 1
-        if operationCount <= 256 || (operationCount <= 2048 && debugMutationCount % 8 == 0) || debugMutationCount % 1024 == 0 {
+        if Self.selfChecks(afterMutation: debugMutationCount, operationCount: operationCount) {
             do {
                 try checkInvariants(orphansAllowed: orphansAllowed)
             } catch {
@@ -292,4 +292,12 @@ extension TextCRDT {
         }
         #endif
     }
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// Whether the self-check runs after the `mutation`th mutation of a text holding
+    /// `operationCount` operations (``checkInvariantsIfEnabled(orphansAllowed:)``).
+    static func selfChecks(afterMutation mutation: Int, operationCount: Int) -> Bool {
+        operationCount <= 256 || (operationCount <= 2048 && mutation % 8 == 0) || mutation % 1024 == 0
+    }
+    #endif
 }

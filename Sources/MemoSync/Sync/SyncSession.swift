@@ -467,8 +467,9 @@ package struct SyncSession {
             if listing.blobs.contains(where: { $0.key.hasPrefixBytes(KeyBlob.prefix) }) || listing.skipped.contains(where: { ($0.key + "/").hasPrefixBytes(KeyBlob.prefix) }) {
                 return failed(action, .encrypted)
             }
-            // What the library remembers of skipped blobs is what this listing still shows.
-            state.skippedBlobs = [:]
+            // What the library remembers of skipped blobs is what this listing still shows (room
+            // made once for as many as before: a store of junk remembers thousands).
+            state.skippedBlobs = Dictionary(minimumCapacity: min(skippedBefore.count, SyncState.skippedBlobsMax))
             for entry in listing.skipped { skip(entry.key, .notListed(entry.problem), .listing) }
             takeListing(listing.blobs)
             phase = .heads
@@ -670,7 +671,7 @@ package struct SyncSession {
 
     /// Keeps `memory` of `key` in the state, within ``SyncState/skippedBlobsMax``.
     private mutating func remember(_ key: String, _ memory: SkipMemory) {
-        guard state.skippedBlobs[key] != nil || state.skippedBlobs.count < SyncState.skippedBlobsMax else { return }
+        guard state.skippedBlobs.count < SyncState.skippedBlobsMax || state.skippedBlobs[key] != nil else { return }
         state.skippedBlobs[key] = memory
     }
 
@@ -776,17 +777,14 @@ package struct SyncSession {
             listedKeys.insert(entry.key)
             // Found bad for good by an earlier sync, and listed the same since: not read again
             // (as if read and skipped again; its name still counts for what it names).
-            if let before = skippedBefore[entry.key], before.isConfirmed, before.matches(sizeBytes: entry.sizeBytes, revision: entry.revision),
-                !skippedKeys.contains(entry.key)
-            {
-                skippedKeys.insert(entry.key)
-                attempted.insert(entry.key)
-                headsDone.insert(entry.key)
-                report.skippedAgainCount += 1
-                report.blobsRemembered += 1
-                remember(entry.key, before)
-            } else if let before = skippedBefore[entry.key], before.matches(sizeBytes: entry.sizeBytes, revision: entry.revision) {
-                // To be read again; remembered meanwhile (a sync cancelled before reading it
+            if let before = skippedBefore[entry.key], before.matches(sizeBytes: entry.sizeBytes, revision: entry.revision) {
+                if before.isConfirmed, skippedKeys.insert(entry.key).inserted {
+                    attempted.insert(entry.key)
+                    headsDone.insert(entry.key)
+                    report.skippedAgainCount += 1
+                    report.blobsRemembered += 1
+                }
+                // Else to be read again; remembered meanwhile (a sync cancelled before reading it
                 // forgets nothing).
                 remember(entry.key, before)
             }

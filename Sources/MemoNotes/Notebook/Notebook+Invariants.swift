@@ -25,8 +25,10 @@ extension Notebook {
         let tally = try checkLogs()
         try require(logs.version == logs.recomputedVersion, "the maintained version differs from the logs")
         try memos.checkIndex()
+        // (A set: received operations may change thousands of texts of a large notebook.)
+        let touchedSet = touched.map { Set($0) }
         for record in memos.records {
-            let checkingText = touched.map { $0.contains(record.id) } ?? true
+            let checkingText = touchedSet.map { $0.contains(record.id) } ?? true
             try checkMemo(record, against: tally, checkingText: checkingText, checkingTextInvariants: checkingText && !textInvariantsChecked)
         }
         for (replicaID, queue) in pending {

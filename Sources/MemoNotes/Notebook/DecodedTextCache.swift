@@ -73,17 +73,7 @@ final class DecodedTextCache: Sendable {
         id: MemoID, replica: ReplicaID, bytes: [UInt8], range: Range<Int>, bodyVersion: UInt8, history: PendingHistory?,
         taking: Bool
     ) -> TextCRDT? {
-        entries.withLock { entries in
-            guard
-                let index = entries.firstIndex(where: {
-                    $0.matches(id: id, replica: replica, bytes: bytes, range: range, bodyVersion: bodyVersion, history: history)
-                })
-            else { return nil }
-            #if MEMOSYNC_INTERNAL_CHECKS
-            entries[index].debugHitCount += 1
-            #endif
-            return taking ? entries.remove(at: index).text : entries[index].text
-        }
+        found(id: id, replica: replica, bytes: bytes, range: range, bodyVersion: bodyVersion, history: history, taking: taking)?.text
     }
 
     #if MEMOSYNC_INTERNAL_CHECKS
@@ -93,18 +83,31 @@ final class DecodedTextCache: Sendable {
         id: MemoID, replica: ReplicaID, bytes: [UInt8], range: Range<Int>, bodyVersion: UInt8, history: PendingHistory?,
         taking: Bool
     ) -> (text: TextCRDT, hitCount: Int)? {
+        found(id: id, replica: replica, bytes: bytes, range: range, bodyVersion: bodyVersion, history: history, taking: taking)
+    }
+    #endif
+
+    /// The entry matching the record's body, if one is kept (`taking` removes it), and how many
+    /// times it has been found (self-check builds; 0 in others).
+    private func found(
+        id: MemoID, replica: ReplicaID, bytes: [UInt8], range: Range<Int>, bodyVersion: UInt8, history: PendingHistory?,
+        taking: Bool
+    ) -> (text: TextCRDT, hitCount: Int)? {
         entries.withLock { entries in
             guard
                 let index = entries.firstIndex(where: {
                     $0.matches(id: id, replica: replica, bytes: bytes, range: range, bodyVersion: bodyVersion, history: history)
                 })
             else { return nil }
+            #if MEMOSYNC_INTERNAL_CHECKS
             entries[index].debugHitCount += 1
             let hitCount = entries[index].debugHitCount
-            return ((taking ? entries.remove(at: index).text : entries[index].text), hitCount)
+            #else
+            let hitCount = 0
+            #endif
+            return (taking ? entries.remove(at: index).text : entries[index].text, hitCount)
         }
     }
-    #endif
 
     /// Keeps `entry`, letting the oldest go beyond ``capacity``.
     func store(_ entry: Entry) {

@@ -44,7 +44,7 @@ extension Runner {
             .compactMap { notebook.memo($0.id) }
         let files = zip(ExportNaming.fileNames(forTitles: memos.map(\.title)), memos).map { (fileName: $0, memo: $1) }
         let manager = FileManager.default
-        try makeFolder(directory)
+        let createdFolders = try makeFolder(directory)
         let folder = directory.hasSuffix("/") ? directory : directory + "/"
         let existing = files.map(\.fileName).filter { manager.fileExists(atPath: folder + $0) }
         if !existing.isEmpty && !overwrite {
@@ -53,23 +53,21 @@ extension Runner {
             throw .runtime("error.exportWouldReplace", ["count": Format.count(existing.count, "file"), "path": directory, "files": shown + more])
         }
         let progress = ProgressLine(console: console, enabled: !quiet, task: t("progress.export"))
-        var written: [String] = []
+        var staged = ExportStaging(folder: folder, createdFolders: createdFolders)
         var bytes = 0
-        for (index, file) in files.enumerated() {
-            let path = folder + file.fileName
-            let data = Data(file.memo.plainText.utf8)
-            do {
-                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-                try? manager.setAttributes([.modificationDate: Format.date(file.memo.modifiedAt)], ofItemAtPath: path)
-                if !existing.contains(file.fileName) { written.append(path) }
-            } catch {
-                progress.finish()
-                // Undo the part done: remove the files this export created.
-                for path in written { try? manager.removeItem(atPath: path) }
-                throw .runtime("error.exportFailed", ["path": path, "error": describe(error)])
+        do throws(ExportStaging.Failure) {
+            // Every file is written under a hidden name first; only then are they put in place.
+            for (index, file) in files.enumerated() {
+                let data = Data(file.memo.plainText.utf8)
+                try staged.stage(data, as: file.fileName, modified: Format.date(file.memo.modifiedAt))
+                bytes += data.count
+                progress.update(done: index + 1, planned: files.count, unit: "file", bytesRead: 0, bytesWritten: bytes)
             }
-            bytes += data.count
-            progress.update(done: index + 1, planned: files.count, unit: "file", bytesRead: 0, bytesWritten: bytes)
+            try staged.putInPlace(failingAt: exportFailureForTests())
+        } catch {
+            progress.finish()
+            staged.takeBack()
+            throw .runtime("error.exportFailed", ["path": error.path, "error": describe(error.underlying)])
         }
         progress.finish()
         if json {
@@ -80,17 +78,26 @@ extension Runner {
         }
     }
 
-    private func makeFolder(_ directory: String) throws(CLIError) {
+    /// Makes `directory` (and the folders on the way) when missing. Returns the folders it
+    /// created, the outermost first (an export that fails removes them again).
+    private func makeFolder(_ directory: String) throws(CLIError) -> [String] {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw .runtime("error.notAFolder", ["path": directory]) }
-            return
+            return []
+        }
+        var missing: [String] = []
+        var path = URL(fileURLWithPath: directory).standardizedFileURL.path
+        while path != "/" && !path.isEmpty && !FileManager.default.fileExists(atPath: path) {
+            missing.insert(path, at: 0)
+            path = (path as NSString).deletingLastPathComponent
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw .runtime("error.cannotCreateFolder", ["path": directory, "error": describe(error)])
         }
+        return missing
     }
 
     // MARK: import

@@ -83,7 +83,7 @@ extension Runner {
             let (store, location) = try openStore(options.store, remembered: settings.store, library: path)
             let shown = Self.storeDisplay(location)
             storeShown = shown
-            let session = EncryptionSession(environment: environment, options: invocation.encryption, libraryPath: path, storeName: shown)
+            let session = EncryptionSession(environment: environment, options: invocation.encryption, libraryPath: path, storeName: shown, quiet: quiet)
             // An encrypted library syncs only through encryption, whatever the store shows (a
             // wiped store gets its key blob back), as `memo sync` does.
             let libraryFolder = path.hasSuffix("/") ? path : path + "/"

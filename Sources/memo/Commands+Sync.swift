@@ -4,14 +4,39 @@ import Foundation
 import MemoCRDT
 import MemoNotes
 import MemoSync
+import MemoSyncRemote
 
 extension Runner {
     /// `memo sync`: through the store's encryption when it has a key blob, turning it on first
     /// with `--encrypt` (EncryptionCommands.swift).
     mutating func sync(library: Library, storeOptions: StoreOptions, encryption: EncryptionOptions) async throws(CLIError) {
+        guard json else { return try await syncCommand(library: library, storeOptions: storeOptions, encryption: encryption) }
+        // `--json` is the same in every language (memo help): its errors are written in English,
+        // as the report's own are (and so is the message on standard error).
+        do {
+            try await MemoLanguage.$taskLanguage.withValue(.english) {
+                try await syncCommand(library: library, storeOptions: storeOptions, encryption: encryption)
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(kind: .runtime, message: String(describing: error))
+        }
+    }
+
+    private mutating func syncCommand(library: Library, storeOptions: StoreOptions, encryption: EncryptionOptions) async throws(CLIError) {
         var settings = try CLISettings.load(library: library.path)
         // A folder, an S3 bucket or a WebDAV folder (StoreOption.swift).
-        let (opened, location) = try openStore(storeOptions, remembered: settings.store, library: library.path)
+        let opened: any BlobStore
+        let location: StoreLocation
+        do throws(CLIError) {
+            (opened, location) = try openStore(storeOptions, remembered: settings.store, library: library.path)
+        } catch {
+            // `--json` prints its object even when the store could not be opened (a remembered
+            // folder that is not mounted, missing credentials): nothing was read or written.
+            if json { try printFailedSync(error, store: storeOptions.store ?? settings.store, replica: library.writer.id) }
+            throw error
+        }
         #if MEMOSYNC_TEST_HOOKS
         let store = gatedForTests(opened)
         #else
@@ -22,18 +47,13 @@ extension Runner {
         let progress = ProgressLine(console: console, enabled: !quiet, task: t("progress.sync"))
         let report: SyncReport
         do throws(CLIError) {
-            let session = EncryptionSession(environment: environment, options: encryption, libraryPath: library.path, storeName: shown)
+            let session = EncryptionSession(environment: environment, options: encryption, libraryPath: library.path, storeName: shown, quiet: quiet)
             report = try await session.sync(replica: library.writer, store: store, progress: { progress.update($0) })
         } catch {
             progress.finish()
             // `--json` prints its object even when the sync failed (memo help sync): here
             // nothing was read or written, and the error is the only one.
-            if json {
-                var object = syncJSON(SyncReport(), store: location.text, replica: library.writer.id)
-                object["errors"] = [error.message]
-                object["problems"] = [["operation": NSNull(), "key": NSNull(), "error": error.message, "reason": NSNull()] as [String: Any]]
-                console.print(try Format.json(object))
-            }
+            if json { try printFailedSync(error, store: location.text, replica: library.writer.id) }
             throw error
         }
         progress.finish()
@@ -62,9 +82,18 @@ extension Runner {
         }
     }
 
-    private func syncJSON(_ report: SyncReport, store: String, replica: ReplicaID) -> [String: Any] {
+    /// `sync --json`'s object for a sync that failed before it began: nothing read or written,
+    /// `error` the only error.
+    private mutating func printFailedSync(_ error: CLIError, store: String?, replica: ReplicaID) throws(CLIError) {
+        var object = syncJSON(SyncReport(), store: store, replica: replica)
+        object["errors"] = [error.message]
+        object["problems"] = [["operation": NSNull(), "key": NSNull(), "error": error.message, "reason": NSNull()] as [String: Any]]
+        console.print(try Format.json(object))
+    }
+
+    private func syncJSON(_ report: SyncReport, store: String?, replica: ReplicaID) -> [String: Any] {
         return [
-            "store": store,
+            "store": store ?? NSNull(),
             "replica": replica.description,
             "blobsListed": report.blobsListed,
             "blobsRead": report.blobsRead,

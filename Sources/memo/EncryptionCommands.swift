@@ -110,6 +110,18 @@ struct EncryptionSession {
     let libraryPath: String
     /// How messages name the store (a folder's path, or a remote store's kind and location).
     let storeName: String
+    /// `--quiet`: notes are left out (errors and warnings of damage stay).
+    let quiet: Bool
+
+    /// Writes a note to standard error, unless `--quiet`.
+    func note(_ text: String) {
+        if !quiet { FileHandle.standardError.write(Data(("memo: " + text + "\n").utf8)) }
+    }
+
+    /// Writes a warning of damage to standard error, `--quiet` or not.
+    func warn(_ text: String) {
+        FileHandle.standardError.write(Data(("memo: " + text + "\n").utf8))
+    }
 
     /// Where the derived key is remembered.
     var rememberedKeyPath: String { libraryPath + "/store-key" }
@@ -142,8 +154,7 @@ struct EncryptionSession {
         case .plain where library != nil:
             // Wiped, its key blob deleted, or a new store: the library's key blob goes back first.
             let encrypted = try await unlock(store, library: library)
-            let note = t("note.keyBlobRestored", ["path": storeName])
-            FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
+            note(t("note.keyBlobRestored", ["path": storeName]))
             return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
                 .countingKeyBlobWritten(replica.encryption)
         case .plain where options.encrypt:
@@ -167,8 +178,9 @@ struct EncryptionSession {
         // The plain blobs collected are this sync's deletions too (issue 29, message 7).
         report.blobsDeleted += collected.count
         if !report.plainBlobsIgnored.isEmpty {
-            let note = t("note.plainBlobsIgnored", ["count": Format.count(report.plainBlobsIgnored.count, "blob"), "path": storeName])
-            FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
+            // Blobs no library of this store wrote through its encryption: damage (or someone
+            // else's writing), said under --quiet too.
+            warn(t("note.plainBlobsIgnored", ["count": Format.count(report.plainBlobsIgnored.count, "blob"), "path": storeName]))
         }
         return report
     }
@@ -211,8 +223,7 @@ struct EncryptionSession {
         guard report.isComplete, report.publishedSnapshot != nil, encrypted.plainBlobsListed > 0 else { return [] }
         let collected = await StoreEncryption.collectPlainBlobs(in: store, coveredBy: replica.notebook.version)
         if !collected.deleted.isEmpty {
-            let note = t("note.plainBlobsCollected", ["count": Format.count(collected.deleted.count, "blob"), "path": storeName])
-            FileHandle.standardError.write(Data(("memo: " + note + "\n").utf8))
+            note(t("note.plainBlobsCollected", ["count": Format.count(collected.deleted.count, "blob"), "path": storeName]))
         }
         return Set(collected.deleted)
     }
@@ -382,7 +393,7 @@ extension Runner {
         // A folder, an S3 bucket or a WebDAV folder, as `memo sync` opens it (StoreOption.swift).
         let (store, location) = try openStore(StoreOptions(store: storeOption), remembered: settings.store, library: libraryPath)
         let path = Self.storeDisplay(location)
-        let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath, storeName: path)
+        let session = EncryptionSession(environment: environment, options: options, libraryPath: libraryPath, storeName: path, quiet: quiet)
         if action == .decrypt { return try await decrypt(library: library, store: store, session: session, path: path) }
         // A plain store of a plain library has no passphrase to change and no key to rotate
         // (asking for "the store's passphrase" there would say it is encrypted). An encrypted
@@ -422,7 +433,7 @@ extension Runner {
     private mutating func decrypt(library: Library, store: any BlobStore, session: EncryptionSession, path: String) async throws(CLIError) {
         let replica = library.writer
         guard let encryption = session.libraryEncryption(replica) else { throw .runtime("error.libraryNotEncrypted") }
-        FileHandle.standardError.write(Data(("memo: " + t("store.decryptExplained", ["path": path]) + "\n").utf8))
+        session.note(t("store.decryptExplained", ["path": path]))
         guard let passphrase = try session.givenPassphrase(prompt: t("prompt.passphraseToDecrypt", ["path": path])) else {
             throw .encryption(.passphraseRequired, store: path)
         }
@@ -441,9 +452,12 @@ extension Runner {
         }
         decryptStepDone(1)
         do throws(BlobStoreError) {
+            if decryptFailsForTests(at: 2) { throw .io(reason: "test failure") }
             for keyBlob in try await store.list(prefix: StoreLayout.root + "keys/") { try await store.delete(key: keyBlob.key) }
         } catch {
-            throw .runtime("error.couldNotSync", ["path": path, "error": Format.terminalSafe(explain(error))])
+            // The library is still encrypted: a key blob deleted before the failure is put back
+            // by its next sync.
+            throw .runtime("error.decryptKeysNotDeleted", ["path": path, "error": Format.terminalSafe(explain(error))])
         }
         // The remembered key first: a library stopped between the two is still encrypted, with
         // its key blob to put back (a `store-key` without `encryption` would mean an encrypted
@@ -452,9 +466,10 @@ extension Runner {
         unlink(session.rememberedKeyPath)
         decryptStepDone(3)
         do throws(ReplicaError) {
+            if decryptFailsForTests(at: 4) { throw .disk(.io(reason: "test failure")) }
             try await replica.turnEncryptionOff()
         } catch {
-            throw .runtime("error.syncFailed", ["error": explain(error)])
+            throw .runtime("error.decryptLibraryStaysEncrypted", ["error": explain(error)])
         }
         decryptStepDone(4)
         // The ciphertext: unreadable without the key blob; deleted (what fails stays, harmless).
@@ -464,9 +479,10 @@ extension Runner {
         decryptStepDone(5)
         let published: SyncReport
         do throws(ReplicaError) {
+            if decryptFailsForTests(at: 6) { throw .disk(.io(reason: "test failure")) }
             published = try await replica.sync(with: store)
         } catch {
-            throw .runtime("error.syncFailed", ["error": explain(error)])
+            throw .runtime("error.decryptNotPublished", ["path": path, "error": explain(error)])
         }
         decryptStepDone(6)
         console.print(t("store.decrypted", ["path": path]))

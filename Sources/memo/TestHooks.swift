@@ -65,6 +65,19 @@ extension Runner {
         usleep(min(milliseconds, 60_000) * 1000)  // at most a minute: no overflow
     }
 
+    /// `memo store decrypt` fails at its step `step` (2: deleting the key blobs; 4: turning the
+    /// library plain; 6: publishing in plain text) with `MEMO_TEST_FAIL_DECRYPT_AT=step`, as a
+    /// store or disk would (the steps as `decryptStepDone` numbers them: the one after it).
+    func decryptFailsForTests(at step: Int) -> Bool {
+        environment["MEMO_TEST_FAIL_DECRYPT_AT"] == String(step)
+    }
+
+    /// `memo export --all` fails putting its file number `n` in place (0 is the first) with
+    /// `MEMO_TEST_FAIL_EXPORT_AT=n`, as a disk would, after the files before it were put.
+    func exportFailureForTests() -> Int? {
+        environment["MEMO_TEST_FAIL_EXPORT_AT"].flatMap { Int($0) }
+    }
+
     /// `store` behind the test gate when `MEMO_TEST_STORE_GATE` is set.
     func gatedForTests(_ store: any BlobStore) -> any BlobStore {
         guard let gate = environment["MEMO_TEST_STORE_GATE"], !gate.isEmpty else { return store }
@@ -82,5 +95,13 @@ extension Runner {
     /// build's tests.
     @inline(__always)
     func decryptStepDone(_ step: Int) {}
+
+    /// `memo store decrypt` never fails on purpose outside the self-check build's tests.
+    @inline(__always)
+    func decryptFailsForTests(at step: Int) -> Bool { false }
+
+    /// `memo export --all` never fails on purpose outside the self-check build's tests.
+    @inline(__always)
+    func exportFailureForTests() -> Int? { nil }
 }
 #endif

@@ -257,4 +257,111 @@ import Testing
         let other = try sandbox.ok(["list"], library: b).stdout
         for text in Self.secrets { #expect(other.contains(String(text.prefix(20))), "step \(step): \(other)") }
     }
+
+    /// `memo store decrypt` failing (not killed) at each of its steps says where it stopped, and
+    /// what it says holds: before the library is plain, it stays encrypted and its next sync
+    /// puts the key blob back, with only ciphertext beside it; after, `memo sync` publishes.
+    @Test("a store decrypt that fails says where it stopped, loses nothing and leaks nothing", arguments: [2, 4, 6])
+    func decryptThatFailsSaysWhereItStopped(step: Int) throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, store, b) = (sandbox.at("a"), sandbox.at("store"), sandbox.at("b"))
+        try encryptedLibrary(sandbox, a, store)
+        let failed = try sandbox.fails(
+            ["store", "decrypt"], status: 1, library: a, environment: Self.passphrase.merging(["MEMO_TEST_FAIL_DECRYPT_AT": String(step)]) { $1 })
+        #expect(!failed.stderr.contains("nothing was read or written"), "\(failed)")
+        let encrypted = try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool
+        #expect(encrypted == (step < 6), "step \(step)")
+        if step < 6 {
+            #expect(failed.stderr.contains("stays encrypted") || failed.stderr.contains("stay encrypted"), "\(failed)")
+            #expect(failed.stderr.contains("nothing was lost") && failed.stderr.contains("memo store decrypt"), "\(failed)")
+            expectNoMemoText(in: store)
+            try sandbox.ok(["sync"], library: a, environment: Self.passphrase)
+            expectNoMemoText(in: store)
+            #expect(keyBlobs(in: store).count == 1, "step \(step)")
+            try sandbox.ok(["store", "decrypt"], library: a, environment: Self.passphrase)
+        } else {
+            #expect(failed.stderr.contains("encryption is off") && failed.stderr.contains("'memo sync'"), "\(failed)")
+            #expect(keyBlobs(in: store).isEmpty)
+            try sandbox.ok(["sync"], library: a)
+        }
+        #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == false)
+        #expect(!files(in: store, containing: "Groceries").isEmpty, "step \(step)")
+        try sandbox.ok(["sync", "--store", store], library: b)
+        let other = try sandbox.ok(["list"], library: b).stdout
+        for text in Self.secrets { #expect(other.contains(String(text.prefix(20))), "step \(step): \(other)") }
+    }
+
+    /// "--quiet: nothing on standard error but errors and warnings of damage" (memo help): the
+    /// encryption notes (a key blob put back, plain blobs collected, what decrypt does) are
+    /// notes; plain blobs in an encrypted store, which no library of it wrote, are said anyway.
+    @Test("--quiet leaves out the encryption notes")
+    func quietLeavesOutTheEncryptionNotes() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, store, plain) = (sandbox.at("a"), sandbox.at("store"), sandbox.at("plain"))
+        // Plain blobs first, collected when encryption is turned on.
+        _ = try sandbox.newMemo("published in plain text first", library: a)
+        try sandbox.ok(["sync", "--store", plain], library: a)
+        let turnedOn = try sandbox.ok(["sync", "--quiet", "--encrypt"], library: a, environment: Self.passphrase)
+        #expect(turnedOn.stderr.isEmpty, "\(turnedOn)")
+        #expect(files(in: plain, containing: "published in plain").isEmpty)
+        let loud = sandbox.at("loud")
+        _ = try sandbox.newMemo("another", library: loud)
+        try sandbox.ok(["sync", "--store", sandbox.at("loud-store")], library: loud)
+        let said = try sandbox.ok(["sync", "--encrypt"], library: loud, environment: Self.passphrase)
+        #expect(said.stderr.contains("plain text"), "without --quiet the note is there: \(said)")
+        // A wiped store: the key blob goes back without a word.
+        try encryptedLibrary(sandbox, sandbox.at("c"), store)
+        try wipe(store)
+        let restored = try sandbox.ok(["sync", "--quiet"], library: sandbox.at("c"))
+        #expect(restored.stderr.isEmpty, "\(restored)")
+        #expect(keyBlobs(in: store).count == 1)
+        let decrypted = try sandbox.ok(["store", "decrypt", "--quiet"], library: sandbox.at("c"), environment: Self.passphrase)
+        #expect(decrypted.stderr.isEmpty, "\(decrypted)")
+    }
+
+    /// A library from before the `encryption` file, known encrypted by its `store-key` alone
+    /// (FORMAT.md, "Library encryption"), is encrypted too: with no key blob of its own to put
+    /// back, a wiped store is an error, never the notebook in plain text.
+    @Test("a library with a store-key but no encryption file stays encrypted")
+    func aRememberedKeyAloneKeepsTheLibraryEncrypted() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, store) = (sandbox.at("a"), sandbox.at("store"))
+        try encryptedLibrary(sandbox, a, store)
+        try FileManager.default.removeItem(atPath: a + "/encryption")
+        #expect(FileManager.default.fileExists(atPath: a + "/store-key"))
+        #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == true)
+        try wipe(store)
+        _ = try sandbox.newMemo("Groceries, written after the wipe", library: a)
+        try sandbox.fails(["sync"], status: 1, containing: ["has no key blob", "nothing written in plain text"], library: a)
+        expectNoMemoText(in: store)
+        #expect(sandbox.contents(of: store).isEmpty)
+        #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == true)
+    }
+
+    /// "remembers the derived key (never the passphrase)" (README) and "never the passphrase
+    /// itself" (memo help): no library file holds a passphrase given any way, old or new.
+    @Test("no file of a library holds its passphrase")
+    func noLibraryFileHoldsThePassphrase() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, b, store) = (sandbox.at("a"), sandbox.at("b"), sandbox.at("store"))
+        try encryptedLibrary(sandbox, a, store)
+        let file = sandbox.at("passphrase.txt")
+        try Data("correct horse battery staple\n".utf8).write(to: URL(fileURLWithPath: file))
+        try sandbox.ok(["sync", "--store", store, "--passphrase-file", file], library: b)
+        let newFile = sandbox.at("new-passphrase.txt")
+        try Data("a brand new passphrase\n".utf8).write(to: URL(fileURLWithPath: newFile))
+        try sandbox.ok(["store", "passphrase", "--new-passphrase-file", newFile], library: b, environment: Self.passphrase)
+        try sandbox.ok(["sync"], library: a, environment: ["MEMO_PASSPHRASE": "a brand new passphrase"])
+        for library in [a, b] {
+            #expect(FileManager.default.fileExists(atPath: library + "/store-key"))
+            for secret in ["correct horse", "brand new passphrase"] {
+                #expect(files(in: library, containing: secret).isEmpty, "\(library) holds \(secret): \(files(in: library, containing: secret))")
+            }
+        }
+        for secret in ["correct horse", "brand new passphrase"] { #expect(files(in: store, containing: secret).isEmpty) }
+    }
 }

@@ -269,6 +269,62 @@ struct SyncReportCLITests {
         #expect((object["problems"] as? [[String: Any]])?.count == 1)
     }
 
+    /// "Printed even when the sync failed" (memo help sync): also when the store cannot even be
+    /// opened (its remembered folder gone, as an unmounted drive's is; a store path that is a
+    /// file; no store at all).
+    @Test("sync --json prints the report when the store cannot be opened")
+    func jsonIsPrintedWhenTheStoreCannotBeOpened() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let store = sandbox.at("store")
+        _ = try sandbox.newMemo("offline", library: library)
+        try sandbox.ok(["sync", "--store", store], library: library)
+        try FileManager.default.removeItem(atPath: store)
+        let aFile = sandbox.at("a-file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: aFile))
+        let cases: [(arguments: [String], library: String, status: Int32, store: String?)] = [
+            (["sync", "--json"], library, 1, store),
+            (["sync", "--json", "--store", aFile], library, 1, aFile),
+            (["sync", "--json"], sandbox.at("never-synced"), 2, nil),
+        ]
+        for run in cases {
+            if run.library != library { _ = try sandbox.newMemo("another", library: run.library) }
+            let failed = try sandbox.memo(run.arguments, library: run.library)
+            #expect(failed.status == run.status, "\(run.arguments): \(failed)")
+            let object = try failed.object()
+            #expect(object["complete"] as? Bool == false && object["listedStore"] as? Bool == false, "\(object)")
+            #expect(object["blobsWritten"] as? Int == 0 && object["blobsRead"] as? Int == 0)
+            #expect(object["store"] as? String == run.store, "\(object)")
+            let errors = try #require(object["errors"] as? [String])
+            #expect(errors.count == 1 && failed.stderr.contains(errors[0]), "\(failed)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store), "a remembered folder is never made again")
+    }
+
+    /// "--json: output for programs (the same in every language)" (memo help): a failed sync's
+    /// object too, whose error would otherwise be in the user's language.
+    @Test("sync --json prints the same failure in every language")
+    func jsonFailuresAreTheSameInEveryLanguage() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        _ = try sandbox.newMemo("offline", library: library)
+        var outputs: [String] = []
+        for locale in ["C.UTF-8", "ko_KR.UTF-8", "ja_JP.UTF-8"] {
+            for arguments in [["sync", "--store", "http://127.0.0.1:9/dav", "--json"], ["sync", "--store", sandbox.at("library/state"), "--json"]] {
+                let failed = try sandbox.memo(arguments, library: library, environment: ["LANG": locale])
+                #expect(failed.status == 1, "\(locale): \(failed)")
+                outputs.append(failed.stdout)
+            }
+        }
+        #expect(outputs.count == 6 && outputs[0] != outputs[1])
+        for (index, output) in outputs.enumerated() { #expect(output == outputs[index % 2], "\(index): \(output)") }
+        // Without --json the same failure speaks the user's language.
+        let korean = try sandbox.memo(["sync", "--store", sandbox.at("library/state")], library: library, environment: ["LANG": "ko_KR.UTF-8"])
+        #expect(korean.status == 1 && korean.stderr.unicodeScalars.contains { $0.properties.isIdeographic || (0xAC00...0xD7A3).contains($0.value) }, "\(korean)")
+    }
+
 }
 
 /// Runs `memo` with file permissions checked as for an ordinary user: directly when the tests do

@@ -227,9 +227,12 @@ extension MemoStrings {
         "cli.error.editorNotStarted": "cannot start the editor '{command}': {error}",
         "cli.error.emptyPath": "an empty path was given",
         "cli.error.encryptionFailed": "encryption of the store {path} failed: {error}",
+        "cli.error.decryptKeysNotDeleted": "could not turn encryption off for {path}: deleting its key blob failed: {error}. This library and the store stay encrypted, and nothing was lost; run 'memo store decrypt' again",
+        "cli.error.decryptLibraryStaysEncrypted": "could not turn encryption off for this library: {error}. The store's key blob is deleted, but the library stays encrypted (its next sync puts the key blob back) and nothing was lost; run 'memo store decrypt' again",
+        "cli.error.decryptNotPublished": "encryption is off for this library, but its memos could not be published in plain text to {path}: {error}; run 'memo sync' to publish them",
         "cli.error.exportAllNoID": "'export --all DIR' exports every memo; it takes no memo id",
         "cli.error.exportAllNoOutput": "--output names one file; with --all, give a folder only",
-        "cli.error.exportFailed": "cannot write {path}: {error}; the files written so far were removed",
+        "cli.error.exportFailed": "cannot write {path}: {error}; nothing was changed (files already there keep what they held, and no new file was left)",
         "cli.error.exportWouldReplace": """
             {count} in {path} would be replaced; nothing was written (add --force to replace them):
             {files}
@@ -464,7 +467,8 @@ extension MemoStrings {
             library damaged (its warnings say what was lost); 'search' exits 1 when nothing
             matched and 2 on errors, as grep does. Errors go to standard error as
             "memo: <message>"; a failed command changes nothing, except a sync, which
-            keeps what it received before a store error ('memo help sync').
+            keeps what it received before a store error ('memo help sync'), and 'memo store
+            decrypt', whose error says where it stopped and what to run.
 
             Language: messages and help follow LC_ALL, LC_MESSAGES or LANG (English, Korean,
             Japanese); dates and numbers follow the locale. 'memo help COMMAND' shows examples.
@@ -580,8 +584,10 @@ extension MemoStrings {
             memo's last change, so 'memo import DIR' gives the same memos back (CR LF
             line breaks come back as LF, and a byte order mark at the start is dropped,
             as import does with any file). Existing files are not replaced unless --force
-            is given: if any would be, nothing is written. On a terminal, an export that
-            takes more than a second shows its progress, unless --quiet.
+            is given: if any would be, nothing is written. An export that fails changes
+            nothing: files already there keep what they held, and no new file is left. On a
+            terminal, an export that takes more than a second shows its progress, unless
+            --quiet.
 
             --output FILE, -o FILE  write to FILE
             --all DIR               write every memo into DIR

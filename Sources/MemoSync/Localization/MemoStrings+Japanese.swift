@@ -227,9 +227,12 @@ extension MemoStrings {
         "cli.error.editorNotStarted": "エディター '{command}' を起動できません: {error}",
         "cli.error.emptyPath": "空のパスが指定されました",
         "cli.error.encryptionFailed": "ストア {path} の暗号化の処理に失敗しました: {error}",
+        "cli.error.decryptKeysNotDeleted": "{path} の暗号化をオフにできません: 鍵ブロブを削除できませんでした: {error}。このライブラリとストアは暗号化されたままで、失われたものはありません。'memo store decrypt' をもう一度実行してください",
+        "cli.error.decryptLibraryStaysEncrypted": "このライブラリの暗号化をオフにできません: {error}。ストアの鍵ブロブは削除されましたが、ライブラリは暗号化されたままで(次の同期が鍵ブロブを戻します)、失われたものはありません。'memo store decrypt' をもう一度実行してください",
+        "cli.error.decryptNotPublished": "このライブラリの暗号化はオフになりましたが、メモを {path} にプレーンテキストで公開できませんでした: {error}。公開するには 'memo sync' を実行してください",
         "cli.error.exportAllNoID": "'export --all DIR' はすべてのメモを書き出します。メモの ID は取りません",
         "cli.error.exportAllNoOutput": "--output は 1 つのファイルを指します。--all ではフォルダーだけを指定してください",
-        "cli.error.exportFailed": "{path} に書き込めません: {error}。ここまでに書き込んだファイルは削除しました",
+        "cli.error.exportFailed": "{path} に書き込めません: {error}。何も変更していません(既にあったファイルは内容がそのままで、新しいファイルは残っていません)",
         "cli.error.exportWouldReplace": """
             {path} の {count}が上書きされます。何も書き込んでいません(上書きするには --force):
             {files}
@@ -463,7 +466,8 @@ extension MemoStrings {
             が違う・ない・古いときは 3、作業はしたがライブラリの破損が見つかったときは 4 (警告が
             失われたものを伝えます)。'search' は grep と同じく、一致なしで 1、エラーで 2 です。エラーは "memo: <メッセージ>" の形で
             標準エラーに出ます。失敗したコマンドは何も変更しません。ただし同期は、保存先の
-            エラーの前に受け取ったものを保ちます('memo help sync')。
+            エラーの前に受け取ったものを保ち('memo help sync')、'memo store decrypt' は
+            どこで止まったか、何を実行すればよいかをエラーで伝えます。
 
             言語: メッセージとヘルプは LC_ALL、LC_MESSAGES、LANG に従います(英語、韓国語、
             日本語)。日付と数値はロケールの形式です。'memo help コマンド' に例があります。
@@ -577,8 +581,9 @@ extension MemoStrings {
             作り(一般的なファイルシステムで安全かつ重複しないように)、ファイルの日付はメモの
             最終変更時刻なので、'memo import DIR' で同じメモに戻せます(取り込みはどのファイルでも
             CR LF の改行を LF にし、先頭のバイト順マークを除きます)。--force がなければ既存の
-            ファイルは上書きせず、1 つでも上書きすることになるなら何も書きません。端末では、
-            1 秒を超える書き出しは --quiet でない限り進み具合を表示します。
+            ファイルは上書きせず、1 つでも上書きすることになるなら何も書きません。失敗した
+            書き出しは何も変えません。既にあったファイルは内容がそのままで、新しいファイルは
+            残りません。端末では、1 秒を超える書き出しは --quiet でない限り進み具合を表示します。
 
             --output FILE, -o FILE  FILE に書く
             --all DIR               すべてのメモを DIR に書く

@@ -227,9 +227,12 @@ extension MemoStrings {
         "cli.error.editorNotStarted": "편집기 '{command}'를 실행할 수 없습니다: {error}",
         "cli.error.emptyPath": "빈 경로가 주어졌습니다",
         "cli.error.encryptionFailed": "저장소({path})의 암호화 처리에 실패했습니다: {error}",
+        "cli.error.decryptKeysNotDeleted": "{path}의 암호화를 끌 수 없습니다: 키 블롭을 지우지 못했습니다: {error}. 이 라이브러리와 저장소는 그대로 암호화되어 있고 잃은 것은 없습니다. 'memo store decrypt'를 다시 실행하세요",
+        "cli.error.decryptLibraryStaysEncrypted": "이 라이브러리의 암호화를 끌 수 없습니다: {error}. 저장소의 키 블롭은 지워졌지만 라이브러리는 그대로 암호화되어 있고(다음 동기화가 키 블롭을 되돌려 놓습니다) 잃은 것은 없습니다. 'memo store decrypt'를 다시 실행하세요",
+        "cli.error.decryptNotPublished": "이 라이브러리의 암호화는 꺼졌지만 메모를 {path}에 일반 텍스트로 게시하지 못했습니다: {error}. 게시하려면 'memo sync'를 실행하세요",
         "cli.error.exportAllNoID": "'export --all DIR'은 모든 메모를 내보냅니다. 메모 ID를 받지 않습니다",
         "cli.error.exportAllNoOutput": "--output은 파일 하나를 가리킵니다. --all에는 폴더만 주세요",
-        "cli.error.exportFailed": "{path}에 쓸 수 없습니다: {error}. 지금까지 쓴 파일은 지웠습니다",
+        "cli.error.exportFailed": "{path}에 쓸 수 없습니다: {error}. 아무것도 바뀌지 않았습니다(이미 있던 파일은 내용이 그대로이고, 새 파일은 남지 않았습니다)",
         "cli.error.exportWouldReplace": """
             {path} 폴더에서 {count}를 덮어쓰게 됩니다. 아무것도 쓰지 않았습니다(덮어쓰려면 --force):
             {files}
@@ -462,7 +465,8 @@ extension MemoStrings {
             없거나 바뀌었으면 3, 할 일은 했지만 라이브러리가 손상된 것을 발견하면 4(경고가 무엇을
             잃었는지 알려 줍니다). 'search'는 grep처럼 일치하는 것이 없으면 1, 오류면 2입니다.
             오류는 "memo: <메시지>" 형태로 표준 오류에 나오며, 실패한 명령은 아무것도 바꾸지
-            않습니다. 다만 동기화는 저장소 오류 전에 받은 것을 간직합니다('memo help sync').
+            않습니다. 다만 동기화는 저장소 오류 전에 받은 것을 간직하고('memo help sync'),
+            'memo store decrypt'는 어디서 멈췄고 무엇을 실행할지 오류로 알려 줍니다.
 
             언어: 메시지와 도움말은 LC_ALL, LC_MESSAGES, LANG을 따릅니다(영어, 한국어,
             일본어). 날짜와 숫자는 로캘 형식을 따릅니다. 'memo help 명령'에 예가 있습니다.
@@ -574,8 +578,9 @@ extension MemoStrings {
             시스템 모두에서 안전하고 겹치지 않게), 파일 날짜는 메모가 마지막으로 바뀐 시각이므로
             'memo import DIR'로 같은 메모를 되살릴 수 있습니다(가져오기는 어느 파일에서나
             CR LF 줄바꿈을 LF로 바꾸고 맨 앞의 바이트 순서 표시를 뺍니다). --force가 없으면 기존 파일을
-            덮어쓰지 않으며, 하나라도 덮어쓰게 되면 아무것도 쓰지 않습니다. 터미널에서 1초 넘게
-            걸리면 --quiet가 아닌 한 진행 상황을 보여 줍니다.
+            덮어쓰지 않으며, 하나라도 덮어쓰게 되면 아무것도 쓰지 않습니다. 실패한 내보내기는
+            아무것도 바꾸지 않습니다. 이미 있던 파일은 내용이 그대로이고, 새 파일은 남지
+            않습니다. 터미널에서 1초 넘게 걸리면 --quiet가 아닌 한 진행 상황을 보여 줍니다.
 
             --output FILE, -o FILE  FILE에 쓰기
             --all DIR               모든 메모를 DIR에 쓰기

@@ -397,4 +397,21 @@ struct LocalizedCLITests {
         #expect(german.range(of: #"\d,\d KB"#, options: .regularExpression) != nil, "\(german)")
         #expect(german.contains("Synced with"), "German is not a catalog language: English")
     }
+
+    /// README: "`memo help sync` lists every source" of a remote store's credentials, region and
+    /// endpoint: every variable `StoreCredentialSources` reads is on the page, in every language.
+    @Test("memo help sync names every variable the store credentials are read from")
+    func theSyncPageNamesEveryCredentialVariable() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let source = try String(contentsOf: root.appendingPathComponent("Sources/MemoSyncRemote/StoreCredentials.swift"), encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"(?:nonEmpty\(|environment\[)"([A-Z0-9_]+)""#)
+        let names = Set(pattern.matches(in: source, range: NSRange(source.startIndex..., in: source)).compactMap { match in
+            Range(match.range(at: 1), in: source).map { String(source[$0]) }
+        }).subtracting(["HOME"])
+        #expect(names.count >= 11, "\(names.sorted())")
+        for language in MemoLanguage.allCases {
+            let page = MemoStrings.text("help.page.sync", language: language)
+            for name in names.sorted() { #expect(page.contains(name), "\(language): \(name) missing from memo help sync") }
+        }
+    }
 }

@@ -165,6 +165,11 @@ import MemoSyncTesting
         for (language, words) in [(MemoLanguage.english, "retention"), (.korean, "보존"), (.japanese, "保存期間")] {
             let reason = MemoLanguage.$taskLanguage.withValue(language) { error.failureReason ?? "" }
             #expect(reason.contains(words), "\(language): \(reason)")
+            // ShowingAMemosHistory.md: "whose `localizedDescription` and `failureReason` say so".
+            let description = MemoLanguage.$taskLanguage.withValue(language) { error.localizedDescription }
+            #expect(description.contains(words), "\(language): \(description)")
+            let notHeld = MemoLanguage.$taskLanguage.withValue(language) { ReplicaError.notebook(.history(memo, .versionNotHeld)).localizedDescription }
+            #expect(!notHeld.contains(words) && notHeld != description, "\(language): \(notHeld)")
         }
         // Other mistakes: an unknown memo, a version of another memo, a memo in the trash.
         let unknown = MemoID(high: 1, low: 2)

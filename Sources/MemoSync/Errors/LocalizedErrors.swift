@@ -94,7 +94,8 @@ extension NotebookError: LocalizedError {
         case let .invalidDelta(reason): errorSentence("error.NotebookError.invalidDelta.what", detail: FailureCause.englishDetail(reason))
         case let .corruptMemo(_, error): errorSentence("error.NotebookError.corruptMemo.what", detail: error.localizedDetail)
         case .nothingToUndo: errorSentence("error.NotebookError.nothingToUndo.what", detail: nil)
-        case .history: errorSentence("error.NotebookError.history.what", detail: nil)
+        case .history(_, .contentNotRetained): errorSentence("error.NotebookError.history.what", detail: localized("error.NotebookError.history.notRetained.detail"))
+        case .history(_, .versionNotHeld): errorSentence("error.NotebookError.history.what", detail: localized("error.NotebookError.history.notHeld.detail"))
         }
     }
 

@@ -82,6 +82,8 @@ extension MemoStrings {
         "error.NotebookError.corruptMemo.what": "A memo cannot be read",
         "error.NotebookError.nothingToUndo.what": "There is nothing to undo or redo in this memo",
         "error.NotebookError.history.what": "The earlier version of the memo cannot be shown",
+        "error.NotebookError.history.notRetained.detail": "part of it was deleted before the retention period",
+        "error.NotebookError.history.notHeld.detail": "this device does not hold it yet",
         "error.NotebookError.history.notRetained.reason": "Deleted text is kept only for the retention period, and part of this version was deleted before it.",
         "error.NotebookError.history.notHeld.reason": "This device does not hold that version of the memo yet.",
         "error.DecodingError.any.what": "The data could not be read",
@@ -901,11 +903,14 @@ extension MemoStrings {
             The store may also be an S3-compatible bucket (--store s3://BUCKET/PREFIX, with
             --endpoint URL for a service other than AWS, and --region) or a WebDAV folder
             (--store https://HOST/PATH or webdav://HOST/PATH). Credentials come from
-            AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (or the
-            [s3] section of the library's store-credentials file, or ~/.aws/credentials
-            with AWS_PROFILE), and for WebDAV from MEMOSYNC_WEBDAV_USER and
-            MEMOSYNC_WEBDAV_PASSWORD (or the [webdav] section); they are never printed,
-            remembered or put in a URL.
+            AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (else the
+            [s3] section of the library's store-credentials file, else the AWS shared
+            credentials file, AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials, profile
+            AWS_PROFILE or default); the region from --region, else AWS_REGION or
+            AWS_DEFAULT_REGION, else us-east-1; the endpoint from --endpoint, else
+            AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, else AWS. For WebDAV they come from
+            MEMOSYNC_WEBDAV_USER and MEMOSYNC_WEBDAV_PASSWORD (else the [webdav]
+            section). Credentials are never printed, remembered or put in a URL.
 
             Prints what happened: blobs read and written, operations received and
             published, and blobs skipped and why (a file still being copied, a damaged

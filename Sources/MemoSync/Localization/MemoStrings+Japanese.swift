@@ -82,6 +82,8 @@ extension MemoStrings {
         "error.NotebookError.corruptMemo.what": "メモを読み込めません",
         "error.NotebookError.nothingToUndo.what": "このメモには取り消すこともやり直すこともありません",
         "error.NotebookError.history.what": "メモの以前のバージョンを表示できません",
+        "error.NotebookError.history.notRetained.detail": "その一部が保存期間より前に削除されました",
+        "error.NotebookError.history.notHeld.detail": "この端末にはまだありません",
         "error.NotebookError.history.notRetained.reason": "削除されたテキストは保存期間のあいだだけ保持されます。このバージョンの一部はそれより前に削除されました。",
         "error.NotebookError.history.notHeld.reason": "この端末にはまだメモのそのバージョンがありません。",
         "error.DecodingError.any.what": "データを読み込めませんでした",
@@ -888,9 +890,13 @@ extension MemoStrings {
             ストアには S3 互換のバケット(--store s3://BUCKET/PREFIX、AWS 以外のサービスは
             --endpoint URL、それに --region)や WebDAV のフォルダー(--store https://HOST/PATH
             または webdav://HOST/PATH)も使えます。認証情報は AWS_ACCESS_KEY_ID、
-            AWS_SECRET_ACCESS_KEY、AWS_SESSION_TOKEN(またはライブラリの store-credentials
-            ファイルの [s3] セクション、AWS_PROFILE と ~/.aws/credentials)から、WebDAV は
-            MEMOSYNC_WEBDAV_USER と MEMOSYNC_WEBDAV_PASSWORD(または [webdav] セクション)から
+            AWS_SECRET_ACCESS_KEY、AWS_SESSION_TOKEN(なければライブラリの store-credentials
+            ファイルの [s3] セクション、それもなければ AWS の共有認証情報ファイル
+            AWS_SHARED_CREDENTIALS_FILE または ~/.aws/credentials のプロファイル AWS_PROFILE
+            または default)から読みます。リージョンは --region、なければ AWS_REGION または
+            AWS_DEFAULT_REGION、なければ us-east-1、エンドポイントは --endpoint、なければ
+            AWS_ENDPOINT_URL_S3 または AWS_ENDPOINT_URL、なければ AWS です。WebDAV は
+            MEMOSYNC_WEBDAV_USER と MEMOSYNC_WEBDAV_PASSWORD(なければ [webdav] セクション)から
             読みます。認証情報は表示も記憶もせず、URL にも入れません。
 
             結果を出力します: 読み書きしたブロブ、受け取り・公開した操作、スキップしたブロブと

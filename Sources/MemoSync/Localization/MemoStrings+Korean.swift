@@ -82,6 +82,8 @@ extension MemoStrings {
         "error.NotebookError.corruptMemo.what": "메모를 읽을 수 없습니다",
         "error.NotebookError.nothingToUndo.what": "이 메모에는 실행 취소하거나 다시 실행할 것이 없습니다",
         "error.NotebookError.history.what": "메모의 이전 버전을 표시할 수 없습니다",
+        "error.NotebookError.history.notRetained.detail": "그 일부가 보존 기간보다 먼저 삭제되었습니다",
+        "error.NotebookError.history.notHeld.detail": "이 기기에 아직 없습니다",
         "error.NotebookError.history.notRetained.reason": "삭제된 텍스트는 보존 기간 동안만 보관되며, 이 버전의 일부는 그보다 먼저 삭제되었습니다.",
         "error.NotebookError.history.notHeld.reason": "이 기기에는 아직 메모의 해당 버전이 없습니다.",
         "error.DecodingError.any.what": "데이터를 읽을 수 없습니다",
@@ -883,9 +885,13 @@ extension MemoStrings {
             저장소는 S3 호환 버킷(--store s3://BUCKET/PREFIX, AWS 이외의 서비스는 --endpoint
             URL, 그리고 --region)이나 WebDAV 폴더(--store https://HOST/PATH 또는
             webdav://HOST/PATH)일 수도 있습니다. 자격 증명은 AWS_ACCESS_KEY_ID,
-            AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN(또는 라이브러리의 store-credentials
-            파일의 [s3] 섹션, AWS_PROFILE과 ~/.aws/credentials)에서, WebDAV는
-            MEMOSYNC_WEBDAV_USER와 MEMOSYNC_WEBDAV_PASSWORD(또는 [webdav] 섹션)에서
+            AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN(없으면 라이브러리의 store-credentials
+            파일의 [s3] 섹션, 그것도 없으면 AWS 공유 자격 증명 파일
+            AWS_SHARED_CREDENTIALS_FILE 또는 ~/.aws/credentials의 프로필 AWS_PROFILE 또는
+            default)에서 가져옵니다. 리전은 --region, 없으면 AWS_REGION 또는
+            AWS_DEFAULT_REGION, 없으면 us-east-1이고, 엔드포인트는 --endpoint, 없으면
+            AWS_ENDPOINT_URL_S3 또는 AWS_ENDPOINT_URL, 없으면 AWS입니다. WebDAV는
+            MEMOSYNC_WEBDAV_USER와 MEMOSYNC_WEBDAV_PASSWORD(없으면 [webdav] 섹션)에서
             가져옵니다. 자격 증명은 출력하거나 기억하거나 URL에 넣지 않습니다.
 
             결과를 출력합니다: 읽고 쓴 블롭, 받고 올린 작업, 건너뛴 블롭과 그 이유(아직 복사

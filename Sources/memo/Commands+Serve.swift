@@ -152,68 +152,93 @@ extension Runner {
         host.stop()
     }
 
-    /// Opens `url` with the first command of `$BROWSER` (the convention `sensible-browser` and
-    /// `xdg-open` follow: commands separated by colons, `%s` standing for the address, else the
-    /// address added after the command), else with the desktop's opener when there is one
-    /// (nothing otherwise).
+    /// Opens `url` with ``browserCommand(for:environment:)``, if any (its program must exist).
     static func openBrowser(_ url: String, environment: [String: String]) {
+        guard let (executable, arguments) = browserCommand(for: url, environment: environment),
+            FileManager.default.isExecutableFile(atPath: executable)
+        else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+
+    /// What opens `url`: the first command of `$BROWSER` (the convention `sensible-browser` and
+    /// `xdg-open` follow: commands separated by colons, `%s` standing for the address, else the
+    /// address added after the command), run by the shell; else the desktop's opener when there
+    /// is a desktop (`open` on macOS; `xdg-open` on Linux when `DISPLAY` or `WAYLAND_DISPLAY` is
+    /// set); else nothing.
+    static func browserCommand(for url: String, environment: [String: String]) -> (executable: String, arguments: [String])? {
         if let browsers = environment["BROWSER"],
             let command = browsers.split(separator: ":").first(where: { !$0.allSatisfy(\.isWhitespace) })
         {
             // Run by the shell, so the command may hold options; the address is "$1", never
             // pasted into the command line.
             let script = command.contains("%s") ? command.replacingOccurrences(of: "%s", with: "\"$1\"") : command + " \"$1\""
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script, "memo", url]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try? process.run()
-            return
+            return ("/bin/sh", ["-c", script, "memo", url])
         }
         #if os(macOS)
-        let opener = "/usr/bin/open"
+        return ("/usr/bin/open", [url])
         #else
-        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
-        let opener = "/usr/bin/xdg-open"
+        guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else { return nil }
+        return ("/usr/bin/xdg-open", [url])
         #endif
-        guard FileManager.default.isExecutableFile(atPath: opener) else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: opener)
-        process.arguments = [url]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
     }
 
     /// SIGINT and SIGTERM, caught from now on instead of ending the process: ``StopSignals/wait()``
     /// returns once one has arrived, including one that arrived before it was called.
+    ///
+    /// The handler is installed here, before this returns (`signal(2)`), and writes a byte to a
+    /// pipe (the only thing it does: `write(2)` may be called from a signal handler); a thread
+    /// reads the pipe. A dispatch signal source did this before, and registers its handler
+    /// later, on the dispatch manager's thread: a signal sent between the address being printed
+    /// and that registration was ignored for good (SIGINT sent the moment the address showed
+    /// left `memo serve` running in one test run out of several).
     static func catchStopSignals(environment: [String: String]) -> StopSignals {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
         serveSignalGap(environment)
         let (stream, continuation) = AsyncStream<Void>.makeStream()
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            return source
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else {
+            // No pipe (out of descriptors): the signals end the process as they would anyway.
+            return StopSignals(arrivals: stream)
         }
-        return StopSignals(arrivals: stream, sources: sources)
+        StopSignalPipe.writeDescriptor = descriptors[1]
+        let reader = descriptors[0]
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(reader, &byte, 1)
+                if count == 1 || (count < 0 && errno != EINTR) || count == 0 { break }
+            }
+            continuation.yield()
+        }
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { _ in
+                var byte: UInt8 = 1
+                _ = write(StopSignalPipe.writeDescriptor, &byte, 1)
+            }
+        }
+        return StopSignals(arrivals: stream)
     }
 
-    /// The stop signals ``catchStopSignals()`` catches.
+    /// The stop signals ``catchStopSignals(environment:)`` catches.
     struct StopSignals {
-        /// One element per signal caught (kept until read).
+        /// One element once a signal was caught (kept until read).
         let arrivals: AsyncStream<Void>
-        let sources: [any DispatchSourceSignal]
 
-        /// Returns once a signal has arrived since they were caught, and stops catching them.
+        /// Returns once a signal has arrived since they were caught. They stay caught: a second
+        /// Ctrl-C while the library is being saved and closed does not cut that short.
         func wait() async {
             for await _ in arrivals { break }
-            sources.forEach { $0.cancel() }
         }
     }
+}
+
+/// Where the stop signals' handler writes (set once, before the handler is installed).
+private enum StopSignalPipe {
+    nonisolated(unsafe) static var writeDescriptor: Int32 = -1
 }
 
 /// The app, set once the server's port is known (the server starts before the app exists).

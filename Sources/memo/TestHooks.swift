@@ -57,9 +57,9 @@ extension Runner {
         _exit(86)
     }
 
-    /// `memo serve` has ignored SIGINT and SIGTERM and not yet caught them: with
-    /// `MEMO_TEST_SERVE_SIGNAL_GAP_MS=N` it waits N ms there, so that a test can stop it in the
-    /// one moment a stop signal would be lost (before the address is printed, none is sent).
+    /// `memo serve` is about to catch SIGINT and SIGTERM, before it prints its address: with
+    /// `MEMO_TEST_SERVE_SIGNAL_GAP_MS=N` it waits N ms there, so that a server that printed its
+    /// address before catching them would show it in a moment a stop signal is lost.
     static func serveSignalGap(_ environment: [String: String]) {
         guard let text = environment["MEMO_TEST_SERVE_SIGNAL_GAP_MS"], let milliseconds = UInt32(text) else { return }
         usleep(min(milliseconds, 60_000) * 1000)  // at most a minute: no overflow
@@ -86,8 +86,8 @@ extension Runner {
 }
 #else
 extension Runner {
-    /// `memo serve` between ignoring and catching its stop signals: nothing to do outside the
-    /// self-check build's tests.
+    /// `memo serve` about to catch its stop signals: nothing to do outside the self-check
+    /// build's tests.
     @inline(__always)
     static func serveSignalGap(_ environment: [String: String]) {}
 

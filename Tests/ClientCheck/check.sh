@@ -2,7 +2,8 @@
 # Builds a throwaway app package that depends on this one by path and imports only MemoSync, in
 # Debug, as an app developer's Xcode or SwiftPM project would (without MEMOSYNC_SELF_CHECKS), runs
 # it (a memo created, saved and synced through a folder), and checks that no test machinery was
-# compiled in: no EngineMutant symbol, and the per-mutation self-check an empty function.
+# compiled in (no EngineMutant symbol, and the per-mutation self-check an empty function) and
+# that it does not link FoundationNetworking (the remote stores are a module of their own).
 #
 # Given a binary of a build with the self-checks (Tests/run.sh gives it the test build's `memo`),
 # it first checks that the same search finds the mutant symbols there: a check that can fail.
@@ -14,6 +15,9 @@ if [[ $# -ge 1 ]]; then
     found=$(nm "$1" | grep -c EngineMutant || true)
     [[ "$found" -gt 0 ]] || { echo "FAIL: no EngineMutant symbol in $1, a build with the self-checks: the search below finds nothing" >&2; exit 1; }
     echo "client check: $found EngineMutant symbols in $1 (built with the self-checks)"
+    # `memo` uses the remote stores, so it links FoundationNetworking: the search below can fail.
+    readelf -d "$1" | grep -q 'NEEDED.*libFoundationNetworking' \
+        || { echo "FAIL: $1 (which uses MemoSyncRemote) does not link FoundationNetworking: the check below finds nothing" >&2; exit 1; }
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -54,3 +58,10 @@ objdump -d --no-show-raw-insn "$binary" > "$work/client.asm"
 instructions=$(awk '/Notebook.*checkInvariantsIfEnabled.*>:$/ {on=1; next} on && /\tret/ {print n+1; exit} on {n++}' "$work/client.asm")
 [[ -n "$instructions" && "$instructions" -le 8 ]] || { echo "FAIL: Notebook.checkInvariantsIfEnabled is not empty (${instructions:-?} instructions)" >&2; exit 1; }
 echo "client: no EngineMutant symbol; Notebook.checkInvariantsIfEnabled is $instructions instructions (an empty function)"
+# README: the remote stores are "a module of its own, so an app that does not use them does not
+# link FoundationNetworking".
+if readelf -d "$binary" | grep -q 'NEEDED.*libFoundationNetworking'; then
+    echo "FAIL: a client that imports only MemoSync links FoundationNetworking" >&2
+    exit 1
+fi
+echo "client: FoundationNetworking not linked"

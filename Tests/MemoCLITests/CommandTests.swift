@@ -411,10 +411,19 @@ struct CommandTests {
         let library = sandbox.at("typo")
         let commands: [[String]] = [
             ["list"], ["show", "abc"], ["show", "abc", "--at", "abcd1234"], ["history", "abc"], ["history", "--keep", "30"],
-            ["diff", "abc"], ["revert", "abc", "abcd1234"], ["edit", "abc", "--insert", "0", "x"], ["undo", "abc"],
-            ["redo", "abc"], ["delete", "abc"], ["restore", "abc"], ["trash"], ["purge", "abc"],
-            ["export", "abc"], ["status"],
+            ["diff", "abc"], ["revert", "abc", "abcd1234"], ["edit", "abc", "--insert", "0", "x"], ["edit", "abc"], ["undo", "abc"],
+            ["redo", "abc"], ["delete", "abc"], ["restore", "abc"], ["trash"], ["purge", "abc"], ["purge", "--all"],
+            ["export", "abc"], ["export", "--all", sandbox.at("out")], ["status"], ["recover"], ["recover", "--restore"],
+            ["store", "passphrase", "--store", sandbox.at("store")], ["store", "rotate-key", "--store", sandbox.at("store")],
+            ["store", "decrypt", "--store", sandbox.at("store")],
         ]
+        // README: only new, import, sync and serve create a library (and say so); help, demo and
+        // completion use none; search is checked below (it exits as grep does). Every other
+        // command is in the list above, so a new command must be put on one side or the other.
+        let creating: Set<CommandName> = [.new, .import, .sync, .serve]
+        let elsewhere: Set<CommandName> = [.help, .demo, .completion, .search]
+        let listed = Set(commands.compactMap { CommandName(rawValue: $0[0]) })
+        #expect(listed.union(creating).union(elsewhere) == Set(CommandName.allCases), "\(Set(CommandName.allCases).subtracting(listed.union(creating).union(elsewhere)))")
         for arguments in commands {
             try sandbox.fails(arguments, status: 1, containing: ["there is no library at \(library)"], library: library)
             #expect(!FileManager.default.fileExists(atPath: library), "\(arguments) created the library")
@@ -422,6 +431,13 @@ struct CommandTests {
         // `memo search` exits as grep does: 2 for an error.
         try sandbox.fails(["search", "x"], status: 2, containing: ["there is no library at \(library)"], library: library)
         #expect(!FileManager.default.fileExists(atPath: library))
+        // The creating commands say so (new and serve are checked elsewhere).
+        let note = sandbox.at("note.txt")
+        try Data("imported\nbody".utf8).write(to: URL(fileURLWithPath: note))
+        let imported = try sandbox.ok(["import", note], library: sandbox.at("by-import"))
+        #expect(imported.stderr.contains("created a new library at \(sandbox.at("by-import"))"), "\(imported)")
+        let synced = try sandbox.ok(["sync", "--store", sandbox.at("store")], library: sandbox.at("by-sync"))
+        #expect(synced.stderr.contains("created a new library at \(sandbox.at("by-sync"))"), "\(synced)")
     }
 
     @Test("usage errors exit with 2, runtime errors with 1, always with a message")

@@ -2,6 +2,7 @@
 // blocks nobody, and what was typed merges with what changed meanwhile.
 
 import Foundation
+import MemoSync
 import TestSupport
 import Testing
 
@@ -83,6 +84,47 @@ struct ConcurrencyTests {
         let all = try sandbox.ok(["list", "--json"], library: library).objects()
         #expect(all.count == 5)
         #expect(try sandbox.ok(["show", id], library: library).stdout == "3210First\nmemo")
+    }
+
+    /// memo help: "Commands that only show memos never wait: they work while another memo
+    /// command (an editor, a sync) is running." The library is held open here, as a writing
+    /// command holds it, for as long as the test runs: a reader that waited would wait for the
+    /// lock for 60 seconds and fail. A writer started meanwhile says it waits, and finishes once
+    /// the library is let go.
+    @Test("every command that only shows memos works while the library is held; a writer says it waits")
+    func readersDoNotWaitForAHeldLibrary() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let id = try sandbox.newMemo("First\nmemo", library: library)
+        try sandbox.ok(["edit", id, "--insert", "5", " line"], library: library)
+        let trashed = try sandbox.newMemo("Old\nnote", library: library)
+        try sandbox.ok(["delete", trashed], library: library)
+        let version = try #require(try sandbox.ok(["history", id, "--json"], library: library).objects().first?["version"] as? String)
+        let readers: [[String]] = [
+            ["list"], ["list", "--json"], ["show", id], ["show", id, "--at", version], ["show", id, "--before", "2099-01-01"],
+            ["search", "memo"], ["trash"], ["history", id], ["diff", id], ["status"], ["recover"],
+            ["export", id], ["export", "--all", sandbox.at("exported"), "--force"],
+        ]
+        for arguments in readers { try sandbox.ok(arguments, library: library) }   // each works at all
+        let held = try Replica(libraryPath: library)
+        for arguments in readers {
+            let result = try sandbox.memo(arguments, library: library)
+            #expect(result.status == 0, "\(arguments) while the library is held: \(result)")
+            #expect(!result.stderr.contains("waiting"), "\(arguments) waited: \(result)")
+        }
+        let writer = try sandbox.start(["edit", id, "--insert", "0", "> "], library: library)
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while Date() < deadline,
+            !(String(data: FileManager.default.contents(atPath: writer.errPath) ?? Data(), encoding: .utf8) ?? "").contains("waiting for another memo command")
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(writer.process.isRunning, "the writer did not wait for the held library")
+        await held.close()
+        let written = try writer.wait()
+        #expect(written.status == 0 && written.stderr.contains("waiting for another memo command"), "\(written)")
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "> First line\nmemo")
     }
 
     @Test("while an editor is open, list, show, sync and other edits work; the edit merges when it closes")

@@ -165,8 +165,8 @@ struct FeatureTests {
             let range = try #require(overview.range(of: "\n" + group + "\n", range: position..<overview.endIndex), "no group \(group)")
             position = range.upperBound
         }
-        for command in ["new", "edit", "undo", "redo", "list", "show", "search", "delete", "restore", "trash", "purge",
-                        "sync", "status", "export", "import", "help", "completion", "demo"] {
+        // Every command (README: "`memo help COMMAND` shows … examples and exit statuses").
+        for command in CommandName.allCases.map(\.rawValue) {
             #expect(overview.contains("  \(command)"), "help lacks \(command)")
             let page = try sandbox.ok(["help", command]).stdout
             #expect(page.contains("Usage: memo \(command)") && page.contains("Examples:\n  "), "\(command): \(page)")

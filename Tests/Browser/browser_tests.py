@@ -266,6 +266,48 @@ try:
         wait(lambda: 'Made while the stream' in (browser.js("document.getElementById('list').textContent") or ''),
              'the memo listed once the stream opened', seconds=10)
 
+    def press(key, code, key_code):
+        for kind in ('rawKeyDown', 'keyUp'):
+            browser.call('Input.dispatchKeyEvent', {'type': kind, 'key': key, 'code': code, 'windowsVirtualKeyCode': key_code,
+                                                    'nativeVirtualKeyCode': key_code}, session=True)
+
+    def selected_title():
+        return browser.js("((document.querySelector('#list li[aria-selected=true] .title') || {}).textContent) || ''")
+
+    @scenario('the keys the page shows: N new memo, / search, arrows move, Enter edit, Esc back to the list')
+    def keys():
+        # ServeText: "Keys: N new memo, / search, ↑ ↓ move, Enter edit, Esc back to the list".
+        for text in ['Keys first\none', 'Keys second\ntwo']:
+            assert served.memo('new', text).returncode == 0
+        browser.go(served.url)
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") >= 2, 'the list')
+        browser.js("document.activeElement.blur(); document.body.focus()")
+        press('/', 'Slash', 191)
+        wait(lambda: browser.js("document.activeElement.id") == 'search', '/ focuses search')
+        press('Escape', 'Escape', 27)
+        wait(lambda: browser.js("document.activeElement.id") == 'list', 'Esc in search goes back to the list')
+        press('ArrowDown', 'ArrowDown', 40)
+        wait(lambda: selected_title() != '', 'a memo selected')
+        first = selected_title()
+        press('ArrowDown', 'ArrowDown', 40)
+        wait(lambda: selected_title() not in ('', first), 'ArrowDown moves the selection')
+        second = selected_title()
+        press('ArrowUp', 'ArrowUp', 38)
+        wait(lambda: selected_title() == first, 'ArrowUp moves it back')
+        wait(lambda: browser.js("document.getElementById('text').value").startswith(first), 'the selected memo shown')
+        press('Enter', 'Enter', 13)
+        wait(lambda: browser.js("document.activeElement.id") == 'text', 'Enter opens the memo in the editor')
+        assert browser.js("document.getElementById('text').value").startswith(first), (first, second)
+        press('Escape', 'Escape', 27)
+        wait(lambda: browser.js("document.activeElement.id") == 'list', 'Esc in the editor goes back to the list')
+        count = browser.js("document.querySelectorAll('#list li').length")
+        listed = len(served.memo('list', '--json').stdout)
+        press('n', 'KeyN', 78)
+        wait(lambda: browser.js("document.activeElement.id") == 'text' and browser.js("document.getElementById('text').value") == '',
+             'N makes a new, empty memo and focuses it')
+        wait(lambda: browser.js("document.querySelectorAll('#list li').length") == count + 1, 'the new memo listed')
+        wait(lambda: len(served.memo('list', '--json').stdout) > listed, 'the new memo saved in the library')
+
     @scenario('the README screenshot')
     def readme():
         for text in ['Trip to Lisbon\nBook the train to Sintra, pastéis de nata in Belém.',

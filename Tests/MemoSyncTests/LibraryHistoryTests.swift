@@ -196,6 +196,30 @@ import MemoSyncTesting
         #expect(HistoryRetention.forever.cutoffWallMilliseconds(nowWallMilliseconds: 5) == nil)
     }
 
+    /// FORMAT.md, "History retention": the `history` file is "written as `history.tmp`, fsynced,
+    /// renamed over `history`, folder fsynced", so a period set is durable once the call
+    /// returns: a crash right after it (nothing saved, nothing closed) keeps it.
+    @Test("a period set survives a crash right after setHistoryRetention returns", arguments: [HistoryRetention.forever, .days(2)])
+    func retentionIsDurableOnceSet(retention: HistoryRetention) async throws {
+        let environment = TestEnvironment(seed: 2710)
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: environment.environment)
+        _ = try replica.createMemo(text: Self.original)
+        try await replica.save()
+        try replica.setHistoryRetention(retention)
+        #expect(replica.historyRetention == retention)
+        // The power goes: only what was made durable is on the disk.
+        let survivor = disk.durableCopy()
+        disk.crash()
+        for afterCrash in [survivor, disk] {
+            #expect(try afterCrash.read(file: LibraryHistoryFile.fileName) == LibraryHistoryFile.encoded(retention))
+            #expect(try afterCrash.read(file: LibraryHistoryFile.temporaryFileName) == nil)
+            let reopened = try Replica(disk: afterCrash, environment: environment.environment)
+            #expect(reopened.historyRetention == retention, "not the default (\(HistoryRetention.default)) of a folder without the file")
+            await reopened.close()
+        }
+    }
+
     @Test("a save applies the period again once the cutoff moved on by an hour; compact() always")
     func retentionStep() async throws {
         let environment = TestEnvironment(seed: 2709)

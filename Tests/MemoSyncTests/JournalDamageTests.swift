@@ -439,6 +439,41 @@ import Testing
         #expect(LibraryCore.keptName("journal-1", "damaged", files: ["journal-1.damaged-1"], taken: []) == "journal-1.damaged-2")
     }
 
+    /// FORMAT.md "Local library": a journal of another generation is deleted only "when every
+    /// record in it is intact" and its operations are in the library. A leftover `journal-0`
+    /// with one bit flipped in a record, beside a state of generation 1 that holds every memo
+    /// the journal saved (even the damaged record's), is kept aside as `journal-0.kept-1`,
+    /// byte for byte, never deleted, and reported; the library opens with every memo.
+    @Test func aDamagedLeftoverJournalIsKeptAsideEvenWhenTheStateHoldsItsMemos() throws {
+        let library = try Self.threeRecordLibrary()
+        var notebook = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": library.journal])).notebook
+        _ = notebook.takeEvents()
+        let full = LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState())
+        // One bit flipped inside the envelope of the second record (its memo's text).
+        var journal = library.journal
+        let at = try #require(journal.firstRange(of: Array("second".utf8)))
+        journal[at.lowerBound + 1] ^= 0x04
+        let disk = MemoryDisk()
+        try disk.perform([
+            .write(file: "state", bytes: full), .sync(file: "state"), .write(file: "journal-0", bytes: journal), .sync(file: "journal-0"),
+            .syncDirectory,
+        ])
+        let replica = try Replica(disk: disk, environment: TestEnvironment(seed: 28).environment)
+        #expect(replica.openReport.removedFiles.isEmpty, "\(replica.openReport)")
+        #expect(replica.openReport.damage.map(\.file) == ["journal-0"])
+        #expect(replica.openReport.damage.first?.keptAs == "journal-0.kept-1")
+        #expect(try disk.read(file: "journal-0.kept-1") == journal, "kept aside untouched")
+        #expect(try disk.listFiles().filter { $0.hasPrefix("journal-0") } == ["journal-0.kept-1"])
+        for memo in library.memos { #expect(replica.notebook.memo(memo) != nil) }
+        // Durably so, and a later open leaves it alone.
+        replica.closeNow()
+        disk.crash()
+        let reopened = try Replica(disk: disk, environment: TestEnvironment(seed: 29).environment)
+        #expect(reopened.openReport.damage.isEmpty && reopened.openReport.removedFiles.isEmpty)
+        #expect(try disk.read(file: "journal-0.kept-1") == journal)
+        reopened.closeNow()
+    }
+
     /// FORMAT.md "Local library": "A folder without `state` whose `state.tmp` holds operations
     /// keeps it aside the same way" (a creation or first compaction interrupted by a crash); one
     /// that holds none, or does not decode, is deleted. Either way the library opens, and says so.

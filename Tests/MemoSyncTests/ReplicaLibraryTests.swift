@@ -130,6 +130,40 @@ import MemoSyncTesting
         #expect(reopened.notebook.memo(memo)?.text == replica.notebook.memo(memo)?.text)
     }
 
+    /// FORMAT.md, "Local library": a save compacts "after a failed append" (what the append
+    /// wrote may be torn; nothing is appended after it). The append of a record fails (or its
+    /// fsync, the record then written but not durable); the failure cleared, the next save
+    /// compacts (the generation moves on by one, the journal of the old one goes), and the
+    /// library reopens from what is durable with no damage, nothing cut, and every edit.
+    @Test(arguments: [1, 2]) func aSaveAfterAFailedAppendCompacts(failingOperation: Int) async throws {
+        let environment = TestEnvironment(seed: 24)
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: environment.environment)
+        let memo = try replica.createMemo(text: "first")
+        try await replica.save()
+        let generation = replica.library.generation
+        #expect(replica.library.journalRecords == 1)
+        try replica.edit(memo, replacingUTF16: 5..<5, with: " second")
+        // The save's operations are the append and its fsync; one of them fails.
+        disk.failAtOperation = disk.operationCount + failingOperation
+        await #expect(throws: ReplicaError.self) { try await replica.save() }
+        #expect(replica.library.generation == generation, "a failed save changes no generation")
+        disk.failAtOperation = nil
+        try replica.edit(memo, replacingUTF16: 12..<12, with: " third")
+        try await replica.save()
+        #expect(replica.library.generation == generation + 1, "the save after the failed append compacted")
+        #expect(replica.library.journalRecords == 0)
+        #expect(try disk.listFiles().filter { $0.hasPrefix("journal-") }.allSatisfy { $0 == LibraryCore.journalFileName(generation: generation + 1) })
+        let durable = disk.durableCopy()
+        let reopened = try Replica(disk: durable, environment: environment.environment)
+        #expect(reopened.openReport.damage.isEmpty && reopened.openReport.removedFiles.isEmpty, "\(reopened.openReport)")
+        #expect(reopened.openReport.discardedJournalBytes == 0)
+        #expect(reopened.library.generation == generation + 1)
+        #expect(reopened.notebook.memo(memo)?.text == "first second third")
+        await replica.close()
+        await reopened.close()
+    }
+
     /// A save that adds at least as many operations as the files hold (a bootstrap adds
     /// everything) compacts at once instead of building a journal record as large as the state
     /// first; smaller saves append a record; below 4,096 operations added, always a record.

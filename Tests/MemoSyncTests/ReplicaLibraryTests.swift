@@ -304,6 +304,15 @@ import MemoSyncTesting
         #expect(state.lastSyncMilliseconds == 1_234 && state.operationsAtLastSnapshot == 30)
     }
 
+    /// The library folder's files and their bytes.
+    private static func folder(_ disk: MemoryDisk) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for file in try disk.listFiles() { files[file] = try disk.read(file: file) }
+        return files
+    }
+
+    /// GettingStarted: "a newer-version library file is left untouched and reported as
+    /// unknownLibraryVersion": the open throws, and every file of the folder is as it was.
     @Test func newerLibraryVersionIsReported() throws {
         let environment = TestEnvironment(seed: 25)
         let disk = MemoryDisk()
@@ -311,12 +320,43 @@ import MemoSyncTesting
         var bytes = try #require(try disk.read(file: LibraryCore.stateFileName))
         bytes[2] = (bytes[2] & 0xF0) | 0x0F
         try disk.perform(.write(file: LibraryCore.stateFileName, bytes: bytes))
+        let before = try Self.folder(disk)
         do {
             _ = try Replica(disk: disk, environment: environment.environment)
             Issue.record("expected an error")
         } catch {
             #expect(error == .unknownLibraryVersion(file: "state", kind: 6, version: 15))
         }
+        #expect(try disk.read(file: LibraryCore.stateFileName) == bytes, "the state file left untouched")
+        #expect(try Self.folder(disk) == before, "nothing written, renamed or deleted")
+    }
+
+    /// The same for a journal whose last record (frame and envelope intact) has a version newer
+    /// than this MemoSync's, after intact records: reported, not cut as a torn tail nor kept
+    /// aside as damage; the journal and the state left untouched.
+    @Test func newerJournalRecordVersionIsReportedAndLeftUntouched() throws {
+        let environment = TestEnvironment(seed: 25)
+        let disk = MemoryDisk()
+        let replica = try Replica(disk: disk, environment: environment.environment)
+        for text in ["one", "two"] {
+            _ = try replica.createMemo(text: text)
+            try replica.saveNow()
+        }
+        replica.closeNow()
+        let journalName = LibraryCore.journalFileName(generation: replica.library.generation)
+        let newer = LibraryJournal.frame(BlobEnvelope.seal(kind: .localFile, version: 9, body: [2, 0, 0, 0]))
+        try disk.perform(.append(file: journalName, bytes: newer))
+        let journal = try #require(try disk.read(file: journalName))
+        let before = try Self.folder(disk)
+        #expect(before.keys.contains(journalName) && before.keys.contains(LibraryCore.stateFileName))
+        do {
+            _ = try Replica(disk: disk, environment: environment.environment)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .unknownLibraryVersion(file: journalName, kind: 6, version: 9))
+        }
+        #expect(try disk.read(file: journalName) == journal, "the journal left untouched")
+        #expect(try Self.folder(disk) == before, "nothing written, renamed or deleted")
     }
 
     @Test func refusedEditsChangeNothing() throws {

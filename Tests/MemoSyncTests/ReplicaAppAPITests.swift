@@ -42,6 +42,35 @@ import MemoSyncTesting
         #expect(throws: ReplicaError.notebook(.nothingToUndo(memo))) { try replica.undo(memo) }
     }
 
+    /// `setText(_:to:)` is "not an undo step (it clears redo): an undo after it undoes the edit
+    /// before it, as it applies now". Typing, then the whole text set: undo takes out what was
+    /// typed, keeping what setText added; nothing more to undo; redo types it again. And a
+    /// setText after an undo leaves nothing to redo.
+    @Test func setTextIsNotAnUndoStepAndClearsRedo() throws {
+        let replica = try makeReplica()
+        let memo = try replica.createMemo(text: "Hello world")
+        try type(" big", at: 5, into: memo, of: replica)
+        #expect(replica.notebook.memo(memo)?.text == "Hello big world")
+        environment.advance(milliseconds: 100)
+        try replica.setText(memo, to: "Hello big world!!")
+        #expect(replica.notebook.canUndo(memo))
+        environment.advance(milliseconds: 100)
+        try replica.undo(memo)
+        #expect(replica.notebook.memo(memo)?.text == "Hello world!!", "the typing undone, against the text as it is now")
+        #expect(!replica.notebook.canUndo(memo), "setText added no step")
+        #expect(throws: ReplicaError.notebook(.nothingToUndo(memo))) { try replica.undo(memo) }
+        #expect(replica.notebook.canRedo(memo))
+        try replica.redo(memo)
+        #expect(replica.notebook.memo(memo)?.text == "Hello big world!!")
+        // Undone again, then the text set: the undone typing cannot be redone any more.
+        try replica.undo(memo)
+        #expect(replica.notebook.canRedo(memo))
+        try replica.setText(memo, to: "Goodbye world!!")
+        #expect(!replica.notebook.canRedo(memo), "setText clears redo")
+        #expect(throws: ReplicaError.notebook(.nothingToUndo(memo))) { try replica.redo(memo) }
+        #expect(replica.notebook.memo(memo)?.text == "Goodbye world!!")
+    }
+
     /// `edit(_:replacingUTF16:ifVersionIs:)` (issue 26: `memo serve` works a page's edit out
     /// against the notebook it read, while syncs merge outside its gate) applies only on the
     /// version read: after a merge it changes nothing and says so; on the version now it applies

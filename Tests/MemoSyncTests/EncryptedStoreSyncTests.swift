@@ -296,6 +296,51 @@ import MemoSyncTesting
         _ = try await StoreEncryption.unlock(raw, remembered: bobNew.rememberedKey)
     }
 
+    /// FORMAT.md, "Keys": "Changing the passphrase writes a new key blob (new salt, same keys;
+    /// no blob is re-encrypted)". The keyring the new key blob holds is the one before (name key
+    /// and every data key), only the salt and wrapping key differ; a new device unlocking with
+    /// the new passphrase reads every blob written before the change, skipping nothing.
+    @Test func aPassphraseChangeKeepsTheKeys() async throws {
+        let environment = TestEnvironment(seed: 19)
+        let raw = InMemoryBlobStore()
+        let alice = try makeReplica(environment)
+        let store = try await StoreEncryption.enable(raw, passphrase: "old", log2N: Self.log2N, random: SeededEncryptionRandom(seed: 1))
+        let first = try alice.createMemo(text: "under the first data key")
+        try await alice.sync(with: store)
+        let rotated = try await StoreEncryption.rotateDataKey(of: store, random: SeededEncryptionRandom(seed: 2))
+        let second = try alice.createMemo(text: "under the second data key")
+        try await alice.sync(with: rotated)
+        let keyringBefore = rotated.cipher.keyring
+        #expect(keyringBefore.dataKeys.count == 2)
+        // The store holds blobs under each of the two data keys.
+        func keyIDsInUse() throws -> Set<[UInt8]> {
+            Set(try raw.keys.filter { $0.hasPrefix(BlobCipher.encryptedRoot) }.map { key in
+                let bytes = raw.bytes(key: key)!
+                let body = try BlobEnvelope.open(bytes, kind: .encryptedBlob, versions: 1...1).body
+                return Array(bytes[body.prefix(8)])
+            })
+        }
+        #expect(try keyIDsInUse() == Set(keyringBefore.dataKeys.map(\.id)))
+        let changed = try await StoreEncryption.changePassphrase(of: rotated, to: "new", random: SeededEncryptionRandom(seed: 3))
+        #expect(changed.cipher.keyring == keyringBefore, "same name key, same data keys")
+        #expect(changed.rememberedKey.derivation.salt != rotated.rememberedKey.derivation.salt)
+        // A new device with only the new passphrase: the store's key blob holds the same keys,
+        // and every blob written before the change is read.
+        let newcomer = try await StoreEncryption.unlock(raw, passphrase: "new", random: SeededEncryptionRandom(seed: 4))
+        #expect(newcomer.cipher.keyring == keyringBefore)
+        let bob = try makeReplica(environment)
+        let report = try await bob.sync(with: newcomer)
+        #expect(report.skipped.isEmpty && report.errors.isEmpty, "\(report.skipped) \(report.errors)")
+        #expect(bob.notebook.memo(first)?.text == "under the first data key")
+        #expect(bob.notebook.memo(second)?.text == "under the second data key")
+        // And what is written after the change too.
+        let third = try alice.createMemo(text: "after the change")
+        try await alice.sync(with: changed)
+        let later = try await bob.sync(with: newcomer)
+        #expect(later.skipped.isEmpty && later.errors.isEmpty)
+        #expect(bob.notebook.memo(third)?.text == "after the change")
+    }
+
     /// Alice rotates the data key: her new blobs use the new key id; Bob's open store takes up the
     /// new key blob at its next listing (same passphrase) and reads old and new blobs.
     @Test func aRotatedDataKeyKeepsOldBlobsReadable() async throws {

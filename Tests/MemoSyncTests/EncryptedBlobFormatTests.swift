@@ -74,6 +74,22 @@ struct FixedEncryptionRandom: EncryptionRandomSource {
             == "memosync/v1/keys/0000000010-0000000000000000.key")
     }
 
+    /// FORMAT.md, "Remembered store key": the ASCII bytes "msk1", `log2N`, `r`, `p` (one byte
+    /// each), the 16-byte salt, the 32-byte wrapping key. The expected bytes are spelled out by
+    /// hand from that layout (parameters chosen all different, so an order swapped shows).
+    @Test func aRememberedKeyIsFORMATsLayout() {
+        let key = RememberedStoreKey(
+            derivation: KeyDerivation(log2N: 14, r: 8, p: 3, salt: Array(0xA0...0xAF)), wrappingKey: Array(0x40...0x5F))
+        let expected =
+            "6d736b31"  // "msk1"
+            + "0e" + "08" + "03"  // log2N 14, r 8, p 3
+            + "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"  // salt
+            + "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"  // wrapping key
+        #expect(hexString(key.encoded) == expected)
+        #expect(key.encoded.count == 55)
+        #expect(RememberedStoreKey(encoded: bytesFromHex(expected)) == key)
+    }
+
     /// Every refusal FORMAT.md lists, in its order, and the names that still open.
     @Test func everyTamperingIsRefusedWithItsReason() throws {
         let cipher = BlobCipher(keyring: Self.keyring, random: SeededEncryptionRandom(seed: 5))

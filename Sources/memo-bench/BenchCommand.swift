@@ -23,6 +23,9 @@ enum BenchCommand: Equatable {
     case remote(latencyMilliseconds: Int, explain: Bool)
     /// The AEAD's throughput, bytes added per blob, scrypt's cost (CryptoBenchmark.swift).
     case crypto(runs: Int)
+    /// A local edit, a remote insertion and an offset conversion on two texts, one 16 times the
+    /// other, and the ratios (ComplexityBenchmark.swift: README's "O(log n)").
+    case complexity(runs: Int)
     /// `sync`'s bootstrap from a plain and from an encrypted store, alternating, and the ratio.
     case syncEncrypted(memos: Int, runs: Int)
     /// Sync through a real S3 or WebDAV server (the test servers, Tests/Servers/servers.sh).
@@ -50,6 +53,7 @@ enum BenchCommand: Equatable {
                memo-bench notebook [--memos N] [--runs N]
                memo-bench sync [--memos N] [--runs N] [--encrypt]
                memo-bench crypto [--runs N]
+               memo-bench complexity [--runs N]
                memo-bench longevity [--sessions N] [--devices D] [--seed S] [--keep-open] [--history-retention DAYS|forever] [--explain]
                memo-bench remote [--latency-ms MS] [--explain]
                memo-bench remote --store s3|webdav   (under Tests/Servers/servers.sh)
@@ -76,6 +80,10 @@ enum BenchCommand: Equatable {
           crypto       the AEAD's throughput through the platform's library (sealing and
                        opening 16 MiB; target 1 GB/s), the same through the blob format, the
                        bytes an encrypted blob adds at several sizes, one scrypt derivation
+          complexity   a local edit, a remote insertion and an offset conversion, timed on a
+                       text of 8192 characters and one 16 times as long (both typed and
+                       deleted at random places), and the ratio of the two per-operation times
+                       (O(log n) gives about 1.3, O(n) 16; target: at most 3)
           longevity    D devices (default \(LongevityBenchmark.defaultDevices)) use one notebook for a simulated year, N
                        sessions each (default \(LongevityBenchmark.defaultSessions)): open the library, type a little, sync
                        with an in-memory store, close. Prints what the store holds, what a new
@@ -290,6 +298,9 @@ enum BenchCommand: Equatable {
             case "crypto":
                 guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
                 return .crypto(runs: runs)
+            case "complexity":
+                guard positional.count == 1 else { throw .usage("unexpected argument \(positional[1])") }
+                return .complexity(runs: runs)
             case "open-library":
                 guard positional.count == 2 else {
                     throw .usage(positional.count < 2 ? "open-library needs a library path" : "unexpected argument \(positional[2])")
@@ -392,6 +403,8 @@ enum BenchRunner {
             }
         case let .crypto(runs):
             return await report("crypto") { try CryptoBenchmark.run(runs: runs).json }
+        case let .complexity(runs):
+            return await report("complexity") { try ComplexityBenchmark.run(runs: runs).json }
         case let .openLibrary(path):
             return await report("open-library") { try await ScaleBenchmark.openLibrary(path: path).json }
         case let .syncEncrypted(memos, runs):

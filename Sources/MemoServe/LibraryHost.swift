@@ -21,7 +21,8 @@
 //   transformed against; pages keep typing meanwhile, unconfirmed.
 // - Syncs with the store take the library's sync lock (`LibrarySyncLock`) for their whole run,
 //   without waiting: while a `memo sync` of the library runs, the server's sync waits for the
-//   next round (two syncs of one library must never run at once).
+//   next round (two syncs of one library must never run at once). They run on a thread of
+//   their own: looks and saves go on every `pollMilliseconds` while a sync waits on the store.
 
 import Foundation
 import MemoSync
@@ -95,9 +96,13 @@ public final class LibraryHost: Sendable {
     /// Held for every page change and every `refresh`: one at a time (not for syncs, saves
     /// and looks: see the top of the file).
     private let gate = DispatchSemaphore(value: 1)
-    /// Held by the housekeeping thread's engine work (a look, a save, a sync) and by ``stop()``,
-    /// so the library is closed only between them.
+    /// Held by the housekeeping thread's engine work (a look, a save) and by ``stop()``, so the
+    /// library is closed only between them.
     private let work = DispatchSemaphore(value: 1)
+    /// Held by the sync thread for a whole sync, and by ``stop()``. Looks and saves go on while
+    /// a sync waits on the store: a sync of a slow or unreachable store (tens of seconds) held
+    /// them back, and typing was saved again only once it ended.
+    private let syncing = DispatchSemaphore(value: 1)
     /// The library, open until ``stop()``, sharing its folder.
     private let replica: Replica
     private let state: Mutex<State>
@@ -148,6 +153,11 @@ public final class LibraryHost: Sendable {
         let thread = Thread { [self] in housekeeping() }
         thread.name = "memo serve: library"
         thread.start()
+        if syncer != nil {
+            let syncThread = Thread { [self] in syncLoop() }
+            syncThread.name = "memo serve: sync"
+            syncThread.start()
+        }
         // The first search of a page answers as fast as later ones: the texts are folded for
         // search now, beside the server, into the cache the replica's notebook shares.
         let warm = Thread { notebook.prepareSearch() }
@@ -161,6 +171,7 @@ public final class LibraryHost: Sendable {
 
     /// Stops watching and syncing, saves and closes the library.
     public func stop() {
+        syncing.wait()
         work.wait()
         gate.wait()
         let first = state.withLock { state -> Bool in
@@ -170,6 +181,7 @@ public final class LibraryHost: Sendable {
         if first { Self.blocking { [replica] in _ = try? await replica.save(); await replica.close() } }
         gate.signal()
         work.signal()
+        syncing.signal()
         events.close()
     }
 
@@ -421,7 +433,15 @@ public final class LibraryHost: Sendable {
             usleep(UInt32(configuration.pollMilliseconds) * 1000)
             lookAndSave()
             announceList()
-            if syncer != nil { syncIfDue(Self.now()) }
+        }
+    }
+
+    /// Syncs when one is due, on a thread of its own (looks and saves go on meanwhile: the
+    /// replica takes a save, a look and a sync's merge at once, as it takes an app's).
+    private func syncLoop() {
+        while !state.withLock({ $0.stopped }) {
+            usleep(UInt32(configuration.pollMilliseconds) * 1000)
+            syncIfDue(Self.now())
         }
     }
 
@@ -495,8 +515,8 @@ public final class LibraryHost: Sendable {
     /// tries again.
     private func runSync() {
         guard let syncer else { return }
-        work.wait()
-        defer { work.signal() }
+        syncing.wait()
+        defer { syncing.signal() }
         guard !state.withLock({ $0.stopped }) else { return }
         let syncLock: LibrarySyncLock
         do throws(DiskError) {

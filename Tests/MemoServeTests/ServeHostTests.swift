@@ -237,6 +237,11 @@ import Testing
         // Typed after "ab" on revision 0, while the sync runs.
         let typed = try Self.type(served, id, "X", at: 2, length: 2, revision: 0)
         #expect(!syncTimedOut.withLock { $0 }, "the edit waited for the sync")
+        // SERVE.md: typing is saved at least every second, a sync running or not: the edit is
+        // in the library's files while the sync still waits (a crash now would keep it).
+        let savedDuringSync = try ServedLibrary.wait(seconds: 5) { try served.saved()?.memo(MemoID(id)!)?.text.contains("X") == true }
+        #expect(savedDuringSync, "the edit was not saved while the sync ran")
+        #expect(!syncTimedOut.withLock { $0 }, "the sync was let go before the save was checked")
         release.signal()
         #expect(typed["revision"] as? Int != nil, "\(typed)")
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == ">>abX")

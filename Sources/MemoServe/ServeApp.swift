@@ -183,6 +183,8 @@ public final class ServeApp: Sendable {
                 throw ServeFailure(status: 404, message: "not found")
             }
         case ("POST", "sync", 2):
+            // Every POST carries a JSON object (SERVE.md), this one an empty one.
+            _ = try object(request)
             host.syncSoon()
             return Self.json(200, ["ok": true])
         case ("GET", "held-back", 2):

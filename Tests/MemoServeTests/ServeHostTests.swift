@@ -146,6 +146,10 @@ import Testing
         // A revision the server never had: reload.
         let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":99,"operation":["z",4],"client":"x"}"#)
         #expect(refused.status == 409)
+        // SERVE.md: "the page reloads the memo": it does when the refusal says so (else it
+        // would post the same edit again forever, never confirmed, never saved).
+        let answer = (try? JSONSerialization.jsonObject(with: Data(refused.body))) as? [String: Any]
+        #expect(answer?["reload"] as? Bool == true, "\(answer ?? [:])")
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "aXbY")
     }
 
@@ -287,6 +291,7 @@ import Testing
         // Keep "a" and the high surrogate, insert "X", keep the low surrogate and "b".
         let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":0,"operation":[2,"X",2],"client":"p1"}"#)
         #expect(refused.status == 409, "\(refused.status)")
+        #expect(((try? JSONSerialization.jsonObject(with: Data(refused.body))) as? [String: Any])?["reload"] as? Bool == true)
         #expect(served.host.events.nextID == before, "an update went to the pages")
         #expect(try served.host.openDocument(MemoID(id)!).text == "a😀b")
         #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)

@@ -159,10 +159,27 @@ import Testing
             sandbox, executable, library: library, options: ["--no-open", "--listen", "127.0.0.2"], outPath: listenOut, errPath: listenErr)
         defer { if listening.isRunning { listening.terminate(); listening.waitUntilExit() } }
         let listenPrinted = Self.printedAddress(listenOut, until: deadline.addingTimeInterval(30))
-        let match = try #require(listenPrinted.firstMatch(of: /http:\/\/127\.0\.0\.2:(\d+)\/\?token=/), "\(listenPrinted)")
+        let match = try #require(listenPrinted.firstMatch(of: /http:\/\/127\.0\.0\.2:(\d+)\/\?token=([0-9a-f]+)/), "\(listenPrinted)")
         let errors = (try? String(contentsOfFile: listenErr, encoding: .utf8)) ?? ""
         #expect(errors.contains("listening on 127.0.0.2: anyone who can reach it needs the token"), "\(errors)")
         #expect(Self.connects(to: "127.0.0.2", port: Int(match.1)!), "no connection to 127.0.0.2:\(match.1)")
+        // "(the token still applies)": the API there without the cookie is refused, with it served.
+        func status(cookie: String?) -> Int? {
+            var request = URLRequest(url: URL(string: "http://127.0.0.2:\(match.1)/api/memos")!)
+            request.httpShouldHandleCookies = false
+            if let cookie { request.setValue("memo_serve=\(cookie)", forHTTPHeaderField: "Cookie") }
+            let answer = Mutex<Int?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            URLSession.shared.dataTask(with: request) { _, response, _ in
+                answer.withLock { $0 = (response as? HTTPURLResponse)?.statusCode }
+                done.signal()
+            }.resume()
+            _ = done.wait(timeout: .now() + 10)
+            return answer.withLock { $0 }
+        }
+        #expect(status(cookie: nil) == 403)
+        #expect(status(cookie: "0000") == 403)
+        #expect(status(cookie: String(match.2)) == 200)
     }
 
     /// What `memo serve` printed to `outPath`, read every `pollMicroseconds` until it holds the

@@ -116,6 +116,34 @@ import Testing
         #expect(ServedLibrary.wait(seconds: 10) { (try? served.request("GET", "/api/memos"))?.status == 200 })
     }
 
+    /// SERVE.md: "30 s idle": a connection that sends nothing (or nothing after a request) is
+    /// closed once the idle time is over, so silent connections cannot hold every place for
+    /// good. Here with 1 s idle and 2 places: both silent holders are closed by the server, and
+    /// a request then gets in.
+    @Test func silentConnectionsAreClosedAfterTheIdleTime() throws {
+        var limits = ServedLibrary.testLimits
+        limits.maxConnections = 2
+        limits.idleTimeoutMilliseconds = 1_000
+        limits.requestTimeoutMilliseconds = 5_000
+        let served = try ServedLibrary(limits: limits)
+        let silent = try RawHTTP.connect(port: served.port)
+        // One that made a request and then says nothing more.
+        let finished = try RawHTTP.connect(port: served.port)
+        RawHTTP.send(finished, Array("GET /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\n\r\n".utf8))
+        #expect(try RawHTTP.readResponse(finished).status == 200)
+        for descriptor in [silent, finished] {
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var byte: UInt8 = 0
+            let started = Date()
+            let count = recv(descriptor, &byte, 1, 0)
+            #expect(count == 0, "the server did not close an idle connection (recv gave \(count))")
+            #expect(Date().timeIntervalSince(started) < 9, "closed only by the test's own timeout")
+            close(descriptor)
+        }
+        #expect(ServedLibrary.wait(seconds: 10) { (try? served.request("GET", "/api/memos"))?.status == 200 })
+    }
+
     /// SERVE.md: `GET /api/memos?offset&limit&q`, newest first, 100 a page (at most 500).
     @Test func theListComesInPagesNewestFirst() throws {
         let served = try ServedLibrary()

@@ -7,6 +7,15 @@ import Testing
 /// states (version 4) and through deltas, purge dropping history, retention dropping content
 /// without changing what notebooks converge to.
 @Suite struct NotebookHistoryTests {
+    /// FORMAT.md, "Memo history", Names: the short name as the text gives it (the top 32 bits of
+    /// FNV-1a 64 over each entry's id, u64le, then count, u32le, in replica order), worked out
+    /// apart from the code (Python): devices on different builds name a version alike.
+    @Test func aShortNameIsTheOneFormatDescribes() {
+        #expect(MemoVersion.shortName(of: VersionVector([ReplicaID(2): 5, ReplicaID(1): 3])) == "3db87489")
+        #expect(MemoVersion.shortName(of: VersionVector()) == "cbf29ce4")
+        #expect(MemoVersion.shortName(of: VersionVector([ReplicaID(0xFEDC_BA98_7654_3210): 70_000])) == "9fb8ad27")
+    }
+
     static let minute: UInt64 = 60_000
     static let memo = MemoID(high: 0x27, low: 1)
     static let other = MemoID(high: 0x27, low: 2)

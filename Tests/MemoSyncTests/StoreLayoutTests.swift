@@ -7,6 +7,15 @@ import Testing
 /// Store keys: what `StoreLayout.parse` reads from a key, on the byte-level path (ASCII keys)
 /// and the character-level one (any other key), and what it refuses.
 @Suite struct StoreLayoutTests {
+    /// FORMAT.md, "Store layout": the content hash as the table gives it (FNV-1a 64, the byte
+    /// count XORed in, SplitMix64's finalizer), worked out apart from the code (Python) for
+    /// three inputs: another implementation that follows the text names blobs as this one does.
+    @Test func theContentHashIsTheOneFormatDescribes() {
+        #expect(StoreLayout.hash([]) == "f52a15e9a9b5e89b")
+        #expect(StoreLayout.hash([0x6D]) == "ef69b81f8662c567")
+        #expect(StoreLayout.hash((0..<300).map { UInt8($0 % 251) }) == "5f720797308b7f2d")
+    }
+
     let root = StoreLayout.root
     let replica = ReplicaID(0x0123_4567_89AB_CDEF)
 

@@ -1,0 +1,125 @@
+import Foundation
+import MemoCRDT
+import Testing
+
+@testable import MemoSync
+import MemoSyncTesting
+
+/// The promises that a user interface never waits on the library: edits and reads go on while a
+/// save, a compaction or the close is on the disk, and those run off the caller's actor. The
+/// disk is held at a gate the test controls (`GatedDisk`, `TestGate`):
+/// what must not wait is done while the gate is shut, and opened only after. The one time limit
+/// is the gate's hang detector (`TestGate.holdSecondsMax`), which a passing test never reaches.
+///
+/// A save held on the disk holds a thread of the cooperative pool meanwhile, as a real `fsync`
+/// does (the pool has one thread per processor: two on a two-core machine). So the tests run one
+/// at a time, and those that hold a save run on the main actor, as an app's calls do: a test
+/// never needs a pool thread that a held save of another test occupies.
+@Suite(.serialized) struct ReplicaNeverBlocksTests {
+    /// The notebook's contents, for comparing a library reopened from a disk's durable state.
+    private static func texts(_ replica: Replica) -> [String] {
+        let notebook = replica.notebook
+        return notebook.list().compactMap { notebook.memo($0.id)?.text }.sorted()
+    }
+
+    /// What a crash now would leave of `disk`, opened.
+    private static func durableTexts(_ disk: GatedDisk) throws -> [String] {
+        texts(try Replica(disk: disk.inner.durableCopy(), environment: TestEnvironment(seed: 99).environment))
+    }
+
+    /// Replica.save(): "Runs off the caller's actor; edits go on meanwhile (those made after it
+    /// began are saved by the next save)" (GettingStarted.md: "edits go on meanwhile";
+    /// MemoSync.md: reads and edits are cheap synchronous calls, saves run off the caller's
+    /// actor); a compaction is the same write (Replica.writeToDisk). While the save is held on
+    /// the disk, an edit, a new memo, a read of the notebook and of the unsaved count all return
+    /// (a hang would hold them until the gate's detector opens it: `timedOut`). Once it ends,
+    /// exactly the operations made meanwhile are unsaved, and the disk holds only what was there
+    /// when it began; the next save makes the rest durable.
+    @MainActor
+    @Test(arguments: [false, true])
+    func editsGoOnWhileASaveIsOnTheDisk(compacting: Bool) async throws {
+        let disk = GatedDisk()
+        let replica = try Replica(disk: disk, environment: TestEnvironment(seed: 1).environment)
+        let id = try replica.createMemo(text: "before")
+        try await replica.save()
+        try replica.edit(id, replacingUTF16: 6..<6, with: " saved")
+        let unsavedWhenBegun = replica.unsavedOperationCount
+        #expect(unsavedWhenBegun > 0)
+
+        disk.gate.shut()
+        let saving = Task {
+            if compacting { try await replica.compact() } else { try await replica.save() }
+        }
+        #expect(await disk.gate.arrivals(atLeast: 1), "the save never reached the disk")
+        // The save is on the disk and stays there until the gate opens.
+        try replica.edit(id, replacingUTF16: 12..<12, with: " during")
+        try replica.createMemo(text: "made during the save")
+        #expect(Self.texts(replica) == ["before saved during", "made during the save"])
+        let unsavedWhileHeld = replica.unsavedOperationCount
+        #expect(unsavedWhileHeld > unsavedWhenBegun)
+        #expect(!disk.gate.timedOut, "a call waited for the save on the disk")
+        disk.gate.open()
+        try await saving.value
+
+        #expect(!disk.gate.timedOut)
+        #expect(replica.unsavedOperationCount == unsavedWhileHeld - unsavedWhenBegun)
+        #expect(try Self.durableTexts(disk) == ["before saved"])
+        try await replica.save()
+        #expect(replica.unsavedOperationCount == 0)
+        #expect(try Self.durableTexts(disk) == ["before saved during", "made during the save"])
+        await replica.close()
+    }
+
+    /// While the close seals the folder (on the disk, held), reading the notebook and the
+    /// unsaved count return, and an edit is refused as closed at once rather than waiting.
+    @MainActor
+    @Test func readsGoOnWhileTheCloseIsOnTheDisk() async throws {
+        let disk = GatedDisk()
+        let replica = try Replica(disk: disk, environment: TestEnvironment(seed: 2).environment)
+        let id = try replica.createMemo(text: "kept")
+        try await replica.save()
+        disk.gate.shut()
+        let closing = Task { await replica.close() }
+        #expect(await disk.gate.arrivals(atLeast: 1), "the close never wrote its seal")
+        #expect(Self.texts(replica) == ["kept"])
+        #expect(replica.unsavedOperationCount == 0)
+        #expect(throws: ReplicaError.closed) { try replica.edit(id, replacingUTF16: 0..<0, with: "x") }
+        #expect(!disk.gate.timedOut, "a call waited for the close on the disk")
+        disk.gate.open()
+        await closing.value
+        #expect(!disk.gate.timedOut)
+    }
+
+    /// README: "`save()`, `sync(with:)`, `compact()` and `close()` are `async` and run off the
+    /// caller's actor, so a durable save (an `fsync`) never blocks the UI" (MemoSync.md, the
+    /// Concurrency section of `Replica`). Awaited from the main actor, each is held on the disk,
+    /// and the main actor runs other work meanwhile (this test resumes on it, and a main-actor
+    /// task runs to its end). Were the work on the main actor, it would sit at the gate until the
+    /// hang detector opened it. (Not `Thread.isMainThread` at the disk: under swift-testing on
+    /// Linux the main actor's jobs need not run on the main thread, so that check cannot fail.)
+    @MainActor
+    @Test func savesCompactionsAndTheCloseRunOffTheCallersActor() async throws {
+        let disk = GatedDisk()
+        let replica = try Replica(disk: disk, environment: TestEnvironment(seed: 3).environment)
+        let id = try replica.createMemo(text: "a")
+        for step in ["save", "compact", "close"] {
+            if step != "close" { try replica.edit(id, replacingUTF16: 0..<0, with: "b") }
+            disk.gate.shut()
+            let running = Task { @MainActor in
+                switch step {
+                case "save": try await replica.save()
+                case "compact": try await replica.compact()
+                default: await replica.close()
+                }
+            }
+            #expect(await disk.gate.arrivals(atLeast: 1), "\(step): never reached the disk")
+            // Here on the main actor while the disk holds the work.
+            let mainActorRan = await Task { @MainActor in true }.value
+            #expect(mainActorRan)
+            #expect(!disk.gate.timedOut, "\(step): the main actor waited for the disk")
+            disk.gate.open()
+            try await running.value
+            #expect(!disk.gate.timedOut)
+        }
+    }
+}

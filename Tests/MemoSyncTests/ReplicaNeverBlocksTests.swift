@@ -6,8 +6,9 @@ import Testing
 import MemoSyncTesting
 
 /// The promises that a user interface never waits on the library: edits and reads go on while a
-/// save, a compaction or the close is on the disk, and those run off the caller's actor. The
-/// disk is held at a gate the test controls (`GatedDisk`, `TestGate`):
+/// save, a compaction or the close is on the disk; those run off the caller's actor; opening
+/// waits on a thread of its own. The disk (or the open) is held at a gate the test controls
+/// (`GatedDisk`, `TestGate`):
 /// what must not wait is done while the gate is shut, and opened only after. The one time limit
 /// is the gate's hang detector (`TestGate.holdSecondsMax`), which a passing test never reaches.
 ///
@@ -121,5 +122,40 @@ import MemoSyncTesting
             try await running.value
             #expect(!disk.gate.timedOut)
         }
+    }
+
+    /// `Replica.open(libraryPath:)`: "neither the caller's actor nor the cooperative thread pool
+    /// waits on the disk" (GettingStarted.md: "so the user interface never waits on the disk"). The public open
+    /// is `open(makingDisk:)` with a `FileDisk`; here each disk is made at a shut gate, as a
+    /// `FileDisk` waits for the folder's lock. More opens than the cooperative pool has threads
+    /// (one per processor) all reach the gate at once, and while they wait a detached task (the
+    /// pool) and the main actor both run. Opens that waited on the pool's threads would not all
+    /// arrive: the hang detector would end the wait.
+    @MainActor
+    @Test func opensWaitOnThreadsOfTheirOwn() async throws {
+        let gate = TestGate()
+        gate.shut()
+        let count = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+        let opens = (0..<count).map { index in
+            Task { @MainActor in
+                try await Replica.open(
+                    makingDisk: { () throws(DiskError) -> any LibraryDisk in
+                        gate.pass()
+                        return MemoryDisk(device: UInt64(index + 1))
+                    },
+                    environment: TestEnvironment(seed: UInt64(index)).environment, configuration: SyncConfiguration())
+            }
+        }
+        #expect(await gate.arrivals(atLeast: count), "only \(gate.arrivals) of \(count) opens reached the disk at once")
+        let poolRan = await Task.detached { await MainActor.run { true } }.value
+        #expect(poolRan)
+        #expect(!gate.timedOut, "an open held the cooperative pool or the main actor")
+        gate.open()
+        for open in opens {
+            let replica = try await open.value
+            #expect(replica.openReport.created)
+            await replica.close()
+        }
+        #expect(!gate.timedOut)
     }
 }

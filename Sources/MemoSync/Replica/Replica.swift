@@ -347,10 +347,24 @@ public final class Replica: Sendable {
     public static func open(
         libraryPath: String, environment: ReplicaEnvironment = .system, configuration: SyncConfiguration = SyncConfiguration()
     ) async throws(ReplicaError) -> Replica {
+        try await open(
+            makingDisk: { () throws(DiskError) -> any LibraryDisk in try FileDisk(path: libraryPath) },
+            environment: environment, configuration: configuration)
+    }
+
+    /// ``open(libraryPath:environment:configuration:)`` on the disk `makeDisk` returns, called
+    /// on the open's thread (a `FileDisk` waits there for the folder's lock): for the tests that
+    /// hold opens at a gate of theirs (`ReplicaNeverBlocksTests`).
+    package static func open(
+        makingDisk makeDisk: @escaping @Sendable () throws(DiskError) -> any LibraryDisk,
+        environment: ReplicaEnvironment, configuration: SyncConfiguration
+    ) async throws(ReplicaError) -> Replica {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Replica, ReplicaError>, Never>) in
             let thread = Thread {
                 do throws(ReplicaError) {
-                    continuation.resume(returning: .success(try Replica(libraryPath: libraryPath, environment: environment, configuration: configuration)))
+                    let disk: any LibraryDisk
+                    do throws(DiskError) { disk = try makeDisk() } catch { throw .disk(error) }
+                    continuation.resume(returning: .success(try Replica(disk: disk, environment: environment, configuration: configuration)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }

@@ -36,6 +36,15 @@ import Darwin
         #expect(EventHub.queuedEventsMax == 10_000)
     }
 
+    /// Replica.releaseDecodedTexts(keepingMostRecent:): texts are turned back "a few at a time,
+    /// the lock released between": 4 per hold (`decodedTextsReleasedPerLock`); BENCHMARKS.md: the
+    /// pass that lists them "takes 2,048 memos per hold". That a release holds the lock for no
+    /// more is `ReplicaNeverBlocksTests.aReleaseOfDecodedTextsHoldsTheLockForAFewTextsAtATime`.
+    @Test func aReleaseOfDecodedTextsTakesFourTextsOr2048MemosPerHoldOfTheLock() {
+        #expect(Replica.decodedTextsReleasedPerLock == 4)
+        #expect(Replica.memosListedPerLock == 2_048)
+    }
+
     /// FORMAT.md: the writer's snapshot rules ("Publishing": a snapshot every 20,000 operations
     /// or after 4 segments; past a newest snapshot of 1 MiB, once the segments after it weigh
     /// 25 % of it or number 128), a folder store's depth ("more than 32 levels" is left out),

@@ -7,8 +7,8 @@ import MemoSyncTesting
 
 /// The promises that a user interface never waits on the library: edits and reads go on while a
 /// save, a compaction or the close is on the disk; those run off the caller's actor; opening
-/// waits on a thread of its own. The disk (or the open) is held at a gate the test controls
-/// (`GatedDisk`, `TestGate`):
+/// waits on a thread of its own; a release of decoded texts holds the lock a few texts at a
+/// time. The disk (or the open) is held at a gate the test controls (`GatedDisk`, `TestGate`):
 /// what must not wait is done while the gate is shut, and opened only after. The one time limit
 /// is the gate's hang detector (`TestGate.holdSecondsMax`), which a passing test never reaches.
 ///
@@ -157,5 +157,37 @@ import MemoSyncTesting
             await replica.close()
         }
         #expect(!gate.timedOut)
+    }
+
+    /// `Replica.releaseDecodedTexts(keepingMostRecent:)`: "Texts are turned back a few at a time,
+    /// the lock released between, so an edit meanwhile waits for a few at most": the lock is
+    /// held for `memosListedPerLock` memos at a time while the texts are listed, then for
+    /// `decodedTextsReleasedPerLock` texts at a time (the numbers: `DocumentedDefaultsTests`).
+    /// Each hold is recorded (self-check builds): a release of more than 2,048 decoded texts
+    /// lists them in two holds and turns them back four per hold, never more.
+    @Test func aReleaseOfDecodedTextsHoldsTheLockForAFewTextsAtATime() throws {
+        let replica = try Replica(disk: MemoryDisk(), environment: TestEnvironment(seed: 4).environment)
+        let memoCount = Replica.memosListedPerLock + 9
+        for index in 0..<memoCount { try replica.createMemo(text: "memo \(index)") }
+        let decoded = replica.decodedTextCount
+        #expect(decoded == memoCount)
+        #if MEMOSYNC_INTERNAL_CHECKS
+        _ = replica.takeDebugReleaseHolds()
+        #endif
+
+        #expect(replica.releaseDecodedTexts(keepingMostRecent: 0) == decoded)
+        #expect(replica.decodedTextCount == 0)
+        // The holds are recorded in self-check builds only (the project's test command's).
+        #if MEMOSYNC_INTERNAL_CHECKS
+        let holds = replica.takeDebugReleaseHolds()
+        let listed = holds.compactMap { hold -> Int? in if case let .listed(memos) = hold { memos } else { nil } }
+        let released = holds.compactMap { hold -> Int? in if case let .released(texts) = hold { texts } else { nil } }
+        #expect(listed == [Replica.memosListedPerLock, 9])
+        #expect(released.allSatisfy { $0 <= Replica.decodedTextsReleasedPerLock }, "a hold turned back \(released.max() ?? 0) texts")
+        #expect(released.reduce(0, +) == decoded)
+        #expect(released.count == (decoded + Replica.decodedTextsReleasedPerLock - 1) / Replica.decodedTextsReleasedPerLock)
+        // Listed first, then released.
+        #expect(holds == listed.map { .listed(memos: $0) } + released.map { .released(texts: $0) })
+        #endif
     }
 }

@@ -212,6 +212,11 @@ public final class Replica: Sendable {
         var historyDropsNotCompacted = 0
         /// How many memo texts stay decoded after a save (``Replica/decodedTextLimit``).
         var decodedTextLimit = Replica.defaultDecodedTextLimit
+        #if MEMOSYNC_INTERNAL_CHECKS
+        /// What each hold of the lock by ``Replica/releaseDecodedTexts(keepingMostRecent:)``
+        /// took, in order (self-check builds only: `ReplicaNeverBlocksTests` reads them).
+        var debugReleaseHolds: [ReleaseHold] = []
+        #endif
 
         /// Takes the notebook's new events into the hub.
         mutating func deliverEvents() {
@@ -792,7 +797,13 @@ public final class Replica: Sendable {
         var from = 0
         while from < pass.memoCount {
             let to = min(pass.memoCount, from + Self.memosListedPerLock)
-            guard let slice = guarded.withLock({ guarded in guarded.isClosed ? nil : guarded.notebook.decodedTextUses(in: from..<to) }) else { return 0 }
+            guard let slice = guarded.withLock({ guarded -> [Notebook.DecodedTextUse]? in
+                if guarded.isClosed { return nil }
+                #if MEMOSYNC_INTERNAL_CHECKS
+                guarded.debugReleaseHolds.append(.listed(memos: to - from))
+                #endif
+                return guarded.notebook.decodedTextUses(in: from..<to)
+            }) else { return 0 }
             listed += slice
             from = to
         }
@@ -807,6 +818,9 @@ public final class Replica: Sendable {
             let end = min(chosen.endIndex, start + Self.decodedTextsReleasedPerLock)
             let open = guarded.withLock { guarded -> Bool in
                 guard !guarded.isClosed else { return false }
+                #if MEMOSYNC_INTERNAL_CHECKS
+                guarded.debugReleaseHolds.append(.released(texts: end - start))
+                #endif
                 released += guarded.notebook.releaseDecodedTexts(chosen[start..<end], bodiesEncodedIn: written)
                 return true
             }
@@ -822,6 +836,24 @@ public final class Replica: Sendable {
 
     /// Memos looked at per hold of the replica's lock while a release lists the decoded texts.
     static let memosListedPerLock = 2_048
+
+    #if MEMOSYNC_INTERNAL_CHECKS
+    /// One hold of the replica's lock by a release of decoded texts: listing `memos` memos, or
+    /// turning back `texts` texts (self-check builds only).
+    package enum ReleaseHold: Equatable, Sendable {
+        case listed(memos: Int)
+        case released(texts: Int)
+    }
+
+    /// The holds of the lock by ``releaseDecodedTexts(keepingMostRecent:)`` since the last call,
+    /// in order; forgets them (self-check builds only).
+    package func takeDebugReleaseHolds() -> [ReleaseHold] {
+        guarded.withLock { guarded in
+            defer { guarded.debugReleaseHolds = [] }
+            return guarded.debugReleaseHolds
+        }
+    }
+    #endif
 
     // MARK: History retention
 

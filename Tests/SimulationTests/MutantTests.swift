@@ -58,6 +58,7 @@ import Testing
         case .eventsOmitRemoteDeletions: Plan(seeds: 5, options: swarm, expected: [.events, .intention])
         case .cursorIgnoresRemoteInserts: Plan(seeds: 5, options: swarm, expected: [.cursor])
         case .gcWithoutGracePeriod: Plan(seeds: 5, options: swarm, expected: [.collection])
+        case .gcNeverCollects: Plan(seeds: 5, options: swarm, expected: [.bounded])
         case .skippedFsync: Plan(seeds: 5, options: crashes, expected: [.durability])
         case .recoveryDropsLastRecord: Plan(seeds: 5, options: crashes, expected: [.durability])
         case .recoveryCutsAtDamage: Plan(seeds: 5, options: damagedJournals, expected: [.durability])

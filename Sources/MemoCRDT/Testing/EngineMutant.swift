@@ -55,6 +55,9 @@ package enum EngineMutant: String, CaseIterable, Sendable {
     /// Garbage collection without a grace period: own segments and snapshots are deleted as soon
     /// as a newer own snapshot covers them, however recent it is. Caught by collection.
     case gcWithoutGracePeriod = "gc-without-grace-period"
+    /// Garbage collection that never deletes anything: the store grows with every segment and
+    /// snapshot written. Caught by bounded (the store's size after collection).
+    case gcNeverCollects = "gc-never-collects"
     /// A save appends its journal record without fsyncing it: a crash can lose edits that were
     /// reported saved. Caught by durability.
     case skippedFsync = "skipped-fsync"

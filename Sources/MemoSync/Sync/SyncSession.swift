@@ -1477,6 +1477,9 @@ package struct SyncSession {
     // MARK: Collect
 
     private mutating func planDeletions() {
+        #if MEMOSYNC_MUTANTS
+        if EngineMutant.active == .gcNeverCollects { return }
+        #endif
         let grace = configuration.gracePeriodMilliseconds
         func aged(_ snapshot: SyncState.OwnSnapshot) -> Bool {
             #if MEMOSYNC_MUTANTS

@@ -13,6 +13,35 @@ import MemoSyncTesting
         try Replica(disk: disk, environment: environment.environment, configuration: configuration)
     }
 
+    /// FORMAT.md, "Heads": "In a store where every operation is in a segment, syncs write no
+    /// heads: one change costs the writer its segment and the reader that segment."
+    @Test func oneChangeCostsTheWriterOneSegmentAndTheReaderOneRead() async throws {
+        let environment = TestEnvironment(seed: 31)
+        let store = InMemoryBlobStore()
+        let writer = try replica(environment)
+        let reader = try replica(environment)
+        let memo = try writer.createMemo(text: "Groceries\nmilk")
+        try await syncUntilQuiet([writer, reader], store: store)
+        var plainRounds = 0
+        for round in 0..<10 {
+            try writer.edit(memo, replacingUTF16: 0..<0, with: "\(round)")
+            let headsBefore = store.keys.filter { $0.contains("/heads/") }
+            let published = try await writer.sync(with: store)
+            #expect(published.isComplete && published.publishedSegment != nil, "round \(round): \(published)")
+            let received = try await reader.sync(with: store)
+            #expect(received.isComplete && received.blobsWritten == 0, "round \(round): \(received)")
+            #expect(reader.notebook.memo(memo)?.text == writer.notebook.memo(memo)?.text)
+            // A sync that writes a snapshot (every fourth segment, "Publishing") writes a head
+            // naming it; every other one writes its segment alone, and the reader reads it alone.
+            guard published.publishedSnapshot == nil else { continue }
+            plainRounds += 1
+            #expect(published.blobsWritten == 1 && published.publishedHead == nil, "round \(round): \(published)")
+            #expect(store.keys.filter { $0.contains("/heads/") } == headsBefore, "round \(round): a head was written")
+            #expect(received.blobsRead == 1, "round \(round): \(received)")
+        }
+        #expect(plainRounds >= 6)
+    }
+
     @Test func damagedAndForeignBlobsAreSkippedAndReported() async throws {
         let environment = TestEnvironment(seed: 41)
         let store = InMemoryBlobStore()

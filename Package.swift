@@ -135,10 +135,11 @@ let package = Package(
         // Issue 29: every ```swift block of README.md and the DocC catalogs, compiled as an app
         // writes it (the public modules only, no @testable: `-package-name` is set apart from the
         // package's, so `package` declarations are out of reach too), and a test that each block
-        // is in these sources verbatim.
+        // is in these sources verbatim; and tests that run what the snippets say they do (with
+        // TestSupport's seeded generator, itself public API of a test module).
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["MemoSync", "MemoCRDT"],
+            dependencies: ["MemoSync", "MemoCRDT", "TestSupport"],
             swiftSettings: [.unsafeFlags(["-package-name", "memosync_doc_snippets"])]
         ),
         .testTarget(

@@ -7,6 +7,11 @@
 
 import MemoCRDT
 
+extension BenchRandom {
+    /// A number in `0 ..< bound` (0 when `bound` is 0 or less).
+    fileprivate mutating func below(_ bound: Int) -> Int { bound > 0 ? int(0..<bound) : 0 }
+}
+
 enum ComplexityBenchmark {
     /// The smaller text's length in characters (UTF-16 units: the typing is ASCII).
     static let smallCharacters = 8_192
@@ -17,31 +22,19 @@ enum ComplexityBenchmark {
     /// The largest ratio of per-operation times the README's "O(log n)" allows here.
     static let targetRatio = 3.0
 
-    /// SplitMix64, seeded: the same texts and positions at every run.
-    struct Steps {
-        var state: UInt64
-        mutating func next(below bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
-        }
-    }
-
     /// A text of about `characters` visible characters, typed in chunks of 1 to 8 at random
     /// places with a deletion every fourth step.
-    static func fragmentedText(characters: Int, steps: inout Steps) throws -> TextCRDT {
+    static func fragmentedText(characters: Int, steps: inout BenchRandom) throws -> TextCRDT {
         var text = TextCRDT(replica: ReplicaID(1))
         var step = 0
         while text.lengthUTF16 < characters {
             let length = text.lengthUTF16
             if step % 4 == 3, length > 16 {
-                let start = steps.next(below: length - 4)
-                try text.delete(utf16Range: start..<(start + 1 + steps.next(below: 3)))
+                let start = steps.below(length - 4)
+                try text.delete(utf16Range: start..<(start + 1 + steps.below(3)))
             } else {
-                let chunk = String(repeating: Character(UnicodeScalar(UInt8(97 + steps.next(below: 26)))), count: 1 + steps.next(below: 8))
-                try text.insert(chunk, atUTF16: steps.next(below: length + 1))
+                let chunk = String(repeating: Character(UnicodeScalar(UInt8(97 + steps.below(26)))), count: 1 + steps.below(8))
+                try text.insert(chunk, atUTF16: steps.below(length + 1))
             }
             step += 1
         }
@@ -49,9 +42,9 @@ enum ComplexityBenchmark {
     }
 
     /// Nanoseconds per operation of each measure on `text`.
-    static func measure(_ text: TextCRDT, runs: Int, steps: inout Steps) throws -> (local: Double, remote: Double, offset: Double) {
+    static func measure(_ text: TextCRDT, runs: Int, steps: inout BenchRandom) throws -> (local: Double, remote: Double, offset: Double) {
         let length = text.lengthUTF16
-        let positions = (0..<operations).map { _ in steps.next(below: length) }
+        let positions = (0..<operations).map { _ in steps.below(length) }
         // Local: one character typed at each position (on a copy, each run from the same text).
         let local = try Measure.medianMilliseconds(runs: runs) { () throws(TextError) in
             var copy = text
@@ -80,7 +73,7 @@ enum ComplexityBenchmark {
     }
 
     static func run(runs: Int) throws -> Report {
-        var steps = Steps(state: 2026)
+        var steps = BenchRandom(seed: 2026)
         let small = try fragmentedText(characters: smallCharacters, steps: &steps)
         let large = try fragmentedText(characters: smallCharacters * factor, steps: &steps)
         let smallTimes = try measure(small, runs: runs, steps: &steps)

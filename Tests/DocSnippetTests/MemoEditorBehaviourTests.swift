@@ -6,6 +6,7 @@
 
 import Foundation
 import MemoSync
+import TestSupport
 import Testing
 
 /// A text view over a string: what `MemoTextView` asks of UITextView or NSTextView.
@@ -32,18 +33,6 @@ final class FakeTextView: MemoTextView {
     }
 }
 
-/// SplitMix64: a seeded generator for the random steps.
-struct SeededSteps: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @MainActor
 @Suite("the article's editor, run against a fake text view")
 struct MemoEditorBehaviourTests {
@@ -54,20 +43,20 @@ struct MemoEditorBehaviourTests {
     }
 
     /// A UTF-16 range of `text` whose ends are character boundaries.
-    private func randomRange(in text: String, _ random: inout SeededSteps) -> Range<Int> {
+    private func randomRange(in text: String, _ random: inout SeededRandom) -> Range<Int> {
         let boundaries = [0] + text.indices.dropFirst().map { text.utf16.distance(from: text.startIndex, to: $0) } + [text.utf16.count]
         let a = boundaries.randomElement(using: &random)!, b = boundaries.randomElement(using: &random)!
         let range = min(a, b)..<max(a, b)
         return range.count > 12 ? range.lowerBound..<range.lowerBound : range
     }
 
-    private func randomText(_ random: inout SeededSteps) -> String {
+    private func randomText(_ random: inout SeededRandom) -> String {
         (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
     }
 
     @Test("typing here, another device's edits arriving: the view always shows what the replica holds", arguments: [1, 2, 3, 4] as [UInt64])
     func theViewNeverDriftsFromTheReplica(seed: UInt64) async throws {
-        var random = SeededSteps(state: seed)
+        var random = SeededRandom(seed: seed)
         let (pathA, pathB, storePath) = (folder("a"), folder("b"), folder("store"))
         defer { for path in [pathA, pathB, storePath] { try? FileManager.default.removeItem(atPath: path) } }
         let here = try Replica(libraryPath: pathA)

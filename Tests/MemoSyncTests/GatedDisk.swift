@@ -19,7 +19,7 @@ final class TestGate: @unchecked Sendable {
     private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
     private var nextWaiterID = 0
 
-    init(holdSecondsMax: Double = 10) {
+    init(holdSecondsMax: Double = 120) {
         self.holdSecondsMax = holdSecondsMax
     }
 

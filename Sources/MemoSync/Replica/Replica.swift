@@ -3,10 +3,10 @@ import Synchronization
 import MemoCRDT
 import MemoNotes
 
-// The replica's disk and store work are `@concurrent` functions (SE-0461, Swift 6.2): say so
-// to an older compiler instead of failing on the attribute (README: "Requirements").
+// The replica's store work is `@concurrent` (SE-0461, Swift 6.2): say so to an older compiler
+// instead of failing on the attribute (README: "Requirements").
 #if !compiler(>=6.2)
-#error("MemoSync needs Swift 6.2 or later: the replica's disk and store work are @concurrent functions.")
+#error("MemoSync needs Swift 6.2 or later: the replica's store work is @concurrent.")
 #endif
 
 /// The clock and random source a replica uses, injected so that the simulator can run replicas
@@ -152,8 +152,10 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   ``edit(_:replacingUTF16:with:)``, undo, ``endUndoGrouping()``, trash...). An edit changes
 ///   memory only.
 /// - **Async, never on the caller's actor**: ``save()`` and ``compact()`` (the disk, with an
-///   `fsync`), ``sync(with:progress:)`` (the store and the disk) and ``close()``. They run on
-///   the global executor (`@concurrent`), so awaiting them from the main actor never blocks it.
+///   `fsync`), ``sync(with:progress:)`` (the store and the disk) and ``close()``. The disk's
+///   work runs on a thread of its own (neither the caller's actor nor the cooperative pool waits
+///   for an `fsync`), a sync on the global executor (`@concurrent`), so awaiting them from the
+///   main actor never blocks it.
 ///   ``open(libraryPath:environment:configuration:)`` opens on a thread of its own (the
 ///   initialisers open on the calling thread: a wait for the folder's lock and a journal replay).
 ///
@@ -666,16 +668,35 @@ public final class Replica: Sendable {
     /// began are saved by the next save).
     ///
     /// - Throws: ``ReplicaError/disk(_:)``; the edits stay in memory and the next save retries.
-    @concurrent
     public func save() async throws(ReplicaError) {
-        try saveNow()
+        try await Self.onDiskThread("MemoSync save") { [self] () throws(ReplicaError) in try saveNow() }
     }
 
     /// Rewrites the state file from the notebook and starts an empty journal. Runs off the
     /// caller's actor.
-    @concurrent
     public func compact() async throws(ReplicaError) {
-        try compactNow()
+        try await Self.onDiskThread("MemoSync compact") { [self] () throws(ReplicaError) in try compactNow() }
+    }
+
+    /// Runs `body` on a thread of its own and returns what it returns: the disk's work (an
+    /// `fsync` may take a second on a busy disk) blocks neither the caller's actor nor a thread
+    /// of the cooperative pool (two saves at once on it stalled every other task of a 2-core
+    /// machine's pool for as long as their fsyncs took).
+    private static func onDiskThread<T: Sendable>(
+        _ name: String, _ body: @escaping @Sendable () throws(ReplicaError) -> T
+    ) async throws(ReplicaError) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, ReplicaError>, Never>) in
+            let thread = Thread {
+                do throws(ReplicaError) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = name
+            thread.start()
+        }
+        return try result.get()
     }
 
     /// ``save()``, on the calling thread: for the simulator and the command line, which have no
@@ -1450,9 +1471,8 @@ public final class Replica: Sendable {
     ///
     /// When everything is saved, the folder is sealed first, so that the next open keeps this
     /// session's replica id (see ``id``). A failure to seal only means a fresh id next time.
-    @concurrent
     public func close() async {
-        closeNow()
+        try? await Self.onDiskThread("MemoSync close") { [self] () throws(ReplicaError) in closeNow() }
     }
 
     /// ``close()``, on the calling thread.

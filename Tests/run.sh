@@ -17,6 +17,12 @@ phase() { echo "run.sh: $1 done at ${SECONDS} s"; }
 phase "setup"
 Tests/Servers/servers.sh swift test
 phase "swift test (build included)"
+# The swarm's release build (Simulations/ci-swarm.sh) goes on beside the next two parts: the
+# browser tests wait on Chromium and the server much of the time, so the two cores are shared
+# rather than idle (its output is shown when it fails).
+mkdir -p .build
+Simulations/ci-swarm.sh --build-only > .build/swarm-build.log 2>&1 &
+swarm_build=$!
 # What an app that depends on the package gets: no test machinery, Debug included (README,
 # "Tests"); the test build's memo shows the check finds the mutants where they are.
 Tests/ClientCheck/check.sh .build/debug/memo
@@ -24,5 +30,12 @@ phase "client check"
 # `memo serve` in headless Chromium (Tests/Browser): screenshots in .build/artefacts/browser.
 Tests/Browser/browser-tests.sh
 phase "browser tests"
+if ! wait "$swarm_build"; then
+    cat .build/swarm-build.log
+    echo "run.sh: the swarm's release build failed" >&2
+    exit 1
+fi
+tail -1 .build/swarm-build.log
+phase "swarm build"
 Simulations/ci-swarm.sh
 phase "simulation swarm"

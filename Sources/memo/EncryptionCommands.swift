@@ -198,7 +198,7 @@ struct EncryptionSession {
         }
         let encrypted: EncryptedBlobStore
         do throws(EncryptionError) {
-            encrypted = try await StoreEncryption.enable(store, passphrase: passphrase)
+            encrypted = try await StoreEncryption.enable(store, passphrase: passphrase, log2N: scryptLog2NForNewStores())
         } catch {
             throw .encryption(error, store: storeName)
         }

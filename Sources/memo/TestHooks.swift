@@ -41,6 +41,16 @@ final class GatedStore: BlobStore {
     }
 }
 
+extension EncryptionSession {
+    /// The scrypt cost (log2 N) of a store `memo sync --encrypt` turns encrypted:
+    /// `MEMO_TEST_SCRYPT_LOG2N=n` for the tests (in a debug build, one derivation at the
+    /// default 2^15 takes about a second, and the encryption tests make dozens), else the
+    /// default. Unlocking takes the cost from the key blob, so one test's store stays cheap.
+    func scryptLog2NForNewStores() -> Int {
+        environment["MEMO_TEST_SCRYPT_LOG2N"].flatMap { Int($0) } ?? KeyDerivation.defaultLog2N
+    }
+}
+
 extension Runner {
     /// `environment` with its wall clock stopped at `MEMO_TEST_NOW_MILLISECONDS` when that is
     /// set (history retention against a clock the test moves).
@@ -85,6 +95,13 @@ extension Runner {
     }
 }
 #else
+extension EncryptionSession {
+    /// The scrypt cost of a store `memo sync --encrypt` turns encrypted: the default outside the
+    /// self-check build's tests.
+    @inline(__always)
+    func scryptLog2NForNewStores() -> Int { KeyDerivation.defaultLog2N }
+}
+
 extension Runner {
     /// `memo serve` about to catch its stop signals: nothing to do outside the self-check
     /// build's tests.

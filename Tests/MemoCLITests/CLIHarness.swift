@@ -123,7 +123,8 @@ struct Sandbox {
     }
 
     /// A `memo` process not started yet: `arguments`, the sandbox as its current folder, an
-    /// environment holding only what a run needs (HOME inside the sandbox, TZ=UTC, LANG=C.UTF-8,
+    /// environment holding only what a run needs (HOME inside the sandbox, TZ=UTC, LANG=C.UTF-8, a
+    /// cheap scrypt for stores made encrypted,
     /// PATH, MEMO_LIBRARY when `library` is given) plus `environment`; empty files made at
     /// `outPath` and `errPath` for its output.
     func memoProcess(
@@ -138,6 +139,9 @@ struct Sandbox {
         var variables: [String: String] = [
             "HOME": home, "TZ": "UTC", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "LANG": "C.UTF-8",
+            // Stores the tests turn encrypted take a cheap scrypt (the test build's hook): each
+            // derivation at the default cost is about a second in a debug build.
+            "MEMO_TEST_SCRYPT_LOG2N": "10",
         ]
         if let library { variables["MEMO_LIBRARY"] = library }
         variables.merge(environment) { $1 }

@@ -1,10 +1,11 @@
 // Hooks for the project's own tests, compiled only into a self-check debug build
 // (MEMOSYNC_TEST_HOOKS, Package.swift): never in a release or an app's build, which gets only
-// the empty step marker at the end of this file.
+// the inert versions at the end of this file.
 
-#if MEMOSYNC_TEST_HOOKS
 import Foundation
 import MemoSync
+
+#if MEMOSYNC_TEST_HOOKS
 
 /// A store that holds its first read of a blob until the test says so: with
 /// `MEMO_TEST_STORE_GATE=DIR`, the first `read` creates `DIR/reading` and waits until

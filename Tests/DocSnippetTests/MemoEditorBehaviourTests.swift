@@ -33,14 +33,47 @@ final class FakeTextView: MemoTextView {
     }
 }
 
+/// Two devices' libraries and a folder store between them, a memo on the first, synced to the
+/// second, shown in the article's editor on a fake text view.
+@MainActor
+final class TwoDevices {
+    let folders: [String]
+    let here: Replica
+    let there: Replica
+    let store: DirectoryBlobStore
+    let memo: MemoID
+    let view = FakeTextView()
+    let editor: MemoEditor
+
+    init(text: String) async throws {
+        folders = ["a", "b", "store"].map {
+            FileManager.default.temporaryDirectory.appendingPathComponent("memo-editor-\($0)-\(UUID().uuidString)").path
+        }
+        here = try Replica(libraryPath: folders[0])
+        there = try Replica(libraryPath: folders[1])
+        store = try DirectoryBlobStore(path: folders[2])
+        memo = try here.createMemo(text: text)
+        _ = try await here.sync(with: store)
+        _ = try await there.sync(with: store)
+        editor = MemoEditor(memo: memo, replica: here, selection: nil, didEdit: {})
+        editor.attach(view)
+    }
+
+    func close() async {
+        editor.detach()
+        await here.close()
+        await there.close()
+    }
+
+    nonisolated func remove() {
+        for path in folders { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
+
 @MainActor
 @Suite("the article's editor, run against a fake text view")
 struct MemoEditorBehaviourTests {
     private static let pieces = ["a", "b", " ", "\n", "é", "한", "👍🏽", "xyz"]
-
-    private func folder(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("memo-editor-\(name)-\(UUID().uuidString)").path
-    }
 
     /// A UTF-16 range of `text` whose ends are character boundaries.
     private func randomRange(in text: String, _ random: inout SeededRandom) -> Range<Int> {
@@ -57,17 +90,9 @@ struct MemoEditorBehaviourTests {
     @Test("typing here, another device's edits arriving: the view always shows what the replica holds", arguments: [1, 2, 3, 4] as [UInt64])
     func theViewNeverDriftsFromTheReplica(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
-        let (pathA, pathB, storePath) = (folder("a"), folder("b"), folder("store"))
-        defer { for path in [pathA, pathB, storePath] { try? FileManager.default.removeItem(atPath: path) } }
-        let here = try Replica(libraryPath: pathA)
-        let there = try Replica(libraryPath: pathB)
-        let store = try DirectoryBlobStore(path: storePath)
-        let memo = try here.createMemo(text: "Groceries\nmilk")
-        _ = try await here.sync(with: store)
-        _ = try await there.sync(with: store)
-        let view = FakeTextView()
-        let editor = MemoEditor(memo: memo, replica: here, selection: nil, didEdit: {})
-        editor.attach(view)
+        let devices = try await TwoDevices(text: "Groceries\nmilk")
+        defer { devices.remove() }
+        let (here, there, store, memo, view, editor) = (devices.here, devices.there, devices.store, devices.memo, devices.view, devices.editor)
         #expect(view.text == "Groceries\nmilk")
         for step in 0..<120 {
             switch Int.random(in: 0..<10, using: &random) {
@@ -94,24 +119,14 @@ struct MemoEditorBehaviourTests {
             #expect(view.selectionUTF16.upperBound <= view.utf16.count, "seed \(seed), step \(step): selection past the end")
             if view.text != held { break }
         }
-        editor.detach()
-        await here.close()
-        await there.close()
+        await devices.close()
     }
 
     @Test("the caret follows an insertion before it, stays before one after it, and lands after text it replaced")
     func theCaretFollowsTheText() async throws {
-        let (pathA, pathB, storePath) = (folder("a"), folder("b"), folder("store"))
-        defer { for path in [pathA, pathB, storePath] { try? FileManager.default.removeItem(atPath: path) } }
-        let here = try Replica(libraryPath: pathA)
-        let there = try Replica(libraryPath: pathB)
-        let store = try DirectoryBlobStore(path: storePath)
-        let memo = try here.createMemo(text: "one two three")
-        _ = try await here.sync(with: store)
-        _ = try await there.sync(with: store)
-        let view = FakeTextView()
-        let editor = MemoEditor(memo: memo, replica: here, selection: nil, didEdit: {})
-        editor.attach(view)
+        let devices = try await TwoDevices(text: "one two three")
+        defer { devices.remove() }
+        let (here, there, store, memo, view, editor) = (devices.here, devices.there, devices.store, devices.memo, devices.view, devices.editor)
         view.selectionUTF16 = 8..<8                     // before "three"
         try there.edit(memo, replacingUTF16: 0..<0, with: ">> ")
         try there.edit(memo, replacingUTF16: 16..<16, with: "!")   // after "three" ("…three" ends at 16)
@@ -129,9 +144,7 @@ struct MemoEditorBehaviourTests {
         editor.catchUp()
         #expect(view.text == ">> one 2 three!")
         #expect(view.selectionUTF16 == 8..<8)
-        editor.detach()
-        await here.close()
-        await there.close()
+        await devices.close()
     }
 
     @Test("rebased(over:) moves an edit past earlier ones, keeping both texts where they overlap")

@@ -52,6 +52,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: a + "/encryption"))
     }
 
+    /// After a decrypt finished (at once, or run again): library `a` is plain, the store holds
+    /// its memos in plain text, and a new device `b` gets every one.
+    private func expectPlainAndWhole(
+        _ sandbox: Sandbox, _ a: String, _ store: String, _ b: String, step: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == false, sourceLocation: sourceLocation)
+        #expect(!files(in: store, containing: "Groceries").isEmpty, "step \(step)", sourceLocation: sourceLocation)
+        try sandbox.ok(["sync", "--store", store], library: b)
+        let other = try sandbox.ok(["list"], library: b).stdout
+        for text in Self.secrets {
+            #expect(other.contains(String(text.prefix(20))), "step \(step): \(other)", sourceLocation: sourceLocation)
+        }
+    }
+
     private func wipe(_ folder: String) throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
             try FileManager.default.removeItem(atPath: folder + "/" + name)
@@ -251,11 +265,7 @@ import Testing
             try sandbox.fails(["store", "decrypt"], status: 1, containing: ["not encrypted"], library: a)
             try sandbox.ok(["sync"], library: a)
         }
-        #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == false)
-        #expect(!files(in: store, containing: "Groceries").isEmpty, "step \(step)")
-        try sandbox.ok(["sync", "--store", store], library: b)
-        let other = try sandbox.ok(["list"], library: b).stdout
-        for text in Self.secrets { #expect(other.contains(String(text.prefix(20))), "step \(step): \(other)") }
+        try expectPlainAndWhole(sandbox, a, store, b, step: step)
     }
 
     /// `memo store decrypt` failing (not killed) at each of its steps says where it stopped, and
@@ -285,11 +295,7 @@ import Testing
             #expect(keyBlobs(in: store).isEmpty)
             try sandbox.ok(["sync"], library: a)
         }
-        #expect(try sandbox.ok(["status", "--json"], library: a).object()["encrypted"] as? Bool == false)
-        #expect(!files(in: store, containing: "Groceries").isEmpty, "step \(step)")
-        try sandbox.ok(["sync", "--store", store], library: b)
-        let other = try sandbox.ok(["list"], library: b).stdout
-        for text in Self.secrets { #expect(other.contains(String(text.prefix(20))), "step \(step): \(other)") }
+        try expectPlainAndWhole(sandbox, a, store, b, step: step)
     }
 
     /// "--quiet: nothing on standard error but errors and warnings of damage" (memo help): the

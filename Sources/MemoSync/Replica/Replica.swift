@@ -366,20 +366,11 @@ public final class Replica: Sendable {
         makingDisk makeDisk: @escaping @Sendable () throws(DiskError) -> any LibraryDisk,
         environment: ReplicaEnvironment, configuration: SyncConfiguration
     ) async throws(ReplicaError) -> Replica {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Replica, ReplicaError>, Never>) in
-            let thread = Thread {
-                do throws(ReplicaError) {
-                    let disk: any LibraryDisk
-                    do throws(DiskError) { disk = try makeDisk() } catch { throw .disk(error) }
-                    continuation.resume(returning: .success(try Replica(disk: disk, environment: environment, configuration: configuration)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            thread.name = "MemoSync open"
-            thread.start()
+        try await onDiskThread("MemoSync open") { () throws(ReplicaError) -> Replica in
+            let disk: any LibraryDisk
+            do throws(DiskError) { disk = try makeDisk() } catch { throw .disk(error) }
+            return try Replica(disk: disk, environment: environment, configuration: configuration)
         }
-        return try result.get()
     }
 
     deinit {
@@ -678,9 +669,10 @@ public final class Replica: Sendable {
         try await Self.onDiskThread("MemoSync compact") { [self] () throws(ReplicaError) in try compactNow() }
     }
 
-    /// Runs `body` on a thread of its own and returns what it returns: the disk's work (an
-    /// `fsync` may take a second on a busy disk) blocks neither the caller's actor nor a thread
-    /// of the cooperative pool (two saves at once on it stalled every other task of a 2-core
+    /// Runs `body` on a thread of its own and returns what it returns (an open, a save, a
+    /// compaction, a close): the disk's work (a wait for the folder's lock, a journal replay, an
+    /// `fsync` that may take a second on a busy disk) blocks neither the caller's actor nor a
+    /// thread of the cooperative pool (two saves at once on it stalled every other task of a 2-core
     /// machine's pool for as long as their fsyncs took).
     private static func onDiskThread<T: Sendable>(
         _ name: String, _ body: @escaping @Sendable () throws(ReplicaError) -> T

@@ -51,6 +51,9 @@ public final class SimulatedDisk: LibraryDisk {
     public var crashPerformsLastOperation = true
     /// True once the hook fired, until ``crash()``.
     public private(set) var isStopped = false
+    /// Files a crash left torn (a prefix of unsynced bytes kept, or zeros where they were):
+    /// how often the torn-write fault struck this disk.
+    public private(set) var tornFileCount = 0
 
     /// Operations performed since the disk was made.
     public private(set) var operationCount = 0
@@ -202,6 +205,7 @@ public final class SimulatedDisk: LibraryDisk {
             var node = inodes[number]
             var contents = node.durable
             if tornWrites && node.contents != node.durable && random.chance(0.5) {
+                tornFileCount += 1
                 if node.contents.count > node.durable.count && node.contents.starts(with: node.durable) {
                     let extra = random.int(in: 0...(node.contents.count - node.durable.count))
                     if random.chance(0.25) {

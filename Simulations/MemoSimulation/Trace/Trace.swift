@@ -45,8 +45,13 @@ public struct Trace: Sendable, Equatable {
 
     /// The trace of seed `seed` with `options`: parameters drawn from the seed, then events.
     public static func generate(seed: UInt64, options: SimulationOptions) -> Trace {
-        let parameters = SimulationParameters.draw(seed: seed, options: options)
-        return Trace(parameters: parameters, events: ScriptGenerator(parameters: parameters).generate())
+        generate(parameters: SimulationParameters.draw(seed: seed, options: options))
+    }
+
+    /// The trace of `parameters` as given (drawn by ``SimulationParameters/draw(seed:options:)``
+    /// and then changed, say a fault's rate raised): its events drawn from its seed.
+    public static func generate(parameters: SimulationParameters) -> Trace {
+        Trace(parameters: parameters, events: ScriptGenerator(parameters: parameters).generate())
     }
 }
 

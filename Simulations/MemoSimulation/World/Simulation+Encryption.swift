@@ -191,6 +191,7 @@ extension Simulation {
         case 1: storeKeyBlob = .foreign
         default: storeKeyBlob = .own
         }
+        keyBlobChanges += 1
         record(peer, .fault, UInt64(which % 3)) { "the store's operator: key blob \(before) -> \(self.storeKeyBlob)" }
     }
 }

@@ -86,6 +86,14 @@ public final class Simulation {
     /// Store losses so far, and the simulated time of the last one.
     var storeLossCount = 0
     var lastStoreLossMilliseconds: UInt64 = 0
+    /// Scheduled faults that struck, counted for ``SimulationResult/faultsFired``: offline
+    /// periods, clock jumps and key blobs the operator changed.
+    var offlinePeriods = 0
+    var clockJumps = 0
+    /// Clocks set off at the start (the final phase sets every clock right again).
+    var skewedClocks = 0
+    var driftingClocks = 0
+    var keyBlobChanges = 0
     /// Engine behaviour worth reporting that is not (yet) treated as a violation.
     var engineNotes: Set<String> = []
     /// Records the run's measurements when set (`memo-sim --measure`, `--report`); it only
@@ -122,10 +130,12 @@ public final class Simulation {
             if parameters.rate(.clockSkew) > 0 && clocks.chance(0.7) {
                 let magnitude = Int64(clocks.logUniform(1, 2 * SimulatedTime.day))
                 clock.skewMilliseconds = clocks.chance(0.5) ? magnitude : -magnitude
+                skewedClocks += 1
             }
             if parameters.rate(.clockDrift) > 0 && clocks.chance(0.7) {
                 let magnitude = Int64(clocks.logUniform(1, 5_000))
                 clock.driftPartsPerMillion = clocks.chance(0.5) ? magnitude : -magnitude
+                driftingClocks += 1
             }
             peers.append(
                 Peer(index: index, peerCount: parameters.replicaCount, seed: seed, tornWrites: parameters.rate(.tornDisk) > 0, clock: clock))
@@ -195,7 +205,40 @@ public final class Simulation {
         }
         return SimulationResult(
             trace: trace, violation: violation, hash: log.hash, statistics: statistics, sometimes: sometimes,
-            storeBlobs: store?.blobCount ?? 0, storeBytes: store?.totalBytes ?? 0, logTail: log.lines)
+            storeBlobs: store?.blobCount ?? 0, storeBytes: store?.totalBytes ?? 0, logTail: log.lines,
+            faultsFired: faultsFired())
+    }
+
+    /// How often each fault struck in this run: for the store's faults what its statistics
+    /// counted (a read torn or flipped, a listing made stale or lossy, a write refused as full...), for the replicas'
+    /// what the run did (a crash, a torn file, a record rotted, a clock set off). A fault that
+    /// is on but never struck has no entry (`FaultsFireTests`).
+    func faultsFired() -> [FaultKind: Int] {
+        let store = store?.statistics ?? StoreStatistics()
+        let counts: [(FaultKind, Int)] = [
+            (.delayedVisibility, store.delayedVersions),
+            (.staleListing, store.staleListings),
+            (.lossyListing, store.droppedEntries + store.duplicatedEntries),
+            (.conflictedCopies, store.conflictedCopies),
+            (.tornBlobs, store.tornReads),
+            (.bitFlips, store.flippedReads),
+            (.bitRot, store.rottenBlobs),
+            (.transientErrors, store.transientErrors),
+            (.storeFull, store.fullRejections),
+            (.storeLoss, storeLossCount),
+            (.keyBlob, keyBlobChanges),
+            (.junkNames, store.junkBlobs),
+            (.offline, offlinePeriods),
+            (.crash, statistics.crashes),
+            (.tornDisk, peers.reduce(0) { $0 + $1.disk.tornFileCount } + statistics.bitRots + statistics.bitRotsBeforePublishing),
+            (.restoreOldCopy, statistics.restores),
+            (.clockSkew, skewedClocks),
+            (.clockDrift, driftingClocks),
+            (.clockJumps, clockJumps),
+        ]
+        var fired: [FaultKind: Int] = [:]
+        for (kind, count) in counts where count > 0 { fired[kind] = count }
+        return fired
     }
 
     func handle(_ event: DynamicEvent) {
@@ -232,10 +275,12 @@ public final class Simulation {
             leave(peer, graceful: graceful)
         case let .offline(milliseconds):
             peer.offlineUntil = max(peer.offlineUntil, now + milliseconds)
+            offlinePeriods += 1
             meter?.fault(peer: peer.index, at: now, until: now + milliseconds, "offline")
             record(peer, .fault, milliseconds) { "offline until \(SimulatedTime.describe(peer.offlineUntil))" }
         case let .clockJump(milliseconds):
             peer.clock.jump(by: milliseconds)
+            clockJumps += 1
             meter?.fault(peer: peer.index, at: now, "clock-jump")
             record(peer, .fault, UInt64(bitPattern: milliseconds)) { "clock jumps \(milliseconds) ms" }
         case let .storeFull(milliseconds):

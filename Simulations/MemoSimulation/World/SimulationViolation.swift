@@ -166,4 +166,6 @@ public struct SimulationResult: Sendable {
     public var storeBytes = 0
     /// The last lines of the event log, when lines were kept.
     public var logTail: [String] = []
+    /// How often each fault struck (only faults that did; see `Simulation.faultsFired()`).
+    public var faultsFired: [FaultKind: Int] = [:]
 }

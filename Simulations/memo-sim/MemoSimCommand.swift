@@ -45,6 +45,8 @@ enum MemoSimCommand {
                               60s, 10min, 2h, 1d or plain ms; or edit-timing or sync-timing: fixed,
                               exponential) into DIR/KEY=V/, and DIR/index.html with the measures
                               side by side
+          --set KEY=V         with --scenario: every replica's KEY (a key --sweep varies) set to V,
+                              as one value of a sweep runs (a sweep's failure prints it to replay)
           --mutant NAME       run a deliberately broken engine (debug builds with MEMOSYNC_SELF_CHECKS=1): \(mutantList)
 
         Measurements (Simulations/README.md, "Measurements and reports"):
@@ -123,6 +125,8 @@ enum MemoSimCommand {
         /// `--sweep KEY=V1,V2,...`: the key and its values (labels as written, milliseconds).
         var sweepKey: String?
         var sweepValues: [String] = []
+        /// `--set KEY=V`: one value of a sweep, applied to the scenario once it is read.
+        var setting: (key: String, label: String)?
         /// `merge PATH...`: the files or directories to merge.
         var mergeInputs: [String]?
 
@@ -131,12 +135,16 @@ enum MemoSimCommand {
         /// The scenario's names of its replicas, replica 0 first (none without a scenario).
         var replicaNames: [String] { scenario?.replicas.map(\.name) ?? [] }
         /// What a replay command adds for a scenario.
-        var scenarioSuffix: String { scenarioPath.map { " --scenario \($0)" } ?? "" }
+        var scenarioSuffix: String {
+            guard let scenarioPath else { return "" }
+            return " --scenario \(scenarioPath)" + (setting.map { " --set \($0.key)=\($0.label)" } ?? "")
+        }
 
         /// The options string measurement files carry (merge refuses files whose differ).
         var measuredOptions: String {
             var parts = options.commandLine(seed: 0).split(separator: " ").dropFirst(3).map(String.init)
             if let scenarioPath { parts += ["--scenario", URL(fileURLWithPath: scenarioPath).lastPathComponent] }
+            if let setting { parts += ["--set", "\(setting.key)=\(setting.label)"] }
             if let sampleIntervalMilliseconds, sampleIntervalMilliseconds != Meter.defaultSampleIntervalMilliseconds {
                 parts += ["--sample-every", "\(sampleIntervalMilliseconds)"]
             }
@@ -232,6 +240,16 @@ enum MemoSimCommand {
                 guard !values.isEmpty else { throw bad("--sweep needs at least one value") }
                 invocation.sweepKey = key
                 invocation.sweepValues = values
+            case "--set":
+                guard let text = value(), let equals = text.firstIndex(of: "=") else { throw bad("--set needs KEY=V") }
+                let key = String(text[..<equals])
+                let label = String(text[text.index(after: equals)...])
+                guard Scenario.sweepKeys.contains(key) else { throw bad("--set can change \(Scenario.sweepKeys.joined(separator: " or ")), not \(key)") }
+                guard Scenario.isSweepValue(key, label) else {
+                    throw bad(key.hasSuffix("-timing")
+                        ? "--set: \(label) is not a timing (fixed or exponential)" : "--set: \(label) is not a duration (10s, 5min, 2h, 1d, or ms)")
+                }
+                invocation.setting = (key, label)
             case "--measure":
                 guard let path = value() else { throw bad("--measure needs a file") }
                 invocation.measurePath = path
@@ -262,6 +280,15 @@ enum MemoSimCommand {
         }
         if invocation.scenario != nil && (invocation.replayPath != nil || invocation.options.replicaCount != nil) {
             throw bad("--scenario names its replicas and schedule: not with --replay or --replicas")
+        }
+        if let setting = invocation.setting {
+            guard let scenario = invocation.scenario, invocation.sweepKey == nil else {
+                throw bad("--set needs --scenario FILE (and no --sweep)")
+            }
+            guard let changed = scenario.sweeping(setting.key, value: setting.label) else {
+                throw bad("--set: \(setting.label) is outside 1000 ms to the scenario's length")
+            }
+            invocation.scenario = changed
         }
         if let key = invocation.sweepKey {
             guard let scenario = invocation.scenario, invocation.reportDirectory != nil, invocation.measurePath == nil else {
@@ -468,18 +495,21 @@ enum MemoSimCommand {
             var part = invocation
             part.scenario = variant
             part.sweepKey = nil
+            part.setting = (key, label)
             part.reportDirectory = URL(fileURLWithPath: directory).appendingPathComponent("\(key)=\(label)").path
             var runner = SwarmRunner(options: part.options, timeLimitSeconds: part.timeLimit) { out($0) }
             runner.printsEveryRun = !part.quiet
             runner.seedsMin = part.seedsMin
             runner.jobs = part.jobs
             runner.traceForSeed = { variant.trace(seed: $0) }
-            runner.commandSuffix = part.scenarioSuffix + " (with every replica's \(key) \(label))"
+            runner.commandSuffix = part.scenarioSuffix
             runner.measureSampleIntervalMilliseconds = part.sampleIntervalMilliseconds ?? Meter.defaultSampleIntervalMilliseconds
             runner.compactsMeasurements = part.compact
             let summary = runner.run(seeds: part.seeds)
             failed = failed || !summary.failures.isEmpty
-            let file = MeasurementFile(options: part.measuredOptions + " --sweep \(key)=\(label)", seeds: summary.measurements, replicaNames: part.replicaNames)
+            var unset = part
+            unset.setting = nil
+            let file = MeasurementFile(options: unset.measuredOptions + " --sweep \(key)=\(label)", seeds: summary.measurements, replicaNames: part.replicaNames)
             let written = writeMeasurements(file, part)
             if written != 0 { return written }
             runs.append((label, file))

@@ -101,6 +101,23 @@ import Testing
         #expect(broken.hasPrefix("# ") && broken.contains(" violated ") && replayed.output.contains("FAIL \(invariant)"), "\(broken) / \(replayed.output)")
     }
 
+    /// A failure prints `replay:` and `shrink:` lines (Simulations/README.md): the replay line,
+    /// run as printed, fails the same seed on the same invariant.
+    @Test func aFailuresPrintedReplayLineFailsTheSameWay() throws {
+        guard SimulationParameters.availableMutants.contains("delta-omits-operation") else { return }
+        let batch = try run(["--seeds", "1..5", "--steps", "150", "--replicas", "4", "--without", "clone,old-copy", "--mutant", "delta-omits-operation", "--quiet"])
+        #expect(batch.status == 1, "\(batch.output)")
+        let lines = batch.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let failure = try #require(lines.first { $0.hasPrefix("FAILURE seed=") }, "\(batch.output)")
+        let invariant = try #require(lines.first { $0.hasPrefix("invariant:") })
+        let replay = try #require(lines.first { $0.hasPrefix("replay:") }).dropFirst("replay:".count).split(separator: " ").map(String.init)
+        #expect(replay.first == "memo-sim" && replay.contains("--mutant"), "\(replay)")
+        let again = try run(Array(replay.dropFirst()))
+        #expect(again.status == 1, "\(again.output)")
+        let againLines = again.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(againLines.contains(failure) && againLines.contains(invariant), "\(failure) \(invariant) / \(again.output)")
+    }
+
     /// Simulations/README.md: `--log` prints the run's event log, a line per event with its
     /// simulated time and replica; `--check-every` compares whole texts after every local
     /// action unless told otherwise (1).
@@ -355,6 +372,12 @@ import Testing
         let page = try String(contentsOf: folder.appendingPathComponent("sweep/index.html"), encoding: .utf8)
         #expect(page.contains("sync-interval=1min/index.html") && page.contains("sync-interval=10min/index.html"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sweep/sync-interval=1min/index.html").path))
+        // What a sweep's failure prints to replay one of its runs: `--set` runs the same.
+        let set = try run(["--scenario", file.path, "--seeds", "1..2", "--set", "sync-interval=10min"])
+        #expect(set.status == 0 && hashes(set.output) == swept.seeds.map(\.hash), "\(set.output)")
+        #expect(try run(["--seeds", "1..2", "--set", "sync-interval=1min"]).status == 2)
+        #expect(try run(["--scenario", file.path, "--set", "sync-interval=2h"]).status == 2)
+        #expect(try run(["--scenario", file.path, "--set", "colour=1min"]).status == 2)
         #expect(try run(["--seeds", "1..2", "--sweep", "sync-interval=1min", "--report", folder.path]).status == 2)
         #expect(try run(["--scenario", file.path, "--sweep", "colour=1min", "--report", folder.path]).status == 2)
         #expect(try run(["--scenario", file.path, "--sweep", "sync-interval=soon", "--report", folder.path]).status == 2)

@@ -180,6 +180,30 @@ try:
         caret = browser.js("document.getElementById('text').selectionStart")
         assert caret == len(expected), f'the caret moved: {caret}'
 
+    @scenario('Ctrl+Z in the page takes back its own typing, never another command\'s edit; Ctrl+Shift+Z brings it back')
+    def undo():
+        # SERVE.md: undo is the engine's undo of this device's edits, across other commands'
+        # changes, which it never undoes.
+        before = 'REMOTE Hello from the browser 한글'
+        time.sleep(2.2)  # past the engine's 2 s grouping of typing at the caret
+        browser.js("const t = document.getElementById('text'); t.focus(); t.setSelectionRange(t.value.length, t.value.length)")
+        browser.call('Input.insertText', {'text': ' typed'}, session=True)
+        wait(lambda: served.memo('show', memo_id[:8]).stdout.rstrip('\n').endswith(before + ' typed'), 'memo show has the typing')
+        edit = served.memo('edit', memo_id[:8], '--insert', '0', 'OTHER ')
+        assert edit.returncode == 0, edit.stderr
+        wait(lambda: browser.js("document.getElementById('text').value") == 'OTHER ' + before + ' typed', 'the page shows the other edit')
+
+        def ctrl(key, shift=False):
+            for kind in ('rawKeyDown', 'keyUp'):
+                browser.call('Input.dispatchKeyEvent', {'type': kind, 'key': key.upper() if shift else key, 'code': 'Key' + key.upper(),
+                                                        'windowsVirtualKeyCode': ord(key.upper()), 'modifiers': 2 | (8 if shift else 0)}, session=True)
+        ctrl('z')
+        wait(lambda: browser.js("document.getElementById('text').value") == 'OTHER ' + before, 'Ctrl+Z took back the typing, not the other edit')
+        wait(lambda: served.memo('show', memo_id[:8]).stdout.rstrip('\n') == 'OTHER ' + before, 'memo show agrees after the undo')
+        ctrl('z', shift=True)
+        wait(lambda: browser.js("document.getElementById('text').value") == 'OTHER ' + before + ' typed', 'Ctrl+Shift+Z brought the typing back')
+        wait(lambda: served.memo('show', memo_id[:8]).stdout.rstrip('\n') == 'OTHER ' + before + ' typed', 'memo show agrees after the redo')
+
     @scenario('search highlights matches (accents and case ignored)')
     def search():
         served.memo('new', 'Café au lait')

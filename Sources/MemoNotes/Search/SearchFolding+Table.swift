@@ -76,11 +76,20 @@ extension SearchFolding {
             var expansions: [[UInt8]: UInt32] = [:]
             var block = [UInt32](repeating: FoldTable.identity, count: 256)
             for page in 0..<256 {
+                // A page wholly inside a plain range folds nothing (block 0): a third of the
+                // pages are CJK, Hangul syllables, surrogates and private use.
+                let pageRange = UInt32(page << 8)...UInt32(page << 8 | 0xFF)
+                if SearchFolding.plainRanges.contains(where: { $0.contains(pageRange.lowerBound) && $0.contains(pageRange.upperBound) }) {
+                    continue
+                }
                 var folds = false
                 for low in 0..<256 {
                     block[low] = FoldTable.identity
                     let value = UInt32(page << 8 | low)
                     guard let scalar = Unicode.Scalar(value) else { continue }
+                    // What folds to itself and keeps its UTF-8 in the key encoding is the
+                    // identity entry, found without building its key (most scalars).
+                    if !rules.mayFold(scalar) && SearchFolding.twoByteKeyIndex(value) == nil { continue }
                     // A scalar that folds to itself keeps its UTF-8 (the identity entry), unless
                     // the key encoding writes it in two bytes.
                     let folded = rules.mayFold(scalar) ? rules.fold(scalar) : [scalar]

@@ -68,6 +68,7 @@ extension SearchFolding {
         /// `caseFoldingExceptions`, `widthFoldings`, the kana rule (if `foldsKana`) and the
         /// standard library's Unicode properties.
         init(foldsKana: Bool) {
+            assert(SearchFolding.plainRanges.allSatisfy { $0.lowerBound >= 0x3400 }, "FoldRules.mayFold looks plain ranges up from U+3400")
             let rules = FoldRules(foldsKana: foldsKana)
             var pages = [UInt16](repeating: 0, count: 256)
             var entries = [UInt32](repeating: FoldTable.identity, count: 256)  // block 0: plain
@@ -216,7 +217,8 @@ extension SearchFolding {
         func mayFold(_ scalar: Unicode.Scalar) -> Bool {
             let value = scalar.value
             if value > 0xFFFF { return true }
-            if SearchFolding.plainRanges.contains(where: { $0.contains(value) }) { return false }
+            // (Every plain range starts at U+3400 or later: the scripts below it are not looked up.)
+            if value >= 0x3400, SearchFolding.plainRanges.contains(where: { $0.contains(value) }) { return false }
             if special[Int(value)] != 0 { return true }
             if foldsKana, SearchFolding.isFoldedKatakana(value) { return true }
             let properties = scalar.properties

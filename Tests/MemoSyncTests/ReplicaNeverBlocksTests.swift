@@ -12,10 +12,10 @@ import MemoSyncTesting
 /// what must not wait is done while the gate is shut, and opened only after. The one time limit
 /// is the gate's hang detector (`TestGate.holdSecondsMax`), which a passing test never reaches.
 ///
-/// A save held on the disk holds a thread of the cooperative pool meanwhile, as a real `fsync`
-/// does (the pool has one thread per processor: two on a two-core machine). So the tests run one
-/// at a time, and those that hold a save run on the main actor, as an app's calls do: a test
-/// never needs a pool thread that a held save of another test occupies.
+/// The tests run one at a time, and those that hold a save run on the main actor, as an app's
+/// calls do. (A save held on the disk once held a thread of the cooperative pool, as a real
+/// `fsync` did; saves, opens, closes and a sync's saves now wait on threads of their own, which
+/// `opensWaitOnThreadsOfTheirOwn` and `syncsSaveOnThreadsOfTheirOwn` show.)
 @Suite(.serialized) struct ReplicaNeverBlocksTests {
     /// The notebook's contents, for comparing a library reopened from a disk's durable state.
     private static func texts(_ replica: Replica) -> [String] {
@@ -155,6 +155,37 @@ import MemoSyncTesting
             let replica = try await open.value
             #expect(replica.openReport.created)
             await replica.close()
+        }
+        #expect(!gate.timedOut)
+    }
+
+    /// The replica's documentation: "The disk's work runs on a thread of its own (neither the
+    /// caller's actor nor the cooperative pool waits for an `fsync`; a sync's saves too)". More
+    /// syncs than the pool has threads, each of a replica with an unsaved memo, all reach a shut
+    /// gate at once (the save a sync makes before it starts), and while they wait a detached task
+    /// and the main actor both run; opened, every sync completes.
+    @MainActor
+    @Test func syncsSaveOnThreadsOfTheirOwn() async throws {
+        let gate = TestGate()
+        let count = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+        let store = InMemoryBlobStore()
+        var replicas: [Replica] = []
+        for index in 0..<count {
+            let disk = GatedDisk(MemoryDisk(device: UInt64(index + 1)), gate: gate)
+            let replica = try Replica(disk: disk, environment: TestEnvironment(seed: UInt64(index + 20)).environment)
+            try replica.createMemo(text: "memo \(index)")
+            replicas.append(replica)
+        }
+        gate.shut()
+        let syncs = replicas.map { replica in Task { @MainActor in try await replica.sync(with: store) } }
+        #expect(await gate.arrivals(atLeast: count), "only \(gate.arrivals) of \(count) syncs reached the disk at once")
+        let poolRan = await Task.detached { await MainActor.run { true } }.value
+        #expect(poolRan)
+        #expect(!gate.timedOut, "a sync's save held the cooperative pool or the main actor")
+        gate.open()
+        for sync in syncs {
+            let report = try await sync.value
+            #expect(report.isComplete, "\(report.errors)")
         }
         #expect(!gate.timedOut)
     }

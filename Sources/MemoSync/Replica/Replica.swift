@@ -154,8 +154,8 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
 /// - **Async, never on the caller's actor**: ``save()`` and ``compact()`` (the disk, with an
 ///   `fsync`), ``sync(with:progress:)`` (the store and the disk) and ``close()``. The disk's
 ///   work runs on a thread of its own (neither the caller's actor nor the cooperative pool waits
-///   for an `fsync`), a sync on the global executor (`@concurrent`), so awaiting them from the
-///   main actor never blocks it.
+///   for an `fsync`; a sync's saves too), a sync's store work on the global executor
+///   (`@concurrent`), so awaiting them from the main actor never blocks it.
 ///   ``open(libraryPath:environment:configuration:)`` opens on a thread of its own (the
 ///   initialisers open on the calling thread: a wait for the folder's lock and a journal replay).
 ///
@@ -218,6 +218,12 @@ public final class Replica: Sendable {
         /// What each hold of the lock by ``Replica/releaseDecodedTexts(keepingMostRecent:)``
         /// took, in order (self-check builds only: `ReplicaNeverBlocksTests` reads them).
         var debugReleaseHolds: [ReleaseHold] = []
+
+        /// Records `hold`, up to ``Replica/debugReleaseHoldsMax`` since they were last taken (a
+        /// self-check build that nobody asks, such as a long `memo serve`, keeps no more).
+        mutating func recordReleaseHold(_ hold: ReleaseHold) {
+            if debugReleaseHolds.count < Replica.debugReleaseHoldsMax { debugReleaseHolds.append(hold) }
+        }
         #endif
 
         /// Takes the notebook's new events into the hub.
@@ -813,7 +819,7 @@ public final class Replica: Sendable {
             guard let slice = guarded.withLock({ guarded -> [Notebook.DecodedTextUse]? in
                 if guarded.isClosed { return nil }
                 #if MEMOSYNC_INTERNAL_CHECKS
-                guarded.debugReleaseHolds.append(.listed(memos: to - from))
+                guarded.recordReleaseHold(.listed(memos: to - from))
                 #endif
                 return guarded.notebook.decodedTextUses(in: from..<to)
             }) else { return 0 }
@@ -832,7 +838,7 @@ public final class Replica: Sendable {
             let open = guarded.withLock { guarded -> Bool in
                 guard !guarded.isClosed else { return false }
                 #if MEMOSYNC_INTERNAL_CHECKS
-                guarded.debugReleaseHolds.append(.released(texts: end - start))
+                guarded.recordReleaseHold(.released(texts: end - start))
                 #endif
                 released += guarded.notebook.releaseDecodedTexts(chosen[start..<end], bodiesEncodedIn: written)
                 return true
@@ -857,6 +863,9 @@ public final class Replica: Sendable {
         case listed(memos: Int)
         case released(texts: Int)
     }
+
+    /// The most holds ``takeDebugReleaseHolds()`` returns: those after are not recorded.
+    package static let debugReleaseHoldsMax = 65_536
 
     /// The holds of the lock by ``releaseDecodedTexts(keepingMostRecent:)`` since the last call,
     /// in order; forgets them (self-check builds only).
@@ -1107,18 +1116,25 @@ public final class Replica: Sendable {
         let encrypted = store as? EncryptedBlobStore
         let through: SyncStoreEncryption =
             if let encrypted { .encrypted(encrypted.libraryEncryption) } else if store is ReadOnlyBlobStore { .readOnly } else { .plain }
-        try beginSync(through: through)
+        // The sync's saves (before it starts, before a write when edits came meanwhile, at its
+        // end) run on threads of their own, as save() does: no thread of the pool waits on an
+        // fsync.
+        try await Self.onDiskThread("MemoSync sync") { [self] () throws(ReplicaError) in try beginSync(through: through) }
         let limit = configuration.maxInFlight
         await withTaskGroup(of: (SyncAction, SyncResult, SyncSession.DecodedBlob?).self) { group in
             var inFlight = 0
             while true {
                 if Task.isCancelled { cancelSync() }
-                let actions: [SyncAction]
-                do throws(ReplicaError) {
-                    actions = try nextSyncActions(limit: limit - inFlight)
-                } catch {
-                    // The disk failed (the sync is cancelled): finishing it saves again, and throws.
-                    actions = []
+                let (planned, mustSave) = nextSyncActionsBeforeSaving(limit: limit - inFlight)
+                var actions = planned
+                if mustSave {
+                    do throws(ReplicaError) {
+                        try await Self.onDiskThread("MemoSync sync") { [self] () throws(ReplicaError) in try saveBeforeWrites(planned) }
+                    } catch {
+                        // The disk failed (the sync is cancelled, the actions answered as
+                        // failed): finishing it saves again, and throws.
+                        actions = []
+                    }
                 }
                 for action in actions {
                     inFlight += 1
@@ -1136,7 +1152,7 @@ public final class Replica: Sendable {
                 if let progress, let now = syncProgress { progress(now) }
             }
         }
-        var report = try finishSync()
+        var report = try await Self.onDiskThread("MemoSync sync") { [self] () throws(ReplicaError) -> SyncReport in try finishSync() }
         if let encrypted {
             report.encrypted = true
             if report.listedStore { report.plainBlobsIgnored = encrypted.plainBlobKeys }
@@ -1183,6 +1199,14 @@ public final class Replica: Sendable {
     /// A snapshot the sync writes is encoded here, outside the lock, from a copy of the notebook
     /// (encoding 10,000 memos takes a while; edits go on meanwhile).
     package func nextSyncActions(limit: Int) throws(ReplicaError) -> [SyncAction] {
+        let (actions, mustSave) = nextSyncActionsBeforeSaving(limit: limit)
+        if mustSave { try saveBeforeWrites(actions) }
+        return actions
+    }
+
+    /// ``nextSyncActions(limit:)`` without its save: the actions, and whether they must wait
+    /// for ``saveBeforeWrites(_:)``.
+    private func nextSyncActionsBeforeSaving(limit: Int) -> (actions: [SyncAction], mustSave: Bool) {
         var actions: [SyncAction] = []
         var mustSave = false
         while true {
@@ -1210,16 +1234,20 @@ public final class Replica: Sendable {
             }
             keepTextBodies(encodedIn: copy)
         }
-        guard mustSave else { return actions }
+        return (actions, mustSave)
+    }
+
+    /// Saves before `actions`, which include a write, go to the store. If the save fails, the
+    /// sync stops here: the actions are answered as failed (nothing written) and the error is
+    /// thrown.
+    private func saveBeforeWrites(_ actions: [SyncAction]) throws(ReplicaError) {
         do throws(ReplicaError) {
             try saveNow()
         } catch {
-            // The sync stops here; what was handed out is answered as failed (nothing written).
             cancelSync()
             for action in actions { handleSync(action, .failed(.io(reason: "not performed: this library could not save first (\(error))"))) }
             throw error
         }
-        return actions
     }
 
     /// Memos whose encoded text bodies the live notebook takes from a snapshot's copy per hold

@@ -18,8 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=.build/swarm
 swift build -c release --product memo-sim --scratch-path "$build" -Xswiftc -no-whole-module-optimization
-# `--build-only`: the build alone (Tests/run.sh starts it beside the client check and the
-# browser tests, which leave the processors idle much of the time, then runs this script again).
+# `--build-only`: the build alone (Tests/run.sh starts it at the lowest priority beside the test
+# build and the tests, which leave the processors idle now and then, then runs this script again).
 if [ "${1:-}" = "--build-only" ]; then exit 0; fi
 sim="$build/release/memo-sim"
 first="${MEMO_SIM_FIRST_SEED:-1}"

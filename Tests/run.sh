@@ -15,14 +15,17 @@ export MEMOSYNC_SELF_CHECKS=1
 # shows where its time went.
 phase() { echo "run.sh: $1 done at ${SECONDS} s"; }
 phase "setup"
+# The swarm's release build (Simulations/ci-swarm.sh) starts now at the lowest priority (nice
+# 19): it takes only what the test build and the tests leave idle (they keep the two cores about
+# 90 % busy), then shares the cores with the next two parts, whose browser tests wait on
+# Chromium and the server much of the time. Its output is shown when it fails.
+mkdir -p .build
+nice -n 19 Simulations/ci-swarm.sh --build-only > .build/swarm-build.log 2>&1 &
+swarm_build=$!
+# If a part below fails, the build is stopped rather than left running.
+trap 'pkill -TERM -P "$swarm_build" 2>/dev/null; kill "$swarm_build" 2>/dev/null || true' EXIT
 Tests/Servers/servers.sh swift test
 phase "swift test (build included)"
-# The swarm's release build (Simulations/ci-swarm.sh) goes on beside the next two parts: the
-# browser tests wait on Chromium and the server much of the time, so the two cores are shared
-# rather than idle (its output is shown when it fails).
-mkdir -p .build
-Simulations/ci-swarm.sh --build-only > .build/swarm-build.log 2>&1 &
-swarm_build=$!
 # What an app that depends on the package gets: no test machinery, Debug included (README,
 # "Tests"); the test build's memo shows the check finds the mutants where they are.
 Tests/ClientCheck/check.sh .build/debug/memo

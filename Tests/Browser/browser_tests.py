@@ -304,7 +304,11 @@ try:
         for text in ['Keys first\none', 'Keys second\ntwo']:
             assert served.memo('new', text).returncode == 0
         browser.go(served.url)
-        wait(lambda: browser.js("document.querySelectorAll('#list li').length") >= 2, 'the list')
+        # Both memos listed before anything is counted: the server notices another command's
+        # memos at its next look at the folder, which on a slow machine may come after the page
+        # loaded (a count taken before they arrived missed the new memo's row by two).
+        titles = "[...document.querySelectorAll('#list li .title')].map((e) => e.textContent)"
+        wait(lambda: {'Keys first', 'Keys second'} <= set(browser.js(titles)), 'both memos listed')
         browser.js("document.activeElement.blur(); document.body.focus()")
         press('/', 'Slash', 191)
         wait(lambda: browser.js("document.activeElement.id") == 'search', '/ focuses search')

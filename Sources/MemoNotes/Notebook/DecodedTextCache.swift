@@ -21,7 +21,7 @@ import Synchronization
 /// ``capacity`` texts, the oldest stored leaving first. A notebook taking a text to edit it
 /// (`materializeText`) takes it out of here, so that it holds the only reference and edits in
 /// place. Nothing in it affects state, encodings or events: self-check builds decode again at
-/// an entry's first hit and at one hit in ``debugRecheckInterval`` after it, and compare.
+/// one hit in ``debugRecheckInterval`` of every cache in the process, and compare.
 final class DecodedTextCache: Sendable {
     /// A text decoded for reading, what it was decoded from.
     struct Entry: Sendable {
@@ -32,10 +32,6 @@ final class DecodedTextCache: Sendable {
         var body: [UInt8]
         var history: PendingHistory?
         var text: TextCRDT
-        #if MEMOSYNC_INTERNAL_CHECKS
-        /// Self-check builds: how many times the entry was found (``debugText(id:replica:bytes:range:bodyVersion:history:taking:)``).
-        var debugHitCount = 0
-        #endif
 
         /// Whether `text` is what decoding the record's body (at `range` of `bytes`) gives.
         func matches(
@@ -47,10 +43,10 @@ final class DecodedTextCache: Sendable {
             switch (self.history, history) {
             case (nil, nil): break
             case let (kept?, given?):
-                guard kept.sectionVersion == given.sectionVersion, kept.bytes == given.bytes else { return false }
+                guard kept.sectionVersion == given.sectionVersion, ByteComparison.equal(kept.bytes, given.bytes[...]) else { return false }
             default: return false
             }
-            return body.elementsEqual(bytes[range])
+            return ByteComparison.equal(body, bytes[range])
         }
     }
 
@@ -58,9 +54,14 @@ final class DecodedTextCache: Sendable {
     static let capacity = 4
 
     #if MEMOSYNC_INTERNAL_CHECKS
-    /// Self-check builds: an entry found again is decoded once more and compared at one hit in
-    /// this many (every hit made the simulator's final checks decode every text twice).
+    /// Self-check builds: a text found is decoded once more and compared at one hit in this
+    /// many, counted over every cache of the process (every hit made the simulator's final checks
+    /// decode every text twice; each entry's first hit, most of a simulation's hits, still made
+    /// those checks 15 % of a debug simulation run).
     static let debugRecheckInterval = 8
+
+    /// Self-check builds: hits in every cache of the process.
+    private static let debugHits = Atomic<Int>(0)
     #endif
 
     /// Oldest first.
@@ -78,7 +79,7 @@ final class DecodedTextCache: Sendable {
 
     #if MEMOSYNC_INTERNAL_CHECKS
     /// Self-check builds: ``text(id:replica:bytes:range:bodyVersion:history:taking:)``, with
-    /// how many times its entry has been found, this time included.
+    /// how many hits every cache of the process has had, this one included.
     func debugText(
         id: MemoID, replica: ReplicaID, bytes: [UInt8], range: Range<Int>, bodyVersion: UInt8, history: PendingHistory?,
         taking: Bool
@@ -87,8 +88,8 @@ final class DecodedTextCache: Sendable {
     }
     #endif
 
-    /// The entry matching the record's body, if one is kept (`taking` removes it), and how many
-    /// times it has been found (self-check builds; 0 in others).
+    /// The entry matching the record's body, if one is kept (`taking` removes it), and the hits
+    /// of every cache of the process, this one included (self-check builds; 0 in others).
     private func found(
         id: MemoID, replica: ReplicaID, bytes: [UInt8], range: Range<Int>, bodyVersion: UInt8, history: PendingHistory?,
         taking: Bool
@@ -100,8 +101,7 @@ final class DecodedTextCache: Sendable {
                 })
             else { return nil }
             #if MEMOSYNC_INTERNAL_CHECKS
-            entries[index].debugHitCount += 1
-            let hitCount = entries[index].debugHitCount
+            let hitCount = Self.debugHits.add(1, ordering: .relaxed).newValue
             #else
             let hitCount = 0
             #endif

@@ -217,7 +217,7 @@ extension Notebook {
             #endif
         } else {
             let fresh = text.encodedBody()
-            if let kept = memos[at: index].encodedTextBody, kept.version == version, kept.bytes[kept.range].elementsEqual(fresh) {
+            if let kept = memos[at: index].encodedTextBody, kept.version == version, ByteComparison.equal(fresh, kept.bytes[kept.range]) {
                 // The body the text was decoded from (read from a file or a store), unchanged
                 // since and now known canonical: the record goes on referring to the loaded
                 // bytes and the fresh encoding is freed at once. Keeping a copy per memo grew

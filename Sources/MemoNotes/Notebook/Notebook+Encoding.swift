@@ -273,7 +273,7 @@ extension Notebook {
             if let cached = record.encodedTextBody, record.encodedTextBodyIsCanonical, cached.version == version {
                 #if MEMOSYNC_INTERNAL_CHECKS
                 precondition(
-                    cached.bytes[cached.range].elementsEqual(text.encodedBody()),
+                    ByteComparison.equal(text.encodedBody(), cached.bytes[cached.range]),
                     "memo \(id): the kept text body is not the text's encoding")
                 #endif
                 body.varint(cached.range.count << 1)

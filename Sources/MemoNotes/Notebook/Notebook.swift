@@ -234,7 +234,7 @@ public struct Notebook: Sendable {
             id: record.id, replica: replica, bytes: bytes, range: body, bodyVersion: bodyVersion, history: record.pendingHistory,
             taking: taking)
         {
-            if hitCount % DecodedTextCache.debugRecheckInterval == 1 { checkKeptTextDecodesAlike(kept, record: record) }
+            if hitCount % DecodedTextCache.debugRecheckInterval == 0 { checkKeptTextDecodesAlike(kept, record: record) }
             return kept
         }
         #else

@@ -338,12 +338,9 @@ public final class DirectoryBlobStore: BlobStore {
         /// looked for only when the walk visited fewer of the region's folders than the cache
         /// held, so a walk that changed nothing copies nothing).
         func updatedCache(regionKey: String) -> DirectoryListingCache {
-            var cache = old
             let regionSlash = regionKey.isEmpty ? "" : regionKey + "/"
             func inRegion(_ key: String) -> Bool { regionKey.isEmpty || key == regionKey || key.hasPrefixBytes(regionSlash) }
             let newlyKnown = read.keys.reduce(0) { $0 + (old.records[$1] == nil ? 1 : 0) }
-            cache.records.reserveCapacity(old.records.count + newlyKnown)
-            for (key, record) in read { cache.records[key] = record }
             // Old records the walk visited, and those of the folders above the region (never in
             // it): when they are all, none is to be dropped, without looking at each key.
             var above = 0
@@ -353,10 +350,20 @@ public final class DirectoryBlobStore: BlobStore {
                 if old.records[String(ancestor)] != nil { above += 1 }
             }
             let visitedOld = trustedCount + read.count - newlyKnown
-            guard visitedOld + above < old.records.count else { return cache }
-            var oldInRegion = 0
-            for key in old.records.keys where inRegion(key) { oldInRegion += 1 }
-            guard visitedOld < oldInRegion else { return cache }
+            var mayDrop = visitedOld + above < old.records.count
+            if mayDrop {
+                var oldInRegion = 0
+                for key in old.records.keys where inRegion(key) { oldInRegion += 1 }
+                mayDrop = visitedOld < oldInRegion
+            }
+            // A walk that read no folder and left none out changes nothing: the cache as it was,
+            // not a copy of its records (a copy of every record at every listing through the
+            // cache was a tenth of the junk store's: issue 25).
+            if read.isEmpty && !mayDrop { return old }
+            var cache = old
+            cache.records.reserveCapacity(old.records.count + newlyKnown)
+            for (key, record) in read { cache.records[key] = record }
+            guard mayDrop else { return cache }
             // Some folders of the region were not visited: keep those still reachable.
             var reachable: Set<String> = []
             var pending = [regionKey]

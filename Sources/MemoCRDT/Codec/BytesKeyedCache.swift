@@ -33,27 +33,7 @@ package struct BytesKeyedCache<Value> {
     /// Whether `key` holds exactly `bytes`, compared eight bytes at a time (a byte at a time,
     /// the comparison of hits was a percent of a long simulation).
     static func same(_ key: [UInt8], _ bytes: ArraySlice<UInt8>) -> Bool {
-        guard key.count == bytes.count else { return false }
-        return key.withUnsafeBytes { left in
-            bytes.withUnsafeBytes { right in
-                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
-                let count = left.count
-                var offset = 0
-                while count - offset >= 8 {
-                    if leftBase.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                        != rightBase.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    {
-                        return false
-                    }
-                    offset += 8
-                }
-                while offset < count {
-                    if left[offset] != right[offset] { return false }
-                    offset += 1
-                }
-                return true
-            }
-        }
+        ByteComparison.equal(key, bytes)
     }
 
     /// The hash of `bytes` the cache files them under: their CRC-32C (the processor's

@@ -43,13 +43,12 @@ import Testing
         }
     }
 
+    /// Three processes (each a debug build's seeds: 80 steps keep the test to a few seconds).
     @Test func twoProcessesRunASeedTheSame() throws {
-        let arguments = ["--seeds", "1..3", "--steps", "120", "--replicas", "3"]
+        let arguments = ["--seeds", "1..3", "--steps", "80", "--replicas", "3"]
         let first = try run(arguments)
-        let second = try run(arguments)
         #expect(hashes(first.output).count == 3)
-        #expect(hashes(first.output) == hashes(second.output))
-        // One seed at a time or three at once: the same runs, printed in seed order.
+        // Other processes, one seed at a time or three at once: the same runs, printed in seed order.
         #expect(hashes(try run(arguments + ["--jobs", "1"]).output) == hashes(first.output))
         #expect(hashes(try run(arguments + ["--jobs", "3"]).output) == hashes(first.output))
     }

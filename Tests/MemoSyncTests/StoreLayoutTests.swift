@@ -19,6 +19,16 @@ import Testing
     let root = StoreLayout.root
     let replica = ReplicaID(0x0123_4567_89AB_CDEF)
 
+    /// The hash of a string's UTF-8 read in place (a listed blob's revision, at every sync) is
+    /// the hash of its bytes.
+    @Test func theHashOfAStringsUTF8IsTheHashOfItsBytes() {
+        for text in ["", "m", "1234:1767225600.5:1767225600.123456789", "café ☕ 한국어 🙂", String(repeating: "ab", count: 300)] {
+            #expect(StoreLayout.hashValue(utf8: text) == StoreLayout.hashValue(Array(text.utf8)), "\(text.prefix(20))")
+        }
+        #expect(StoreLayout.hashValue(utf8: "m") == 0xEF69_B81F_8662_C567)
+        #expect(StoreLayout.hashValue(utf8: "") == 0xF52A_15E9_A9B5_E89B)
+    }
+
     @Test func keysMemoSyncWritesParseBack() {
         let bytes: [UInt8] = [1, 2, 3]
         let segment = StoreLayout.segmentKey(replica: replica, counters: 5..<42, bytes: bytes)

@@ -181,6 +181,17 @@ public enum StoreLayout {
 
     /// ``hash(_:)`` as a number.
     package static func hashValue(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { hashValue($0) }
+    }
+
+    /// ``hashValue(_:)`` of the UTF-8 of `text`, read in place.
+    package static func hashValue(utf8 text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { hashValue($0) }
+    }
+
+    /// ``hashValue(_:)`` of the bytes at `bytes`.
+    static func hashValue(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var value: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes {
             value ^= UInt64(byte)

@@ -173,7 +173,7 @@ package struct SkipMemory: Sendable, Equatable {
     /// A listing's ``BlobInfo/revision`` as kept: 0 for none, else its content hash
     /// (``StoreLayout/hashValue(_:)``).
     package static func revisionHash(_ revision: String) -> UInt64 {
-        revision.isEmpty ? 0 : StoreLayout.hashValue(Array(revision.utf8))
+        revision.isEmpty ? 0 : StoreLayout.hashValue(utf8: revision)
     }
 
     /// Whether this is the record of a blob listed with `sizeBytes` and `revision`.

@@ -35,6 +35,17 @@ let testHooks: [SwiftSetting] = selfChecks ? [
     .define("MEMOSYNC_TEST_HOOKS", .when(configuration: .debug)),
 ] : []
 
+/// The self-check build compiles the two lowest modules optimized (`-O`), with `assert` kept
+/// (`-assert-config Debug`) and their checks compiled in as above. Their self-checks run at
+/// every mutation and walk generic standard-library code, which an unoptimized build runs
+/// through witness calls and metadata lookups: the tests took about 800 processor seconds
+/// (440-650 s on two cores), now about 350 (222 s), for about 120 s more of building
+/// (BENCHMARKS.md, "The engine's lowest modules optimized in the self-check build"). An app's
+/// build never gets these flags (no `MEMOSYNC_SELF_CHECKS`: the list is empty).
+let optimizedSelfChecks: [SwiftSetting] = selfChecks ? [
+    .unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug)),
+] : []
+
 let internalChecks: [SwiftSetting] = (selfChecks ? [
     .define("MEMOSYNC_INTERNAL_CHECKS", .when(configuration: .debug)),
 ] : []) + mutants
@@ -62,10 +73,10 @@ let package = Package(
         // The pure core: identities, clocks, the text CRDT and its codec. Standard library only,
         // and one C function: the processor's CRC-32C instruction (`CMemoCRC32C`, asked at run
         // time; a table where there is none).
-        .target(name: "MemoCRDT", dependencies: ["CMemoCRC32C"], swiftSettings: internalChecks),
+        .target(name: "MemoCRDT", dependencies: ["CMemoCRC32C"], swiftSettings: internalChecks + optimizedSelfChecks),
         .target(name: "CMemoCRC32C"),
         // The notes model on the text CRDT: memos, notebook, undo, search. Standard library only.
-        .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks),
+        .target(name: "MemoNotes", dependencies: ["MemoCRDT"], swiftSettings: internalChecks + optimizedSelfChecks),
         // Replicas, persistence, sync and blob stores. The logic is sans-I/O (state machines that
         // ask for store and disk operations); drivers for real folders and disks live beside it.
         // Encryption (issue 16) uses the platform's cryptography: CryptoKit on Apple platforms, the

@@ -38,9 +38,9 @@ let testHooks: [SwiftSetting] = selfChecks ? [
 /// The self-check build compiles the two lowest modules optimized (`-O`), with `assert` kept
 /// (`-assert-config Debug`) and their checks compiled in as above. Their self-checks run at
 /// every mutation and walk generic standard-library code, which an unoptimized build runs
-/// through witness calls and metadata lookups: the tests took about 800 processor seconds
-/// (440-650 s on two cores), now about 350 (222 s), for about 120 s more of building
-/// (BENCHMARKS.md, "The engine's lowest modules optimized in the self-check build"). An app's
+/// through witness calls and metadata lookups: the tests took about 800 processor seconds,
+/// now about 350, for about 120 s more of building on two cores (BENCHMARKS.md, "The engine's
+/// lowest modules optimized in the self-check build"). An app's
 /// build never gets these flags (no `MEMOSYNC_SELF_CHECKS`: the list is empty).
 let optimizedSelfChecks: [SwiftSetting] = selfChecks ? [
     .unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug)),

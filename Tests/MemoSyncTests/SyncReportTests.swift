@@ -39,6 +39,35 @@ import MemoSyncTesting
         #expect(try await bob.sync(with: store).operationsApplied == 15)
     }
 
+    /// A sync takes a listing in key order: one already in order as it is, any other sorted
+    /// first. A store listing newest-last and one listing in reverse give the same sync: the
+    /// same blobs read, the same notebook, the same report.
+    @Test func aListingInAnotherOrderSyncsAsTheSortedOne() async throws {
+        let environment = TestEnvironment(seed: 0x0D_E5)
+        let store = InMemoryBlobStore()
+        for writer in 0..<3 {
+            let author = try replica(environment)
+            for index in 0..<3 { _ = try author.createMemo(text: "writer \(writer), memo \(index)") }
+            _ = try await author.sync(with: store)
+            _ = try author.createMemo(text: "writer \(writer), later")
+            _ = try await author.sync(with: store)
+        }
+        // And names that are no MemoSync blob: reported in the order the listing is taken in.
+        for name in ["a-notes.txt", "m-notes.txt", "z-notes.txt"] { try store.write(key: StoreLayout.root + name, bytes: Array(name.utf8)) }
+        let keys = try store.list(prefix: StoreLayout.root).map(\.key)
+        #expect(keys.count >= 6 && keys == keys.sorted(), "\(keys)")
+        let inOrder = try replica(environment)
+        let reversed = try replica(environment)
+        let inOrderReport = try await inOrder.sync(with: store)
+        let reversedReport = try await reversed.sync(with: ReversedListingStore(inner: store))
+        #expect(reversedReport.blobsRead == inOrderReport.blobsRead && reversedReport.operationsApplied == inOrderReport.operationsApplied)
+        #expect(reversedReport.operationsApplied > 0)
+        #expect(reversedReport.skipped.count == 3 && reversedReport.skipped.map(\.key) == inOrderReport.skipped.map(\.key), "\(reversedReport.skipped.map(\.key))")
+        #expect(reversed.notebook.version == inOrder.notebook.version)
+        #expect(reversed.notebook.list().map(\.id) == inOrder.notebook.list().map(\.id))
+        #expect(reversed.notebook.list().map { reversed.notebook.memo($0.id)?.text } == inOrder.notebook.list().map { inOrder.notebook.memo($0.id)?.text })
+    }
+
     @Test(arguments: testSeeds(12, salt: 0x12_06))
     func publishedReceivedAndUnsyncedCountTheSameOperations(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
@@ -240,6 +269,16 @@ private struct ListedSizeStore: BlobStore {
         try inner.list(prefix: prefix).map { $0.key == key ? BlobInfo(key: key, sizeBytes: sizeBytes) : $0 }
     }
 
+    func read(key: String) throws(BlobStoreError) -> [UInt8] { try inner.read(key: key) }
+    func write(key: String, bytes: [UInt8]) throws(BlobStoreError) { try inner.write(key: key, bytes: bytes) }
+    func delete(key: String) throws(BlobStoreError) { try inner.delete(key: key) }
+}
+
+/// A store that lists its blobs in reverse key order.
+private struct ReversedListingStore: BlobStore {
+    let inner: InMemoryBlobStore
+
+    func list(prefix: String) throws(BlobStoreError) -> [BlobInfo] { try inner.list(prefix: prefix).reversed() }
     func read(key: String) throws(BlobStoreError) -> [UInt8] { try inner.read(key: key) }
     func write(key: String, bytes: [UInt8]) throws(BlobStoreError) { try inner.write(key: key, bytes: bytes) }
     func delete(key: String) throws(BlobStoreError) { try inner.delete(key: key) }

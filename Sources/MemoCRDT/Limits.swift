@@ -26,6 +26,16 @@ package enum Limits {
     /// would not decode.
     package static let lamportOffsetMax: UInt64 = UInt64(UInt32.max) << 16
 
+    /// The largest Lamport timestamp any operation may carry, whatever its counter: a state, a
+    /// delta or a local edit that would go past it is refused (`TextError.clockExhausted` for an
+    /// edit). A text's clock is shared by every memo of a notebook, and a replica's next
+    /// operation in a memo may have counter 0, so a timestamp up to the offset limit is the most
+    /// every later operation can still be encoded after: with the offset check alone, a delta
+    /// at the limit was accepted and made this replica's own next edit one that no state can
+    /// hold (its library then failed to open). Honest replicas stay far below it: a timestamp
+    /// grows by one per operation seen.
+    package static let lamportMax: UInt64 = lamportOffsetMax
+
     /// The most operations a text holds back while waiting for their causal dependencies.
     package static let pendingOperationsMax: Int = 1 << 22
 

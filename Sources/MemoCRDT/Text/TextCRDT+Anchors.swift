@@ -144,7 +144,10 @@ extension TextCRDT {
     @discardableResult
     public mutating func deleteCharacters(first: OperationID, count: Int) throws(TextError) -> [TextEdit] {
         guard count > 0 else { return [] }
-        guard let start = itemRef(first), !start.isNone, count <= Int(Limits.operationsPerReplicaMax),
+        // (The sum in 64 bits: a count near the counter limit from a high counter is no character
+        // this text holds, not an overflow.)
+        guard let start = itemRef(first), !start.isNone,
+            UInt64(start.counter) + UInt64(count) <= UInt64(Limits.operationsPerReplicaMax),
             holdsItems(replica: start.replica, counter: start.counter, length: UInt32(count))
         else { throw .unknownAnchor }
         // The visible pieces, as scalar ranges of the current text, found before anything changes.
@@ -165,6 +168,9 @@ extension TextCRDT {
         guard Int(logs[localReplicaIndex].operationCount) + visibleTotal <= Int(Limits.operationsPerReplicaMax) else {
             throw .counterOverflow(replica: replica)
         }
+        // Each piece is its own deletion below: the clock is checked for all of them first, so
+        // that none is made when the last could not be.
+        try checkClock(operations: visibleTotal)
         // Delete from the last piece back, so earlier ranges stay valid.
         var edits: [TextEdit] = []
         for piece in pieces.sorted(by: { $0.lowerBound > $1.lowerBound }) {

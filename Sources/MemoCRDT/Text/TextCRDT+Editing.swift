@@ -133,12 +133,20 @@ extension TextCRDT {
     }
 
     /// Checks that `scalars` more operations and `bytes` more content fit the limits.
-    func checkCapacity(operations: Int, bytes: Int) throws(TextError) {
+    package func checkCapacity(operations: Int, bytes: Int) throws(TextError) {
         let next = Int(logs[localReplicaIndex].operationCount) + operations
         guard next <= Int(Limits.operationsPerReplicaMax) else { throw .counterOverflow(replica: replica) }
+        try checkClock(operations: operations)
         guard content.count + bytes <= Limits.contentBytesMax else {
             throw .contentTooLarge(bytes: content.count + bytes)
         }
+    }
+
+    /// Throws ``TextError/clockExhausted`` unless `operations` new local operations, timestamped
+    /// from the clock on, stay within `Limits.lamportMax` (so each one's offset from its counter
+    /// is one a state can hold, whatever the counter).
+    func checkClock(operations: Int) throws(TextError) {
+        guard lamport <= Limits.lamportMax, UInt64(operations) <= Limits.lamportMax - lamport else { throw .clockExhausted }
     }
 
     private mutating func replaceLocal(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>) -> Result<Void, TextError> {

@@ -801,6 +801,7 @@ extension TextCRDT {
         for log in logs where log.operationCount > 0 {
             lamport = max(lamport, log.lamport(of: log.operationCount - 1))
         }
+        guard lamport <= Limits.lamportMax else { throw .malformed("Lamport timestamp \(lamport) past the limit") }
         checkInvariantsIfEnabled()
         // What was replayed must be what its own history gives a replica that starts empty.
         try checkProducedByItsHistory(placedByOrigins: placedByOrigins)
@@ -997,6 +998,7 @@ extension TextCRDT {
         if bodyVersion >= 2 {
             let walk = try walkVersion2(bytes, range: bodyRange, derivingLamportRuns: derivingLamportRuns, buffers: &buffers)
             let (version, insertionVersion) = versions(walk.replicas, walk.operationCounts, insertionEnds: walk.insertionEnds)
+            guard walk.lamport <= Limits.lamportMax else { throw .malformed("Lamport timestamp \(walk.lamport) past the limit") }
             let summary = (walk.text, version, insertionVersion, walk.lamport)
             return (summary, derivingLamportRuns ? (walk.replicas, walk.operationCounts, walk.lamportRuns) : nil)
         }
@@ -1035,6 +1037,7 @@ extension TextCRDT {
             }
         }
         try check.checkComplete(reader)
+        guard lamport <= Limits.lamportMax else { throw .malformed("Lamport timestamp \(lamport) past the limit") }
         let (version, insertionVersion) = versions(ids, operationCounts, insertionEnds: check.insertionEnds)
         return ((textRange, version, insertionVersion, lamport), lamportRuns)
     }

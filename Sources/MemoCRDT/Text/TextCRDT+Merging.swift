@@ -415,7 +415,9 @@ extension TextCRDT {
             // Timestamps a state can hold (its operations' gaps are all the same).
             let lamport = runs[index].lamport
             let counter = UInt64(runs[index].counter)
-            guard lamport > counter, lamport - counter <= Limits.lamportOffsetMax else {
+            guard lamport > counter, lamport - counter <= Limits.lamportOffsetMax, lamport <= Limits.lamportMax,
+                UInt64(runs[index].length) - 1 <= Limits.lamportMax - lamport
+            else {
                 throw .invalidDelta(reason: "operation \(replica).\(counter) has Lamport timestamp \(lamport)")
             }
             switch runs[index].kind {

@@ -209,8 +209,12 @@ public struct TextCRDT: Sendable {
 
     /// Raises this text's Lamport clock to at least `timestamp`, so the next local operation is
     /// ordered after it. A notebook uses this to keep one clock across many texts.
+    ///
+    /// The clock never goes past its limit, 2^48 − 2^16: a larger `timestamp` raises it to the
+    /// limit, after which local edits throw ``TextError/clockExhausted`` (no state can hold an
+    /// operation timestamped past it).
     public mutating func observeLamport(_ timestamp: UInt64) {
-        lamport = max(lamport, timestamp)
+        lamport = max(lamport, min(timestamp, Limits.lamportMax))
     }
 
     /// Sets the clock back to `timestamp`, what it was before ``observeLamport(_:)`` raised it

@@ -20,6 +20,10 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownAnchor
     /// Operations asked for by id range (``TextCRDT/changes(in:)``) that this text does not hold.
     case operationsNotHeld(replica: ReplicaID, counters: Range<UInt32>)
+    /// The text's Lamport clock is at its limit (2^48 − 2^16): no new operation can be ordered
+    /// after what it has seen. Honest replicas never get near it (the clock grows by one per
+    /// operation); only operations forged with a timestamp at the limit bring it there.
+    case clockExhausted
 
     public var description: String {
         switch self {
@@ -43,6 +47,8 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
             "the anchor's character is not in this text"
         case let .operationsNotHeld(replica, counters):
             "operations \(counters.lowerBound)..<\(counters.upperBound) of replica \(replica) are not all in this text"
+        case .clockExhausted:
+            "the text's Lamport clock is at its limit: no new operation can be ordered after what it holds"
         }
     }
 }

@@ -6,9 +6,22 @@ extension Notebook {
 
     /// Creates a memo with `id` (from the caller's random source) and initial `text`.
     ///
-    /// - Throws: ``NotebookError/memoExists(_:)`` when the id is taken (even by a purged memo).
+    /// - Throws: ``NotebookError/memoExists(_:)`` when the id is taken (even by a purged memo);
+    ///   ``NotebookError/text(_:_:)`` with a limit error when the text cannot be held (nothing is
+    ///   created then).
     public mutating func createMemo(_ id: MemoID, text: String = "", wallMilliseconds now: UInt64) throws(NotebookError) {
         guard memos[id] == nil else { throw .memoExists(id) }
+        if !text.isEmpty {
+            // The text's limits checked before the memo is created: a creation whose text is
+            // refused (too large, or the clock at its limit) creates nothing, not an empty memo.
+            var probe = TextCRDT(replica: replica)
+            probe.observeLamport(lamport)
+            do throws(TextError) {
+                try probe.checkCapacity(operations: text.unicodeScalars.count, bytes: text.utf8.count)
+            } catch {
+                throw .text(id, error)
+            }
+        }
         let timestamp = clock.tick(wallMilliseconds: now)
         logs[replica, default: NotebookLog()].appendNext(length: 1, memo: id, kind: .create, timestamp: timestamp)
         var newText = TextCRDT(replica: replica)

@@ -51,6 +51,8 @@ extension TextError: LocalizedError {
             errorSentence("error.TextError.tooLarge.what", detail: localizedDetail)
         case .invalidDelta, .operationsNotHeld:
             errorSentence("error.TextError.inconsistent.what", detail: localizedDetail)
+        case .clockExhausted:
+            errorSentence("error.TextError.clockExhausted.what", detail: nil)
         }
     }
 
@@ -66,6 +68,8 @@ extension TextError: LocalizedError {
             localized("error.TextError.inconsistent.reason")
         case .unknownAnchor:
             localized("error.TextError.unknownAnchor.reason")
+        case .clockExhausted:
+            localized("error.TextError.clockExhausted.reason")
         }
     }
 
@@ -77,6 +81,8 @@ extension TextError: LocalizedError {
             localized("error.TextError.tooLarge.suggestion")
         case .invalidDelta, .operationsNotHeld:
             nil
+        case .clockExhausted:
+            localized("error.TextError.clockExhausted.suggestion")
         }
     }
 }

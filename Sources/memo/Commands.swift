@@ -293,8 +293,17 @@ struct Runner {
                 "lost": Format.number(damage.recordsLost), "recovered": Format.number(damage.recordsRecovered),
                 "heldBack": Format.number(damage.operationsHeldBack), "kept": path + "/" + (damage.keptAs ?? ""),
             ]
-            let key = damage.keptAs == nil ? "warning.libraryDamagedReadOnly" : "warning.libraryDamaged"
-            console.error("memo: " + t(key, arguments) + "\n")
+            let key: String
+            switch (damage.bytesMissing > 0, damage.keptAs == nil) {
+            case (true, _) where damage.fileIsMissing: key = "warning.libraryFileMissing"
+            case (true, true): key = "warning.libraryCutShortReadOnly"
+            case (true, false): key = "warning.libraryCutShort"
+            case (false, true): key = "warning.libraryDamagedReadOnly"
+            case (false, false): key = "warning.libraryDamaged"
+            }
+            var withMissing = arguments
+            withMissing["missing"] = Format.number(damage.bytesMissing)
+            console.error("memo: " + t(key, withMissing) + "\n")
         }
     }
 

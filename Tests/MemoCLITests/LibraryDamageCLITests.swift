@@ -127,7 +127,13 @@ import Testing
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let library = sandbox.at("J")
-        for text in ["first memo alpha", "second"] { _ = try sandbox.newMemo(text, library: library) }
+        _ = try sandbox.newMemo("first memo alpha", library: library)
+        // A crash while the second command saved: the first command's clean close sealed the
+        // journal's length then, and the crashed one never sealed (a journal cut below what a
+        // seal says is damage: `journalCutShortAfterACleanClose`).
+        let seal = try Data(contentsOf: URL(fileURLWithPath: library + "/seal"))
+        _ = try sandbox.newMemo("second", library: library)
+        try seal.write(to: URL(fileURLWithPath: library + "/seal"))
         let journal = library + "/journal-0"
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: journal)))
         try Data(bytes.dropLast(5)).write(to: URL(fileURLWithPath: journal))
@@ -180,5 +186,40 @@ import Testing
             let holds = contents.firstRange(of: Array("first memo alpha".utf8)) != nil
             #expect(holds == (name == journalName + ".damaged-1"), "\(name) \(holds ? "holds" : "lacks") the purged text")
         }
+    }
+
+    /// A journal cut short after the library was closed cleanly (the seal says how long it
+    /// was): told, in the user's language, with exit status 4, and kept aside as found by the
+    /// next command that changes the library; never taken for a torn write and cut silently.
+    @Test("a journal cut short after a clean close is reported, in three languages, and kept aside")
+    func journalCutShortAfterACleanClose() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("cut")
+        for text in ["Synced memo", "Saved but not synced yet", "third"] { _ = try sandbox.newMemo(text, library: library) }
+        let journal = library + "/journal-0"
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: journal)))
+        bytes.removeLast(20)
+        try Data(bytes).write(to: URL(fileURLWithPath: journal))
+
+        let list = try sandbox.memo(["list"], library: library)
+        #expect(list.status == 4 && list.stdout.contains("Saved but not synced yet") && !list.stdout.contains("third"), "\(list)")
+        #expect(list.stderr.contains(journal) && list.stderr.contains("is 20 bytes shorter than the library's last clean close left it"), "\(list)")
+        for (language, phrase) in [("ko_KR.UTF-8", "20바이트 짧습니다"), ("ja_JP.UTF-8", "20 バイト短くなっています")] {
+            let translated = try sandbox.memo(["list"], library: library, environment: ["LC_ALL": language])
+            #expect(translated.status == 4 && translated.stderr.contains(phrase), "\(translated)")
+        }
+        let fourth = try sandbox.memo(["new", "fourth"], library: library)
+        #expect(fourth.status == 4 && fourth.stderr.contains(journal + ".damaged-1"), "\(fourth)")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: journal + ".damaged-1"))) == bytes)
+        let after = try sandbox.ok(["list"], library: library)
+        #expect(after.stdout.contains("fourth") && after.stderr.isEmpty, "\(after)")
+
+        // The whole journal deleted.
+        let other = sandbox.at("deleted")
+        _ = try sandbox.newMemo("only memo", library: other)
+        try FileManager.default.removeItem(atPath: other + "/journal-0")
+        let missing = try sandbox.memo(["list"], library: other)
+        #expect(missing.status == 4 && missing.stderr.contains("is missing, though the library's last clean close saved"), "\(missing)")
     }
 }

@@ -63,15 +63,28 @@ public struct LibraryDamage: Sendable, Equatable {
     /// Operations of recovered records that wait for operations a lost record held: applied
     /// when a sync brings those back from the store.
     public var operationsHeldBack: Int
+    /// Bytes the file lacks at its end against what the library's last clean close left in it
+    /// (its seal recorded a longer journal): records saved, then cut off or deleted with the
+    /// file, never a record torn by a crash (only what comes after a clean close can be torn).
+    /// 0 for other damage. ``damagedByteRanges`` then holds the missing range; a file missing
+    /// altogether has ``keptAs`` nil.
+    public var bytesMissing: Int
+    /// Whether the file is gone altogether (its bytes all missing; nothing to keep aside).
+    public var fileIsMissing: Bool
 
     /// A report of damage.
-    public init(file: String, keptAs: String?, damagedByteRanges: [Range<Int>], recordsLost: Int, recordsRecovered: Int, operationsHeldBack: Int) {
+    public init(
+        file: String, keptAs: String?, damagedByteRanges: [Range<Int>], recordsLost: Int, recordsRecovered: Int, operationsHeldBack: Int,
+        bytesMissing: Int = 0, fileIsMissing: Bool = false
+    ) {
+        self.fileIsMissing = fileIsMissing
         self.file = file
         self.keptAs = keptAs
         self.damagedByteRanges = damagedByteRanges
         self.recordsLost = recordsLost
         self.recordsRecovered = recordsRecovered
         self.operationsHeldBack = operationsHeldBack
+        self.bytesMissing = bytesMissing
     }
 
     /// Whether the file was kept because it is damaged (else: a leftover holding operations).
@@ -318,6 +331,16 @@ package struct LibraryCore: Sendable {
         let journalName = journalFileName(generation: decoded.generation)
         var journalBytes = 0
         var records = 0
+        // A journal shorter than the last clean close left it (the seal says how long it was, in
+        // this generation): saved records were cut off or deleted after the close. That is
+        // damage, never a torn tail, which only a save after the close can leave.
+        var bytesMissing = 0
+        let journalFound = contents[journalName]?.count
+        if let seal = contents[LibrarySeal.fileName].flatMap(LibrarySeal.init(decoding:)), seal.generation == decoded.generation,
+            seal.journalBytes > (journalFound ?? 0)
+        {
+            bytesMissing = seal.journalBytes - (journalFound ?? 0)
+        }
         var replay = JournalReplay()
         if let journal = contents[journalName] {
             replay = try replayJournal(
@@ -328,7 +351,8 @@ package struct LibraryCore: Sendable {
             journalBytes = replay.tornStart ?? journal.count
             if let tornStart = replay.tornStart {
                 report.discardedJournalBytes = journal.count - tornStart
-                if replay.damagedRanges.isEmpty {
+                // (Not a journal cut short since its seal: that is kept aside as it is, below.)
+                if replay.damagedRanges.isEmpty && bytesMissing == 0 {
                     repairs.append(.truncate(file: journalName, length: tornStart))
                     repairs.append(.sync(file: journalName))
                 }
@@ -375,7 +399,35 @@ package struct LibraryCore: Sendable {
             generation: decoded.generation, replica: notebook.replica, journalBytes: journalBytes, journalRecords: records,
             stateBytes: stateBytes.count, durableVersion: notebook.version, durableSyncState: syncState)
         core.carried = replay.carried
-        if !replay.damagedRanges.isEmpty {
+        if bytesMissing > 0 && journalFound == nil {
+            // Nothing to keep aside: the whole journal is gone.
+            let sealed = journalBytes + bytesMissing
+            report.damage.insert(
+                LibraryDamage(
+                    file: journalName, keptAs: nil, damagedByteRanges: [0..<sealed], recordsLost: 1, recordsRecovered: 0,
+                    operationsHeldBack: notebook.pendingOperationCount, bytesMissing: bytesMissing, fileIsMissing: true),
+                at: 0)
+            // The seal no longer describes the folder: the next open neither reports this again
+            // nor keeps the sealed id. (Last: should this be cut short, the next open reports it.)
+            repairs += [.delete(file: LibrarySeal.fileName), .syncDirectory]
+        } else if bytesMissing > 0 {
+            // The journal cut short is kept aside as it is; a compaction keeps every intact record.
+            let found = journalFound ?? 0
+            let name = keptName(journalName, "damaged", files: files, taken: kept)
+            let ranges = replay.damagedRanges + [found..<found + bytesMissing]
+            report.damage.insert(
+                LibraryDamage(
+                    file: journalName, keptAs: name, damagedByteRanges: ranges, recordsLost: max(0, replay.recordsLost) + 1,
+                    recordsRecovered: records, operationsHeldBack: notebook.pendingOperationCount, bytesMissing: bytesMissing),
+                at: 0)
+            repairs.append(.syncDirectory)
+            core.journalBytes = 0
+            let plan = core.planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: name)
+            repairs += plan.operations
+            // After the compaction (a new generation, which no seal of the old one matches).
+            repairs += [.delete(file: LibrarySeal.fileName), .syncDirectory]
+            core.didSave(plan, notebook: notebook, syncState: syncState)
+        } else if !replay.damagedRanges.isEmpty {
             // The damaged journal is kept aside; a compaction keeps every intact record.
             let name = keptName(journalName, "damaged", files: files, taken: kept)
             report.damage.insert(

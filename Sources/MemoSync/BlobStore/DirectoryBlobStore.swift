@@ -91,6 +91,13 @@ public final class DirectoryBlobStore: BlobStore {
     /// The start of the name of every temporary file a write creates; a random suffix follows.
     public static let temporaryNamePrefix = ".memosync-tmp-"
 
+    /// How old (by its modification time) a temporary file of a write must be before a listing
+    /// that reads its folder deletes it, in seconds: one hour. A write renames its file within
+    /// seconds; one still there after an hour belongs to a write that was killed (a process
+    /// stopped with `kill -9`, a machine that lost power) and would otherwise stay for good,
+    /// holding a whole blob, in plain text if it was written before the store was encrypted.
+    public static let leftoverTemporaryFileAgeSeconds: Double = 3_600
+
     /// For tests: given a system call a walk makes ("openat" of a folder, "readdir", "fstatat"),
     /// or "read" of a blob's contents by ``read(key:)``, and the key of its entry ("" for the
     /// root), an error number to fail it with instead. Lets tests running as root (who may read
@@ -438,9 +445,13 @@ public final class DirectoryBlobStore: BlobStore {
         let (read, close) = POSIX.folderEntries(consuming: descriptor, path: absolutePath(ofKey: key))
         defer { close() }
         let entries: [POSIX.FolderEntry]
+        var keepsLeftovers = false
         switch read {
         case let .success(found):
             entries = found.filter { BlobKeyRules.isListableName(Substring($0.name)) }
+            for entry in found where !entry.isFolder && entry.name.hasPrefix(Self.temporaryNamePrefix) {
+                keepsLeftovers = !removeLeftoverTemporaryFile(entry.name, in: descriptor, folderKey: folderKey, now: after) || keepsLeftovers
+            }
         case let .failure(error):
             if isRegionRoot { throw mapped(error) }
             if error.kind != .notFound {
@@ -450,7 +461,11 @@ public final class DirectoryBlobStore: BlobStore {
         }
         let previous = walk.old.records[key]
         let firstSeen = previous?.stamp == current ? min(previous?.firstSeenSeconds ?? after, after) : after
-        walk.read[key] = DirectoryListingCache.Record(stamp: current, entries: entries, firstSeenSeconds: firstSeen, readSeconds: before)
+        // A folder holding a write's temporary file too young to delete is read again by every
+        // listing (its name must be seen again when it is old enough), not taken from the cache.
+        if !keepsLeftovers {
+            walk.read[key] = DirectoryListingCache.Record(stamp: current, entries: entries, firstSeenSeconds: firstSeen, readSeconds: before)
+        }
         walk.readCount += 1
         try visitEntries(entries, in: descriptor, folderKey: folderKey, underPrefix: underPrefix, depth: depth, walk: &walk, into: &listing)
     }
@@ -577,6 +592,24 @@ public final class DirectoryBlobStore: BlobStore {
             } else {
                 try visit(key, open: nil, stamp: nil, trusted: nil, depth: depth + 1, isRegionRoot: false, walk: &walk, into: &listing)
             }
+        }
+    }
+
+    /// Deletes the temporary file `name` of a write, in the open folder `folder` (key
+    /// `folderKey`, "" or ending in "/"), when it is a regular file last modified at least
+    /// ``leftoverTemporaryFileAgeSeconds`` before `now`; true when it is gone (deleted, or
+    /// vanished meanwhile), false when it stays (too young, not a regular file, or not
+    /// deletable: a read-only store). Never reported: it is no blob.
+    private func removeLeftoverTemporaryFile(_ name: String, in folder: Int32, folderKey: String, now: Double) -> Bool {
+        let path = absolutePath(ofKey: folderKey + name)
+        guard let status = try? POSIX.status(ofEntry: name, in: folder, path: { path }) else { return true }
+        let modified = Double(status.stamp.modifiedSeconds) + Double(status.stamp.modifiedNanoseconds) / 1e9
+        guard status.kind == .regular, now - modified >= Self.leftoverTemporaryFileAgeSeconds else { return false }
+        do throws(POSIXFailure) {
+            try POSIX.unlink(name, in: folder, path: path)
+            return true
+        } catch {
+            return error.kind == .notFound
         }
     }
 

@@ -65,6 +65,11 @@ public struct StoreCredentialSources: Sendable {
     public func s3Configuration(for location: StoreLocation) throws(StoreLocationError) -> S3BlobStore.Configuration {
         guard case let .s3(bucket, prefix, endpoint, region) = location else { throw StoreLocationError("not an S3 location") }
         let resolvedRegion = region ?? nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") ?? "us-east-1"
+        // (A region from the location was checked when it was read; one from the environment is
+        // checked here: "eu west-1" made an endpoint URL of nothing, and the store trapped.)
+        guard S3BlobStore.Configuration.isRegionName(resolvedRegion) else {
+            throw StoreLocationError("the region \"\(resolvedRegion)\" (from AWS_REGION or AWS_DEFAULT_REGION) is not a region name")
+        }
         var resolvedEndpoint = endpoint
         if resolvedEndpoint == nil, let text = nonEmpty("AWS_ENDPOINT_URL_S3") ?? nonEmpty("AWS_ENDPOINT_URL") {
             guard let url = URL(string: text), url.host != nil else { throw StoreLocationError("AWS_ENDPOINT_URL(_S3) is not a URL") }

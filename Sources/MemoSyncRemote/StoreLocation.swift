@@ -146,7 +146,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
             try checkHost(url.host, in: endpointText)
             endpointURL = url
         }
-        if let regionText, regionText.isEmpty || !regionText.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
+        if let regionText, !S3BlobStore.Configuration.isRegionName(regionText) {
             throw StoreLocationError("\"\(regionText)\" is not a region name")
         }
         return .s3(bucket: bucket, prefix: prefix, endpoint: endpointURL, region: regionText)

@@ -121,3 +121,24 @@ import Testing
         }
     }
 }
+
+/// A region that is no region name, from the environment or given to a configuration directly,
+/// never makes an endpoint of its text (exploratory test of 2026-12-02: "eu west-1" from
+/// AWS_REGION trapped on a nil URL, "a/b" made the host "s3.a").
+@Suite struct S3RegionNameTests {
+    @Test(arguments: ["eu west-1", "eu-west-1\n", "x[y", "%zz", "a/b", "é", ""])
+    func aBadRegionIsRefusedOrNeverResolves(region: String) throws {
+        let sources = StoreCredentialSources(environment: ["AWS_REGION": region, "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "s"])
+        let location = try StoreLocation(parsing: "s3://my-bucket/notes")
+        if region.isEmpty {
+            // An empty variable is unset: the default region.
+            #expect(try sources.s3Configuration(for: location).region == "us-east-1")
+        } else {
+            #expect(throws: StoreLocationError.self) { try sources.s3Configuration(for: location) }
+            #expect(throws: StoreLocationError.self) { try StoreLocation(parsing: "s3://my-bucket/notes", region: region) }
+        }
+        let direct = S3BlobStore.Configuration(bucket: "b", region: region, credentials: .init(accessKeyID: "a", secretAccessKey: "s"))
+        #expect(direct.endpoint.host == "region-not-valid.invalid")
+        #expect(S3BlobStore.Configuration(bucket: "b", region: "eu-west-1", credentials: .init(accessKeyID: "a", secretAccessKey: "s")).endpoint.host == "s3.eu-west-1.amazonaws.com")
+    }
+}

@@ -38,9 +38,9 @@ public final class SharedTextDecodes: Sendable {
     private let state: Mutex<BytesKeyedCache<Kept>>
 
     /// Keeps the texts of up to `bytesMax` bytes of bodies (the decoded texts take a few times
-    /// more).
+    /// more); 0 or less keeps none.
     public init(bytesMax: Int = 8 << 20) {
-        state = Mutex(BytesKeyedCache(bytesMax: bytesMax))
+        state = Mutex(BytesKeyedCache(bytesMax: max(0, bytesMax)))
     }
 
     /// How many bodies are kept.

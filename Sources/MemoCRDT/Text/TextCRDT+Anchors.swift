@@ -424,6 +424,8 @@ extension TextCRDT {
     /// The UTF-8 of ``prefix(utf8Bytes:)`` (content is valid UTF-8 already: no check, no copy
     /// through a `String`).
     package func prefixBytes(utf8Bytes: Int) -> [UInt8] {
+        // (None for a count below 1: a negative one made a range that trapped.)
+        let utf8Bytes = max(0, utf8Bytes)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(utf8Bytes, content.count))
         var leaf = firstLeaf

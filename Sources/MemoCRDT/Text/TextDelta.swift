@@ -236,6 +236,10 @@ public struct TextEdit: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "[\(rangeUTF16.lowerBound)..<\(rangeUTF16.upperBound)] -> \"\(replacement)\"" }
 
     /// Applies the edit to a UTF-16 buffer (a test or a text view's shadow copy).
+    ///
+    /// - Precondition: ``rangeUTF16`` lies within `text`, as it does in the text the edit was
+    ///   reported against (each edit of an event against the text after the edits before it).
+    ///   A buffer that went its own way is a programmer error, and this traps.
     public func apply(to text: inout [UInt16]) {
         text.replaceSubrange(rangeUTF16, with: Array(replacement.utf16))
     }

@@ -402,6 +402,9 @@ public enum LineDiff {
         guard !changes.isEmpty else { return "" }
         let oldLines = lines(old)
         let newLines = lines(new)
+        // More context than either text has lines is the whole text (`.max` means that, not a
+        // trap); less than none is none.
+        let context = min(max(0, context), max(oldLines.count, newLines.count))
         var output = "--- \(fromLabel)\n+++ \(toLabel)\n"
         var index = 0
         while index < changes.count {

@@ -132,7 +132,8 @@ extension Notebook {
         let records = memos.records
         // The newest `count` so far, in list order (newest first, ties by id).
         var top: [(modifiedAt: UInt64, index: Int)] = []
-        top.reserveCapacity(count + 1)
+        // (At most every memo: a caller may pass `.max` for "all"; `count + 1` trapped then.)
+        top.reserveCapacity(min(count, memos.count) + 1)
         func precedes(_ lhs: (modifiedAt: UInt64, index: Int), _ rhs: (modifiedAt: UInt64, index: Int)) -> Bool {
             lhs.modifiedAt != rhs.modifiedAt ? lhs.modifiedAt > rhs.modifiedAt : records[lhs.index].id < records[rhs.index].id
         }

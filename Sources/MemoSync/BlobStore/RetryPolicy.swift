@@ -111,9 +111,11 @@ public struct RetryPolicy: Sendable, Equatable {
     /// or past the deadline).
     private func delayDecision(attempt: Int, elapsedMilliseconds: Int, randomUnit: Double, retryAfterMilliseconds: Int?) -> Decision {
         guard attempt < attemptsMax else { return .stop }
-        let exponent = min(max(attempt - 1, 0), 30)
+        // (`max(attempt, 1) - 1`: `attempt - 1` overflowed for `Int.min`.)
+        let exponent = min(max(attempt, 1) - 1, 30)
         let ceiling = min(maxDelayMilliseconds, baseDelayMilliseconds.multipliedReportingOverflow(by: 1 << exponent).partialValue)
-        let unit = min(max(randomUnit, 0), 0.999_999)
+        // A random source giving NaN (an app's own) counts as 0: `Int(NaN)` traps.
+        let unit = randomUnit.isNaN ? 0 : min(max(randomUnit, 0), 0.999_999)
         let jittered = Int((Double(max(ceiling, 0)) * unit).rounded(.down))
         // Saturating: an app may set any deadline (`Int.max`: none) and a store ask any wait.
         let pastDeadline = deadlineMilliseconds.addingReportingOverflow(1)

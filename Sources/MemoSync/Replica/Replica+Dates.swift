@@ -39,9 +39,13 @@ extension SyncConfiguration {
     public var gracePeriod: Duration {
         get { .milliseconds(Int64(clamping: gracePeriodMilliseconds)) }
         set {
+            // Saturating: a period longer than `UInt64.max` milliseconds (half a billion years)
+            // means "never", not a trap.
             let (seconds, attoseconds) = newValue.components
-            let milliseconds = max(0, seconds) * 1_000 + max(0, attoseconds) / 1_000_000_000_000_000
-            gracePeriodMilliseconds = UInt64(milliseconds)
+            let (whole, overflow) = UInt64(max(0, seconds)).multipliedReportingOverflow(by: 1_000)
+            let part = UInt64(max(0, attoseconds) / 1_000_000_000_000_000)
+            let (milliseconds, sumOverflow) = whole.addingReportingOverflow(part)
+            gracePeriodMilliseconds = overflow || sumOverflow ? .max : milliseconds
         }
     }
 }

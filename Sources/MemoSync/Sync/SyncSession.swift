@@ -1394,17 +1394,21 @@ package struct SyncSession {
         func worthIt(segments count: Int, listedBytes: Int) -> Bool {
             guard count >= configuration.snapshotAfterSegments else { return false }
             guard newestSnapshotBytes > configuration.snapshotAmortizedAboveBytes else { return true }
+            // (Saturating: a percentage of `Int.max` means "never by weight", not a trap.)
+            let weight = listedBytes.multipliedReportingOverflow(by: 100)
+            let needed = newestSnapshotBytes.multipliedReportingOverflow(by: configuration.snapshotAmortizedSegmentBytesPercent)
             return count >= configuration.snapshotAfterSegmentsMax
-                || listedBytes * 100 >= newestSnapshotBytes * configuration.snapshotAmortizedSegmentBytesPercent
+                || (needed.overflow ? false : weight.overflow || weight.partialValue >= needed.partialValue)
         }
         let ownUncoveredBytes = state.ownSegments.reduce(0) { bytes, key in
             if case let .segment(id, _, end)? = StoreLayout.parse(key), end > lastCovered[id] { return bytes + (listedSizes[key] ?? 0) }
             return bytes
         }
         let afterNewest = ownNews ? segmentsAfterNewestKnownSnapshot() : (count: 0, listedBytes: 0)
+        let byOperations = covered.addingReportingOverflow(UInt64(clamping: configuration.snapshotEveryOperations))
         let due = worthIt(segments: uncoveredOwnSegments, listedBytes: ownUncoveredBytes)
             || (ownNews && worthIt(segments: afterNewest.count, listedBytes: afterNewest.listedBytes))
-            || (total >= covered + UInt64(configuration.snapshotEveryOperations) && ownNews)
+            || (!byOperations.overflow && total >= byOperations.partialValue && ownNews)
             || storeLostHistory
             || segmentBuildsOnWhatOnlyThisLibraryHolds
             || anotherReplicaWaitsForThisOne()

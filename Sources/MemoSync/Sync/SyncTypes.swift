@@ -279,10 +279,12 @@ public struct SyncReport: Sendable, Equatable {
     public init() {}
 }
 
-/// How a replica uses the store.
+/// How a replica uses the store. (Counts, sizes and percentages below 0 are taken as 0.)
 public struct SyncConfiguration: Sendable, Equatable {
     /// Publish a snapshot when this many operations arrived since this replica's last one.
-    public var snapshotEveryOperations: Int = 20_000
+    public var snapshotEveryOperations: Int = 20_000 {
+        didSet { snapshotEveryOperations = max(0, snapshotEveryOperations) }
+    }
     /// Publish a snapshot when the store holds at least this many segments newer than the newest
     /// snapshot whose contents this replica knows (its own, or one named in its writer's head),
     /// so that a new device reads one snapshot and a handful of segments, however long the
@@ -290,7 +292,9 @@ public struct SyncConfiguration: Sendable, Equatable {
     /// With devices syncing one after another, a new device then reads their heads, one
     /// snapshot and at most this many segments (`memo-bench longevity`: at most 8 blobs with
     /// three devices at 4; 10 at 6). For a large notebook, see ``snapshotAmortizedAboveBytes``.
-    public var snapshotAfterSegments: Int = 4
+    public var snapshotAfterSegments: Int = 4 {
+        didSet { snapshotAfterSegments = max(0, snapshotAfterSegments) }
+    }
     /// A snapshot rewrites the whole notebook, so for a large one the segment counts above
     /// make a snapshot due only once it pays for itself: when the newest snapshot listed is
     /// larger than this (bytes), a snapshot is due by count only when the segments it would
@@ -300,14 +304,20 @@ public struct SyncConfiguration: Sendable, Equatable {
     /// this, one snapshot in 128 syncs: under 1% of the snapshot per change on average
     /// (`memo-bench scale`), for a new device reading more, smaller blobs. 1 MiB: smaller
     /// libraries snapshot as before.
-    public var snapshotAmortizedAboveBytes: Int = 1 << 20
+    public var snapshotAmortizedAboveBytes: Int = 1 << 20 {
+        didSet { snapshotAmortizedAboveBytes = max(0, snapshotAmortizedAboveBytes) }
+    }
     /// See ``snapshotAmortizedAboveBytes``: the weight, in percent of the newest snapshot, of
     /// the segments that make a snapshot of a large notebook due.
-    public var snapshotAmortizedSegmentBytesPercent: Int = 25
+    public var snapshotAmortizedSegmentBytesPercent: Int = 25 {
+        didSet { snapshotAmortizedSegmentBytesPercent = max(0, snapshotAmortizedSegmentBytesPercent) }
+    }
     /// See ``snapshotAmortizedAboveBytes``: the most segments after a snapshot of a large
     /// notebook before the next is due, whatever they weigh (what a new device reads at most
     /// beside the snapshot, with devices syncing one after another).
-    public var snapshotAfterSegmentsMax: Int = 128
+    public var snapshotAfterSegmentsMax: Int = 128 {
+        didSet { snapshotAfterSegmentsMax = max(0, snapshotAfterSegmentsMax) }
+    }
     /// Own segments covered by an own snapshot, and own snapshots replaced by a newer one, are
     /// deleted once the covering snapshot is this old (so replicas that listed the store earlier
     /// can still read what they saw).

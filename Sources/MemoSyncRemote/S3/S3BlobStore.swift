@@ -47,7 +47,10 @@ public struct S3BlobStore: BlobStore, CustomStringConvertible {
         public var connectionsPerHost = 8
 
         /// A configuration; `endpoint` nil means AWS (`https://s3.<region>.amazonaws.com`,
-        /// virtual-hosted), otherwise path-style unless `addressing` says otherwise.
+        /// virtual-hosted), otherwise path-style unless `addressing` says otherwise. A `region`
+        /// that is no region name (``isRegionName(_:)``) makes no AWS endpoint of it: the
+        /// endpoint is then `https://region-not-valid.invalid`, a name that never resolves, so
+        /// every request fails with a network error instead of going to a host the text spells.
         public init(
             bucket: String, prefix: String = "", region: String = "us-east-1", endpoint: URL? = nil, addressing: Addressing? = nil,
             credentials: S3Credentials
@@ -55,9 +58,20 @@ public struct S3BlobStore: BlobStore, CustomStringConvertible {
             self.bucket = bucket
             self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
             self.region = region
-            self.endpoint = endpoint ?? URL(string: "https://s3.\(region).amazonaws.com")!
+            self.endpoint =
+                endpoint ?? (Self.isRegionName(region) ? URL(string: "https://s3.\(region).amazonaws.com") : nil)
+                ?? URL(string: "https://region-not-valid.invalid")!
             self.addressing = addressing ?? (endpoint == nil ? .virtualHosted : .path)
             self.credentials = credentials
+        }
+
+        /// Whether `text` can be a region name: 1 to 63 ASCII letters, digits, hyphens and
+        /// underscores (`us-east-1`, `eu-1`, a MinIO server's own).
+        public static func isRegionName(_ text: String) -> Bool {
+            (1...63).contains(text.utf8.count)
+                && text.utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+                }
         }
 
         /// "S3 bucket B, prefix P, at ENDPOINT (region R)": no credentials.

@@ -146,7 +146,10 @@ struct ImportedFile {
 }
 
 /// The clock of the replica `memo import` uses: a date set for each memo it creates, the system
-/// clock otherwise.
+/// clock otherwise. A date later than the system clock (a file dated in the future: a camera's
+/// clock, a bad restore) is the system clock's time: the library's hybrid clock never goes back,
+/// so one such date made every later change of the library, and of every device it syncs
+/// with, carry that future date (exploratory test of 2026-12-02: a file dated 2200).
 final class ImportClock: Sendable {
     private let fixed = Mutex<UInt64?>(nil)
 
@@ -159,7 +162,10 @@ final class ImportClock: Sendable {
     var environment: ReplicaEnvironment {
         let system = ReplicaEnvironment.system
         return ReplicaEnvironment(
-            wallMilliseconds: { [self] in fixed.withLock { $0 } ?? system.wallMilliseconds() },
+            wallMilliseconds: { [self] in
+                let now = system.wallMilliseconds()
+                return fixed.withLock { $0 }.map { min($0, now) } ?? now
+            },
             randomUInt64: system.randomUInt64)
     }
 }

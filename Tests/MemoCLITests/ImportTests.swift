@@ -43,6 +43,26 @@ struct ImportTests {
         #expect(try sandbox.ok(["show", meeting], library: library).stdoutBytes == Array("# 회의록\n안건".utf8))
     }
 
+    /// A file dated in the future is imported at the time of the import: its date would
+    /// otherwise move the library's clock (which never goes back) there, and every later change,
+    /// here and on every device syncing, would carry it (exploratory test of 2026-12-02).
+    @Test("a file dated in the future is imported at the time of the import; later changes keep today's dates")
+    func aFileDatedInTheFutureDoesNotMoveTheClock() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let future = sandbox.at("photo-notes.txt")
+        try write(Array("old photo notes".utf8), to: future, modified: Date(timeIntervalSince1970: 7_258_118_400))  // 2200-01-01
+        let imported = try sandbox.ok(["import", future, "--json"], library: library).object()
+        let id = try #require((imported["imported"] as? [[String: Any]])?.first?["id"] as? String, "\(imported)")
+        let year = String(Calendar(identifier: .gregorian).component(.year, from: Date()))
+        let memo = try sandbox.ok(["show", id, "--json"], library: library).object()
+        #expect((memo["modifiedAt"] as? String)?.hasPrefix(year) == true && (memo["createdAt"] as? String)?.hasPrefix(year) == true, "\(memo)")
+        let later = try sandbox.newMemo("written after the import", library: library)
+        let laterMemo = try sandbox.ok(["show", later, "--json"], library: library).object()
+        #expect((laterMemo["modifiedAt"] as? String)?.hasPrefix(year) == true, "\(laterMemo)")
+    }
+
     /// `memo help import`: ".text" files are imported too, and "a date earlier than a change
     /// the library already holds becomes just after it"; `memo help export`: "to standard
     /// output (also with --output -)".

@@ -628,8 +628,9 @@ extension MemoStrings {
             byte order mark (dropped), CR LF line breaks made LF; its title is the first
             line. The file's dates become the memo's (created, last changed), in date
             order; a date earlier than a change the library already holds becomes just
-            after it. Files in other encodings (UTF-16, Latin-1...) are refused with the
-            reason: then nothing is imported.
+            after it, and a date in the future becomes the time of the import. Files in
+            other encodings (UTF-16, Latin-1...) are refused with the reason: then nothing
+            is imported.
 
             A file whose text is already a memo's (in the library or its trash, or another
             file of the same import) is skipped, so importing the same files twice creates

@@ -177,6 +177,33 @@ import Testing
         #expect(alice.memo(another)?.text == "another memo")
     }
 
+    /// A passage of another memo whose first character's id this memo holds too (ids count
+    /// per memo), and an inserted passage, are refused (`unknownAnchor`) with nothing changed.
+    /// Before, the other memo's passage landed before whatever character held that id here,
+    /// and an inserted passage was typed a second time (exploratory test of 2026-12-02).
+    @Test func onlyADeletedPassageOfThisMemoComesBack() throws {
+        var (alice, _) = try Self.history()
+        let versions = try alice.versions(of: Self.memo)
+        let diff = try alice.difference(in: Self.memo, from: versions[0].cut, to: versions[1].cut)
+        let deleted = try #require(diff.changes.first { $0.kind == .deleted })
+        var inserted = deleted
+        inserted.kind = .inserted
+        // Another memo by the same replica, long enough to hold the passage's first id, visible.
+        let another = MemoID(high: 0x27, low: 4)
+        try alice.createMemo(another, text: String(repeating: "abc ", count: 40), wallMilliseconds: 7_000 + 20 * Self.minute)
+        #expect(try alice.materializedText(of: another).visibleScalarsBefore(character: deleted.firstCharacter) >= 0)
+        let text = alice.memo(another)?.text
+        #expect(throws: NotebookError.text(another, .unknownAnchor)) {
+            try alice.restore(deleted, in: another, wallMilliseconds: 8_000 + 20 * Self.minute)
+        }
+        #expect(alice.memo(another)?.text == text)
+        let own = alice.memo(Self.memo)?.text
+        #expect(throws: NotebookError.text(Self.memo, .unknownAnchor)) {
+            try alice.restore(inserted, in: Self.memo, wallMilliseconds: 8_000 + 20 * Self.minute)
+        }
+        #expect(alice.memo(Self.memo)?.text == own)
+    }
+
     @Test func statesCarryHistoryAndPurgeDropsIt() throws {
         let (alice, _) = try Self.history()
         let versions = try alice.versions(of: Self.memo)

@@ -4,6 +4,14 @@
 // in two steps (undo, undo) could come back in the wrong order.
 
 extension TextCRDT {
+    /// Whether the character `id` is held here and deleted. A character once deleted stays
+    /// deleted, so a passage of this text's deleted text always starts at one; a passage of
+    /// another text names ids this text may hold for characters it never deleted.
+    package func holdsDeletedCharacter(_ id: OperationID) -> Bool {
+        guard let ref = itemRef(id), !ref.isNone, let (slot, _) = lookup(ref) else { return false }
+        return spans[slot].isDeleted
+    }
+
     /// Inserts `text` as new local operations immediately before the character `id` (visible or
     /// deleted) in the sequence: its left origin is the character just before `id`, its right
     /// origin `id` itself. Returns the scalar offset in the visible text where it went.

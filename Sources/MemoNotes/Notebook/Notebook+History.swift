@@ -230,13 +230,21 @@ extension Notebook {
     ///
     /// - Returns: the UTF-16 offset in the current text where the passage went.
     /// - Throws: ``NotebookError/memoInTrash(_:)``, ``NotebookError/memoNotFound(_:)``,
-    ///   ``NotebookError/text(_:_:)`` (`TextError.unknownAnchor` for a change of another memo).
+    ///   ``NotebookError/text(_:_:)`` (`TextError.unknownAnchor` for a change that is no
+    ///   deleted passage of this memo: an insertion, or a passage whose first character this
+    ///   memo does not hold deleted, as one of another memo mostly is).
     @discardableResult
     public mutating func restore(
         _ passage: TextVersionDiff.Change, in id: MemoID, wallMilliseconds now: UInt64
     ) throws(NotebookError) -> Int {
         let index = try editableIndex(id)
         var text = takeText(at: index)
+        // (Before, an inserted passage was typed again, doubling it, and another memo's passage
+        // landed wherever its first character's id fell in this one.)
+        guard passage.kind == .deleted, text.holdsDeletedCharacter(passage.firstCharacter) else {
+            memos[at: index].text = .materialized(text)
+            throw .text(id, .unknownAnchor)
+        }
         let before = text.localOperationCount
         let offsetScalars: Int
         // A passage that cannot go back changes nothing, not even the text's clock (it fails

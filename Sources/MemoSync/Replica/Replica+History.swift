@@ -276,8 +276,9 @@ extension Replica {
     ///
     /// - Returns: the UTF-16 offset in the current text where the passage went (to select it).
     /// - Throws: ``ReplicaError/notebook(_:)`` with `.memoInTrash` or `.memoNotFound`;
-    ///   ``ReplicaError/text(_:_:)`` with `TextError.unknownAnchor` for a passage of another
-    ///   memo; ``ReplicaError/closed``.
+    ///   ``ReplicaError/text(_:_:)`` with `TextError.unknownAnchor` for a change that is no
+    ///   deleted passage of this memo (an insertion; a passage of another memo, whose first
+    ///   character this memo does not hold deleted); ``ReplicaError/closed``.
     @discardableResult
     public func restore(_ passage: TextVersionDiff.Change, in id: MemoID) throws(ReplicaError) -> Int {
         try change { notebook, now throws(NotebookError) -> Int in try notebook.restore(passage, in: id, wallMilliseconds: now) }

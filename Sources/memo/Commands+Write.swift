@@ -109,7 +109,7 @@ extension Runner {
             if count == 0 { return bytes }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .runtime("error.cannotReadInput", ["error": String(cString: strerror(errno))])
+                throw .runtime("error.cannotReadInput", ["error": UserFileError(errorNumber: errno).localizedReason])
             }
             bytes.append(contentsOf: chunk[0..<count])
         }

@@ -264,6 +264,8 @@ extension MemoStrings {
         "cli.error.noHome": "cannot find your home folder; set HOME, or give the library folder with --library PATH or MEMO_LIBRARY",
         "cli.error.libraryIsAFile": "{path} is a file, not a library folder; give --library the folder of a library (or a new folder's path for 'memo new')",
         "cli.error.libraryNotPermitted": "the library folder {path} cannot be read: permission denied. Check its owner and permissions (ls -ld {path}), or run memo as the user who owns it",
+        "cli.error.libraryReadOnly": "the library folder {path} cannot be written: it is on a read-only file system (it can be read, not changed). Mount it read-write, or give a library on a writable disk",
+        "cli.error.libraryNotWritable": "the library folder {path} cannot be written: permission denied (it can be read, not changed). Check its owner and permissions (ls -ld {path}), or run memo as the user who owns it",
         "cli.error.noLibrary": "there is no library at {path}; 'memo new' creates one, 'memo sync --store PATH' gets one from a store",
         "cli.error.noMatchingID": "no memo has an id starting with '{id}' (run '{list}' to see the ids)",
         "cli.error.noStoreYet": "no store folder yet: run 'memo sync --store PATH' once (a folder your devices share, s3://BUCKET/PREFIX or a WebDAV https:// URL); later syncs remember it",

@@ -264,6 +264,8 @@ extension MemoStrings {
         "cli.error.noHome": "ホームフォルダーが見つかりません。HOME を設定するか、--library PATH か MEMO_LIBRARY でライブラリのフォルダーを指定してください",
         "cli.error.libraryIsAFile": "{path} はファイルで、ライブラリのフォルダではありません。--library にはライブラリのフォルダ(または 'memo new' で作る新しいフォルダのパス)を指定してください",
         "cli.error.libraryNotPermitted": "ライブラリのフォルダ {path} を読み込めません: アクセス権がありません。所有者とアクセス権を確認するか(ls -ld {path})、所有者として memo を実行してください",
+        "cli.error.libraryReadOnly": "ライブラリのフォルダ {path} に書き込めません: 読み取り専用のファイルシステムにあります (読み込めますが変更できません)。読み書きできるようにマウントするか、書き込めるディスクのライブラリを指定してください",
+        "cli.error.libraryNotWritable": "ライブラリのフォルダ {path} に書き込めません: アクセス権がありません (読み込めますが変更できません)。所有者とアクセス権を確認するか(ls -ld {path})、所有者として memo を実行してください",
         "cli.error.noLibrary": "{path} にライブラリがありません。'memo new' で作成するか、'memo sync --store PATH' でストアから取得してください",
         "cli.error.noMatchingID": "'{id}' で始まる ID のメモはありません('{list}' で ID を確認できます)",
         "cli.error.noStoreYet": "まだストアのフォルダーがありません。'memo sync --store PATH'(端末間で共有するフォルダー、s3://BUCKET/PREFIX、または WebDAV の https:// URL)を一度実行すれば、以降の同期はそれを覚えています",

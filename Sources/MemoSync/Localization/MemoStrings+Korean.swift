@@ -264,6 +264,8 @@ extension MemoStrings {
         "cli.error.noHome": "홈 폴더를 찾을 수 없습니다. HOME을 설정하거나 --library PATH 또는 MEMO_LIBRARY로 라이브러리 폴더를 주세요",
         "cli.error.libraryIsAFile": "{path}은(는) 파일이며 라이브러리 폴더가 아닙니다. --library에는 라이브러리 폴더(또는 'memo new'로 만들 새 폴더의 경로)를 지정하세요",
         "cli.error.libraryNotPermitted": "라이브러리 폴더 {path}을(를) 읽을 수 없습니다: 권한이 없습니다. 소유자와 권한을 확인하거나(ls -ld {path}), 폴더 소유자로 memo를 실행하세요",
+        "cli.error.libraryReadOnly": "라이브러리 폴더 {path}에 쓸 수 없습니다: 읽기 전용 파일 시스템에 있습니다 (읽을 수는 있지만 바꿀 수 없습니다). 읽기·쓰기로 마운트하거나, 쓸 수 있는 디스크의 라이브러리를 지정하세요",
+        "cli.error.libraryNotWritable": "라이브러리 폴더 {path}에 쓸 수 없습니다: 권한이 없습니다 (읽을 수는 있지만 바꿀 수 없습니다). 소유자와 권한을 확인하거나(ls -ld {path}), 폴더 소유자로 memo를 실행하세요",
         "cli.error.noLibrary": "{path}에 라이브러리가 없습니다. 'memo new'로 만들거나 'memo sync --store PATH'로 저장소에서 가져오세요",
         "cli.error.noMatchingID": "'{id}'로 시작하는 ID의 메모가 없습니다('{list}'로 ID를 볼 수 있습니다)",
         "cli.error.noStoreYet": "아직 저장소 폴더가 없습니다. 'memo sync --store PATH'(기기끼리 공유하는 폴더, s3://BUCKET/PREFIX 또는 WebDAV https:// URL)를 한 번 실행하면 이후 동기화는 이를 기억합니다",

@@ -64,7 +64,7 @@ struct Console {
     /// Writes every byte, continuing after partial writes; returns why it failed, in the user's
     /// language (the disk is full, ...: never the system's English text in another language),
     /// nil on success.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
         bytes.withUnsafeBytes { raw -> String? in
             var offset = 0
             while offset < raw.count {

@@ -24,6 +24,8 @@ enum UserFileError: Error, Equatable {
     case writePermissionDenied
     /// It is a folder.
     case isFolder
+    /// It is a socket (`memo export --output` does not write into one).
+    case isSocket
     /// It holds more than the limit (checked while reading: a pipe has no size to ask).
     case tooLarge(limitBytes: Int)
     /// The disk (or the user's quota on it) is full.
@@ -45,6 +47,7 @@ enum UserFileError: Error, Equatable {
         case .permissionDenied: t("file.permissionDenied")
         case .writePermissionDenied: t("file.writePermissionDenied")
         case .isFolder: t("file.isFolder")
+        case .isSocket: t("file.isSocket")
         case let .tooLarge(limitBytes): t("file.tooLarge", ["limit": Format.bytes(limitBytes)])
         case .diskFull: t("file.diskFull")
         case .readOnly: t("file.readOnly")
@@ -111,4 +114,27 @@ enum UserFile {
         }
     }
 
+    /// Writes `bytes` into what is at `path` (a pipe, a device) without replacing it: opened
+    /// for writing, neither created nor truncated.
+    static func writeInto(_ path: String, _ bytes: [UInt8]) throws(UserFileError) {
+        var descriptor: Int32
+        repeat {
+            descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else { throw UserFileError(errorNumber: errno, writing: true) }
+        defer { close(descriptor) }
+        let failedWith = bytes.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failedWith { throw UserFileError(errorNumber: failedWith, writing: true) }
+    }
 }

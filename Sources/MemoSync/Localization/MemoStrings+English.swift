@@ -366,6 +366,7 @@ extension MemoStrings {
         "cli.file.missing": "there is no such file",
         "cli.file.permissionDenied": "you do not have permission to read it",
         "cli.file.tooLarge": "it holds more than {limit}",
+        "cli.file.isSocket": "it is a socket, which memo does not write into",
         "cli.file.closed": "what it went to was closed (the reading end of a pipe, or a terminal)",
         "cli.file.ioError": "the disk failed (an input/output error)",
         "cli.file.writePermissionDenied": "you do not have permission to write it",
@@ -585,14 +586,18 @@ extension MemoStrings {
             """,
         "help.page.export": """
             Writes a memo as plain text: to standard output (also with --output -), or to
-            FILE (replaced if it exists). With --all, writes every memo not in the trash
-            into the folder DIR (created if missing), one UTF-8 .txt file each, named after
-            its title (made safe and unique for every common file system), dated with the
-            memo's last change, so 'memo import DIR' gives the same memos back (CR LF
-            line breaks come back as LF, and a byte order mark at the start is dropped,
-            as import does with any file). Existing files are not replaced unless --force
-            is given: if any would be, nothing is written. An export that fails changes
-            nothing: files already there keep what they held, and no new file is left. On a
+            FILE. A file at FILE is replaced whole (the new text is written beside it and
+            put in its place: a failed export leaves it as it was), unless you may not
+            write it; a symbolic link is followed, and the file it points to replaced so;
+            a pipe (FIFO) or a device (/dev/stdout, a terminal) is written into, never
+            replaced. With --all, writes every memo not in the trash into the folder DIR
+            (created if missing), one UTF-8 .txt file each, named after its title (made
+            safe and unique for every common file system), dated with the memo's last
+            change, so 'memo import DIR' gives the same memos back (CR LF line breaks
+            come back as LF, and a byte order mark at the start is dropped, as import
+            does with any file). Existing files are not replaced unless --force is given:
+            if any would be, nothing is written. An export that fails changes nothing:
+            files already there keep what they held, and no new file is left. On a
             terminal, an export that takes more than a second shows its progress, unless
             --quiet.
 

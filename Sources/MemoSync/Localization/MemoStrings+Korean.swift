@@ -366,6 +366,7 @@ extension MemoStrings {
         "cli.file.missing": "그런 파일이 없습니다",
         "cli.file.permissionDenied": "읽을 권한이 없습니다",
         "cli.file.tooLarge": "{limit}보다 큽니다",
+        "cli.file.isSocket": "소켓이라서 memo가 쓰지 않습니다",
         "cli.file.closed": "받는 쪽이 닫혔습니다 (파이프의 읽는 쪽, 또는 터미널)",
         "cli.file.ioError": "디스크에 오류가 났습니다 (입출력 오류)",
         "cli.file.writePermissionDenied": "쓸 권한이 없습니다",
@@ -579,8 +580,11 @@ extension MemoStrings {
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
         "help.page.export": """
-            메모를 일반 텍스트로 씁니다. 표준 출력(--output -도 같음)이나 FILE(있으면
-            덮어씀)에 씁니다. --all이면 휴지통에 없는 모든 메모를 폴더 DIR(없으면 만듦)에
+            메모를 일반 텍스트로 씁니다. 표준 출력(--output -도 같음)이나 FILE에 씁니다.
+            FILE에 있는 파일은 통째로 바꿉니다(새 텍스트를 옆에 쓴 뒤 그 자리에 놓으므로
+            실패한 내보내기는 원래 파일을 그대로 둡니다). 쓸 권한이 없는 파일은 거부합니다.
+            심볼릭 링크는 따라가서 가리키는 파일을 같은 방식으로 바꿉니다. 파이프(FIFO)나
+            장치(/dev/stdout, 터미널)에는 바꾸지 않고 그 안에 씁니다. --all이면 휴지통에 없는 모든 메모를 폴더 DIR(없으면 만듦)에
             메모마다 UTF-8 .txt 파일 하나로 씁니다. 파일 이름은 제목을 바탕으로 하고(흔한 파일
             시스템 모두에서 안전하고 겹치지 않게), 파일 날짜는 메모가 마지막으로 바뀐 시각이므로
             'memo import DIR'로 같은 메모를 되살릴 수 있습니다(가져오기는 어느 파일에서나

@@ -593,13 +593,13 @@ extension MemoStrings {
             replaced. With --all, writes every memo not in the trash into the folder DIR
             (created if missing), one UTF-8 .txt file each, named after its title (made
             safe and unique for every common file system), dated with the memo's last
-            change, so 'memo import DIR' gives the same memos back (CR LF line breaks
-            come back as LF, and a byte order mark at the start is dropped, as import
-            does with any file). Existing files are not replaced unless --force is given:
-            if any would be, nothing is written. An export that fails changes nothing:
-            files already there keep what they held, and no new file is left. On a
-            terminal, an export that takes more than a second shows its progress, unless
-            --quiet.
+            change, so 'memo import --again DIR' gives the same memos back (--again keeps
+            memos whose texts are the same; CR LF line breaks come back as LF, and a byte
+            order mark at the start is dropped, as import does with any file). Existing
+            files are not replaced unless --force is given: if any would be, nothing is
+            written. An export that fails changes nothing: files already there keep what
+            they held, and no new file is left. On a terminal, an export that takes more
+            than a second shows its progress, unless --quiet.
 
             --output FILE, -o FILE  write to FILE
             --all DIR               write every memo into DIR
@@ -637,8 +637,9 @@ extension MemoStrings {
 
             A file whose text is already a memo's (in the library or its trash, or another
             file of the same import) is skipped, so importing the same files twice creates
-            no duplicates; --again imports them anyway. Creates the library if there is
-            none.
+            no duplicates; --again imports them anyway (as when moving a library with
+            'memo export --all': its memos whose texts are the same come back, each one).
+            Creates the library if there is none.
 
             --again  import files whose text is already a memo's
             --json   an object: imported (objects: file, id), skipped (files)
@@ -646,7 +647,7 @@ extension MemoStrings {
             Examples:
               memo import notes/todo.md
               memo import ~/Documents/notes
-              memo export --all backup && memo --library new-library import backup
+              memo export --all backup && memo --library new-library import --again backup
 
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,

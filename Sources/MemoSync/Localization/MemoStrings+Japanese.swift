@@ -591,7 +591,7 @@ extension MemoStrings {
             書き込みます。--all なら、ゴミ箱にないすべてのメモをフォルダー DIR(なければ
             作成)に 1 件ずつ UTF-8 の .txt ファイルとして書きます。ファイル名はタイトルから
             作り(一般的なファイルシステムで安全かつ重複しないように)、ファイルの日付はメモの
-            最終変更時刻なので、'memo import DIR' で同じメモに戻せます(取り込みはどのファイルでも
+            最終変更時刻なので、'memo import --again DIR' で同じメモに戻せます(--again はテキストが同じメモもすべて戻します。取り込みはどのファイルでも
             CR LF の改行を LF にし、先頭のバイト順マークを除きます)。--force がなければ既存の
             ファイルは上書きせず、1 つでも上書きすることになるなら何も書きません。失敗した
             書き出しは何も変えません。既にあったファイルは内容がそのままで、新しいファイルは
@@ -632,7 +632,8 @@ extension MemoStrings {
 
             テキストがすでにあるメモと同じファイル(ライブラリやゴミ箱、または同じ読み込みの
             ほかのファイル)はスキップするので、同じファイルを 2 回読み込んでも重複しません。
-            --again ならそれでも読み込みます。ライブラリがなければ作成します。
+            --again ならそれでも読み込みます('memo export --all' でライブラリを移すときのように、
+            テキストが同じメモも 1 件ずつ戻ります)。ライブラリがなければ作成します。
 
             --again  同じテキストのメモがあっても読み込む
             --json   オブジェクト: imported(オブジェクト: file、id)、skipped(ファイル)
@@ -640,7 +641,7 @@ extension MemoStrings {
             例:
               memo import notes/todo.md
               memo import ~/Documents/notes
-              memo export --all backup && memo --library new-library import backup
+              memo export --all backup && memo --library new-library import --again backup
 
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,

@@ -587,7 +587,7 @@ extension MemoStrings {
             장치(/dev/stdout, 터미널)에는 바꾸지 않고 그 안에 씁니다. --all이면 휴지통에 없는 모든 메모를 폴더 DIR(없으면 만듦)에
             메모마다 UTF-8 .txt 파일 하나로 씁니다. 파일 이름은 제목을 바탕으로 하고(흔한 파일
             시스템 모두에서 안전하고 겹치지 않게), 파일 날짜는 메모가 마지막으로 바뀐 시각이므로
-            'memo import DIR'로 같은 메모를 되살릴 수 있습니다(가져오기는 어느 파일에서나
+            'memo import --again DIR'로 같은 메모를 되살릴 수 있습니다(--again은 텍스트가 같은 메모도 모두 살립니다. 가져오기는 어느 파일에서나
             CR LF 줄바꿈을 LF로 바꾸고 맨 앞의 바이트 순서 표시를 뺍니다). --force가 없으면 기존 파일을
             덮어쓰지 않으며, 하나라도 덮어쓰게 되면 아무것도 쓰지 않습니다. 실패한 내보내기는
             아무것도 바꾸지 않습니다. 이미 있던 파일은 내용이 그대로이고, 새 파일은 남지
@@ -628,7 +628,8 @@ extension MemoStrings {
 
             텍스트가 이미 어떤 메모와 같은 파일(라이브러리나 휴지통, 또는 같은 가져오기의 다른
             파일)은 건너뛰므로 같은 파일을 두 번 가져와도 중복되지 않습니다. --again이면 그래도
-            가져옵니다. 라이브러리가 없으면 새로 만듭니다.
+            가져옵니다('memo export --all'로 라이브러리를 옮길 때처럼: 텍스트가 같은 메모도
+            하나하나 돌아옵니다). 라이브러리가 없으면 새로 만듭니다.
 
             --again  이미 같은 텍스트의 메모가 있어도 가져오기
             --json   객체: imported(객체: file, id), skipped(파일)
@@ -636,7 +637,7 @@ extension MemoStrings {
             예:
               memo import notes/todo.md
               memo import ~/Documents/notes
-              memo export --all backup && memo --library new-library import backup
+              memo export --all backup && memo --library new-library import --again backup
 
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,

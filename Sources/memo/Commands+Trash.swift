@@ -63,7 +63,7 @@ extension Runner {
         if let held = memos.first(where: { library.writer.isInHeldBackRecords($0.id) }) {
             throw CLIError(kind: .runtime, message: explain(ReplicaError.purgeWaitsForHeldBackEdits(held.id)))
         }
-        var history = try EditHistory.load(library: library.path)
+        var history = try loadHistory(library)
         for memo in memos {
             try attempt { () throws(ReplicaError) in try library.writer.purge(memo.id) }
             history.forget(memo.id)

@@ -151,7 +151,7 @@ extension Runner {
     mutating func finishEdit(_ library: Library, memo: Memo) async throws(CLIError) {
         let after = try library.memo(memo.id)
         if after.text != memo.text {
-            var history = try EditHistory.load(library: library.path)
+            var history = try loadHistory(library)
             history.record(memo: memo.id, before: memo.text, after: after.text)
             try await save(library)
             try history.save(library: library.path)
@@ -222,7 +222,7 @@ extension Runner {
         let library = try open(invocation)
         let memo = try library.activeMemo(prefix)
         let short = library.shortIDs(memo.id)
-        var history = try EditHistory.load(library: library.path)
+        var history = try loadHistory(library)
         guard let step = undoing ? history.takeUndo(memo.id) : history.takeRedo(memo.id) else {
             throw .runtime(undoing ? "error.nothingToUndo" : "error.nothingToRedo", ["id": short])
         }

@@ -84,6 +84,17 @@ struct EditHistory: Codable, Equatable {
         }
     }
 
+    /// Forgets the steps of every memo `notebook` has purged (or no longer knows): a purge,
+    /// here or received by a sync, leaves none of the memo's text in this file. Returns
+    /// whether any step was dropped.
+    mutating func forgetPurged(in notebook: Notebook) -> Bool {
+        let kept = Set(notebook.memoIDs.filter { notebook.status(of: $0).map { $0 != .purged } ?? false }.map(\.description))
+        let before = (undo.count, redo.count)
+        undo = undo.filter { kept.contains($0.key) }
+        redo = redo.filter { kept.contains($0.key) }
+        return before != (undo.count, redo.count)
+    }
+
     /// Writes the history into `library`, atomically; removes the file when it is empty.
     func save(library: String) throws(CLIError) {
         let path = Self.filePath(library: library)
@@ -136,5 +147,24 @@ extension Array {
     /// Drops elements from the front until at most `count` remain.
     fileprivate mutating func trimPrefix(to count: Int) {
         if self.count > count { removeFirst(self.count - count) }
+    }
+}
+
+extension Runner {
+    /// The undo history of `library` (opened to change it), without the steps of memos it has
+    /// purged.
+    func loadHistory(_ library: Library) throws(CLIError) -> EditHistory {
+        var history = try EditHistory.load(library: library.path)
+        _ = history.forgetPurged(in: library.notebook)
+        return history
+    }
+
+    /// After a sync: when the library now holds purges the undo history still has steps of,
+    /// the history is written without them at once (the purged text must not stay in this
+    /// library's files until the next edit). Nothing is written when nothing was dropped.
+    func forgetPurgedInHistory(_ library: Library) throws(CLIError) {
+        guard FileManager.default.fileExists(atPath: EditHistory.filePath(library: library.path)) else { return }
+        var history = try EditHistory.load(library: library.path)
+        if history.forgetPurged(in: library.notebook) { try history.save(library: library.path) }
     }
 }

@@ -386,6 +386,7 @@ extension MemoStrings {
         "cli.warning.libraryDamaged": "warning: the library file {file} is damaged: bytes {ranges} hold no intact record. {lost} saved record(s) lost; {recovered} intact record(s) recovered, {heldBack} of their operations wait for the lost ones, which a sync brings back if another device published them. The damaged file was kept, untouched, as {kept}; nothing was deleted (exit status 4)",
         "cli.warning.libraryDamagedReadOnly": "warning: the library file {file} is damaged: bytes {ranges} hold no intact record. {lost} saved record(s) lost; {recovered} intact record(s) recovered, {heldBack} of their operations wait for the lost ones, which a sync brings back if another device published them. Shown as read; the next command that changes the library keeps the damaged file aside (exit status 4)",
         "cli.warning.leftoverKept": "warning: {file} holds edits this library does not have (a compaction interrupted by a crash, or a file of another copy of the library): kept as {kept}, not deleted (exit status 4)",
+        "cli.warning.editStepNotRecorded": "warning: the edit was saved; its undo step could not be recorded ({error}), so 'memo undo' cannot take this edit back",
         "cli.note.plainBlobsCollected": "deleted {count} held in plain text in {path}; the store now holds them encrypted",
         "cli.note.waitingForLibrary": "waiting for another memo command to finish with the library...",
         "cli.progress.export": "exporting",

@@ -386,6 +386,7 @@ extension MemoStrings {
         "cli.warning.libraryDamaged": "警告: ライブラリのファイル {file} が破損しています: {ranges} バイトに完全な記録がありません。保存済みの記録 {lost} 件を失い、完全な記録 {recovered} 件を復元しました。そのうち {heldBack} 個の操作は、失われた記録を待っています。ほかのデバイスが公開していれば、同期でその記録が戻ります。破損したファイルは手を加えずに {kept} として保管しました。何も削除していません (終了ステータス 4)",
         "cli.warning.libraryDamagedReadOnly": "警告: ライブラリのファイル {file} が破損しています: {ranges} バイトに完全な記録がありません。保存済みの記録 {lost} 件を失い、完全な記録 {recovered} 件を復元しました。そのうち {heldBack} 個の操作は、失われた記録を待っています。ほかのデバイスが公開していれば、同期でその記録が戻ります。読み取ったとおりに表示します。ライブラリを変更する次のコマンドが破損したファイルを別に保管します (終了ステータス 4)",
         "cli.warning.leftoverKept": "警告: {file} にはこのライブラリにない編集があります (クラッシュで中断された圧縮、またはライブラリの別のコピーのファイル): 削除せず {kept} として保管しました (終了ステータス 4)",
+        "cli.warning.editStepNotRecorded": "警告: 編集は保存しましたが、取り消しの手順を記録できませんでした({error})。そのため 'memo undo' ではこの編集を取り消せません",
         "cli.note.plainBlobsCollected": "{path} から暗号化されていない {count}を削除しました。同じ内容は暗号化してストアに保存されています",
         "cli.note.waitingForLibrary": "別の memo コマンドがライブラリを使い終わるのを待っています...",
         "cli.progress.export": "書き出し中",

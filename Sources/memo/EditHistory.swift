@@ -96,8 +96,11 @@ struct EditHistory: Codable, Equatable {
     }
 
     /// Writes the history into `library`, atomically; removes the file when it is empty.
-    func save(library: String) throws(CLIError) {
+    /// `failure` (the tests' hook) fails the write as a full disk would, before anything is
+    /// written.
+    func save(library: String, failure: UserFileError? = nil) throws(CLIError) {
         let path = Self.filePath(library: library)
+        if let failure { throw .runtime("error.cannotWrite", ["path": path, "error": failure.localizedReason]) }
         do {
             if undo.isEmpty && redo.isEmpty {
                 if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
@@ -165,6 +168,12 @@ extension Runner {
     func forgetPurgedInHistory(_ library: Library) throws(CLIError) {
         guard FileManager.default.fileExists(atPath: EditHistory.filePath(library: library.path)) else { return }
         var history = try EditHistory.load(library: library.path)
-        if history.forgetPurged(in: library.notebook) { try history.save(library: library.path) }
+        if history.forgetPurged(in: library.notebook) { try saveHistory(history, library) }
+    }
+
+    /// Writes `history` into `library`; with the tests' hook (`MEMO_TEST_FAIL_HISTORY_WRITE=1`,
+    /// TestHooks.swift) the write fails as on a full disk, writing nothing.
+    func saveHistory(_ history: EditHistory, _ library: Library) throws(CLIError) {
+        try history.save(library: library.path, failure: historyWriteFailsForTests() ? .diskFull : nil)
     }
 }

@@ -67,21 +67,41 @@ struct EditHistory: Codable, Equatable {
         return step
     }
 
-    /// The history saved in `library`; an empty one when there is no file yet.
-    static func load(library: String) throws(CLIError) -> EditHistory {
+    /// What ``load(library:)`` found.
+    struct Loaded {
+        /// The history; an empty one when there was no file, or one that is not valid JSON.
+        var history: EditHistory
+        /// The name a file that is not valid JSON was kept aside under (its path with
+        /// ".damaged-N"); nil when the file was fine or missing.
+        var keptAside: String?
+    }
+
+    /// The history saved in `library`; an empty one when there is no file yet. A file that is
+    /// not valid JSON (a damaged disk, a hand edit) does not block editing: it is kept aside,
+    /// untouched, as `cli-history.json.damaged-N` (never deleted: it may hold text the user
+    /// wants back), and the history starts afresh.
+    ///
+    /// - Throws: when the file cannot be read (permissions, a disk error), or is not valid JSON
+    ///   and cannot be kept aside; the message names the cause.
+    static func load(library: String) throws(CLIError) -> Loaded {
         let path = filePath(library: library)
-        guard FileManager.default.fileExists(atPath: path) else { return EditHistory() }
+        guard FileManager.default.fileExists(atPath: path) else { return Loaded(history: EditHistory()) }
         let bytes: [UInt8]
         do throws(UserFileError) {
             bytes = try UserFile.bytes(at: path, limitBytes: bytesMax)
         } catch {
             throw .runtime("error.historyUnreadable", ["path": path, "error": error.localizedReason])
         }
-        do {
-            return try JSONDecoder().decode(EditHistory.self, from: Data(bytes))
-        } catch {
-            throw .runtime("error.historyUnreadable", ["path": path, "error": describe(error)])
+        if let history = try? JSONDecoder().decode(EditHistory.self, from: Data(bytes)) { return Loaded(history: history) }
+        // Not valid JSON (or not a history): kept aside under the first free name.
+        var number = 1
+        while FileManager.default.fileExists(atPath: "\(path).damaged-\(number)") { number += 1 }
+        let kept = "\(path).damaged-\(number)"
+        guard rename(path, kept) == 0 else {
+            let reason = UserFileError(errorNumber: errno, writing: true).localizedReason
+            throw .runtime("error.historyUnreadable", ["path": path, "error": t("history.notKeptAside", ["kept": kept, "error": reason])])
         }
+        return Loaded(history: EditHistory(), keptAside: kept)
     }
 
     /// Forgets the steps of every memo `notebook` has purged (or no longer knows): a purge,
@@ -157,7 +177,7 @@ extension Runner {
     /// The undo history of `library` (opened to change it), without the steps of memos it has
     /// purged.
     func loadHistory(_ library: Library) throws(CLIError) -> EditHistory {
-        var history = try EditHistory.load(library: library.path)
+        var history = try historyAsSaved(library)
         _ = history.forgetPurged(in: library.notebook)
         return history
     }
@@ -167,7 +187,7 @@ extension Runner {
     /// library's files until the next edit). Nothing is written when nothing was dropped.
     func forgetPurgedInHistory(_ library: Library) throws(CLIError) {
         guard FileManager.default.fileExists(atPath: EditHistory.filePath(library: library.path)) else { return }
-        var history = try EditHistory.load(library: library.path)
+        var history = try historyAsSaved(library)
         if history.forgetPurged(in: library.notebook) { try saveHistory(history, library) }
     }
 
@@ -175,5 +195,17 @@ extension Runner {
     /// TestHooks.swift) the write fails as on a full disk, writing nothing.
     func saveHistory(_ history: EditHistory, _ library: Library) throws(CLIError) {
         try history.save(library: library.path, failure: historyWriteFailsForTests() ? .diskFull : nil)
+    }
+
+    /// The history file as saved. One that is not valid JSON was kept aside: a warning says
+    /// where, and the command exits 4 once it is done (it did its work, but found a file of
+    /// the library damaged).
+    private func historyAsSaved(_ library: Library) throws(CLIError) -> EditHistory {
+        let loaded = try EditHistory.load(library: library.path)
+        if let kept = loaded.keptAside {
+            libraryWarnings.found = true
+            console.error("memo: " + t("warning.historyDamaged", ["path": EditHistory.filePath(library: library.path), "kept": kept]) + "\n")
+        }
+        return loaded.history
     }
 }

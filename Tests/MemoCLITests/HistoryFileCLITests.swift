@@ -1,6 +1,7 @@
 // The undo history file (cli-history.json) and its failures: a command's exit status tells
 // whether its change was saved, even when the history cannot be written (a full disk: the
-// tests' hook MEMO_TEST_FAIL_HISTORY_WRITE=1); a purge never leaves the purged text in it.
+// tests' hook MEMO_TEST_FAIL_HISTORY_WRITE=1); a purge never leaves the purged text in it; a
+// history that is not valid JSON is kept aside and undo starts afresh.
 
 import Foundation
 import Testing
@@ -71,5 +72,33 @@ struct HistoryFileCLITests {
         try sandbox.ok(["purge", id], library: library)
         let holding = sandbox.contents(of: library).filter { String(decoding: $0.value, as: UTF8.self).contains(secret) }.keys.sorted()
         #expect(holding == [], "\(holding)")
+    }
+
+    @Test("a history that is not valid JSON is kept aside, undo starts afresh, the command goes on (exit 4)")
+    func damagedHistoryKeptAside() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("library")
+        let id = try sandbox.newMemo("before", library: library)
+        let path = library + "/cli-history.json"
+        try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: path))
+
+        let edit = try sandbox.memo(["edit", id, "--text", "after"], library: library)
+        #expect(edit.status == 4, "\(edit)")
+        #expect(edit.stderr.contains("the undo history \(path) is not valid JSON"), "\(edit)")
+        #expect(edit.stderr.contains(path + ".damaged-1"), "\(edit)")
+        #expect(!edit.stderr.contains("the file operation failed"), "\(edit)")
+        #expect(FileManager.default.contents(atPath: path + ".damaged-1") == Data("garbage\n".utf8), "kept, untouched")
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "after")
+        // The new history works: the edit just made is undone.
+        try sandbox.ok(["undo", id], library: library)
+        #expect(try sandbox.ok(["show", id], library: library).stdout == "before")
+
+        // Again: kept under the next free name, never over the first copy.
+        try Data("{\"undo\": 3}".utf8).write(to: URL(fileURLWithPath: path))
+        let korean = try sandbox.memo(["redo", id], library: library, environment: ["LANG": "ko_KR.UTF-8"])
+        #expect(korean.stderr.contains(path + ".damaged-2") && korean.stderr.contains("올바른 JSON이 아닙니다"), "\(korean)")
+        #expect(FileManager.default.contents(atPath: path + ".damaged-1") == Data("garbage\n".utf8))
+        #expect(FileManager.default.contents(atPath: path + ".damaged-2") == Data("{\"undo\": 3}".utf8))
     }
 }

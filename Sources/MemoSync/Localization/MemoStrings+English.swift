@@ -244,6 +244,7 @@ extension MemoStrings {
         "cli.error.helpManAlone": "'help --man' takes no command name: the man page covers every command",
         "cli.error.helpOneCommand": "'help' takes at most one command name",
         "cli.error.historyUnreadable": "the undo history {path} cannot be read ({error}); delete it to start a new one",
+        "cli.history.notKeptAside": "it is not valid JSON, and it could not be kept aside as {kept}: {error}",
         "cli.error.importNeedsPaths": "'import' needs the files or folders to import",
         "cli.error.importRefused": """
             {count} cannot be imported; nothing was imported:
@@ -387,6 +388,7 @@ extension MemoStrings {
         "cli.warning.libraryDamagedReadOnly": "warning: the library file {file} is damaged: bytes {ranges} hold no intact record. {lost} saved record(s) lost; {recovered} intact record(s) recovered, {heldBack} of their operations wait for the lost ones, which a sync brings back if another device published them. Shown as read; the next command that changes the library keeps the damaged file aside (exit status 4)",
         "cli.warning.leftoverKept": "warning: {file} holds edits this library does not have (a compaction interrupted by a crash, or a file of another copy of the library): kept as {kept}, not deleted (exit status 4)",
         "cli.warning.editStepNotRecorded": "warning: the edit was saved; its undo step could not be recorded ({error}), so 'memo undo' cannot take this edit back",
+        "cli.warning.historyDamaged": "warning: the undo history {path} is not valid JSON: kept it, untouched, as {kept}, and started a new one (the edits it listed can no longer be undone or redone; nothing else was lost) (exit status 4)",
         "cli.note.plainBlobsCollected": "deleted {count} held in plain text in {path}; the store now holds them encrypted",
         "cli.note.waitingForLibrary": "waiting for another memo command to finish with the library...",
         "cli.progress.export": "exporting",

@@ -244,6 +244,7 @@ extension MemoStrings {
         "cli.error.helpManAlone": "'help --man' はコマンド名を取りません。man ページにすべてのコマンドが載っています",
         "cli.error.helpOneCommand": "'help' が取るコマンド名は 1 つまでです",
         "cli.error.historyUnreadable": "取り消し履歴 {path} を読み込めません({error})。削除すると新しく始まります",
+        "cli.history.notKeptAside": "正しい JSON ではなく、{kept} として別に保管することもできませんでした: {error}",
         "cli.error.importNeedsPaths": "'import' には読み込むファイルかフォルダーが必要です",
         "cli.error.importRefused": """
             {count}を読み込めないため、何も読み込んでいません:
@@ -387,6 +388,7 @@ extension MemoStrings {
         "cli.warning.libraryDamagedReadOnly": "警告: ライブラリのファイル {file} が破損しています: {ranges} バイトに完全な記録がありません。保存済みの記録 {lost} 件を失い、完全な記録 {recovered} 件を復元しました。そのうち {heldBack} 個の操作は、失われた記録を待っています。ほかのデバイスが公開していれば、同期でその記録が戻ります。読み取ったとおりに表示します。ライブラリを変更する次のコマンドが破損したファイルを別に保管します (終了ステータス 4)",
         "cli.warning.leftoverKept": "警告: {file} にはこのライブラリにない編集があります (クラッシュで中断された圧縮、またはライブラリの別のコピーのファイル): 削除せず {kept} として保管しました (終了ステータス 4)",
         "cli.warning.editStepNotRecorded": "警告: 編集は保存しましたが、取り消しの手順を記録できませんでした({error})。そのため 'memo undo' ではこの編集を取り消せません",
+        "cli.warning.historyDamaged": "警告: 取り消し履歴 {path} が正しい JSON ではありません: 手を加えずに {kept} として保管し、新しい履歴を始めました (そこにあった編集は取り消しもやり直しもできなくなりました。ほかに失われたものはありません) (終了ステータス 4)",
         "cli.note.plainBlobsCollected": "{path} から暗号化されていない {count}を削除しました。同じ内容は暗号化してストアに保存されています",
         "cli.note.waitingForLibrary": "別の memo コマンドがライブラリを使い終わるのを待っています...",
         "cli.progress.export": "書き出し中",

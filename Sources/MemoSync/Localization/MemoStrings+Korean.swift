@@ -244,6 +244,7 @@ extension MemoStrings {
         "cli.error.helpManAlone": "'help --man'은 명령 이름을 받지 않습니다. man 페이지에 모든 명령이 있습니다",
         "cli.error.helpOneCommand": "'help'는 명령 이름을 하나까지만 받습니다",
         "cli.error.historyUnreadable": "실행 취소 기록 파일({path})을 읽을 수 없습니다({error}). 삭제하면 새로 시작합니다",
+        "cli.history.notKeptAside": "올바른 JSON이 아니고, {kept}(으)로 따로 보관할 수도 없었습니다: {error}",
         "cli.error.importNeedsPaths": "'import'에는 가져올 파일이나 폴더가 필요합니다",
         "cli.error.importRefused": """
             {count}를 가져올 수 없어 아무것도 가져오지 않았습니다:
@@ -387,6 +388,7 @@ extension MemoStrings {
         "cli.warning.libraryDamagedReadOnly": "경고: 라이브러리 파일 {file}이(가) 손상되었습니다: {ranges} 바이트에 온전한 기록이 없습니다. 저장된 기록 {lost}개를 잃었고, 온전한 기록 {recovered}개를 복구했으며, 그중 연산 {heldBack}개는 잃은 기록을 기다립니다. 다른 기기가 올렸다면 동기화가 그 기록을 되찾아 옵니다. 읽은 그대로 보여 줍니다. 라이브러리를 바꾸는 다음 명령이 손상된 파일을 따로 보관합니다 (종료 상태 4)",
         "cli.warning.leftoverKept": "경고: {file}에 이 라이브러리에 없는 편집이 있습니다 (충돌로 중단된 압축, 또는 라이브러리의 다른 사본의 파일): 삭제하지 않고 {kept}(으)로 보관했습니다 (종료 상태 4)",
         "cli.warning.editStepNotRecorded": "경고: 편집은 저장했지만, 실행 취소 단계를 기록할 수 없었습니다({error}). 그래서 'memo undo'로 이 편집을 되돌릴 수 없습니다",
+        "cli.warning.historyDamaged": "경고: 실행 취소 기록 {path}이(가) 올바른 JSON이 아닙니다: 손대지 않고 {kept}(으)로 보관하고 새 기록을 시작했습니다 (그 기록에 있던 편집은 더 이상 실행 취소나 다시 실행할 수 없습니다. 그 밖에 잃은 것은 없습니다) (종료 상태 4)",
         "cli.note.plainBlobsCollected": "{path}에서 암호화되지 않은 {count}를 삭제했습니다. 같은 내용이 이제 암호화되어 저장소에 있습니다",
         "cli.note.waitingForLibrary": "다른 memo 명령이 라이브러리 사용을 마칠 때까지 기다리는 중...",
         "cli.progress.export": "내보내는 중",

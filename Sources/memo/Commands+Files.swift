@@ -20,20 +20,101 @@ extension Runner {
                 }
                 return
             }
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
-                throw .runtime("error.cannotWrite", ["path": output, "error": UserFileError.isFolder.localizedReason])
-            }
-            do {
-                try Data(memo.plainText.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                try? FileManager.default.setAttributes([.modificationDate: Format.date(memo.modifiedAt)], ofItemAtPath: output)
-            } catch {
-                throw .runtime("error.cannotWrite", ["path": output, "error": describe(error)])
-            }
+            try writeExport(Data(memo.plainText.utf8), to: output, modified: Format.date(memo.modifiedAt))
             if json { console.print(try Format.json(["id": memo.id.description, "file": output])) }
         case let .all(directory, overwrite):
             try exportAll(library: library, directory: directory, overwrite: overwrite)
         }
+    }
+
+    /// Writes `data` to `path` for `memo export ID --output PATH`, as `memo help export` says:
+    ///
+    /// - a regular file is replaced whole, atomically (written beside it, then renamed over it:
+    ///   a failed write leaves it as it was), keeping its permissions; one this user may not
+    ///   write is refused (as a shell's `>` refuses it), even where the folder would let a
+    ///   rename replace it;
+    /// - a symbolic link is followed: the file it points to is replaced so (created when the
+    ///   link points to nothing yet), never the link itself;
+    /// - a pipe (FIFO) or a device (a terminal, /dev/null, /dev/full) is written into, never
+    ///   replaced; so are the names of open descriptors (/dev/stdout, /dev/fd/N), whatever they
+    ///   lead to; a socket is refused;
+    /// - nothing there: a new file, dated `modified`.
+    private mutating func writeExport(_ data: Data, to path: String, modified: Date) throws(CLIError) {
+        func failure(_ reason: UserFileError) -> CLIError {
+            .runtime("error.cannotWrite", ["path": path, "error": reason.localizedReason])
+        }
+        if let descriptor = Self.descriptorNamed(path) {
+            console.flush()
+            if let reason = Console.writeAll(Array(data), to: descriptor) { throw .runtime("error.cannotWrite", ["path": path, "error": reason]) }
+            return
+        }
+        var information = stat()
+        guard stat(path, &information) == 0 else {
+            guard errno == ENOENT else { throw failure(UserFileError(errorNumber: errno, writing: true)) }
+            // Nothing there, or a symbolic link to nothing yet: the file is made where it leads.
+            try replaceFile(data, at: Self.linkTarget(path), modified: modified, shownAs: path)
+            return
+        }
+        switch information.st_mode & S_IFMT {
+        case S_IFDIR:
+            throw failure(.isFolder)
+        case S_IFSOCK:
+            throw failure(.isSocket)
+        case S_IFREG:
+            // The file itself (through any links), if this user may write it.
+            guard let resolved = realpath(path, nil) else { throw failure(UserFileError(errorNumber: errno, writing: true)) }
+            let target = String(cString: resolved)
+            free(resolved)
+            guard access(target, W_OK) == 0 else { throw failure(UserFileError(errorNumber: errno, writing: true)) }
+            try replaceFile(data, at: target, modified: modified, shownAs: path, mode: information.st_mode & 0o7777)
+        default:
+            // A pipe or a device: written into, as `>` would.
+            do throws(UserFileError) {
+                try UserFile.writeInto(path, Array(data))
+            } catch {
+                throw failure(error)
+            }
+        }
+    }
+
+    /// Replaces (or creates) the regular file `target` with `data`, atomically, dated
+    /// `modified`; with `mode`, the file keeps those permissions.
+    private func replaceFile(_ data: Data, at target: String, modified: Date, shownAs path: String, mode: mode_t? = nil) throws(CLIError) {
+        do {
+            try data.write(to: URL(fileURLWithPath: target), options: .atomic)
+        } catch {
+            throw .runtime("error.cannotWrite", ["path": path, "error": describe(error)])
+        }
+        if let mode { _ = chmod(target, mode) }
+        try? FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: target)
+    }
+
+    /// The descriptor a path names when it is the name of an open descriptor of this process
+    /// (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else nil.
+    static func descriptorNamed(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let digits = path.dropFirst(prefix.count)
+                guard !digits.isEmpty, digits.count <= 9, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+                return Int32(digits)
+            }
+            return nil
+        }
+    }
+
+    /// Where a chain of symbolic links starting at `path` leads (relative targets taken from
+    /// each link's folder), at most 40 links deep; `path` itself when it is not a link.
+    static func linkTarget(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            let folder = (current as NSString).deletingLastPathComponent
+            current = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+        }
+        return current
     }
 
     /// Writes every active memo into `directory`, one file each, named after its title; each

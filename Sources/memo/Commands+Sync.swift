@@ -70,6 +70,9 @@ extension Runner {
             // A sync that could not list the store did nothing: no summary, only the error.
             printSyncSummary(report, store: shown)
         }
+        // A purge received drops the memo's undo steps at once: its text is gone from this
+        // library's files after this sync, as `memo help purge` says.
+        try forgetPurgedInHistory(library)
         if !report.listedStore {
             let reason = report.errors.first.map(problemCause) ?? t("storeNotListed")
             throw .runtime("error.couldNotSync", ["path": shown, "error": Format.terminalSafe(reason)])

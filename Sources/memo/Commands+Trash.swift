@@ -63,14 +63,24 @@ extension Runner {
         if let held = memos.first(where: { library.writer.isInHeldBackRecords($0.id) }) {
             throw CLIError(kind: .runtime, message: explain(ReplicaError.purgeWaitsForHeldBackEdits(held.id)))
         }
-        var history = try EditHistory.load(library: library.path)
+        var history = try loadHistory(library)
+        let saved = history
         for memo in memos {
             try attempt { () throws(ReplicaError) in try library.writer.purge(memo.id) }
             history.forget(memo.id)
         }
         if !memos.isEmpty {
-            try await save(library)
-            try history.save(library: library.path)
+            // The history without the memos' steps is written first: a purge never leaves their
+            // text in it. When it cannot be written, nothing is purged; when the library cannot
+            // be saved after it, the history is put back as it was (the memos are still in the
+            // trash).
+            try saveHistory(history, library)
+            do throws(CLIError) {
+                try await save(library)
+            } catch {
+                try? saveHistory(saved, library)
+                throw error
+            }
         }
         // Copies kept aside after damage are never rewritten: say that they may hold the text.
         let keptAside = memos.isEmpty ? [] : try attempt { () throws(ReplicaError) in try library.writer.keptAsideFileNames() }

@@ -109,7 +109,7 @@ extension Runner {
             if count == 0 { return bytes }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .runtime("error.cannotReadInput", ["error": String(cString: strerror(errno))])
+                throw .runtime("error.cannotReadInput", ["error": UserFileError(errorNumber: errno).localizedReason])
             }
             bytes.append(contentsOf: chunk[0..<count])
         }
@@ -148,13 +148,21 @@ extension Runner {
 
     /// Saves an edit of `memo` (as it was before), records it for `memo undo`, and prints the
     /// memo with `--json`.
+    ///
+    /// The edit is saved first: once it is, the command has done what it was asked, so an undo
+    /// step that cannot be written (a full disk) is a warning, not a failure (exit status 0: a
+    /// retry would make the edit twice).
     mutating func finishEdit(_ library: Library, memo: Memo) async throws(CLIError) {
         let after = try library.memo(memo.id)
         if after.text != memo.text {
-            var history = try EditHistory.load(library: library.path)
+            var history = try loadHistory(library)
             history.record(memo: memo.id, before: memo.text, after: after.text)
             try await save(library)
-            try history.save(library: library.path)
+            do throws(CLIError) {
+                try saveHistory(history, library)
+            } catch {
+                console.error("memo: " + t("warning.editStepNotRecorded", ["error": error.message]) + "\n")
+            }
         }
         if json { console.print(try Format.json(Format.json(after))) }
     }
@@ -218,11 +226,17 @@ extension Runner {
 
     /// Undoes (or redoes) the last edit `memo` made of the memo on this device, as a change of
     /// the text as it is now: edits made since, here or on other devices, stay.
+    ///
+    /// The history is written before the library is saved: when it cannot be, nothing is
+    /// changed (and the step stays to undo); when the save fails after it, the history is put
+    /// back as it was. So the exit status tells whether the step was taken, and a retry never
+    /// takes it twice.
     private mutating func undoOrRedo(_ invocation: Invocation, prefix: String, undoing: Bool) async throws(CLIError) {
         let library = try open(invocation)
         let memo = try library.activeMemo(prefix)
         let short = library.shortIDs(memo.id)
-        var history = try EditHistory.load(library: library.path)
+        var history = try loadHistory(library)
+        let saved = history
         guard let step = undoing ? history.takeUndo(memo.id) : history.takeRedo(memo.id) else {
             throw .runtime(undoing ? "error.nothingToUndo" : "error.nothingToRedo", ["id": short])
         }
@@ -235,8 +249,13 @@ extension Runner {
         } else {
             history.pushUndo(memo.id, EditHistory.Step(before: memo.text, after: now.text))
         }
-        try await save(library)
-        try history.save(library: library.path)
+        try saveHistory(history, library)
+        do throws(CLIError) {
+            try await save(library)
+        } catch {
+            try? saveHistory(saved, library)
+            throw error
+        }
         if json {
             console.print(try Format.json(Format.json(now)))
         } else {

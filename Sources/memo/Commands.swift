@@ -208,17 +208,29 @@ struct Runner {
     /// The error for a library folder this user may not read, enter or (`writing`) change, or
     /// whose files they may not read, or for a file given as the library folder: nil when the
     /// path is a folder whose permissions allow what the command does, or nothing is there.
+    /// A folder that can be read but not changed is said to be so: on a read-only file system,
+    /// or without the permission to write.
     static func notPermitted(_ path: String, writing: Bool = false) -> CLIError? {
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isFolder) else { return throughAFile(path) }
         guard isFolder.boolValue else { return .runtime("error.libraryIsAFile", ["path": path]) }
         let state = path + "/" + LibraryCore.stateFileName
-        let folderDenied = !manager.isReadableFile(atPath: path) || !manager.isExecutableFile(atPath: path)
-            || (writing && !manager.isWritableFile(atPath: path))
-        let stateDenied = manager.fileExists(atPath: state)
-            && (!manager.isReadableFile(atPath: state) || (writing && !manager.isWritableFile(atPath: state)))
-        return folderDenied || stateDenied ? .runtime("error.libraryNotPermitted", ["path": path]) : nil
+        let stateExists = manager.fileExists(atPath: state)
+        let readDenied = !manager.isReadableFile(atPath: path) || !manager.isExecutableFile(atPath: path)
+            || (stateExists && !manager.isReadableFile(atPath: state))
+        if readDenied { return .runtime("error.libraryNotPermitted", ["path": path]) }
+        guard writing else { return nil }
+        for file in stateExists ? [path, state] : [path] {
+            guard let reason = writeDenial(file) else { continue }
+            return .runtime(reason == EROFS ? "error.libraryReadOnly" : "error.libraryNotWritable", ["path": path])
+        }
+        return nil
+    }
+
+    /// Why this user may not write `path` (EROFS, EACCES...), from access(2); nil when they may.
+    private static func writeDenial(_ path: String) -> Int32? {
+        path.withCString { access($0, W_OK) } == 0 ? nil : errno
     }
 
     /// Takes the library's sync lock (one sync of a library at a time), waiting for another

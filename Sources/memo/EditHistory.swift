@@ -67,26 +67,60 @@ struct EditHistory: Codable, Equatable {
         return step
     }
 
-    /// The history saved in `library`; an empty one when there is no file yet.
-    static func load(library: String) throws(CLIError) -> EditHistory {
+    /// What ``load(library:)`` found.
+    struct Loaded {
+        /// The history; an empty one when there was no file, or one that is not valid JSON.
+        var history: EditHistory
+        /// The name a file that is not valid JSON was kept aside under (its path with
+        /// ".damaged-N"); nil when the file was fine or missing.
+        var keptAside: String?
+    }
+
+    /// The history saved in `library`; an empty one when there is no file yet. A file that is
+    /// not valid JSON (a damaged disk, a hand edit) does not block editing: it is kept aside,
+    /// untouched, as `cli-history.json.damaged-N` (never deleted: it may hold text the user
+    /// wants back), and the history starts afresh.
+    ///
+    /// - Throws: when the file cannot be read (permissions, a disk error), or is not valid JSON
+    ///   and cannot be kept aside; the message names the cause.
+    static func load(library: String) throws(CLIError) -> Loaded {
         let path = filePath(library: library)
-        guard FileManager.default.fileExists(atPath: path) else { return EditHistory() }
+        guard FileManager.default.fileExists(atPath: path) else { return Loaded(history: EditHistory()) }
         let bytes: [UInt8]
         do throws(UserFileError) {
             bytes = try UserFile.bytes(at: path, limitBytes: bytesMax)
         } catch {
             throw .runtime("error.historyUnreadable", ["path": path, "error": error.localizedReason])
         }
-        do {
-            return try JSONDecoder().decode(EditHistory.self, from: Data(bytes))
-        } catch {
-            throw .runtime("error.historyUnreadable", ["path": path, "error": describe(error)])
+        if let history = try? JSONDecoder().decode(EditHistory.self, from: Data(bytes)) { return Loaded(history: history) }
+        // Not valid JSON (or not a history): kept aside under the first free name.
+        var number = 1
+        while FileManager.default.fileExists(atPath: "\(path).damaged-\(number)") { number += 1 }
+        let kept = "\(path).damaged-\(number)"
+        guard rename(path, kept) == 0 else {
+            let reason = UserFileError(errorNumber: errno, writing: true).localizedReason
+            throw .runtime("error.historyUnreadable", ["path": path, "error": t("history.notKeptAside", ["kept": kept, "error": reason])])
         }
+        return Loaded(history: EditHistory(), keptAside: kept)
+    }
+
+    /// Forgets the steps of every memo `notebook` has purged (or no longer knows): a purge,
+    /// here or received by a sync, leaves none of the memo's text in this file. Returns
+    /// whether any step was dropped.
+    mutating func forgetPurged(in notebook: Notebook) -> Bool {
+        let kept = Set(notebook.memoIDs.filter { notebook.status(of: $0).map { $0 != .purged } ?? false }.map(\.description))
+        let before = (undo.count, redo.count)
+        undo = undo.filter { kept.contains($0.key) }
+        redo = redo.filter { kept.contains($0.key) }
+        return before != (undo.count, redo.count)
     }
 
     /// Writes the history into `library`, atomically; removes the file when it is empty.
-    func save(library: String) throws(CLIError) {
+    /// `failure` (the tests' hook) fails the write as a full disk would, before anything is
+    /// written.
+    func save(library: String, failure: UserFileError? = nil) throws(CLIError) {
         let path = Self.filePath(library: library)
+        if let failure { throw .runtime("error.cannotWrite", ["path": path, "error": failure.localizedReason]) }
         do {
             if undo.isEmpty && redo.isEmpty {
                 if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
@@ -136,5 +170,42 @@ extension Array {
     /// Drops elements from the front until at most `count` remain.
     fileprivate mutating func trimPrefix(to count: Int) {
         if self.count > count { removeFirst(self.count - count) }
+    }
+}
+
+extension Runner {
+    /// The undo history of `library` (opened to change it), without the steps of memos it has
+    /// purged.
+    func loadHistory(_ library: Library) throws(CLIError) -> EditHistory {
+        var history = try historyAsSaved(library)
+        _ = history.forgetPurged(in: library.notebook)
+        return history
+    }
+
+    /// After a sync: when the library now holds purges the undo history still has steps of,
+    /// the history is written without them at once (the purged text must not stay in this
+    /// library's files until the next edit). Nothing is written when nothing was dropped.
+    func forgetPurgedInHistory(_ library: Library) throws(CLIError) {
+        guard FileManager.default.fileExists(atPath: EditHistory.filePath(library: library.path)) else { return }
+        var history = try historyAsSaved(library)
+        if history.forgetPurged(in: library.notebook) { try saveHistory(history, library) }
+    }
+
+    /// Writes `history` into `library`; with the tests' hook (`MEMO_TEST_FAIL_HISTORY_WRITE=1`,
+    /// TestHooks.swift) the write fails as on a full disk, writing nothing.
+    func saveHistory(_ history: EditHistory, _ library: Library) throws(CLIError) {
+        try history.save(library: library.path, failure: historyWriteFailsForTests() ? .diskFull : nil)
+    }
+
+    /// The history file as saved. One that is not valid JSON was kept aside: a warning says
+    /// where, and the command exits 4 once it is done (it did its work, but found a file of
+    /// the library damaged).
+    private func historyAsSaved(_ library: Library) throws(CLIError) -> EditHistory {
+        let loaded = try EditHistory.load(library: library.path)
+        if let kept = loaded.keptAside {
+            libraryWarnings.found = true
+            console.error("memo: " + t("warning.historyDamaged", ["path": EditHistory.filePath(library: library.path), "kept": kept]) + "\n")
+        }
+        return loaded.history
     }
 }

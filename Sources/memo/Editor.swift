@@ -95,7 +95,7 @@ enum Editor {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
-                throw .runtime("error.cannotCreateTemporary", ["path": folder, "error": String(cString: strerror(errno))])
+                throw .runtime("error.cannotCreateTemporary", ["path": folder, "error": UserFileError(errorNumber: errno, writing: true).localizedReason])
             }
             defer { close(descriptor) }
             var failed = false
@@ -112,12 +112,12 @@ enum Editor {
                 }
             }
             if failed {
-                let message = String(cString: strerror(errno))
+                let message = UserFileError(errorNumber: errno, writing: true).localizedReason
                 _ = unlink(path)
                 throw .runtime("error.cannotWrite", ["path": path, "error": message])
             }
             return path
         }
-        throw .runtime("error.cannotCreateTemporary", ["path": folder, "error": "EEXIST"])
+        throw .runtime("error.cannotCreateTemporary", ["path": folder, "error": t("file.exists")])
     }
 }

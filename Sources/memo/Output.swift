@@ -61,16 +61,17 @@ struct Console {
         _ = Console.writeAll(Array(text.utf8), to: 2)
     }
 
-    /// Writes every byte, continuing after partial writes; returns the system's message on a
-    /// failure, nil on success.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    /// Writes every byte, continuing after partial writes; returns why it failed, in the user's
+    /// language (the disk is full, ...: never the system's English text in another language),
+    /// nil on success.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
         bytes.withUnsafeBytes { raw -> String? in
             var offset = 0
             while offset < raw.count {
                 let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
+                    return UserFileError(errorNumber: errno, writing: true).localizedReason
                 }
                 offset += written
             }

@@ -136,12 +136,16 @@ func fileSystemReason(_ error: any Error) -> String? {
     let error = error as NSError
     if error.domain == NSPOSIXErrorDomain { return UserFileError(errorNumber: Int32(error.code)).localizedReason }
     guard error.domain == NSCocoaErrorDomain else { return nil }
+    // Foundation's write errors are 512 to 1023 (fileWriteUnknown ... fileWriteVolumeReadOnly):
+    // a refused permission is then a refused write.
+    let writing = (512...1023).contains(error.code)
     if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return UserFileError(errorNumber: Int32(underlying.code)).localizedReason
+        return UserFileError(errorNumber: Int32(underlying.code), writing: writing).localizedReason
     }
     switch CocoaError.Code(rawValue: error.code) {
     case .fileNoSuchFile, .fileReadNoSuchFile: return UserFileError.missing.localizedReason
-    case .fileReadNoPermission, .fileWriteNoPermission: return UserFileError.permissionDenied.localizedReason
+    case .fileReadNoPermission: return UserFileError.permissionDenied.localizedReason
+    case .fileWriteNoPermission: return UserFileError.writePermissionDenied.localizedReason
     case .fileWriteOutOfSpace: return t("file.diskFull")
     case .fileWriteVolumeReadOnly: return t("file.readOnly")
     case .fileWriteFileExists: return t("file.exists")

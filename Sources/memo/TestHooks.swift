@@ -89,6 +89,12 @@ extension Runner {
         environment["MEMO_TEST_FAIL_EXPORT_AT"].flatMap { Int($0) }
     }
 
+    /// Writing the undo history (cli-history.json) fails as on a full disk, writing nothing,
+    /// with `MEMO_TEST_FAIL_HISTORY_WRITE=1`.
+    func historyWriteFailsForTests() -> Bool {
+        environment["MEMO_TEST_FAIL_HISTORY_WRITE"] == "1"
+    }
+
     /// `store` behind the test gate when `MEMO_TEST_STORE_GATE` is set.
     func gatedForTests(_ store: any BlobStore) -> any BlobStore {
         guard let gate = environment["MEMO_TEST_STORE_GATE"], !gate.isEmpty else { return store }
@@ -121,5 +127,9 @@ extension Runner {
     /// `memo export --all` never fails on purpose outside the self-check build's tests.
     @inline(__always)
     func exportFailureForTests() -> Int? { nil }
+
+    /// Writing the undo history never fails on purpose outside the self-check build's tests.
+    @inline(__always)
+    func historyWriteFailsForTests() -> Bool { false }
 }
 #endif

@@ -325,9 +325,10 @@ struct FeatureTests {
         let memo = try sandbox.newMemo("kept memo", library: kept)
         let garbage = Array("{\"undo\": [not json".utf8)
         try Data(garbage).write(to: URL(fileURLWithPath: kept + "/cli-history.json"))
-        try sandbox.fails(["undo", memo], status: 1, containing: ["cli-history.json", "cannot be read"], library: kept)
-        try sandbox.fails(["edit", memo, "--insert", "0", "x"], status: 1, containing: ["cli-history.json"], library: kept)
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: kept + "/cli-history.json"))) == garbage)
+        // A history that is not valid JSON is kept aside, untouched, and undo starts afresh
+        // (HistoryFileCLITests): here there is nothing to undo then.
+        try sandbox.fails(["undo", memo], status: 1, containing: ["cli-history.json is not valid JSON", "cli-history.json.damaged-1"], library: kept)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: kept + "/cli-history.json.damaged-1"))) == garbage)
         try Data(garbage).write(to: URL(fileURLWithPath: kept + "/cli-settings.json"))
         try sandbox.fails(["sync"], status: 1, containing: ["cli-settings.json", "cannot be read"], library: kept)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: kept + "/cli-settings.json"))) == garbage)

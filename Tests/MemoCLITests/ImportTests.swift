@@ -2,6 +2,7 @@
 // the round trip through `memo export --all`.
 
 import Foundation
+import MemoSync
 import Testing
 
 @testable import memo
@@ -225,5 +226,30 @@ struct ImportTests {
         #expect(ImportedFile.decode(Array("a\rb\r".utf8)) == "a\rb\r")
         #expect(ImportedFile.decode(Array("\r\n\r\n".utf8)) == "\n\n")
         #expect(ImportedFile.decode([0xC3, 0x28]) == nil)
+    }
+
+    /// `memo help export` says the import it names gives the same memos back, and `memo help
+    /// import` shows it for moving a library: memos whose texts are the same come back too
+    /// (a plain import skips them as duplicates).
+    @Test("the round trip the help gives keeps memos whose texts are the same")
+    func roundTripAsTheHelpSays() throws {
+        let (export, importing) = MemoLanguage.$taskLanguage.withValue(.english) {
+            (Help.page(.export).split(whereSeparator: \.isWhitespace).joined(separator: " "), Help.page(.import))
+        }
+        #expect(export.contains("so 'memo import --again DIR' gives the same memos back"), "\(export)")
+        #expect(importing.contains("memo export --all backup && memo --library new-library import --again backup"), "\(importing)")
+
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let first = sandbox.at("first")
+        let texts = ["Call mom", "Call mom", "Other", "Call mom"]
+        for text in texts { try sandbox.ok(["new", text], library: first) }
+        let backup = sandbox.at("backup")
+        try sandbox.ok(["export", "--all", backup], library: first)
+        let second = sandbox.at("new-library")
+        try sandbox.ok(["--library", second, "import", "--again", backup])
+        let listed = try sandbox.ok(["list", "--json"], library: second).objects()
+        let imported = try listed.map { try sandbox.ok(["show", $0["id"] as? String ?? ""], library: second).stdout }
+        #expect(imported.sorted() == texts.sorted())
     }
 }

@@ -64,9 +64,47 @@ import Darwin
         #expect(chmod(library, 0o555) == 0)
         #expect(try memoAsAnotherUser(sandbox, ["list"], library: library).status == 0)
         let edit = try memoAsAnotherUser(sandbox, ["edit", id, "--text", "changed"], library: library)
-        #expect(edit.status == 1 && edit.stderr.contains("permission denied"), "\(edit)")
+        #expect(edit.status == 1 && edit.stderr.contains("the library folder \(library) cannot be written: permission denied"), "\(edit)")
+        #expect(!edit.stderr.contains("cannot be read"), "it can be read: \(edit)")
         #expect(chmod(library, 0o755) == 0)
         #expect(try sandbox.ok(["show", id], library: library).stdout.contains("a private memo"))
+    }
+
+    /// A library on a read-only file system (a read-only bind mount of it: the tests run as
+    /// root here) is said to be so: it can be read, not written, in every language.
+    @Test func aLibraryOnAReadOnlyFileSystemIsSaidToBeReadOnly() throws {
+        let sandbox = try Sandbox()
+        let library = sandbox.at("library")
+        let mounted = sandbox.at("read-only")
+        defer {
+            _ = run("/bin/umount", [mounted])
+            sandbox.remove()
+        }
+        let id = try sandbox.newMemo("kept as it is", library: library)
+        try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
+        try #require(run("/bin/mount", ["--bind", library, mounted]) == 0, "a bind mount needs root (mount(8) as root)")
+        try #require(run("/bin/mount", ["-o", "remount,ro,bind", mounted]) == 0, "remounting the bind mount read-only")
+        #expect(try sandbox.ok(["show", id], library: mounted).stdout == "kept as it is")
+        for arguments in [["edit", id, "--text", "changed"], ["new", "another"], ["sync", "--store", sandbox.at("store")]] {
+            let english = try sandbox.fails(arguments, status: 1, containing: ["the library folder \(mounted) cannot be written: it is on a read-only file system"], library: mounted)
+            #expect(!english.stderr.contains("cannot be read"), "\(arguments): \(english)")
+        }
+        let korean = try sandbox.fails(["edit", id, "--text", "changed"], status: 1, library: mounted, environment: ["LANG": "ko_KR.UTF-8"])
+        #expect(korean.stderr.contains("읽기 전용 파일 시스템"), "\(korean)")
+        let japanese = try sandbox.fails(["edit", id, "--text", "changed"], status: 1, library: mounted, environment: ["LANG": "ja_JP.UTF-8"])
+        #expect(japanese.stderr.contains("読み取り専用のファイルシステム"), "\(japanese)")
+    }
+
+    /// Runs a program and returns its exit status (its output dropped).
+    private func run(_ program: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     @Test func aFileGivenAsTheLibraryIsNamedAsAFile() throws {

@@ -332,7 +332,7 @@ struct SyncReportCLITests {
 /// Runs `memo` with file permissions checked as for an ordinary user: directly when the tests do
 /// not run as root, else as "nobody" through `setpriv` (util-linux), after handing the sandbox
 /// to that user.
-private struct UnprivilegedMemo {
+struct UnprivilegedMemo {
     let sandbox: Sandbox
     let prefix: [String]
 

@@ -247,6 +247,7 @@ extension MemoStrings {
         "cli.error.helpManAlone": "'help --man' takes no command name: the man page covers every command",
         "cli.error.helpOneCommand": "'help' takes at most one command name",
         "cli.error.historyUnreadable": "the undo history {path} cannot be read ({error}); delete it to start a new one",
+        "cli.history.notKeptAside": "it is not valid JSON, and it could not be kept aside as {kept}: {error}",
         "cli.error.importNeedsPaths": "'import' needs the files or folders to import",
         "cli.error.importRefused": """
             {count} cannot be imported; nothing was imported:
@@ -267,6 +268,8 @@ extension MemoStrings {
         "cli.error.noHome": "cannot find your home folder; set HOME, or give the library folder with --library PATH or MEMO_LIBRARY",
         "cli.error.libraryIsAFile": "{path} is a file, not a library folder; give --library the folder of a library (or a new folder's path for 'memo new')",
         "cli.error.libraryNotPermitted": "the library folder {path} cannot be read: permission denied. Check its owner and permissions (ls -ld {path}), or run memo as the user who owns it",
+        "cli.error.libraryReadOnly": "the library folder {path} cannot be written: it is on a read-only file system (it can be read, not changed). Mount it read-write, or give a library on a writable disk",
+        "cli.error.libraryNotWritable": "the library folder {path} cannot be written: permission denied (it can be read, not changed). Check its owner and permissions (ls -ld {path}), or run memo as the user who owns it",
         "cli.error.noLibrary": "there is no library at {path}; 'memo new' creates one, 'memo sync --store PATH' gets one from a store",
         "cli.error.noMatchingID": "no memo has an id starting with '{id}' (run '{list}' to see the ids)",
         "cli.error.noStoreYet": "no store folder yet: run 'memo sync --store PATH' once (a folder your devices share, s3://BUCKET/PREFIX or a WebDAV https:// URL); later syncs remember it",
@@ -367,6 +370,10 @@ extension MemoStrings {
         "cli.file.missing": "there is no such file",
         "cli.file.permissionDenied": "you do not have permission to read it",
         "cli.file.tooLarge": "it holds more than {limit}",
+        "cli.file.isSocket": "it is a socket, which memo does not write into",
+        "cli.file.closed": "what it went to was closed (the reading end of a pipe, or a terminal)",
+        "cli.file.ioError": "the disk failed (an input/output error)",
+        "cli.file.writePermissionDenied": "you do not have permission to write it",
         "cli.import.linkOutside": "{path}: a symbolic link to a file outside the folder (not followed; name the file itself to import it)",
         "cli.import.notRegularFile": "{path}: not a regular file (a pipe, a socket or a device: not opened; name it on the command line to read it)",
         "cli.import.missing": "{path}: no such file or folder",
@@ -386,6 +393,8 @@ extension MemoStrings {
         "cli.warning.libraryFileMissing": "warning: the library file {file} is missing, though the library's last clean close saved {missing} bytes of edits in it: those edits are lost, unless a sync brings them back from another device that published them (exit status 4)",
         "cli.warning.libraryDamagedReadOnly": "warning: the library file {file} is damaged: bytes {ranges} hold no intact record. {lost} saved record(s) lost; {recovered} intact record(s) recovered, {heldBack} of their operations wait for the lost ones, which a sync brings back if another device published them. Shown as read; the next command that changes the library keeps the damaged file aside (exit status 4)",
         "cli.warning.leftoverKept": "warning: {file} holds edits this library does not have (a compaction interrupted by a crash, or a file of another copy of the library): kept as {kept}, not deleted (exit status 4)",
+        "cli.warning.editStepNotRecorded": "warning: the edit was saved; its undo step could not be recorded ({error}), so 'memo undo' cannot take this edit back",
+        "cli.warning.historyDamaged": "warning: the undo history {path} is not valid JSON: kept it, untouched, as {kept}, and started a new one (the edits it listed can no longer be undone or redone; nothing else was lost) (exit status 4)",
         "cli.note.plainBlobsCollected": "deleted {count} held in plain text in {path}; the store now holds them encrypted",
         "cli.note.waitingForLibrary": "waiting for another memo command to finish with the library...",
         "cli.progress.export": "exporting",
@@ -586,16 +595,20 @@ extension MemoStrings {
             """,
         "help.page.export": """
             Writes a memo as plain text: to standard output (also with --output -), or to
-            FILE (replaced if it exists). With --all, writes every memo not in the trash
-            into the folder DIR (created if missing), one UTF-8 .txt file each, named after
-            its title (made safe and unique for every common file system), dated with the
-            memo's last change, so 'memo import DIR' gives the same memos back (CR LF
-            line breaks come back as LF, and a byte order mark at the start is dropped,
-            as import does with any file). Existing files are not replaced unless --force
-            is given: if any would be, nothing is written. An export that fails changes
-            nothing: files already there keep what they held, and no new file is left. On a
-            terminal, an export that takes more than a second shows its progress, unless
-            --quiet.
+            FILE. A file at FILE is replaced whole (the new text is written beside it and
+            put in its place: a failed export leaves it as it was), unless you may not
+            write it; a symbolic link is followed, and the file it points to replaced so;
+            a pipe (FIFO) or a device (/dev/stdout, a terminal) is written into, never
+            replaced. With --all, writes every memo not in the trash into the folder DIR
+            (created if missing), one UTF-8 .txt file each, named after its title (made
+            safe and unique for every common file system), dated with the memo's last
+            change, so 'memo import --again DIR' gives the same memos back (--again keeps
+            memos whose texts are the same; CR LF line breaks come back as LF, and a byte
+            order mark at the start is dropped, as import does with any file). Existing
+            files are not replaced unless --force is given: if any would be, nothing is
+            written. An export that fails changes nothing: files already there keep what
+            they held, and no new file is left. On a terminal, an export that takes more
+            than a second shows its progress, unless --quiet.
 
             --output FILE, -o FILE  write to FILE
             --all DIR               write every memo into DIR
@@ -634,8 +647,9 @@ extension MemoStrings {
 
             A file whose text is already a memo's (in the library or its trash, or another
             file of the same import) is skipped, so importing the same files twice creates
-            no duplicates; --again imports them anyway. Creates the library if there is
-            none.
+            no duplicates; --again imports them anyway (as when moving a library with
+            'memo export --all': its memos whose texts are the same come back, each one).
+            Creates the library if there is none.
 
             --again  import files whose text is already a memo's
             --json   an object: imported (objects: file, id), skipped (files)
@@ -643,7 +657,7 @@ extension MemoStrings {
             Examples:
               memo import notes/todo.md
               memo import ~/Documents/notes
-              memo export --all backup && memo --library new-library import backup
+              memo export --all backup && memo --library new-library import --again backup
 
             Exit status: 0 on success, 1 when the command fails, 2 for a wrong command line.
             """,

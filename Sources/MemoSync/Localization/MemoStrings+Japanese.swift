@@ -247,6 +247,7 @@ extension MemoStrings {
         "cli.error.helpManAlone": "'help --man' はコマンド名を取りません。man ページにすべてのコマンドが載っています",
         "cli.error.helpOneCommand": "'help' が取るコマンド名は 1 つまでです",
         "cli.error.historyUnreadable": "取り消し履歴 {path} を読み込めません({error})。削除すると新しく始まります",
+        "cli.history.notKeptAside": "正しい JSON ではなく、{kept} として別に保管することもできませんでした: {error}",
         "cli.error.importNeedsPaths": "'import' には読み込むファイルかフォルダーが必要です",
         "cli.error.importRefused": """
             {count}を読み込めないため、何も読み込んでいません:
@@ -267,6 +268,8 @@ extension MemoStrings {
         "cli.error.noHome": "ホームフォルダーが見つかりません。HOME を設定するか、--library PATH か MEMO_LIBRARY でライブラリのフォルダーを指定してください",
         "cli.error.libraryIsAFile": "{path} はファイルで、ライブラリのフォルダではありません。--library にはライブラリのフォルダ(または 'memo new' で作る新しいフォルダのパス)を指定してください",
         "cli.error.libraryNotPermitted": "ライブラリのフォルダ {path} を読み込めません: アクセス権がありません。所有者とアクセス権を確認するか(ls -ld {path})、所有者として memo を実行してください",
+        "cli.error.libraryReadOnly": "ライブラリのフォルダ {path} に書き込めません: 読み取り専用のファイルシステムにあります (読み込めますが変更できません)。読み書きできるようにマウントするか、書き込めるディスクのライブラリを指定してください",
+        "cli.error.libraryNotWritable": "ライブラリのフォルダ {path} に書き込めません: アクセス権がありません (読み込めますが変更できません)。所有者とアクセス権を確認するか(ls -ld {path})、所有者として memo を実行してください",
         "cli.error.noLibrary": "{path} にライブラリがありません。'memo new' で作成するか、'memo sync --store PATH' でストアから取得してください",
         "cli.error.noMatchingID": "'{id}' で始まる ID のメモはありません('{list}' で ID を確認できます)",
         "cli.error.noStoreYet": "まだストアのフォルダーがありません。'memo sync --store PATH'(端末間で共有するフォルダー、s3://BUCKET/PREFIX、または WebDAV の https:// URL)を一度実行すれば、以降の同期はそれを覚えています",
@@ -367,6 +370,10 @@ extension MemoStrings {
         "cli.file.missing": "そのようなファイルはありません",
         "cli.file.permissionDenied": "読み取る権限がありません",
         "cli.file.tooLarge": "{limit} を超えています",
+        "cli.file.isSocket": "ソケットなので memo は書き込みません",
+        "cli.file.closed": "受け取る側が閉じられました (パイプの読み取り側、または端末)",
+        "cli.file.ioError": "ディスクでエラーが起きました (入出力エラー)",
+        "cli.file.writePermissionDenied": "書き込む権限がありません",
         "cli.import.linkOutside": "{path}: フォルダーの外のファイルを指すシンボリックリンクです(たどりません。取り込むにはそのファイル自体を指定してください)",
         "cli.import.notRegularFile": "{path}: 通常のファイルではありません(パイプ、ソケット、デバイスは開きません。読み込むにはコマンドラインで直接指定してください)",
         "cli.import.missing": "{path}: ファイルまたはフォルダーがありません",
@@ -386,6 +393,8 @@ extension MemoStrings {
         "cli.warning.libraryFileMissing": "警告: ライブラリのファイル {file} がありません。最後に正常に閉じたとき、このファイルには {missing} バイトの編集が保存されていました: その編集は失われました。その編集を公開した別の端末があれば、同期で戻ります (終了ステータス 4)",
         "cli.warning.libraryDamagedReadOnly": "警告: ライブラリのファイル {file} が破損しています: {ranges} バイトに完全な記録がありません。保存済みの記録 {lost} 件を失い、完全な記録 {recovered} 件を復元しました。そのうち {heldBack} 個の操作は、失われた記録を待っています。ほかのデバイスが公開していれば、同期でその記録が戻ります。読み取ったとおりに表示します。ライブラリを変更する次のコマンドが破損したファイルを別に保管します (終了ステータス 4)",
         "cli.warning.leftoverKept": "警告: {file} にはこのライブラリにない編集があります (クラッシュで中断された圧縮、またはライブラリの別のコピーのファイル): 削除せず {kept} として保管しました (終了ステータス 4)",
+        "cli.warning.editStepNotRecorded": "警告: 編集は保存しましたが、取り消しの手順を記録できませんでした({error})。そのため 'memo undo' ではこの編集を取り消せません",
+        "cli.warning.historyDamaged": "警告: 取り消し履歴 {path} が正しい JSON ではありません: 手を加えずに {kept} として保管し、新しい履歴を始めました (そこにあった編集は取り消しもやり直しもできなくなりました。ほかに失われたものはありません) (終了ステータス 4)",
         "cli.note.plainBlobsCollected": "{path} から暗号化されていない {count}を削除しました。同じ内容は暗号化してストアに保存されています",
         "cli.note.waitingForLibrary": "別の memo コマンドがライブラリを使い終わるのを待っています...",
         "cli.progress.export": "書き出し中",
@@ -583,11 +592,15 @@ extension MemoStrings {
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,
         "help.page.export": """
-            メモをプレーンテキストで書き出します。標準出力(--output - も同じ)か FILE(あれば
-            上書き)に書きます。--all なら、ゴミ箱にないすべてのメモをフォルダー DIR(なければ
+            メモをプレーンテキストで書き出します。標準出力(--output - も同じ)か FILE に
+            書きます。FILE にあるファイルは丸ごと置き換えます(新しいテキストを隣に書いてから
+            置き換えるので、失敗した書き出しは元のファイルをそのままにします)。書き込む権限の
+            ないファイルは拒否します。シンボリックリンクはたどり、指すファイルを同じように
+            置き換えます。パイプ(FIFO)やデバイス(/dev/stdout、端末)は置き換えず、そこに
+            書き込みます。--all なら、ゴミ箱にないすべてのメモをフォルダー DIR(なければ
             作成)に 1 件ずつ UTF-8 の .txt ファイルとして書きます。ファイル名はタイトルから
             作り(一般的なファイルシステムで安全かつ重複しないように)、ファイルの日付はメモの
-            最終変更時刻なので、'memo import DIR' で同じメモに戻せます(取り込みはどのファイルでも
+            最終変更時刻なので、'memo import --again DIR' で同じメモに戻せます(--again はテキストが同じメモもすべて戻します。取り込みはどのファイルでも
             CR LF の改行を LF にし、先頭のバイト順マークを除きます)。--force がなければ既存の
             ファイルは上書きせず、1 つでも上書きすることになるなら何も書きません。失敗した
             書き出しは何も変えません。既にあったファイルは内容がそのままで、新しいファイルは
@@ -629,7 +642,8 @@ extension MemoStrings {
 
             テキストがすでにあるメモと同じファイル(ライブラリやゴミ箱、または同じ読み込みの
             ほかのファイル)はスキップするので、同じファイルを 2 回読み込んでも重複しません。
-            --again ならそれでも読み込みます。ライブラリがなければ作成します。
+            --again ならそれでも読み込みます('memo export --all' でライブラリを移すときのように、
+            テキストが同じメモも 1 件ずつ戻ります)。ライブラリがなければ作成します。
 
             --again  同じテキストのメモがあっても読み込む
             --json   オブジェクト: imported(オブジェクト: file、id)、skipped(ファイル)
@@ -637,7 +651,7 @@ extension MemoStrings {
             例:
               memo import notes/todo.md
               memo import ~/Documents/notes
-              memo export --all backup && memo --library new-library import backup
+              memo export --all backup && memo --library new-library import --again backup
 
             終了ステータス: 成功 0、失敗 1、コマンドラインの誤り 2。
             """,

@@ -247,6 +247,7 @@ extension MemoStrings {
         "cli.error.helpManAlone": "'help --man'은 명령 이름을 받지 않습니다. man 페이지에 모든 명령이 있습니다",
         "cli.error.helpOneCommand": "'help'는 명령 이름을 하나까지만 받습니다",
         "cli.error.historyUnreadable": "실행 취소 기록 파일({path})을 읽을 수 없습니다({error}). 삭제하면 새로 시작합니다",
+        "cli.history.notKeptAside": "올바른 JSON이 아니고, {kept}(으)로 따로 보관할 수도 없었습니다: {error}",
         "cli.error.importNeedsPaths": "'import'에는 가져올 파일이나 폴더가 필요합니다",
         "cli.error.importRefused": """
             {count}를 가져올 수 없어 아무것도 가져오지 않았습니다:
@@ -267,6 +268,8 @@ extension MemoStrings {
         "cli.error.noHome": "홈 폴더를 찾을 수 없습니다. HOME을 설정하거나 --library PATH 또는 MEMO_LIBRARY로 라이브러리 폴더를 주세요",
         "cli.error.libraryIsAFile": "{path}은(는) 파일이며 라이브러리 폴더가 아닙니다. --library에는 라이브러리 폴더(또는 'memo new'로 만들 새 폴더의 경로)를 지정하세요",
         "cli.error.libraryNotPermitted": "라이브러리 폴더 {path}을(를) 읽을 수 없습니다: 권한이 없습니다. 소유자와 권한을 확인하거나(ls -ld {path}), 폴더 소유자로 memo를 실행하세요",
+        "cli.error.libraryReadOnly": "라이브러리 폴더 {path}에 쓸 수 없습니다: 읽기 전용 파일 시스템에 있습니다 (읽을 수는 있지만 바꿀 수 없습니다). 읽기·쓰기로 마운트하거나, 쓸 수 있는 디스크의 라이브러리를 지정하세요",
+        "cli.error.libraryNotWritable": "라이브러리 폴더 {path}에 쓸 수 없습니다: 권한이 없습니다 (읽을 수는 있지만 바꿀 수 없습니다). 소유자와 권한을 확인하거나(ls -ld {path}), 폴더 소유자로 memo를 실행하세요",
         "cli.error.noLibrary": "{path}에 라이브러리가 없습니다. 'memo new'로 만들거나 'memo sync --store PATH'로 저장소에서 가져오세요",
         "cli.error.noMatchingID": "'{id}'로 시작하는 ID의 메모가 없습니다('{list}'로 ID를 볼 수 있습니다)",
         "cli.error.noStoreYet": "아직 저장소 폴더가 없습니다. 'memo sync --store PATH'(기기끼리 공유하는 폴더, s3://BUCKET/PREFIX 또는 WebDAV https:// URL)를 한 번 실행하면 이후 동기화는 이를 기억합니다",
@@ -367,6 +370,10 @@ extension MemoStrings {
         "cli.file.missing": "그런 파일이 없습니다",
         "cli.file.permissionDenied": "읽을 권한이 없습니다",
         "cli.file.tooLarge": "{limit}보다 큽니다",
+        "cli.file.isSocket": "소켓이라서 memo가 쓰지 않습니다",
+        "cli.file.closed": "받는 쪽이 닫혔습니다 (파이프의 읽는 쪽, 또는 터미널)",
+        "cli.file.ioError": "디스크에 오류가 났습니다 (입출력 오류)",
+        "cli.file.writePermissionDenied": "쓸 권한이 없습니다",
         "cli.import.linkOutside": "{path}: 폴더 밖의 파일을 가리키는 심볼릭 링크입니다(따라가지 않습니다. 가져오려면 그 파일을 직접 지정하세요)",
         "cli.import.notRegularFile": "{path}: 일반 파일이 아닙니다(파이프, 소켓 또는 장치: 열지 않습니다. 읽으려면 명령줄에서 직접 지정하세요)",
         "cli.import.missing": "{path}: 그런 파일이나 폴더가 없습니다",
@@ -386,6 +393,8 @@ extension MemoStrings {
         "cli.warning.libraryFileMissing": "경고: 라이브러리 파일 {file}이(가) 없습니다. 마지막 정상 종료 때 이 파일에 편집 {missing}바이트가 저장되어 있었습니다: 그 편집은 잃었으며, 그 편집을 게시한 다른 기기가 있으면 동기화로 되돌아옵니다 (종료 상태 4)",
         "cli.warning.libraryDamagedReadOnly": "경고: 라이브러리 파일 {file}이(가) 손상되었습니다: {ranges} 바이트에 온전한 기록이 없습니다. 저장된 기록 {lost}개를 잃었고, 온전한 기록 {recovered}개를 복구했으며, 그중 연산 {heldBack}개는 잃은 기록을 기다립니다. 다른 기기가 올렸다면 동기화가 그 기록을 되찾아 옵니다. 읽은 그대로 보여 줍니다. 라이브러리를 바꾸는 다음 명령이 손상된 파일을 따로 보관합니다 (종료 상태 4)",
         "cli.warning.leftoverKept": "경고: {file}에 이 라이브러리에 없는 편집이 있습니다 (충돌로 중단된 압축, 또는 라이브러리의 다른 사본의 파일): 삭제하지 않고 {kept}(으)로 보관했습니다 (종료 상태 4)",
+        "cli.warning.editStepNotRecorded": "경고: 편집은 저장했지만, 실행 취소 단계를 기록할 수 없었습니다({error}). 그래서 'memo undo'로 이 편집을 되돌릴 수 없습니다",
+        "cli.warning.historyDamaged": "경고: 실행 취소 기록 {path}이(가) 올바른 JSON이 아닙니다: 손대지 않고 {kept}(으)로 보관하고 새 기록을 시작했습니다 (그 기록에 있던 편집은 더 이상 실행 취소나 다시 실행할 수 없습니다. 그 밖에 잃은 것은 없습니다) (종료 상태 4)",
         "cli.note.plainBlobsCollected": "{path}에서 암호화되지 않은 {count}를 삭제했습니다. 같은 내용이 이제 암호화되어 저장소에 있습니다",
         "cli.note.waitingForLibrary": "다른 memo 명령이 라이브러리 사용을 마칠 때까지 기다리는 중...",
         "cli.progress.export": "내보내는 중",
@@ -580,11 +589,14 @@ extension MemoStrings {
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,
         "help.page.export": """
-            메모를 일반 텍스트로 씁니다. 표준 출력(--output -도 같음)이나 FILE(있으면
-            덮어씀)에 씁니다. --all이면 휴지통에 없는 모든 메모를 폴더 DIR(없으면 만듦)에
+            메모를 일반 텍스트로 씁니다. 표준 출력(--output -도 같음)이나 FILE에 씁니다.
+            FILE에 있는 파일은 통째로 바꿉니다(새 텍스트를 옆에 쓴 뒤 그 자리에 놓으므로
+            실패한 내보내기는 원래 파일을 그대로 둡니다). 쓸 권한이 없는 파일은 거부합니다.
+            심볼릭 링크는 따라가서 가리키는 파일을 같은 방식으로 바꿉니다. 파이프(FIFO)나
+            장치(/dev/stdout, 터미널)에는 바꾸지 않고 그 안에 씁니다. --all이면 휴지통에 없는 모든 메모를 폴더 DIR(없으면 만듦)에
             메모마다 UTF-8 .txt 파일 하나로 씁니다. 파일 이름은 제목을 바탕으로 하고(흔한 파일
             시스템 모두에서 안전하고 겹치지 않게), 파일 날짜는 메모가 마지막으로 바뀐 시각이므로
-            'memo import DIR'로 같은 메모를 되살릴 수 있습니다(가져오기는 어느 파일에서나
+            'memo import --again DIR'로 같은 메모를 되살릴 수 있습니다(--again은 텍스트가 같은 메모도 모두 살립니다. 가져오기는 어느 파일에서나
             CR LF 줄바꿈을 LF로 바꾸고 맨 앞의 바이트 순서 표시를 뺍니다). --force가 없으면 기존 파일을
             덮어쓰지 않으며, 하나라도 덮어쓰게 되면 아무것도 쓰지 않습니다. 실패한 내보내기는
             아무것도 바꾸지 않습니다. 이미 있던 파일은 내용이 그대로이고, 새 파일은 남지
@@ -626,7 +638,8 @@ extension MemoStrings {
 
             텍스트가 이미 어떤 메모와 같은 파일(라이브러리나 휴지통, 또는 같은 가져오기의 다른
             파일)은 건너뛰므로 같은 파일을 두 번 가져와도 중복되지 않습니다. --again이면 그래도
-            가져옵니다. 라이브러리가 없으면 새로 만듭니다.
+            가져옵니다('memo export --all'로 라이브러리를 옮길 때처럼: 텍스트가 같은 메모도
+            하나하나 돌아옵니다). 라이브러리가 없으면 새로 만듭니다.
 
             --again  이미 같은 텍스트의 메모가 있어도 가져오기
             --json   객체: imported(객체: file, id), skipped(파일)
@@ -634,7 +647,7 @@ extension MemoStrings {
             예:
               memo import notes/todo.md
               memo import ~/Documents/notes
-              memo export --all backup && memo --library new-library import backup
+              memo export --all backup && memo --library new-library import --again backup
 
             종료 상태: 성공 0, 실패 1, 잘못된 명령줄 2.
             """,

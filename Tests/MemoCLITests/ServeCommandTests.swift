@@ -162,6 +162,8 @@ import Testing
         let match = try #require(listenPrinted.firstMatch(of: /http:\/\/127\.0\.0\.2:(\d+)\/\?token=([0-9a-f]+)/), "\(listenPrinted)")
         let errors = (try? String(contentsOfFile: listenErr, encoding: .utf8)) ?? ""
         #expect(errors.contains("listening on 127.0.0.2: anyone who can reach it needs the token"), "\(errors)")
+        // The warning says what plain HTTP means for the token: it crosses the network readable.
+        #expect(errors.contains("crosses the network in clear text (plain HTTP, no encryption)"), "\(errors)")
         #expect(Self.connects(to: "127.0.0.2", port: Int(match.1)!), "no connection to 127.0.0.2:\(match.1)")
         // "(the token still applies)": the API there without the cookie is refused, with it served.
         func status(cookie: String?) -> Int? {

@@ -530,7 +530,7 @@ extension MemoStrings {
         "cli.serve.address": "Open {url}",
         "cli.serve.syncing": "Syncing with {store} in the background (at least every {seconds} s).",
         "cli.serve.stop": "Press Ctrl-C to stop.",
-        "cli.note.serveListening": "listening on {address}: anyone who can reach it needs the token in the address above",
+        "cli.note.serveListening": "listening on {address}: anyone who can reach it needs the token in the address above, and the token crosses the network in clear text (plain HTTP, no encryption): anyone who can see the traffic can take it and read and change every memo",
         "cli.error.serveCannotListen": "cannot listen on {address}: {error}",
         "help.page.demo": """
             The main job in one command: two devices (two libraries in DIR) share a folder

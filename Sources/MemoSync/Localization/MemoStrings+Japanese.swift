@@ -529,7 +529,7 @@ extension MemoStrings {
         "cli.serve.address": "開くアドレス: {url}",
         "cli.serve.syncing": "{store} とバックグラウンドで同期します (少なくとも {seconds} 秒ごと)。",
         "cli.serve.stop": "停止するには Ctrl-C を押してください。",
-        "cli.note.serveListening": "{address} で待ち受けています: 接続には上のアドレスのトークンが必要です",
+        "cli.note.serveListening": "{address} で待ち受けています: 接続には上のアドレスのトークンが必要です。トークンは暗号化されない平文 (通常の HTTP) でネットワークを流れるため、通信を見られる人は誰でもトークンを手に入れ、すべてのメモを読み書きできます",
         "cli.error.serveCannotListen": "{address} で待ち受けられません: {error}",
         "help.page.demo": """
             中心となる機能を 1 つのコマンドで見せます。2 台の端末(DIR 内の 2 つのライブラリ)が

@@ -527,7 +527,7 @@ extension MemoStrings {
         "cli.serve.address": "열 주소: {url}",
         "cli.serve.syncing": "{store}와 백그라운드에서 동기화합니다 (적어도 {seconds}초마다).",
         "cli.serve.stop": "멈추려면 Ctrl-C를 누르세요.",
-        "cli.note.serveListening": "{address}에서 받는 중: 접속하려면 위 주소의 토큰이 필요합니다",
+        "cli.note.serveListening": "{address}에서 받는 중: 접속하려면 위 주소의 토큰이 필요합니다. 토큰은 암호화되지 않은 평문(일반 HTTP)으로 네트워크를 지나므로, 통신을 볼 수 있는 사람은 누구나 토큰을 얻어 모든 메모를 읽고 바꿀 수 있습니다",
         "cli.error.serveCannotListen": "{address}에서 받을 수 없습니다: {error}",
         "help.page.demo": """
             핵심 기능을 명령 하나로 보여 줍니다. 두 기기(DIR 안의 라이브러리 두 개)가 폴더

@@ -11,23 +11,42 @@ public struct ServeSecurity: Sendable {
     public let token: String
     /// The `Host` values accepted ("127.0.0.1:8080", "localhost:8080").
     public let allowedHosts: Set<String>
+    /// The token of the address given to the browser opener (`$BROWSER`, `xdg-open`): a command
+    /// line, which other users of the machine can read while it runs (`/proc/PID/cmdline`).
+    /// It is good for one visit, which gives the cookie (of ``token``), and refused afterwards,
+    /// so a token read from a command line later is worthless. The address printed keeps
+    /// ``token``, good for the whole run (a second browser, a page opened again).
+    public let openerToken: String
+    private let openerTicket = OpenerTicket()
 
-    /// The cookie's name.
-    public static let cookieName = "memo_serve"
+    /// The cookie's name, "memo_serve_PORT": a browser keeps cookies per host, not per port
+    /// (RFC 6265), so under one name for every port two servers on one machine overwrote each
+    /// other's cookie and logged each other's pages out.
+    public let cookieName: String
 
     /// A fresh random token, and the hosts of `address:port` (with `localhost` for a loopback
     /// address).
     public init(address: String, port: UInt16, token: String? = nil) {
         var generator = SystemRandomNumberGenerator()
         self.token = token ?? (0..<4).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
+        openerToken = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
         var hosts: Set<String> = ["\(address):\(port)"]
         if address == "127.0.0.1" { hosts.insert("localhost:\(port)") }
         allowedHosts = hosts
+        cookieName = "memo_serve_\(port)"
     }
 
     /// Why `request` is refused, or nil. `stateChanging`: a request that changes something or
     /// opens the event stream, which must come from the app's own origin.
+    /// A refusal closes its connection (``HTTPResponse/closesConnection``): a client without the
+    /// token keeps no idle connection, and with it a place among the server's connections.
     func refusal(_ request: HTTPRequest, stateChanging: Bool, tokenInQuery: Bool) -> HTTPResponse? {
+        guard var refusal = openRefusal(request, stateChanging: stateChanging, tokenInQuery: tokenInQuery) else { return nil }
+        refusal.closesConnection = true
+        return refusal
+    }
+
+    private func openRefusal(_ request: HTTPRequest, stateChanging: Bool, tokenInQuery: Bool) -> HTTPResponse? {
         guard request.headerCount("host") == 1, let host = request.header("host"), allowedHosts.contains(host.lowercased()) else {
             return .text(421, "this server answers only to its own address\n")
         }
@@ -42,7 +61,15 @@ public struct ServeSecurity: Sendable {
             let site = request.header("sec-fetch-site")
             guard request.method == "GET", site == "same-origin" else { return .text(403, "cross-origin requests are refused\n") }
         }
-        if tokenInQuery, let given = request.query["token"], constantTimeEqual(given, token) { return nil }
+        if tokenInQuery, let given = request.query["token"] {
+            if constantTimeEqual(given, token) { return nil }
+            if constantTimeEqual(given, openerToken) {
+                guard openerTicket.take() else {
+                    return .text(403, "this address opened the browser once already; open the address memo serve printed\n")
+                }
+                return nil
+            }
+        }
         guard let cookie = cookieToken(request), constantTimeEqual(cookie, token) else {
             return .text(403, "open the address memo serve printed (it holds the access token)\n")
         }
@@ -53,13 +80,13 @@ public struct ServeSecurity: Sendable {
         for header in request.headers where header.name == "cookie" {
             for pair in header.value.split(separator: ";") {
                 let parts = pair.trimmingSpaces.split(separator: "=", maxSplits: 1)
-                if parts.count == 2 && parts[0] == Self.cookieName { return String(parts[1]) }
+                if parts.count == 2 && parts[0] == cookieName { return String(parts[1]) }
             }
         }
         return nil
     }
 
-    var cookie: String { "\(Self.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" }
+    var cookie: String { "\(cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" }
 
     private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
@@ -67,6 +94,19 @@ public struct ServeSecurity: Sendable {
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }
         return difference == 0
+    }
+}
+
+/// The browser opener's address, used or not (``ServeSecurity/openerToken``).
+final class OpenerTicket: Sendable {
+    private let used = Mutex(false)
+
+    /// True the first time only.
+    func take() -> Bool {
+        used.withLock { used in
+            defer { used = true }
+            return !used
+        }
     }
 }
 

@@ -169,7 +169,7 @@ import Testing
         func status(cookie: String?) -> Int? {
             var request = URLRequest(url: URL(string: "http://127.0.0.2:\(match.1)/api/memos")!)
             request.httpShouldHandleCookies = false
-            if let cookie { request.setValue("memo_serve=\(cookie)", forHTTPHeaderField: "Cookie") }
+            if let cookie { request.setValue("memo_serve_\(match.1)=\(cookie)", forHTTPHeaderField: "Cookie") }
             let answer = Mutex<Int?>(nil)
             let done = DispatchSemaphore(value: 0)
             URLSession.shared.dataTask(with: request) { _, response, _ in
@@ -210,7 +210,8 @@ import Testing
 
     /// `memo help serve`: it "opens it with $BROWSER" (the first of its colon-separated
     /// commands, `%s` standing for the address, else the address added after it), and only
-    /// the address it printed; with --no-open it opens nothing.
+    /// the address it printed, with a single-use token of its own (SERVE.md); with --no-open it
+    /// opens nothing.
     @Test(arguments: [false, true])
     func servingOpensTheAddressWithBrowser(percentForm: Bool) throws {
         let sandbox = try Sandbox()
@@ -247,7 +248,13 @@ import Testing
                     arguments = ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
                     if arguments.isEmpty { usleep(50_000) }
                 }
-                #expect(arguments == (percentForm ? ["--new-window", url] : [url]), "\(arguments)")
+                // The printed address's origin, with a token of its own (single-use: its command
+                // line can be read by other users of the machine).
+                let opener = arguments.last ?? ""
+                #expect(Array(arguments.dropLast()) == (percentForm ? ["--new-window"] : []), "\(arguments)")
+                let origin = url.prefix(while: { $0 != "?" })
+                #expect(opener.hasPrefix(origin + "?token=") && opener != url, "\(arguments)")
+                #expect(opener.firstMatch(of: /^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/) != nil, "\(arguments)")
             }
         }
     }
@@ -349,7 +356,7 @@ import Testing
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
             request.httpShouldHandleCookies = false
-            request.setValue("memo_serve=\(token)", forHTTPHeaderField: "Cookie")
+            request.setValue("memo_serve_\(port)=\(token)", forHTTPHeaderField: "Cookie")
             if let body {
                 request.httpBody = Data(body.utf8)
                 request.setValue("http://127.0.0.1:\(port)", forHTTPHeaderField: "Origin")

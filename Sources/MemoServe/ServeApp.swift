@@ -114,6 +114,26 @@ extension String {
     func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
+/// `POST /api/memos`: the new memo's text.
+struct NewMemoBody: Decodable {
+    var text: String
+}
+
+/// `POST /api/memos/ID/edits`: an operation made on `revision` of run `run` (``LibraryHost/runID``)
+/// by the page `client`.
+struct EditBody: Decodable {
+    var run: String
+    var revision: Int
+    var operation: [JSON.OperationElement]
+    var client: String
+}
+
+/// `POST /api/held-back/restore`: the language of the first lines naming a memo's title (English
+/// when absent or without a catalog).
+struct RestoreBody: Decodable {
+    var language: String?
+}
+
 /// The app: routes every request.
 public final class ServeApp: Sendable {
     public let host: LibraryHost
@@ -174,15 +194,15 @@ public final class ServeApp: Sendable {
         case ("GET", "trash", 2):
             return Self.json(200, list(request, trash: true))
         case ("POST", "memos", 2):
-            let body = try object(request)
-            let id = try host.create(text: body["text"] as? String ?? "")
+            let body = try decode(NewMemoBody.self, request, refusal: "error.malformedMemo", code: "malformedMemo")
+            let id = try host.create(text: body.text)
             return Self.json(200, ["id": id.description])
         case ("GET", "memos", 3):
             let id = try memoID(parts[2])
             let (text, revision, memo) = try host.openDocument(id)
             let notebook = host.notebook
             return Self.json(200, [
-                "id": id.description, "text": text, "revision": revision, "status": Self.status(memo.status),
+                "id": id.description, "text": text, "revision": revision, "run": host.runID, "status": Self.status(memo.status),
                 "canUndo": notebook.canUndo(id), "canRedo": notebook.canRedo(id), "modified": memo.modifiedAt.wallMilliseconds,
             ])
         case ("GET", "memos", 4) where parts[3] == "export":
@@ -208,10 +228,11 @@ public final class ServeApp: Sendable {
                 try host.revert(id, toVersionNamed: name)
                 return Self.json(200, ["ok": true])
             case "edits":
-                guard let base = body["revision"] as? Int, let operation = JSON.operation(from: body["operation"]),
-                    let client = body["client"] as? String, client.utf8.count <= 64
-                else { throw ServeFailure(status: 400, message: "a malformed edit") }
-                let revision = try host.edit(id, operation: operation, base: base, client: client)
+                let malformed = ServeFailure(
+                    status: 400, message: ServeText.text("error.malformedEdit", acceptLanguage: request.header("accept-language")), code: "malformedEdit")
+                let edit = try decode(EditBody.self, request, refusal: "error.malformedEdit", code: "malformedEdit")
+                guard edit.revision >= 0, edit.client.utf8.count <= 64, let operation = JSON.operation(from: edit.operation) else { throw malformed }
+                let revision = try host.edit(id, operation: operation, base: edit.revision, run: edit.run, client: edit.client)
                 return Self.json(200, ["revision": revision])
             case "undo", "redo":
                 try host.undo(id, redo: parts[3] == "redo")
@@ -230,9 +251,8 @@ public final class ServeApp: Sendable {
         case ("GET", "held-back", 2):
             return Self.json(200, host.heldBackJSON)
         case ("POST", "held-back", 3) where parts[2] == "restore":
-            let body = try object(request)
-            let language = body["language"] as? String ?? "en"
-            return Self.json(200, try host.restoreHeldBackTexts(language: language))
+            let body = try decode(RestoreBody.self, request, refusal: "error.malformedLanguage", code: "malformedLanguage")
+            return Self.json(200, try host.restoreHeldBackTexts(language: body.language ?? "en"))
         case ("GET", "status", 2):
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(host.statusJSON.utf8))
         default:
@@ -306,6 +326,17 @@ public final class ServeApp: Sendable {
     private func object(_ request: HTTPRequest) throws(ServeFailure) -> [String: Any] {
         guard let object = JSON.decode(request.body) as? [String: Any] else { throw ServeFailure(status: 400, message: "a malformed body") }
         return object
+    }
+
+    /// The body of `request` as a `T`, every field of its JSON type (a number is no text, `true`
+    /// is no number); else a 400 refusal with the text `refusal` in the request's language
+    /// (`Accept-Language`) and `code`, for the page to tell in its own.
+    private func decode<T: Decodable>(_ type: T.Type, _ request: HTTPRequest, refusal: String, code: String) throws(ServeFailure) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(request.body))
+        } catch {
+            throw ServeFailure(status: 400, message: ServeText.text(refusal, acceptLanguage: request.header("accept-language")), code: code)
+        }
     }
 
     private func memoID(_ text: String) throws(ServeFailure) -> MemoID {

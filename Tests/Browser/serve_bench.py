@@ -79,7 +79,7 @@ round_trips = []
 for index in range(300):
     start = time.perf_counter()
     connection.request('POST', f'/api/memos/{memo_id}/edits', headers=post,
-                       body=json.dumps({'revision': revision, 'operation': [length, 'k'], 'client': 'bench'}))
+                       body=json.dumps({'run': memo['run'], 'revision': revision, 'operation': [length, 'k'], 'client': 'bench'}))
     connection.getresponse().read()
     while f'"revision":{revision + 1}'.encode() not in buffer:
         buffer += events.recv(65536)
@@ -135,7 +135,7 @@ def remote_figures(runs=10):
             watcher.start()
             memo = get(writer_port, writer_get, '/api/memos/' + shown_id)
             length = len(memo['text'].encode('utf-16-le')) // 2
-            post(f'/api/memos/{shown_id}/edits', json.dumps({'revision': memo['revision'], 'operation': [length, marker], 'client': 'bench'}))
+            post(f'/api/memos/{shown_id}/edits', json.dumps({'run': memo['run'], 'revision': memo['revision'], 'operation': [length, marker], 'client': 'bench'}))
             post('/api/sync', '{}')   # as the page's sync button
             received = b''
             deadline = time.perf_counter() + 30

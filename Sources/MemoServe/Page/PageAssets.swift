@@ -444,6 +444,10 @@ const PAGE = 100;
 const state = {
   view: 'memos', items: [], total: 0, selected: null, listRequest: null,
   memo: null, collab: null, client: '', status: 'active', composing: false, queued: [], sending: false, retry: null,
+  // The run the memo's revisions belong to (they restart at 0 each run of memo serve), and the
+  // memo's text as the server has it at state.collab.revision (the text without what this page
+  // typed and the server has not confirmed): what a reload re-applies the typing against.
+  run: '', serverText: '',
 };
 const dateFormat = new Intl.DateTimeFormat(LANG, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -527,12 +531,31 @@ async function select(id, focusEditor) {
   if (focusEditor && !ui.text.disabled) ui.text.focus();
 }
 
+// Typing the server has not confirmed, when memo `id` is reloaded (a refused edit, a restarted
+// server, missed events): the text the page shows and the server's text it was typed on.
+function unconfirmedTyping(id) {
+  if (!state.collab || state.memo !== id || state.collab.text === state.serverText) return null;
+  return { base: state.serverText, local: state.collab.text, start: ui.text.selectionStart, end: ui.text.selectionEnd };
+}
+// `typing` re-applied to the server's `text`: both are changes of typing.base, so what the page
+// typed is moved over what changed on the server meanwhile (the scheme's transform), never
+// applied at positions of a text the server no longer has. Null when it does not fit.
+function rebased(typing, text) {
+  const mine = TextOperation.difference(typing.base, typing.local);
+  const theirs = TextOperation.difference(typing.base, text);
+  const pair = TextOperation.transform(mine, theirs);
+  return pair ? pair[0].apply(text) : null;
+}
+
 async function openMemo(id) {
   let data;
   try { data = await api('GET', '/api/memos/' + id); } catch (e) { showNone(); return; }
+  const typing = unconfirmedTyping(id);
   state.memo = id;
   state.client = Math.random().toString(36).slice(2) + Date.now().toString(36);
   state.collab = new Collab(data.text, data.revision);
+  state.run = data.run;
+  state.serverText = data.text;
   state.queued = state.queued.filter((u) => u.memo === id && u.revision > data.revision);
   state.sending = false;
   state.status = data.status;
@@ -543,6 +566,13 @@ async function openMemo(id) {
   const pending = state.queued; state.queued = [];
   for (const update of pending) handleUpdate(update);
   if (historyOpen()) loadHistory(true);
+  // What was typed and not confirmed is typed again on the text just loaded (and sent).
+  const again = typing && state.status === 'active' ? rebased(typing, state.collab.text) : null;
+  if (again !== null && again !== state.collab.text) {
+    ui.text.value = again;
+    ui.text.setSelectionRange(Math.min(typing.start, again.length), Math.min(typing.end, again.length));
+    localEdit();
+  }
 }
 function showNone() {
   state.memo = null; state.collab = null;
@@ -569,9 +599,9 @@ function localEdit() {
 }
 async function post(send) {
   state.sending = true;
-  const memo = state.memo, client = state.client;
+  const memo = state.memo, client = state.client, run = state.run;
   try {
-    await api('POST', `/api/memos/${memo}/edits`, { revision: send.base, operation: send.operation.toJSON(), client });
+    await api('POST', `/api/memos/${memo}/edits`, { run, revision: send.base, operation: send.operation.toJSON(), client });
   } catch (error) {
     if (memo !== state.memo || client !== state.client) return;
     if (error.reload) { await openMemo(memo); return; }
@@ -594,12 +624,18 @@ function handleUpdate(update) {
   if (update.revision <= state.collab.revision) return;
   if (update.revision !== state.collab.revision + 1) { openMemo(state.memo); return; }
   if (update.client === state.client) {
+    const serverText = state.collab.outstanding ? state.collab.outstanding.apply(state.serverText) : null;
+    if (serverText === null) { openMemo(state.memo); return; }
+    state.serverText = serverText;
     const next = state.collab.confirmed();
     if (next) post(next); else state.sending = false;
     return;
   }
-  const applied = state.collab.received(TextOperation.fromJSON(update.operation));
-  if (applied === null) { openMemo(state.memo); return; }
+  const operation = TextOperation.fromJSON(update.operation);
+  const serverText = operation.apply(state.serverText);
+  const applied = state.collab.received(operation);
+  if (applied === null || serverText === null) { openMemo(state.memo); return; }
+  state.serverText = serverText;
   const start = ui.text.selectionStart, end = ui.text.selectionEnd, direction = ui.text.selectionDirection;
   const scroll = ui.text.scrollTop;
   ui.text.value = state.collab.text;
@@ -802,7 +838,12 @@ function connect() {
   const source = new EventSource('/api/events');
   source.addEventListener('update', (e) => handleUpdate(JSON.parse(e.data)));
   source.addEventListener('list', () => listChangedSoon());
-  source.addEventListener('status', (e) => showSyncStatus(JSON.parse(e.data)));
+  source.addEventListener('status', (e) => {
+    const status = JSON.parse(e.data);
+    // Another run of memo serve (restarted): its revisions are not this page's.
+    if (state.memo && state.run && status.run && status.run !== state.run) openMemo(state.memo);
+    showSyncStatus(status);
+  });
   source.addEventListener('reload', () => { if (state.memo) openMemo(state.memo); loadList(true); });
   // The stream tells what changes from its start on: what changed before (between the page's
   // first fetch of the list and the stream's start, or while it was down) is fetched again.

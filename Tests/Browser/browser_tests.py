@@ -377,6 +377,32 @@ for language, expected in [('ko', '새 메모'), ('ja', '新規メモ')]:
 
 
 
+@scenario('a reload keeps the typing the server has not confirmed, typed again over what changed meanwhile')
+def reload_keeps_typing():
+    # SERVE.md, "Reloading keeps the typing": typing the server never confirmed (here never
+    # sent, as when an edit is refused or the server restarted) is typed again on the text the
+    # reload brings, moved over what another command wrote meanwhile, and reaches the library.
+    made = served.memo('new', 'reload base')
+    assert made.returncode == 0, made.stderr
+    page = Browser('en-US')
+    try:
+        page.go(served.url)
+        find = "[...document.querySelectorAll('#list li')].find((e) => e.querySelector('.title').textContent === 'reload base')"
+        wait(lambda: page.js(f"!!{find}"), 'the memo listed')
+        page.js(f"{find}.click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'reload base', 'the memo open')
+        memo = page.js("state.memo")
+        page.js("const t = document.getElementById('text'); t.value = 'reload base KEPT'; state.collab.edit(t.value);")
+        edit = served.memo('edit', memo[:8], '--insert', '0', 'MEANWHILE ')
+        assert edit.returncode == 0, edit.stderr
+        page.js("void openMemo(state.memo)")
+        expected = 'MEANWHILE reload base KEPT'
+        wait(lambda: page.js("document.getElementById('text').value") == expected, 'the page shows ' + expected)
+        wait(lambda: served.memo('show', memo[:8]).stdout.rstrip('\n') == expected, 'memo show has ' + expected)
+    finally:
+        page.close()
+
+
 @scenario('two libraries, two pages typing in one memo at once, synced through a folder')
 def two_libraries():
     store = os.path.join(root, 'store')

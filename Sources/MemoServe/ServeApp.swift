@@ -7,22 +7,23 @@ import Synchronization
 
 /// The security checks of `memo serve` (SERVE.md, "Safe on a shared machine").
 public struct ServeSecurity: Sendable {
-    /// The per-start secret: in the address printed, then in an HttpOnly, SameSite=Strict cookie.
+    /// The per-start secret: in the address printed; the first visit hands it to the page in the
+    /// address's fragment (`/#token=`, never sent to a server), and the page keeps it in its
+    /// session storage (this origin's: this host and port only) and sends it in the
+    /// ``tokenHeader`` header of every request. No cookie carries it: a cookie is the host's,
+    /// not the port's, and went to every other server on 127.0.0.1.
     public let token: String
+    /// The header a page sends the token in ("X-Memo-Token"; lowercase, as requests hold names).
+    public static let tokenHeader = "x-memo-token"
     /// The `Host` values accepted ("127.0.0.1:8080", "localhost:8080").
     public let allowedHosts: Set<String>
     /// The token of the address given to the browser opener (`$BROWSER`, `xdg-open`): a command
     /// line, which other users of the machine can read while it runs (`/proc/PID/cmdline`).
-    /// It is good for one visit, which gives the cookie (of ``token``), and refused afterwards,
+    /// It is good for one visit, which gives the page ``token``, and refused afterwards,
     /// so a token read from a command line later is worthless. The address printed keeps
     /// ``token``, good for the whole run (a second browser, a page opened again).
     public let openerToken: String
     private let openerTicket = OpenerTicket()
-
-    /// The cookie's name, "memo_serve_PORT": a browser keeps cookies per host, not per port
-    /// (RFC 6265), so under one name for every port two servers on one machine overwrote each
-    /// other's cookie and logged each other's pages out.
-    public let cookieName: String
 
     /// A fresh random token, and the hosts of `address:port` (with `localhost` for a loopback
     /// address).
@@ -33,20 +34,21 @@ public struct ServeSecurity: Sendable {
         var hosts: Set<String> = ["\(address):\(port)"]
         if address == "127.0.0.1" { hosts.insert("localhost:\(port)") }
         allowedHosts = hosts
-        cookieName = "memo_serve_\(port)"
     }
 
     /// Why `request` is refused, or nil. `stateChanging`: a request that changes something or
-    /// opens the event stream, which must come from the app's own origin.
+    /// opens the event stream, which must come from the app's own origin. `pageFile`: one of the
+    /// page's own files (the page, its script, style and texts), which hold no memo and are
+    /// served without the token, so that a page reloaded from `/` finds its token again.
     /// A refusal closes its connection (``HTTPResponse/closesConnection``): a client without the
     /// token keeps no idle connection, and with it a place among the server's connections.
-    func refusal(_ request: HTTPRequest, stateChanging: Bool, tokenInQuery: Bool) -> HTTPResponse? {
-        guard var refusal = openRefusal(request, stateChanging: stateChanging, tokenInQuery: tokenInQuery) else { return nil }
+    func refusal(_ request: HTTPRequest, stateChanging: Bool, pageFile: Bool) -> HTTPResponse? {
+        guard var refusal = openRefusal(request, stateChanging: stateChanging, pageFile: pageFile) else { return nil }
         refusal.closesConnection = true
         return refusal
     }
 
-    private func openRefusal(_ request: HTTPRequest, stateChanging: Bool, tokenInQuery: Bool) -> HTTPResponse? {
+    private func openRefusal(_ request: HTTPRequest, stateChanging: Bool, pageFile: Bool) -> HTTPResponse? {
         guard request.headerCount("host") == 1, let host = request.header("host"), allowedHosts.contains(host.lowercased()) else {
             return .text(421, "this server answers only to its own address\n")
         }
@@ -61,7 +63,7 @@ public struct ServeSecurity: Sendable {
             let site = request.header("sec-fetch-site")
             guard request.method == "GET", site == "same-origin" else { return .text(403, "cross-origin requests are refused\n") }
         }
-        if tokenInQuery, let given = request.query["token"] {
+        if request.path == "/", let given = request.query["token"] {
             if constantTimeEqual(given, token) { return nil }
             if constantTimeEqual(given, openerToken) {
                 guard openerTicket.take() else {
@@ -69,24 +71,14 @@ public struct ServeSecurity: Sendable {
                 }
                 return nil
             }
+            return .text(403, "open the address memo serve printed (it holds the access token)\n")
         }
-        guard let cookie = cookieToken(request), constantTimeEqual(cookie, token) else {
+        if pageFile { return nil }
+        guard request.headerCount(Self.tokenHeader) == 1, let given = request.header(Self.tokenHeader), constantTimeEqual(given, token) else {
             return .text(403, "open the address memo serve printed (it holds the access token)\n")
         }
         return nil
     }
-
-    func cookieToken(_ request: HTTPRequest) -> String? {
-        for header in request.headers where header.name == "cookie" {
-            for pair in header.value.split(separator: ";") {
-                let parts = pair.trimmingSpaces.split(separator: "=", maxSplits: 1)
-                if parts.count == 2 && parts[0] == cookieName { return String(parts[1]) }
-            }
-        }
-        return nil
-    }
-
-    var cookie: String { "\(cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" }
 
     private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
@@ -150,12 +142,14 @@ public final class ServeApp: Sendable {
     /// Answers `request`.
     public func handle(_ request: HTTPRequest) -> HTTPReply {
         let changing = !(request.method == "GET" || request.method == "HEAD") || request.path == "/api/events"
-        if let refusal = security.refusal(request, stateChanging: changing, tokenInQuery: request.path == "/") {
+        if let refusal = security.refusal(request, stateChanging: changing, pageFile: PageAssets.files[request.path] != nil) {
             return .response(refusal)
         }
         if request.path == "/" && request.query["token"] != nil {
-            // The token leaves the address bar; the cookie carries it from here on.
-            return .response(HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", security.cookie)]))
+            // The token (this run's, for the opener's single-use one too) goes to the page in
+            // the fragment, which no request carries; the page keeps it and drops it from the
+            // address bar.
+            return .response(HTTPResponse(status: 303, headers: [("Location", "/#token=\(security.token)")]))
         }
         if let asset = PageAssets.files[request.path] {
             guard request.method == "GET" || request.method == "HEAD" else { return .response(.text(405, "method not allowed\n")) }

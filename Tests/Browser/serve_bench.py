@@ -36,7 +36,7 @@ def serve(path, *options):
     process = subprocess.Popen([MEMO, 'serve', '--no-open', '--library', path, *options], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     found = re.search(r'http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]+)', process.stdout.readline())
     served_port, served_token = int(found.group(1)), found.group(2)
-    get = {'Host': f'127.0.0.1:{served_port}', 'Cookie': f'memo_serve_{served_port}={served_token}'}
+    get = {'Host': f'127.0.0.1:{served_port}', 'X-Memo-Token': served_token}
     return process, served_port, get, {**get, 'Origin': f'http://127.0.0.1:{served_port}', 'Content-Type': 'application/json'}
 
 
@@ -50,7 +50,7 @@ def event_stream(served_port, get):
 
 server, port, headers, post = serve(library)
 host = headers['Host']
-token = headers['Cookie'].split('=', 1)[1]
+token = headers['X-Memo-Token']
 
 
 def timed_get(connection, path):
@@ -68,7 +68,7 @@ _, memo = timed_get(connection, '/api/memos/' + memo_id)
 revision, length = memo['revision'], len(memo['text'].encode('utf-16-le')) // 2
 
 events = socket.create_connection(('127.0.0.1', port))
-events.sendall(f'GET /api/events HTTP/1.1\r\nHost: {host}\r\nCookie: memo_serve_{port}={token}\r\nSec-Fetch-Site: same-origin\r\n\r\n'.encode())
+events.sendall(f'GET /api/events HTTP/1.1\r\nHost: {host}\r\nX-Memo-Token: {token}\r\nSec-Fetch-Site: same-origin\r\n\r\n'.encode())
 events.settimeout(10)
 buffer = b''
 # The stream is registered once its first event (the status) arrives: an edit's confirmation

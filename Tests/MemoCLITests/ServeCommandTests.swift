@@ -165,11 +165,11 @@ import Testing
         // The warning says what plain HTTP means for the token: it crosses the network readable.
         #expect(errors.contains("crosses the network in clear text (plain HTTP, no encryption)"), "\(errors)")
         #expect(Self.connects(to: "127.0.0.2", port: Int(match.1)!), "no connection to 127.0.0.2:\(match.1)")
-        // "(the token still applies)": the API there without the cookie is refused, with it served.
-        func status(cookie: String?) -> Int? {
+        // "(the token still applies)": the API there without the token is refused, with it served.
+        func status(token: String?) -> Int? {
             var request = URLRequest(url: URL(string: "http://127.0.0.2:\(match.1)/api/memos")!)
             request.httpShouldHandleCookies = false
-            if let cookie { request.setValue("memo_serve_\(match.1)=\(cookie)", forHTTPHeaderField: "Cookie") }
+            if let token { request.setValue(token, forHTTPHeaderField: "X-Memo-Token") }
             let answer = Mutex<Int?>(nil)
             let done = DispatchSemaphore(value: 0)
             URLSession.shared.dataTask(with: request) { _, response, _ in
@@ -179,9 +179,9 @@ import Testing
             _ = done.wait(timeout: .now() + 10)
             return answer.withLock { $0 }
         }
-        #expect(status(cookie: nil) == 403)
-        #expect(status(cookie: "0000") == 403)
-        #expect(status(cookie: String(match.2)) == 200)
+        #expect(status(token: nil) == 403)
+        #expect(status(token: "0000") == 403)
+        #expect(status(token: String(match.2)) == 200)
     }
 
     /// What `memo serve` printed to `outPath`, read every `pollMicroseconds` until it holds the
@@ -356,7 +356,7 @@ import Testing
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
             request.httpShouldHandleCookies = false
-            request.setValue("memo_serve_\(port)=\(token)", forHTTPHeaderField: "Cookie")
+            request.setValue(token, forHTTPHeaderField: "X-Memo-Token")
             if let body {
                 request.httpBody = Data(body.utf8)
                 request.setValue("http://127.0.0.1:\(port)", forHTTPHeaderField: "Origin")

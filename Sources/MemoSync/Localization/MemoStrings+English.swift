@@ -509,8 +509,9 @@ extension MemoStrings {
             Serves the notes app to a browser on this computer: the memo list beside an
             editor, search as you type, the trash, light and dark, in English, Korean and
             Japanese. Prints the address to open (with an access token made anew at each start) and opens
-            it with $BROWSER, else the desktop's opener (xdg-open when there is a display;
-            open on macOS). The library is synced with its store in the
+            it, with a second token good for one visit (other users can read the opener's
+            command line), with $BROWSER, else the desktop's opener (xdg-open when there is a
+            display; open on macOS). The library is synced with its store in the
             background (the one memo sync remembers, or --store). Other memo commands keep
             working on the same library meanwhile. Stop with Ctrl-C.
 

@@ -32,6 +32,13 @@ public struct TextOperation: Equatable, Sendable {
     /// The length of the text it makes, in UTF-16 code units.
     public private(set) var targetLengthUTF16 = 0
 
+    /// The longest text an operation may walk, in UTF-16 code units: a memo's content is at most
+    /// 4 GiB (`Limits.contentBytesMax`), so no count and no length of a valid operation is larger.
+    /// The server refuses an operation that names more (`POST /api/memos/ID/edits`, 400), before
+    /// it is built: ``retain(_:)``, ``insert(_:)`` and ``delete(_:)`` take counts and lengths
+    /// within it, where their sums cannot overflow.
+    public static let lengthUTF16Max = Int(UInt32.max)
+
     /// The operation that changes nothing.
     public init() {}
 

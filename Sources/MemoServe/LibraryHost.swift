@@ -106,6 +106,12 @@ public final class LibraryHost: Sendable {
     /// The library, open until ``stop()``, sharing its folder.
     private let replica: Replica
     private let state: Mutex<State>
+    /// This run's identifier (128 random bits, hexadecimal), another at each start. Revisions
+    /// are numbered from 0 in each run, so a revision means something only with its run: a page
+    /// gets the run with the memo (`GET /api/memos/ID`, and the `status` event) and names it in
+    /// every edit; an edit naming another run is refused (409) and the page reloads the memo
+    /// (SERVE.md, "Between the page and the engine").
+    public let runID: String
 
     struct State {
         var lastChange: UInt64 = 0
@@ -146,6 +152,8 @@ public final class LibraryHost: Sendable {
             throw ServeFailure(status: 500, message: Self.message(error))
         }
         self.replica = replica
+        var generator = SystemRandomNumberGenerator()
+        runID = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
         let notebook = replica.notebook
         var initial = State(notebook: notebook, version: notebook.version)
         if syncer != nil { initial.sync.state = "syncing"; initial.dirtySinceSync = true }
@@ -228,14 +236,25 @@ public final class LibraryHost: Sendable {
         try change { replica throws(ReplicaError) in try replica.createMemo(text: text) }
     }
 
-    /// Applies a page's operation, made on `base`, to memo `id`: returns the revision it made.
+    /// Applies a page's operation, made on `base` of run `run` (``runID``), to memo `id`: returns
+    /// the revision it made. Refused with nothing changed: another run's revision (409, the page
+    /// reloads, `code` "staleRun"), a memo that does not exist (404), a revision this run does
+    /// not have or an operation that does not fit its text (409, the page reloads).
     ///
     /// The operation is moved over every change since `base` (the documents first follow what
     /// merges brought), then applied to the replica only if nothing arrived meanwhile; when
     /// something did (a sync's merge, made outside the gate), the documents follow it and the
     /// operation is moved again.
-    public func edit(_ id: MemoID, operation: TextOperation, base: Int, client: String) throws(ServeFailure) -> Int {
-        try change { replica throws(ServeFailure) in
+    public func edit(_ id: MemoID, operation: TextOperation, base: Int, run: String, client: String) throws(ServeFailure) -> Int {
+        guard run == runID else {
+            // Made on a revision of an earlier run (revisions restart at 0 each run): its
+            // positions name a text this run may never have had.
+            throw ServeFailure(status: 409, message: ServeText.text("error.staleRun"), reload: true, code: "staleRun")
+        }
+        return try change { replica throws(ServeFailure) in
+            guard let memo = replica.notebook.memo(id), memo.status != .purged else {
+                throw ServeFailure(status: 404, message: ServeText.text("error.noSuchMemo"))
+            }
             for _ in 0..<Self.editAttemptsMax {
                 let notebook = replica.notebook
                 refresh(notebook)
@@ -596,11 +615,12 @@ public final class LibraryHost: Sendable {
         ]
     }
 
-    /// The status event's JSON (sent to each new event stream first).
+    /// The status event's JSON (sent to each new event stream first), with ``runID``: a page
+    /// whose event stream reconnects to a later run reloads its memo.
     public var statusJSON: String {
         let status = syncStatus
         let error: Any = status.error ?? NSNull()
-        return JSON.encode(["state": status.state, "error": error, "lastSync": status.lastSyncMilliseconds, "damage": damageJSON])
+        return JSON.encode(["state": status.state, "error": error, "lastSync": status.lastSyncMilliseconds, "damage": damageJSON, "run": runID])
     }
 
     // MARK: Helpers
@@ -730,17 +750,56 @@ enum JSON {
         }
     }
 
-    /// The operation `value` describes, nil when malformed.
-    static func operation(from value: Any?) -> TextOperation? {
-        guard let items = value as? [Any], items.count <= 10_000 else { return nil }
-        var operation = TextOperation()
-        for item in items {
-            if let text = item as? String {
-                operation.insert(Array(text.utf16))
-            } else if let number = item as? Int, number != 0 {
-                if number > 0 { operation.retain(number) } else { operation.delete(-number) }
+    /// An element of an operation as a page sends it (ot.js's form): a whole number (n > 0 keeps
+    /// n units, n < 0 removes -n) or a text to insert. Decoded strictly (`JSONDecoder`): `true`,
+    /// `null`, an object, a fraction or a number beyond `Int` is no element.
+    enum OperationElement: Decodable, Sendable {
+        case count(Int)
+        case text(String)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let count = try? container.decode(Int.self) {
+                self = .count(count)
             } else {
-                return nil
+                self = .text(try container.decode(String.self))
+            }
+        }
+    }
+
+    /// The most elements an operation may have.
+    static let operationElementsMax = 10_000
+
+    /// The operation `elements` describe; nil when malformed: more than
+    /// ``operationElementsMax`` elements, a count of 0, or a count or a length (of the text it
+    /// applies to, or of the text it makes) beyond ``TextOperation/lengthUTF16Max``. Every sum is
+    /// checked against that bound before it is made, so no count overflows (a retain of
+    /// `Int.max`, a delete of `Int.min` trapped here and took the server down with the edits it
+    /// had not saved yet).
+    static func operation(from elements: [OperationElement]) -> TextOperation? {
+        guard elements.count <= operationElementsMax else { return nil }
+        let bound = TextOperation.lengthUTF16Max
+        var baseLengthUTF16 = 0, targetLengthUTF16 = 0
+        var operation = TextOperation()
+        for element in elements {
+            switch element {
+            case let .text(text):
+                let units = Array(text.utf16)
+                guard units.count <= bound - targetLengthUTF16 else { return nil }
+                targetLengthUTF16 += units.count
+                operation.insert(units)
+            case let .count(number):
+                guard number != 0, number.magnitude <= UInt(bound) else { return nil }
+                let count = Int(number.magnitude)
+                guard count <= bound - baseLengthUTF16 else { return nil }
+                baseLengthUTF16 += count
+                if number > 0 {
+                    guard count <= bound - targetLengthUTF16 else { return nil }
+                    targetLengthUTF16 += count
+                    operation.retain(count)
+                } else {
+                    operation.delete(count)
+                }
             }
         }
         return operation

@@ -7,27 +7,48 @@ import Synchronization
 
 /// The security checks of `memo serve` (SERVE.md, "Safe on a shared machine").
 public struct ServeSecurity: Sendable {
-    /// The per-start secret: in the address printed, then in an HttpOnly, SameSite=Strict cookie.
+    /// The per-start secret: in the address printed; the first visit hands it to the page in the
+    /// address's fragment (`/#token=`, never sent to a server), and the page keeps it in its
+    /// session storage (this origin's: this host and port only) and sends it in the
+    /// ``tokenHeader`` header of every request. No cookie carries it: a cookie is the host's,
+    /// not the port's, and went to every other server on 127.0.0.1.
     public let token: String
+    /// The header a page sends the token in ("X-Memo-Token"; lowercase, as requests hold names).
+    public static let tokenHeader = "x-memo-token"
     /// The `Host` values accepted ("127.0.0.1:8080", "localhost:8080").
     public let allowedHosts: Set<String>
-
-    /// The cookie's name.
-    public static let cookieName = "memo_serve"
+    /// The token of the address given to the browser opener (`$BROWSER`, `xdg-open`): a command
+    /// line, which other users of the machine can read while it runs (`/proc/PID/cmdline`).
+    /// It is good for one visit, which gives the page ``token``, and refused afterwards,
+    /// so a token read from a command line later is worthless. The address printed keeps
+    /// ``token``, good for the whole run (a second browser, a page opened again).
+    public let openerToken: String
+    private let openerTicket = OpenerTicket()
 
     /// A fresh random token, and the hosts of `address:port` (with `localhost` for a loopback
     /// address).
     public init(address: String, port: UInt16, token: String? = nil) {
         var generator = SystemRandomNumberGenerator()
         self.token = token ?? (0..<4).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
+        openerToken = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
         var hosts: Set<String> = ["\(address):\(port)"]
         if address == "127.0.0.1" { hosts.insert("localhost:\(port)") }
         allowedHosts = hosts
     }
 
     /// Why `request` is refused, or nil. `stateChanging`: a request that changes something or
-    /// opens the event stream, which must come from the app's own origin.
-    func refusal(_ request: HTTPRequest, stateChanging: Bool, tokenInQuery: Bool) -> HTTPResponse? {
+    /// opens the event stream, which must come from the app's own origin. `pageFile`: one of the
+    /// page's own files (the page, its script, style and texts), which hold no memo and are
+    /// served without the token, so that a page reloaded from `/` finds its token again.
+    /// A refusal closes its connection (``HTTPResponse/closesConnection``): a client without the
+    /// token keeps no idle connection, and with it a place among the server's connections.
+    func refusal(_ request: HTTPRequest, stateChanging: Bool, pageFile: Bool) -> HTTPResponse? {
+        guard var refusal = openRefusal(request, stateChanging: stateChanging, pageFile: pageFile) else { return nil }
+        refusal.closesConnection = true
+        return refusal
+    }
+
+    private func openRefusal(_ request: HTTPRequest, stateChanging: Bool, pageFile: Bool) -> HTTPResponse? {
         guard request.headerCount("host") == 1, let host = request.header("host"), allowedHosts.contains(host.lowercased()) else {
             return .text(421, "this server answers only to its own address\n")
         }
@@ -42,24 +63,22 @@ public struct ServeSecurity: Sendable {
             let site = request.header("sec-fetch-site")
             guard request.method == "GET", site == "same-origin" else { return .text(403, "cross-origin requests are refused\n") }
         }
-        if tokenInQuery, let given = request.query["token"], constantTimeEqual(given, token) { return nil }
-        guard let cookie = cookieToken(request), constantTimeEqual(cookie, token) else {
+        if request.path == "/", let given = request.query["token"] {
+            if constantTimeEqual(given, token) { return nil }
+            if constantTimeEqual(given, openerToken) {
+                guard openerTicket.take() else {
+                    return .text(403, "this address opened the browser once already; open the address memo serve printed\n")
+                }
+                return nil
+            }
+            return .text(403, "open the address memo serve printed (it holds the access token)\n")
+        }
+        if pageFile { return nil }
+        guard request.headerCount(Self.tokenHeader) == 1, let given = request.header(Self.tokenHeader), constantTimeEqual(given, token) else {
             return .text(403, "open the address memo serve printed (it holds the access token)\n")
         }
         return nil
     }
-
-    func cookieToken(_ request: HTTPRequest) -> String? {
-        for header in request.headers where header.name == "cookie" {
-            for pair in header.value.split(separator: ";") {
-                let parts = pair.trimmingSpaces.split(separator: "=", maxSplits: 1)
-                if parts.count == 2 && parts[0] == Self.cookieName { return String(parts[1]) }
-            }
-        }
-        return nil
-    }
-
-    var cookie: String { "\(Self.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" }
 
     private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
@@ -70,8 +89,41 @@ public struct ServeSecurity: Sendable {
     }
 }
 
+/// The browser opener's address, used or not (``ServeSecurity/openerToken``).
+final class OpenerTicket: Sendable {
+    private let used = Mutex(false)
+
+    /// True the first time only.
+    func take() -> Bool {
+        used.withLock { used in
+            defer { used = true }
+            return !used
+        }
+    }
+}
+
 extension String {
     func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+/// `POST /api/memos`: the new memo's text.
+struct NewMemoBody: Decodable {
+    var text: String
+}
+
+/// `POST /api/memos/ID/edits`: an operation made on `revision` of run `run` (``LibraryHost/runID``)
+/// by the page `client`.
+struct EditBody: Decodable {
+    var run: String
+    var revision: Int
+    var operation: [JSON.OperationElement]
+    var client: String
+}
+
+/// `POST /api/held-back/restore`: the language of the first lines naming a memo's title (English
+/// when absent or without a catalog).
+struct RestoreBody: Decodable {
+    var language: String?
 }
 
 /// The app: routes every request.
@@ -90,12 +142,14 @@ public final class ServeApp: Sendable {
     /// Answers `request`.
     public func handle(_ request: HTTPRequest) -> HTTPReply {
         let changing = !(request.method == "GET" || request.method == "HEAD") || request.path == "/api/events"
-        if let refusal = security.refusal(request, stateChanging: changing, tokenInQuery: request.path == "/") {
+        if let refusal = security.refusal(request, stateChanging: changing, pageFile: PageAssets.files[request.path] != nil) {
             return .response(refusal)
         }
         if request.path == "/" && request.query["token"] != nil {
-            // The token leaves the address bar; the cookie carries it from here on.
-            return .response(HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", security.cookie)]))
+            // The token (this run's, for the opener's single-use one too) goes to the page in
+            // the fragment, which no request carries; the page keeps it and drops it from the
+            // address bar.
+            return .response(HTTPResponse(status: 303, headers: [("Location", "/#token=\(security.token)")]))
         }
         if let asset = PageAssets.files[request.path] {
             guard request.method == "GET" || request.method == "HEAD" else { return .response(.text(405, "method not allowed\n")) }
@@ -134,15 +188,15 @@ public final class ServeApp: Sendable {
         case ("GET", "trash", 2):
             return Self.json(200, list(request, trash: true))
         case ("POST", "memos", 2):
-            let body = try object(request)
-            let id = try host.create(text: body["text"] as? String ?? "")
+            let body = try decode(NewMemoBody.self, request, refusal: "error.malformedMemo", code: "malformedMemo")
+            let id = try host.create(text: body.text)
             return Self.json(200, ["id": id.description])
         case ("GET", "memos", 3):
             let id = try memoID(parts[2])
             let (text, revision, memo) = try host.openDocument(id)
             let notebook = host.notebook
             return Self.json(200, [
-                "id": id.description, "text": text, "revision": revision, "status": Self.status(memo.status),
+                "id": id.description, "text": text, "revision": revision, "run": host.runID, "status": Self.status(memo.status),
                 "canUndo": notebook.canUndo(id), "canRedo": notebook.canRedo(id), "modified": memo.modifiedAt.wallMilliseconds,
             ])
         case ("GET", "memos", 4) where parts[3] == "export":
@@ -168,10 +222,11 @@ public final class ServeApp: Sendable {
                 try host.revert(id, toVersionNamed: name)
                 return Self.json(200, ["ok": true])
             case "edits":
-                guard let base = body["revision"] as? Int, let operation = JSON.operation(from: body["operation"]),
-                    let client = body["client"] as? String, client.utf8.count <= 64
-                else { throw ServeFailure(status: 400, message: "a malformed edit") }
-                let revision = try host.edit(id, operation: operation, base: base, client: client)
+                let malformed = ServeFailure(
+                    status: 400, message: ServeText.text("error.malformedEdit", acceptLanguage: request.header("accept-language")), code: "malformedEdit")
+                let edit = try decode(EditBody.self, request, refusal: "error.malformedEdit", code: "malformedEdit")
+                guard edit.revision >= 0, edit.client.utf8.count <= 64, let operation = JSON.operation(from: edit.operation) else { throw malformed }
+                let revision = try host.edit(id, operation: operation, base: edit.revision, run: edit.run, client: edit.client)
                 return Self.json(200, ["revision": revision])
             case "undo", "redo":
                 try host.undo(id, redo: parts[3] == "redo")
@@ -190,9 +245,8 @@ public final class ServeApp: Sendable {
         case ("GET", "held-back", 2):
             return Self.json(200, host.heldBackJSON)
         case ("POST", "held-back", 3) where parts[2] == "restore":
-            let body = try object(request)
-            let language = body["language"] as? String ?? "en"
-            return Self.json(200, try host.restoreHeldBackTexts(language: language))
+            let body = try decode(RestoreBody.self, request, refusal: "error.malformedLanguage", code: "malformedLanguage")
+            return Self.json(200, try host.restoreHeldBackTexts(language: body.language ?? "en"))
         case ("GET", "status", 2):
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(host.statusJSON.utf8))
         default:
@@ -266,6 +320,17 @@ public final class ServeApp: Sendable {
     private func object(_ request: HTTPRequest) throws(ServeFailure) -> [String: Any] {
         guard let object = JSON.decode(request.body) as? [String: Any] else { throw ServeFailure(status: 400, message: "a malformed body") }
         return object
+    }
+
+    /// The body of `request` as a `T`, every field of its JSON type (a number is no text, `true`
+    /// is no number); else a 400 refusal with the text `refusal` in the request's language
+    /// (`Accept-Language`) and `code`, for the page to tell in its own.
+    private func decode<T: Decodable>(_ type: T.Type, _ request: HTTPRequest, refusal: String, code: String) throws(ServeFailure) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(request.body))
+        } catch {
+            throw ServeFailure(status: 400, message: ServeText.text(refusal, acceptLanguage: request.header("accept-language")), code: code)
+        }
     }
 
     private func memoID(_ text: String) throws(ServeFailure) -> MemoID {

@@ -145,7 +145,9 @@ extension Runner {
         if address != "127.0.0.1" { note(t("note.serveListening", ["address": address])) }
         console.print(t("serve.stop"))
         console.flush()
-        if !options.noOpen { Self.openBrowser(url, environment: environment) }
+        // The opener gets an address of its own, good for one visit: its command line can be
+        // read by other users of the machine (SERVE.md, "Safe on a shared machine").
+        if !options.noOpen { Self.openBrowser("http://\(address):\(server.port)/?token=\(app.security.openerToken)", environment: environment) }
         // Until interrupted: SIGINT/SIGTERM stop the server and close the library cleanly.
         await stopSignals.wait()
         server.stop()

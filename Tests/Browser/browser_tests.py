@@ -377,6 +377,62 @@ for language, expected in [('ko', '새 메모'), ('ja', '新規メモ')]:
 
 
 
+@scenario('a reload keeps the typing the server has not confirmed, typed again over what changed meanwhile')
+def reload_keeps_typing():
+    # SERVE.md, "Reloading keeps the typing": typing the server never confirmed (here never
+    # sent, as when an edit is refused or the server restarted) is typed again on the text the
+    # reload brings, moved over what another command wrote meanwhile, and reaches the library.
+    made = served.memo('new', 'reload base')
+    assert made.returncode == 0, made.stderr
+    page = Browser('en-US')
+    try:
+        page.go(served.url)
+        find = "[...document.querySelectorAll('#list li')].find((e) => e.querySelector('.title').textContent === 'reload base')"
+        wait(lambda: page.js(f"!!{find}"), 'the memo listed')
+        page.js(f"{find}.click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'reload base', 'the memo open')
+        memo = page.js("state.memo")
+        page.js("const t = document.getElementById('text'); t.value = 'reload base KEPT'; state.collab.edit(t.value);")
+        edit = served.memo('edit', memo[:8], '--insert', '0', 'MEANWHILE ')
+        assert edit.returncode == 0, edit.stderr
+        page.js("void openMemo(state.memo)")
+        expected = 'MEANWHILE reload base KEPT'
+        wait(lambda: page.js("document.getElementById('text').value") == expected, 'the page shows ' + expected)
+        wait(lambda: served.memo('show', memo[:8]).stdout.rstrip('\n') == expected, 'memo show has ' + expected)
+    finally:
+        page.close()
+
+
+@scenario('the token stays out of cookies and the address bar; export and a reload of / still work')
+def token_kept_by_the_page():
+    # SERVE.md, "Safe on a shared machine": no cookie (a cookie is the host's, sent to every
+    # server on 127.0.0.1); the page keeps the token in its session storage and sends it in a
+    # header, also for the export (a download fetched with it) and after a reload of "/".
+    made = served.memo('new', 'export me')
+    assert made.returncode == 0, made.stderr
+    page = Browser('en-US')
+    downloads = tempfile.mkdtemp(prefix='memo-browser-downloads-')
+    try:
+        page.go(served.url)
+        wait(lambda: page.js("location.href").endswith('/') and '?' not in page.js("location.href") and '#' not in page.js("location.href"),
+             'the token dropped from the address bar')
+        cookies = page.call('Storage.getCookies')['cookies']
+        assert cookies == [], f'cookies: {cookies!r}'
+        page.call('Page.reload', session=True)
+        find = "[...document.querySelectorAll('#list li')].find((e) => e.querySelector('.title').textContent === 'export me')"
+        wait(lambda: page.js(f"!!{find}"), 'the memo listed after a reload of /')
+        page.js(f"{find}.click()")
+        wait(lambda: page.js("document.getElementById('text').value") == 'export me', 'the memo open')
+        page.call('Browser.setDownloadBehavior', {'behavior': 'allow', 'downloadPath': downloads})
+        page.js("document.getElementById('export').click()")
+        wait(lambda: os.path.exists(os.path.join(downloads, 'export me.txt')), 'the export downloaded as "export me.txt"')
+        with open(os.path.join(downloads, 'export me.txt'), encoding='utf-8') as exported:
+            assert exported.read().rstrip('\n') == 'export me'
+    finally:
+        page.close()
+        shutil.rmtree(downloads, ignore_errors=True)
+
+
 @scenario('two libraries, two pages typing in one memo at once, synced through a folder')
 def two_libraries():
     store = os.path.join(root, 'store')

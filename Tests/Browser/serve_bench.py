@@ -36,7 +36,7 @@ def serve(path, *options):
     process = subprocess.Popen([MEMO, 'serve', '--no-open', '--library', path, *options], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     found = re.search(r'http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]+)', process.stdout.readline())
     served_port, served_token = int(found.group(1)), found.group(2)
-    get = {'Host': f'127.0.0.1:{served_port}', 'Cookie': f'memo_serve={served_token}'}
+    get = {'Host': f'127.0.0.1:{served_port}', 'X-Memo-Token': served_token}
     return process, served_port, get, {**get, 'Origin': f'http://127.0.0.1:{served_port}', 'Content-Type': 'application/json'}
 
 
@@ -50,7 +50,7 @@ def event_stream(served_port, get):
 
 server, port, headers, post = serve(library)
 host = headers['Host']
-token = headers['Cookie'].split('=', 1)[1]
+token = headers['X-Memo-Token']
 
 
 def timed_get(connection, path):
@@ -68,7 +68,7 @@ _, memo = timed_get(connection, '/api/memos/' + memo_id)
 revision, length = memo['revision'], len(memo['text'].encode('utf-16-le')) // 2
 
 events = socket.create_connection(('127.0.0.1', port))
-events.sendall(f'GET /api/events HTTP/1.1\r\nHost: {host}\r\nCookie: memo_serve={token}\r\nSec-Fetch-Site: same-origin\r\n\r\n'.encode())
+events.sendall(f'GET /api/events HTTP/1.1\r\nHost: {host}\r\nX-Memo-Token: {token}\r\nSec-Fetch-Site: same-origin\r\n\r\n'.encode())
 events.settimeout(10)
 buffer = b''
 # The stream is registered once its first event (the status) arrives: an edit's confirmation
@@ -79,7 +79,7 @@ round_trips = []
 for index in range(300):
     start = time.perf_counter()
     connection.request('POST', f'/api/memos/{memo_id}/edits', headers=post,
-                       body=json.dumps({'revision': revision, 'operation': [length, 'k'], 'client': 'bench'}))
+                       body=json.dumps({'run': memo['run'], 'revision': revision, 'operation': [length, 'k'], 'client': 'bench'}))
     connection.getresponse().read()
     while f'"revision":{revision + 1}'.encode() not in buffer:
         buffer += events.recv(65536)
@@ -135,7 +135,7 @@ def remote_figures(runs=10):
             watcher.start()
             memo = get(writer_port, writer_get, '/api/memos/' + shown_id)
             length = len(memo['text'].encode('utf-16-le')) // 2
-            post(f'/api/memos/{shown_id}/edits', json.dumps({'revision': memo['revision'], 'operation': [length, marker], 'client': 'bench'}))
+            post(f'/api/memos/{shown_id}/edits', json.dumps({'run': memo['run'], 'revision': memo['revision'], 'operation': [length, marker], 'client': 'bench'}))
             post('/api/sync', '{}')   # as the page's sync button
             received = b''
             deadline = time.perf_counter() + 30

@@ -162,12 +162,14 @@ import Testing
         let match = try #require(listenPrinted.firstMatch(of: /http:\/\/127\.0\.0\.2:(\d+)\/\?token=([0-9a-f]+)/), "\(listenPrinted)")
         let errors = (try? String(contentsOfFile: listenErr, encoding: .utf8)) ?? ""
         #expect(errors.contains("listening on 127.0.0.2: anyone who can reach it needs the token"), "\(errors)")
+        // The warning says what plain HTTP means for the token: it crosses the network readable.
+        #expect(errors.contains("crosses the network in clear text (plain HTTP, no encryption)"), "\(errors)")
         #expect(Self.connects(to: "127.0.0.2", port: Int(match.1)!), "no connection to 127.0.0.2:\(match.1)")
-        // "(the token still applies)": the API there without the cookie is refused, with it served.
-        func status(cookie: String?) -> Int? {
+        // "(the token still applies)": the API there without the token is refused, with it served.
+        func status(token: String?) -> Int? {
             var request = URLRequest(url: URL(string: "http://127.0.0.2:\(match.1)/api/memos")!)
             request.httpShouldHandleCookies = false
-            if let cookie { request.setValue("memo_serve=\(cookie)", forHTTPHeaderField: "Cookie") }
+            if let token { request.setValue(token, forHTTPHeaderField: "X-Memo-Token") }
             let answer = Mutex<Int?>(nil)
             let done = DispatchSemaphore(value: 0)
             URLSession.shared.dataTask(with: request) { _, response, _ in
@@ -177,9 +179,9 @@ import Testing
             _ = done.wait(timeout: .now() + 10)
             return answer.withLock { $0 }
         }
-        #expect(status(cookie: nil) == 403)
-        #expect(status(cookie: "0000") == 403)
-        #expect(status(cookie: String(match.2)) == 200)
+        #expect(status(token: nil) == 403)
+        #expect(status(token: "0000") == 403)
+        #expect(status(token: String(match.2)) == 200)
     }
 
     /// What `memo serve` printed to `outPath`, read every `pollMicroseconds` until it holds the
@@ -208,7 +210,8 @@ import Testing
 
     /// `memo help serve`: it "opens it with $BROWSER" (the first of its colon-separated
     /// commands, `%s` standing for the address, else the address added after it), and only
-    /// the address it printed; with --no-open it opens nothing.
+    /// the address it printed, with a single-use token of its own (SERVE.md); with --no-open it
+    /// opens nothing.
     @Test(arguments: [false, true])
     func servingOpensTheAddressWithBrowser(percentForm: Bool) throws {
         let sandbox = try Sandbox()
@@ -245,7 +248,13 @@ import Testing
                     arguments = ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
                     if arguments.isEmpty { usleep(50_000) }
                 }
-                #expect(arguments == (percentForm ? ["--new-window", url] : [url]), "\(arguments)")
+                // The printed address's origin, with a token of its own (single-use: its command
+                // line can be read by other users of the machine).
+                let opener = arguments.last ?? ""
+                #expect(Array(arguments.dropLast()) == (percentForm ? ["--new-window"] : []), "\(arguments)")
+                let origin = url.prefix(while: { $0 != "?" })
+                #expect(opener.hasPrefix(origin + "?token=") && opener != url, "\(arguments)")
+                #expect(opener.firstMatch(of: /^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/) != nil, "\(arguments)")
             }
         }
     }
@@ -347,7 +356,7 @@ import Testing
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
             request.httpShouldHandleCookies = false
-            request.setValue("memo_serve=\(token)", forHTTPHeaderField: "Cookie")
+            request.setValue(token, forHTTPHeaderField: "X-Memo-Token")
             if let body {
                 request.httpBody = Data(body.utf8)
                 request.setValue("http://127.0.0.1:\(port)", forHTTPHeaderField: "Origin")

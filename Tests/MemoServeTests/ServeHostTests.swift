@@ -15,7 +15,7 @@ import Testing
         if offset > 0 { operation.append(offset) }
         operation.append(text)
         if length - offset > 0 { operation.append(length - offset) }
-        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["revision": revision, "operation": operation, "client": client]), as: UTF8.self)
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["run": served.host.runID, "revision": revision, "operation": operation, "client": client]), as: UTF8.self)
         return try served.json("POST", "/api/memos/\(id)/edits", body)
     }
 
@@ -73,7 +73,7 @@ import Testing
                         var operation = TextOperation()
                         if count > 0 { operation.retain(count) }
                         operation.insert(Array("k".utf16))
-                        if (try? host.edit(id, operation: operation, base: count, client: "t")) != nil { count += 1 }
+                        if (try? host.edit(id, operation: operation, base: count, run: host.runID, client: "t")) != nil { count += 1 }
                     }
                 }
             }
@@ -144,7 +144,7 @@ import Testing
         _ = try Self.type(served, id, "Y", at: 2, length: 2, revision: 0, client: "two")
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "aXbY")
         // A revision the server never had: reload.
-        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":99,"operation":["z",4],"client":"x"}"#)
+        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"run":"\#(served.host.runID)","revision":99,"operation":["z",4],"client":"x"}"#)
         #expect(refused.status == 409)
         // SERVE.md: "the page reloads the memo": it does when the refusal says so (else it
         // would post the same edit again forever, never confirmed, never saved).
@@ -260,7 +260,7 @@ import Testing
         #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
         #expect(try served.request("POST", "/api/memos/\(id)/trash", body: "{}").status == 200)
         let before = served.host.events.nextID
-        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":0,"operation":[2,"X"],"client":"t"}"#)
+        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"run":"\#(served.host.runID)","revision":0,"operation":[2,"X"],"client":"t"}"#)
         #expect(refused.status == 409)
         #expect(try served.host.openDocument(MemoID(id)!).text == "ab")
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "ab")
@@ -289,7 +289,7 @@ import Testing
         #expect(try served.json("GET", "/api/memos/\(id)")["revision"] as? Int == 0)
         let before = served.host.events.nextID
         // Keep "a" and the high surrogate, insert "X", keep the low surrogate and "b".
-        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"revision":0,"operation":[2,"X",2],"client":"p1"}"#)
+        let refused = try served.request("POST", "/api/memos/\(id)/edits", body: #"{"run":"\#(served.host.runID)","revision":0,"operation":[2,"X",2],"client":"p1"}"#)
         #expect(refused.status == 409, "\(refused.status)")
         #expect(((try? JSONSerialization.jsonObject(with: Data(refused.body))) as? [String: Any])?["reload"] as? Bool == true)
         #expect(served.host.events.nextID == before, "an update went to the pages")

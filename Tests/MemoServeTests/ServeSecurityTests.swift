@@ -11,14 +11,17 @@ import Synchronization
 import Testing
 
 @Suite(.serialized) struct ServeSecurityTests {
-    @Test func tokenBecomesAStrictHttpOnlyCookie() throws {
+    @Test func tokenGoesToThePageInTheFragmentNeverInACookie() throws {
         let served = try ServedLibrary()
         let first = try served.request("GET", "/?token=\(served.token)", headers: [("Host", served.hostHeader)])
         #expect(first.status == 303)
-        // SERVE.md: the first visit "drops it from the address".
-        #expect(first.headers["location"] == "/")
-        let cookie = try #require(first.headers["set-cookie"])
-        #expect(cookie.contains("memo_serve=\(served.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        // SERVE.md: the first visit drops the token from the address, and hands it to the page in
+        // the fragment (which no request carries); no cookie carries it.
+        #expect(first.headers["location"] == "/#token=\(served.token)")
+        #expect(first.headers["set-cookie"] == nil)
+        // The page's own files hold no memo: served without the token. The API needs it.
+        #expect(try served.request("GET", "/", headers: [("Host", served.hostHeader)]).status == 200)
+        #expect(try served.request("GET", "/api/memos", headers: [("Host", served.hostHeader)]).status == 403)
         let page = try served.request("GET", "/")
         #expect(page.status == 200)
         #expect(page.text.contains("<textarea"))
@@ -47,9 +50,11 @@ import Testing
     }
 
     /// SERVE.md's bounds, as `memo serve` starts with them (the tests run with smaller ones):
-    /// a head of 16 KiB, a body of 4 MiB, 10 s for a request, 30 s idle, 64 connections.
+    /// a head of 16 KiB, a body of 4 MiB, 10 s for a request, 3 s for a connection's first
+    /// request, 30 s idle, 64 connections.
     @Test func theDefaultBoundsAreTheDocumentedOnes() {
         let limits = HTTPLimits()
+        #expect(limits.firstRequestTimeoutMilliseconds == 3_000)
         #expect(limits.maxHeadBytes == 16 * 1024 && limits.maxBodyBytes == 4 * 1024 * 1024)
         #expect(limits.requestTimeoutMilliseconds == 10_000 && limits.idleTimeoutMilliseconds == 30_000)
         #expect(limits.maxConnections == 64)
@@ -66,7 +71,7 @@ import Testing
         limits.lingerBytes = 256 * 1024
         limits.requestTimeoutMilliseconds = 10_000
         let served = try ServedLibrary(limits: limits)
-        let head = "POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: \(limits.maxBodyBytes + 1)\r\n\r\n"
+        let head = "POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\n\(served.tokenLine)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: \(limits.maxBodyBytes + 1)\r\n\r\n"
         let late = try RawHTTP.connect(port: served.port)
         defer { close(late) }
         RawHTTP.send(late, Array(head.utf8))
@@ -100,6 +105,7 @@ import Testing
         limits.maxConnections = 2
         limits.requestTimeoutMilliseconds = 5_000
         limits.idleTimeoutMilliseconds = 5_000
+        limits.firstRequestTimeoutMilliseconds = 5_000
         let served = try ServedLibrary(limits: limits)
         // Two connections that say nothing hold both places.
         let holders = try (0..<2).map { _ in try RawHTTP.connect(port: served.port) }
@@ -129,7 +135,7 @@ import Testing
         let silent = try RawHTTP.connect(port: served.port)
         // One that made a request and then says nothing more.
         let finished = try RawHTTP.connect(port: served.port)
-        RawHTTP.send(finished, Array("GET /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\n\r\n".utf8))
+        RawHTTP.send(finished, Array("GET /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\n\(served.tokenLine)\r\n\r\n".utf8))
         #expect(try RawHTTP.readResponse(finished).status == 200)
         for descriptor in [silent, finished] {
             var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -214,13 +220,13 @@ import Testing
     @Test func localhostIsAnAcceptedHost() throws {
         let served = try ServedLibrary()
         let local = "localhost:\(served.port)"
-        let page = try served.request("GET", "/api/memos", headers: [("Host", local), ("Cookie", "memo_serve=\(served.token)")])
+        let page = try served.request("GET", "/api/memos", headers: [("Host", local), ("X-Memo-Token", served.token)])
         #expect(page.status == 200, "\(page.status) \(page.text)")
         let post = try served.request(
-            "POST", "/api/memos", headers: [("Host", local), ("Cookie", "memo_serve=\(served.token)"), ("Origin", "http://\(local)"), ("Content-Type", "application/json")],
+            "POST", "/api/memos", headers: [("Host", local), ("X-Memo-Token", served.token), ("Origin", "http://\(local)"), ("Content-Type", "application/json")],
             body: #"{"text":"from localhost"}"#)
         #expect(post.status == 200 || post.status == 201, "\(post.status) \(post.text)")
-        let other = try served.request("GET", "/api/memos", headers: [("Host", "example.com:\(served.port)"), ("Cookie", "memo_serve=\(served.token)")])
+        let other = try served.request("GET", "/api/memos", headers: [("Host", "example.com:\(served.port)"), ("X-Memo-Token", served.token)])
         #expect(other.status == 421)
     }
 
@@ -250,9 +256,11 @@ import Testing
         let before = served.host.notebook.list().count
         let attacks: [(String, RawResponse, Int)] = [
             ("no token", try served.request("POST", "/api/memos", headers: [("Host", served.hostHeader), ("Origin", served.origin), ("Content-Type", "application/json")], body: #"{"text":"x"}"#), 403),
-            ("no token, page", try served.request("GET", "/", headers: [("Host", served.hostHeader)]), 403),
+            ("the API with the token in a cookie, as before", try served.request("GET", "/api/memos", headers: [("Host", served.hostHeader), ("Cookie", "memo_serve=\(served.token)")]), 403),
+            ("another token in the header", try served.request("GET", "/api/memos", headers: [("Host", served.hostHeader), ("X-Memo-Token", String(repeating: "0", count: 64))]), 403),
+            ("two token headers", try served.request("GET", "/api/memos", headers: served.pageHeaders + [("X-Memo-Token", "0000")]), 403),
             ("wrong token", try served.request("GET", "/?token=0000", headers: [("Host", served.hostHeader)]), 403),
-            ("wrong Host", try served.request("GET", "/api/memos", headers: [("Host", "evil.example:\(served.port)"), ("Cookie", "memo_serve=\(served.token)")]), 421),
+            ("wrong Host", try served.request("GET", "/api/memos", headers: [("Host", "evil.example:\(served.port)"), ("X-Memo-Token", served.token)]), 421),
             ("DNS rebinding", try served.request("GET", "/?token=\(served.token)", headers: [("Host", "attacker.example")]), 421),
             ("cross-origin POST", try served.request("POST", "/api/memos", headers: served.pageHeaders + [("Origin", "http://evil.example"), ("Content-Type", "application/json")], body: #"{"text":"x"}"#), 403),
             ("POST without Origin", try served.request("POST", "/api/memos/\(id)/trash", headers: served.pageHeaders + [("Content-Type", "application/json")], body: "{}"), 403),
@@ -262,17 +270,15 @@ import Testing
             ("event stream naming no origin", try served.request("GET", "/api/events", headers: served.pageHeaders), 403),
             ("same-site event stream", try served.request("GET", "/api/events", headers: served.pageHeaders + [("Sec-Fetch-Site", "same-site")]), 403),
             ("a body that is not JSON", try served.request("POST", "/api/memos", body: "text=x"), 400),
-            ("the script without the cookie", try served.request("GET", "/app.js", headers: [("Host", served.hostHeader)]), 403),
-            ("the style sheet without the cookie", try served.request("GET", "/app.css", headers: [("Host", served.hostHeader)]), 403),
-            ("the strings without the cookie", try served.request("GET", "/strings.js", headers: [("Host", served.hostHeader)]), 403),
-            ("held-back text without the cookie", try served.request("GET", "/api/held-back", headers: [("Host", served.hostHeader)]), 403),
-            ("held-back text to another Host", try served.request("GET", "/api/held-back", headers: [("Host", "evil.example:\(served.port)"), ("Cookie", "memo_serve=\(served.token)")]), 421),
-            ("held-back restore without the cookie", try served.request("POST", "/api/held-back/restore", headers: [("Host", served.hostHeader), ("Origin", served.origin), ("Content-Type", "application/json")], body: "{}"), 403),
+            ("the script from another Host", try served.request("GET", "/app.js", headers: [("Host", "evil.example:\(served.port)")]), 421),
+            ("held-back text without the token", try served.request("GET", "/api/held-back", headers: [("Host", served.hostHeader)]), 403),
+            ("held-back text to another Host", try served.request("GET", "/api/held-back", headers: [("Host", "evil.example:\(served.port)"), ("X-Memo-Token", served.token)]), 421),
+            ("held-back restore without the token", try served.request("POST", "/api/held-back/restore", headers: [("Host", served.hostHeader), ("Origin", served.origin), ("Content-Type", "application/json")], body: "{}"), 403),
             ("cross-origin held-back restore", try served.request("POST", "/api/held-back/restore", headers: served.pageHeaders + [("Origin", "http://evil.example"), ("Content-Type", "application/json")], body: "{}"), 403),
             ("held-back restore without Origin", try served.request("POST", "/api/held-back/restore", headers: served.pageHeaders + [("Content-Type", "application/json")], body: "{}"), 403),
-            ("the event stream without the cookie", try served.request("GET", "/api/events", headers: [("Host", served.hostHeader), ("Origin", served.origin), ("Sec-Fetch-Site", "same-origin")]), 403),
-            ("the API with the token in its query, without the cookie", try served.request("GET", "/api/memos?token=\(served.token)", headers: [("Host", served.hostHeader)]), 403),
-            ("two Host headers", try served.request("GET", "/api/memos", headers: [("Host", served.hostHeader), ("Host", "evil.example:\(served.port)"), ("Cookie", "memo_serve=\(served.token)")]), 421),
+            ("the event stream without the token", try served.request("GET", "/api/events", headers: [("Host", served.hostHeader), ("Origin", served.origin), ("Sec-Fetch-Site", "same-origin")]), 403),
+            ("the API with the token in its query, without the token", try served.request("GET", "/api/memos?token=\(served.token)", headers: [("Host", served.hostHeader)]), 403),
+            ("two Host headers", try served.request("GET", "/api/memos", headers: [("Host", served.hostHeader), ("Host", "evil.example:\(served.port)"), ("X-Memo-Token", served.token)]), 421),
             ("two Origin headers", try served.request("POST", "/api/memos", headers: served.pageHeaders + [("Origin", served.origin), ("Origin", "http://evil.example"), ("Content-Type", "application/json")], body: #"{"text":"x"}"#), 403),
             ("a sync whose body is not JSON", try served.request("POST", "/api/sync", body: "x"), 400),
             ("dot dot", try served.request("GET", "/../../etc/passwd"), 400),
@@ -299,7 +305,7 @@ import Testing
     @Test func aHeadOf16KiBIsServedAndOneByteMoreIsNot() throws {
         let served = try ServedLibrary()
         func head(totalBytes: Int) -> [UInt8] {
-            let start = "GET /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nX-Pad: "
+            let start = "GET /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\n\(served.tokenLine)\r\nX-Pad: "
             let end = "\r\n\r\n"
             return Array((start + String(repeating: "a", count: totalBytes - start.utf8.count - end.utf8.count) + end).utf8)
         }
@@ -327,7 +333,7 @@ import Testing
         for attempt in 0..<6 {
             let connection = try RawHTTP.connect(port: served.port)
             let body = [UInt8](repeating: UInt8(ascii: "a"), count: limit + 1)
-            let head = "POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            let head = "POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\n\(served.tokenLine)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
             let request = Array(head.utf8) + body
             let sent = DispatchSemaphore(value: 0)
             let sentBytes = Mutex(0)
@@ -361,7 +367,7 @@ import Testing
         close(one)
         // A body larger than allowed: refused from its Content-Length, before it is read.
         let large = try RawHTTP.connect(port: served.port)
-        RawHTTP.send(large, Array("POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\nCookie: memo_serve=\(served.token)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{".utf8))
+        RawHTTP.send(large, Array("POST /api/memos HTTP/1.1\r\nHost: \(served.hostHeader)\r\n\(served.tokenLine)\r\nOrigin: \(served.origin)\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{".utf8))
         #expect(try RawHTTP.readResponse(large).status == 413)
         close(large)
         // A request that never ends (slowloris): refused at the deadline.

@@ -51,8 +51,11 @@ final class ServedLibrary: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// The header line a page of this server sends its token in ("X-Memo-Token: TOKEN").
+    var tokenLine: String { "X-Memo-Token: \(token)" }
+
     /// Headers a page of this server sends.
-    var pageHeaders: [(String, String)] { [("Host", hostHeader), ("Cookie", "memo_serve=\(token)")] }
+    var pageHeaders: [(String, String)] { [("Host", hostHeader), ("X-Memo-Token", token)] }
     var postHeaders: [(String, String)] { pageHeaders + [("Origin", origin), ("Content-Type", "application/json")] }
 
     /// A request as the page sends it.

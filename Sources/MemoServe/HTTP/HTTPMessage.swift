@@ -13,6 +13,10 @@ public struct HTTPLimits: Sendable {
     public var requestTimeoutMilliseconds = 10_000
     /// How long an open connection may wait for its next request.
     public var idleTimeoutMilliseconds = 30_000
+    /// How long a new connection may take to send its whole first request, from the moment it
+    /// is accepted: a client that sends nothing (or too slowly) holds one of the
+    /// ``maxConnections`` places only this long, not ``idleTimeoutMilliseconds``.
+    public var firstRequestTimeoutMilliseconds = 3_000
     /// Connections served at once; one more is refused with 503.
     public var maxConnections = 64
     /// After a refusal, how long what the client still sends is read and dropped before the
@@ -36,6 +40,8 @@ public struct HTTPRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body.
     public var body: [UInt8]
+    /// The protocol version of the request line ("HTTP/1.1" or "HTTP/1.0").
+    public var version = "HTTP/1.1"
 
     /// The value of header `name` (lowercase), when sent once; nil when absent or repeated.
     public func header(_ name: String) -> String? {
@@ -63,6 +69,8 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body.
     public var body: [UInt8]
+    /// Whether the server closes the connection after it (`Connection: close`).
+    public var closesConnection = false
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -177,7 +185,9 @@ public enum HTTPParser {
             contentLength = length
         }
         let (path, query) = try splitTarget(target)
-        return (HTTPRequest(method: method, path: path, query: query, headers: headers), contentLength)
+        var request = HTTPRequest(method: method, path: path, query: query, headers: headers)
+        request.version = String(version)
+        return (request, contentLength)
     }
 
     /// The path and the decoded query parameters of a target. A path is refused when it holds a

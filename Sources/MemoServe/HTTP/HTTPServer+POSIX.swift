@@ -144,14 +144,27 @@ public final class HTTPServer: Sendable {
     }
 
     /// Serves the requests of one connection, one after the other.
+    ///
+    /// The first request must arrive whole within ``HTTPLimits/firstRequestTimeoutMilliseconds``
+    /// of the accept: a client holding connections open without a request (any local process,
+    /// without the token) held each of the 64 places for the 30 s idle timeout, and by
+    /// repeating it kept every page out. A connection closes after a response that asks for it
+    /// (a refusal of the token or the host), after an HTTP/1.0 request without
+    /// `Connection: keep-alive`, and after one with `Connection: close`.
     private func serve(_ connection: Connection) {
         var buffer: [UInt8] = []
+        let firstRequestDeadline = Deadline(milliseconds: limits.firstRequestTimeoutMilliseconds)
+        var isFirstRequest = true
         while !isStopped {
-            // The next request's first byte, within the idle timeout.
+            // The next request's first byte, within the idle timeout (the first request's
+            // within its own).
             if buffer.isEmpty {
-                guard connection.read(into: &buffer, deadline: Deadline(milliseconds: limits.idleTimeoutMilliseconds)) == .data else { return }
+                let wait = isFirstRequest ? firstRequestDeadline : Deadline(milliseconds: limits.idleTimeoutMilliseconds)
+                guard connection.read(into: &buffer, deadline: wait) == .data else { return }
             }
-            let deadline = Deadline(milliseconds: limits.requestTimeoutMilliseconds)
+            let requestDeadline = Deadline(milliseconds: limits.requestTimeoutMilliseconds)
+            let deadline = isFirstRequest ? Deadline.earlier(firstRequestDeadline, requestDeadline) : requestDeadline
+            isFirstRequest = false
             var headEnd: Int?
             while true {
                 if let end = Self.headEnd(buffer) { headEnd = end; break }
@@ -186,12 +199,16 @@ public final class HTTPServer: Sendable {
             }
             request.body = Array(buffer[..<contentLength])
             buffer.removeFirst(contentLength)
-            let closing = request.header("connection")?.lowercased() == "close"
+            let options = Set((request.header("connection") ?? "").lowercased().split(separator: ",").map { String($0.trimmingSpaces) })
+            // HTTP/1.0 keeps a connection only when asked to (RFC 9112, 9.3).
+            let keepAlive10 = request.version == "HTTP/1.0" && options.contains("keep-alive")
+            let requestCloses = options.contains("close") || (request.version == "HTTP/1.0" && !keepAlive10)
             state.withLock { $0.served += 1 }
             switch handler(request) {
             case let .response(response):
+                let closing = requestCloses || response.closesConnection
                 var extra = securityHeaders + [("Content-Length", String(response.body.count))]
-                if closing { extra.append(("Connection", "close")) }
+                if closing { extra.append(("Connection", "close")) } else if keepAlive10 { extra.append(("Connection", "keep-alive")) }
                 guard connection.write(response.head(extra: extra) + (request.method == "HEAD" ? [] : response.body)) else { return }
                 if closing { return }
             case let .eventStream(response, produce):
@@ -233,6 +250,15 @@ struct Deadline {
 
     init(milliseconds: Int) {
         uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, milliseconds)) * 1_000_000
+    }
+
+    private init(uptimeNanoseconds: UInt64) {
+        self.uptimeNanoseconds = uptimeNanoseconds
+    }
+
+    /// Whichever of `a` and `b` comes first.
+    static func earlier(_ a: Deadline, _ b: Deadline) -> Deadline {
+        Deadline(uptimeNanoseconds: min(a.uptimeNanoseconds, b.uptimeNanoseconds))
     }
 
     /// Milliseconds left (0 when past).

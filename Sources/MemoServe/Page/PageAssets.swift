@@ -218,6 +218,21 @@ function t(key, args) {
   return text;
 }
 
+// ---- The access token (SERVE.md, "Safe on a shared machine") ---------------------------------
+// The address memo serve printed brings it: the server answers it with /#token=..., a fragment no
+// request carries. The page keeps it in its session storage (this origin's: this host and port
+// only) and sends it in the X-Memo-Token header of every request; no cookie carries it to the
+// other servers of this host.
+const TOKEN = (() => {
+  const given = /^#token=([0-9a-f]{64})$/.exec(location.hash);
+  if (given) {
+    sessionStorage.setItem('memo-serve-token', given[1]);
+    history.replaceState(null, '', '/');
+  }
+  return sessionStorage.getItem('memo-serve-token') || '';
+})();
+function withToken(headers) { return Object.assign({ 'X-Memo-Token': TOKEN }, headers || {}); }
+
 // ---- The scheme (Collab.swift) ---------------------------------------------------------------
 class TextOperation {
   constructor() { this.ops = []; this.baseLength = 0; this.targetLength = 0; }
@@ -444,6 +459,10 @@ const PAGE = 100;
 const state = {
   view: 'memos', items: [], total: 0, selected: null, listRequest: null,
   memo: null, collab: null, client: '', status: 'active', composing: false, queued: [], sending: false, retry: null,
+  // The run the memo's revisions belong to (they restart at 0 each run of memo serve), and the
+  // memo's text as the server has it at state.collab.revision (the text without what this page
+  // typed and the server has not confirmed): what a reload re-applies the typing against.
+  run: '', serverText: '',
 };
 const dateFormat = new Intl.DateTimeFormat(LANG, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -456,7 +475,7 @@ function applyTexts() {
 }
 
 async function api(method, path, body) {
-  const options = { method, headers: {}, credentials: 'same-origin' };
+  const options = { method, headers: withToken(), credentials: 'omit' };
   if (body !== undefined) { options.headers['Content-Type'] = 'application/json'; options.body = JSON.stringify(body); }
   const response = await fetch(path, options);
   let data = null;
@@ -479,7 +498,7 @@ async function loadList(keep) {
   const path = state.view === 'trash' ? '/api/trash' : '/api/memos';
   let data;
   try {
-    const response = await fetch(`${path}?offset=0&limit=${count}&q=${encodeURIComponent(state.view === 'trash' ? '' : query)}`, { signal: controller.signal, credentials: 'same-origin' });
+    const response = await fetch(`${path}?offset=0&limit=${count}&q=${encodeURIComponent(state.view === 'trash' ? '' : query)}`, { signal: controller.signal, headers: withToken(), credentials: 'omit' });
     data = await response.json();
   } catch (e) { return; }
   state.items = data.memos; state.total = data.total;
@@ -527,12 +546,31 @@ async function select(id, focusEditor) {
   if (focusEditor && !ui.text.disabled) ui.text.focus();
 }
 
+// Typing the server has not confirmed, when memo `id` is reloaded (a refused edit, a restarted
+// server, missed events): the text the page shows and the server's text it was typed on.
+function unconfirmedTyping(id) {
+  if (!state.collab || state.memo !== id || state.collab.text === state.serverText) return null;
+  return { base: state.serverText, local: state.collab.text, start: ui.text.selectionStart, end: ui.text.selectionEnd };
+}
+// `typing` re-applied to the server's `text`: both are changes of typing.base, so what the page
+// typed is moved over what changed on the server meanwhile (the scheme's transform), never
+// applied at positions of a text the server no longer has. Null when it does not fit.
+function rebased(typing, text) {
+  const mine = TextOperation.difference(typing.base, typing.local);
+  const theirs = TextOperation.difference(typing.base, text);
+  const pair = TextOperation.transform(mine, theirs);
+  return pair ? pair[0].apply(text) : null;
+}
+
 async function openMemo(id) {
   let data;
   try { data = await api('GET', '/api/memos/' + id); } catch (e) { showNone(); return; }
+  const typing = unconfirmedTyping(id);
   state.memo = id;
   state.client = Math.random().toString(36).slice(2) + Date.now().toString(36);
   state.collab = new Collab(data.text, data.revision);
+  state.run = data.run;
+  state.serverText = data.text;
   state.queued = state.queued.filter((u) => u.memo === id && u.revision > data.revision);
   state.sending = false;
   state.status = data.status;
@@ -543,6 +581,13 @@ async function openMemo(id) {
   const pending = state.queued; state.queued = [];
   for (const update of pending) handleUpdate(update);
   if (historyOpen()) loadHistory(true);
+  // What was typed and not confirmed is typed again on the text just loaded (and sent).
+  const again = typing && state.status === 'active' ? rebased(typing, state.collab.text) : null;
+  if (again !== null && again !== state.collab.text) {
+    ui.text.value = again;
+    ui.text.setSelectionRange(Math.min(typing.start, again.length), Math.min(typing.end, again.length));
+    localEdit();
+  }
 }
 function showNone() {
   state.memo = null; state.collab = null;
@@ -560,6 +605,22 @@ function showStatusOfMemo() {
   ui.copy.hidden = ui.exportLink.hidden = ui.historyToggle.hidden = false;
   ui.exportLink.href = '/api/memos/' + state.memo + '/export';
 }
+// The export is fetched with the token (a link cannot send it), then saved from memory.
+async function exportMemo(e) {
+  e.preventDefault();
+  if (!state.memo) return;
+  const response = await fetch('/api/memos/' + state.memo + '/export', { headers: withToken(), credentials: 'omit' });
+  if (!response.ok) return;
+  const disposition = response.headers.get('Content-Disposition') || '';
+  const named = /filename\*=UTF-8''([^;]+)/.exec(disposition);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = named ? decodeURIComponent(named[1]) : 'memo.txt';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
 
 // Local edits: every input event (outside a composition) becomes an operation.
 function localEdit() {
@@ -569,9 +630,9 @@ function localEdit() {
 }
 async function post(send) {
   state.sending = true;
-  const memo = state.memo, client = state.client;
+  const memo = state.memo, client = state.client, run = state.run;
   try {
-    await api('POST', `/api/memos/${memo}/edits`, { revision: send.base, operation: send.operation.toJSON(), client });
+    await api('POST', `/api/memos/${memo}/edits`, { run, revision: send.base, operation: send.operation.toJSON(), client });
   } catch (error) {
     if (memo !== state.memo || client !== state.client) return;
     if (error.reload) { await openMemo(memo); return; }
@@ -594,12 +655,18 @@ function handleUpdate(update) {
   if (update.revision <= state.collab.revision) return;
   if (update.revision !== state.collab.revision + 1) { openMemo(state.memo); return; }
   if (update.client === state.client) {
+    const serverText = state.collab.outstanding ? state.collab.outstanding.apply(state.serverText) : null;
+    if (serverText === null) { openMemo(state.memo); return; }
+    state.serverText = serverText;
     const next = state.collab.confirmed();
     if (next) post(next); else state.sending = false;
     return;
   }
-  const applied = state.collab.received(TextOperation.fromJSON(update.operation));
-  if (applied === null) { openMemo(state.memo); return; }
+  const operation = TextOperation.fromJSON(update.operation);
+  const serverText = operation.apply(state.serverText);
+  const applied = state.collab.received(operation);
+  if (applied === null || serverText === null) { openMemo(state.memo); return; }
+  state.serverText = serverText;
   const start = ui.text.selectionStart, end = ui.text.selectionEnd, direction = ui.text.selectionDirection;
   const scroll = ui.text.scrollTop;
   ui.text.value = state.collab.text;
@@ -798,16 +865,61 @@ function showSyncStatus(status) {
   ui.status.textContent = t('status.' + status.state, { time, error });
 }
 
-function connect() {
-  const source = new EventSource('/api/events');
-  source.addEventListener('update', (e) => handleUpdate(JSON.parse(e.data)));
-  source.addEventListener('list', () => listChangedSoon());
-  source.addEventListener('status', (e) => showSyncStatus(JSON.parse(e.data)));
-  source.addEventListener('reload', () => { if (state.memo) openMemo(state.memo); loadList(true); });
-  // The stream tells what changes from its start on: what changed before (between the page's
-  // first fetch of the list and the stream's start, or while it was down) is fetched again.
-  source.addEventListener('open', () => { if (ui.status.dataset.state === 'disconnected') { ui.status.textContent = ''; } listChangedSoon(); });
-  source.addEventListener('error', () => { ui.status.dataset.state = 'disconnected'; ui.status.textContent = t('status.disconnected'); });
+// The event stream (server-sent events), read through fetch: an EventSource cannot send the
+// token's header. After a drop it reconnects within a second, from the last event's id.
+const streamHandlers = {
+  update: (data) => handleUpdate(JSON.parse(data)),
+  list: () => listChangedSoon(),
+  status: (data) => {
+    const status = JSON.parse(data);
+    // Another run of memo serve (restarted): its revisions are not this page's.
+    if (state.memo && state.run && status.run && status.run !== state.run) openMemo(state.memo);
+    showSyncStatus(status);
+  },
+  reload: () => { if (state.memo) openMemo(state.memo); loadList(true); },
+};
+async function connect() {
+  let last = null;
+  for (;;) {
+    try {
+      const headers = withToken(last === null ? {} : { 'Last-Event-ID': last });
+      const response = await fetch('/api/events', { headers, credentials: 'omit', cache: 'no-store' });
+      if (response.status === 403) {
+        // No token, or another run's: only the address memo serve printed brings one.
+        ui.status.dataset.state = 'error'; ui.status.textContent = t('status.noToken');
+        return;
+      }
+      if (!response.ok || !response.body) throw new Error(String(response.status));
+      // The stream tells what changes from its start on: what changed before (between the page's
+      // first fetch of the list and the stream's start, or while it was down) is fetched again.
+      if (ui.status.dataset.state === 'disconnected') { ui.status.textContent = ''; }
+      listChangedSoon();
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let name = '', data = '', id = null;
+          for (const line of block.split('\n')) {
+            if (line.startsWith('event: ')) name = line.slice(7);
+            else if (line.startsWith('data: ')) data += (data ? '\n' : '') + line.slice(6);
+            else if (line.startsWith('id: ')) id = line.slice(4);
+          }
+          if (id !== null) last = id;
+          // After a reload (events were lost), the stream starts again from the newest.
+          if (name === 'reload') last = null;
+          if (streamHandlers[name]) streamHandlers[name](data);
+        }
+      }
+    } catch (e) { /* reconnects below */ }
+    ui.status.dataset.state = 'disconnected'; ui.status.textContent = t('status.disconnected');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 function moveSelection(step) {
@@ -873,6 +985,7 @@ function wire() {
   document.querySelectorAll('input[name="history-compare"]').forEach((e) => e.addEventListener('change', () => showVersion(hist.index)));
   ui.historyRestore.addEventListener('click', restoreVersion);
   ui.historyPanel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.preventDefault(); showHistory(false); ui.historyToggle.focus(); } });
+  ui.exportLink.addEventListener('click', exportMemo);
   ui.copy.addEventListener('click', async () => {
     try { await navigator.clipboard.writeText(ui.text.value); ui.note.hidden = false; ui.note.textContent = t('copied'); setTimeout(showStatusOfMemo, 1500); } catch (e) { /* not allowed */ }
   });

@@ -10,6 +10,16 @@ public enum ServeText {
     /// The English text of `key` (server-side messages; the page shows its own language's).
     static func text(_ key: String) -> String { english[key] ?? key }
 
+    /// The text of `key` in the first language of `acceptLanguage` (a request's
+    /// `Accept-Language`: "ko-KR,ko;q=0.9,en;q=0.8") that has a catalog; English when none has.
+    static func text(_ key: String, acceptLanguage: String?) -> String {
+        for range in (acceptLanguage ?? "").split(separator: ",") {
+            let tag = range.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+            if let catalog = catalogs[String(tag.prefix(2))], let text = catalog[key] { return text }
+        }
+        return text(key)
+    }
+
     static let english: [String: String] = [
         "app.title": "MemoSync",
         "list.label": "Memos",
@@ -42,6 +52,7 @@ public enum ServeText {
         "status.offline": "Offline: {error}",
         "status.error": "Sync error: {error}",
         "status.disconnected": "Reconnecting to memo serve…",
+        "status.noToken": "This page has no access token for this memo serve: open the address memo serve printed.",
         "damage.show": "Show their text",
         "damage.restore": "Restore as new memos",
         "damage.restored": "{count} new memo(s) hold the held-back text ({already} restored before). The held-back operations still wait, and apply by themselves if what they wait for arrives.",
@@ -58,6 +69,10 @@ public enum ServeText {
         "error.libraryBusy": "Another memo command is using the library; retrying.",
         "error.stopped": "memo serve stopped.",
         "error.noSuchMemo": "That memo does not exist any more.",
+        "error.staleRun": "memo serve was restarted since this memo was opened; it was reloaded.",
+        "error.malformedEdit": "A malformed edit: it needs run (a text), revision (a whole number from 0), operation (a list of whole numbers other than 0, at most 4294967295 either way, and texts) and client (a text of at most 64 bytes). Nothing was changed.",
+        "error.malformedMemo": "A new memo needs its text as a JSON string (\"text\": \"…\"). Nothing was created.",
+        "error.malformedLanguage": "The language must be a language code as a JSON string (\"en\", \"ko\" or \"ja\"). Nothing was restored.",
         "button.history": "History",
         "history.title": "History",
         "history.slider": "Version",
@@ -110,6 +125,7 @@ public enum ServeText {
         "status.offline": "오프라인: {error}",
         "status.error": "동기화 오류: {error}",
         "status.disconnected": "memo serve에 다시 연결하는 중…",
+        "status.noToken": "이 페이지에는 이 memo serve의 접근 토큰이 없습니다. memo serve가 출력한 주소를 여세요.",
         "damage.show": "그 텍스트 보기",
         "damage.restore": "새 메모로 되살리기",
         "damage.restored": "보류된 텍스트를 새 메모 {count}개에 담았습니다(전에 되살린 것 {already}개). 보류된 작업은 계속 기다리며, 기다리는 것이 도착하면 저절로 적용됩니다.",
@@ -126,6 +142,10 @@ public enum ServeText {
         "error.libraryBusy": "다른 memo 명령이 라이브러리를 쓰고 있어 다시 시도합니다.",
         "error.stopped": "memo serve가 멈췄습니다.",
         "error.noSuchMemo": "그 메모는 더 이상 없습니다.",
+        "error.staleRun": "이 메모를 연 뒤 memo serve가 다시 시작되어 다시 불러왔습니다.",
+        "error.malformedEdit": "잘못된 편집입니다: run(텍스트), revision(0 이상의 정수), operation(0이 아닌 절댓값 4294967295 이하의 정수와 텍스트의 목록), client(64바이트 이하의 텍스트)가 필요합니다. 아무것도 바뀌지 않았습니다.",
+        "error.malformedMemo": "새 메모에는 텍스트가 JSON 문자열로 필요합니다(\"text\": \"…\"). 아무것도 만들지 않았습니다.",
+        "error.malformedLanguage": "언어는 JSON 문자열로 된 언어 코드여야 합니다(\"en\", \"ko\", \"ja\"). 아무것도 복원하지 않았습니다.",
         "button.history": "기록",
         "history.title": "버전 기록",
         "history.slider": "버전",
@@ -178,6 +198,7 @@ public enum ServeText {
         "status.offline": "オフライン: {error}",
         "status.error": "同期エラー: {error}",
         "status.disconnected": "memo serve に再接続しています…",
+        "status.noToken": "このページにはこの memo serve のアクセストークンがありません。memo serve が表示したアドレスを開いてください。",
         "damage.show": "そのテキストを表示",
         "damage.restore": "新しいメモに復旧",
         "damage.restored": "保留中のテキストを新しいメモ {count} 件に入れました(以前に復旧したもの {already} 件)。保留中の操作は待ち続け、待っているものが届けば自動的に適用されます。",
@@ -194,6 +215,10 @@ public enum ServeText {
         "error.libraryBusy": "別の memo コマンドがライブラリを使用中です。再試行します。",
         "error.stopped": "memo serve は停止しました。",
         "error.noSuchMemo": "そのメモはもう存在しません。",
+        "error.staleRun": "このメモを開いた後に memo serve が再起動したため、読み込み直しました。",
+        "error.malformedEdit": "不正な編集です: run (テキスト)、revision (0 以上の整数)、operation (0 以外で絶対値 4294967295 以下の整数とテキストのリスト)、client (64 バイト以下のテキスト) が必要です。何も変更していません。",
+        "error.malformedMemo": "新しいメモにはテキストを JSON 文字列で指定してください (\"text\": \"…\")。何も作成していません。",
+        "error.malformedLanguage": "言語は JSON 文字列の言語コードで指定してください (\"en\"、\"ko\"、\"ja\")。何も復元していません。",
         "button.history": "履歴",
         "history.title": "履歴",
         "history.slider": "バージョン",

@@ -524,8 +524,9 @@ extension MemoStrings {
             Serves the notes app to a browser on this computer: the memo list beside an
             editor, search as you type, the trash, light and dark, in English, Korean and
             Japanese. Prints the address to open (with an access token made anew at each start) and opens
-            it with $BROWSER, else the desktop's opener (xdg-open when there is a display;
-            open on macOS). The library is synced with its store in the
+            it, with a second token good for one visit (other users can read the opener's
+            command line), with $BROWSER, else the desktop's opener (xdg-open when there is a
+            display; open on macOS). The library is synced with its store in the
             background (the one memo sync remembers, or --store). Other memo commands keep
             working on the same library meanwhile. Stop with Ctrl-C.
 
@@ -545,7 +546,7 @@ extension MemoStrings {
         "cli.serve.address": "Open {url}",
         "cli.serve.syncing": "Syncing with {store} in the background (at least every {seconds} s).",
         "cli.serve.stop": "Press Ctrl-C to stop.",
-        "cli.note.serveListening": "listening on {address}: anyone who can reach it needs the token in the address above",
+        "cli.note.serveListening": "listening on {address}: anyone who can reach it needs the token in the address above, and the token crosses the network in clear text (plain HTTP, no encryption): anyone who can see the traffic can take it and read and change every memo",
         "cli.error.serveCannotListen": "cannot listen on {address}: {error}",
         "help.page.demo": """
             The main job in one command: two devices (two libraries in DIR) share a folder

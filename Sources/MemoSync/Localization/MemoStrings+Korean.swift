@@ -521,7 +521,8 @@ extension MemoStrings {
         "help.page.serve": """
             이 컴퓨터의 브라우저에 메모 앱을 띄웁니다: 메모 목록과 편집기, 입력하는 대로
             찾는 검색, 휴지통, 밝은/어두운 테마, 영어·한국어·일본어. 열 주소(시작할 때마다 새로
-            만드는 접근 토큰 포함)를 출력하고, $BROWSER로, 없으면 데스크톱의 열기 도구(디스플레이가 있을
+            만드는 접근 토큰 포함)를 출력하고, 한 번만 쓸 수 있는 별도 토큰을 붙인 주소를(열기 도구의
+            명령줄은 다른 사용자도 읽을 수 있으므로) $BROWSER로, 없으면 데스크톱의 열기 도구(디스플레이가 있을
             때 xdg-open, macOS에서는 open)로 엽니다. 라이브러리는 백그라운드에서
             저장소(memo sync가 기억한 저장소 또는 --store)와 동기화됩니다. 그동안 다른 memo
             명령도 같은 라이브러리에서 계속 쓸 수 있습니다. Ctrl-C로 멈춥니다.
@@ -542,7 +543,7 @@ extension MemoStrings {
         "cli.serve.address": "열 주소: {url}",
         "cli.serve.syncing": "{store}와 백그라운드에서 동기화합니다 (적어도 {seconds}초마다).",
         "cli.serve.stop": "멈추려면 Ctrl-C를 누르세요.",
-        "cli.note.serveListening": "{address}에서 받는 중: 접속하려면 위 주소의 토큰이 필요합니다",
+        "cli.note.serveListening": "{address}에서 받는 중: 접속하려면 위 주소의 토큰이 필요합니다. 토큰은 암호화되지 않은 평문(일반 HTTP)으로 네트워크를 지나므로, 통신을 볼 수 있는 사람은 누구나 토큰을 얻어 모든 메모를 읽고 바꿀 수 있습니다",
         "cli.error.serveCannotListen": "{address}에서 받을 수 없습니다: {error}",
         "help.page.demo": """
             핵심 기능을 명령 하나로 보여 줍니다. 두 기기(DIR 안의 라이브러리 두 개)가 폴더

@@ -1156,6 +1156,9 @@ public final class Replica: Sendable {
         if let encrypted {
             report.encrypted = true
             if report.listedStore { report.plainBlobsIgnored = encrypted.plainBlobKeys }
+            // Skipped blobs named as the store lists them (their `memosync/e1/` keys), not as the
+            // sync saw them: the names a user finds in the store.
+            for index in report.skipped.indices { report.skipped[index].key = encrypted.storedKey(forPlainKey: report.skipped[index].key) }
         }
         return report
     }

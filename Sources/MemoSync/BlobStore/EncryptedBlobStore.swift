@@ -25,6 +25,10 @@ public final class EncryptedBlobStore: BlobStore {
     public let base: any BlobStore
     /// The passphrase-derived key this store was unlocked with, and its derivation.
     public let rememberedKey: RememberedStoreKey
+    /// Whether unlocking it for an encrypted library wrote the library's key blob back into the
+    /// store, and why (``StoreEncryption/unlock(_:remembered:library:random:)``); nil when the
+    /// store's own key blob was used.
+    public let keyBlobWrittenBack: KeyBlobWriteBack?
 
     private struct State {
         var cipher: BlobCipher
@@ -36,9 +40,13 @@ public final class EncryptedBlobStore: BlobStore {
 
     private let state: Mutex<State>
 
-    package init(base: any BlobStore, cipher: BlobCipher, keyBlobKey: String, keyBlob: [UInt8], rememberedKey: RememberedStoreKey) {
+    package init(
+        base: any BlobStore, cipher: BlobCipher, keyBlobKey: String, keyBlob: [UInt8], rememberedKey: RememberedStoreKey,
+        keyBlobWrittenBack: KeyBlobWriteBack? = nil
+    ) {
         self.base = base
         self.rememberedKey = rememberedKey
+        self.keyBlobWrittenBack = keyBlobWrittenBack
         self.state = Mutex(State(cipher: cipher, keyBlobKey: keyBlobKey, keyBlob: keyBlob))
     }
 

@@ -1409,6 +1409,20 @@ public final class Replica: Sendable {
         }
     }
 
+    /// Makes the key blob `store` uses the library's (its `encryption` file, durably), as a sync
+    /// through it would. Call it once ``StoreEncryption/changePassphrase(of:to:log2N:random:)``
+    /// or ``StoreEncryption/rotateDataKey(of:random:)`` returns, before telling the user the
+    /// change is done: a store that loses its key blob (wiped, a new folder) or is rolled back
+    /// before the library's next sync then gets the new key blob back, never the one from before
+    /// (which would undo the change: the old passphrase would open the store again).
+    ///
+    /// - Throws: ``ReplicaError/closed``, ``ReplicaError/disk(_:)`` (the file is as before).
+    @concurrent
+    public func recordKeyBlob(of store: EncryptedBlobStore) async throws(ReplicaError) {
+        let encryption = store.libraryEncryption
+        if self.encryption != encryption { try recordEncryption(encryption) }
+    }
+
     /// Whether the `encryptedLibrarySyncsPlain` mutant is on (debug builds of the test command only).
     private static var mutantSyncsPlain: Bool {
         #if MEMOSYNC_MUTANTS

@@ -274,18 +274,28 @@ struct EncryptionSession {
         {
             return try await unlock(store, passphrase: passphrase, library: library)
         }
-        if let remembered = loadRemembered() {
-            do throws(EncryptionError) {
-                if let library { return try await StoreEncryption.unlock(store, remembered: remembered, library: library) }
-                return try await StoreEncryption.unlock(store, remembered: remembered)
-            } catch {
-                // Changed elsewhere (or another store's key): ask, as with none remembered.
-                guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: storeName) }
-                guard let passphrase = try givenPassphrase(prompt: t("prompt.changedPassphrase")) else {
-                    throw .encryption(.passphraseChanged, store: storeName)
+        let rememberedFile = FileManager.default.contents(atPath: rememberedKeyPath)
+        if let rememberedFile {
+            let remembered = RememberedStoreKey(encoded: Array(rememberedFile))
+            var damaged = remembered == nil
+            if let remembered {
+                do throws(EncryptionError) {
+                    if let library { return try await StoreEncryption.unlock(store, remembered: remembered, library: library) }
+                    return try await StoreEncryption.unlock(store, remembered: remembered)
+                } catch {
+                    guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: storeName) }
+                    // The key opened the library's own copy of the key blob when it was last
+                    // used: one that no longer does is damaged, not a passphrase changed elsewhere.
+                    damaged = library.map { !StoreEncryption.remembered(remembered, opens: $0) } ?? false
                 }
-                return try await unlock(store, passphrase: passphrase, library: library)
             }
+            // Damaged, changed elsewhere (or another store's key): ask, as with none remembered;
+            // the passphrase given is remembered again.
+            guard let passphrase = try givenPassphrase(prompt: t(damaged ? "prompt.rememberedKeyDamaged" : "prompt.changedPassphrase")) else {
+                if damaged { throw .passphrase("error.rememberedKeyDamaged", ["file": rememberedKeyPath, "path": storeName]) }
+                throw .encryption(.passphraseChanged, store: storeName)
+            }
+            return try await unlock(store, passphrase: passphrase, library: library)
         }
         guard let passphrase = try givenPassphrase(prompt: t("prompt.passphrase", ["path": storeName])) else {
             throw .encryption(.passphraseRequired, store: storeName)
@@ -356,11 +366,6 @@ struct EncryptionSession {
     }
 
     // MARK: The remembered key
-
-    func loadRemembered() -> RememberedStoreKey? {
-        guard let data = FileManager.default.contents(atPath: rememberedKeyPath) else { return nil }
-        return RememberedStoreKey(encoded: Array(data))
-    }
 
     /// Writes the derived key to `store-key` in the library, readable by the user only.
     func remember(_ key: RememberedStoreKey) throws(CLIError) {

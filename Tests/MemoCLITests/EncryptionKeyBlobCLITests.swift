@@ -187,4 +187,34 @@ import Testing
         for key in expected { #expect(text.contains(key), "\(key) missing from:\n\(text)") }
         #expect(!text.contains("memosync/v1/"), "\(text)")
     }
+
+    /// Finding 4: a byte flipped in the library's `store-key` said "the store's passphrase was
+    /// changed on another device". It says the remembered key is damaged (exit 3, the passphrase
+    /// is needed, nothing written), wherever the byte is and when the file does not decode; the
+    /// passphrase given is remembered again.
+    @Test func aDamagedRememberedKeyIsSaidToBeDamaged() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let (a, store) = (sandbox.at("a"), sandbox.at("store"))
+        _ = try sandbox.newMemo("Secret memo", library: a)
+        try sandbox.ok(["sync", "--store", store, "--encrypt"], library: a, environment: Self.old)
+        let keyFile = a + "/store-key"
+        let intact = Array(try Data(contentsOf: URL(fileURLWithPath: keyFile)))
+        // In the salt, in the derived key, and cut short.
+        for damaged in [{ var b = intact; b[10] ^= 1; return b }(), { var b = intact; b[b.count - 1] ^= 0x80; return b }(), Array(intact.dropLast())] {
+            try Data(damaged).write(to: URL(fileURLWithPath: keyFile))
+            let before = sandbox.contents(of: store)
+            let failed = try sandbox.fails(["sync"], status: 3, containing: ["damaged", "store-key"], library: a)
+            #expect(!failed.stderr.contains("another device"), "\(failed)")
+            #expect(sandbox.contents(of: store) == before)
+            try sandbox.ok(["sync"], library: a, environment: Self.old)
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: keyFile))) == intact)
+            try sandbox.ok(["sync"], library: a)
+        }
+        // A passphrase changed on another device still says so.
+        try sandbox.ok(["sync", "--store", store], library: sandbox.at("b"), environment: Self.old)
+        try sandbox.ok(["store", "passphrase"], library: sandbox.at("b"), environment: ["MEMO_NEW_PASSPHRASE": "new-passphrase-2"])
+        let changed = try sandbox.fails(["sync"], status: 3, containing: ["changed on another device"], library: a)
+        #expect(!changed.stderr.contains("damaged"), "\(changed)")
+    }
 }

@@ -65,6 +65,14 @@ extension StoreEncryption {
         _ = try blob.openKeyring(wrappingKey: try blob.derivation.deriveKey(passphrase: passphrase), key: key)
     }
 
+    /// Whether `remembered` opens the library's key blob: false when it does not (a remembered
+    /// key that is damaged, or not the one this library last synced with), true when it does or
+    /// when the library holds no key blob to try it on. Costs no key derivation.
+    public static func remembered(_ remembered: RememberedStoreKey, opens library: LibraryEncryption) -> Bool {
+        guard let key = library.keyBlobKey, let bytes = library.keyBlob, let blob = try? KeyBlob(decoding: bytes, key: key) else { return true }
+        return blob.derivation == remembered.derivation && (try? blob.openKeyring(wrappingKey: remembered.wrappingKey, key: key)) != nil
+    }
+
     /// Whether the library's key blob goes back into `store` before it is opened, and why; nil
     /// when the store's own key blob is to be used. One listing of the key blobs, and one read
     /// when the store's newest has the library's key blob's name.

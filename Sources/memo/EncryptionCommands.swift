@@ -56,6 +56,8 @@ extension CLIError {
         case .passphraseRequired: .passphrase("error.passphraseRequired", ["path": store])
         case .passphraseChanged: .passphrase("error.passphraseChanged", ["path": store])
         case .keyBlobMissing: .runtime("error.keyBlobMissing", ["path": store])
+        case let .damagedKeyBlob(key, reason):
+            .runtime("error.keyBlobDamaged", ["path": store, "key": Format.terminalSafe(key), "reason": Format.terminalSafe(reason)])
         default: .runtime("error.encryptionFailed", ["path": store, "error": explain(error)])
         }
     }
@@ -141,29 +143,54 @@ struct EncryptionSession {
     /// syncs only through encryption: a store without a key blob gets the library's back first.
     func sync(replica: Replica, store: any BlobStore, progress: @escaping @Sendable (SyncProgress) -> Void) async throws(CLIError) -> SyncReport {
         let library = libraryEncryption(replica)
-        let status: StoreEncryptionStatus
+        // nil: a key blob that does not decode, which an encrypted library's unlocking replaces
+        // with its own copy when it holds one (and otherwise says what to do).
+        var status: StoreEncryptionStatus?
         do throws(EncryptionError) {
             status = try await StoreEncryption.status(of: store)
         } catch {
-            // As when the sync's own listing fails: nothing was read or written.
-            guard case let .store(storeError) = error else { throw .encryption(error, store: storeName) }
-            // The same message as a plain store's failed listing (Commands+Sync.swift).
-            throw .runtime("error.couldNotSync", ["path": storeName, "error": Format.terminalSafe(problemCause(SyncProblem(.list, storeError: storeError)))])
+            if case let .store(storeError) = error {
+                // As when the sync's own listing fails: nothing was read or written. The same
+                // message as a plain store's failed listing (Commands+Sync.swift).
+                throw .runtime("error.couldNotSync", ["path": storeName, "error": Format.terminalSafe(problemCause(SyncProblem(.list, storeError: storeError)))])
+            }
+            guard library != nil else { throw .encryption(error, store: storeName) }
+            status = nil
         }
         switch status {
-        case .plain where library != nil:
-            // Wiped, its key blob deleted, or a new store: the library's key blob goes back first.
-            let encrypted = try await unlock(store, library: library)
-            note(t("note.keyBlobRestored", ["path": storeName]))
-            return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
-                .countingKeyBlobWritten(replica.encryption)
-        case .plain where options.encrypt:
+        case .plain? where library == nil && options.encrypt:
             return try await turnOn(replica: replica, store: store, progress: progress)
-        case .plain:
+        case .plain? where library == nil:
             return try await plainSync(replica, store, progress)
-        case .encrypted:
+        default:
+            // Encrypted, or the store of an encrypted library: one that lost its key blob (wiped,
+            // a new store), was rolled back, or holds a damaged copy of the library's gets the
+            // library's back first.
             let encrypted = try await unlock(store, library: library)
             return try await encryptedSync(replica: replica, store: store, encrypted: encrypted, progress: progress)
+                .countingKeyBlobWritten(encrypted.keyBlobWrittenBack == nil ? nil : encrypted.libraryEncryption)
+        }
+    }
+
+    /// Says so when unlocking `encrypted` wrote the library's key blob back into the store: a
+    /// note for a store without one, a warning (shown under `--quiet` too) for a store rolled
+    /// back or holding a damaged copy.
+    func noteKeyBlobWrittenBack(_ encrypted: EncryptedBlobStore) {
+        switch encrypted.keyBlobWrittenBack {
+        case .missing?: note(t("note.keyBlobRestored", ["path": storeName]))
+        case .rolledBack?: warn(t("note.keyBlobRolledBack", ["path": storeName]))
+        case .damaged?: warn(t("note.keyBlobRepaired", ["path": storeName, "key": Format.terminalSafe(encrypted.keyBlobKey)]))
+        case nil: break
+        }
+    }
+
+    /// Makes the key blob `store` uses (after a passphrase change or a rotation) the library's,
+    /// durably, so that a store that loses it gets it back, never the one from before.
+    func record(_ store: EncryptedBlobStore, in replica: Replica) async throws(CLIError) {
+        do throws(ReplicaError) {
+            try await replica.recordKeyBlob(of: store)
+        } catch {
+            throw .runtime("error.keyBlobNotRecorded", ["path": storeName, "error": explain(error)])
         }
     }
 
@@ -232,7 +259,14 @@ struct EncryptionSession {
 
     /// The store opened: with the remembered key, else a passphrase (remembered from then on).
     /// For an encrypted library (`library`), a store that lost its key blob gets the library's back.
+    /// Says so when unlocking wrote the library's key blob back (``noteKeyBlobWrittenBack(_:)``).
     func unlock(_ store: any BlobStore, library: LibraryEncryption?) async throws(CLIError) -> EncryptedBlobStore {
+        let encrypted = try await unlockQuietly(store, library: library)
+        noteKeyBlobWrittenBack(encrypted)
+        return encrypted
+    }
+
+    private func unlockQuietly(_ store: any BlobStore, library: LibraryEncryption?) async throws(CLIError) -> EncryptedBlobStore {
         // A passphrase given on purpose (--passphrase-file, MEMO_PASSPHRASE) is the one used,
         // remembered key or not: one that does not open the store is refused, never ignored.
         if options.passphraseFile != nil || !(environment["MEMO_PASSPHRASE"] ?? "").isEmpty,
@@ -240,18 +274,28 @@ struct EncryptionSession {
         {
             return try await unlock(store, passphrase: passphrase, library: library)
         }
-        if let remembered = loadRemembered() {
-            do throws(EncryptionError) {
-                if let library { return try await StoreEncryption.unlock(store, remembered: remembered, library: library) }
-                return try await StoreEncryption.unlock(store, remembered: remembered)
-            } catch {
-                // Changed elsewhere (or another store's key): ask, as with none remembered.
-                guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: storeName) }
-                guard let passphrase = try givenPassphrase(prompt: t("prompt.changedPassphrase")) else {
-                    throw .encryption(.passphraseChanged, store: storeName)
+        let rememberedFile = FileManager.default.contents(atPath: rememberedKeyPath)
+        if let rememberedFile {
+            let remembered = RememberedStoreKey(encoded: Array(rememberedFile))
+            var damaged = remembered == nil
+            if let remembered {
+                do throws(EncryptionError) {
+                    if let library { return try await StoreEncryption.unlock(store, remembered: remembered, library: library) }
+                    return try await StoreEncryption.unlock(store, remembered: remembered)
+                } catch {
+                    guard error == .passphraseChanged || error == .wrongPassphrase else { throw .encryption(error, store: storeName) }
+                    // The key opened the library's own copy of the key blob when it was last
+                    // used: one that no longer does is damaged, not a passphrase changed elsewhere.
+                    damaged = library.map { !StoreEncryption.remembered(remembered, opens: $0) } ?? false
                 }
-                return try await unlock(store, passphrase: passphrase, library: library)
             }
+            // Damaged, changed elsewhere (or another store's key): ask, as with none remembered;
+            // the passphrase given is remembered again.
+            guard let passphrase = try givenPassphrase(prompt: t(damaged ? "prompt.rememberedKeyDamaged" : "prompt.changedPassphrase")) else {
+                if damaged { throw .passphrase("error.rememberedKeyDamaged", ["file": rememberedKeyPath, "path": storeName]) }
+                throw .encryption(.passphraseChanged, store: storeName)
+            }
+            return try await unlock(store, passphrase: passphrase, library: library)
         }
         guard let passphrase = try givenPassphrase(prompt: t("prompt.passphrase", ["path": storeName])) else {
             throw .encryption(.passphraseRequired, store: storeName)
@@ -322,11 +366,6 @@ struct EncryptionSession {
     }
 
     // MARK: The remembered key
-
-    func loadRemembered() -> RememberedStoreKey? {
-        guard let data = FileManager.default.contents(atPath: rememberedKeyPath) else { return nil }
-        return RememberedStoreKey(encoded: Array(data))
-    }
 
     /// Writes the derived key to `store-key` in the library, readable by the user only.
     func remember(_ key: RememberedStoreKey) throws(CLIError) {
@@ -404,20 +443,26 @@ extension Runner {
         let unlocked = try await session.unlock(store, library: session.libraryEncryption(library.writer))
         let newPassphrase = action == .passphrase
             ? try session.newPassphrase(fileOption: options.newPassphraseFile, variable: "MEMO_NEW_PASSPHRASE") : ""
+        let changed: EncryptedBlobStore
         do throws(EncryptionError) {
-            switch action {
-            case .passphrase:
-                let new = try await StoreEncryption.changePassphrase(of: unlocked, to: newPassphrase)
-                try? session.remember(new.rememberedKey)
-                console.print(t("store.passphraseChanged", ["path": path]))
-            case .rotateKey:
-                let rotated = try await StoreEncryption.rotateDataKey(of: unlocked)
-                console.print(t("store.dataKeyAdded", ["path": path, "key": rotated.keyBlobKey]))
-            case .decrypt:
-                break
+            if action == .passphrase {
+                changed = try await StoreEncryption.changePassphrase(of: unlocked, to: newPassphrase)
+            } else {
+                changed = try await StoreEncryption.rotateDataKey(of: unlocked)
             }
         } catch {
             throw .encryption(error, store: path)
+        }
+        // The library's copy of the key blob first, durably, before success is said: a store
+        // that loses its key blob before the next sync gets the new one back, never the old
+        // (which would undo the change). The remembered key after it: one left from before
+        // would not open the library's copy, and is removed (the next sync asks).
+        try await session.record(changed, in: library.writer)
+        if action == .passphrase {
+            if (try? session.remember(changed.rememberedKey)) == nil { unlink(session.rememberedKeyPath) }
+            console.print(t("store.passphraseChanged", ["path": path]))
+        } else {
+            console.print(t("store.dataKeyAdded", ["path": path, "key": changed.keyBlobKey]))
         }
     }
 

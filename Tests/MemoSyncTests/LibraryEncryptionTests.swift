@@ -144,6 +144,89 @@ import MemoSyncTesting
         #expect(raw.bytes(key: rotated.keyBlobKey) == newer)
     }
 
+    /// A passphrase change and a rotation, recorded by the library (``Replica/recordKeyBlob(of:)``),
+    /// are what a wiped or rolled-back store gets back: the old passphrase opens neither, and a
+    /// rolled-back store is never opened with its older key blob (which would undo the change).
+    /// Before, the library kept generation 1 until its next sync, and a rolled-back store was
+    /// opened with its own older key blob when the key did not open the library's.
+    @Test func aRecordedPassphraseChangeOrRotationIsNeverUndone() async throws {
+        let raw = InMemoryBlobStore()
+        let (replica, store) = try await encryptedReplica(disk: MemoryDisk(), raw: raw)
+        let (firstKey, firstBytes) = (store.keyBlobKey, try #require(raw.bytes(key: store.keyBlobKey)))
+        let newPassphrase = "a new passphrase"
+        let changed = try await StoreEncryption.changePassphrase(of: store, to: newPassphrase, random: SeededEncryptionRandom(seed: 5))
+        try await replica.recordKeyBlob(of: changed)
+        #expect(replica.encryption == changed.libraryEncryption)
+        let library = try #require(replica.encryption)
+        // Wiped: the old passphrase writes nothing back; the new one puts generation 2 back.
+        for key in raw.keys { try raw.delete(key: key) }
+        await #expect(throws: EncryptionError.wrongPassphrase) {
+            _ = try await StoreEncryption.unlock(raw, passphrase: Self.passphrase, library: library)
+        }
+        #expect(raw.keys.isEmpty)
+        let restored = try await StoreEncryption.unlock(raw, passphrase: newPassphrase, library: library)
+        #expect(restored.keyBlobWrittenBack == .missing && raw.keys == [changed.keyBlobKey])
+        // Rolled back to generation 1: the old passphrase and the old remembered key are refused
+        // (the passphrase was changed), nothing written; the new key puts generation 2 back.
+        try raw.delete(key: changed.keyBlobKey)
+        try raw.put(key: firstKey, bytes: firstBytes)
+        raw.resetCounters()
+        await #expect(throws: EncryptionError.passphraseChanged) {
+            _ = try await StoreEncryption.unlock(raw, passphrase: Self.passphrase, library: library)
+        }
+        await #expect(throws: EncryptionError.passphraseChanged) {
+            _ = try await StoreEncryption.unlock(raw, remembered: store.rememberedKey, library: library)
+        }
+        #expect(raw.writeCount == 0 && raw.deleteCount == 0)
+        let back = try await StoreEncryption.unlock(raw, remembered: changed.rememberedKey, library: library)
+        #expect(back.keyBlobWrittenBack == .rolledBack && back.keyBlobKey == changed.keyBlobKey)
+        #expect(KeyBlob.newest(among: raw.keys) == changed.keyBlobKey)
+        #expect(try await replica.sync(with: back).isComplete)
+        // A rotation, then a wipe: the rotated keyring comes back.
+        let rotated = try await StoreEncryption.rotateDataKey(of: back, random: SeededEncryptionRandom(seed: 6))
+        try await replica.recordKeyBlob(of: rotated)
+        #expect(replica.encryption == rotated.libraryEncryption)
+        for key in raw.keys { try raw.delete(key: key) }
+        let afterWipe = try await StoreEncryption.unlock(raw, remembered: rotated.rememberedKey, library: try #require(replica.encryption))
+        #expect(afterWipe.keyBlobWrittenBack == .missing && raw.keys == [rotated.keyBlobKey])
+        #expect(afterWipe.cipher.keyring == rotated.cipher.keyring && afterWipe.cipher.keyring.dataKeys.count == 2)
+        #expect(try await replica.sync(with: afterWipe).isComplete)
+        expectOnlyCiphertext(raw)
+    }
+
+    /// One flipped byte in the store's key blob: a library whose copy is that key blob (same key)
+    /// writes its copy back over the damaged one (``KeyBlobWriteBack/damaged``) once its key
+    /// opened it, and syncs; a device with no copy meets `damagedKeyBlob`; a key that does not
+    /// open the copy writes nothing. Before, every device met `damagedKeyBlob` for good.
+    @Test func aDamagedKeyBlobIsReplacedByTheLibrarysCopy() async throws {
+        let raw = InMemoryBlobStore()
+        let (replica, store) = try await encryptedReplica(disk: MemoryDisk(), raw: raw)
+        let intact = try #require(raw.bytes(key: store.keyBlobKey))
+        var damaged = intact
+        damaged[60] ^= 1
+        try raw.put(key: store.keyBlobKey, bytes: damaged)
+        do throws(EncryptionError) {
+            _ = try await StoreEncryption.unlock(raw, passphrase: Self.passphrase)
+            Issue.record("a damaged key blob opened")
+        } catch {
+            guard case .damagedKeyBlob = error else { Issue.record("\(error)"); return }
+        }
+        let library = try #require(replica.encryption)
+        raw.resetCounters()
+        await #expect(throws: EncryptionError.wrongPassphrase) {
+            _ = try await StoreEncryption.unlock(raw, passphrase: "not the passphrase", library: library)
+        }
+        #expect(raw.writeCount == 0 && raw.bytes(key: store.keyBlobKey) == damaged)
+        let repaired = try await StoreEncryption.unlock(raw, remembered: store.rememberedKey, library: library)
+        #expect(repaired.keyBlobWrittenBack == .damaged && repaired.keyBlobKey == store.keyBlobKey)
+        #expect(raw.bytes(key: store.keyBlobKey) == intact && raw.keys.filter { $0.hasPrefix(KeyBlob.prefix) } == [store.keyBlobKey])
+        #expect(try await replica.sync(with: repaired).isComplete)
+        // Intact now: the store's own key blob is used, nothing written.
+        raw.resetCounters()
+        let again = try await StoreEncryption.unlock(raw, passphrase: Self.passphrase, library: library)
+        #expect(again.keyBlobWrittenBack == nil && raw.writeCount == 0)
+    }
+
     @Test func anotherLibrarysKeyBlobIsRefusedAndNothingIsWritten() async throws {
         let raw = InMemoryBlobStore()
         let (replica, store) = try await encryptedReplica(disk: MemoryDisk(), raw: raw)

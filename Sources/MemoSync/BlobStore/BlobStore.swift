@@ -47,6 +47,7 @@ public enum BlobStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case cancelled
     /// An encrypted store (``EncryptedBlobStore``) refused the blob's bytes: not encrypted,
     /// damaged, under an unknown key, or failing authentication. A sync skips and reports it.
+    /// `key` is the key the store itself holds it under (its `memosync/e1/` key).
     case undecryptable(key: String, reason: BlobRefusal)
     /// The store is encrypted (it holds a key blob) and was used without its key: a sync stops
     /// after the listing, having read and written nothing. Sync through ``EncryptedBlobStore``.

@@ -11,8 +11,9 @@ import Synchronization
 /// other blob is read or written.
 ///
 /// - A blob that does not open (not encrypted, damaged, moved to another name, under an unknown
-///   key) fails its read with ``BlobStoreError/undecryptable(key:reason:)``: a sync skips and
-///   reports it, never applies it.
+///   key) fails its read with ``BlobStoreError/undecryptable(key:reason:)``, naming the key the
+///   store holds it under: a sync skips and reports it (under that key, ``storedKey(forPlainKey:)``),
+///   never applies it.
 /// - Each listing also lists the key blobs. A newer one (a data key rotated on another device)
 ///   is opened with the key this store was unlocked with, and its new data key used from then
 ///   on; one this key does not open (the passphrase was changed elsewhere) fails the listing
@@ -24,6 +25,10 @@ public final class EncryptedBlobStore: BlobStore {
     public let base: any BlobStore
     /// The passphrase-derived key this store was unlocked with, and its derivation.
     public let rememberedKey: RememberedStoreKey
+    /// Whether unlocking it for an encrypted library wrote the library's key blob back into the
+    /// store, and why (``StoreEncryption/unlock(_:remembered:library:random:)``); nil when the
+    /// store's own key blob was used.
+    public let keyBlobWrittenBack: KeyBlobWriteBack?
 
     private struct State {
         var cipher: BlobCipher
@@ -35,9 +40,13 @@ public final class EncryptedBlobStore: BlobStore {
 
     private let state: Mutex<State>
 
-    package init(base: any BlobStore, cipher: BlobCipher, keyBlobKey: String, keyBlob: [UInt8], rememberedKey: RememberedStoreKey) {
+    package init(
+        base: any BlobStore, cipher: BlobCipher, keyBlobKey: String, keyBlob: [UInt8], rememberedKey: RememberedStoreKey,
+        keyBlobWrittenBack: KeyBlobWriteBack? = nil
+    ) {
         self.base = base
         self.rememberedKey = rememberedKey
+        self.keyBlobWrittenBack = keyBlobWrittenBack
         self.state = Mutex(State(cipher: cipher, keyBlobKey: keyBlobKey, keyBlob: keyBlob))
     }
 
@@ -60,6 +69,14 @@ public final class EncryptedBlobStore: BlobStore {
 
     /// The cipher in use (its keyring).
     package var cipher: BlobCipher { state.withLock { $0.cipher } }
+
+    /// The key the store itself lists the blob `key` under, `key` being what a sync sees (its
+    /// plain `memosync/v1/` key): its `memosync/e1/` key, the content hash masked (FORMAT.md,
+    /// "Encrypted blob"). What a report names, so that a user finds the file. Keys outside
+    /// `memosync/v1/` are returned unchanged.
+    public func storedKey(forPlainKey key: String) -> String {
+        cipher.storedKey(forPlainKey: key)
+    }
 
     public func list(prefix: String) async throws(BlobStoreError) -> [BlobInfo] {
         try await listing(prefix: prefix).blobs
@@ -90,11 +107,13 @@ public final class EncryptedBlobStore: BlobStore {
 
     public func read(key: String) async throws(BlobStoreError) -> [UInt8] {
         let cipher = self.cipher
-        let bytes = try await base.read(key: cipher.storedKey(forPlainKey: key))
+        let storedKey = cipher.storedKey(forPlainKey: key)
+        let bytes = try await base.read(key: storedKey)
         do throws(BlobRefusal) {
             return try cipher.open(key: key, bytes: bytes)
         } catch {
-            throw .undecryptable(key: key, reason: error)
+            // Named as the store holds it: the key a user can find.
+            throw .undecryptable(key: storedKey, reason: error)
         }
     }
 

@@ -106,6 +106,10 @@ public enum StoreEncryption {
     /// Wraps the store's data keys under `newPassphrase` (a fresh salt) in a new key blob, then
     /// deletes the older key blobs. No blob is re-encrypted. Another device that remembered the
     /// old key gets ``EncryptionError/passphraseChanged`` at its next sync and asks for the new one.
+    ///
+    /// The library that changed it records the new key blob (``Replica/recordKeyBlob(of:)``)
+    /// before saying it is done: otherwise a store that loses its key blob before the library's
+    /// next sync gets the old one back, under the old passphrase.
     public static func changePassphrase(
         of unlocked: EncryptedBlobStore, to newPassphrase: String, log2N: Int? = nil,
         random: any EncryptionRandomSource = SystemEncryptionRandom()
@@ -118,7 +122,8 @@ public enum StoreEncryption {
 
     /// Adds a fresh data key (the current one from now on: new blobs are encrypted under it);
     /// blobs under the older keys stay readable until collected. Same passphrase, same salt:
-    /// remembered keys keep working.
+    /// remembered keys keep working. The library that rotated it records the new key blob
+    /// (``Replica/recordKeyBlob(of:)``), as after ``changePassphrase(of:to:log2N:random:)``.
     public static func rotateDataKey(
         of unlocked: EncryptedBlobStore, random: any EncryptionRandomSource = SystemEncryptionRandom()
     ) async throws(EncryptionError) -> EncryptedBlobStore {

@@ -321,9 +321,14 @@ extension MemoStrings {
         "cli.error.storeMissing": "the store folder {path} is missing (is its drive or share mounted?); to create it again, run 'memo sync --store {path}'",
         "cli.error.storeNeedsAction": "'store' needs one of: {actions} (run 'memo help store')",
         "cli.error.keyBlobMissing": "the store {path} has no key blob, and this library, which is encrypted, has none to put back: nothing was synced, nothing written in plain text. Sync a device that still opens the store first, or turn encryption off with 'memo store decrypt'",
+        "cli.error.keyBlobDamaged": "the key blob {key} of the store {path} is damaged ({reason}): nothing was synced. A device that synced with this store holds a copy of it: run 'memo sync' there, which writes its copy back, then sync here again",
+        "cli.error.keyBlobNotRecorded": "the store {path} has its new key blob, but this library could not record it ({error}): run 'memo sync' now, which records it (until then, a store that loses its key blob would get the one from before back)",
+        "cli.error.rememberedKeyDamaged": "the key this library remembered for the store {path} ({file}) is damaged: it does not open the library's own copy of the store's key blob. Give the passphrase with MEMO_PASSPHRASE, --passphrase-file FILE or on a terminal, and it is remembered again; nothing was read or written",
         "cli.error.libraryNotEncrypted": "this library is not encrypted: there is nothing to turn off",
         "cli.error.storeNotEncrypted": "the store {path} is not encrypted: it has no passphrase to change and no key to rotate ('memo sync --encrypt' turns encryption on)",
         "cli.note.keyBlobRestored": "{path} had no key blob (wiped, its key blob deleted, or a new store): this library's was put back, and the store stays encrypted",
+        "cli.note.keyBlobRepaired": "the key blob {key} of {path} was damaged: this library's copy of it was written back, and the store stays encrypted",
+        "cli.note.keyBlobRolledBack": "{path} held only an older key blob than this library's (restored from a backup, or rolled back): this library's was put back, so a changed passphrase or a rotated key stays changed",
         "cli.note.plainBlobsIgnored": "{count} in plain text in the encrypted store {path} were not applied (not written through its encryption; 'memo sync --json' lists them)",
         "cli.prompt.passphraseToDecrypt": "Passphrase of {path}, to turn its encryption off: ",
         "cli.status.encrypted": "on: this library syncs only encrypted, and its store holds ciphertext (the passphrase is asked)",
@@ -405,6 +410,7 @@ extension MemoStrings {
         "cli.prompt.newPassphrase": "New passphrase for the store: ",
         "cli.prompt.passphrase": "Passphrase for {path}: ",
         "cli.prompt.passphraseAgain": "The same passphrase again: ",
+        "cli.prompt.rememberedKeyDamaged": "The key remembered for the store is damaged. Passphrase: ",
         "cli.purged": "Deleted {count} for good.",
         "cli.quoted": "“{title}”",
         "cli.redone": "Redid the edit of {id} {title}.",
@@ -842,7 +848,11 @@ extension MemoStrings {
             Encryption belongs to the library: once it synced encrypted, it never writes
             plain text to any store again until 'memo store decrypt'. A store that lost its
             key blob (wiped, the key blob deleted, or a new store folder) gets the
-            library's back at the next 'memo sync', under the same passphrase.
+            library's back at the next 'memo sync', under the same passphrase. The library
+            keeps the newest key blob, also right after 'store passphrase' or 'store
+            rotate-key': a store rolled back to an older one gets it back too (a changed
+            passphrase stays changed), and a damaged key blob is replaced by the library's
+            copy of it.
 
             The current passphrase is not asked when this library remembers the store's key
             (the file store-key in the library, readable by you only: the key derived from

@@ -321,9 +321,14 @@ extension MemoStrings {
         "cli.error.storeMissing": "ストアのフォルダー {path} がありません(ドライブや共有フォルダーはマウントされていますか?)。作り直すには 'memo sync --store {path}' を実行してください",
         "cli.error.storeNeedsAction": "'store' には次のいずれかが必要です: {actions}('memo help store' を参照)",
         "cli.error.keyBlobMissing": "ストア {path} に鍵ブロブがなく、暗号化されたこのライブラリにも戻せる鍵ブロブがありません。何も同期せず、平文では何も書いていません。ストアをまだ開けるデバイスを先に同期するか、'memo store decrypt' で暗号化をオフにしてください",
+        "cli.error.keyBlobDamaged": "ストア {path} の鍵ブロブ {key} が壊れています({reason})。何も同期していません。このストアと同期したことのある端末がその写しを持っています。その端末で 'memo sync' を実行して写しを書き戻してから、ここでもう一度同期してください",
+        "cli.error.keyBlobNotRecorded": "ストア {path} には新しい鍵ブロブがありますが、このライブラリに記録できませんでした({error})。今すぐ 'memo sync' を実行すると記録されます(それまでにストアが鍵ブロブを失うと、以前の鍵ブロブが戻されます)",
+        "cli.error.rememberedKeyDamaged": "このライブラリがストア {path} 用に保存した鍵({file})が壊れています。ライブラリが持つストアの鍵ブロブの写しを開けません。MEMO_PASSPHRASE、--passphrase-file FILE、またはターミナルでパスフレーズを入力すると、もう一度保存されます。何も読み書きしていません",
         "cli.error.libraryNotEncrypted": "このライブラリは暗号化されていません。オフにするものはありません",
         "cli.error.storeNotEncrypted": "ストア {path} は暗号化されていません。変更するパスフレーズも、交換する鍵もありません（'memo sync --encrypt' で暗号化をオンにします）",
         "cli.note.keyBlobRestored": "{path} に鍵ブロブがありませんでした(消去された、鍵ブロブが削除された、または新しいストア)。このライブラリの鍵ブロブを戻しました。ストアは暗号化されたままです",
+        "cli.note.keyBlobRepaired": "{path} の鍵ブロブ {key} が壊れていました。このライブラリの写しを書き戻しました。ストアは暗号化されたままです",
+        "cli.note.keyBlobRolledBack": "{path} にはこのライブラリのものより古い鍵ブロブしかありませんでした(バックアップから復元された、または巻き戻された)。このライブラリの鍵ブロブを戻したので、変更したパスフレーズや交換した鍵はそのままです",
         "cli.note.plainBlobsIgnored": "暗号化されたストア {path} の平文 {count} は適用していません(暗号化を通して書かれていません。'memo sync --json' が一覧にします)",
         "cli.prompt.passphraseToDecrypt": "{path} の暗号化をオフにするためのパスフレーズ: ",
         "cli.status.encrypted": "オン: このライブラリは暗号化してのみ同期し、ストアには暗号文があります(パスフレーズを尋ねます)",
@@ -405,6 +410,7 @@ extension MemoStrings {
         "cli.prompt.newPassphrase": "ストアの新しいパスフレーズ: ",
         "cli.prompt.passphrase": "{path} のパスフレーズ: ",
         "cli.prompt.passphraseAgain": "同じパスフレーズをもう一度入力してください: ",
+        "cli.prompt.rememberedKeyDamaged": "ストア用に保存した鍵が壊れています。パスフレーズ: ",
         "cli.purged": "{count}を完全に削除しました。",
         "cli.quoted": "「{title}」",
         "cli.redone": "{id} {title} の編集をやり直しました。",
@@ -834,7 +840,10 @@ extension MemoStrings {
             暗号化はライブラリの性質です。一度暗号化して同期したライブラリは、'memo store
             decrypt' までどのストアにも平文を書きません。鍵ブロブを失ったストア(消去された、
             鍵ブロブが削除された、新しいストアのフォルダー)は、次の 'memo sync' で同じ
-            パスフレーズのライブラリの鍵ブロブを戻されます。
+            パスフレーズのライブラリの鍵ブロブを戻されます。ライブラリは 'store passphrase'
+            や 'store rotate-key' の直後も最新の鍵ブロブを保持します。古い鍵ブロブに巻き
+            戻されたストアにも最新の鍵ブロブが戻され(変更したパスフレーズはそのままです)、
+            壊れた鍵ブロブはライブラリの写しに置き換えられます。
 
             このライブラリがストアの鍵を記憶していれば(ライブラリの store-key ファイル、本人
             だけが読める: パスフレーズそのものではなく、そこから導いた鍵)現在のパスフレーズは

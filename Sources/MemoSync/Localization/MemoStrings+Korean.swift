@@ -321,9 +321,14 @@ extension MemoStrings {
         "cli.error.storeMissing": "저장소 폴더({path})가 없습니다(드라이브나 공유 폴더가 연결되어 있나요?). 다시 만들려면 'memo sync --store {path}'를 실행하세요",
         "cli.error.storeNeedsAction": "'store'에는 다음 중 하나가 필요합니다: {actions}('memo help store' 참고)",
         "cli.error.keyBlobMissing": "저장소 {path}에 키 블롭이 없고, 암호화된 이 라이브러리에도 되돌려 놓을 키 블롭이 없습니다. 아무것도 동기화하지 않았고 평문으로 쓰지 않았습니다. 저장소를 여전히 열 수 있는 기기를 먼저 동기화하거나 'memo store decrypt'로 암호화를 끄세요",
+        "cli.error.keyBlobDamaged": "저장소 {path}의 키 블롭 {key}이(가) 손상되었습니다({reason}). 아무것도 동기화하지 않았습니다. 이 저장소와 동기화한 적이 있는 기기에 사본이 있습니다. 그 기기에서 'memo sync'를 실행해 사본을 되돌려 놓은 뒤 여기서 다시 동기화하세요",
+        "cli.error.keyBlobNotRecorded": "저장소 {path}에는 새 키 블롭이 있지만 이 라이브러리에 기록하지 못했습니다({error}). 지금 'memo sync'를 실행하면 기록됩니다(그 전에 저장소가 키 블롭을 잃으면 이전 키 블롭이 되돌아갑니다)",
+        "cli.error.rememberedKeyDamaged": "이 라이브러리가 저장소 {path}에 대해 기억해 둔 키({file})가 손상되었습니다. 라이브러리가 가진 저장소 키 블롭 사본을 열지 못합니다. MEMO_PASSPHRASE, --passphrase-file FILE 또는 터미널에서 암호를 입력하면 다시 기억해 둡니다. 아무것도 읽거나 쓰지 않았습니다",
         "cli.error.libraryNotEncrypted": "이 라이브러리는 암호화되어 있지 않습니다. 끌 것이 없습니다",
         "cli.error.storeNotEncrypted": "저장소 {path}는 암호화되어 있지 않습니다. 바꿀 암호도, 교체할 키도 없습니다('memo sync --encrypt'로 암호화를 켭니다)",
         "cli.note.keyBlobRestored": "{path}에 키 블롭이 없었습니다(지워졌거나, 키 블롭이 삭제되었거나, 새 저장소). 이 라이브러리의 키 블롭을 되돌려 놓았고 저장소는 계속 암호화됩니다",
+        "cli.note.keyBlobRepaired": "{path}의 키 블롭 {key}이(가) 손상되어 있었습니다. 이 라이브러리의 사본을 되돌려 놓았고 저장소는 계속 암호화됩니다",
+        "cli.note.keyBlobRolledBack": "{path}에는 이 라이브러리의 것보다 오래된 키 블롭만 있었습니다(백업에서 복원되었거나 되돌려짐). 이 라이브러리의 키 블롭을 되돌려 놓았으므로 바꾼 암호나 교체한 키는 그대로 유지됩니다",
         "cli.note.plainBlobsIgnored": "암호화된 저장소 {path}의 평문 {count}을(를) 적용하지 않았습니다(암호화를 거쳐 쓰이지 않음. 'memo sync --json'이 나열합니다)",
         "cli.prompt.passphraseToDecrypt": "{path}의 암호화를 끄기 위한 암호: ",
         "cli.status.encrypted": "켜짐: 이 라이브러리는 암호화해서만 동기화하고 저장소에는 암호문이 있습니다(암호를 물음)",
@@ -405,6 +410,7 @@ extension MemoStrings {
         "cli.prompt.newPassphrase": "저장소의 새 암호: ",
         "cli.prompt.passphrase": "저장소({path})의 암호: ",
         "cli.prompt.passphraseAgain": "같은 암호를 한 번 더 입력하세요: ",
+        "cli.prompt.rememberedKeyDamaged": "저장소에 대해 기억해 둔 키가 손상되었습니다. 암호: ",
         "cli.purged": "{count}를 완전히 삭제했습니다.",
         "cli.quoted": "“{title}”",
         "cli.redone": "{id} {title}의 편집을 다시 적용했습니다.",
@@ -830,7 +836,10 @@ extension MemoStrings {
             암호화는 라이브러리의 속성입니다. 한 번 암호화해서 동기화한 라이브러리는 'memo
             store decrypt' 전까지 어떤 저장소에도 평문을 쓰지 않습니다. 키 블롭을 잃은
             저장소(지워졌거나, 키 블롭이 삭제되었거나, 새 저장소 폴더)는 다음 'memo sync'
-            때 같은 암호의 라이브러리 키 블롭을 되돌려 받습니다.
+            때 같은 암호의 라이브러리 키 블롭을 되돌려 받습니다. 라이브러리는 'store
+            passphrase'나 'store rotate-key' 직후에도 최신 키 블롭을 보관합니다. 더 오래된
+            키 블롭으로 되돌려진 저장소도 최신 키 블롭을 되돌려 받고(바꾼 암호는 그대로
+            유지됩니다), 손상된 키 블롭은 라이브러리의 사본으로 바뀝니다.
 
             이 라이브러리가 저장소의 키를 기억하고 있으면(라이브러리의 store-key 파일, 본인만
             읽을 수 있음: 암호 자체가 아니라 암호에서 만든 키) 현재 암호를 묻지 않습니다.

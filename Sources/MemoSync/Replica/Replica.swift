@@ -1156,6 +1156,9 @@ public final class Replica: Sendable {
         if let encrypted {
             report.encrypted = true
             if report.listedStore { report.plainBlobsIgnored = encrypted.plainBlobKeys }
+            // Skipped blobs named as the store lists them (their `memosync/e1/` keys), not as the
+            // sync saw them: the names a user finds in the store.
+            for index in report.skipped.indices { report.skipped[index].key = encrypted.storedKey(forPlainKey: report.skipped[index].key) }
         }
         return report
     }
@@ -1404,6 +1407,20 @@ public final class Replica: Sendable {
             do throws(DiskError) { try disk.perform(LibraryEncryption.removingOperations) } catch { throw .disk(error) }
             guarded.withLock { $0.encryption = nil }
         }
+    }
+
+    /// Makes the key blob `store` uses the library's (its `encryption` file, durably), as a sync
+    /// through it would. Call it once ``StoreEncryption/changePassphrase(of:to:log2N:random:)``
+    /// or ``StoreEncryption/rotateDataKey(of:random:)`` returns, before telling the user the
+    /// change is done: a store that loses its key blob (wiped, a new folder) or is rolled back
+    /// before the library's next sync then gets the new key blob back, never the one from before
+    /// (which would undo the change: the old passphrase would open the store again).
+    ///
+    /// - Throws: ``ReplicaError/closed``, ``ReplicaError/disk(_:)`` (the file is as before).
+    @concurrent
+    public func recordKeyBlob(of store: EncryptedBlobStore) async throws(ReplicaError) {
+        let encryption = store.libraryEncryption
+        if self.encryption != encryption { try recordEncryption(encryption) }
     }
 
     /// Whether the `encryptedLibrarySyncsPlain` mutant is on (debug builds of the test command only).

@@ -245,7 +245,9 @@ public struct SyncReport: Sendable, Equatable {
     /// Blobs skipped, and why: those this library had not reported before (for this reason at
     /// this listed size and revision; the library remembers across syncs and processes, FORMAT.md
     /// "Blobs found bad"). A blob skipped again is counted in ``skippedAgainCount`` instead, so
-    /// an app (and `memo sync`) shows each problem once.
+    /// an app (and `memo sync`) shows each problem once. Each is named by the key the store lists
+    /// it under: through an ``EncryptedBlobStore``, its `memosync/e1/` key
+    /// (``EncryptedBlobStore/storedKey(forPlainKey:)``), set by ``Replica/sync(with:progress:)``.
     public var skipped: [SkippedBlob] = []
     /// Blobs skipped again: reported by an earlier sync of this library, for the same reason and
     /// at the same listed size and revision. One found bad for good is not even read again

@@ -40,3 +40,10 @@ func openStore(folder: String, for replica: Replica, passphrase: String?) async 
     keychain.set(Data(store.rememberedKey.encoded), for: "store-key")   // kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
     return store
 }
+
+/// "An encrypted store": a passphrase change the library records before the app says it is done.
+func changePassphrase(of store: EncryptedBlobStore, to newPassphrase: String, replica: Replica) async throws {
+    let changed = try await StoreEncryption.changePassphrase(of: store, to: newPassphrase)
+    try await replica.recordKeyBlob(of: changed)           // before saying "changed"
+    keychain.set(Data(changed.rememberedKey.encoded), for: "store-key")
+}

@@ -74,13 +74,7 @@ extension Runner {
             // text in it. When it cannot be written, nothing is purged; when the library cannot
             // be saved after it, the history is put back as it was (the memos are still in the
             // trash).
-            try saveHistory(history, library)
-            do throws(CLIError) {
-                try await save(library)
-            } catch {
-                try? saveHistory(saved, library)
-                throw error
-            }
+            try await saveHistoryThenLibrary(history, restoring: saved, library)
         }
         // Copies kept aside after damage are never rewritten: say that they may hold the text.
         let keptAside = memos.isEmpty ? [] : try attempt { () throws(ReplicaError) in try library.writer.keptAsideFileNames() }

@@ -249,13 +249,7 @@ extension Runner {
         } else {
             history.pushUndo(memo.id, EditHistory.Step(before: memo.text, after: now.text))
         }
-        try saveHistory(history, library)
-        do throws(CLIError) {
-            try await save(library)
-        } catch {
-            try? saveHistory(saved, library)
-            throw error
-        }
+        try await saveHistoryThenLibrary(history, restoring: saved, library)
         if json {
             console.print(try Format.json(Format.json(now)))
         } else {

@@ -197,6 +197,20 @@ extension Runner {
         try history.save(library: library.path, failure: historyWriteFailsForTests() ? .diskFull : nil)
     }
 
+    /// Writes `history`, then saves the library; when the library cannot be saved, puts the
+    /// history back as `saved` (what it was before the command), so that a command that failed
+    /// changed nothing and a retry takes its step once. (Undo, redo and purge: their history
+    /// must be written first, a purge's never holding the purged text.)
+    func saveHistoryThenLibrary(_ history: EditHistory, restoring saved: EditHistory, _ library: Library) async throws(CLIError) {
+        try saveHistory(history, library)
+        do throws(CLIError) {
+            try await save(library)
+        } catch {
+            try? saveHistory(saved, library)
+            throw error
+        }
+    }
+
     /// The history file as saved. One that is not valid JSON was kept aside: a warning says
     /// where, and the command exits 4 once it is done (it did its work, but found a file of
     /// the library damaged).

@@ -449,7 +449,10 @@ public final class DirectoryBlobStore: BlobStore {
         switch read {
         case let .success(found):
             entries = found.filter { BlobKeyRules.isListableName(Substring($0.name)) }
-            for entry in found where !entry.isFolder && entry.name.hasPrefix(Self.temporaryNamePrefix) {
+            // (The first byte first: most names are not hidden, and this runs for every entry read.)
+            for entry in found where entry.name.utf8.first == UInt8(ascii: ".") && !entry.isFolder
+                && entry.name.hasPrefix(Self.temporaryNamePrefix)
+            {
                 keepsLeftovers = !removeLeftoverTemporaryFile(entry.name, in: descriptor, folderKey: folderKey, now: after) || keepsLeftovers
             }
         case let .failure(error):

@@ -55,7 +55,14 @@ enum ScaleBenchmark {
         let buildSeconds = (clock.now - buildStart) / .seconds(1)
         progress("\(memoCount): built in \(Int(buildSeconds)) s")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-scale-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        defer {
+            // `MEMO_BENCH_KEEP_LIBRARY=PATH`: the writer's library is moved there first (for a
+            // profile of `memo-bench open-library PATH`).
+            if let keep = ProcessInfo.processInfo.environment["MEMO_BENCH_KEEP_LIBRARY"] {
+                try? FileManager.default.moveItem(atPath: root.appendingPathComponent("writer").path, toPath: keep)
+            }
+            try? FileManager.default.removeItem(at: root)
+        }
         let devices = try RemoteBenchmark.Devices(root: root)
         let snapshot = built.encoded()
         let snapshotKey = StoreLayout.snapshotKey(replica: built.replica, totalOperations: UInt64(built.version.operationCount), bytes: snapshot)

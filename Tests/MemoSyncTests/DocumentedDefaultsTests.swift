@@ -95,10 +95,10 @@ import Darwin
     /// one); a larger one is a damaged file, refused.
     @Test func aStateGenerationPast2To62IsRefused() throws {
         let notebook = Notebook(replica: ReplicaID(9))
-        let atLimit = LibraryCore.encodeState(generation: LibraryCore.maxGeneration, notebook: notebook, syncState: SyncState())
+        let atLimit = (try LibraryCore.encodeState(generation: LibraryCore.maxGeneration, notebook: notebook, syncState: SyncState()).state)
         #expect(LibraryCore.maxGeneration == 1 << 62)
         #expect(try LibraryCore.decodeState(atLimit).generation == 1 << 62)
-        let past = LibraryCore.encodeState(generation: LibraryCore.maxGeneration + 1, notebook: notebook, syncState: SyncState())
+        let past = (try LibraryCore.encodeState(generation: LibraryCore.maxGeneration + 1, notebook: notebook, syncState: SyncState()).state)
         #expect {
             try LibraryCore.decodeState(past)
         } throws: { error in

@@ -418,12 +418,12 @@ import Testing
         let library = try Self.threeRecordLibrary()
         var notebook = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": library.journal])).notebook
         _ = notebook.takeEvents()
-        let full = LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState())
+        let full = (try LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState()).state)
         // The state without the journal: journal-0 as a leftover of generation 0 beside state 1.
         let recovery = try #require(
             try LibraryCore.recover(
                 files: ["journal-0", "state", "state.tmp"],
-                contents: ["state": LibraryCore.encodeState(generation: 1, notebook: Notebook(replica: ReplicaID(5)), syncState: SyncState()),
+                contents: ["state": (try LibraryCore.encodeState(generation: 1, notebook: Notebook(replica: ReplicaID(5)), syncState: SyncState()).state),
                     "journal-0": library.journal, "state.tmp": full]))
         #expect(recovery.report.removedFiles.isEmpty, "\(recovery.report)")
         #expect(recovery.report.damage.map(\.file) == ["journal-0", "state.tmp"])
@@ -448,7 +448,7 @@ import Testing
         let library = try Self.threeRecordLibrary()
         var notebook = try #require(try LibraryCore.recover(files: ["journal-0", "state"], contents: ["state": library.state, "journal-0": library.journal])).notebook
         _ = notebook.takeEvents()
-        let full = LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState())
+        let full = (try LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState()).state)
         // One bit flipped inside the envelope of the second record (its memo's text).
         var journal = library.journal
         let at = try #require(journal.firstRange(of: Array("second".utf8)))
@@ -480,8 +480,8 @@ import Testing
     @Test func aStateTmpWithoutStateIsKeptAsideWhenItHoldsOperations() throws {
         var notebook = Notebook(replica: ReplicaID(0x5a7e))
         try notebook.createMemo(MemoID(high: 5, low: 5), text: "only in state.tmp", wallMilliseconds: 1)
-        let holding = LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState())
-        let empty = LibraryCore.encodeState(generation: 1, notebook: Notebook(replica: ReplicaID(0x5a7e)), syncState: SyncState())
+        let holding = (try LibraryCore.encodeState(generation: 1, notebook: notebook, syncState: SyncState()).state)
+        let empty = (try LibraryCore.encodeState(generation: 1, notebook: Notebook(replica: ReplicaID(0x5a7e)), syncState: SyncState()).state)
         for (bytes, keeps) in [(holding, true), (empty, false), ([UInt8](holding.prefix(40)), false)] {
             let disk = MemoryDisk()
             try disk.perform([.write(file: "state.tmp", bytes: bytes), .sync(file: "state.tmp"), .syncDirectory])

@@ -83,7 +83,7 @@ import MemoSyncTesting
         try notebook.createMemo(MemoID(high: 1, low: 3), text: "another memo", wallMilliseconds: environment.nowMilliseconds)
         environment.advance(milliseconds: Self.hour)
         try notebook.edit(id, replacingUTF16: 0..<5, with: "", wallMilliseconds: environment.nowMilliseconds)
-        let bytes = LibraryCore.encodeState(generation: 0, notebook: notebook, syncState: SyncState())
+        let bytes = (try LibraryCore.encodeState(generation: 0, notebook: notebook, syncState: SyncState()).state)
         try disk.perform([.write(file: LibraryCore.stateFileName, bytes: bytes)])
         let replica = try Replica(disk: disk, environment: environment.environment)
         #expect(replica.notebook.memo(id)?.text == String(Self.original.dropFirst(5)))

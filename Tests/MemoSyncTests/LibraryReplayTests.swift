@@ -67,7 +67,7 @@ import Testing
         for _ in 0..<random.int(in: 0...20) { try step() }
         var journal = Journal()
         var syncState = SyncState()
-        journal.state = LibraryCore.encodeState(generation: 3, notebook: notebooks[0], syncState: syncState)
+        journal.state = (try LibraryCore.encodeState(generation: 3, notebook: notebooks[0], syncState: syncState).state)
         var durable = notebooks[0].version
         for record in 0..<recordCount {
             for _ in 0..<random.int(in: 1...8) { try step() }
@@ -259,7 +259,7 @@ import Testing
             let context = "seed \(seed), attempt \(attempt)"
             try recovery.notebook.checkInvariants()
             var notebook = recovery.notebook
-            let encoded = LibraryCore.encodeState(generation: 4, keepingTextBodiesOf: &notebook, syncState: recovery.syncState)
+            let encoded = (try LibraryCore.encodeState(generation: 4, keepingTextBodiesOf: &notebook, syncState: recovery.syncState).state)
             let reopened = try LibraryCore.decodeState(encoded)
             #expect(reopened.notebook.encoded() == recovery.notebook.encoded(), "\(context)")
             #expect(reopened.syncState == recovery.syncState, "\(context)")

@@ -23,7 +23,7 @@ import Testing
                 try! notebook.edit(id, replacingUTF16: 0..<0, with: "Edited \(index) ", wallMilliseconds: UInt64(5_000 + index))
             }
         }
-        return LibraryCore.encodeState(generation: 2, notebook: notebook, syncState: SyncState())
+        return (try! LibraryCore.encodeState(generation: 2, notebook: notebook, syncState: SyncState()).state)
     }()
 
     /// Where the notebook state is in a state file, and its frame.

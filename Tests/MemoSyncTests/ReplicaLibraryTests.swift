@@ -203,8 +203,8 @@ import MemoSyncTesting
         }
         let core = LibraryCore.create(replica: notebook.replica).core
         for round in 0..<3 {
-            let plain = core.planCompaction(notebook: notebook, syncState: SyncState())
-            let keeping = core.planCompaction(keepingTextBodiesOf: &notebook, syncState: SyncState())
+            let plain = try core.planCompaction(notebook: notebook, syncState: SyncState())
+            let keeping = try core.planCompaction(keepingTextBodiesOf: &notebook, syncState: SyncState())
             #expect(keeping.isCompaction && keeping.bytes == plain.bytes)
             guard case let .write(_, expected)? = plain.operations.first, case let .write(_, written)? = keeping.operations.first else {
                 Issue.record("a compaction that does not start with writing the state")
@@ -215,7 +215,7 @@ import MemoSyncTesting
             try notebook.edit(memos[round], replacingUTF16: 0..<0, with: "edit \(round) ", wallMilliseconds: 2_000)
         }
         // And it reads back as the notebook.
-        let last = core.planCompaction(keepingTextBodiesOf: &notebook, syncState: SyncState())
+        let last = try core.planCompaction(keepingTextBodiesOf: &notebook, syncState: SyncState())
         guard case let .write(_, bytes)? = last.operations.first else {
             Issue.record("a compaction that does not start with writing the state")
             return

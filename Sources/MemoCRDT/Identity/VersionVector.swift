@@ -104,6 +104,20 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         self.entries = entries
     }
 
+    /// The version of `entries`, already in strictly ascending replica order with counts ≥ 1
+    /// (checked in builds with internal checks): a decoder that checked them as it read them.
+    ///
+    /// - Complexity: O(1).
+    package init(ascendingEntries entries: [Entry]) {
+        #if MEMOSYNC_INTERNAL_CHECKS
+        for index in entries.indices {
+            precondition(entries[index].operationCount > 0, "counts of at least 1")
+            precondition(index == 0 || entries[index - 1].replica < entries[index].replica, "replicas strictly ascending")
+        }
+        #endif
+        self.entries = entries
+    }
+
     /// True when the version includes no operations.
     public var isEmpty: Bool { entries.isEmpty }
 

@@ -94,7 +94,30 @@ extension Notebook {
         headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
     ) -> [UInt8] {
         var kept: [KeptTextBody]?
-        return wrappedState(headroom: headroom, keeping: &kept, wrap: wrap)
+        var outline: NotebookStateOutline?
+        return Self.readableOrTrap(wrappedState(headroom: headroom, keeping: &kept, outline: &outline, wrap: wrap))
+    }
+
+    /// ``encoded(headroom:wrap:)``, throwing when a memo's text stored in the library's state
+    /// file cannot be read or fails its check (``NotebookError/corruptMemo(_:_:)``), and giving
+    /// where each part went in `outline` when it is not nil (for a state list).
+    package func encoded(
+        headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int,
+        outline: inout NotebookStateOutline?
+    ) throws(NotebookError) -> [UInt8] {
+        var kept: [KeptTextBody]?
+        return try wrappedState(headroom: headroom, keeping: &kept, outline: &outline, wrap: wrap).get()
+    }
+
+    /// The bytes of an encoding, or a stop with the memo whose stored text could not be read:
+    /// the public encoders cannot throw, and a state never holds a text other than the one read.
+    /// `Replica` encodes through the throwing variants and reports the memo instead.
+    private static func readableOrTrap(_ result: Result<[UInt8], NotebookError>) -> [UInt8] {
+        switch result {
+        case let .success(bytes): return bytes
+        case let .failure(error):
+            preconditionFailure("\(error): the library's state file was damaged after it was opened; encode through Replica, which reports it")
+        }
     }
 
     /// ``encoded()``, keeping each memo's text body (in the returned buffer, shared) so that the
@@ -122,8 +145,22 @@ extension Notebook {
     package mutating func encodedKeepingTextBodies(
         headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
     ) -> [UInt8] {
+        var outline: NotebookStateOutline?
+        do throws(NotebookError) {
+            return try encodedKeepingTextBodies(headroom: headroom, wrap: wrap, outline: &outline)
+        } catch {
+            return Self.readableOrTrap(.failure(error))
+        }
+    }
+
+    /// ``encodedKeepingTextBodies(headroom:wrap:)``, throwing when a memo's stored text cannot be
+    /// read (see ``encoded(headroom:wrap:outline:)``); nothing is kept then.
+    package mutating func encodedKeepingTextBodies(
+        headroom: Int, wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int,
+        outline: inout NotebookStateOutline?
+    ) throws(NotebookError) -> [UInt8] {
         var kept: [KeptTextBody]? = []
-        let bytes = wrappedState(headroom: headroom, keeping: &kept, wrap: wrap)
+        let bytes = try wrappedState(headroom: headroom, keeping: &kept, outline: &outline, wrap: wrap).get()
         for entry in kept! {
             memos[at: entry.index].encodedTextBody = EncodedTextBody(bytes: bytes, range: entry.body, version: entry.version)
             memos[at: entry.index].encodedTextBodyIsCanonical = true
@@ -134,10 +171,17 @@ extension Notebook {
     /// The state encoded after `headroom` bytes of room, wrapped by `wrap`, the room it left
     /// dropped (moved over in place, not copied to new memory); `kept`'s bodies moved with it.
     private func wrappedState(
-        headroom: Int, keeping kept: inout [KeptTextBody]?,
+        headroom: Int, keeping kept: inout [KeptTextBody]?, outline: inout NotebookStateOutline?,
         wrap: (_ bytes: inout [UInt8], _ envelopeStart: Int, _ envelopeChecksum: UInt32) -> Int
-    ) -> [UInt8] {
-        var (bytes, start, checksum) = encodedState(headroom: headroom, keeping: &kept)
+    ) -> Result<[UInt8], NotebookError> {
+        var bytes: [UInt8]
+        let start: Int
+        let checksum: UInt32
+        do throws(NotebookError) {
+            (bytes, start, checksum) = try encodedState(headroom: headroom, keeping: &kept, outline: &outline)
+        } catch {
+            return .failure(error)
+        }
         let resultStart = wrap(&bytes, start, checksum)
         precondition(resultStart >= 0 && resultStart <= start, "the result starts in the room before the state")
         bytes.removeSubrange(0..<resultStart)
@@ -147,7 +191,8 @@ extension Notebook {
                 kept![index].body = range.lowerBound - resultStart..<range.upperBound - resultStart
             }
         }
-        return bytes
+        outline?.shift(by: resultStart)
+        return .success(bytes)
     }
 
     /// Takes the text bodies `copy` kept when it was encoded (``encodedKeepingTextBodies()``),
@@ -189,7 +234,9 @@ extension Notebook {
     /// buffer, where the envelope starts in it (at most ``BlobEnvelope/headerBytesMax`` before
     /// `headroom`), and the envelope's checksum. When `kept` is not nil, it receives where the
     /// body of each memo held decoded is in the buffer.
-    private func encodedState(headroom: Int, keeping kept: inout [KeptTextBody]?) -> (bytes: [UInt8], start: Int, checksum: UInt32) {
+    private func encodedState(
+        headroom: Int, keeping kept: inout [KeptTextBody]?, outline: inout NotebookStateOutline?
+    ) throws(NotebookError) -> (bytes: [UInt8], start: Int, checksum: UInt32) {
         let memoIDs = memos.ids.sorted()
         // Each memo's place in the state, by its place in the memo table (the table's own index
         // finds a run's memo: a dictionary of ids hashed one per run, half a percent of a long
@@ -207,10 +254,15 @@ extension Notebook {
         var body = ByteWriter(appendingTo: LargePages.emptyBuffer(capacity: headroom + encodedStateBytesEstimate))
         body.zeros(count: headroom)
         body.varint(memoIDs.count)
-        for id in memoIDs { writeMemo(id, into: &body, keeping: &kept) }
+        for id in memoIDs {
+            let written = try writeMemo(id, into: &body, keeping: &kept)
+            outline?.bodies.append(written)
+        }
+        let logsStart = body.count
         body.varint(replicas.count)
         for id in replicas { body.uint64LittleEndian(id.rawValue) }
         writeLogs(of: replicas, memoIndex: memoIndex, replicaIndex: replicaIndex, memoCount: memoIDs.count, into: &body)
+        outline?.logs = logsStart..<body.count
         // Memo histories (version 4), only when some memo keeps deleted content. A memo not
         // decoded since it was read keeps its section as read, marked when of version 3.
         var histories: [(memo: Int, section: [UInt8], isVersion3: Bool)] = []
@@ -224,6 +276,18 @@ extension Notebook {
                 if let pending = record.pendingHistory {
                     histories.append((index, pending.bytes, pending.sectionVersion == Self.stateFormatVersionWithCounterRangeHistory))
                 }
+            case let .stored(stored):
+                if stored.history != nil {
+                    let pending: PendingHistory?
+                    do throws(DecodingError) {
+                        pending = try stored.load().history
+                    } catch {
+                        throw .corruptMemo(id, error)
+                    }
+                    if let pending {
+                        histories.append((index, pending.bytes, pending.sectionVersion == Self.stateFormatVersionWithCounterRangeHistory))
+                    }
+                }
             }
         }
         if !histories.isEmpty {
@@ -231,9 +295,14 @@ extension Notebook {
             for history in histories {
                 body.varint(history.memo)
                 body.varint(UInt64(history.section.count) << 1 | (history.isVersion3 ? 1 : 0))
+                let start = body.count
                 body.append(contentsOf: history.section)
+                outline?.histories.append(
+                    (history.memo, start..<body.count,
+                     history.isVersion3 ? TextCRDT.stateFormatVersionWithCounterRangeHistory : TextCRDT.stateFormatVersionWithHistory))
             }
         }
+        outline?.stateVersion = histories.isEmpty ? Self.stateFormatVersion : Self.stateFormatVersionWithHistory
         var bytes = body.bytes
         body = ByteWriter()  // the buffer's one reference is `bytes`: sealed in place
         let (start, checksum) = BlobEnvelope.sealInPlace(
@@ -252,6 +321,7 @@ extension Notebook {
             switch record.pointee.text {
             case let .encoded(_, body, _, _, _, _, _): total += body.count + (record.pointee.pendingHistory?.bytes.count ?? 0)
             case let .materialized(text): total += record.pointee.encodedTextBody?.range.count ?? 4 * text.lengthUTF16 + 64
+            case let .stored(stored): total += stored.bodyLength + (stored.history?.length ?? 0)
             }
         }
         for (_, log) in logs { total += 8 * log.runs.count }
@@ -261,7 +331,9 @@ extension Notebook {
     /// Writes one memo of the state: its id and its text body (the body kept from the last
     /// encoding when the text has not changed since); `kept` receives where a decoded memo's
     /// body is in `body`.
-    private func writeMemo(_ id: MemoID, into body: inout ByteWriter, keeping kept: inout [KeptTextBody]?) {
+    private func writeMemo(
+        _ id: MemoID, into body: inout ByteWriter, keeping kept: inout [KeptTextBody]?
+    ) throws(NotebookError) -> (tableIndex: Int, body: Range<Int>, bodyVersion: UInt8) {
         body.uint64LittleEndian(id.high)
         body.uint64LittleEndian(id.low)
         let tableIndex = memos.index(of: id)!
@@ -286,11 +358,27 @@ extension Notebook {
                 body.append(contentsOf: fresh)
             }
             kept?.append((tableIndex, start..<body.count, version))
+            return (tableIndex, start..<body.count, TextCRDT.stateFormatVersion)
         case let .encoded(bytes, textBody, _, _, _, _, bodyVersion):
             // A body is written back as it was read: a version 1 body (one that could not be
             // decoded when its version 1 notebook was read) is marked as such.
             body.varint(textBody.count << 1 | (bodyVersion == 1 ? 1 : 0))
+            let start = body.count
             body.append(contentsOf: bytes[textBody])
+            return (tableIndex, start..<body.count, bodyVersion)
+        case let .stored(stored):
+            // Copied from the state file, checked: never a body that fails its checksum.
+            let loaded: MemoTextStorage
+            do throws(DecodingError) {
+                loaded = try stored.load().storage
+            } catch {
+                throw .corruptMemo(id, error)
+            }
+            guard case let .encoded(bytes, textBody, _, _, _, _, bodyVersion) = loaded else { preconditionFailure("a loaded body") }
+            body.varint(textBody.count << 1 | (bodyVersion == 1 ? 1 : 0))
+            let start = body.count
+            body.append(contentsOf: bytes[textBody])
+            return (tableIndex, start..<body.count, bodyVersion)
         }
     }
 
@@ -695,7 +783,7 @@ extension Notebook {
     /// Checks each decoded memo's text against the runs read: its text operations per replica
     /// are those its text runs cover (`coverage`: per memo, in replica order), and no trash or purge saw
     /// more than it holds.
-    private func checkTextsAgainstRuns(_ coverage: StateLogReading.Coverage, memos memoIDs: [MemoID]) throws(DecodingError) {
+    func checkTextsAgainstRuns(_ coverage: StateLogReading.Coverage, memos memoIDs: [MemoID]) throws(DecodingError) {
         let (starts, entries) = coverage.byMemo(memoCount: memoIDs.count)
         for index in memoIDs.indices {
             let version = memos[at: index].text.version
@@ -724,7 +812,7 @@ extension Notebook {
 /// What reading a notebook state's logs gathers, replica after replica, for the checks after
 /// them. Memos were added to the table in id order: a memo's index in the state's memo list is
 /// its index in the table.
-private struct StateLogReading {
+struct StateLogReading {
     /// Per memo index, whether a run created it.
     private var created: [Bool]
     private(set) var createdCount = 0

@@ -288,7 +288,7 @@ extension Notebook {
         var keeping = Set<MemoID>()
         for index in 0..<memos.count {
             let record = memos[at: index]
-            if record.pendingHistory != nil {
+            if record.holdsUndecodedHistory {
                 keeping.insert(record.id)
             } else if case let .materialized(text) = record.text, text.retainedDeletedScalars > 0 {
                 keeping.insert(record.id)
@@ -309,7 +309,7 @@ extension Notebook {
             guard let index = memos.index(of: id) else { continue }
             guard case .materialized = memos[at: index].text else {
                 // Not decoded: its kept content is decoded (and checked) first.
-                if memos[at: index].pendingHistory == nil { continue }
+                if !memos[at: index].holdsUndecodedHistory { continue }
                 do throws(NotebookError) { try materializeText(at: index) } catch { continue }
                 dropped += dropHistory(at: index, deletions: deletions)
                 continue

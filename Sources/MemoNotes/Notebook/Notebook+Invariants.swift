@@ -114,9 +114,10 @@ extension Notebook {
         guard checkingText else { return }
         if !record.derivedTextIsStale {
             try require(record.derivedVersion == version, "memo \(id) title and preview are stale")
-            try require(ByteComparison.equal(record.cachedTextPrefix, record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
+            try require(
+                MemoSummary.listsAlike(record.cachedTextPrefix, record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) cached text prefix")
         }
-        try require(ByteComparison.equal(record.textPrefix, record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
+        try require(MemoSummary.listsAlike(record.textPrefix, record.text.prefixUTF8(MemoRecord.derivedPrefixBytes)), "memo \(id) text prefix")
         if record.hasCurrentSearchKey {
             try require(ByteComparison.equal(SearchFolding.key(for: record.text.string), record.searchKey.bytes), "memo \(id) cached search key is wrong")
         }

@@ -518,6 +518,8 @@ extension Notebook {
                     text.isEmpty ? nil : TextEdit(rangeUTF16: 0..<0, replacementUTF8: bytes[text])
                 case let .materialized(text):
                     text.isEmpty ? nil : TextEdit(rangeUTF16: 0..<0, replacement: text.string)
+                case let .stored(stored):
+                    stored.textLength == 0 ? nil : TextEdit(rangeUTF16: 0..<0, replacementUTF8: stored.textOrListText)
                 }
             if let edit { events.append(.changed(id, edits: [edit], origin: .remote)) }
             switch memos[at: position].status {
@@ -772,7 +774,7 @@ extension Notebook {
         for replicaRun in delta.runs where replicaRun.run.memo != checked {
             checked = replicaRun.run.memo
             guard let index = memos.index(of: replicaRun.run.memo) else { continue }
-            if case .encoded = memos[at: index].text { _ = try materializedText(of: replicaRun.run.memo) }
+            if !memos[at: index].text.isMaterialized { _ = try materializedText(of: replicaRun.run.memo) }
         }
     }
 

@@ -197,6 +197,16 @@ public struct Notebook: Sendable {
         decodedUseClock += 1
         memos[at: index].decodedUse = decodedUseClock
         if case .materialized = memos[at: index].text { return }
+        if case let .stored(stored) = memos[at: index].text {
+            // Read from the state file (and checked) first: then decoded as a body read from bytes.
+            do throws(DecodingError) {
+                let loaded = try stored.load()
+                memos[at: index].pendingHistory = loaded.history
+                memos[at: index].setTextForm(loaded.storage)
+            } catch {
+                throw .corruptMemo(memos[at: index].id, error)
+            }
+        }
         guard case let .encoded(bytes, body, _, version, _, _, bodyVersion) = memos[at: index].text else { preconditionFailure("encoded") }
         // A body this notebook encoded itself is the canonical encoding of the text at its
         // version: kept (``EncodedTextBody``), so that turning the text back again, or the next
@@ -318,6 +328,17 @@ public struct Notebook: Sendable {
             } catch {
                 throw .corruptMemo(record.id, error)
             }
+        case let .stored(stored):
+            let loaded: (storage: MemoTextStorage, history: PendingHistory?)
+            do throws(DecodingError) {
+                loaded = try stored.load()
+            } catch {
+                throw .corruptMemo(record.id, error)
+            }
+            var copy = record
+            copy.pendingHistory = loaded.history
+            copy.setTextForm(loaded.storage)
+            return try readableText(of: copy)
         }
     }
 }

@@ -151,11 +151,15 @@ enum MemoTextStorage: Sendable {
     case encoded(
         bytes: [UInt8], body: Range<Int>, text: Range<Int>, version: VersionVector, insertionVersion: VersionVector,
         lamport: UInt64, bodyVersion: UInt8)
+    /// A text state body left in the library's state file, read when first used
+    /// (``StoredTextBody``; FORMAT.md, "State list").
+    case stored(StoredTextBody)
 
     var string: String {
         switch self {
         case let .materialized(text): text.string
         case let .encoded(bytes, _, text, _, _, _, _): String(decoding: bytes[text], as: UTF8.self)
+        case let .stored(stored): String(decoding: stored.textOrListText, as: UTF8.self)
         }
     }
 
@@ -164,6 +168,7 @@ enum MemoTextStorage: Sendable {
         switch self {
         case let .materialized(text): text.visibleBytes()[...]
         case let .encoded(bytes, _, text, _, _, _, _): bytes[text]
+        case let .stored(stored): stored.textOrListText
         }
     }
 
@@ -171,6 +176,7 @@ enum MemoTextStorage: Sendable {
         switch self {
         case let .materialized(text): text.version
         case let .encoded(_, _, _, version, _, _, _): version
+        case let .stored(stored): stored.version
         }
     }
 
@@ -178,6 +184,7 @@ enum MemoTextStorage: Sendable {
         switch self {
         case let .materialized(text): text.insertionVersion
         case let .encoded(_, _, _, _, insertionVersion, _, _): insertionVersion
+        case let .stored(stored): stored.insertionVersion
         }
     }
 
@@ -185,6 +192,7 @@ enum MemoTextStorage: Sendable {
         switch self {
         case let .materialized(text): text.lamport
         case let .encoded(_, _, _, _, _, lamport, _): lamport
+        case let .stored(stored): stored.lamport
         }
     }
 
@@ -197,6 +205,10 @@ enum MemoTextStorage: Sendable {
             var key: [UInt8] = []
             SearchFolding.appendKey(forUTF8: bytes[text], to: &key)
             return key
+        case let .stored(stored):
+            var key: [UInt8] = []
+            SearchFolding.appendKey(forUTF8: stored.textOrListText, to: &key)
+            return key
         }
     }
 
@@ -205,6 +217,7 @@ enum MemoTextStorage: Sendable {
         switch self {
         case let .materialized(text): key.append(contentsOf: SearchFolding.key(for: text.string))
         case let .encoded(bytes, _, text, _, _, _, _): SearchFolding.appendKey(forUTF8: bytes[text], to: &key)
+        case let .stored(stored): SearchFolding.appendKey(forUTF8: stored.textOrListText, to: &key)
         }
     }
 
@@ -214,7 +227,14 @@ enum MemoTextStorage: Sendable {
         switch self {
         case let .materialized(text): text.lengthUTF16
         case let .encoded(_, _, text, _, _, _, _): text.count
+        case let .stored(stored): stored.textLength
         }
+    }
+
+    /// Whether the text is decoded.
+    var isMaterialized: Bool {
+        if case .materialized = self { return true }
+        return false
     }
 
     /// A stand-in while the text is taken out to be edited in place.
@@ -231,6 +251,11 @@ enum MemoTextStorage: Sendable {
             var end = min(text.upperBound, text.lowerBound + count)
             while end > text.lowerBound && end < text.upperBound && bytes[end] & 0xC0 == 0x80 { end -= 1 }
             return bytes[text.lowerBound..<end]
+        case let .stored(stored):
+            let text = stored.textOrListText
+            var end = min(text.endIndex, text.startIndex + count)
+            while end > text.startIndex && end < text.endIndex && text[end] & 0xC0 == 0x80 { end -= 1 }
+            return text[text.startIndex..<end]
         }
     }
 }
@@ -337,6 +362,14 @@ struct MemoRecord: Sendable {
 
     var summary: MemoSummary {
         MemoSummary(id: id, createdAt: createdAt, modifiedAt: modifiedAt, status: status, textPrefix: textPrefix)
+    }
+
+    /// Whether the record holds a history section not decoded yet: read with its text still
+    /// encoded (``pendingHistory``), or left in the state file with it (`.stored`).
+    var holdsUndecodedHistory: Bool {
+        if pendingHistory != nil { return true }
+        if case let .stored(stored) = text { return stored.history != nil }
+        return false
     }
 
     /// Whether the text is decoded and holds no operation back (what a release may turn back).

@@ -31,8 +31,9 @@ public struct MemoSummary: Sendable, Equatable, Identifiable {
     public var modifiedAt: HybridTimestamp
     /// Active or trashed (purged memos are never listed).
     public var status: MemoStatus
-    /// The first `MemoRecord.derivedPrefixBytes` bytes of the text's UTF-8 (whole scalars),
-    /// shared with the notebook.
+    /// The beginning of the text's UTF-8 (whole scalars), shared with the notebook: its first
+    /// `MemoRecord.derivedPrefixBytes` bytes, or (a memo still in the state file) the shortest
+    /// beginning that gives the same title and preview.
     var textPrefix: ArraySlice<UInt8>
 
     /// The first line of the text.
@@ -44,6 +45,25 @@ public struct MemoSummary: Sendable, Equatable, Identifiable {
     ///
     /// - Complexity: O(length of the first line and of the preview), computed on each read.
     public var preview: String { MemoText.preview(of: String(decoding: textPrefix, as: UTF8.self)) }
+
+    /// Equal when the memo, its times, status, title and preview are: the beginning of the text
+    /// each keeps may differ in length (a library opened from its state list keeps only what
+    /// the title and preview need; FORMAT.md, "State list").
+    public static func == (left: MemoSummary, right: MemoSummary) -> Bool {
+        left.id == right.id && left.createdAt == right.createdAt && left.modifiedAt == right.modifiedAt && left.status == right.status
+            && listsAlike(left.textPrefix, right.textPrefix)
+    }
+
+    /// Whether two beginnings of a text give the same title and preview (equal bytes, or one the
+    /// beginning of the other with the same title and preview).
+    static func listsAlike(_ left: ArraySlice<UInt8>, _ right: ArraySlice<UInt8>) -> Bool {
+        if ByteComparison.equal(left, right) { return true }
+        let (short, long) = left.count <= right.count ? (left, right) : (right, left)
+        guard ByteComparison.equal(short, long.prefix(short.count)) else { return false }
+        let shortText = String(decoding: short, as: UTF8.self)
+        let longText = String(decoding: long, as: UTF8.self)
+        return MemoText.title(of: shortText) == MemoText.title(of: longText) && MemoText.preview(of: shortText) == MemoText.preview(of: longText)
+    }
 
     /// A summary made by the library (list and search results) around its stored text.
     init(id: MemoID, createdAt: HybridTimestamp, modifiedAt: HybridTimestamp, status: MemoStatus, textPrefix: ArraySlice<UInt8>) {

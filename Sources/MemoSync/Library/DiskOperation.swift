@@ -78,6 +78,11 @@ public protocol LibraryDisk {
     func read(file: String) throws(DiskError) -> [UInt8]?
     /// Performs one operation.
     func perform(_ operation: DiskOperation) throws(DiskError)
+    /// `file` kept open for reading ranges of it, nil when it does not exist: a library opened
+    /// from its state list reads each memo's text from the state file when first used. The
+    /// reader reads the file as it was opened, even after it was replaced by a rename. The
+    /// default reads the whole file and keeps it in memory.
+    func openReader(file: String) throws(DiskError) -> (any LibraryFileReader)?
     /// The file system's identity of `file` (nil: of the folder itself), nil when the file does
     /// not exist or the disk cannot tell identities. A library keeps its replica id from one
     /// session to the next only on a disk that can (see `LibrarySeal`).
@@ -85,8 +90,58 @@ public protocol LibraryDisk {
 }
 
 extension LibraryDisk {
+    /// Reads the whole file and keeps its bytes (``InMemoryFileReader``).
+    public func openReader(file: String) throws(DiskError) -> (any LibraryFileReader)? {
+        try read(file: file).map { InMemoryFileReader(bytes: $0) }
+    }
+
     /// Performs `operations` in order, stopping at the first failure.
     public func perform(_ operations: [DiskOperation]) throws(DiskError) {
         for operation in operations { try perform(operation) }
+    }
+}
+
+
+/// A library file kept open for reading ranges of it (``LibraryDisk/openReader(file:)``).
+public protocol LibraryFileReader: AnyObject, Sendable {
+    /// The file's size in bytes when it was opened.
+    var sizeBytes: Int { get }
+    /// `count` bytes from `offset`.
+    ///
+    /// - Throws: ``DiskError`` when they cannot all be read.
+    func read(offset: Int, count: Int) throws(DiskError) -> [UInt8]
+}
+
+/// A file's bytes held in memory, read as a ``LibraryFileReader``.
+public final class InMemoryFileReader: LibraryFileReader {
+    private let bytes: [UInt8]
+
+    /// A reader of `bytes`.
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    public var sizeBytes: Int { bytes.count }
+
+    public func read(offset: Int, count: Int) throws(DiskError) -> [UInt8] {
+        guard offset >= 0, count >= 0, offset <= bytes.count, count <= bytes.count - offset else {
+            throw .io(reason: "a read of \(count) bytes at \(offset) of a file of \(bytes.count)")
+        }
+        return Array(bytes[offset..<offset + count])
+    }
+}
+
+/// A library's state file as the source of its notebook's stored texts.
+final class StateFileBodySource: NotebookBodySource {
+    let file: any LibraryFileReader
+
+    init(file: any LibraryFileReader) { self.file = file }
+
+    func read(offset: Int, count: Int) throws(NotebookBodyReadError) -> [UInt8] {
+        do throws(DiskError) {
+            let bytes = try file.read(offset: offset, count: count)
+            guard bytes.count == count else { throw DiskError.io(reason: "the state file is shorter than it was") }
+            return bytes
+        } catch {
+            throw NotebookBodyReadError(reason: error.description)
+        }
     }
 }

@@ -294,6 +294,78 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
         throw .tooLarge(file: file, sizeBytes: sizeBytes, limitBytes: limit)
     }
 
+    /// `file` kept open (its descriptor) for `pread`s of ranges of it; nil when there is no
+    /// such file. Reads go on reading the file opened, after a rename replaced it, and after
+    /// this disk is closed.
+    ///
+    /// - Throws: as ``read(file:)``, except that nothing is read (a file over its limit is
+    ///   refused from its size).
+    public func openReader(file: String) throws(DiskError) -> (any LibraryFileReader)? {
+        lock.lock()
+        defer { lock.unlock() }
+        try checkOpen()
+        let path = try validatedPath(file)
+        let limit = LibraryFileLimits.limitBytes(ofFile: file)
+        var sizeBytes = 0
+        opening: do throws(POSIXFailure) {
+            let descriptor: Int32
+            do throws(POSIXFailure) {
+                descriptor = try POSIX.open(path, .read)
+            } catch where error.kind == .notFound && POSIX.isDirectory(self.path) {
+                return nil
+            }
+            let status: FileStatus
+            do throws(POSIXFailure) {
+                status = try POSIX.status(of: descriptor, path: path)
+                guard status.kind == .regular else {
+                    throw POSIXFailure(call: "read", path: path, kind: .other, reason: "not a regular file")
+                }
+            } catch {
+                POSIX.closeQuietly(descriptor)
+                throw error
+            }
+            guard status.size <= limit else {
+                POSIX.closeQuietly(descriptor)
+                sizeBytes = status.size
+                break opening
+            }
+            return FileReader(descriptor: descriptor, path: path, sizeBytes: status.size, disk: self)
+        } catch {
+            throw mapped(error)
+        }
+        throw .tooLarge(file: file, sizeBytes: sizeBytes, limitBytes: limit)
+    }
+
+    /// A file of this disk kept open for reading (``openReader(file:)``).
+    private final class FileReader: LibraryFileReader, @unchecked Sendable {
+        // Unchecked: the descriptor is only read with `pread`, which threads may share; it is
+        // closed once, when the last reference goes.
+        let descriptor: Int32
+        let path: String
+        let sizeBytes: Int
+        let disk: FileDisk
+
+        init(descriptor: Int32, path: String, sizeBytes: Int, disk: FileDisk) {
+            self.descriptor = descriptor
+            self.path = path
+            self.sizeBytes = sizeBytes
+            self.disk = disk
+        }
+
+        deinit { POSIX.closeQuietly(descriptor) }
+
+        func read(offset: Int, count: Int) throws(DiskError) -> [UInt8] {
+            guard offset >= 0, count >= 0, offset <= sizeBytes, count <= sizeBytes - offset else {
+                throw .io(reason: "a read of \(count) bytes at \(offset) of \(path), \(sizeBytes) bytes long")
+            }
+            do throws(POSIXFailure) {
+                return try POSIX.read(descriptor, offset: offset, count: count, path: path)
+            } catch {
+                throw disk.mapped(error)
+            }
+        }
+    }
+
     /// Performs `operation` with POSIX semantics (see ``DiskOperation``).
     ///
     /// - `write`: create or truncate, then write every byte. O(size).

@@ -27,16 +27,86 @@ extension LibraryCore {
         package var version: UInt8
     }
 
-    static func encodeState(generation: UInt64, notebook: Notebook, syncState: SyncState) -> [UInt8] {
+    /// The state file of `notebook` and the state list beside it (FORMAT.md, "State list").
+    ///
+    /// - Throws: ``ReplicaError`` when a memo's text, still in the current state file, cannot be
+    ///   read from it or fails its check (the file was damaged since the open): nothing is written.
+    static func encodeState(generation: UInt64, notebook: Notebook, syncState: SyncState) throws(ReplicaError) -> (state: [UInt8], list: [UInt8]?) {
         let file = StateFileWrapping(generation: generation, replica: notebook.replica, syncState: syncState)
-        return notebook.encoded(headroom: file.headroom, wrap: file.wrap)
+        var outline: NotebookStateOutline? = NotebookStateOutline()
+        let state: [UInt8]
+        do throws(NotebookError) {
+            state = try notebook.encoded(headroom: file.headroom, wrap: file.wrap, outline: &outline)
+        } catch {
+            throw ReplicaError(error)
+        }
+        return (state, encodeStateList(state: state, file: file, generation: generation, notebook: notebook, outline: outline!))
     }
 
     /// ``encodeState(generation:notebook:syncState:)`` (the same bytes), keeping the memos'
     /// encoded text bodies in `notebook` (``Notebook/encodedKeepingTextBodies()``).
-    static func encodeState(generation: UInt64, keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) -> [UInt8] {
+    static func encodeState(
+        generation: UInt64, keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState
+    ) throws(ReplicaError) -> (state: [UInt8], list: [UInt8]?) {
         let file = StateFileWrapping(generation: generation, replica: notebook.replica, syncState: syncState)
-        return notebook.encodedKeepingTextBodies(headroom: file.headroom, wrap: file.wrap)
+        var outline: NotebookStateOutline? = NotebookStateOutline()
+        let state: [UInt8]
+        do throws(NotebookError) {
+            state = try notebook.encodedKeepingTextBodies(headroom: file.headroom, wrap: file.wrap, outline: &outline)
+        } catch {
+            throw ReplicaError(error)
+        }
+        return (state, encodeStateList(state: state, file: file, generation: generation, notebook: notebook, outline: outline!))
+    }
+
+    /// The state list of the state file `state` (FORMAT.md, "State list"): the state file's
+    /// size and checksum (what ties the list to it), its generation, replica and sync state, and
+    /// the notebook's list (``Notebook/stateList(ofState:outline:)``). None for a state smaller
+    /// than ``stateListWorthBytes``.
+    private static func encodeStateList(
+        state: [UInt8], file: StateFileWrapping, generation: UInt64, notebook: Notebook, outline: NotebookStateOutline
+    ) -> [UInt8]? {
+        guard state.count >= stateListWorthBytes else { return nil }
+        var body = ByteWriter()
+        body.byte(stateListTag)
+        body.uint64LittleEndian(UInt64(state.count))
+        body.append(contentsOf: state.suffix(4))
+        body.append(contentsOf: file.fields.dropFirst())  // generation, replica, sync state
+        body.lengthPrefixed(notebook.stateList(ofState: state, outline: outline))
+        return BlobEnvelope.seal(kind: .localFile, version: formatVersion, body: body.bytes)
+    }
+
+    /// The state file described by the state list `listBytes`, its memos' texts left in the
+    /// file `state` reads: nil when the list is damaged, of another version, or describes
+    /// another file than `state` (its size and checksum differ), or the state is smaller than
+    /// ``stateListWorthBytes``. The caller then reads the state file whole
+    /// (``decodeState(_:checksBesideFromBytes:)``).
+    package static func decodeState(list listBytes: [UInt8], state: any LibraryFileReader) -> DecodedState? {
+        guard state.sizeBytes >= stateListWorthBytes else { return nil }
+        do throws(DecodingError) {
+            let frame = try BlobEnvelope.Frame(listBytes, in: listBytes.indices, kind: .localFile, versions: formatVersion...formatVersion)
+            try frame.checkChecksum(CRC32C.checksum(listBytes, frame.checksummed))
+            var reader = ByteReader(listBytes, from: frame.body.lowerBound, to: frame.body.upperBound)
+            guard try reader.byte() == stateListTag else { return nil }
+            let stateBytes = try reader.uint64LittleEndian()
+            let checksum = try reader.range(count: 4)
+            guard stateBytes == UInt64(state.sizeBytes), stateBytes >= 4,
+                let trailer = try? state.read(offset: Int(stateBytes) - 4, count: 4), trailer.elementsEqual(listBytes[checksum])
+            else { return nil }
+            let generation = try reader.varint()
+            guard generation <= maxGeneration else { return nil }
+            let replica = ReplicaID(try reader.uint64LittleEndian())
+            let syncRange = try reader.lengthPrefixedRange()
+            let notebookRange = try reader.lengthPrefixedRange()
+            guard reader.isAtEnd else { return nil }
+            let syncState = try decodeSyncState(Array(listBytes[syncRange]), version: formatVersion, replica: replica)
+            let notebook = try Notebook(
+                decodingStateList: listBytes, range: notebookRange, source: StateFileBodySource(file: state), fileBytes: state.sizeBytes,
+                replica: replica)
+            return DecodedState(generation: generation, notebook: notebook, syncState: syncState, version: formatVersion)
+        } catch {
+            return nil
+        }
     }
 
     /// A state file around a notebook's state, built in the notebook state's own buffer: the
@@ -44,7 +114,7 @@ extension LibraryCore {
     /// the file's checksum after it, combined from the checksums of the pieces (the state is
     /// read once, for its own checksum). The bytes are those of sealing the fields and the state
     /// (FORMAT.md, "Local library"); `StateFileEncodingTests` compares the two.
-    private struct StateFileWrapping {
+    struct StateFileWrapping {
         /// The file's body up to the notebook state: tag, generation, replica, sync state.
         let fields: [UInt8]
 

@@ -113,6 +113,16 @@ package struct LibraryCore: Sendable {
     package static let recordVersionMax: UInt8 = 5
     static let stateTag: UInt8 = 1
     static let recordTag: UInt8 = 2
+    /// The tag of a state list (FORMAT.md, "State list").
+    static let stateListTag: UInt8 = 3
+    /// The state list beside the state file: what an open reads instead of the whole state
+    /// (FORMAT.md, "State list"). A cache: one that is missing, damaged or describes another
+    /// state file costs a slower open and nothing else.
+    package static let stateListFileName = "state-list"
+    /// The smallest state file that has a state list: below, reading the state whole (and
+    /// checking all of it) costs a few milliseconds, and the state is read whole. An open
+    /// without a list of a state this large makes the next save write one (a compaction).
+    package static let stateListWorthBytes = 1 << 20
 
     /// The generation of the state file; its journal is `journal-<generation>`.
     package private(set) var generation: UInt64
@@ -313,16 +323,24 @@ package struct LibraryCore: Sendable {
     ///   ``leftoversWithoutState(files:contents:)``).
     /// - Throws: ``ReplicaError/corruptLibrary(file:reason:)`` for a damaged state file (never
     ///   replaced silently: that would lose every edit), ``ReplicaError/unknownLibraryVersion(file:kind:version:)``.
-    package static func recover(files: [String], contents: [String: [UInt8]]) throws(ReplicaError) -> Recovery? {
+    package static func recover(files: [String], contents: [String: [UInt8]], listed: (state: DecodedState, fileBytes: Int)? = nil) throws(ReplicaError) -> Recovery? {
         var repairs: [DiskOperation] = []
         var report = LibraryOpenReport()
-        guard let stateBytes = contents[stateFileName] else {
-            if let journal = files.filter({ journalGeneration($0) != nil }).sorted().first {
-                throw .corruptLibrary(file: journal, reason: "a journal without a state file; the state file was removed")
+        let decoded: DecodedState
+        let stateFileBytes: Int
+        if let listed {
+            decoded = listed.state
+            stateFileBytes = listed.fileBytes
+        } else {
+            guard let stateBytes = contents[stateFileName] else {
+                if let journal = files.filter({ journalGeneration($0) != nil }).sorted().first {
+                    throw .corruptLibrary(file: journal, reason: "a journal without a state file; the state file was removed")
+                }
+                return nil
             }
-            return nil
+            decoded = try decodeState(stateBytes)
+            stateFileBytes = stateBytes.count
         }
-        let decoded = try decodeState(stateBytes)
         var notebook = decoded.notebook
         // A library keeps history (FORMAT.md, "History retention"): the journal's deletions
         // keep the content they delete, as they did when they were made.
@@ -397,7 +415,7 @@ package struct LibraryCore: Sendable {
         report.journalRecords = records
         var core = LibraryCore(
             generation: decoded.generation, replica: notebook.replica, journalBytes: journalBytes, journalRecords: records,
-            stateBytes: stateBytes.count, durableVersion: notebook.version, durableSyncState: syncState)
+            stateBytes: stateFileBytes, durableVersion: notebook.version, durableSyncState: syncState)
         core.carried = replay.carried
         if bytesMissing > 0 && journalFound == nil {
             // Nothing to keep aside: the whole journal is gone.
@@ -422,7 +440,7 @@ package struct LibraryCore: Sendable {
                 at: 0)
             repairs.append(.syncDirectory)
             core.journalBytes = 0
-            let plan = core.planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: name)
+            let plan = try core.planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: name)
             repairs += plan.operations
             // After the compaction (a new generation, which no seal of the old one matches).
             repairs += [.delete(file: LibrarySeal.fileName), .syncDirectory]
@@ -437,7 +455,7 @@ package struct LibraryCore: Sendable {
                 at: 0)
             if !repairs.isEmpty { repairs.append(.syncDirectory) }
             core.journalBytes = 0
-            let plan = core.planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: name)
+            let plan = try core.planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: name)
             repairs += plan.operations
             core.didSave(plan, notebook: notebook, syncState: syncState)
         } else {
@@ -445,6 +463,9 @@ package struct LibraryCore: Sendable {
             // Files of an older version: the next save rewrites them (an older MemoSync then
             // refuses the library, rather than cutting a journal it cannot read).
             core.needsCompaction = decoded.version < formatVersion || replay.olderRecords
+            // A large state without its list (written by an older MemoSync, or the list lost):
+            // the next save writes both, so that the next open reads the list alone.
+            if listed == nil, stateFileBytes >= stateListWorthBytes { core.needsCompaction = true }
         }
         return Recovery(core: core, notebook: notebook, syncState: syncState, repairs: repairs, report: report)
     }
@@ -452,7 +473,10 @@ package struct LibraryCore: Sendable {
     /// A new library for `replica`: the core and the operations that create its state file.
     package static func create(replica: ReplicaID) -> (core: LibraryCore, operations: [DiskOperation]) {
         let notebook = Notebook(replica: replica)
-        let bytes = encodeState(generation: 0, notebook: notebook, syncState: SyncState())
+        // An empty notebook has no stored text to read; it needs no state list.
+        guard let (bytes, _) = try? encodeState(generation: 0, notebook: notebook, syncState: SyncState()) else {
+            preconditionFailure("an empty notebook encodes")
+        }
         let core = LibraryCore(
             generation: 0, replica: replica, journalBytes: 0, journalRecords: 0, stateBytes: bytes.count,
             durableVersion: VersionVector(), durableSyncState: SyncState())
@@ -484,7 +508,7 @@ package struct LibraryCore: Sendable {
     /// the same.
     func planSave(keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
         if needsCompaction {
-            return planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
+            return try planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
         }
         // A save that adds at least as many operations as the files hold (a bootstrap adds
         // everything) makes a record about as large as the state, and then a compaction
@@ -493,7 +517,7 @@ package struct LibraryCore: Sendable {
         let operationCount = notebook.version.operationCount
         let added = operationCount - min(operationCount, durableVersion.operationCount)
         if added >= Self.directCompactionOperationsMin && added >= operationCount - added {
-            return planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
+            return try planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
         }
         let delta: NotebookDelta
         do throws(NotebookError) {
@@ -509,7 +533,7 @@ package struct LibraryCore: Sendable {
             partsAsBefore: changed ? syncState.partsAsIn(durableSyncState) : [])
         // A journal larger than the state costs more to replay than the state to rewrite.
         if journalBytes + record.count > max(Self.journalBytesMin, stateBytes) {
-            return planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
+            return try planCompaction(keepingTextBodiesOf: &notebook, syncState: syncState)
         }
         let journal = Self.journalFileName(generation: generation)
         var operations: [DiskOperation] = [.append(file: journal, bytes: record), .sync(file: journal)]
@@ -523,27 +547,27 @@ package struct LibraryCore: Sendable {
 
     /// The operations that rewrite the state file from `notebook` and start a journal holding
     /// only the records still held back.
-    package func planCompaction(notebook: Notebook, syncState: SyncState) -> SavePlan {
-        planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: nil)
+    package func planCompaction(notebook: Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
+        try planCompaction(notebook: notebook, syncState: syncState, keepingJournalAs: nil)
     }
 
     /// ``planCompaction(notebook:syncState:)``; the old journal is renamed to `keptJournal`
     /// rather than deleted, when given.
-    func planCompaction(notebook: Notebook, syncState: SyncState, keepingJournalAs keptJournal: String?) -> SavePlan {
-        let bytes = Self.encodeState(generation: generation + 1, notebook: notebook, syncState: syncState)
-        return compactionPlan(stateBytes: bytes, notebook: notebook, keepingJournalAs: keptJournal)
+    func planCompaction(notebook: Notebook, syncState: SyncState, keepingJournalAs keptJournal: String?) throws(ReplicaError) -> SavePlan {
+        let (bytes, list) = try Self.encodeState(generation: generation + 1, notebook: notebook, syncState: syncState)
+        return compactionPlan(stateBytes: bytes, list: list, notebook: notebook, keepingJournalAs: keptJournal)
     }
 
     /// ``planCompaction(notebook:syncState:)``, keeping the memos' encoded text bodies in
     /// `notebook` (see ``planSave(keepingTextBodiesOf:syncState:)``). The plan is the same.
-    func planCompaction(keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) -> SavePlan {
-        let bytes = Self.encodeState(generation: generation + 1, keepingTextBodiesOf: &notebook, syncState: syncState)
-        return compactionPlan(stateBytes: bytes, notebook: notebook, keepingJournalAs: nil)
+    func planCompaction(keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
+        let (bytes, list) = try Self.encodeState(generation: generation + 1, keepingTextBodiesOf: &notebook, syncState: syncState)
+        return compactionPlan(stateBytes: bytes, list: list, notebook: notebook, keepingJournalAs: nil)
     }
 
     /// The operations that replace the state file with `bytes` and start a journal with the
     /// records still held back (written first: until the rename, the old journal holds them).
-    private func compactionPlan(stateBytes bytes: [UInt8], notebook: Notebook, keepingJournalAs keptJournal: String?) -> SavePlan {
+    private func compactionPlan(stateBytes bytes: [UInt8], list: [UInt8]?, notebook: Notebook, keepingJournalAs keptJournal: String?) -> SavePlan {
         let stillCarried = carried.filter { !$0.upperVersion.isIncluded(in: notebook.version) }
         var operations: [DiskOperation] = []
         var journal: [UInt8] = []
@@ -554,7 +578,9 @@ package struct LibraryCore: Sendable {
         }
         let oldJournal = journalBytes > 0 || needsCompaction || keptJournal != nil ? Self.journalFileName(generation: generation) : nil
         operations += Self.replaceState(with: bytes, removingJournal: oldJournal, keepingAs: keptJournal)
-        return SavePlan(operations: operations, isCompaction: true, bytes: bytes.count, carried: stillCarried, journalBytes: journal.count)
+        return SavePlan(
+            operations: operations, isCompaction: true, bytes: bytes.count, carried: stillCarried, journalBytes: journal.count,
+            stateList: list)
     }
 
     /// Disk operations that save, and what they are.
@@ -569,6 +595,19 @@ package struct LibraryCore: Sendable {
         package var carried: [NotebookDelta] = []
         /// For a compaction: the new journal's bytes.
         package var journalBytes = 0
+        /// For a compaction of a state of at least ``LibraryCore/stateListWorthBytes``: the state
+        /// list of the new state file, written after the operations (``stateListOperation``).
+        package var stateList: [UInt8]?
+
+        /// The write of the state list, once every operation succeeded: after the state it
+        /// describes is in place (it names that file's size and checksum, so a list left from
+        /// before, by a crash before this write, is never taken for this state's). Not synced,
+        /// and a failure is not the save's: a list lost or torn costs a slower open.
+        /// A compaction of a smaller state deletes the list left from before, if any.
+        package var stateListOperation: DiskOperation? {
+            guard isCompaction else { return nil }
+            return stateList.map { .write(file: LibraryCore.stateListFileName, bytes: $0) } ?? .delete(file: LibraryCore.stateListFileName)
+        }
     }
 
     /// Records that `plan` was performed: `notebook` and `syncState` are durable.

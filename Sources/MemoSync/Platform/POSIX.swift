@@ -306,6 +306,33 @@ enum POSIX {
         return bytes
     }
 
+    /// `count` bytes of `descriptor` from `offset` (`pread`, retrying on EINTR and after short
+    /// reads), fewer only at the end of the file. The file's offset is left as it was, so
+    /// threads may read one descriptor at once. O(count).
+    static func read(_ descriptor: Int32, offset: Int, count: Int, path: String) throws(POSIXFailure) -> [UInt8] {
+        precondition(offset >= 0 && count >= 0)
+        guard count > 0 else { return [] }
+        var failure: POSIXFailure?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var filled = 0
+            while filled < count {
+                let read = systemReadAt(descriptor, buffer.baseAddress! + filled, count - filled, offset + filled)
+                if read > 0 {
+                    filled += read
+                    continue
+                }
+                if read == 0 { break }
+                let code = errno
+                if code == EINTR { continue }
+                failure = POSIXFailure(call: "pread", path: path, code: code)
+                break
+            }
+            initialized = filled
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
     /// Asks Linux to back the 2 MiB-aligned middle of a buffer about to be filled with large
     /// pages (MemoNotes' `LargePages`, whose platform file holds the call). A 22 MB state file read
     /// into fresh memory took a page fault and a page cleared per 4 KiB, most of the read's
@@ -761,6 +788,10 @@ private func systemClose(_ descriptor: Int32) -> Int32 {
 
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
+}
+
+private func systemReadAt(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+    pread(descriptor, buffer, count, off_t(offset))
 }
 
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {

@@ -200,6 +200,9 @@ public final class Replica: Sendable {
         /// The library's encryption (its `encryption` file); nil for a plain library.
         var encryption: LibraryEncryption?
         var isClosed = false
+        /// Why the running sync could not encode its snapshot (a memo's text, still in the state
+        /// file, failed its read): ``finishSync()`` throws it.
+        var snapshotFailure: ReplicaError?
         var events = EventHub()
         /// Memos purged (here or by a sync) since the last compaction began: their text is in
         /// the journal's records until a compaction rewrites the library without it, so the
@@ -263,14 +266,27 @@ public final class Replica: Sendable {
 
     /// The library folder's file names and the bytes of those recovery reads (open, and a shared
     /// folder taken back after another process wrote it).
-    private static func readLibraryFiles(_ disk: any LibraryDisk) throws(ReplicaError) -> (files: [String], contents: [String: [UInt8]]) {
+    ///
+    /// A state file with a state list that describes it is not read: `listed` is the state
+    /// decoded from the list, its memos' texts left in the file (FORMAT.md, "State list").
+    private static func readLibraryFiles(_ disk: any LibraryDisk) throws(ReplicaError)
+        -> (files: [String], contents: [String: [UInt8]], listed: (state: LibraryCore.DecodedState, fileBytes: Int)?)
+    {
         do throws(DiskError) {
             let files = try disk.listFiles()
+            var listed: (state: LibraryCore.DecodedState, fileBytes: Int)?
+            if files.contains(LibraryCore.stateListFileName), files.contains(LibraryCore.stateFileName),
+                let list = try? disk.read(file: LibraryCore.stateListFileName),
+                let reader = try disk.openReader(file: LibraryCore.stateFileName),
+                let decoded = LibraryCore.decodeState(list: list, state: reader)
+            {
+                listed = (decoded, reader.sizeBytes)
+            }
             var contents: [String: [UInt8]] = [:]
-            for file in LibraryCore.filesToRead(listing: files) {
+            for file in LibraryCore.filesToRead(listing: files) where !(listed != nil && file == LibraryCore.stateFileName) {
                 if let bytes = try disk.read(file: file) { contents[file] = bytes }
             }
-            return (files, contents)
+            return (files, contents, listed)
         } catch {
             throw .disk(error)
         }
@@ -280,8 +296,8 @@ public final class Replica: Sendable {
     private static func open(disk: any LibraryDisk, environment: ReplicaEnvironment) throws(ReplicaError)
         -> (notebook: Notebook, syncState: SyncState, core: LibraryCore, report: LibraryOpenReport)
     {
-        let (files, contents) = try Self.readLibraryFiles(disk)
-        guard let recovery = try LibraryCore.recover(files: files, contents: contents) else {
+        let (files, contents, listed) = try Self.readLibraryFiles(disk)
+        guard let recovery = try LibraryCore.recover(files: files, contents: contents, listed: listed) else {
             let leftovers = LibraryCore.leftoversWithoutState(files: files, contents: contents)
             return try create(disk: disk, environment: environment, repairs: leftovers.repairs, report: leftovers.report)
         }
@@ -738,7 +754,7 @@ public final class Replica: Sendable {
             guard let (core, notebook, syncState, purges, dropped) = taken else { return }
             var saved = notebook
             let plan = compacting || purges > 0 || dropped > 0
-                ? core.planCompaction(keepingTextBodiesOf: &saved, syncState: syncState)
+                ? try core.planCompaction(keepingTextBodiesOf: &saved, syncState: syncState)
                 : try core.planSave(keepingTextBodiesOf: &saved, syncState: syncState)
             do throws(DiskError) {
                 try disk.perform(plan.operations)
@@ -746,6 +762,7 @@ public final class Replica: Sendable {
                 guarded.withLock { $0.core.saveFailed() }
                 throw .disk(error)
             }
+            if let listWrite = plan.stateListOperation { try? disk.perform(listWrite) }
             guarded.withLock { guarded in
                 guarded.core.didSave(plan, notebook: notebook, syncState: syncState)
                 // Purges made while it was written are the next save's.
@@ -1051,8 +1068,8 @@ public final class Replica: Sendable {
         let generation = guarded.withLock { $0.core.generation }
         if let now = LibraryIdentities.read(from: disk, generation: generation), now == sharing.identities { return }
         // Changed (or the disk cannot tell): read the files as an open does.
-        let (files, contents) = try Self.readLibraryFiles(disk)
-        guard let recovery = try LibraryCore.recover(files: files, contents: contents) else {
+        let (files, contents, listed) = try Self.readLibraryFiles(disk)
+        guard let recovery = try LibraryCore.recover(files: files, contents: contents, listed: listed) else {
             throw .corruptLibrary(file: LibraryCore.stateFileName, reason: "the library's files were removed while it was open")
         }
         do throws(DiskError) { try disk.perform(recovery.repairs) } catch { throw .disk(error) }
@@ -1229,7 +1246,19 @@ public final class Replica: Sendable {
                 continue
             }
             guard var copy = toEncode else { break }
-            let bytes = copy.encodedKeepingTextBodies()
+            var outline: NotebookStateOutline?
+            let bytes: [UInt8]
+            do throws(NotebookError) {
+                bytes = try copy.encodedKeepingTextBodies(headroom: BlobEnvelope.headerBytesMax, wrap: { _, start, _ in start }, outline: &outline)
+            } catch {
+                // A memo's text could not be read from the state file: no snapshot holds a text
+                // other than the one read. The sync stops; finishing it throws why.
+                guarded.withLock { guarded in
+                    guarded.snapshotFailure = ReplicaError(error)
+                    guarded.session?.cancel()
+                }
+                break
+            }
             let key = SyncSession.snapshotKey(of: bytes, from: copy)
             guarded.withLock { guarded in
                 guard guarded.session != nil else { return }
@@ -1368,6 +1397,12 @@ public final class Replica: Sendable {
             return session.report
         }
         try saveNow()
+        if let failure = guarded.withLock({ guarded -> ReplicaError? in
+            defer { guarded.snapshotFailure = nil }
+            return guarded.snapshotFailure
+        }) {
+            throw failure
+        }
         return report
     }
 

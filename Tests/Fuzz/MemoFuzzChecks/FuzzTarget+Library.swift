@@ -102,7 +102,9 @@ extension FuzzTarget {
     /// state, one generation later. Every operation of the plan is performed on a folder of its
     /// own: a compaction of a library with records held back writes their new journal first.
     static func checkCompaction(_ recovery: LibraryCore.Recovery, _ context: @autoclosure () -> String) throws(FuzzFailure) {
-        let plan = recovery.core.planCompaction(notebook: recovery.notebook, syncState: recovery.syncState)
+        let plan = try required("\(context()): planning its compaction") { () throws -> LibraryCore.SavePlan in
+            try recovery.core.planCompaction(notebook: recovery.notebook, syncState: recovery.syncState)
+        }
         let disk = MemoryDisk()
         var folder: [String: [UInt8]] = [:]
         let files = try required("\(context()): performing its compaction") { () throws -> [String] in

@@ -170,7 +170,7 @@ struct FuzzWorld: Sendable {
         ]
         syncState.operationsAtLastSnapshot = 3
         syncState.lastSyncMilliseconds = 6_000
-        let compaction = core.planCompaction(notebook: notebook, syncState: syncState)
+        let compaction = try core.planCompaction(notebook: notebook, syncState: syncState)
         let journalState = compaction.operations.compactMap(\.writtenBytes).first!
         states.append(journalState)
         core.didSave(compaction, notebook: notebook, syncState: syncState)

@@ -9,6 +9,8 @@ import MemoSync
 extension Runner {
     mutating func runFinding(_ invocation: Invocation) throws(CLIError) {
         let library = try readLibrary(invocation)
+        // Texts a read found damaged in the state file since it was written (FORMAT.md, "State list").
+        defer { warnDamagedTexts(library.notebook, path: library.path) }
         switch invocation.command {
         case .list:
             try printSummaries(library.notebook.list(), library: library, empty: t("listEmpty"))

@@ -319,6 +319,15 @@ struct Runner {
         }
     }
 
+    /// Tells, on standard error, which memos' texts a read found damaged in the library's state
+    /// file (what was shown of them is what the memo list holds); the command then exits 4.
+    func warnDamagedTexts(_ notebook: Notebook, path: String) {
+        for id in notebook.damagedStoredMemoIDs {
+            libraryWarnings.found = true
+            console.error("memo: " + t("warning.memoTextDamaged", ["id": id.description, "file": path + "/" + LibraryCore.stateFileName]) + "\n")
+        }
+    }
+
     // MARK: Helpers
 
     /// Writes a note (not an error) to standard error, unless `--quiet`.

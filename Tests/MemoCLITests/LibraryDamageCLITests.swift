@@ -223,3 +223,39 @@ import Testing
         #expect(missing.status == 4 && missing.stderr.contains("is missing, though the library's last clean close saved"), "\(missing)")
     }
 }
+
+/// A memo's text damaged in a large library's state file after it was written (FORMAT.md,
+/// "State list"): `memo show` gives what the memo list holds of it, says so, and exits 4; the
+/// other memos read whole, and the state file is left as it is.
+@Suite struct StoredTextDamageCLITests {
+    @Test func aTextDamagedInTheStateFileIsShownAsListedWithAWarning() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let library = sandbox.at("L")
+        let paragraph = String(repeating: "Plain words of a long note. ", count: 3_600)
+        var ids: [String] = []
+        for index in 0..<12 { ids.append(try sandbox.newMemo("Part \(index)\n" + paragraph, library: library)) }
+        let damagedID = try sandbox.newMemo("Shopping\nmilk eggs bread " + String(repeating: "and more ", count: 50), library: library)
+        // More memos until the journal is compacted into a state of more than 1 MiB, with its list.
+        var index = 12
+        while !FileManager.default.fileExists(atPath: library + "/state-list") && index < 40 {
+            ids.append(try sandbox.newMemo("Part \(index)\n" + paragraph, library: library))
+            index += 1
+        }
+        #expect(FileManager.default.fileExists(atPath: library + "/state-list"))
+        let statePath = library + "/state"
+        var state = Array(try Data(contentsOf: URL(fileURLWithPath: statePath)))
+        let needle = Array("milk eggs".utf8)
+        let at = try #require((0...(state.count - needle.count)).first { state[$0..<$0 + needle.count].elementsEqual(needle) })
+        state[at] = UInt8(ascii: "s")
+        try Data(state).write(to: URL(fileURLWithPath: statePath))
+
+        let shown = try sandbox.memo(["show", damagedID], library: library)
+        #expect(shown.status == 4, "\(shown)")
+        #expect(shown.stdout.hasPrefix("Shopping\nmilk eggs"), "\(shown)")
+        #expect(shown.stderr.contains("cannot be read from the library file \(statePath)"), "\(shown)")
+        let other = try sandbox.ok(["show", ids[0]], library: library)
+        #expect(other.stdout == "Part 0\n" + paragraph, "\(other)")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: statePath))) == state)
+    }
+}

@@ -43,6 +43,13 @@ public enum MemoText {
     ///   (So a long run of whitespace right after the cut is read to its end, to tell whether
     ///   anything visible follows.) ASCII text takes a fast path that skips grapheme breaking.
     public static func preview(of text: String, maxCharacters: Int = 100) -> String {
+        previewReading(of: text, maxCharacters: maxCharacters).preview
+    }
+
+    /// ``preview(of:maxCharacters:)``, and where its reading stopped: the end of the visible
+    /// character after the cut that ended it, nil when it read the text to its end. A text cut
+    /// there has the same preview (what a state list keeps of a memo's text).
+    static func previewReading(of text: String, maxCharacters: Int = 100) -> (preview: String, stop: String.Index?) {
         let limit = Swift.max(maxCharacters, 0)
         let body = bodySlice(of: text)
         let utf8 = body.utf8
@@ -88,7 +95,7 @@ public enum MemoText {
                 if count + needed > limit {
                     if let start = run { result += body[start..<index] }
                     result += "…"
-                    return result
+                    return (result, next)
                 }
                 if pendingSpace {
                     result += " "
@@ -100,7 +107,7 @@ public enum MemoText {
             index = next
         }
         if let start = run { result += body[start..<end] }
-        return result
+        return (result, nil)
     }
 
     /// Whether a scalar always forms a character on its own when the next scalar is ASCII or

@@ -75,7 +75,7 @@ final class StoredTextBody: Sendable {
     let history: StoredHistory?
     /// The list text: the beginning of the visible text a list shows (title and preview).
     let listText: ArraySlice<UInt8>
-    private let damage = Atomic<Bool>(false)
+    let damage = Atomic<Bool>(false)
 
     init(
         source: any NotebookBodySource, bodyOffset: Int, bodyLength: Int, bodyVersion: UInt8, bodyCheck: UInt32, textStart: Int,
@@ -113,6 +113,42 @@ final class StoredTextBody: Sendable {
             return nil
         }
         return bytes
+    }
+
+    /// Where the visible text is in the file.
+    private var textRangeInFile: Range<Int> { bodyOffset + textStart..<bodyOffset + textStart + textLength }
+
+    /// The most bytes ``readTexts(_:)`` reads at once.
+    static let groupReadBytesMax = 1 << 20
+
+    /// Whether `next` may join `group` in one ``readTexts(_:)``: the same file, after the
+    /// group's last text, and the whole within ``groupReadBytesMax``.
+    static func canReadWith(_ group: [StoredTextBody], _ next: StoredTextBody) -> Bool {
+        guard let first = group.first, let last = group.last, next.source === first.source, !next.isDamaged else { return false }
+        return next.textRangeInFile.lowerBound >= last.textRangeInFile.upperBound
+            && next.textRangeInFile.upperBound - first.textRangeInFile.lowerBound <= groupReadBytesMax
+    }
+
+    /// The visible texts of `group` (``canReadWith(_:_:)``), read with one read of the span
+    /// they are in, each checked as ``readText()`` checks it (a text that fails gives its list
+    /// text, and its body is marked damaged).
+    static func readTexts(_ group: [StoredTextBody]) -> [ArraySlice<UInt8>] {
+        guard let first = group.first, let last = group.last else { return [] }
+        let start = first.textRangeInFile.lowerBound
+        let count = last.textRangeInFile.upperBound - start
+        guard group.count > 1, !first.isDamaged, let span = try? first.source.read(offset: start, count: count), span.count == count else {
+            return group.map(\.textOrListText)
+        }
+        return group.map { stored in
+            let range = stored.textRangeInFile.lowerBound - start..<stored.textRangeInFile.upperBound - start
+            guard CRC32C.checksum(span, range) == stored.textCheck,
+                span.withUnsafeBufferPointer({ SearchFolding.isValidUTF8(UnsafeBufferPointer(rebasing: $0[range])) })
+            else {
+                stored.damage.store(true, ordering: .relaxed)
+                return stored.listText
+            }
+            return span[range]
+        }
     }
 
     /// The visible text as read, or the list text when it cannot be read (see ``readText()``).
@@ -195,21 +231,32 @@ extension MemoText {
     /// and ``preview(of:maxCharacters:)`` are those of `prefix` itself: what a list needs to keep of
     /// a memo's text.
     static func listTextLength(of prefix: ArraySlice<UInt8>) -> Int {
-        let whole = String(decoding: prefix, as: UTF8.self)
-        let title = title(of: whole)
-        let preview = preview(of: whole)
-        // The title ends at the first line break; the preview is at most 100 characters after it.
-        var lineEnd = prefix.count
-        if let newline = prefix.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) { lineEnd = newline - prefix.startIndex }
-        // A preview of 100 characters of plain text takes a little more than 100 bytes after
-        // the line break; more is tried, doubling, for wider characters and runs of spaces.
-        var extra = 112
-        while lineEnd + extra < prefix.count {
-            var cut = prefix.startIndex + lineEnd + extra
-            while cut > prefix.startIndex && prefix[cut] & 0xC0 == 0x80 { cut -= 1 }
-            let candidate = String(decoding: prefix[prefix.startIndex..<cut], as: UTF8.self)
-            if MemoText.title(of: candidate) == title && MemoText.preview(of: candidate) == preview { return cut - prefix.startIndex }
-            extra *= 2
+        // The preview reads the title's line, then at most 100 characters: first tried on the
+        // line and the 1,536 bytes after it, which hold them unless the characters are long
+        // clusters or the body begins with a long run of spaces; else on the whole beginning.
+        let lineEnd = prefix.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? prefix.endIndex
+        var end = min(prefix.endIndex, lineEnd + 1_536)
+        while end > prefix.startIndex && end < prefix.endIndex && prefix[end] & 0xC0 == 0x80 { end -= 1 }
+        for candidate in end < prefix.endIndex ? [prefix[..<end], prefix] : [prefix] {
+            let text = String(decoding: candidate, as: UTF8.self)
+            // Where the preview's reading stopped: the end of the first visible character past
+            // its cut. Nothing after it changes the title or the preview (a character's end is
+            // decided by the scalars around it, all before the stop when it is not the end of
+            // the text read), so a text cut there gives both. Not stopped: all of it is needed.
+            guard let stop = previewReading(of: text).stop else {
+                if candidate.count == prefix.count { return prefix.count }
+                continue
+            }
+            guard stop < text.endIndex || candidate.count == prefix.count else { continue }
+            let length = text.utf8.distance(from: text.startIndex, to: stop)
+            #if MEMOSYNC_INTERNAL_CHECKS
+            let whole = String(decoding: prefix, as: UTF8.self)
+            let cut = String(decoding: prefix.prefix(length), as: UTF8.self)
+            precondition(
+                MemoText.title(of: cut) == MemoText.title(of: whole) && MemoText.preview(of: cut) == MemoText.preview(of: whole),
+                "a list text whose title or preview differs")
+            #endif
+            return length
         }
         return prefix.count
     }
@@ -245,7 +292,9 @@ extension Notebook {
     /// notebook just encoded with `outline` (``encoded(headroom:wrap:outline:)``): offsets are
     /// offsets in `bytes`, which must be the whole file the list describes.
     package func stateList(ofState bytes: [UInt8], outline: NotebookStateOutline) -> [UInt8] {
-        var writer = ByteWriter()
+        // Room for about what a memo takes (ids, offsets, versions, a list text of a title and
+        // a preview) and the logs: grown by doubling, 30 MB were copied again and again.
+        var writer = ByteWriter(capacity: outline.bodies.count * 384 + outline.logs.count + 64)
         writer.byte(outline.stateVersion)
         writer.varint(outline.bodies.count)
         var historyOf = [Int: (section: Range<Int>, sectionVersion: UInt8)]()

@@ -329,41 +329,11 @@ public final class FileDisk: LibraryDisk, @unchecked Sendable {
                 sizeBytes = status.size
                 break opening
             }
-            return FileReader(descriptor: descriptor, path: path, sizeBytes: status.size, disk: self)
+            return FileStateReader(descriptor: descriptor, path: path, sizeBytes: status.size)
         } catch {
             throw mapped(error)
         }
         throw .tooLarge(file: file, sizeBytes: sizeBytes, limitBytes: limit)
-    }
-
-    /// A file of this disk kept open for reading (``openReader(file:)``).
-    private final class FileReader: LibraryFileReader, @unchecked Sendable {
-        // Unchecked: the descriptor is only read with `pread`, which threads may share; it is
-        // closed once, when the last reference goes.
-        let descriptor: Int32
-        let path: String
-        let sizeBytes: Int
-        let disk: FileDisk
-
-        init(descriptor: Int32, path: String, sizeBytes: Int, disk: FileDisk) {
-            self.descriptor = descriptor
-            self.path = path
-            self.sizeBytes = sizeBytes
-            self.disk = disk
-        }
-
-        deinit { POSIX.closeQuietly(descriptor) }
-
-        func read(offset: Int, count: Int) throws(DiskError) -> [UInt8] {
-            guard offset >= 0, count >= 0, offset <= sizeBytes, count <= sizeBytes - offset else {
-                throw .io(reason: "a read of \(count) bytes at \(offset) of \(path), \(sizeBytes) bytes long")
-            }
-            do throws(POSIXFailure) {
-                return try POSIX.read(descriptor, offset: offset, count: count, path: path)
-            } catch {
-                throw disk.mapped(error)
-            }
-        }
     }
 
     /// Performs `operation` with POSIX semantics (see ``DiskOperation``).
@@ -542,5 +512,46 @@ public final class LibrarySyncLock: @unchecked Sendable {
         defer { lock.unlock() }
         if let descriptor { POSIX.closeQuietly(descriptor) }
         descriptor = nil
+    }
+}
+
+
+/// A file kept open for `pread`s of ranges of it (``FileDisk/openReader(file:)``, and a
+/// ``LibrarySnapshot``'s state file read through its state list). Reads go on reading the file
+/// opened, after a rename replaced it.
+final class FileStateReader: LibraryFileReader, @unchecked Sendable {
+    // Unchecked: the descriptor is only read with `pread`, which threads may share; it is
+    // closed once, when the last reference goes.
+    let descriptor: Int32
+    let path: String
+    let sizeBytes: Int
+
+    init(descriptor: Int32, path: String, sizeBytes: Int) {
+        self.descriptor = descriptor
+        self.path = path
+        self.sizeBytes = sizeBytes
+    }
+
+    deinit { POSIX.closeQuietly(descriptor) }
+
+    /// `path` opened for reading: nil when it is not a regular file of at most `limitBytes`.
+    static func open(_ path: String, limitBytes: Int) throws(POSIXFailure) -> FileStateReader? {
+        let descriptor = try POSIX.open(path, .read)
+        guard let status = try? POSIX.status(of: descriptor, path: path), status.kind == .regular, status.size <= limitBytes else {
+            POSIX.closeQuietly(descriptor)
+            return nil
+        }
+        return FileStateReader(descriptor: descriptor, path: path, sizeBytes: status.size)
+    }
+
+    func read(offset: Int, count: Int) throws(DiskError) -> [UInt8] {
+        guard offset >= 0, count >= 0, offset <= sizeBytes, count <= sizeBytes - offset else {
+            throw .io(reason: "a read of \(count) bytes at \(offset) of \(path), \(sizeBytes) bytes long")
+        }
+        do throws(POSIXFailure) {
+            return try POSIX.read(descriptor, offset: offset, count: count, path: path)
+        } catch {
+            throw .io(reason: error.description)
+        }
     }
 }

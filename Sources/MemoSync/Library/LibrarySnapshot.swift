@@ -65,7 +65,7 @@ public struct LibrarySnapshot: Sendable {
 
     /// The snapshot of files read at one instant.
     private static func recover(_ folder: StableFolder, path: String) throws(ReplicaError) -> LibrarySnapshot? {
-        guard let recovery = try LibraryCore.recover(files: folder.names, contents: folder.contents) else { return nil }
+        guard let recovery = try LibraryCore.recover(files: folder.names, contents: folder.contents, listed: folder.listed) else { return nil }
         let kept = LibrarySeal.replicaToKeep(
             seal: folder.contents[LibrarySeal.fileName], recovery: recovery,
             identities: LibraryIdentities.read(from: folder, generation: recovery.core.generation))
@@ -84,12 +84,23 @@ private struct StableFolder: LibraryDisk {
     var names: [String]
     var contents: [String: [UInt8]]
     var identities: [String: FileIdentity]
+    /// The state decoded from its state list, when one describes the state file (which is
+    /// then kept open, not read: FORMAT.md, "State list").
+    var listed: (state: LibraryCore.DecodedState, fileBytes: Int)?
 
     /// Reads the folder at `path`; nil when a file changed while it was read.
     static func read(path: String) throws(ReplicaError) -> StableFolder? {
         let before = try listing(path)
         var contents: [String: [UInt8]] = [:]
-        for name in LibraryCore.filesToRead(listing: before.names) {
+        var listed: (state: LibraryCore.DecodedState, fileBytes: Int)?
+        if before.names.contains(LibraryCore.stateListFileName), before.names.contains(LibraryCore.stateFileName),
+            let list = try? POSIX.readFileIfSmall(path + "/" + LibraryCore.stateListFileName, limitBytes: LibraryFileLimits.stateBytesMax),
+            let reader = try? FileStateReader.open(path + "/" + LibraryCore.stateFileName, limitBytes: LibraryFileLimits.stateBytesMax),
+            let decoded = LibraryCore.decodeState(list: list, state: reader)
+        {
+            listed = (decoded, reader.sizeBytes)
+        }
+        for name in LibraryCore.filesToRead(listing: before.names) where !(listed != nil && name == LibraryCore.stateFileName) {
             // Each file bounded as an open reads it (``LibraryFileLimits``).
             let limit = LibraryFileLimits.limitBytes(ofFile: name)
             var sizeBytes = 0
@@ -110,7 +121,7 @@ private struct StableFolder: LibraryDisk {
         }
         let after = try listing(path)
         guard after.names == before.names, after.identities == before.identities else { return nil }
-        return StableFolder(path: path, names: before.names, contents: contents, identities: before.identities)
+        return StableFolder(path: path, names: before.names, contents: contents, identities: before.identities, listed: listed)
     }
 
     /// The regular files' names, sorted, and the identities of the folder ("") and of each.

@@ -333,6 +333,13 @@ enum POSIX {
         return bytes
     }
 
+    /// Every byte of the file at `path` when it is a file of at most `limitBytes`, else nil.
+    static func readFileIfSmall(_ path: String, limitBytes: Int) throws(POSIXFailure) -> [UInt8]? {
+        let descriptor = try open(path, .read)
+        defer { closeQuietly(descriptor) }
+        return try readAll(descriptor, path: path, limitBytes: limitBytes)
+    }
+
     /// Asks Linux to back the 2 MiB-aligned middle of a buffer about to be filled with large
     /// pages (MemoNotes' `LargePages`, whose platform file holds the call). A 22 MB state file read
     /// into fresh memory took a page fault and a page cleared per 4 KiB, most of the read's

@@ -5,7 +5,7 @@
 #     Tests/Fuzz/fuzz.sh --build                    build only
 #
 # TARGET: text-delta, text-state, notebook-delta, notebook-state, library-state, library-journal,
-# store-key, encrypted-blob, key-blob, s3-listing, webdav-multistatus, listing-cache. SECONDS defaults to 60. The build lives in .build-fuzz (release, its own scratch
+# store-key, encrypted-blob, key-blob, s3-listing, webdav-multistatus, listing-cache, state-list. SECONDS defaults to 60. The build lives in .build-fuzz (release, its own scratch
 # path: the ordinary .build is untouched); each target keeps its corpus in
 # .build-fuzz/fuzz/TARGET/corpus (seeded from the public API on every run) and the inputs that
 # crash in .build-fuzz/fuzz/TARGET/artifacts. See Tests/Fuzz/README.md.

@@ -69,6 +69,19 @@ import Testing
         }
     }
 
+    /// The state list target's seeds (the honest list in every mode) decode over the fuzz world's
+    /// state file, so its checks run on a library opened from a list, not only on refusals; its
+    /// fixtures decode, or are refused when named "refused-".
+    @Test func stateListInputsDecodeOrAreRefusedAsNamed() throws {
+        let seeds = FuzzTarget.stateList.seeds
+        #expect(seeds.count == 3 && seeds.allSatisfy(FuzzTarget.stateListDecodes))
+        let fixtures = try Self.fixtures(of: .stateList)
+        #expect(!fixtures.isEmpty)
+        for fixture in fixtures {
+            #expect(FuzzTarget.stateListDecodes(fixture.bytes) == !fixture.name.hasPrefix("refused-"), "\(fixture.name)")
+        }
+    }
+
     /// The state targets start from states of every version a writer makes today: version 2
     /// (no history) and version 4 (a text or notebook keeping deleted content, issue 27), so the
     /// fuzzer reaches the history section's decoder from its first run; their fixtures hold a

@@ -446,12 +446,20 @@ extension Notebook {
         notebook.memos.reserveCapacity(memoCount)
         var lamport: UInt64 = 0
         var hasHistory = false
+        // Bodies, and history sections, are in the state's order and never overlap: where the
+        // one before ends. (Each memo's claims are otherwise only bounded by the file: a list
+        // giving thousands of memos the whole file made a compaction reserve their sum, tens of
+        // gigabytes, and stop on the failed allocation.)
+        var bodiesEnd = 0
+        var historiesEnd = 0
         for _ in 0..<memoCount {
             let id = MemoID(high: try reader.uint64LittleEndian(), low: try reader.uint64LittleEndian())
             if let last = memoIDs.last, last >= id { throw .malformed("memo ids not strictly ascending") }
             memoIDs.append(id)
             let bodyOffset = try reader.count(max: fileBytes, "body offset")
+            guard bodyOffset >= bodiesEnd else { throw .malformed("memo \(id): a body before the end of the one before it") }
             let bodyLength = try reader.count(max: fileBytes - bodyOffset, "body length")
+            bodiesEnd = bodyOffset + bodyLength
             let bodyVersion = try reader.byte()
             guard bodyVersion == 1 || bodyVersion == TextCRDT.stateFormatVersion else { throw .malformed("body version \(bodyVersion)") }
             let bodyCheck = try Self.readUInt32(&reader)
@@ -477,6 +485,8 @@ extension Notebook {
             if historyLength > 0 {
                 guard stateVersion == Self.stateFormatVersionWithHistory else { throw .malformed("a history in a version \(stateVersion) state") }
                 let offset = try reader.count(max: fileBytes - historyLength, "history offset")
+                guard offset >= historiesEnd else { throw .malformed("memo \(id): a history before the end of the one before it") }
+                historiesEnd = offset + historyLength
                 let sectionVersion = try reader.byte()
                 guard sectionVersion == TextCRDT.stateFormatVersionWithHistory || sectionVersion == TextCRDT.stateFormatVersionWithCounterRangeHistory
                 else { throw .malformed("history section version \(sectionVersion)") }

@@ -55,6 +55,9 @@ enum FuzzSeeds {
                 seeds.append([FuzzInput.modeByte(.sealed)] + Array(bytes[(DirectoryListingCache.magic.count + 1)..<(bytes.count - 4)]))
             }
             return seeds
+        case .stateList:
+            // The honest list of the listed library's state file (whole, then its body sealed).
+            return inEveryMode([world.listed.list], kind: .localFile)
         case .webDAVMultistatus:
             let payloads = ["%2Fx", "0", "<D:resourcetype><D:collection/></D:resourcetype>", "<D:response><D:href>/x</D:href></D:response>"]
             return xmlSeeds(documents: [WebDAVAnswerDocument.honest.render()], payloads: payloads, generatorHeaders: [0x00, 0x01, 0x02, 0x05])

@@ -39,6 +39,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// (`store-listing-cache`); raw, with its trailing CRC-32C recomputed, or as a whole file
     /// (magic, version, the payload, its checksum).
     case listingCache = "listing-cache"
+    /// `LibraryCore.decodeState(list:state:)`: a library's state list (`state-list`, FORMAT.md
+    /// "State list") over the fuzz world's state file of 1 MiB, then reads, edits, merges and a
+    /// compaction of the library it opens; modes as the library's files (envelope kind 6).
+    case stateList = "state-list"
 
     /// The kind of blob the target's decoder reads (nil for store keys and XML answers).
     var blobKind: BlobKind? {
@@ -47,7 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .textState: .textState
         case .notebookDelta: .notebookDelta
         case .notebookState: .notebookState
-        case .libraryState, .libraryJournal: .localFile
+        case .libraryState, .libraryJournal, .stateList: .localFile
         case .storeKey, .s3Listing, .webDAVMultistatus, .listingCache: nil
         case .encryptedBlob: .encryptedBlob
         case .keyBlob: .keyBlob
@@ -77,6 +81,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .s3Listing: try Self.checkS3Answers(input)
         case .webDAVMultistatus: try Self.checkWebDAVAnswer(input)
         case .listingCache: try Self.checkListingCache(input.listingCache())
+        case .stateList: try Self.checkStateList(input.blob(kind: .localFile))
         }
     }
 

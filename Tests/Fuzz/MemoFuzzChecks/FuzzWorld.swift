@@ -48,9 +48,20 @@ struct FuzzWorld: Sendable {
         var firstRecord: [UInt8] { records[0] }
     }
 
+    /// A library whose state file is large enough for a state list (at least
+    /// `LibraryCore.stateListWorthBytes`), and the list its compaction wrote beside it (FORMAT.md,
+    /// "State list").
+    struct ListedLibrary: Sendable {
+        /// The state file (generation 1; its notebook state of version 4, with histories).
+        var state: [UInt8]
+        /// The state list the compaction that wrote `state` wrote beside it.
+        var list: [UInt8]
+    }
+
     var texts: Texts
     var notebooks: Notebooks
     var library: Library
+    var listed: ListedLibrary
 
     /// The one world of this process.
     static let shared = FuzzWorld()
@@ -60,6 +71,7 @@ struct FuzzWorld: Sendable {
             texts = try Self.makeTexts()
             notebooks = try Self.makeNotebooks()
             library = try Self.makeLibrary(notebooks: notebooks)
+            listed = try Self.makeListedLibrary()
         } catch {
             fatalError("the honest fuzz histories failed to build: \(error)")
         }
@@ -201,6 +213,111 @@ struct FuzzWorld: Sendable {
         return Library(
             states: states, journalState: journalState, journalName: LibraryCore.journalFileName(generation: 1),
             records: [firstRecord, secondRecord, thirdRecord])
+    }
+}
+
+extension FuzzWorld {
+    /// The memos of the listed library: 72, of a few bytes to 28 KB, together a state file of a
+    /// little over 1 MiB. (More than 64: a self-checking build then checks the notebook's
+    /// invariants after one mutation in 256, not after each, which made the world take seconds.)
+    static let listedMemoCount = 72
+
+    /// A library of two replicas whose state file has a state list: memos of many sizes (an empty
+    /// one; one without a line break, longer than the 4,096 bytes a list text keeps at most; one
+    /// whose first line is long; scripts of one to four bytes a scalar), texts deleted in (kept:
+    /// the library keeps history, so the state is of version 4 with histories), some last
+    /// changed by a deletion (insertion version not the version), some edited by the other
+    /// replica, some in the trash, one restored, one purged. Then a compaction, whose plan
+    /// holds the state and its list.
+    fileprivate static func makeListedLibrary() throws -> ListedLibrary {
+        let owner = ReplicaID(0x11_5700)
+        let other = ReplicaID(0x11_5701)
+        var notebook = Notebook(replica: owner)
+        notebook.keepsHistory = true
+        let pieces = [
+            "alpha beta gamma ", "Größe und Straße ", "한국어 문장입니다 ", "a thumbs up 👍🏽 and e\u{301} ", "plain words, and a few more ",
+            "\tindented ", "\n", "a longer sentence that says nothing in particular, for the preview. ", "🇫🇷 ",
+        ]
+        var random: UInt32 = 0x2545_F491
+        func next(_ bound: Int) -> Int {
+            random = random &* 1_664_525 &+ 1_013_904_223
+            return Int(random >> 8) % bound
+        }
+        /// A text of about `bytes` UTF-8 bytes: pieces picked pseudo-randomly, lines now and then.
+        func text(title: String, bytes: Int) -> String {
+            var result = title
+            var count = result.utf8.count
+            while count < bytes {
+                let piece = pieces[next(pieces.count)]
+                result += piece
+                count += piece.utf8.count
+            }
+            return result
+        }
+        var ids: [MemoID] = []
+        var bodies: [String] = []
+        var wall: UInt64 = 1_000
+        for index in 0..<listedMemoCount {
+            let id = MemoID(high: 0x5717, low: UInt64(index) &* 0x9E37_79B9 &+ 11)
+            ids.append(id)
+            let body: String
+            switch index {
+            case 0: body = ""
+            case 1: body = String(text(title: "", bytes: 6_000).map { $0 == "\n" ? " " : $0 })
+            case 2: body = text(title: String(repeating: "A long first line é ", count: 30) + "\n", bytes: 9_000)
+            case 3: body = "short"
+            default: body = text(title: "Memo \(index): " + pieces[index % pieces.count] + "\n", bytes: 4_000 + next(24_000))
+            }
+            bodies.append(body)
+            wall += 10
+            try notebook.createMemo(id, wallMilliseconds: wall)
+        }
+        // The texts typed once every memo exists: a self-checking build checks a notebook of at
+        // most 64 memos at each mutation, all their texts.
+        for (id, body) in zip(ids, bodies) where !body.isEmpty {
+            wall += 10
+            try notebook.edit(id, replacingScalars: 0..<0, with: body, wallMilliseconds: wall)
+        }
+        // Deletions (their content kept: histories), some followed by an insertion.
+        for index in stride(from: 4, to: listedMemoCount, by: 5) {
+            wall += 10
+            try notebook.edit(ids[index], replacingScalars: 20..<(60 + index), with: "", wallMilliseconds: wall)
+            if index % 10 == 4 {
+                wall += 10
+                try notebook.edit(ids[index], replacingScalars: 10..<10, with: "(edited) ", wallMilliseconds: wall)
+            }
+        }
+        // The other replica edits a few memos, deleting in one; the owner receives it.
+        var peer = notebook.fork(replica: other)
+        peer.keepsHistory = true
+        for index in stride(from: 6, to: listedMemoCount, by: 9) {
+            wall += 10
+            try peer.edit(ids[index], replacingScalars: 0..<0, with: "From the other device: ", wallMilliseconds: wall)
+        }
+        wall += 10
+        try peer.edit(ids[15], replacingScalars: 5..<25, with: "", wallMilliseconds: wall)
+        try notebook.apply(peer.changes(since: notebook.version))
+        // The trash: some memos in it, one restored, one purged.
+        for index in stride(from: 8, to: listedMemoCount, by: 11) {
+            wall += 10
+            try notebook.moveToTrash(ids[index], wallMilliseconds: wall)
+        }
+        wall += 10
+        try notebook.restore(ids[19], wallMilliseconds: wall)
+        wall += 10
+        try notebook.purge(ids[7], wallMilliseconds: wall)
+        var syncState = SyncState()
+        syncState.addToLineage(owner)
+        syncState.published = VersionVector([owner: 40])
+        syncState.ownSegments = [StoreLayout.segmentKey(replica: owner, counters: 0..<40, bytes: [1, 2, 3])]
+        syncState.lastSyncMilliseconds = wall
+        let (core, _) = LibraryCore.create(replica: owner)
+        let compaction = try core.planCompaction(notebook: notebook, syncState: syncState)
+        guard let state = compaction.operations.compactMap(\.writtenBytes).first, let list = compaction.stateList else {
+            preconditionFailure("the listed library's compaction wrote no state list")
+        }
+        precondition(state.count >= LibraryCore.stateListWorthBytes, "the listed library's state file is \(state.count) bytes")
+        return ListedLibrary(state: state, list: list)
     }
 }
 

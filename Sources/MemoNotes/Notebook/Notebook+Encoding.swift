@@ -277,16 +277,15 @@ extension Notebook {
                     histories.append((index, pending.bytes, pending.sectionVersion == Self.stateFormatVersionWithCounterRangeHistory))
                 }
             case let .stored(stored):
-                if stored.history != nil {
-                    let pending: PendingHistory?
-                    do throws(DecodingError) {
-                        pending = try stored.load().history
-                    } catch {
-                        throw .corruptMemo(id, error)
-                    }
-                    if let pending {
-                        histories.append((index, pending.bytes, pending.sectionVersion == Self.stateFormatVersionWithCounterRangeHistory))
-                    }
+                // The section alone (its body was copied and checked by `writeMemo`).
+                let pending: PendingHistory?
+                do throws(DecodingError) {
+                    pending = try stored.loadHistory()
+                } catch {
+                    throw .corruptMemo(id, error)
+                }
+                if let pending {
+                    histories.append((index, pending.bytes, pending.sectionVersion == Self.stateFormatVersionWithCounterRangeHistory))
                 }
             }
         }
@@ -370,7 +369,7 @@ extension Notebook {
             // Copied from the state file, checked: never a body that fails its checksum.
             let loaded: MemoTextStorage
             do throws(DecodingError) {
-                loaded = try stored.load().storage
+                loaded = try stored.loadBody()
             } catch {
                 throw .corruptMemo(id, error)
             }
@@ -672,13 +671,7 @@ extension Notebook {
             memoIDs.append(id)
             try Self.readMemoText(of: id, &reader, in: bytes, version: version, into: &notebook, timelines: &timelines, unchecked: unchecked)
         }
-        let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
-        var replicas: [ReplicaID] = []
-        for _ in 0..<replicaCount {
-            let id = ReplicaID(try reader.uint64LittleEndian())
-            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
-            replicas.append(id)
-        }
+        let replicas = try Self.readStateReplicas(&reader)
         var logs = StateLogReading(memoCount: memoIDs.count)
         for replicaID in replicas {
             try logs.readLog(of: replicaID, &reader, version: version, memos: memoIDs, replicas: replicas, into: &notebook)
@@ -729,6 +722,18 @@ extension Notebook {
         // A state must be one its own history gives a replica that starts empty.
         try notebook.checkHistoryApplies(timelines: timelines)
         self = notebook
+    }
+
+    /// A notebook state's replica list (a count, then ids strictly ascending), before its logs.
+    static func readStateReplicas(_ reader: inout ByteReader) throws(DecodingError) -> [ReplicaID] {
+        let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
+        var replicas: [ReplicaID] = []
+        for _ in 0..<replicaCount {
+            let id = ReplicaID(try reader.uint64LittleEndian())
+            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
+            replicas.append(id)
+        }
+        return replicas
     }
 
     /// Reads the text body of memo `id` in a state of format `version` and adds the memo to

@@ -161,17 +161,16 @@ final class StoredTextBody: Sendable {
     /// The body (and history section) read from the file and checked: the storage a text read
     /// from bytes has (`MemoTextStorage.encoded`, its bytes the body alone) and the history.
     func load() throws(DecodingError) -> (storage: MemoTextStorage, history: PendingHistory?) {
+        (try loadBody(), try loadHistory())
+    }
+
+    /// The body read from the file and checked (its checksum, its text's UTF-8, and its walk
+    /// against what the list says): the storage a text read from bytes has
+    /// (`MemoTextStorage.encoded`, its bytes the body alone).
+    func loadBody() throws(DecodingError) -> MemoTextStorage {
         guard !isDamaged else { throw .malformed("the stored text failed its check before") }
         do throws(DecodingError) {
-            let bytes: [UInt8]
-            do throws(NotebookBodyReadError) {
-                bytes = try source.read(offset: bodyOffset, count: bodyLength)
-            } catch {
-                throw .malformed("the stored text cannot be read: \(error.reason)")
-            }
-            guard bytes.count == bodyLength, CRC32C.checksum(bytes, bytes.indices) == bodyCheck else {
-                throw .malformed("the stored text fails its checksum")
-            }
+            let bytes = try readChecked(offset: bodyOffset, count: bodyLength, check: bodyCheck, what: "text")
             let text = textStart..<textStart + textLength
             guard text.upperBound <= bytes.count,
                 bytes.withUnsafeBufferPointer({ SearchFolding.isValidUTF8(UnsafeBufferPointer(rebasing: $0[text])) })
@@ -181,27 +180,40 @@ final class StoredTextBody: Sendable {
             let walked = try TextCRDT.summary(ofBody: bytes, range: bytes.indices, version: bodyVersion)
             guard walked.text == text, walked.version == version, walked.insertionVersion == insertionVersion, walked.lamport == lamport
             else { throw .malformed("the stored text is not the one the state list describes") }
-            var pending: PendingHistory?
-            if let history {
-                let section: [UInt8]
-                do throws(NotebookBodyReadError) {
-                    section = try source.read(offset: history.offset, count: history.length)
-                } catch {
-                    throw .malformed("the stored history cannot be read: \(error.reason)")
-                }
-                guard section.count == history.length, CRC32C.checksum(section, section.indices) == history.check else {
-                    throw .malformed("the stored history fails its checksum")
-                }
-                pending = PendingHistory(bytes: section, sectionVersion: history.sectionVersion)
-            }
-            let storage = MemoTextStorage.encoded(
+            return MemoTextStorage.encoded(
                 bytes: bytes, body: bytes.indices, text: text, version: version, insertionVersion: insertionVersion, lamport: lamport,
                 bodyVersion: bodyVersion)
-            return (storage, pending)
         } catch {
             damage.store(true, ordering: .relaxed)
             throw error
         }
+    }
+
+    /// The history section read from the file and checked; nil when the memo has none.
+    func loadHistory() throws(DecodingError) -> PendingHistory? {
+        guard let history else { return nil }
+        guard !isDamaged else { throw .malformed("the stored text failed its check before") }
+        do throws(DecodingError) {
+            let section = try readChecked(offset: history.offset, count: history.length, check: history.check, what: "history")
+            return PendingHistory(bytes: section, sectionVersion: history.sectionVersion)
+        } catch {
+            damage.store(true, ordering: .relaxed)
+            throw error
+        }
+    }
+
+    /// `count` bytes at `offset` of the file, which must have CRC-32C `check`.
+    private func readChecked(offset: Int, count: Int, check: UInt32, what: String) throws(DecodingError) -> [UInt8] {
+        let bytes: [UInt8]
+        do throws(NotebookBodyReadError) {
+            bytes = try source.read(offset: offset, count: count)
+        } catch {
+            throw .malformed("the stored \(what) cannot be read: \(error.reason)")
+        }
+        guard bytes.count == count, CRC32C.checksum(bytes, bytes.indices) == check else {
+            throw .malformed("the stored \(what) fails its checksum")
+        }
+        return bytes
     }
 }
 
@@ -510,13 +522,7 @@ extension Notebook {
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
         notebook.lamport = lamport
         var logReader = ByteReader(bytes, from: logsRange.lowerBound, to: logsRange.upperBound)
-        let replicaCount = try logReader.count(max: logReader.remaining / 8, "replica count")
-        var replicas: [ReplicaID] = []
-        for _ in 0..<replicaCount {
-            let id = ReplicaID(try logReader.uint64LittleEndian())
-            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
-            replicas.append(id)
-        }
+        let replicas = try Self.readStateReplicas(&logReader)
         var logs = StateLogReading(memoCount: memoIDs.count)
         for replicaID in replicas {
             try logs.readLog(of: replicaID, &logReader, version: Self.stateFormatVersion, memos: memoIDs, replicas: replicas, into: &notebook)

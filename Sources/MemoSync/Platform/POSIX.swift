@@ -283,12 +283,24 @@ enum POSIX {
     /// resident behind the notebook.) O(bytes read).
     static func readUpTo(_ descriptor: Int32, count capacity: Int, path: String) throws(POSIXFailure) -> [UInt8] {
         precondition(capacity > 0)
+        return try readFilling(descriptor, count: capacity, at: nil, path: path, advisingLargePages: true)
+    }
+
+    /// `count` bytes read into a buffer allocated but not filled first: from the descriptor's
+    /// offset (`read`), or from `offset` (`pread`, leaving the descriptor's offset as it was),
+    /// retrying on EINTR and after short reads; fewer only at the end of the file. Only the
+    /// bytes read count: the rest of the buffer is never read.
+    private static func readFilling(
+        _ descriptor: Int32, count capacity: Int, at offset: Int?, path: String, advisingLargePages: Bool
+    ) throws(POSIXFailure) -> [UInt8] {
         var failure: POSIXFailure?
         let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            adviseLargePages(UnsafeMutableRawBufferPointer(buffer))
+            if advisingLargePages { adviseLargePages(UnsafeMutableRawBufferPointer(buffer)) }
             var filled = 0
             while filled < capacity {
-                let count = systemRead(descriptor, buffer.baseAddress! + filled, capacity - filled)
+                let count =
+                    if let offset { systemReadAt(descriptor, buffer.baseAddress! + filled, capacity - filled, offset + filled) }
+                    else { systemRead(descriptor, buffer.baseAddress! + filled, capacity - filled) }
                 if count > 0 {
                     filled += count
                     continue
@@ -296,10 +308,9 @@ enum POSIX {
                 if count == 0 { break }
                 let code = errno
                 if code == EINTR { continue }
-                failure = POSIXFailure(call: "read", path: path, code: code)
+                failure = POSIXFailure(call: offset == nil ? "read" : "pread", path: path, code: code)
                 break
             }
-            // Only the bytes read count; the rest of the buffer is never read.
             initialized = filled
         }
         if let failure { throw failure }
@@ -312,25 +323,7 @@ enum POSIX {
     static func read(_ descriptor: Int32, offset: Int, count: Int, path: String) throws(POSIXFailure) -> [UInt8] {
         precondition(offset >= 0 && count >= 0)
         guard count > 0 else { return [] }
-        var failure: POSIXFailure?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var filled = 0
-            while filled < count {
-                let read = systemReadAt(descriptor, buffer.baseAddress! + filled, count - filled, offset + filled)
-                if read > 0 {
-                    filled += read
-                    continue
-                }
-                if read == 0 { break }
-                let code = errno
-                if code == EINTR { continue }
-                failure = POSIXFailure(call: "pread", path: path, code: code)
-                break
-            }
-            initialized = filled
-        }
-        if let failure { throw failure }
-        return bytes
+        return try readFilling(descriptor, count: count, at: offset, path: path, advisingLargePages: false)
     }
 
     /// Every byte of the file at `path` when it is a file of at most `limitBytes`, else nil.

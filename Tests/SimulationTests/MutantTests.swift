@@ -33,6 +33,9 @@ import Testing
     static let swarm = options(steps: 150, replicas: 4)
     /// Crashes only, longer runs: the durability mutants need a crash after a save.
     static let crashes = options(steps: 300, replicas: 3, faults: .only([.crash]))
+    /// Crashes only, on four replicas and longer still: a reopen from a state list needs a
+    /// compaction before the crash (seeds 1...6 write lists: `SimulationParameters.stateListMinimumBytes`).
+    static let crashesAfterCompactions = options(steps: 600, replicas: 4, faults: .only([.crash]))
     /// Transient store errors only: the mutant needs a failed segment write.
     static let transientErrors = options(steps: 300, replicas: 4, faults: .only([.transientErrors]))
     /// Crashes and the torn-disk fault (whose bit rot damages a synced journal record).
@@ -75,6 +78,7 @@ import Testing
             }
         case .encryptedLibrarySyncsPlain: Plan(seeds: 20, options: keyBlobs, expected: [.plaintext])
         case .retentionSkipsCompaction: Plan(seeds: 10, options: swarm, expected: [.durability])
+        case .stateListTextCut: Plan(seeds: 5, options: crashesAfterCompactions, expected: [.durability])
         }
     }
 

@@ -63,6 +63,10 @@ public final class SimulatedDisk: LibraryDisk {
     public private(set) var bytesWritten = 0
     /// Crashes so far.
     public private(set) var crashCount = 0
+    /// The smallest state file that gets a state list (``LibraryDisk/stateListMinimumBytes``):
+    /// 1 MiB as on a real disk, which the simulator's small libraries never reach, or lower, so
+    /// that they open from their lists and read each memo's text when first used.
+    public var stateListMinimumBytes = LibraryCore.stateListWorthBytes
 
     /// An empty folder. `seed` drives the torn writes of crashes.
     public init(seed: UInt64, tornWrites: Bool = false) {

@@ -1,3 +1,5 @@
+import MemoSync
+
 /// A complete description of a run: its parameters and its scheduled events. Running a trace
 /// is deterministic; `memo-sim --seed S` generates the trace of seed S and runs it, `--shrink`
 /// makes a failing trace smaller, and `--replay FILE` runs a trace written as text.
@@ -20,6 +22,7 @@
 ///     memos-max 20
 ///     memo-scalars-max 800
 ///     intention-check 1
+///     state-list-min-bytes 0
 ///     expect intention
 ///     events
 ///     1200 r3 type dir=fwd len=7 memo=2914 at=1932211
@@ -90,6 +93,7 @@ extension Trace {
         lines.append("intention-check \(p.intentionCheckProbability)")
         if let mutant = p.mutant { lines.append("mutant \(mutant)") }
         if let limit = p.decodedTextLimitOverride { lines.append("decoded-texts \(limit)") }
+        lines.append("state-list-min-bytes \(p.stateListMinimumBytes)")
         if let expectedFailure { lines.append("expect \(expectedFailure)") }
         lines.append("events")
         for event in events { lines.append(Self.line(for: event)) }
@@ -240,6 +244,12 @@ extension Trace {
         }
         parameters.mutant = header["mutant"]
         if header["decoded-texts"] != nil { parameters.decodedTextLimitOverride = try number("decoded-texts", 0...1_000_000_000) }
+        // Traces written before state lists were in the simulator ran without them. (An
+        // override only where the seed would give another value: a trace read back from its
+        // text equals the trace written.)
+        let stateListMinimumBytes =
+            header["state-list-min-bytes"] == nil ? LibraryCore.stateListWorthBytes : try number("state-list-min-bytes", 0...Int.max)
+        if stateListMinimumBytes != parameters.stateListMinimumBytes { parameters.stateListMinimumBytesOverride = stateListMinimumBytes }
         return parameters
     }
 

@@ -69,6 +69,10 @@ extension Simulation {
     /// Opens `peer`'s library; a failure is a durability violation.
     func open(_ peer: Peer, after what: String) -> Bool {
         setClock(peer)
+        if let mismatch = stateListMismatch(peer.disk) {
+            fail(.durability, [peer.index], "after \(what), the library opened from its state list differs from its state read whole: \(mismatch)")
+            return false
+        }
         do throws(ReplicaError) {
             peer.replica = try Replica(disk: peer.disk, environment: peer.box.environment, configuration: parameters.syncConfiguration)
         } catch {
@@ -82,6 +86,60 @@ extension Simulation {
         log.mix(report.journalRecords)
         log.mix(report.discardedJournalBytes)
         return true
+    }
+
+    /// The state-list oracle (issue 28): when a state list describes `disk`'s state file, the
+    /// library recovered from the list (each memo's text left in the state file, read and
+    /// checked only when used) must be the one recovered from the state read whole, every check
+    /// made: the same version, sync state, generation, memo list (titles and previews, which the
+    /// list gives without reading texts) and trash, and the same encoded bytes (which read every
+    /// stored text). Nil when they agree or no list describes the state.
+    func stateListMismatch(_ disk: SimulatedDisk) -> String? {
+        guard let files = try? disk.listFiles(), files.contains(LibraryCore.stateListFileName),
+            let list = try? disk.read(file: LibraryCore.stateListFileName), let state = try? disk.read(file: LibraryCore.stateFileName),
+            let listed = LibraryCore.decodeState(list: list, state: InMemoryFileReader(bytes: state), minimumBytes: disk.stateListMinimumBytes)
+        else { return nil }
+        var contents: [String: [UInt8]] = [:]
+        for file in LibraryCore.filesToRead(listing: files) {
+            if let bytes = try? disk.read(file: file) { contents[file] = bytes }
+        }
+        var withoutState = contents
+        withoutState[LibraryCore.stateFileName] = nil
+        let minimum = disk.stateListMinimumBytes
+        let fromList: LibraryCore.Recovery
+        let whole: LibraryCore.Recovery
+        do throws(ReplicaError) {
+            guard let recovered = try LibraryCore.recover(files: files, contents: contents, stateListMinimumBytes: minimum) else {
+                return "the state read whole holds no library"
+            }
+            whole = recovered
+        } catch {
+            return "the state read whole does not open: \(error)"
+        }
+        do throws(ReplicaError) {
+            guard
+                let recovered = try LibraryCore.recover(
+                    files: files, contents: withoutState, listed: (listed, state.count), stateListMinimumBytes: minimum)
+            else { return "the list holds no library" }
+            fromList = recovered
+        } catch {
+            return "the list does not open: \(error)"
+        }
+        let (a, b) = (fromList.notebook, whole.notebook)
+        if a.version != b.version { return "version \(a.version) against \(b.version)" }
+        if fromList.syncState != whole.syncState { return "another sync state" }
+        if fromList.core.generation != whole.core.generation { return "generation \(fromList.core.generation) against \(whole.core.generation)" }
+        if a.list() != b.list() || a.trash() != b.trash() { return "another memo list or trash" }
+        if !a.damagedStoredMemoIDs.isEmpty { return "memos damaged: \(a.damagedStoredMemoIDs)" }
+        var outline: NotebookStateOutline?
+        do throws(NotebookError) {
+            let listedBytes = try a.encoded(headroom: BlobEnvelope.headerBytesMax, wrap: { _, start, _ in start }, outline: &outline)
+            if listedBytes != b.encoded() { return "other encoded bytes" }
+        } catch {
+            return "a stored text does not read: \(error)"
+        }
+        sometimes.insert(.openedFromStateList)
+        return nil
     }
 
     func saveOrCompact(_ peer: Peer, compact: Bool) {

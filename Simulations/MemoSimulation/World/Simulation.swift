@@ -137,8 +137,9 @@ public final class Simulation {
                 clock.driftPartsPerMillion = clocks.chance(0.5) ? magnitude : -magnitude
                 driftingClocks += 1
             }
-            peers.append(
-                Peer(index: index, peerCount: parameters.replicaCount, seed: seed, tornWrites: parameters.rate(.tornDisk) > 0, clock: clock))
+            let peer = Peer(index: index, peerCount: parameters.replicaCount, seed: seed, tornWrites: parameters.rate(.tornDisk) > 0, clock: clock)
+            peer.disk.stateListMinimumBytes = parameters.stateListMinimumBytes
+            peers.append(peer)
         }
     }
 

@@ -198,6 +198,22 @@ public struct SimulationParameters: Sendable, Equatable {
         }
     }
 
+    /// The smallest state file that gets a state list (issue 28: FORMAT.md, "State list";
+    /// `LibraryDisk.stateListMinimumBytes`): 0 in one seed of two, so that every compaction
+    /// writes a list, every open reads it, and each memo's text stays in the state file until
+    /// first used (edited, merged, read, copied by a compaction or a snapshot); 1 MiB, as on a
+    /// real disk, in the others, where simulated libraries never have a list. Taken from the
+    /// seed, not drawn, like ``mergePieceOperationsMax`` (and independent of it, of
+    /// ``decodedTextLimit`` and of ``snapshotsAmortized``).
+    public var stateListMinimumBytes: Int {
+        stateListMinimumBytesOverride ?? (seed / 7 % 2 == 0 ? 0 : LibraryCore.stateListWorthBytes)
+    }
+
+    /// A ``stateListMinimumBytes`` to use instead of the seed's: a trace names it (line
+    /// `state-list-min-bytes`), and a trace written before it existed runs with 1 MiB, as it ran
+    /// then, so that its events still do what they did.
+    public var stateListMinimumBytesOverride: Int?
+
     /// The store faults these parameters turn on.
     public var storeFaults: StoreFaults {
         var faults = StoreFaults()

@@ -86,6 +86,9 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
     /// Bit rot took a journal record of operations no other library or store held, and the
     /// library reopened reporting it (torn-disk fault, issue 25).
     public static let rotBeforePublishing = SometimesFlags(rawValue: 1 << 12)
+    /// A library reopened from its state list, its memos' texts left in the state file, and
+    /// matched the library read from the whole state (issue 28).
+    public static let openedFromStateList = SometimesFlags(rawValue: 1 << 13)
 
     /// Every flag with its name.
     public static let named: [(SometimesFlags, String)] = [
@@ -102,6 +105,7 @@ public struct SometimesFlags: Sendable, Equatable, OptionSet {
         (.historyShown, "an earlier version shown"),
         (.historyDropped, "history dropped by retention"),
         (.rotBeforePublishing, "unpublished edits lost to bit rot"),
+        (.openedFromStateList, "a library opened from its state list"),
     ]
 
     /// The flags a batch must reach (the issue's list).

@@ -82,6 +82,11 @@ package enum EngineMutant: String, CaseIterable, Sendable {
     /// and the library shows it again once reopened. Caught by durability (a library read from
     /// its files shows more of the past than the replica that saved them).
     case retentionSkipsCompaction = "retention-skips-compaction"
+    /// A state list (issue 28) whose memo list texts are cut one byte short: a library opened
+    /// from it lists other titles or previews than its state file holds, until each memo's text
+    /// is read. Caught by durability (the simulator compares each open from a list with the
+    /// state read whole).
+    case stateListTextCut = "state-list-text-cut"
 
     /// The mutant active for the current task, if any (nil: the real engine).
     @TaskLocal package static var active: EngineMutant?

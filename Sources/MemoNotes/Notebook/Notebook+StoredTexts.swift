@@ -390,7 +390,11 @@ extension Notebook {
                 writer.lengthPrefixed(known)
             } else {
                 let prefix = Self.prefix(of: bytes[summary.text], utf8Bytes: MemoRecord.derivedPrefixBytes)
-                writer.lengthPrefixed(prefix.prefix(MemoText.listTextLength(of: prefix)))
+                var length = MemoText.listTextLength(of: prefix)
+                #if MEMOSYNC_MUTANTS
+                if EngineMutant.active == .stateListTextCut { length = max(0, length - 1) }
+                #endif
+                writer.lengthPrefixed(prefix.prefix(length))
             }
             if let history = historyOf[position] {
                 writer.varint(history.section.count)

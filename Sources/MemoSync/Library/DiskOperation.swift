@@ -87,9 +87,18 @@ public protocol LibraryDisk {
     /// not exist or the disk cannot tell identities. A library keeps its replica id from one
     /// session to the next only on a disk that can (see `LibrarySeal`).
     func identity(of file: String?) throws(DiskError) -> FileIdentity?
+    /// The smallest state file a compaction on this disk writes a state list for, and an open
+    /// reads one of (FORMAT.md, "State list"); a smaller state is read whole, every check made,
+    /// at each open. The default is `LibraryCore.stateListWorthBytes` (1 MiB): below it, reading
+    /// the whole state costs a few milliseconds. The simulator lowers it to 0 in some runs, so
+    /// that its small libraries open from lists and read their memos' texts on first use.
+    var stateListMinimumBytes: Int { get }
 }
 
 extension LibraryDisk {
+    /// 1 MiB (`LibraryCore.stateListWorthBytes`).
+    public var stateListMinimumBytes: Int { LibraryCore.stateListWorthBytes }
+
     /// Reads the whole file and keeps its bytes (``InMemoryFileReader``).
     public func openReader(file: String) throws(DiskError) -> (any LibraryFileReader)? {
         try read(file: file).map { InMemoryFileReader(bytes: $0) }

@@ -27,11 +27,14 @@ extension LibraryCore {
         package var version: UInt8
     }
 
-    /// The state file of `notebook` and the state list beside it (FORMAT.md, "State list").
+    /// The state file of `notebook` and the state list beside it (FORMAT.md, "State list"):
+    /// a list for a state of `listFromBytes` or more, else none.
     ///
     /// - Throws: ``ReplicaError`` when a memo's text, still in the current state file, cannot be
     ///   read from it or fails its check (the file was damaged since the open): nothing is written.
-    static func encodeState(generation: UInt64, notebook: Notebook, syncState: SyncState) throws(ReplicaError) -> (state: [UInt8], list: [UInt8]?) {
+    static func encodeState(
+        generation: UInt64, notebook: Notebook, syncState: SyncState, listFromBytes: Int = stateListWorthBytes
+    ) throws(ReplicaError) -> (state: [UInt8], list: [UInt8]?) {
         let file = StateFileWrapping(generation: generation, replica: notebook.replica, syncState: syncState)
         var outline: NotebookStateOutline? = NotebookStateOutline()
         let state: [UInt8]
@@ -40,13 +43,14 @@ extension LibraryCore {
         } catch {
             throw ReplicaError(error)
         }
+        guard state.count >= listFromBytes else { return (state, nil) }
         return (state, encodeStateList(state: state, file: file, generation: generation, notebook: notebook, outline: outline!))
     }
 
-    /// ``encodeState(generation:notebook:syncState:)`` (the same bytes), keeping the memos'
+    /// ``encodeState(generation:notebook:syncState:listFromBytes:)`` (the same bytes), keeping the memos'
     /// encoded text bodies in `notebook` (``Notebook/encodedKeepingTextBodies()``).
     static func encodeState(
-        generation: UInt64, keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState
+        generation: UInt64, keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState, listFromBytes: Int = stateListWorthBytes
     ) throws(ReplicaError) -> (state: [UInt8], list: [UInt8]?) {
         let file = StateFileWrapping(generation: generation, replica: notebook.replica, syncState: syncState)
         var outline: NotebookStateOutline? = NotebookStateOutline()
@@ -56,17 +60,16 @@ extension LibraryCore {
         } catch {
             throw ReplicaError(error)
         }
+        guard state.count >= listFromBytes else { return (state, nil) }
         return (state, encodeStateList(state: state, file: file, generation: generation, notebook: notebook, outline: outline!))
     }
 
     /// The state list of the state file `state` (FORMAT.md, "State list"): the state file's
     /// size and checksum (what ties the list to it), its generation, replica and sync state, and
-    /// the notebook's list (``Notebook/stateList(ofState:outline:)``). None for a state smaller
-    /// than ``stateListWorthBytes``.
+    /// the notebook's list (``Notebook/stateList(ofState:outline:)``).
     private static func encodeStateList(
         state: [UInt8], file: StateFileWrapping, generation: UInt64, notebook: Notebook, outline: NotebookStateOutline
-    ) -> [UInt8]? {
-        guard state.count >= stateListWorthBytes else { return nil }
+    ) -> [UInt8] {
         var body = ByteWriter()
         body.byte(stateListTag)
         body.uint64LittleEndian(UInt64(state.count))
@@ -79,10 +82,12 @@ extension LibraryCore {
     /// The state file described by the state list `listBytes`, its memos' texts left in the
     /// file `state` reads: nil when the list is damaged, of another version, or describes
     /// another file than `state` (its size and checksum differ), or the state is smaller than
-    /// ``stateListWorthBytes``. The caller then reads the state file whole
-    /// (``decodeState(_:checksBesideFromBytes:)``).
-    package static func decodeState(list listBytes: [UInt8], state: any LibraryFileReader) -> DecodedState? {
-        guard state.sizeBytes >= stateListWorthBytes else { return nil }
+    /// `minimumBytes` (the disk's ``LibraryDisk/stateListMinimumBytes``). The caller then reads
+    /// the state file whole (``decodeState(_:checksBesideFromBytes:)``).
+    package static func decodeState(
+        list listBytes: [UInt8], state: any LibraryFileReader, minimumBytes: Int = stateListWorthBytes
+    ) -> DecodedState? {
+        guard state.sizeBytes >= max(4, minimumBytes) else { return nil }
         do throws(DecodingError) {
             let frame = try BlobEnvelope.Frame(listBytes, in: listBytes.indices, kind: .localFile, versions: formatVersion...formatVersion)
             try frame.checkChecksum(CRC32C.checksum(listBytes, frame.checksummed))

@@ -124,6 +124,10 @@ package struct LibraryCore: Sendable {
     /// without a list of a state this large makes the next save write one (a compaction).
     package static let stateListWorthBytes = 1 << 20
 
+    /// The smallest state file this library's compactions write a state list for: its disk's
+    /// ``LibraryDisk/stateListMinimumBytes``.
+    package var stateListMinimumBytes = LibraryCore.stateListWorthBytes
+
     /// The generation of the state file; its journal is `journal-<generation>`.
     package private(set) var generation: UInt64
     /// The replica id the state file was last written under (the session that compacted it).
@@ -323,7 +327,10 @@ package struct LibraryCore: Sendable {
     ///   ``leftoversWithoutState(files:contents:)``).
     /// - Throws: ``ReplicaError/corruptLibrary(file:reason:)`` for a damaged state file (never
     ///   replaced silently: that would lose every edit), ``ReplicaError/unknownLibraryVersion(file:kind:version:)``.
-    package static func recover(files: [String], contents: [String: [UInt8]], listed: (state: DecodedState, fileBytes: Int)? = nil) throws(ReplicaError) -> Recovery? {
+    package static func recover(
+        files: [String], contents: [String: [UInt8]], listed: (state: DecodedState, fileBytes: Int)? = nil,
+        stateListMinimumBytes: Int = stateListWorthBytes
+    ) throws(ReplicaError) -> Recovery? {
         var repairs: [DiskOperation] = []
         var report = LibraryOpenReport()
         let decoded: DecodedState
@@ -416,6 +423,7 @@ package struct LibraryCore: Sendable {
         var core = LibraryCore(
             generation: decoded.generation, replica: notebook.replica, journalBytes: journalBytes, journalRecords: records,
             stateBytes: stateFileBytes, durableVersion: notebook.version, durableSyncState: syncState)
+        core.stateListMinimumBytes = stateListMinimumBytes
         core.carried = replay.carried
         if bytesMissing > 0 && journalFound == nil {
             // Nothing to keep aside: the whole journal is gone.
@@ -465,21 +473,22 @@ package struct LibraryCore: Sendable {
             core.needsCompaction = decoded.version < formatVersion || replay.olderRecords
             // A large state without its list (written by an older MemoSync, or the list lost):
             // the next save writes both, so that the next open reads the list alone.
-            if listed == nil, stateFileBytes >= stateListWorthBytes { core.needsCompaction = true }
+            if listed == nil, stateFileBytes >= stateListMinimumBytes { core.needsCompaction = true }
         }
         return Recovery(core: core, notebook: notebook, syncState: syncState, repairs: repairs, report: report)
     }
 
     /// A new library for `replica`: the core and the operations that create its state file.
-    package static func create(replica: ReplicaID) -> (core: LibraryCore, operations: [DiskOperation]) {
+    package static func create(replica: ReplicaID, stateListMinimumBytes: Int = stateListWorthBytes) -> (core: LibraryCore, operations: [DiskOperation]) {
         let notebook = Notebook(replica: replica)
         // An empty notebook has no stored text to read; it needs no state list.
-        guard let (bytes, _) = try? encodeState(generation: 0, notebook: notebook, syncState: SyncState()) else {
+        guard let (bytes, _) = try? encodeState(generation: 0, notebook: notebook, syncState: SyncState(), listFromBytes: .max) else {
             preconditionFailure("an empty notebook encodes")
         }
-        let core = LibraryCore(
+        var core = LibraryCore(
             generation: 0, replica: replica, journalBytes: 0, journalRecords: 0, stateBytes: bytes.count,
             durableVersion: VersionVector(), durableSyncState: SyncState())
+        core.stateListMinimumBytes = stateListMinimumBytes
         return (core, replaceState(with: bytes, removingJournal: nil))
     }
 
@@ -554,14 +563,15 @@ package struct LibraryCore: Sendable {
     /// ``planCompaction(notebook:syncState:)``; the old journal is renamed to `keptJournal`
     /// rather than deleted, when given.
     func planCompaction(notebook: Notebook, syncState: SyncState, keepingJournalAs keptJournal: String?) throws(ReplicaError) -> SavePlan {
-        let (bytes, list) = try Self.encodeState(generation: generation + 1, notebook: notebook, syncState: syncState)
+        let (bytes, list) = try Self.encodeState(generation: generation + 1, notebook: notebook, syncState: syncState, listFromBytes: stateListMinimumBytes)
         return compactionPlan(stateBytes: bytes, list: list, notebook: notebook, keepingJournalAs: keptJournal)
     }
 
     /// ``planCompaction(notebook:syncState:)``, keeping the memos' encoded text bodies in
     /// `notebook` (see ``planSave(keepingTextBodiesOf:syncState:)``). The plan is the same.
     func planCompaction(keepingTextBodiesOf notebook: inout Notebook, syncState: SyncState) throws(ReplicaError) -> SavePlan {
-        let (bytes, list) = try Self.encodeState(generation: generation + 1, keepingTextBodiesOf: &notebook, syncState: syncState)
+        let (bytes, list) = try Self.encodeState(
+            generation: generation + 1, keepingTextBodiesOf: &notebook, syncState: syncState, listFromBytes: stateListMinimumBytes)
         return compactionPlan(stateBytes: bytes, list: list, notebook: notebook, keepingJournalAs: nil)
     }
 
@@ -595,18 +605,20 @@ package struct LibraryCore: Sendable {
         package var carried: [NotebookDelta] = []
         /// For a compaction: the new journal's bytes.
         package var journalBytes = 0
-        /// For a compaction of a state of at least ``LibraryCore/stateListWorthBytes``: the state
-        /// list of the new state file, written after the operations (``stateListOperation``).
+        /// For a compaction of a state of at least ``LibraryCore/stateListMinimumBytes``: the state
+        /// list of the new state file, written after the operations (``stateListOperations``).
         package var stateList: [UInt8]?
 
         /// The write of the state list, once every operation succeeded: after the state it
         /// describes is in place (it names that file's size and checksum, so a list left from
-        /// before, by a crash before this write, is never taken for this state's). Not synced,
-        /// and a failure is not the save's: a list lost or torn costs a slower open.
-        /// A compaction of a smaller state deletes the list left from before, if any.
-        package var stateListOperation: DiskOperation? {
-            guard isCompaction else { return nil }
-            return stateList.map { .write(file: LibraryCore.stateListFileName, bytes: $0) } ?? .delete(file: LibraryCore.stateListFileName)
+        /// before, by a crash before this write, is never taken for this state's), then its
+        /// fsync and the folder's, so that an open after a power failure finds it too. A
+        /// failure is not the save's: a list lost or torn costs a slower open. A compaction of
+        /// a smaller state deletes the list left from before, if any.
+        package var stateListOperations: [DiskOperation] {
+            guard isCompaction else { return [] }
+            guard let stateList else { return [.delete(file: LibraryCore.stateListFileName)] }
+            return [.write(file: LibraryCore.stateListFileName, bytes: stateList), .sync(file: LibraryCore.stateListFileName), .syncDirectory]
         }
     }
 

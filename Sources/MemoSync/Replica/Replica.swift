@@ -278,7 +278,7 @@ public final class Replica: Sendable {
             if files.contains(LibraryCore.stateListFileName), files.contains(LibraryCore.stateFileName),
                 let list = try? disk.read(file: LibraryCore.stateListFileName),
                 let reader = try disk.openReader(file: LibraryCore.stateFileName),
-                let decoded = LibraryCore.decodeState(list: list, state: reader)
+                let decoded = LibraryCore.decodeState(list: list, state: reader, minimumBytes: disk.stateListMinimumBytes)
             {
                 listed = (decoded, reader.sizeBytes)
             }
@@ -297,7 +297,10 @@ public final class Replica: Sendable {
         -> (notebook: Notebook, syncState: SyncState, core: LibraryCore, report: LibraryOpenReport)
     {
         let (files, contents, listed) = try Self.readLibraryFiles(disk)
-        guard let recovery = try LibraryCore.recover(files: files, contents: contents, listed: listed) else {
+        guard
+            let recovery = try LibraryCore.recover(
+                files: files, contents: contents, listed: listed, stateListMinimumBytes: disk.stateListMinimumBytes)
+        else {
             let leftovers = LibraryCore.leftoversWithoutState(files: files, contents: contents)
             return try create(disk: disk, environment: environment, repairs: leftovers.repairs, report: leftovers.report)
         }
@@ -329,7 +332,7 @@ public final class Replica: Sendable {
         -> (notebook: Notebook, syncState: SyncState, core: LibraryCore, report: LibraryOpenReport)
     {
         let replica = randomReplicaID(environment, excluding: [])
-        let created = LibraryCore.create(replica: replica)
+        let created = LibraryCore.create(replica: replica, stateListMinimumBytes: disk.stateListMinimumBytes)
         do throws(DiskError) {
             try disk.perform(repairs)
             try disk.perform(created.operations)
@@ -762,7 +765,7 @@ public final class Replica: Sendable {
                 guarded.withLock { $0.core.saveFailed() }
                 throw .disk(error)
             }
-            if let listWrite = plan.stateListOperation { try? disk.perform(listWrite) }
+            try? disk.perform(plan.stateListOperations)
             guarded.withLock { guarded in
                 guarded.core.didSave(plan, notebook: notebook, syncState: syncState)
                 // Purges made while it was written are the next save's.
@@ -1069,7 +1072,10 @@ public final class Replica: Sendable {
         if let now = LibraryIdentities.read(from: disk, generation: generation), now == sharing.identities { return }
         // Changed (or the disk cannot tell): read the files as an open does.
         let (files, contents, listed) = try Self.readLibraryFiles(disk)
-        guard let recovery = try LibraryCore.recover(files: files, contents: contents, listed: listed) else {
+        guard
+            let recovery = try LibraryCore.recover(
+                files: files, contents: contents, listed: listed, stateListMinimumBytes: disk.stateListMinimumBytes)
+        else {
             throw .corruptLibrary(file: LibraryCore.stateFileName, reason: "the library's files were removed while it was open")
         }
         do throws(DiskError) { try disk.perform(recovery.repairs) } catch { throw .disk(error) }

@@ -24,9 +24,11 @@ extension Simulation {
             peer.storeCrashCountdown = nil
         }
         // Syncs in progress end, crashed replicas restart, deltas in flight arrive.
+        crashStoppedDisks()
         while violation == nil, let (time, event) = queue.pop() {
             now = max(now, time)
             handle(event)
+            crashStoppedDisks()
         }
         guard violation == nil else { return }
         // Every clock is set right, after the highest time any of them showed.

@@ -185,11 +185,13 @@ public final class Simulation {
                 meterStore(at: max(now, time))
                 now = max(now, time)
                 handle(event)
+                crashStoppedDisks()
             } else if let scriptTime {
                 meterStore(at: max(now, scriptTime))
                 now = max(now, scriptTime)
                 perform(events[scriptIndex])
                 scriptIndex += 1
+                crashStoppedDisks()
             } else {
                 break
             }

@@ -724,7 +724,8 @@ extension Notebook {
         self = notebook
     }
 
-    /// A notebook state's replica list (a count, then ids strictly ascending), before its logs.
+    /// A notebook state's replica list (a count, then ids strictly ascending), before its logs;
+    /// a notebook delta begins with the same list.
     static func readStateReplicas(_ reader: inout ByteReader) throws(DecodingError) -> [ReplicaID] {
         let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
         var replicas: [ReplicaID] = []
@@ -1004,13 +1005,8 @@ extension NotebookDelta {
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
         let (bodyRange, _) = try BlobEnvelope.open(bytes, kind: .notebookDelta, versions: 1...Notebook.deltaFormatVersion)
         var reader = ByteReader(bytes, from: bodyRange.lowerBound, to: bodyRange.upperBound)
-        let replicaCount = try reader.count(max: reader.remaining / 8, "replica count")
-        var replicas: [ReplicaID] = []
-        for _ in 0..<replicaCount {
-            let id = ReplicaID(try reader.uint64LittleEndian())
-            if let last = replicas.last, last >= id { throw .malformed("replica ids not strictly ascending") }
-            replicas.append(id)
-        }
+        // The same replica list as a state's.
+        let replicas = try Notebook.readStateReplicas(&reader)
         let memoCount = try reader.count(max: reader.remaining / 16, "memo count")
         var memoIDs: [MemoID] = []
         for _ in 0..<memoCount {
@@ -1019,10 +1015,10 @@ extension NotebookDelta {
             memoIDs.append(id)
         }
         var runs: [ReplicaRun] = []
-        let groupCount = try reader.count(max: replicaCount, "group count")
+        let groupCount = try reader.count(max: replicas.count, "group count")
         var previousReplica = -1
         for _ in 0..<groupCount {
-            let index = try reader.count(max: replicaCount - 1, "replica index")
+            let index = try reader.count(max: replicas.count - 1, "replica index")
             guard index > previousReplica else { throw .malformed("groups not in replica order") }
             previousReplica = index
             var counter = try reader.uint32Varint("first counter")

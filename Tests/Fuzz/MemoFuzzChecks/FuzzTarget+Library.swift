@@ -98,6 +98,21 @@ extension FuzzTarget {
         try require(reopened.syncState == recovery.syncState, "the repaired folder opens to another sync state")
     }
 
+    /// `plan`'s operations performed on an empty folder of their own: the files it holds then,
+    /// sorted, and their bytes. `what` names the step in a failure.
+    static func performedOnAnEmptyFolder(
+        _ plan: LibraryCore.SavePlan, _ what: String
+    ) throws(FuzzFailure) -> (files: [String], folder: [String: [UInt8]]) {
+        let disk = MemoryDisk()
+        return try required(what) { () throws -> ([String], [String: [UInt8]]) in
+            try disk.perform(plan.operations)
+            let files = try disk.listFiles().sorted()
+            var folder: [String: [UInt8]] = [:]
+            for file in files { folder[file] = try disk.read(file: file) }
+            return (files, folder)
+        }
+    }
+
     /// A compaction of what `recovery` opened, opened again, gives the same notebook and sync
     /// state, one generation later. Every operation of the plan is performed on a folder of its
     /// own: a compaction of a library with records held back writes their new journal first.
@@ -105,14 +120,7 @@ extension FuzzTarget {
         let plan = try required("\(context()): planning its compaction") { () throws -> LibraryCore.SavePlan in
             try recovery.core.planCompaction(notebook: recovery.notebook, syncState: recovery.syncState)
         }
-        let disk = MemoryDisk()
-        var folder: [String: [UInt8]] = [:]
-        let files = try required("\(context()): performing its compaction") { () throws -> [String] in
-            try disk.perform(plan.operations)
-            let files = try disk.listFiles().sorted()
-            for file in files { folder[file] = try disk.read(file: file) }
-            return files
-        }
+        let (files, folder) = try performedOnAnEmptyFolder(plan, "\(context()): performing its compaction")
         guard folder[LibraryCore.stateFileName] != nil else {
             throw FuzzFailure("\(context()): a compaction writes no state file")
         }

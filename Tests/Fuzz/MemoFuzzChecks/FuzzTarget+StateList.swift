@@ -154,14 +154,7 @@ extension FuzzTarget {
                 !recovery.notebook.damagedStoredMemoIDs.isEmpty, "a compaction of a library opened from its state list refused (\(error)) naming no damaged memo")
             return
         }
-        let disk = MemoryDisk()
-        var folder: [String: [UInt8]] = [:]
-        let written = try required("performing the compaction of a library opened from its state list") { () throws -> [String] in
-            try disk.perform(plan.operations)
-            let written = try disk.listFiles().sorted()
-            for file in written { folder[file] = try disk.read(file: file) }
-            return written
-        }
+        let (written, folder) = try performedOnAnEmptyFolder(plan, "performing the compaction of a library opened from its state list")
         guard let state = folder[LibraryCore.stateFileName] else { throw FuzzFailure("a compaction writes no state file") }
         let reopened = try required("opening the compaction of a library opened from its state list") {
             try LibraryCore.recover(files: written, contents: folder)

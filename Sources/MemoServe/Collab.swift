@@ -328,6 +328,8 @@ public struct CollabDocument: Sendable {
     public private(set) var revision: Int
     /// The newest changes, oldest first: `history[i]` made revision `historyStart + i + 1`.
     private var history: [TextOperation] = []
+    /// Who made each change of `history` (a page's client name; empty for the engine's).
+    private var historyClients: [String] = []
     private var historyStart: Int
     /// How many changes are kept for pages that are behind.
     public let historyLimit: Int
@@ -340,30 +342,43 @@ public struct CollabDocument: Sendable {
         self.historyLimit = historyLimit
     }
 
-    /// Takes an operation a page made on revision `base`: moves it over every change since,
-    /// applies it and returns it as applied (revision ``revision``).
-    public mutating func receive(_ operation: TextOperation, base: Int) throws(CollabRefusal) -> TextOperation {
+    /// Takes an operation page `client` made on revision `base`: moves it over every change
+    /// since, applies it and returns it as applied (revision ``revision``).
+    public mutating func receive(_ operation: TextOperation, base: Int, client: String = "") throws(CollabRefusal) -> TextOperation {
         guard base <= revision, base >= historyStart else { throw .unknownRevision(base) }
         var moved = operation
         for concurrent in history[(base - historyStart)...] {
             guard let pair = TextOperation.transform(moved, concurrent) else { throw .lengthMismatch }
             moved = pair.0
         }
-        try record(moved)
+        try record(moved, client: client)
         return moved
     }
 
-    /// Applies a change made on the current revision (the engine's: a sync, another command,
-    /// an undo).
-    public mutating func record(_ operation: TextOperation) throws(CollabRefusal) {
+    /// Applies a change made on the current revision: the engine's (a sync, another command,
+    /// an undo) when `client` is empty, else what ``receive(_:base:client:)`` moved.
+    public mutating func record(_ operation: TextOperation, client: String = "") throws(CollabRefusal) {
         guard let changed = operation.apply(to: text) else { throw .lengthMismatch }
         text = changed
         history.append(operation)
+        historyClients.append(client)
         revision += 1
         if history.count > historyLimit {
             let dropped = history.count - historyLimit
             history.removeFirst(dropped)
+            historyClients.removeFirst(dropped)
             historyStart += dropped
+        }
+    }
+
+    /// Every change after revision `base`, oldest first, each with the revision it made and
+    /// who made it: what a page that heard of `base` and then missed events needs to catch up
+    /// (its own changes among them are its confirmations). Refused when `base` is newer than
+    /// ``revision`` or older than the history kept (the page reloads the whole text).
+    public func changes(since base: Int) throws(CollabRefusal) -> [(revision: Int, operation: TextOperation, client: String)] {
+        guard base <= revision, base >= historyStart else { throw .unknownRevision(base) }
+        return (base - historyStart..<history.count).map { index in
+            (revision: historyStart + index + 1, operation: history[index], client: historyClients[index])
         }
     }
 }

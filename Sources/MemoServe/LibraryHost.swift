@@ -229,6 +229,23 @@ public final class LibraryHost: Sendable {
         }
     }
 
+    /// The changes to open memo `id` after revision `base` of run `run` (``CollabDocument/changes(since:)``),
+    /// and the revision they reach. Refused (409, the page reloads the whole text): another run's
+    /// revision, a memo not open in this run, a revision older than the history kept.
+    public func documentChanges(_ id: MemoID, since base: Int, run: String) throws(ServeFailure)
+        -> (revision: Int, changes: [(revision: Int, operation: TextOperation, client: String)])
+    {
+        let reload = ServeFailure(status: 409, message: ServeText.text("error.reload"), reload: true)
+        guard run == runID else { throw reload }
+        return try state.withLock { state throws(ServeFailure) in
+            guard let memo = state.notebook.memo(id), memo.status != .purged else {
+                throw ServeFailure(status: 404, message: ServeText.text("error.noSuchMemo"))
+            }
+            guard let document = state.documents[id], let changes = try? document.changes(since: base) else { throw reload }
+            return (document.revision, changes)
+        }
+    }
+
     // MARK: Changing
 
     /// Creates a memo holding `text`.
@@ -263,7 +280,7 @@ public final class LibraryHost: Sendable {
                 do throws(CollabRefusal) {
                     (applied, document) = try state.withLock { state throws(CollabRefusal) in
                         guard var document = state.documents[id] else { throw .unknownRevision(base) }
-                        let applied = try document.receive(operation, base: base)
+                        let applied = try document.receive(operation, base: base, client: client)
                         return (applied, document)
                     }
                 } catch {

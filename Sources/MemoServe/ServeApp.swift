@@ -207,6 +207,17 @@ public final class ServeApp: Sendable {
                 ("Content-Type", "text/plain; charset=utf-8"),
                 ("Content-Disposition", "attachment; filename=\"memo.txt\"; filename*=UTF-8''" + Self.percentEncoded(name)),
             ], body: Array(memo.plainText.utf8))
+        case ("GET", "memos", 4) where parts[3] == "changes":
+            // What a page missed since the revision it heard of (SERVE.md, "Reloading keeps the typing").
+            let id = try memoID(parts[2])
+            guard let since = request.query["since"].flatMap({ Int($0) }), since >= 0, let run = request.query["run"] else {
+                throw ServeFailure(status: 400, message: "since and run are needed")
+            }
+            let (revision, changes) = try host.documentChanges(id, since: since, run: run)
+            return Self.json(200, [
+                "revision": revision,
+                "changes": changes.map { ["revision": $0.revision, "operation": JSON.operation($0.operation), "client": $0.client] },
+            ] as [String: Any])
         case ("GET", "memos", 4) where parts[3] == "history":
             let id = try memoID(parts[2])
             return Self.json(200, try historyList(id))

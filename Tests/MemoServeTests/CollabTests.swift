@@ -58,11 +58,16 @@ func seeds(_ count: UInt64) -> [UInt64] {
         #expect(String(decoding: viaA, as: UTF16.self) == "aXYb")
     }
 
-    @Test func refusesUnknownRevisions() {
+    @Test func refusesUnknownRevisions() throws {
         var document = CollabDocument(text: [], historyLimit: 2)
         #expect(throws: CollabRefusal.unknownRevision(1)) { try document.receive(TextOperation(), base: 1) }
         for _ in 0..<3 { try? document.record(TextOperation.replacing(0..<0, with: [65], lengthUTF16: document.text.count)) }
         #expect(throws: CollabRefusal.unknownRevision(0)) { try document.receive(TextOperation(), base: 0) }
+        #expect(throws: CollabRefusal.unknownRevision(0)) { try document.changes(since: 0) }
+        #expect(throws: CollabRefusal.unknownRevision(4)) { try document.changes(since: 4) }
+        #expect(try document.changes(since: 3).isEmpty)
+        let kept = try document.changes(since: 1)
+        #expect(kept.map(\.revision) == [2, 3] && kept.map(\.client) == ["", ""])
     }
 
     /// A random operation on `text`, never splitting a surrogate pair.
@@ -89,7 +94,7 @@ func seeds(_ count: UInt64) -> [UInt64] {
             var step = 0
             while step < steps || toServer.contains(where: { !$0.isEmpty }) || toPage.contains(where: { !$0.isEmpty }) {
                 step += 1
-                let choice = step < steps ? Int.random(in: 0..<10, using: &random) : 5 + Int.random(in: 0..<5, using: &random) % 4
+                let choice = step < steps ? Int.random(in: 0..<11, using: &random) : 5 + Int.random(in: 0..<5, using: &random) % 4
                 let p = Int.random(in: 0..<pageCount, using: &random)
                 switch choice {
                 case 0...3:   // a page types
@@ -103,8 +108,18 @@ func seeds(_ count: UInt64) -> [UInt64] {
                 case 5, 6:   // the server takes a page's operation
                     guard !toServer[p].isEmpty else { continue }
                     let (operation, base) = toServer[p].removeFirst()
-                    let applied = try server.receive(operation, base: base)
+                    let applied = try server.receive(operation, base: base, client: "page \(p)")
                     for q in 0..<pageCount { toPage[q].append((applied, p)) }
+                case 10:   // a page loses the events on their way and catches up (SERVE.md, "Reloading keeps the typing")
+                    toPage[p].removeAll()
+                    for change in try server.changes(since: pages[p].revision) {
+                        #expect(change.revision == pages[p].revision + 1, "seed \(seed)")
+                        if change.client == "page \(p)" {
+                            if let send = pages[p].confirmed() { toServer[p].append(send) }
+                        } else {
+                            #expect(pages[p].received(change.operation) != nil, "seed \(seed)")
+                        }
+                    }
                 default:   // a page hears from the server
                     guard !toPage[p].isEmpty else { continue }
                     let (operation, author) = toPage[p].removeFirst()

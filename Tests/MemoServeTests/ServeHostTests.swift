@@ -153,6 +153,50 @@ import Testing
         #expect(served.host.notebook.memo(MemoID(id)!)?.text == "aXbY")
     }
 
+    /// SERVE.md, "Reloading keeps the typing": a page that missed events asks for the changes
+    /// since its revision; each says who made it (the page's own are its confirmations).
+    /// Another run's revision, one newer than the server's or a memo never opened: the page
+    /// loads the whole text instead.
+    @Test func aPageCatchesUpWithTheChangesItMissed() throws {
+        let served = try ServedLibrary()
+        let id = try #require(try served.json("POST", "/api/memos", #"{"text":"ab"}"#)["id"] as? String)
+        let never = try #require(try served.json("POST", "/api/memos", #"{"text":"never opened"}"#)["id"] as? String)
+        _ = try served.json("GET", "/api/memos/\(id)")
+        _ = try Self.type(served, id, "X", at: 1, length: 2, revision: 0, client: "one")
+        _ = try Self.type(served, id, "Y", at: 2, length: 2, revision: 0, client: "two")
+        let run = served.host.runID
+        let all = try served.json("GET", "/api/memos/\(id)/changes?since=0&run=\(run)")
+        #expect(all["revision"] as? Int == 2)
+        let changes = try #require(all["changes"] as? [[String: Any]])
+        #expect(changes.map { $0["revision"] as? Int } == [1, 2])
+        #expect(changes.map { $0["client"] as? String } == ["one", "two"])
+        // Applied in order to the text of revision 0, they make the server's text.
+        var text = Array("ab".utf16)
+        for change in changes {
+            let elements = try #require(change["operation"] as? [Any])
+            var operation = TextOperation()
+            for element in elements {
+                if let count = element as? Int { if count > 0 { operation.retain(count) } else { operation.delete(-count) } }
+                else if let inserted = element as? String { operation.insert(Array(inserted.utf16)) }
+            }
+            text = try #require(operation.apply(to: text))
+        }
+        #expect(String(decoding: text, as: UTF16.self) == "aXbY")
+        #expect((try served.json("GET", "/api/memos/\(id)/changes?since=2&run=\(run)")["changes"] as? [Any])?.isEmpty == true)
+        for (path, status) in [
+            ("/api/memos/\(id)/changes?since=3&run=\(run)", 409), ("/api/memos/\(id)/changes?since=0&run=another", 409),
+            ("/api/memos/\(never)/changes?since=0&run=\(run)", 409), ("/api/memos/\(id)/changes?run=\(run)", 400),
+            ("/api/memos/\(id)/changes?since=-1&run=\(run)", 400), ("/api/memos/\(id)/changes?since=0", 400),
+        ] {
+            let refused = try served.request("GET", path)
+            #expect(refused.status == status, "\(path)")
+            if status == 409 {
+                let answer = (try? JSONSerialization.jsonObject(with: Data(refused.body))) as? [String: Any]
+                #expect(answer?["reload"] as? Bool == true, "\(path): \(answer ?? [:])")
+            }
+        }
+    }
+
     @Test func writerCommandsGetTheLibraryAndPagesSeeWhatTheyWrote() throws {
         let served = try ServedLibrary()
         let id = try #require(try served.json("POST", "/api/memos", #"{"text":"shared"}"#)["id"] as? String)

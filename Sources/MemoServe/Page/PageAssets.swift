@@ -458,7 +458,7 @@ const ui = {
 const PAGE = 100;
 const state = {
   view: 'memos', items: [], total: 0, selected: null, listRequest: null,
-  memo: null, collab: null, client: '', status: 'active', composing: false, queued: [], sending: false, retry: null,
+  memo: null, collab: null, client: '', status: 'active', composing: false, queued: [], sending: false, retry: null, load: 0, loading: false,
   // The run the memo's revisions belong to (they restart at 0 each run of memo serve), and the
   // memo's text as the server has it at state.collab.revision (the text without what this page
   // typed and the server has not confirmed): what a reload re-applies the typing against.
@@ -562,9 +562,49 @@ function rebased(typing, text) {
   return pair ? pair[0].apply(text) : null;
 }
 
-async function openMemo(id) {
+// Loads memo `id`. While a load is on its way the page applies no update (they are queued and
+// applied after it, as during a composition), so the text it loads is never older than the one
+// its typing was made on. When the page has `id` open in the server's current run, it first asks
+// for the changes it missed since the revision it heard of and takes them as the events it
+// missed (its own are confirmations), so nothing it sent is typed twice; only when the server
+// cannot tell (another run, a history no longer kept) or `whole` (a refused edit, a status
+// change) does it load the whole text and type its unconfirmed typing again over it.
+async function openMemo(id, whole) {
+  const load = ++state.load;
+  state.loading = true;
+  try {
+    if (!whole && state.collab && state.memo === id && state.run && await caughtUp(id, load)) return;
+    if (load === state.load) await loadWhole(id, load);
+  } finally {
+    if (load === state.load) {
+      state.loading = false;
+      const pending = state.queued; state.queued = [];
+      for (const update of pending) handleUpdate(update);
+      // Typing not on its way (typed during the load, or whose sending failed) goes now.
+      if (state.collab && state.collab.outstanding && !state.sending && !state.loading) {
+        post({ operation: state.collab.outstanding, base: state.collab.revision });
+      }
+    }
+  }
+}
+// The changes after the page's revision, taken in order: true when the page is now at the
+// server's revision (or a newer load took over), false when the whole text is needed.
+async function caughtUp(id, load) {
   let data;
-  try { data = await api('GET', '/api/memos/' + id); } catch (e) { showNone(); return; }
+  try {
+    data = await api('GET', `/api/memos/${id}/changes?since=${state.collab.revision}&run=${encodeURIComponent(state.run)}`);
+  } catch (e) { return false; }
+  if (load !== state.load) return true;
+  for (const change of data.changes) {
+    if (change.revision <= state.collab.revision) continue;
+    if (change.revision !== state.collab.revision + 1 || !takeUpdate(change)) return false;
+  }
+  return true;
+}
+async function loadWhole(id, load) {
+  let data;
+  try { data = await api('GET', '/api/memos/' + id); } catch (e) { if (load === state.load) showNone(); return; }
+  if (load !== state.load) return;
   const typing = unconfirmedTyping(id);
   state.memo = id;
   state.client = Math.random().toString(36).slice(2) + Date.now().toString(36);
@@ -578,8 +618,6 @@ async function openMemo(id) {
   ui.text.setSelectionRange(0, 0);
   ui.modified.textContent = t('modified', { time: dateFormat.format(new Date(data.modified)) });
   showStatusOfMemo();
-  const pending = state.queued; state.queued = [];
-  for (const update of pending) handleUpdate(update);
   if (historyOpen()) loadHistory(true);
   // What was typed and not confirmed is typed again on the text just loaded (and sent).
   const again = typing && state.status === 'active' ? rebased(typing, state.collab.text) : null;
@@ -626,7 +664,8 @@ async function exportMemo(e) {
 function localEdit() {
   if (!state.collab || state.composing) return;
   const send = state.collab.edit(ui.text.value);
-  if (send) post(send);
+  // During a load it stays unconfirmed typing, sent when the load ends (openMemo).
+  if (send && !state.loading) post(send);
 }
 async function post(send) {
   state.sending = true;
@@ -635,11 +674,13 @@ async function post(send) {
     await api('POST', `/api/memos/${memo}/edits`, { run, revision: send.base, operation: send.operation.toJSON(), client });
   } catch (error) {
     if (memo !== state.memo || client !== state.client) return;
-    if (error.reload) { await openMemo(memo); return; }
-    // Busy or unreachable: send what is outstanding again, moved over what arrived meanwhile.
+    if (error.reload) { await openMemo(memo, true); return; }
+    // Busy or unreachable: send what is outstanding again, moved over what arrived meanwhile
+    // (after a load, which sends it itself).
+    state.sending = false;
     clearTimeout(state.retry);
     state.retry = setTimeout(() => {
-      if (memo === state.memo && client === state.client && state.collab.outstanding) {
+      if (memo === state.memo && client === state.client && state.collab.outstanding && !state.sending && !state.loading) {
         post({ operation: state.collab.outstanding, base: state.collab.revision });
       }
     }, 500);
@@ -651,27 +692,32 @@ async function post(send) {
 function handleUpdate(update) {
   if (!state.collab || update.memo !== state.memo) return;
   if (historyOpen()) historyChangedSoon();
-  if (state.composing) { state.queued.push(update); return; }
+  if (state.composing || state.loading) { state.queued.push(update); return; }
   if (update.revision <= state.collab.revision) return;
   if (update.revision !== state.collab.revision + 1) { openMemo(state.memo); return; }
+  if (!takeUpdate(update)) openMemo(state.memo, true);
+}
+// Revision collab.revision + 1, an event or a caught-up change: false when it does not fit.
+function takeUpdate(update) {
   if (update.client === state.client) {
     const serverText = state.collab.outstanding ? state.collab.outstanding.apply(state.serverText) : null;
-    if (serverText === null) { openMemo(state.memo); return; }
+    if (serverText === null) return false;
     state.serverText = serverText;
     const next = state.collab.confirmed();
     if (next) post(next); else state.sending = false;
-    return;
+    return true;
   }
   const operation = TextOperation.fromJSON(update.operation);
   const serverText = operation.apply(state.serverText);
   const applied = state.collab.received(operation);
-  if (applied === null || serverText === null) { openMemo(state.memo); return; }
+  if (applied === null || serverText === null) return false;
   state.serverText = serverText;
   const start = ui.text.selectionStart, end = ui.text.selectionEnd, direction = ui.text.selectionDirection;
   const scroll = ui.text.scrollTop;
   ui.text.value = state.collab.text;
   ui.text.setSelectionRange(applied.mapPosition(start), applied.mapPosition(end), direction);
   ui.text.scrollTop = scroll;
+  return true;
 }
 
 async function whenConfirmed() {
@@ -694,7 +740,7 @@ async function setStatus(action) {
   await whenConfirmed();
   await api('POST', `/api/memos/${state.memo}/${action}`, {});
   if (action === 'purge') { showNone(); state.selected = null; }
-  else await openMemo(state.memo);
+  else await openMemo(state.memo, true);
   await loadList(true);
 }
 async function showView(view) {
@@ -873,7 +919,7 @@ const streamHandlers = {
   status: (data) => {
     const status = JSON.parse(data);
     // Another run of memo serve (restarted): its revisions are not this page's.
-    if (state.memo && state.run && status.run && status.run !== state.run) openMemo(state.memo);
+    if (state.memo && state.run && status.run && status.run !== state.run) openMemo(state.memo, true);
     showSyncStatus(status);
   },
   reload: () => { if (state.memo) openMemo(state.memo); loadList(true); },

@@ -304,14 +304,14 @@ struct ReplicaLog: Sendable {
 ///
 /// Texts look replica ids up constantly (every run applied or validated names some), and a
 /// text rarely holds more than a few dozen replicas: while it holds at most
-/// ``sortedCapacity``, the ids are found by bisection and listed in id order, so versions are
-/// built without sorting (``SortedIDIndex``).
+/// ``sortedCapacity`` (or more, all interned in ascending order), the ids are found by
+/// bisection and listed in id order, so versions are built without sorting (``SortedIDIndex``).
 @usableFromInline
 struct ReplicaTable: Sendable {
     private(set) var ids: [ReplicaID] = []
     private var idIndex = SortedIDIndex<ReplicaID, UInt32>(sortedCapacity: sortedCapacity)
 
-    /// Most ids kept in the sorted view.
+    /// Most ids the sorted view takes out of id order.
     static let sortedCapacity = 1024
 
     /// The index of `id`, if it is interned.

@@ -467,9 +467,11 @@ struct MemoRecord: Sendable {
 /// changes, not every record. One flat array made the first keystroke after such a copy copy
 /// all 10,000 records: 6-20 ms, under the replica's lock (issue 25).
 ///
-/// Memos are looked up by id on every operation applied: while the table holds at most
-/// ``sortedCapacity`` memos they are found by bisection, not by hashing 16 bytes
-/// (``SortedIDIndex``).
+/// Memos are looked up by id on every operation applied: by bisection of their ids in
+/// ascending order, not by hashing 16 bytes (``SortedIDIndex``). A decoder adds them in id
+/// order, so the index of a notebook opened from a state is one array filled in order; a memo
+/// created or received later below the largest id goes into its place while the table holds
+/// fewer than ``sortedCapacity`` memos, else into a small dictionary beside.
 ///
 /// Beside the records, the table keeps each record's list key (its `modifiedAt` and status, 16
 /// bytes) in chunks of the same shape, set whenever a record is added or changed through the
@@ -488,7 +490,7 @@ struct MemoTable: Sendable {
     private(set) var count = 0
     private var indexByID = SortedIDIndex<MemoID, Int>(sortedCapacity: sortedCapacity)
 
-    /// Most memos kept in the sorted view.
+    /// Most memos the sorted view takes out of id order.
     static let sortedCapacity = 4096
 
     /// Records per chunk (a power of two): what a change copies at most when the table's

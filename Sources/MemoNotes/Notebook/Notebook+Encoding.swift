@@ -706,10 +706,8 @@ extension Notebook {
         guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining) }
         guard logs.createdCount == memoIDs.count else { throw .malformed("a memo was never created") }
         notebook.clock.observe(logs.latest, wallMilliseconds: 0)
-        for index in memoIDs.indices {
-            notebook.memos[at: index].refreshStatus()
-            notebook.memos[at: index].refreshDerivedText()
-        }
+        logs.stampRecords(of: &notebook)
+        for index in memoIDs.indices { notebook.memos[at: index].refreshDerivedText() }
         if let coverageViolation = logs.coverageViolation { throw .malformed(coverageViolation) }
         try notebook.checkTextsAgainstRuns(logs.coverage, memos: memoIDs)
         if version == 1 {
@@ -819,9 +817,20 @@ extension Notebook {
 /// them. Memos were added to the table in id order: a memo's index in the state's memo list is
 /// its index in the table.
 struct StateLogReading {
-    /// Per memo index, whether a run created it.
-    private var created: [Bool]
     private(set) var createdCount = 0
+    /// Per memo index, whether a run created it, and the raw times of its earliest creation and
+    /// of its latest run: kept apart from the records, side by side (one cache line per run),
+    /// and put into the records in one pass in memo order (``stampRecords(of:)``). Runs come in
+    /// time order, their memos at random, and a record (256 bytes, in chunks) or its list key
+    /// touched per run cost a cache miss or two each, a tenth of opening 100,000 memos from
+    /// their state list (BENCHMARKS.md, "The open's index and its records").
+    private var times: [MemoTimes]
+
+    struct MemoTimes {
+        var createdAt: UInt64 = 0
+        var modifiedAt: UInt64 = 0
+        var created = false
+    }
     /// The latest timestamp of any run.
     private(set) var latest = HybridTimestamp.zero
     /// Each memo's text runs, per replica, must cover exactly the text operations the memo
@@ -858,8 +867,25 @@ struct StateLogReading {
     private var touched: [Int] = []
 
     init(memoCount: Int) {
-        created = [Bool](repeating: false, count: memoCount)
         covered = [UInt32](repeating: 0, count: memoCount)
+        times = [MemoTimes](repeating: MemoTimes(), count: memoCount)
+    }
+
+    /// Puts each memo's creation and modification times into its record (whose times were
+    /// zero), and its status from its lifecycle: one access per record, in memo order. Every
+    /// log must have been read.
+    func stampRecords(of notebook: inout Notebook) {
+        for (index, memo) in times.enumerated() {
+            Self.stamp(
+                &notebook.memos[at: index], createdAt: HybridTimestamp(rawValue: memo.createdAt),
+                modifiedAt: HybridTimestamp(rawValue: memo.modifiedAt))
+        }
+    }
+
+    private static func stamp(_ record: inout MemoRecord, createdAt: HybridTimestamp, modifiedAt: HybridTimestamp) {
+        record.createdAt = createdAt
+        record.modifiedAt = modifiedAt
+        record.refreshStatus()
     }
 
     /// Reads the log of `replicaID` (a state of format `version`) into `notebook`.
@@ -915,16 +941,23 @@ struct StateLogReading {
     }
 
     /// Records what a run read means for its memo (at `memoIndex` in the table): its creation
-    /// date, the text operations covered, its lifecycle, its modification date.
+    /// date, the text operations covered, its lifecycle, its modification date. Only a
+    /// lifecycle run (a trash, restore or purge: rare) touches the record now; times go to
+    /// ``stampRecords(of:)``.
     private mutating func record(_ run: NotebookRun, memoIndex index: Int, of replicaID: ReplicaID, into notebook: inout Notebook) {
+        let timestamp = run.timestamp.rawValue
+        if times[index].modifiedAt < timestamp { times[index].modifiedAt = timestamp }
+        let lifecycleKind: LifecycleRecord.Kind
         switch run.kind {
         case .create:
-            let createdAt = notebook.memos[at: index].createdAt
-            notebook.memos[at: index].createdAt = created[index] ? min(createdAt, run.timestamp) : run.timestamp
-            if !created[index] {
-                created[index] = true
+            if times[index].created {
+                times[index].createdAt = min(times[index].createdAt, timestamp)
+            } else {
+                times[index].created = true
+                times[index].createdAt = timestamp
                 createdCount += 1
             }
+            return
         case let .text(textCounter):
             let before = covered[index]
             if textCounter != before && coverageViolation == nil {
@@ -932,14 +965,13 @@ struct StateLogReading {
             }
             if before == 0 { touched.append(index) }
             covered[index] = textCounter + run.length
-        case let .trash(seen):
-            notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .trash(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
-        case .restore:
-            notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .restore, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
-        case let .purge(seen):
-            notebook.memos[at: index].lifecycle.append(LifecycleRecord(kind: .purge(seen: seen), timestamp: run.timestamp, replica: replicaID, counter: run.counter))
+            return
+        case let .trash(seen): lifecycleKind = .trash(seen: seen)
+        case .restore: lifecycleKind = .restore
+        case let .purge(seen): lifecycleKind = .purge(seen: seen)
         }
-        if notebook.memos[at: index].modifiedAt < run.timestamp { notebook.memos[at: index].modifiedAt = run.timestamp }
+        notebook.memos[at: index].lifecycle.append(
+            LifecycleRecord(kind: lifecycleKind, timestamp: run.timestamp, replica: replicaID, counter: run.counter))
     }
 }
 

@@ -534,7 +534,7 @@ extension Notebook {
         guard logReader.isAtEnd else { throw .trailingBytes(count: logReader.remaining) }
         guard logs.createdCount == memoIDs.count else { throw .malformed("a memo was never created") }
         notebook.clock.observe(logs.latest, wallMilliseconds: 0)
-        for index in memoIDs.indices { notebook.memos[at: index].refreshStatus() }
+        logs.stampRecords(of: &notebook)
         if let coverageViolation = logs.coverageViolation { throw .malformed(coverageViolation) }
         try notebook.checkTextsAgainstRuns(logs.coverage, memos: memoIDs)
         self = notebook

@@ -384,8 +384,15 @@ import Testing
         folder.withLock { $0 = served.folder }
         #expect(ServedLibrary.wait(seconds: 5) { !during.withLock { $0 }.isEmpty })
         #expect(during.withLock { $0 }.allSatisfy { !$0 }, "the sync lock was free during a sync")
-        // `memo sync` holds it: no sync of the server's starts until it is released.
-        let other = try LibrarySyncLock(path: served.folder)
+        // `memo sync` holds it: no sync of the server's starts until it is released. (Taken
+        // between two of the server's syncs, every 100 ms here: a lock held is refused at once.)
+        var taken: LibrarySyncLock?
+        let start = Date()
+        while taken == nil && Date().timeIntervalSince(start) < 10 {
+            taken = try? LibrarySyncLock(path: served.folder)
+            if taken == nil { usleep(5_000) }
+        }
+        let other = try #require(taken, "the sync lock was never free between the server's syncs")
         usleep(300_000)
         let before = during.withLock { $0.count }
         usleep(500_000)

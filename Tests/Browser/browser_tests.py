@@ -384,6 +384,17 @@ for language, expected in [('ko', '새 메모'), ('ja', '新規メモ')]:
 
 
 
+def open_listed(page, title):
+    """Opens `page` on the served library, clicks the memo titled `title` and waits for its
+    text; returns the memo's id."""
+    page.go(served.url)
+    find = f"[...document.querySelectorAll('#list li')].find((e) => e.querySelector('.title').textContent === {json.dumps(title)})"
+    wait(lambda: page.js(f"!!{find}"), 'the memo listed')
+    page.js(f"{find}.click()")
+    wait(lambda: page.js("document.getElementById('text').value") == title, 'the memo open')
+    return page.js("state.memo")
+
+
 @scenario('a reload keeps the typing the server has not confirmed, typed again over what changed meanwhile')
 def reload_keeps_typing():
     # SERVE.md, "Reloading keeps the typing": typing the server never confirmed (here never
@@ -393,12 +404,7 @@ def reload_keeps_typing():
     assert made.returncode == 0, made.stderr
     page = Browser('en-US')
     try:
-        page.go(served.url)
-        find = "[...document.querySelectorAll('#list li')].find((e) => e.querySelector('.title').textContent === 'reload base')"
-        wait(lambda: page.js(f"!!{find}"), 'the memo listed')
-        page.js(f"{find}.click()")
-        wait(lambda: page.js("document.getElementById('text').value") == 'reload base', 'the memo open')
-        memo = page.js("state.memo")
+        memo = open_listed(page, 'reload base')
         page.js("const t = document.getElementById('text'); t.value = 'reload base KEPT'; state.collab.edit(t.value);")
         edit = served.memo('edit', memo[:8], '--insert', '0', 'MEANWHILE ')
         assert edit.returncode == 0, edit.stderr
@@ -423,12 +429,7 @@ def reload_answer_after_events():
     assert made.returncode == 0, made.stderr
     page = Browser('en-US')
     try:
-        page.go(served.url)
-        find = "[...document.querySelectorAll('#list li')].find((e) => e.querySelector('.title').textContent === 'slow base')"
-        wait(lambda: page.js(f"!!{find}"), 'the memo listed')
-        page.js(f"{find}.click()")
-        wait(lambda: page.js("document.getElementById('text').value") == 'slow base', 'the memo open')
-        memo = page.js("state.memo")
+        memo = open_listed(page, 'slow base')
         page.js("const t = document.getElementById('text'); t.value = 'slow base KEPT'; state.collab.edit(t.value);")
         page.js("const original = window.fetch; window.fetch = (u, o) => original(u, o).then((r) => new Promise((ok) => setTimeout(() => ok(r), 1000)));")
         page.js("void openMemo(state.memo)")
@@ -455,12 +456,7 @@ def lost_events_caught_up():
     assert made.returncode == 0, made.stderr
     page = Browser('en-US')
     try:
-        page.go(served.url)
-        find = "[...document.querySelectorAll('#list li')].find((e) => e.querySelector('.title').textContent === 'lost base')"
-        wait(lambda: page.js(f"!!{find}"), 'the memo listed')
-        page.js(f"{find}.click()")
-        wait(lambda: page.js("document.getElementById('text').value") == 'lost base', 'the memo open')
-        memo = page.js("state.memo")
+        memo = open_listed(page, 'lost base')
         page.js("window.droppedUpdates = []; window.keptUpdate = streamHandlers.update; streamHandlers.update = (data) => droppedUpdates.push(data);")
         page.js("const t = document.getElementById('text'); t.value = 'lost base SENT'; localEdit();")
         wait(lambda: served.memo('show', memo[:8]).stdout.rstrip('\n') == 'lost base SENT', 'memo show has the typing')

@@ -1,33 +1,16 @@
 // SortedIDIndex against a dictionary (the obvious reference): ids added in ascending runs, at
 // random and in descending order, around the sorted view's capacity; every lookup the same,
 // the invariant check passing, the sorted view listing every id exactly while nothing
-// overflowed. Seeded: MEMOSYNC_SEED=N reruns one seed.
+// overflowed. Seeded (`testSeeds`): MEMOSYNC_SEED=N reruns one seed.
 
-import Foundation
 import Testing
+import TestSupport
 @_spi(Engine) @testable import MemoCRDT
 
 @Suite struct SortedIDIndexTests {
-    /// SplitMix64, for reruns from a printed seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static var seeds: [UInt64] {
-        if let given = ProcessInfo.processInfo.environment["MEMOSYNC_SEED"], let seed = UInt64(given) { return [seed] }
-        return Array(1...60)
-    }
-
     @Test func agreesWithADictionary() throws {
-        for seed in Self.seeds {
-            var random = Generator(state: seed)
+        for seed in testSeeds(60) {
+            var random = SeededRandom(seed: seed)
             let capacity = [1, 4, 16, 64][Int(seed % 4)]
             var index = SortedIDIndex<UInt64, Int>(sortedCapacity: capacity)
             var reference: [UInt64: Int] = [:]

@@ -230,10 +230,10 @@ public final class LibraryHost: Sendable {
     }
 
     /// The changes to open memo `id` after revision `base` of run `run` (``CollabDocument/changes(since:)``),
-    /// and the revision they reach. Refused (409, the page reloads the whole text): another run's
+    /// the revision they reach, and the memo (its status and times as the library has them). Refused (409, the page reloads the whole text): another run's
     /// revision, a memo not open in this run, a revision older than the history kept.
     public func documentChanges(_ id: MemoID, since base: Int, run: String) throws(ServeFailure)
-        -> (revision: Int, changes: [(revision: Int, operation: TextOperation, client: String)])
+        -> (revision: Int, changes: [(revision: Int, operation: TextOperation, client: String)], memo: Memo)
     {
         let reload = ServeFailure(status: 409, message: ServeText.text("error.reload"), reload: true)
         guard run == runID else { throw reload }
@@ -242,7 +242,7 @@ public final class LibraryHost: Sendable {
                 throw ServeFailure(status: 404, message: ServeText.text("error.noSuchMemo"))
             }
             guard let document = state.documents[id], let changes = try? document.changes(since: base) else { throw reload }
-            return (document.revision, changes)
+            return (document.revision, changes, memo)
         }
     }
 

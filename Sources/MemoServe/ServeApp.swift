@@ -213,9 +213,9 @@ public final class ServeApp: Sendable {
             guard let since = request.query["since"].flatMap({ Int($0) }), since >= 0, let run = request.query["run"] else {
                 throw ServeFailure(status: 400, message: "since and run are needed")
             }
-            let (revision, changes) = try host.documentChanges(id, since: since, run: run)
+            let (revision, changes, memo) = try host.documentChanges(id, since: since, run: run)
             return Self.json(200, [
-                "revision": revision,
+                "revision": revision, "status": Self.status(memo.status), "modified": memo.modifiedAt.wallMilliseconds,
                 "changes": changes.map { ["revision": $0.revision, "operation": JSON.operation($0.operation), "client": $0.client] },
             ] as [String: Any])
         case ("GET", "memos", 4) where parts[3] == "history":

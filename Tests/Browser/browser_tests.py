@@ -474,6 +474,29 @@ def lost_events_caught_up():
         page.close()
 
 
+@scenario('a page that catches up shows a memo trashed meanwhile as trashed')
+def caught_up_status():
+    # SERVE.md, "Reloading keeps the typing, once": the changes' answer carries the memo's
+    # status, and a page that catches up (here after `memo delete`) shows it.
+    made = served.memo('new', 'trashed meanwhile')
+    assert made.returncode == 0, made.stderr
+    page = Browser('en-US')
+    try:
+        memo = open_listed(page, 'trashed meanwhile')
+        assert page.js("document.getElementById('text').disabled") is False
+        deleted = served.memo('delete', memo[:8])
+        assert deleted.returncode == 0, deleted.stderr
+        # Once the server saw it (the page's list drops the memo), the page catches up.
+        wait(lambda: not page.js("[...document.querySelectorAll('#list li .title')].some((e) => e.textContent === 'trashed meanwhile')"),
+             'the memo gone from the list')
+        assert page.js("document.getElementById('text').disabled") is False, 'the page learnt the status before catching up'
+        page.js("void openMemo(state.memo)")
+        wait(lambda: page.js("document.getElementById('text').disabled") is True and page.js("state.status") == 'trashed',
+             'the editor shown as trashed', detail=lambda: f'status {page.js("state.status")!r}')
+    finally:
+        page.close()
+
+
 @scenario('the token stays out of cookies and the address bar; export and a reload of / still work')
 def token_kept_by_the_page():
     # SERVE.md, "Safe on a shared machine": no cookie (a cookie is the host's, sent to every

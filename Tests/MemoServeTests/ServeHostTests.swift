@@ -166,7 +166,7 @@ import Testing
         _ = try Self.type(served, id, "Y", at: 2, length: 2, revision: 0, client: "two")
         let run = served.host.runID
         let all = try served.json("GET", "/api/memos/\(id)/changes?since=0&run=\(run)")
-        #expect(all["revision"] as? Int == 2)
+        #expect(all["revision"] as? Int == 2 && all["status"] as? String == "active" && all["modified"] is Int, "\(all)")
         let changes = try #require(all["changes"] as? [[String: Any]])
         #expect(changes.map { $0["revision"] as? Int } == [1, 2])
         #expect(changes.map { $0["client"] as? String } == ["one", "two"])

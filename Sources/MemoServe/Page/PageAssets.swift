@@ -599,6 +599,9 @@ async function caughtUp(id, load) {
     if (change.revision <= state.collab.revision) continue;
     if (change.revision !== state.collab.revision + 1 || !takeUpdate(change)) return false;
   }
+  // A status changed meanwhile (the memo trashed by another command) shows too.
+  if (data.status !== state.status) { state.status = data.status; showStatusOfMemo(); }
+  ui.modified.textContent = t('modified', { time: dateFormat.format(new Date(data.modified)) });
   return true;
 }
 async function loadWhole(id, load) {

@@ -326,10 +326,9 @@ public struct CollabDocument: Sendable {
     public private(set) var text: [UInt16]
     /// How many changes were applied since the document was opened.
     public private(set) var revision: Int
-    /// The newest changes, oldest first: `history[i]` made revision `historyStart + i + 1`.
-    private var history: [TextOperation] = []
-    /// Who made each change of `history` (a page's client name; empty for the engine's).
-    private var historyClients: [String] = []
+    /// The newest changes, oldest first, each with who made it (a page's client name; empty
+    /// for the engine's): `history[i]` made revision `historyStart + i + 1`.
+    private var history: [(operation: TextOperation, client: String)] = []
     private var historyStart: Int
     /// How many changes are kept for pages that are behind.
     public let historyLimit: Int
@@ -348,7 +347,7 @@ public struct CollabDocument: Sendable {
         guard base <= revision, base >= historyStart else { throw .unknownRevision(base) }
         var moved = operation
         for concurrent in history[(base - historyStart)...] {
-            guard let pair = TextOperation.transform(moved, concurrent) else { throw .lengthMismatch }
+            guard let pair = TextOperation.transform(moved, concurrent.operation) else { throw .lengthMismatch }
             moved = pair.0
         }
         try record(moved, client: client)
@@ -360,13 +359,11 @@ public struct CollabDocument: Sendable {
     public mutating func record(_ operation: TextOperation, client: String = "") throws(CollabRefusal) {
         guard let changed = operation.apply(to: text) else { throw .lengthMismatch }
         text = changed
-        history.append(operation)
-        historyClients.append(client)
+        history.append((operation, client))
         revision += 1
         if history.count > historyLimit {
             let dropped = history.count - historyLimit
             history.removeFirst(dropped)
-            historyClients.removeFirst(dropped)
             historyStart += dropped
         }
     }
@@ -378,7 +375,7 @@ public struct CollabDocument: Sendable {
     public func changes(since base: Int) throws(CollabRefusal) -> [(revision: Int, operation: TextOperation, client: String)] {
         guard base <= revision, base >= historyStart else { throw .unknownRevision(base) }
         return (base - historyStart..<history.count).map { index in
-            (revision: historyStart + index + 1, operation: history[index], client: historyClients[index])
+            (revision: historyStart + index + 1, operation: history[index].operation, client: history[index].client)
         }
     }
 }

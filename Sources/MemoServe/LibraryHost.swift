@@ -229,9 +229,11 @@ public final class LibraryHost: Sendable {
         }
     }
 
-    /// The changes to open memo `id` after revision `base` of run `run` (``CollabDocument/changes(since:)``),
-    /// the revision they reach, and the memo (its status and times as the library has them). Refused (409, the page reloads the whole text): another run's
-    /// revision, a memo not open in this run, a revision older than the history kept.
+    /// The changes to open memo `id` after revision `base` of run `run`
+    /// (``CollabDocument/changes(since:)``), the revision they reach, and the memo (its status
+    /// and times as the library has them). Refused (409, the page reloads the whole text):
+    /// another run's revision, a memo not open in this run, a revision the history does not
+    /// hold; 404 for a memo the library does not have.
     public func documentChanges(_ id: MemoID, since base: Int, run: String) throws(ServeFailure)
         -> (revision: Int, changes: [(revision: Int, operation: TextOperation, client: String)], memo: Memo)
     {

@@ -211,7 +211,9 @@ public final class ServeApp: Sendable {
             // What a page missed since the revision it heard of (SERVE.md, "Reloading keeps the typing").
             let id = try memoID(parts[2])
             guard let since = request.query["since"].flatMap({ Int($0) }), since >= 0, let run = request.query["run"] else {
-                throw ServeFailure(status: 400, message: "since and run are needed")
+                throw ServeFailure(
+                    status: 400, message: ServeText.text("error.malformedChanges", acceptLanguage: request.header("accept-language")),
+                    code: "malformedChanges")
             }
             let (revision, changes, memo) = try host.documentChanges(id, since: since, run: run)
             return Self.json(200, [

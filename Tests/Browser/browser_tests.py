@@ -751,7 +751,10 @@ def history_panel():
         key('ArrowLeft', 37)
         message = "document.getElementById('history-message')"
         wait(lambda: not page.js(message + '.hidden') and page.js(message + '.textContent').startswith('This version cannot be shown: 34 deleted characters'),
-             'the not-retained message')
+             'the not-retained message',
+             detail=lambda: 'message hidden %r: %r; shown %r; slider %r of %r' % (
+                 page.js(message + '.hidden'), page.js(message + '.textContent'), page.js(shown),
+                 page.js("document.getElementById('history-slider').value"), page.js("document.getElementById('history-slider').max")))
         assert page.js("document.getElementById('history-text').hidden"), 'a text shown for a version not retained'
         assert page.js("document.getElementById('history-restore').disabled")
         assert 'Version 1 of 2' in page.js("document.getElementById('history-slider').getAttribute('aria-valuetext')")

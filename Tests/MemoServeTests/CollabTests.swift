@@ -66,6 +66,8 @@ func seeds(_ count: UInt64) -> [UInt64] {
         #expect(throws: CollabRefusal.unknownRevision(0)) { try document.changes(since: 0) }
         #expect(throws: CollabRefusal.unknownRevision(4)) { try document.changes(since: 4) }
         #expect(try document.changes(since: 3).isEmpty)
+        // SERVE.md: the server keeps the last 10,000 changes per open memo.
+        #expect(CollabDocument(text: []).historyLimit == 10_000)
         let kept = try document.changes(since: 1)
         #expect(kept.map(\.revision) == [2, 3] && kept.map(\.client) == ["", ""])
     }

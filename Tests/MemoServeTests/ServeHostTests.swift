@@ -190,10 +190,28 @@ import Testing
         ] {
             let refused = try served.request("GET", path)
             #expect(refused.status == status, "\(path)")
+            let answer = (try? JSONSerialization.jsonObject(with: Data(refused.body))) as? [String: Any]
             if status == 409 {
-                let answer = (try? JSONSerialization.jsonObject(with: Data(refused.body))) as? [String: Any]
                 #expect(answer?["reload"] as? Bool == true, "\(path): \(answer ?? [:])")
+            } else {
+                #expect(answer?["code"] as? String == "malformedChanges", "\(path): \(answer ?? [:])")
             }
+        }
+        // In the page's language.
+        let korean = try served.request("GET", "/api/memos/\(id)/changes?run=\(run)", headers: served.pageHeaders + [("Accept-Language", "ko-KR,ko;q=0.9")])
+        let koreanAnswer = (try? JSONSerialization.jsonObject(with: Data(korean.body))) as? [String: Any]
+        #expect(korean.status == 400 && (koreanAnswer?["error"] as? String)?.contains("리비전") == true, "\(koreanAnswer ?? [:])")
+        // SERVE.md, "Safe on a shared machine": no token or another origin (403), another host
+        // (421), refused.
+        let path = "/api/memos/\(id)/changes?since=0&run=\(run)"
+        for (what, headers, status) in [
+            ("no token", [("Host", served.hostHeader)], 403),
+            ("another host", [("Host", "evil.example:\(served.port)"), ("X-Memo-Token", served.token)], 421),
+            ("another origin", served.pageHeaders + [("Origin", "http://evil.example")], 403),
+        ] {
+            let refused = try served.request("GET", path, headers: headers)
+            #expect(refused.status == status, "\(what): \(refused.status)")
+            #expect(!refused.text.contains("\"changes\""), "\(what)")
         }
     }
 
